@@ -1,0 +1,300 @@
+//! Lenient fields: the service's spec leaves every field optional and says little about types, so a
+//! record must survive a field of an unexpected JSON type without losing it or failing the page.
+
+use serde::ser::SerializeMap;
+use serde_json::{Map, Value};
+
+/// One field of a record as it arrived: absent, `null`, of the expected type, or of another type
+/// (kept verbatim so that it is shown to the user and written back unchanged).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Field<T> {
+    #[default]
+    Absent,
+    Null,
+    Valid(T),
+    Invalid(Value),
+}
+
+/// A Rust type that a JSON value can be checked against and converted into without cloning.
+pub trait FromJson: Sized {
+    /// The JSON type the spec names, for messages such as "expected a string".
+    const EXPECTED: &'static str;
+    /// Whether `value` converts: checked first so a mismatch keeps the value intact.
+    fn fits(value: &Value) -> bool;
+    /// Converts a value for which `fits` is true.
+    fn from_json(value: Value) -> Self;
+    /// The value as JSON again.
+    fn to_json(&self) -> Value;
+}
+
+impl FromJson for String {
+    const EXPECTED: &'static str = "a string";
+    fn fits(value: &Value) -> bool {
+        value.is_string()
+    }
+    fn from_json(value: Value) -> Self {
+        match value {
+            Value::String(s) => s,
+            _ => unreachable!("checked by fits"),
+        }
+    }
+    fn to_json(&self) -> Value {
+        Value::String(self.clone())
+    }
+}
+
+impl FromJson for bool {
+    const EXPECTED: &'static str = "a boolean";
+    fn fits(value: &Value) -> bool {
+        value.is_boolean()
+    }
+    fn from_json(value: Value) -> Self {
+        value.as_bool().unwrap_or_default()
+    }
+    fn to_json(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+impl FromJson for Map<String, Value> {
+    const EXPECTED: &'static str = "an object";
+    fn fits(value: &Value) -> bool {
+        value.is_object()
+    }
+    fn from_json(value: Value) -> Self {
+        match value {
+            Value::Object(map) => map,
+            _ => unreachable!("checked by fits"),
+        }
+    }
+    fn to_json(&self) -> Value {
+        Value::Object(self.clone())
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    const EXPECTED: &'static str = "an array";
+    fn fits(value: &Value) -> bool {
+        value
+            .as_array()
+            .is_some_and(|items| items.iter().all(T::fits))
+    }
+    fn from_json(value: Value) -> Self {
+        match value {
+            Value::Array(items) => items.into_iter().map(T::from_json).collect(),
+            _ => unreachable!("checked by fits"),
+        }
+    }
+    fn to_json(&self) -> Value {
+        Value::Array(self.iter().map(T::to_json).collect())
+    }
+}
+
+impl<T: FromJson> Field<T> {
+    /// Takes `key` out of `map`, keeping the order of the remaining (unknown) fields.
+    pub fn take(map: &mut Map<String, Value>, key: &str) -> Self {
+        match map.shift_remove(key) {
+            None => Field::Absent,
+            Some(Value::Null) => Field::Null,
+            Some(value) if T::fits(&value) => Field::Valid(T::from_json(value)),
+            Some(value) => Field::Invalid(value),
+        }
+    }
+
+    /// Writes the field back as it came (nothing when it was absent).
+    pub fn to_json(&self) -> Option<Value> {
+        match self {
+            Field::Absent => None,
+            Field::Null => Some(Value::Null),
+            Field::Valid(v) => Some(v.to_json()),
+            Field::Invalid(v) => Some(v.clone()),
+        }
+    }
+
+    pub(crate) fn serialize_entry<M: SerializeMap>(
+        &self,
+        key: &str,
+        map: &mut M,
+    ) -> Result<(), M::Error>
+    where
+        T: serde::Serialize,
+    {
+        match self {
+            Field::Absent => Ok(()),
+            Field::Null => map.serialize_entry(key, &Value::Null),
+            Field::Valid(v) => map.serialize_entry(key, v),
+            Field::Invalid(v) => map.serialize_entry(key, v),
+        }
+    }
+}
+
+impl<T> Field<T> {
+    /// The value when it is present and of the expected type.
+    pub fn get(&self) -> Option<&T> {
+        match self {
+            Field::Valid(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Whether the field was present at all (`null` counts as present).
+    pub fn is_present(&self) -> bool {
+        !matches!(self, Field::Absent)
+    }
+}
+
+impl<T> From<T> for Field<T> {
+    fn from(value: T) -> Self {
+        Field::Valid(value)
+    }
+}
+
+/// A field whose JSON type is not the one the spec gives, found while reading a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldIssue {
+    /// JSON pointer of the field inside the record, such as `/links/links/0/url`.
+    pub pointer: String,
+    pub expected: &'static str,
+    /// The JSON type that came instead.
+    pub found: &'static str,
+}
+
+impl std::fmt::Display for FieldIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: expected {}, found {}",
+            self.pointer, self.expected, self.found
+        )
+    }
+}
+
+/// Name of a JSON value's type, for messages.
+pub fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Records whose nested fields can themselves carry issues (links inside a resource, actions
+/// inside a type definition).
+pub trait CollectIssues {
+    fn collect_issues(&self, prefix: &str, out: &mut Vec<FieldIssue>);
+}
+
+impl CollectIssues for String {
+    fn collect_issues(&self, _: &str, _: &mut Vec<FieldIssue>) {}
+}
+impl CollectIssues for bool {
+    fn collect_issues(&self, _: &str, _: &mut Vec<FieldIssue>) {}
+}
+impl CollectIssues for Map<String, Value> {
+    fn collect_issues(&self, _: &str, _: &mut Vec<FieldIssue>) {}
+}
+impl<T: CollectIssues> CollectIssues for Vec<T> {
+    fn collect_issues(&self, prefix: &str, out: &mut Vec<FieldIssue>) {
+        for (i, item) in self.iter().enumerate() {
+            item.collect_issues(&format!("{prefix}/{i}"), out);
+        }
+    }
+}
+
+impl<T: FromJson + CollectIssues> Field<T> {
+    pub(crate) fn collect_issues(&self, pointer: String, out: &mut Vec<FieldIssue>) {
+        match self {
+            Field::Invalid(value) => out.push(FieldIssue {
+                pointer,
+                expected: T::EXPECTED,
+                found: json_type_name(value),
+            }),
+            Field::Valid(inner) => inner.collect_issues(&pointer, out),
+            Field::Absent | Field::Null => {}
+        }
+    }
+}
+
+/// Declares a record of the spec: every field a lenient [`Field`], unknown fields kept in `extra`
+/// in their original order, and serde impls that write the record back as it came.
+macro_rules! lenient_record {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ty => $key:literal ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $crate::api::field::Field<$ty>, )*
+            /// Fields the spec does not name, kept so that they are shown and survive a round trip.
+            pub extra: serde_json::Map<String, serde_json::Value>,
+        }
+
+        impl $name {
+            /// The JSON names of the fields the spec gives, in the spec's order.
+            pub const KNOWN_FIELDS: &'static [&'static str] = &[$($key),*];
+
+            /// Reads a record from a JSON object; never fails, whatever the fields hold.
+            pub fn from_map(mut map: serde_json::Map<String, serde_json::Value>) -> Self {
+                Self {
+                    $( $field: $crate::api::field::Field::take(&mut map, $key), )*
+                    extra: map,
+                }
+            }
+
+            /// Fields (nested ones too) whose JSON type is not the spec's.
+            pub fn field_issues(&self) -> Vec<$crate::api::field::FieldIssue> {
+                let mut out = Vec::new();
+                $crate::api::field::CollectIssues::collect_issues(self, "", &mut out);
+                out
+            }
+        }
+
+        impl $crate::api::field::CollectIssues for $name {
+            fn collect_issues(&self, prefix: &str, out: &mut Vec<$crate::api::field::FieldIssue>) {
+                $( self.$field.collect_issues(format!("{prefix}/{}", $key), out); )*
+            }
+        }
+
+        impl $crate::api::field::FromJson for $name {
+            const EXPECTED: &'static str = "an object";
+            fn fits(value: &serde_json::Value) -> bool {
+                value.is_object()
+            }
+            fn from_json(value: serde_json::Value) -> Self {
+                match value {
+                    serde_json::Value::Object(map) => Self::from_map(map),
+                    _ => unreachable!("checked by fits"),
+                }
+            }
+            fn to_json(&self) -> serde_json::Value {
+                serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                let map = serde_json::Map::<String, serde_json::Value>::deserialize(de)?;
+                Ok(Self::from_map(map))
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap;
+                let mut map = ser.serialize_map(None)?;
+                $( self.$field.serialize_entry($key, &mut map)?; )*
+                for (key, value) in &self.extra {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+    };
+}
+pub(crate) use lenient_record;

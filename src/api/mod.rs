@@ -1,0 +1,13 @@
+//! The service's HTTP API: models, the client, its errors, and paging.
+
+pub mod client;
+pub mod error;
+pub mod field;
+pub mod paging;
+pub mod types;
+
+pub use client::{Client, ClientSettings, Operation, Token};
+pub use error::ApiError;
+pub use field::{Field, FieldIssue};
+pub use paging::{CursorTrail, Pager};
+pub use types::*;

@@ -1,0 +1,20 @@
+//! appdeck: a terminal UI explorer and scriptable CLI for the app-integration service's HTTP API.
+//! The binary (`main.rs`) is thin; everything lives here so the tests can drive it.
+//!
+//! - [`api`]: models, the HTTP client, errors, paging;
+//! - [`config`]: base URL, token and profiles;
+//! - [`schema`] and [`validate`]: offline checks of payloads;
+//! - [`sandbox`]: the local stand-in for the service;
+//! - [`cli`]: the non-interactive commands;
+//! - [`app`] (state and `update`), [`ui`] (rendering) and [`tui`] (the event loop): the terminal UI.
+
+pub mod api;
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod sandbox;
+pub mod sanitize;
+pub mod schema;
+pub mod tui;
+pub mod ui;
+pub mod validate;

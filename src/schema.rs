@@ -1,0 +1,90 @@
+//! JSON Schema checks shared by `appdeck validate` and the sandbox: a type's
+//! `property_json_schema` must compile, and a reported resource's `properties` must satisfy it.
+
+use serde_json::Value;
+
+/// A compiled schema, ready to check many instances.
+pub struct CompiledSchema(jsonschema::Validator);
+
+/// One way an instance breaks its schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaViolation {
+    /// JSON pointer of the offending value inside the instance (`""` for the instance itself).
+    pub pointer: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for SchemaViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{at}: {}", self.message)
+    }
+}
+
+/// Compiles a schema. Its `$schema` names the draft; without one, 2020-12 applies. Remote
+/// references are not fetched (appdeck works offline), so a schema that needs one does not compile.
+pub fn compile(schema: &Value) -> Result<CompiledSchema, String> {
+    let options = if schema.get("$schema").is_some() {
+        jsonschema::options()
+    } else {
+        jsonschema::options().with_draft(jsonschema::Draft::Draft202012)
+    };
+    options
+        .build(schema)
+        .map(CompiledSchema)
+        .map_err(|e| crate::sanitize::line(&e.to_string()).into_owned())
+}
+
+impl CompiledSchema {
+    /// Every violation, in the order the validator finds them.
+    pub fn violations(&self, instance: &Value) -> Vec<SchemaViolation> {
+        self.0
+            .iter_errors(instance)
+            .map(|e| SchemaViolation {
+                pointer: e.instance_path().to_string(),
+                message: crate::sanitize::line(&e.to_string()).into_owned(),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn violations_carry_pointers() {
+        let schema = compile(&json!({
+            "type": "object",
+            "properties": {"stars": {"type": "integer", "minimum": 0}},
+            "required": ["name"]
+        }))
+        .unwrap();
+        let v = schema.violations(&json!({"stars": -1}));
+        assert_eq!(v.len(), 2);
+        assert!(v.iter().any(|e| e.pointer == "/stars"));
+        assert!(
+            v.iter()
+                .any(|e| e.pointer.is_empty() && e.message.contains("name"))
+        );
+        assert!(
+            schema
+                .violations(&json!({"name": "x", "stars": 2}))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_broken_schema_does_not_compile() {
+        assert!(compile(&json!({"type": "no-such-type"})).is_err());
+        assert!(
+            compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#", "minimum": "x"}))
+                .is_err()
+        );
+    }
+}
