@@ -65,6 +65,16 @@ pub fn render(frame: &mut Frame, app: &App, body: Rect) {
         .border_style(theme::border(true))
         .title(Span::styled(title(browser), theme::title()))
         .title_bottom(paging_note(browser));
+    let block = match browser.visible.len() {
+        0 => block,
+        len => block.title_bottom(
+            Line::styled(
+                format!(" {}/{} ", count(browser.cursor.selected + 1), count(len)),
+                theme::dim(),
+            )
+            .right_aligned(),
+        ),
+    };
     match &browser.listing {
         Loadable::Loaded(listing) if !browser.visible.is_empty() => {
             render_table(frame, browser, listing, &areas, block);
