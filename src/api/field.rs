@@ -25,6 +25,15 @@ pub trait FromJson: Sized {
     fn from_json(value: Value) -> Self;
     /// The value as JSON again.
     fn to_json(&self) -> Value;
+    /// Reports why `value` does not fit. An array says which of its items are wrong rather than
+    /// "expected an array, found an array".
+    fn mismatches(value: &Value, pointer: &str, out: &mut Vec<FieldIssue>) {
+        out.push(FieldIssue {
+            pointer: pointer.to_owned(),
+            expected: Self::EXPECTED,
+            found: json_type_name(value),
+        });
+    }
 }
 
 impl FromJson for String {
@@ -87,6 +96,20 @@ impl<T: FromJson> FromJson for Vec<T> {
     }
     fn to_json(&self) -> Value {
         Value::Array(self.iter().map(T::to_json).collect())
+    }
+    fn mismatches(value: &Value, pointer: &str, out: &mut Vec<FieldIssue>) {
+        match value.as_array() {
+            Some(items) => {
+                for (i, item) in items.iter().enumerate().filter(|(_, item)| !T::fits(item)) {
+                    T::mismatches(item, &format!("{pointer}/{i}"), out);
+                }
+            }
+            None => out.push(FieldIssue {
+                pointer: pointer.to_owned(),
+                expected: Self::EXPECTED,
+                found: json_type_name(value),
+            }),
+        }
     }
 }
 
@@ -207,11 +230,7 @@ impl<T: CollectIssues> CollectIssues for Vec<T> {
 impl<T: FromJson + CollectIssues> Field<T> {
     pub(crate) fn collect_issues(&self, pointer: String, out: &mut Vec<FieldIssue>) {
         match self {
-            Field::Invalid(value) => out.push(FieldIssue {
-                pointer,
-                expected: T::EXPECTED,
-                found: json_type_name(value),
-            }),
+            Field::Invalid(value) => T::mismatches(value, &pointer, out),
             Field::Valid(inner) => inner.collect_issues(&pointer, out),
             Field::Absent | Field::Null => {}
         }

@@ -308,6 +308,19 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_item_in_an_array_is_named_by_its_index() {
+        let resource: Resource =
+            serde_json::from_value(json!({"links": {"links": [{"url": "https://a"}, "oops"]}}))
+                .unwrap();
+        let issues = resource.field_issues();
+        assert_eq!(issues.len(), 1);
+        assert_eq!(
+            issues[0].to_string(),
+            "/links/links/1: expected an object, found a string"
+        );
+    }
+
+    #[test]
     fn a_malformed_item_does_not_fail_the_page() {
         let page = ListResponse::from_value(json!({
             "response_type": "list", "resources": [{"id": "a"}, "oops", null], "next": ""

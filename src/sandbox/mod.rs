@@ -1,1 +1,250 @@
-//! (filled in by its own change)
+//! The built-in sandbox: a local stand-in for the service, for demos (`appdeck --demo`), tests,
+//! and app developers trying their integration (`appdeck sandbox`). It serves the three operations
+//! with the spec's shapes over real HTTP, seeded with the demo data under `assets/demo/`.
+//!
+//! - `handlers`: routes, bearer tokens, body limit, faults;
+//! - `list`, `report`, `connect`: the operations; `request` and `error`: their input and errors;
+//! - `store`, `rows`, `cursor`, `registry`: the data;
+//! - `seed`: demo and generated data; `fault`: injected misbehaviour.
+
+mod connect;
+mod cursor;
+mod error;
+mod fault;
+mod handlers;
+mod list;
+mod registry;
+mod report;
+mod request;
+mod rows;
+mod seed;
+mod store;
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow, bail};
+use base64::Engine as _;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use fault::{FAULT_FORMS, Fault, FaultParseError};
+pub use seed::{DEMO_CONNECT, DEMO_RESOURCES};
+pub use store::{RecordedFailure, SANDBOX_ORGANIZATION, SandboxStore};
+
+/// How long `shutdown` lets in-flight requests finish before it stops waiting for them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+
+/// How to run a sandbox.
+#[derive(Clone)]
+pub struct SandboxOptions {
+    /// Where to listen; port 0 picks a free one.
+    pub listen: SocketAddr,
+    /// The accepted bearer tokens; empty means one random token, readable with [`Sandbox::token`].
+    pub tokens: Vec<String>,
+    /// Load the demo types and resources (`false` is `appdeck sandbox --empty`).
+    pub seed_demo: bool,
+    /// Extra resources made from the demo ones, spread over the demo types (for benchmarks).
+    /// The demo types are registered for them even when `seed_demo` is false.
+    pub generate: usize,
+    /// Misbehaviour injected into every `resources.list` answer, for testing clients.
+    pub fault: Option<Fault>,
+}
+
+impl Default for SandboxOptions {
+    fn default() -> Self {
+        SandboxOptions {
+            listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            tokens: Vec::new(),
+            seed_demo: true,
+            generate: 0,
+            fault: None,
+        }
+    }
+}
+
+/// Shows how many tokens there are, never the tokens themselves.
+impl std::fmt::Debug for SandboxOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SandboxOptions")
+            .field("listen", &self.listen)
+            .field("tokens", &format_args!("{} token(s)", self.tokens.len()))
+            .field("seed_demo", &self.seed_demo)
+            .field("generate", &self.generate)
+            .field("fault", &self.fault)
+            .finish()
+    }
+}
+
+/// A running sandbox. Dropping it asks the server to stop; [`Sandbox::shutdown`] also waits.
+pub struct Sandbox {
+    addr: SocketAddr,
+    base_url: String,
+    tokens: Arc<[String]>,
+    store: SandboxStore,
+    stop: watch::Sender<bool>,
+    server: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl Sandbox {
+    /// Loads the data, binds, and serves on the current tokio runtime; returns once listening.
+    pub async fn start(options: SandboxOptions) -> anyhow::Result<Sandbox> {
+        let started = Instant::now();
+        let tokens: Arc<[String]> = accepted_tokens(options.tokens)?.into();
+        let store = SandboxStore::new();
+        let loading = store.clone();
+        let (seed_demo, generate) = (options.seed_demo, options.generate);
+        // Generating many resources takes a moment: keep it off the runtime's worker threads.
+        tokio::task::spawn_blocking(move || seed::load(&loading, seed_demo, generate))
+            .await
+            .context("loading the sandbox data stopped unexpectedly")??;
+
+        let listener = tokio::net::TcpListener::bind(options.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", options.listen))?;
+        let bound = listener
+            .local_addr()
+            .context("cannot read the address the sandbox listens on")?;
+        let addr = reachable(bound);
+        let origin = format!("http://{addr}");
+        let base_url = format!("{origin}/api/v1");
+
+        let (stop, stopped) = watch::channel(false);
+        let app = handlers::router(handlers::AppState {
+            store: store.clone(),
+            tokens: Arc::clone(&tokens),
+            fault: options.fault,
+            origin: Arc::from(origin),
+            shutdown: stopped.clone(),
+        });
+        let mut signal = stopped;
+        let server = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    // A dropped sender (the `Sandbox` is gone) means stop too.
+                    let _ = signal.wait_for(|stop| *stop).await;
+                })
+                .await
+        });
+        tracing::info!(
+            listen = %bound,
+            resources = store.len(),
+            types = store.read().registry.type_count(),
+            fault = options.fault.map(|f| f.to_string()),
+            startup_ms = started.elapsed().as_millis() as u64,
+            "sandbox listening"
+        );
+        Ok(Sandbox {
+            addr,
+            base_url,
+            tokens,
+            store,
+            stop,
+            server: Some(server),
+        })
+    }
+
+    /// The API root, `http://127.0.0.1:PORT/api/v1`.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The first accepted token.
+    pub fn token(&self) -> &str {
+        self.tokens.first().map(String::as_str).unwrap_or_default()
+    }
+
+    /// The address clients connect to (a loopback address when listening on all interfaces).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn store(&self) -> SandboxStore {
+        self.store.clone()
+    }
+
+    /// Stops accepting connections and lets in-flight requests finish (a slow answer is cut
+    /// short). Returns within a few seconds even if a client never finishes its request.
+    pub async fn shutdown(mut self) {
+        let _ = self.stop.send(true);
+        let Some(mut server) = self.server.take() else {
+            return;
+        };
+        match tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await {
+            Ok(_) => tracing::info!("sandbox stopped"),
+            Err(_) => {
+                tracing::warn!(
+                    "sandbox connections still open after {}s; stopped without them",
+                    SHUTDOWN_GRACE.as_secs()
+                );
+                server.abort();
+            }
+        }
+    }
+
+    /// Runs until the server stops. Dropping the future (say, on ctrl-c) stops the server.
+    pub async fn wait(mut self) -> anyhow::Result<()> {
+        let Some(server) = self.server.take() else {
+            return Ok(());
+        };
+        match server.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e).context("the sandbox server failed"),
+            Err(e) => Err(anyhow!("the sandbox server stopped abnormally: {e}")),
+        }
+    }
+}
+
+/// Shows where the sandbox serves, never its tokens.
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("base_url", &self.base_url)
+            .field("resources", &self.store.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
+}
+
+/// The given tokens, or one random token when none is given.
+fn accepted_tokens(given: Vec<String>) -> anyhow::Result<Vec<String>> {
+    if given.is_empty() {
+        return Ok(vec![random_token()?]);
+    }
+    given
+        .into_iter()
+        .map(|token| {
+            let token = token.trim().to_owned();
+            if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                bail!("a sandbox token must be non-empty, without spaces or control characters");
+            }
+            Ok(token)
+        })
+        .collect()
+}
+
+/// 24 random bytes as 32 base64url characters.
+fn random_token() -> anyhow::Result<String> {
+    let mut bytes = [0u8; 24];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow!("cannot make a random token: {e}"))?;
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// Listening on all interfaces, clients still connect to a loopback address.
+fn reachable(bound: SocketAddr) -> SocketAddr {
+    match bound.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::from((Ipv4Addr::LOCALHOST, bound.port()))
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::from((Ipv6Addr::LOCALHOST, bound.port()))
+        }
+        _ => bound,
+    }
+}

@@ -1,1 +1,71 @@
-//! (filled in by its own change)
+//! The terminal UI's runtime: sets the terminal up, runs the event loop over the real terminal's
+//! events, and hands the terminal back on every way out.
+
+pub mod effects;
+pub mod event_loop;
+pub mod executor;
+pub mod terminal;
+
+use ratatui::layout::Rect;
+
+use crate::api::{Client, ClientSettings};
+use crate::app::{Action, App, Session};
+use effects::TerminalEffects;
+use event_loop::EventLoop;
+use terminal::TerminalGuard;
+
+/// What the TUI needs to start.
+pub struct LaunchOptions {
+    pub settings: ClientSettings,
+    pub session: Session,
+    /// Rows per page to ask for (`None`: the server's default).
+    pub page_size: Option<u32>,
+}
+
+/// Runs the TUI until the user quits. Must be called inside a tokio runtime.
+pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
+    let client = Client::new(&options.settings)?;
+    let (guard, terminal) = TerminalGuard::enter()?;
+    let size = terminal.size()?;
+    let (app, initial) = App::new(
+        options.session,
+        Rect::new(0, 0, size.width, size.height),
+        options.page_size,
+    );
+    let events = crossterm::event::EventStream::new();
+    let mut event_loop = EventLoop::new(
+        terminal,
+        app,
+        initial,
+        events,
+        client,
+        Box::new(TerminalEffects),
+        true,
+    );
+    let signals = tokio::spawn(forward_signals(event_loop.sender()));
+    let result = event_loop.run().await;
+    signals.abort();
+    drop(event_loop);
+    drop(guard);
+    tracing::info!("TUI closed");
+    Ok(result?)
+}
+
+/// SIGTERM, SIGHUP and SIGINT quit the loop like `q`, so the terminal is restored on the way out.
+/// (In raw mode Ctrl-C arrives as a key, not as SIGINT.)
+async fn forward_signals(sender: tokio::sync::mpsc::UnboundedSender<Action>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let kinds = [
+        SignalKind::terminate(),
+        SignalKind::hangup(),
+        SignalKind::interrupt(),
+    ];
+    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
+    if streams.is_empty() {
+        return;
+    }
+    let waits = streams.iter_mut().map(|s| Box::pin(s.recv()));
+    futures_util::future::select_all(waits).await;
+    tracing::info!("signal received, quitting");
+    let _ = sender.send(Action::ForceQuit);
+}

@@ -78,8 +78,7 @@ pub(super) fn wrong_type(expected: &str, found: &Value) -> String {
 }
 
 /// Turns the wrong-typed fields the lenient model found into errors, except those under `skip`:
-/// fields this module checks itself, with better messages (an array holding one bad item is
-/// reported by the model as a whole, "expected an array, found an array").
+/// fields this module checks itself, with messages that say more (links, actions, resources).
 pub(super) fn field_issues(
     issues: Vec<FieldIssue>,
     prefix: &str,

@@ -1,0 +1,184 @@
+//! Frame costs of the TUI, in process: one frame with 100,000 rows loaded, one frame of a
+//! resource whose properties are 5 MB of JSON, and a keypress (update + frame). Run with
+//! `cargo bench --bench tui_frame`. Prints medians and 99th percentiles; the targets are a frame
+//! in at most 2 ms whatever is loaded.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use appdeck::api::ListResponse;
+use appdeck::app::{Action, ApiReply, App, Command, Session};
+use chrono::Utc;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+const WIDTH: u16 = 120;
+const HEIGHT: u16 = 40;
+const SAMPLES: usize = 300;
+const TYPES: [&str; 3] = ["repository", "deployment", "incident"];
+
+fn resource(i: usize) -> Value {
+    json!({
+        "id": format!("res_{i:06}"),
+        "type": TYPES[i % 3],
+        "display_name": format!("Resource number {i} — ünïcødé"),
+        "status": "active",
+        "external_id": format!("ext-{i}"),
+        "updated_at": "2026-11-20T09:30:00Z",
+        "created_at": "2026-01-02T03:04:05Z",
+        "properties": {"stars": i, "tags": ["a", "b"], "owner": {"name": "Zoë", "team": "platform"}},
+        "links": {"links": [{"title": "Docs", "type": "documentation", "url": "https://docs.example.com"}]}
+    })
+}
+
+/// An app with `rows` loaded, in pages of 500 as the sandbox's largest page.
+fn app_with_rows(rows: usize) -> App {
+    let session = Session {
+        profile: Some("bench".into()),
+        host: "127.0.0.1:1".into(),
+    };
+    let (mut app, mut commands) = App::new(session, Rect::new(0, 0, WIDTH, HEIGHT), Some(500));
+    let mut start = 0;
+    while start < rows {
+        let end = (start + 500).min(rows);
+        let next = (end < rows).then(|| format!("c{end}"));
+        let page = ListResponse::from_value(json!({
+            "resources": (start..end).map(resource).collect::<Vec<_>>(),
+            "next": next,
+        }))
+        .expect("a page");
+        let id = commands
+            .iter()
+            .find_map(|c| match c {
+                Command::Api { id, .. } => Some(*id),
+                _ => None,
+            })
+            .or_else(|| {
+                // Nothing in flight: move to the bottom, which asks for the next page.
+                app.update(Action::Bottom).iter().find_map(|c| match c {
+                    Command::Api { id, .. } => Some(*id),
+                    _ => None,
+                })
+            })
+            .expect("a page request");
+        commands = app.update(Action::ApiResult {
+            id,
+            reply: ApiReply::Page(Box::new(Ok(page))),
+        });
+        start = end;
+    }
+    app
+}
+
+fn measure(name: &str, mut frame: impl FnMut()) {
+    for _ in 0..20 {
+        frame();
+    }
+    let mut times: Vec<Duration> = (0..SAMPLES)
+        .map(|_| {
+            let t = Instant::now();
+            frame();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    let median = times[SAMPLES / 2];
+    let p99 = times[SAMPLES * 99 / 100];
+    println!(
+        "{name:<48} median {:>8.3} ms   p99 {:>8.3} ms",
+        ms(median),
+        ms(p99)
+    );
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let now = Utc::now();
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("terminal");
+
+    let t = Instant::now();
+    let mut app = app_with_rows(100_000);
+    println!(
+        "{:<48} {:>8.1} ms",
+        "load 100,000 rows into the app (200 pages)",
+        ms(t.elapsed())
+    );
+    assert_eq!(app.browser.rows().len(), 100_000);
+
+    // Alternate the cursor between two far-apart rows so every frame redraws the whole table.
+    let mut flip = false;
+    measure("frame, 100,000 rows, cursor jumping top/bottom", || {
+        flip = !flip;
+        let target = if flip { Action::Top } else { Action::Bottom };
+        app.update(target);
+        terminal
+            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+            .expect("draw");
+    });
+    measure("keypress j + frame, 100,000 rows", || {
+        app.update(Action::Down);
+        terminal
+            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+            .expect("draw");
+    });
+
+    // A resource whose properties are about 5 MB of JSON.
+    let big: serde_json::Map<String, Value> = (0..20_000)
+        .map(|i| {
+            (
+                format!("key_{i:05}"),
+                json!({"text": "x".repeat(200), "n": i, "list": [1, 2, 3]}),
+            )
+        })
+        .collect();
+    let size = serde_json::to_string(&big).expect("json").len();
+    let mut resource = resource(0);
+    resource["properties"] = Value::Object(big);
+    let session = Session {
+        profile: None,
+        host: "127.0.0.1:1".into(),
+    };
+    let (mut detail_app, commands) = App::new(session, Rect::new(0, 0, WIDTH, HEIGHT), None);
+    let Some(Command::Api { id, .. }) = commands.first() else {
+        panic!("first request")
+    };
+    let page = ListResponse::from_value(json!({"resources": [resource]})).expect("page");
+    detail_app.update(Action::ApiResult {
+        id: *id,
+        reply: ApiReply::Page(Box::new(Ok(page))),
+    });
+    let t = Instant::now();
+    detail_app.update(Action::Open);
+    println!(
+        "{:<48} {:>8.1} ms",
+        format!(
+            "open the detail of {:.1} MB of properties",
+            size as f64 / 1e6
+        ),
+        ms(t.elapsed())
+    );
+    measure("frame, detail with 5 MB of properties", || {
+        flip = !flip;
+        detail_app.update(if flip {
+            Action::PageDown
+        } else {
+            Action::PageUp
+        });
+        terminal
+            .draw(|f| appdeck::ui::render(f, black_box(&detail_app), now))
+            .expect("draw");
+    });
+    detail_app.update(Action::NextPane);
+    measure("frame, 5 MB tree pane, scrolling", || {
+        flip = !flip;
+        detail_app.update(if flip { Action::Bottom } else { Action::Top });
+        terminal
+            .draw(|f| appdeck::ui::render(f, black_box(&detail_app), now))
+            .expect("draw");
+    });
+}

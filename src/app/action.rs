@@ -1,0 +1,118 @@
+//! The one vocabulary of the TUI: every input, every background result, becomes an [`Action`];
+//! `update` answers with [`Command`]s, the only way the pure core asks for I/O.
+
+use ratatui_textarea::Input;
+
+use crate::api::{ApiError, ListRequest, ListResponse};
+
+/// Identifies one background request, so a result that arrives after the user moved on (a
+/// refresh, a new type filter, a cancel) is recognised as stale and dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub u64);
+
+/// Everything that can happen to the app.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// Move the cursor of the focused list, tree or text.
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    /// `h` / `l`: collapse or expand in a tree, move between panes elsewhere.
+    Left,
+    Right,
+    /// `Enter`: open what is under the cursor.
+    Open,
+    /// `Esc`: close the popup, cancel a load in flight, or go back.
+    Back,
+    /// `q`: quit from anywhere that is not typing.
+    Quit,
+    /// `Ctrl-C` or a signal: quit even while typing.
+    ForceQuit,
+    /// `?`: the keys of the current pane.
+    Help,
+    /// `:`: the command line.
+    CommandLine,
+    /// `/`: filter the list, or search the detail.
+    Search,
+    /// `n` / `N`: next or previous search match.
+    NextMatch,
+    PrevMatch,
+    /// `r`: retry what failed, else reload from the first page.
+    Refresh,
+    /// `t`: pick a type among those seen.
+    TypePicker,
+    /// `Tab` / `Shift-Tab`: next or previous pane of the detail view.
+    NextPane,
+    PrevPane,
+    /// `o`: open the link under the cursor in the browser.
+    OpenLink,
+    /// `y`: copy the link (or value) under the cursor with OSC 52.
+    Copy,
+    /// `!`: details of the last error.
+    ShowError,
+    /// A key for the text input that has focus.
+    Edit(Input),
+    /// `Enter` in a text input.
+    Submit,
+    /// `Tab` in the command line.
+    Complete,
+    /// Mouse wheel.
+    ScrollUp,
+    ScrollDown,
+    /// A left click at a screen position.
+    Click {
+        column: u16,
+        row: u16,
+    },
+    /// The terminal was resized.
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// A background request finished.
+    ApiResult {
+        id: RequestId,
+        reply: ApiReply,
+    },
+    /// Something the runtime did on the app's behalf failed or finished (opening a browser).
+    Notice(Notice),
+}
+
+/// What the runtime reports back about a side effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    Info(String),
+    Error(String),
+}
+
+/// The answer to an [`ApiCall`].
+#[derive(Clone, Debug)]
+pub enum ApiReply {
+    /// Boxed: a page is large, and actions are moved around often.
+    Page(Box<Result<ListResponse, ApiError>>),
+}
+
+/// A request for I/O, carried out by the runtime.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Run an API call on a background task; its result comes back as [`Action::ApiResult`].
+    Api {
+        id: RequestId,
+        call: ApiCall,
+    },
+    /// Abort a request in flight (its result, if any, is stale anyway).
+    Cancel(RequestId),
+    /// Open an http(s) URL in the user's browser.
+    OpenUrl(String),
+    /// Put text on the clipboard with OSC 52.
+    Copy(String),
+    Quit,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiCall {
+    ListPage(ListRequest),
+}

@@ -1,0 +1,451 @@
+//! The resource browser's state: the rows loaded so far, the paging cursor, the type filter, the
+//! `/` filter over loaded rows, and the decisions of when to fetch the next page.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::action::{ApiCall, Command, RequestId};
+use super::cursor::ListCursor;
+use super::input::LineInput;
+use super::loadable::Loadable;
+use crate::api::paging::retain_type;
+use crate::api::{ApiError, CursorTrail, ListRequest, ListResponse, PageItem};
+
+/// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
+/// holding `j` never reaches the last row before the next page is there.
+const PREFETCH_ROWS: usize = 40;
+
+/// The rows of one listing (one type filter) and where its paging stands.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    pub rows: Vec<Arc<PageItem>>,
+    pub more: More,
+    trail: CursorTrail,
+    /// How many pages arrived, for the status line.
+    pub pages: usize,
+}
+
+/// Whether the listing has more pages, and what became of the last attempt to get one.
+#[derive(Clone, Debug, Default)]
+pub enum More {
+    #[default]
+    End,
+    Available(String),
+    Loading {
+        id: RequestId,
+        cursor: String,
+    },
+    /// The user pressed `Esc` during the load; `r` resumes.
+    Paused(String),
+    Failed {
+        cursor: String,
+        error: ApiError,
+    },
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Browser {
+    pub type_filter: Option<String>,
+    pub listing: Loadable<Listing>,
+    /// The request of the first page while `listing` is loading.
+    first_page: Option<RequestId>,
+    /// The `/` filter over loaded rows, and whether it has focus.
+    pub filter: LineInput,
+    pub filtering: bool,
+    /// Indices into the rows that pass the `/` filter, in order.
+    pub visible: Vec<usize>,
+    pub cursor: ListCursor,
+    /// Every type seen in any page, for the picker and completion.
+    pub types_seen: BTreeSet<String>,
+    pub page_size: Option<u32>,
+}
+
+/// Hands out request ids; owned by the app so ids never repeat across panes.
+#[derive(Clone, Debug, Default)]
+pub struct RequestIds(u64);
+
+impl RequestIds {
+    pub fn issue(&mut self) -> RequestId {
+        self.0 += 1;
+        RequestId(self.0)
+    }
+}
+
+impl Browser {
+    pub fn new(page_size: Option<u32>) -> Self {
+        Browser {
+            page_size,
+            ..Browser::default()
+        }
+    }
+
+    pub fn rows(&self) -> &[Arc<PageItem>] {
+        self.listing
+            .loaded()
+            .map(|l| l.rows.as_slice())
+            .unwrap_or_default()
+    }
+
+    /// The row under the cursor.
+    pub fn selected(&self) -> Option<&Arc<PageItem>> {
+        let index = *self.visible.get(self.cursor.selected)?;
+        self.rows().get(index)
+    }
+
+    /// The request in flight, whichever page it is for.
+    pub fn in_flight(&self) -> Option<RequestId> {
+        match &self.listing {
+            Loadable::Loading => self.first_page,
+            Loadable::Loaded(Listing {
+                more: More::Loading { id, .. },
+                ..
+            }) => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// Starts the listing over from its first page (a new filter, a reload). The caller cancels
+    /// what was in flight.
+    pub fn start(&mut self, ids: &mut RequestIds) -> Command {
+        let id = ids.issue();
+        self.listing = Loadable::Loading;
+        self.first_page = Some(id);
+        self.visible.clear();
+        self.cursor = ListCursor::default();
+        self.request(id, None)
+    }
+
+    fn request(&self, id: RequestId, next: Option<String>) -> Command {
+        Command::Api {
+            id,
+            call: ApiCall::ListPage(ListRequest {
+                resource_type: self.type_filter.clone(),
+                next,
+                limit: self.page_size,
+            }),
+        }
+    }
+
+    /// Takes a page that arrived. Returns whether it belonged to this listing (a stale one is
+    /// dropped) and the follow-up request, if the screen still wants rows.
+    pub fn on_page(
+        &mut self,
+        id: RequestId,
+        result: Result<ListResponse, ApiError>,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> (bool, Option<Command>) {
+        let is_first = matches!(self.listing, Loadable::Loading) && self.first_page == Some(id);
+        let is_more = matches!(
+            &self.listing,
+            Loadable::Loaded(Listing { more: More::Loading { id: current, .. }, .. }) if *current == id
+        );
+        if !is_first && !is_more {
+            return (false, None);
+        }
+        if is_first {
+            self.first_page = None;
+            match result {
+                Ok(_) => self.listing = Loadable::Loaded(Listing::default()),
+                Err(error) => {
+                    self.listing = Loadable::Failed(error);
+                    return (true, None);
+                }
+            }
+        }
+        let type_filter = self.type_filter.clone();
+        let Some(listing) = self.listing.loaded_mut() else {
+            return (true, None);
+        };
+        let cursor_used = match &listing.more {
+            More::Loading { cursor, .. } => cursor.clone(),
+            _ => String::new(),
+        };
+        let mut page = match result {
+            Ok(page) => page,
+            Err(error) => {
+                listing.more = More::Failed {
+                    cursor: cursor_used,
+                    error,
+                };
+                return (true, None);
+            }
+        };
+        for t in page
+            .resources
+            .iter()
+            .filter_map(|i| i.resource()?.resource_type.get())
+        {
+            if !self.types_seen.contains(t) {
+                self.types_seen.insert(t.clone());
+            }
+        }
+        retain_type(&mut page, type_filter.as_deref());
+        listing.pages += 1;
+        listing.more = match page.next_cursor() {
+            None => More::End,
+            Some(next) => match listing.trail.accept(next) {
+                Ok(()) => More::Available(next.to_owned()),
+                Err(error) => More::Failed {
+                    cursor: cursor_used,
+                    error,
+                },
+            },
+        };
+        let start = listing.rows.len();
+        listing
+            .rows
+            .extend(page.resources.into_iter().map(Arc::new));
+        let needle = self.filter.text().to_lowercase();
+        let new_visible: Vec<usize> = (start..listing.rows.len())
+            .filter(|&i| row_matches(&listing.rows[i], &needle))
+            .collect();
+        self.visible.extend(new_visible);
+        self.cursor.keep_visible(self.visible.len(), height);
+        // Keep filling the screen, but a text filter never drags in pages by itself.
+        let wants_more =
+            needle.is_empty() && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS;
+        let follow_up = if wants_more {
+            self.fetch_more(ids)
+        } else {
+            None
+        };
+        (true, follow_up)
+    }
+
+    /// Asks for the next page if there is one and nothing is in flight.
+    fn fetch_more(&mut self, ids: &mut RequestIds) -> Option<Command> {
+        let listing = self.listing.loaded_mut()?;
+        let More::Available(cursor) = &listing.more else {
+            return None;
+        };
+        let cursor = cursor.clone();
+        let id = ids.issue();
+        listing.more = More::Loading {
+            id,
+            cursor: cursor.clone(),
+        };
+        Some(self.request(id, Some(cursor)))
+    }
+
+    /// Called after every cursor move: near the end of the loaded rows, fetch the next page.
+    pub fn prefetch(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
+        let margin = PREFETCH_ROWS.max(height * 2);
+        if self.cursor.selected + margin >= self.visible.len() {
+            self.fetch_more(ids)
+        } else {
+            None
+        }
+    }
+
+    /// `Esc` during a load: cancels it. Returns the request to abort.
+    pub fn cancel(&mut self) -> Option<RequestId> {
+        match &mut self.listing {
+            Loadable::Loading => {
+                self.listing = Loadable::NotLoaded;
+                self.first_page.take()
+            }
+            Loadable::Loaded(listing) => match &listing.more {
+                More::Loading { id, cursor } => {
+                    let id = *id;
+                    listing.more = More::Paused(cursor.clone());
+                    Some(id)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `r`: retries the page that failed or was paused, else reloads from the first page.
+    pub fn refresh(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        if let Some(listing) = self.listing.loaded_mut()
+            && let More::Failed { cursor, .. } | More::Paused(cursor) = &listing.more
+        {
+            let cursor = cursor.clone();
+            listing.more = More::Available(cursor);
+            return self.fetch_more(ids).into_iter().collect();
+        }
+        let mut commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
+        commands.push(self.start(ids));
+        commands
+    }
+
+    /// Recomputes which rows pass the `/` filter after it changed.
+    pub fn refilter(&mut self, height: usize) {
+        let needle = self.filter.text().to_lowercase();
+        let selected_row = self.visible.get(self.cursor.selected).copied();
+        let rows = self.rows();
+        self.visible = (0..rows.len())
+            .filter(|&i| row_matches(&rows[i], &needle))
+            .collect();
+        // Stay on the same row when it still passes.
+        let index = selected_row
+            .and_then(|row| self.visible.iter().position(|&v| v == row))
+            .unwrap_or(0);
+        self.cursor.select(index, self.visible.len(), height);
+    }
+
+    /// The paging error to show, if the last load failed.
+    pub fn error(&self) -> Option<&ApiError> {
+        match &self.listing {
+            Loadable::Failed(e) => Some(e),
+            Loadable::Loaded(Listing {
+                more: More::Failed { error, .. },
+                ..
+            }) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a row passes the `/` filter: a case-insensitive match on what the table shows.
+fn row_matches(item: &PageItem, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    let Some(r) = item.resource() else {
+        return "malformed".contains(needle);
+    };
+    [
+        &r.resource_type,
+        &r.display_name,
+        &r.name,
+        &r.status,
+        &r.external_id,
+        &r.id,
+    ]
+    .into_iter()
+    .filter_map(|f| f.get())
+    .any(|text| contains_ignore_case(text, needle))
+}
+
+/// `needle` must already be lowercase. Avoids allocating for the common ASCII case.
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    if haystack.is_ascii() && needle.is_ascii() {
+        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+        return n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+    }
+    haystack.to_lowercase().contains(needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn page(start: usize, count: usize, next: Option<&str>) -> ListResponse {
+        let rows: Vec<_> = (start..start + count)
+            .map(|i| json!({"id": format!("r{i}"), "type": if i % 2 == 0 { "repo" } else { "user" }, "name": format!("row {i}")}))
+            .collect();
+        ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap()
+    }
+
+    fn started() -> (Browser, RequestIds, RequestId) {
+        let mut b = Browser::default();
+        let mut ids = RequestIds::default();
+        let Command::Api { id, .. } = b.start(&mut ids) else {
+            panic!("expected a request")
+        };
+        (b, ids, id)
+    }
+
+    #[test]
+    fn first_page_then_prefetch_keeps_ahead_of_the_cursor() {
+        let (mut b, mut ids, id) = started();
+        let (taken, follow) = b.on_page(id, Ok(page(0, 50, Some("c1"))), &mut ids, 10);
+        assert!(taken);
+        assert!(follow.is_none(), "50 rows fill a 10-row screen with margin");
+        assert_eq!(b.visible.len(), 50);
+        b.cursor.select(5, 50, 10);
+        assert!(b.prefetch(&mut ids, 10).is_none());
+        b.cursor.select(10, 50, 10);
+        let Some(Command::Api {
+            id: id2,
+            call: ApiCall::ListPage(req),
+        }) = b.prefetch(&mut ids, 10)
+        else {
+            panic!("expected the next page")
+        };
+        assert_eq!(req.next.as_deref(), Some("c1"));
+        assert!(b.prefetch(&mut ids, 10).is_none(), "one request at a time");
+        b.on_page(id2, Ok(page(50, 50, None)), &mut ids, 10);
+        assert_eq!(b.rows().len(), 100);
+        assert!(matches!(b.listing.loaded().unwrap().more, More::End));
+    }
+
+    #[test]
+    fn stale_results_are_dropped() {
+        let (mut b, mut ids, old) = started();
+        b.start(&mut ids);
+        let (taken, _) = b.on_page(old, Ok(page(0, 5, None)), &mut ids, 20);
+        assert!(!taken);
+        assert!(b.listing.is_loading());
+    }
+
+    #[test]
+    fn a_repeated_cursor_stops_paging_with_an_error() {
+        let (mut b, mut ids, id) = started();
+        let (_, follow) = b.on_page(id, Ok(page(0, 2, Some("same"))), &mut ids, 20);
+        let Some(Command::Api { id: id2, .. }) = follow else {
+            panic!()
+        };
+        let (_, follow) = b.on_page(id2, Ok(page(2, 2, Some("same"))), &mut ids, 20);
+        assert!(follow.is_none());
+        assert!(matches!(b.error(), Some(ApiError::RepeatedCursor(_))));
+        assert_eq!(b.rows().len(), 4);
+    }
+
+    #[test]
+    fn cancel_then_retry_resumes_at_the_same_cursor() {
+        let (mut b, mut ids, id) = started();
+        let (_, follow) = b.on_page(id, Ok(page(0, 2, Some("c1"))), &mut ids, 20);
+        let Some(Command::Api { id: id2, .. }) = follow else {
+            panic!()
+        };
+        assert_eq!(b.cancel(), Some(id2));
+        assert!(matches!(b.listing.loaded().unwrap().more, More::Paused(_)));
+        let commands = b.refresh(&mut ids);
+        let [
+            Command::Api {
+                call: ApiCall::ListPage(req),
+                ..
+            },
+        ] = commands.as_slice()
+        else {
+            panic!()
+        };
+        assert_eq!(req.next.as_deref(), Some("c1"));
+        assert_eq!(b.rows().len(), 2, "retry keeps the loaded rows");
+    }
+
+    #[test]
+    fn filter_narrows_and_keeps_the_selected_row() {
+        let (mut b, mut ids, id) = started();
+        b.on_page(id, Ok(page(0, 30, None)), &mut ids, 10);
+        b.cursor.select(4, 30, 10); // r4, a repo
+        b.filter.set("repo");
+        b.refilter(10);
+        assert_eq!(b.visible.len(), 15);
+        assert_eq!(
+            b.selected().unwrap().resource().unwrap().id.get().unwrap(),
+            "r4"
+        );
+        b.filter.set("ROW 2");
+        b.refilter(10);
+        assert_eq!(b.visible.len(), 11, "row 2 and row 20..29");
+    }
+
+    #[test]
+    fn rows_of_another_type_are_not_shown() {
+        let (mut b, mut ids, id) = started();
+        b.type_filter = Some("repo".into());
+        b.on_page(id, Ok(page(0, 10, None)), &mut ids, 10);
+        assert_eq!(b.rows().len(), 5);
+        assert_eq!(
+            b.types_seen.len(),
+            2,
+            "types are still learnt from every row"
+        );
+    }
+}

@@ -1,0 +1,122 @@
+//! The `:` command line: what it understands, and Tab completion.
+
+/// A parsed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineCommand {
+    /// `:resources`: back to the resource list.
+    Resources,
+    /// `:type NAME` filters by type; `:type` alone clears the filter.
+    Type(Option<String>),
+    Refresh,
+    Help,
+    Quit,
+}
+
+/// The commands, with what the completion hint says of them.
+pub const COMMANDS: [(&str, &str); 5] = [
+    ("resources", "back to the resource list"),
+    ("type", "type NAME: filter by type (no name: all types)"),
+    ("refresh", "reload from the first page"),
+    ("help", "the keys of this pane"),
+    ("quit", "quit appdeck"),
+];
+
+pub fn parse(line: &str) -> Result<LineCommand, String> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    match word {
+        "resources" | "res" | "r" => Ok(LineCommand::Resources),
+        "type" | "t" => Ok(LineCommand::Type(
+            (!rest.is_empty()).then(|| rest.to_owned()),
+        )),
+        "refresh" => Ok(LineCommand::Refresh),
+        "help" | "h" => Ok(LineCommand::Help),
+        "quit" | "q" => Ok(LineCommand::Quit),
+        "" => Err("type a command; Tab lists them".to_owned()),
+        other => Err(format!("unknown command {other:?}; Tab lists the commands")),
+    }
+}
+
+/// Completes `line`: the candidates that fit, and the line extended by what they share.
+pub fn complete<'a>(line: &str, types: impl Iterator<Item = &'a String>) -> (String, Vec<String>) {
+    let trimmed = line.trim_start();
+    let (candidates, prefix): (Vec<String>, &str) = match trimmed.split_once(' ') {
+        Some(("type" | "t", partial)) => (
+            types
+                .filter(|t| t.starts_with(partial.trim_start()))
+                .cloned()
+                .collect(),
+            "type ",
+        ),
+        Some(_) => (Vec::new(), ""),
+        None => (
+            COMMANDS
+                .iter()
+                .map(|(c, _)| c.to_string())
+                .filter(|c| c.starts_with(trimmed))
+                .collect(),
+            "",
+        ),
+    };
+    let completed = match candidates.as_slice() {
+        [] => line.to_owned(),
+        [only] if prefix.is_empty() && only == "type" => "type ".to_owned(),
+        [only] => format!("{prefix}{only}"),
+        many => format!("{prefix}{}", common_prefix(many)),
+    };
+    // Never shorten what the user typed (e.g. "type  x" with odd spacing).
+    let completed = if completed.len() < line.len() {
+        line.to_owned()
+    } else {
+        completed
+    };
+    (completed, candidates)
+}
+
+fn common_prefix(words: &[String]) -> String {
+    let first = &words[0];
+    let mut end = first.len();
+    for w in &words[1..] {
+        end = end.min(
+            first
+                .bytes()
+                .zip(w.bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
+    }
+    while !first.is_char_boundary(end) {
+        end -= 1;
+    }
+    first[..end].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(
+            parse(" type repository "),
+            Ok(LineCommand::Type(Some("repository".into())))
+        );
+        assert_eq!(parse("type"), Ok(LineCommand::Type(None)));
+        assert_eq!(parse("q"), Ok(LineCommand::Quit));
+        assert!(parse("frobnicate").unwrap_err().contains("unknown command"));
+    }
+
+    #[test]
+    fn completes_commands_and_type_names() {
+        let types: Vec<String> = vec!["deployment".into(), "dashboard".into(), "repository".into()];
+        assert_eq!(complete("re", types.iter()).0, "re");
+        assert_eq!(complete("res", types.iter()).0, "resources");
+        assert_eq!(complete("ty", types.iter()).0, "type ");
+        let (line, candidates) = complete("type d", types.iter());
+        assert_eq!(line, "type d");
+        assert_eq!(candidates, vec!["deployment", "dashboard"]);
+        assert_eq!(complete("type r", types.iter()).0, "type repository");
+        assert_eq!(complete("type de", types.iter()).0, "type deployment");
+    }
+}

@@ -1,0 +1,487 @@
+//! The detail view of one resource: every field that is present (unknown ones too), its links,
+//! and its `properties` as a tree beside their raw JSON. Everything shown is computed once when
+//! the view opens, so a frame only slices what is visible.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::cursor::ListCursor;
+use super::input::LineInput;
+use super::json_tree::JsonTree;
+use crate::api::{Field, PageItem, Resource};
+use crate::sanitize;
+
+/// Longest value shown on one field line; the raw pane has the rest.
+const FIELD_PREVIEW_CHARS: usize = 300;
+/// Most search hits kept, so a one-letter search over 5 MB stays quick.
+const MAX_HITS: usize = 10_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DetailPane {
+    Fields,
+    Tree,
+    Raw,
+}
+
+impl DetailPane {
+    pub const ALL: [DetailPane; 3] = [DetailPane::Fields, DetailPane::Tree, DetailPane::Raw];
+
+    fn index(self) -> usize {
+        Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
+    }
+
+    pub fn cycle(self, forward: bool) -> Self {
+        let n = Self::ALL.len();
+        let i = self.index();
+        Self::ALL[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A heading such as "Links" or "Other fields".
+    Section,
+    Field,
+    /// A field the spec does not name.
+    Extra,
+    Link,
+    /// Why the item is marked (wrong types, not an object).
+    Problem,
+}
+
+/// One line of the fields pane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldLine {
+    pub kind: FieldKind,
+    pub label: String,
+    pub value: String,
+    /// Parsed timestamp, so the view can say how long ago it was.
+    pub timestamp: Option<DateTime<Utc>>,
+    /// The URL `o` opens and `y` copies on this line.
+    pub url: Option<String>,
+}
+
+impl FieldLine {
+    fn new(kind: FieldKind, label: impl Into<String>, value: impl Into<String>) -> Self {
+        FieldLine {
+            kind,
+            label: label.into(),
+            value: value.into(),
+            timestamp: None,
+            url: None,
+        }
+    }
+}
+
+/// A search within the focused pane.
+#[derive(Clone, Debug, Default)]
+pub struct DetailSearch {
+    pub input: LineInput,
+    /// Whether the input has focus (typing) or the search is confirmed (`n`/`N` navigate).
+    pub editing: bool,
+    /// Lines (fields, raw) or node pointers (tree) that match, in order.
+    pub hits: Vec<Hit>,
+    pub current: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hit {
+    Line(usize),
+    Node(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Detail {
+    pub item: Arc<PageItem>,
+    pub title: String,
+    pub fields: Vec<FieldLine>,
+    pub tree: JsonTree,
+    pub raw: Vec<String>,
+    pub focus: DetailPane,
+    pub cursors: [ListCursor; 3],
+    pub search: Option<DetailSearch>,
+}
+
+impl Detail {
+    pub fn open(item: Arc<PageItem>) -> Self {
+        let (title, fields, properties) = match item.as_ref() {
+            PageItem::Resource(r) => (
+                sanitize::line(
+                    r.title()
+                        .or(r.id.get().map(String::as_str))
+                        .unwrap_or("(untitled)"),
+                )
+                .into_owned(),
+                field_lines(r, &item.problems()),
+                r.properties.get().map(|p| Value::Object(p.clone())),
+            ),
+            PageItem::Malformed(m) => (
+                "malformed item".to_owned(),
+                vec![FieldLine::new(
+                    FieldKind::Problem,
+                    "problem",
+                    sanitize::line(&m.reason),
+                )],
+                Some(m.raw.clone()),
+            ),
+        };
+        let properties = properties.unwrap_or(Value::Null);
+        let raw = if properties.is_null() {
+            Vec::new()
+        } else {
+            serde_json::to_string_pretty(&properties)
+                .unwrap_or_default()
+                .lines()
+                .map(|l| sanitize::line(l).into_owned())
+                .collect()
+        };
+        let focus = if raw.is_empty() || !matches!(item.as_ref(), PageItem::Malformed(_)) {
+            DetailPane::Fields
+        } else {
+            DetailPane::Raw
+        };
+        Detail {
+            tree: JsonTree::new(Arc::new(properties)),
+            item,
+            title,
+            fields,
+            raw,
+            focus,
+            cursors: [ListCursor::default(); 3],
+            search: None,
+        }
+    }
+
+    pub fn pane_len(&self, pane: DetailPane) -> usize {
+        match pane {
+            DetailPane::Fields => self.fields.len(),
+            DetailPane::Tree => self.tree.lines().len(),
+            DetailPane::Raw => self.raw.len(),
+        }
+    }
+
+    pub fn cursor(&self, pane: DetailPane) -> ListCursor {
+        self.cursors[pane.index()]
+    }
+
+    pub fn cursor_mut(&mut self, pane: DetailPane) -> &mut ListCursor {
+        &mut self.cursors[pane.index()]
+    }
+
+    /// The URL under the cursor of the focused pane, else the resource's `external_url`.
+    pub fn url_under_cursor(&self) -> Option<String> {
+        let selected = self.cursor(self.focus).selected;
+        let here = match self.focus {
+            DetailPane::Fields => self.fields.get(selected).and_then(|f| f.url.clone()),
+            DetailPane::Tree => self
+                .tree
+                .lines()
+                .get(selected)
+                .and_then(|l| self.tree.root().pointer(&l.pointer))
+                .and_then(Value::as_str)
+                .filter(|s| s.contains("://"))
+                .map(str::to_owned),
+            DetailPane::Raw => None,
+        };
+        here.or_else(|| self.item.resource()?.external_url.get().cloned())
+    }
+
+    /// What `y` copies when there is no link here: the value under the cursor.
+    pub fn value_under_cursor(&self) -> Option<String> {
+        let selected = self.cursor(self.focus).selected;
+        match self.focus {
+            DetailPane::Fields => self.fields.get(selected).map(|f| f.value.clone()),
+            DetailPane::Tree => {
+                let line = self.tree.lines().get(selected)?;
+                let value = self.tree.root().pointer(&line.pointer)?;
+                Some(match value {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+            }
+            DetailPane::Raw => self.raw.get(selected).map(|l| l.trim().to_owned()),
+        }
+    }
+
+    /// Recomputes the hits of the search for the focused pane.
+    pub fn run_search(&mut self) {
+        let Some(search) = &self.search else { return };
+        let needle = search.input.text().to_lowercase();
+        let hits = if needle.is_empty() {
+            Vec::new()
+        } else {
+            match self.focus {
+                DetailPane::Fields => line_hits(
+                    self.fields
+                        .iter()
+                        .map(|f| format!("{} {}", f.label, f.value)),
+                    &needle,
+                ),
+                DetailPane::Raw => line_hits(self.raw.iter().cloned(), &needle),
+                DetailPane::Tree => self
+                    .tree
+                    .search(&needle, MAX_HITS)
+                    .into_iter()
+                    .map(Hit::Node)
+                    .collect(),
+            }
+        };
+        if let Some(search) = &mut self.search {
+            search.hits = hits;
+            search.current = 0;
+        }
+    }
+
+    /// Moves to hit `current + step` (wrapping) and puts the cursor on it.
+    pub fn goto_hit(&mut self, step: isize, height: usize) {
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        if search.hits.is_empty() {
+            return;
+        }
+        let n = search.hits.len() as isize;
+        search.current = (search.current as isize + step).rem_euclid(n) as usize;
+        let line = match &search.hits[search.current] {
+            Hit::Line(line) => Some(*line),
+            Hit::Node(pointer) => {
+                let pointer = pointer.clone();
+                self.tree.reveal(&pointer)
+            }
+        };
+        if let Some(line) = line {
+            let len = self.pane_len(self.focus);
+            self.cursor_mut(self.focus).select(line, len, height);
+        }
+    }
+}
+
+fn line_hits(lines: impl Iterator<Item = String>, needle: &str) -> Vec<Hit> {
+    lines
+        .enumerate()
+        .filter(|(_, l)| l.to_lowercase().contains(needle))
+        .map(|(i, _)| Hit::Line(i))
+        .take(MAX_HITS)
+        .collect()
+}
+
+/// The fields pane of a resource: the spec's fields in its order, then unknown fields, then links.
+fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
+    let mut lines: Vec<FieldLine> = problems
+        .iter()
+        .map(|p| FieldLine::new(FieldKind::Problem, "problem", sanitize::line(p)))
+        .collect();
+    let text_fields: [(&str, &Field<String>); 13] = [
+        ("display_name", &r.display_name),
+        ("name", &r.name),
+        ("type", &r.resource_type),
+        ("id", &r.id),
+        ("external_id", &r.external_id),
+        ("status", &r.status),
+        ("external_url", &r.external_url),
+        ("organization_id", &r.organization_id),
+        ("created_by", &r.created_by),
+        ("created_at", &r.created_at),
+        ("updated_at", &r.updated_at),
+        ("synced_at", &r.synced_at),
+        ("deleted_at", &r.deleted_at),
+    ];
+    for (label, field) in text_fields {
+        let Some(value) = field.to_json() else {
+            continue;
+        };
+        let mut line = FieldLine::new(FieldKind::Field, label, preview(&value));
+        if let Value::String(s) = &value {
+            if label.ends_with("_at") {
+                line.timestamp = DateTime::parse_from_rfc3339(s)
+                    .ok()
+                    .map(|t| t.with_timezone(&Utc));
+            }
+            if label == "external_url" {
+                line.url = Some(s.clone());
+            }
+        }
+        lines.push(line);
+    }
+    if let Some(value) = r.properties.to_json() {
+        let summary = match &value {
+            Value::Object(map) => format!("{} keys (tree and raw JSON on the right)", map.len()),
+            other => preview(other),
+        };
+        lines.push(FieldLine::new(FieldKind::Field, "properties", summary));
+    }
+    if !r.extra.is_empty() {
+        lines.push(FieldLine::new(
+            FieldKind::Section,
+            "Other fields",
+            "not in the spec, kept as sent",
+        ));
+        for (key, value) in &r.extra {
+            lines.push(FieldLine::new(
+                FieldKind::Extra,
+                sanitize::line(key),
+                preview(value),
+            ));
+        }
+    }
+    let links = r.link_list();
+    if r.links.is_present() {
+        lines.push(FieldLine::new(
+            FieldKind::Section,
+            "Links",
+            format!("{}", links.len()),
+        ));
+    }
+    for link in links {
+        let title = link.title.get().map(String::as_str).unwrap_or("(no title)");
+        let kind = link.link_type.get().map(String::as_str).unwrap_or("-");
+        let url = link.url.get().cloned();
+        let value = format!(
+            "[{}] {}",
+            sanitize::line(kind),
+            url.as_deref().map(sanitize::line).unwrap_or_default()
+        );
+        let mut line = FieldLine::new(FieldKind::Link, sanitize::line(title), value);
+        line.url = url;
+        lines.push(line);
+    }
+    lines
+}
+
+/// A value on one line: strings as they are (sanitised), anything else as compact JSON.
+fn preview(value: &Value) -> String {
+    let text = match value {
+        Value::String(s) => sanitize::line(s).into_owned(),
+        other => sanitize::line(&other.to_string()).into_owned(),
+    };
+    if text.chars().count() > FIELD_PREVIEW_CHARS {
+        let mut cut: String = text.chars().take(FIELD_PREVIEW_CHARS).collect();
+        cut.push('…');
+        cut
+    } else {
+        text
+    }
+}
+
+/// "3 minutes ago", "in 2 days": how far `t` is from `now`, coarsely.
+pub fn relative_time(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let secs = (now - t).num_seconds();
+    let (amount, future) = (secs.unsigned_abs(), secs < 0);
+    let (n, unit) = match amount {
+        0..=59 => return "just now".to_owned(),
+        60..=3599 => (amount / 60, "minute"),
+        3600..=86_399 => (amount / 3600, "hour"),
+        86_400..=2_591_999 => (amount / 86_400, "day"),
+        2_592_000..=31_535_999 => (amount / 2_592_000, "month"),
+        _ => (amount / 31_536_000, "year"),
+    };
+    let plural = if n == 1 { "" } else { "s" };
+    if future {
+        format!("in {n} {unit}{plural}")
+    } else {
+        format!("{n} {unit}{plural} ago")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn open(value: Value) -> Detail {
+        Detail::open(Arc::new(PageItem::from_value(value)))
+    }
+
+    #[test]
+    fn shows_every_present_field_unknown_ones_and_links() {
+        let d = open(json!({
+            "id": "r1", "display_name": "Alpha", "created_at": "2026-11-20T10:00:00Z",
+            "external_url": "https://example.com/a", "x_custom": {"k": 1},
+            "properties": {"a": 1},
+            "links": {"links": [{"title": "Docs", "type": "documentation", "url": "https://docs"}]}
+        }));
+        let labels: Vec<_> = d.fields.iter().map(|f| f.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "display_name",
+                "id",
+                "external_url",
+                "created_at",
+                "properties",
+                "Other fields",
+                "x_custom",
+                "Links",
+                "Docs"
+            ]
+        );
+        assert!(d.fields[3].timestamp.is_some());
+        assert_eq!(d.fields[8].url.as_deref(), Some("https://docs"));
+        assert_eq!(d.raw, vec!["{", "  \"a\": 1", "}"]);
+    }
+
+    #[test]
+    fn wrong_typed_fields_are_shown_and_marked() {
+        let d = open(json!({"display_name": 7, "id": "x"}));
+        assert_eq!(d.fields[0].kind, FieldKind::Problem);
+        assert!(d.fields[0].value.contains("/display_name"));
+        assert!(
+            d.fields
+                .iter()
+                .any(|f| f.label == "display_name" && f.value == "7")
+        );
+    }
+
+    #[test]
+    fn url_under_cursor_falls_back_to_external_url() {
+        let mut d = open(
+            json!({"id": "x", "external_url": "https://e", "links": {"links": [{"url": "https://l"}]}}),
+        );
+        assert_eq!(d.url_under_cursor().as_deref(), Some("https://e"));
+        let len = d.fields.len();
+        d.cursor_mut(DetailPane::Fields).select(len - 1, len, 10);
+        assert_eq!(d.url_under_cursor().as_deref(), Some("https://l"));
+    }
+
+    #[test]
+    fn search_in_each_pane() {
+        let mut d =
+            open(json!({"id": "needle-id", "properties": {"deep": {"x": "a needle"}, "y": 2}}));
+        d.search = Some(DetailSearch::default());
+        d.search.as_mut().unwrap().input.set("NEEDLE");
+        d.run_search();
+        assert_eq!(d.search.as_ref().unwrap().hits, vec![Hit::Line(0)]);
+        d.focus = DetailPane::Tree;
+        d.run_search();
+        assert_eq!(
+            d.search.as_ref().unwrap().hits,
+            vec![Hit::Node("/deep/x".into())]
+        );
+        d.goto_hit(0, 10);
+        assert_eq!(d.cursor(DetailPane::Tree).selected, 1);
+        d.focus = DetailPane::Raw;
+        d.run_search();
+        assert_eq!(d.search.as_ref().unwrap().hits.len(), 1);
+    }
+
+    #[test]
+    fn relative_times() {
+        let now = DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        assert_eq!(relative_time(at("2026-11-21T11:59:30Z"), now), "just now");
+        assert_eq!(relative_time(at("2026-11-21T11:00:00Z"), now), "1 hour ago");
+        assert_eq!(relative_time(at("2026-11-18T12:00:00Z"), now), "3 days ago");
+        assert_eq!(
+            relative_time(at("2026-11-21T12:05:00Z"), now),
+            "in 5 minutes"
+        );
+    }
+}

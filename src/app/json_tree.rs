@@ -1,0 +1,339 @@
+//! A collapsible view of a JSON value (a resource's `properties`). Only the visible lines are
+//! materialised, so a 5 MB value costs what its expanded part costs, not what the whole costs.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::sanitize;
+
+/// Longest preview of a scalar on a tree line; the raw view shows the rest.
+const PREVIEW_CHARS: usize = 200;
+/// A value with at most this many nodes opens fully expanded; a larger one shows its top level.
+const EXPAND_ALL_UP_TO: usize = 300;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonKind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl JsonKind {
+    pub fn of(value: &Value) -> Self {
+        match value {
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Bool,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
+        }
+    }
+}
+
+/// One visible line of the tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeLine {
+    pub depth: usize,
+    /// The key (sanitised) or `[index]`.
+    pub label: String,
+    /// JSON pointer of the node inside the root.
+    pub pointer: String,
+    pub kind: JsonKind,
+    /// A scalar's value, or a container's size such as `{3}` or `[10]`.
+    pub summary: String,
+    pub expanded: bool,
+}
+
+impl TreeLine {
+    pub fn is_container(&self) -> bool {
+        matches!(self.kind, JsonKind::Array | JsonKind::Object)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct JsonTree {
+    root: Arc<Value>,
+    expanded: HashSet<String>,
+    lines: Vec<TreeLine>,
+}
+
+impl JsonTree {
+    pub fn new(root: Arc<Value>) -> Self {
+        let mut tree = JsonTree {
+            root,
+            ..JsonTree::default()
+        };
+        if count_nodes(&tree.root, EXPAND_ALL_UP_TO + 1) <= EXPAND_ALL_UP_TO {
+            let mut all = HashSet::new();
+            collect_containers(&tree.root, String::new(), &mut all);
+            tree.expanded = all;
+        }
+        tree.rebuild();
+        tree
+    }
+
+    pub fn lines(&self) -> &[TreeLine] {
+        &self.lines
+    }
+
+    pub fn root(&self) -> &Value {
+        &self.root
+    }
+
+    /// Expands or collapses the container at `line`; returns whether anything changed.
+    pub fn set_expanded(&mut self, line: usize, expand: bool) -> bool {
+        let Some(node) = self.lines.get(line) else {
+            return false;
+        };
+        if !node.is_container() || node.expanded == expand {
+            return false;
+        }
+        let pointer = node.pointer.clone();
+        if expand {
+            self.expanded.insert(pointer);
+        } else {
+            self.expanded.remove(&pointer);
+        }
+        self.rebuild();
+        true
+    }
+
+    /// The line of the parent container of `line`, for `h` on a leaf.
+    pub fn parent_line(&self, line: usize) -> Option<usize> {
+        let depth = self.lines.get(line)?.depth;
+        self.lines[..line]
+            .iter()
+            .rposition(|l| l.depth + 1 == depth)
+    }
+
+    /// Pointers of every node (collapsed ones too) whose key or scalar value contains `needle`
+    /// (lowercase), in document order, at most `limit`.
+    pub fn search(&self, needle: &str, limit: usize) -> Vec<String> {
+        let mut found = Vec::new();
+        if !needle.is_empty() {
+            search_value(&self.root, String::new(), needle, limit, &mut found);
+        }
+        found
+    }
+
+    /// Makes the node at `pointer` visible (expanding its ancestors) and returns its line.
+    pub fn reveal(&mut self, pointer: &str) -> Option<usize> {
+        let mut changed = false;
+        let mut end = 0;
+        while let Some(pos) = pointer[end + 1..].find('/').map(|p| p + end + 1) {
+            changed |= self.expanded.insert(pointer[..pos].to_owned());
+            end = pos;
+        }
+        if changed {
+            self.rebuild();
+        }
+        self.lines.iter().position(|l| l.pointer == pointer)
+    }
+
+    fn rebuild(&mut self) {
+        let mut lines = Vec::new();
+        push_children(&self.root, "", 0, &self.expanded, &mut lines);
+        self.lines = lines;
+    }
+}
+
+fn push_children(
+    value: &Value,
+    pointer: &str,
+    depth: usize,
+    expanded: &HashSet<String>,
+    out: &mut Vec<TreeLine>,
+) {
+    let mut push = |label: String, child: &Value, child_pointer: String| {
+        let is_open = expanded.contains(&child_pointer);
+        out.push(TreeLine {
+            depth,
+            label,
+            pointer: child_pointer.clone(),
+            kind: JsonKind::of(child),
+            summary: summary(child),
+            expanded: is_open,
+        });
+        if is_open {
+            push_children(child, &child_pointer, depth + 1, expanded, out);
+        }
+    };
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                push(
+                    sanitize::line(key).into_owned(),
+                    child,
+                    child_pointer(pointer, key),
+                );
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                push(format!("[{i}]"), child, format!("{pointer}/{i}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+fn child_pointer(parent: &str, key: &str) -> String {
+    format!("{parent}/{}", key.replace('~', "~0").replace('/', "~1"))
+}
+
+/// How a node reads on its line: scalars as JSON, containers by their size.
+pub fn summary(value: &Value) -> String {
+    match value {
+        Value::Object(map) => format!("{{{}}}", map.len()),
+        Value::Array(items) => format!("[{}]", items.len()),
+        Value::String(s) => {
+            let mut preview: String = sanitize::line(s).chars().take(PREVIEW_CHARS).collect();
+            if s.chars().count() > PREVIEW_CHARS {
+                preview.push('…');
+            }
+            format!("\"{preview}\"")
+        }
+        other => other.to_string(),
+    }
+}
+
+fn count_nodes(value: &Value, stop_at: usize) -> usize {
+    fn walk(value: &Value, count: &mut usize, stop_at: usize) {
+        *count += 1;
+        if *count >= stop_at {
+            return;
+        }
+        match value {
+            Value::Object(map) => map.values().for_each(|v| walk(v, count, stop_at)),
+            Value::Array(items) => items.iter().for_each(|v| walk(v, count, stop_at)),
+            _ => {}
+        }
+    }
+    let mut count = 0;
+    walk(value, &mut count, stop_at);
+    count
+}
+
+fn collect_containers(value: &Value, pointer: String, out: &mut HashSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let p = child_pointer(&pointer, key);
+                if child.is_object() || child.is_array() {
+                    out.insert(p.clone());
+                    collect_containers(child, p, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                let p = format!("{pointer}/{i}");
+                if child.is_object() || child.is_array() {
+                    out.insert(p.clone());
+                    collect_containers(child, p, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn search_value(value: &Value, pointer: String, needle: &str, limit: usize, out: &mut Vec<String>) {
+    let visit = |key: &str, child: &Value, p: String, out: &mut Vec<String>| {
+        if out.len() >= limit {
+            return;
+        }
+        let scalar_hit = match child {
+            Value::String(s) => s.to_lowercase().contains(needle),
+            Value::Number(_) | Value::Bool(_) | Value::Null => child.to_string().contains(needle),
+            _ => false,
+        };
+        if key.to_lowercase().contains(needle) || scalar_hit {
+            out.push(p.clone());
+        }
+        search_value(child, p, needle, limit, out);
+    };
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                visit(key, child, child_pointer(&pointer, key), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                visit("", child, format!("{pointer}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tree(value: Value) -> JsonTree {
+        JsonTree::new(Arc::new(value))
+    }
+
+    #[test]
+    fn small_values_open_fully() {
+        let t = tree(json!({"a": {"b": [1, "x"]}, "c": null}));
+        let labels: Vec<_> = t
+            .lines()
+            .iter()
+            .map(|l| (l.depth, l.label.as_str()))
+            .collect();
+        assert_eq!(
+            labels,
+            vec![(0, "a"), (1, "b"), (2, "[0]"), (2, "[1]"), (0, "c")]
+        );
+        assert_eq!(t.lines()[1].summary, "[2]");
+        assert_eq!(t.lines()[3].summary, "\"x\"");
+    }
+
+    #[test]
+    fn collapse_expand_and_parent() {
+        let mut t = tree(json!({"a": {"b": 1}, "c": 2}));
+        assert!(t.set_expanded(0, false));
+        assert_eq!(t.lines().len(), 2);
+        assert!(!t.set_expanded(1, false), "a leaf does not collapse");
+        assert!(t.set_expanded(0, true));
+        assert_eq!(t.parent_line(1), Some(0));
+        assert_eq!(t.parent_line(0), None);
+    }
+
+    #[test]
+    fn large_values_open_at_the_top_level_only() {
+        let items: Vec<Value> = (0..400).map(|i| json!({"n": i})).collect();
+        let t = tree(json!({"items": items, "x": 1}));
+        assert_eq!(t.lines().len(), 2);
+    }
+
+    #[test]
+    fn search_finds_collapsed_nodes_and_reveal_opens_them() {
+        let items: Vec<Value> = (0..400)
+            .map(|i| json!({"name": format!("item {i}")}))
+            .collect();
+        let mut t = tree(json!({"items": items, "key/with~slash": "Needle"}));
+        let hits = t.search("item 399", 10);
+        assert_eq!(hits, vec!["/items/399/name"]);
+        let line = t.reveal(&hits[0]).unwrap();
+        assert_eq!(t.lines()[line].label, "name");
+        assert_eq!(t.search("needle", 10), vec!["/key~1with~0slash"]);
+    }
+
+    #[test]
+    fn hostile_keys_and_values_are_neutralised() {
+        let t = tree(json!({"\u{1b}[2Jkey": "\u{1b}]0;title\u{7}"}));
+        assert!(!t.lines()[0].label.contains('\u{1b}'));
+        assert!(!t.lines()[0].summary.contains('\u{1b}'));
+    }
+}

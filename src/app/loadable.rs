@@ -1,0 +1,39 @@
+//! Remote data as it goes through its life: each pane shows its own state from this.
+
+use crate::api::ApiError;
+
+#[derive(Clone, Debug, Default)]
+pub enum Loadable<T> {
+    #[default]
+    NotLoaded,
+    Loading,
+    Loaded(T),
+    Failed(ApiError),
+}
+
+impl<T> Loadable<T> {
+    pub fn loaded(&self) -> Option<&T> {
+        match self {
+            Loadable::Loaded(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn loaded_mut(&mut self) -> Option<&mut T> {
+        match self {
+            Loadable::Loaded(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn is_loading(&self) -> bool {
+        matches!(self, Loadable::Loading)
+    }
+
+    pub fn error(&self) -> Option<&ApiError> {
+        match self {
+            Loadable::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The HTTP face of the sandbox: the three routes under `/api/v1`, the bearer-token check, the
+//! 1 MiB body limit, the injected faults, and a log line per request. Every refusal is the JSON
+//! error body of [`super::error`], including 401, 404, 405 and 413.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use axum::http::{HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Map, Value};
+use tokio::sync::watch;
+
+use super::connect::connect;
+use super::error::{OpError, error_response};
+use super::fault::Fault;
+use super::list::{ListQuery, page_body};
+use super::report::report;
+use super::request::parse_object;
+use super::store::SandboxStore;
+
+/// Bodies above this get 413: the service's limits are not in its spec, and 1 MiB is far above
+/// any sensible report or connect payload.
+pub(crate) const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// What every request handler shares.
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub store: SandboxStore,
+    pub tokens: Arc<[String]>,
+    pub fault: Option<Fault>,
+    /// `http://host:port`, for the `platform_app_url` of report answers.
+    pub origin: Arc<str>,
+    /// Becomes `true` when the sandbox shuts down; a slow answer stops waiting then.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+pub(crate) fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/v1/resources.list", post(list))
+        .route("/api/v1/apps.operations.report", post(report_route))
+        .route("/api/v1/apps.version.connect", post(connect_route))
+        .route_layer(middleware::from_fn_with_state(state.clone(), require_token))
+        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(log_request))
+        .with_state(state)
+}
+
+/// A page served instead of JSON by the not-json fault, as a misconfigured proxy would.
+const NOT_JSON_PAGE: &str = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\
+<body><h1>Bad Gateway</h1><p>appdeck sandbox: injected fault, this answer is not JSON.</p></body></html>\n";
+
+/// The element the malformed-item fault puts in every page: valid JSON, but not a resource.
+const MALFORMED_ITEM: &str = r#""injected fault: this item is not a resource object""#;
+
+async fn list(State(app): State<AppState>, body: Result<Bytes, BytesRejection>) -> Response {
+    match app.fault {
+        Some(Fault::Slow(delay)) if !pause(&app, delay).await => {
+            return error_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the sandbox is shutting down",
+            );
+        }
+        Some(Fault::Status(code)) => {
+            let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            return error_response(
+                status,
+                &format!("injected fault: answering HTTP {code} on purpose"),
+            );
+        }
+        Some(Fault::NotJson) => {
+            let html = HeaderValue::from_static("text/html; charset=utf-8");
+            return (StatusCode::OK, [(CONTENT_TYPE, html)], NOT_JSON_PAGE).into_response();
+        }
+        _ => {}
+    }
+    let query = match read_body(body).and_then(|map| ListQuery::parse(&map)) {
+        Ok(query) => query,
+        Err(error) => return error.into_response(),
+    };
+    let page = query.fetch(&app.store);
+    let next = match app.fault {
+        Some(Fault::RepeatCursor) => query
+            .cursor_text
+            .clone()
+            .or_else(|| query.next_cursor(&page)),
+        _ => query.next_cursor(&page),
+    };
+    let extra = matches!(app.fault, Some(Fault::MalformedItem)).then_some(MALFORMED_ITEM);
+    let json = HeaderValue::from_static("application/json");
+    let body = page_body(&page, next.as_deref(), extra);
+    ([(CONTENT_TYPE, json)], body).into_response()
+}
+
+async fn report_route(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    answer(read_body(body).and_then(|map| report(&app.store, map, &app.origin)))
+}
+
+async fn connect_route(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    answer(read_body(body).and_then(|map| connect(&app.store, map)))
+}
+
+fn answer(result: Result<Value, OpError>) -> Response {
+    match result {
+        Ok(body) => axum::Json(body).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+/// The body as a JSON object; a body over the limit is a 413 with the JSON error body.
+fn read_body(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, OpError> {
+    let bytes = body.map_err(|rejection| {
+        let status = rejection.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            OpError::new(status, "the request body is larger than the 1 MiB limit")
+        } else {
+            OpError::new(
+                status,
+                format!("cannot read the request body: {}", rejection.body_text()),
+            )
+        }
+    })?;
+    parse_object(&bytes)
+}
+
+/// Waits `delay`; `false` when the sandbox began shutting down first.
+async fn pause(app: &AppState, delay: Duration) -> bool {
+    let mut shutdown = app.shutdown.clone();
+    tokio::select! {
+        () = tokio::time::sleep(delay) => true,
+        _ = shutdown.wait_for(|stop| *stop) => false,
+    }
+}
+
+/// Lets a request through only with `Authorization: Bearer <accepted token>`.
+async fn require_token(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    let header = request.headers().get(AUTHORIZATION);
+    let refusal = match header.map(|h| h.to_str().map(bearer_token)) {
+        None => "missing bearer token: send the header `Authorization: Bearer <token>`",
+        Some(Ok(Some(token))) if accepts(&app.tokens, token) => return next.run(request).await,
+        Some(Ok(Some(_))) => "the bearer token is not accepted by this sandbox",
+        Some(_) => "the Authorization header must be `Bearer <token>`",
+    };
+    tracing::warn!(path = %request.uri().path(), "refused a request: {refusal}");
+    let mut response = error_response(StatusCode::UNAUTHORIZED, refusal);
+    response.headers_mut().insert(
+        WWW_AUTHENTICATE,
+        HeaderValue::from_static("Bearer realm=\"appdeck sandbox\""),
+    );
+    response
+}
+
+/// The token of a `Bearer <token>` header value (the scheme is case-insensitive).
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Compares in time independent of where the token differs, so timing reveals nothing of it.
+fn accepts(tokens: &[String], candidate: &str) -> bool {
+    tokens.iter().fold(false, |found, token| {
+        let same_length = token.len() == candidate.len();
+        let diff = token
+            .bytes()
+            .zip(candidate.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+        found | (same_length && diff == 0)
+    })
+}
+
+async fn not_found(uri: Uri) -> Response {
+    error_response(
+        StatusCode::NOT_FOUND,
+        &format!(
+            "no operation at {}; the sandbox serves POST /api/v1/resources.list, \
+             /api/v1/apps.operations.report and /api/v1/apps.version.connect",
+            uri.path()
+        ),
+    )
+}
+
+async fn method_not_allowed(method: Method) -> Response {
+    error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &format!("method {method} is not allowed here; the operations take POST"),
+    )
+}
+
+/// One log line per request: method, path, status and time. Never headers or bodies, which
+/// carry the token and the user's data.
+async fn log_request(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(
+        %method,
+        %path,
+        status = response.status().as_u16(),
+        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+        "sandbox request"
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bearer_tokens_are_read_and_compared_exactly() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("bearer   abc "), Some("abc"));
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("Bearer"), None);
+        let tokens = ["secret".to_owned(), "other".to_owned()];
+        assert!(accepts(&tokens, "other"));
+        assert!(!accepts(&tokens, "secre"));
+        assert!(!accepts(&tokens, "secret2"));
+        assert!(!accepts(&tokens, ""));
+    }
+}

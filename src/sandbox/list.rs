@@ -1,0 +1,234 @@
+//! `resources.list`: reads `type`, `next` and `limit`, and answers one page in insertion order with
+//! a cursor to the following one. The body is assembled from the rows' stored JSON text.
+
+use serde_json::{Map, Value};
+
+use super::cursor::Cursor;
+use super::error::OpError;
+use super::rows::RowPage;
+use super::store::SandboxStore;
+use crate::api::field::json_type_name;
+
+pub(crate) const DEFAULT_LIMIT: usize = 50;
+pub(crate) const MAX_LIMIT: usize = 500;
+
+/// A checked `resources.list` request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ListQuery {
+    pub resource_type: Option<String>,
+    /// The cursor the request came with, verbatim (the repeat-cursor fault echoes it back).
+    pub cursor_text: Option<String>,
+    pub after: u64,
+    pub limit: usize,
+}
+
+impl ListQuery {
+    pub fn parse(body: &Map<String, Value>) -> Result<ListQuery, OpError> {
+        let resource_type = match body.get("type") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(t)) if t.is_empty() => {
+                return Err(OpError::bad_request(
+                    "type must not be empty; leave it out to list every type",
+                ));
+            }
+            Some(Value::String(t)) => Some(t.clone()),
+            Some(other) => {
+                return Err(OpError::bad_request(format!(
+                    "type: expected a string, found {}",
+                    json_type_name(other)
+                )));
+            }
+        };
+        let (cursor_text, after) = match body.get("next") {
+            None | Some(Value::Null) => (None, 0),
+            Some(Value::String(text)) if text.is_empty() => (None, 0),
+            Some(Value::String(text)) => {
+                let cursor = Cursor::decode(text)
+                    .map_err(|why| OpError::bad_request(format!("next: {why}")))?;
+                if cursor.resource_type != resource_type {
+                    return Err(OpError::bad_request(format!(
+                        "next: this cursor belongs to a listing of {}, not of {}",
+                        describe_filter(cursor.resource_type.as_deref()),
+                        describe_filter(resource_type.as_deref()),
+                    )));
+                }
+                (Some(text.clone()), cursor.after)
+            }
+            Some(other) => {
+                return Err(OpError::bad_request(format!(
+                    "next: expected a string, found {}",
+                    json_type_name(other)
+                )));
+            }
+        };
+        let limit = match body.get("limit") {
+            None | Some(Value::Null) => DEFAULT_LIMIT,
+            Some(Value::Number(n)) => parse_limit(n)?,
+            Some(other) => {
+                return Err(OpError::bad_request(format!(
+                    "limit: expected an integer from 1 to {MAX_LIMIT}, found {}",
+                    json_type_name(other)
+                )));
+            }
+        };
+        Ok(ListQuery {
+            resource_type,
+            cursor_text,
+            after,
+            limit,
+        })
+    }
+
+    /// The rows of the page this query asks for.
+    pub fn fetch(&self, store: &SandboxStore) -> RowPage {
+        store
+            .read()
+            .rows
+            .page(self.resource_type.as_deref(), self.after, self.limit)
+    }
+
+    /// The cursor for the page after `page`, if rows follow it.
+    pub fn next_cursor(&self, page: &RowPage) -> Option<String> {
+        let last = page.last.filter(|_| page.more)?;
+        Some(
+            Cursor {
+                after: last,
+                resource_type: self.resource_type.clone(),
+            }
+            .encode(),
+        )
+    }
+}
+
+fn describe_filter(resource_type: Option<&str>) -> String {
+    match resource_type {
+        Some(t) => format!("type {t:?}"),
+        None => "every type".to_owned(),
+    }
+}
+
+/// 1 to 500; more is clamped to 500 (a client asking for much is served the most allowed).
+fn parse_limit(n: &serde_json::Number) -> Result<usize, OpError> {
+    let refuse = || {
+        OpError::bad_request(format!(
+            "limit: expected an integer from 1 to {MAX_LIMIT}, found {n}"
+        ))
+    };
+    if let Some(limit) = n.as_u64() {
+        return match limit {
+            0 => Err(refuse()),
+            l => Ok(usize::try_from(l).unwrap_or(MAX_LIMIT).min(MAX_LIMIT)),
+        };
+    }
+    // Beyond u64 serde_json gives a float: still a whole number above 500 when it is integral.
+    match n.as_f64() {
+        Some(f) if f.fract() == 0.0 && f > MAX_LIMIT as f64 => Ok(MAX_LIMIT),
+        _ => Err(refuse()),
+    }
+}
+
+/// The JSON body of a page. `extra_item` (the malformed-item fault) is put in the middle.
+pub(crate) fn page_body(page: &RowPage, next: Option<&str>, extra_item: Option<&str>) -> String {
+    let size: usize = page.items.iter().map(|item| item.len() + 1).sum();
+    let mut out = String::with_capacity(size + 128);
+    out.push_str(r#"{"response_type":"resources","resources":["#);
+    let middle = page.items.len() / 2;
+    let mut first = true;
+    let mut separate = |out: &mut String| {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+    };
+    for (i, item) in page.items.iter().enumerate() {
+        if i == middle
+            && let Some(extra) = extra_item
+        {
+            separate(&mut out);
+            out.push_str(extra);
+        }
+        separate(&mut out);
+        item.write_to(&mut out);
+    }
+    if page.items.is_empty()
+        && let Some(extra) = extra_item
+    {
+        out.push_str(extra);
+    }
+    out.push_str(r#"],"next":"#);
+    match next {
+        Some(cursor) => out.push_str(&Value::String(cursor.to_owned()).to_string()),
+        None => out.push_str("null"),
+    }
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(body: Value) -> Result<ListQuery, OpError> {
+        match body {
+            Value::Object(map) => ListQuery::parse(&map),
+            _ => unreachable!("tests pass objects"),
+        }
+    }
+
+    #[test]
+    fn limit_defaults_clamps_and_refuses() {
+        assert_eq!(parse(json!({})).unwrap().limit, DEFAULT_LIMIT);
+        assert_eq!(parse(json!({"limit": 7})).unwrap().limit, 7);
+        assert_eq!(parse(json!({"limit": 501})).unwrap().limit, MAX_LIMIT);
+        assert_eq!(parse(json!({"limit": 1e30})).unwrap().limit, MAX_LIMIT);
+        for bad in [json!(0), json!(-3), json!(2.5), json!("10"), json!(true)] {
+            let error = parse(json!({ "limit": bad })).unwrap_err();
+            assert!(error.message.starts_with("limit:"), "{}", error.message);
+        }
+    }
+
+    #[test]
+    fn a_cursor_only_serves_its_own_filter() {
+        let cursor = Cursor {
+            after: 4,
+            resource_type: Some("repo".into()),
+        }
+        .encode();
+        assert_eq!(
+            parse(json!({"type": "repo", "next": cursor}))
+                .unwrap()
+                .after,
+            4
+        );
+        let error = parse(json!({"next": cursor})).unwrap_err();
+        assert!(error.message.contains("type \"repo\""), "{}", error.message);
+        assert!(parse(json!({"next": "garbage"})).is_err());
+        assert!(parse(json!({"type": 3})).is_err());
+    }
+
+    #[test]
+    fn the_body_is_valid_json_with_or_without_an_extra_item() {
+        use super::super::rows::RowJson;
+        let items = vec![
+            RowJson::Whole("{\"id\":\"a\"}".into()),
+            RowJson::Spliced {
+                head: "{\"id\":\"b\"".into(),
+                tail: ",\"type\":\"t\"}".into(),
+            },
+        ];
+        let page = RowPage {
+            items,
+            last: Some(2),
+            more: true,
+        };
+        let body: Value = serde_json::from_str(&page_body(&page, Some("c"), Some("7"))).unwrap();
+        assert_eq!(
+            body,
+            json!({"response_type": "resources", "resources": [{"id": "a"}, 7, {"id": "b", "type": "t"}], "next": "c"})
+        );
+        let empty: Value =
+            serde_json::from_str(&page_body(&RowPage::default(), None, Some("7"))).unwrap();
+        assert_eq!(empty["resources"], json!([7]));
+    }
+}

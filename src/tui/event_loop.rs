@@ -1,0 +1,188 @@
+//! The event loop: terminal events and background results become actions, `update` turns them
+//! into commands, and the screen is drawn once the queue is empty — never on a timer, so an idle
+//! appdeck does not wake up. Generic over the backend and the input stream, so tests drive it
+//! with a `TestBackend` and scripted events.
+
+use std::io;
+
+use crossterm::event::{Event, MouseButton, MouseEventKind};
+use futures_util::{FutureExt, Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui_textarea::{Input, Key};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+use super::effects::Effects;
+use super::executor::Executor;
+use crate::api::Client;
+use crate::app::keymap::{Context, action_for};
+use crate::app::{Action, App, Command, Notice};
+
+pub struct EventLoop<B: Backend, E> {
+    pub terminal: Terminal<B>,
+    pub app: App,
+    events: E,
+    actions: UnboundedReceiver<Action>,
+    sender: UnboundedSender<Action>,
+    executor: Executor,
+    effects: Box<dyn Effects>,
+    /// Whether state changed since the last frame.
+    dirty: bool,
+    /// Frames drawn so far (tests and benchmarks check that idle means no frames).
+    pub frames: u64,
+}
+
+impl<B, E> EventLoop<B, E>
+where
+    B: Backend,
+    E: Stream<Item = io::Result<Event>> + Unpin,
+{
+    /// Sets the loop up and runs the app's first commands (the first page request).
+    pub fn new(
+        terminal: Terminal<B>,
+        app: App,
+        initial: Vec<Command>,
+        events: E,
+        client: Client,
+        effects: Box<dyn Effects>,
+        open_urls: bool,
+    ) -> Self {
+        let (sender, actions) = unbounded_channel();
+        let executor = Executor::new(client, sender.clone(), open_urls);
+        let mut event_loop = EventLoop {
+            terminal,
+            app,
+            events,
+            actions,
+            sender,
+            executor,
+            effects,
+            dirty: true,
+            frames: 0,
+        };
+        event_loop.execute(initial);
+        event_loop
+    }
+
+    /// A sender for actions from outside the loop (signal handlers).
+    pub fn sender(&self) -> UnboundedSender<Action> {
+        self.sender.clone()
+    }
+
+    /// Runs until the app quits or the input ends.
+    pub async fn run(&mut self) -> io::Result<()> {
+        self.draw()?;
+        while self.step().await? {}
+        Ok(())
+    }
+
+    /// Waits for the next event or result, applies it and everything else already queued, then
+    /// draws if anything changed. Returns false once the app should stop.
+    pub async fn step(&mut self) -> io::Result<bool> {
+        let first = tokio::select! {
+            event = self.events.next() => match event {
+                Some(event) => Some(self.map_event(event?)),
+                None => return Ok(false),
+            },
+            Some(action) = self.actions.recv() => Some(Some(action)),
+        };
+        if let Some(Some(action)) = first {
+            self.apply(action);
+        }
+        // Drain what is already waiting, so a burst of keys or results costs one frame.
+        while !self.app.should_quit {
+            if let Ok(action) = self.actions.try_recv() {
+                self.apply(action);
+                continue;
+            }
+            match self.events.next().now_or_never() {
+                Some(Some(event)) => {
+                    if let Some(action) = self.map_event(event?) {
+                        self.apply(action);
+                    }
+                }
+                Some(None) => return Ok(false),
+                None => break,
+            }
+        }
+        if self.app.should_quit {
+            return Ok(false);
+        }
+        self.draw()?;
+        Ok(true)
+    }
+
+    /// Draws a frame if state changed since the last one.
+    pub fn draw(&mut self) -> io::Result<()> {
+        if self.dirty {
+            let app = &self.app;
+            self.terminal
+                .draw(|frame| crate::ui::render(frame, app, chrono::Utc::now()))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            self.dirty = false;
+            self.frames += 1;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, action: Action) {
+        if let Action::ApiResult { id, .. } = &action {
+            self.executor.finished(*id);
+        }
+        let commands = self.app.update(action);
+        self.dirty = true;
+        self.execute(commands);
+    }
+
+    fn execute(&mut self, commands: Vec<Command>) {
+        for command in commands {
+            match command {
+                Command::Api { id, call } => self.executor.call(id, call),
+                Command::Cancel(id) => self.executor.cancel(id),
+                Command::OpenUrl(url) => self.executor.open_url(url),
+                Command::Copy(text) => {
+                    if let Err(e) = self.effects.copy(&text) {
+                        let notice = Notice::Error(format!("could not copy: {e}"));
+                        let _ = self.sender.send(Action::Notice(notice));
+                    }
+                }
+                Command::Quit => {}
+            }
+        }
+    }
+
+    /// Turns a terminal event into an action; `None` for events that change nothing (so they
+    /// cause no redraw).
+    fn map_event(&self, event: Event) -> Option<Action> {
+        match event {
+            Event::Key(key) => action_for(self.app.context(), key),
+            Event::Mouse(mouse) => match mouse.kind {
+                MouseEventKind::ScrollUp => Some(Action::ScrollUp),
+                MouseEventKind::ScrollDown => Some(Action::ScrollDown),
+                MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+                    column: mouse.column,
+                    row: mouse.row,
+                }),
+                _ => None,
+            },
+            Event::Resize(width, height) => Some(Action::Resize { width, height }),
+            Event::Paste(text) if self.app.context() == Context::TextInput => {
+                // A paste goes into the input as typed text; control characters are dropped.
+                let text: String = text.chars().filter(|c| !c.is_control()).collect();
+                for c in text.chars() {
+                    let _ = self.sender.send(Action::Edit(Input {
+                        key: Key::Char(c),
+                        ..Input::default()
+                    }));
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Background requests still running.
+    pub fn in_flight(&self) -> usize {
+        self.executor.in_flight()
+    }
+}

@@ -1,0 +1,93 @@
+//! The status bar (where, what is going on, the last error) and the footer (the keys that
+//! matter here).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::text::fit;
+use super::theme;
+use crate::app::browser::More;
+use crate::app::keymap::bindings;
+use crate::app::{App, Loadable, Notice};
+use crate::sanitize;
+
+pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
+    let profile = app
+        .session
+        .profile
+        .as_deref()
+        .map(sanitize::line)
+        .unwrap_or("no profile".into());
+    let mut spans = vec![
+        Span::styled(" appdeck ", theme::title()),
+        Span::raw(format!(
+            "│ {} │ {} ",
+            profile,
+            sanitize::line(&app.session.host)
+        )),
+    ];
+    if let Some(activity) = activity(app) {
+        spans.push(Span::styled(format!("│ {activity} "), theme::warning()));
+    }
+    match (&app.notice, &app.last_error) {
+        (Some(Notice::Info(text)), _) => {
+            spans.push(Span::styled(format!("│ {text}"), theme::info()))
+        }
+        (Some(Notice::Error(text)), _) => {
+            spans.push(Span::styled(format!("│ ⚠ {text}"), theme::error()))
+        }
+        (None, Some(report)) => spans.push(Span::styled(
+            format!("│ ⚠ {} (! details)", report.message),
+            theme::error(),
+        )),
+        (None, None) => {}
+    }
+    let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
+    // Cut the whole line to the width, keeping the styles of the parts that fit.
+    let mut budget = usize::from(area.width);
+    let mut fitted = Vec::new();
+    if unicode_width::UnicodeWidthStr::width(text.as_str()) > budget {
+        for span in spans {
+            let w = unicode_width::UnicodeWidthStr::width(span.content.as_ref());
+            if w <= budget {
+                budget -= w;
+                fitted.push(span);
+            } else {
+                fitted.push(Span::styled(fit(&span.content, budget), span.style));
+                break;
+            }
+        }
+    } else {
+        fitted = spans;
+    }
+    frame.render_widget(
+        Paragraph::new(Line::from(fitted)).style(theme::status_bar()),
+        area,
+    );
+}
+
+/// What is in flight, in a few words.
+fn activity(app: &App) -> Option<String> {
+    match &app.browser.listing {
+        Loadable::Loading => Some("loading the first page…".to_owned()),
+        Loadable::Loaded(listing) => match listing.more {
+            More::Loading { .. } => Some(format!("loading page {}…", listing.pages + 1)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
+    let mut spans = Vec::new();
+    for binding in bindings(app.context())
+        .into_iter()
+        .filter(|b| !b.footer.is_empty())
+    {
+        spans.push(Span::styled(format!(" {} ", binding.label), theme::title()));
+        spans.push(Span::styled(format!("{} ", binding.footer), theme::dim()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

@@ -1,0 +1,205 @@
+//! The detail view: fields and links on the left, the properties tree and its raw JSON on the
+//! right. Each pane renders only the lines in view.
+
+use chrono::{DateTime, Utc};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::layout;
+use super::text::{fit, highlight};
+use super::theme;
+use crate::app::detail::{Detail, DetailPane, FieldKind, FieldLine, relative_time};
+use crate::app::json_tree::TreeLine;
+
+/// Width of the label column of the fields pane.
+const LABEL_WIDTH: usize = 16;
+
+pub fn render(frame: &mut Frame, detail: &Detail, body: Rect, now: DateTime<Utc>) {
+    let areas = layout::detail(body, detail.search.is_some());
+    let needle = detail
+        .search
+        .as_ref()
+        .map(|s| s.input.text().to_lowercase())
+        .unwrap_or_default();
+    for (pane, area) in DetailPane::ALL.into_iter().zip(areas.panes) {
+        let focused = detail.focus == pane;
+        let inner = layout::inset(area);
+        let cursor = detail.cursor(pane);
+        let height = usize::from(inner.height);
+        let width = usize::from(inner.width);
+        let range = cursor.offset..(cursor.offset + height).min(detail.pane_len(pane));
+        let hits = if focused { needle.as_str() } else { "" };
+        let lines: Vec<Line> = range
+            .clone()
+            .map(|i| {
+                let line = match pane {
+                    DetailPane::Fields => field_line(&detail.fields[i], now, width, hits),
+                    DetailPane::Tree => tree_line(&detail.tree.lines()[i], hits),
+                    DetailPane::Raw => raw_line(&detail.raw[i], hits),
+                };
+                if i == cursor.selected {
+                    line.patch_style(theme::selected(focused))
+                } else {
+                    line
+                }
+            })
+            .collect();
+        let title = pane_title(detail, pane);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme::border(focused))
+            .title(Span::styled(
+                title,
+                if focused {
+                    theme::title()
+                } else {
+                    theme::dim()
+                },
+            ));
+        let block = match position(cursor.selected, detail.pane_len(pane)) {
+            Some(p) => block.title_bottom(Line::styled(p, theme::dim()).right_aligned()),
+            None => block,
+        };
+        let empty = detail.pane_len(pane) == 0;
+        let paragraph = if empty {
+            Paragraph::new(Line::styled(empty_text(pane), theme::dim()))
+        } else {
+            Paragraph::new(lines)
+        };
+        frame.render_widget(paragraph.block(block), area);
+    }
+    if let (Some(area), Some(search)) = (areas.search, &detail.search) {
+        let count = if search.hits.is_empty() {
+            if search.input.text().is_empty() {
+                String::new()
+            } else {
+                "  no match".to_owned()
+            }
+        } else {
+            format!("  {}/{}", search.current + 1, search.hits.len())
+        };
+        let hint = if search.editing {
+            "  Enter keep · Esc cancel"
+        } else {
+            "  n/N next/previous · Esc clear"
+        };
+        let text = crate::sanitize::line(search.input.text()).into_owned();
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled("/", theme::title()),
+                Span::raw(text),
+                Span::styled(count, theme::warning()),
+                Span::styled(hint, theme::dim()),
+            ])),
+            area,
+        );
+        if search.editing {
+            let x = area
+                .x
+                .saturating_add(1 + search.input.cursor_column() as u16);
+            if x < area.x + area.width {
+                frame.set_cursor_position((x, area.y));
+            }
+        }
+    }
+}
+
+fn pane_title(detail: &Detail, pane: DetailPane) -> String {
+    match pane {
+        DetailPane::Fields => format!(" {} ", fit(&detail.title, 60)),
+        DetailPane::Tree => " Properties ".to_owned(),
+        DetailPane::Raw => " Raw JSON ".to_owned(),
+    }
+}
+
+fn empty_text(pane: DetailPane) -> &'static str {
+    match pane {
+        DetailPane::Fields => "no fields",
+        DetailPane::Tree | DetailPane::Raw => "no properties",
+    }
+}
+
+/// "12/340" in the bottom border when a pane scrolls.
+fn position(selected: usize, len: usize) -> Option<String> {
+    (len > 0).then(|| format!(" {}/{} ", selected + 1, len))
+}
+
+fn field_line(field: &FieldLine, now: DateTime<Utc>, width: usize, needle: &str) -> Line<'static> {
+    let (label_style, value_style) = match field.kind {
+        FieldKind::Section => (theme::header(), theme::dim()),
+        FieldKind::Field => (theme::key(), Style::new()),
+        FieldKind::Extra => (theme::extra_key(), Style::new()),
+        FieldKind::Link => (theme::info(), Style::new()),
+        FieldKind::Problem => (theme::warning(), theme::warning()),
+    };
+    let label = match field.kind {
+        FieldKind::Section => format!("── {} ", field.label),
+        FieldKind::Problem => format!("⚠ {:<w$}", field.label, w = LABEL_WIDTH - 2),
+        _ => format!(
+            "{:<w$}",
+            fit(&field.label, LABEL_WIDTH - 1),
+            w = LABEL_WIDTH
+        ),
+    };
+    let mut value = field.value.clone();
+    if let Some(t) = field.timestamp {
+        value = format!(
+            "{} ({})",
+            t.format("%Y-%m-%d %H:%M:%S UTC"),
+            relative_time(t, now)
+        );
+    }
+    let value = fit(&value, width.saturating_sub(label.chars().count()));
+    let mut spans = highlight(&label, needle, label_style, theme::search_hit());
+    spans.extend(highlight(&value, needle, value_style, theme::search_hit()));
+    Line::from(spans)
+}
+
+fn tree_line(line: &TreeLine, needle: &str) -> Line<'static> {
+    let marker = match (line.is_container(), line.expanded) {
+        (true, true) => "▾ ",
+        (true, false) => "▸ ",
+        _ => "  ",
+    };
+    let mut spans = vec![
+        Span::raw("  ".repeat(line.depth)),
+        Span::styled(marker, theme::dim()),
+    ];
+    spans.extend(highlight(
+        &line.label,
+        needle,
+        theme::key(),
+        theme::search_hit(),
+    ));
+    spans.push(Span::styled(": ", theme::dim()));
+    spans.extend(highlight(
+        &line.summary,
+        needle,
+        theme::json(line.kind),
+        theme::search_hit(),
+    ));
+    Line::from(spans)
+}
+
+/// A pretty-JSON line, keys coloured apart from values.
+fn raw_line(text: &str, needle: &str) -> Line<'static> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('"')
+        && let Some(split) = trimmed.find("\": ")
+    {
+        let indent = text.len() - trimmed.len();
+        let key_end = indent + split + 1;
+        let mut spans = highlight(&text[..key_end], needle, theme::key(), theme::search_hit());
+        spans.extend(highlight(
+            &text[key_end..],
+            needle,
+            Style::new(),
+            theme::search_hit(),
+        ));
+        return Line::from(spans);
+    }
+    Line::from(highlight(text, needle, Style::new(), theme::search_hit()))
+}

@@ -1,0 +1,167 @@
+//! The popups: `?` help, the `:` command line, the type picker and the error details.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use super::layout;
+use super::text::fit;
+use super::theme;
+use crate::app::keymap::Context;
+use crate::app::overlay::{CommandLine, ErrorPopup, Help, TypePicker};
+use crate::sanitize;
+
+fn popup_block(title: String) -> Block<'static> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme::border(true))
+        .title(Span::styled(title, theme::title()))
+}
+
+pub fn render_help(frame: &mut Frame, help: &Help, area: Rect) {
+    let entries = help.entries();
+    let height = (entries.len() as u16).saturating_add(4).max(6);
+    let popup = layout::centered(area, 64, height);
+    let where_ = match help.context {
+        Context::Browser => "resource list",
+        Context::Detail => "resource detail",
+        Context::TextInput => "text input",
+        Context::Picker => "picker",
+        Context::Popup => "popup",
+    };
+    frame.render_widget(Clear, popup);
+    let block = popup_block(format!(" Keys · {where_} "))
+        .title_bottom(Line::styled(" type to filter · Esc close ", theme::dim()));
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let mut lines = vec![Line::from(vec![
+        Span::styled("filter: ", theme::dim()),
+        Span::raw(sanitize::line(help.filter.text()).into_owned()),
+    ])];
+    if entries.is_empty() {
+        lines.push(Line::styled("no key matches", theme::dim()));
+    }
+    let visible = usize::from(inner.height.saturating_sub(1));
+    let start = help
+        .cursor
+        .selected
+        .saturating_sub(visible.saturating_sub(1));
+    for binding in entries.iter().skip(start).take(visible) {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<12}", binding.label), theme::title()),
+            Span::raw(binding.help),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+    let x = inner
+        .x
+        .saturating_add(8 + help.filter.cursor_column() as u16);
+    if x < inner.x + inner.width && inner.height > 0 {
+        frame.set_cursor_position((x, inner.y));
+    }
+}
+
+/// The command line sits on the footer's row; Tab's candidates or an error go just above it.
+pub fn render_command_line(frame: &mut Frame, line: &CommandLine, footer: Rect) {
+    let text = sanitize::line(line.input.text()).into_owned();
+    frame.render_widget(Clear, footer);
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(":", theme::title()),
+            Span::raw(text),
+        ])),
+        footer,
+    );
+    let x = footer
+        .x
+        .saturating_add(1 + line.input.cursor_column() as u16);
+    if x < footer.x + footer.width {
+        frame.set_cursor_position((x, footer.y));
+    }
+    let note = match (&line.error, line.candidates.is_empty()) {
+        (Some(error), _) => Some(Line::styled(format!("⚠ {error}"), theme::error())),
+        (None, false) => Some(Line::styled(
+            sanitize::line(&line.candidates.join("  ")).into_owned(),
+            theme::warning(),
+        )),
+        (None, true) if line.input.text().is_empty() => Some(Line::styled(
+            crate::app::command_line::COMMANDS
+                .iter()
+                .map(|(c, _)| *c)
+                .collect::<Vec<_>>()
+                .join("  "),
+            theme::dim(),
+        )),
+        _ => None,
+    };
+    if let Some(note) = note
+        && footer.y > 0
+    {
+        let above = Rect {
+            y: footer.y - 1,
+            ..footer
+        };
+        frame.render_widget(Clear, above);
+        frame.render_widget(Paragraph::new(note).style(theme::status_bar()), above);
+    }
+}
+
+pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, area: Rect) {
+    let height = (picker.options.len() as u16).saturating_add(2).min(20);
+    let popup = layout::centered(area, 40, height);
+    frame.render_widget(Clear, popup);
+    let block = popup_block(" Type filter ".to_owned());
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let visible = usize::from(inner.height);
+    let start = picker
+        .cursor
+        .selected
+        .saturating_sub(visible.saturating_sub(1));
+    let lines: Vec<Line> = picker
+        .options
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(visible)
+        .map(|(i, option)| {
+            let label = match option {
+                Some(t) => sanitize::line(t).into_owned(),
+                None => "(all types)".to_owned(),
+            };
+            let line = Line::raw(fit(&format!(" {label}"), usize::from(inner.width)));
+            if i == picker.cursor.selected {
+                line.style(theme::selected(true))
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, area: Rect) {
+    let popup = layout::centered(area, 72, 12);
+    frame.render_widget(Clear, popup);
+    let block = popup_block(" Error ".to_owned())
+        .border_style(theme::error())
+        .title_bottom(Line::styled(" Esc close · j/k scroll ", theme::dim()));
+    let report = &popup_state.report;
+    let mut lines = vec![
+        Line::styled(format!("While {}:", report.doing), theme::dim()),
+        Line::raw(""),
+        Line::styled(report.message.clone(), theme::error()),
+    ];
+    if let Some(hint) = &report.hint {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(format!("Hint: {hint}"), theme::warning()));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((popup_state.scroll.min(u16::MAX as usize) as u16, 0))
+            .block(block),
+        popup,
+    );
+}

@@ -1,0 +1,263 @@
+//! The whole TUI loop against the sandbox over real HTTP on loopback: a `TestBackend` for the
+//! screen and scripted terminal events for the keyboard, as DESIGN.md's testing notes ask.
+
+use std::io;
+use std::time::Duration;
+
+use appdeck::api::{Client, ClientSettings, Token};
+use appdeck::app::{App, Session, View};
+use appdeck::sandbox::{Fault, Sandbox, SandboxOptions};
+use appdeck::tui::effects::RecordedEffects;
+use appdeck::tui::event_loop::EventLoop;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use futures_util::Stream;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+const DEADLINE: Duration = Duration::from_secs(10);
+
+type Events = std::pin::Pin<Box<dyn Stream<Item = io::Result<Event>> + Send>>;
+
+struct Harness {
+    event_loop: EventLoop<TestBackend, Events>,
+    keys: UnboundedSender<io::Result<Event>>,
+    _sandbox: Sandbox,
+}
+
+async fn harness(
+    options: SandboxOptions,
+    page_size: Option<u32>,
+    request_timeout: Duration,
+) -> Harness {
+    let sandbox = Sandbox::start(options).await.expect("sandbox");
+    let mut settings = ClientSettings::new(sandbox.base_url(), Token::new(sandbox.token()));
+    settings.request_timeout = request_timeout;
+    let client = Client::new(&settings).expect("client");
+    let (keys, mut rx) = unbounded_channel();
+    let events: Events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
+    let size = Rect::new(0, 0, 100, 30);
+    let session = Session {
+        profile: Some("test".into()),
+        host: sandbox.addr().to_string(),
+    };
+    let (app, initial) = App::new(session, size, page_size);
+    let terminal = Terminal::new(TestBackend::new(size.width, size.height)).expect("terminal");
+    let event_loop = EventLoop::new(
+        terminal,
+        app,
+        initial,
+        events,
+        client,
+        Box::new(RecordedEffects::default()),
+        false,
+    );
+    Harness {
+        event_loop,
+        keys,
+        _sandbox: sandbox,
+    }
+}
+
+impl Harness {
+    fn press(&self, code: KeyCode) {
+        self.keys
+            .send(Ok(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))))
+            .expect("loop alive");
+    }
+
+    fn screen(&self) -> String {
+        self.event_loop.terminal.backend().to_string()
+    }
+
+    /// Steps the loop until `ready` holds for the app, or fails with the screen.
+    async fn until(&mut self, what: &str, ready: impl Fn(&App) -> bool) {
+        let result = tokio::time::timeout(DEADLINE, async {
+            while !ready(&self.event_loop.app) {
+                assert!(
+                    self.event_loop.step().await.expect("step"),
+                    "the loop stopped"
+                );
+            }
+        })
+        .await;
+        assert!(
+            result.is_ok(),
+            "timed out waiting for {what}; screen:\n{}",
+            self.screen()
+        );
+    }
+}
+
+fn loaded(app: &App) -> usize {
+    app.browser.rows().len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_arrive_pages_follow_the_cursor_and_enter_opens_the_detail() {
+    let mut h = harness(SandboxOptions::default(), Some(25), Duration::from_secs(5)).await;
+    h.until("the first page", |app| loaded(app) > 0).await;
+    assert!(h.screen().contains("Resources"));
+    // Hold j across several page boundaries: at every press the next row must already be there
+    // (prefetch keeps ahead), and every press must move the cursor.
+    let mut stalls = 0;
+    for row in 1..=120 {
+        let app = &h.event_loop.app;
+        if loaded(app) <= app.browser.cursor.selected + 1 {
+            stalls += 1;
+            h.until("the next row", |app| {
+                loaded(app) > app.browser.cursor.selected + 1
+            })
+            .await;
+        }
+        h.press(KeyCode::Char('j'));
+        h.until("the cursor to move", |app| {
+            app.browser.cursor.selected == row
+        })
+        .await;
+    }
+    assert_eq!(stalls, 0, "the cursor caught up with the loaded rows");
+    assert!(loaded(&h.event_loop.app) > 121);
+    h.press(KeyCode::Enter);
+    h.until("the detail", |app| app.view == View::Detail).await;
+    let screen = h.screen();
+    assert!(
+        screen.contains("Properties") && screen.contains("Raw JSON"),
+        "{screen}"
+    );
+    h.press(KeyCode::Char('q'));
+    let more = tokio::time::timeout(DEADLINE, h.event_loop.step())
+        .await
+        .expect("quits")
+        .expect("step");
+    assert!(!more, "q stops the loop");
+}
+
+#[tokio::test]
+async fn idle_means_no_frames() {
+    let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
+    h.until("the first page", |app| loaded(app) > 0).await;
+    // Let the prefetch that fills the screen settle, then nothing may wake the loop.
+    h.until("nothing in flight", |app| app.browser.in_flight().is_none())
+        .await;
+    let frames = h.event_loop.frames;
+    let idle = tokio::time::timeout(Duration::from_millis(300), h.event_loop.step()).await;
+    assert!(idle.is_err(), "the loop woke up with nothing to do");
+    assert_eq!(h.event_loop.frames, frames, "no frame drawn while idle");
+}
+
+#[tokio::test]
+async fn q_quits_at_once_with_a_slow_request_in_flight_and_esc_cancels() {
+    let options = SandboxOptions {
+        fault: Some(Fault::Slow(Duration::from_secs(20))),
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, None, Duration::from_secs(30)).await;
+    h.event_loop.draw().expect("first frame");
+    assert!(h.screen().contains("Loading resources"));
+    h.press(KeyCode::Esc);
+    h.until("the load to be cancelled", |app| {
+        app.browser.in_flight().is_none()
+    })
+    .await;
+    assert_eq!(h.event_loop.in_flight(), 0, "the request task was aborted");
+    h.event_loop.draw().expect("frame");
+    assert!(
+        h.screen().contains("r loads the first page"),
+        "{}",
+        h.screen()
+    );
+    h.press(KeyCode::Char('r'));
+    h.until("a new load", |app| app.browser.in_flight().is_some())
+        .await;
+    h.press(KeyCode::Char('q'));
+    let started = std::time::Instant::now();
+    let more = tokio::time::timeout(Duration::from_secs(2), h.event_loop.step())
+        .await
+        .expect("quits")
+        .expect("step");
+    assert!(!more);
+    assert!(started.elapsed() < Duration::from_secs(1));
+}
+
+#[tokio::test]
+async fn a_timeout_shows_in_the_pane_with_a_way_to_retry() {
+    let options = SandboxOptions {
+        fault: Some(Fault::Slow(Duration::from_secs(5))),
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, None, Duration::from_millis(300)).await;
+    h.until("the error", |app| app.browser.error().is_some())
+        .await;
+    let screen = h.screen();
+    assert!(
+        screen.contains("Could not load resources") && screen.contains("timed out"),
+        "{screen}"
+    );
+    assert!(screen.contains("r retry"), "{screen}");
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_is_an_error_not_a_crash() {
+    let options = SandboxOptions {
+        fault: Some(Fault::NotJson),
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, None, Duration::from_secs(5)).await;
+    h.until("the error", |app| app.browser.error().is_some())
+        .await;
+    assert!(h.screen().contains("unreadable answer"), "{}", h.screen());
+}
+
+#[tokio::test]
+async fn a_repeating_cursor_stops_paging_and_says_so() {
+    let options = SandboxOptions {
+        fault: Some(Fault::RepeatCursor),
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, Some(10), Duration::from_secs(5)).await;
+    h.until("the server fault", |app| app.browser.error().is_some())
+        .await;
+    assert!(loaded(&h.event_loop.app) > 0, "the rows that came are kept");
+    let screen = h.screen();
+    assert!(screen.contains("more failed to load"), "{screen}");
+    assert!(screen.contains("r retry"), "{screen}");
+}
+
+#[tokio::test]
+async fn a_malformed_item_is_marked_and_the_rest_is_shown() {
+    let options = SandboxOptions {
+        fault: Some(Fault::MalformedItem),
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, Some(10), Duration::from_secs(5)).await;
+    h.until("the first page", |app| loaded(app) > 1).await;
+    let app = &h.event_loop.app;
+    assert!(
+        app.browser.rows().iter().any(|r| r.resource().is_none()),
+        "a malformed row is kept"
+    );
+    assert!(
+        app.browser
+            .rows()
+            .iter()
+            .filter(|r| r.resource().is_some())
+            .count()
+            >= 1
+    );
+    h.event_loop.draw().expect("frame");
+    assert!(h.screen().contains("malformed item"), "{}", h.screen());
+}
+
+#[tokio::test]
+async fn an_error_status_shows_the_server_message() {
+    let options = SandboxOptions {
+        fault: Some(Fault::Status(503)),
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, None, Duration::from_secs(5)).await;
+    h.until("the error", |app| app.browser.error().is_some())
+        .await;
+    assert!(h.screen().contains("HTTP 503"), "{}", h.screen());
+}
