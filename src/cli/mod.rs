@@ -1,1 +1,145 @@
-//! (filled in by its own change)
+//! The non-interactive commands: `list`, `report`, `connect`, `validate`, `sandbox`, `config`.
+//!
+//! Every command returns `Result<(), Failure>`; [`run`] turns that into the documented exit
+//! status (0 ok, 1 API or network error, 2 usage, configuration or validation error) and prints
+//! the error as `appdeck: <message>` on stderr, with a hint when one helps.
+
+pub mod args;
+mod config_cmd;
+mod input;
+mod list;
+mod sandbox;
+mod send;
+pub mod table;
+mod validate;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use crate::api::{ApiError, Client, ClientSettings, Operation};
+use crate::config::{self, ConfigError};
+use args::{Command, GlobalArgs};
+
+/// Why a command did not succeed, which decides the exit status.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// The service refused, failed, answered nonsense or did not answer (exit 1).
+    #[error("{0}")]
+    Api(ApiError),
+    /// Writing the output failed (exit 1); a closed pipe is not reported.
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+    /// The sandbox could not start or failed while serving (exit 1).
+    #[error("sandbox: {0:#}")]
+    Sandbox(anyhow::Error),
+    /// The command line or an input file is unusable (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// The configuration is incomplete or wrong (exit 2).
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    /// The payload failed its offline checks; the findings are already printed (exit 2).
+    #[error("{0}")]
+    Invalid(String),
+    /// Everything was already said on stdout or stderr; only the exit status is left.
+    #[error("")]
+    Reported(u8),
+}
+
+impl Failure {
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            Failure::Api(_) | Failure::Output(_) | Failure::Sandbox(_) => 1,
+            Failure::Usage(_) | Failure::Config(_) | Failure::Invalid(_) => 2,
+            Failure::Reported(code) => *code,
+        }
+    }
+
+    /// Tells the user what went wrong on stderr, and returns the exit status.
+    pub fn report(&self) -> ExitCode {
+        if let Failure::Output(e) = self
+            && e.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            // `appdeck list | head`: the reader had enough; that is not a failure.
+            return ExitCode::SUCCESS;
+        }
+        if !matches!(self, Failure::Reported(_)) {
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(
+                err,
+                "appdeck: {}",
+                crate::sanitize::multiline(&self.to_string())
+            );
+            if let Failure::Api(e) = self
+                && let Some(hint) = e.hint()
+            {
+                let _ = writeln!(err, "hint: {hint}");
+            }
+        }
+        ExitCode::from(self.exit_status())
+    }
+}
+
+impl From<ApiError> for Failure {
+    fn from(e: ApiError) -> Self {
+        match e {
+            // A request that cannot even be built comes from a bad base URL: the user's to fix.
+            ApiError::Invalid(message) => Failure::Usage(message),
+            other => Failure::Api(other),
+        }
+    }
+}
+
+/// Runs one subcommand. `demo` is the top-level `--demo`, which belongs to the terminal UI.
+pub async fn run(command: Command, global: &GlobalArgs, demo: bool) -> ExitCode {
+    let result = if demo {
+        Err(Failure::Usage(
+            "--demo opens the terminal UI and takes no subcommand".to_owned(),
+        ))
+    } else {
+        dispatch(command, global).await
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}
+
+async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> {
+    match command {
+        Command::List(args) => {
+            let client = connect(global)?;
+            let width = table::output_width();
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut err = std::io::stderr().lock();
+            list::run(&client, &args, width, &mut out, &mut err).await
+        }
+        Command::Report(args) => send::run(global, &args, Operation::OperationsReport).await,
+        Command::Connect(args) => send::run(global, &args, Operation::VersionConnect).await,
+        Command::Validate(args) => validate::run(&args, &mut std::io::stdout().lock()),
+        Command::Sandbox(args) => sandbox::run(args).await,
+        Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
+    }
+}
+
+/// The client's settings from flags, environment and config file, printing any warnings about
+/// them (shared secrets, unknown keys) on stderr. Also what the terminal UI starts from.
+pub fn client_settings(global: &GlobalArgs) -> Result<ClientSettings, Failure> {
+    let settings = config::load(&global.flags())?;
+    let (client_settings, warnings) = settings.client_settings()?;
+    warn(&warnings);
+    Ok(client_settings)
+}
+
+/// Builds the client from the configuration.
+fn connect(global: &GlobalArgs) -> Result<Client, Failure> {
+    Ok(Client::new(&client_settings(global)?)?)
+}
+
+/// Prints warnings that do not stop the command.
+fn warn(warnings: &[String]) {
+    let mut err = std::io::stderr().lock();
+    for warning in warnings {
+        let _ = writeln!(err, "appdeck: warning: {warning}");
+    }
+}

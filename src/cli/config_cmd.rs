@@ -1,0 +1,186 @@
+//! `appdeck config path` and `appdeck config show`: where the settings come from, so a user can
+//! tell why appdeck talks to the service it talks to. The token is shown masked, never in clear.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use super::Failure;
+use super::args::{ConfigCommand, GlobalArgs};
+use crate::api::Token;
+use crate::config::{self, ConfigError, Env, Settings, Sourced, TokenSource};
+use crate::sanitize;
+
+pub fn run(which: ConfigCommand, global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
+    match which {
+        ConfigCommand::Path => path(global, out),
+        ConfigCommand::Show => show(global, out),
+    }
+}
+
+fn path(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let env = Env::from_process()?;
+    let path = config::config_path(&global.flags(), &env).ok_or_else(|| {
+        Failure::Usage(
+            "this platform has no config directory; pass --config PATH or set APPDECK_CONFIG"
+                .to_owned(),
+        )
+    })?;
+    writeln!(out, "{}", path.value.display())?;
+    out.flush()?;
+    if !path.value.exists() {
+        eprintln!("appdeck: {} does not exist yet", path.value.display());
+    }
+    Ok(())
+}
+
+/// Prints every setting with its source. Exits 2 when the base URL or the token is missing or
+/// unreadable, so `appdeck config show` doubles as a check of the set-up.
+fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let settings = config::load(&global.flags())?;
+    let report = describe(&settings, config::read_token_file);
+    super::warn(&report.warnings);
+    for (key, value) in &report.lines {
+        writeln!(out, "{key:<16} {value}")?;
+    }
+    out.flush()?;
+    if report.complete {
+        Ok(())
+    } else {
+        Err(Failure::Reported(2))
+    }
+}
+
+/// What `config show` prints, worked out apart from the printing so that it can be tested.
+struct Report {
+    lines: Vec<(&'static str, String)>,
+    warnings: Vec<String>,
+    /// Whether a command could reach the service with these settings.
+    complete: bool,
+}
+
+type ReadTokenFile = fn(&Path) -> Result<(Token, Option<String>), ConfigError>;
+
+fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
+    let mut warnings = settings.warnings.clone();
+    let mut complete = true;
+    let from = |source: &config::Source| format!("(from {source})");
+
+    let config_file = match &settings.config_path {
+        Some(p) => {
+            let missing = if settings.config_found {
+                ""
+            } else {
+                " [not found]"
+            };
+            format!("{}{missing} {}", p.value.display(), from(&p.source))
+        }
+        None => "(none: this platform has no config directory)".to_owned(),
+    };
+    let profile = settings.profile.as_ref().map_or_else(
+        || "(none)".to_owned(),
+        |p| format!("{} {}", sanitize::line(&p.value), from(&p.source)),
+    );
+    let base_url = match &settings.base_url {
+        Some(u) => format!("{} {}", sanitize::line(&u.value), from(&u.source)),
+        None => {
+            complete = false;
+            "(not set: pass --base-url or set APPDECK_BASE_URL)".to_owned()
+        }
+    };
+    let token = match &settings.token {
+        Some(Sourced { value, source }) => match value {
+            TokenSource::Value(t) => format!("{} {}", t.masked(), from(source)),
+            TokenSource::File(path) => match read_token_file(path) {
+                Ok((t, warning)) => {
+                    warnings.extend(warning);
+                    format!("{} in {} {}", t.masked(), path.display(), from(source))
+                }
+                Err(e) => {
+                    complete = false;
+                    format!("(unusable: {e}) {}", from(source))
+                }
+            },
+        },
+        None => {
+            complete = false;
+            "(not set: set APPDECK_TOKEN or pass --token-file PATH)".to_owned()
+        }
+    };
+    let timeout = |t: &Sourced<Duration>| format!("{}s {}", t.value.as_secs_f64(), from(&t.source));
+    Report {
+        lines: vec![
+            ("config_file", config_file),
+            ("profile", profile),
+            ("base_url", base_url),
+            ("token", token),
+            ("connect_timeout", timeout(&settings.connect_timeout)),
+            ("request_timeout", timeout(&settings.request_timeout)),
+        ],
+        warnings,
+        complete,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Flags, resolve};
+
+    fn no_file(path: &Path) -> Result<(Token, Option<String>), ConfigError> {
+        Err(ConfigError::TokenFile {
+            path: path.to_owned(),
+            problem: "No such file or directory".to_owned(),
+        })
+    }
+
+    #[test]
+    fn shows_sources_and_masks_the_token() {
+        let env = Env {
+            base_url: Some("http://127.0.0.1:9/api/v1".into()),
+            token: Some(Token::new("very-secret-value")),
+            ..Env::default()
+        };
+        let flags = Flags {
+            request_timeout: Some(Duration::from_millis(1500)),
+            ..Flags::default()
+        };
+        let report = describe(&resolve(&flags, &env, None).unwrap(), no_file);
+        let text: String = report
+            .lines
+            .iter()
+            .map(|(k, v)| format!("{k} {v}\n"))
+            .collect();
+        assert!(!text.contains("very-secret-value"), "{text}");
+        assert!(
+            text.contains("token ******** (17 characters) (from env APPDECK_TOKEN)"),
+            "{text}"
+        );
+        assert!(text.contains("base_url http://127.0.0.1:9/api/v1 (from env APPDECK_BASE_URL)"));
+        assert!(
+            text.contains("request_timeout 1.5s (from flag --timeout)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("connect_timeout 10s (from default)"),
+            "{text}"
+        );
+        assert!(report.complete);
+    }
+
+    #[test]
+    fn a_missing_or_unreadable_token_makes_it_incomplete() {
+        let report = describe(
+            &resolve(&Flags::default(), &Env::default(), None).unwrap(),
+            no_file,
+        );
+        assert!(!report.complete);
+        let flags = Flags {
+            token_file: Some("/nowhere/token".into()),
+            ..Flags::default()
+        };
+        let report = describe(&resolve(&flags, &Env::default(), None).unwrap(), no_file);
+        assert!(report.lines[3].1.contains("unusable"), "{:?}", report.lines);
+        assert!(!report.complete);
+    }
+}

@@ -1,0 +1,198 @@
+//! `appdeck list`: pages are written as they arrive and dropped, so memory stays flat however
+//! many resources there are. What was written before an error stays written.
+
+use std::io::Write;
+
+use super::Failure;
+use super::args::{ListArgs, ListOutput};
+use super::table::{Layout, Row};
+use crate::api::{ApiError, Client, PageItem, Pager};
+
+/// Notes about marked rows kept for the footer; beyond this only a count is kept.
+const MAX_NOTES: usize = 20;
+
+/// Runs the listing, writing results to `out` and the table's footer to `err`.
+pub async fn run(
+    client: &Client,
+    args: &ListArgs,
+    width: usize,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<(), Failure> {
+    let max_pages = (!args.all).then(|| args.pages.unwrap_or(1));
+    let mut pager = Pager::new(args.resource_type.clone(), args.limit);
+    let mut sink = Sink::new(args.output, width);
+    let mut fetched = 0u32;
+    let mut more = false;
+    let outcome: Result<(), ApiError> = loop {
+        match pager.next_page(client).await {
+            None => break Ok(()),
+            Some(Err(e)) => break Err(e),
+            Some(Ok(page)) => {
+                fetched += 1;
+                let has_next = page.next_cursor().is_some();
+                sink.page(&page.resources, out)?;
+                if has_next && max_pages.is_some_and(|max| fetched >= max) {
+                    more = true;
+                    break Ok(());
+                }
+            }
+        }
+    };
+    sink.finish(&outcome, more, args.resource_type.as_deref(), out, err)?;
+    outcome.map_err(Failure::Api)
+}
+
+/// Where the items go, per output format.
+enum Sink {
+    Ndjson,
+    /// `written` says whether the `[` and an item are out, for the separators.
+    Json {
+        written: bool,
+    },
+    Table(TableState),
+}
+
+struct TableState {
+    width: usize,
+    layout: Option<Layout>,
+    rows: usize,
+    marked: usize,
+    notes: Vec<String>,
+}
+
+impl Sink {
+    fn new(output: ListOutput, width: usize) -> Sink {
+        match output {
+            ListOutput::Ndjson => Sink::Ndjson,
+            ListOutput::Json => Sink::Json { written: false },
+            ListOutput::Table => Sink::Table(TableState {
+                width,
+                layout: None,
+                rows: 0,
+                marked: 0,
+                notes: Vec::new(),
+            }),
+        }
+    }
+
+    /// Writes one page and flushes, so a reader downstream sees it at once.
+    fn page(&mut self, items: &[PageItem], out: &mut impl Write) -> std::io::Result<()> {
+        match self {
+            Sink::Ndjson => {
+                for item in items {
+                    serde_json::to_writer(&mut *out, item)?;
+                    out.write_all(b"\n")?;
+                }
+            }
+            Sink::Json { written } => {
+                for item in items {
+                    out.write_all(if *written { b",\n  " } else { b"[\n  " })?;
+                    serde_json::to_writer(&mut *out, item)?;
+                    *written = true;
+                }
+            }
+            Sink::Table(table) => table.page(items, out)?,
+        }
+        out.flush()
+    }
+
+    /// Closes the output. After an error a JSON array is left open on purpose: a truncated listing
+    /// must not parse as a complete one.
+    fn finish(
+        &mut self,
+        outcome: &Result<(), ApiError>,
+        more: bool,
+        resource_type: Option<&str>,
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> std::io::Result<()> {
+        match self {
+            Sink::Ndjson => {}
+            Sink::Json { written } => {
+                if outcome.is_ok() {
+                    out.write_all(if *written { b"\n]\n" } else { b"[]\n" })?;
+                }
+            }
+            Sink::Table(table) => table.footer(outcome.is_ok(), more, resource_type, err)?,
+        }
+        out.flush()
+    }
+}
+
+impl TableState {
+    fn page(&mut self, items: &[PageItem], out: &mut impl Write) -> std::io::Result<()> {
+        if items.is_empty() {
+            return Ok(());
+        }
+        let rows: Vec<Row> = items.iter().map(Row::from_item).collect();
+        let layout = match &self.layout {
+            Some(layout) => layout,
+            None => {
+                let layout = Layout::fit(&rows, self.width);
+                writeln!(out, "{}", layout.header())?;
+                self.layout.insert(layout)
+            }
+        };
+        for (item, row) in items.iter().zip(&rows) {
+            self.rows += 1;
+            writeln!(out, "{}", layout.row(row))?;
+            if !row.problems.is_empty() {
+                self.marked += 1;
+                if self.notes.len() < MAX_NOTES {
+                    let label = Row::label(item, self.rows);
+                    self.notes
+                        .push(format!("! {label}: {}", row.problems.join("; ")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn footer(
+        &self,
+        complete: bool,
+        more: bool,
+        resource_type: Option<&str>,
+        err: &mut impl Write,
+    ) -> std::io::Result<()> {
+        for note in &self.notes {
+            writeln!(err, "{note}")?;
+        }
+        if self.marked > self.notes.len() {
+            writeln!(
+                err,
+                "! … and {} more marked rows",
+                self.marked - self.notes.len()
+            )?;
+        }
+        let of_type = resource_type
+            .map(|t| format!(" of type {}", crate::sanitize::line(t)))
+            .unwrap_or_default();
+        let rows = match self.rows {
+            1 => "1 resource".to_owned(),
+            n => format!("{n} resources"),
+        };
+        if !complete && self.rows == 0 {
+            // The error says it all; "0 resources shown" would only be noise above it.
+            return err.flush();
+        }
+        let mut footer = if !complete {
+            format!("{rows}{of_type} shown before the error")
+        } else if more {
+            format!("{rows}{of_type} shown; more pages exist: use --all to list them all")
+        } else if self.rows == 0 {
+            format!("no resources{of_type}")
+        } else {
+            format!("{rows}{of_type}; no more pages")
+        };
+        if self.marked > 0 {
+            footer.push_str(&format!(
+                " ({} marked !: malformed or with fields of an unexpected type)",
+                self.marked
+            ));
+        }
+        writeln!(err, "{footer}")?;
+        err.flush()
+    }
+}

@@ -1,0 +1,179 @@
+//! `appdeck report` and `appdeck connect`: the payload is checked offline first and is not sent
+//! when it is broken (exit 2), so the service only ever sees payloads that make sense.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use super::args::{AnswerOutput, GlobalArgs, SendArgs};
+use super::validate::{describe, finding_line, summary};
+use super::{Failure, input};
+use crate::api::{ApiError, Field, Operation, ReportResponse};
+use crate::sanitize;
+use crate::validate::{self as checks, PayloadKind};
+
+pub async fn run(
+    global: &GlobalArgs,
+    args: &SendArgs,
+    operation: Operation,
+) -> Result<(), Failure> {
+    let payload = input::read(&args.file)?;
+    let invalid =
+        |e: checks::ValidateError| Failure::Invalid(describe(&e, &payload.name, "--types"));
+    let value = checks::parse_json(&payload.text).map_err(invalid)?;
+    let validation = checks::validate_value(&value, None).map_err(invalid)?;
+    check_kind(&validation.kind, operation, &payload.name)?;
+    for finding in &validation.findings {
+        eprintln!("appdeck: {}", finding_line(finding));
+    }
+    if validation.has_errors() {
+        return Err(Failure::Invalid(format!(
+            "{}: not sent ({})",
+            payload.name,
+            summary(&validation)
+        )));
+    }
+
+    let client = super::connect(global)?;
+    let answer = client.post(operation, &value).await?;
+    let mut out = std::io::stdout().lock();
+    let response = match args.output {
+        AnswerOutput::Json => {
+            serde_json::to_writer_pretty(&mut out, &answer).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+            match answer {
+                Value::Object(map) => ReportResponse::from_map(map),
+                _ => ReportResponse::default(),
+            }
+        }
+        AnswerOutput::Text => {
+            let response = into_response(answer)?;
+            for line in answer_lines(&response) {
+                writeln!(out, "{line}")?;
+            }
+            response
+        }
+    };
+    out.flush()?;
+    if response.is_error() {
+        return Err(Failure::Api(ApiError::Rejected(error_message(&response))));
+    }
+    Ok(())
+}
+
+/// A report sent to `connect` (or the reverse) would only be refused by the service.
+fn check_kind(kind: &PayloadKind, operation: Operation, name: &str) -> Result<(), Failure> {
+    let command = match (kind, operation) {
+        (PayloadKind::Report, Operation::OperationsReport)
+        | (PayloadKind::Connect, Operation::VersionConnect) => return Ok(()),
+        (PayloadKind::Report, _) => "report",
+        (PayloadKind::Connect, _) => "connect",
+    };
+    Err(Failure::Invalid(format!(
+        "{name} is a {command} payload: send it with `appdeck {command}`"
+    )))
+}
+
+fn into_response(answer: Value) -> Result<ReportResponse, Failure> {
+    match answer {
+        Value::Object(map) => Ok(ReportResponse::from_map(map)),
+        other => Err(Failure::Api(ApiError::Decode {
+            problem: "expected a JSON object".to_owned(),
+            excerpt: sanitize::excerpt(other.to_string().as_bytes(), 80),
+        })),
+    }
+}
+
+/// `status`, `message`, `platform_app_url` and `error` as `key: value` lines, those present only.
+fn answer_lines(response: &ReportResponse) -> Vec<String> {
+    let url = response
+        .metadata
+        .get()
+        .map_or(&Field::Absent, |m| &m.platform_app_url);
+    [
+        ("status", &response.status),
+        ("message", &response.message),
+        ("platform_app_url", url),
+        ("error", &response.error),
+    ]
+    .into_iter()
+    .filter_map(|(key, field)| shown(field).map(|v| format!("{key}: {v}")))
+    .collect()
+}
+
+/// A field's value safe for one line; a value of an unexpected type is shown as its JSON.
+fn shown(field: &Field<String>) -> Option<String> {
+    match field {
+        Field::Valid(s) => Some(sanitize::line(s).into_owned()),
+        Field::Invalid(v) => Some(sanitize::line(&v.to_string()).into_owned()),
+        Field::Absent | Field::Null => None,
+    }
+}
+
+/// The answer's `error`, else its `message`, as the client words a refusal.
+fn error_message(response: &ReportResponse) -> String {
+    [&response.error, &response.message]
+        .into_iter()
+        .filter_map(|f| f.get())
+        .find(|s| !s.trim().is_empty())
+        .map_or_else(
+            || "no message given".to_owned(),
+            |s| sanitize::line(s.trim()).into_owned(),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn response(value: Value) -> ReportResponse {
+        into_response(value).unwrap()
+    }
+
+    #[test]
+    fn the_answer_is_shown_as_key_value_lines() {
+        let r = response(json!({
+            "status": "ok", "message": "saved\u{1b}[2J",
+            "metadata": {"platform_app_url": "https://x/r/1"}, "error": null
+        }));
+        assert_eq!(
+            answer_lines(&r),
+            vec![
+                "status: ok",
+                "message: saved␛[2J",
+                "platform_app_url: https://x/r/1"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_error_answer_is_worded_from_error_then_message() {
+        let r = response(json!({"status": "error", "error": "bad properties", "message": "m"}));
+        assert!(r.is_error());
+        assert_eq!(error_message(&r), "bad properties");
+        let r = response(json!({"status": "error", "error": " ", "message": "m"}));
+        assert_eq!(error_message(&r), "m");
+        assert_eq!(
+            error_message(&response(json!({"status": "error"}))),
+            "no message given"
+        );
+    }
+
+    #[test]
+    fn a_payload_of_the_other_kind_is_refused() {
+        assert!(check_kind(&PayloadKind::Report, Operation::OperationsReport, "r").is_ok());
+        let err = check_kind(&PayloadKind::Connect, Operation::OperationsReport, "c.json")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("appdeck connect"), "{err}");
+    }
+
+    #[test]
+    fn an_answer_that_is_not_an_object_is_unreadable() {
+        assert!(matches!(
+            into_response(json!([1])),
+            Err(Failure::Api(ApiError::Decode { .. }))
+        ));
+    }
+}

@@ -1,0 +1,259 @@
+//! The `list` table: one row per page item, columns fitted to the terminal by display width, every
+//! cell neutralised by the sanitiser so nothing from the server can drive the terminal.
+
+use std::io::IsTerminal;
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use crate::api::PageItem;
+use crate::sanitize;
+
+/// Width used when the output is not a terminal and `COLUMNS` says nothing.
+pub const FALLBACK_WIDTH: usize = 100;
+
+const HEADERS: [&str; COLUMNS] = ["!", "TYPE", "NAME", "STATUS", "EXTERNAL ID", "UPDATED"];
+/// Below these a column stops shrinking: a row that still does not fit wraps, which beats
+/// columns too narrow to tell rows apart.
+const MIN_WIDTHS: [usize; COLUMNS] = [1, 4, 8, 4, 6, 10];
+const COLUMNS: usize = 6;
+const GAP: &str = "  ";
+/// A malformed item is shown by an excerpt of its JSON in the name column.
+const RAW_EXCERPT_CHARS: usize = 60;
+
+/// The width to fit: the terminal's when stdout is one, else `COLUMNS`, else [`FALLBACK_WIDTH`].
+pub fn width_from(tty_columns: Option<u16>, columns_env: Option<&str>) -> usize {
+    tty_columns
+        .map(usize::from)
+        .filter(|w| *w > 0)
+        .or_else(|| {
+            columns_env
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .filter(|w| *w > 0)
+        })
+        .unwrap_or(FALLBACK_WIDTH)
+}
+
+/// [`width_from`] for this process's stdout.
+pub fn output_width() -> usize {
+    let tty = std::io::stdout()
+        .is_terminal()
+        .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))
+        .flatten();
+    width_from(tty, std::env::var("COLUMNS").ok().as_deref())
+}
+
+/// One table row, its cells already safe to print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub cells: [String; COLUMNS],
+    /// Why the row is marked `!`; empty when the item is sound.
+    pub problems: Vec<String>,
+}
+
+impl Row {
+    pub fn from_item(item: &PageItem) -> Row {
+        let problems: Vec<String> = item
+            .problems()
+            .iter()
+            .map(|p| sanitize::line(p).into_owned())
+            .collect();
+        let marker = if problems.is_empty() { "" } else { "!" };
+        let cells = match item {
+            PageItem::Resource(r) => {
+                let text = |v: Option<&String>| v.map_or_else(String::new, |s| safe(s));
+                [
+                    marker.to_owned(),
+                    text(r.resource_type.get()),
+                    r.title().map_or_else(String::new, safe),
+                    text(r.status.get()),
+                    text(r.external_id.get()),
+                    text(r.updated_at.get()),
+                ]
+            }
+            PageItem::Malformed(m) => [
+                marker.to_owned(),
+                String::new(),
+                sanitize::excerpt(m.raw.to_string().as_bytes(), RAW_EXCERPT_CHARS),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+        };
+        Row { cells, problems }
+    }
+
+    /// Names the row in a note: its id when it has one.
+    pub fn label(item: &PageItem, number: usize) -> String {
+        match item.resource().and_then(|r| r.id.get()) {
+            Some(id) => format!("row {number} (id {})", safe(id)),
+            None => format!("row {number}"),
+        }
+    }
+}
+
+fn safe(text: &str) -> String {
+    sanitize::line(text).into_owned()
+}
+
+/// Column widths, chosen once from the first page so that later pages line up with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    widths: [usize; COLUMNS],
+}
+
+impl Layout {
+    /// Fits the columns to `width`: each as wide as its widest cell, then the widest columns give
+    /// way first until the row fits or every column is at its minimum.
+    pub fn fit(rows: &[Row], width: usize) -> Layout {
+        let room = width.saturating_sub(GAP.len() * (COLUMNS - 1));
+        let mut widths = [0; COLUMNS];
+        for (i, w) in widths.iter_mut().enumerate() {
+            let widest = rows.iter().map(|r| r.cells[i].width()).max().unwrap_or(0);
+            *w = widest.max(HEADERS[i].width()).min(room.max(MIN_WIDTHS[i]));
+        }
+        while widths.iter().sum::<usize>() > room {
+            let shrinkable = (0..COLUMNS)
+                .filter(|&i| widths[i] > MIN_WIDTHS[i])
+                .max_by_key(|&i| (widths[i], i));
+            match shrinkable {
+                Some(i) => widths[i] -= 1,
+                None => break,
+            }
+        }
+        Layout { widths }
+    }
+
+    pub fn header(&self) -> String {
+        self.line(&HEADERS.map(str::to_owned))
+    }
+
+    pub fn row(&self, row: &Row) -> String {
+        self.line(&row.cells)
+    }
+
+    fn line(&self, cells: &[String; COLUMNS]) -> String {
+        let mut out = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            if i > 0 {
+                out.push_str(GAP);
+            }
+            let fitted = truncate(cell, self.widths[i]);
+            out.push_str(&fitted);
+            if i + 1 < COLUMNS {
+                out.extend(std::iter::repeat_n(
+                    ' ',
+                    self.widths[i].saturating_sub(fitted.width()),
+                ));
+            }
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+}
+
+/// Cuts `text` to at most `width` columns of display width, ending in `…` when cut.
+pub fn truncate(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    let Some(budget) = width.checked_sub(1) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > budget {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn item(value: serde_json::Value) -> PageItem {
+        PageItem::from_value(value)
+    }
+
+    #[test]
+    fn width_prefers_the_terminal_then_columns_then_a_default() {
+        assert_eq!(width_from(Some(120), Some("80")), 120);
+        assert_eq!(width_from(None, Some(" 80 ")), 80);
+        assert_eq!(width_from(None, Some("wide")), FALLBACK_WIDTH);
+        assert_eq!(width_from(Some(0), None), FALLBACK_WIDTH);
+    }
+
+    #[test]
+    fn truncation_counts_display_width() {
+        assert_eq!(truncate("hello", 5), "hello");
+        assert_eq!(truncate("hello world", 6), "hello…");
+        assert_eq!(truncate("日本語テキスト", 6), "日本…");
+        assert_eq!(truncate("日本語", 1), "…");
+        assert_eq!(truncate("abc", 0), "");
+    }
+
+    #[test]
+    fn hostile_text_is_neutralised_and_marked_items_flagged() {
+        let row = Row::from_item(&item(json!({
+            "type": "repo", "display_name": "\u{1b}]0;pwned\u{7}\u{1b}[2Jevil\u{202e}", "status": 5
+        })));
+        assert!(!row.cells.concat().contains('\u{1b}'));
+        assert_eq!(row.cells[0], "!");
+        assert_eq!(
+            row.problems,
+            vec!["/status: expected a string, found a number"]
+        );
+
+        let row = Row::from_item(&item(json!("oops\u{1b}[31m")));
+        assert_eq!(row.cells[0], "!");
+        assert!(row.cells[2].contains("oops") && !row.cells[2].contains('\u{1b}'));
+    }
+
+    #[test]
+    fn the_name_falls_back_from_display_name_to_name() {
+        let row = Row::from_item(&item(json!({"name": "n", "display_name": null})));
+        assert_eq!(row.cells[2], "n");
+        assert!(row.problems.is_empty());
+    }
+
+    #[test]
+    fn the_layout_fits_the_width() {
+        let rows: Vec<Row> = (0..3)
+            .map(|i| {
+                Row::from_item(&item(json!({
+                    "type": "repository", "display_name": "x".repeat(80 + i), "status": "active",
+                    "external_id": "ext-1234567890", "updated_at": "2024-05-01T12:00:00Z"
+                })))
+            })
+            .collect();
+        for width in [60, 80, 100, 200] {
+            let layout = Layout::fit(&rows, width);
+            for line in rows.iter().map(|r| layout.row(r)).chain([layout.header()]) {
+                assert!(line.width() <= width, "{width}: {line}");
+            }
+        }
+        let wide = Layout::fit(&rows, 300);
+        assert!(wide.row(&rows[2]).contains(&"x".repeat(82)));
+        // Columns line up: the status starts at the same place on every line.
+        let layout = Layout::fit(&rows, 80);
+        let at = |line: String| {
+            let byte = line.find("active").or_else(|| line.find("STATUS"))?;
+            Some(line[..byte].width())
+        };
+        assert_eq!(at(layout.header()), at(layout.row(&rows[0])));
+    }
+
+    #[test]
+    fn a_tiny_width_keeps_minimum_columns() {
+        let rows = vec![Row::from_item(&item(json!({"type": "t", "name": "n"})))];
+        let layout = Layout::fit(&rows, 10);
+        assert!(layout.header().starts_with("!  TYPE"));
+    }
+}

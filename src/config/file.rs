@@ -1,0 +1,127 @@
+//! The config file: profiles in TOML. Parsing is kept apart from resolution so that resolution
+//! stays a pure function of text, and so that a parse error can be reported without echoing the
+//! offending line (it may hold a token).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Deserializer};
+
+use crate::api::Token;
+
+/// The parts of `config.toml` this module reads. Other top-level tables (settings of the terminal
+/// UI) are left to their owners and ignored here.
+#[derive(Debug, Default, Deserialize)]
+pub struct ConfigFile {
+    /// The profile used when neither `--profile` nor `APPDECK_PROFILE` names one.
+    pub default_profile: Option<String>,
+    #[serde(default)]
+    pub profiles: BTreeMap<String, Profile>,
+}
+
+/// One `[profiles.NAME]` table.
+#[derive(Debug, Default, Deserialize)]
+pub struct Profile {
+    pub base_url: Option<String>,
+    /// Read straight into a [`Token`] so that no `Debug` of the profile can show it.
+    #[serde(default, deserialize_with = "token")]
+    pub token: Option<Token>,
+    pub token_file: Option<PathBuf>,
+    pub connect_timeout_secs: Option<f64>,
+    pub request_timeout_secs: Option<f64>,
+    /// Keys this version does not know: reported as warnings, since they are most likely typos.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+fn token<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Token>, D::Error> {
+    Ok(Some(Token::new(String::deserialize(de)?)))
+}
+
+/// A config file that could not be read as TOML, located by line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseProblem {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl ConfigFile {
+    /// Parses the file. The error carries toml's message and position only, never its usual
+    /// excerpt of the source, which could be a line holding a token.
+    pub fn parse(text: &str) -> Result<Self, ParseProblem> {
+        toml::from_str(text).map_err(|e| {
+            let offset = e.span().map_or(0, |s| s.start.min(text.len()));
+            let (line, column) = line_column(text, offset);
+            ParseProblem {
+                line,
+                column,
+                message: crate::sanitize::line(e.message().trim()).into_owned(),
+            }
+        })
+    }
+
+    /// Whether any profile keeps a token in the file itself.
+    pub fn holds_token(&self) -> bool {
+        self.profiles.values().any(|p| p.token.is_some())
+    }
+
+    pub fn profile_names(&self) -> Vec<String> {
+        self.profiles.keys().cloned().collect()
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset;
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_profiles_and_keeps_unknown_keys_apart() {
+        let file = ConfigFile::parse(
+            r#"
+default_profile = "dev"
+[theme]
+name = "dark"
+[profiles.dev]
+base_url = "http://localhost:8080/api/v1"
+token = " secret "
+request_timeout_secs = 5
+basse_url = "typo"
+"#,
+        )
+        .unwrap();
+        let dev = &file.profiles["dev"];
+        assert_eq!(dev.token.as_ref().unwrap().expose(), "secret");
+        assert_eq!(dev.request_timeout_secs, Some(5.0));
+        assert!(dev.unknown.contains_key("basse_url"));
+        assert!(file.holds_token());
+        assert!(!format!("{file:?}").contains("secret"));
+    }
+
+    #[test]
+    fn a_parse_error_has_a_position_and_no_excerpt() {
+        let problem =
+            ConfigFile::parse("[profiles.dev]\nbase_url = \"x\"\ntoken = \"s3cr3t").unwrap_err();
+        assert_eq!(problem.line, 3);
+        assert!(!problem.message.contains("s3cr3t"), "{problem:?}");
+    }
+
+    #[test]
+    fn a_wrong_type_is_an_error() {
+        let problem =
+            ConfigFile::parse("[profiles.dev]\nconnect_timeout_secs = \"ten\"").unwrap_err();
+        assert_eq!(problem.line, 2);
+    }
+}

@@ -1,0 +1,241 @@
+//! Precedence and error rules of [`resolve`], on made-up inputs only.
+
+use super::*;
+
+const TWO_PROFILES: &str = r#"
+default_profile = "dev"
+
+[profiles.dev]
+base_url = "http://dev.example/api/v1"
+token = "dev-token"
+request_timeout_secs = 5
+
+[profiles.prod]
+base_url = "https://prod.example/api/v1"
+token_file = "prod.token"
+connect_timeout_secs = 2.5
+"#;
+
+fn config(text: &str) -> ConfigText {
+    ConfigText {
+        path: PathBuf::from("/home/u/.config/appdeck/config.toml"),
+        text: text.to_owned(),
+        shared: false,
+    }
+}
+
+fn token_value(settings: &Settings) -> Option<&str> {
+    match &settings.token.as_ref()?.value {
+        TokenSource::Value(t) => Some(t.expose()),
+        TokenSource::File(_) => None,
+    }
+}
+
+#[test]
+fn the_default_profile_applies_when_none_is_chosen() {
+    let s = resolve(
+        &Flags::default(),
+        &Env::default(),
+        Some(&config(TWO_PROFILES)),
+    )
+    .unwrap();
+    assert_eq!(
+        s.profile,
+        Some(Sourced::new("dev".to_owned(), Source::ConfigDefault))
+    );
+    assert_eq!(
+        s.base_url,
+        Some(Sourced::new(
+            "http://dev.example/api/v1".to_owned(),
+            Source::Profile("dev".into())
+        ))
+    );
+    assert_eq!(token_value(&s), Some("dev-token"));
+    assert_eq!(s.request_timeout.value, Duration::from_secs(5));
+    assert_eq!(s.request_timeout.source, Source::Profile("dev".into()));
+    assert_eq!(s.connect_timeout.source, Source::Default);
+}
+
+#[test]
+fn flag_beats_env_beats_default_profile() {
+    let env = Env {
+        profile: Some("prod".into()),
+        ..Env::default()
+    };
+    let s = resolve(&Flags::default(), &env, Some(&config(TWO_PROFILES))).unwrap();
+    assert_eq!(s.profile.as_ref().unwrap().value, "prod");
+    assert_eq!(s.profile.as_ref().unwrap().source, Source::Env(ENV_PROFILE));
+    assert_eq!(s.connect_timeout.value, Duration::from_millis(2500));
+
+    let flags = Flags {
+        profile: Some("dev".into()),
+        ..Flags::default()
+    };
+    let s = resolve(&flags, &env, Some(&config(TWO_PROFILES))).unwrap();
+    assert_eq!(s.profile.unwrap().source, Source::Flag("--profile"));
+}
+
+#[test]
+fn flags_and_env_beat_the_profile_value_by_value() {
+    let env = Env {
+        base_url: Some("http://env.example/api/v1".into()),
+        token: Some(Token::new("env-token")),
+        ..Env::default()
+    };
+    let s = resolve(&Flags::default(), &env, Some(&config(TWO_PROFILES))).unwrap();
+    assert_eq!(
+        s.base_url.as_ref().unwrap().source,
+        Source::Env(ENV_BASE_URL)
+    );
+    assert_eq!(token_value(&s), Some("env-token"));
+    // The profile still supplies what the environment does not.
+    assert_eq!(s.request_timeout.source, Source::Profile("dev".into()));
+
+    let flags = Flags {
+        base_url: Some("http://flag.example/api/v1".into()),
+        token_file: Some("/run/secrets/t".into()),
+        request_timeout: Some(Duration::from_secs(1)),
+        ..Flags::default()
+    };
+    let s = resolve(&flags, &env, Some(&config(TWO_PROFILES))).unwrap();
+    assert_eq!(s.base_url.unwrap().value, "http://flag.example/api/v1");
+    assert_eq!(
+        s.token.unwrap(),
+        Sourced::new(
+            TokenSource::File("/run/secrets/t".into()),
+            Source::Flag("--token-file")
+        )
+    );
+    assert_eq!(
+        s.request_timeout,
+        Sourced::new(Duration::from_secs(1), Source::Flag("--timeout"))
+    );
+}
+
+#[test]
+fn a_relative_token_file_is_relative_to_the_config_file_and_tilde_to_home() {
+    let flags = Flags {
+        profile: Some("prod".into()),
+        ..Flags::default()
+    };
+    let s = resolve(&flags, &Env::default(), Some(&config(TWO_PROFILES))).unwrap();
+    assert_eq!(
+        s.token.unwrap().value,
+        TokenSource::File("/home/u/.config/appdeck/prod.token".into())
+    );
+
+    let text = "[profiles.a]\ntoken_file = \"~/secrets/appdeck\"";
+    let env = Env {
+        profile: Some("a".into()),
+        home: Some("/home/u".into()),
+        ..Env::default()
+    };
+    let s = resolve(&Flags::default(), &env, Some(&config(text))).unwrap();
+    assert_eq!(
+        s.token.unwrap().value,
+        TokenSource::File("/home/u/secrets/appdeck".into())
+    );
+}
+
+#[test]
+fn an_unknown_profile_lists_the_known_ones() {
+    let flags = Flags {
+        profile: Some("staging".into()),
+        ..Flags::default()
+    };
+    let err = resolve(&flags, &Env::default(), Some(&config(TWO_PROFILES))).unwrap_err();
+    let message = err.to_string();
+    assert!(message.contains("\"staging\""), "{message}");
+    assert!(message.contains("--profile"), "{message}");
+    assert!(message.contains("dev, prod"), "{message}");
+
+    let err = resolve(&flags, &Env::default(), None).unwrap_err();
+    assert!(err.to_string().contains("no config file"), "{err}");
+
+    let bad_default = "default_profile = \"gone\"\n[profiles.dev]\n";
+    let err = resolve(
+        &Flags::default(),
+        &Env::default(),
+        Some(&config(bad_default)),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("default_profile"), "{err}");
+}
+
+#[test]
+fn nothing_configured_says_what_to_set() {
+    let s = resolve(&Flags::default(), &Env::default(), None).unwrap();
+    assert!(s.base_url.is_none() && s.token.is_none() && s.profile.is_none());
+    assert_eq!(s.request_timeout.value, Duration::from_secs(30));
+    assert_eq!(s.connect_timeout.value, Duration::from_secs(10));
+    let err = s.client_settings().unwrap_err().to_string();
+    assert!(
+        err.contains("--base-url") && err.contains(ENV_BASE_URL),
+        "{err}"
+    );
+
+    let env = Env {
+        base_url: Some("http://x/api/v1".into()),
+        ..Env::default()
+    };
+    let s = resolve(&Flags::default(), &env, None).unwrap();
+    let err = s.client_settings().unwrap_err().to_string();
+    assert!(
+        err.contains(ENV_TOKEN) && err.contains("--token-file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_shared_config_file_with_a_token_is_warned_about() {
+    let mut c = config(TWO_PROFILES);
+    c.shared = true;
+    let s = resolve(&Flags::default(), &Env::default(), Some(&c)).unwrap();
+    assert_eq!(s.warnings.len(), 1);
+    assert!(s.warnings[0].contains("chmod 600"));
+
+    let mut c = config("[profiles.a]\ntoken_file = \"/t\"\n");
+    c.shared = true;
+    let s = resolve(&Flags::default(), &Env::default(), Some(&c)).unwrap();
+    assert!(s.warnings.is_empty());
+}
+
+#[test]
+fn profile_mistakes_are_reported() {
+    let both = "[profiles.a]\ntoken = \"x\"\ntoken_file = \"/t\"\n";
+    let flags = Flags {
+        profile: Some("a".into()),
+        ..Flags::default()
+    };
+    assert!(matches!(
+        resolve(&flags, &Env::default(), Some(&config(both))),
+        Err(ConfigError::TokenTwice(_))
+    ));
+
+    let zero = "[profiles.a]\nrequest_timeout_secs = 0\n";
+    let err = resolve(&flags, &Env::default(), Some(&config(zero))).unwrap_err();
+    assert!(err.to_string().contains("request_timeout_secs"), "{err}");
+
+    let typo = "[profiles.a]\nbaseurl = \"http://x\"\n";
+    let s = resolve(&flags, &Env::default(), Some(&config(typo))).unwrap();
+    assert!(s.warnings[0].contains("baseurl"), "{:?}", s.warnings);
+
+    let broken = "[profiles.a\n";
+    let err = resolve(&flags, &Env::default(), Some(&config(broken))).unwrap_err();
+    assert!(err.to_string().contains("config.toml:1:"), "{err}");
+}
+
+#[test]
+fn timeouts_must_be_sensible() {
+    assert_eq!(seconds(1.5), Some(Duration::from_millis(1500)));
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e12] {
+        assert_eq!(seconds(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn the_log_lives_in_a_state_or_data_directory() {
+    if let Some(path) = log_path() {
+        assert!(path.ends_with("appdeck.log"));
+    }
+}
