@@ -1,11 +1,24 @@
-//! The appdeck binary: parses the arguments, starts the async runtime, and hands over to the
-//! library, where everything lives so that tests can drive it.
+//! The appdeck binary: parses the arguments, sets up logging to a file, starts the async runtime,
+//! and hands over to the library (the terminal UI, or one of the commands for scripts).
 
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use appdeck::api::{ClientSettings, Token};
+use appdeck::app::Session;
+use appdeck::cli::args::Cli;
+use appdeck::sandbox::{Sandbox, SandboxOptions};
+use appdeck::tui::LaunchOptions;
+
+/// How long quitting may wait for background work (a slow request, the demo sandbox).
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
 
 fn main() -> ExitCode {
+    let started = Instant::now();
     let cli = appdeck::cli::args::parse();
+    init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
     {
@@ -15,13 +28,107 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match cli.command {
-        // TUI DISPATCH POINT: `appdeck` and `appdeck --demo` (cli.demo) open the terminal UI of
-        // src/tui. Until it lands, print the help and exit 2 (a usage error).
-        None => {
-            let _ = appdeck::cli::args::command().print_help();
-            ExitCode::from(2)
-        }
+    let code = match cli.command {
+        None => runtime.block_on(open_tui(&cli, started)),
         Some(command) => runtime.block_on(appdeck::cli::run(command, &cli.global, cli.demo)),
+    };
+    // `q` quits at once: requests still in flight are dropped, not awaited.
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    code
+}
+
+/// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
+async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
+    let mut sandbox = None;
+    let (settings, profile) = if cli.demo {
+        match Sandbox::start(SandboxOptions::default()).await {
+            Ok(demo) => {
+                let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
+                sandbox = Some(demo);
+                (settings, Some("demo (built-in sandbox)".to_owned()))
+            }
+            Err(e) => {
+                eprintln!("appdeck: cannot start the demo sandbox: {e:#}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        let loaded = appdeck::config::load(&cli.global.flags()).and_then(|settings| {
+            let profile = settings.profile.as_ref().map(|p| p.value.clone());
+            settings
+                .client_settings()
+                .map(|(client, warnings)| (client, warnings, profile))
+        });
+        match loaded {
+            Ok((client, warnings, profile)) => {
+                for warning in &warnings {
+                    eprintln!("appdeck: warning: {warning}");
+                    tracing::warn!("{warning}");
+                }
+                (client, profile)
+            }
+            Err(e) => return appdeck::cli::Failure::Config(e).report(),
+        }
+    };
+    let session = Session {
+        profile,
+        host: host_of(&settings.base_url),
+    };
+    let options = LaunchOptions {
+        settings,
+        session,
+        page_size: cli.page_size,
+        started,
+    };
+    let result = appdeck::tui::launch(options).await;
+    if let Some(sandbox) = sandbox {
+        sandbox.shutdown().await;
     }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("TUI failed: {e:#}");
+            eprintln!("appdeck: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `host:port` of the base URL, for the status bar (never the path or credentials).
+fn host_of(base_url: &str) -> String {
+    reqwest::Url::parse(base_url)
+        .ok()
+        .and_then(|url| {
+            let host = url.host_str()?.to_owned();
+            Some(match url.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            })
+        })
+        .unwrap_or_else(|| "(invalid base URL)".to_owned())
+}
+
+/// Logs go to a file (its path is in `--help`), never to the screen: the TUI owns the terminal.
+/// `APPDECK_LOG` sets the filter (default `appdeck=info`). Without a writable file, no logs.
+fn init_logging() {
+    let Some(path) = appdeck::config::log_path() else {
+        return;
+    };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    else {
+        return;
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("APPDECK_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("appdeck=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .try_init();
 }

@@ -258,7 +258,7 @@ static DETAIL: [Binding; 11] = [
     ),
 ];
 
-static PICKER: [Binding; 4] = [
+static PICKER: [Binding; 6] = [
     bind(
         &[Char('j'), Code(KeyCode::Down)],
         "j/↓",
@@ -286,6 +286,20 @@ static PICKER: [Binding; 4] = [
         "close",
         Action::Back,
         "close",
+    ),
+    bind(
+        &[Char('g'), Code(KeyCode::Home)],
+        "g/Home",
+        "first choice",
+        Action::Top,
+        "",
+    ),
+    bind(
+        &[Char('G'), Code(KeyCode::End)],
+        "G/End",
+        "last choice",
+        Action::Bottom,
+        "",
     ),
 ];
 

@@ -21,6 +21,9 @@ pub struct Cli {
     /// Open the terminal UI against a built-in local sandbox with demo data (no service needed).
     #[arg(long)]
     pub demo: bool,
+    /// Rows per page the terminal UI asks for (the server's default when not given)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=500))]
+    pub page_size: Option<u32>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

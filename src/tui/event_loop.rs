@@ -6,7 +6,9 @@
 use std::io;
 
 use crossterm::event::{Event, MouseButton, MouseEventKind};
-use futures_util::{FutureExt, Stream, StreamExt};
+use std::task::Poll;
+
+use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui_textarea::{Input, Key};
@@ -14,6 +16,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::effects::Effects;
 use super::executor::Executor;
+use super::startup::StartupClock;
 use crate::api::Client;
 use crate::app::keymap::{Context, action_for};
 use crate::app::{Action, App, Command, Notice};
@@ -30,6 +33,7 @@ pub struct EventLoop<B: Backend, E> {
     dirty: bool,
     /// Frames drawn so far (tests and benchmarks check that idle means no frames).
     pub frames: u64,
+    startup: Option<StartupClock>,
 }
 
 impl<B, E> EventLoop<B, E>
@@ -59,9 +63,15 @@ where
             effects,
             dirty: true,
             frames: 0,
+            startup: None,
         };
         event_loop.execute(initial);
         event_loop
+    }
+
+    /// Logs the startup milestones, counted from `started`.
+    pub fn time_startup(&mut self, started: std::time::Instant) {
+        self.startup = Some(StartupClock::new(started));
     }
 
     /// A sender for actions from outside the loop (signal handlers).
@@ -95,7 +105,7 @@ where
                 self.apply(action);
                 continue;
             }
-            match self.events.next().now_or_never() {
+            match self.ready_event().await {
                 Some(Some(event)) => {
                     if let Some(action) = self.map_event(event?) {
                         self.apply(action);
@@ -112,6 +122,17 @@ where
         Ok(true)
     }
 
+    /// The next terminal event if one is ready now, without waiting. Polled with this task's
+    /// real waker: a no-op waker (`now_or_never`) would be kept by crossterm's `EventStream`
+    /// as the one to wake on the next key, and the loop would never hear of that key.
+    async fn ready_event(&mut self) -> Option<Option<io::Result<Event>>> {
+        std::future::poll_fn(|cx| match self.events.poll_next_unpin(cx) {
+            Poll::Ready(event) => Poll::Ready(Some(event)),
+            Poll::Pending => Poll::Ready(None),
+        })
+        .await
+    }
+
     /// Draws a frame if state changed since the last one.
     pub fn draw(&mut self) -> io::Result<()> {
         if self.dirty {
@@ -121,6 +142,9 @@ where
                 .map_err(|e| io::Error::other(e.to_string()))?;
             self.dirty = false;
             self.frames += 1;
+            if let Some(clock) = &mut self.startup {
+                clock.after_draw(&self.app);
+            }
         }
         Ok(())
     }
@@ -154,6 +178,7 @@ where
     /// Turns a terminal event into an action; `None` for events that change nothing (so they
     /// cause no redraw).
     fn map_event(&self, event: Event) -> Option<Action> {
+        tracing::trace!(?event, "terminal event");
         match event {
             Event::Key(key) => action_for(self.app.context(), key),
             Event::Mouse(mouse) => match mouse.kind {

@@ -4,6 +4,7 @@
 pub mod effects;
 pub mod event_loop;
 pub mod executor;
+pub mod startup;
 pub mod terminal;
 
 use ratatui::layout::Rect;
@@ -20,6 +21,8 @@ pub struct LaunchOptions {
     pub session: Session,
     /// Rows per page to ask for (`None`: the server's default).
     pub page_size: Option<u32>,
+    /// When the process started, for the startup milestones in the log.
+    pub started: std::time::Instant,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -42,6 +45,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
         Box::new(TerminalEffects),
         true,
     );
+    event_loop.time_startup(options.started);
     let signals = tokio::spawn(forward_signals(event_loop.sender()));
     let result = event_loop.run().await;
     signals.abort();
@@ -54,6 +58,13 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
 /// SIGTERM, SIGHUP and SIGINT quit the loop like `q`, so the terminal is restored on the way out.
 /// (In raw mode Ctrl-C arrives as a key, not as SIGINT.)
 async fn forward_signals(sender: tokio::sync::mpsc::UnboundedSender<Action>) {
+    wait_for_signal().await;
+    tracing::info!("signal received, quitting");
+    let _ = sender.send(Action::ForceQuit);
+}
+
+#[cfg(unix)]
+async fn wait_for_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let kinds = [
         SignalKind::terminate(),
@@ -62,10 +73,15 @@ async fn forward_signals(sender: tokio::sync::mpsc::UnboundedSender<Action>) {
     ];
     let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
     if streams.is_empty() {
-        return;
+        return std::future::pending().await;
     }
     let waits = streams.iter_mut().map(|s| Box::pin(s.recv()));
     futures_util::future::select_all(waits).await;
-    tracing::info!("signal received, quitting");
-    let _ = sender.send(Action::ForceQuit);
+}
+
+#[cfg(not(unix))]
+async fn wait_for_signal() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
 }
