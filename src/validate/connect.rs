@@ -131,18 +131,24 @@ fn check_actions(actions: &[Value], pointer: &str, out: &mut Vec<Finding>) {
     }
 }
 
-/// A JSON Schema must be an object or a boolean, and compile under its `$schema` draft (2020-12
-/// when it names none). Returns whether there is a schema and it compiles.
+/// A JSON Schema must be an object (the spec types every schema field so; the boolean schemas of
+/// JSON Schema are refused by the service's model, so `{}` stands for `true`) and compile under
+/// its `$schema` draft (2020-12 when it names none). Returns whether there is a schema and it
+/// compiles.
 fn check_schema(value: Option<&Value>, pointer: &str, out: &mut Vec<Finding>) -> bool {
     let Some(value) = value.filter(|v| !v.is_null()) else {
         return false;
     };
     let problem = match value {
-        Value::Object(_) | Value::Bool(_) => match schema::compile(value) {
+        Value::Object(_) => match schema::compile(value) {
             Ok(_) => return true,
             Err(reason) => format!("the JSON Schema does not compile: {reason}"),
         },
-        other => wrong_type("a JSON Schema (an object or a boolean)", other),
+        Value::Bool(b) => format!(
+            "expected a JSON Schema object, found the boolean schema `{b}`; the spec types schemas as objects (write {})",
+            if *b { "{}" } else { "{\"not\": {}}" }
+        ),
+        other => wrong_type("a JSON Schema object", other),
     };
     out.push(Finding::error(pointer, problem));
     false
@@ -158,13 +164,6 @@ fn check_properties_schema_accepts_objects(
 ) {
     let pointer = child(at, "property_json_schema");
     let declared = match schema {
-        Some(Value::Bool(false)) => {
-            out.push(Finding::warning(
-                &pointer,
-                "the schema `false` refuses every resource of this type",
-            ));
-            return;
-        }
         Some(Value::Object(schema)) => schema.get("type"),
         _ => return,
     };
@@ -201,7 +200,7 @@ mod tests {
             {"type": "repo", "display_name": "Repository", "list_supported": true,
              "lifecycle_stage": "anything-goes",
              "property_json_schema": {"type": "object", "properties": {"stars": {"type": "integer"}}},
-             "create_input_schema": true,
+             "create_input_schema": {},
              "links": {"links": [{"title": "Docs", "url": "https://docs.example", "type": "documentation"}]},
              "actions": [
                 {"name": "archive", "input_json_schema": {"type": "object"}, "output_json_schema": {}},
@@ -305,7 +304,7 @@ mod tests {
         );
         assert_eq!(
             v.findings[2].message,
-            "expected a JSON Schema (an object or a boolean), found a string"
+            "expected a JSON Schema object, found a string"
         );
     }
 
@@ -339,17 +338,22 @@ mod tests {
     fn a_properties_schema_that_refuses_objects_is_a_warning() {
         let mut payload = good();
         payload["resources"][0]["property_json_schema"] = json!({"type": "string"});
-        payload["resources"][1]["property_json_schema"] = json!(false);
         let v = validate_value(&payload, None).unwrap();
         let pointers: Vec<_> = v.findings.iter().map(|f| f.pointer.as_str()).collect();
-        assert_eq!(
-            pointers,
-            [
-                "/resources/0/property_json_schema/type",
-                "/resources/1/property_json_schema"
-            ]
-        );
+        assert_eq!(pointers, ["/resources/0/property_json_schema/type"]);
         assert!(!v.has_errors());
+    }
+
+    #[test]
+    fn boolean_schemas_are_errors_since_the_spec_types_schemas_as_objects() {
+        let mut payload = good();
+        payload["resources"][1]["property_json_schema"] = json!(false);
+        payload["resources"][0]["actions"][0]["output_json_schema"] = json!(true);
+        let found = findings(payload);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("error at /resources/0/actions/0/output_json_schema"));
+        assert!(found[0].contains("(write {})"), "{found:?}");
+        assert!(found[1].starts_with("error at /resources/1/property_json_schema"));
     }
 
     #[test]
