@@ -633,6 +633,9 @@ async fn a_repeated_cursor_stops_the_pager() {
     let client = client(&sandbox);
     let mut pager = Pager::new(None, Some(10));
     assert!(pager.next_page(&client).await.unwrap().is_ok());
+    // The page that hands out the used cursor is still good: its rows come, then the fault.
+    let second = pager.next_page(&client).await.unwrap().unwrap();
+    assert_eq!(second.resources.len(), 10);
     let error = pager.next_page(&client).await.unwrap().unwrap_err();
     assert!(matches!(error, ApiError::RepeatedCursor(_)), "{error:?}");
     assert!(

@@ -41,6 +41,9 @@ pub struct Pager {
     request: ListRequest,
     trail: CursorTrail,
     finished: bool,
+    /// A server fault found in the last page's cursor: that page is still handed out (its rows
+    /// are good), the fault comes with the next call.
+    pending_fault: Option<ApiError>,
 }
 
 impl Pager {
@@ -53,24 +56,29 @@ impl Pager {
             },
             trail: CursorTrail::default(),
             finished: false,
+            pending_fault: None,
         }
     }
 
     /// The next page, or `None` when the listing is over. After an error the listing is over.
     pub async fn next_page(&mut self, client: &Client) -> Option<Result<ListResponse, ApiError>> {
+        if let Some(fault) = self.pending_fault.take() {
+            self.finished = true;
+            return Some(Err(fault));
+        }
         if self.finished {
             return None;
         }
-        let result = client.list_page(&self.request).await.and_then(|mut page| {
+        let result = client.list_page(&self.request).await.map(|mut page| {
             retain_type(&mut page, self.request.resource_type.as_deref());
             match page.next_cursor() {
-                Some(next) => {
-                    self.trail.accept(next)?;
-                    self.request.next = Some(next.to_owned());
-                }
+                Some(next) => match self.trail.accept(next) {
+                    Ok(()) => self.request.next = Some(next.to_owned()),
+                    Err(fault) => self.pending_fault = Some(fault),
+                },
                 None => self.finished = true,
             }
-            Ok(page)
+            page
         });
         if result.is_err() {
             self.finished = true;
