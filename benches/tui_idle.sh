@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# What the TUI costs when nothing happens, and what it holds in memory:
+#  - resident memory at start (first page on screen);
+#  - CPU time and wake-ups (context switches of all its threads) over IDLE seconds of idling;
+#  - resident and peak memory after loading 100,000 rows (pages of 500, `G` held).
+# Usage: benches/tui_idle.sh [IDLE_SECONDS]      Needs: tmux.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+IDLE=${1:-10}
+command -v tmux >/dev/null || { echo "needs tmux (apt-get install tmux)" >&2; exit 2; }
+
+echo "building the release binary..." >&2
+cargo build --release --quiet --bin appdeck
+BIN="$PWD/target/release/appdeck"
+WORK=$(mktemp -d)
+SOCK="appdeck-idle-$$"
+PORT=$(( 20000 + RANDOM % 20000 ))
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; kill "${SANDBOX_PID:-}" 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+"$BIN" sandbox --empty --generate 100000 --listen "127.0.0.1:$PORT" --token bench >"$WORK/sandbox.out" 2>&1 &
+SANDBOX_PID=$!
+for _ in $(seq 400); do grep -q APPDECK_TOKEN "$WORK/sandbox.out" 2>/dev/null && break; sleep 0.05; done
+
+screen() { tmux -L "$SOCK" capture-pane -p; }
+wait_screen() { # wait_screen PATTERN SECONDS
+    for _ in $(seq $(( $2 * 50 ))); do screen | grep -q "$1" && return 0; sleep 0.02; done
+    echo "timed out waiting for '$1'" >&2; screen >&2; return 1
+}
+kib() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+switches() { cat /proc/"$PID"/task/*/status | awk '/ctxt_switches/ {s += $2} END {print s}'; }
+
+tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
+    "env HOME=$WORK APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench $BIN --page-size 500"
+PID=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
+wait_screen "loaded" 10
+# Let the pages that fill the screen arrive.
+wait_screen "more available" 10
+printf 'resident at start (first page on screen)    %6.1f MB\n' "$(awk -v k="$(kib VmRSS)" 'BEGIN {print k / 1024}')"
+
+ticks0=$(cpu_ticks); sw0=$(switches)
+sleep "$IDLE"
+ticks1=$(cpu_ticks); sw1=$(switches)
+hz=$(getconf CLK_TCK)
+printf 'idle %ss: CPU time                          %6.1f ms\n' "$IDLE" "$(awk -v d="$((ticks1 - ticks0))" -v hz="$hz" 'BEGIN {print d * 1000 / hz}')"
+printf 'idle %ss: wake-ups (context switches)       %6d\n' "$IDLE" "$(( sw1 - sw0 ))"
+
+# Hold G: every press goes to the last loaded row, which asks for the next page.
+for _ in $(seq 3000); do
+    screen | grep -q "100,000 loaded · all loaded" && break
+    tmux -L "$SOCK" send-keys G
+    sleep 0.02
+done
+wait_screen "100,000 loaded · all loaded" 60
+printf 'resident with 100,000 rows loaded           %6.1f MB\n' "$(awk -v k="$(kib VmRSS)" 'BEGIN {print k / 1024}')"
+printf 'peak resident (VmHWM)                       %6.1f MB\n' "$(awk -v k="$(kib VmHWM)" 'BEGIN {print k / 1024}')"
+tmux -L "$SOCK" send-keys q
