@@ -108,6 +108,9 @@ impl Client {
             .user_agent(concat!("appdeck/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(settings.connect_timeout)
             .timeout(settings.request_timeout)
+            // No idle-connection reaper: its timer would wake an idle TUI every 90 s. A
+            // connection the server closes is noticed by the socket, not by a timer.
+            .pool_idle_timeout(None)
             .build()
             .map_err(|e| ApiError::Invalid(format!("HTTP client: {e}")))?;
         Ok(Client {
