@@ -221,8 +221,8 @@ async fn a_repeating_cursor_stops_paging_and_says_so() {
         .await;
     assert!(loaded(&h.event_loop.app) > 0, "the rows that came are kept");
     let screen = h.screen();
-    assert!(screen.contains("more failed to load"), "{screen}");
-    assert!(screen.contains("r retry"), "{screen}");
+    assert!(screen.contains("stopped: server fault"), "{screen}");
+    assert!(screen.contains("r reload"), "{screen}");
 }
 
 #[tokio::test]

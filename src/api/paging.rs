@@ -71,12 +71,13 @@ impl Pager {
         }
         let result = client.list_page(&self.request).await.map(|mut page| {
             retain_type(&mut page, self.request.resource_type.as_deref());
-            match page.next_cursor() {
-                Some(next) => match self.trail.accept(next) {
+            match (page.next_cursor(), page.next_fault()) {
+                (_, Some(fault)) => self.pending_fault = Some(fault),
+                (Some(next), None) => match self.trail.accept(next) {
                     Ok(()) => self.request.next = Some(next.to_owned()),
                     Err(fault) => self.pending_fault = Some(fault),
                 },
-                None => self.finished = true,
+                (None, None) => self.finished = true,
             }
             page
         });

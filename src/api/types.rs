@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::error::ApiError;
 use super::field::{Field, FieldIssue, json_type_name, lenient_record};
 
 lenient_record! {
@@ -267,6 +268,21 @@ impl ListResponse {
             .map(String::as_str)
             .filter(|c| !c.is_empty())
     }
+
+    /// A `next` that is neither a string nor null is a server fault: reading it as "no more
+    /// pages" would end a listing silently half-way.
+    pub fn next_fault(&self) -> Option<ApiError> {
+        match &self.next {
+            Field::Invalid(value) => Some(ApiError::Decode {
+                problem: format!(
+                    "`next` should be a string cursor, found {}",
+                    json_type_name(value)
+                ),
+                excerpt: crate::sanitize::excerpt(value.to_string().as_bytes(), 40),
+            }),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -333,6 +349,15 @@ mod tests {
             vec!["expected an object, found a string"]
         );
         assert_eq!(page.next_cursor(), None);
+    }
+
+    #[test]
+    fn a_next_of_the_wrong_type_is_a_fault_not_the_end() {
+        let page = ListResponse::from_value(json!({"resources": [], "next": 42})).unwrap();
+        assert_eq!(page.next_cursor(), None);
+        assert!(matches!(page.next_fault(), Some(ApiError::Decode { .. })));
+        let page = ListResponse::from_value(json!({"resources": [], "next": null})).unwrap();
+        assert!(page.next_fault().is_none());
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub enum More {
         cursor: String,
         error: ApiError,
     },
+    /// The server broke the paging itself (a repeated or unreadable cursor): there is nothing to
+    /// resume from, so `r` reloads from the first page.
+    Fault(ApiError),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -182,14 +185,12 @@ impl Browser {
         }
         retain_type(&mut page, type_filter.as_deref());
         listing.pages += 1;
-        listing.more = match page.next_cursor() {
-            None => More::End,
-            Some(next) => match listing.trail.accept(next) {
+        listing.more = match (page.next_cursor(), page.next_fault()) {
+            (_, Some(fault)) => More::Fault(fault),
+            (None, None) => More::End,
+            (Some(next), None) => match listing.trail.accept(next) {
                 Ok(()) => More::Available(next.to_owned()),
-                Err(error) => More::Failed {
-                    cursor: cursor_used,
-                    error,
-                },
+                Err(fault) => More::Fault(fault),
             },
         };
         let start = listing.rows.len();
@@ -266,6 +267,11 @@ impl Browser {
             listing.more = More::Available(cursor);
             return self.fetch_more(ids).into_iter().collect();
         }
+        self.restart(ids)
+    }
+
+    /// Cancels what is in flight and starts over from the first page.
+    pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         let mut commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
         commands.push(self.start(ids));
         commands
@@ -291,7 +297,7 @@ impl Browser {
         match &self.listing {
             Loadable::Failed(e) => Some(e),
             Loadable::Loaded(Listing {
-                more: More::Failed { error, .. },
+                more: More::Failed { error, .. } | More::Fault(error),
                 ..
             }) => Some(error),
             _ => None,
@@ -384,7 +390,7 @@ mod tests {
     }
 
     #[test]
-    fn a_repeated_cursor_stops_paging_with_an_error() {
+    fn a_repeated_cursor_stops_paging_and_r_starts_over() {
         let (mut b, mut ids, id) = started();
         let (_, follow) = b.on_page(id, Ok(page(0, 2, Some("same"))), &mut ids, 20);
         let Some(Command::Api { id: id2, .. }) = follow else {
@@ -393,7 +399,30 @@ mod tests {
         let (_, follow) = b.on_page(id2, Ok(page(2, 2, Some("same"))), &mut ids, 20);
         assert!(follow.is_none());
         assert!(matches!(b.error(), Some(ApiError::RepeatedCursor(_))));
-        assert_eq!(b.rows().len(), 4);
+        assert_eq!(b.rows().len(), 4, "the rows of the faulty page are kept");
+        // Nothing to resume from: r reloads from the first page rather than re-adding a page.
+        let commands = b.refresh(&mut ids);
+        let [
+            Command::Api {
+                call: ApiCall::ListPage(req),
+                ..
+            },
+        ] = commands.as_slice()
+        else {
+            panic!("{commands:?}")
+        };
+        assert_eq!(req.next, None);
+        assert!(b.listing.is_loading());
+    }
+
+    #[test]
+    fn a_next_of_the_wrong_type_stops_paging_with_an_error() {
+        let (mut b, mut ids, id) = started();
+        let page = ListResponse::from_value(json!({"resources": [{"id": "a"}], "next": {"x": 1}}))
+            .unwrap();
+        b.on_page(id, Ok(page), &mut ids, 20);
+        assert!(matches!(b.error(), Some(ApiError::Decode { .. })));
+        assert_eq!(b.rows().len(), 1);
     }
 
     #[test]

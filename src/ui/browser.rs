@@ -112,6 +112,7 @@ fn title(browser: &Browser) -> String {
                 More::Available(_) | More::Paused(_) => "more available",
                 More::Loading { .. } => "loading more…",
                 More::Failed { .. } => "more failed to load",
+                More::Fault(_) => "stopped: server fault",
             };
             let shown = if browser.filter.text().is_empty() {
                 String::new()
@@ -131,6 +132,13 @@ fn paging_note(browser: &Browser) -> Line<'static> {
     match browser.listing.loaded().map(|l| &l.more) {
         Some(More::Failed { error, .. }) => Line::from(vec![
             Span::styled(" r retry · ! details ", theme::dim()),
+            Span::styled(
+                format!("⚠ {} ", sanitize::line(&error.to_string())),
+                theme::error(),
+            ),
+        ]),
+        Some(More::Fault(error)) => Line::from(vec![
+            Span::styled(" r reload · ! details ", theme::dim()),
             Span::styled(
                 format!("⚠ {} ", sanitize::line(&error.to_string())),
                 theme::error(),
@@ -298,11 +306,6 @@ fn render_filter(frame: &mut Frame, browser: &Browser, area: Rect) {
     ]);
     frame.render_widget(Paragraph::new(line), area);
     if browser.filtering {
-        let x = area
-            .x
-            .saturating_add(1 + browser.filter.cursor_column() as u16);
-        if x < area.x + area.width {
-            frame.set_cursor_position((x, area.y));
-        }
+        super::text::place_cursor(frame, area, 1, &browser.filter);
     }
 }
