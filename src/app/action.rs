@@ -20,7 +20,7 @@ pub enum Action {
     PageDown,
     Top,
     Bottom,
-    /// `h` / `l`: collapse or expand in a tree, move between panes elsewhere.
+    /// `h` / `l`: collapse or expand a node of the properties tree (`l` opens a row in the list).
     Left,
     Right,
     /// `Enter`: open what is under the cursor.
@@ -55,6 +55,8 @@ pub enum Action {
     ShowError,
     /// A key for the text input that has focus.
     Edit(Input),
+    /// Pasted text for the text input that has focus (one action, so a long paste filters once).
+    InsertText(String),
     /// `Enter` in a text input.
     Submit,
     /// `Tab` in the command line.
@@ -99,17 +101,13 @@ pub enum ApiReply {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Run an API call on a background task; its result comes back as [`Action::ApiResult`].
-    Api {
-        id: RequestId,
-        call: ApiCall,
-    },
+    Api { id: RequestId, call: ApiCall },
     /// Abort a request in flight (its result, if any, is stale anyway).
     Cancel(RequestId),
     /// Open an http(s) URL in the user's browser.
     OpenUrl(String),
     /// Put text on the clipboard with OSC 52.
     Copy(String),
-    Quit,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::cursor::ListCursor;
 use super::input::LineInput;
 use super::json_tree::JsonTree;
-use crate::api::{Field, PageItem, Resource};
+use crate::api::{Field, Link, PageItem, Resource};
 use crate::sanitize;
 
 /// Longest value shown on one field line; the raw pane has the rest.
@@ -60,22 +60,37 @@ pub enum FieldKind {
 pub struct FieldLine {
     pub kind: FieldKind,
     pub label: String,
+    /// What the line shows: sanitised, and shortened for long values.
     pub value: String,
     /// Parsed timestamp, so the view can say how long ago it was.
     pub timestamp: Option<DateTime<Utc>>,
-    /// The URL `o` opens and `y` copies on this line.
+    /// The URL `o` opens on this line.
     pub url: Option<String>,
+    /// What `y` copies: the value as it came, not its on-screen preview.
+    pub copy: String,
 }
 
 impl FieldLine {
     fn new(kind: FieldKind, label: impl Into<String>, value: impl Into<String>) -> Self {
+        let value = value.into();
         FieldLine {
             kind,
             label: label.into(),
-            value: value.into(),
+            copy: value.clone(),
+            value,
             timestamp: None,
             url: None,
         }
+    }
+
+    /// A line showing `value`, which `y` copies whole (a string as it is, anything else as JSON).
+    fn of_value(kind: FieldKind, label: impl Into<String>, value: &Value) -> Self {
+        let mut line = FieldLine::new(kind, label, preview(value));
+        line.copy = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        line
     }
 }
 
@@ -174,7 +189,9 @@ impl Detail {
         &mut self.cursors[pane.index()]
     }
 
-    /// The URL under the cursor of the focused pane, else the resource's `external_url`.
+    /// What `o` opens: the link or string under the cursor of the focused pane, else the
+    /// resource's `external_url`. Any string is offered, so that `open_url` refuses what is not
+    /// http(s) instead of silently opening something else.
     pub fn url_under_cursor(&self) -> Option<String> {
         let selected = self.cursor(self.focus).selected;
         let here = match self.focus {
@@ -185,27 +202,33 @@ impl Detail {
                 .get(selected)
                 .and_then(|l| self.tree.root().pointer(&l.pointer))
                 .and_then(Value::as_str)
-                .filter(|s| s.contains("://"))
                 .map(str::to_owned),
-            DetailPane::Raw => None,
+            DetailPane::Raw => self.raw.get(selected).and_then(|l| string_in_line(l)),
         };
         here.or_else(|| self.item.resource()?.external_url.get().cloned())
     }
 
-    /// What `y` copies when there is no link here: the value under the cursor.
-    pub fn value_under_cursor(&self) -> Option<String> {
+    /// What `y` copies: the value under the cursor as it came (not its on-screen preview), and
+    /// what to call it.
+    pub fn value_under_cursor(&self) -> Option<(String, &'static str)> {
         let selected = self.cursor(self.focus).selected;
         match self.focus {
-            DetailPane::Fields => self.fields.get(selected).map(|f| f.value.clone()),
+            DetailPane::Fields => self.fields.get(selected).map(|f| {
+                let what = if f.url.is_some() { "link" } else { "value" };
+                (f.copy.clone(), what)
+            }),
             DetailPane::Tree => {
                 let line = self.tree.lines().get(selected)?;
                 let value = self.tree.root().pointer(&line.pointer)?;
                 Some(match value {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                    Value::String(s) => (s.clone(), "value"),
+                    other => (other.to_string(), "value"),
                 })
             }
-            DetailPane::Raw => self.raw.get(selected).map(|l| l.trim().to_owned()),
+            DetailPane::Raw => self
+                .raw
+                .get(selected)
+                .map(|l| (l.trim().to_owned(), "line")),
         }
     }
 
@@ -296,7 +319,7 @@ fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
         let Some(value) = field.to_json() else {
             continue;
         };
-        let mut line = FieldLine::new(FieldKind::Field, label, preview(&value));
+        let mut line = FieldLine::of_value(FieldKind::Field, label, &value);
         if let Value::String(s) = &value {
             if label.ends_with("_at") {
                 line.timestamp = DateTime::parse_from_rfc3339(s)
@@ -310,11 +333,11 @@ fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
         lines.push(line);
     }
     if let Some(value) = r.properties.to_json() {
-        let summary = match &value {
-            Value::Object(map) => format!("{} keys (tree and raw JSON on the right)", map.len()),
-            other => preview(other),
-        };
-        lines.push(FieldLine::new(FieldKind::Field, "properties", summary));
+        let mut line = FieldLine::of_value(FieldKind::Field, "properties", &value);
+        if let Value::Object(map) = &value {
+            line.value = format!("{} keys (tree and raw JSON on the right)", map.len());
+        }
+        lines.push(line);
     }
     if !r.extra.is_empty() {
         lines.push(FieldLine::new(
@@ -323,35 +346,67 @@ fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
             "not in the spec, kept as sent",
         ));
         for (key, value) in &r.extra {
-            lines.push(FieldLine::new(
+            lines.push(FieldLine::of_value(
                 FieldKind::Extra,
                 sanitize::line(key),
-                preview(value),
+                value,
             ));
         }
     }
-    let links = r.link_list();
-    if r.links.is_present() {
+    if let Some(links) = r.links.to_json() {
+        link_lines(&links, &mut lines);
+    }
+    lines
+}
+
+/// The `links` field, read from the JSON as it came so that nothing of an odd shape is hidden:
+/// every object of `links.links` is a link, anything else is shown raw and marked.
+fn link_lines(links: &Value, lines: &mut Vec<FieldLine>) {
+    let Some(items) = links.get("links").and_then(Value::as_array) else {
         lines.push(FieldLine::new(
             FieldKind::Section,
             "Links",
-            format!("{}", links.len()),
+            "not in the expected shape",
         ));
-    }
-    for link in links {
+        lines.push(FieldLine::of_value(FieldKind::Problem, "links", links));
+        return;
+    };
+    lines.push(FieldLine::new(
+        FieldKind::Section,
+        "Links",
+        items.len().to_string(),
+    ));
+    for (i, item) in items.iter().enumerate() {
+        let Value::Object(map) = item else {
+            lines.push(FieldLine::of_value(
+                FieldKind::Problem,
+                format!("links[{i}]"),
+                item,
+            ));
+            continue;
+        };
+        let link = Link::from_map(map.clone());
         let title = link.title.get().map(String::as_str).unwrap_or("(no title)");
         let kind = link.link_type.get().map(String::as_str).unwrap_or("-");
         let url = link.url.get().cloned();
-        let value = format!(
-            "[{}] {}",
-            sanitize::line(kind),
-            url.as_deref().map(sanitize::line).unwrap_or_default()
-        );
+        let shown_url = url.as_deref().map(sanitize::line).unwrap_or_default();
+        let value = format!("[{}] {shown_url}", sanitize::line(kind));
         let mut line = FieldLine::new(FieldKind::Link, sanitize::line(title), value);
+        line.copy = url.clone().unwrap_or_default();
         line.url = url;
         lines.push(line);
     }
-    lines
+}
+
+/// The first JSON string on a line of pretty JSON that is a value (after `": "`, or alone in an
+/// array), unescaped; for `o` in the raw pane.
+fn string_in_line(line: &str) -> Option<String> {
+    let trimmed = line.trim().trim_end_matches(',');
+    let candidate = match trimmed.find("\": ") {
+        Some(split) => &trimmed[split + 3..],
+        None => trimmed,
+    };
+    serde_json::from_str::<String>(candidate).ok()
 }
 
 /// A value on one line: strings as they are (sanitised), anything else as compact JSON.

@@ -33,6 +33,22 @@ impl LineInput {
         before != self.text()
     }
 
+    /// Inserts pasted text at the cursor (control characters dropped); says whether it changed.
+    pub fn insert(&mut self, text: &str) -> bool {
+        let clean: String = text.chars().filter(|c| !c.is_control()).collect();
+        !clean.is_empty() && self.area.insert_str(clean)
+    }
+
+    /// The text left of the cursor, for placing the terminal cursor by display width.
+    pub fn before_cursor(&self) -> &str {
+        let text = self.text();
+        let end = text
+            .char_indices()
+            .nth(self.cursor_column())
+            .map_or(text.len(), |(i, _)| i);
+        &text[..end]
+    }
+
     /// Replaces the text and puts the cursor at its end.
     pub fn set(&mut self, text: &str) {
         self.area = TextArea::new(vec![text.replace(['\n', '\r'], " ")]);

@@ -1,5 +1,5 @@
-//! A collapsible view of a JSON value (a resource's `properties`). Only the visible lines are
-//! materialised, so a 5 MB value costs what its expanded part costs, not what the whole costs.
+//! A collapsible view of a JSON value (a resource's `properties`). Only the lines of expanded
+//! nodes are materialised, so a 5 MB value costs what its expanded part costs, not the whole.
 
 use std::collections::HashSet;
 use std::sync::Arc;

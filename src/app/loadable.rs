@@ -29,11 +29,4 @@ impl<T> Loadable<T> {
     pub fn is_loading(&self) -> bool {
         matches!(self, Loadable::Loading)
     }
-
-    pub fn error(&self) -> Option<&ApiError> {
-        match self {
-            Loadable::Failed(e) => Some(e),
-            _ => None,
-        }
-    }
 }

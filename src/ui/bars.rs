@@ -31,15 +31,17 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(activity) = activity(app) {
         spans.push(Span::styled(format!("│ {activity} "), theme::warning()));
     }
-    match (&app.notice, &app.last_error) {
+    // What the last key did, else what is wrong now (a fixed error leaves the bar; `!` keeps
+    // the last one in full).
+    match (&app.notice, app.browser.error()) {
         (Some(Notice::Info(text)), _) => {
             spans.push(Span::styled(format!("│ {text}"), theme::info()))
         }
         (Some(Notice::Error(text)), _) => {
             spans.push(Span::styled(format!("│ ⚠ {text}"), theme::error()))
         }
-        (None, Some(report)) => spans.push(Span::styled(
-            format!("│ ⚠ {} (! details)", report.message),
+        (None, Some(error)) => spans.push(Span::styled(
+            format!("│ ⚠ {} (! details)", sanitize::line(&error.to_string())),
             theme::error(),
         )),
         (None, None) => {}

@@ -97,12 +97,7 @@ pub fn render(frame: &mut Frame, detail: &Detail, body: Rect, now: DateTime<Utc>
             area,
         );
         if search.editing {
-            let x = area
-                .x
-                .saturating_add(1 + search.input.cursor_column() as u16);
-            if x < area.x + area.width {
-                frame.set_cursor_position((x, area.y));
-            }
+            super::text::place_cursor(frame, area, 1, &search.input);
         }
     }
 }

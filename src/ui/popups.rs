@@ -54,12 +54,7 @@ pub fn render_help(frame: &mut Frame, help: &Help, area: Rect) {
         ]));
     }
     frame.render_widget(Paragraph::new(lines), inner);
-    let x = inner
-        .x
-        .saturating_add(8 + help.filter.cursor_column() as u16);
-    if x < inner.x + inner.width && inner.height > 0 {
-        frame.set_cursor_position((x, inner.y));
-    }
+    super::text::place_cursor(frame, inner, 8, &help.filter);
 }
 
 /// The command line sits on the footer's row; Tab's candidates or an error go just above it.
@@ -73,12 +68,7 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, footer: Rect) 
         ])),
         footer,
     );
-    let x = footer
-        .x
-        .saturating_add(1 + line.input.cursor_column() as u16);
-    if x < footer.x + footer.width {
-        frame.set_cursor_position((x, footer.y));
-    }
+    super::text::place_cursor(frame, footer, 1, &line.input);
     let note = match (&line.error, line.candidates.is_empty()) {
         (Some(error), _) => Some(Line::styled(format!("⚠ {error}"), theme::error())),
         (None, false) => Some(Line::styled(

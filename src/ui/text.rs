@@ -1,5 +1,7 @@
 //! Fitting text into cells by display width, and marking search hits.
 
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Span;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -50,6 +52,27 @@ pub fn highlight(text: &str, needle: &str, base: Style, hit: Style) -> Vec<Span<
         spans.push(Span::styled(text[from..].to_owned(), base));
     }
     spans
+}
+
+/// Puts the terminal cursor in a one-line input drawn at `area` after `prefix` columns, by the
+/// display width of the text left of the input's cursor; nowhere when that is outside `area`.
+pub fn place_cursor(
+    frame: &mut Frame,
+    area: Rect,
+    prefix: u16,
+    input: &crate::app::input::LineInput,
+) {
+    if area.height == 0 {
+        return;
+    }
+    let typed = crate::sanitize::line(input.before_cursor()).width();
+    let x = u16::try_from(typed)
+        .unwrap_or(u16::MAX)
+        .saturating_add(prefix)
+        .saturating_add(area.x);
+    if x < area.x.saturating_add(area.width) {
+        frame.set_cursor_position((x, area.y));
+    }
 }
 
 /// Thousands separators, for row counts.
