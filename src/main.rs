@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use appdeck::api::{ClientSettings, Token};
 use appdeck::app::Session;
-use appdeck::cli::args::Cli;
+use appdeck::cli::args::{Cli, Command};
 use appdeck::sandbox::{Sandbox, SandboxOptions};
 use appdeck::tui::LaunchOptions;
 
@@ -16,7 +16,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = appdeck::cli::args::parse();
-    init_logging();
+    // The TUI and the sandbox run for a while and have no other place to report to; a one-shot
+    // command says what it has to say on stdout and stderr.
+    if matches!(cli.command, None | Some(Command::Sandbox(_))) {
+        init_logging();
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

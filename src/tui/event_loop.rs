@@ -11,7 +11,6 @@ use std::task::Poll;
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
-use ratatui_textarea::{Input, Key};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::effects::Effects;
@@ -170,7 +169,6 @@ where
                         let _ = self.sender.send(Action::Notice(notice));
                     }
                 }
-                Command::Quit => {}
             }
         }
     }
@@ -192,15 +190,7 @@ where
             },
             Event::Resize(width, height) => Some(Action::Resize { width, height }),
             Event::Paste(text) if self.app.context() == Context::TextInput => {
-                // A paste goes into the input as typed text; control characters are dropped.
-                let text: String = text.chars().filter(|c| !c.is_control()).collect();
-                for c in text.chars() {
-                    let _ = self.sender.send(Action::Edit(Input {
-                        key: Key::Char(c),
-                        ..Input::default()
-                    }));
-                }
-                None
+                Some(Action::InsertText(text))
             }
             _ => None,
         }

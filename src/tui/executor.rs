@@ -3,10 +3,13 @@
 
 use std::collections::HashMap;
 
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
-use crate::api::Client;
+use crate::api::{ApiError, Client};
 use crate::app::{Action, ApiCall, ApiReply, Notice, RequestId};
 
 pub struct Executor {
@@ -33,7 +36,12 @@ impl Executor {
         let task = tokio::spawn(async move {
             let reply = match call {
                 ApiCall::ListPage(request) => {
-                    ApiReply::Page(Box::new(client.list_page(&request).await))
+                    // A bug while reading an answer must still answer, or the pane would say
+                    // "loading" for ever; the panic itself is in the log.
+                    let outcome = AssertUnwindSafe(client.list_page(&request))
+                        .catch_unwind()
+                        .await;
+                    ApiReply::Page(Box::new(outcome.unwrap_or_else(|_| Err(internal_error()))))
                 }
             };
             // The loop may be gone (the user quit): nothing to tell then.
@@ -83,5 +91,12 @@ impl Drop for Executor {
         for task in self.in_flight.values() {
             task.abort();
         }
+    }
+}
+
+fn internal_error() -> ApiError {
+    ApiError::Decode {
+        problem: "appdeck failed while reading the answer (a bug; the log has the details)".into(),
+        excerpt: String::new(),
     }
 }

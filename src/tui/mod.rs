@@ -28,25 +28,22 @@ pub struct LaunchOptions {
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
 pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let client = Client::new(&options.settings)?;
+    // Listen for signals before the terminal goes raw, so none can arrive unheard in between.
+    let signals = Signals::listen();
     let (guard, terminal) = TerminalGuard::enter()?;
     let size = terminal.size()?;
-    let (app, initial) = App::new(
-        options.session,
-        Rect::new(0, 0, size.width, size.height),
-        options.page_size,
-    );
+    let area = Rect::new(0, 0, size.width, size.height);
+    let (app, initial) = App::new(options.session, area, options.page_size);
     let events = crossterm::event::EventStream::new();
-    let mut event_loop = EventLoop::new(
-        terminal,
-        app,
-        initial,
-        events,
-        client,
-        Box::new(TerminalEffects),
-        true,
-    );
+    let effects = Box::new(TerminalEffects);
+    let mut event_loop = EventLoop::new(terminal, app, initial, events, client, effects, true);
     event_loop.time_startup(options.started);
-    let signals = tokio::spawn(forward_signals(event_loop.sender()));
+    let sender = event_loop.sender();
+    let signals = tokio::spawn(async move {
+        signals.received().await;
+        tracing::info!("signal received, quitting");
+        let _ = sender.send(Action::ForceQuit);
+    });
     let result = event_loop.run().await;
     signals.abort();
     drop(event_loop);
@@ -57,31 +54,43 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
 
 /// SIGTERM, SIGHUP and SIGINT quit the loop like `q`, so the terminal is restored on the way out.
 /// (In raw mode Ctrl-C arrives as a key, not as SIGINT.)
-async fn forward_signals(sender: tokio::sync::mpsc::UnboundedSender<Action>) {
-    wait_for_signal().await;
-    tracing::info!("signal received, quitting");
-    let _ = sender.send(Action::ForceQuit);
+struct Signals {
+    #[cfg(unix)]
+    streams: Vec<tokio::signal::unix::Signal>,
 }
 
-#[cfg(unix)]
-async fn wait_for_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let kinds = [
-        SignalKind::terminate(),
-        SignalKind::hangup(),
-        SignalKind::interrupt(),
-    ];
-    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
-    if streams.is_empty() {
-        return std::future::pending().await;
+impl Signals {
+    #[cfg(unix)]
+    fn listen() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        let kinds = [
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+            SignalKind::interrupt(),
+        ];
+        Signals {
+            streams: kinds.into_iter().filter_map(|k| signal(k).ok()).collect(),
+        }
     }
-    let waits = streams.iter_mut().map(|s| Box::pin(s.recv()));
-    futures_util::future::select_all(waits).await;
-}
 
-#[cfg(not(unix))]
-async fn wait_for_signal() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
+    #[cfg(unix)]
+    async fn received(mut self) {
+        if self.streams.is_empty() {
+            return std::future::pending().await;
+        }
+        let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
+        futures_util::future::select_all(waits).await;
+    }
+
+    #[cfg(not(unix))]
+    fn listen() -> Self {
+        Signals {}
+    }
+
+    #[cfg(not(unix))]
+    async fn received(self) {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 }

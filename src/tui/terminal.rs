@@ -1,13 +1,14 @@
 //! Entering and leaving the terminal's TUI mode. Whatever happens (normal exit, error, panic,
 //! signal) the terminal is handed back as it was: cooked mode, main screen, cursor, no mouse.
 
+use std::fmt;
 use std::io::{self, Stdout, Write};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once};
+use std::thread::ThreadId;
 
 use crossterm::cursor::Show;
-use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-};
+use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -17,6 +18,10 @@ use ratatui::backend::CrosstermBackend;
 
 pub type Tui = Terminal<CrosstermBackend<Stdout>>;
 
+/// Whether the TUI owns the terminal, and from which thread it draws.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static UI_THREAD: Mutex<Option<ThreadId>> = Mutex::new(None);
+
 /// Restores the terminal when dropped, so an early return or an error cannot leave it raw.
 pub struct TerminalGuard(());
 
@@ -24,13 +29,17 @@ impl TerminalGuard {
     /// Switches to raw mode and the alternate screen, and returns the terminal to draw on.
     pub fn enter() -> io::Result<(TerminalGuard, Tui)> {
         install_panic_hook();
+        if let Ok(mut ui) = UI_THREAD.lock() {
+            *ui = Some(std::thread::current().id());
+        }
         enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
         let guard = TerminalGuard(());
         let mut stdout = io::stdout();
         execute!(
             stdout,
             EnterAlternateScreen,
-            EnableMouseCapture,
+            EnableMouseButtons,
             EnableBracketedPaste
         )?;
         let terminal = Terminal::new(CrosstermBackend::new(stdout))?;
@@ -46,6 +55,7 @@ impl Drop for TerminalGuard {
 
 /// Puts the terminal back. Safe to call more than once, and from the panic hook.
 pub fn restore() {
+    ACTIVE.store(false, Ordering::SeqCst);
     let _ = disable_raw_mode();
     let mut stdout = io::stdout();
     let _ = execute!(
@@ -58,13 +68,33 @@ pub fn restore() {
     let _ = stdout.flush();
 }
 
-/// A panic restores the terminal before the message is printed, so the message is readable and
-/// the shell usable.
+/// Clicks, drags and the wheel in SGR encoding, but not crossterm's any-motion tracking (1003):
+/// every mouse move would wake an idle appdeck for nothing.
+struct EnableMouseButtons;
+
+impl crossterm::Command for EnableMouseButtons {
+    fn write_ansi(&self, f: &mut impl fmt::Write) -> fmt::Result {
+        f.write_str("\x1b[?1000h\x1b[?1002h\x1b[?1006h")
+    }
+}
+
+/// A panic on the UI thread restores the terminal before the message is printed, so the
+/// message is readable and the shell usable. A panic on another thread (a request task, the demo
+/// sandbox) while the UI runs goes to the log instead: printing it would scribble over the
+/// screen, and restoring the terminal under a live UI would break it.
 fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            let on_ui_thread = UI_THREAD
+                .lock()
+                .map(|ui| *ui == Some(std::thread::current().id()))
+                .unwrap_or(true);
+            if ACTIVE.load(Ordering::SeqCst) && !on_ui_thread {
+                tracing::error!("panic on a background thread: {info}");
+                return;
+            }
             restore();
             previous(info);
         }));
