@@ -496,7 +496,31 @@ fn validate_checks_properties_against_types() {
         out.stdout
     );
 
+    let mut boolean: Value = serde_json::from_str(&widget_connect()).unwrap();
+    boolean["resources"][0]["property_json_schema"] = json!(true);
+    let boolean = write_file(
+        &dir.path().join("boolean.json"),
+        &boolean.to_string(),
+        0o644,
+    );
     let fine = write_file(&dir.path().join("ok.json"), &widget_report(json!(1)), 0o644);
+    let out = run(appdeck(dir.path())
+        .arg("validate")
+        .arg(&fine)
+        .arg("--types")
+        .arg(&boolean));
+    assert_eq!(
+        out.code, 2,
+        "a boolean schema is unusable, as for connect: {out:?}"
+    );
+    assert!(
+        out.stdout.contains(
+            "error at /response/resource/properties: not checked: the property_json_schema"
+        ) && out.stdout.contains("found the boolean schema `true`"),
+        "{}",
+        out.stdout
+    );
+
     let out = run(appdeck(dir.path())
         .arg("validate")
         .arg(&fine)
