@@ -174,6 +174,39 @@ fn the_table_never_passes_escape_sequences_through() {
 }
 
 #[test]
+fn json_output_escapes_c1_controls_and_bidi_marks_and_keeps_the_data() {
+    let sandbox = TestSandbox::start(false, 0, None);
+    let name = "a\u{9b}31mb\u{202e}c\u{7f}\u{2067}\u{feff}";
+    sandbox.store().insert(resource(json!({
+        "type": "zz-hostile", "display_name": name, "external_id": "\u{1b}[2J"
+    })));
+    for format in ["ndjson", "json"] {
+        let out = run(sandbox.appdeck().args(["list", "-o", format]));
+        assert_eq!(out.code, 0, "{format}: {out:?}");
+        assert!(
+            !out.stdout.chars().any(|c| matches!(c,
+                '\u{1b}' | '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')),
+            "{format}: {:?}",
+            out.stdout
+        );
+        assert!(
+            out.stdout
+                .contains(r#""display_name":"a\u009b31mb\u202ec\u007f\u2067\ufeff""#),
+            "{format}: {}",
+            out.stdout
+        );
+        let items = if format == "json" {
+            serde_json::from_str::<Vec<Value>>(&out.stdout).unwrap()
+        } else {
+            parse_ndjson(&out.stdout)
+        };
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0]["display_name"], name, "{format}: the same value");
+        assert_eq!(items[0]["external_id"], "\u{1b}[2J");
+    }
+}
+
+#[test]
 fn a_malformed_item_is_marked_in_the_table_and_kept_raw_in_ndjson() {
     let sandbox = TestSandbox::with_fault(Fault::MalformedItem);
     sandbox
