@@ -207,6 +207,34 @@ fn json_output_escapes_c1_controls_and_bidi_marks_and_keeps_the_data() {
 }
 
 #[test]
+fn a_page_that_is_json_but_not_a_page_is_quoted_in_the_error() {
+    let base_url = common::answer_once("200 OK", r#"{"resources": 5, "next": null}"#);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .arg("list"));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(
+        out.stderr,
+        "appdeck: unreadable answer: `resources` should be an array, found a number \
+         (body starts: {\"resources\": 5, \"next\": null})\n"
+    );
+}
+
+#[test]
+fn an_error_status_with_an_empty_body_shows_the_status_line_alone() {
+    let base_url = common::answer_once("502 Bad Gateway", "");
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .arg("list"));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stderr, "appdeck: HTTP 502 Bad Gateway\n");
+}
+
+#[test]
 fn a_malformed_item_is_marked_in_the_table_and_kept_raw_in_ndjson() {
     let sandbox = TestSandbox::with_fault(Fault::MalformedItem);
     sandbox
@@ -270,6 +298,16 @@ fn a_wrong_or_missing_token_is_refused_clearly() {
         .appdeck()
         .args(["list", "--base-url", "ftp://x/api/v1"]));
     assert_eq!(out.code, 2, "{out:?}");
+
+    for url in [
+        "ftp://user:hunter2@x/api/v1",
+        "https://user:hunter2@/api/v1",
+    ] {
+        let out = run(sandbox.appdeck().args(["list", "--base-url", url]));
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(!out.stderr.contains("hunter2"), "{}", out.stderr);
+        assert!(out.stderr.contains("://***@"), "{}", out.stderr);
+    }
 }
 
 #[test]
@@ -647,6 +685,20 @@ fn config_show_masks_the_token_and_names_sources() {
     assert!(out.stdout.contains("connect_timeout  10s (from default)"));
     assert!(
         out.stdout.contains("[not found] (from env APPDECK_CONFIG)"),
+        "{}",
+        out.stdout
+    );
+
+    let out = run(appdeck(dir.path())
+        .env("APPDECK_TOKEN", "t")
+        .env("APPDECK_BASE_URL", "https://ci:hunter2@example.com/api/v1")
+        .args(["config", "show"]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!out.stdout.contains("hunter2"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "base_url         https://***@example.com/api/v1 (from env APPDECK_BASE_URL)"
+        ),
         "{}",
         out.stdout
     );
