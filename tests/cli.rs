@@ -460,6 +460,47 @@ fn a_2xx_answer_with_status_error_is_shown_and_exits_1() {
 }
 
 #[test]
+fn report_output_json_is_the_answer_with_c1_and_bidi_escaped() {
+    let body = "{\"status\":\"ok\",\"message\":\"saved \u{9b}2J\u{202e}\",\"x\":[1]}";
+    let base_url = common::answer_once("200 OK", body);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_with_stdin(
+        appdeck(dir.path())
+            .env("APPDECK_BASE_URL", &base_url)
+            .env("APPDECK_TOKEN", "t")
+            .args(["report", "-", "--output", "json"]),
+        Some(&widget_report(json!(1))),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains(r#""message": "saved \u009b2J\u202e""#),
+        "{}",
+        out.stdout
+    );
+    let answer: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(answer, serde_json::from_str::<Value>(body).unwrap());
+}
+
+#[test]
+fn a_report_answer_that_is_not_an_object_is_unreadable() {
+    let base_url = common::answer_once("200 OK", "[1]");
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_with_stdin(
+        appdeck(dir.path())
+            .env("APPDECK_BASE_URL", &base_url)
+            .env("APPDECK_TOKEN", "t")
+            .args(["report", "-", "--output", "json"]),
+        Some(&widget_report(json!(1))),
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "appdeck: unreadable answer: expected a JSON object, found an array (body starts: [1])\n"
+    );
+}
+
+#[test]
 fn broken_payloads_are_not_sent() {
     let sandbox = TestSandbox::demo();
     let before = sandbox.store().len();
