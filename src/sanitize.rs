@@ -1,8 +1,10 @@
 //! Text from the server is untrusted. Everything that could drive a terminal (C0 and C1 controls,
 //! hence every ESC/CSI/OSC/DCS sequence, DEL) or reorder what is shown (bidirectional overrides and
-//! isolates) is replaced by a visible stand-in before it reaches any output.
+//! isolates) is replaced by a visible stand-in before it reaches any output; in JSON output it is
+//! escaped instead, so that the data stays exact.
 
 use std::borrow::Cow;
+use std::fmt::Write;
 
 /// Whether `c` must not reach a terminal as it is. Newline and tab are handled by the callers.
 fn is_dangerous(c: char) -> bool {
@@ -52,6 +54,30 @@ pub fn multiline(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Makes serialised JSON safe to print: DEL, C1 controls and bidi marks, which serde_json writes
+/// raw, become `\uXXXX` escapes (lowercase hex, as serde_json writes C0 controls). The result is
+/// valid JSON with the same meaning, because such characters can only occur inside JSON strings,
+/// where an escape stands for the character itself; a consumer reading the output gets the exact
+/// data while a terminal showing it gets nothing it would act on.
+pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
+    // C0 controls never reach here raw: JSON escapes them inside strings, and outside strings
+    // only its whitespace (tab, newline, return) may occur, which must stay as it is.
+    let needs_escape = |c: char| c > '\u{1f}' && is_dangerous(c);
+    if !json.chars().any(needs_escape) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if needs_escape(c) {
+            // Every such character is in the Basic Multilingual Plane: one escape, no surrogates.
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// A short, safe excerpt of a raw body for error messages: at most `max_chars` characters.
 pub fn excerpt(body: &[u8], max_chars: usize) -> String {
     let text = String::from_utf8_lossy(body);
@@ -84,6 +110,37 @@ mod tests {
     #[test]
     fn multiline_keeps_newlines_only() {
         assert_eq!(multiline("a\n\tb\r\n"), "a\n    b␍\n");
+    }
+
+    #[test]
+    fn json_for_terminal_escapes_what_serde_json_leaves_raw() {
+        let value = serde_json::json!({
+            "name": "a\u{9b}31m\u{202e}b\u{7f}\u{200f}\u{2066}\u{61c}\u{feff}\u{85}",
+            "esc": "\u{1b}[2J", "ok": "héllo ✓"
+        });
+        for json in [
+            serde_json::to_string(&value).unwrap(),
+            serde_json::to_string_pretty(&value).unwrap(),
+        ] {
+            let safe = json_for_terminal(&json);
+            assert!(!safe.chars().any(is_dangerous_outside_whitespace), "{safe}");
+            assert!(safe.contains(r"a\u009b31m\u202eb\u007f\u200f\u2066\u061c\ufeff\u0085"));
+            assert!(safe.contains(r"\u001b[2J") && safe.contains("héllo ✓"));
+            let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+            assert_eq!(back, value);
+        }
+    }
+
+    fn is_dangerous_outside_whitespace(c: char) -> bool {
+        is_dangerous(c) && !matches!(c, '\n' | '\t' | '\r')
+    }
+
+    #[test]
+    fn clean_json_is_borrowed() {
+        assert!(matches!(
+            json_for_terminal("{\n  \"a\": \"日本\\u001b\"\n}"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

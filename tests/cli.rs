@@ -174,6 +174,67 @@ fn the_table_never_passes_escape_sequences_through() {
 }
 
 #[test]
+fn json_output_escapes_c1_controls_and_bidi_marks_and_keeps_the_data() {
+    let sandbox = TestSandbox::start(false, 0, None);
+    let name = "a\u{9b}31mb\u{202e}c\u{7f}\u{2067}\u{feff}";
+    sandbox.store().insert(resource(json!({
+        "type": "zz-hostile", "display_name": name, "external_id": "\u{1b}[2J"
+    })));
+    for format in ["ndjson", "json"] {
+        let out = run(sandbox.appdeck().args(["list", "-o", format]));
+        assert_eq!(out.code, 0, "{format}: {out:?}");
+        assert!(
+            !out.stdout.chars().any(|c| matches!(c,
+                '\u{1b}' | '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')),
+            "{format}: {:?}",
+            out.stdout
+        );
+        assert!(
+            out.stdout
+                .contains(r#""display_name":"a\u009b31mb\u202ec\u007f\u2067\ufeff""#),
+            "{format}: {}",
+            out.stdout
+        );
+        let items = if format == "json" {
+            serde_json::from_str::<Vec<Value>>(&out.stdout).unwrap()
+        } else {
+            parse_ndjson(&out.stdout)
+        };
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0]["display_name"], name, "{format}: the same value");
+        assert_eq!(items[0]["external_id"], "\u{1b}[2J");
+    }
+}
+
+#[test]
+fn a_page_that_is_json_but_not_a_page_is_quoted_in_the_error() {
+    let base_url = common::answer_once("200 OK", r#"{"resources": 5, "next": null}"#);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .arg("list"));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(
+        out.stderr,
+        "appdeck: unreadable answer: `resources` should be an array, found a number \
+         (body starts: {\"resources\": 5, \"next\": null})\n"
+    );
+}
+
+#[test]
+fn an_error_status_with_an_empty_body_shows_the_status_line_alone() {
+    let base_url = common::answer_once("502 Bad Gateway", "");
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .arg("list"));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stderr, "appdeck: HTTP 502 Bad Gateway\n");
+}
+
+#[test]
 fn a_malformed_item_is_marked_in_the_table_and_kept_raw_in_ndjson() {
     let sandbox = TestSandbox::with_fault(Fault::MalformedItem);
     sandbox
@@ -237,6 +298,16 @@ fn a_wrong_or_missing_token_is_refused_clearly() {
         .appdeck()
         .args(["list", "--base-url", "ftp://x/api/v1"]));
     assert_eq!(out.code, 2, "{out:?}");
+
+    for url in [
+        "ftp://user:hunter2@x/api/v1",
+        "https://user:hunter2@/api/v1",
+    ] {
+        let out = run(sandbox.appdeck().args(["list", "--base-url", url]));
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(!out.stderr.contains("hunter2"), "{}", out.stderr);
+        assert!(out.stderr.contains("://***@"), "{}", out.stderr);
+    }
 }
 
 #[test]
@@ -389,6 +460,47 @@ fn a_2xx_answer_with_status_error_is_shown_and_exits_1() {
 }
 
 #[test]
+fn report_output_json_is_the_answer_with_c1_and_bidi_escaped() {
+    let body = "{\"status\":\"ok\",\"message\":\"saved \u{9b}2J\u{202e}\",\"x\":[1]}";
+    let base_url = common::answer_once("200 OK", body);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_with_stdin(
+        appdeck(dir.path())
+            .env("APPDECK_BASE_URL", &base_url)
+            .env("APPDECK_TOKEN", "t")
+            .args(["report", "-", "--output", "json"]),
+        Some(&widget_report(json!(1))),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains(r#""message": "saved \u009b2J\u202e""#),
+        "{}",
+        out.stdout
+    );
+    let answer: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(answer, serde_json::from_str::<Value>(body).unwrap());
+}
+
+#[test]
+fn a_report_answer_that_is_not_an_object_is_unreadable() {
+    let base_url = common::answer_once("200 OK", "[1]");
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_with_stdin(
+        appdeck(dir.path())
+            .env("APPDECK_BASE_URL", &base_url)
+            .env("APPDECK_TOKEN", "t")
+            .args(["report", "-", "--output", "json"]),
+        Some(&widget_report(json!(1))),
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "appdeck: unreadable answer: expected a JSON object, found an array (body starts: [1])\n"
+    );
+}
+
+#[test]
 fn broken_payloads_are_not_sent() {
     let sandbox = TestSandbox::demo();
     let before = sandbox.store().len();
@@ -496,7 +608,31 @@ fn validate_checks_properties_against_types() {
         out.stdout
     );
 
+    let mut boolean: Value = serde_json::from_str(&widget_connect()).unwrap();
+    boolean["resources"][0]["property_json_schema"] = json!(true);
+    let boolean = write_file(
+        &dir.path().join("boolean.json"),
+        &boolean.to_string(),
+        0o644,
+    );
     let fine = write_file(&dir.path().join("ok.json"), &widget_report(json!(1)), 0o644);
+    let out = run(appdeck(dir.path())
+        .arg("validate")
+        .arg(&fine)
+        .arg("--types")
+        .arg(&boolean));
+    assert_eq!(
+        out.code, 2,
+        "a boolean schema is unusable, as for connect: {out:?}"
+    );
+    assert!(
+        out.stdout.contains(
+            "error at /response/resource/properties: not checked: the property_json_schema"
+        ) && out.stdout.contains("found the boolean schema `true`"),
+        "{}",
+        out.stdout
+    );
+
     let out = run(appdeck(dir.path())
         .arg("validate")
         .arg(&fine)
@@ -590,6 +726,20 @@ fn config_show_masks_the_token_and_names_sources() {
     assert!(out.stdout.contains("connect_timeout  10s (from default)"));
     assert!(
         out.stdout.contains("[not found] (from env APPDECK_CONFIG)"),
+        "{}",
+        out.stdout
+    );
+
+    let out = run(appdeck(dir.path())
+        .env("APPDECK_TOKEN", "t")
+        .env("APPDECK_BASE_URL", "https://ci:hunter2@example.com/api/v1")
+        .args(["config", "show"]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!out.stdout.contains("hunter2"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "base_url         https://***@example.com/api/v1 (from env APPDECK_BASE_URL)"
+        ),
         "{}",
         out.stdout
     );

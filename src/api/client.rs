@@ -1,6 +1,7 @@
 //! The one HTTP client: every operation is `POST {base_url}/<operation>` with a JSON body and the
 //! bearer token. Cheap to clone (reqwest's client is a handle), so background tasks hold clones.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
@@ -97,11 +98,12 @@ impl Client {
     pub fn new(settings: &ClientSettings) -> Result<Self, ApiError> {
         install_crypto_provider();
         let base = settings.base_url.trim_end_matches('/');
+        let shown = redact_url(base);
         let parsed = reqwest::Url::parse(base)
-            .map_err(|e| ApiError::Invalid(format!("base URL {base:?}: {e}")))?;
+            .map_err(|e| ApiError::Invalid(format!("base URL {shown:?}: {e}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(ApiError::Invalid(format!(
-                "base URL {base:?}: only http and https are supported"
+                "base URL {shown:?}: only http and https are supported"
             )));
         }
         let http = reqwest::Client::builder()
@@ -127,40 +129,46 @@ impl Client {
 
     /// One page of `resources.list`.
     pub async fn list_page(&self, request: &ListRequest) -> Result<ListResponse, ApiError> {
-        let body = self.post(Operation::ResourcesList, request).await?;
-        let value = reject_error_status(body)?;
+        // The raw body is kept until the page is read, for the excerpt of a page that is JSON
+        // but not a page.
+        let bytes = self.post_raw(Operation::ResourcesList, request).await?;
+        let value = reject_error_status(decode(bytes.as_ref())?)?;
         ListResponse::from_value(value).map_err(|problem| ApiError::Decode {
             problem,
-            excerpt: String::new(),
+            excerpt: sanitize::excerpt(bytes.as_ref(), EXCERPT_CHARS),
         })
     }
 
     /// Sends a task report (any JSON body: a hand-written report is sent as written).
     pub async fn report(&self, report: &Value) -> Result<ReportResponse, ApiError> {
-        self.send_for_answer(Operation::OperationsReport, report)
-            .await
+        self.send(Operation::OperationsReport, report)
+            .await?
+            .into_result()
     }
 
     /// Sends a version-connect payload.
     pub async fn connect(&self, payload: &Value) -> Result<ConnectResponse, ApiError> {
-        self.send_for_answer(Operation::VersionConnect, payload)
-            .await
+        self.send(Operation::VersionConnect, payload)
+            .await?
+            .into_result()
     }
 
-    async fn send_for_answer(
-        &self,
-        operation: Operation,
-        body: &Value,
-    ) -> Result<ReportResponse, ApiError> {
-        let value = reject_error_status(self.post(operation, body).await?)?;
-        match value {
-            Value::Object(map) => Ok(ReportResponse::from_map(map)),
+    /// Sends a report or connect payload and returns the answer without judging its `status`,
+    /// for callers that show the answer even when it is a refusal (`appdeck report`). Transport
+    /// errors, non-2xx statuses and bodies that are not JSON objects are errors here already.
+    pub async fn send(&self, operation: Operation, body: &Value) -> Result<Answer, ApiError> {
+        let raw = self.post(operation, body).await?;
+        match &raw {
+            Value::Object(map) => Ok(Answer {
+                response: ReportResponse::from_map(map.clone()),
+                raw,
+            }),
             other => Err(ApiError::Decode {
                 problem: format!(
                     "expected a JSON object, found {}",
-                    super::field::json_type_name(&other)
+                    super::field::json_type_name(other)
                 ),
-                excerpt: sanitize::excerpt(other.to_string().as_bytes(), 80),
+                excerpt: sanitize::excerpt(other.to_string().as_bytes(), EXCERPT_CHARS),
             }),
         }
     }
@@ -171,6 +179,16 @@ impl Client {
         operation: Operation,
         body: &impl Serialize,
     ) -> Result<Value, ApiError> {
+        let bytes = self.post_raw(operation, body).await?;
+        decode(bytes.as_ref())
+    }
+
+    /// Posts `body` and returns the raw body of a 2xx answer; any other status is an error.
+    async fn post_raw(
+        &self,
+        operation: Operation,
+        body: &impl Serialize,
+    ) -> Result<impl AsRef<[u8]>, ApiError> {
         let url = format!("{}/{}", self.base_url, operation.path());
         let response = self
             .http
@@ -189,10 +207,7 @@ impl Client {
         if !status.is_success() {
             return Err(http_error(status, &bytes));
         }
-        serde_json::from_slice(&bytes).map_err(|e| ApiError::Decode {
-            problem: format!("not JSON ({e})"),
-            excerpt: sanitize::excerpt(&bytes, 80),
-        })
+        Ok(bytes)
     }
 
     fn transport_error(&self, error: reqwest::Error) -> ApiError {
@@ -213,13 +228,54 @@ impl Client {
     }
 }
 
+/// How much of a body an error message quotes.
+const EXCERPT_CHARS: usize = 80;
+
+/// The service's answer to a report or a connect, kept both as sent and as read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The body exactly as the service sent it, for `--output json`.
+    pub raw: Value,
+    /// The same body read leniently: `status`, `message`, `metadata`, `error`.
+    pub response: ReportResponse,
+}
+
+impl Answer {
+    /// The refusal this answer is when its `status` is `error`, worded from its `error`, else
+    /// its `message`.
+    pub fn rejection(&self) -> Option<ApiError> {
+        rejection(&self.raw)
+    }
+
+    /// The answer as a result: a body whose `status` is `error` is a failure.
+    pub fn into_result(self) -> Result<ReportResponse, ApiError> {
+        match self.rejection() {
+            Some(error) => Err(error),
+            None => Ok(self.response),
+        }
+    }
+}
+
+/// The JSON of a 2xx body.
+fn decode(bytes: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| ApiError::Decode {
+        problem: format!("not JSON ({e})"),
+        excerpt: sanitize::excerpt(bytes, EXCERPT_CHARS),
+    })
+}
+
 /// A 2xx body whose `status` is `error` is a failure too.
 fn reject_error_status(value: Value) -> Result<Value, ApiError> {
-    if value.get("status").and_then(Value::as_str) == Some("error") {
-        let message = body_message(&value).unwrap_or_else(|| "no message given".to_owned());
-        return Err(ApiError::Rejected(message));
+    match rejection(&value) {
+        Some(error) => Err(error),
+        None => Ok(value),
     }
-    Ok(value)
+}
+
+fn rejection(value: &Value) -> Option<ApiError> {
+    (value.get("status").and_then(Value::as_str) == Some("error")).then(|| {
+        ApiError::Rejected(body_message(value).unwrap_or_else(|| "no message given".to_owned()))
+    })
 }
 
 /// The body's `error`, else its `message`, sanitised.
@@ -233,14 +289,132 @@ fn body_message(value: &Value) -> Option<String> {
         })
 }
 
+/// A non-2xx answer. The status line is always shown; after it comes the body's `error`, else
+/// its `message`, else a short excerpt of the body, and nothing when the body is empty (so a bare
+/// `502` reads "HTTP 502 Bad Gateway", not "HTTP 502 Bad Gateway: ").
 fn http_error(status: reqwest::StatusCode, body: &[u8]) -> ApiError {
     let from_body = serde_json::from_slice::<Value>(body)
         .ok()
         .and_then(|v| body_message(&v));
-    let message = from_body.unwrap_or_else(|| sanitize::excerpt(body, 80));
+    let message = from_body.unwrap_or_else(|| sanitize::excerpt(body, EXCERPT_CHARS));
     ApiError::Http {
         status: status.as_u16(),
         reason: status.canonical_reason().unwrap_or_default().to_owned(),
         message,
+    }
+}
+
+/// `url` with its user name and password replaced by `***`, for display: a base URL may carry
+/// credentials (`https://user:pass@host/...`) that must not be printed. In a URL that parses, the
+/// credentials end at the last `@` before the path; text that is not a URL with a host is masked
+/// up to its last `@` anywhere (it is shown exactly when it failed to parse, so nothing in it can
+/// be trusted to delimit the credentials).
+pub fn redact_url(url: &str) -> Cow<'_, str> {
+    let parsed = reqwest::Url::parse(url).ok().filter(reqwest::Url::has_host);
+    if parsed
+        .as_ref()
+        .is_some_and(|p| p.username().is_empty() && p.password().is_none())
+    {
+        return Cow::Borrowed(url);
+    }
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let rest = &url[start..];
+    let end = match parsed {
+        Some(_) => rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len()),
+        None => rest.len(),
+    };
+    match rest[..end].rfind('@') {
+        Some(at) => Cow::Owned(format!("{}***{}", &url[..start], &rest[at..])),
+        None => Cow::Borrowed(url),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn credentials_in_a_url_are_masked() {
+        assert_eq!(
+            redact_url("https://user:pa55@example.com/api/v1"),
+            "https://***@example.com/api/v1"
+        );
+        assert_eq!(redact_url("http://token@h:8080/x"), "http://***@h:8080/x");
+        assert_eq!(
+            redact_url("https://u:pw@host/api/@me?a=b@c"),
+            "https://***@host/api/@me?a=b@c"
+        );
+        // Not a URL (the password holds a `/`): masked up to the last `@` all the same.
+        assert_eq!(
+            redact_url("https://u:p/w@d@host/api/v1"),
+            "https://***@host/api/v1"
+        );
+        assert_eq!(redact_url("u:secret@host/api"), "***@host/api");
+        for clean in [
+            "http://127.0.0.1:9/api/v1",
+            "https://h/api/v1/@me",
+            "not a url",
+        ] {
+            assert!(matches!(redact_url(clean), Cow::Borrowed(_)), "{clean}");
+        }
+    }
+
+    #[test]
+    fn client_errors_do_not_show_credentials() {
+        for url in [
+            "ftp://user:hunter2@host/api/v1",
+            "https://user:hunter2@/api/v1",
+        ] {
+            let settings = ClientSettings::new(url, Token::new("t"));
+            let error = Client::new(&settings).unwrap_err().to_string();
+            assert!(!error.contains("hunter2"), "{error}");
+            assert!(error.contains("***@"), "{error}");
+        }
+    }
+
+    #[test]
+    fn an_http_error_words_its_message_from_the_body() {
+        let bad_gateway = reqwest::StatusCode::BAD_GATEWAY;
+        assert_eq!(
+            http_error(bad_gateway, b"").to_string(),
+            "HTTP 502 Bad Gateway"
+        );
+        assert_eq!(
+            http_error(bad_gateway, b" \n").to_string(),
+            "HTTP 502 Bad Gateway"
+        );
+        assert_eq!(
+            http_error(bad_gateway, br#"{"error": "", "message": "down"}"#).to_string(),
+            "HTTP 502 Bad Gateway: down"
+        );
+        assert_eq!(
+            http_error(bad_gateway, b"<html>\x1b[31mproxy</html>").to_string(),
+            "HTTP 502 Bad Gateway: <html>\u{241b}[31mproxy</html>"
+        );
+        let odd = reqwest::StatusCode::from_u16(599).unwrap();
+        assert_eq!(http_error(odd, b"").to_string(), "HTTP 599");
+    }
+
+    #[test]
+    fn a_refusal_is_worded_from_error_then_message() {
+        let answer = |raw: Value| Answer {
+            response: ReportResponse::from_map(raw.as_object().unwrap().clone()),
+            raw,
+        };
+        let refused = |raw: Value| answer(raw).into_result().unwrap_err().to_string();
+        assert_eq!(
+            refused(json!({"status": "error", "error": "bad \u{1b}[2J", "message": "m"})),
+            "the service answered with an error: bad \u{241b}[2J"
+        );
+        assert_eq!(
+            refused(json!({"status": "error", "error": " ", "message": "m"})),
+            "the service answered with an error: m"
+        );
+        assert_eq!(
+            refused(json!({"status": "error"})),
+            "the service answered with an error: no message given"
+        );
+        assert!(answer(json!({"status": "ok"})).into_result().is_ok());
     }
 }

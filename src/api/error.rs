@@ -11,8 +11,9 @@ pub enum ApiError {
     /// No answer within the configured time.
     #[error("timed out after {}s waiting for the service", .0.as_secs_f64())]
     Timeout(Duration),
-    /// A non-2xx answer. `message` is the body's `error`, else `message`, else a short excerpt.
-    #[error("HTTP {status}{}: {message}", reason_suffix(.reason))]
+    /// A non-2xx answer. `message` is the body's `error`, else `message`, else a short excerpt;
+    /// empty when the body says nothing, and then the status line stands alone.
+    #[error("HTTP {status}{}{}", reason_suffix(.reason), message_suffix(.message))]
     Http {
         status: u16,
         reason: String,
@@ -21,8 +22,9 @@ pub enum ApiError {
     /// A 2xx answer whose body says `status: "error"`.
     #[error("the service answered with an error: {0}")]
     Rejected(String),
-    /// A body appdeck cannot read (not JSON, or not the expected shape).
-    #[error("unreadable answer: {problem} (body starts: {excerpt})")]
+    /// A body appdeck cannot read (not JSON, or not the expected shape). `excerpt` may be empty
+    /// (an empty body), and then it is not mentioned.
+    #[error("unreadable answer: {problem}{}", excerpt_suffix(.excerpt))]
     Decode { problem: String, excerpt: String },
     /// The server handed out a cursor already used in the same listing: following it would loop.
     #[error(
@@ -42,6 +44,22 @@ fn reason_suffix(reason: &str) -> String {
     }
 }
 
+fn message_suffix(message: &str) -> String {
+    if message.is_empty() {
+        String::new()
+    } else {
+        format!(": {message}")
+    }
+}
+
+fn excerpt_suffix(excerpt: &str) -> String {
+    if excerpt.is_empty() {
+        String::new()
+    } else {
+        format!(" (body starts: {excerpt})")
+    }
+}
+
 impl ApiError {
     /// A hint for the commonest causes, shown under the message.
     pub fn hint(&self) -> Option<&'static str> {
@@ -55,5 +73,31 @@ impl ApiError {
             }
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_parts_leave_no_dangling_punctuation() {
+        let http = |reason: &str, message: &str| ApiError::Http {
+            status: 502,
+            reason: reason.to_owned(),
+            message: message.to_owned(),
+        };
+        assert_eq!(http("Bad Gateway", "").to_string(), "HTTP 502 Bad Gateway");
+        assert_eq!(http("", "").to_string(), "HTTP 502");
+        assert_eq!(http("", "down").to_string(), "HTTP 502: down");
+        let decode = |excerpt: &str| ApiError::Decode {
+            problem: "not JSON".to_owned(),
+            excerpt: excerpt.to_owned(),
+        };
+        assert_eq!(decode("").to_string(), "unreadable answer: not JSON");
+        assert_eq!(
+            decode("<html>").to_string(),
+            "unreadable answer: not JSON (body starts: <html>)"
+        );
     }
 }

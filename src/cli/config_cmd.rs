@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::Failure;
 use super::args::{ConfigCommand, GlobalArgs};
 use crate::api::Token;
+use crate::api::client::redact_url;
 use crate::config::{self, ConfigError, Env, Settings, Sourced, TokenSource};
 use crate::sanitize;
 
@@ -82,7 +83,12 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
         |p| format!("{} {}", sanitize::line(&p.value), from(&p.source)),
     );
     let base_url = match &settings.base_url {
-        Some(u) => format!("{} {}", sanitize::line(&u.value), from(&u.source)),
+        // A base URL may carry credentials (`https://user:pass@host/...`): masked like the token.
+        Some(u) => format!(
+            "{} {}",
+            sanitize::line(&redact_url(&u.value)),
+            from(&u.source)
+        ),
         None => {
             complete = false;
             "(not set: pass --base-url or set APPDECK_BASE_URL)".to_owned()
@@ -166,6 +172,20 @@ mod tests {
             "{text}"
         );
         assert!(report.complete);
+    }
+
+    #[test]
+    fn credentials_in_the_base_url_are_masked() {
+        let env = Env {
+            base_url: Some("https://deploy:hunter2@example.com/api/v1".into()),
+            token: Some(Token::new("t")),
+            ..Env::default()
+        };
+        let report = describe(&resolve(&Flags::default(), &env, None).unwrap(), no_file);
+        assert_eq!(
+            report.lines[2].1,
+            "https://***@example.com/api/v1 (from env APPDECK_BASE_URL)"
+        );
     }
 
     #[test]

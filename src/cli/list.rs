@@ -7,6 +7,7 @@ use super::Failure;
 use super::args::{ListArgs, ListOutput};
 use super::table::{Layout, Row};
 use crate::api::{ApiError, Client, PageItem, Pager};
+use crate::sanitize;
 
 /// Notes about marked rows kept for the footer; beyond this only a count is kept.
 const MAX_NOTES: usize = 20;
@@ -81,14 +82,14 @@ impl Sink {
         match self {
             Sink::Ndjson => {
                 for item in items {
-                    serde_json::to_writer(&mut *out, item)?;
+                    write_json(item, out)?;
                     out.write_all(b"\n")?;
                 }
             }
             Sink::Json { written } => {
                 for item in items {
                     out.write_all(if *written { b",\n  " } else { b"[\n  " })?;
-                    serde_json::to_writer(&mut *out, item)?;
+                    write_json(item, out)?;
                     *written = true;
                 }
             }
@@ -118,6 +119,14 @@ impl Sink {
         }
         out.flush()
     }
+}
+
+/// Writes one item as compact JSON, escaped by [`sanitize::json_for_terminal`]: the output may be
+/// a terminal, and serde_json leaves C1 controls and bidi marks raw. Always escaped, not only on a
+/// terminal, since the data a reader parses is the same either way.
+fn write_json(item: &PageItem, out: &mut impl Write) -> std::io::Result<()> {
+    let json = serde_json::to_string(item).map_err(std::io::Error::from)?;
+    out.write_all(sanitize::json_for_terminal(&json).as_bytes())
 }
 
 impl TableState {
@@ -167,7 +176,7 @@ impl TableState {
             )?;
         }
         let of_type = resource_type
-            .map(|t| format!(" of type {}", crate::sanitize::line(t)))
+            .map(|t| format!(" of type {}", sanitize::line(t)))
             .unwrap_or_default();
         let rows = match self.rows {
             1 => "1 resource".to_owned(),

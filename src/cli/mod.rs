@@ -122,18 +122,20 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
     }
 }
 
-/// The client's settings from flags, environment and config file, printing any warnings about
-/// them (shared secrets, unknown keys) on stderr. Also what the terminal UI starts from.
-pub fn client_settings(global: &GlobalArgs) -> Result<ClientSettings, Failure> {
+/// The client's settings from flags, environment and config file, and the name of the profile
+/// they came from (if any), printing any warnings about them (shared secrets, unknown keys) on
+/// stderr. One place for this logic: the terminal UI starts from it too, and shows the profile.
+pub fn client_settings(global: &GlobalArgs) -> Result<(ClientSettings, Option<String>), Failure> {
     let settings = config::load(&global.flags())?;
     let (client_settings, warnings) = settings.client_settings()?;
     warn(&warnings);
-    Ok(client_settings)
+    Ok((client_settings, settings.profile_name().map(str::to_owned)))
 }
 
 /// Builds the client from the configuration.
 fn connect(global: &GlobalArgs) -> Result<Client, Failure> {
-    Ok(Client::new(&client_settings(global)?)?)
+    let (settings, _profile) = client_settings(global)?;
+    Ok(Client::new(&settings)?)
 }
 
 /// Prints warnings that do not stop the command.
@@ -141,5 +143,38 @@ fn warn(warnings: &[String]) {
     let mut err = std::io::stderr().lock();
     for warning in warnings {
         let _ = writeln!(err, "appdeck: warning: {warning}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_settings_name_the_profile_they_come_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.toml");
+        std::fs::write(&config, "[profiles.staging]\ntoken = \"t\"\n").unwrap();
+        let global = GlobalArgs {
+            base_url: Some("http://127.0.0.1:9/api/v1".into()),
+            profile: Some("staging".into()),
+            config: Some(config),
+            ..GlobalArgs::default()
+        };
+        let (settings, profile) = client_settings(&global).unwrap();
+        assert_eq!(profile.as_deref(), Some("staging"));
+        assert_eq!(settings.base_url, "http://127.0.0.1:9/api/v1");
+
+        if std::env::var_os(config::ENV_PROFILE).is_some() {
+            return; // the environment would choose a profile
+        }
+        let global = GlobalArgs {
+            profile: None,
+            config: Some(dir.path().join("absent.toml")),
+            token_file: Some(dir.path().join("token")),
+            ..global
+        };
+        std::fs::write(dir.path().join("token"), "t").unwrap();
+        assert_eq!(client_settings(&global).unwrap().1, None);
     }
 }

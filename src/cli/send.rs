@@ -3,12 +3,10 @@
 
 use std::io::Write;
 
-use serde_json::Value;
-
 use super::args::{AnswerOutput, GlobalArgs, SendArgs};
 use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
-use crate::api::{ApiError, Field, Operation, ReportResponse};
+use crate::api::{Field, Operation, ReportResponse};
 use crate::sanitize;
 use crate::validate::{self as checks, PayloadKind};
 
@@ -35,30 +33,25 @@ pub async fn run(
     }
 
     let client = super::connect(global)?;
-    let answer = client.post(operation, &value).await?;
+    let answer = client.send(operation, &value).await?;
     let mut out = std::io::stdout().lock();
-    let response = match args.output {
+    match args.output {
         AnswerOutput::Json => {
-            serde_json::to_writer_pretty(&mut out, &answer).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-            match answer {
-                Value::Object(map) => ReportResponse::from_map(map),
-                _ => ReportResponse::default(),
-            }
+            let json = serde_json::to_string_pretty(&answer.raw).map_err(std::io::Error::from)?;
+            writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
         }
         AnswerOutput::Text => {
-            let response = into_response(answer)?;
-            for line in answer_lines(&response) {
+            for line in answer_lines(&answer.response) {
                 writeln!(out, "{line}")?;
             }
-            response
         }
-    };
-    out.flush()?;
-    if response.is_error() {
-        return Err(Failure::Api(ApiError::Rejected(error_message(&response))));
     }
-    Ok(())
+    out.flush()?;
+    // The answer is printed first, even a refusal, so that what the service said is on stdout.
+    match answer.rejection() {
+        Some(refusal) => Err(Failure::Api(refusal)),
+        None => Ok(()),
+    }
 }
 
 /// A report sent to `connect` (or the reverse) would only be refused by the service.
@@ -72,16 +65,6 @@ fn check_kind(kind: &PayloadKind, operation: Operation, name: &str) -> Result<()
     Err(Failure::Invalid(format!(
         "{name} is a {command} payload: send it with `appdeck {command}`"
     )))
-}
-
-fn into_response(answer: Value) -> Result<ReportResponse, Failure> {
-    match answer {
-        Value::Object(map) => Ok(ReportResponse::from_map(map)),
-        other => Err(Failure::Api(ApiError::Decode {
-            problem: "expected a JSON object".to_owned(),
-            excerpt: sanitize::excerpt(other.to_string().as_bytes(), 80),
-        })),
-    }
 }
 
 /// `status`, `message`, `platform_app_url` and `error` as `key: value` lines, those present only.
@@ -110,25 +93,13 @@ fn shown(field: &Field<String>) -> Option<String> {
     }
 }
 
-/// The answer's `error`, else its `message`, as the client words a refusal.
-fn error_message(response: &ReportResponse) -> String {
-    [&response.error, &response.message]
-        .into_iter()
-        .filter_map(|f| f.get())
-        .find(|s| !s.trim().is_empty())
-        .map_or_else(
-            || "no message given".to_owned(),
-            |s| sanitize::line(s.trim()).into_owned(),
-        )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn response(value: Value) -> ReportResponse {
-        into_response(value).unwrap()
+        ReportResponse::from_map(value.as_object().cloned().unwrap_or_default())
     }
 
     #[test]
@@ -148,32 +119,11 @@ mod tests {
     }
 
     #[test]
-    fn an_error_answer_is_worded_from_error_then_message() {
-        let r = response(json!({"status": "error", "error": "bad properties", "message": "m"}));
-        assert!(r.is_error());
-        assert_eq!(error_message(&r), "bad properties");
-        let r = response(json!({"status": "error", "error": " ", "message": "m"}));
-        assert_eq!(error_message(&r), "m");
-        assert_eq!(
-            error_message(&response(json!({"status": "error"}))),
-            "no message given"
-        );
-    }
-
-    #[test]
     fn a_payload_of_the_other_kind_is_refused() {
         assert!(check_kind(&PayloadKind::Report, Operation::OperationsReport, "r").is_ok());
         let err = check_kind(&PayloadKind::Connect, Operation::OperationsReport, "c.json")
             .unwrap_err()
             .to_string();
         assert!(err.contains("appdeck connect"), "{err}");
-    }
-
-    #[test]
-    fn an_answer_that_is_not_an_object_is_unreadable() {
-        assert!(matches!(
-            into_response(json!([1])),
-            Err(Failure::Api(ApiError::Decode { .. }))
-        ));
     }
 }

@@ -3,10 +3,11 @@
 
 use std::io::IsTerminal;
 
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 use crate::api::PageItem;
 use crate::sanitize;
+use crate::ui::text::fit;
 
 /// Width used when the output is not a terminal and `COLUMNS` says nothing.
 pub const FALLBACK_WIDTH: usize = 100;
@@ -137,7 +138,8 @@ impl Layout {
             if i > 0 {
                 out.push_str(GAP);
             }
-            let fitted = truncate(cell, self.widths[i]);
+            // The terminal UI's cut, so that a cell reads the same in the table and on screen.
+            let fitted = fit(cell, self.widths[i]);
             out.push_str(&fitted);
             if i + 1 < COLUMNS {
                 out.extend(std::iter::repeat_n(
@@ -149,28 +151,6 @@ impl Layout {
         out.truncate(out.trim_end().len());
         out
     }
-}
-
-/// Cuts `text` to at most `width` columns of display width, ending in `…` when cut.
-pub fn truncate(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    let Some(budget) = width.checked_sub(1) else {
-        return String::new();
-    };
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w > budget {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
-    out
 }
 
 #[cfg(test)]
@@ -191,12 +171,15 @@ mod tests {
     }
 
     #[test]
-    fn truncation_counts_display_width() {
-        assert_eq!(truncate("hello", 5), "hello");
-        assert_eq!(truncate("hello world", 6), "hello…");
-        assert_eq!(truncate("日本語テキスト", 6), "日本…");
-        assert_eq!(truncate("日本語", 1), "…");
-        assert_eq!(truncate("abc", 0), "");
+    fn cells_are_cut_by_display_width_with_an_ellipsis() {
+        let rows = vec![Row::from_item(&item(json!({
+            "type": "t", "display_name": "日本語テキストの長い名前です", "status": "s"
+        })))];
+        // Every other column at its minimum leaves the name 8 columns: 3 wide characters and `…`.
+        let layout = Layout::fit(&rows, 8 + 1 + 4 + 4 + 6 + 10 + 2 * 5);
+        let line = layout.row(&rows[0]);
+        assert!(line.contains("日本語… "), "{line}");
+        assert!(!line.contains("テ"), "{line}");
     }
 
     #[test]

@@ -445,6 +445,11 @@ fn expand_path(path: &Path, home: Option<&Path>, config_dir: Option<&Path>) -> P
 }
 
 impl Settings {
+    /// The name of the selected profile, whether or not any setting came from it.
+    pub fn profile_name(&self) -> Option<&str> {
+        self.profile.as_ref().map(|p| p.value.as_str())
+    }
+
     /// The client's settings, reading the token file if the token is in one. Warnings about the
     /// token file's permissions are added to the returned list.
     pub fn client_settings(&self) -> Result<(ClientSettings, Vec<String>), ConfigError> {

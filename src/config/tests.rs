@@ -54,6 +54,9 @@ fn the_default_profile_applies_when_none_is_chosen() {
     assert_eq!(s.request_timeout.value, Duration::from_secs(5));
     assert_eq!(s.request_timeout.source, Source::Profile("dev".into()));
     assert_eq!(s.connect_timeout.source, Source::Default);
+    assert_eq!(s.profile_name(), Some("dev"));
+    let none = resolve(&Flags::default(), &Env::default(), None).unwrap();
+    assert_eq!(none.profile_name(), None);
 }
 
 #[test]

@@ -86,12 +86,16 @@ impl Finding {
     }
 }
 
+/// Sanitises again when shown: the fields are public, so a finding built by hand (not through
+/// [`Finding::error`]) may hold raw payload keys; for one already clean this costs a scan only.
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = sanitize::line(&self.message);
         if self.pointer.is_empty() {
-            write!(f, "{}: {}", self.severity, self.message)
+            write!(f, "{}: {message}", self.severity)
         } else {
-            write!(f, "{} at {}: {}", self.severity, self.pointer, self.message)
+            let pointer = sanitize::line(&self.pointer);
+            write!(f, "{} at {pointer}: {message}", self.severity)
         }
     }
 }
@@ -290,6 +294,16 @@ mod tests {
         let f = Finding::error("/properties/a\u{1b}[2J", "x\u{1b}]0;t\u{7}");
         assert_eq!(f.pointer, "/properties/a␛[2J");
         assert_eq!(f.message, "x␛]0;t␇");
+    }
+
+    #[test]
+    fn a_finding_built_by_hand_is_sanitised_when_shown() {
+        let f = Finding {
+            severity: Severity::Error,
+            pointer: "/properties/\u{1b}]0;t\u{7}\u{202e}".to_owned(),
+            message: "bad\u{9b}2J".to_owned(),
+        };
+        assert_eq!(f.to_string(), "error at /properties/␛]0;t␇�: bad�2J");
     }
 
     #[test]

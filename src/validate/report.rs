@@ -220,9 +220,16 @@ fn check_against_types(
     let Some(schema) = entry.schema else {
         return;
     };
+    // Objects only, as `appdeck validate` on the --types file itself says (the spec types schemas
+    // as objects, and the service refuses boolean ones): a schema the service would refuse is no
+    // basis for passing a report.
     let compiled = match schema {
-        Value::Object(_) | Value::Bool(_) => schema::compile(schema),
-        other => Err(wrong_type("a JSON Schema (an object or a boolean)", other)),
+        Value::Object(_) => schema::compile(schema),
+        Value::Bool(b) => Err(format!(
+            "expected a JSON Schema object, found the boolean schema `{b}` (the spec types \
+             schemas as objects)"
+        )),
+        other => Err(wrong_type("a JSON Schema object", other)),
     };
     let compiled = match compiled {
         Ok(compiled) => compiled,
@@ -506,6 +513,26 @@ mod tests {
             "{}",
             v.findings[0]
         );
+    }
+
+    #[test]
+    fn a_boolean_type_schema_is_unusable_as_connect_checks_say() {
+        for schema in [json!(true), json!(false)] {
+            let types = json!({"resources": [{"type": "repo", "property_json_schema": schema}]});
+            let v = validate_value(&good(), Some(&types)).unwrap();
+            assert_eq!(v.findings.len(), 1, "{:?}", v.findings);
+            let finding = &v.findings[0];
+            assert_eq!(finding.severity, Severity::Error);
+            assert_eq!(finding.pointer, "/response/resource/properties");
+            assert!(
+                finding.message.starts_with("not checked: ")
+                    && finding.message.contains(
+                        "is unusable: expected a JSON Schema object, found the boolean schema"
+                    )
+                    && finding.message.contains(&format!("`{schema}`")),
+                "{finding}"
+            );
+        }
     }
 
     #[test]
