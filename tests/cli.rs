@@ -235,6 +235,20 @@ fn an_error_status_with_an_empty_body_shows_the_status_line_alone() {
 }
 
 #[test]
+fn a_redirect_is_an_error_not_followed() {
+    // Following it would turn the POST into a GET elsewhere; the server answers only once, so a
+    // followed redirect would end in a network error instead of this message.
+    let base_url = common::answer_once_with("302 Found", "location: /elsewhere\r\n", "");
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .arg("list"));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stderr, "appdeck: HTTP 302 Found\n");
+}
+
+#[test]
 fn a_malformed_item_is_marked_in_the_table_and_kept_raw_in_ndjson() {
     let sandbox = TestSandbox::with_fault(Fault::MalformedItem);
     sandbox

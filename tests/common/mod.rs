@@ -142,6 +142,11 @@ pub fn write_file(path: &Path, content: &str, mode: u32) -> PathBuf {
 /// A server on loopback that answers one request with `status` and `body`, for answers the
 /// sandbox never gives (a 2xx body saying `status: "error"`). Returns its base URL.
 pub fn answer_once(status: &'static str, body: &'static str) -> String {
+    answer_once_with(status, "", body)
+}
+
+/// Like [`answer_once`], with extra header lines (each ending in `\r\n`).
+pub fn answer_once_with(status: &'static str, headers: &'static str, body: &'static str) -> String {
     use std::io::{BufRead, BufReader, Read};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
@@ -161,7 +166,7 @@ pub fn answer_once(status: &'static str, body: &'static str) -> String {
         let mut request = vec![0; length];
         let _ = reader.read_exact(&mut request);
         let answer = format!(
-            "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            "HTTP/1.1 {status}\r\n{headers}content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
             body.len()
         );
         let _ = reader.get_mut().write_all(answer.as_bytes());
