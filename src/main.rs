@@ -57,21 +57,9 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             }
         }
     } else {
-        let loaded = appdeck::config::load(&cli.global.flags()).and_then(|settings| {
-            let profile = settings.profile.as_ref().map(|p| p.value.clone());
-            settings
-                .client_settings()
-                .map(|(client, warnings)| (client, warnings, profile))
-        });
-        match loaded {
-            Ok((client, warnings, profile)) => {
-                for warning in &warnings {
-                    eprintln!("appdeck: warning: {warning}");
-                    tracing::warn!("{warning}");
-                }
-                (client, profile)
-            }
-            Err(e) => return appdeck::cli::Failure::Config(e).report(),
+        match appdeck::cli::client_settings(&cli.global) {
+            Ok(configured) => configured,
+            Err(failure) => return failure.report(),
         }
     };
     let session = Session {
