@@ -138,7 +138,11 @@ fn browse_detail_help_and_quit_restore_the_terminal() {
     let tmux = Tmux::start(120, 40);
     let stty_before = {
         tmux.type_line("stty -g > stty.before");
-        tmux.wait_for("stty", |_| tmux.home.path().join("stty.before").exists());
+        // Wait for content, not just the file: the shell creates it before stty writes.
+        tmux.wait_for("stty", |_| {
+            std::fs::read_to_string(tmux.home.path().join("stty.before"))
+                .is_ok_and(|s| !s.is_empty())
+        });
         std::fs::read_to_string(tmux.home.path().join("stty.before")).unwrap_or_default()
     };
     let screen = launch_demo(&tmux, "");
