@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Launch-to-first-frame and launch-to-first-rows of the TUI, next to a bare ratatui program timed
-# the same way (examples/bare_ratatui.rs), each in a real terminal (tmux), median of RUNS runs.
+# Launch to first frame and launch to first rows of the TUI, next to a bare ratatui program
+# (examples/bare_ratatui.rs) measured the same way, each in a real terminal (tmux): median of
+# RUNS runs. "Launch" is a timestamp taken just before exec; the milestones are the wall-clock
+# times the programs log when the frame is flushed.
 #
-#   against an already running sandbox:  appdeck (base URL and token from the environment)
-#   self-contained:                       appdeck --demo (starts the sandbox in-process first)
+#   appdeck against an already running sandbox (base URL and token from the environment)
+#   appdeck --demo (starts its sandbox in-process first)
 #
-# Times come from the programs' own logs: from the first line of main to the frame flushed.
 # Usage: benches/tui_startup.sh [RUNS]      Needs: tmux.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,43 +32,48 @@ wait_for() {
     for _ in $(seq 500); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.02; done
     echo "timed out waiting for '$2' in $1" >&2; return 1
 }
+# ns since the epoch of a log line's RFC 3339 timestamp (its first word).
+log_ns() { date -d "$(grep -m1 "$2" "$1" | cut -d' ' -f1)" +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'; }
+ms() { awk -v a="$1" -v b="$2" 'BEGIN {print (b - a) / 1e6}'; }
+gone() { for _ in $(seq 250); do tmux -L "$SOCK" has-session 2>/dev/null || return 0; sleep 0.02; done; }
 
-# run_tui LABEL ARGS...: RUNS launches of appdeck; prints the medians of both milestones.
+# run_tui NAME ARGS...: RUNS launches of appdeck; prints the medians of both milestones.
 run_tui() {
-    local label=$1; shift
+    local name=$1; shift
     local frames=() rows=()
     for i in $(seq "$RUNS"); do
-        local home="$WORK/home-$label-$i" log
+        local home="$WORK/$name-$i" log
         mkdir -p "$home"; log="$home/.local/state/appdeck/appdeck.log"
         tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-            "env HOME=$home APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench $BIN $*"
+            "date +%s%N > $home/t0; exec env HOME=$home APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench $BIN $*"
         wait_for "$log" "first rows on screen"
         tmux -L "$SOCK" send-keys q
-        frames+=("$(grep -o 'first frame after [0-9.]*' "$log" | grep -o '[0-9.]*$')")
-        rows+=("$(grep -o 'first rows on screen after [0-9.]*' "$log" | grep -o '[0-9.]*$')")
-        for _ in $(seq 250); do tmux -L "$SOCK" has-session 2>/dev/null || break; sleep 0.02; done
+        local t0; t0=$(cat "$home/t0")
+        frames+=("$(ms "$t0" "$(log_ns "$log" 'first frame')")")
+        rows+=("$(ms "$t0" "$(log_ns "$log" 'first rows on screen')")")
+        gone
     done
-    printf '%-34s first frame %7.2f ms   first rows %7.2f ms\n' "$label" \
-        "$(printf '%s\n' "${frames[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')" \
-        "$(printf '%s\n' "${rows[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
+    printf '%-32s first frame %7s ms   first rows %7s ms\n' "$name" \
+        "$(printf '%s\n' "${frames[@]}" | median)" "$(printf '%s\n' "${rows[@]}" | median)"
 }
 
 run_bare() {
     local frames=()
     for i in $(seq "$RUNS"); do
         local log="$WORK/bare-$i.log"
-        tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 "$BARE $log"
+        tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
+            "date +%s%N > $WORK/bare-$i.t0; exec $BARE $log"
         for _ in $(seq 500); do tmux -L "$SOCK" capture-pane -p 2>/dev/null | grep -q "first frame" && break; sleep 0.02; done
         tmux -L "$SOCK" send-keys q
-        wait_for "$log" "first frame"
-        frames+=("$(grep -o '[0-9.]* ms' "$log" | grep -o '^[0-9.]*')")
-        for _ in $(seq 250); do tmux -L "$SOCK" has-session 2>/dev/null || break; sleep 0.02; done
+        wait_for "$log" "first frame at"
+        frames+=("$(ms "$(cat "$WORK/bare-$i.t0")" "$(grep -o '[0-9]*$' "$log")")")
+        gone
     done
-    printf '%-34s first frame %7.2f ms\n' "bare ratatui (baseline)" \
-        "$(printf '%s\n' "${frames[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
+    printf '%-32s first frame %7s ms\n' "bare ratatui (baseline)" "$(printf '%s\n' "${frames[@]}" | median)"
 }
 
-echo "median of $RUNS runs, 120x40 tmux pane:"
+echo "median of $RUNS runs, 120x40 tmux pane, from launch:"
 run_bare
-run_tui "appdeck (running sandbox)"
-run_tui "appdeck --demo (in-process)" --demo
+run_tui "appdeck-on-running-sandbox"
+run_tui "appdeck---demo" --demo
