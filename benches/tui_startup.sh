@@ -46,7 +46,7 @@ run_tui() {
         local home="$WORK/$name-$i" log
         mkdir -p "$home"; log="$home/.local/state/appdeck/appdeck.log"
         tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-            "date +%s%N > $home/t0; exec env HOME=$home APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench $BIN $*"
+            "export HOME=$home APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench; date +%s%N > $home/t0; exec $BIN $*"
         wait_for "$log" "first rows on screen"
         tmux -L "$SOCK" send-keys q
         local t0; t0=$(cat "$home/t0")

@@ -45,7 +45,7 @@ fn main() -> ExitCode {
 async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
     let mut sandbox = None;
     let (settings, profile) = if cli.demo {
-        match Sandbox::start(SandboxOptions::default()).await {
+        match Sandbox::start_early(SandboxOptions::default()).await {
             Ok(demo) => {
                 let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
                 sandbox = Some(demo);

@@ -724,3 +724,24 @@ async fn tokens_never_show_in_debug_output() {
     assert!(!format!("{sandbox:?}").contains("very-secret"));
     sandbox.shutdown().await;
 }
+
+#[tokio::test]
+async fn started_early_it_answers_only_once_the_data_is_loaded() {
+    let options = SandboxOptions {
+        generate: 20_000,
+        ..SandboxOptions::default()
+    };
+    let sandbox = Sandbox::start_early(options).await.expect("listening");
+    // Sent at once, while the data may still be loading: the answer waits for all of it.
+    let page = client(&sandbox)
+        .list_page(&ListRequest {
+            limit: Some(500),
+            ..ListRequest::default()
+        })
+        .await
+        .expect("a page");
+    assert_eq!(page.resources.len(), 500);
+    assert_eq!(sandbox.store().len(), 20_300);
+    sandbox.loaded().await.expect("loaded without error");
+    sandbox.shutdown().await;
+}

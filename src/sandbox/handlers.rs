@@ -39,6 +39,8 @@ pub(crate) struct AppState {
     pub origin: Arc<str>,
     /// Becomes `true` when the sandbox shuts down; a slow answer stops waiting then.
     pub shutdown: watch::Receiver<bool>,
+    /// Becomes `true` once the data is loaded; requests wait for it (see `Sandbox::start_early`).
+    pub ready: watch::Receiver<bool>,
 }
 
 pub(crate) fn router(state: AppState) -> Router {
@@ -47,6 +49,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/v1/apps.operations.report", post(report_route))
         .route("/api/v1/apps.version.connect", post(connect_route))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_token))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            wait_until_ready,
+        ))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -147,6 +153,15 @@ async fn pause(app: &AppState, delay: Duration) -> bool {
 }
 
 /// Lets a request through only with `Authorization: Bearer <accepted token>`.
+/// Holds a request until the data is loaded, so an early client sees the full listing rather
+/// than an empty or partial one.
+async fn wait_until_ready(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    let mut ready = app.ready.clone();
+    // A dropped sender means loading ended (even by failing): serve what there is.
+    let _ = ready.wait_for(|ready| *ready).await;
+    next.run(request).await
+}
+
 async fn require_token(State(app): State<AppState>, request: Request, next: Next) -> Response {
     let header = request.headers().get(AUTHORIZATION);
     let refusal = match header.map(|h| h.to_str().map(bearer_token)) {

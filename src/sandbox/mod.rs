@@ -21,7 +21,7 @@ mod seed;
 mod store;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
@@ -85,21 +85,26 @@ pub struct Sandbox {
     store: SandboxStore,
     stop: watch::Sender<bool>,
     server: Option<JoinHandle<std::io::Result<()>>>,
+    /// The background load of the data, until someone waits for it.
+    load: Mutex<Option<JoinHandle<Result<(), String>>>>,
 }
 
 impl Sandbox {
-    /// Loads the data, binds, and serves on the current tokio runtime; returns once listening.
+    /// Loads the data, binds, and serves on the current tokio runtime; returns once listening
+    /// with the data in place.
     pub async fn start(options: SandboxOptions) -> anyhow::Result<Sandbox> {
+        let sandbox = Self::start_early(options).await?;
+        sandbox.loaded().await?;
+        Ok(sandbox)
+    }
+
+    /// Binds and serves at once, and loads the data in the background; requests wait until it is
+    /// loaded. `appdeck --demo` starts this way so the terminal UI comes up while the demo data
+    /// is read.
+    pub async fn start_early(options: SandboxOptions) -> anyhow::Result<Sandbox> {
         let started = Instant::now();
         let tokens: Arc<[String]> = accepted_tokens(options.tokens)?.into();
         let store = SandboxStore::new();
-        let loading = store.clone();
-        let (seed_demo, generate) = (options.seed_demo, options.generate);
-        // Generating many resources takes a moment: keep it off the runtime's worker threads.
-        tokio::task::spawn_blocking(move || seed::load(&loading, seed_demo, generate))
-            .await
-            .context("loading the sandbox data stopped unexpectedly")??;
-
         let listener = tokio::net::TcpListener::bind(options.listen)
             .await
             .with_context(|| format!("cannot listen on {}", options.listen))?;
@@ -110,6 +115,27 @@ impl Sandbox {
         let origin = format!("http://{addr}");
         let base_url = format!("{origin}/api/v1");
 
+        let (ready_tx, ready) = watch::channel(false);
+        let loading = store.clone();
+        let (seed_demo, generate, fault) = (options.seed_demo, options.generate, options.fault);
+        // Generating many resources takes a moment: keep it off the runtime's worker threads.
+        let load = tokio::task::spawn_blocking(move || {
+            let result = seed::load(&loading, seed_demo, generate);
+            match &result {
+                Ok(()) => tracing::info!(
+                    listen = %bound,
+                    resources = loading.len(),
+                    types = loading.read().registry.type_count(),
+                    fault = fault.map(|f| f.to_string()),
+                    startup_ms = started.elapsed().as_millis() as u64,
+                    "sandbox ready"
+                ),
+                Err(e) => tracing::error!("sandbox data failed to load: {e:#}"),
+            }
+            let _ = ready_tx.send(true);
+            result.map_err(|e| e.to_string())
+        });
+
         let (stop, stopped) = watch::channel(false);
         let app = handlers::router(handlers::AppState {
             store: store.clone(),
@@ -117,6 +143,7 @@ impl Sandbox {
             fault: options.fault,
             origin: Arc::from(origin),
             shutdown: stopped.clone(),
+            ready,
         });
         let mut signal = stopped;
         let server = tokio::spawn(async move {
@@ -127,14 +154,6 @@ impl Sandbox {
                 })
                 .await
         });
-        tracing::info!(
-            listen = %bound,
-            resources = store.len(),
-            types = store.read().registry.type_count(),
-            fault = options.fault.map(|f| f.to_string()),
-            startup_ms = started.elapsed().as_millis() as u64,
-            "sandbox listening"
-        );
         Ok(Sandbox {
             addr,
             base_url,
@@ -142,7 +161,20 @@ impl Sandbox {
             store,
             stop,
             server: Some(server),
+            load: Mutex::new(Some(load)),
         })
+    }
+
+    /// Waits until the data is loaded; the error says why it could not be.
+    pub async fn loaded(&self) -> anyhow::Result<()> {
+        let load = self.load.lock().ok().and_then(|mut l| l.take());
+        match load {
+            Some(load) => load
+                .await
+                .context("loading the sandbox data stopped unexpectedly")?
+                .map_err(anyhow::Error::msg),
+            None => Ok(()),
+        }
     }
 
     /// The API root, `http://127.0.0.1:PORT/api/v1`.
