@@ -31,22 +31,29 @@ kib() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 switches() { cat /proc/"$PID"/task/*/status | awk '/ctxt_switches/ {s += $2} END {print s}'; }
 
-tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-    "env HOME=$WORK APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench $BIN --page-size 500"
-PID=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
-wait_screen "loaded" 10
-# Let the pages that fill the screen arrive.
+launch() { # launch ARGS...: appdeck in a fresh tmux session; sets PID
+    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
+        "env HOME=$WORK APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench $BIN $*"
+    PID=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
+}
+
+# 1. Start (default page size), then idle.
+launch
 wait_screen "more available" 10
 printf 'resident at start (first page on screen)    %6.1f MB\n' "$(awk -v k="$(kib VmRSS)" 'BEGIN {print k / 1024}')"
-
 ticks0=$(cpu_ticks); sw0=$(switches)
 sleep "$IDLE"
 ticks1=$(cpu_ticks); sw1=$(switches)
 hz=$(getconf CLK_TCK)
 printf 'idle %ss: CPU time                          %6.1f ms\n' "$IDLE" "$(awk -v d="$((ticks1 - ticks0))" -v hz="$hz" 'BEGIN {print d * 1000 / hz}')"
 printf 'idle %ss: wake-ups (context switches)       %6d\n' "$IDLE" "$(( sw1 - sw0 ))"
+tmux -L "$SOCK" send-keys q
 
-# Hold G: every press goes to the last loaded row, which asks for the next page.
+# 2. All 100,000 rows, in pages of 500: hold G (each press goes to the last loaded row, which
+#    asks for the next page).
+launch --page-size 500
+wait_screen "more available" 10
 for _ in $(seq 3000); do
     screen | grep -q "100,000 loaded · all loaded" && break
     tmux -L "$SOCK" send-keys G

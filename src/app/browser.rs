@@ -2,14 +2,14 @@
 //! `/` filter over loaded rows, and the decisions of when to fetch the next page.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use super::action::{ApiCall, Command, RequestId};
 use super::cursor::ListCursor;
 use super::input::LineInput;
 use super::loadable::Loadable;
+use super::row::Row;
 use crate::api::paging::retain_type;
-use crate::api::{ApiError, CursorTrail, ListRequest, ListResponse, PageItem};
+use crate::api::{ApiError, CursorTrail, ListRequest, ListResponse};
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
 /// holding `j` never reaches the last row before the next page is there.
@@ -18,7 +18,7 @@ const PREFETCH_ROWS: usize = 40;
 /// The rows of one listing (one type filter) and where its paging stands.
 #[derive(Clone, Debug, Default)]
 pub struct Listing {
-    pub rows: Vec<Arc<PageItem>>,
+    pub rows: Vec<Row>,
     pub more: More,
     trail: CursorTrail,
     /// How many pages arrived, for the status line.
@@ -82,7 +82,7 @@ impl Browser {
         }
     }
 
-    pub fn rows(&self) -> &[Arc<PageItem>] {
+    pub fn rows(&self) -> &[Row] {
         self.listing
             .loaded()
             .map(|l| l.rows.as_slice())
@@ -90,7 +90,7 @@ impl Browser {
     }
 
     /// The row under the cursor.
-    pub fn selected(&self) -> Option<&Arc<PageItem>> {
+    pub fn selected(&self) -> Option<&Row> {
         let index = *self.visible.get(self.cursor.selected)?;
         self.rows().get(index)
     }
@@ -196,7 +196,7 @@ impl Browser {
         let start = listing.rows.len();
         listing
             .rows
-            .extend(page.resources.into_iter().map(Arc::new));
+            .extend(page.resources.iter().map(Row::from_item));
         let needle = self.filter.text().to_lowercase();
         let new_visible: Vec<usize> = (start..listing.rows.len())
             .filter(|&i| row_matches(&listing.rows[i], &needle))
@@ -306,24 +306,15 @@ impl Browser {
 }
 
 /// Whether a row passes the `/` filter: a case-insensitive match on what the table shows.
-fn row_matches(item: &PageItem, needle: &str) -> bool {
+fn row_matches(row: &Row, needle: &str) -> bool {
     if needle.is_empty() {
         return true;
     }
-    let Some(r) = item.resource() else {
+    if row.malformed {
         return "malformed".contains(needle);
-    };
-    [
-        &r.resource_type,
-        &r.display_name,
-        &r.name,
-        &r.status,
-        &r.external_id,
-        &r.id,
-    ]
-    .into_iter()
-    .filter_map(|f| f.get())
-    .any(|text| contains_ignore_case(text, needle))
+    }
+    row.searchable()
+        .any(|text| contains_ignore_case(text, needle))
 }
 
 /// `needle` must already be lowercase. Avoids allocating for the common ASCII case.
@@ -456,10 +447,7 @@ mod tests {
         b.filter.set("repo");
         b.refilter(10);
         assert_eq!(b.visible.len(), 15);
-        assert_eq!(
-            b.selected().unwrap().resource().unwrap().id.get().unwrap(),
-            "r4"
-        );
+        assert_eq!(b.selected().unwrap().id.as_deref().unwrap(), "r4");
         b.filter.set("ROW 2");
         b.refilter(10);
         assert_eq!(b.visible.len(), 11, "row 2 and row 20..29");

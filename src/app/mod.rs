@@ -15,6 +15,7 @@ pub mod json_tree;
 pub mod keymap;
 pub mod loadable;
 pub mod overlay;
+pub mod row;
 
 mod on_browser;
 mod on_detail;

@@ -1,12 +1,12 @@
 //! Keys and clicks on the resource list, and on its `/` filter while it is being typed.
 
 use std::iter;
+use std::sync::Arc;
 
 use super::cursor::ListCursor;
 use super::detail::Detail;
 use super::overlay::{Overlay, TypePicker};
 use super::{Action, App, Command, Notice, View, is_movement, move_cursor};
-use crate::api::Resource;
 use crate::sanitize;
 use crate::ui::layout;
 
@@ -52,21 +52,21 @@ impl App {
             Action::TypePicker => self.open_type_picker(),
             Action::OpenLink => {
                 let url = self
-                    .selected_resource()
-                    .and_then(|r| r.external_url.get().cloned());
+                    .browser
+                    .selected()
+                    .and_then(|r| r.external_url.as_deref().map(str::to_owned));
                 return self.open_url(url, "this resource has no external_url");
             }
             Action::Copy => {
-                let id = self.selected_resource().and_then(|r| r.id.get().cloned());
+                let id = self
+                    .browser
+                    .selected()
+                    .and_then(|r| r.id.as_deref().map(str::to_owned));
                 return self.copy(id, "resource id");
             }
             other => return self.update_global(other),
         }
         Vec::new()
-    }
-
-    fn selected_resource(&self) -> Option<&Resource> {
-        self.browser.selected()?.resource()
     }
 
     /// The `/` filter has the keyboard: the rows narrow as the user types.
@@ -94,8 +94,8 @@ impl App {
     }
 
     fn open_detail(&mut self) -> Vec<Command> {
-        if let Some(item) = self.browser.selected().cloned() {
-            self.detail = Some(Detail::open(item));
+        if let Some(row) = self.browser.selected() {
+            self.detail = Some(Detail::open(Arc::new(row.item())));
             self.view = View::Detail;
         }
         Vec::new()

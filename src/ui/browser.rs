@@ -3,14 +3,15 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
 use super::layout::{self, BrowserAreas};
 use super::text::{count, fit};
 use super::theme;
-use crate::api::PageItem;
 use crate::app::browser::{Browser, Listing, More};
+use crate::app::row::Row as ListRow;
 use crate::app::{App, Loadable};
 use crate::sanitize;
 
@@ -235,8 +236,8 @@ fn render_table(
 }
 
 /// The text of one cell, sanitised, and its style.
-fn cell(item: &PageItem, column: &str) -> (String, ratatui::style::Style) {
-    let Some(r) = item.resource() else {
+fn cell(row: &ListRow, column: &str) -> (String, Style) {
+    if row.malformed {
         return match column {
             "" => ("!".to_owned(), theme::warning()),
             "NAME" => (
@@ -245,33 +246,20 @@ fn cell(item: &PageItem, column: &str) -> (String, ratatui::style::Style) {
             ),
             _ => (String::new(), theme::dim()),
         };
-    };
-    let text = |f: &crate::api::Field<String>| {
-        f.get()
+    }
+    let text = |f: &Option<Box<str>>| {
+        f.as_deref()
             .map(|s| sanitize::line(s).into_owned())
             .unwrap_or_default()
     };
     match column {
-        "" => {
-            if r.field_issues().is_empty() {
-                (String::new(), theme::dim())
-            } else {
-                ("!".to_owned(), theme::warning())
-            }
-        }
-        "TYPE" => (text(&r.resource_type), theme::key()),
-        "NAME" => (
-            r.title()
-                .map(|t| sanitize::line(t).into_owned())
-                .unwrap_or_default(),
-            ratatui::style::Style::new(),
-        ),
-        "STATUS" => (text(&r.status), theme::info()),
-        "EXTERNAL ID" => (text(&r.external_id), theme::dim()),
-        "UPDATED" => (
-            short_time(r.updated_at.get().map(String::as_str)),
-            theme::dim(),
-        ),
+        "" if row.marked => ("!".to_owned(), theme::warning()),
+        "" => (String::new(), theme::dim()),
+        "TYPE" => (text(&row.resource_type), theme::key()),
+        "NAME" => (text(&row.title), Style::new()),
+        "STATUS" => (text(&row.status), theme::info()),
+        "EXTERNAL ID" => (text(&row.external_id), theme::dim()),
+        "UPDATED" => (short_time(row.updated_at.as_deref()), theme::dim()),
         _ => (String::new(), theme::dim()),
     }
 }
