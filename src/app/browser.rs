@@ -338,6 +338,19 @@ mod tests {
         ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap()
     }
 
+    /// The one page request among `commands`.
+    fn only_request(commands: &[Command]) -> &ListRequest {
+        match commands {
+            [
+                Command::Api {
+                    call: ApiCall::ListPage(req),
+                    ..
+                },
+            ] => req,
+            other => panic!("expected one page request, got {other:?}"),
+        }
+    }
+
     fn started() -> (Browser, RequestIds, RequestId) {
         let mut b = Browser::default();
         let mut ids = RequestIds::default();
@@ -393,15 +406,7 @@ mod tests {
         assert_eq!(b.rows().len(), 4, "the rows of the faulty page are kept");
         // Nothing to resume from: r reloads from the first page rather than re-adding a page.
         let commands = b.refresh(&mut ids);
-        let [
-            Command::Api {
-                call: ApiCall::ListPage(req),
-                ..
-            },
-        ] = commands.as_slice()
-        else {
-            panic!("{commands:?}")
-        };
+        let req = only_request(&commands);
         assert_eq!(req.next, None);
         assert!(b.listing.is_loading());
     }
@@ -426,15 +431,7 @@ mod tests {
         assert_eq!(b.cancel(), Some(id2));
         assert!(matches!(b.listing.loaded().unwrap().more, More::Paused(_)));
         let commands = b.refresh(&mut ids);
-        let [
-            Command::Api {
-                call: ApiCall::ListPage(req),
-                ..
-            },
-        ] = commands.as_slice()
-        else {
-            panic!()
-        };
+        let req = only_request(&commands);
         assert_eq!(req.next.as_deref(), Some("c1"));
         assert_eq!(b.rows().len(), 2, "retry keeps the loaded rows");
     }

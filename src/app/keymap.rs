@@ -258,21 +258,8 @@ static DETAIL: [Binding; 11] = [
     ),
 ];
 
-static PICKER: [Binding; 6] = [
-    bind(
-        &[Char('j'), Code(KeyCode::Down)],
-        "j/↓",
-        "move down",
-        Action::Down,
-        "",
-    ),
-    bind(
-        &[Char('k'), Code(KeyCode::Up)],
-        "k/↑",
-        "move up",
-        Action::Up,
-        "",
-    ),
+/// The picker's own keys; it moves with `MOVE`'s j/k and g/G.
+static PICKER: [Binding; 2] = [
     bind(
         &[Code(KeyCode::Enter)],
         "Enter",
@@ -286,20 +273,6 @@ static PICKER: [Binding; 6] = [
         "close",
         Action::Back,
         "close",
-    ),
-    bind(
-        &[Char('g'), Code(KeyCode::Home)],
-        "g/Home",
-        "first choice",
-        Action::Top,
-        "",
-    ),
-    bind(
-        &[Char('G'), Code(KeyCode::End)],
-        "G/End",
-        "last choice",
-        Action::Bottom,
-        "",
     ),
 ];
 
@@ -360,7 +333,7 @@ pub fn bindings(context: Context) -> Vec<&'static Binding> {
         Context::Browser => &[&BROWSER, &MOVE, &GLOBAL],
         Context::Detail => &[&DETAIL, &MOVE, &GLOBAL],
         Context::TextInput => &[&TEXT_INPUT],
-        Context::Picker => &[&PICKER, &GLOBAL[4..]],
+        Context::Picker => &[&PICKER, &MOVE[..2], &MOVE[4..], &GLOBAL[4..]],
         Context::Popup => &[&POPUP, &GLOBAL[4..]],
     };
     groups.iter().flat_map(|g| g.iter()).collect()
