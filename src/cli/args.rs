@@ -226,7 +226,7 @@ Configuration (flags beat the environment, which beats the profile):
 
 Files:
   config  {}
-  log     {} (written by the terminal UI)",
+  log     {} (written by the terminal UI and the sandbox)",
         shown(config::default_config_path()),
         shown(config::log_path()),
     )
