@@ -23,7 +23,7 @@ type Events = std::pin::Pin<Box<dyn Stream<Item = io::Result<Event>> + Send>>;
 struct Harness {
     event_loop: EventLoop<TestBackend, Events>,
     keys: UnboundedSender<io::Result<Event>>,
-    _sandbox: Sandbox,
+    sandbox: Sandbox,
 }
 
 async fn harness(
@@ -56,7 +56,7 @@ async fn harness(
     Harness {
         event_loop,
         keys,
-        _sandbox: sandbox,
+        sandbox,
     }
 }
 
@@ -253,4 +253,37 @@ async fn an_error_status_shows_the_server_message() {
     h.until("the error", |app| app.browser.error().is_some())
         .await;
     assert!(h.screen().contains("HTTP 503"), "{}", h.screen());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_with_megabytes_of_properties_opens_without_freezing_the_loop() {
+    let options = SandboxOptions {
+        seed_demo: false,
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, None, Duration::from_secs(10)).await;
+    let properties: serde_json::Map<String, serde_json::Value> = (0..20_000)
+        .map(|i| {
+            (
+                format!("key_{i:05}"),
+                serde_json::json!({"text": "x".repeat(200), "n": i}),
+            )
+        })
+        .collect();
+    let resource = serde_json::json!({"type": "blob", "name": "big", "properties": properties});
+    h.sandbox
+        .store()
+        .insert(serde_json::from_value(resource).expect("a resource"));
+    h.press(KeyCode::Char('r'));
+    h.until("the big row", |app| loaded(app) == 1).await;
+    h.press(KeyCode::Enter);
+    h.until("the detail to be prepared", |app| app.opening.is_some())
+        .await;
+    // While it is prepared, the loop still takes keys.
+    h.press(KeyCode::Char('?'));
+    h.until("the help", |app| app.overlay.is_some()).await;
+    h.press(KeyCode::Esc);
+    h.until("the detail", |app| app.view == View::Detail).await;
+    let screen = h.screen();
+    assert!(screen.contains("key_00000"), "{screen}");
 }

@@ -3,6 +3,8 @@
 
 use ratatui_textarea::Input;
 
+use super::detail::Detail;
+use super::row::Row;
 use crate::api::{ApiError, ListRequest, ListResponse};
 
 /// Identifies one background request, so a result that arrives after the user moved on (a
@@ -81,6 +83,11 @@ pub enum Action {
     },
     /// Something the runtime did on the app's behalf failed or finished (opening a browser).
     Notice(Notice),
+    /// The detail view of a large resource, prepared off the UI thread.
+    DetailReady {
+        id: RequestId,
+        detail: Box<Detail>,
+    },
 }
 
 /// What the runtime reports back about a side effect.
@@ -108,6 +115,9 @@ pub enum Command {
     OpenUrl(String),
     /// Put text on the clipboard with OSC 52.
     Copy(String),
+    /// Prepare the detail view of a large row on a background task (parsing and laying out
+    /// megabytes of JSON would freeze the screen); it comes back as [`Action::DetailReady`].
+    OpenDetail { id: RequestId, row: Box<Row> },
 }
 
 #[derive(Clone, Debug, PartialEq)]

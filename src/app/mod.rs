@@ -67,6 +67,8 @@ pub struct App {
     pub notice: Option<Notice>,
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
+    /// A large resource whose detail is being prepared in the background.
+    pub opening: Option<RequestId>,
     pub should_quit: bool,
     ids: RequestIds,
 }
@@ -83,6 +85,7 @@ impl App {
             overlay: None,
             notice: None,
             last_error: None,
+            opening: None,
             should_quit: false,
             ids: RequestIds::default(),
         };
@@ -128,6 +131,16 @@ impl App {
                 id,
                 reply: ApiReply::Page(result),
             } => self.on_page(id, *result),
+            Action::DetailReady { id, detail } => {
+                // Dropped if the user moved on (Esc, another row) meanwhile.
+                if self.opening == Some(id) {
+                    self.opening = None;
+                    self.notice = None;
+                    self.detail = Some(*detail);
+                    self.view = View::Detail;
+                }
+                Vec::new()
+            }
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.record_error("running a command", message.clone(), None);

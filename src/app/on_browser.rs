@@ -10,6 +10,10 @@ use super::{Action, App, Command, Notice, View, is_movement, move_cursor};
 use crate::sanitize;
 use crate::ui::layout;
 
+/// Rows whose JSON is larger than this open on a background task: laying out megabytes of
+/// properties takes tens of milliseconds (about 100 ms for 5 MB), too long for a keypress.
+const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
+
 impl App {
     pub(super) fn update_browser(&mut self, action: Action) -> Vec<Command> {
         let height = self.table_height();
@@ -39,6 +43,10 @@ impl App {
             Action::Open | Action::Right => return self.open_detail(),
             Action::Search => self.browser.filtering = true,
             Action::Back => {
+                if self.opening.take().is_some() {
+                    self.notice = Some(Notice::Info("opening cancelled".into()));
+                    return Vec::new();
+                }
                 if let Some(id) = self.browser.cancel() {
                     self.notice = Some(Notice::Info("load cancelled; r resumes".into()));
                     return vec![Command::Cancel(id)];
@@ -94,11 +102,21 @@ impl App {
     }
 
     fn open_detail(&mut self) -> Vec<Command> {
-        if let Some(row) = self.browser.selected() {
+        let Some(row) = self.browser.selected() else {
+            return Vec::new();
+        };
+        if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
             self.detail = Some(Detail::open(Arc::new(row.item())));
             self.view = View::Detail;
+            return Vec::new();
         }
-        Vec::new()
+        let (row, id) = (Box::new(row.clone()), self.ids.issue());
+        self.notice = Some(Notice::Info(format!(
+            "opening a large resource ({:.1} MB)…; Esc cancels",
+            row.json_len() as f64 / 1e6
+        )));
+        self.opening = Some(id);
+        vec![Command::OpenDetail { id, row }]
     }
 
     fn open_type_picker(&mut self) {

@@ -65,6 +65,11 @@ impl Row {
         }
     }
 
+    /// Size of the item's JSON text, in bytes.
+    pub fn json_len(&self) -> usize {
+        self.raw.len()
+    }
+
     /// The texts the `/` filter matches against: what the table shows, and the id.
     pub fn searchable(&self) -> impl Iterator<Item = &str> {
         [

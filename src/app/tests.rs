@@ -267,3 +267,56 @@ fn links_of_an_odd_shape_are_still_shown_and_y_copies_raw_values() {
         .select(name_line, len, 30);
     assert_eq!(app.update(Action::Copy), vec![Command::Copy(long)]);
 }
+
+/// An app whose only row is a resource with about `bytes` of properties.
+fn with_big_resource(bytes: usize) -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let (id, _) = request_of(&commands).unwrap();
+    let properties: serde_json::Map<String, Value> = (0..bytes / 100)
+        .map(|i| (format!("k{i}"), json!("x".repeat(90))))
+        .collect();
+    let page = json!({"resources": [{"id": "big", "properties": properties}]});
+    app.update(reply(id, Ok(ListResponse::from_value(page).unwrap())));
+    app
+}
+
+#[test]
+fn a_large_resource_opens_in_the_background_and_a_stale_one_is_dropped() {
+    let mut app = with_big_resource(400_000);
+    let commands = app.update(Action::Open);
+    let [Command::OpenDetail { id, row }] = commands.as_slice() else {
+        panic!("expected the detail to be prepared off the UI thread: {commands:?}")
+    };
+    assert_eq!(
+        app.view,
+        View::Browser,
+        "the list stays until the detail is ready"
+    );
+    assert!(matches!(&app.notice, Some(Notice::Info(t)) if t.contains("opening a large resource")));
+    let prepared = Box::new(Detail::open(std::sync::Arc::new(row.item())));
+    // Esc cancels: the detail that arrives later is dropped.
+    app.update(Action::Back);
+    app.update(Action::DetailReady {
+        id: *id,
+        detail: prepared.clone(),
+    });
+    assert_eq!(app.view, View::Browser);
+    // Opened again, it is shown when ready.
+    let commands = app.update(Action::Open);
+    let [Command::OpenDetail { id, .. }] = commands.as_slice() else {
+        panic!()
+    };
+    app.update(Action::DetailReady {
+        id: *id,
+        detail: prepared,
+    });
+    assert_eq!(app.view, View::Detail);
+    assert!(app.detail.as_ref().unwrap().tree.lines().len() >= 4_000);
+}
+
+#[test]
+fn a_small_resource_opens_at_once() {
+    let mut app = with_big_resource(10_000);
+    assert!(app.update(Action::Open).is_empty());
+    assert_eq!(app.view, View::Detail);
+}

@@ -163,6 +163,7 @@ where
                 Command::Api { id, call } => self.executor.call(id, call),
                 Command::Cancel(id) => self.executor.cancel(id),
                 Command::OpenUrl(url) => self.executor.open_url(url),
+                Command::OpenDetail { id, row } => self.executor.open_detail(id, row),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

@@ -2,6 +2,7 @@
 //! each answering with an `Action` on the loop's channel. Nothing here touches app state.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use std::panic::AssertUnwindSafe;
 
@@ -10,6 +11,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
 use crate::api::{ApiError, Client};
+use crate::app::detail::Detail;
+use crate::app::row::Row;
 use crate::app::{Action, ApiCall, ApiReply, Notice, RequestId};
 
 pub struct Executor {
@@ -77,6 +80,15 @@ impl Executor {
                     "could not open a browser: {e}"
                 ))));
             }
+        });
+    }
+
+    /// Prepares a detail view off the UI thread (see [`Command::OpenDetail`]).
+    pub fn open_detail(&self, id: RequestId, row: Box<Row>) {
+        let results = self.results.clone();
+        tokio::task::spawn_blocking(move || {
+            let detail = Box::new(Detail::open(Arc::new(row.item())));
+            let _ = results.send(Action::DetailReady { id, detail });
         });
     }
 

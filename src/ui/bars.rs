@@ -72,6 +72,9 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
 
 /// What is in flight, in a few words.
 fn activity(app: &App) -> Option<String> {
+    if app.opening.is_some() {
+        return Some("opening…".to_owned());
+    }
     match &app.browser.listing {
         Loadable::Loading => Some("loading the first page…".to_owned()),
         Loadable::Loaded(listing) => match listing.more {
