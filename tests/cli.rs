@@ -206,14 +206,19 @@ fn json_output_escapes_c1_controls_and_bidi_marks_and_keeps_the_data() {
     }
 }
 
+/// `appdeck list` against a base URL (a one-shot server), in a clean directory.
+fn list_against(base_url: &str) -> common::Output {
+    let dir = tempfile::tempdir().unwrap();
+    run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", base_url)
+        .env("APPDECK_TOKEN", "t")
+        .arg("list"))
+}
+
 #[test]
 fn a_page_that_is_json_but_not_a_page_is_quoted_in_the_error() {
     let base_url = common::answer_once("200 OK", r#"{"resources": 5, "next": null}"#);
-    let dir = tempfile::tempdir().unwrap();
-    let out = run(appdeck(dir.path())
-        .env("APPDECK_BASE_URL", &base_url)
-        .env("APPDECK_TOKEN", "t")
-        .arg("list"));
+    let out = list_against(&base_url);
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(
         out.stderr,
@@ -225,11 +230,7 @@ fn a_page_that_is_json_but_not_a_page_is_quoted_in_the_error() {
 #[test]
 fn an_error_status_with_an_empty_body_shows_the_status_line_alone() {
     let base_url = common::answer_once("502 Bad Gateway", "");
-    let dir = tempfile::tempdir().unwrap();
-    let out = run(appdeck(dir.path())
-        .env("APPDECK_BASE_URL", &base_url)
-        .env("APPDECK_TOKEN", "t")
-        .arg("list"));
+    let out = list_against(&base_url);
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(out.stderr, "appdeck: HTTP 502 Bad Gateway\n");
 }
@@ -239,11 +240,7 @@ fn a_redirect_is_an_error_not_followed() {
     // Following it would turn the POST into a GET elsewhere; the server answers only once, so a
     // followed redirect would end in a network error instead of this message.
     let base_url = common::answer_once_with("302 Found", "location: /elsewhere\r\n", "");
-    let dir = tempfile::tempdir().unwrap();
-    let out = run(appdeck(dir.path())
-        .env("APPDECK_BASE_URL", &base_url)
-        .env("APPDECK_TOKEN", "t")
-        .arg("list"));
+    let out = list_against(&base_url);
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(out.stderr, "appdeck: HTTP 302 Found\n");
 }
