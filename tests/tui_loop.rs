@@ -51,7 +51,6 @@ async fn harness(
         events,
         client,
         Box::new(RecordedEffects::default()),
-        false,
     );
     Harness {
         event_loop,

@@ -4,10 +4,9 @@
 //! with a `TestBackend` and scripted events.
 
 use std::io;
-
-use crossterm::event::{Event, MouseButton, MouseEventKind};
 use std::task::Poll;
 
+use crossterm::event::{Event, MouseButton, MouseEventKind};
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -48,10 +47,9 @@ where
         events: E,
         client: Client,
         effects: Box<dyn Effects>,
-        open_urls: bool,
     ) -> Self {
         let (sender, actions) = unbounded_channel();
-        let executor = Executor::new(client, sender.clone(), open_urls);
+        let executor = Executor::new(client, sender.clone());
         let mut event_loop = EventLoop {
             terminal,
             app,
@@ -162,7 +160,7 @@ where
             match command {
                 Command::Api { id, call } => self.executor.call(id, call),
                 Command::Cancel(id) => self.executor.cancel(id),
-                Command::OpenUrl(url) => self.executor.open_url(url),
+                Command::OpenUrl(url) => self.effects.open_url(url, self.sender.clone()),
                 Command::OpenDetail { id, row } => self.executor.open_detail(id, row),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {

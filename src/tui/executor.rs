@@ -2,9 +2,8 @@
 //! each answering with an `Action` on the loop's channel. Nothing here touches app state.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 
 use futures_util::FutureExt;
 use tokio::sync::mpsc::UnboundedSender;
@@ -13,23 +12,20 @@ use tokio::task::AbortHandle;
 use crate::api::{ApiError, Client};
 use crate::app::detail::Detail;
 use crate::app::row::Row;
-use crate::app::{Action, ApiCall, ApiReply, Notice, RequestId};
+use crate::app::{Action, ApiCall, ApiReply, RequestId};
 
 pub struct Executor {
     client: Client,
     results: UnboundedSender<Action>,
     in_flight: HashMap<RequestId, AbortHandle>,
-    /// Whether URLs are really opened (off in tests, where there is no desktop).
-    open_urls: bool,
 }
 
 impl Executor {
-    pub fn new(client: Client, results: UnboundedSender<Action>, open_urls: bool) -> Self {
+    pub fn new(client: Client, results: UnboundedSender<Action>) -> Self {
         Executor {
             client,
             results,
             in_flight: HashMap::new(),
-            open_urls,
         }
     }
 
@@ -62,25 +58,6 @@ impl Executor {
         if let Some(task) = self.in_flight.remove(&id) {
             task.abort();
         }
-    }
-
-    /// Opens a URL in the browser. The opener may wait a moment to see whether the launcher
-    /// failed, so it runs off the UI task and reports a failure as a notice.
-    pub fn open_url(&self, url: String) {
-        if !self.open_urls {
-            let _ = self
-                .results
-                .send(Action::Notice(Notice::Info(format!("would open {url}"))));
-            return;
-        }
-        let results = self.results.clone();
-        tokio::task::spawn_blocking(move || {
-            if let Err(e) = open::that_detached(&url) {
-                let _ = results.send(Action::Notice(Notice::Error(format!(
-                    "could not open a browser: {e}"
-                ))));
-            }
-        });
     }
 
     /// Prepares a detail view off the UI thread (see [`Command::OpenDetail`]).

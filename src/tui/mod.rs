@@ -36,7 +36,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let (app, initial) = App::new(options.session, area, options.page_size);
     let events = crossterm::event::EventStream::new();
     let effects = Box::new(TerminalEffects);
-    let mut event_loop = EventLoop::new(terminal, app, initial, events, client, effects, true);
+    let mut event_loop = EventLoop::new(terminal, app, initial, events, client, effects);
     event_loop.time_startup(options.started);
     let sender = event_loop.sender();
     let signals = tokio::spawn(async move {
