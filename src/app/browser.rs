@@ -50,8 +50,6 @@ pub enum More {
 pub struct Browser {
     pub type_filter: Option<String>,
     pub listing: Loadable<Listing>,
-    /// The request of the first page while `listing` is loading.
-    first_page: Option<RequestId>,
     /// The `/` filter over loaded rows, and whether it has focus.
     pub filter: LineInput,
     pub filtering: bool,
@@ -98,7 +96,7 @@ impl Browser {
     /// The request in flight, whichever page it is for.
     pub fn in_flight(&self) -> Option<RequestId> {
         match &self.listing {
-            Loadable::Loading => self.first_page,
+            Loadable::Loading(id) => Some(*id),
             Loadable::Loaded(Listing {
                 more: More::Loading { id, .. },
                 ..
@@ -111,8 +109,7 @@ impl Browser {
     /// what was in flight.
     pub fn start(&mut self, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
-        self.listing = Loadable::Loading;
-        self.first_page = Some(id);
+        self.listing = Loadable::Loading(id);
         self.visible.clear();
         self.cursor = ListCursor::default();
         self.request(id, None)
@@ -138,16 +135,10 @@ impl Browser {
         ids: &mut RequestIds,
         height: usize,
     ) -> (bool, Option<Command>) {
-        let is_first = matches!(self.listing, Loadable::Loading) && self.first_page == Some(id);
-        let is_more = matches!(
-            &self.listing,
-            Loadable::Loaded(Listing { more: More::Loading { id: current, .. }, .. }) if *current == id
-        );
-        if !is_first && !is_more {
+        if self.in_flight() != Some(id) {
             return (false, None);
         }
-        if is_first {
-            self.first_page = None;
+        if self.listing.is_loading() {
             match result {
                 Ok(_) => self.listing = Loadable::Loaded(Listing::default()),
                 Err(error) => {
@@ -242,9 +233,10 @@ impl Browser {
     /// `Esc` during a load: cancels it. Returns the request to abort.
     pub fn cancel(&mut self) -> Option<RequestId> {
         match &mut self.listing {
-            Loadable::Loading => {
+            Loadable::Loading(id) => {
+                let id = *id;
                 self.listing = Loadable::NotLoaded;
-                self.first_page.take()
+                Some(id)
             }
             Loadable::Loaded(listing) => match &listing.more {
                 More::Loading { id, cursor } => {

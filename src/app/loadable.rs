@@ -1,12 +1,14 @@
 //! Remote data as it goes through its life: each pane shows its own state from this.
 
+use super::action::RequestId;
 use crate::api::ApiError;
 
 #[derive(Clone, Debug, Default)]
 pub enum Loadable<T> {
     #[default]
     NotLoaded,
-    Loading,
+    /// The request in flight; its answer is recognised by this id, a stale one dropped.
+    Loading(RequestId),
     Loaded(T),
     Failed(ApiError),
 }
@@ -27,6 +29,6 @@ impl<T> Loadable<T> {
     }
 
     pub fn is_loading(&self) -> bool {
-        matches!(self, Loadable::Loading)
+        matches!(self, Loadable::Loading(_))
     }
 }

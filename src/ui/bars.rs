@@ -76,7 +76,7 @@ fn activity(app: &App) -> Option<String> {
         return Some("opening…".to_owned());
     }
     match &app.browser.listing {
-        Loadable::Loading => Some("loading the first page…".to_owned()),
+        Loadable::Loading(_) => Some("loading the first page…".to_owned()),
         Loadable::Loaded(listing) => match listing.more {
             More::Loading { .. } => Some(format!("loading page {}…", listing.pages + 1)),
             _ => None,

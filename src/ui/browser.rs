@@ -122,7 +122,7 @@ fn title(browser: &Browser) -> String {
             };
             format!(" · {shown}{} loaded · {more}", count(listing.rows.len()))
         }
-        Loadable::Loading => " · loading…".to_owned(),
+        Loadable::Loading(_) => " · loading…".to_owned(),
         _ => String::new(),
     };
     format!(" Resources · {filter}{rows} ")
@@ -152,7 +152,7 @@ fn paging_note(browser: &Browser) -> Line<'static> {
 
 fn empty_message(browser: &Browser, state: &Loadable<Listing>) -> Vec<Line<'static>> {
     match state {
-        Loadable::Loading => vec![
+        Loadable::Loading(_) => vec![
             Line::styled("Loading resources…", theme::dim()),
             Line::styled("Esc cancels", theme::dim()),
         ],
