@@ -170,7 +170,7 @@ static BROWSER: [Binding; 8] = [
     bind(
         &[Code(KeyCode::Esc)],
         "Esc",
-        "cancel the load / clear the filter",
+        "cancel a load or an opening / clear the filter",
         || Action::Back,
         "",
     ),
