@@ -15,6 +15,7 @@ pub mod config;
 pub mod sandbox;
 pub mod sanitize;
 pub mod schema;
+pub mod signals;
 pub mod tui;
 pub mod ui;
 pub mod validate;

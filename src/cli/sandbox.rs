@@ -1,10 +1,11 @@
-//! `appdeck sandbox`: runs the local stand-in for the service until ctrl-c or SIGTERM.
+//! `appdeck sandbox`: runs the local stand-in for the service until ctrl-c, SIGTERM or SIGHUP.
 
 use std::io::Write;
 
 use super::Failure;
 use super::args::SandboxArgs;
 use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::signals::StopSignals;
 
 pub async fn run(args: SandboxArgs) -> Result<(), Failure> {
     let options = SandboxOptions {
@@ -32,29 +33,10 @@ pub async fn run(args: SandboxArgs) -> Result<(), Failure> {
         sandbox.store().len(),
         sandbox.base_url()
     );
-    stop_signal()
-        .await
-        .map_err(|e| Failure::Sandbox(e.into()))?;
+    StopSignals::listen().received().await;
     eprintln!("appdeck: stopping the sandbox");
     sandbox.shutdown().await;
     Ok(())
-}
-
-/// Resolves on ctrl-c, or on SIGTERM where there is one (`kill`, service managers, containers).
-async fn stop_signal() -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut term = signal(SignalKind::terminate())?;
-        tokio::select! {
-            result = tokio::signal::ctrl_c() => result,
-            _ = term.recv() => Ok(()),
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        tokio::signal::ctrl_c().await
-    }
 }
 
 /// Quotes a value for a POSIX shell when it holds anything beyond plainly safe characters.

@@ -214,18 +214,6 @@ impl Sandbox {
             }
         }
     }
-
-    /// Runs until the server stops. Dropping the future (say, on ctrl-c) stops the server.
-    pub async fn wait(mut self) -> anyhow::Result<()> {
-        let Some(server) = self.server.take() else {
-            return Ok(());
-        };
-        match server.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(e).context("the sandbox server failed"),
-            Err(e) => Err(anyhow!("the sandbox server stopped abnormally: {e}")),
-        }
-    }
 }
 
 /// Shows where the sandbox serves, never its tokens.

@@ -11,6 +11,7 @@ use ratatui::layout::Rect;
 
 use crate::api::{Client, ClientSettings};
 use crate::app::{Action, App, Session};
+use crate::signals::StopSignals;
 use effects::TerminalEffects;
 use event_loop::EventLoop;
 use terminal::TerminalGuard;
@@ -28,8 +29,9 @@ pub struct LaunchOptions {
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
 pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let client = Client::new(&options.settings)?;
-    // Listen for signals before the terminal goes raw, so none can arrive unheard in between.
-    let signals = Signals::listen();
+    // Listen for signals before the terminal goes raw, so none can arrive unheard in between;
+    // they quit like `q`, so the terminal is restored on the way out.
+    let signals = StopSignals::listen();
     let (guard, terminal) = TerminalGuard::enter()?;
     let size = terminal.size()?;
     let area = Rect::new(0, 0, size.width, size.height);
@@ -50,47 +52,4 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     drop(guard);
     tracing::info!("TUI closed");
     Ok(result?)
-}
-
-/// SIGTERM, SIGHUP and SIGINT quit the loop like `q`, so the terminal is restored on the way out.
-/// (In raw mode Ctrl-C arrives as a key, not as SIGINT.)
-struct Signals {
-    #[cfg(unix)]
-    streams: Vec<tokio::signal::unix::Signal>,
-}
-
-impl Signals {
-    #[cfg(unix)]
-    fn listen() -> Self {
-        use tokio::signal::unix::{SignalKind, signal};
-        let kinds = [
-            SignalKind::terminate(),
-            SignalKind::hangup(),
-            SignalKind::interrupt(),
-        ];
-        Signals {
-            streams: kinds.into_iter().filter_map(|k| signal(k).ok()).collect(),
-        }
-    }
-
-    #[cfg(unix)]
-    async fn received(mut self) {
-        if self.streams.is_empty() {
-            return std::future::pending().await;
-        }
-        let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
-        futures_util::future::select_all(waits).await;
-    }
-
-    #[cfg(not(unix))]
-    fn listen() -> Self {
-        Signals {}
-    }
-
-    #[cfg(not(unix))]
-    async fn received(self) {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    }
 }
