@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 TOTAL=100000
 SMALL=10000
 LIMIT=500
-TOKEN=bench
+TOKEN=bench   # the token start_sandbox (benches/lib.sh) gives the sandbox
 
 missing=()
 command -v curl >/dev/null || missing+=(curl)
@@ -29,28 +29,13 @@ cargo build --release --quiet
 BIN="$PWD/target/release/appdeck"
 
 work=$(mktemp -d)
-sandbox_pid=""
-cleanup() {
-    if [[ -n "$sandbox_pid" ]]; then
-        kill "$sandbox_pid" 2>/dev/null || true
-        wait "$sandbox_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
+source benches/lib.sh
+cleanup() { stop_sandbox; rm -rf "$work"; }
 trap cleanup EXIT
 
-# Port 0: the system picks a free port, and the sandbox prints the URL it got.
 echo "starting the sandbox with $TOTAL generated resources..." >&2
-"$BIN" sandbox --empty --generate "$TOTAL" --listen 127.0.0.1:0 --token "$TOKEN" \
-    >"$work/sandbox.out" 2>"$work/sandbox.err" &
-sandbox_pid=$!
-for _ in $(seq 1200); do
-    grep -q '^export APPDECK_TOKEN=' "$work/sandbox.out" 2>/dev/null && break
-    kill -0 "$sandbox_pid" 2>/dev/null || { cat "$work/sandbox.err" >&2; exit 1; }
-    sleep 0.1
-done
-URL=$(sed -n 's/^export APPDECK_BASE_URL=//p' "$work/sandbox.out")
-[[ -n "$URL" ]] || { echo "the sandbox did not print its URL" >&2; exit 1; }
+start_sandbox "$work" --empty --generate "$TOTAL"
+URL=$BASE_URL
 export APPDECK_BASE_URL="$URL" APPDECK_TOKEN="$TOKEN" URL TOKEN LIMIT
 unset APPDECK_PROFILE APPDECK_CONFIG
 

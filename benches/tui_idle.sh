@@ -14,13 +14,10 @@ cargo build --release --quiet --bin appdeck
 BIN="$PWD/target/release/appdeck"
 WORK=$(mktemp -d)
 SOCK="appdeck-idle-$$"
-PORT=$(( 20000 + RANDOM % 20000 ))
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; kill "${SANDBOX_PID:-}" 2>/dev/null || true; rm -rf "$WORK"; }
+source benches/lib.sh
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
 trap cleanup EXIT
-
-"$BIN" sandbox --empty --generate 100000 --listen "127.0.0.1:$PORT" --token bench >"$WORK/sandbox.out" 2>&1 &
-SANDBOX_PID=$!
-for _ in $(seq 400); do grep -q APPDECK_TOKEN "$WORK/sandbox.out" 2>/dev/null && break; sleep 0.05; done
+start_sandbox "$WORK" --empty --generate 100000
 
 screen() { tmux -L "$SOCK" capture-pane -p; }
 wait_screen() { # wait_screen PATTERN SECONDS
@@ -34,7 +31,7 @@ switches() { cat /proc/"$PID"/task/*/status | awk '/ctxt_switches/ {s += $2} END
 launch() { # launch ARGS...: appdeck in a fresh tmux session; sets PID
     tmux -L "$SOCK" kill-server 2>/dev/null || true
     tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-        "env HOME=$WORK APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench $BIN $*"
+        "env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench $BIN $*"
     PID=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
 }
 

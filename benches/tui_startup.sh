@@ -19,13 +19,10 @@ BIN="$PWD/target/release/appdeck"
 BARE="$PWD/target/release/examples/bare_ratatui"
 WORK=$(mktemp -d)
 SOCK="appdeck-bench-$$"
-PORT=$(( 20000 + RANDOM % 20000 ))
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; kill "${SANDBOX_PID:-}" 2>/dev/null || true; rm -rf "$WORK"; }
+source benches/lib.sh
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
 trap cleanup EXIT
-
-"$BIN" sandbox --listen "127.0.0.1:$PORT" --token bench >"$WORK/sandbox.out" 2>&1 &
-SANDBOX_PID=$!
-for _ in $(seq 200); do grep -q APPDECK_TOKEN "$WORK/sandbox.out" 2>/dev/null && break; sleep 0.05; done
+start_sandbox "$WORK"
 
 # wait_for FILE PATTERN: polls (20 ms) until FILE has a line matching PATTERN, at most 10 s.
 wait_for() {
@@ -46,7 +43,7 @@ run_tui() {
         local home="$WORK/$name-$i" log
         mkdir -p "$home"; log="$home/.local/state/appdeck/appdeck.log"
         tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-            "export HOME=$home APPDECK_BASE_URL=http://127.0.0.1:$PORT/api/v1 APPDECK_TOKEN=bench; date +%s%N > $home/t0; exec $BIN $*"
+            "export HOME=$home APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench; date +%s%N > $home/t0; exec $BIN $*"
         wait_for "$log" "first rows on screen"
         tmux -L "$SOCK" send-keys q
         local t0; t0=$(cat "$home/t0")
