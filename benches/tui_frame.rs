@@ -6,11 +6,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use appdeck::api::ListResponse;
 use std::sync::Arc;
 
-use appdeck::app::detail::Detail;
-use appdeck::app::{Action, ApiReply, App, Command, Session};
+use appdeck::api::{Exchange, ListResponse, Reply};
+use appdeck::app::panes::detail::Detail;
+use appdeck::app::{Action, App, Command, Session};
 use chrono::Utc;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -68,7 +68,7 @@ fn app_with_rows(rows: usize) -> App {
             .expect("a page request");
         commands = app.update(Action::ApiResult {
             id,
-            reply: ApiReply::Page(Box::new(Ok(page))),
+            reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
         });
         start = end;
     }
@@ -123,12 +123,28 @@ fn main() {
             .draw(|f| appdeck::ui::render(f, black_box(&app), now))
             .expect("draw");
     });
-    measure("keypress j + frame, 100,000 rows", || {
-        app.update(Action::Down);
-        terminal
-            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
-            .expect("draw");
-    });
+    // Real moves: start in the middle of the rows and go down, turning back before the end, so
+    // every `j` moves the cursor (and scrolls the table once it reaches the bottom of the view).
+    app.update(Action::Top);
+    for _ in 0..50_000 / 35 {
+        app.update(Action::PageDown);
+    }
+    let (mut down, mut moved) = (true, 0usize);
+    measure(
+        "keypress j/k + frame, 100,000 rows (every key moves)",
+        || {
+            let before = app.browser.cursor;
+            app.update(if down { Action::Down } else { Action::Up });
+            moved += usize::from(app.browser.cursor.selected != before.selected);
+            if app.browser.cursor.selected.is_multiple_of(1_000) {
+                down = !down;
+            }
+            terminal
+                .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+                .expect("draw");
+        },
+    );
+    assert_eq!(moved, SAMPLES + 20, "every keypress moved the cursor");
 
     // A resource whose properties are about 5 MB of JSON.
     let big: serde_json::Map<String, Value> = (0..20_000)
@@ -153,7 +169,7 @@ fn main() {
     let page = ListResponse::from_value(json!({"resources": [resource]})).expect("page");
     detail_app.update(Action::ApiResult {
         id: *id,
-        reply: ApiReply::Page(Box::new(Ok(page))),
+        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
     });
     // A row this large opens on a background task: time that preparation, then apply it.
     let t = Instant::now();
@@ -171,7 +187,7 @@ fn main() {
         ),
         ms(t.elapsed())
     );
-    assert!(detail_app.detail.is_some());
+    assert!(detail_app.stack.top().is_some(), "the detail is open");
     measure("frame, detail with 5 MB of properties", || {
         flip = !flip;
         detail_app.update(if flip {

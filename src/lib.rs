@@ -5,6 +5,7 @@
 //! - [`config`]: base URL, token and profiles;
 //! - [`schema`] and [`validate`]: offline checks of payloads;
 //! - [`sandbox`]: the local stand-in for the service;
+//! - [`text`]: fitting text to terminal cells, for the CLI's tables and the TUI;
 //! - [`cli`]: the non-interactive commands;
 //! - [`app`] (state and `update`), [`ui`] (rendering) and [`tui`] (the event loop): the terminal UI.
 
@@ -16,6 +17,7 @@ pub mod sandbox;
 pub mod sanitize;
 pub mod schema;
 pub mod signals;
+pub mod text;
 pub mod tui;
 pub mod ui;
 pub mod validate;

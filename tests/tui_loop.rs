@@ -5,7 +5,8 @@ use std::io;
 use std::time::Duration;
 
 use appdeck::api::{Client, ClientSettings, Token};
-use appdeck::app::{App, Session, View};
+use appdeck::app::pane::Screen;
+use appdeck::app::{App, Session};
 use appdeck::sandbox::{Fault, Sandbox, SandboxOptions};
 use appdeck::tui::effects::RecordedEffects;
 use appdeck::tui::event_loop::EventLoop;
@@ -119,7 +120,10 @@ async fn rows_arrive_pages_follow_the_cursor_and_enter_opens_the_detail() {
     assert_eq!(stalls, 0, "the cursor caught up with the loaded rows");
     assert!(loaded(&h.event_loop.app) > 121);
     h.press(KeyCode::Enter);
-    h.until("the detail", |app| app.view == View::Detail).await;
+    h.until("the detail", |app| {
+        matches!(app.stack.top(), Some(Screen::Detail(_)))
+    })
+    .await;
     let screen = h.screen();
     assert!(
         screen.contains("Properties") && screen.contains("Raw JSON"),
@@ -276,13 +280,18 @@ async fn a_resource_with_megabytes_of_properties_opens_without_freezing_the_loop
     h.press(KeyCode::Char('r'));
     h.until("the big row", |app| loaded(app) == 1).await;
     h.press(KeyCode::Enter);
-    h.until("the detail to be prepared", |app| app.opening.is_some())
-        .await;
+    h.until("the detail to be prepared", |app| {
+        app.browser.opening.is_some()
+    })
+    .await;
     // While it is prepared, the loop still takes keys.
     h.press(KeyCode::Char('?'));
     h.until("the help", |app| app.overlay.is_some()).await;
     h.press(KeyCode::Esc);
-    h.until("the detail", |app| app.view == View::Detail).await;
+    h.until("the detail", |app| {
+        matches!(app.stack.top(), Some(Screen::Detail(_)))
+    })
+    .await;
     let screen = h.screen();
     assert!(screen.contains("key_00000"), "{screen}");
 }

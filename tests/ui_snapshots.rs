@@ -1,7 +1,7 @@
 //! Whole-screen snapshots of the TUI at 120x40, 80x24 and a tiny size. The app is driven only
 //! through `update` with actions, as the event loop would, and drawn with a fixed clock.
 
-use appdeck::api::{ApiError, ListResponse};
+use appdeck::api::{ApiError, Exchange, ListResponse, Reply};
 use appdeck::app::{Action, ApiReply, App, Command, RequestId, Session};
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -50,7 +50,7 @@ fn page(rows: Vec<Value>, next: Option<&str>) -> ListResponse {
 /// Sends a key through the keymap of whatever context the app is in, like the event loop does.
 fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
     let event = KeyEvent::new(code, KeyModifiers::NONE);
-    match appdeck::app::keymap::action_for(app.context(), event) {
+    match appdeck::app::keymap::action_for(app.focus(), event) {
         Some(action) => app.update(action),
         None => Vec::new(),
     }
@@ -60,6 +60,11 @@ fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
         press(app, KeyCode::Char(c));
     }
+}
+
+/// A page (or its failure) as the executor would deliver it.
+fn page_reply(result: Result<ListResponse, ApiError>) -> Box<ApiReply> {
+    Box::new(Exchange::local(result.map(Reply::page)))
 }
 
 fn first_request(commands: &[Command]) -> RequestId {
@@ -86,7 +91,7 @@ fn loaded_app(size: (u16, u16)) -> App {
     let (mut app, id) = new_app(size);
     app.update(Action::ApiResult {
         id,
-        reply: ApiReply::Page(Box::new(Ok(page(resources(60), Some("c2"))))),
+        reply: page_reply(Ok(page(resources(60), Some("c2")))),
     });
     app
 }
@@ -131,7 +136,7 @@ fn browser_first_page_failed() {
         };
         app.update(Action::ApiResult {
             id,
-            reply: ApiReply::Page(Box::new(Err(error))),
+            reply: page_reply(Err(error)),
         });
         app
     });
@@ -143,7 +148,7 @@ fn browser_next_page_failed_keeps_rows() {
         let (mut app, id) = new_app(size);
         let mut commands = app.update(Action::ApiResult {
             id,
-            reply: ApiReply::Page(Box::new(Ok(page(resources(60), Some("c2"))))),
+            reply: page_reply(Ok(page(resources(60), Some("c2")))),
         });
         if commands.is_empty() {
             commands = app.update(Action::Bottom);
@@ -155,7 +160,7 @@ fn browser_next_page_failed_keeps_rows() {
         };
         app.update(Action::ApiResult {
             id,
-            reply: ApiReply::Page(Box::new(Err(error))),
+            reply: page_reply(Err(error)),
         });
         app
     });
@@ -238,7 +243,7 @@ fn error_popup() {
         let error = ApiError::Network("cannot connect: Connection refused (os error 111)".into());
         app.update(Action::ApiResult {
             id,
-            reply: ApiReply::Page(Box::new(Err(error))),
+            reply: page_reply(Err(error)),
         });
         press(&mut app, KeyCode::Char('!'));
         app

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::sync::{Arc, Once};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -142,12 +142,8 @@ impl Client {
     pub async fn list_page(&self, request: &ListRequest) -> Result<ListResponse, ApiError> {
         // The raw body is kept until the page is read, for the excerpt of a page that is JSON
         // but not a page.
-        let bytes = self.post_raw(Operation::ResourcesList, request).await?;
-        let value = reject_error_status(decode(bytes.as_ref())?)?;
-        ListResponse::from_value(value).map_err(|problem| ApiError::Decode {
-            problem,
-            excerpt: sanitize::excerpt(bytes.as_ref(), EXCERPT_CHARS),
-        })
+        let (_, bytes) = self.post_raw(Operation::ResourcesList, request).await?;
+        decode_page(bytes.as_ref())
     }
 
     /// Sends a task report (any JSON body: a hand-written report is sent as written).
@@ -169,18 +165,32 @@ impl Client {
     /// errors, non-2xx statuses and bodies that are not JSON objects are errors here already.
     pub async fn send(&self, operation: Operation, body: &Value) -> Result<Answer, ApiError> {
         let raw = self.post(operation, body).await?;
-        match &raw {
-            Value::Object(map) => Ok(Answer {
-                response: ReportResponse::from_map(map.clone()),
-                raw,
-            }),
-            other => Err(ApiError::Decode {
-                problem: format!(
-                    "expected a JSON object, found {}",
-                    super::field::json_type_name(other)
-                ),
-                excerpt: sanitize::excerpt(other.to_string().as_bytes(), EXCERPT_CHARS),
-            }),
+        answer_of(raw)
+    }
+
+    /// Posts `body` to `operation` and reads the answer as that operation's reply (a page, or
+    /// the answer to a report or a connect), with the HTTP status and the time it took: what a
+    /// view that shows the whole exchange needs. Never fails: the outcome is in `result`.
+    pub async fn exchange(&self, operation: Operation, body: &Value) -> Exchange {
+        let started = Instant::now();
+        let (status, result) = match self.post_raw(operation, body).await {
+            Ok((status, bytes)) => {
+                let result = match operation {
+                    Operation::ResourcesList => decode_page(bytes.as_ref()).map(Reply::page),
+                    Operation::OperationsReport | Operation::VersionConnect => {
+                        decode(bytes.as_ref())
+                            .and_then(answer_of)
+                            .map(|a| Reply::Answer(Box::new(a)))
+                    }
+                };
+                (Some(status.as_u16()), result)
+            }
+            Err(error) => (error.http_status(), Err(error)),
+        };
+        Exchange {
+            status,
+            elapsed: started.elapsed(),
+            result,
         }
     }
 
@@ -190,16 +200,17 @@ impl Client {
         operation: Operation,
         body: &impl Serialize,
     ) -> Result<Value, ApiError> {
-        let bytes = self.post_raw(operation, body).await?;
+        let (_, bytes) = self.post_raw(operation, body).await?;
         decode(bytes.as_ref())
     }
 
-    /// Posts `body` and returns the raw body of a 2xx answer; any other status is an error.
+    /// Posts `body` and returns the status and raw body of a 2xx answer; any other status is an
+    /// error.
     async fn post_raw(
         &self,
         operation: Operation,
         body: &impl Serialize,
-    ) -> Result<impl AsRef<[u8]>, ApiError> {
+    ) -> Result<(reqwest::StatusCode, impl AsRef<[u8]>), ApiError> {
         let url = format!("{}/{}", self.base_url, operation.path());
         let response = self
             .http
@@ -218,7 +229,7 @@ impl Client {
         if !status.is_success() {
             return Err(http_error(status, &bytes));
         }
-        Ok(bytes)
+        Ok((status, bytes))
     }
 
     fn transport_error(&self, error: reqwest::Error) -> ApiError {
@@ -264,6 +275,70 @@ impl Answer {
             Some(error) => Err(error),
             None => Ok(self.response),
         }
+    }
+}
+
+/// One call and its outcome, as [`Client::exchange`] returns it.
+#[derive(Clone, Debug)]
+pub struct Exchange {
+    /// The HTTP status, when an answer came (an error status included).
+    pub status: Option<u16>,
+    /// From sending the request to having read the answer.
+    pub elapsed: Duration,
+    pub result: Result<Reply, ApiError>,
+}
+
+impl Exchange {
+    /// An outcome that did not come from a server (tests, benchmarks, an internal failure):
+    /// no status, no time taken.
+    pub fn local(result: Result<Reply, ApiError>) -> Self {
+        Exchange {
+            status: None,
+            elapsed: Duration::ZERO,
+            result,
+        }
+    }
+}
+
+/// A successful answer, read as its operation's reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// `resources.list`: boxed, a page is large.
+    Page(Box<ListResponse>),
+    /// `apps.operations.report` and `apps.version.connect`, judged by the caller (a refusal is
+    /// an answer to show).
+    Answer(Box<Answer>),
+}
+
+impl Reply {
+    pub fn page(page: ListResponse) -> Self {
+        Reply::Page(Box::new(page))
+    }
+}
+
+/// A page of `resources.list` from a 2xx body.
+fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
+    let value = reject_error_status(decode(bytes)?)?;
+    ListResponse::from_value(value).map_err(|problem| ApiError::Decode {
+        problem,
+        excerpt: sanitize::excerpt(bytes, EXCERPT_CHARS),
+    })
+}
+
+/// The answer to a report or a connect: any JSON object.
+fn answer_of(raw: Value) -> Result<Answer, ApiError> {
+    match &raw {
+        Value::Object(map) => Ok(Answer {
+            response: ReportResponse::from_map(map.clone()),
+            raw,
+        }),
+        other => Err(ApiError::Decode {
+            problem: format!(
+                "expected a JSON object, found {}",
+                super::field::json_type_name(other)
+            ),
+            excerpt: sanitize::excerpt(other.to_string().as_bytes(), EXCERPT_CHARS),
+        }),
     }
 }
 

@@ -61,6 +61,14 @@ fn excerpt_suffix(excerpt: &str) -> String {
 }
 
 impl ApiError {
+    /// The HTTP status of an error status; `None` when no answer came.
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            ApiError::Http { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
     /// A hint for the commonest causes, shown under the message.
     pub fn hint(&self) -> Option<&'static str> {
         match self {

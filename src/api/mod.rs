@@ -6,7 +6,7 @@ pub mod field;
 pub mod paging;
 pub mod types;
 
-pub use client::{Client, ClientSettings, Operation, Token};
+pub use client::{Answer, Client, ClientSettings, Exchange, Operation, Reply, Token};
 pub use error::ApiError;
 pub use field::{Field, FieldIssue};
 pub use paging::{CursorTrail, Pager};

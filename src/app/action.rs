@@ -2,15 +2,27 @@
 //! `update` answers with [`Command`]s, the only way the pure core asks for I/O.
 
 use ratatui_textarea::Input;
+use serde_json::Value;
 
-use super::detail::Detail;
-use super::row::Row;
-use crate::api::{ApiError, ListRequest, ListResponse};
+use super::panes::browser::row::Row;
+use super::panes::detail::Detail;
+use crate::api::{Exchange, ListRequest, Operation};
 
 /// Identifies one background request, so a result that arrives after the user moved on (a
-/// refresh, a new type filter, a cancel) is recognised as stale and dropped.
+/// refresh, a new type filter, a cancel, a closed pane) is recognised as stale and dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RequestId(pub u64);
+
+/// Hands out request ids; owned by the app so ids never repeat across panes.
+#[derive(Clone, Debug, Default)]
+pub struct RequestIds(u64);
+
+impl RequestIds {
+    pub fn issue(&mut self) -> RequestId {
+        self.0 += 1;
+        RequestId(self.0)
+    }
+}
 
 /// Everything that can happen to the app.
 #[derive(Clone, Debug)]
@@ -59,7 +71,7 @@ pub enum Action {
     Edit(Input),
     /// Pasted text for the text input that has focus (one action, so a long paste filters once).
     InsertText(String),
-    /// `Enter` in a text input.
+    /// `Enter` in a one-line input.
     Submit,
     /// `Tab` in the command line.
     Complete,
@@ -76,14 +88,14 @@ pub enum Action {
         width: u16,
         height: u16,
     },
-    /// A background request finished.
+    /// A background request finished; routed by its id to the pane that asked.
     ApiResult {
         id: RequestId,
-        reply: ApiReply,
+        reply: Box<ApiReply>,
     },
     /// Something the runtime did on the app's behalf failed or finished (opening a browser).
     Notice(Notice),
-    /// The detail view of a large resource, prepared off the UI thread.
+    /// The detail view of a large resource, prepared off the UI thread; routed like a reply.
     DetailReady {
         id: RequestId,
         detail: Box<Detail>,
@@ -97,12 +109,9 @@ pub enum Notice {
     Error(String),
 }
 
-/// The answer to an [`ApiCall`].
-#[derive(Clone, Debug)]
-pub enum ApiReply {
-    /// Boxed: a page is large, and actions are moved around often.
-    Page(Box<Result<ListResponse, ApiError>>),
-}
+/// The answer to an [`ApiCall`]: the outcome read as its operation's reply (a page, the answer
+/// to a report or a connect), the HTTP status and the time taken.
+pub type ApiReply = Exchange;
 
 /// A request for I/O, carried out by the runtime.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,7 +129,53 @@ pub enum Command {
     OpenDetail { id: RequestId, row: Box<Row> },
 }
 
+impl Command {
+    /// The request whose answer this command will bring back, if any.
+    pub fn request_id(&self) -> Option<RequestId> {
+        match self {
+            Command::Api { id, .. } | Command::OpenDetail { id, .. } => Some(*id),
+            _ => None,
+        }
+    }
+}
+
+/// One API call: the operation and the body to post, exactly as it will be sent.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ApiCall {
-    ListPage(ListRequest),
+pub struct ApiCall {
+    pub operation: Operation,
+    pub body: Value,
+}
+
+impl ApiCall {
+    /// One page of `resources.list`.
+    pub fn list_page(request: &ListRequest) -> Self {
+        ApiCall {
+            operation: Operation::ResourcesList,
+            // A struct of strings and numbers always serialises.
+            body: serde_json::to_value(request).unwrap_or(Value::Null),
+        }
+    }
+
+    /// A task report (`apps.operations.report`), sent as written.
+    pub fn report(body: Value) -> Self {
+        ApiCall {
+            operation: Operation::OperationsReport,
+            body,
+        }
+    }
+
+    /// An app version and its resource types (`apps.version.connect`), sent as written.
+    pub fn connect(body: Value) -> Self {
+        ApiCall {
+            operation: Operation::VersionConnect,
+            body,
+        }
+    }
+
+    /// The body read back as a page request, when this is one (for tests and logs).
+    pub fn as_list_request(&self) -> Option<ListRequest> {
+        (self.operation == Operation::ResourcesList)
+            .then(|| serde_json::from_value(self.body.clone()).ok())
+            .flatten()
+    }
 }

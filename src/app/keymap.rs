@@ -1,19 +1,63 @@
-//! Which key does what, per context. One table serves the dispatch, the `?` help and the footer,
-//! so the keys a user is shown are always the keys that work.
+//! Key and binding machinery, and the tables every pane shares (movement, global keys, text
+//! input). Each pane keeps its own table in its `keys.rs`; one table serves the dispatch, the `?`
+//! help and the footer, so the keys a user is shown are always the keys that work.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::Action;
 
-/// Where the keyboard goes.
+/// Whether typing goes to a text input. Separate from focus (which pane has the keyboard): the
+/// same pane may be browsing or typing, and an editor takes `Enter` and `Tab` as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Context {
-    Browser,
-    Detail,
-    /// A one-line input has focus (filter, search, command line, help filter).
-    TextInput,
-    Picker,
-    Popup,
+pub enum InputMode {
+    /// Keys are commands, looked up in the focused pane's table.
+    None,
+    /// A one-line input: `Enter` confirms, `Esc` cancels, `Tab` completes, the rest is text.
+    Line,
+    /// A multi-line editor: only `Esc` (leave) and `^c` (quit) are commands; `Enter`, `Tab` and
+    /// every other key are text.
+    Editor,
+}
+
+/// What the keyboard talks to now: a key table and the input mode.
+#[derive(Clone, Copy, Debug)]
+pub struct Focus {
+    pub keys: &'static KeyTable,
+    pub mode: InputMode,
+}
+
+impl Focus {
+    /// The focus of a pane or popup whose own keys are `keys`, in `mode`: while typing, the
+    /// input's table applies instead.
+    pub fn new(keys: &'static KeyTable, mode: InputMode) -> Self {
+        let keys = match mode {
+            InputMode::None => keys,
+            InputMode::Line => &LINE_INPUT,
+            InputMode::Editor => &EDITOR,
+        };
+        Focus { keys, mode }
+    }
+
+    pub fn is_typing(&self) -> bool {
+        self.mode != InputMode::None
+    }
+}
+
+/// The keys of one pane or popup: its own, then the shared tables it takes.
+#[derive(Debug)]
+pub struct KeyTable {
+    /// What the help calls the place ("resource list").
+    pub name: &'static str,
+    pub own: &'static [Binding],
+    pub shared: &'static [&'static [Binding]],
+}
+
+impl KeyTable {
+    /// Every binding, most specific first.
+    pub fn bindings(&self) -> impl Iterator<Item = &'static Binding> + use<> {
+        let (own, shared) = (self.own, self.shared);
+        own.iter().chain(shared.iter().flat_map(|g| g.iter()))
+    }
 }
 
 /// A key as the table spells it.
@@ -35,7 +79,7 @@ impl Key {
     }
 }
 
-/// One line of the keymap.
+/// One line of a key table.
 #[derive(Clone, Debug)]
 pub struct Binding {
     pub keys: &'static [Key],
@@ -49,7 +93,7 @@ pub struct Binding {
     pub footer: &'static str,
 }
 
-const fn bind(
+pub const fn bind(
     keys: &'static [Key],
     label: &'static str,
     help: &'static str,
@@ -67,7 +111,7 @@ const fn bind(
 
 use Key::{Char, Code, Ctrl};
 
-static MOVE: [Binding; 6] = [
+pub static MOVE_LINES: [Binding; 2] = [
     bind(
         &[Char('j'), Code(KeyCode::Down)],
         "j/↓",
@@ -82,6 +126,9 @@ static MOVE: [Binding; 6] = [
         || Action::Up,
         "",
     ),
+];
+
+pub static MOVE_PAGES: [Binding; 2] = [
     bind(
         &[Code(KeyCode::PageDown), Ctrl('f'), Ctrl('d')],
         "PgDn/^f",
@@ -96,6 +143,9 @@ static MOVE: [Binding; 6] = [
         || Action::PageUp,
         "",
     ),
+];
+
+pub static MOVE_ENDS: [Binding; 2] = [
     bind(
         &[Char('g'), Code(KeyCode::Home)],
         "g/Home",
@@ -112,7 +162,9 @@ static MOVE: [Binding; 6] = [
     ),
 ];
 
-static GLOBAL: [Binding; 5] = [
+/// Keys that work on every pane (handled in `global.rs` when the pane passes them on). A key
+/// that switches to another view (`2` types, `3` history) belongs here.
+pub static GLOBAL: [Binding; 4] = [
     bind(
         &[Char('?')],
         "?",
@@ -135,185 +187,16 @@ static GLOBAL: [Binding; 5] = [
         "",
     ),
     bind(&[Char('q')], "q", "quit", || Action::Quit, "quit"),
-    bind(&[Ctrl('c')], "^c", "quit", || Action::ForceQuit, ""),
 ];
 
-static BROWSER: [Binding; 8] = [
-    bind(
-        &[Code(KeyCode::Enter)],
-        "Enter",
-        "open the resource",
-        || Action::Open,
-        "open",
-    ),
-    bind(
-        &[Char('/')],
-        "/",
-        "filter the loaded rows",
-        || Action::Search,
-        "filter",
-    ),
-    bind(
-        &[Char('t')],
-        "t",
-        "pick a type filter",
-        || Action::TypePicker,
-        "type",
-    ),
-    bind(
-        &[Char('r')],
-        "r",
-        "retry a failed load, else reload",
-        || Action::Refresh,
-        "reload",
-    ),
-    bind(
-        &[Code(KeyCode::Esc)],
-        "Esc",
-        "cancel a load or an opening / clear the filter",
-        || Action::Back,
-        "",
-    ),
-    bind(
-        &[Char('o')],
-        "o",
-        "open external_url in the browser",
-        || Action::OpenLink,
-        "",
-    ),
-    bind(
-        &[Char('y')],
-        "y",
-        "copy the resource id",
-        || Action::Copy,
-        "",
-    ),
-    bind(
-        &[Char('l'), Code(KeyCode::Right)],
-        "l/→",
-        "open the resource",
-        || Action::Open,
-        "",
-    ),
-];
+/// Quits from anywhere, popups and inputs included.
+pub static FORCE_QUIT: [Binding; 1] = [bind(&[Ctrl('c')], "^c", "quit", || Action::ForceQuit, "")];
 
-static DETAIL: [Binding; 11] = [
-    bind(
-        &[Code(KeyCode::Tab)],
-        "Tab",
-        "next pane",
-        || Action::NextPane,
-        "pane",
-    ),
-    bind(
-        &[Code(KeyCode::BackTab)],
-        "S-Tab",
-        "previous pane",
-        || Action::PrevPane,
-        "",
-    ),
-    bind(
-        &[Code(KeyCode::Enter)],
-        "Enter",
-        "expand / collapse a node",
-        || Action::Open,
-        "",
-    ),
-    bind(
-        &[Char('l'), Code(KeyCode::Right)],
-        "l/→",
-        "expand a node",
-        || Action::Right,
-        "",
-    ),
-    bind(
-        &[Char('h'), Code(KeyCode::Left)],
-        "h/←",
-        "collapse a node / go to its parent",
-        || Action::Left,
-        "",
-    ),
-    bind(
-        &[Char('/')],
-        "/",
-        "search this pane",
-        || Action::Search,
-        "search",
-    ),
-    bind(&[Char('n')], "n", "next match", || Action::NextMatch, ""),
-    bind(
-        &[Char('N')],
-        "N",
-        "previous match",
-        || Action::PrevMatch,
-        "",
-    ),
-    bind(
-        &[Char('o')],
-        "o",
-        "open the link under the cursor",
-        || Action::OpenLink,
-        "open link",
-    ),
-    bind(
-        &[Char('y')],
-        "y",
-        "copy the link or value under the cursor",
-        || Action::Copy,
-        "copy",
-    ),
-    bind(
-        &[Code(KeyCode::Esc)],
-        "Esc",
-        "back to the list",
-        || Action::Back,
-        "back",
-    ),
-];
+/// What a pane's table takes after its own keys.
+pub static PANE_SHARED: [&[Binding]; 5] =
+    [&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &GLOBAL, &FORCE_QUIT];
 
-/// The picker's own keys; it moves with `MOVE`'s j/k and g/G.
-static PICKER: [Binding; 2] = [
-    bind(
-        &[Code(KeyCode::Enter)],
-        "Enter",
-        "choose",
-        || Action::Open,
-        "choose",
-    ),
-    bind(
-        &[Code(KeyCode::Esc), Char('q')],
-        "Esc",
-        "close",
-        || Action::Back,
-        "close",
-    ),
-];
-
-static POPUP: [Binding; 3] = [
-    bind(
-        &[Code(KeyCode::Esc), Code(KeyCode::Enter), Char('q')],
-        "Esc",
-        "close",
-        || Action::Back,
-        "close",
-    ),
-    bind(
-        &[Char('j'), Code(KeyCode::Down)],
-        "j/↓",
-        "scroll down",
-        || Action::Down,
-        "",
-    ),
-    bind(
-        &[Char('k'), Code(KeyCode::Up)],
-        "k/↑",
-        "scroll up",
-        || Action::Up,
-        "",
-    ),
-];
-
-static TEXT_INPUT: [Binding; 6] = [
+static LINE_INPUT_KEYS: [Binding; 5] = [
     bind(
         &[Code(KeyCode::Enter)],
         "Enter",
@@ -343,34 +226,62 @@ static TEXT_INPUT: [Binding; 6] = [
         "",
     ),
     bind(&[Code(KeyCode::Up)], "↑", "move up", || Action::Up, ""),
-    bind(&[Ctrl('c')], "^c", "quit", || Action::ForceQuit, ""),
 ];
 
-/// The bindings of a context, most specific first.
-pub fn bindings(context: Context) -> Vec<&'static Binding> {
-    let groups: &[&'static [Binding]] = match context {
-        Context::Browser => &[&BROWSER, &MOVE, &GLOBAL],
-        Context::Detail => &[&DETAIL, &MOVE, &GLOBAL],
-        Context::TextInput => &[&TEXT_INPUT],
-        Context::Picker => &[&PICKER, &MOVE[..2], &MOVE[4..], &GLOBAL[4..]],
-        Context::Popup => &[&POPUP, &GLOBAL[4..]],
-    };
-    groups.iter().flat_map(|g| g.iter()).collect()
-}
+/// A one-line input (filter, search, command line, help filter); every other key is text.
+pub static LINE_INPUT: KeyTable = KeyTable {
+    name: "text input",
+    own: &LINE_INPUT_KEYS,
+    shared: &[&FORCE_QUIT],
+};
 
-/// The action a key press means in `context`. Keys that mean nothing there give `None`; in a text
-/// input every other key edits the text.
-pub fn action_for(context: Context, event: KeyEvent) -> Option<Action> {
+static EDITOR_KEYS: [Binding; 1] = [bind(
+    &[Code(KeyCode::Esc)],
+    "Esc",
+    "leave the editor",
+    || Action::Back,
+    "leave",
+)];
+
+/// A multi-line editor: `Enter` and `Tab` are text there.
+pub static EDITOR: KeyTable = KeyTable {
+    name: "editor",
+    own: &EDITOR_KEYS,
+    shared: &[&FORCE_QUIT],
+};
+
+/// The action a key press means under `focus`. Keys that mean nothing there give `None`; in a
+/// text input every other key edits the text.
+pub fn action_for(focus: Focus, event: KeyEvent) -> Option<Action> {
     if event.kind == KeyEventKind::Release {
         return None;
     }
-    if let Some(binding) = bindings(context)
-        .into_iter()
+    if let Some(binding) = focus
+        .keys
+        .bindings()
         .find(|b| b.keys.iter().any(|k| k.matches(&event)))
     {
         return Some((binding.action)());
     }
-    (context == Context::TextInput).then(|| Action::Edit(event.into()))
+    focus.is_typing().then(|| Action::Edit(event.into()))
+}
+
+/// Checks a table as every pane's tests should: it has footer keys, and no key is bound twice.
+#[cfg(test)]
+pub fn assert_well_formed(table: &KeyTable) {
+    assert!(
+        table.bindings().any(|b| !b.footer.is_empty()),
+        "{} has no footer key",
+        table.name
+    );
+    let mut keys: Vec<String> = table
+        .bindings()
+        .flat_map(|b| b.keys.iter().map(|k| format!("{k:?}")))
+        .collect();
+    let before = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(before, keys.len(), "{} binds a key twice", table.name);
 }
 
 #[cfg(test)]
@@ -381,53 +292,66 @@ mod tests {
         KeyEvent::new(code, KeyModifiers::NONE)
     }
 
+    static PLAIN: KeyTable = KeyTable {
+        name: "plain",
+        own: &[],
+        shared: &PANE_SHARED,
+    };
+
     #[test]
-    fn browser_keys() {
+    fn shared_keys_and_ctrl_c() {
+        let focus = Focus::new(&PLAIN, InputMode::None);
         assert!(matches!(
-            action_for(Context::Browser, press(KeyCode::Char('j'))),
+            action_for(focus, press(KeyCode::Char('j'))),
             Some(Action::Down)
         ));
         assert!(matches!(
-            action_for(Context::Browser, press(KeyCode::Char('q'))),
+            action_for(focus, press(KeyCode::Char('q'))),
             Some(Action::Quit)
         ));
-        assert!(action_for(Context::Browser, press(KeyCode::Char('z'))).is_none());
+        assert!(action_for(focus, press(KeyCode::Char('z'))).is_none());
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert!(matches!(
-            action_for(Context::Browser, ctrl_c),
-            Some(Action::ForceQuit)
-        ));
+        assert!(matches!(action_for(focus, ctrl_c), Some(Action::ForceQuit)));
     }
 
     #[test]
-    fn text_input_takes_letters_that_are_commands_elsewhere() {
+    fn a_line_input_takes_letters_that_are_commands_elsewhere() {
+        let focus = Focus::new(&PLAIN, InputMode::Line);
         assert!(matches!(
-            action_for(Context::TextInput, press(KeyCode::Char('q'))),
+            action_for(focus, press(KeyCode::Char('q'))),
             Some(Action::Edit(_))
         ));
         assert!(matches!(
-            action_for(Context::TextInput, press(KeyCode::Enter)),
+            action_for(focus, press(KeyCode::Enter)),
             Some(Action::Submit)
+        ));
+        assert!(matches!(
+            action_for(focus, press(KeyCode::Tab)),
+            Some(Action::Complete)
         ));
     }
 
     #[test]
-    fn every_context_has_footer_keys_and_no_key_is_bound_twice() {
-        for context in [
-            Context::Browser,
-            Context::Detail,
-            Context::TextInput,
-            Context::Picker,
-            Context::Popup,
-        ] {
-            let all = bindings(context);
-            assert!(all.iter().any(|b| !b.footer.is_empty()), "{context:?}");
-            let mut keys: Vec<Key> = all.iter().flat_map(|b| b.keys.iter().copied()).collect();
-            let before = keys.len();
-            keys.dedup();
-            keys.sort_by_key(|k| format!("{k:?}"));
-            keys.dedup();
-            assert_eq!(before, keys.len(), "{context:?} binds a key twice");
+    fn an_editor_takes_enter_and_tab_as_text() {
+        let focus = Focus::new(&PLAIN, InputMode::Editor);
+        for code in [KeyCode::Enter, KeyCode::Tab, KeyCode::Char('q')] {
+            assert!(
+                matches!(action_for(focus, press(code)), Some(Action::Edit(_))),
+                "{code:?}"
+            );
+        }
+        assert!(matches!(
+            action_for(focus, press(KeyCode::Esc)),
+            Some(Action::Back)
+        ));
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert!(matches!(action_for(focus, ctrl_c), Some(Action::ForceQuit)));
+    }
+
+    #[test]
+    fn shared_tables_are_well_formed() {
+        for table in [&LINE_INPUT, &EDITOR, &PLAIN] {
+            assert_well_formed(table);
         }
     }
 }

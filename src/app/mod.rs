@@ -1,43 +1,33 @@
 //! The TUI's state and its one mutator, [`App::update`]: pure, no I/O, no async. Everything that
 //! touches the outside world is returned as a [`Command`] for the runtime (`crate::tui`) to run.
 //!
-//! `update` dispatches to the handler of whatever has the keyboard: `on_browser.rs` (the list and
-//! its `/` filter), `on_detail.rs` (the detail view and its search), `on_overlay.rs` (the popups
-//! and the command line).
+//! `update` tries the overlay (`overlay/`), then the pane on top of the stack (`panes/`, through
+//! [`pane::Screen`]), then the global keys (`global.rs`). Results of background work are routed by
+//! request id to the pane that asked (`stack.rs`). Nothing here imports `crate::ui`.
 
 pub mod action;
-pub mod browser;
-pub mod command_line;
-pub mod cursor;
-pub mod detail;
-pub mod input;
-pub mod json_tree;
 pub mod keymap;
+pub mod layout;
 pub mod loadable;
 pub mod overlay;
-pub mod row;
+pub mod pane;
+pub mod panes;
+pub mod stack;
+pub mod widgets;
 
-mod on_browser;
-mod on_detail;
-mod on_overlay;
+mod global;
 
 use ratatui::layout::Rect;
 
 pub use action::{Action, ApiCall, ApiReply, Command, Notice, RequestId};
 pub use loadable::Loadable;
 
-use browser::{Browser, RequestIds};
-use cursor::ListCursor;
-use detail::{Detail, DetailPane};
-use keymap::Context;
-use overlay::{CommandLine, ErrorPopup, ErrorReport, Help, Overlay};
-
-use crate::api::ApiError;
-use crate::sanitize;
-use crate::ui::layout;
-
-/// Lines the mouse wheel moves.
-const WHEEL_LINES: isize = 3;
+use action::RequestIds;
+use keymap::Focus;
+use overlay::{ErrorReport, Overlay};
+use pane::{Ctx, Delivery, Outcome, Pane};
+use panes::browser::Browser;
+use stack::{ScreenId, Stack};
 
 /// What the status bar says about where appdeck is connected.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,28 +37,22 @@ pub struct Session {
     pub host: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    Browser,
-    Detail,
-}
-
 #[derive(Clone, Debug)]
 pub struct App {
     pub session: Session,
     /// The terminal's size, for viewport heights and click positions.
     pub size: Rect,
-    pub view: View,
+    /// The resource list: the bottom of the navigation stack, always there, so its listing
+    /// survives whatever is opened above it.
     pub browser: Browser,
-    pub detail: Option<Detail>,
+    /// The screens opened above the list.
+    pub stack: Stack,
     pub overlay: Option<Overlay>,
     /// What the last key did, in a few words (copied, refused, cancelled...); the next key
     /// clears it.
     pub notice: Option<Notice>,
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
-    /// A large resource whose detail is being prepared in the background.
-    pub opening: Option<RequestId>,
     pub should_quit: bool,
     ids: RequestIds,
 }
@@ -79,38 +63,58 @@ impl App {
         let mut app = App {
             session,
             size,
-            view: View::Browser,
             browser: Browser::new(page_size),
-            detail: None,
+            stack: Stack::default(),
             overlay: None,
             notice: None,
             last_error: None,
-            opening: None,
             should_quit: false,
             ids: RequestIds::default(),
         };
-        let first = app.browser.start(&mut app.ids);
-        (app, vec![first])
+        let first = vec![app.browser.start(&mut app.ids)];
+        app.stack.claim(ScreenId::BROWSER, &first);
+        (app, first)
     }
 
-    /// Where the keyboard goes now.
-    pub fn context(&self) -> Context {
+    /// The pane on top of the stack.
+    pub fn top_pane(&self) -> &dyn Pane {
+        match self.stack.top() {
+            Some(screen) => screen.pane(),
+            None => &self.browser,
+        }
+    }
+
+    /// The panes from the top of the stack down to the list.
+    fn panes_top_down(&self) -> impl Iterator<Item = &dyn Pane> {
+        let above = self.stack.layers().iter().rev().map(|l| l.screen.pane());
+        above.chain(std::iter::once(&self.browser as &dyn Pane))
+    }
+
+    /// Where the keyboard goes now: whose keys, and whether a text input takes the typing.
+    pub fn focus(&self) -> Focus {
         match &self.overlay {
-            Some(Overlay::Help(_) | Overlay::CommandLine(_)) => return Context::TextInput,
-            Some(Overlay::TypePicker(_)) => return Context::Picker,
-            Some(Overlay::Error(_)) => return Context::Popup,
-            None => {}
+            Some(overlay) => overlay.focus(),
+            None => {
+                let pane = self.top_pane();
+                Focus::new(pane.keys(), pane.input_mode())
+            }
         }
-        let searching = self
-            .detail
-            .as_ref()
-            .is_some_and(|d| d.search.as_ref().is_some_and(|s| s.editing));
-        match self.view {
-            View::Browser if self.browser.filtering => Context::TextInput,
-            View::Browser => Context::Browser,
-            View::Detail if searching => Context::TextInput,
-            View::Detail => Context::Detail,
-        }
+    }
+
+    /// What is in flight, for the status bar: the top pane's work first, then work going on
+    /// below it (the list still loading pages while a resource is open).
+    pub fn activity(&self) -> Option<String> {
+        self.panes_top_down().find_map(|p| p.activity())
+    }
+
+    /// What is wrong now, for the status bar, asked the same way.
+    pub fn problem(&self) -> Option<String> {
+        self.panes_top_down().find_map(|p| p.problem())
+    }
+
+    /// The area the panes are drawn in.
+    pub fn body(&self) -> Rect {
+        layout::screen(self.size).body
     }
 
     /// Applies one action; returns the I/O it calls for.
@@ -119,31 +123,22 @@ impl App {
             Action::ForceQuit => self.quit(),
             Action::Resize { width, height } => {
                 self.size = Rect::new(0, 0, width, height);
-                self.keep_cursors_visible();
-                // A taller screen may show rows that are not loaded yet.
-                let height = self.table_height();
-                self.browser
-                    .prefetch(&mut self.ids, height)
-                    .into_iter()
-                    .collect()
-            }
-            Action::ApiResult {
-                id,
-                reply: ApiReply::Page(result),
-            } => self.on_page(id, *result),
-            Action::DetailReady { id, detail } => {
-                // Dropped if the user moved on (Esc, another row) meanwhile.
-                if self.opening == Some(id) {
-                    self.opening = None;
-                    self.notice = None;
-                    self.detail = Some(*detail);
-                    self.view = View::Detail;
+                let mut screens = vec![ScreenId::BROWSER];
+                screens.extend(self.stack.layers().iter().map(|l| l.id));
+                let mut commands = Vec::new();
+                for screen in screens {
+                    let outcome = self
+                        .with_pane(screen, |pane, cx| Outcome::Handled(pane.resized(cx)))
+                        .unwrap_or_else(Outcome::done);
+                    commands.extend(self.apply(screen, outcome));
                 }
-                Vec::new()
+                commands
             }
+            Action::ApiResult { id, reply } => self.deliver(id, Delivery::Api(reply)),
+            Action::DetailReady { id, detail } => self.deliver(id, Delivery::Detail(detail)),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
-                    self.record_error("running a command", message.clone(), None);
+                    self.last_error = Some(ErrorReport::new("running a command", message, None));
                 }
                 self.notice = Some(notice);
                 Vec::new()
@@ -153,11 +148,13 @@ impl App {
                 self.notice = None;
                 match self.overlay.take() {
                     Some(overlay) => self.update_overlay(overlay, action),
-                    None => match self.view {
-                        View::Browser if self.browser.filtering => self.update_filter_input(action),
-                        View::Browser => self.update_browser(action),
-                        View::Detail => self.update_detail(action),
-                    },
+                    None => {
+                        let top = self.stack.top_id();
+                        let outcome = self
+                            .with_pane(top, |pane, cx| pane.update(action, cx))
+                            .unwrap_or_else(Outcome::done);
+                        self.apply(top, outcome)
+                    }
                 }
             }
         }
@@ -168,157 +165,70 @@ impl App {
         Vec::new()
     }
 
-    fn on_page(
-        &mut self,
-        id: RequestId,
-        result: Result<crate::api::ListResponse, ApiError>,
-    ) -> Vec<Command> {
-        let height = self.table_height();
-        let (taken, follow_up) = self.browser.on_page(id, result, &mut self.ids, height);
-        if taken && let Some(error) = self.browser.error().cloned() {
-            self.record_api_error("loading resources", &error);
-        }
-        follow_up.into_iter().collect()
-    }
-
-    fn record_api_error(&mut self, doing: &str, error: &ApiError) {
-        self.record_error(doing, error.to_string(), error.hint().map(str::to_owned));
-    }
-
-    fn record_error(&mut self, doing: &str, message: String, hint: Option<String>) {
-        self.last_error = Some(ErrorReport {
-            doing: doing.to_owned(),
-            message: sanitize::line(&message).into_owned(),
-            hint,
-        });
-    }
-
-    // ----- viewports, from the layout the renderer uses too -----
-
-    fn browser_areas(&self) -> layout::BrowserAreas {
-        let filter_line = self.browser.filtering || !self.browser.filter.text().is_empty();
-        layout::browser(layout::screen(self.size).body, filter_line)
-    }
-
-    fn table_height(&self) -> usize {
-        usize::from(self.browser_areas().rows.height)
-    }
-
-    fn detail_areas(&self) -> layout::DetailAreas {
-        let search_line = self.detail.as_ref().is_some_and(|d| d.search.is_some());
-        layout::detail(layout::screen(self.size).body, search_line)
-    }
-
-    fn pane_height(&self, pane: DetailPane) -> usize {
-        let index = DetailPane::ALL.iter().position(|p| *p == pane).unwrap_or(0);
-        usize::from(layout::inset(self.detail_areas().panes[index]).height)
-    }
-
-    fn keep_cursors_visible(&mut self) {
-        let height = self.table_height();
-        self.browser
-            .cursor
-            .keep_visible(self.browser.visible.len(), height);
-        let heights = DetailPane::ALL.map(|p| self.pane_height(p));
-        if let Some(detail) = &mut self.detail {
-            for (pane, height) in DetailPane::ALL.into_iter().zip(heights) {
-                let len = detail.pane_len(pane);
-                detail.cursor_mut(pane).keep_visible(len, height);
-            }
-        }
-    }
-
-    // ----- what every view shares -----
-
-    fn update_global(&mut self, action: Action) -> Vec<Command> {
-        match action {
-            Action::Quit => return self.quit(),
-            Action::Help => self.overlay = Some(Overlay::Help(Help::new(self.context()))),
-            Action::CommandLine => {
-                self.overlay = Some(Overlay::CommandLine(CommandLine::default()))
-            }
-            Action::ShowError => match &self.last_error {
-                Some(report) => {
-                    let popup = ErrorPopup {
-                        report: report.clone(),
-                        scroll: 0,
-                    };
-                    self.overlay = Some(Overlay::Error(popup));
-                }
-                None => self.notice = Some(Notice::Info("no error so far".into())),
-            },
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    /// Opens http(s) URLs only: anything else (file:, javascript:, custom schemes) is refused.
-    fn open_url(&mut self, url: Option<String>, missing: &str) -> Vec<Command> {
-        let Some(url) = url else {
-            self.notice = Some(Notice::Error(missing.to_owned()));
+    /// Hands a result to the pane that asked for it; a stale one (cancelled, or its pane
+    /// closed) is dropped here.
+    fn deliver(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
+        let Some(owner) = self.stack.route(id) else {
+            tracing::debug!(?id, "stale result dropped");
             return Vec::new();
         };
-        let shown = sanitize::line(&url).into_owned();
-        match reqwest::Url::parse(&url) {
-            Ok(parsed) if matches!(parsed.scheme(), "http" | "https") => {
-                self.notice = Some(Notice::Info(format!("opening {shown}")));
-                vec![Command::OpenUrl(parsed.to_string())]
+        let outcome = self
+            .with_pane(owner, |pane, cx| pane.on_reply(id, delivery, cx))
+            .unwrap_or_else(Outcome::done);
+        self.apply(owner, outcome)
+    }
+
+    /// Runs `f` on the pane of `screen` with the context it may use; `None` if it is closed.
+    fn with_pane<R>(
+        &mut self,
+        screen: ScreenId,
+        f: impl FnOnce(&mut dyn Pane, &mut Ctx) -> R,
+    ) -> Option<R> {
+        let mut cx = Ctx {
+            body: layout::screen(self.size).body,
+            ids: &mut self.ids,
+            notice: &mut self.notice,
+            last_error: &mut self.last_error,
+            overlay: &mut self.overlay,
+        };
+        let pane: &mut dyn Pane = if screen == ScreenId::BROWSER {
+            &mut self.browser
+        } else {
+            let layer = self
+                .stack
+                .layers_mut()
+                .iter_mut()
+                .find(|l| l.id == screen)?;
+            layer.screen.pane_mut()
+        };
+        Some(f(pane, &mut cx))
+    }
+
+    /// Carries out what the pane of `screen` decided.
+    fn apply(&mut self, screen: ScreenId, outcome: Outcome) -> Vec<Command> {
+        match outcome {
+            Outcome::Handled(commands) => {
+                self.stack.claim(screen, &commands);
+                commands
             }
-            _ => {
-                self.notice = Some(Notice::Error(format!(
-                    "refused to open {shown}: only http and https links are opened"
-                )));
-                Vec::new()
+            Outcome::NotMine(action) => self.update_global(action),
+            Outcome::Push(opened, commands) => {
+                self.stack.claim(screen, &commands);
+                self.stack.push(opened);
+                commands
             }
+            Outcome::Pop if screen != ScreenId::BROWSER && screen == self.stack.top_id() => {
+                self.stack.pop()
+            }
+            Outcome::Pop => Vec::new(),
         }
     }
 
-    fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
-        match text {
-            Some(text) => {
-                let shown: String = sanitize::line(&text).chars().take(60).collect();
-                self.notice = Some(Notice::Info(format!(
-                    "copied {what} to the clipboard (OSC 52): {shown}"
-                )));
-                vec![Command::Copy(text)]
-            }
-            None => {
-                self.notice = Some(Notice::Error(format!("no {what} to copy here")));
-                Vec::new()
-            }
-        }
+    /// Commands the app made for the list on its behalf (a new type filter, a reload).
+    fn browser_commands(&mut self, commands: Vec<Command>) -> Vec<Command> {
+        self.stack.claim(ScreenId::BROWSER, &commands);
+        commands
     }
-}
-
-/// The movement keys, on any list cursor.
-fn move_cursor(cursor: &mut ListCursor, action: &Action, len: usize, height: usize) {
-    let page = height.max(1) as isize;
-    match action {
-        Action::Up => cursor.move_by(-1, len, height),
-        Action::Down => cursor.move_by(1, len, height),
-        Action::PageUp => cursor.move_by(-page, len, height),
-        Action::PageDown => cursor.move_by(page, len, height),
-        Action::Top => cursor.select(0, len, height),
-        Action::Bottom => cursor.select(len.saturating_sub(1), len, height),
-        Action::ScrollUp => cursor.scroll(-WHEEL_LINES, len, height),
-        Action::ScrollDown => cursor.scroll(WHEEL_LINES, len, height),
-        _ => {}
-    }
-}
-
-/// Whether an action moves a cursor (keys or the wheel).
-fn is_movement(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown
-    )
 }
 
 #[cfg(test)]

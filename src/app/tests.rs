@@ -3,10 +3,11 @@
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::detail::{DetailPane, FieldKind};
-use super::keymap::{Context, action_for};
+use super::keymap::{InputMode, action_for};
+use super::pane::Screen;
+use super::panes::detail::{Detail, DetailPane, FieldKind};
 use super::*;
-use crate::api::{ApiError, ListRequest, ListResponse};
+use crate::api::{ApiError, Exchange, ListRequest, ListResponse, Reply};
 
 fn page(count: usize, next: Option<&str>) -> ListResponse {
     let rows: Vec<Value> = (0..count)
@@ -22,10 +23,7 @@ fn page(count: usize, next: Option<&str>) -> ListResponse {
 
 fn request_of(commands: &[Command]) -> Option<(RequestId, ListRequest)> {
     commands.iter().find_map(|c| match c {
-        Command::Api {
-            id,
-            call: ApiCall::ListPage(req),
-        } => Some((*id, req.clone())),
+        Command::Api { id, call } => Some((*id, call.as_list_request()?)),
         _ => None,
     })
 }
@@ -33,7 +31,22 @@ fn request_of(commands: &[Command]) -> Option<(RequestId, ListRequest)> {
 fn reply(id: RequestId, result: Result<ListResponse, ApiError>) -> Action {
     Action::ApiResult {
         id,
-        reply: ApiReply::Page(Box::new(result)),
+        reply: Box::new(Exchange::local(result.map(Reply::page))),
+    }
+}
+
+/// The detail view on top of the stack, if it is.
+fn detail(app: &App) -> Option<&Detail> {
+    match app.stack.top() {
+        Some(Screen::Detail(detail)) => Some(detail),
+        None => None,
+    }
+}
+
+fn detail_mut(app: &mut App) -> &mut Detail {
+    match app.stack.top_mut().map(|l| &mut l.screen) {
+        Some(Screen::Detail(detail)) => detail,
+        None => panic!("no detail open"),
     }
 }
 
@@ -50,7 +63,7 @@ fn key(app: &mut App, c: char) -> Vec<Command> {
         crossterm::event::KeyCode::Char(c),
         crossterm::event::KeyModifiers::NONE,
     );
-    match action_for(app.context(), event) {
+    match action_for(app.focus(), event) {
         Some(action) => app.update(action),
         None => Vec::new(),
     }
@@ -74,6 +87,10 @@ fn the_status_error_is_the_current_one_and_bang_keeps_the_last() {
         Err(ApiError::Timeout(std::time::Duration::from_secs(1))),
     ));
     assert!(app.browser.error().is_some());
+    assert!(
+        app.problem().is_some(),
+        "the status bar hears of it from the pane"
+    );
     let commands = key(&mut app, 'r');
     let (id, _) = request_of(&commands).unwrap();
     app.update(reply(id, Ok(page(100, None))));
@@ -121,7 +138,7 @@ fn a_click_selects_then_opens_even_with_the_filter_line_shown() {
     key(&mut app, '/');
     app.update(Action::InsertText("row".into()));
     app.update(Action::Submit);
-    let rows = app.browser_areas().rows;
+    let rows = app.browser.areas(app.body()).rows;
     app.update(Action::Click {
         column: 10,
         row: rows.y + 2,
@@ -137,7 +154,7 @@ fn a_click_selects_then_opens_even_with_the_filter_line_shown() {
         column: 10,
         row: rows.y + 2,
     });
-    assert_eq!(app.view, View::Detail);
+    assert!(detail(&app).is_some());
 }
 
 #[test]
@@ -180,16 +197,16 @@ fn esc_cancels_the_load_in_flight_and_r_resumes() {
     assert_eq!(request.next.as_deref(), Some("c2"));
 }
 
+/// With a page in flight (the cursor went to the bottom), a new type filter cancels it.
 #[test]
 fn type_filter_from_the_command_line_restarts_the_listing() {
     let mut app = loaded(100);
-    let in_flight = app.browser.in_flight();
+    let (old, _) = request_of(&app.update(Action::Bottom)).expect("the next page");
+    assert_eq!(app.browser.in_flight(), Some(old));
     key(&mut app, ':');
     app.update(Action::InsertText("type repo".into()));
     let commands = app.update(Action::Submit);
-    if let Some(old) = in_flight {
-        assert!(commands.contains(&Command::Cancel(old)));
-    }
+    assert!(commands.contains(&Command::Cancel(old)), "{commands:?}");
     let (_, request) = request_of(&commands).expect("a new listing");
     assert_eq!(request.resource_type.as_deref(), Some("repo"));
     assert_eq!(request.next, None);
@@ -200,7 +217,7 @@ fn type_filter_from_the_command_line_restarts_the_listing() {
 fn q_quits_but_types_a_q_in_an_input() {
     let mut app = loaded(10);
     key(&mut app, '/');
-    assert_eq!(app.context(), Context::TextInput);
+    assert_eq!(app.focus().mode, InputMode::Line);
     key(&mut app, 'q');
     assert!(!app.should_quit);
     assert_eq!(app.browser.filter.text(), "q");
@@ -218,24 +235,24 @@ fn detail_panes_tree_and_search() {
     app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
     app.update(Action::Open);
     app.update(Action::NextPane);
-    let detail = app.detail.as_ref().unwrap();
-    assert_eq!(detail.focus, DetailPane::Tree);
-    assert_eq!(detail.tree.lines().len(), 3);
+    let d = detail(&app).unwrap();
+    assert_eq!(d.focus, DetailPane::Tree);
+    assert_eq!(d.tree.lines().len(), 3);
     app.update(Action::Left); // collapse `a`
-    assert_eq!(app.detail.as_ref().unwrap().tree.lines().len(), 2);
+    assert_eq!(detail(&app).unwrap().tree.lines().len(), 2);
     key(&mut app, '/');
     app.update(Action::InsertText("needle".into()));
-    let detail = app.detail.as_ref().unwrap();
-    assert_eq!(detail.tree.lines().len(), 3, "the hit was revealed");
-    assert_eq!(detail.cursor(DetailPane::Tree).selected, 1);
+    let d = detail(&app).unwrap();
+    assert_eq!(d.tree.lines().len(), 3, "the hit was revealed");
+    assert_eq!(d.cursor(DetailPane::Tree).selected, 1);
     app.update(Action::Submit);
     app.update(Action::Back);
     assert!(
-        app.detail.as_ref().unwrap().search.is_none(),
+        detail(&app).unwrap().search.is_none(),
         "Esc clears the search first"
     );
     app.update(Action::Back);
-    assert_eq!(app.view, View::Browser);
+    assert!(detail(&app).is_none(), "back on the list");
 }
 
 #[test]
@@ -247,7 +264,7 @@ fn links_of_an_odd_shape_are_still_shown_and_y_copies_raw_values() {
         "links": {"links": [{"title": "Docs", "url": "https://docs"}, "oops"]}}]});
     app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
     app.update(Action::Open);
-    let fields = &app.detail.as_ref().unwrap().fields;
+    let fields = &detail(&app).unwrap().fields;
     assert!(
         fields
             .iter()
@@ -260,9 +277,7 @@ fn links_of_an_odd_shape_are_still_shown_and_y_copies_raw_values() {
     );
     let name_line = fields.iter().position(|f| f.label == "name").unwrap();
     let len = fields.len();
-    app.detail
-        .as_mut()
-        .unwrap()
+    detail_mut(&mut app)
         .cursor_mut(DetailPane::Fields)
         .select(name_line, len, 30);
     assert_eq!(app.update(Action::Copy), vec![Command::Copy(long)]);
@@ -287,9 +302,8 @@ fn a_large_resource_opens_in_the_background_and_a_stale_one_is_dropped() {
     let [Command::OpenDetail { id, row }] = commands.as_slice() else {
         panic!("expected the detail to be prepared off the UI thread: {commands:?}")
     };
-    assert_eq!(
-        app.view,
-        View::Browser,
+    assert!(
+        detail(&app).is_none(),
         "the list stays until the detail is ready"
     );
     assert!(matches!(&app.notice, Some(Notice::Info(t)) if t.contains("opening a large resource")));
@@ -300,7 +314,7 @@ fn a_large_resource_opens_in_the_background_and_a_stale_one_is_dropped() {
         id: *id,
         detail: prepared.clone(),
     });
-    assert_eq!(app.view, View::Browser);
+    assert!(detail(&app).is_none());
     // Opened again, it is shown when ready.
     let commands = app.update(Action::Open);
     let [Command::OpenDetail { id, .. }] = commands.as_slice() else {
@@ -310,13 +324,87 @@ fn a_large_resource_opens_in_the_background_and_a_stale_one_is_dropped() {
         id: *id,
         detail: prepared,
     });
-    assert_eq!(app.view, View::Detail);
-    assert!(app.detail.as_ref().unwrap().tree.lines().len() >= 4_000);
+    assert!(detail(&app).unwrap().tree.lines().len() >= 4_000);
 }
 
 #[test]
 fn a_small_resource_opens_at_once() {
     let mut app = with_big_resource(10_000);
     assert!(app.update(Action::Open).is_empty());
-    assert_eq!(app.view, View::Detail);
+    assert!(detail(&app).is_some());
+}
+
+// ----- the stack of screens, and where results go -----
+
+#[test]
+fn esc_from_the_detail_returns_to_the_list_as_it_was() {
+    let mut app = loaded(100);
+    for _ in 0..5 {
+        key(&mut app, 'j');
+    }
+    key(&mut app, '/');
+    app.update(Action::InsertText("row".into()));
+    app.update(Action::Submit);
+    let (selected, visible) = (app.browser.cursor.selected, app.browser.visible.len());
+    app.update(Action::Open);
+    assert_eq!(detail(&app).unwrap().title, "row 5");
+    assert_eq!(app.stack.layers().len(), 1, "opening pushes one screen");
+    app.update(Action::Back);
+    assert!(app.stack.top().is_none());
+    assert_eq!(app.browser.cursor.selected, selected);
+    assert_eq!(app.browser.visible.len(), visible, "the filter survived");
+    assert_eq!(app.browser.rows().len(), 100, "so did the listing");
+    app.update(Action::Back);
+    assert!(app.stack.top().is_none(), "the list is never popped");
+}
+
+#[test]
+fn esc_from_a_screen_opened_over_the_detail_returns_to_the_detail() {
+    let mut app = loaded(100);
+    key(&mut app, 'j');
+    app.update(Action::Open);
+    let item = std::sync::Arc::new(crate::api::PageItem::from_value(json!({"id": "above"})));
+    app.stack.push(Screen::Detail(Box::new(Detail::open(item))));
+    assert_eq!(detail(&app).unwrap().title, "above");
+    app.update(Action::Back);
+    assert_eq!(
+        detail(&app).map(|d| d.title.as_str()),
+        Some("row 1"),
+        "back where the user came from, not the list"
+    );
+    app.update(Action::Back);
+    assert!(app.stack.top().is_none());
+}
+
+#[test]
+fn a_page_reaches_the_list_while_the_detail_is_on_top() {
+    let mut app = loaded(100);
+    let (id, _) = request_of(&app.update(Action::Bottom)).expect("the next page");
+    app.update(Action::Open);
+    assert!(detail(&app).is_some());
+    app.update(reply(id, Ok(page(30, None))));
+    assert_eq!(app.browser.rows().len(), 130, "the list that asked got it");
+    assert!(detail(&app).is_some(), "and the detail stays on top");
+}
+
+#[test]
+fn results_nobody_waits_for_are_dropped() {
+    let mut app = loaded(100);
+    let (id, _) = request_of(&app.update(Action::Bottom)).expect("the next page");
+    // Never asked for: dropped before any pane sees it.
+    assert!(
+        app.update(reply(RequestId(9_999), Ok(page(5, None))))
+            .is_empty()
+    );
+    assert_eq!(app.browser.rows().len(), 100);
+    // Cancelled: its id is forgotten, so its late answer is dropped too.
+    app.update(Action::Back);
+    app.update(reply(id, Ok(page(5, None))));
+    assert_eq!(app.browser.rows().len(), 100);
+    // Answered once: a second answer under the same id is stale.
+    let (id, _) = request_of(&key(&mut app, 'r')).expect("resumed");
+    app.update(reply(id, Ok(page(5, Some("c3")))));
+    assert_eq!(app.browser.rows().len(), 105);
+    app.update(reply(id, Ok(page(5, None))));
+    assert_eq!(app.browser.rows().len(), 105);
 }

@@ -7,7 +7,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::api::PageItem;
 use crate::sanitize;
-use crate::ui::text::fit;
+use crate::text::fit;
 
 /// Width used when the output is not a terminal and `COLUMNS` says nothing.
 pub const FALLBACK_WIDTH: usize = 100;

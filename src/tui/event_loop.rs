@@ -16,7 +16,7 @@ use super::effects::Effects;
 use super::executor::Executor;
 use super::startup::StartupClock;
 use crate::api::Client;
-use crate::app::keymap::{Context, action_for};
+use crate::app::keymap::action_for;
 use crate::app::{Action, App, Command, Notice};
 
 pub struct EventLoop<B: Backend, E> {
@@ -177,7 +177,7 @@ where
     fn map_event(&self, event: Event) -> Option<Action> {
         tracing::trace!(?event, "terminal event");
         match event {
-            Event::Key(key) => action_for(self.app.context(), key),
+            Event::Key(key) => action_for(self.app.focus(), key),
             Event::Mouse(mouse) => match mouse.kind {
                 MouseEventKind::ScrollUp => Some(Action::ScrollUp),
                 MouseEventKind::ScrollDown => Some(Action::ScrollDown),
@@ -188,9 +188,7 @@ where
                 _ => None,
             },
             Event::Resize(width, height) => Some(Action::Resize { width, height }),
-            Event::Paste(text) if self.app.context() == Context::TextInput => {
-                Some(Action::InsertText(text))
-            }
+            Event::Paste(text) if self.app.focus().is_typing() => Some(Action::InsertText(text)),
             _ => None,
         }
     }

@@ -1,5 +1,6 @@
-//! Runs the app's commands: API calls on background tasks that hold a clone of the one client,
-//! each answering with an `Action` on the loop's channel. Nothing here touches app state.
+//! Runs the app's commands: API calls (any operation: a page, a report, a connect) on background
+//! tasks that hold a clone of the one client, each answering with an `Action` on the loop's
+//! channel. Nothing here touches app state.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -9,10 +10,10 @@ use futures_util::FutureExt;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
-use crate::api::{ApiError, Client};
-use crate::app::detail::Detail;
-use crate::app::row::Row;
-use crate::app::{Action, ApiCall, ApiReply, RequestId};
+use crate::api::{ApiError, Client, Exchange};
+use crate::app::panes::browser::row::Row;
+use crate::app::panes::detail::Detail;
+use crate::app::{Action, ApiCall, RequestId};
 
 pub struct Executor {
     client: Client,
@@ -33,18 +34,17 @@ impl Executor {
         let client = self.client.clone();
         let results = self.results.clone();
         let task = tokio::spawn(async move {
-            let reply = match call {
-                ApiCall::ListPage(request) => {
-                    // A bug while reading an answer must still answer, or the pane would say
-                    // "loading" for ever; the panic itself is in the log.
-                    let outcome = AssertUnwindSafe(client.list_page(&request))
-                        .catch_unwind()
-                        .await;
-                    ApiReply::Page(Box::new(outcome.unwrap_or_else(|_| Err(internal_error()))))
-                }
-            };
+            // A bug while reading an answer must still answer, or the pane would say "loading"
+            // for ever; the panic itself is in the log.
+            let reply = AssertUnwindSafe(client.exchange(call.operation, &call.body))
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| Exchange::local(Err(internal_error())));
             // The loop may be gone (the user quit): nothing to tell then.
-            let _ = results.send(Action::ApiResult { id, reply });
+            let _ = results.send(Action::ApiResult {
+                id,
+                reply: Box::new(reply),
+            });
         });
         self.in_flight.insert(id, task.abort_handle());
     }

@@ -6,12 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::text::fit;
 use super::theme;
-use crate::app::browser::More;
-use crate::app::keymap::bindings;
-use crate::app::{App, Loadable, Notice};
+use crate::app::{App, Notice};
 use crate::sanitize;
+use crate::text::fit;
 
 pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     let profile = app
@@ -28,20 +26,20 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             sanitize::line(&app.session.host)
         )),
     ];
-    if let Some(activity) = activity(app) {
+    if let Some(activity) = app.activity() {
         spans.push(Span::styled(format!("│ {activity} "), theme::warning()));
     }
     // What the last key did, else what is wrong now (a fixed error leaves the bar; `!` keeps
     // the last one in full).
-    match (&app.notice, app.browser.error()) {
+    match (&app.notice, app.problem()) {
         (Some(Notice::Info(text)), _) => {
             spans.push(Span::styled(format!("│ {text}"), theme::info()))
         }
         (Some(Notice::Error(text)), _) => {
             spans.push(Span::styled(format!("│ ⚠ {text}"), theme::error()))
         }
-        (None, Some(error)) => spans.push(Span::styled(
-            format!("│ ⚠ {} (! details)", sanitize::line(&error.to_string())),
+        (None, Some(problem)) => spans.push(Span::styled(
+            format!("│ ⚠ {problem} (! details)"),
             theme::error(),
         )),
         (None, None) => {}
@@ -70,27 +68,9 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
     );
 }
 
-/// What is in flight, in a few words.
-fn activity(app: &App) -> Option<String> {
-    if app.opening.is_some() {
-        return Some("opening…".to_owned());
-    }
-    match &app.browser.listing {
-        Loadable::Loading(_) => Some("loading the first page…".to_owned()),
-        Loadable::Loaded(listing) => match listing.more {
-            More::Loading { .. } => Some(format!("loading page {}…", listing.pages + 1)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
     let mut spans = Vec::new();
-    for binding in bindings(app.context())
-        .into_iter()
-        .filter(|b| !b.footer.is_empty())
-    {
+    for binding in app.focus().keys.bindings().filter(|b| !b.footer.is_empty()) {
         spans.push(Span::styled(format!(" {} ", binding.label), theme::title()));
         spans.push(Span::styled(format!("{} ", binding.footer), theme::dim()));
     }

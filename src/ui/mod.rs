@@ -1,19 +1,20 @@
 //! Rendering: `render` draws the whole screen from `&App` and reads nothing else, so any state
-//! can be drawn into a `TestBackend` and compared.
+//! can be drawn into a `TestBackend` and compared. `panes/` mirrors `app/panes/`; the layouts
+//! come from `app` (update needs the same viewport sizes).
 
 mod bars;
-mod browser;
-mod detail;
-pub mod layout;
-mod popups;
+mod overlay;
+mod panes;
 pub mod text;
 pub mod theme;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
 
+use crate::app::App;
+use crate::app::layout;
 use crate::app::overlay::Overlay;
-use crate::app::{App, View};
+use crate::app::pane::Screen;
 
 /// Draws one frame. `now` is passed in (not read from the clock) so relative times are
 /// reproducible in tests.
@@ -21,16 +22,21 @@ pub fn render(frame: &mut Frame, app: &App, now: DateTime<Utc>) {
     let area = frame.area();
     let screen = layout::screen(area);
     bars::render_status(frame, app, screen.status);
-    match (app.view, &app.detail) {
-        (View::Detail, Some(detail)) => detail::render(frame, detail, screen.body, now),
-        _ => browser::render(frame, app, screen.body),
+    // The screen on top of the stack; one arm per pane.
+    match app.stack.top() {
+        None => panes::browser::render(frame, &app.browser, screen.body),
+        Some(Screen::Detail(detail)) => panes::detail::render(frame, detail, screen.body, now),
     }
     bars::render_footer(frame, app, screen.footer);
     match &app.overlay {
-        Some(Overlay::Help(help)) => popups::render_help(frame, help, screen.body),
-        Some(Overlay::CommandLine(line)) => popups::render_command_line(frame, line, screen.footer),
-        Some(Overlay::TypePicker(picker)) => popups::render_type_picker(frame, picker, screen.body),
-        Some(Overlay::Error(popup)) => popups::render_error(frame, popup, screen.body),
+        Some(Overlay::Help(help)) => overlay::render_help(frame, help, screen.body),
+        Some(Overlay::CommandLine(line)) => {
+            overlay::render_command_line(frame, line, screen.footer)
+        }
+        Some(Overlay::TypePicker(picker)) => {
+            overlay::render_type_picker(frame, picker, screen.body)
+        }
+        Some(Overlay::Error(popup)) => overlay::render_error(frame, popup, screen.body),
         None => {}
     }
 }

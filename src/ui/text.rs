@@ -1,32 +1,13 @@
-//! Fitting text into cells by display width, and marking search hits.
+//! Marking search hits in a line, and placing the terminal cursor in a one-line input. (Fitting
+//! text by width is in `crate::text`, shared with the CLI.)
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::Span;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthStr;
 
-/// Cuts `text` to `width` columns, ending with `…` when something was cut.
-pub fn fit(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    if width == 0 {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w > width - 1 {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
-    out
-}
+use crate::app::widgets::LineInput;
 
 /// Splits `text` into spans with every case-insensitive occurrence of `needle` (lowercase)
 /// styled as a hit. Text whose lowercase form changes length is shown without highlights.
@@ -56,12 +37,7 @@ pub fn highlight(text: &str, needle: &str, base: Style, hit: Style) -> Vec<Span<
 
 /// Puts the terminal cursor in a one-line input drawn at `area` after `prefix` columns, by the
 /// display width of the text left of the input's cursor; nowhere when that is outside `area`.
-pub fn place_cursor(
-    frame: &mut Frame,
-    area: Rect,
-    prefix: u16,
-    input: &crate::app::input::LineInput,
-) {
+pub fn place_cursor(frame: &mut Frame, area: Rect, prefix: u16, input: &LineInput) {
     if area.height == 0 {
         return;
     }
@@ -75,17 +51,11 @@ pub fn place_cursor(
     }
 }
 
-/// Thousands separators, for row counts.
-pub fn count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+/// About how many rows `lines` take when wrapped at `width` (at least one each).
+pub fn wrapped_height(lines: &[Line], width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let rows: usize = lines.iter().map(|l| l.width().div_ceil(width).max(1)).sum();
+    u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
 #[cfg(test)]
@@ -93,23 +63,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fits_by_display_width() {
-        assert_eq!(fit("hello", 5), "hello");
-        assert_eq!(fit("hello world", 6), "hello…");
-        assert_eq!(fit("日本語テキスト", 7), "日本語…");
-        assert_eq!(fit("abc", 0), "");
-    }
-
-    #[test]
     fn highlights_every_hit() {
         let spans = highlight("Needle in a needle", "needle", Style::new(), Style::new());
         let parts: Vec<_> = spans.iter().map(|s| s.content.as_ref()).collect();
         assert_eq!(parts, ["Needle", " in a ", "needle"]);
-    }
-
-    #[test]
-    fn counts() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(1234567), "1,234,567");
     }
 }

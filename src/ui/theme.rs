@@ -2,7 +2,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::app::json_tree::JsonKind;
+use crate::app::widgets::json_tree::JsonKind;
 
 pub const ACCENT: Color = Color::Cyan;
 

@@ -1,6 +1,11 @@
 //! A cursor over a list shown in a viewport: the selected line and the first visible line.
 //! The offset lives in state (not in the renderer) so scrolling is smooth and `render` stays pure.
 
+use crate::app::Action;
+
+/// Lines the mouse wheel moves.
+const WHEEL_LINES: isize = 3;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ListCursor {
     pub selected: usize,
@@ -45,6 +50,40 @@ impl ListCursor {
             self.offset,
             (self.offset + height - 1).min(len.saturating_sub(1)),
         );
+    }
+}
+
+/// Whether an action moves a cursor (keys or the wheel).
+pub fn is_movement(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown
+    )
+}
+
+impl ListCursor {
+    /// Applies a movement key (or the wheel) to a list of `len` lines shown `height` at a time;
+    /// other actions change nothing.
+    pub fn apply(&mut self, action: &Action, len: usize, height: usize) {
+        let page = height.max(1) as isize;
+        match action {
+            Action::Up => self.move_by(-1, len, height),
+            Action::Down => self.move_by(1, len, height),
+            Action::PageUp => self.move_by(-page, len, height),
+            Action::PageDown => self.move_by(page, len, height),
+            Action::Top => self.select(0, len, height),
+            Action::Bottom => self.select(len.saturating_sub(1), len, height),
+            Action::ScrollUp => self.scroll(-WHEEL_LINES, len, height),
+            Action::ScrollDown => self.scroll(WHEEL_LINES, len, height),
+            _ => {}
+        }
     }
 }
 

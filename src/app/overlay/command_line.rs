@@ -1,4 +1,6 @@
-//! The `:` command line: what it understands, and Tab completion.
+//! The `:` command line: what it understands, and Tab completion. A new command is a variant of
+//! [`LineCommand`], a word in [`parse`], a line in [`COMMANDS`] (for completion and the hint) and
+//! an arm in `App::run_line_command` (`global.rs`).
 
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]

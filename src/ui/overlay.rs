@@ -5,12 +5,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::layout;
-use super::text::fit;
 use super::theme;
-use crate::app::keymap::Context;
+use crate::app::layout;
 use crate::app::overlay::{CommandLine, ErrorPopup, Help, TypePicker};
 use crate::sanitize;
+use crate::text::fit;
 
 fn popup_block(title: String) -> Block<'static> {
     Block::default()
@@ -23,13 +22,7 @@ pub fn render_help(frame: &mut Frame, help: &Help, area: Rect) {
     let entries = help.entries();
     let height = (entries.len() as u16).saturating_add(4).max(6);
     let popup = layout::centered(area, 64, height);
-    let where_ = match help.context {
-        Context::Browser => "resource list",
-        Context::Detail => "resource detail",
-        Context::TextInput => "text input",
-        Context::Picker => "picker",
-        Context::Popup => "popup",
-    };
+    let where_ = help.keys.name;
     frame.render_widget(Clear, popup);
     let block = popup_block(format!(" Keys · {where_} "))
         .title_bottom(Line::styled(" type to filter · Esc close ", theme::dim()));
@@ -76,7 +69,7 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, footer: Rect) 
             theme::warning(),
         )),
         (None, true) if line.input.text().is_empty() => Some(Line::styled(
-            crate::app::command_line::COMMANDS
+            crate::app::overlay::command_line::COMMANDS
                 .iter()
                 .map(|(c, _)| *c)
                 .collect::<Vec<_>>()
@@ -146,6 +139,17 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, area: Rect) {
     if let Some(hint) = &report.hint {
         lines.push(Line::raw(""));
         lines.push(Line::styled(format!("Hint: {hint}"), theme::warning()));
+    }
+    // On a tiny screen the error itself comes first, and j/k scroll to the rest.
+    if super::text::wrapped_height(&lines, layout::inset(popup).width) > layout::inset(popup).height
+    {
+        lines = vec![
+            Line::styled(report.message.clone(), theme::error()),
+            Line::styled(format!("(while {})", report.doing), theme::dim()),
+        ];
+        if let Some(hint) = &report.hint {
+            lines.push(Line::styled(format!("Hint: {hint}"), theme::warning()));
+        }
     }
     frame.render_widget(
         Paragraph::new(lines)

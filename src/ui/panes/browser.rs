@@ -7,13 +7,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
-use super::layout::{self, BrowserAreas};
-use super::text::{count, fit};
-use super::theme;
-use crate::app::browser::{Browser, Listing, More};
-use crate::app::row::Row as ListRow;
-use crate::app::{App, Loadable};
+use crate::app::Loadable;
+use crate::app::layout;
+use crate::app::panes::browser::layout::BrowserAreas;
+use crate::app::panes::browser::row::Row as ListRow;
+use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
+use crate::text::{count, fit};
+use crate::ui::theme;
 
 /// A column of the table; the narrow the terminal, the fewer columns.
 struct Column {
@@ -57,10 +58,8 @@ const COLUMNS: [Column; 6] = [
     },
 ];
 
-pub fn render(frame: &mut Frame, app: &App, body: Rect) {
-    let browser = &app.browser;
-    let filter_line = browser.filtering || !browser.filter.text().is_empty();
-    let areas = layout::browser(body, filter_line);
+pub fn render(frame: &mut Frame, browser: &Browser, body: Rect) {
+    let areas = browser.areas(body);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme::border(true))
@@ -81,16 +80,26 @@ pub fn render(frame: &mut Frame, app: &App, body: Rect) {
             render_table(frame, browser, listing, &areas, block);
         }
         state => {
-            let message = empty_message(browser, state);
             let inner = block.inner(areas.table);
             frame.render_widget(block, areas.table);
+            // A third of the way down; from the top when that cuts the message; the short form
+            // (what went wrong and how to retry) when even that does not fit.
+            let mut message = empty_message(browser, state);
+            let mut top = inner.height / 3;
+            let needed = crate::ui::text::wrapped_height(&message, inner.width);
+            if needed + top > inner.height {
+                top = 0;
+                if needed > inner.height {
+                    message = short_message(state).unwrap_or(message);
+                }
+            }
             frame.render_widget(
                 Paragraph::new(message)
                     .alignment(Alignment::Center)
                     .wrap(Wrap { trim: true }),
                 Rect {
-                    y: inner.y + inner.height / 3,
-                    height: inner.height - inner.height / 3,
+                    y: inner.y + top,
+                    height: inner.height - top,
                     ..inner
                 },
             );
@@ -182,6 +191,20 @@ fn empty_message(browser: &Browser, state: &Loadable<Listing>) -> Vec<Line<'stat
             Line::raw("No loaded row matches the filter."),
             Line::styled("Esc clears it", theme::dim()),
         ],
+    }
+}
+
+/// The message of a failed load for a tiny screen: the reason and the way out, nothing else.
+fn short_message(state: &Loadable<Listing>) -> Option<Vec<Line<'static>>> {
+    match state {
+        Loadable::Failed(error) => Some(vec![
+            Line::styled(
+                sanitize::line(&error.to_string()).into_owned(),
+                theme::error(),
+            ),
+            Line::styled("r retry · ! details", theme::dim()),
+        ]),
+        _ => None,
     }
 }
 
@@ -294,6 +317,6 @@ fn render_filter(frame: &mut Frame, browser: &Browser, area: Rect) {
     ]);
     frame.render_widget(Paragraph::new(line), area);
     if browser.filtering {
-        super::text::place_cursor(frame, area, 1, &browser.filter);
+        crate::ui::text::place_cursor(frame, area, 1, &browser.filter);
     }
 }

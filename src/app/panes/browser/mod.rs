@@ -1,15 +1,22 @@
-//! The resource browser's state: the rows loaded so far, the paging cursor, the type filter, the
-//! `/` filter over loaded rows, and the decisions of when to fetch the next page.
+//! The resource list: the rows loaded so far, the paging cursor, the type filter, the `/` filter
+//! over loaded rows, and the decisions of when to fetch the next page. Always at the bottom of
+//! the stack. Its keys are in `keys.rs`, its handling of actions in `update.rs`.
+
+pub mod keys;
+pub mod layout;
+pub mod row;
+mod update;
 
 use std::collections::BTreeSet;
 
-use super::action::{ApiCall, Command, RequestId};
-use super::cursor::ListCursor;
-use super::input::LineInput;
-use super::loadable::Loadable;
-use super::row::Row;
+use ratatui::layout::Rect;
+
 use crate::api::paging::retain_type;
 use crate::api::{ApiError, CursorTrail, ListRequest, ListResponse};
+use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
+use crate::app::loadable::Loadable;
+use crate::app::widgets::{LineInput, ListCursor};
+use row::Row;
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
 /// holding `j` never reaches the last row before the next page is there.
@@ -59,17 +66,8 @@ pub struct Browser {
     /// Every type seen in any page, for the picker and completion.
     pub types_seen: BTreeSet<String>,
     pub page_size: Option<u32>,
-}
-
-/// Hands out request ids; owned by the app so ids never repeat across panes.
-#[derive(Clone, Debug, Default)]
-pub struct RequestIds(u64);
-
-impl RequestIds {
-    pub fn issue(&mut self) -> RequestId {
-        self.0 += 1;
-        RequestId(self.0)
-    }
+    /// A large resource whose detail is being prepared in the background.
+    pub opening: Option<RequestId>,
 }
 
 impl Browser {
@@ -118,7 +116,7 @@ impl Browser {
     fn request(&self, id: RequestId, next: Option<String>) -> Command {
         Command::Api {
             id,
-            call: ApiCall::ListPage(ListRequest {
+            call: ApiCall::list_page(&ListRequest {
                 resource_type: self.type_filter.clone(),
                 next,
                 limit: self.page_size,
@@ -284,6 +282,16 @@ impl Browser {
         self.cursor.select(index, self.visible.len(), height);
     }
 
+    /// Where the table and its rows are in `body`.
+    pub fn areas(&self, body: Rect) -> layout::BrowserAreas {
+        layout::areas(body, self.filtering || !self.filter.text().is_empty())
+    }
+
+    /// How many rows the table shows in `body`.
+    pub fn table_height(&self, body: Rect) -> usize {
+        usize::from(self.areas(body).rows.height)
+    }
+
     /// The paging error to show, if the last load failed.
     pub fn error(&self) -> Option<&ApiError> {
         match &self.listing {
@@ -331,14 +339,9 @@ mod tests {
     }
 
     /// The one page request among `commands`.
-    fn only_request(commands: &[Command]) -> &ListRequest {
+    fn only_request(commands: &[Command]) -> ListRequest {
         match commands {
-            [
-                Command::Api {
-                    call: ApiCall::ListPage(req),
-                    ..
-                },
-            ] => req,
+            [Command::Api { call, .. }] => call.as_list_request().expect("a page request"),
             other => panic!("expected one page request, got {other:?}"),
         }
     }
@@ -362,14 +365,10 @@ mod tests {
         b.cursor.select(5, 50, 10);
         assert!(b.prefetch(&mut ids, 10).is_none());
         b.cursor.select(10, 50, 10);
-        let Some(Command::Api {
-            id: id2,
-            call: ApiCall::ListPage(req),
-        }) = b.prefetch(&mut ids, 10)
-        else {
+        let Some(Command::Api { id: id2, call }) = b.prefetch(&mut ids, 10) else {
             panic!("expected the next page")
         };
-        assert_eq!(req.next.as_deref(), Some("c1"));
+        assert_eq!(call.as_list_request().unwrap().next.as_deref(), Some("c1"));
         assert!(b.prefetch(&mut ids, 10).is_none(), "one request at a time");
         b.on_page(id2, Ok(page(50, 50, None)), &mut ids, 10);
         assert_eq!(b.rows().len(), 100);
@@ -442,12 +441,23 @@ mod tests {
         assert_eq!(b.visible.len(), 11, "row 2 and row 20..29");
     }
 
+    /// A server that ignores `type`: only the asked type is shown. The counts differ (6 repo,
+    /// 4 user), so a filter that kept the wrong rows would be caught.
     #[test]
     fn rows_of_another_type_are_not_shown() {
         let (mut b, mut ids, id) = started();
         b.type_filter = Some("repo".into());
-        b.on_page(id, Ok(page(0, 10, None)), &mut ids, 10);
-        assert_eq!(b.rows().len(), 5);
+        let rows: Vec<_> = (0..10)
+            .map(|i| json!({"id": format!("r{i}"), "type": if i % 3 == 0 { "user" } else { "repo" }}))
+            .collect();
+        let mixed = ListResponse::from_value(json!({"resources": rows})).unwrap();
+        b.on_page(id, Ok(mixed), &mut ids, 10);
+        assert_eq!(b.rows().len(), 6);
+        assert!(
+            b.rows()
+                .iter()
+                .all(|r| r.resource_type.as_deref() == Some("repo"))
+        );
         assert_eq!(
             b.types_seen.len(),
             2,

@@ -1,7 +1,25 @@
-//! A one-line text input (filter, search, command line), on ratatui-textarea so that the usual
-//! editing keys work (arrows, Home/End, Ctrl-W, Ctrl-U, undo).
+//! A one-line text input (the list's filter, the detail's search, the command line, the help's
+//! filter), on ratatui-textarea so that the usual editing keys work (arrows, Home/End, Ctrl-W,
+//! Ctrl-U, undo). [`LineInput::handle`] is the one place that turns actions into edits.
 
 use ratatui_textarea::{CursorMove, Input, TextArea};
+
+use crate::app::Action;
+
+/// What an action did to a one-line input.
+#[derive(Debug)]
+pub enum LineEvent {
+    /// The text changed (a key, a paste).
+    Changed,
+    /// An editing key that left the text as it was (a cursor move).
+    Unchanged,
+    /// `Enter`.
+    Submitted,
+    /// `Esc`.
+    Cancelled,
+    /// Not for the input (a movement key, `Tab`): the owner decides.
+    Other(Action),
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct LineInput {
@@ -19,6 +37,22 @@ impl LineInput {
             .first()
             .map(String::as_str)
             .unwrap_or_default()
+    }
+
+    /// Applies an action while the input has the keyboard.
+    pub fn handle(&mut self, action: Action) -> LineEvent {
+        let changed = match action {
+            Action::Edit(input) => self.edit(input),
+            Action::InsertText(text) => self.insert(&text),
+            Action::Submit => return LineEvent::Submitted,
+            Action::Back => return LineEvent::Cancelled,
+            other => return LineEvent::Other(other),
+        };
+        if changed {
+            LineEvent::Changed
+        } else {
+            LineEvent::Unchanged
+        }
     }
 
     /// Applies an editing key; says whether the text changed.
@@ -92,15 +126,42 @@ mod tests {
         assert_eq!(input.cursor_column(), 9);
     }
 
+    /// Ctrl-M would split the line in the text area underneath; the input joins it back.
+    /// (`text()` shows only the first line, so the area's own line count is what is checked.)
     #[test]
     fn stays_on_one_line() {
         let mut input = LineInput::new();
-        input.set("a");
+        input.set("ab");
+        input.edit(Input {
+            key: Key::Left,
+            ..Input::default()
+        });
         input.edit(Input {
             key: Key::Char('m'),
             ctrl: true,
             ..Input::default()
         });
-        assert_eq!(input.text().lines().count(), 1);
+        assert_eq!(input.area.lines().len(), 1);
+        assert_eq!(input.text(), "a b", "nothing after the split is lost");
+    }
+
+    #[test]
+    fn handle_routes_actions() {
+        let mut input = LineInput::new();
+        assert!(matches!(
+            input.handle(Action::Edit(key('x'))),
+            LineEvent::Changed
+        ));
+        assert!(matches!(
+            input.handle(Action::InsertText("\u{7}".into())),
+            LineEvent::Unchanged
+        ));
+        assert!(matches!(input.handle(Action::Submit), LineEvent::Submitted));
+        assert!(matches!(input.handle(Action::Back), LineEvent::Cancelled));
+        assert!(matches!(
+            input.handle(Action::Down),
+            LineEvent::Other(Action::Down)
+        ));
+        assert_eq!(input.text(), "x");
     }
 }

@@ -1,16 +1,21 @@
 //! The detail view of one resource: every field that is present (unknown ones too), its links,
 //! and its `properties` as a tree beside their raw JSON. Everything shown is computed once when
-//! the view opens, so a frame only slices what is visible.
+//! the view opens, so a frame only slices what is visible. Its keys are in `keys.rs`, its
+//! handling of actions in `update.rs`, where its panes go in `layout.rs`.
+
+pub mod keys;
+pub mod layout;
+mod update;
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use ratatui::layout::Rect;
 use serde_json::Value;
 
-use super::cursor::ListCursor;
-use super::input::LineInput;
-use super::json_tree::JsonTree;
 use crate::api::{Field, Link, PageItem, Resource};
+use crate::app::widgets::json_tree::JsonTree;
+use crate::app::widgets::{LineInput, ListCursor};
 use crate::sanitize;
 
 /// Longest value shown on one field line; the raw pane has the rest.
@@ -28,7 +33,7 @@ pub enum DetailPane {
 impl DetailPane {
     pub const ALL: [DetailPane; 3] = [DetailPane::Fields, DetailPane::Tree, DetailPane::Raw];
 
-    fn index(self) -> usize {
+    pub fn index(self) -> usize {
         Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
     }
 
@@ -171,6 +176,16 @@ impl Detail {
             cursors: [ListCursor::default(); 3],
             search: None,
         }
+    }
+
+    /// Where the panes are in `body` (one at a time when it is low).
+    pub fn areas(&self, body: Rect) -> layout::DetailAreas {
+        layout::areas(body, self.search.is_some(), self.focus)
+    }
+
+    /// How many lines `pane` shows in `body`.
+    pub fn pane_height(&self, pane: DetailPane, body: Rect) -> usize {
+        usize::from(crate::app::layout::inset(self.areas(body).pane(pane)).height)
     }
 
     pub fn pane_len(&self, pane: DetailPane) -> usize {

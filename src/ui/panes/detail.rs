@@ -8,23 +8,28 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::layout;
-use super::text::{fit, highlight};
-use super::theme;
-use crate::app::detail::{Detail, DetailPane, FieldKind, FieldLine, relative_time};
-use crate::app::json_tree::TreeLine;
+use crate::app::layout;
+use crate::app::panes::detail::{Detail, DetailPane, FieldKind, FieldLine, relative_time};
+use crate::app::widgets::json_tree::TreeLine;
+use crate::text::fit;
+use crate::ui::text::highlight;
+use crate::ui::theme;
 
 /// Width of the label column of the fields pane.
 const LABEL_WIDTH: usize = 16;
 
 pub fn render(frame: &mut Frame, detail: &Detail, body: Rect, now: DateTime<Utc>) {
-    let areas = layout::detail(body, detail.search.is_some());
+    let areas = detail.areas(body);
     let needle = detail
         .search
         .as_ref()
         .map(|s| s.input.text().to_lowercase())
         .unwrap_or_default();
     for (pane, area) in DetailPane::ALL.into_iter().zip(areas.panes) {
+        if area.is_empty() {
+            // Not shown: the screen is too low for all panes at once.
+            continue;
+        }
         let focused = detail.focus == pane;
         let inner = layout::inset(area);
         let cursor = detail.cursor(pane);
@@ -97,7 +102,7 @@ pub fn render(frame: &mut Frame, detail: &Detail, body: Rect, now: DateTime<Utc>
             area,
         );
         if search.editing {
-            super::text::place_cursor(frame, area, 1, &search.input);
+            crate::ui::text::place_cursor(frame, area, 1, &search.input);
         }
     }
 }

@@ -1,0 +1,78 @@
+//! Where things go on screen: pure functions of the terminal size, shared by the renderer and by
+//! `update` (which needs viewport heights to scroll and screen positions to map clicks). Each
+//! pane lays its own body out in its `layout.rs`.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+/// The three bands of every screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Screen {
+    pub status: Rect,
+    pub body: Rect,
+    pub footer: Rect,
+}
+
+pub fn screen(area: Rect) -> Screen {
+    let [status, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    Screen {
+        status,
+        body,
+        footer,
+    }
+}
+
+/// `area` less its last line, and that line (for a filter or search line under a pane).
+pub fn split_last_line(area: Rect) -> (Rect, Rect) {
+    let [main, line] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    (main, line)
+}
+
+/// The inside of a bordered block.
+pub fn inset(area: Rect) -> Rect {
+    Rect {
+        x: area.x.saturating_add(1),
+        y: area.y.saturating_add(1),
+        width: area.width.saturating_sub(2),
+        height: area.height.saturating_sub(2),
+    }
+}
+
+/// A popup of at most `width` x `height`, centred, never larger than `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+/// Whether a screen position falls inside `area`.
+pub fn contains(area: Rect, column: u16, row: u16) -> bool {
+    column >= area.x
+        && column < area.x.saturating_add(area.width)
+        && row >= area.y
+        && row < area.y.saturating_add(area.height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn popups_never_outgrow_the_screen() {
+        let area = Rect::new(0, 0, 24, 5);
+        assert_eq!(centered(area, 72, 12), area);
+        assert_eq!(
+            centered(Rect::new(0, 1, 80, 22), 40, 10),
+            Rect::new(20, 7, 40, 10)
+        );
+    }
+}

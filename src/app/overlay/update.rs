@@ -1,0 +1,80 @@
+//! Keys on the popups: `?` help, the `:` command line, the type picker, the error details.
+
+use super::Overlay;
+use super::command_line;
+use crate::app::widgets::{LineEvent, ListCursor};
+use crate::app::{Action, App, Command};
+
+impl App {
+    /// Handles a key for the popup taken out of `self.overlay`; puts it back unless it closes.
+    pub(in crate::app) fn update_overlay(
+        &mut self,
+        overlay: Overlay,
+        action: Action,
+    ) -> Vec<Command> {
+        match overlay {
+            Overlay::Help(mut help) => {
+                match help.filter.handle(action) {
+                    LineEvent::Submitted | LineEvent::Cancelled => return Vec::new(),
+                    LineEvent::Changed | LineEvent::Unchanged => {
+                        help.cursor = ListCursor::default()
+                    }
+                    LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+                        let count = help.entries().len();
+                        help.cursor.apply(&action, count, count);
+                    }
+                    LineEvent::Other(_) => {}
+                }
+                self.overlay = Some(Overlay::Help(help));
+            }
+            Overlay::CommandLine(mut line) => {
+                match line.input.handle(action) {
+                    LineEvent::Cancelled => return Vec::new(),
+                    LineEvent::Changed | LineEvent::Unchanged => line.error = None,
+                    LineEvent::Other(Action::Complete) => {
+                        let types = self.browser.types_seen.iter();
+                        let (completed, candidates) =
+                            command_line::complete(line.input.text(), types);
+                        line.input.set(&completed);
+                        line.candidates = candidates;
+                    }
+                    LineEvent::Submitted => match command_line::parse(line.input.text()) {
+                        Ok(command) => return self.run_line_command(command),
+                        Err(error) => line.error = Some(error),
+                    },
+                    LineEvent::Other(_) => {}
+                }
+                self.overlay = Some(Overlay::CommandLine(line));
+            }
+            Overlay::TypePicker(mut picker) => {
+                let len = picker.options.len();
+                match action {
+                    Action::Back => return Vec::new(),
+                    Action::Open => {
+                        let choice = picker
+                            .options
+                            .get(picker.cursor.selected)
+                            .cloned()
+                            .flatten();
+                        return self.set_type_filter(choice);
+                    }
+                    Action::Up | Action::Down | Action::Top | Action::Bottom => {
+                        picker.cursor.apply(&action, len, len)
+                    }
+                    _ => {}
+                }
+                self.overlay = Some(Overlay::TypePicker(picker));
+            }
+            Overlay::Error(mut popup) => {
+                match action {
+                    Action::Back => return Vec::new(),
+                    Action::Down => popup.scroll += 1,
+                    Action::Up => popup.scroll = popup.scroll.saturating_sub(1),
+                    _ => {}
+                }
+                self.overlay = Some(Overlay::Error(popup));
+            }
+        }
+        Vec::new()
+    }
+}

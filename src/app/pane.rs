@@ -1,0 +1,178 @@
+//! The pane trait and the one enum of screens that can be pushed on the stack.
+//!
+//! A pane owns its state and answers four questions: how to handle an action ([`Pane::update`],
+//! [`Pane::on_reply`]), which keys it has ([`Pane::keys`], read by the dispatch, the help and the
+//! footer), what it is doing ([`Pane::activity`], for the status bar), and how it lays itself out
+//! (its own `layout.rs`, used by its update for viewport sizes and by its renderer).
+//!
+//! Adding a pane: a folder `panes/<pane>/` (state, `update.rs` with `impl Pane`, `keys.rs`,
+//! `layout.rs`), a file `ui/panes/<pane>.rs`, one variant of [`Screen`] (and its arm in
+//! [`Screen::pane`] / [`Screen::pane_mut`]), one arm in `ui::render`, its action verbs in
+//! `action.rs` and, to open it from anywhere, a global key or command in `global.rs`.
+
+use ratatui::layout::Rect;
+
+use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds};
+use super::keymap::{InputMode, KeyTable};
+use super::overlay::{ErrorReport, Overlay};
+use super::panes::detail::Detail;
+use crate::api::ApiError;
+use crate::sanitize;
+
+/// A screen above the resource list (which is always at the bottom of the stack, see
+/// `App::browser`). One variant per pane.
+#[derive(Clone, Debug)]
+pub enum Screen {
+    Detail(Box<Detail>),
+}
+
+impl Screen {
+    pub fn pane(&self) -> &dyn Pane {
+        match self {
+            Screen::Detail(detail) => detail.as_ref(),
+        }
+    }
+
+    pub fn pane_mut(&mut self) -> &mut dyn Pane {
+        match self {
+            Screen::Detail(detail) => detail.as_mut(),
+        }
+    }
+}
+
+/// What a pane did with an action.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Done; run these commands.
+    Handled(Vec<Command>),
+    /// Not a key this pane uses: the global keys get it.
+    NotMine(Action),
+    /// Open a screen on top of this one (and run these commands).
+    Push(Screen, Vec<Command>),
+    /// Close this pane: back to where the user came from.
+    Pop,
+}
+
+impl Outcome {
+    pub fn done() -> Self {
+        Outcome::Handled(Vec::new())
+    }
+}
+
+impl From<Vec<Command>> for Outcome {
+    fn from(commands: Vec<Command>) -> Self {
+        Outcome::Handled(commands)
+    }
+}
+
+/// A result delivered to a pane, found by the id of the request it made.
+#[derive(Clone, Debug)]
+pub enum Delivery {
+    /// An API call's answer, whatever the operation.
+    Api(Box<ApiReply>),
+    /// A detail view prepared off the UI thread ([`Command::OpenDetail`]).
+    Detail(Box<Detail>),
+}
+
+/// What a pane may use and change besides its own state while it handles an action.
+pub struct Ctx<'a> {
+    /// The area the pane is drawn in (the screen less the status bar and the footer): its
+    /// viewport sizes and click positions come from laying this out.
+    pub body: Rect,
+    /// Ids for the requests it makes; the app notes which pane asked from the commands returned.
+    pub ids: &'a mut RequestIds,
+    /// What the key did, in a few words, for the status bar.
+    pub notice: &'a mut Option<Notice>,
+    /// The last error in full, for `!`.
+    pub last_error: &'a mut Option<ErrorReport>,
+    /// A popup to open over the panes (a picker, a confirmation).
+    pub overlay: &'a mut Option<Overlay>,
+}
+
+impl Ctx<'_> {
+    pub fn info(&mut self, text: impl Into<String>) {
+        *self.notice = Some(Notice::Info(text.into()));
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        *self.notice = Some(Notice::Error(text.into()));
+    }
+
+    /// Keeps an API error for `!`, saying what appdeck was doing.
+    pub fn record_api_error(&mut self, doing: &str, error: &ApiError) {
+        *self.last_error = Some(ErrorReport::new(
+            doing,
+            &error.to_string(),
+            error.hint().map(str::to_owned),
+        ));
+    }
+
+    /// Opens http(s) URLs only: anything else (file:, javascript:, custom schemes) is refused.
+    pub fn open_url(&mut self, url: Option<String>, missing: &str) -> Vec<Command> {
+        let Some(url) = url else {
+            self.error(missing);
+            return Vec::new();
+        };
+        let shown = sanitize::line(&url).into_owned();
+        match reqwest::Url::parse(&url) {
+            Ok(parsed) if matches!(parsed.scheme(), "http" | "https") => {
+                self.info(format!("opening {shown}"));
+                vec![Command::OpenUrl(parsed.to_string())]
+            }
+            _ => {
+                self.error(format!(
+                    "refused to open {shown}: only http and https links are opened"
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Copies with OSC 52 and says what was copied.
+    pub fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
+        match text {
+            Some(text) => {
+                let shown: String = sanitize::line(&text).chars().take(60).collect();
+                self.info(format!("copied {what} to the clipboard (OSC 52): {shown}"));
+                vec![Command::Copy(text)]
+            }
+            None => {
+                self.error(format!("no {what} to copy here"));
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// One pane of the TUI. Dispatch goes through [`Screen`] (or straight to the browser at the
+/// bottom of the stack); the trait is only the shape every pane has.
+pub trait Pane {
+    /// Its key table: its own keys, then the shared ones it takes.
+    fn keys(&self) -> &'static KeyTable;
+
+    /// Whether one of its text inputs has the keyboard.
+    fn input_mode(&self) -> InputMode {
+        InputMode::None
+    }
+
+    /// What it is busy with, in a few words ("loading page 3…"), for the status bar.
+    fn activity(&self) -> Option<String> {
+        None
+    }
+
+    /// What is wrong with it now, in one line, for the status bar.
+    fn problem(&self) -> Option<String> {
+        None
+    }
+
+    /// A key, a click or a paste, while it is on top.
+    fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome;
+
+    /// The result of a request it made (a stale one never reaches it).
+    fn on_reply(&mut self, _id: RequestId, _delivery: Delivery, _cx: &mut Ctx) -> Outcome {
+        Outcome::done()
+    }
+
+    /// The terminal changed size: keep its cursors in view; it may want more data now.
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command>;
+}

@@ -1,0 +1,81 @@
+//! The resource list's own keys; movement and global keys come from `keymap.rs`.
+
+use crossterm::event::KeyCode;
+
+use crate::app::Action;
+use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
+
+use Key::{Char, Code};
+
+static OWN: [Binding; 8] = [
+    bind(
+        &[Code(KeyCode::Enter)],
+        "Enter",
+        "open the resource",
+        || Action::Open,
+        "open",
+    ),
+    bind(
+        &[Char('/')],
+        "/",
+        "filter the loaded rows",
+        || Action::Search,
+        "filter",
+    ),
+    bind(
+        &[Char('t')],
+        "t",
+        "pick a type filter",
+        || Action::TypePicker,
+        "type",
+    ),
+    bind(
+        &[Char('r')],
+        "r",
+        "retry a failed load, else reload",
+        || Action::Refresh,
+        "reload",
+    ),
+    bind(
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "cancel a load or an opening / clear the filter",
+        || Action::Back,
+        "",
+    ),
+    bind(
+        &[Char('o')],
+        "o",
+        "open external_url in the browser",
+        || Action::OpenLink,
+        "",
+    ),
+    bind(
+        &[Char('y')],
+        "y",
+        "copy the resource id",
+        || Action::Copy,
+        "",
+    ),
+    bind(
+        &[Char('l'), Code(KeyCode::Right)],
+        "l/→",
+        "open the resource",
+        || Action::Open,
+        "",
+    ),
+];
+
+pub static BROWSER_KEYS: KeyTable = KeyTable {
+    name: "resource list",
+    own: &OWN,
+    shared: &PANE_SHARED,
+};
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn well_formed() {
+        crate::app::keymap::assert_well_formed(&super::BROWSER_KEYS);
+    }
+}

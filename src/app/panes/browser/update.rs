@@ -1,0 +1,198 @@
+//! Keys, clicks and replies on the resource list, and its `/` filter while it is being typed.
+
+use std::sync::Arc;
+
+use super::keys::BROWSER_KEYS;
+use super::{Browser, More};
+use crate::api::{self, ApiError};
+use crate::app::keymap::{InputMode, KeyTable};
+use crate::app::layout;
+use crate::app::loadable::Loadable;
+use crate::app::overlay::{Overlay, TypePicker};
+use crate::app::pane::{Ctx, Delivery, Outcome, Pane, Screen};
+use crate::app::panes::detail::Detail;
+use crate::app::widgets::{LineEvent, is_movement};
+use crate::app::{Action, Command, RequestId};
+use crate::sanitize;
+
+/// Rows whose JSON is larger than this open on a background task: laying out megabytes of
+/// properties takes tens of milliseconds (about 100 ms for 5 MB), too long for a keypress.
+const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
+
+impl Pane for Browser {
+    fn keys(&self) -> &'static KeyTable {
+        &BROWSER_KEYS
+    }
+
+    fn input_mode(&self) -> InputMode {
+        if self.filtering {
+            InputMode::Line
+        } else {
+            InputMode::None
+        }
+    }
+
+    fn activity(&self) -> Option<String> {
+        if self.opening.is_some() {
+            return Some("opening…".to_owned());
+        }
+        match &self.listing {
+            Loadable::Loading(_) => Some("loading the first page…".to_owned()),
+            Loadable::Loaded(listing) => match listing.more {
+                More::Loading { .. } => Some(format!("loading page {}…", listing.pages + 1)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn problem(&self) -> Option<String> {
+        self.error()
+            .map(|e| sanitize::line(&e.to_string()).into_owned())
+    }
+
+    fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        if self.filtering {
+            return self.update_filter(action, cx);
+        }
+        let height = self.table_height(cx.body);
+        let len = self.visible.len();
+        match action {
+            action if is_movement(&action) => return self.move_cursor(&action, cx),
+            Action::Click { column, row } => {
+                let rows = self.areas(cx.body).rows;
+                if layout::contains(rows, column, row) {
+                    let index = self.cursor.offset + usize::from(row - rows.y);
+                    if index < len {
+                        if index == self.cursor.selected {
+                            return self.open_detail(cx);
+                        }
+                        self.cursor.select(index, len, height);
+                    }
+                }
+            }
+            Action::Open | Action::Right => return self.open_detail(cx),
+            Action::Search => self.filtering = true,
+            Action::Back => {
+                if self.opening.take().is_some() {
+                    cx.info("opening cancelled");
+                    return Outcome::done();
+                }
+                if let Some(id) = self.cancel() {
+                    cx.info("load cancelled; r resumes");
+                    return vec![Command::Cancel(id)].into();
+                }
+                if !self.filter.text().is_empty() {
+                    self.filter.set("");
+                    self.refilter(height);
+                }
+            }
+            Action::Refresh => return self.refresh(cx.ids).into(),
+            Action::TypePicker => {
+                let picker = TypePicker::new(self.types_seen.iter(), self.type_filter.as_ref());
+                *cx.overlay = Some(Overlay::TypePicker(picker));
+            }
+            Action::OpenLink => {
+                let url = self
+                    .selected()
+                    .and_then(|r| r.external_url.as_deref().map(str::to_owned));
+                return cx.open_url(url, "this resource has no external_url").into();
+            }
+            Action::Copy => {
+                let id = self
+                    .selected()
+                    .and_then(|r| r.id.as_deref().map(str::to_owned));
+                return cx.copy(id, "resource id").into();
+            }
+            other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        match delivery {
+            Delivery::Api(reply) => {
+                let page = reply.result.and_then(|r| match r {
+                    api::Reply::Page(page) => Ok(*page),
+                    api::Reply::Answer(_) => Err(not_a_page()),
+                });
+                let height = self.table_height(cx.body);
+                let (taken, follow_up) = self.on_page(id, page, cx.ids, height);
+                if taken && let Some(error) = self.error() {
+                    cx.record_api_error("loading resources", error);
+                }
+                follow_up.into_iter().collect::<Vec<_>>().into()
+            }
+            // Dropped if the user moved on (Esc, another row) meanwhile.
+            Delivery::Detail(detail) if self.opening == Some(id) => {
+                self.opening = None;
+                *cx.notice = None;
+                Outcome::Push(Screen::Detail(detail), Vec::new())
+            }
+            Delivery::Detail(_) => Outcome::done(),
+        }
+    }
+
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        let height = self.table_height(cx.body);
+        self.cursor.keep_visible(self.visible.len(), height);
+        // A taller screen may show rows that are not loaded yet.
+        self.prefetch(cx.ids, height).into_iter().collect()
+    }
+}
+
+impl Browser {
+    /// The `/` filter has the keyboard: the rows narrow as the user types.
+    fn update_filter(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        match self.filter.handle(action) {
+            LineEvent::Changed => self.refilter(self.table_height(cx.body)),
+            LineEvent::Unchanged => {}
+            LineEvent::Submitted => self.filtering = false,
+            LineEvent::Cancelled => {
+                self.filtering = false;
+                self.filter.set("");
+                self.refilter(self.table_height(cx.body));
+            }
+            LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+                return self.move_cursor(&action, cx);
+            }
+            LineEvent::Other(_) => {}
+        }
+        Outcome::done()
+    }
+
+    /// A movement key; near the end of the loaded rows, the next page is fetched.
+    fn move_cursor(&mut self, action: &Action, cx: &mut Ctx) -> Outcome {
+        let height = self.table_height(cx.body);
+        self.cursor.apply(action, self.visible.len(), height);
+        self.prefetch(cx.ids, height)
+            .into_iter()
+            .collect::<Vec<_>>()
+            .into()
+    }
+
+    fn open_detail(&mut self, cx: &mut Ctx) -> Outcome {
+        let Some(row) = self.selected() else {
+            return Outcome::done();
+        };
+        if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
+            let detail = Detail::open(Arc::new(row.item()));
+            return Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new());
+        }
+        let (row, id) = (Box::new(row.clone()), cx.ids.issue());
+        cx.info(format!(
+            "opening a large resource ({:.1} MB)…; Esc cancels",
+            row.json_len() as f64 / 1e6
+        ));
+        self.opening = Some(id);
+        vec![Command::OpenDetail { id, row }].into()
+    }
+}
+
+/// The list only asks for pages; any other answer to its request is a fault.
+fn not_a_page() -> ApiError {
+    ApiError::Decode {
+        problem: "expected a page of resources".into(),
+        excerpt: String::new(),
+    }
+}

@@ -1,0 +1,96 @@
+//! The detail view's own keys; movement and global keys come from `keymap.rs`.
+
+use crossterm::event::KeyCode;
+
+use crate::app::Action;
+use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
+
+use Key::{Char, Code};
+
+static OWN: [Binding; 11] = [
+    bind(
+        &[Code(KeyCode::Tab)],
+        "Tab",
+        "next pane",
+        || Action::NextPane,
+        "pane",
+    ),
+    bind(
+        &[Code(KeyCode::BackTab)],
+        "S-Tab",
+        "previous pane",
+        || Action::PrevPane,
+        "",
+    ),
+    bind(
+        &[Code(KeyCode::Enter)],
+        "Enter",
+        "expand / collapse a node",
+        || Action::Open,
+        "",
+    ),
+    bind(
+        &[Char('l'), Code(KeyCode::Right)],
+        "l/→",
+        "expand a node",
+        || Action::Right,
+        "",
+    ),
+    bind(
+        &[Char('h'), Code(KeyCode::Left)],
+        "h/←",
+        "collapse a node / go to its parent",
+        || Action::Left,
+        "",
+    ),
+    bind(
+        &[Char('/')],
+        "/",
+        "search this pane",
+        || Action::Search,
+        "search",
+    ),
+    bind(&[Char('n')], "n", "next match", || Action::NextMatch, ""),
+    bind(
+        &[Char('N')],
+        "N",
+        "previous match",
+        || Action::PrevMatch,
+        "",
+    ),
+    bind(
+        &[Char('o')],
+        "o",
+        "open the link under the cursor",
+        || Action::OpenLink,
+        "open link",
+    ),
+    bind(
+        &[Char('y')],
+        "y",
+        "copy the link or value under the cursor",
+        || Action::Copy,
+        "copy",
+    ),
+    bind(
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "back to the list",
+        || Action::Back,
+        "back",
+    ),
+];
+
+pub static DETAIL_KEYS: KeyTable = KeyTable {
+    name: "resource detail",
+    own: &OWN,
+    shared: &PANE_SHARED,
+};
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn well_formed() {
+        crate::app::keymap::assert_well_formed(&super::DETAIL_KEYS);
+    }
+}

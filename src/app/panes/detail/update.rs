@@ -1,0 +1,164 @@
+//! Keys and clicks on the detail view, and on its `/` search while it is being typed.
+
+use super::keys::DETAIL_KEYS;
+use super::{Detail, DetailPane, DetailSearch};
+use crate::app::keymap::{InputMode, KeyTable};
+use crate::app::layout;
+use crate::app::pane::{Ctx, Outcome, Pane};
+use crate::app::widgets::{LineEvent, is_movement};
+use crate::app::{Action, Command};
+
+impl Pane for Detail {
+    fn keys(&self) -> &'static KeyTable {
+        &DETAIL_KEYS
+    }
+
+    fn input_mode(&self) -> InputMode {
+        if self.search.as_ref().is_some_and(|s| s.editing) {
+            InputMode::Line
+        } else {
+            InputMode::None
+        }
+    }
+
+    fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        if self.input_mode() == InputMode::Line {
+            self.update_search(action, cx);
+            return Outcome::done();
+        }
+        let focus = self.focus;
+        let height = self.pane_height(focus, cx.body);
+        let len = self.pane_len(focus);
+        match action {
+            action if is_movement(&action) => self.cursor_mut(focus).apply(&action, len, height),
+            Action::Click { column, row } => self.click(column, row, cx),
+            Action::NextPane | Action::PrevPane => {
+                self.focus = focus.cycle(matches!(action, Action::NextPane));
+                self.run_search();
+                // When the screen is low the pane just shown was hidden: put its cursor in view.
+                let (pane, height) = (self.focus, self.pane_height(self.focus, cx.body));
+                let len = self.pane_len(pane);
+                self.cursor_mut(pane).keep_visible(len, height);
+            }
+            Action::Right | Action::Left | Action::Open if focus == DetailPane::Tree => {
+                let line = self.cursor(focus).selected;
+                let expanded = self.tree.lines().get(line).is_some_and(|l| l.expanded);
+                let changed = match action {
+                    Action::Right => self.tree.set_expanded(line, true),
+                    Action::Left => self.tree.set_expanded(line, false),
+                    _ => self.tree.set_expanded(line, !expanded),
+                };
+                // `h` on a leaf or a closed node goes to its parent.
+                if !changed
+                    && matches!(action, Action::Left)
+                    && let Some(parent) = self.tree.parent_line(line)
+                {
+                    self.cursor_mut(focus).select(parent, len, height);
+                }
+                let len = self.pane_len(focus);
+                self.cursor_mut(focus).keep_visible(len, height);
+            }
+            Action::Open if focus == DetailPane::Fields => {
+                let url = self
+                    .fields
+                    .get(self.cursor(focus).selected)
+                    .and_then(|f| f.url.clone());
+                if url.is_some() {
+                    return cx.open_url(url, "").into();
+                }
+            }
+            Action::Search => {
+                self.search = Some(DetailSearch {
+                    editing: true,
+                    ..DetailSearch::default()
+                });
+            }
+            Action::NextMatch | Action::PrevMatch => {
+                let step = if matches!(action, Action::NextMatch) {
+                    1
+                } else {
+                    -1
+                };
+                self.goto_hit(step, height);
+            }
+            Action::OpenLink => {
+                let url = self.url_under_cursor();
+                return cx
+                    .open_url(url, "no link under the cursor and no external_url")
+                    .into();
+            }
+            Action::Copy => {
+                let (text, what) = match self.value_under_cursor() {
+                    Some((text, what)) => (Some(text), what),
+                    None => (None, "value"),
+                };
+                return cx.copy(text, what).into();
+            }
+            Action::Back => {
+                if self.search.take().is_none() {
+                    return Outcome::Pop;
+                }
+            }
+            other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        for pane in DetailPane::ALL {
+            let (len, height) = (self.pane_len(pane), self.pane_height(pane, cx.body));
+            self.cursor_mut(pane).keep_visible(len, height);
+        }
+        Vec::new()
+    }
+}
+
+impl Detail {
+    /// A click focuses the pane under it, and selects the line under it.
+    fn click(&mut self, column: u16, row: u16, cx: &Ctx) {
+        let areas = self.areas(cx.body);
+        let Some(pane) = DetailPane::ALL
+            .into_iter()
+            .find(|p| layout::contains(areas.pane(*p), column, row))
+        else {
+            return;
+        };
+        self.focus = pane;
+        let inner = layout::inset(areas.pane(pane));
+        if layout::contains(inner, column, row) {
+            let index = self.cursor(pane).offset + usize::from(row - inner.y);
+            let len = self.pane_len(pane);
+            if index < len {
+                self.cursor_mut(pane)
+                    .select(index, len, usize::from(inner.height));
+            }
+        }
+    }
+
+    /// The `/` search has the keyboard: hits follow the text as it is typed.
+    fn update_search(&mut self, action: Action, cx: &Ctx) {
+        let focus = self.focus;
+        let height = self.pane_height(focus, cx.body);
+        let Some(search) = self.search.as_mut() else {
+            return;
+        };
+        match search.input.handle(action) {
+            LineEvent::Changed => {
+                self.run_search();
+                self.goto_hit(0, height);
+            }
+            LineEvent::Submitted => {
+                search.editing = false;
+                if search.input.text().is_empty() {
+                    self.search = None;
+                }
+            }
+            LineEvent::Cancelled => self.search = None,
+            LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+                let len = self.pane_len(focus);
+                self.cursor_mut(focus).apply(&action, len, height);
+            }
+            LineEvent::Unchanged | LineEvent::Other(_) => {}
+        }
+    }
+}

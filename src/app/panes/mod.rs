@@ -1,0 +1,5 @@
+//! One folder per pane: its state (`mod.rs`), its handling of actions (`update.rs`, the
+//! `impl Pane`), its keys (`keys.rs`) and where its parts go on screen (`layout.rs`).
+
+pub mod browser;
+pub mod detail;

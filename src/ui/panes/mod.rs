@@ -1,0 +1,4 @@
+//! One file per pane, mirroring `app/panes/`.
+
+pub mod browser;
+pub mod detail;
