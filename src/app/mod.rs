@@ -3,7 +3,7 @@
 //!
 //! `update` tries the overlay (`overlay/`), then the pane on top of the stack (`panes/`, through
 //! [`pane::Screen`]), then the global keys (`global.rs`). Results of background work are routed by
-//! request id to the pane that asked (`stack.rs`). Nothing here imports `crate::ui`.
+//! request id to the pane that asked (`stack.rs`). Nothing here imports the renderer (`ui/`).
 
 pub mod action;
 pub mod keymap;
