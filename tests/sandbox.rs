@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use appdeck::api::{
-    ApiError, Client, ClientSettings, Field, ListRequest, PageItem, Pager, Resource, Token,
+    ApiError, Client, ClientSettings, Field, ListRequest, Operation, PageItem, Pager, Reply,
+    Resource, Token,
 };
 use appdeck::sandbox::{DEMO_CONNECT, Fault, Sandbox, SandboxOptions};
 use appdeck::schema::{self, CompiledSchema};
@@ -683,6 +684,46 @@ async fn an_error_status_is_an_http_error() {
     };
     assert!(message.contains("injected fault"), "{message}");
     sandbox.shutdown().await;
+}
+
+/// `Client::exchange`, the TUI's one way to call any operation: the answer is read as that
+/// operation's reply, with the HTTP status (of an error status too) and the time taken.
+#[tokio::test]
+async fn an_exchange_reads_each_operation_and_keeps_the_status() {
+    let sandbox = start(empty()).await;
+    let appdeck = client(&sandbox);
+    let report = report_of(json!({"type": "widget", "external_id": "w-9", "display_name": "W"}));
+    let answered = appdeck.exchange(Operation::OperationsReport, &report).await;
+    assert_eq!(answered.status, Some(200));
+    assert!(answered.elapsed > Duration::ZERO);
+    let Ok(Reply::Answer(answer)) = &answered.result else {
+        panic!("expected an answer, got {answered:?}");
+    };
+    assert!(answer.rejection().is_none(), "{answer:?}");
+    let listed = appdeck
+        .exchange(Operation::ResourcesList, &json!({"type": "widget"}))
+        .await;
+    let Ok(Reply::Page(page)) = &listed.result else {
+        panic!("expected a page, got {listed:?}");
+    };
+    assert_eq!(page.resources.len(), 1, "the reported widget is listed");
+    // A refusal is still an answer (the caller shows it), with its status.
+    let refused = appdeck
+        .exchange(Operation::VersionConnect, &json!({"app_id": ""}))
+        .await;
+    assert!(refused.status.is_some(), "{refused:?}");
+    sandbox.shutdown().await;
+
+    let failing = start(with_fault(Fault::Status(503))).await;
+    let failed = client(&failing)
+        .exchange(Operation::ResourcesList, &json!({}))
+        .await;
+    assert_eq!(failed.status, Some(503));
+    assert!(matches!(
+        failed.result,
+        Err(ApiError::Http { status: 503, .. })
+    ));
+    failing.shutdown().await;
 }
 
 /// A slow server times the client out, and shutting down does not wait for the slow answer.
