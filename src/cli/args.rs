@@ -242,6 +242,7 @@ Configuration (flags beat the environment, which beats the profile):
   APPDECK_TOKEN     the bearer token (or --token-file, or a profile's token_file)
   APPDECK_PROFILE   the profile of the config file to use
   APPDECK_CONFIG    the config file to use
+  APPDECK_SANDBOX_TOKEN  the token `appdeck sandbox` accepts (instead of --token)
 
 Files:
   config  {}
