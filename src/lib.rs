@@ -13,6 +13,7 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod log_file;
 pub mod sandbox;
 pub mod sanitize;
 pub mod schema;

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use appdeck::api::{ClientSettings, Token};
 use appdeck::app::Session;
 use appdeck::cli::args::{Cli, Command};
+use appdeck::log_file::RotatingFile;
 use appdeck::sandbox::{Sandbox, SandboxOptions};
 use appdeck::tui::LaunchOptions;
 
@@ -101,7 +102,9 @@ fn host_of(base_url: &str) -> String {
 }
 
 /// Logs go to a file (its path is in `--help`), never to the screen: the TUI owns the terminal.
-/// `APPDECK_LOG` sets the filter (default `appdeck=info`). Without a writable file, no logs.
+/// `APPDECK_LOG` sets the filter (default `appdeck=info`; per-request lines are `debug`). The file
+/// is private and rotated by size (`APPDECK_LOG_FILE_KIB` per file, 3 older files kept), so it can
+/// never fill a disk. Without a writable file, no logs.
 fn init_logging() {
     let Some(path) = appdeck::config::log_path() else {
         return;
@@ -109,11 +112,14 @@ fn init_logging() {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-    else {
+    let max_bytes = std::env::var("APPDECK_LOG_FILE_KIB")
+        .ok()
+        .and_then(|kib| kib.trim().parse::<u64>().ok())
+        .filter(|kib| *kib > 0)
+        .map_or(RotatingFile::DEFAULT_MAX_BYTES, |kib| {
+            kib.saturating_mul(1024)
+        });
+    let Ok(file) = RotatingFile::open(&path, max_bytes, RotatingFile::DEFAULT_KEEP) else {
         return;
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("APPDECK_LOG")

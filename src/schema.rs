@@ -25,15 +25,35 @@ impl std::fmt::Display for SchemaViolation {
     }
 }
 
+/// How many backtracking steps one `pattern` match may take when a pattern needs the
+/// backtracking engine (back-references, look-around). Past it the match fails as a violation,
+/// so a catastrophic pattern costs milliseconds, not minutes.
+const BACKTRACK_LIMIT: usize = 100_000;
+
 /// Compiles a schema. Its `$schema` names the draft; without one, 2020-12 applies. Remote
 /// references are not fetched (appdeck works offline), so a schema that needs one does not compile.
+///
+/// `pattern` and `patternProperties` use the linear-time `regex` engine; only a schema whose
+/// patterns need more (back-references, look-around) gets the backtracking engine, with a
+/// bounded number of steps per match.
 pub fn compile(schema: &Value) -> Result<CompiledSchema, String> {
-    let options = if schema.get("$schema").is_some() {
-        jsonschema::options()
-    } else {
-        jsonschema::options().with_draft(jsonschema::Draft::Draft202012)
+    let options = || {
+        if schema.get("$schema").is_some() {
+            jsonschema::options()
+        } else {
+            jsonschema::options().with_draft(jsonschema::Draft::Draft202012)
+        }
     };
-    options
+    if let Ok(validator) = options()
+        .with_pattern_options(jsonschema::PatternOptions::regex())
+        .build(schema)
+    {
+        return Ok(CompiledSchema(validator));
+    }
+    options()
+        .with_pattern_options(
+            jsonschema::PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT),
+        )
         .build(schema)
         .map(CompiledSchema)
         .map_err(|e| crate::sanitize::line(&e.to_string()).into_owned())
@@ -77,6 +97,21 @@ mod tests {
                 .violations(&json!({"name": "x", "stars": 2}))
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_backtracking_pattern_is_bounded() {
+        // `\\1` needs the backtracking engine; its step limit turns a catastrophic match into a
+        // violation instead of seconds of work.
+        let schema = compile(&json!({"type": "string", "pattern": "^(a|a)*\\1?$"})).unwrap();
+        let started = std::time::Instant::now();
+        let violations = schema.violations(&json!(format!("{}b", "a".repeat(40))));
+        assert!(!violations.is_empty());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // A plain pattern still matches as before, on the linear-time engine.
+        let plain = compile(&json!({"type": "string", "pattern": "^[a-z]+$"})).unwrap();
+        assert!(plain.violations(&json!("abc")).is_empty());
+        assert!(!plain.violations(&json!("ABC")).is_empty());
     }
 
     #[test]

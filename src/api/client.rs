@@ -43,11 +43,15 @@ pub struct ClientSettings {
     pub token: Token,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
+    /// The largest answer read; past it the request fails (an endless or huge body must not
+    /// exhaust memory).
+    pub max_response_bytes: u64,
 }
 
 impl ClientSettings {
     pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
     pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+    pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
 
     pub fn new(base_url: impl Into<String>, token: Token) -> Self {
         ClientSettings {
@@ -55,6 +59,7 @@ impl ClientSettings {
             token,
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             request_timeout: Self::DEFAULT_REQUEST_TIMEOUT,
+            max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
 }
@@ -83,6 +88,7 @@ pub struct Client {
     base_url: Arc<str>,
     token: Token,
     request_timeout: Duration,
+    max_response_bytes: u64,
 }
 
 /// reqwest is built without a default crypto provider (ring is lighter to build than aws-lc);
@@ -131,6 +137,7 @@ impl Client {
             base_url: Arc::from(base),
             token: settings.token.clone(),
             request_timeout: settings.request_timeout,
+            max_response_bytes: settings.max_response_bytes,
         })
     }
 
@@ -222,14 +229,35 @@ impl Client {
             .await
             .map_err(|e| self.transport_error(e))?;
         let status = response.status();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| self.transport_error(e))?;
+        let bytes = self.read_body(response).await?;
         if !status.is_success() {
             return Err(http_error(status, &bytes));
         }
         Ok((status, bytes))
+    }
+
+    /// Reads an answer's body, failing as soon as it is known to pass the size cap: at once from
+    /// a declared length, else when the bytes read pass it.
+    async fn read_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>, ApiError> {
+        let cap = self.max_response_bytes;
+        let too_large = || ApiError::TooLarge(cap);
+        let declared = response.content_length();
+        if declared.is_some_and(|length| length > cap) {
+            return Err(too_large());
+        }
+        let capacity = declared.unwrap_or(0).min(cap);
+        let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| self.transport_error(e))?
+        {
+            if (body.len() + chunk.len()) as u64 > cap {
+                return Err(too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
     }
 
     fn transport_error(&self, error: reqwest::Error) -> ApiError {

@@ -31,9 +31,25 @@ pub enum ApiError {
         "server fault: the cursor {0:?} was already used in this listing; stopped to avoid a loop"
     )]
     RepeatedCursor(String),
+    /// An answer larger than the configured cap (bytes); reading stopped there.
+    #[error(
+        "the answer is larger than the {} limit; stopped reading it (raise `max_response_mib` in the profile if it is expected)",
+        describe_bytes(*.0)
+    )]
+    TooLarge(u64),
     /// A request appdeck could not even build (bad base URL and the like).
     #[error("invalid request: {0}")]
     Invalid(String),
+}
+
+/// `64 MiB`, or a byte count when it is not a whole number of MiB.
+fn describe_bytes(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes}-byte")
+    }
 }
 
 fn reason_suffix(reason: &str) -> String {

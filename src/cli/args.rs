@@ -169,7 +169,8 @@ pub struct SandboxArgs {
     /// Address to listen on (port 0 picks a free one)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// A token the sandbox accepts (repeatable); a random one when none is given
+    /// A token the sandbox accepts (repeatable; visible in `ps`: prefer --token-file or
+    /// APPDECK_SANDBOX_TOKEN); a random one when none is given
     #[arg(long = "token", value_name = "TOKEN")]
     pub tokens: Vec<String>,
     /// Start with no resources instead of the demo data
@@ -178,9 +179,27 @@ pub struct SandboxArgs {
     /// Add this many generated resources
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub generate: usize,
-    /// Misbehave on purpose: not-json, repeat-cursor, malformed-item, slow:<millis>, status:<code>
+    /// Misbehave on purpose: slow:<millis>, status:<code> and not-json apply to all three
+    /// operations; repeat-cursor and malformed-item to resources.list pages
     #[arg(long, value_name = "SPEC", value_parser = parse_fault)]
     pub fault: Option<Fault>,
+    /// Seconds a client has to send a request's headers (from connecting or from its previous
+    /// answer: an idle keep-alive connection is closed after this long)
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds,
+          default_value = "5")]
+    pub header_timeout: Duration,
+    /// Seconds a client has to send a request's body (408 past it)
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds,
+          default_value = "10")]
+    pub body_timeout: Duration,
+    /// Connections open at once; more are closed on arrival
+    #[arg(long, value_name = "N", default_value_t = 4096,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
+    /// Seconds a report may spend checking its properties against its type's schema
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds,
+          default_value = "2")]
+    pub check_timeout: Duration,
 }
 
 #[derive(Clone, Copy, Debug, Subcommand)]
@@ -223,6 +242,7 @@ Configuration (flags beat the environment, which beats the profile):
   APPDECK_TOKEN     the bearer token (or --token-file, or a profile's token_file)
   APPDECK_PROFILE   the profile of the config file to use
   APPDECK_CONFIG    the config file to use
+  APPDECK_SANDBOX_TOKEN  the token `appdeck sandbox` accepts (instead of --token)
 
 Files:
   config  {}

@@ -96,17 +96,27 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
     };
     let token = match &settings.token {
         Some(Sourced { value, source }) => match value {
-            TokenSource::Value(t) => format!("{} {}", t.masked(), from(source)),
-            TokenSource::File(path) => match read_token_file(path) {
-                Ok((t, warning)) => {
-                    warnings.extend(warning);
-                    format!("{} in {} {}", t.masked(), path.display(), from(source))
-                }
+            TokenSource::Value(t) => match config::check_token(t, source) {
+                Ok(()) => format!("{} {}", t.masked(), from(source)),
                 Err(e) => {
                     complete = false;
-                    format!("(unusable: {e}) {}", from(source))
+                    format!("(unusable: {e})")
                 }
             },
+            TokenSource::File(path) => {
+                match read_token_file(path)
+                    .and_then(|(t, warning)| config::check_token(&t, source).map(|()| (t, warning)))
+                {
+                    Ok((t, warning)) => {
+                        warnings.extend(warning);
+                        format!("{} in {} {}", t.masked(), path.display(), from(source))
+                    }
+                    Err(e) => {
+                        complete = false;
+                        format!("(unusable: {e}) {}", from(source))
+                    }
+                }
+            }
         },
         None => {
             complete = false;
@@ -122,6 +132,14 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
             ("token", token),
             ("connect_timeout", timeout(&settings.connect_timeout)),
             ("request_timeout", timeout(&settings.request_timeout)),
+            (
+                "max_response",
+                format!(
+                    "{} MiB {}",
+                    settings.max_response_bytes.value / (1024 * 1024),
+                    from(&settings.max_response_bytes.source)
+                ),
+            ),
         ],
         warnings,
         complete,

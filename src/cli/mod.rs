@@ -117,7 +117,7 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         Command::Report(args) => send::run(global, &args, Operation::OperationsReport).await,
         Command::Connect(args) => send::run(global, &args, Operation::VersionConnect).await,
         Command::Validate(args) => validate::run(&args, &mut std::io::stdout().lock()),
-        Command::Sandbox(args) => sandbox::run(args).await,
+        Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
     }
 }

@@ -29,6 +29,8 @@ pub struct Profile {
     pub token_file: Option<PathBuf>,
     pub connect_timeout_secs: Option<f64>,
     pub request_timeout_secs: Option<f64>,
+    /// The largest answer read from the service, in MiB (64 when not given).
+    pub max_response_mib: Option<i64>,
     /// Keys this version does not know: reported as warnings, since they are most likely typos.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,

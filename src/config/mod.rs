@@ -23,6 +23,9 @@ pub const ENV_TOKEN: &str = "APPDECK_TOKEN";
 pub const ENV_PROFILE: &str = "APPDECK_PROFILE";
 pub const ENV_CONFIG: &str = "APPDECK_CONFIG";
 
+/// Largest response cap accepted, in MiB: beyond 16 GiB it is a typo.
+const MAX_RESPONSE_MIB: i64 = 16 * 1024;
+
 /// Longest timeout accepted: beyond a day it is a typo, and it keeps `Duration` arithmetic safe.
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 
@@ -158,6 +161,8 @@ pub struct Settings {
     pub token: Option<Sourced<TokenSource>>,
     pub connect_timeout: Sourced<Duration>,
     pub request_timeout: Sourced<Duration>,
+    /// The largest answer read, in bytes.
+    pub max_response_bytes: Sourced<u64>,
     /// Things the user should fix but that do not stop the command (exposed secrets, typos).
     pub warnings: Vec<String>,
 }
@@ -201,6 +206,23 @@ pub enum ConfigError {
     BadTimeout { profile: String, key: &'static str },
     #[error("{0} is not valid UTF-8")]
     BadEnv(&'static str),
+    #[error(
+        "profile {0:?}: `max_response_mib` must be a whole number of MiB from 1 to {MAX_RESPONSE_MIB}"
+    )]
+    BadResponseCap(String),
+    #[error(
+        "the token (from {0}) contains a control character; it must be the token alone, on one line"
+    )]
+    ControlInToken(Source),
+}
+
+/// Refuses a token holding a control character (a newline, DEL...): it could not go in an HTTP
+/// header as it is, and is almost always a pasting mistake.
+pub fn check_token(token: &Token, source: &Source) -> Result<(), ConfigError> {
+    if token.expose().chars().any(char::is_control) {
+        return Err(ConfigError::ControlInToken(source.clone()));
+    }
+    Ok(())
 }
 
 fn describe_path(path: Option<&Path>) -> String {
@@ -336,7 +358,7 @@ pub fn resolve(
     if let (Some(p), Some(name)) = (profile, &name) {
         for key in p.unknown.keys() {
             warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs)"
+                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib)"
             ));
         }
         if p.token.is_some() && p.token_file.is_some() {
@@ -414,6 +436,18 @@ pub fn resolve(
         ClientSettings::DEFAULT_REQUEST_TIMEOUT,
     )?;
 
+    let max_response_bytes = match profile.and_then(|p| p.max_response_mib) {
+        Some(mib) if (1..=MAX_RESPONSE_MIB).contains(&mib) => {
+            Sourced::new(mib as u64 * 1024 * 1024, from_profile())
+        }
+        Some(_) => {
+            return Err(ConfigError::BadResponseCap(
+                name.clone().unwrap_or_default(),
+            ));
+        }
+        None => Sourced::new(ClientSettings::DEFAULT_MAX_RESPONSE_BYTES, Source::Default),
+    };
+
     Ok(Settings {
         config_path: None,
         config_found: config.is_some(),
@@ -422,6 +456,7 @@ pub fn resolve(
         token,
         connect_timeout,
         request_timeout,
+        max_response_bytes,
         warnings,
     })
 }
@@ -463,6 +498,7 @@ impl Settings {
             .as_ref()
             .ok_or(ConfigError::MissingToken(config_path))?;
         let mut warnings = self.warnings.clone();
+        let source = &token.source;
         let token = match &token.value {
             TokenSource::Value(t) => t.clone(),
             TokenSource::File(path) => {
@@ -471,11 +507,13 @@ impl Settings {
                 token
             }
         };
+        check_token(&token, source)?;
         let settings = ClientSettings {
             base_url: base_url.value.clone(),
             token,
             connect_timeout: self.connect_timeout.value,
             request_timeout: self.request_timeout.value,
+            max_response_bytes: self.max_response_bytes.value,
         };
         Ok((settings, warnings))
     }

@@ -78,7 +78,7 @@ pub(crate) fn connect(store: &SandboxStore, body: Map<String, Value>) -> Result<
 
     let count = types.len();
     store.write().registry.register(&app_id, &version, types);
-    tracing::info!(app_id = ?app_id, version = ?version, count, "registered resource types");
+    tracing::debug!(app_id = ?app_id, version = ?version, count, "registered resource types");
     Ok(json!({
         "status": "ok",
         "message": format!("registered {count} resource types for {app_id} {version}"),

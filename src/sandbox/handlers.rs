@@ -1,6 +1,7 @@
 //! The HTTP face of the sandbox: the three routes under `/api/v1`, the bearer-token check, the
-//! 1 MiB body limit, the injected faults, and a log line per request. Every refusal is the JSON
-//! error body of [`super::error`], including 401, 404, 405 and 413.
+//! 1 MiB body limit and the time to send it, the injected faults, the page `platform_app_url`
+//! points at, and a debug log line per request. Every refusal of an operation is the JSON error
+//! body of [`super::error`], including 400, 401, 404, 405, 408 and 413.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -8,21 +9,24 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
+use super::checks::SchemaChecks;
 use super::connect::connect;
 use super::error::{OpError, error_response};
 use super::fault::Fault;
 use super::list::{ListQuery, page_body};
-use super::report::report;
+use super::report::{RESOURCE_PAGE_PREFIX, report};
 use super::request::parse_object;
+use super::resource_page::resource_page;
 use super::store::SandboxStore;
 
 /// Bodies above this get 413: the service's limits are not in its spec, and 1 MiB is far above
@@ -35,6 +39,10 @@ pub(crate) struct AppState {
     pub store: SandboxStore,
     pub tokens: Arc<[String]>,
     pub fault: Option<Fault>,
+    /// Runs the schema checks of reports off the server's threads, within a time budget.
+    pub checks: SchemaChecks,
+    /// Time a client has to send a request's body.
+    pub body_timeout: Duration,
     /// `http://host:port`, for the `platform_app_url` of report answers.
     pub origin: Arc<str>,
     /// Becomes `true` when the sandbox shuts down; a slow answer stops waiting then.
@@ -48,11 +56,21 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/v1/resources.list", post(list))
         .route("/api/v1/apps.operations.report", post(report_route))
         .route("/api/v1/apps.version.connect", post(connect_route))
+        .route_layer(middleware::from_fn_with_state(state.clone(), inject_fault))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            read_body_in_time,
+        ))
         .route_layer(middleware::from_fn_with_state(state.clone(), require_token))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             wait_until_ready,
         ))
+        // Opened in a browser, which cannot send the bearer token: read-only and token-free.
+        .route(
+            &format!("{RESOURCE_PAGE_PREFIX}{{id}}"),
+            get(resource_page_route),
+        )
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -67,27 +85,30 @@ const NOT_JSON_PAGE: &str = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway
 /// The element the malformed-item fault puts in every page: valid JSON, but not a resource.
 const MALFORMED_ITEM: &str = r#""injected fault: this item is not a resource object""#;
 
-async fn list(State(app): State<AppState>, body: Result<Bytes, BytesRejection>) -> Response {
+/// Applies the configured fault to every operation: `slow`, `status` and `not-json` to all
+/// three; `repeat-cursor` and `malformed-item` shape `resources.list` pages (see [`list`]).
+async fn inject_fault(State(app): State<AppState>, request: Request, next: Next) -> Response {
     match app.fault {
-        Some(Fault::Slow(delay)) if !pause(&app, delay).await => {
-            return error_response(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the sandbox is shutting down",
-            );
-        }
+        Some(Fault::Slow(delay)) if !pause(&app, delay).await => error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the sandbox is shutting down",
+        ),
         Some(Fault::Status(code)) => {
             let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            return error_response(
+            error_response(
                 status,
                 &format!("injected fault: answering HTTP {code} on purpose"),
-            );
+            )
         }
         Some(Fault::NotJson) => {
             let html = HeaderValue::from_static("text/html; charset=utf-8");
-            return (StatusCode::OK, [(CONTENT_TYPE, html)], NOT_JSON_PAGE).into_response();
+            (StatusCode::OK, [(CONTENT_TYPE, html)], NOT_JSON_PAGE).into_response()
         }
-        _ => {}
+        _ => next.run(request).await,
     }
+}
+
+async fn list(State(app): State<AppState>, body: Result<Bytes, BytesRejection>) -> Response {
     let query = match read_body(body).and_then(|map| ListQuery::parse(&map)) {
         Ok(query) => query,
         Err(error) => return error.into_response(),
@@ -110,7 +131,11 @@ async fn report_route(
     State(app): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    answer(read_body(body).and_then(|map| report(&app.store, map, &app.origin)))
+    let map = match read_body(body) {
+        Ok(map) => map,
+        Err(error) => return error.into_response(),
+    };
+    answer(report(&app.store, &app.checks, map, &app.origin).await)
 }
 
 async fn connect_route(
@@ -152,7 +177,51 @@ async fn pause(app: &AppState, delay: Duration) -> bool {
     }
 }
 
-/// Lets a request through only with `Authorization: Bearer <accepted token>`.
+/// Reads the whole body before the operation sees it, within the body limit and the body
+/// timeout: a declared length over the limit is a 413 before any of it is read (so a client
+/// sending `Expect: 100-continue` is refused at once), and a body that stalls is a 408.
+async fn read_body_in_time(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    let declared = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
+        return too_large().into_response();
+    }
+    let (parts, body) = request.into_parts();
+    let read = Limited::new(body, MAX_BODY_BYTES).collect();
+    let bytes = match tokio::time::timeout(app.body_timeout, read).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
+            return too_large().into_response();
+        }
+        Ok(Err(e)) => {
+            return OpError::bad_request(format!("cannot read the request body: {e}"))
+                .into_response();
+        }
+        Err(_) => {
+            return OpError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {}s",
+                    app.body_timeout.as_secs_f64()
+                ),
+            )
+            .into_response();
+        }
+    };
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await
+}
+
+fn too_large() -> OpError {
+    OpError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "the request body is larger than the 1 MiB limit",
+    )
+}
+
 /// Holds a request until the data is loaded, so an early client sees the full listing rather
 /// than an empty or partial one.
 async fn wait_until_ready(State(app): State<AppState>, request: Request, next: Next) -> Response {
@@ -162,7 +231,21 @@ async fn wait_until_ready(State(app): State<AppState>, request: Request, next: N
     next.run(request).await
 }
 
+/// Lets a request through only with one `Authorization: Bearer <accepted token>` header.
 async fn require_token(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    if request
+        .headers()
+        .get_all(AUTHORIZATION)
+        .iter()
+        .nth(1)
+        .is_some()
+    {
+        // Which one would count is ambiguous, and proxies disagree: refuse rather than guess.
+        return error_response(
+            StatusCode::BAD_REQUEST,
+            "more than one Authorization header; send exactly one `Authorization: Bearer <token>`",
+        );
+    }
     let header = request.headers().get(AUTHORIZATION);
     let refusal = match header.map(|h| h.to_str().map(bearer_token)) {
         None => "missing bearer token: send the header `Authorization: Bearer <token>`",
@@ -170,7 +253,7 @@ async fn require_token(State(app): State<AppState>, request: Request, next: Next
         Some(Ok(Some(_))) => "the bearer token is not accepted by this sandbox",
         Some(_) => "the Authorization header must be `Bearer <token>`",
     };
-    tracing::warn!(path = %request.uri().path(), "refused a request: {refusal}");
+    tracing::debug!(path = %request.uri().path(), "refused a request: {refusal}");
     let mut response = error_response(StatusCode::UNAUTHORIZED, refusal);
     response.headers_mut().insert(
         WWW_AUTHENTICATE,
@@ -198,6 +281,12 @@ fn accepts(tokens: &[String], candidate: &str) -> bool {
     })
 }
 
+async fn resource_page_route(State(app): State<AppState>, Path(id): Path<String>) -> Response {
+    let mut ready = app.ready.clone();
+    let _ = ready.wait_for(|ready| *ready).await;
+    resource_page(&app.store, &id)
+}
+
 async fn not_found(uri: Uri) -> Response {
     error_response(
         StatusCode::NOT_FOUND,
@@ -216,14 +305,14 @@ async fn method_not_allowed(method: Method) -> Response {
     )
 }
 
-/// One log line per request: method, path, status and time. Never headers or bodies, which
-/// carry the token and the user's data.
+/// One debug log line per request: method, path, status and time. Never headers or bodies, which
+/// carry the token and the user's data. Debug, so that a default run logs only what matters.
 async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let started = Instant::now();
     let response = next.run(request).await;
-    tracing::info!(
+    tracing::debug!(
         %method,
         %path,
         status = response.status().as_u16(),

@@ -2,22 +2,28 @@
 //! and app developers trying their integration (`appdeck sandbox`). It serves the three operations
 //! with the spec's shapes over real HTTP, seeded with the demo data under `assets/demo/`.
 //!
-//! - `handlers`: routes, bearer tokens, body limit, faults;
+//! - `server`: the accept loop with its timeouts and connection cap (`limits`);
+//! - `handlers`: routes, bearer tokens, body limit, faults; `resource_page`: `platform_app_url`;
 //! - `list`, `report`, `connect`: the operations; `request` and `error`: their input and errors;
+//! - `checks`: schema checks of reports, off the server's threads and within a time budget;
 //! - `store`, `rows`, `cursor`, `registry`: the data;
 //! - `seed`: demo and generated data; `fault`: injected misbehaviour.
 
+mod checks;
 mod connect;
 mod cursor;
 mod error;
 mod fault;
 mod handlers;
+mod limits;
 mod list;
 mod registry;
 mod report;
 mod request;
+mod resource_page;
 mod rows;
 mod seed;
+mod server;
 mod store;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -30,6 +36,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use fault::{FAULT_FORMS, Fault, FaultParseError};
+pub use limits::SandboxLimits;
 pub use seed::{DEMO_CONNECT, DEMO_RESOURCES};
 pub use store::{RecordedFailure, SANDBOX_ORGANIZATION, SandboxStore};
 
@@ -48,8 +55,10 @@ pub struct SandboxOptions {
     /// Extra resources made from the demo ones, spread over the demo types (for benchmarks).
     /// The demo types are registered for them even when `seed_demo` is false.
     pub generate: usize,
-    /// Misbehaviour injected into every `resources.list` answer, for testing clients.
+    /// Misbehaviour injected into the answers, for testing clients (see [`Fault`]).
     pub fault: Option<Fault>,
+    /// Timeouts, the connection cap and the schema-check budget.
+    pub limits: SandboxLimits,
 }
 
 impl Default for SandboxOptions {
@@ -60,6 +69,7 @@ impl Default for SandboxOptions {
             seed_demo: true,
             generate: 0,
             fault: None,
+            limits: SandboxLimits::default(),
         }
     }
 }
@@ -73,6 +83,7 @@ impl std::fmt::Debug for SandboxOptions {
             .field("seed_demo", &self.seed_demo)
             .field("generate", &self.generate)
             .field("fault", &self.fault)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -141,19 +152,13 @@ impl Sandbox {
             store: store.clone(),
             tokens: Arc::clone(&tokens),
             fault: options.fault,
+            checks: checks::SchemaChecks::new(options.limits.check_budget),
+            body_timeout: options.limits.body_timeout,
             origin: Arc::from(origin),
             shutdown: stopped.clone(),
             ready,
         });
-        let mut signal = stopped;
-        let server = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    // A dropped sender (the `Sandbox` is gone) means stop too.
-                    let _ = signal.wait_for(|stop| *stop).await;
-                })
-                .await
-        });
+        let server = tokio::spawn(server::serve(listener, app, options.limits, stopped));
         Ok(Sandbox {
             addr,
             base_url,

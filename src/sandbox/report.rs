@@ -1,13 +1,20 @@
 //! `apps.operations.report`: an app reports a task's outcome. `ok` creates or updates the resource
 //! the report carries (matched by `id`, else by `type` + `external_id`), once its properties satisfy
 //! the type's connected schema; `error` is recorded and changes nothing.
+//!
+//! The schema check runs outside the store's lock (see [`super::checks`]); the write that follows
+//! takes effect only if the type's schema is still the one checked against, so a report is
+//! applied atomically as before.
+
+use std::sync::Arc;
 
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
 
+use super::checks::SchemaChecks;
 use super::error::OpError;
-use super::registry::Registry;
-use super::request::{objects_in_array, refuse_issues};
+use super::registry::{RegisteredType, Registry};
+use super::request::{objects_in_array, refuse_issues, refuse_non_dates};
 use super::store::{RecordedFailure, SandboxStore, Stamp, State, non_empty, now};
 use crate::api::{Field, ReportRequest, Resource};
 use crate::schema::SchemaViolation;
@@ -15,10 +22,14 @@ use crate::schema::SchemaViolation;
 /// How many schema violations an answer lists before summarising the rest.
 const MAX_LISTED_VIOLATIONS: usize = 10;
 
+/// How often a report is checked again when its type is connected anew during the check.
+const MAX_CHECK_ATTEMPTS: usize = 3;
+
 /// Applies a report and returns the answer's body. `origin` (`http://host:port`) is where the
 /// sandbox serves, for the answer's `platform_app_url`.
-pub(crate) fn report(
+pub(crate) async fn report(
     store: &SandboxStore,
+    checks: &SchemaChecks,
     body: Map<String, Value>,
     origin: &str,
 ) -> Result<Value, OpError> {
@@ -45,6 +56,9 @@ pub(crate) fn report(
         Field::Valid(resource) => Some(resource),
         _ => None,
     };
+    if let Some(resource) = &resource {
+        refuse_non_dates(resource, "/response/resource")?;
+    }
     match request.status.get().map(String::as_str) {
         Some("ok") => {
             let resource = resource.ok_or_else(|| {
@@ -52,7 +66,7 @@ pub(crate) fn report(
                     "response.resource is required (an object) when status is \"ok\"",
                 )
             })?;
-            apply(&mut store.write(), resource, origin)
+            apply(store, checks, resource, origin).await
         }
         Some("error") => {
             let message = request.message.get().cloned();
@@ -62,7 +76,7 @@ pub(crate) fn report(
                 resource: resource.and_then(|r| serde_json::to_value(r).ok()),
                 received_at: now(),
             });
-            tracing::info!(task_id = ?task_id, "recorded a task failure");
+            tracing::debug!(task_id = ?task_id, "recorded a task failure");
             Ok(json!({
                 "status": "ok",
                 "message": format!("recorded the failure of task {task_id}; no resource was changed"),
@@ -78,11 +92,72 @@ pub(crate) fn report(
     }
 }
 
-/// Creates or updates the resource, under the store's write lock so that nothing changes
-/// between the checks and the write.
-fn apply(state: &mut State, resource: Resource, origin: &str) -> Result<Value, OpError> {
-    let target = find_target(state, &resource)?;
-    let resource_type = match (non_empty(&resource.resource_type), target) {
+/// Creates or updates the resource once its properties satisfy its type's schema. The check
+/// runs without the lock; the write then happens only if the type still has the schema that was
+/// checked (a connect in between means checking again), so nothing changes between the checks
+/// and the write.
+async fn apply(
+    store: &SandboxStore,
+    checks: &SchemaChecks,
+    resource: Resource,
+    origin: &str,
+) -> Result<Value, OpError> {
+    let properties = properties_of(&resource);
+    let mut resource_type = String::new();
+    for _ in 0..MAX_CHECK_ATTEMPTS {
+        let checked = {
+            let state = store.read();
+            let target = find_target(&state, &resource)?;
+            resource_type = type_of(&state, &resource, target)?;
+            state.registry.latest(&resource_type).cloned()
+        };
+        if let Some(registered) = &checked {
+            let violations = checks
+                .violations(Arc::clone(registered), properties.clone())
+                .await?;
+            if !violations.is_empty() {
+                return Err(refusal(&resource_type, &violations));
+            }
+        }
+        let mut state = store.write();
+        let target = find_target(&state, &resource)?;
+        let now_type = type_of(&state, &resource, target)?;
+        let current = state.registry.latest(&now_type);
+        if now_type == resource_type && same_registration(current, checked.as_ref()) {
+            return Ok(store_resource(
+                &mut state,
+                target,
+                resource,
+                &resource_type,
+                origin,
+            ));
+        }
+    }
+    Err(OpError::new(
+        StatusCode::CONFLICT,
+        format!(
+            "type {resource_type:?} was connected again while this report was being checked; \
+             send the report again"
+        ),
+    ))
+}
+
+/// Whether the type's registration is still the one a check used.
+fn same_registration(
+    current: Option<&Arc<RegisteredType>>,
+    checked: Option<&Arc<RegisteredType>>,
+) -> bool {
+    match (current, checked) {
+        (None, None) => true,
+        (Some(current), Some(checked)) => Arc::ptr_eq(current, checked),
+        _ => false,
+    }
+}
+
+/// The type of the resource a report is about: the one it gives (which may not change a stored
+/// row's type), else the stored row's.
+fn type_of(state: &State, resource: &Resource, target: Option<u64>) -> Result<String, OpError> {
+    match (non_empty(&resource.resource_type), target) {
         (Some(given), Some(seq)) => {
             let stored = state
                 .rows
@@ -101,36 +176,50 @@ fn apply(state: &mut State, resource: Resource, origin: &str) -> Result<Value, O
                     ),
                 ));
             }
-            given.to_owned()
+            Ok(given.to_owned())
         }
-        (Some(given), None) => given.to_owned(),
-        (None, Some(seq)) => state
+        (Some(given), None) => Ok(given.to_owned()),
+        (None, Some(seq)) => Ok(state
             .rows
             .get(seq)
             .and_then(|row| row.resource_type.clone())
-            .unwrap_or_default(),
-        (None, None) => {
-            return Err(OpError::bad_request(
-                "response.resource.type is required to create a resource (or give the id of an existing one)",
-            ));
-        }
-    };
-    check_properties(&state.registry, &resource_type, &resource)?;
+            .unwrap_or_default()),
+        (None, None) => Err(OpError::bad_request(
+            "response.resource.type is required to create a resource (or give the id of an existing one)",
+        )),
+    }
+}
 
+/// Writes the checked resource and words the answer.
+fn store_resource(
+    state: &mut State,
+    target: Option<u64>,
+    resource: Resource,
+    resource_type: &str,
+    origin: &str,
+) -> Value {
     let created = target.is_none();
     let stored = state.put(target, resource, Stamp::Report);
     let id = non_empty(&stored.id).unwrap_or_default().to_owned();
-    tracing::info!(id = ?id, resource_type = ?resource_type, created, "applied a report");
-    Ok(json!({
+    tracing::debug!(id = ?id, resource_type = ?resource_type, created, "applied a report");
+    json!({
         "status": "ok",
         "message": format!(
             "{} resource {id} of type {resource_type}",
             if created { "created" } else { "updated" }
         ),
-        "metadata": {"platform_app_url": format!("{origin}/app/resources/{}", percent_encode(&id))},
+        "metadata": {"platform_app_url": platform_app_url(origin, &id)},
         "error": null,
-    }))
+    })
 }
+
+/// Where the sandbox shows a resource in a browser (served by `handlers::resource_page`).
+pub(crate) fn platform_app_url(origin: &str, id: &str) -> String {
+    format!("{origin}{RESOURCE_PAGE_PREFIX}{}", percent_encode(id))
+}
+
+/// The path under which `platform_app_url` points, followed by the percent-encoded id.
+pub(crate) const RESOURCE_PAGE_PREFIX: &str = "/app/resources/";
 
 /// The row a report updates: by `id` (which must exist), else by `type` + `external_id`; `None`
 /// creates. A report may not take over another row's `type` + `external_id`.
@@ -160,23 +249,30 @@ fn find_target(state: &State, resource: &Resource) -> Result<Option<u64>, OpErro
     Ok(Some(seq))
 }
 
-/// Checks the resource's `properties` (an empty object when absent) against its type's schema.
+/// A resource's `properties` as the schema sees them: an empty object when absent.
+fn properties_of(resource: &Resource) -> Value {
+    match &resource.properties {
+        Field::Valid(map) => Value::Object(map.clone()),
+        Field::Absent => Value::Object(Map::new()),
+        Field::Null => Value::Null,
+        Field::Invalid(value) => value.clone(),
+    }
+}
+
+/// Checks the resource's `properties` against its type's schema, on the caller's thread (for
+/// loading demo data; reports go through [`SchemaChecks`]).
 pub(crate) fn check_properties(
     registry: &Registry,
     resource_type: &str,
     resource: &Resource,
 ) -> Result<(), OpError> {
-    let properties = match &resource.properties {
-        Field::Valid(map) => Value::Object(map.clone()),
-        Field::Absent => Value::Object(Map::new()),
-        Field::Null => Value::Null,
-        Field::Invalid(value) => value.clone(),
-    };
     registry
-        .check_properties(resource_type, &properties)
-        .map_err(|violations| {
-            OpError::unprocessable(format!("{resource_type}: {}", list_violations(&violations)))
-        })
+        .check_properties(resource_type, &properties_of(resource))
+        .map_err(|violations| refusal(resource_type, &violations))
+}
+
+fn refusal(resource_type: &str, violations: &[SchemaViolation]) -> OpError {
+    OpError::unprocessable(format!("{resource_type}: {}", list_violations(violations)))
 }
 
 fn list_violations(violations: &[SchemaViolation]) -> String {

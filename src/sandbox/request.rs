@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::error::OpError;
-use crate::api::FieldIssue;
 use crate::api::field::json_type_name;
+use crate::api::{FieldIssue, Resource};
 
 /// Reads a request body as a JSON object, the only shape the three operations take.
 pub(crate) fn parse_object(body: &[u8]) -> Result<Map<String, Value>, OpError> {
@@ -64,4 +64,69 @@ pub(crate) fn refuse_issues(prefix: &str, issues: &[FieldIssue]) -> Result<(), O
     }
     let listed: Vec<String> = issues.iter().map(|i| format!("{prefix}{i}")).collect();
     Err(OpError::bad_request(listed.join("; ")))
+}
+
+/// The resource fields the spec gives as ISO 8601 date-times.
+const DATE_TIME_FIELDS: [&str; 4] = ["created_at", "updated_at", "deleted_at", "synced_at"];
+
+/// Refuses a resource whose date-time fields are not ISO 8601 date-times, naming the field. The
+/// forms accepted are those `appdeck validate` accepts (RFC 3339, or without an offset).
+pub(crate) fn refuse_non_dates(resource: &Resource, pointer: &str) -> Result<(), OpError> {
+    let fields = [
+        &resource.created_at,
+        &resource.updated_at,
+        &resource.deleted_at,
+        &resource.synced_at,
+    ];
+    for (name, field) in DATE_TIME_FIELDS.iter().zip(fields) {
+        if let Some(value) = field.get()
+            && !is_date_time(value)
+        {
+            let shown = crate::sanitize::excerpt(value.as_bytes(), 40);
+            return Err(OpError::bad_request(format!(
+                "{pointer}/{name}: {shown:?} is not an ISO 8601 date-time such as \"2024-05-01T12:00:00Z\""
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn is_date_time(value: &str) -> bool {
+    use chrono::{DateTime, NaiveDateTime};
+    DateTime::parse_from_rfc3339(value).is_ok()
+        || DateTime::parse_from_str(value, "%Y-%m-%dT%H:%M:%S%.f%z").is_ok()
+        || ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f"]
+            .iter()
+            .any(|form| NaiveDateTime::parse_from_str(value, form).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn date_times_are_iso_8601_or_refused_by_name() {
+        for good in [
+            "2024-05-01T12:00:00Z",
+            "2024-05-01T12:00:00.123+02:00",
+            "2024-05-01T12:00:00+0200",
+            "2024-05-01T12:00:00",
+            "2024-05-01 12:00:00",
+        ] {
+            assert!(is_date_time(good), "{good}");
+        }
+        for bad in ["not-a-date", "", "2024-13-01T00:00:00Z", "yesterday"] {
+            assert!(!is_date_time(bad), "{bad}");
+        }
+        let resource = Resource {
+            synced_at: crate::api::Field::Valid("not-a-date".to_owned()),
+            ..Resource::default()
+        };
+        let error = refuse_non_dates(&resource, "/r").unwrap_err();
+        assert!(
+            error.message.starts_with("/r/synced_at:"),
+            "{}",
+            error.message
+        );
+    }
 }

@@ -41,6 +41,7 @@ impl TestSandbox {
             seed_demo,
             generate,
             fault,
+            ..SandboxOptions::default()
         };
         let sandbox = runtime
             .block_on(Sandbox::start(options))
