@@ -12,6 +12,7 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod diff;
 pub mod sandbox;
 pub mod sanitize;
 pub mod schema;
