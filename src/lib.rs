@@ -13,6 +13,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod diff;
+pub mod infer;
 pub mod sandbox;
 pub mod sanitize;
 pub mod schema;
