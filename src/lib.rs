@@ -4,6 +4,7 @@
 //! - [`api`]: models, the HTTP client, errors, paging;
 //! - [`config`]: base URL, token and profiles;
 //! - [`schema`] and [`validate`]: offline checks of payloads;
+//! - [`diff`] and [`infer`]: comparing connect payloads, inferring type definitions;
 //! - [`sandbox`]: the local stand-in for the service;
 //! - [`cli`]: the non-interactive commands;
 //! - [`app`] (state and `update`), [`ui`] (rendering) and [`tui`] (the event loop): the terminal UI.
