@@ -4,6 +4,7 @@
 //! - [`api`]: models, the HTTP client, errors, paging;
 //! - [`config`]: base URL, token and profiles;
 //! - [`schema`] and [`validate`]: offline checks of payloads;
+//! - [`diff`] and [`infer`]: comparing connect payloads, inferring type definitions;
 //! - [`sandbox`]: the local stand-in for the service;
 //! - [`text`]: fitting text to terminal cells, for the CLI's tables and the TUI;
 //! - [`cli`]: the non-interactive commands;
@@ -13,6 +14,8 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod diff;
+pub mod infer;
 pub mod log_file;
 pub mod sandbox;
 pub mod sanitize;

@@ -84,6 +84,69 @@ pub enum Command {
     /// Show where the configuration comes from
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Compare two connect payloads and say which changes break the old version's users
+    #[command(after_help = DIFF_HELP)]
+    Diff(DiffArgs),
+    /// Infer a connect payload's resource types from the resources the service lists
+    #[command(after_help = INFER_HELP)]
+    Infer(InferArgs),
+}
+
+const DIFF_HELP: &str = "Exit status:
+  0  nothing breaks (changes that break nobody may be listed)
+  2  bad input: unreadable, not JSON, or not a valid connect payload
+  3  something breaks, or may break (a change whose effect appdeck cannot tell)
+
+Inputs (property_json_schema, create_input_schema, update_input_schema, action input_json_schema)
+break when the new schema rejects something the old accepted; outputs (action output_json_schema)
+break when it accepts something the old ruled out. Removing a type or an action, or turning a
+capability from true to false, breaks. Breaking changes are listed first.
+
+Example:
+  appdeck diff old.json new.json || echo \"review the breaking changes\"";
+
+const INFER_HELP: &str = "Examples:
+  appdeck infer > connect.json
+  appdeck infer --type repository --limit 500 --app-id acme --version 1.0.0
+
+The payload goes to stdout, a summary of what was sampled to stderr. Review it, then check it with
+`appdeck validate` and send it with `appdeck connect`.";
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum DiffOutput {
+    /// One line per change, breaking ones first
+    #[default]
+    Text,
+    /// `{"breaking": bool, "changes": [...]}`
+    Json,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct DiffArgs {
+    /// The connect payload of the old version, or - for stdin
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The connect payload of the new version, or - for stdin
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    #[arg(long, short = 'o', value_enum, default_value_t = DiffOutput::Text)]
+    pub output: DiffOutput,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct InferArgs {
+    /// Only resources of this type
+    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    pub resource_type: Option<String>,
+    /// Sample at most this many resources [default: all]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: Option<u32>,
+    /// The payload's app_id (a placeholder to replace by default)
+    #[arg(long, value_name = "ID", default_value = "REPLACE-ME-app-id")]
+    pub app_id: String,
+    /// The payload's version (a placeholder to replace by default)
+    #[arg(long, value_name = "VERSION", default_value = "0.0.0-REPLACE-ME")]
+    pub version: String,
 }
 
 const LIST_EXAMPLES: &str = "Examples:
@@ -236,6 +299,7 @@ pub fn after_help() -> String {
   0  success
   1  API or network error (the service refused, failed or did not answer in time)
   2  usage, configuration or validation error
+  3  appdeck diff: a change breaks the old version's users
 
 Configuration (flags beat the environment, which beats the profile):
   APPDECK_BASE_URL  the service's API root, ending in /api/v1

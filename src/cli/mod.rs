@@ -1,4 +1,5 @@
-//! The non-interactive commands: `list`, `report`, `connect`, `validate`, `sandbox`, `config`.
+//! The non-interactive commands: `list`, `report`, `connect`, `validate`, `sandbox`, `config`,
+//! `diff`, `infer`.
 //!
 //! Every command returns `Result<(), Failure>`; [`run`] turns that into the documented exit
 //! status (0 ok, 1 API or network error, 2 usage, configuration or validation error) and prints
@@ -6,6 +7,8 @@
 
 pub mod args;
 mod config_cmd;
+mod diff;
+mod infer;
 mod input;
 mod list;
 mod sandbox;
@@ -119,6 +122,17 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         Command::Validate(args) => validate::run(&args, &mut std::io::stdout().lock()),
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
+        Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),
+        Command::Infer(args) => {
+            let client = connect(global)?;
+            infer::run(
+                &client,
+                &args,
+                &mut std::io::stdout().lock(),
+                &mut std::io::stderr().lock(),
+            )
+            .await
+        }
     }
 }
 

@@ -1,0 +1,71 @@
+//! `appdeck infer`: samples resources through `resources.list` (the same pager as `list`) and
+//! prints a connect payload skeleton whose types are inferred by [`crate::infer`].
+
+use std::io::Write;
+
+use super::Failure;
+use super::args::InferArgs;
+use crate::api::{Client, PageItem, Pager};
+use crate::infer::Inference;
+use crate::sanitize;
+
+/// The largest page the sandbox gives; asking for more would only be capped.
+const MAX_PAGE: u32 = 500;
+
+pub async fn run(
+    client: &Client,
+    args: &InferArgs,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<(), Failure> {
+    let limit = args.limit.map(|n| n as usize);
+    let mut pager = Pager::new(
+        args.resource_type.clone(),
+        args.limit.map(|n| n.min(MAX_PAGE)),
+    );
+    let mut inference = Inference::new();
+    let mut malformed = 0usize;
+    'pages: while let Some(page) = pager.next_page(client).await {
+        for item in page?.resources {
+            if limit.is_some_and(|max| inference.samples() + malformed >= max) {
+                break 'pages;
+            }
+            match item {
+                PageItem::Resource(resource) => inference.add_resource(&resource),
+                PageItem::Malformed(_) => malformed += 1,
+            }
+        }
+    }
+    let payload = inference.connect_payload(&args.app_id, &args.version);
+    let text = serde_json::to_string_pretty(&payload).map_err(std::io::Error::from)?;
+    writeln!(out, "{}", sanitize::json_for_terminal(&text))?;
+    out.flush()?;
+
+    let types: Vec<String> = inference
+        .type_names()
+        .map(|t| sanitize::line(t).into_owned())
+        .collect();
+    writeln!(
+        err,
+        "inferred {} type{} ({}) from {} resource{}",
+        types.len(),
+        if types.len() == 1 { "" } else { "s" },
+        types.join(", "),
+        inference.samples(),
+        if inference.samples() == 1 { "" } else { "s" },
+    )?;
+    if inference.untyped() > 0 || malformed > 0 {
+        writeln!(
+            err,
+            "skipped {} without a type and {malformed} malformed",
+            inference.untyped()
+        )?;
+    }
+    if types.is_empty() {
+        writeln!(
+            err,
+            "warning: no resources to infer from; the payload has no types"
+        )?;
+    }
+    Ok(())
+}
