@@ -101,13 +101,48 @@ mod tests {
         assert_eq!(trail.accept("a"), Err(ApiError::RepeatedCursor("a".into())));
     }
 
+    /// Unequal counts of each type, so that an inverted or missing filter keeps a different
+    /// set (and a different number) of rows.
+    fn mixed_page() -> ListResponse {
+        ListResponse::from_value(json!({"resources": [
+            {"id": "r1", "type": "repo"},
+            {"id": "u1", "type": "user"},
+            {"id": "u2", "type": "user"},
+            {"id": "u3", "type": "user"},
+            {"id": "r2", "type": "repo"},
+            {"id": "untyped"},
+            {"id": "odd-type", "type": 7},
+            5
+        ]}))
+        .unwrap()
+    }
+
+    fn kept(page: &ListResponse) -> Vec<String> {
+        page.resources
+            .iter()
+            .map(|item| match item.resource().and_then(|r| r.id.get()) {
+                Some(id) => id.clone(),
+                None => item.to_json().to_string(),
+            })
+            .collect()
+    }
+
     #[test]
     fn rows_of_another_type_are_dropped() {
-        let mut page = ListResponse::from_value(json!({"resources": [
-            {"type": "repo"}, {"type": "user"}, {"name": "untyped"}, 5
-        ]}))
-        .unwrap();
+        let mut page = mixed_page();
         retain_type(&mut page, Some("repo"));
-        assert_eq!(page.resources.len(), 3);
+        // The two repos, in order; rows with no readable type and malformed items stay.
+        assert_eq!(kept(&page), ["r1", "r2", "untyped", "odd-type", "5"]);
+
+        let mut page = mixed_page();
+        retain_type(&mut page, Some("user"));
+        assert_eq!(kept(&page), ["u1", "u2", "u3", "untyped", "odd-type", "5"]);
+    }
+
+    #[test]
+    fn no_type_filter_keeps_every_row() {
+        let mut page = mixed_page();
+        retain_type(&mut page, None);
+        assert_eq!(page, mixed_page());
     }
 }
