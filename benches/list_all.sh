@@ -71,6 +71,11 @@ got_small=$("$BIN" list --pages "$small_pages" --limit "$LIMIT" --output ndjson 
 got_all=$("$BIN" list --all --limit "$LIMIT" --output ndjson | wc -l)
 got_curl=$(bash -c "curl_loop 0" | wc -l)
 echo "resources listed: appdeck $got_small / $got_all, curl+jq $got_curl (expected $SMALL / $TOTAL)" >&2
+# A listing that stops early would look fast: refuse to time it.
+if ((got_small != SMALL || got_all != TOTAL || got_curl != TOTAL)); then
+    echo "benches/list_all.sh: wrong row counts (expected appdeck $SMALL / $TOTAL, curl+jq $TOTAL); not measuring" >&2
+    exit 1
+fi
 
 echo "measuring..." >&2
 read -r a_small_t a_small_m < <(measure "$BIN" list --pages "$small_pages" --limit "$LIMIT" --output ndjson)

@@ -28,11 +28,22 @@ kib() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 switches() { cat /proc/"$PID"/task/*/status | awk '/ctxt_switches/ {s += $2} END {print s}'; }
 
-launch() { # launch ARGS...: appdeck in a fresh tmux session; sets PID
+launch() { # launch ARGS...: appdeck in a fresh tmux session; sets PID, which must be appdeck's
     tmux -L "$SOCK" kill-server 2>/dev/null || true
+    # `exec`: the pane's process is appdeck itself, not a shell waiting for it (under dash the
+    # shell would stay, and every figure below would be the shell's).
     tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-        "env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench $BIN $*"
+        "exec env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench $BIN $*"
     PID=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
+    # env execs appdeck in turn; wait for that, then insist the PID measured is appdeck's.
+    local exe=""
+    for _ in $(seq 250); do
+        exe=$(readlink "/proc/$PID/exe" 2>/dev/null || true)
+        [[ "$exe" == "$BIN" ]] && return 0
+        sleep 0.02
+    done
+    echo "the pane's process $PID is ${exe:-gone}, not $BIN: refusing to measure it" >&2
+    return 1
 }
 
 # 1. Start (default page size), then idle.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use appdeck::api::Resource;
 use appdeck::sandbox::Fault;
-use common::{TOKEN, TestSandbox, appdeck, run, run_with_stdin, write_file};
+use common::{RefusedPort, TOKEN, TestSandbox, appdeck, run, run_with_stdin, write_file};
 use serde_json::{Value, json};
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples");
@@ -309,6 +309,12 @@ fn a_wrong_or_missing_token_is_refused_clearly() {
         .appdeck()
         .args(["list", "--base-url", "ftp://x/api/v1"]));
     assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("base URL \"ftp://x/api/v1\": only http and https are supported"),
+        "the usage error names the bad scheme: {}",
+        out.stderr
+    );
 
     for url in [
         "ftp://user:hunter2@x/api/v1",
@@ -374,16 +380,12 @@ fn a_server_slower_than_the_timeout_is_abandoned() {
 
 #[test]
 fn an_unreachable_service_is_a_network_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let closed = RefusedPort::bind();
     let dir = tempfile::tempdir().unwrap();
     let out = run(appdeck(dir.path()).env("APPDECK_TOKEN", "t").args([
         "list",
         "--base-url",
-        &format!("http://127.0.0.1:{port}/api/v1"),
+        &closed.base_url(),
     ]));
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("network error"), "{}", out.stderr);
@@ -688,10 +690,16 @@ fn profiles_follow_flag_env_profile_precedence() {
         .env("APPDECK_PROFILE", "bad")
         .env("APPDECK_TOKEN", TOKEN));
     assert_eq!(out.code, 0, "the env token beats the profile's: {out:?}");
-    let out = run(bare().env("APPDECK_BASE_URL", "http://127.0.0.1:1/api/v1"));
+    let closed = RefusedPort::bind();
+    let out = run(bare().env("APPDECK_BASE_URL", closed.base_url()));
     assert_eq!(out.code, 1, "the env URL beats the profile's: {out:?}");
+    assert!(
+        out.stderr.contains("network error"),
+        "the refused port was tried: {}",
+        out.stderr
+    );
     let out = run(bare()
-        .env("APPDECK_BASE_URL", "http://127.0.0.1:1/api/v1")
+        .env("APPDECK_BASE_URL", closed.base_url())
         .args(["--base-url", &sandbox.base_url]));
     assert_eq!(out.code, 0, "the flag URL beats the env's: {out:?}");
 
@@ -887,24 +895,26 @@ fn the_sandbox_command_prints_its_settings_and_serves_until_terminated() {
     #[cfg(unix)]
     {
         let pid = child.0.id().to_string();
+        // The only test of the graceful stop: if the signal cannot be sent, it fails rather
+        // than passing without having tested anything.
         let killed = std::process::Command::new("kill")
             .args(["-TERM", &pid])
-            .status();
-        if killed.is_ok_and(|s| s.success()) {
-            let deadline = Instant::now() + Duration::from_secs(10);
-            let status = loop {
-                if let Some(status) = child.0.try_wait().unwrap() {
-                    break Some(status);
-                }
-                if Instant::now() > deadline {
-                    break None;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            };
-            assert!(
-                status.expect("stops on SIGTERM").success(),
-                "graceful stop exits 0"
-            );
-        }
+            .status()
+            .expect("kill runs");
+        assert!(killed.success(), "kill -TERM {pid} failed: {killed}");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = child.0.try_wait().unwrap() {
+                break Some(status);
+            }
+            if Instant::now() > deadline {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(
+            status.expect("stops on SIGTERM").success(),
+            "graceful stop exits 0"
+        );
     }
 }

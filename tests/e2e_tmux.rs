@@ -2,8 +2,11 @@
 //! tmux, against the built-in sandbox (`--demo`). Keys go in with `send-keys`, the screen comes
 //! back with `capture-pane`; every wait polls for a condition with a deadline.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -81,6 +84,24 @@ impl Tmux {
         )
         .trim()
         .to_owned()
+    }
+
+    /// The pane's terminal modes (`stty -g`), as the shell sees them; saved to `file`.
+    fn stty(&self, file: &str) -> String {
+        self.type_line(&format!("stty -g > {file}"));
+        let path = self.home.path().join(file);
+        // Wait for content, not just the file: the shell creates it before stty writes.
+        self.wait_for("stty", |_| {
+            std::fs::read_to_string(&path).is_ok_and(|s| !s.is_empty())
+        });
+        std::fs::read_to_string(&path).unwrap_or_default()
+    }
+
+    /// Waits until the last non-empty line is the shell's prompt.
+    fn wait_for_prompt(&self, what: &str) -> String {
+        self.wait_for(what, |s| {
+            s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
+        })
     }
 
     /// Polls the screen until `ready` holds; panics with the last screen after the deadline.
@@ -174,8 +195,15 @@ fn browse_detail_help_and_quit_restore_the_terminal() {
     let detail = tmux.wait_for("the detail", |s| {
         s.contains("Properties") && s.contains("Raw JSON")
     });
+    // The fields of the resource itself, not just any screen mentioning a name.
     assert!(
-        detail.contains("display_name") || detail.contains("name"),
+        detail.lines().any(|l| l.contains("│display_name ")),
+        "{detail}"
+    );
+    assert!(
+        detail
+            .lines()
+            .any(|l| l.contains("│id ") && l.contains(" res_")),
         "{detail}"
     );
     assert!(detail.contains("created_at"), "{detail}");
@@ -264,9 +292,11 @@ fn type_filter_from_the_command_line_and_the_picker() {
 #[test]
 fn a_server_that_disappears_shows_an_error_and_q_still_quits() {
     let tmux = Tmux::start(100, 30);
-    // Nothing listens on port 9 of loopback: the connection is refused.
+    // A port this test holds without listening: the connection is refused.
+    let closed = common::RefusedPort::bind();
     tmux.type_line(&format!(
-        "APPDECK_BASE_URL=http://127.0.0.1:9/api/v1 APPDECK_TOKEN=s3cr3t-t0ken {}",
+        "APPDECK_BASE_URL={} APPDECK_TOKEN=s3cr3t-t0ken {}",
+        closed.base_url(),
         binary().display()
     ));
     let screen = tmux.wait_for("the error", |s| s.contains("Could not load resources"));
@@ -286,4 +316,215 @@ fn a_server_that_disappears_shows_an_error_and_q_still_quits() {
         s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
     });
     assert_eq!(tmux.format("#{alternate_on}"), "0");
+}
+
+/// After a TUI has gone, whichever way: the shell's prompt on the main screen (which still shows
+/// what the shell printed before the TUI started), the cursor visible, no mouse reporting, and
+/// the terminal's modes as they were (`stty_before`). Returns the screen.
+fn assert_terminal_restored(tmux: &Tmux, stty_before: &str) -> String {
+    let screen = tmux.wait_for_prompt("the shell prompt");
+    assert_eq!(
+        tmux.format("#{alternate_on}"),
+        "0",
+        "back on the main screen"
+    );
+    assert!(
+        screen.contains("stty -g > stty.before"),
+        "the main screen shows the shell's earlier lines:\n{screen}"
+    );
+    assert_eq!(tmux.format("#{cursor_flag}"), "1", "cursor visible");
+    assert_eq!(tmux.format("#{mouse_any_flag}"), "0", "mouse reporting off");
+    assert_eq!(
+        tmux.stty("stty.after"),
+        stty_before,
+        "terminal modes restored"
+    );
+    screen
+}
+
+/// Starts `appdeck --demo` in the shell, writing its PID to `appdeck.pid` (the shell execs it,
+/// so the PID is appdeck's), and waits for the first rows on the alternate screen.
+fn launch_demo_with_pid(tmux: &Tmux) -> String {
+    tmux.type_line(&format!(
+        "sh -c 'echo $$ > appdeck.pid; exec {} --demo'",
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    assert_eq!(tmux.format("#{alternate_on}"), "1", "the TUI is on");
+    assert_eq!(
+        tmux.format("#{cursor_flag}"),
+        "0",
+        "the TUI hides the cursor"
+    );
+    let pid = std::fs::read_to_string(tmux.home.path().join("appdeck.pid")).expect("the PID");
+    pid.trim().to_owned()
+}
+
+fn a_signal_quits_and_restores_the_terminal(signal: &str) {
+    let tmux = Tmux::start(100, 30);
+    let stty_before = tmux.stty("stty.before");
+    let pid = launch_demo_with_pid(&tmux);
+    let killed = Command::new("kill")
+        .args([&format!("-{signal}"), &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success(), "kill -{signal} {pid}: {killed}");
+    assert_terminal_restored(&tmux, &stty_before);
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    a_signal_quits_and_restores_the_terminal("TERM");
+}
+
+#[test]
+fn sighup_restores_the_terminal() {
+    a_signal_quits_and_restores_the_terminal("HUP");
+}
+
+#[test]
+fn sigint_restores_the_terminal() {
+    a_signal_quits_and_restores_the_terminal("INT");
+}
+
+/// An example program, built next to this test by `cargo test` (target/<profile>/examples/).
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let path = profile_dir.join("examples").join(name);
+    assert!(
+        path.is_file(),
+        "{} is missing: `cargo test --release` builds the examples (so does \
+         `cargo build --release --examples`)",
+        path.display()
+    );
+    path
+}
+
+/// A panic restores the terminal before its message is printed, so the message is readable on
+/// the main screen. examples/panic_after_first_frame.rs enters the terminal through appdeck's
+/// own guard and panic hook, then panics on a key.
+#[test]
+fn a_panic_restores_the_terminal_and_its_message_is_readable() {
+    let tmux = Tmux::start(100, 30);
+    let stty_before = tmux.stty("stty.before");
+    tmux.type_line(&example("panic_after_first_frame").display().to_string());
+    tmux.wait_for("the first frame", |s| s.contains("press a key to panic"));
+    assert_eq!(tmux.format("#{alternate_on}"), "1", "the TUI is on");
+    assert_eq!(tmux.format("#{mouse_any_flag}"), "1", "mouse reporting on");
+    tmux.send(&["x"]);
+    let screen = assert_terminal_restored(&tmux, &stty_before);
+    assert!(
+        screen.contains("deliberate panic after the first frame"),
+        "the panic message is on the main screen:\n{screen}"
+    );
+}
+
+/// `appdeck sandbox` as a child process with the given token, logging to `home`; killed on drop.
+struct SandboxProcess {
+    child: std::process::Child,
+    base_url: String,
+}
+
+impl SandboxProcess {
+    fn start(home: &Path, token: &str) -> SandboxProcess {
+        let mut child = Command::new(binary())
+            .args(["sandbox", "--listen", "127.0.0.1:0", "--token", token])
+            .env_clear()
+            .env("HOME", home)
+            .env("APPDECK_LOG", "trace")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("appdeck sandbox starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = rx.recv_timeout(WAIT).expect("the sandbox prints its URL");
+        let base_url = first
+            .strip_prefix("export APPDECK_BASE_URL=")
+            .unwrap_or_else(|| panic!("a URL line, not {first:?}"))
+            .to_owned();
+        SandboxProcess { child, base_url }
+    }
+}
+
+impl Drop for SandboxProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The token never reaches the log, even at the most verbose level: the sandbox command, the
+/// TUI (browsing, opening a resource, a refused request) and a CLI command all run with
+/// `APPDECK_LOG=trace` and the same HOME, so they log to the same file.
+#[test]
+fn the_token_is_never_logged_even_at_trace_level() {
+    const TOKEN: &str = "tok-Zq81-recognisable-Wv7e";
+    let tmux = Tmux::start(100, 30);
+    let home = tmux.home.path().to_owned();
+    let sandbox = SandboxProcess::start(&home, TOKEN);
+
+    let list = Command::new(binary())
+        .args(["list", "--limit", "5"])
+        .env_clear()
+        .env("HOME", &home)
+        .env("APPDECK_LOG", "trace")
+        .env("APPDECK_BASE_URL", &sandbox.base_url)
+        .env("APPDECK_TOKEN", TOKEN)
+        .output()
+        .expect("appdeck list runs");
+    assert!(list.status.success(), "{list:?}");
+
+    // The token goes in through a file, so it is not on the screen either.
+    common::write_file(&home.join("token"), TOKEN, 0o600);
+    tmux.type_line(&format!(
+        "APPDECK_LOG=trace APPDECK_BASE_URL={} {} --token-file token",
+        sandbox.base_url,
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the detail", |s| s.contains("Raw JSON"));
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the list again", |s| s.contains("TYPE"));
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell prompt");
+
+    // A refused token, which the sandbox logs as a refusal.
+    let refused = Command::new(binary())
+        .args(["list"])
+        .env_clear()
+        .env("HOME", &home)
+        .env("APPDECK_LOG", "trace")
+        .env("APPDECK_BASE_URL", &sandbox.base_url)
+        .env("APPDECK_TOKEN", format!("{TOKEN}-wrong"))
+        .output()
+        .expect("appdeck list runs");
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    drop(sandbox);
+
+    let log_path = home.join(".local/state/appdeck/appdeck.log");
+    let log = std::fs::read_to_string(&log_path)
+        .unwrap_or_else(|e| panic!("{}: {e}", log_path.display()));
+    // Not vacuous: the log holds the TUI's session and the sandbox's requests, refusal included.
+    assert!(log.contains("TUI closed"), "{log}");
+    assert!(log.contains("sandbox request"), "{log}");
+    assert!(log.contains("refused a request"), "{log}");
+    assert!(!log.contains(TOKEN), "the token is in the log:\n{log}");
 }

@@ -311,6 +311,8 @@ async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let started = Instant::now();
+    // Marks that a request reached a handler (tests wait for it rather than sleeping).
+    tracing::debug!(%method, %path, "sandbox request received");
     let response = next.run(request).await;
     tracing::debug!(
         %method,

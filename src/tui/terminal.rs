@@ -53,9 +53,14 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Puts the terminal back. Safe to call more than once, and from the panic hook.
+/// Puts the terminal back. Safe to call more than once, and from the panic hook: only the first
+/// call after [`TerminalGuard::enter`] acts. A second "leave the alternate screen" is not
+/// harmless: terminals (tmux, xterm) then move the cursor back to where the TUI started, so the
+/// shell's prompt would overwrite a panic message printed in between.
 pub fn restore() {
-    ACTIVE.store(false, Ordering::SeqCst);
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let mut stdout = io::stdout();
     let _ = execute!(

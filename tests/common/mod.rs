@@ -140,6 +140,32 @@ pub fn write_file(path: &Path, content: &str, mode: u32) -> PathBuf {
     path.to_owned()
 }
 
+/// A loopback port that refuses connections, for "nothing listens there" tests. The port is
+/// bound (never listening) for as long as this value lives, so no other process or test can
+/// take it in between, as could happen with a fixed port (1, 9) or one bound and dropped.
+pub struct RefusedPort {
+    socket: tokio::net::TcpSocket,
+}
+
+impl RefusedPort {
+    pub fn bind() -> Self {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a TCP socket");
+        socket
+            .bind("127.0.0.1:0".parse().unwrap())
+            .expect("a loopback port");
+        RefusedPort { socket }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.socket.local_addr().expect("bound").port()
+    }
+
+    /// An API root on the refused port.
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}/api/v1", self.port())
+    }
+}
+
 /// A server on loopback that answers one request with `status` and `body`, for answers the
 /// sandbox never gives (a 2xx body saying `status: "error"`). Returns its base URL.
 pub fn answer_once(status: &'static str, body: &'static str) -> String {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Mutation testing: does the test suite notice when the code is broken? cargo-mutants changes
+# one thing at a time in the files below (a `==` into `!=`, a function body into a default
+# value...), runs the tests, and lists every change ("mutant") that no test noticed (missed).
+# Each missed mutant is a test to write, or a change that cannot matter (then say so in a
+# comment next to the code, or mark the function `#[mutants::skip]` with the reason).
+#
+# Usage: benches/mutants.sh [AREA...]      AREA: paging, cursor, validate, app (default: the
+#                                          first three; see below for app)
+# Needs: cargo-mutants, installed here if missing (`cargo install --locked cargo-mutants`).
+# Results: mutants.out/<area>/ (outcomes.json, caught.txt, missed.txt, unviable.txt, timeout.txt).
+#
+# Each mutant rebuilds the crate, so the runs are slow on a small machine (minutes per mutant
+# file area, an hour or more for all of validate on 2 cores). They run the release profile,
+# whose dependencies are already built, and only the test targets that exercise each area.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! cargo mutants --version >/dev/null 2>&1; then
+    echo "installing cargo-mutants..." >&2
+    cargo install --locked cargo-mutants
+fi
+
+JOBS=${MUTANTS_JOBS:-1}
+
+# run AREA FILES... -- TEST-TARGET-ARGS...: one cargo-mutants run over FILES, testing with
+# `cargo test --release TEST-TARGET-ARGS`.
+run() {
+    local area=$1; shift
+    local files=() tests=()
+    while (($#)) && [[ $1 != -- ]]; do files+=(--file "$1"); shift; done
+    shift
+    tests=("$@")
+    echo "== $area: ${files[*]} (tests: ${tests[*]})" >&2
+    # --copy-target: start from this tree's built dependencies instead of a cold build. The
+    # dependencies stay optimised as built; appdeck itself is built unoptimised and
+    # incrementally, so that each mutant's rebuild takes seconds rather than minutes.
+    cargo mutants --jobs "$JOBS" --profile release --copy-target=true \
+        --cargo-arg=--config=profile.release.package.appdeck.opt-level=0 \
+        --cargo-arg=--config=profile.release.incremental=true \
+        --output "mutants.out/$area" "${files[@]}" --timeout-multiplier 3 \
+        -- "${tests[@]}" || true   # exits non-zero when a mutant is missed: report, go on
+    for outcome in caught missed unviable timeout; do
+        printf '%-9s %s\n' "$outcome" "$(grep -c . "mutants.out/$area/mutants.out/$outcome.txt" 2>/dev/null || echo 0)"
+    done
+}
+
+areas=("$@")
+((${#areas[@]})) || areas=(paging cursor validate)
+for area in "${areas[@]}"; do
+    case $area in
+        paging) run paging src/api/paging.rs -- --lib ;;
+        cursor) run cursor src/sandbox/cursor.rs -- --lib --test sandbox ;;
+        validate) run validate 'src/validate/*.rs' -- --lib --test validate ;;
+        # The TUI state and update(). Run it once src/app has settled: a rewrite in progress
+        # makes its results stale at once.
+        app) run app 'src/app/*.rs' -- --lib ;;
+        *) echo "unknown area $area (paging, cursor, validate, app)" >&2; exit 2 ;;
+    esac
+done
