@@ -128,6 +128,7 @@ fn browser_first_page_failed() {
             status: 401,
             reason: "Unauthorized".into(),
             message: "invalid token".into(),
+            exchange: Box::default(),
         };
         app.update(Action::ApiResult {
             id,
