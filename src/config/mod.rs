@@ -201,6 +201,10 @@ pub enum ConfigError {
     BadTimeout { profile: String, key: &'static str },
     #[error("{0} is not valid UTF-8")]
     BadEnv(&'static str),
+    /// `--config PATH` names a file that is not there: a typo must not fall back silently to no
+    /// config at all (the default path and `APPDECK_CONFIG` may be absent, for a fresh machine).
+    #[error("config file {} (from --config) does not exist", .0.display())]
+    ConfigNotFound(PathBuf),
 }
 
 fn describe_path(path: Option<&Path>) -> String {
@@ -270,6 +274,11 @@ pub fn load(flags: &Flags) -> Result<Settings, ConfigError> {
         Some(p) => read_config(&p.value)?,
         None => None,
     };
+    if let (Some(chosen), None) = (&path, &text)
+        && chosen.source == Source::Flag("--config")
+    {
+        return Err(ConfigError::ConfigNotFound(chosen.value.clone()));
+    }
     let mut settings = resolve(flags, &env, text.as_ref())?;
     settings.config_path = path;
     Ok(settings)
