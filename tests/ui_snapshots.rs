@@ -133,6 +133,7 @@ fn browser_first_page_failed() {
             status: 401,
             reason: "Unauthorized".into(),
             message: "invalid token".into(),
+            request: Box::default(),
         };
         app.update(Action::ApiResult {
             id,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::error::ApiError;
+use super::error::{ApiError, FailedRequest};
 use super::types::{ConnectResponse, ListRequest, ListResponse, ReportResponse};
 use crate::sanitize;
 
@@ -104,14 +104,7 @@ impl Client {
     pub fn new(settings: &ClientSettings) -> Result<Self, ApiError> {
         install_crypto_provider();
         let base = settings.base_url.trim_end_matches('/');
-        let shown = redact_url(base);
-        let parsed = reqwest::Url::parse(base)
-            .map_err(|e| ApiError::Invalid(format!("base URL {shown:?}: {e}")))?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(ApiError::Invalid(format!(
-                "base URL {shown:?}: only http and https are supported"
-            )));
-        }
+        let parsed = check_base_url(base)?;
         let builder = reqwest::Client::builder()
             .user_agent(concat!("appdeck/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(settings.connect_timeout)
@@ -167,12 +160,33 @@ impl Client {
             .into_result()
     }
 
-    /// Sends a report or connect payload and returns the answer without judging its `status`,
-    /// for callers that show the answer even when it is a refusal (`appdeck report`). Transport
-    /// errors, non-2xx statuses and bodies that are not JSON objects are errors here already.
+    /// Sends a report or connect payload and returns the answer without judging it, for callers
+    /// that show the answer even when it is a refusal (`appdeck report`): a JSON object is an
+    /// answer whatever the HTTP status, and [`Answer::rejection`] says whether it is a refusal.
+    /// Transport errors, and bodies that are not JSON objects, are errors here already.
     pub async fn send(&self, operation: Operation, body: &Value) -> Result<Answer, ApiError> {
-        let raw = self.post(operation, body).await?;
-        answer_of(raw)
+        let (status, bytes, url) = self.post_any(operation, body).await?;
+        let failed = !status.is_success();
+        let raw = match serde_json::from_slice::<Value>(bytes.as_ref()) {
+            Ok(raw) => raw,
+            Err(_) if failed => return Err(http_error(status, &url, bytes.as_ref())),
+            Err(e) => return Err(decode_error(&e, bytes.as_ref())),
+        };
+        match &raw {
+            Value::Object(map) => Ok(Answer {
+                response: ReportResponse::from_map(map.clone()),
+                http_error: failed.then(|| http_error(status, &url, bytes.as_ref())),
+                raw,
+            }),
+            _ if failed => Err(http_error(status, &url, bytes.as_ref())),
+            other => Err(ApiError::Decode {
+                problem: format!(
+                    "expected a JSON object, found {}",
+                    super::field::json_type_name(other)
+                ),
+                excerpt: sanitize::excerpt(other.to_string().as_bytes(), EXCERPT_CHARS),
+            }),
+        }
     }
 
     /// Posts `body` to `operation` and reads the answer as that operation's reply (a page, or
@@ -218,6 +232,21 @@ impl Client {
         operation: Operation,
         body: &impl Serialize,
     ) -> Result<(reqwest::StatusCode, impl AsRef<[u8]>), ApiError> {
+        let (status, bytes, url) = self.post_any(operation, body).await?;
+        if !status.is_success() {
+            return Err(http_error(status, &url, &bytes));
+        }
+        Ok((status, bytes))
+    }
+
+    /// Posts `body` and returns the answer's status and body, whatever the status, with the URL
+    /// it went to. Only a failure to get an answer at all (or one over the size cap) is an error
+    /// here.
+    async fn post_any(
+        &self,
+        operation: Operation,
+        body: &impl Serialize,
+    ) -> Result<(reqwest::StatusCode, Vec<u8>, String), ApiError> {
         let url = format!("{}/{}", self.base_url, operation.path());
         let response = self
             .http
@@ -227,18 +256,19 @@ impl Client {
             .json(body)
             .send()
             .await
-            .map_err(|e| self.transport_error(e))?;
+            .map_err(|e| self.transport_error(e, &url))?;
         let status = response.status();
-        let bytes = self.read_body(response).await?;
-        if !status.is_success() {
-            return Err(http_error(status, &bytes));
-        }
-        Ok((status, bytes))
+        let bytes = self.read_body(response, &url).await?;
+        Ok((status, bytes, url))
     }
 
     /// Reads an answer's body, failing as soon as it is known to pass the size cap: at once from
     /// a declared length, else when the bytes read pass it.
-    async fn read_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>, ApiError> {
+    async fn read_body(
+        &self,
+        mut response: reqwest::Response,
+        url: &str,
+    ) -> Result<Vec<u8>, ApiError> {
         let cap = self.max_response_bytes;
         let too_large = || ApiError::TooLarge(cap);
         let declared = response.content_length();
@@ -250,7 +280,7 @@ impl Client {
         while let Some(chunk) = response
             .chunk()
             .await
-            .map_err(|e| self.transport_error(e))?
+            .map_err(|e| self.transport_error(e, url))?
         {
             if (body.len() + chunk.len()) as u64 > cap {
                 return Err(too_large());
@@ -260,26 +290,81 @@ impl Client {
         Ok(body)
     }
 
-    fn transport_error(&self, error: reqwest::Error) -> ApiError {
+    /// A failure to get an answer from `url`, named with the URL (credentials masked) and worded
+    /// from the innermost cause, since reqwest's top-level message is generic.
+    fn transport_error(&self, error: reqwest::Error, url: &str) -> ApiError {
         if error.is_timeout() {
             return ApiError::Timeout(self.request_timeout);
         }
-        // reqwest's top-level message is generic; the innermost cause says what happened.
         let mut cause: &dyn std::error::Error = &error;
-        while let Some(inner) = cause.source() {
-            cause = inner;
+        let mut tls_on_plain_http = false;
+        loop {
+            tls_on_plain_http |= is_tls_record_mismatch(cause);
+            match cause.source() {
+                Some(inner) => cause = inner,
+                None => break,
+            }
         }
-        let what = if error.is_connect() {
-            "cannot connect"
+        let url = redact_url(url);
+        let message = if tls_on_plain_http && url.starts_with("https://") {
+            format!(
+                "cannot connect to {url}: the server does not speak TLS (it seems to be plain \
+                 HTTP); use http:// instead of https:// in the base URL"
+            )
+        } else if error.is_connect() {
+            format!("cannot connect to {url}: {cause}")
         } else {
-            "request failed"
+            format!("request to {url} failed: {cause}")
         };
-        ApiError::Network(sanitize::line(&format!("{what}: {cause}")).into_owned())
+        ApiError::Network(sanitize::line(&message).into_owned())
     }
+}
+
+/// Whether `error` is rustls finding that the server's first bytes are not a TLS record: what an
+/// `https://` URL gets from a plain-HTTP port (rustls calls it a "corrupt message"). rustls's
+/// error arrives inside `io::Error`s, nested, whose `source` skips what they wrap.
+fn is_tls_record_mismatch(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(error);
+    while let Some(error) = current {
+        if let Some(rustls::Error::InvalidMessage(_)) = error.downcast_ref::<rustls::Error>() {
+            return true;
+        }
+        current = error
+            .downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::get_ref)
+            .map(|inner| inner as &(dyn std::error::Error + 'static));
+    }
+    false
+}
+
+/// Checks a base URL before anything is sent: it must be an absolute `http` or `https` URL. Errors
+/// show the URL with credentials masked, and say what to add when the scheme is missing (a
+/// `host:port/api/v1` would otherwise read as a URL of scheme `host`, or not parse at all).
+pub fn check_base_url(base: &str) -> Result<reqwest::Url, ApiError> {
+    let shown = redact_url(base);
+    let base = base.trim();
+    if !base.contains("://") {
+        return Err(ApiError::Invalid(format!(
+            "base URL {shown:?} has no scheme: add http:// or https:// in front (e.g. \
+             http://{})",
+            shown.trim()
+        )));
+    }
+    let parsed = reqwest::Url::parse(base)
+        .map_err(|e| ApiError::Invalid(format!("base URL {shown:?}: {e}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(ApiError::Invalid(format!(
+            "base URL {shown:?}: only http and https are supported"
+        )));
+    }
+    Ok(parsed)
 }
 
 /// How much of a body an error message quotes.
 const EXCERPT_CHARS: usize = 80;
+
+/// How much of an error's body is kept for a view of the error in full.
+const BODY_START_CHARS: usize = 500;
 
 /// The service's answer to a report or a connect, kept both as sent and as read.
 #[derive(Clone, Debug, PartialEq)]
@@ -288,16 +373,18 @@ pub struct Answer {
     pub raw: Value,
     /// The same body read leniently: `status`, `message`, `metadata`, `error`.
     pub response: ReportResponse,
+    /// The error of an answer that came with a non-2xx status.
+    pub http_error: Option<ApiError>,
 }
 
 impl Answer {
-    /// The refusal this answer is when its `status` is `error`, worded from its `error`, else
-    /// its `message`.
+    /// The refusal this answer is: its non-2xx status, else a `status` of `error` (worded from
+    /// its `error`, else its `message`).
     pub fn rejection(&self) -> Option<ApiError> {
-        rejection(&self.raw)
+        self.http_error.clone().or_else(|| rejection(&self.raw))
     }
 
-    /// The answer as a result: a body whose `status` is `error` is a failure.
+    /// The answer as a result: a refusal (see [`Answer::rejection`]) is a failure.
     pub fn into_result(self) -> Result<ReportResponse, ApiError> {
         match self.rejection() {
             Some(error) => Err(error),
@@ -358,6 +445,7 @@ fn answer_of(raw: Value) -> Result<Answer, ApiError> {
     match &raw {
         Value::Object(map) => Ok(Answer {
             response: ReportResponse::from_map(map.clone()),
+            http_error: None,
             raw,
         }),
         other => Err(ApiError::Decode {
@@ -372,10 +460,14 @@ fn answer_of(raw: Value) -> Result<Answer, ApiError> {
 
 /// The JSON of a 2xx body.
 fn decode(bytes: &[u8]) -> Result<Value, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| ApiError::Decode {
-        problem: format!("not JSON ({e})"),
+    serde_json::from_slice(bytes).map_err(|e| decode_error(&e, bytes))
+}
+
+fn decode_error(error: &serde_json::Error, bytes: &[u8]) -> ApiError {
+    ApiError::Decode {
+        problem: format!("not JSON ({error})"),
         excerpt: sanitize::excerpt(bytes, EXCERPT_CHARS),
-    })
+    }
 }
 
 /// A 2xx body whose `status` is `error` is a failure too.
@@ -403,10 +495,10 @@ fn body_message(value: &Value) -> Option<String> {
         })
 }
 
-/// A non-2xx answer. The status line is always shown; after it comes the body's `error`, else
-/// its `message`, else a short excerpt of the body, and nothing when the body is empty (so a bare
-/// `502` reads "HTTP 502 Bad Gateway", not "HTTP 502 Bad Gateway: ").
-fn http_error(status: reqwest::StatusCode, body: &[u8]) -> ApiError {
+/// A non-2xx answer from `url`. The status line is always shown; after it comes the body's
+/// `error`, else its `message`, else a short excerpt of the body, and nothing when the body is
+/// empty (so a bare `502` reads "HTTP 502 Bad Gateway", not "HTTP 502 Bad Gateway: ").
+fn http_error(status: reqwest::StatusCode, url: &str, body: &[u8]) -> ApiError {
     let from_body = serde_json::from_slice::<Value>(body)
         .ok()
         .and_then(|v| body_message(&v));
@@ -415,6 +507,11 @@ fn http_error(status: reqwest::StatusCode, body: &[u8]) -> ApiError {
         status: status.as_u16(),
         reason: status.canonical_reason().unwrap_or_default().to_owned(),
         message,
+        request: Box::new(FailedRequest {
+            method: "POST".to_owned(),
+            url: redact_url(url).into_owned(),
+            body_start: sanitize::excerpt(body, BODY_START_CHARS),
+        }),
     }
 }
 
@@ -487,33 +584,90 @@ mod tests {
         }
     }
 
+    const URL: &str = "https://u:pw@h/api/v1/resources.list";
+
     #[test]
     fn an_http_error_words_its_message_from_the_body() {
         let bad_gateway = reqwest::StatusCode::BAD_GATEWAY;
         assert_eq!(
-            http_error(bad_gateway, b"").to_string(),
+            http_error(bad_gateway, URL, b"").to_string(),
             "HTTP 502 Bad Gateway"
         );
         assert_eq!(
-            http_error(bad_gateway, b" \n").to_string(),
+            http_error(bad_gateway, URL, b" \n").to_string(),
             "HTTP 502 Bad Gateway"
         );
         assert_eq!(
-            http_error(bad_gateway, br#"{"error": "", "message": "down"}"#).to_string(),
+            http_error(bad_gateway, URL, br#"{"error": "", "message": "down"}"#).to_string(),
             "HTTP 502 Bad Gateway: down"
         );
         assert_eq!(
-            http_error(bad_gateway, b"<html>\x1b[31mproxy</html>").to_string(),
+            http_error(bad_gateway, URL, b"<html>\x1b[31mproxy</html>").to_string(),
             "HTTP 502 Bad Gateway: <html>\u{241b}[31mproxy</html>"
         );
         let odd = reqwest::StatusCode::from_u16(599).unwrap();
-        assert_eq!(http_error(odd, b"").to_string(), "HTTP 599");
+        assert_eq!(http_error(odd, URL, b"").to_string(), "HTTP 599");
+    }
+
+    #[test]
+    fn an_http_error_keeps_the_request_and_the_start_of_the_body() {
+        let body = format!(
+            r#"{{"error": "\u001b[2Jgone", "pad": "{}"}}"#,
+            "x".repeat(900)
+        );
+        let ApiError::Http {
+            status, request, ..
+        } = http_error(reqwest::StatusCode::NOT_FOUND, URL, body.as_bytes())
+        else {
+            panic!("an HTTP error");
+        };
+        assert_eq!(status, 404);
+        assert_eq!(request.method, "POST");
+        assert_eq!(request.url, "https://***@h/api/v1/resources.list");
+        assert!(
+            request
+                .body_start
+                .starts_with("{\"error\": \"\\u001b[2Jgone\""),
+            "{}",
+            request.body_start
+        );
+        assert_eq!(request.body_start.chars().count(), BODY_START_CHARS + 1);
+        assert!(request.body_start.ends_with('…'));
+        let raw = format!("\u{1b}]0;title\u{7}{body}");
+        let ApiError::Http { request, .. } =
+            http_error(reqwest::StatusCode::BAD_GATEWAY, URL, raw.as_bytes())
+        else {
+            panic!("an HTTP error");
+        };
+        assert!(
+            request.body_start.starts_with("␛]0;title␇{"),
+            "{}",
+            request.body_start
+        );
+    }
+
+    #[test]
+    fn a_base_url_without_a_scheme_says_what_to_add() {
+        for (url, shown) in [
+            ("127.0.0.1:8080/api/v1", "http://127.0.0.1:8080/api/v1"),
+            ("localhost:8080/api/v1", "http://localhost:8080/api/v1"),
+            ("u:secret@host/api/v1", "http://***@host/api/v1"),
+        ] {
+            let error = check_base_url(url).unwrap_err().to_string();
+            assert!(error.contains("add http:// or https://"), "{error}");
+            assert!(error.contains(shown), "{error}");
+            assert!(!error.contains("secret"), "{error}");
+        }
+        assert!(check_base_url("http://127.0.0.1:8080/api/v1").is_ok());
+        let ftp = check_base_url("ftp://h/api/v1").unwrap_err().to_string();
+        assert!(ftp.contains("only http and https"), "{ftp}");
     }
 
     #[test]
     fn a_refusal_is_worded_from_error_then_message() {
         let answer = |raw: Value| Answer {
             response: ReportResponse::from_map(raw.as_object().unwrap().clone()),
+            http_error: None,
             raw,
         };
         let refused = |raw: Value| answer(raw).into_result().unwrap_err().to_string();

@@ -12,12 +12,14 @@ pub enum ApiError {
     #[error("timed out after {}s waiting for the service", .0.as_secs_f64())]
     Timeout(Duration),
     /// A non-2xx answer. `message` is the body's `error`, else `message`, else a short excerpt;
-    /// empty when the body says nothing, and then the status line stands alone.
+    /// empty when the body says nothing, and then the status line stands alone. `request` is the
+    /// request and the start of the answer, for a view of the error in full.
     #[error("HTTP {status}{}{}", reason_suffix(.reason), message_suffix(.message))]
     Http {
         status: u16,
         reason: String,
         message: String,
+        request: Box<FailedRequest>,
     },
     /// A 2xx answer whose body says `status: "error"`.
     #[error("the service answered with an error: {0}")]
@@ -51,6 +53,31 @@ fn describe_bytes(bytes: u64) -> String {
         format!("{bytes}-byte")
     }
 }
+
+/// One request and the start of its answer, as a user may see them: the URL with any credentials
+/// masked (the token travels in a header and is never part of it) and the body neutralised.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FailedRequest {
+    /// `POST` for every operation of the service.
+    pub method: String,
+    /// The operation's URL, credentials masked.
+    pub url: String,
+    /// The first characters of the answer's body, sanitised for one line; empty for no body.
+    pub body_start: String,
+}
+
+impl FailedRequest {
+    /// Whether the request went to the API root's own operation path: the base URL ends in
+    /// `/api/v1`, as the spec's operations are `POST /api/v1/<operation>`.
+    fn base_url_ends_in_api_v1(&self) -> bool {
+        let url = self.url.split(['?', '#']).next().unwrap_or_default();
+        url.rsplit_once('/')
+            .is_some_and(|(base, _operation)| base.ends_with(API_ROOT_SUFFIX))
+    }
+}
+
+/// How the API root of the service ends.
+pub const API_ROOT_SUFFIX: &str = "/api/v1";
 
 fn reason_suffix(reason: &str) -> String {
     if reason.is_empty() {
@@ -91,6 +118,16 @@ impl ApiError {
             ApiError::Http {
                 status: 401 | 403, ..
             } => Some("check the token (APPDECK_TOKEN, --token-file or the profile's token)"),
+            // The service answers 404 for an unknown resource too; only a base URL that is not
+            // the API root makes every operation a 404.
+            ApiError::Http {
+                status: 404,
+                request,
+                ..
+            } if !request.base_url_ends_in_api_v1() => Some(
+                "the base URL must be the service's API root, ending in /api/v1 \
+                 (e.g. http://127.0.0.1:8080/api/v1)",
+            ),
             ApiError::Network(_) => Some("check the base URL and that the service is running"),
             ApiError::Timeout(_) => {
                 Some("the service is slow or unreachable; retry, or raise --timeout")
@@ -110,6 +147,7 @@ mod tests {
             status: 502,
             reason: reason.to_owned(),
             message: message.to_owned(),
+            request: Box::default(),
         };
         assert_eq!(http("Bad Gateway", "").to_string(), "HTTP 502 Bad Gateway");
         assert_eq!(http("", "").to_string(), "HTTP 502");
@@ -122,6 +160,33 @@ mod tests {
         assert_eq!(
             decode("<html>").to_string(),
             "unreadable answer: not JSON (body starts: <html>)"
+        );
+    }
+
+    #[test]
+    fn a_404_hints_at_the_api_root_only_when_the_base_url_is_not_one() {
+        let not_found = |url: &str| ApiError::Http {
+            status: 404,
+            reason: "Not Found".to_owned(),
+            message: String::new(),
+            request: Box::new(FailedRequest {
+                method: "POST".to_owned(),
+                url: url.to_owned(),
+                body_start: String::new(),
+            }),
+        };
+        for wrong in [
+            "http://127.0.0.1:8080/resources.list",
+            "http://127.0.0.1:8080/api/resources.list",
+            "http://h/api/v1/api/v2/apps.operations.report",
+        ] {
+            let hint = not_found(wrong).hint().unwrap_or_default();
+            assert!(hint.contains("ending in /api/v1"), "{wrong}: {hint:?}");
+        }
+        // A report naming an unknown resource id is a 404 from the right place.
+        assert_eq!(
+            not_found("https://h/x/api/v1/apps.operations.report").hint(),
+            None
         );
     }
 }

@@ -10,11 +10,15 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crate::config;
 use crate::sandbox::Fault;
 
+/// `appdeck --version`: the package version, then the commit and the build date when built from
+/// a git checkout (set by build.rs; empty from a source tarball).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("APPDECK_BUILD_INFO"));
+
 /// A fast, safe terminal UI explorer and scriptable CLI for the app-integration service's HTTP API.
 ///
 /// Without a subcommand, appdeck opens the terminal UI.
 #[derive(Debug, Parser)]
-#[command(name = "appdeck", version, max_term_width = 100)]
+#[command(name = "appdeck", version = VERSION, max_term_width = 100)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -52,6 +56,21 @@ pub struct GlobalArgs {
 }
 
 impl GlobalArgs {
+    /// The connection flags given on the command line, by name, for commands that take none.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("--base-url", self.base_url.is_some()),
+            ("--token-file", self.token_file.is_some()),
+            ("--profile", self.profile.is_some()),
+            ("--config", self.config.is_some()),
+            ("--timeout", self.timeout.is_some()),
+            ("--connect-timeout", self.connect_timeout.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+
     pub fn flags(&self) -> config::Flags {
         config::Flags {
             base_url: self.base_url.clone(),
@@ -90,6 +109,12 @@ pub enum Command {
     /// Infer a connect payload's resource types from the resources the service lists
     #[command(after_help = INFER_HELP)]
     Infer(InferArgs),
+    /// Print a shell completion script, generated from these commands and flags
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), generated from these commands and flags
+    #[command(after_help = "Example:\n  appdeck man > ~/.local/share/man/man1/appdeck.1")]
+    Man,
 }
 
 const DIFF_HELP: &str = "Exit status:
@@ -149,6 +174,18 @@ pub struct InferArgs {
     pub version: String,
 }
 
+const COMPLETIONS_EXAMPLES: &str = "Examples:
+  appdeck completions bash > ~/.local/share/bash-completion/completions/appdeck
+  appdeck completions zsh > ~/.zfunc/_appdeck      # with fpath+=~/.zfunc before compinit
+  appdeck completions fish > ~/.config/fish/completions/appdeck.fish";
+
+#[derive(Clone, Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
 const LIST_EXAMPLES: &str = "Examples:
   appdeck list
   appdeck list --type repository --all --output ndjson | jq -r .id
@@ -160,7 +197,10 @@ Rows marked ! are malformed or have fields of an unexpected type; json and ndjso
 const VALIDATE_EXAMPLES: &str = "Examples:
   appdeck validate report.json
   appdeck validate report.json --types connect.json
-  cat connect.json | appdeck validate -";
+  cat connect.json | appdeck validate -
+
+validate works offline: the connection flags (--base-url, --token-file, --profile, --config,
+--timeout, --connect-timeout) do not apply and are refused.";
 
 const SANDBOX_EXAMPLES: &str = "Examples:
   appdeck sandbox                       # demo data on 127.0.0.1:8080, random token

@@ -9,6 +9,7 @@ pub mod args;
 mod config_cmd;
 mod diff;
 mod infer;
+mod generate;
 mod input;
 mod list;
 mod sandbox;
@@ -73,13 +74,27 @@ impl Failure {
                 "appdeck: {}",
                 crate::sanitize::multiline(&self.to_string())
             );
-            if let Failure::Api(e) = self
-                && let Some(hint) = e.hint()
-            {
+            if let Some(hint) = self.hint() {
                 let _ = writeln!(err, "hint: {hint}");
             }
         }
         ExitCode::from(self.exit_status())
+    }
+}
+
+impl Failure {
+    /// The obvious next step, when there is one.
+    fn hint(&self) -> Option<&'static str> {
+        match self {
+            Failure::Api(e) => e.hint(),
+            // Most likely a first run: point at what works with no service at all.
+            Failure::Config(ConfigError::MissingBaseUrl(_) | ConfigError::MissingToken(_)) => Some(
+                "no service at hand? `appdeck --demo` opens the terminal UI on built-in demo \
+                 data, and `appdeck sandbox` runs a local stand-in service and prints the two \
+                 settings to paste",
+            ),
+            _ => None,
+        }
     }
 }
 
@@ -119,7 +134,18 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         }
         Command::Report(args) => send::run(global, &args, Operation::OperationsReport).await,
         Command::Connect(args) => send::run(global, &args, Operation::VersionConnect).await,
-        Command::Validate(args) => validate::run(&args, &mut std::io::stdout().lock()),
+        Command::Validate(args) => {
+            refuse_connection_flags(global, "validate")?;
+            validate::run(&args, &mut std::io::stdout().lock())
+        }
+        Command::Completions(args) => {
+            refuse_connection_flags(global, "completions")?;
+            generate::completions(args.shell, &mut std::io::stdout().lock())
+        }
+        Command::Man => {
+            refuse_connection_flags(global, "man")?;
+            generate::man_page(&mut std::io::stdout().lock())
+        }
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
         Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),
@@ -136,12 +162,28 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
     }
 }
 
+/// A command that never connects says so when given connection flags, rather than ignoring them
+/// and letting the user believe they did something.
+fn refuse_connection_flags(global: &GlobalArgs, command: &str) -> Result<(), Failure> {
+    let given = global.given();
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::Usage(format!(
+        "`appdeck {command}` does not connect to the service: leave out {}",
+        given.join(", ")
+    )))
+}
+
 /// The client's settings from flags, environment and config file, and the name of the profile
 /// they came from (if any), printing any warnings about them (shared secrets, unknown keys) on
 /// stderr. One place for this logic: the terminal UI starts from it too, and shows the profile.
+/// The base URL is checked here, so that a URL without a scheme is a configuration error (exit
+/// 2) before the terminal UI takes the screen or a payload is read.
 pub fn client_settings(global: &GlobalArgs) -> Result<(ClientSettings, Option<String>), Failure> {
     let settings = config::load(&global.flags())?;
     let (client_settings, warnings) = settings.client_settings()?;
+    crate::api::client::check_base_url(&client_settings.base_url)?;
     warn(&warnings);
     Ok((client_settings, settings.profile_name().map(str::to_owned)))
 }
@@ -184,7 +226,6 @@ mod tests {
         }
         let global = GlobalArgs {
             profile: None,
-            config: Some(dir.path().join("absent.toml")),
             token_file: Some(dir.path().join("token")),
             ..global
         };

@@ -19,7 +19,7 @@ pub async fn run(
     let invalid =
         |e: checks::ValidateError| Failure::Invalid(describe(&e, &payload.name, "--types"));
     let value = checks::parse_json(&payload.text).map_err(invalid)?;
-    let validation = checks::validate_value(&value, None).map_err(invalid)?;
+    let validation = checks::validate_as(&value, kind_of(operation)).map_err(invalid)?;
     check_kind(&validation.kind, operation, &payload.name)?;
     for finding in &validation.findings {
         eprintln!("appdeck: {}", finding_line(finding));
@@ -36,10 +36,13 @@ pub async fn run(
     let answer = client.send(operation, &value).await?;
     let mut out = std::io::stdout().lock();
     match args.output {
+        // Whatever the HTTP status: a script reads the service's body as it came.
         AnswerOutput::Json => {
             let json = serde_json::to_string_pretty(&answer.raw).map_err(std::io::Error::from)?;
             writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
         }
+        // An error status is worded on stderr from the same body; its lines would repeat it.
+        AnswerOutput::Text if answer.http_error.is_some() => {}
         AnswerOutput::Text => {
             for line in answer_lines(&answer.response) {
                 writeln!(out, "{line}")?;
@@ -51,6 +54,14 @@ pub async fn run(
     match answer.rejection() {
         Some(refusal) => Err(Failure::Api(refusal)),
         None => Ok(()),
+    }
+}
+
+/// The kind of payload an operation takes.
+fn kind_of(operation: Operation) -> PayloadKind {
+    match operation {
+        Operation::VersionConnect => PayloadKind::Connect,
+        Operation::OperationsReport | Operation::ResourcesList => PayloadKind::Report,
     }
 }
 

@@ -214,6 +214,10 @@ pub enum ConfigError {
         "the token (from {0}) contains a control character; it must be the token alone, on one line"
     )]
     ControlInToken(Source),
+    /// `--config PATH` names a file that is not there: a typo must not fall back silently to no
+    /// config at all (the default path and `APPDECK_CONFIG` may be absent, for a fresh machine).
+    #[error("config file {} (from --config) does not exist", .0.display())]
+    ConfigNotFound(PathBuf),
 }
 
 /// Refuses a token holding a control character (a newline, DEL...): it could not go in an HTTP
@@ -292,6 +296,11 @@ pub fn load(flags: &Flags) -> Result<Settings, ConfigError> {
         Some(p) => read_config(&p.value)?,
         None => None,
     };
+    if let (Some(chosen), None) = (&path, &text)
+        && chosen.source == Source::Flag("--config")
+    {
+        return Err(ConfigError::ConfigNotFound(chosen.value.clone()));
+    }
     let mut settings = resolve(flags, &env, text.as_ref())?;
     settings.config_path = path;
     Ok(settings)

@@ -183,6 +183,19 @@ pub fn validate_value(value: &Value, types: Option<&Value>) -> Result<Validation
     Ok(check(value, kind, index.as_ref(), types.is_some()))
 }
 
+/// Checks a payload sent with a command that names its kind (`appdeck report`, `appdeck
+/// connect`). A payload with the marks of neither kind, or of both, is checked as `expected`, so
+/// that the findings list the fields it lacks; one with the marks of the other kind only is told
+/// as that kind, for the caller to refuse.
+pub fn validate_as(value: &Value, expected: PayloadKind) -> Result<Validation, ValidateError> {
+    let kind = match detect_kind(value) {
+        Ok(kind) => kind,
+        Err(ValidateError::UnknownKind(_)) if value.is_object() => expected,
+        Err(other) => return Err(other),
+    };
+    Ok(check(value, kind, None, false))
+}
+
 /// Parses and checks a payload; `types` is the text of the `--types` file, parsed only when it is
 /// used (for a task report).
 pub fn validate_text(text: &str, types: Option<&str>) -> Result<Validation, ValidateError> {
@@ -276,6 +289,31 @@ mod tests {
             panic!("an array should be refused")
         };
         assert!(array.contains("found an array"));
+    }
+
+    #[test]
+    fn a_payload_of_a_named_kind_lists_the_fields_it_lacks() {
+        let report = validate_as(&json!({}), PayloadKind::Report).unwrap();
+        assert_eq!(report.kind, PayloadKind::Report);
+        let pointers: Vec<&str> = report.findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert!(
+            pointers.contains(&"/task_id") && pointers.contains(&"/response"),
+            "{pointers:?}"
+        );
+        let connect = validate_as(&json!({"status": "ok"}), PayloadKind::Connect).unwrap();
+        let pointers: Vec<&str> = connect
+            .findings
+            .iter()
+            .map(|f| f.pointer.as_str())
+            .collect();
+        assert!(
+            pointers.contains(&"/app_id") && pointers.contains(&"/resources"),
+            "{pointers:?}"
+        );
+        // Marks of the other kind only: told as that kind, for the caller to refuse.
+        let other = validate_as(&json!({"app_id": "a"}), PayloadKind::Report).unwrap();
+        assert_eq!(other.kind, PayloadKind::Connect);
+        assert!(validate_as(&json!([]), PayloadKind::Report).is_err());
     }
 
     #[test]
