@@ -385,7 +385,11 @@ impl<'a> Builder<'a> {
                 }
             }
             RefState::Cycle
-        } else if self.used >= self.budget || depth >= MAX_DEPTH {
+        } else if self.used >= self.budget
+            || depth >= MAX_DEPTH
+            || self.expanding.len() >= MAX_DEPTH
+        {
+            // A chain of references stays on one node (its depth does not grow): bounded too.
             self.truncated = true;
             RefState::NotExpanded
         } else {

@@ -231,3 +231,22 @@ fn a_long_chain_of_references_stops_at_the_depth_limit() {
     let deepest = tree.root.walk().into_iter().map(|(d, _)| d).max().unwrap();
     assert!(deepest <= MAX_DEPTH + 1, "{deepest}");
 }
+
+#[test]
+fn a_long_chain_of_references_on_one_node_is_bounded() {
+    // d0 is d1 is d2 ... : every step stays on the same node, so only the chain length bounds it.
+    let mut defs = serde_json::Map::new();
+    for i in 0..20_000 {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
+    }
+    defs.insert("d20000".into(), json!({"type": "string"}));
+    let tree = explain("s", &json!({"$ref": "#/$defs/d0", "$defs": defs}));
+    assert!(tree.truncated);
+    assert_eq!(
+        tree.root.reference.as_ref().unwrap().state,
+        RefState::NotExpanded
+    );
+}
