@@ -96,7 +96,7 @@ pub enum Command {
     Report(SendArgs),
     /// Check a payload, then send it as an app version and its types (apps.version.connect)
     #[command(after_help = "Example:\n  appdeck connect assets/examples/connect.json")]
-    Connect(SendArgs),
+    Connect(ConnectArgs),
     /// Check a report or connect payload offline (the kind is told from its fields)
     #[command(after_help = VALIDATE_EXAMPLES)]
     Validate(ValidateArgs),
@@ -271,6 +271,17 @@ pub struct SendArgs {
     pub file: PathBuf,
     #[arg(long, short = 'o', value_enum, default_value_t = AnswerOutput::Text)]
     pub output: AnswerOutput,
+}
+
+/// `appdeck connect FILE`: a send, guarded against breaking the version the service has now.
+#[derive(Clone, Debug, Args)]
+pub struct ConnectArgs {
+    #[command(flatten)]
+    pub send: SendArgs,
+    /// Send even when a change breaks the version of the same app this service last accepted
+    /// from appdeck (see `appdeck diff`)
+    #[arg(long)]
+    pub allow_breaking: bool,
 }
 
 /// `appdeck validate FILE`; its `--types CONNECT_FILE` (whose types' `property_json_schema` a

@@ -72,7 +72,7 @@ fn read_connect(path: &Path) -> Result<Value, Failure> {
 }
 
 /// A summary line, then one line per change: `BREAKING /path (subject): reason`.
-fn write_text(changes: &Changes, out: &mut impl Write) -> std::io::Result<()> {
+pub(super) fn write_text(changes: &Changes, out: &mut impl Write) -> std::io::Result<()> {
     let breaking = changes.breaking().count();
     let other = changes.changes.len() - breaking;
     let verdict = if breaking > 0 {

@@ -8,8 +8,8 @@
 pub mod args;
 mod config_cmd;
 mod diff;
-mod infer;
 mod generate;
+mod infer;
 mod input;
 mod list;
 mod sandbox;
@@ -134,8 +134,16 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             let mut err = std::io::stderr().lock();
             list::run(&client, &args, width, &mut out, &mut err).await
         }
-        Command::Report(args) => send::run(global, &args, Operation::OperationsReport).await,
-        Command::Connect(args) => send::run(global, &args, Operation::VersionConnect).await,
+        Command::Report(args) => send::run(global, &args, Operation::OperationsReport, false).await,
+        Command::Connect(args) => {
+            send::run(
+                global,
+                &args.send,
+                Operation::VersionConnect,
+                args.allow_breaking,
+            )
+            .await
+        }
         Command::Validate(args) => {
             refuse_connection_flags(global, "validate")?;
             validate::run(&args, &global.types, &mut std::io::stdout().lock())

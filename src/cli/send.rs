@@ -10,10 +10,14 @@ use crate::api::{Field, Operation, ReportResponse};
 use crate::sanitize;
 use crate::validate::{self as checks, PayloadKind};
 
+/// Checks and sends a payload. A connect is first compared with the version of the same app this
+/// base URL last accepted (from the local store): its changes are listed, and breaking ones stop
+/// the send unless `allow_breaking`.
 pub async fn run(
     global: &GlobalArgs,
     args: &SendArgs,
     operation: Operation,
+    allow_breaking: bool,
 ) -> Result<(), Failure> {
     let payload = input::read(&args.file)?;
     let invalid =
@@ -34,6 +38,9 @@ pub async fn run(
 
     let (settings, _profile) = super::client_settings(global)?;
     let client = crate::api::Client::new(&settings)?;
+    if operation == Operation::VersionConnect {
+        compare_with_sent(&settings.base_url, &value, allow_breaking)?;
+    }
     let answer = client.send(operation, &value).await?;
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
         record_connect(&settings.base_url, &value, &answer.raw);
@@ -67,6 +74,64 @@ fn kind_of(operation: Operation) -> PayloadKind {
         Operation::VersionConnect => PayloadKind::Connect,
         Operation::OperationsReport | Operation::ResourcesList => PayloadKind::Report,
     }
+}
+
+/// Lists, on stderr, what `payload` changes against the newest version of the same app sent to
+/// this base URL (as recorded in the store), and refuses breaking changes unless allowed. With no
+/// earlier version (or no usable store) there is nothing to compare, and the send goes on.
+fn compare_with_sent(
+    base_url: &str,
+    payload: &serde_json::Value,
+    allow_breaking: bool,
+) -> Result<(), Failure> {
+    let Some(app_id) = payload.get("app_id").and_then(|v| v.as_str()) else {
+        return Ok(());
+    };
+    let Some(store) = super::open_store() else {
+        return Ok(());
+    };
+    let known = match store.app_versions(base_url) {
+        Ok(known) => known,
+        Err(e) => {
+            super::warn(&[format!("{e}; not compared with the version sent before")]);
+            return Ok(());
+        }
+    };
+    let Some(previous) = known.iter().find(|v| v.app_id == app_id) else {
+        return Ok(());
+    };
+    let old = match serde_json::from_str(&previous.payload) {
+        Ok(old) => old,
+        Err(e) => {
+            super::warn(&[format!(
+                "the recorded connect of {} {} is unreadable ({e}); not compared",
+                sanitize::line(&previous.app_id),
+                sanitize::line(&previous.version)
+            )]);
+            return Ok(());
+        }
+    };
+    let changes = crate::diff::compare(&old, payload);
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let against = format!(
+        "{} {} (sent {})",
+        sanitize::line(&previous.app_id),
+        sanitize::line(&previous.version),
+        previous.recorded_at.format("%Y-%m-%d %H:%M UTC")
+    );
+    let mut err = std::io::stderr().lock();
+    writeln!(err, "appdeck: changes against {against}:")?;
+    super::diff::write_text(&changes, &mut err)?;
+    let breaking = changes.breaking().count();
+    if breaking > 0 && !allow_breaking {
+        return Err(Failure::Invalid(format!(
+            "not sent: {breaking} change(s) break or may break {against}; \
+             send with --allow-breaking if that is intended"
+        )));
+    }
+    Ok(())
 }
 
 /// Records a successful connect in the local store, so that `appdeck types` (and the TUI) know
