@@ -11,12 +11,15 @@
 
 pub mod api;
 pub mod app;
+pub mod catalog;
 pub mod cli;
 pub mod config;
+pub mod explain;
 pub mod sandbox;
 pub mod sanitize;
 pub mod schema;
 pub mod signals;
+pub mod store;
 pub mod text;
 pub mod tui;
 pub mod ui;

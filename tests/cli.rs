@@ -766,8 +766,15 @@ fn config_show_masks_the_token_and_names_sources() {
     let out = run(appdeck(dir.path()).args(["config", "path"]));
     assert_eq!(out.code, 0);
     assert_eq!(
-        out.stdout.trim(),
-        dir.path().join("config.toml").display().to_string()
+        out.lines(),
+        [
+            dir.path().join("config.toml").display().to_string(),
+            dir.path()
+                .join(".local/share/appdeck/appdeck.db")
+                .display()
+                .to_string()
+        ],
+        "the config file, then the local store"
     );
 }
 

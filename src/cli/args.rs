@@ -49,6 +49,9 @@ pub struct GlobalArgs {
     /// Give up connecting after this many seconds [default: 10]
     #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     pub connect_timeout: Option<Duration>,
+    /// A connect payload file whose resource types appdeck should know (repeatable)
+    #[arg(long = "types", global = true, value_name = "FILE")]
+    pub types: Vec<PathBuf>,
 }
 
 impl GlobalArgs {
@@ -81,10 +84,23 @@ pub enum Command {
     /// Run the local stand-in for the service, for demos, tests and trying an integration
     #[command(after_help = SANDBOX_EXAMPLES)]
     Sandbox(SandboxArgs),
+    /// List the resource types appdeck knows, or show one with its schemas (types show TYPE)
+    #[command(after_help = TYPES_EXAMPLES)]
+    Types(TypesArgs),
     /// Show where the configuration comes from
     #[command(subcommand)]
     Config(ConfigCommand),
 }
+
+const TYPES_EXAMPLES: &str = "Examples:
+  appdeck types --types connect.json
+  appdeck types show repository --types connect.json
+  appdeck --demo types show repository
+  appdeck types -o json | jq -r '.[].type'
+
+The types come from connect payloads: those `appdeck connect` sent successfully to the configured
+base URL (recorded in the local store), files given with --types or a profile's `types`, and under
+--demo the demo's payload. The service itself cannot list them.";
 
 const LIST_EXAMPLES: &str = "Examples:
   appdeck list
@@ -154,14 +170,57 @@ pub struct SendArgs {
     pub output: AnswerOutput,
 }
 
+/// `appdeck validate FILE`; its `--types CONNECT_FILE` (whose types' `property_json_schema` a
+/// report's resource must satisfy) is the global `--types`.
 #[derive(Clone, Debug, Args)]
 pub struct ValidateArgs {
     /// The JSON payload, or - for stdin
     #[arg(value_name = "FILE|-")]
     pub file: PathBuf,
-    /// A connect payload whose types' property_json_schema a report's resource must satisfy
-    #[arg(long, value_name = "CONNECT_FILE")]
-    pub types: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum TypesOutput {
+    /// Aligned columns, safe to print
+    #[default]
+    Table,
+    /// One JSON array
+    Json,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct TypesArgs {
+    #[command(subcommand)]
+    pub command: Option<TypesCommand>,
+    #[arg(long, short = 'o', value_enum, default_value_t = TypesOutput::Table)]
+    pub output: TypesOutput,
+}
+
+#[derive(Clone, Debug, Subcommand)]
+pub enum TypesCommand {
+    /// Show a type: its capabilities, actions, instructions and the explain tree of each schema
+    Show(TypesShowArgs),
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct TypesShowArgs {
+    /// The type's name, as in `appdeck types`
+    #[arg(value_name = "TYPE")]
+    pub type_name: String,
+    /// Show the definition of this app version instead of the newest one
+    #[arg(long, value_name = "VERSION")]
+    pub app_version: Option<String>,
+    #[arg(long, short = 'o', value_enum, default_value_t = ShowOutput::Text)]
+    pub output: ShowOutput,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ShowOutput {
+    /// Plain text: the type, its actions, instructions and the explain tree of each schema
+    #[default]
+    Text,
+    /// The definition as registered, with the explain tree of each schema
+    Json,
 }
 
 #[derive(Clone, Debug, Args)]
@@ -223,11 +282,19 @@ Configuration (flags beat the environment, which beats the profile):
   APPDECK_TOKEN     the bearer token (or --token-file, or a profile's token_file)
   APPDECK_PROFILE   the profile of the config file to use
   APPDECK_CONFIG    the config file to use
+  APPDECK_DATA_DIR  the directory of the local store
 
 Files:
   config  {}
+  store   {} (connects sent; never the token)
   log     {} (written by the terminal UI and the sandbox)",
         shown(config::default_config_path()),
+        shown(
+            config::Env::from_process()
+                .ok()
+                .and_then(|env| config::store_path(&env))
+                .map(|p| p.value),
+        ),
         shown(config::log_path()),
     )
 }

@@ -27,10 +27,21 @@ fn path(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .to_owned(),
         )
     })?;
+    // The config file first (scripts read the first line), then the local store.
     writeln!(out, "{}", path.value.display())?;
+    let store = config::store_path(&env);
+    if let Some(store) = &store {
+        writeln!(out, "{}", store.value.display())?;
+    }
     out.flush()?;
     if !path.value.exists() {
         eprintln!("appdeck: {} does not exist yet", path.value.display());
+    }
+    if store.is_none() {
+        eprintln!(
+            "appdeck: this platform has no data directory for the local store; set {}",
+            config::ENV_DATA_DIR
+        );
     }
     Ok(())
 }
@@ -39,7 +50,12 @@ fn path(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// unreadable, so `appdeck config show` doubles as a check of the set-up.
 fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     let settings = config::load(&global.flags())?;
-    let report = describe(&settings, config::read_token_file);
+    let mut report = describe(&settings, config::read_token_file);
+    let store = config::store_path(&Env::from_process()?).map_or_else(
+        || format!("(none: set {})", config::ENV_DATA_DIR),
+        |p| format!("{} (from {})", p.value.display(), p.source),
+    );
+    report.lines.push(("store", store));
     super::warn(&report.warnings);
     for (key, value) in &report.lines {
         writeln!(out, "{key:<16} {value}")?;

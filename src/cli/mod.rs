@@ -11,6 +11,7 @@ mod list;
 mod sandbox;
 mod send;
 pub mod table;
+mod types;
 mod validate;
 
 use std::io::Write;
@@ -92,12 +93,13 @@ impl From<ApiError> for Failure {
 
 /// Runs one subcommand. `demo` is the top-level `--demo`, which belongs to the terminal UI.
 pub async fn run(command: Command, global: &GlobalArgs, demo: bool) -> ExitCode {
-    let result = if demo {
-        Err(Failure::Usage(
-            "--demo opens the terminal UI and takes no subcommand".to_owned(),
-        ))
-    } else {
-        dispatch(command, global).await
+    let result = match command {
+        // The demo's types are known without a sandbox: `appdeck --demo types`.
+        Command::Types(args) => types::run(&args, global, demo, &mut std::io::stdout().lock()),
+        _ if demo => Err(Failure::Usage(
+            "--demo opens the terminal UI and takes no subcommand but `types`".to_owned(),
+        )),
+        command => dispatch(command, global).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -116,7 +118,10 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         }
         Command::Report(args) => send::run(global, &args, Operation::OperationsReport).await,
         Command::Connect(args) => send::run(global, &args, Operation::VersionConnect).await,
-        Command::Validate(args) => validate::run(&args, &mut std::io::stdout().lock()),
+        Command::Validate(args) => {
+            validate::run(&args, &global.types, &mut std::io::stdout().lock())
+        }
+        Command::Types(args) => types::run(&args, global, false, &mut std::io::stdout().lock()),
         Command::Sandbox(args) => sandbox::run(args).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
     }
@@ -136,6 +141,25 @@ pub fn client_settings(global: &GlobalArgs) -> Result<(ClientSettings, Option<St
 fn connect(global: &GlobalArgs) -> Result<Client, Failure> {
     let (settings, _profile) = client_settings(global)?;
     Ok(Client::new(&settings)?)
+}
+
+/// Opens the local store, or says on stderr why it cannot be used and returns `None`: a command
+/// goes on without it.
+fn open_store() -> Option<crate::store::Store> {
+    let path = match config::Env::from_process() {
+        Ok(env) => config::store_path(&env)?,
+        Err(e) => {
+            warn(&[format!("{e}; going on without the local store")]);
+            return None;
+        }
+    };
+    match crate::store::Store::open(&path.value) {
+        Ok(store) => Some(store),
+        Err(e) => {
+            warn(&[format!("{e}; going on without it")]);
+            None
+        }
+    }
 }
 
 /// Prints warnings that do not stop the command.

@@ -32,8 +32,12 @@ pub async fn run(
         )));
     }
 
-    let client = super::connect(global)?;
+    let (settings, _profile) = super::client_settings(global)?;
+    let client = crate::api::Client::new(&settings)?;
     let answer = client.send(operation, &value).await?;
+    if operation == Operation::VersionConnect && answer.rejection().is_none() {
+        record_connect(&settings.base_url, &value, &answer.raw);
+    }
     let mut out = std::io::stdout().lock();
     match args.output {
         AnswerOutput::Json => {
@@ -51,6 +55,31 @@ pub async fn run(
     match answer.rejection() {
         Some(refusal) => Err(Failure::Api(refusal)),
         None => Ok(()),
+    }
+}
+
+/// Records a successful connect in the local store, so that `appdeck types` (and the TUI) know
+/// its types from now on. The send has happened: a store that cannot be used is a warning only.
+fn record_connect(base_url: &str, payload: &serde_json::Value, answer: &serde_json::Value) {
+    let Some(store) = super::open_store() else {
+        return;
+    };
+    let text = |key: &str| {
+        payload
+            .get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+    };
+    let recorded = crate::store::NewAppVersion {
+        base_url,
+        app_id: text("app_id"),
+        version: text("version"),
+        payload: &payload.to_string(),
+        answer: Some(&answer.to_string()),
+        recorded_at: chrono::Utc::now(),
+    };
+    if let Err(e) = store.record_app_version(&recorded) {
+        super::warn(&[format!("the connect was sent, but not recorded: {e}")]);
     }
 }
 

@@ -8,9 +8,20 @@ use super::{Failure, input};
 use crate::sanitize;
 use crate::validate::{self as checks, Finding, Severity, ValidateError, Validation};
 
-pub fn run(args: &ValidateArgs, out: &mut impl Write) -> Result<(), Failure> {
+/// `types` are the global `--types` files; validate checks a report against one of them.
+pub fn run(
+    args: &ValidateArgs,
+    types: &[std::path::PathBuf],
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    if types.len() > 1 {
+        return Err(Failure::Usage(
+            "validate takes one --types file (the connect payload defining the report's type)"
+                .to_owned(),
+        ));
+    }
     let payload = input::read(&args.file)?;
-    let types = args.types.as_deref().map(input::read).transpose()?;
+    let types = types.first().map(|p| input::read(p)).transpose()?;
     let validation = checks::validate_text(&payload.text, types.as_ref().map(|t| t.text.as_str()))
         .map_err(|e| {
             let types_name = types.as_ref().map_or("--types", |t| t.name.as_str());

@@ -29,6 +29,9 @@ pub struct Profile {
     pub token_file: Option<PathBuf>,
     pub connect_timeout_secs: Option<f64>,
     pub request_timeout_secs: Option<f64>,
+    /// Connect payload files whose resource types appdeck should know (`--types` does the same).
+    #[serde(default)]
+    pub types: Vec<PathBuf>,
     /// Keys this version does not know: reported as warnings, since they are most likely typos.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,

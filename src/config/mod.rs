@@ -22,6 +22,8 @@ pub const ENV_BASE_URL: &str = "APPDECK_BASE_URL";
 pub const ENV_TOKEN: &str = "APPDECK_TOKEN";
 pub const ENV_PROFILE: &str = "APPDECK_PROFILE";
 pub const ENV_CONFIG: &str = "APPDECK_CONFIG";
+/// The directory of the local store (tests and several set-ups side by side use it).
+pub const ENV_DATA_DIR: &str = "APPDECK_DATA_DIR";
 
 /// Longest timeout accepted: beyond a day it is a typo, and it keeps `Duration` arithmetic safe.
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
@@ -42,6 +44,18 @@ pub fn log_path() -> Option<PathBuf> {
     let dirs = project_dirs()?;
     let dir = dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir());
     Some(dir.join("appdeck.log"))
+}
+
+/// Where the local store is: in `APPDECK_DATA_DIR` when it is set, else in the platform's data
+/// directory (`~/.local/share/appdeck/appdeck.db` on Linux).
+pub fn store_path(env: &Env) -> Option<Sourced<PathBuf>> {
+    if let Some(dir) = &env.data_dir {
+        return Some(Sourced::new(
+            crate::store::path_in(dir),
+            Source::Env(ENV_DATA_DIR),
+        ));
+    }
+    project_dirs().map(|d| Sourced::new(crate::store::path_in(d.data_dir()), Source::Default))
 }
 
 /// Where a setting came from, shown by `appdeck config show`.
@@ -104,6 +118,8 @@ pub struct Env {
     pub config: Option<PathBuf>,
     /// For `~/` in a profile's `token_file`.
     pub home: Option<PathBuf>,
+    /// `APPDECK_DATA_DIR`: where the local store lives.
+    pub data_dir: Option<PathBuf>,
 }
 
 impl Env {
@@ -117,6 +133,9 @@ impl Env {
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
             home: directories::BaseDirs::new().map(|d| d.home_dir().to_owned()),
+            data_dir: std::env::var_os(ENV_DATA_DIR)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
         })
     }
 }
@@ -158,6 +177,9 @@ pub struct Settings {
     pub token: Option<Sourced<TokenSource>>,
     pub connect_timeout: Sourced<Duration>,
     pub request_timeout: Sourced<Duration>,
+    /// Connect payload files of the selected profile's `types`, relative paths resolved against
+    /// the config file's directory.
+    pub types: Vec<PathBuf>,
     /// Things the user should fix but that do not stop the command (exposed secrets, typos).
     pub warnings: Vec<String>,
 }
@@ -336,7 +358,7 @@ pub fn resolve(
     if let (Some(p), Some(name)) = (profile, &name) {
         for key in p.unknown.keys() {
             warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs)"
+                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, types)"
             ));
         }
         if p.token.is_some() && p.token_file.is_some() {
@@ -414,7 +436,15 @@ pub fn resolve(
         ClientSettings::DEFAULT_REQUEST_TIMEOUT,
     )?;
 
+    let types = profile.map_or_else(Vec::new, |p| {
+        p.types
+            .iter()
+            .map(|path| expand_path(path, env.home.as_deref(), config_dir))
+            .collect()
+    });
+
     Ok(Settings {
+        types,
         config_path: None,
         config_found: config.is_some(),
         profile: profile_choice,

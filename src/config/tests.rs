@@ -242,3 +242,40 @@ fn the_log_lives_in_a_state_or_data_directory() {
         assert!(path.ends_with("appdeck.log"));
     }
 }
+
+#[test]
+fn a_profiles_types_are_relative_to_the_config_file() {
+    let text = "[profiles.a]\ntypes = [\"types/app.json\", \"/abs/other.json\", \"~/x.json\"]";
+    let env = Env {
+        profile: Some("a".into()),
+        home: Some("/home/u".into()),
+        ..Env::default()
+    };
+    let s = resolve(&Flags::default(), &env, Some(&config(text))).unwrap();
+    assert_eq!(
+        s.types,
+        vec![
+            PathBuf::from("/home/u/.config/appdeck/types/app.json"),
+            PathBuf::from("/abs/other.json"),
+            PathBuf::from("/home/u/x.json"),
+        ]
+    );
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    let s = resolve(&Flags::default(), &Env::default(), Some(&config(text))).unwrap();
+    assert!(s.types.is_empty(), "no profile selected, no types");
+}
+
+#[test]
+fn the_store_is_in_the_data_dir_or_where_the_environment_says() {
+    let env = Env {
+        data_dir: Some("/tmp/elsewhere".into()),
+        ..Env::default()
+    };
+    let path = store_path(&env).unwrap();
+    assert_eq!(path.value, PathBuf::from("/tmp/elsewhere/appdeck.db"));
+    assert_eq!(path.source, Source::Env(ENV_DATA_DIR));
+    if let Some(default) = store_path(&Env::default()) {
+        assert!(default.value.ends_with("appdeck.db"));
+        assert_eq!(default.source, Source::Default);
+    }
+}

@@ -1,0 +1,109 @@
+//! The app versions appdeck knows: every connect payload it sent successfully, per service base
+//! URL, with the time and the service's answer. The catalog of types reads them back.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::params;
+
+use super::{Store, StoreError};
+
+/// A successful connect, to be recorded.
+#[derive(Clone, Debug)]
+pub struct NewAppVersion<'a> {
+    /// The service's base URL, as configured (credentials in it are dropped, see [`base_url_key`]).
+    pub base_url: &'a str,
+    pub app_id: &'a str,
+    pub version: &'a str,
+    /// The connect payload, as sent (JSON text).
+    pub payload: &'a str,
+    /// The service's answer (JSON text), if it sent one.
+    pub answer: Option<&'a str>,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// A recorded connect.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnownAppVersion {
+    pub base_url: String,
+    pub app_id: String,
+    pub version: String,
+    /// The connect payload as sent (JSON text).
+    pub payload: String,
+    pub answer: Option<String>,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// The form of a base URL the store keys on: without user info (a password must not land in the
+/// store), a query or a fragment, and without a trailing `/`, so `…/api/v1` and `…/api/v1/` match.
+pub fn base_url_key(base_url: &str) -> String {
+    let trimmed = base_url.trim();
+    match reqwest::Url::parse(trimmed) {
+        Ok(mut url) => {
+            let _ = url.set_username("");
+            let _ = url.set_password(None);
+            url.set_query(None);
+            url.set_fragment(None);
+            url.as_str().trim_end_matches('/').to_owned()
+        }
+        Err(_) => trimmed.trim_end_matches('/').to_owned(),
+    }
+}
+
+/// Fixed-width UTC text (`2026-11-22T09:30:00.123Z`), so that text order is time order.
+fn timestamp(at: &DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+impl Store {
+    /// Records a successful connect. Sending the same app version again replaces the payload,
+    /// the answer and the time, as the service replaces its registration.
+    pub fn record_app_version(&self, sent: &NewAppVersion<'_>) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO app_versions (base_url, app_id, version, payload, recorded_at, answer)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (base_url, app_id, version) DO UPDATE SET
+                    payload = excluded.payload,
+                    recorded_at = excluded.recorded_at,
+                    answer = excluded.answer",
+                params![
+                    base_url_key(sent.base_url),
+                    sent.app_id,
+                    sent.version,
+                    sent.payload,
+                    timestamp(&sent.recorded_at),
+                    sent.answer,
+                ],
+            )
+            .map(drop)
+            .map_err(|e| self.error(e))
+    }
+
+    /// The app versions recorded for a base URL, newest first.
+    pub fn app_versions(&self, base_url: &str) -> Result<Vec<KnownAppVersion>, StoreError> {
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT base_url, app_id, version, payload, answer, recorded_at
+                 FROM app_versions WHERE base_url = ?1
+                 ORDER BY recorded_at DESC, id DESC",
+            )
+            .map_err(|e| self.error(e))?;
+        let rows = statement
+            .query_map([base_url_key(base_url)], |row| {
+                let recorded_at: String = row.get(5)?;
+                Ok(KnownAppVersion {
+                    base_url: row.get(0)?,
+                    app_id: row.get(1)?,
+                    version: row.get(2)?,
+                    payload: row.get(3)?,
+                    answer: row.get(4)?,
+                    // A time this appdeck did not write is kept as the epoch rather than failing.
+                    recorded_at: DateTime::parse_from_rfc3339(&recorded_at)
+                        .map(|t| t.with_timezone(&Utc))
+                        .unwrap_or_default(),
+                })
+            })
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
+    }
+}

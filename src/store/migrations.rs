@@ -1,0 +1,68 @@
+//! The schema, as a list of migrations applied in order. `PRAGMA user_version` records how many
+//! have run. To change the schema, append a migration; never edit one that has shipped.
+//!
+//! Drafts and the history of sends (the report and connect composers) come as the next
+//! migrations: drafts keyed by base URL, kind and subject; history rows with the time, base URL,
+//! kind, body (never the token), answer, HTTP status and duration.
+
+use std::path::Path;
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::StoreError;
+
+/// Each entry moves the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: the app versions appdeck knows, one row per (base URL, app, version): the last
+    // successful connect of that version wins, as it does on the service.
+    "CREATE TABLE app_versions (
+        id          INTEGER PRIMARY KEY,
+        base_url    TEXT NOT NULL,
+        app_id      TEXT NOT NULL,
+        version     TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        answer      TEXT,
+        UNIQUE (base_url, app_id, version)
+    );
+    CREATE INDEX app_versions_by_time ON app_versions (base_url, recorded_at);",
+];
+
+/// The schema version this appdeck writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// A file from a newer appdeck is left alone: this one cannot know what its tables mean.
+pub(super) fn refuse_newer(path: &Path, found: i64) -> Result<(), StoreError> {
+    if !(0..=SCHEMA_VERSION).contains(&found) {
+        return Err(StoreError::Newer {
+            path: path.to_owned(),
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(())
+}
+
+/// Applies the missing migrations in one write transaction, so two processes opening a fresh
+/// store at once do not both migrate it (the second waits, then finds it done).
+pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let at = |e| StoreError::from_sqlite(path, e);
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(at)?;
+    let found: i64 = tx
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(at)?;
+    refuse_newer(path, found)?;
+    let done = usize::try_from(found).unwrap_or(0);
+    if done == MIGRATIONS.len() {
+        return Ok(());
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(done) {
+        tx.execute_batch(sql).map_err(at)?;
+        tracing::info!("store {}: migrated to version {}", path.display(), i + 1);
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(at)?;
+    tx.commit().map_err(at)
+}

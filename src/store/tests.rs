@@ -1,0 +1,209 @@
+use super::*;
+use chrono::TimeZone;
+
+fn sent<'a>(app_id: &'a str, version: &'a str, minute: u32) -> NewAppVersion<'a> {
+    NewAppVersion {
+        base_url: "http://127.0.0.1:9/api/v1",
+        app_id,
+        version,
+        payload: r#"{"app_id": "x", "version": "1", "resources": []}"#,
+        answer: Some(r#"{"status": "ok"}"#),
+        recorded_at: Utc.with_ymd_and_hms(2026, 11, 22, 9, minute, 0).unwrap(),
+    }
+}
+
+use chrono::Utc;
+
+#[test]
+fn a_new_store_is_created_private_in_wal_at_the_latest_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep/er").join(FILE_NAME);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let mode: String = store
+        .conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+        let dir_mode = std::fs::metadata(path.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(dir_mode & 0o077, 0, "{dir_mode:o}");
+    }
+}
+
+#[test]
+fn an_empty_file_is_migrated_and_reopening_keeps_the_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    std::fs::write(&path, b"").unwrap();
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    store.record_app_version(&sent("a", "1", 1)).unwrap();
+    drop(store);
+    let again = Store::open(&path).unwrap();
+    let known = again.app_versions("http://127.0.0.1:9/api/v1/").unwrap();
+    assert_eq!(known.len(), 1);
+    assert_eq!(known[0].app_id, "a");
+    assert_eq!(known[0].answer.as_deref(), Some(r#"{"status": "ok"}"#));
+}
+
+#[test]
+fn versions_are_per_base_url_newest_first_and_a_resend_replaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
+    store.record_app_version(&sent("a", "1", 1)).unwrap();
+    store.record_app_version(&sent("a", "2", 3)).unwrap();
+    store.record_app_version(&sent("b", "1", 2)).unwrap();
+    let other = NewAppVersion {
+        base_url: "https://elsewhere.example/api/v1",
+        ..sent("c", "1", 4)
+    };
+    store.record_app_version(&other).unwrap();
+    let order = |store: &Store| -> Vec<(String, String)> {
+        store
+            .app_versions("http://127.0.0.1:9/api/v1")
+            .unwrap()
+            .into_iter()
+            .map(|v| (v.app_id, v.version))
+            .collect()
+    };
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(order(&store), pairs(&[("a", "2"), ("b", "1"), ("a", "1")]));
+    // Sent again later: same row, new time.
+    store.record_app_version(&sent("a", "1", 5)).unwrap();
+    assert_eq!(order(&store), pairs(&[("a", "1"), ("a", "2"), ("b", "1")]));
+}
+
+#[test]
+fn credentials_in_the_base_url_are_not_stored() {
+    assert_eq!(
+        base_url_key("https://deploy:hunter2@example.com/api/v1/?x=1"),
+        "https://example.com/api/v1"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = Store::open(&path).unwrap();
+    let with_password = NewAppVersion {
+        base_url: "https://deploy:hunter2@example.com/api/v1",
+        ..sent("a", "1", 1)
+    };
+    store.record_app_version(&with_password).unwrap();
+    assert_eq!(
+        store
+            .app_versions("https://example.com/api/v1")
+            .unwrap()
+            .len(),
+        1
+    );
+    drop(store);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.extend(std::fs::read(dir.path().join("appdeck.db-wal")).unwrap_or_default());
+    assert!(!String::from_utf8_lossy(&bytes).contains("hunter2"));
+}
+
+#[test]
+fn a_corrupt_file_is_an_error_and_is_kept_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let garbage = b"this is not an SQLite database, but it is somebody's file\n".repeat(100);
+    std::fs::write(&path, &garbage).unwrap();
+    let err = Store::open(&path).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(
+        message.contains("corrupt") && message.contains("untouched"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), garbage, "the file is kept");
+    // A second try says the same: nothing was recreated in between.
+    assert!(matches!(
+        Store::open(&path),
+        Err(StoreError::Corrupt { .. })
+    ));
+    assert_eq!(std::fs::read(&path).unwrap(), garbage);
+}
+
+#[test]
+fn a_store_from_a_newer_appdeck_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE future (x); PRAGMA user_version = 99;")
+            .unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let err = Store::open(&path).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Newer {
+                found: 99,
+                supported: SCHEMA_VERSION,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("newer appdeck"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_lock_held_past_the_busy_timeout_is_a_locked_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = Store::open(&path).unwrap();
+    let holder = Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    store.conn.busy_timeout(Duration::from_millis(50)).unwrap();
+    let err = store.record_app_version(&sent("a", "1", 1)).unwrap_err();
+    assert!(matches!(err, StoreError::Locked { .. }), "{err:?}");
+    holder.execute_batch("ROLLBACK").unwrap();
+    store.record_app_version(&sent("a", "1", 1)).unwrap();
+}
+
+#[test]
+fn threads_with_their_own_connections_write_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
+    let writers: Vec<_> = (0..4)
+        .map(|t| {
+            let path = path.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                // Each opens (and perhaps migrates) the fresh store at the same moment.
+                let store = Store::open(&path).unwrap();
+                for i in 0..25 {
+                    let app = format!("app{t}");
+                    let version = format!("{i}");
+                    store.record_app_version(&sent(&app, &version, 1)).unwrap();
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store
+            .app_versions("http://127.0.0.1:9/api/v1")
+            .unwrap()
+            .len(),
+        100
+    );
+}
