@@ -207,4 +207,130 @@ fn main() {
             .draw(|f| appdeck::ui::render(f, black_box(&detail_app), now))
             .expect("draw");
     });
+
+    bench_types(&mut terminal, now);
+}
+
+/// 200 known types whose schemas total about 5 MB: loading them (off the UI thread), opening
+/// the types view (`2`: key to frame), its frames, opening a type (`Enter`: key to frame) and
+/// the frames of its schema tree; then one type whose schema alone is 5 MB (laid out off the UI
+/// thread).
+fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>) {
+    let schema = |fields: usize| {
+        let properties: serde_json::Map<String, Value> = (0..fields)
+            .map(|f| {
+                (
+                    format!("field_{f:04}"),
+                    json!({"type": ["string", "null"], "maxLength": 200, "format": "uri",
+                           "description": "A field of this type, described at some length so the schema weighs what real ones do.",
+                           "items": {"$ref": "#/$defs/item"}}),
+                )
+            })
+            .collect();
+        json!({"type": "object", "required": ["field_0000"], "properties": properties,
+               "$defs": {"item": {"type": "object", "properties": {"id": {"type": "string"},
+                                  "next": {"$ref": "#/$defs/item"}}}}})
+    };
+    let types: Vec<Value> = (0..200)
+        .map(|t| {
+            json!({"type": format!("type_{t:03}"), "display_name": format!("Type {t}"),
+                   "description": "A benchmark type.", "list_supported": true, "read_supported": true,
+                   "lifecycle_stage": "ga", "instructions_markdown": "# Title\n\nSome **bold** text.\n\n- a\n- b\n",
+                   "property_json_schema": schema(118),
+                   "actions": [{"name": "go", "description": "Does it."}]})
+        })
+        .collect();
+    let payload = json!({"app_id": "bench", "version": "1.0.0", "resources": types});
+    let text = serde_json::to_string(&payload).expect("json");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("connect.json");
+    std::fs::write(&file, &text).expect("write");
+    let sources = appdeck::tui::known_types::TypeSources {
+        files: vec![file],
+        store: None,
+        demo: false,
+    };
+    let t = Instant::now();
+    let known = Arc::new(appdeck::tui::known_types::load(&sources));
+    println!(
+        "{:<48} {:>8.1} ms",
+        format!(
+            "load 200 types, {:.1} MB (background)",
+            text.len() as f64 / 1e6
+        ),
+        ms(t.elapsed())
+    );
+    assert_eq!(known.catalog.types().len(), 200, "{:?}", known.problems);
+
+    let mut app = app_with_rows(1_000);
+    app.update(Action::TypesLoaded {
+        id: appdeck::app::RequestId(u64::MAX),
+        types: known.clone(),
+    });
+    let draw = |terminal: &mut Terminal<TestBackend>, app: &App| {
+        terminal
+            .draw(|f| appdeck::ui::render(f, black_box(app), now))
+            .expect("draw");
+    };
+    measure("key 2 to frame: open the types view (200 types)", || {
+        app.update(Action::ShowResources);
+        app.update(Action::ShowTypes);
+        draw(terminal, &app);
+    });
+    let mut flip = false;
+    measure("frame, types view, cursor jumping top/bottom", || {
+        flip = !flip;
+        app.update(if flip { Action::Bottom } else { Action::Top });
+        draw(terminal, &app);
+    });
+    measure("Enter to frame: open a type (25 KB of schemas)", || {
+        app.update(Action::ShowTypes);
+        app.update(Action::Open);
+        draw(terminal, &app);
+    });
+    app.update(Action::NextPane);
+    app.update(Action::NextPane);
+    measure("frame, type's schema tree, scrolling", || {
+        flip = !flip;
+        app.update(if flip { Action::Bottom } else { Action::Top });
+        draw(terminal, &app);
+    });
+
+    // One type whose schema alone is about 5 MB: laid out off the UI thread.
+    let huge = json!({"app_id": "bench", "version": "2", "resources": [
+        {"type": "huge", "property_json_schema": schema(19_000)}]});
+    let Value::Object(map) = huge else {
+        unreachable!()
+    };
+    let version =
+        appdeck::catalog::AppVersion::from_payload(map, appdeck::catalog::Source::Demo, None);
+    let known = Arc::new(appdeck::app::panes::types::KnownTypes {
+        catalog: appdeck::catalog::Catalog::from_versions(vec![version]),
+        problems: Vec::new(),
+    });
+    let request = appdeck::app::panes::type_detail::OpenType {
+        known,
+        type_index: 0,
+        version: 0,
+        width: WIDTH,
+    };
+    assert!(request.is_large());
+    let t = Instant::now();
+    let detail = appdeck::app::panes::type_detail::TypeDetail::open(&request);
+    println!(
+        "{:<48} {:>8.1} ms",
+        "prepare a type with a 5 MB schema (background)",
+        ms(t.elapsed())
+    );
+    let mut app = app_with_rows(10);
+    app.stack
+        .push(appdeck::app::pane::Screen::TypeDetail(Box::new(detail)));
+    app.update(Action::NextPane);
+    app.update(Action::NextPane);
+    app.update(Action::Right);
+    measure("frame, 5 MB schema tree, scrolling", || {
+        flip = !flip;
+        app.update(if flip { Action::Bottom } else { Action::Top });
+        draw(terminal, &app);
+    });
 }

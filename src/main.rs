@@ -10,6 +10,7 @@ use appdeck::cli::args::{Cli, Command};
 use appdeck::log_file::RotatingFile;
 use appdeck::sandbox::{Sandbox, SandboxOptions};
 use appdeck::tui::LaunchOptions;
+use appdeck::tui::known_types::TypeSources;
 
 /// How long quitting may wait for background work (a slow request, the demo sandbox).
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
@@ -67,11 +68,13 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         profile,
         host: host_of(&settings.base_url),
     };
+    let types = type_sources(cli, &settings.base_url);
     let options = LaunchOptions {
         settings,
         session,
         page_size: cli.page_size,
         started,
+        types,
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {
@@ -85,6 +88,27 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Where the TUI finds the known types: `--types` files; the profile's `types` and the connects
+/// recorded in the store for this base URL, except under `--demo`, which has the demo's payload.
+/// Nothing is read here: the store is opened off the UI thread, after the first frame is drawn.
+fn type_sources(cli: &Cli, base_url: &str) -> TypeSources {
+    let mut sources = TypeSources {
+        files: cli.global.types.clone(),
+        store: None,
+        demo: cli.demo,
+    };
+    if !cli.demo {
+        if let Ok(settings) = appdeck::config::load(&cli.global.flags()) {
+            sources.files.extend(settings.types);
+        }
+        sources.store = appdeck::config::Env::from_process()
+            .ok()
+            .and_then(|env| appdeck::config::store_path(&env))
+            .map(|path| (path.value, base_url.to_owned()));
+    }
+    sources
 }
 
 /// `host:port` of the base URL, for the status bar (never the path or credentials).

@@ -528,3 +528,70 @@ fn the_token_is_never_logged_even_at_trace_level() {
     assert!(log.contains("refused a request"), "{log}");
     assert!(!log.contains(TOKEN), "the token is in the log:\n{log}");
 }
+
+/// `:types`, a type's detail, its schema tree, then `b` to its resources.
+#[test]
+fn types_view_a_type_its_schemas_and_its_resources() {
+    let tmux = Tmux::start(120, 40);
+    launch_demo(&tmux, "");
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "types"]);
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the types", |s| s.contains("Types · 5 known"));
+    assert!(
+        screen.contains("LRCUDH") && screen.contains("demo"),
+        "{screen}"
+    );
+    tmux.send(&["/"]);
+    tmux.send(&["-l", "repo"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the filter", |s| s.contains("1 match"));
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the type", |s| s.contains("About repository"));
+    assert!(
+        screen.contains("A Git repository hosted on Acme Code")
+            && screen.contains("Capabilities")
+            && screen.contains("Repositories")
+            && screen.contains("sync · Sync now"),
+        "description, capabilities, instructions and actions at once: {screen}"
+    );
+    tmux.send(&["Tab"]);
+    tmux.send(&["Tab"]);
+    let screen = tmux.wait_for("the schemas", |s| s.contains("▶ Schemas"));
+    assert!(screen.contains("property_json_schema"), "{screen}");
+    assert!(screen.contains("Raw JSON"), "{screen}");
+    tmux.send(&["b"]);
+    tmux.wait_for("the repositories", |s| {
+        s.contains("type repository ·") && s.contains("loaded")
+    });
+    tmux.send(&["q"]);
+}
+
+/// `appdeck connect FILE` records the app version in the store; a TUI started afterwards on the
+/// same service lists its types without `--types`.
+#[test]
+fn a_connect_sent_earlier_lists_its_types_in_a_new_tui() {
+    let tmux = Tmux::start(120, 40);
+    let bin = binary();
+    tmux.type_line(&format!(
+        "{} sandbox --empty --listen 127.0.0.1:0 > sandbox.env 2> sandbox.log &",
+        bin.display()
+    ));
+    tmux.type_line(
+        "until grep -q TOKEN sandbox.env; do sleep 0.1; done; . ./sandbox.env; echo ready",
+    );
+    tmux.wait_for("the sandbox", |s| s.lines().any(|l| l == "ready"));
+    let payload = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples/connect.json");
+    tmux.type_line(&format!("{} connect {payload} && echo sent", bin.display()));
+    tmux.wait_for("the connect", |s| s.lines().any(|l| l == "sent"));
+    tmux.type_line(&bin.display().to_string());
+    tmux.wait_for("the TUI", |s| s.contains("Resources"));
+    tmux.send(&["2"]);
+    let screen = tmux.wait_for("the recorded types", |s| s.contains("Types · 2 known"));
+    assert!(
+        screen.contains("example-git-host") && screen.contains("sent 20"),
+        "{screen}"
+    );
+    tmux.send(&["q"]);
+    tmux.type_line("kill %1");
+}

@@ -250,3 +250,79 @@ fn error_popup() {
         app
     });
 }
+
+/// The list loaded, the demo's known types arrived (and a type name no payload defines).
+fn with_types(size: (u16, u16)) -> App {
+    let mut app = loaded_app(size);
+    let mut rows = resources(3);
+    rows.push(json!({"id": "m1", "type": "mystery"}));
+    let mut app2 = {
+        let (mut app2, id) = new_app(size);
+        app2.update(Action::ApiResult {
+            id,
+            reply: page_reply(Ok(page(rows, None))),
+        });
+        app2
+    };
+    std::mem::swap(&mut app, &mut app2);
+    let known = appdeck::app::panes::types::KnownTypes {
+        catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
+        problems: Vec::new(),
+    };
+    app.update(Action::TypesLoaded {
+        id: RequestId(9999),
+        types: std::sync::Arc::new(known),
+    });
+    press(&mut app, KeyCode::Char('2'));
+    app
+}
+
+#[test]
+fn types_list() {
+    snapshot("types_list", with_types);
+}
+
+#[test]
+fn types_filtered() {
+    snapshot("types_filtered", |size| {
+        let mut app = with_types(size);
+        press(&mut app, KeyCode::Char('/'));
+        type_text(&mut app, "dep");
+        app
+    });
+}
+
+/// `repository`: description, links, capabilities, instructions (with a table), actions.
+fn repository(size: (u16, u16)) -> App {
+    let mut app = with_types(size);
+    type_text(&mut app, "jjj");
+    press(&mut app, KeyCode::Enter);
+    app
+}
+
+#[test]
+fn type_detail() {
+    snapshot("type_detail", repository);
+}
+
+#[test]
+fn type_schemas() {
+    snapshot("type_schemas", |size| {
+        let mut app = repository(size);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Tab);
+        type_text(&mut app, "jj");
+        app
+    });
+}
+
+#[test]
+fn type_raw_json() {
+    snapshot("type_raw_json", |size| {
+        let mut app = repository(size);
+        for _ in 0..3 {
+            press(&mut app, KeyCode::Tab);
+        }
+        app
+    });
+}

@@ -6,6 +6,8 @@ use serde_json::Value;
 
 use super::panes::browser::row::Row;
 use super::panes::detail::Detail;
+use super::panes::type_detail::{OpenType, TypeDetail};
+use super::panes::types::KnownTypes;
 use crate::api::{Exchange, ListRequest, Operation};
 
 /// Identifies one background request, so a result that arrives after the user moved on (a
@@ -67,6 +69,16 @@ pub enum Action {
     Copy,
     /// `!`: details of the last error.
     ShowError,
+    /// `1`: back to the resource list.
+    ShowResources,
+    /// `2`: the known resource types.
+    ShowTypes,
+    /// `b`: the resources of the type under the cursor.
+    BrowseType,
+    /// `v`: the next known version of a type.
+    NextVersion,
+    /// A pane asks for the resource list filtered to this type (what `b` becomes).
+    ListType(String),
     /// A key for the text input that has focus.
     Edit(Input),
     /// Pasted text for the text input that has focus (one action, so a long paste filters once).
@@ -100,6 +112,16 @@ pub enum Action {
         id: RequestId,
         detail: Box<Detail>,
     },
+    /// The known types, loaded off the UI thread; kept by the app and routed like a reply.
+    TypesLoaded {
+        id: RequestId,
+        types: std::sync::Arc<KnownTypes>,
+    },
+    /// A large type's detail, laid out off the UI thread; routed like a reply.
+    TypeDetailReady {
+        id: RequestId,
+        detail: Box<TypeDetail>,
+    },
 }
 
 /// What the runtime reports back about a side effect.
@@ -127,13 +149,25 @@ pub enum Command {
     /// Prepare the detail view of a large row on a background task (parsing and laying out
     /// megabytes of JSON would freeze the screen); it comes back as [`Action::DetailReady`].
     OpenDetail { id: RequestId, row: Box<Row> },
+    /// Load the known types (the store, `--types` files, the demo) on a background task; they
+    /// come back as [`Action::TypesLoaded`].
+    LoadTypes { id: RequestId },
+    /// Lay out a large type's detail on a background task; it comes back as
+    /// [`Action::TypeDetailReady`].
+    OpenType {
+        id: RequestId,
+        request: Box<OpenType>,
+    },
 }
 
 impl Command {
     /// The request whose answer this command will bring back, if any.
     pub fn request_id(&self) -> Option<RequestId> {
         match self {
-            Command::Api { id, .. } | Command::OpenDetail { id, .. } => Some(*id),
+            Command::Api { id, .. }
+            | Command::OpenDetail { id, .. }
+            | Command::LoadTypes { id }
+            | Command::OpenType { id, .. } => Some(*id),
             _ => None,
         }
     }

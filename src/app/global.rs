@@ -4,6 +4,8 @@
 
 use super::overlay::command_line::LineCommand;
 use super::overlay::{ErrorPopup, Help, Overlay};
+use super::pane::Screen;
+use super::panes::types::{TypesView, count_rows};
 use super::{Action, App, Command, Notice};
 use crate::sanitize;
 
@@ -24,6 +26,9 @@ impl App {
                 }
                 None => self.notice = Some(Notice::Info("no error so far".into())),
             },
+            Action::ShowResources => return self.show_resources(),
+            Action::ShowTypes => return self.show_types(),
+            Action::ListType(name) => return self.set_type_filter(Some(name)),
             _ => {}
         }
         Vec::new()
@@ -32,6 +37,7 @@ impl App {
     pub(super) fn run_line_command(&mut self, command: LineCommand) -> Vec<Command> {
         match command {
             LineCommand::Resources => self.show_resources(),
+            LineCommand::Types => self.show_types(),
             LineCommand::Type(t) => self.set_type_filter(t),
             LineCommand::Refresh => {
                 let mut commands = self.show_resources();
@@ -53,6 +59,34 @@ impl App {
     /// Back to the resource list, closing every screen above it (and cancelling their requests).
     pub(super) fn show_resources(&mut self) -> Vec<Command> {
         self.stack.pop_all()
+    }
+
+    /// The types view: back to it when it is open below, else opened on top, with the rows of
+    /// each type the list has loaded.
+    pub(super) fn show_types(&mut self) -> Vec<Command> {
+        if self
+            .stack
+            .layers()
+            .iter()
+            .any(|l| matches!(l.screen, Screen::Types(_)))
+        {
+            let mut cancels = Vec::new();
+            while !matches!(self.stack.top(), Some(Screen::Types(_))) {
+                cancels.extend(self.stack.pop());
+            }
+            return cancels;
+        }
+        let counts = count_rows(
+            self.browser
+                .rows()
+                .iter()
+                .map(|r| r.resource_type.as_deref()),
+            self.browser.types_seen.iter(),
+        );
+        let (view, commands) = TypesView::open(self.known_types.clone(), counts, &mut self.ids);
+        let id = self.stack.push(Screen::Types(Box::new(view)));
+        self.stack.claim(id, &commands);
+        commands
     }
 
     /// Lists another type (or all types) from the first page, back on the resource list.

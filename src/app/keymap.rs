@@ -164,7 +164,7 @@ pub static MOVE_ENDS: [Binding; 2] = [
 
 /// Keys that work on every pane (handled in `global.rs` when the pane passes them on). A key
 /// that switches to another view (`2` types, `3` history) belongs here.
-pub static GLOBAL: [Binding; 4] = [
+pub static GLOBAL: [Binding; 6] = [
     bind(
         &[Char('?')],
         "?",
@@ -185,6 +185,20 @@ pub static GLOBAL: [Binding; 4] = [
         "details of the last error",
         || Action::ShowError,
         "",
+    ),
+    bind(
+        &[Char('1')],
+        "1",
+        "the resource list",
+        || Action::ShowResources,
+        "list",
+    ),
+    bind(
+        &[Char('2')],
+        "2",
+        "the known resource types",
+        || Action::ShowTypes,
+        "types",
     ),
     bind(&[Char('q')], "q", "quit", || Action::Quit, "quit"),
 ];

@@ -54,6 +54,9 @@ pub struct App {
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
     pub should_quit: bool,
+    /// The resource types appdeck knows, once the runtime has loaded them (see
+    /// [`Command::LoadTypes`]); the types view opens on them at once.
+    pub known_types: Option<std::sync::Arc<panes::types::KnownTypes>>,
     ids: RequestIds,
 }
 
@@ -69,11 +72,17 @@ impl App {
             notice: None,
             last_error: None,
             should_quit: false,
+            known_types: None,
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
         app.stack.claim(ScreenId::BROWSER, &first);
-        (app, first)
+        // The known types load in the background from the start (the store is opened off the UI
+        // thread), so that `2` shows them at once; nobody waits for them, so no screen claims it.
+        let load = Command::LoadTypes {
+            id: app.ids.issue(),
+        };
+        (app, first.into_iter().chain([load]).collect())
     }
 
     /// The pane on top of the stack.
@@ -136,6 +145,13 @@ impl App {
             }
             Action::ApiResult { id, reply } => self.deliver(id, Delivery::Api(reply)),
             Action::DetailReady { id, detail } => self.deliver(id, Delivery::Detail(detail)),
+            Action::TypesLoaded { id, types } => {
+                self.known_types = Some(types.clone());
+                self.deliver(id, Delivery::Types(types))
+            }
+            Action::TypeDetailReady { id, detail } => {
+                self.deliver(id, Delivery::TypeDetail(detail))
+            }
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));

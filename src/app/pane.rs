@@ -16,6 +16,8 @@ use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
 use super::panes::detail::Detail;
+use super::panes::type_detail::TypeDetail;
+use super::panes::types::{KnownTypes, TypesView};
 use crate::api::ApiError;
 use crate::sanitize;
 
@@ -24,18 +26,24 @@ use crate::sanitize;
 #[derive(Clone, Debug)]
 pub enum Screen {
     Detail(Box<Detail>),
+    Types(Box<TypesView>),
+    TypeDetail(Box<TypeDetail>),
 }
 
 impl Screen {
     pub fn pane(&self) -> &dyn Pane {
         match self {
             Screen::Detail(detail) => detail.as_ref(),
+            Screen::Types(types) => types.as_ref(),
+            Screen::TypeDetail(detail) => detail.as_ref(),
         }
     }
 
     pub fn pane_mut(&mut self) -> &mut dyn Pane {
         match self {
             Screen::Detail(detail) => detail.as_mut(),
+            Screen::Types(types) => types.as_mut(),
+            Screen::TypeDetail(detail) => detail.as_mut(),
         }
     }
 }
@@ -72,6 +80,10 @@ pub enum Delivery {
     Api(Box<ApiReply>),
     /// A detail view prepared off the UI thread ([`Command::OpenDetail`]).
     Detail(Box<Detail>),
+    /// The known types, loaded off the UI thread ([`Command::LoadTypes`]).
+    Types(std::sync::Arc<KnownTypes>),
+    /// A type's detail laid out off the UI thread ([`Command::OpenType`]).
+    TypeDetail(Box<TypeDetail>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -71,6 +71,11 @@ where
         self.startup = Some(StartupClock::new(started));
     }
 
+    /// Where the known types come from (`--types` files, the store, the demo).
+    pub fn know_types(&mut self, sources: super::known_types::TypeSources) {
+        self.executor.know_types(sources);
+    }
+
     /// A sender for actions from outside the loop (signal handlers).
     pub fn sender(&self) -> UnboundedSender<Action> {
         self.sender.clone()
@@ -155,13 +160,16 @@ where
         self.execute(commands);
     }
 
-    fn execute(&mut self, commands: Vec<Command>) {
+    /// Runs commands (the app's first ones, when they had to wait for [`Self::know_types`]).
+    pub fn execute(&mut self, commands: Vec<Command>) {
         for command in commands {
             match command {
                 Command::Api { id, call } => self.executor.call(id, call),
                 Command::Cancel(id) => self.executor.cancel(id),
                 Command::OpenUrl(url) => self.effects.open_url(url, self.sender.clone()),
                 Command::OpenDetail { id, row } => self.executor.open_detail(id, row),
+                Command::LoadTypes { id } => self.executor.load_types(id),
+                Command::OpenType { id, request } => self.executor.open_type(id, request),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

@@ -13,12 +13,15 @@ use tokio::task::AbortHandle;
 use crate::api::{ApiError, Client, Exchange};
 use crate::app::panes::browser::row::Row;
 use crate::app::panes::detail::Detail;
+use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::{Action, ApiCall, RequestId};
 
 pub struct Executor {
     client: Client,
     results: UnboundedSender<Action>,
     in_flight: HashMap<RequestId, AbortHandle>,
+    /// Where the known types come from (see [`Self::know_types`]).
+    type_sources: Arc<super::known_types::TypeSources>,
 }
 
 impl Executor {
@@ -27,7 +30,31 @@ impl Executor {
             client,
             results,
             in_flight: HashMap::new(),
+            type_sources: Arc::default(),
         }
+    }
+
+    /// Sets where [`Command::LoadTypes`](crate::app::Command::LoadTypes) looks for types.
+    pub fn know_types(&mut self, sources: super::known_types::TypeSources) {
+        self.type_sources = Arc::new(sources);
+    }
+
+    /// Loads the known types off the UI thread (the store is opened there, never on the loop).
+    pub fn load_types(&self, id: RequestId) {
+        let (results, sources) = (self.results.clone(), self.type_sources.clone());
+        tokio::task::spawn_blocking(move || {
+            let types = Arc::new(super::known_types::load(&sources));
+            let _ = results.send(Action::TypesLoaded { id, types });
+        });
+    }
+
+    /// Lays a large type's detail out off the UI thread.
+    pub fn open_type(&self, id: RequestId, request: Box<OpenType>) {
+        let results = self.results.clone();
+        tokio::task::spawn_blocking(move || {
+            let detail = Box::new(TypeDetail::open(&request));
+            let _ = results.send(Action::TypeDetailReady { id, detail });
+        });
     }
 
     pub fn call(&mut self, id: RequestId, call: ApiCall) {

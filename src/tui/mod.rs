@@ -4,13 +4,14 @@
 pub mod effects;
 pub mod event_loop;
 pub mod executor;
+pub mod known_types;
 pub mod startup;
 pub mod terminal;
 
 use ratatui::layout::Rect;
 
 use crate::api::{Client, ClientSettings};
-use crate::app::{Action, App, Session};
+use crate::app::{Action, App, Command, Session};
 use crate::signals::StopSignals;
 use effects::TerminalEffects;
 use event_loop::EventLoop;
@@ -24,6 +25,8 @@ pub struct LaunchOptions {
     pub page_size: Option<u32>,
     /// When the process started, for the startup milestones in the log.
     pub started: std::time::Instant,
+    /// Where the known resource types come from (the store, `--types`, the demo).
+    pub types: known_types::TypeSources,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -38,7 +41,16 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let (app, initial) = App::new(options.session, area, options.page_size);
     let events = crossterm::event::EventStream::new();
     let effects = Box::new(TerminalEffects);
-    let mut event_loop = EventLoop::new(terminal, app, initial, events, client, effects);
+    let mut event_loop = EventLoop::new(terminal, app, Vec::new(), events, client, effects);
+    // The known types (the store, files) load in the background once the first frame is out,
+    // so they never slow the start; the first page is asked for at once.
+    event_loop.know_types(options.types);
+    let (load_types, first): (Vec<_>, Vec<_>) = initial
+        .into_iter()
+        .partition(|c| matches!(c, Command::LoadTypes { .. }));
+    event_loop.execute(first);
+    event_loop.draw()?;
+    event_loop.execute(load_types);
     event_loop.time_startup(options.started);
     let sender = event_loop.sender();
     let signals = tokio::spawn(async move {

@@ -26,6 +26,8 @@ pub fn render(frame: &mut Frame, app: &App, now: DateTime<Utc>) {
     match app.stack.top() {
         None => panes::browser::render(frame, &app.browser, screen.body),
         Some(Screen::Detail(detail)) => panes::detail::render(frame, detail, screen.body, now),
+        Some(Screen::Types(types)) => panes::types::render(frame, types, screen.body),
+        Some(Screen::TypeDetail(detail)) => panes::type_detail::render(frame, detail, screen.body),
     }
     bars::render_footer(frame, app, screen.footer);
     match &app.overlay {

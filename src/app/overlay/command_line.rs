@@ -7,6 +7,8 @@
 pub enum LineCommand {
     /// `:resources`: back to the resource list.
     Resources,
+    /// `:types`: the known resource types.
+    Types,
     /// `:type NAME` filters by type; `:type` alone clears the filter.
     Type(Option<String>),
     Refresh,
@@ -15,8 +17,9 @@ pub enum LineCommand {
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 5] = [
+pub const COMMANDS: [(&str, &str); 6] = [
     ("resources", "back to the resource list"),
+    ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
     ("refresh", "reload from the first page"),
     ("help", "the keys of this pane"),
@@ -29,6 +32,7 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
     let rest = rest.trim();
     match word {
         "resources" | "res" | "r" => Ok(LineCommand::Resources),
+        "types" => Ok(LineCommand::Types),
         "type" | "t" => Ok(LineCommand::Type(
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
@@ -114,7 +118,9 @@ mod tests {
         let types: Vec<String> = vec!["deployment".into(), "dashboard".into(), "repository".into()];
         assert_eq!(complete("re", types.iter()).0, "re");
         assert_eq!(complete("res", types.iter()).0, "resources");
-        assert_eq!(complete("ty", types.iter()).0, "type ");
+        assert_eq!(complete("ty", types.iter()).0, "type");
+        assert_eq!(complete("types", types.iter()).0, "types");
+        assert_eq!(parse("types"), Ok(LineCommand::Types));
         let (line, candidates) = complete("type d", types.iter());
         assert_eq!(line, "type d");
         assert_eq!(candidates, vec!["deployment", "dashboard"]);

@@ -3,3 +3,5 @@
 
 pub mod browser;
 pub mod detail;
+pub mod type_detail;
+pub mod types;

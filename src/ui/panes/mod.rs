@@ -2,3 +2,5 @@
 
 pub mod browser;
 pub mod detail;
+pub mod type_detail;
+pub mod types;

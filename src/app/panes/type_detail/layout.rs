@@ -1,0 +1,107 @@
+//! Where a type's panes go: a line naming the pages, then the two panes of the focused page
+//! (about and instructions; schemas and raw JSON) side by side when wide, stacked when narrow,
+//! and only the focused one when the screen is too low for two. Under the schema tree, the
+//! selected field in full (its constraints and description).
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+use super::TypePane;
+use crate::app::layout::inset;
+
+/// From this width the two panes of a page sit side by side.
+const SIDE_BY_SIDE_MIN_WIDTH: u16 = 100;
+/// Fewer content lines than this in a pane and the page shows the focused pane alone.
+const MIN_CONTENT_ROWS: u16 = 3;
+/// Lines under the schema tree for the selected field, when the pane is tall enough.
+const NODE_LINES: u16 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypeDetailAreas {
+    /// The line naming the pages.
+    pub tabs: Rect,
+    /// Bordered panes in the order of `TypePane::ALL`; a pane not shown is empty.
+    pub panes: [Rect; 4],
+    /// Inside the schemas pane, below its tree: the selected field in full.
+    pub node: Option<Rect>,
+}
+
+impl TypeDetailAreas {
+    pub fn pane(&self, pane: TypePane) -> Rect {
+        self.panes[pane.index()]
+    }
+
+    /// The scrolling lines of a pane (inside its border, less the field details).
+    pub fn rows(&self, pane: TypePane) -> Rect {
+        let inner = inset(self.pane(pane));
+        match (pane, self.node) {
+            (TypePane::Schemas, Some(node)) => Rect {
+                height: inner.height.saturating_sub(node.height),
+                ..inner
+            },
+            _ => inner,
+        }
+    }
+}
+
+pub fn areas(body: Rect, focus: TypePane) -> TypeDetailAreas {
+    let [tabs, main] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
+    let pair: [Rect; 2] = if main.width >= SIDE_BY_SIDE_MIN_WIDTH {
+        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(main)
+    } else {
+        Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(main)
+    };
+    let hidden = Rect {
+        width: 0,
+        height: 0,
+        ..main
+    };
+    let mut panes = [hidden; 4];
+    let first = focus.page() * 2;
+    if pair.iter().all(|p| inset(*p).height >= MIN_CONTENT_ROWS) {
+        panes[first] = pair[0];
+        panes[first + 1] = pair[1];
+    } else {
+        panes[focus.index()] = main;
+    }
+    let schemas = inset(panes[TypePane::Schemas.index()]);
+    let node = (schemas.height >= NODE_LINES * 3).then(|| Rect {
+        y: schemas.y + schemas.height - NODE_LINES,
+        height: NODE_LINES,
+        ..schemas
+    });
+    TypeDetailAreas { tabs, panes, node }
+}
+
+/// The widths the about and instructions texts wrap to, for a body `width` wide.
+pub fn text_widths(width: u16) -> (usize, usize) {
+    let a = areas(Rect::new(0, 0, width, 40), TypePane::About);
+    (
+        usize::from(inset(a.pane(TypePane::About)).width),
+        usize::from(inset(a.pane(TypePane::Instructions)).width),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::layout::screen;
+
+    #[test]
+    fn the_focused_pane_is_always_shown_with_rows() {
+        for (w, h) in [(24, 7), (80, 24), (120, 40), (60, 10), (200, 8)] {
+            for focus in TypePane::ALL {
+                let a = areas(screen(Rect::new(0, 0, w, h)).body, focus);
+                assert!(!a.pane(focus).is_empty(), "{w}x{h} {focus:?}");
+                for pane in TypePane::ALL {
+                    if pane.page() != focus.page() {
+                        assert!(a.pane(pane).is_empty(), "one page at a time");
+                    }
+                }
+            }
+        }
+        for (w, h) in [(0, 0), (1, 1), (3, 2)] {
+            let a = areas(screen(Rect::new(0, 0, w, h)).body, TypePane::Schemas);
+            assert!(a.rows(TypePane::Schemas).height <= h);
+        }
+    }
+}

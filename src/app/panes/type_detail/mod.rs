@@ -1,0 +1,252 @@
+//! A type's detail: what it is (description, source, capabilities spelled out, links, actions),
+//! its instructions as formatted text, its schemas as explain trees, and the raw JSON of the
+//! definition. Four panes on two pages: `About` and `Instructions` side by side, `Tab` to the
+//! `Schemas` and the `Raw JSON`. Everything is laid out once when the view opens (in the
+//! background for a large type, see [`Command::OpenType`]); a frame only slices what is visible.
+
+mod about;
+pub mod keys;
+pub mod layout;
+pub mod schema;
+mod update;
+
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+
+use super::types::KnownTypes;
+use crate::app::widgets::ListCursor;
+use crate::catalog::TypeDefinition;
+use crate::sanitize;
+pub use about::{AboutKind, AboutLine};
+use schema::SchemaTree;
+
+/// A definition whose JSON is larger than this is laid out on a background task.
+const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypePane {
+    About,
+    Instructions,
+    Schemas,
+    Raw,
+}
+
+impl TypePane {
+    pub const ALL: [TypePane; 4] = [
+        TypePane::About,
+        TypePane::Instructions,
+        TypePane::Schemas,
+        TypePane::Raw,
+    ];
+
+    pub fn index(self) -> usize {
+        Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
+    }
+
+    pub fn cycle(self, forward: bool) -> Self {
+        let i = self.index();
+        Self::ALL[if forward { (i + 1) % 4 } else { (i + 3) % 4 }]
+    }
+
+    /// The page it is on: 0 for about and instructions, 1 for schemas and raw JSON.
+    pub fn page(self) -> usize {
+        self.index() / 2
+    }
+}
+
+/// What opening a type needs; sent to a background task when the type is large.
+#[derive(Clone, Debug)]
+pub struct OpenType {
+    pub known: Arc<KnownTypes>,
+    /// The type's index in the catalog.
+    pub type_index: usize,
+    /// Which of its definitions (0 is the newest).
+    pub version: usize,
+    /// The width of the body, which the texts are wrapped to.
+    pub width: u16,
+}
+
+impl OpenType {
+    pub fn definition(&self) -> Option<&TypeDefinition> {
+        self.known
+            .catalog
+            .types()
+            .get(self.type_index)?
+            .definitions
+            .get(self.version)
+    }
+
+    /// Whether laying it out could take long enough to be felt.
+    pub fn is_large(&self) -> bool {
+        self.definition().is_some_and(|d| {
+            serde_json::to_vec(&d.definition).map_or(0, |v| v.len()) > OPEN_IN_BACKGROUND_BYTES
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeDetail {
+    pub known: Arc<KnownTypes>,
+    pub type_index: usize,
+    pub version: usize,
+    /// How many definitions the type has (app versions, sources).
+    pub versions: usize,
+    pub title: String,
+    pub about: Vec<AboutLine>,
+    pub instructions: Vec<Line<'static>>,
+    pub schemas: SchemaTree,
+    pub raw: Vec<String>,
+    pub focus: TypePane,
+    pub cursors: [ListCursor; 4],
+    /// The body width the texts were wrapped for.
+    width: u16,
+}
+
+impl TypeDetail {
+    /// Lays out a type's definition. Linear in its size: run it off the UI thread for a large one.
+    pub fn open(request: &OpenType) -> Self {
+        let versions = request
+            .known
+            .catalog
+            .types()
+            .get(request.type_index)
+            .map_or(0, |t| t.definitions.len());
+        let definition = request.definition();
+        let (about_width, instructions_width) = layout::text_widths(request.width);
+        let mut detail = TypeDetail {
+            known: request.known.clone(),
+            type_index: request.type_index,
+            version: request.version,
+            versions,
+            title: String::new(),
+            about: Vec::new(),
+            instructions: Vec::new(),
+            schemas: SchemaTree::default(),
+            raw: Vec::new(),
+            focus: TypePane::About,
+            cursors: [ListCursor::default(); 4],
+            width: request.width,
+        };
+        let Some(definition) = definition else {
+            detail.title = "(no such type)".to_owned();
+            return detail;
+        };
+        detail.title = sanitize::line(&definition.name).into_owned();
+        detail.about = about::about_lines(definition, request.version, versions, about_width);
+        detail.instructions = about::instructions(definition, instructions_width);
+        detail.schemas = SchemaTree::new(&definition.schemas());
+        detail.raw = serde_json::to_string_pretty(&definition.definition)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| sanitize::line(l).into_owned())
+            .collect();
+        detail
+    }
+
+    pub fn definition(&self) -> Option<&TypeDefinition> {
+        self.known
+            .catalog
+            .types()
+            .get(self.type_index)?
+            .definitions
+            .get(self.version)
+    }
+
+    /// The texts again at a new width (after a resize); the schemas and raw JSON do not wrap.
+    pub fn rewrap(&mut self, width: u16) {
+        if width == self.width {
+            return;
+        }
+        self.width = width;
+        let (about_width, instructions_width) = layout::text_widths(width);
+        let (version, versions) = (self.version, self.versions);
+        if let Some(definition) = self.definition() {
+            let about = about::about_lines(definition, version, versions, about_width);
+            let instructions = about::instructions(definition, instructions_width);
+            self.about = about;
+            self.instructions = instructions;
+        }
+    }
+
+    pub fn areas(&self, body: Rect) -> layout::TypeDetailAreas {
+        layout::areas(body, self.focus)
+    }
+
+    /// Lines of `pane` in view in `body`.
+    pub fn pane_height(&self, pane: TypePane, body: Rect) -> usize {
+        usize::from(self.areas(body).rows(pane).height)
+    }
+
+    pub fn pane_len(&self, pane: TypePane) -> usize {
+        match pane {
+            TypePane::About => self.about.len(),
+            TypePane::Instructions => self.instructions.len(),
+            TypePane::Schemas => self.schemas.visible().len(),
+            TypePane::Raw => self.raw.len(),
+        }
+    }
+
+    pub fn cursor(&self, pane: TypePane) -> ListCursor {
+        self.cursors[pane.index()]
+    }
+
+    pub fn cursor_mut(&mut self, pane: TypePane) -> &mut ListCursor {
+        &mut self.cursors[pane.index()]
+    }
+
+    /// What `o` opens: the link under the cursor of the about pane.
+    pub fn url_under_cursor(&self) -> Option<String> {
+        match self.focus {
+            TypePane::About => self
+                .about
+                .get(self.cursor(TypePane::About).selected)?
+                .url
+                .clone(),
+            _ => None,
+        }
+    }
+
+    /// What `y` copies, and what to call it.
+    pub fn value_under_cursor(&self) -> Option<(String, &'static str)> {
+        let selected = self.cursor(self.focus).selected;
+        match self.focus {
+            TypePane::About => {
+                let line = self.about.get(selected)?;
+                match &line.url {
+                    Some(url) => Some((url.clone(), "link")),
+                    None => Some((line.copy.clone()?, "value")),
+                }
+            }
+            TypePane::Instructions => Some((
+                self.definition()?
+                    .definition
+                    .instructions_markdown
+                    .get()?
+                    .clone(),
+                "instructions",
+            )),
+            TypePane::Schemas => {
+                let node = self.schemas.node(*self.schemas.visible().get(selected)?)?;
+                Some((node.name.clone(), "field name"))
+            }
+            TypePane::Raw => self
+                .raw
+                .get(selected)
+                .map(|l| (l.trim().to_owned(), "line")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Two requests are the same when they open the same definition of the same catalog.
+impl PartialEq for OpenType {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.known, &other.known)
+            && (self.type_index, self.version, self.width)
+                == (other.type_index, other.version, other.width)
+    }
+}

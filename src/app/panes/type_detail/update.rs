@@ -1,0 +1,138 @@
+//! Keys and clicks on a type's detail.
+
+use super::keys::TYPE_DETAIL_KEYS;
+use super::{OpenType, TypeDetail, TypePane};
+use crate::app::keymap::KeyTable;
+use crate::app::layout;
+use crate::app::pane::{Ctx, Outcome, Pane};
+use crate::app::widgets::is_movement;
+use crate::app::{Action, Command};
+
+impl Pane for TypeDetail {
+    fn keys(&self) -> &'static KeyTable {
+        &TYPE_DETAIL_KEYS
+    }
+
+    fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        let focus = self.focus;
+        let height = self.pane_height(focus, cx.body);
+        let len = self.pane_len(focus);
+        match action {
+            action if is_movement(&action) => self.cursor_mut(focus).apply(&action, len, height),
+            Action::Click { column, row } => self.click(column, row, cx),
+            Action::NextPane | Action::PrevPane => {
+                self.focus = focus.cycle(matches!(action, Action::NextPane));
+                let (pane, height) = (self.focus, self.pane_height(self.focus, cx.body));
+                let len = self.pane_len(pane);
+                self.cursor_mut(pane).keep_visible(len, height);
+            }
+            Action::Right | Action::Left | Action::Open if focus == TypePane::Schemas => {
+                let line = self.cursor(focus).selected;
+                let expanded = self
+                    .schemas
+                    .visible()
+                    .get(line)
+                    .is_some_and(|&i| self.schemas.is_expanded(i));
+                let changed = match action {
+                    Action::Right => self.schemas.set_expanded(line, true),
+                    Action::Left => self.schemas.set_expanded(line, false),
+                    _ => self.schemas.set_expanded(line, !expanded),
+                };
+                if !changed
+                    && matches!(action, Action::Left)
+                    && let Some(parent) = self.schemas.parent_line(line)
+                {
+                    self.cursor_mut(focus).select(parent, len, height);
+                }
+                let len = self.pane_len(focus);
+                self.cursor_mut(focus).keep_visible(len, height);
+            }
+            Action::Open if focus == TypePane::About => {
+                let url = self.url_under_cursor();
+                if url.is_some() {
+                    return cx.open_url(url, "").into();
+                }
+            }
+            Action::OpenLink => {
+                let url = self.url_under_cursor();
+                return cx
+                    .open_url(
+                        url,
+                        "no link under the cursor (the about pane lists the links)",
+                    )
+                    .into();
+            }
+            Action::Copy => {
+                let (text, what) = match self.value_under_cursor() {
+                    Some((text, what)) => (Some(text), what),
+                    None => (None, "value"),
+                };
+                return cx.copy(text, what).into();
+            }
+            Action::NextVersion => {
+                if self.versions < 2 {
+                    cx.info("only one version of this type is known");
+                } else {
+                    let request = OpenType {
+                        known: self.known.clone(),
+                        type_index: self.type_index,
+                        version: (self.version + 1) % self.versions,
+                        width: cx.body.width,
+                    };
+                    let focus = self.focus;
+                    *self = TypeDetail::open(&request);
+                    self.focus = focus;
+                    cx.info(format!(
+                        "version {} of {}{}",
+                        self.version + 1,
+                        self.versions,
+                        if self.version == 0 {
+                            " (the newest)"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+            }
+            Action::BrowseType => match self.definition() {
+                Some(d) => return Outcome::NotMine(Action::ListType(d.name.clone())),
+                None => cx.error("no type here"),
+            },
+            Action::Back => return Outcome::Pop,
+            other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.rewrap(cx.body.width);
+        for pane in TypePane::ALL {
+            let (len, height) = (self.pane_len(pane), self.pane_height(pane, cx.body));
+            self.cursor_mut(pane).keep_visible(len, height);
+        }
+        Vec::new()
+    }
+}
+
+impl TypeDetail {
+    /// A click focuses the pane under it and selects the line under it.
+    fn click(&mut self, column: u16, row: u16, cx: &Ctx) {
+        let areas = self.areas(cx.body);
+        let Some(pane) = TypePane::ALL
+            .into_iter()
+            .find(|p| layout::contains(areas.pane(*p), column, row))
+        else {
+            return;
+        };
+        self.focus = pane;
+        let rows = areas.rows(pane);
+        if layout::contains(rows, column, row) {
+            let index = self.cursor(pane).offset + usize::from(row - rows.y);
+            let len = self.pane_len(pane);
+            if index < len {
+                self.cursor_mut(pane)
+                    .select(index, len, usize::from(rows.height));
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The types view's own keys; movement and global keys come from `keymap.rs`.
+
+use crossterm::event::KeyCode;
+
+use crate::app::Action;
+use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
+
+use Key::{Char, Code};
+
+static OWN: [Binding; 6] = [
+    bind(
+        &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
+        "Enter",
+        "open the type: description, instructions, schemas",
+        || Action::Open,
+        "open",
+    ),
+    bind(
+        &[Char('/')],
+        "/",
+        "filter the types as you type",
+        || Action::Search,
+        "filter",
+    ),
+    bind(
+        &[Char('b')],
+        "b",
+        "the resources of this type",
+        || Action::BrowseType,
+        "resources",
+    ),
+    bind(
+        &[Char('r')],
+        "r",
+        "reload the known types",
+        || Action::Refresh,
+        "",
+    ),
+    bind(
+        &[Char('y')],
+        "y",
+        "copy the type's name",
+        || Action::Copy,
+        "",
+    ),
+    bind(
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "clear the filter / back",
+        || Action::Back,
+        "back",
+    ),
+];
+
+pub static TYPES_KEYS: KeyTable = KeyTable {
+    name: "types",
+    own: &OWN,
+    shared: &PANE_SHARED,
+};
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn well_formed() {
+        crate::app::keymap::assert_well_formed(&super::TYPES_KEYS);
+    }
+}

@@ -1,0 +1,33 @@
+//! Where the types table goes in the body: the bordered table, its rows, the `/` filter line.
+
+use ratatui::layout::Rect;
+
+use crate::app::layout::{inset, split_last_line};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypesAreas {
+    pub table: Rect,
+    /// The data rows, below the header.
+    pub rows: Rect,
+    pub filter: Option<Rect>,
+}
+
+pub fn areas(body: Rect, filter_line: bool) -> TypesAreas {
+    let (table, filter) = if filter_line {
+        let (table, filter) = split_last_line(body);
+        (table, Some(filter))
+    } else {
+        (body, None)
+    };
+    let inner = inset(table);
+    let rows = Rect {
+        y: inner.y.saturating_add(1),
+        height: inner.height.saturating_sub(1),
+        ..inner
+    };
+    TypesAreas {
+        table,
+        rows,
+        filter,
+    }
+}

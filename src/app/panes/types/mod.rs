@@ -1,0 +1,231 @@
+//! The types view: every resource type appdeck knows (from connects it sent, `--types` files, a
+//! profile's `types`, the demo), and the type names seen in loaded resources that nothing
+//! defines. One row per type, its newest definition first; `Enter` opens it (`type_detail`).
+//! The known types are loaded by the runtime off the UI thread ([`Command::LoadTypes`]).
+
+pub mod keys;
+pub mod layout;
+mod update;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use crate::app::action::{Command, RequestId, RequestIds};
+use crate::app::widgets::{LineInput, ListCursor};
+use crate::catalog::{Catalog, NO_DEFINITION, TypeDefinition};
+use crate::sanitize;
+
+/// What the runtime loaded: the catalog, and why some sources gave nothing.
+#[derive(Debug, Default)]
+pub struct KnownTypes {
+    pub catalog: Catalog,
+    /// One line per source that could not be used (a bad file, the store), sanitised.
+    pub problems: Vec<String>,
+}
+
+/// One row of the table, its texts sanitised once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeRow {
+    /// The type's name as registered, for `b` and lookups (sanitise before showing).
+    pub name: String,
+    pub shown_name: String,
+    pub display_name: String,
+    /// `app 1.2.0`, with `+N` when older versions are known too.
+    pub app_version: String,
+    pub stage: String,
+    /// `LRCUDH` marks (see `Capabilities::marks`).
+    pub capabilities: String,
+    pub actions: Option<usize>,
+    /// Rows of this type loaded in the resource list.
+    pub loaded: usize,
+    /// Where the newest definition came from.
+    pub source: String,
+    /// Its index in the catalog; `None` for a name seen in resources that nothing defines.
+    pub known: Option<usize>,
+}
+
+impl TypeRow {
+    fn defined(index: usize, newest: &TypeDefinition, versions: usize, loaded: usize) -> Self {
+        let text = |f: &crate::api::Field<String>| {
+            f.get()
+                .map(|s| sanitize::line(s).into_owned())
+                .unwrap_or_default()
+        };
+        let d = &newest.definition;
+        let mut app_version = newest.app_version_label();
+        if versions > 1 {
+            app_version.push_str(&format!(" +{}", versions - 1));
+        }
+        TypeRow {
+            name: newest.name.clone(),
+            shown_name: sanitize::line(&newest.name).into_owned(),
+            display_name: text(&d.display_name),
+            app_version,
+            stage: text(&d.lifecycle_stage),
+            capabilities: newest.capabilities().marks(),
+            actions: Some(newest.action_count()),
+            loaded,
+            source: newest.source.to_string(),
+            known: Some(index),
+        }
+    }
+
+    fn undefined(name: &str, loaded: usize) -> Self {
+        TypeRow {
+            name: name.to_owned(),
+            shown_name: sanitize::line(name).into_owned(),
+            display_name: NO_DEFINITION.to_owned(),
+            app_version: String::new(),
+            stage: String::new(),
+            capabilities: String::new(),
+            actions: None,
+            loaded,
+            source: String::new(),
+            known: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TypesView {
+    /// `None` until the runtime has loaded them.
+    pub known: Option<Arc<KnownTypes>>,
+    /// The load in flight.
+    pub loading: Option<RequestId>,
+    pub rows: Vec<TypeRow>,
+    /// Loaded rows per type name (every name seen, zero for those filtered out of the list).
+    counts: BTreeMap<String, usize>,
+    pub filter: LineInput,
+    pub filtering: bool,
+    /// Indices into `rows` that pass the `/` filter.
+    pub visible: Vec<usize>,
+    pub cursor: ListCursor,
+    /// A large type whose detail is being laid out in the background.
+    pub opening: Option<RequestId>,
+}
+
+impl TypesView {
+    /// A types view over `known` (or loading them when the runtime has not yet), with the loaded
+    /// rows of each type name seen in the resource list.
+    pub fn open(
+        known: Option<Arc<KnownTypes>>,
+        counts: BTreeMap<String, usize>,
+        ids: &mut RequestIds,
+    ) -> (Self, Vec<Command>) {
+        let mut view = TypesView {
+            known: None,
+            loading: None,
+            rows: Vec::new(),
+            counts,
+            filter: LineInput::new(),
+            filtering: false,
+            visible: Vec::new(),
+            cursor: ListCursor::default(),
+            opening: None,
+        };
+        let commands = match known {
+            Some(known) => {
+                view.set_known(known, usize::MAX);
+                Vec::new()
+            }
+            None => vec![view.load(ids)],
+        };
+        (view, commands)
+    }
+
+    /// Asks the runtime to (re)load the known types.
+    pub fn load(&mut self, ids: &mut RequestIds) -> Command {
+        let id = ids.issue();
+        self.loading = Some(id);
+        Command::LoadTypes { id }
+    }
+
+    /// Takes a new catalog; the cursor stays on the same type when it is still listed.
+    pub fn set_known(&mut self, known: Arc<KnownTypes>, height: usize) {
+        let selected = self.selected().map(|r| r.name.clone());
+        let catalog = &known.catalog;
+        let mut rows: Vec<TypeRow> = catalog
+            .types()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let loaded = self.counts.get(&t.name).copied().unwrap_or(0);
+                Some(TypeRow::defined(
+                    i,
+                    t.newest()?,
+                    t.definitions.len(),
+                    loaded,
+                ))
+            })
+            .collect();
+        rows.extend(
+            catalog
+                .undefined(self.counts.keys().map(String::as_str))
+                .iter()
+                .map(|name| TypeRow::undefined(name, self.counts[name])),
+        );
+        self.rows = rows;
+        self.known = Some(known);
+        self.refilter(height);
+        if let Some(name) = selected
+            && let Some(index) = self.visible.iter().position(|&i| self.rows[i].name == name)
+        {
+            self.cursor.select(index, self.visible.len(), height);
+        }
+    }
+
+    pub fn selected(&self) -> Option<&TypeRow> {
+        self.rows.get(*self.visible.get(self.cursor.selected)?)
+    }
+
+    /// Recomputes the rows that pass the `/` filter (name, display name, app, stage, source).
+    pub fn refilter(&mut self, height: usize) {
+        let needle = self.filter.text().to_lowercase();
+        self.visible = (0..self.rows.len())
+            .filter(|&i| {
+                let r = &self.rows[i];
+                needle.is_empty()
+                    || [
+                        &r.shown_name,
+                        &r.display_name,
+                        &r.app_version,
+                        &r.stage,
+                        &r.source,
+                    ]
+                    .iter()
+                    .any(|t| t.to_lowercase().contains(&needle))
+            })
+            .collect();
+        self.cursor.keep_visible(self.visible.len(), height);
+    }
+
+    pub fn areas(&self, body: Rect) -> layout::TypesAreas {
+        layout::areas(body, self.filtering || !self.filter.text().is_empty())
+    }
+
+    pub fn table_height(&self, body: Rect) -> usize {
+        usize::from(self.areas(body).rows.height)
+    }
+}
+
+/// Loaded rows per type, from the resource list's rows and every type name it has seen.
+pub fn count_rows<'a>(
+    row_types: impl Iterator<Item = Option<&'a str>>,
+    seen: impl Iterator<Item = &'a String>,
+) -> BTreeMap<String, usize> {
+    let mut counts: BTreeMap<String, usize> = seen.map(|t| (t.clone(), 0)).collect();
+    for t in row_types.flatten() {
+        match counts.get_mut(t) {
+            Some(n) => *n += 1,
+            None => {
+                counts.insert(t.to_owned(), 1);
+            }
+        }
+    }
+    counts
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

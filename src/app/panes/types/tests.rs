@@ -1,0 +1,252 @@
+//! The types view driven through `App::update`, as the event loop would: keys in, state and
+//! commands out.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+use super::{KnownTypes, TypesView};
+use crate::api::{Exchange, ListResponse, Reply};
+use crate::app::keymap::action_for;
+use crate::app::pane::Screen;
+use crate::app::panes::type_detail::{TypeDetail, TypePane};
+use crate::app::{Action, App, Command, RequestId, Session};
+use crate::catalog::{self, AppVersion, Catalog, Source};
+
+/// The demo's types, and an older `repository` (1.0.0, from a file) and a `widget` type.
+pub(crate) fn known() -> Arc<KnownTypes> {
+    let older = json!({"app_id": "acme", "version": "1.0.0", "resources": [
+        {"type": "repository", "display_name": "Repo (old)", "actions": []},
+        {"type": "widget", "display_name": "Widget \u{1b}[31mred", "list_supported": true,
+         "description": "desc \u{1b}]0;x\u{7}",
+         "property_json_schema": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+    ]});
+    let Value::Object(map) = older else { panic!() };
+    let at = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    let file = AppVersion::from_payload(map, Source::File("old.json".into()), Some(at));
+    let mut demo = catalog::demo();
+    demo.recorded_at = Some(at + chrono::Duration::days(1));
+    Arc::new(KnownTypes {
+        catalog: Catalog::from_versions(vec![file, demo]),
+        problems: Vec::new(),
+    })
+}
+
+fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
+    match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
+        Some(action) => app.update(action),
+        None => Vec::new(),
+    }
+}
+
+fn chars(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+/// A 120x40 app whose list loaded 3 repositories, 1 incident and 2 `mystery` rows, and whose
+/// known types have arrived.
+fn app() -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    let rows: Vec<Value> = [
+        "repository",
+        "repository",
+        "incident",
+        "mystery",
+        "repository",
+        "mystery",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| json!({"id": format!("r{i}"), "type": t}))
+    .collect();
+    let page = ListResponse::from_value(json!({"resources": rows})).unwrap();
+    app.update(Action::ApiResult {
+        id,
+        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
+    });
+    app.update(Action::TypesLoaded {
+        id: RequestId(999),
+        types: known(),
+    });
+    app
+}
+
+fn view(app: &App) -> &TypesView {
+    match app.stack.top() {
+        Some(Screen::Types(view)) => view,
+        _ => panic!("the types view is not on top"),
+    }
+}
+
+fn detail(app: &App) -> &TypeDetail {
+    match app.stack.top() {
+        Some(Screen::TypeDetail(detail)) => detail,
+        _ => panic!("no type detail on top"),
+    }
+}
+
+#[test]
+fn the_known_types_load_from_the_start_and_two_opens_the_view_at_once() {
+    let (_, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    assert!(
+        commands
+            .iter()
+            .any(|c| matches!(c, Command::LoadTypes { .. }))
+    );
+    let mut app = app();
+    assert!(
+        press(&mut app, KeyCode::Char('2')).is_empty(),
+        "nothing to wait for"
+    );
+    let v = view(&app);
+    let names: Vec<&str> = v.rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "dashboard",
+            "deployment",
+            "incident",
+            "repository",
+            "service_account",
+            "widget",
+            "mystery"
+        ]
+    );
+    let row = |name: &str| v.rows.iter().find(|r| r.name == name).unwrap();
+    assert_eq!(row("repository").loaded, 3);
+    assert_eq!(row("incident").loaded, 1);
+    assert_eq!(row("deployment").loaded, 0);
+    assert_eq!(row("repository").app_version, "acme-devtools 1.4.0 +1");
+    assert_eq!(row("repository").source, "demo");
+    assert_eq!(row("repository").capabilities, "LRCUDH");
+    assert_eq!(row("repository").actions, Some(2));
+    assert_eq!(row("dashboard").capabilities, "LR----");
+    assert_eq!(row("mystery").known, None);
+    assert_eq!(row("mystery").display_name, catalog::NO_DEFINITION);
+    assert_eq!(row("mystery").loaded, 2);
+    assert!(
+        !row("widget").display_name.contains('\u{1b}'),
+        "payload text is neutralised"
+    );
+    // `2` again, or `:types`, does not stack a second view.
+    press(&mut app, KeyCode::Char('2'));
+    assert_eq!(app.stack.layers().len(), 1);
+    press(&mut app, KeyCode::Char('1'));
+    assert!(app.stack.top().is_none(), "1 goes back to the list");
+}
+
+#[test]
+fn before_the_types_arrive_the_view_asks_and_takes_its_answer() {
+    let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let commands = press(&mut app, KeyCode::Char('2'));
+    let [Command::LoadTypes { id }] = commands.as_slice() else {
+        panic!("expected a load, got {commands:?}")
+    };
+    assert!(view(&app).known.is_none());
+    assert!(app.activity().unwrap().contains("loading the known types"));
+    app.update(Action::TypesLoaded {
+        id: *id,
+        types: known(),
+    });
+    assert_eq!(view(&app).rows.len(), 6);
+    assert!(app.known_types.is_some(), "kept for the next time");
+}
+
+#[test]
+fn slash_filters_as_you_type_and_esc_clears_then_goes_back() {
+    let mut app = app();
+    press(&mut app, KeyCode::Char('2'));
+    press(&mut app, KeyCode::Char('/'));
+    chars(&mut app, "dep");
+    assert_eq!(view(&app).visible.len(), 1);
+    assert_eq!(view(&app).selected().unwrap().name, "deployment");
+    chars(&mut app, "zzz");
+    assert!(view(&app).visible.is_empty());
+    press(&mut app, KeyCode::Enter);
+    assert!(!view(&app).filtering);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(view(&app).visible.len(), 7, "Esc clears the filter first");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.stack.top().is_none(), "then goes back to the list");
+}
+
+#[test]
+fn enter_opens_a_type_and_b_lists_its_resources() {
+    let mut app = app();
+    press(&mut app, KeyCode::Char('2'));
+    chars(&mut app, "jjj"); // repository
+    assert_eq!(view(&app).selected().unwrap().name, "repository");
+    press(&mut app, KeyCode::Enter);
+    let d = detail(&app);
+    assert_eq!(d.title, "repository");
+    assert_eq!(d.version, 0, "the newest definition first");
+    assert_eq!(d.focus, TypePane::About);
+    let commands = press(&mut app, KeyCode::Char('b'));
+    assert!(app.stack.top().is_none(), "back on the list");
+    assert_eq!(app.browser.type_filter.as_deref(), Some("repository"));
+    let listed = commands.iter().find_map(|c| match c {
+        Command::Api { call, .. } => call.as_list_request(),
+        _ => None,
+    });
+    assert_eq!(listed.unwrap().resource_type.as_deref(), Some("repository"));
+}
+
+#[test]
+fn a_name_without_definition_says_how_to_add_one() {
+    let mut app = app();
+    press(&mut app, KeyCode::Char('2'));
+    press(&mut app, KeyCode::Char('G'));
+    assert_eq!(view(&app).selected().unwrap().name, "mystery");
+    press(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(app.stack.top(), Some(Screen::Types(_))),
+        "nothing to open"
+    );
+    let Some(crate::app::Notice::Error(text)) = &app.notice else {
+        panic!("expected a hint")
+    };
+    assert!(text.contains("--types FILE"), "{text}");
+}
+
+#[test]
+fn esc_from_a_type_goes_back_to_the_types_and_two_returns_to_them() {
+    let mut app = app();
+    press(&mut app, KeyCode::Char('2'));
+    press(&mut app, KeyCode::Enter);
+    assert!(matches!(app.stack.top(), Some(Screen::TypeDetail(_))));
+    press(&mut app, KeyCode::Esc);
+    assert!(matches!(app.stack.top(), Some(Screen::Types(_))));
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('2'));
+    assert!(
+        matches!(app.stack.top(), Some(Screen::Types(_))),
+        "2 pops back to the view"
+    );
+    assert_eq!(app.stack.layers().len(), 1);
+}
+
+#[test]
+fn count_rows_counts_loaded_rows_and_keeps_names_seen() {
+    let seen = ["a".to_owned(), "b".to_owned()];
+    let counts = super::count_rows(
+        [Some("a"), None, Some("a"), Some("c")].into_iter(),
+        seen.iter(),
+    );
+    assert_eq!(counts.get("a"), Some(&2));
+    assert_eq!(counts.get("b"), Some(&0));
+    assert_eq!(counts.get("c"), Some(&1));
+}
