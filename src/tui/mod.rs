@@ -39,6 +39,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let events = crossterm::event::EventStream::new();
     let effects = Box::new(TerminalEffects);
     let mut event_loop = EventLoop::new(terminal, app, initial, events, client, effects);
+    event_loop.theme = crate::ui::theme::Theme::from_env();
     event_loop.time_startup(options.started);
     let sender = event_loop.sender();
     let signals = tokio::spawn(async move {
