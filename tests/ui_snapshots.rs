@@ -385,3 +385,39 @@ fn search_hits_are_marked_with_and_without_colour() {
         assert!(hits > 0, "the hit is marked on screen");
     }
 }
+
+/// Issue 9 item 5: at 80x24 (and 30x8) the help was cut (`!`, `q`, `^c` missing) and could not
+/// scroll; it also lists the `:` commands and the mouse.
+#[test]
+fn help_scrolls_to_every_key_command_and_mouse_gesture() {
+    for size in [(80, 24), (30, 8)] {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char('?'));
+        let first = draw(&app);
+        let mut seen = first.clone();
+        for _ in 0..40 {
+            press(&mut app, KeyCode::Down);
+            seen.push_str(&draw(&app));
+        }
+        assert_ne!(draw(&app), first, "{size:?}: ↓ scrolls the help");
+        for needle in ["details of", "^c", ":quit", ":type", "wheel", "click"] {
+            assert!(seen.contains(needle), "{size:?}: {needle:?} never shows");
+        }
+        for _ in 0..20 {
+            press(&mut app, KeyCode::PageUp);
+        }
+        assert_eq!(draw(&app), first, "{size:?}: PgUp goes back to the top");
+    }
+}
+
+#[test]
+fn help_at_the_bottom() {
+    snapshot("help_bottom", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char('?'));
+        for _ in 0..3 {
+            press(&mut app, KeyCode::PageDown);
+        }
+        app
+    });
+}

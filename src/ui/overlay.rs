@@ -19,32 +19,54 @@ fn popup_block(theme: &Theme, title: String) -> Block<'static> {
 }
 
 pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
-    let entries = help.entries();
-    let height = (entries.len() as u16).saturating_add(4).max(6);
-    let popup = layout::centered(area, 64, height);
+    let entries = help.lines();
+    let popup = Help::popup(area, entries.len());
+    let in_view = Help::rows_in_view(area, entries.len());
     let where_ = help.keys.name;
     frame.render_widget(Clear, popup);
-    let block = popup_block(theme, format!(" Keys · {where_} "))
-        .title_bottom(Line::styled(" type to filter · Esc close ", theme.dim()));
+    let mut block = popup_block(theme, format!(" Keys · {where_} "));
+    // Where the view is, when not everything fits.
+    if entries.len() > in_view {
+        let last = (help.scroll + in_view).min(entries.len());
+        block = block.title_bottom(
+            Line::styled(
+                format!(
+                    " ↑↓ PgUp/PgDn · {}-{last}/{} ",
+                    help.scroll + 1,
+                    entries.len()
+                ),
+                theme.dim(),
+            )
+            .right_aligned(),
+        );
+    }
+    // The reminder only where it does not run into the position.
+    let block = if entries.len() <= in_view || popup.width >= 50 {
+        block.title_bottom(Line::styled(" type to filter · Esc ", theme.dim()))
+    } else {
+        block
+    };
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
+    let width = usize::from(inner.width);
     let mut lines = vec![Line::from(vec![
         Span::styled("filter: ", theme.dim()),
         Span::raw(sanitize::line(help.filter.text()).into_owned()),
     ])];
     if entries.is_empty() {
-        lines.push(Line::styled("no key matches", theme.dim()));
+        lines.push(Line::styled("nothing matches", theme.dim()));
     }
-    let visible = usize::from(inner.height.saturating_sub(1));
-    let start = help
-        .cursor
-        .selected
-        .saturating_sub(visible.saturating_sub(1));
-    for binding in entries.iter().skip(start).take(visible) {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {:<12}", binding.label), theme.title()),
-            Span::raw(binding.help),
-        ]));
+    for entry in entries.iter().skip(help.scroll).take(in_view) {
+        if entry.label.is_empty() {
+            lines.push(Line::styled(fit(entry.text, width), theme.header()));
+        } else {
+            let label = format!("  {:<12}", entry.label);
+            let room = width.saturating_sub(label.chars().count());
+            lines.push(Line::from(vec![
+                Span::styled(label, theme.title()),
+                Span::raw(fit(entry.text, room)),
+            ]));
+        }
     }
     frame.render_widget(Paragraph::new(lines), inner);
     super::text::place_cursor(frame, inner, 8, &help.filter);

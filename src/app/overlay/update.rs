@@ -1,8 +1,8 @@
 //! Keys on the popups: `?` help, the `:` command line, the type picker, the error details.
 
-use super::Overlay;
 use super::command_line;
-use crate::app::widgets::{LineEvent, ListCursor};
+use super::{Help, Overlay};
+use crate::app::widgets::LineEvent;
 use crate::app::{Action, App, Command};
 
 impl App {
@@ -14,16 +14,21 @@ impl App {
     ) -> Vec<Command> {
         match overlay {
             Overlay::Help(mut help) => {
+                let body = crate::app::layout::screen(self.size).body;
                 match help.filter.handle(action) {
                     LineEvent::Submitted | LineEvent::Cancelled => return Vec::new(),
-                    LineEvent::Changed | LineEvent::Unchanged => {
-                        help.cursor = ListCursor::default()
+                    LineEvent::Changed => help.scroll = 0,
+                    LineEvent::Unchanged => {}
+                    LineEvent::Other(action) => {
+                        let page = Help::rows_in_view(body, help.lines().len()).max(1) as isize;
+                        match action {
+                            Action::Up => help.scroll_by(-1, body),
+                            Action::Down => help.scroll_by(1, body),
+                            Action::PageUp => help.scroll_by(-page, body),
+                            Action::PageDown => help.scroll_by(page, body),
+                            _ => {}
+                        }
                     }
-                    LineEvent::Other(action @ (Action::Up | Action::Down)) => {
-                        let count = help.entries().len();
-                        help.cursor.apply(&action, count, count);
-                    }
-                    LineEvent::Other(_) => {}
                 }
                 self.overlay = Some(Overlay::Help(help));
             }
