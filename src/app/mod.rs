@@ -53,6 +53,8 @@ pub struct App {
     pub notice: Option<Notice>,
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
+    /// The `:` commands run so far, for Up/Down on the command line.
+    pub command_history: overlay::command_line::History,
     pub should_quit: bool,
     ids: RequestIds,
 }
@@ -68,6 +70,7 @@ impl App {
             overlay: None,
             notice: None,
             last_error: None,
+            command_history: Default::default(),
             should_quit: false,
             ids: RequestIds::default(),
         };

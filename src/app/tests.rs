@@ -408,3 +408,60 @@ fn results_nobody_waits_for_are_dropped() {
     app.update(reply(id, Ok(page(5, None))));
     assert_eq!(app.browser.rows().len(), 105);
 }
+
+fn code(app: &mut App, code: crossterm::event::KeyCode) -> Vec<Command> {
+    let event = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
+    match action_for(app.focus(), event) {
+        Some(action) => app.update(action),
+        None => Vec::new(),
+    }
+}
+
+fn command_line(app: &App) -> &overlay::CommandLine {
+    match &app.overlay {
+        Some(Overlay::CommandLine(line)) => line,
+        other => panic!("no command line: {other:?}"),
+    }
+}
+
+/// Issue 9 item 16: a failed command leaves an empty line under its error; Up/Down recall
+/// earlier commands; a second Tab cycles through the candidates.
+#[test]
+fn the_command_line_clears_after_a_failure_recalls_and_cycles() {
+    use crossterm::event::KeyCode;
+    let mut app = loaded(10);
+    key(&mut app, ':');
+    for c in "type repo".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Enter);
+    assert!(app.overlay.is_none(), "a good command closes the line");
+    key(&mut app, ':');
+    for c in "frob".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Enter);
+    let line = command_line(&app);
+    assert!(line.error.as_deref().unwrap().contains("frob"));
+    assert_eq!(line.input.text(), "", "the failed command is cleared");
+    code(&mut app, KeyCode::Up);
+    assert_eq!(command_line(&app).input.text(), "frob");
+    code(&mut app, KeyCode::Up);
+    assert_eq!(command_line(&app).input.text(), "type repo");
+    code(&mut app, KeyCode::Down);
+    assert_eq!(command_line(&app).input.text(), "frob");
+    code(&mut app, KeyCode::Down);
+    assert_eq!(command_line(&app).input.text(), "");
+
+    for c in "re".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).candidates, ["resources", "refresh"]);
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).input.text(), "resources");
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).input.text(), "refresh");
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).input.text(), "resources");
+}

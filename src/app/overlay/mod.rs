@@ -217,9 +217,11 @@ fn matches(needle: &str, label: &str, help: &str) -> bool {
 #[derive(Clone, Debug, Default)]
 pub struct CommandLine {
     pub input: LineInput,
-    /// What Tab found, shown above the line.
+    /// What Tab found, shown above the line; Tab again cycles through them.
     pub candidates: Vec<String>,
     pub error: Option<String>,
+    /// Which earlier command Up/Down brought back (an index into the app's history).
+    pub recalled: Option<usize>,
 }
 
 /// Choosing a type filter among the types seen so far; `None` is "all types".
