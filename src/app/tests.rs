@@ -465,3 +465,35 @@ fn the_command_line_clears_after_a_failure_recalls_and_cycles() {
     code(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "resources");
 }
+
+/// Issue 9 item 15: `r` reloads from the first page, keeps the `/` filter and puts the cursor
+/// back on the same resource (by id), even when it is no longer at the same position.
+#[test]
+fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
+    use crossterm::event::KeyCode;
+    let mut app = loaded(30);
+    key(&mut app, '/');
+    for c in "row 1".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Enter);
+    for _ in 0..3 {
+        key(&mut app, 'j');
+    }
+    assert_eq!(app.browser.selected().unwrap().id.as_deref(), Some("r12"));
+    let commands = key(&mut app, 'r');
+    let (id, request) = request_of(&commands).expect("a reload");
+    assert_eq!(request.next, None, "from the first page");
+    // The server now has two more matching resources in front.
+    let mut rows: Vec<Value> = (0..2)
+        .map(|i| json!({"id": format!("new{i}"), "type": "repo", "name": format!("row 1 new {i}")}))
+        .collect();
+    rows.extend(
+        (0..30).map(|i| json!({"id": format!("r{i}"), "type": "repo", "name": format!("row {i}")})),
+    );
+    let fresh = ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap();
+    app.update(reply(id, Ok(fresh)));
+    assert_eq!(app.browser.filter.text(), "row 1", "the filter stays");
+    assert_eq!(app.browser.selected().unwrap().id.as_deref(), Some("r12"));
+    assert_eq!(app.browser.cursor.selected, 5, "two new matches above it");
+}
