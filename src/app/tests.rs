@@ -73,7 +73,11 @@ fn key(app: &mut App, c: char) -> Vec<Command> {
 fn a_notice_lasts_until_the_next_key() {
     let mut app = loaded(100);
     key(&mut app, 'y');
-    assert!(matches!(&app.notice, Some(Notice::Info(t)) if t.contains("copied resource id")));
+    assert!(
+        matches!(&app.notice, Some(Notice::Info(t)) if t.starts_with("resource id sent to the terminal's clipboard (OSC 52)")),
+        "{:?}",
+        app.notice
+    );
     key(&mut app, 'j');
     assert!(app.notice.is_none());
 }
