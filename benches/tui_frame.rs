@@ -120,7 +120,9 @@ fn main() {
         let target = if flip { Action::Top } else { Action::Bottom };
         app.update(target);
         terminal
-            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+            .draw(|f| {
+                appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+            })
             .expect("draw");
     });
     // Real moves: start in the middle of the rows and go down, turning back before the end, so
@@ -140,7 +142,9 @@ fn main() {
                 down = !down;
             }
             terminal
-                .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+                .draw(|f| {
+                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                })
                 .expect("draw");
         },
     );
@@ -196,7 +200,14 @@ fn main() {
             Action::PageUp
         });
         terminal
-            .draw(|f| appdeck::ui::render(f, black_box(&detail_app), now))
+            .draw(|f| {
+                appdeck::ui::render(
+                    f,
+                    black_box(&detail_app),
+                    &appdeck::ui::theme::Theme::COLOR,
+                    now,
+                )
+            })
             .expect("draw");
     });
     detail_app.update(Action::NextPane);
@@ -204,7 +215,14 @@ fn main() {
         flip = !flip;
         detail_app.update(if flip { Action::Bottom } else { Action::Top });
         terminal
-            .draw(|f| appdeck::ui::render(f, black_box(&detail_app), now))
+            .draw(|f| {
+                appdeck::ui::render(
+                    f,
+                    black_box(&detail_app),
+                    &appdeck::ui::theme::Theme::COLOR,
+                    now,
+                )
+            })
             .expect("draw");
     });
 

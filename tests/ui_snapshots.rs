@@ -3,14 +3,16 @@
 
 use appdeck::api::{ApiError, Exchange, ListResponse, Reply};
 use appdeck::app::{Action, ApiReply, App, Command, RequestId, Session};
+use appdeck::ui::theme::Theme;
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
 use serde_json::{Value, json};
 
-const SIZES: [(u16, u16); 3] = [(120, 40), (80, 24), (24, 7)];
+const SIZES: [(u16, u16); 4] = [(120, 40), (80, 24), (30, 8), (24, 7)];
 
 fn now() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
@@ -97,20 +99,60 @@ fn loaded_app(size: (u16, u16)) -> App {
 }
 
 fn draw(app: &App) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
-    terminal
-        .draw(|f| appdeck::ui::render(f, app, now()))
-        .unwrap();
-    terminal.backend().to_string()
+    draw_styled(app, &Theme::COLOR).to_string()
 }
 
+/// The screen with its styles, for assertions on what text snapshots cannot see.
+fn draw_styled(app: &App, theme: &Theme) -> TestBackend {
+    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+    terminal
+        .draw(|f| appdeck::ui::render(f, app, theme, now()))
+        .unwrap();
+    terminal.backend().clone()
+}
+
+/// Characters that would drive the terminal if they reached it: C0 controls (ESC, BEL, ...),
+/// C1 controls and the bidirectional overrides and isolates.
+fn is_terminal_control(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
+}
+
+#[test]
+fn the_control_guard_rejects_bel_c1_and_bidi() {
+    for c in [
+        '\u{1b}', '\u{7}', '\u{9b}', '\u{85}', '\u{202e}', '\u{2067}',
+    ] {
+        assert!(is_terminal_control(c), "{c:?}");
+    }
+    assert!(!is_terminal_control('▶') && !is_terminal_control('平'));
+}
+
+/// Every view is drawn with and without colour: the text is the same (colour off changes no
+/// words), no control character reaches the screen, and the monochrome frame carries no
+/// colour at all.
 fn snapshot(name: &str, build: impl Fn((u16, u16)) -> App) {
     for size in SIZES {
-        let screen = draw(&build(size));
+        let app = build(size);
+        let screen = draw(&app);
+        let controls: Vec<char> = screen
+            .chars()
+            .filter(|&c| c != '\n' && is_terminal_control(c))
+            .collect();
         assert!(
-            !screen.contains('\u{1b}'),
-            "no escape character may reach the screen"
+            controls.is_empty(),
+            "no control character may reach the screen: {controls:?}"
         );
+        let mono = draw_styled(&app, &Theme::MONOCHROME);
+        assert_eq!(mono.to_string(), screen, "NO_COLOR changes no text");
+        for cell in mono.buffer().content() {
+            assert_eq!(
+                (cell.fg, cell.bg),
+                (Color::Reset, Color::Reset),
+                "{name} {size:?}: a colour under NO_COLOR at {:?}",
+                cell.symbol()
+            );
+        }
         insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), screen);
     }
 }
@@ -322,6 +364,136 @@ fn type_raw_json() {
         let mut app = repository(size);
         for _ in 0..3 {
             press(&mut app, KeyCode::Tab);
+        }
+        app
+    });
+}
+
+/// The cells of row `y` from column `x0` to `x1` (exclusive).
+fn row_cells(backend: &TestBackend, y: u16, x0: u16, x1: u16) -> Vec<ratatui::buffer::Cell> {
+    (x0..x1).map(|x| backend.buffer()[(x, y)].clone()).collect()
+}
+
+#[test]
+fn the_selected_row_carries_the_selection_style_with_and_without_colour() {
+    let mut app = loaded_app((80, 24));
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    // Status bar, border, header, then rows: the third row is on line 5.
+    let (y, other) = (5, 4);
+    let colour = draw_styled(&app, &Theme::COLOR);
+    assert_eq!(colour.buffer()[(1, y)].symbol(), "▶");
+    assert_eq!(colour.buffer()[(1, other)].symbol(), " ");
+    for cell in row_cells(&colour, y, 1, 79) {
+        // One readable pair for the whole row: no light-blue or dark-grey cell on the blue.
+        assert_eq!((cell.fg, cell.bg), (Color::White, Color::Blue), "{cell:?}");
+    }
+    assert!(
+        row_cells(&colour, other, 1, 79)
+            .iter()
+            .all(|c| c.bg != Color::Blue)
+    );
+    let mono = draw_styled(&app, &Theme::MONOCHROME);
+    for cell in row_cells(&mono, y, 1, 79) {
+        assert!(cell.modifier.contains(Modifier::REVERSED), "{cell:?}");
+    }
+    assert!(
+        row_cells(&mono, other, 1, 79)
+            .iter()
+            .all(|c| !c.modifier.contains(Modifier::REVERSED))
+    );
+}
+
+#[test]
+fn the_focused_pane_and_its_selection_show_with_and_without_colour() {
+    let mut app = loaded_app((120, 40));
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Tab);
+    for theme in [Theme::COLOR, Theme::MONOCHROME] {
+        let screen = draw_styled(&app, &theme);
+        let text = screen.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        // Fields on the left (plain border), the properties tree focused on the right (thick).
+        assert!(lines[1].starts_with("\"┌"), "{}", lines[1]);
+        assert!(lines[1].contains("┏"), "{}", lines[1]);
+        let tree_x = lines[1].chars().position(|c| c == '┏').unwrap() as u16 - 1;
+        let marker = screen.buffer()[(tree_x + 1, 2)].clone();
+        assert_eq!(marker.symbol(), "▶");
+        let title = screen.buffer()[(tree_x + 2, 1)].clone();
+        let unfocused_title = screen.buffer()[(2, 1)].clone();
+        if theme.color {
+            assert_eq!(marker.bg, Color::Blue);
+            assert_ne!(title.fg, unfocused_title.fg);
+        } else {
+            assert!(marker.modifier.contains(Modifier::REVERSED));
+            assert!(title.modifier.contains(Modifier::REVERSED));
+            assert!(!unfocused_title.modifier.contains(Modifier::REVERSED));
+            assert!(!unfocused_title.modifier.contains(Modifier::BOLD));
+        }
+    }
+}
+
+#[test]
+fn search_hits_are_marked_with_and_without_colour() {
+    let mut app = loaded_app((120, 40));
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "team");
+    for theme in [Theme::COLOR, Theme::MONOCHROME] {
+        let screen = draw_styled(&app, &theme);
+        let buffer = screen.buffer();
+        let mut hits = 0;
+        for y in 0..buffer.area.height {
+            let row: String = (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol().to_owned())
+                .collect();
+            let Some(at) = row.find("team") else { continue };
+            let x = row[..at].chars().count() as u16;
+            let cell = &buffer[(x, y)];
+            // The focused tree marks its hits; the raw pane beside it shows the word plainly.
+            let marked = if theme.color {
+                cell.bg == Color::Yellow
+            } else {
+                cell.modifier.contains(Modifier::UNDERLINED)
+            };
+            hits += usize::from(marked);
+        }
+        assert!(hits > 0, "the hit is marked on screen");
+    }
+}
+
+/// Issue 9 item 5: at 80x24 (and 30x8) the help was cut (`!`, `q`, `^c` missing) and could not
+/// scroll; it also lists the `:` commands and the mouse.
+#[test]
+fn help_scrolls_to_every_key_command_and_mouse_gesture() {
+    for size in [(80, 24), (30, 8)] {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char('?'));
+        let first = draw(&app);
+        let mut seen = first.clone();
+        for _ in 0..40 {
+            press(&mut app, KeyCode::Down);
+            seen.push_str(&draw(&app));
+        }
+        assert_ne!(draw(&app), first, "{size:?}: ↓ scrolls the help");
+        for needle in ["details of", "^c", ":quit", ":type", "wheel", "click"] {
+            assert!(seen.contains(needle), "{size:?}: {needle:?} never shows");
+        }
+        for _ in 0..20 {
+            press(&mut app, KeyCode::PageUp);
+        }
+        assert_eq!(draw(&app), first, "{size:?}: PgUp goes back to the top");
+    }
+}
+
+#[test]
+fn help_at_the_bottom() {
+    snapshot("help_bottom", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char('?'));
+        for _ in 0..3 {
+            press(&mut app, KeyCode::PageDown);
         }
         app
     });

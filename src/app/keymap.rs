@@ -210,7 +210,7 @@ pub static FORCE_QUIT: [Binding; 1] = [bind(&[Ctrl('c')], "^c", "quit", || Actio
 pub static PANE_SHARED: [&[Binding]; 5] =
     [&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &GLOBAL, &FORCE_QUIT];
 
-static LINE_INPUT_KEYS: [Binding; 5] = [
+static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         &[Code(KeyCode::Enter)],
         "Enter",
@@ -240,6 +240,20 @@ static LINE_INPUT_KEYS: [Binding; 5] = [
         "",
     ),
     bind(&[Code(KeyCode::Up)], "↑", "move up", || Action::Up, ""),
+    bind(
+        &[Code(KeyCode::PageDown)],
+        "PgDn",
+        "page down",
+        || Action::PageDown,
+        "",
+    ),
+    bind(
+        &[Code(KeyCode::PageUp)],
+        "PgUp",
+        "page up",
+        || Action::PageUp,
+        "",
+    ),
 ];
 
 /// A one-line input (filter, search, command line, help filter); every other key is text.

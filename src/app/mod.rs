@@ -53,6 +53,8 @@ pub struct App {
     pub notice: Option<Notice>,
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
+    /// The `:` commands run so far, for Up/Down on the command line.
+    pub command_history: overlay::command_line::History,
     pub should_quit: bool,
     /// The resource types appdeck knows, once the runtime has loaded them (see
     /// [`Command::LoadTypes`]); the types view opens on them at once.
@@ -71,6 +73,7 @@ impl App {
             overlay: None,
             notice: None,
             last_error: None,
+            command_history: Default::default(),
             should_quit: false,
             known_types: None,
             ids: RequestIds::default(),

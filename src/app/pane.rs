@@ -140,12 +140,15 @@ impl Ctx<'_> {
         }
     }
 
-    /// Copies with OSC 52 and says what was copied.
+    /// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal
+    /// took it, so the notice says "sent", never "copied".
     pub fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
         match text {
             Some(text) => {
                 let shown: String = sanitize::line(&text).chars().take(60).collect();
-                self.info(format!("copied {what} to the clipboard (OSC 52): {shown}"));
+                self.info(format!(
+                    "{what} sent to the terminal's clipboard (OSC 52): {shown}"
+                ));
                 vec![Command::Copy(text)]
             }
             None => {

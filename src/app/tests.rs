@@ -73,7 +73,11 @@ fn key(app: &mut App, c: char) -> Vec<Command> {
 fn a_notice_lasts_until_the_next_key() {
     let mut app = loaded(100);
     key(&mut app, 'y');
-    assert!(matches!(&app.notice, Some(Notice::Info(t)) if t.contains("copied resource id")));
+    assert!(
+        matches!(&app.notice, Some(Notice::Info(t)) if t.starts_with("resource id sent to the terminal's clipboard (OSC 52)")),
+        "{:?}",
+        app.notice
+    );
     key(&mut app, 'j');
     assert!(app.notice.is_none());
 }
@@ -407,4 +411,93 @@ fn results_nobody_waits_for_are_dropped() {
     assert_eq!(app.browser.rows().len(), 105);
     app.update(reply(id, Ok(page(5, None))));
     assert_eq!(app.browser.rows().len(), 105);
+}
+
+fn code(app: &mut App, code: crossterm::event::KeyCode) -> Vec<Command> {
+    let event = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
+    match action_for(app.focus(), event) {
+        Some(action) => app.update(action),
+        None => Vec::new(),
+    }
+}
+
+fn command_line(app: &App) -> &overlay::CommandLine {
+    match &app.overlay {
+        Some(Overlay::CommandLine(line)) => line,
+        other => panic!("no command line: {other:?}"),
+    }
+}
+
+/// Issue 9 item 16: a failed command leaves an empty line under its error; Up/Down recall
+/// earlier commands; a second Tab cycles through the candidates.
+#[test]
+fn the_command_line_clears_after_a_failure_recalls_and_cycles() {
+    use crossterm::event::KeyCode;
+    let mut app = loaded(10);
+    key(&mut app, ':');
+    for c in "type repo".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Enter);
+    assert!(app.overlay.is_none(), "a good command closes the line");
+    key(&mut app, ':');
+    for c in "frob".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Enter);
+    let line = command_line(&app);
+    assert!(line.error.as_deref().unwrap().contains("frob"));
+    assert_eq!(line.input.text(), "", "the failed command is cleared");
+    code(&mut app, KeyCode::Up);
+    assert_eq!(command_line(&app).input.text(), "frob");
+    code(&mut app, KeyCode::Up);
+    assert_eq!(command_line(&app).input.text(), "type repo");
+    code(&mut app, KeyCode::Down);
+    assert_eq!(command_line(&app).input.text(), "frob");
+    code(&mut app, KeyCode::Down);
+    assert_eq!(command_line(&app).input.text(), "");
+
+    for c in "re".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).candidates, ["resources", "refresh"]);
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).input.text(), "resources");
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).input.text(), "refresh");
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).input.text(), "resources");
+}
+
+/// Issue 9 item 15: `r` reloads from the first page, keeps the `/` filter and puts the cursor
+/// back on the same resource (by id), even when it is no longer at the same position.
+#[test]
+fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
+    use crossterm::event::KeyCode;
+    let mut app = loaded(30);
+    key(&mut app, '/');
+    for c in "row 1".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Enter);
+    for _ in 0..3 {
+        key(&mut app, 'j');
+    }
+    assert_eq!(app.browser.selected().unwrap().id.as_deref(), Some("r12"));
+    let commands = key(&mut app, 'r');
+    let (id, request) = request_of(&commands).expect("a reload");
+    assert_eq!(request.next, None, "from the first page");
+    // The server now has two more matching resources in front.
+    let mut rows: Vec<Value> = (0..2)
+        .map(|i| json!({"id": format!("new{i}"), "type": "repo", "name": format!("row 1 new {i}")}))
+        .collect();
+    rows.extend(
+        (0..30).map(|i| json!({"id": format!("r{i}"), "type": "repo", "name": format!("row {i}")})),
+    );
+    let fresh = ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap();
+    app.update(reply(id, Ok(fresh)));
+    assert_eq!(app.browser.filter.text(), "row 1", "the filter stays");
+    assert_eq!(app.browser.selected().unwrap().id.as_deref(), Some("r12"));
+    assert_eq!(app.browser.cursor.selected, 5, "two new matches above it");
 }

@@ -18,6 +18,7 @@ use super::startup::StartupClock;
 use crate::api::Client;
 use crate::app::keymap::action_for;
 use crate::app::{Action, App, Command, Notice};
+use crate::ui::theme::Theme;
 
 pub struct EventLoop<B: Backend, E> {
     pub terminal: Terminal<B>,
@@ -32,6 +33,8 @@ pub struct EventLoop<B: Backend, E> {
     /// Frames drawn so far (tests and benchmarks check that idle means no frames).
     pub frames: u64,
     startup: Option<StartupClock>,
+    /// How to draw: with colour or not (`NO_COLOR`), chosen once by the caller.
+    pub theme: Theme,
 }
 
 impl<B, E> EventLoop<B, E>
@@ -61,6 +64,7 @@ where
             dirty: true,
             frames: 0,
             startup: None,
+            theme: Theme::default(),
         };
         event_loop.execute(initial);
         event_loop
@@ -139,8 +143,9 @@ where
     pub fn draw(&mut self) -> io::Result<()> {
         if self.dirty {
             let app = &self.app;
+            let theme = &self.theme;
             self.terminal
-                .draw(|frame| crate::ui::render(frame, app, chrono::Utc::now()))
+                .draw(|frame| crate::ui::render(frame, app, theme, chrono::Utc::now()))
                 .map_err(|e| io::Error::other(e.to_string()))?;
             self.dirty = false;
             self.frames += 1;

@@ -42,6 +42,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let events = crossterm::event::EventStream::new();
     let effects = Box::new(TerminalEffects);
     let mut event_loop = EventLoop::new(terminal, app, Vec::new(), events, client, effects);
+    event_loop.theme = crate::ui::theme::Theme::from_env();
     // The known types (the store, files) load in the background once the first frame is out,
     // so they never slow the start; the first page is asked for at once.
     event_loop.know_types(options.types);

@@ -6,12 +6,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::theme;
+use super::theme::Theme;
 use crate::app::{App, Notice};
 use crate::sanitize;
 use crate::text::fit;
 
-pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
+pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let profile = app
         .session
         .profile
@@ -19,7 +19,7 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         .map(sanitize::line)
         .unwrap_or("no profile".into());
     let mut spans = vec![
-        Span::styled(" appdeck ", theme::title()),
+        Span::styled(" appdeck ", theme.title()),
         Span::raw(format!(
             "│ {} │ {} ",
             profile,
@@ -27,20 +27,20 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         )),
     ];
     if let Some(activity) = app.activity() {
-        spans.push(Span::styled(format!("│ {activity} "), theme::warning()));
+        spans.push(Span::styled(format!("│ {activity} "), theme.warning()));
     }
     // What the last key did, else what is wrong now (a fixed error leaves the bar; `!` keeps
     // the last one in full).
     match (&app.notice, app.problem()) {
         (Some(Notice::Info(text)), _) => {
-            spans.push(Span::styled(format!("│ {text}"), theme::info()))
+            spans.push(Span::styled(format!("│ {text}"), theme.info()))
         }
         (Some(Notice::Error(text)), _) => {
-            spans.push(Span::styled(format!("│ ⚠ {text}"), theme::error()))
+            spans.push(Span::styled(format!("│ ⚠ {text}"), theme.error()))
         }
         (None, Some(problem)) => spans.push(Span::styled(
             format!("│ ⚠ {problem} (! details)"),
-            theme::error(),
+            theme.error(),
         )),
         (None, None) => {}
     }
@@ -63,16 +63,16 @@ pub fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         fitted = spans;
     }
     frame.render_widget(
-        Paragraph::new(Line::from(fitted)).style(theme::status_bar()),
+        Paragraph::new(Line::from(fitted)).style(theme.status_bar()),
         area,
     );
 }
 
-pub fn render_footer(frame: &mut Frame, app: &App, area: Rect) {
+pub fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut spans = Vec::new();
     for binding in app.focus().keys.bindings().filter(|b| !b.footer.is_empty()) {
-        spans.push(Span::styled(format!(" {} ", binding.label), theme::title()));
-        spans.push(Span::styled(format!("{} ", binding.footer), theme::dim()));
+        spans.push(Span::styled(format!(" {} ", binding.label), theme.title()));
+        spans.push(Span::styled(format!("{} ", binding.footer), theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -15,30 +15,33 @@ use crate::app::App;
 use crate::app::layout;
 use crate::app::overlay::Overlay;
 use crate::app::pane::Screen;
+use theme::Theme;
 
 /// Draws one frame. `now` is passed in (not read from the clock) so relative times are
-/// reproducible in tests.
-pub fn render(frame: &mut Frame, app: &App, now: DateTime<Utc>) {
+/// reproducible in tests; `theme` too, so the same state can be drawn with and without colour.
+pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
     let area = frame.area();
     let screen = layout::screen(area);
-    bars::render_status(frame, app, screen.status);
+    bars::render_status(frame, app, theme, screen.status);
     // The screen on top of the stack; one arm per pane.
     match app.stack.top() {
-        None => panes::browser::render(frame, &app.browser, screen.body),
-        Some(Screen::Detail(detail)) => panes::detail::render(frame, detail, screen.body, now),
+        None => panes::browser::render(frame, &app.browser, theme, screen.body),
+        Some(Screen::Detail(detail)) => {
+            panes::detail::render(frame, detail, theme, screen.body, now)
+        }
         Some(Screen::Types(types)) => panes::types::render(frame, types, screen.body),
         Some(Screen::TypeDetail(detail)) => panes::type_detail::render(frame, detail, screen.body),
     }
-    bars::render_footer(frame, app, screen.footer);
+    bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {
-        Some(Overlay::Help(help)) => overlay::render_help(frame, help, screen.body),
+        Some(Overlay::Help(help)) => overlay::render_help(frame, help, theme, screen.body),
         Some(Overlay::CommandLine(line)) => {
-            overlay::render_command_line(frame, line, screen.footer)
+            overlay::render_command_line(frame, line, theme, screen.footer)
         }
         Some(Overlay::TypePicker(picker)) => {
-            overlay::render_type_picker(frame, picker, screen.body)
+            overlay::render_type_picker(frame, picker, theme, screen.body)
         }
-        Some(Overlay::Error(popup)) => overlay::render_error(frame, popup, screen.body),
+        Some(Overlay::Error(popup)) => overlay::render_error(frame, popup, theme, screen.body),
         None => {}
     }
 }

@@ -5,68 +5,90 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::theme;
+use super::theme::Theme;
 use crate::app::layout;
 use crate::app::overlay::{CommandLine, ErrorPopup, Help, TypePicker};
 use crate::sanitize;
 use crate::text::fit;
 
-fn popup_block(title: String) -> Block<'static> {
+fn popup_block(theme: &Theme, title: String) -> Block<'static> {
     Block::default()
         .borders(Borders::ALL)
-        .border_style(theme::border(true))
-        .title(Span::styled(title, theme::title()))
+        .border_style(theme.border(true))
+        .title(Span::styled(title, theme.title()))
 }
 
-pub fn render_help(frame: &mut Frame, help: &Help, area: Rect) {
-    let entries = help.entries();
-    let height = (entries.len() as u16).saturating_add(4).max(6);
-    let popup = layout::centered(area, 64, height);
+pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
+    let entries = help.lines();
+    let popup = Help::popup(area, entries.len());
+    let in_view = Help::rows_in_view(area, entries.len());
     let where_ = help.keys.name;
     frame.render_widget(Clear, popup);
-    let block = popup_block(format!(" Keys · {where_} "))
-        .title_bottom(Line::styled(" type to filter · Esc close ", theme::dim()));
+    let mut block = popup_block(theme, format!(" Keys · {where_} "));
+    // Where the view is, when not everything fits.
+    if entries.len() > in_view {
+        let last = (help.scroll + in_view).min(entries.len());
+        block = block.title_bottom(
+            Line::styled(
+                format!(
+                    " ↑↓ PgUp/PgDn · {}-{last}/{} ",
+                    help.scroll + 1,
+                    entries.len()
+                ),
+                theme.dim(),
+            )
+            .right_aligned(),
+        );
+    }
+    // The reminder only where it does not run into the position.
+    let block = if entries.len() <= in_view || popup.width >= 50 {
+        block.title_bottom(Line::styled(" type to filter · Esc ", theme.dim()))
+    } else {
+        block
+    };
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
+    let width = usize::from(inner.width);
     let mut lines = vec![Line::from(vec![
-        Span::styled("filter: ", theme::dim()),
+        Span::styled("filter: ", theme.dim()),
         Span::raw(sanitize::line(help.filter.text()).into_owned()),
     ])];
     if entries.is_empty() {
-        lines.push(Line::styled("no key matches", theme::dim()));
+        lines.push(Line::styled("nothing matches", theme.dim()));
     }
-    let visible = usize::from(inner.height.saturating_sub(1));
-    let start = help
-        .cursor
-        .selected
-        .saturating_sub(visible.saturating_sub(1));
-    for binding in entries.iter().skip(start).take(visible) {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {:<12}", binding.label), theme::title()),
-            Span::raw(binding.help),
-        ]));
+    for entry in entries.iter().skip(help.scroll).take(in_view) {
+        if entry.label.is_empty() {
+            lines.push(Line::styled(fit(entry.text, width), theme.header()));
+        } else {
+            let label = format!("  {:<12}", entry.label);
+            let room = width.saturating_sub(label.chars().count());
+            lines.push(Line::from(vec![
+                Span::styled(label, theme.title()),
+                Span::raw(fit(entry.text, room)),
+            ]));
+        }
     }
     frame.render_widget(Paragraph::new(lines), inner);
     super::text::place_cursor(frame, inner, 8, &help.filter);
 }
 
 /// The command line sits on the footer's row; Tab's candidates or an error go just above it.
-pub fn render_command_line(frame: &mut Frame, line: &CommandLine, footer: Rect) {
+pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme, footer: Rect) {
     let text = sanitize::line(line.input.text()).into_owned();
     frame.render_widget(Clear, footer);
     frame.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled(":", theme::title()),
+            Span::styled(":", theme.title()),
             Span::raw(text),
         ])),
         footer,
     );
     super::text::place_cursor(frame, footer, 1, &line.input);
     let note = match (&line.error, line.candidates.is_empty()) {
-        (Some(error), _) => Some(Line::styled(format!("⚠ {error}"), theme::error())),
+        (Some(error), _) => Some(Line::styled(format!("⚠ {error}"), theme.error())),
         (None, false) => Some(Line::styled(
             sanitize::line(&line.candidates.join("  ")).into_owned(),
-            theme::warning(),
+            theme.warning(),
         )),
         (None, true) if line.input.text().is_empty() => Some(Line::styled(
             crate::app::overlay::command_line::COMMANDS
@@ -74,7 +96,7 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, footer: Rect) 
                 .map(|(c, _)| *c)
                 .collect::<Vec<_>>()
                 .join("  "),
-            theme::dim(),
+            theme.dim(),
         )),
         _ => None,
     };
@@ -86,15 +108,15 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, footer: Rect) 
             ..footer
         };
         frame.render_widget(Clear, above);
-        frame.render_widget(Paragraph::new(note).style(theme::status_bar()), above);
+        frame.render_widget(Paragraph::new(note).style(theme.status_bar()), above);
     }
 }
 
-pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, area: Rect) {
+pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme, area: Rect) {
     let height = (picker.options.len() as u16).saturating_add(2).min(20);
     let popup = layout::centered(area, 40, height);
     frame.render_widget(Clear, popup);
-    let block = popup_block(" Type filter ".to_owned());
+    let block = popup_block(theme, " Type filter ".to_owned());
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let visible = usize::from(inner.height);
@@ -115,7 +137,7 @@ pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, area: Rect) {
             };
             let line = Line::raw(fit(&format!(" {label}"), usize::from(inner.width)));
             if i == picker.cursor.selected {
-                line.style(theme::selected(true))
+                line.style(theme.selected(true))
             } else {
                 line
             }
@@ -124,31 +146,31 @@ pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, area: Rect) {
+pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, area: Rect) {
     let popup = layout::centered(area, 72, 12);
     frame.render_widget(Clear, popup);
-    let block = popup_block(" Error ".to_owned())
-        .border_style(theme::error())
-        .title_bottom(Line::styled(" Esc close · j/k scroll ", theme::dim()));
+    let block = popup_block(theme, " Error ".to_owned())
+        .border_style(theme.error())
+        .title_bottom(Line::styled(" Esc close · j/k scroll ", theme.dim()));
     let report = &popup_state.report;
     let mut lines = vec![
-        Line::styled(format!("While {}:", report.doing), theme::dim()),
+        Line::styled(format!("While {}:", report.doing), theme.dim()),
         Line::raw(""),
-        Line::styled(report.message.clone(), theme::error()),
+        Line::styled(report.message.clone(), theme.error()),
     ];
     if let Some(hint) = &report.hint {
         lines.push(Line::raw(""));
-        lines.push(Line::styled(format!("Hint: {hint}"), theme::warning()));
+        lines.push(Line::styled(format!("Hint: {hint}"), theme.warning()));
     }
     // On a tiny screen the error itself comes first, and j/k scroll to the rest.
     if super::text::wrapped_height(&lines, layout::inset(popup).width) > layout::inset(popup).height
     {
         lines = vec![
-            Line::styled(report.message.clone(), theme::error()),
-            Line::styled(format!("(while {})", report.doing), theme::dim()),
+            Line::styled(report.message.clone(), theme.error()),
+            Line::styled(format!("(while {})", report.doing), theme.dim()),
         ];
         if let Some(hint) = &report.hint {
-            lines.push(Line::styled(format!("Hint: {hint}"), theme::warning()));
+            lines.push(Line::styled(format!("Hint: {hint}"), theme.warning()));
         }
     }
     frame.render_widget(

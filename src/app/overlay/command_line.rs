@@ -80,6 +80,60 @@ pub fn complete<'a>(line: &str, types: impl Iterator<Item = &'a String>) -> (Str
     (completed, candidates)
 }
 
+/// The candidate after the one on `line`, for a second Tab: `line` is "type NAME" or a command
+/// word; when it holds none of the candidates (only their common start), the first one.
+pub fn cycle(line: &str, candidates: &[String]) -> Option<String> {
+    let trimmed = line.trim_start();
+    let (prefix, word) = match trimmed.split_once(' ') {
+        Some((_, rest)) => ("type ", rest.trim_start()),
+        None => ("", trimmed),
+    };
+    let next = match candidates.iter().position(|c| c == word) {
+        Some(i) => candidates.get((i + 1) % candidates.len())?,
+        None => candidates.first()?,
+    };
+    Some(format!("{prefix}{next}"))
+}
+
+/// The commands run so far, oldest first, for Up/Down on the command line.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    entries: Vec<String>,
+}
+
+/// Enough to go back a long way; the oldest drop off.
+const HISTORY_LIMIT: usize = 100;
+
+impl History {
+    /// Remembers `line` (not blank, not the same as the last one).
+    pub fn push(&mut self, line: &str) {
+        let line = line.trim();
+        if line.is_empty() || self.entries.last().is_some_and(|l| l == line) {
+            return;
+        }
+        if self.entries.len() == HISTORY_LIMIT {
+            self.entries.remove(0);
+        }
+        self.entries.push(line.to_owned());
+    }
+
+    /// Up from `at` (None: from the line being typed): the index and text of the earlier command.
+    pub fn older(&self, at: Option<usize>) -> Option<(usize, &str)> {
+        let index = match at {
+            Some(0) => 0,
+            Some(i) => i - 1,
+            None => self.entries.len().checked_sub(1)?,
+        };
+        Some((index, self.entries.get(index)?))
+    }
+
+    /// Down from `at`: the later command, or None past the newest (back to an empty line).
+    pub fn newer(&self, at: usize) -> Option<(usize, &str)> {
+        let index = at + 1;
+        Some((index, self.entries.get(index)?))
+    }
+}
+
 fn common_prefix(words: &[String]) -> String {
     let first = &words[0];
     let mut end = first.len();
@@ -111,6 +165,37 @@ mod tests {
         assert_eq!(parse("type"), Ok(LineCommand::Type(None)));
         assert_eq!(parse("q"), Ok(LineCommand::Quit));
         assert!(parse("frobnicate").unwrap_err().contains("unknown command"));
+    }
+
+    #[test]
+    fn a_second_tab_cycles_through_the_candidates() {
+        let names: Vec<String> = vec!["deployment".into(), "dashboard".into()];
+        assert_eq!(cycle("type d", &names).as_deref(), Some("type deployment"));
+        assert_eq!(
+            cycle("type deployment", &names).as_deref(),
+            Some("type dashboard")
+        );
+        assert_eq!(
+            cycle("type dashboard", &names).as_deref(),
+            Some("type deployment")
+        );
+        let words: Vec<String> = vec!["refresh".into(), "resources".into()];
+        assert_eq!(cycle("refresh", &words).as_deref(), Some("resources"));
+        assert_eq!(cycle("x", &[]), None);
+    }
+
+    #[test]
+    fn history_recalls_older_and_newer_commands() {
+        let mut history = History::default();
+        assert_eq!(history.older(None), None);
+        for line in ["type repo", "refresh", "refresh", "  "] {
+            history.push(line);
+        }
+        assert_eq!(history.older(None), Some((1, "refresh")));
+        assert_eq!(history.older(Some(1)), Some((0, "type repo")));
+        assert_eq!(history.older(Some(0)), Some((0, "type repo")));
+        assert_eq!(history.newer(0), Some((1, "refresh")));
+        assert_eq!(history.newer(1), None);
     }
 
     #[test]

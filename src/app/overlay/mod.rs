@@ -10,6 +10,9 @@ use super::Action;
 use super::keymap::{
     Binding, FORCE_QUIT, Focus, InputMode, Key, KeyTable, LINE_INPUT, MOVE_ENDS, MOVE_LINES, bind,
 };
+use ratatui::layout::Rect;
+
+use super::layout;
 use super::widgets::{LineInput, ListCursor};
 use crate::sanitize;
 
@@ -89,20 +92,41 @@ pub static POPUP_KEYS: KeyTable = KeyTable {
     shared: &[&FORCE_QUIT],
 };
 
-/// The keys of the pane that was focused when `?` was pressed, narrowed as the user types.
+/// The keys of the pane that was focused when `?` was pressed, then the `:` commands and what
+/// the mouse does, narrowed as the user types and scrolled with the arrows and PgUp/PgDn.
 #[derive(Clone, Debug)]
 pub struct Help {
     pub keys: &'static KeyTable,
     pub filter: LineInput,
-    pub cursor: ListCursor,
+    /// The first line in view.
+    pub scroll: usize,
 }
+
+/// One line of the help: a key (or command, or mouse gesture) and what it does; a line with an
+/// empty label is a section heading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpLine {
+    pub label: String,
+    pub text: &'static str,
+}
+
+/// What the mouse does, for the help.
+const MOUSE: [(&str, &str); 3] = [
+    ("wheel", "scroll the list or pane under the pointer"),
+    ("click", "select a row or a pane"),
+    ("click again", "open the selected row"),
+];
+
+/// The help popup is this wide at most, and as high as its lines (plus border and filter line).
+const HELP_WIDTH: u16 = 64;
+const HELP_CHROME: u16 = 3;
 
 impl Help {
     pub fn new(keys: &'static KeyTable) -> Self {
         Help {
             keys,
             filter: LineInput::new(),
-            cursor: ListCursor::default(),
+            scroll: 0,
         }
     }
 
@@ -111,21 +135,93 @@ impl Help {
         let needle = self.filter.text().to_lowercase();
         self.keys
             .bindings()
-            .filter(|b| {
-                needle.is_empty()
-                    || b.label.to_lowercase().contains(&needle)
-                    || b.help.to_lowercase().contains(&needle)
-            })
+            .filter(|b| matches(&needle, b.label, b.help))
             .collect()
     }
+
+    /// Every line of the help that matches the filter: keys, then commands, then the mouse.
+    pub fn lines(&self) -> Vec<HelpLine> {
+        let needle = self.filter.text().to_lowercase();
+        let mut lines: Vec<HelpLine> = self
+            .entries()
+            .into_iter()
+            .map(|b| HelpLine {
+                label: b.label.to_owned(),
+                text: b.help,
+            })
+            .collect();
+        let sections: [(&'static str, Vec<HelpLine>); 2] = [
+            (
+                "── : commands (Tab completes, ↑/↓ recall)",
+                command_line::COMMANDS
+                    .iter()
+                    .filter(|(c, what)| matches(&needle, c, what))
+                    .map(|(c, what)| HelpLine {
+                        label: format!(":{c}"),
+                        text: what,
+                    })
+                    .collect(),
+            ),
+            (
+                "── mouse",
+                MOUSE
+                    .iter()
+                    .filter(|(g, what)| matches(&needle, g, what))
+                    .map(|(g, what)| HelpLine {
+                        label: (*g).to_owned(),
+                        text: what,
+                    })
+                    .collect(),
+            ),
+        ];
+        for (heading, section) in sections {
+            if !section.is_empty() {
+                lines.push(HelpLine {
+                    label: String::new(),
+                    text: heading,
+                });
+                lines.extend(section);
+            }
+        }
+        lines
+    }
+
+    /// Where the popup goes in `body`, for `lines` lines.
+    pub fn popup(body: Rect, lines: usize) -> Rect {
+        let height = u16::try_from(lines)
+            .unwrap_or(u16::MAX)
+            .saturating_add(HELP_CHROME)
+            .max(6);
+        layout::centered(body, HELP_WIDTH, height)
+    }
+
+    /// How many help lines fit in the popup drawn in `body` (below the filter line).
+    pub fn rows_in_view(body: Rect, lines: usize) -> usize {
+        usize::from(Self::popup(body, lines).height.saturating_sub(HELP_CHROME))
+    }
+
+    /// Scrolls by `delta` lines, never past the last screenful.
+    pub fn scroll_by(&mut self, delta: isize, body: Rect) {
+        let len = self.lines().len();
+        let last_top = len.saturating_sub(Self::rows_in_view(body, len));
+        self.scroll = self.scroll.saturating_add_signed(delta).min(last_top);
+    }
+}
+
+fn matches(needle: &str, label: &str, help: &str) -> bool {
+    needle.is_empty()
+        || label.to_lowercase().contains(needle)
+        || help.to_lowercase().contains(needle)
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct CommandLine {
     pub input: LineInput,
-    /// What Tab found, shown above the line.
+    /// What Tab found, shown above the line; Tab again cycles through them.
     pub candidates: Vec<String>,
     pub error: Option<String>,
+    /// Which earlier command Up/Down brought back (an index into the app's history).
+    pub recalled: Option<usize>,
 }
 
 /// Choosing a type filter among the types seen so far; `None` is "all types".

@@ -1,8 +1,8 @@
 //! Keys on the popups: `?` help, the `:` command line, the type picker, the error details.
 
-use super::Overlay;
 use super::command_line;
-use crate::app::widgets::{LineEvent, ListCursor};
+use super::{Help, Overlay};
+use crate::app::widgets::LineEvent;
 use crate::app::{Action, App, Command};
 
 impl App {
@@ -14,34 +14,82 @@ impl App {
     ) -> Vec<Command> {
         match overlay {
             Overlay::Help(mut help) => {
+                let body = crate::app::layout::screen(self.size).body;
                 match help.filter.handle(action) {
                     LineEvent::Submitted | LineEvent::Cancelled => return Vec::new(),
-                    LineEvent::Changed | LineEvent::Unchanged => {
-                        help.cursor = ListCursor::default()
+                    LineEvent::Changed => help.scroll = 0,
+                    LineEvent::Unchanged => {}
+                    LineEvent::Other(action) => {
+                        let page = Help::rows_in_view(body, help.lines().len()).max(1) as isize;
+                        match action {
+                            Action::Up => help.scroll_by(-1, body),
+                            Action::Down => help.scroll_by(1, body),
+                            Action::PageUp => help.scroll_by(-page, body),
+                            Action::PageDown => help.scroll_by(page, body),
+                            _ => {}
+                        }
                     }
-                    LineEvent::Other(action @ (Action::Up | Action::Down)) => {
-                        let count = help.entries().len();
-                        help.cursor.apply(&action, count, count);
-                    }
-                    LineEvent::Other(_) => {}
                 }
                 self.overlay = Some(Overlay::Help(help));
             }
             Overlay::CommandLine(mut line) => {
                 match line.input.handle(action) {
                     LineEvent::Cancelled => return Vec::new(),
-                    LineEvent::Changed | LineEvent::Unchanged => line.error = None,
-                    LineEvent::Other(Action::Complete) => {
-                        let types = self.browser.types_seen.iter();
-                        let (completed, candidates) =
-                            command_line::complete(line.input.text(), types);
-                        line.input.set(&completed);
-                        line.candidates = candidates;
+                    LineEvent::Changed => {
+                        line.error = None;
+                        line.candidates.clear();
+                        line.recalled = None;
                     }
-                    LineEvent::Submitted => match command_line::parse(line.input.text()) {
-                        Ok(command) => return self.run_line_command(command),
-                        Err(error) => line.error = Some(error),
-                    },
+                    LineEvent::Unchanged => line.error = None,
+                    LineEvent::Other(Action::Complete) => {
+                        let cycled = (line.candidates.len() > 1)
+                            .then(|| command_line::cycle(line.input.text(), &line.candidates))
+                            .flatten();
+                        match cycled {
+                            Some(next) => line.input.set(&next),
+                            None => {
+                                let types = self.browser.types_seen.iter();
+                                let (completed, candidates) =
+                                    command_line::complete(line.input.text(), types);
+                                line.input.set(&completed);
+                                line.candidates = candidates;
+                            }
+                        }
+                    }
+                    LineEvent::Other(Action::Up) => {
+                        if let Some((at, text)) = self.command_history.older(line.recalled) {
+                            line.input.set(text);
+                            line.recalled = Some(at);
+                        }
+                    }
+                    LineEvent::Other(Action::Down) => {
+                        if let Some(at) = line.recalled {
+                            match self.command_history.newer(at) {
+                                Some((at, text)) => {
+                                    line.input.set(text);
+                                    line.recalled = Some(at);
+                                }
+                                None => {
+                                    line.input.set("");
+                                    line.recalled = None;
+                                }
+                            }
+                        }
+                    }
+                    LineEvent::Submitted => {
+                        let text = line.input.text().to_owned();
+                        self.command_history.push(&text);
+                        match command_line::parse(&text) {
+                            Ok(command) => return self.run_line_command(command),
+                            // The error stays above an empty line, ready for the next try.
+                            Err(error) => {
+                                line.error = Some(error);
+                                line.input.set("");
+                                line.candidates.clear();
+                                line.recalled = None;
+                            }
+                        }
+                    }
                     LineEvent::Other(_) => {}
                 }
                 self.overlay = Some(Overlay::CommandLine(line));

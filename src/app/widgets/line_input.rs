@@ -1,6 +1,6 @@
 //! A one-line text input (the list's filter, the detail's search, the command line, the help's
 //! filter), on ratatui-textarea so that the usual editing keys work (arrows, Home/End, Ctrl-W,
-//! Ctrl-U, undo). [`LineInput::handle`] is the one place that turns actions into edits.
+//! Ctrl-U clears to the start, undo). [`LineInput::handle`] is the one place that turns actions into edits.
 
 use ratatui_textarea::{CursorMove, Input, TextArea};
 
@@ -58,7 +58,12 @@ impl LineInput {
     /// Applies an editing key; says whether the text changed.
     pub fn edit(&mut self, input: Input) -> bool {
         let before = self.text().to_owned();
-        self.area.input(input);
+        // Ctrl-U clears to the start of the line, as in a shell (the text area would undo).
+        if input.ctrl && !input.alt && input.key == ratatui_textarea::Key::Char('u') {
+            self.area.delete_line_by_head();
+        } else {
+            self.area.input(input);
+        }
         // Enter never reaches here (it submits), but Ctrl-M/Ctrl-J would split the line.
         if self.area.lines().len() > 1 {
             let joined = self.area.lines().join(" ");
@@ -143,6 +148,25 @@ mod tests {
         });
         assert_eq!(input.area.lines().len(), 1);
         assert_eq!(input.text(), "a b", "nothing after the split is lost");
+    }
+
+    #[test]
+    fn ctrl_u_clears_to_the_start_of_the_line() {
+        let mut input = LineInput::new();
+        input.set("type repo");
+        for _ in 0..4 {
+            input.edit(Input {
+                key: Key::Left,
+                ..Input::default()
+            });
+        }
+        assert!(input.edit(Input {
+            key: Key::Char('u'),
+            ctrl: true,
+            ..Input::default()
+        }));
+        assert_eq!(input.text(), "repo");
+        assert_eq!(input.cursor_column(), 0);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::app::panes::browser::row::Row as ListRow;
 use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
 use crate::text::{count, fit};
-use crate::ui::theme;
+use crate::ui::theme::{SELECTED_MARKER, Theme};
 
 /// A column of the table; the narrow the terminal, the fewer columns.
 struct Column {
@@ -28,7 +28,7 @@ struct Column {
 const COLUMNS: [Column; 6] = [
     Column {
         title: "",
-        width: 1,
+        width: 2,
         min_table_width: 0,
     },
     Column {
@@ -58,39 +58,39 @@ const COLUMNS: [Column; 6] = [
     },
 ];
 
-pub fn render(frame: &mut Frame, browser: &Browser, body: Rect) {
+pub fn render(frame: &mut Frame, browser: &Browser, theme: &Theme, body: Rect) {
     let areas = browser.areas(body);
     let block = Block::default()
         .borders(Borders::ALL)
-        .border_style(theme::border(true))
-        .title(Span::styled(title(browser), theme::title()))
-        .title_bottom(paging_note(browser));
+        .border_style(theme.border(true))
+        .title(Span::styled(title(browser), theme.title()))
+        .title_bottom(paging_note(browser, theme));
     let block = match browser.visible.len() {
         0 => block,
         len => block.title_bottom(
             Line::styled(
                 format!(" {}/{} ", count(browser.cursor.selected + 1), count(len)),
-                theme::dim(),
+                theme.dim(),
             )
             .right_aligned(),
         ),
     };
     match &browser.listing {
         Loadable::Loaded(listing) if !browser.visible.is_empty() => {
-            render_table(frame, browser, listing, &areas, block);
+            render_table(frame, browser, listing, theme, &areas, block);
         }
         state => {
             let inner = block.inner(areas.table);
             frame.render_widget(block, areas.table);
             // A third of the way down; from the top when that cuts the message; the short form
             // (what went wrong and how to retry) when even that does not fit.
-            let mut message = empty_message(browser, state);
+            let mut message = empty_message(browser, state, theme);
             let mut top = inner.height / 3;
             let needed = crate::ui::text::wrapped_height(&message, inner.width);
             if needed + top > inner.height {
                 top = 0;
                 if needed > inner.height {
-                    message = short_message(state).unwrap_or(message);
+                    message = short_message(state, theme).unwrap_or(message);
                 }
             }
             frame.render_widget(
@@ -106,7 +106,7 @@ pub fn render(frame: &mut Frame, browser: &Browser, body: Rect) {
         }
     }
     if let Some(area) = areas.filter {
-        render_filter(frame, browser, area);
+        render_filter(frame, browser, theme, area);
     }
 }
 
@@ -138,46 +138,50 @@ fn title(browser: &Browser) -> String {
 }
 
 /// The bottom border: what went wrong with the next page and how to go on.
-fn paging_note(browser: &Browser) -> Line<'static> {
+fn paging_note(browser: &Browser, theme: &Theme) -> Line<'static> {
     match browser.listing.loaded().map(|l| &l.more) {
         Some(More::Failed { error, .. }) => Line::from(vec![
-            Span::styled(" r retry · ! details ", theme::dim()),
+            Span::styled(" r retry · ! details ", theme.dim()),
             Span::styled(
                 format!("⚠ {} ", sanitize::line(&error.to_string())),
-                theme::error(),
+                theme.error(),
             ),
         ]),
         Some(More::Fault(error)) => Line::from(vec![
-            Span::styled(" r reload · ! details ", theme::dim()),
+            Span::styled(" r reload · ! details ", theme.dim()),
             Span::styled(
                 format!("⚠ {} ", sanitize::line(&error.to_string())),
-                theme::error(),
+                theme.error(),
             ),
         ]),
-        Some(More::Paused(_)) => Line::styled(" load cancelled · r resumes ", theme::warning()),
+        Some(More::Paused(_)) => Line::styled(" load cancelled · r resumes ", theme.warning()),
         _ => Line::default(),
     }
 }
 
-fn empty_message(browser: &Browser, state: &Loadable<Listing>) -> Vec<Line<'static>> {
+fn empty_message(
+    browser: &Browser,
+    state: &Loadable<Listing>,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     match state {
         Loadable::Loading(_) => vec![
-            Line::styled("Loading resources…", theme::dim()),
-            Line::styled("Esc cancels", theme::dim()),
+            Line::styled("Loading resources…", theme.dim()),
+            Line::styled("Esc cancels", theme.dim()),
         ],
         Loadable::NotLoaded => vec![
             Line::raw("Nothing loaded."),
-            Line::styled("r loads the first page", theme::dim()),
+            Line::styled("r loads the first page", theme.dim()),
         ],
         Loadable::Failed(error) => {
             let mut lines = vec![
-                Line::styled("Could not load resources", theme::error()),
+                Line::styled("Could not load resources", theme.error()),
                 Line::raw(sanitize::line(&error.to_string()).into_owned()),
             ];
             if let Some(hint) = error.hint() {
-                lines.push(Line::styled(hint, theme::dim()));
+                lines.push(Line::styled(hint, theme.dim()));
             }
-            lines.push(Line::styled("r retry · ! details · q quit", theme::dim()));
+            lines.push(Line::styled("r retry · ! details · q quit", theme.dim()));
             lines
         }
         Loadable::Loaded(listing) if listing.rows.is_empty() => vec![
@@ -185,24 +189,24 @@ fn empty_message(browser: &Browser, state: &Loadable<Listing>) -> Vec<Line<'stat
                 Some(t) => format!("No resources of type {}.", sanitize::line(t)),
                 None => "No resources.".to_owned(),
             }),
-            Line::styled("t picks another type · r reloads", theme::dim()),
+            Line::styled("t picks another type · r reloads", theme.dim()),
         ],
         Loadable::Loaded(_) => vec![
             Line::raw("No loaded row matches the filter."),
-            Line::styled("Esc clears it", theme::dim()),
+            Line::styled("Esc clears it", theme.dim()),
         ],
     }
 }
 
 /// The message of a failed load for a tiny screen: the reason and the way out, nothing else.
-fn short_message(state: &Loadable<Listing>) -> Option<Vec<Line<'static>>> {
+fn short_message(state: &Loadable<Listing>, theme: &Theme) -> Option<Vec<Line<'static>>> {
     match state {
         Loadable::Failed(error) => Some(vec![
             Line::styled(
                 sanitize::line(&error.to_string()).into_owned(),
-                theme::error(),
+                theme.error(),
             ),
-            Line::styled("r retry · ! details", theme::dim()),
+            Line::styled("r retry · ! details", theme.dim()),
         ]),
         _ => None,
     }
@@ -212,6 +216,7 @@ fn render_table(
     frame: &mut Frame,
     browser: &Browser,
     listing: &Listing,
+    theme: &Theme,
     areas: &BrowserAreas,
     block: Block<'_>,
 ) {
@@ -235,21 +240,29 @@ fn render_table(
         .enumerate()
         .map(|(i, &row)| {
             let selected = cursor.offset + i == cursor.selected;
-            let cells = columns.iter().zip(&widths).map(|(column, &w)| {
-                let (text, style) = cell(&listing.rows[row], column.title);
-                Span::styled(fit(&text, usize::from(w)), style)
-            });
-            let row = Row::new(cells);
+            let cells: Vec<Span<'static>> = columns
+                .iter()
+                .zip(&widths)
+                .map(|(column, &w)| {
+                    let (mut text, style) = cell(&listing.rows[row], column.title, theme);
+                    if column.title.is_empty() {
+                        let marker = if selected { SELECTED_MARKER } else { " " };
+                        text = format!("{marker}{text}");
+                    }
+                    Span::styled(fit(&text, usize::from(w)), style)
+                })
+                .collect();
             if selected {
-                row.style(theme::selected(true))
+                let line = theme.select(cells, true);
+                Row::new(line.spans).style(line.style)
             } else {
-                row
+                Row::new(cells)
             }
         });
     let header = Row::new(
         columns
             .iter()
-            .map(|c| Span::styled(c.title, theme::header())),
+            .map(|c| Span::styled(c.title, theme.header())),
     );
     let table = Table::new(rows, widths.iter().map(|w| Constraint::Length(*w)))
         .header(header)
@@ -259,15 +272,15 @@ fn render_table(
 }
 
 /// The text of one cell, sanitised, and its style.
-fn cell(row: &ListRow, column: &str) -> (String, Style) {
+fn cell(row: &ListRow, column: &str, theme: &Theme) -> (String, Style) {
     if row.malformed {
         return match column {
-            "" => ("!".to_owned(), theme::warning()),
+            "" => ("!".to_owned(), theme.warning()),
             "NAME" => (
                 "(malformed item: Enter shows it)".to_owned(),
-                theme::warning(),
+                theme.warning(),
             ),
-            _ => (String::new(), theme::dim()),
+            _ => (String::new(), theme.dim()),
         };
     }
     let text = |f: &Option<Box<str>>| {
@@ -276,14 +289,14 @@ fn cell(row: &ListRow, column: &str) -> (String, Style) {
             .unwrap_or_default()
     };
     match column {
-        "" if row.marked => ("!".to_owned(), theme::warning()),
-        "" => (String::new(), theme::dim()),
-        "TYPE" => (text(&row.resource_type), theme::key()),
+        "" if row.marked => ("!".to_owned(), theme.warning()),
+        "" => (String::new(), theme.dim()),
+        "TYPE" => (text(&row.resource_type), theme.key()),
         "NAME" => (text(&row.title), Style::new()),
-        "STATUS" => (text(&row.status), theme::info()),
-        "EXTERNAL ID" => (text(&row.external_id), theme::dim()),
-        "UPDATED" => (short_time(row.updated_at.as_deref()), theme::dim()),
-        _ => (String::new(), theme::dim()),
+        "STATUS" => (text(&row.status), theme.info()),
+        "EXTERNAL ID" => (text(&row.external_id), theme.dim()),
+        "UPDATED" => (short_time(row.updated_at.as_deref()), theme.dim()),
+        _ => (String::new(), theme.dim()),
     }
 }
 
@@ -301,10 +314,10 @@ fn short_time(value: Option<&str>) -> String {
     }
 }
 
-fn render_filter(frame: &mut Frame, browser: &Browser, area: Rect) {
+fn render_filter(frame: &mut Frame, browser: &Browser, theme: &Theme, area: Rect) {
     let text = sanitize::line(browser.filter.text()).into_owned();
     let line = Line::from(vec![
-        Span::styled("/", theme::title()),
+        Span::styled("/", theme.title()),
         Span::raw(text),
         Span::styled(
             if browser.filtering {
@@ -312,7 +325,7 @@ fn render_filter(frame: &mut Frame, browser: &Browser, area: Rect) {
             } else {
                 "   / edit · Esc clear"
             },
-            theme::dim(),
+            theme.dim(),
         ),
     ]);
     frame.render_widget(Paragraph::new(line), area);

@@ -13,12 +13,12 @@ use crate::app::panes::detail::{Detail, DetailPane, FieldKind, FieldLine, relati
 use crate::app::widgets::json_tree::TreeLine;
 use crate::text::fit;
 use crate::ui::text::highlight;
-use crate::ui::theme;
+use crate::ui::theme::{SELECTED_MARKER, Theme};
 
 /// Width of the label column of the fields pane.
 const LABEL_WIDTH: usize = 16;
 
-pub fn render(frame: &mut Frame, detail: &Detail, body: Rect, now: DateTime<Utc>) {
+pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now: DateTime<Utc>) {
     let areas = detail.areas(body);
     let needle = detail
         .search
@@ -34,43 +34,41 @@ pub fn render(frame: &mut Frame, detail: &Detail, body: Rect, now: DateTime<Utc>
         let inner = layout::inset(area);
         let cursor = detail.cursor(pane);
         let height = usize::from(inner.height);
-        let width = usize::from(inner.width);
+        // One column of gutter for the selection marker.
+        let width = usize::from(inner.width).saturating_sub(1);
         let range = cursor.offset..(cursor.offset + height).min(detail.pane_len(pane));
         let hits = if focused { needle.as_str() } else { "" };
         let lines: Vec<Line> = range
             .clone()
             .map(|i| {
-                let line = match pane {
-                    DetailPane::Fields => field_line(&detail.fields[i], now, width, hits),
-                    DetailPane::Tree => tree_line(&detail.tree.lines()[i], hits),
-                    DetailPane::Raw => raw_line(&detail.raw[i], hits),
-                };
-                if i == cursor.selected {
-                    line.patch_style(theme::selected(focused))
+                let selected = i == cursor.selected;
+                let marker = if selected { SELECTED_MARKER } else { " " };
+                let mut spans = vec![Span::raw(marker)];
+                spans.extend(match pane {
+                    DetailPane::Fields => field_line(&detail.fields[i], now, width, hits, theme),
+                    DetailPane::Tree => tree_line(&detail.tree.lines()[i], hits, theme),
+                    DetailPane::Raw => raw_line(&detail.raw[i], hits, theme),
+                });
+                if selected {
+                    theme.select(spans, focused)
                 } else {
-                    line
+                    Line::from(spans)
                 }
             })
             .collect();
         let title = pane_title(detail, pane);
         let block = Block::default()
             .borders(Borders::ALL)
-            .border_style(theme::border(focused))
-            .title(Span::styled(
-                title,
-                if focused {
-                    theme::title()
-                } else {
-                    theme::dim()
-                },
-            ));
+            .border_style(theme.border(focused))
+            .border_type(theme.border_type(focused))
+            .title(Span::styled(title, theme.pane_title(focused)));
         let block = match position(cursor.selected, detail.pane_len(pane)) {
-            Some(p) => block.title_bottom(Line::styled(p, theme::dim()).right_aligned()),
+            Some(p) => block.title_bottom(Line::styled(p, theme.dim()).right_aligned()),
             None => block,
         };
         let empty = detail.pane_len(pane) == 0;
         let paragraph = if empty {
-            Paragraph::new(Line::styled(empty_text(pane), theme::dim()))
+            Paragraph::new(Line::styled(empty_text(pane), theme.dim()))
         } else {
             Paragraph::new(lines)
         };
@@ -94,10 +92,10 @@ pub fn render(frame: &mut Frame, detail: &Detail, body: Rect, now: DateTime<Utc>
         let text = crate::sanitize::line(search.input.text()).into_owned();
         frame.render_widget(
             Paragraph::new(Line::from(vec![
-                Span::styled("/", theme::title()),
+                Span::styled("/", theme.title()),
                 Span::raw(text),
-                Span::styled(count, theme::warning()),
-                Span::styled(hint, theme::dim()),
+                Span::styled(count, theme.warning()),
+                Span::styled(hint, theme.dim()),
             ])),
             area,
         );
@@ -127,13 +125,19 @@ fn position(selected: usize, len: usize) -> Option<String> {
     (len > 0).then(|| format!(" {}/{} ", selected + 1, len))
 }
 
-fn field_line(field: &FieldLine, now: DateTime<Utc>, width: usize, needle: &str) -> Line<'static> {
+fn field_line(
+    field: &FieldLine,
+    now: DateTime<Utc>,
+    width: usize,
+    needle: &str,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
     let (label_style, value_style) = match field.kind {
-        FieldKind::Section => (theme::header(), theme::dim()),
-        FieldKind::Field => (theme::key(), Style::new()),
-        FieldKind::Extra => (theme::extra_key(), Style::new()),
-        FieldKind::Link => (theme::info(), Style::new()),
-        FieldKind::Problem => (theme::warning(), theme::warning()),
+        FieldKind::Section => (theme.header(), theme.dim()),
+        FieldKind::Field => (theme.key(), Style::new()),
+        FieldKind::Extra => (theme.extra_key(), Style::new()),
+        FieldKind::Link => (theme.info(), Style::new()),
+        FieldKind::Problem => (theme.warning(), theme.warning()),
     };
     let label = match field.kind {
         FieldKind::Section => format!("── {} ", field.label),
@@ -153,12 +157,12 @@ fn field_line(field: &FieldLine, now: DateTime<Utc>, width: usize, needle: &str)
         );
     }
     let value = fit(&value, width.saturating_sub(label.chars().count()));
-    let mut spans = highlight(&label, needle, label_style, theme::search_hit());
-    spans.extend(highlight(&value, needle, value_style, theme::search_hit()));
-    Line::from(spans)
+    let mut spans = highlight(&label, needle, label_style, theme.search_hit());
+    spans.extend(highlight(&value, needle, value_style, theme.search_hit()));
+    spans
 }
 
-fn tree_line(line: &TreeLine, needle: &str) -> Line<'static> {
+fn tree_line(line: &TreeLine, needle: &str, theme: &Theme) -> Vec<Span<'static>> {
     let marker = match (line.is_container(), line.expanded) {
         (true, true) => "▾ ",
         (true, false) => "▸ ",
@@ -166,40 +170,40 @@ fn tree_line(line: &TreeLine, needle: &str) -> Line<'static> {
     };
     let mut spans = vec![
         Span::raw("  ".repeat(line.depth)),
-        Span::styled(marker, theme::dim()),
+        Span::styled(marker, theme.dim()),
     ];
     spans.extend(highlight(
         &line.label,
         needle,
-        theme::key(),
-        theme::search_hit(),
+        theme.key(),
+        theme.search_hit(),
     ));
-    spans.push(Span::styled(": ", theme::dim()));
+    spans.push(Span::styled(": ", theme.dim()));
     spans.extend(highlight(
         &line.summary,
         needle,
-        theme::json(line.kind),
-        theme::search_hit(),
+        theme.json(line.kind),
+        theme.search_hit(),
     ));
-    Line::from(spans)
+    spans
 }
 
 /// A pretty-JSON line, keys coloured apart from values.
-fn raw_line(text: &str, needle: &str) -> Line<'static> {
+fn raw_line(text: &str, needle: &str, theme: &Theme) -> Vec<Span<'static>> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('"')
         && let Some(split) = trimmed.find("\": ")
     {
         let indent = text.len() - trimmed.len();
         let key_end = indent + split + 1;
-        let mut spans = highlight(&text[..key_end], needle, theme::key(), theme::search_hit());
+        let mut spans = highlight(&text[..key_end], needle, theme.key(), theme.search_hit());
         spans.extend(highlight(
             &text[key_end..],
             needle,
             Style::new(),
-            theme::search_hit(),
+            theme.search_hit(),
         ));
-        return Line::from(spans);
+        return spans;
     }
-    Line::from(highlight(text, needle, Style::new(), theme::search_hit()))
+    highlight(text, needle, Style::new(), theme.search_hit())
 }

@@ -68,6 +68,9 @@ pub struct Browser {
     pub page_size: Option<u32>,
     /// A large resource whose detail is being prepared in the background.
     pub opening: Option<RequestId>,
+    /// After `r`, the id of the resource the cursor was on: the cursor goes back to it when a
+    /// page brings it again (until the user moves).
+    pub reselect: Option<Box<str>>,
 }
 
 impl Browser {
@@ -110,6 +113,7 @@ impl Browser {
         self.listing = Loadable::Loading(id);
         self.visible.clear();
         self.cursor = ListCursor::default();
+        self.reselect = None;
         self.request(id, None)
     }
 
@@ -190,8 +194,20 @@ impl Browser {
         let new_visible: Vec<usize> = (start..listing.rows.len())
             .filter(|&i| row_matches(&listing.rows[i], &needle))
             .collect();
+        let found = self.reselect.as_deref().and_then(|id| {
+            new_visible
+                .iter()
+                .position(|&i| listing.rows[i].id.as_deref() == Some(id))
+                .map(|p| p + self.visible.len())
+        });
         self.visible.extend(new_visible);
-        self.cursor.keep_visible(self.visible.len(), height);
+        match found {
+            Some(index) => {
+                self.reselect = None;
+                self.cursor.select(index, self.visible.len(), height);
+            }
+            None => self.cursor.keep_visible(self.visible.len(), height),
+        }
         // Keep filling the screen, but a text filter never drags in pages by itself.
         let wants_more =
             needle.is_empty() && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS;
@@ -257,7 +273,10 @@ impl Browser {
             listing.more = More::Available(cursor);
             return self.fetch_more(ids).into_iter().collect();
         }
-        self.restart(ids)
+        let here = self.selected().and_then(|row| row.id.clone());
+        let commands = self.restart(ids);
+        self.reselect = here;
+        commands
     }
 
     /// Cancels what is in flight and starts over from the first page.

@@ -164,6 +164,7 @@ impl Browser {
     /// A movement key; near the end of the loaded rows, the next page is fetched.
     fn move_cursor(&mut self, action: &Action, cx: &mut Ctx) -> Outcome {
         let height = self.table_height(cx.body);
+        self.reselect = None;
         self.cursor.apply(action, self.visible.len(), height);
         self.prefetch(cx.ids, height)
             .into_iter()
