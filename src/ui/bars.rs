@@ -69,10 +69,21 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
 }
 
 pub fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+    // Whole hints only: one that does not fit is left out (a later, shorter one may still fit),
+    // never cut in the middle of a word.
     let mut spans = Vec::new();
+    let mut room = usize::from(area.width);
     for binding in app.focus().keys.bindings().filter(|b| !b.footer.is_empty()) {
-        spans.push(Span::styled(format!(" {} ", binding.label), theme.title()));
-        spans.push(Span::styled(format!("{} ", binding.footer), theme.dim()));
+        let key = format!(" {} ", binding.label);
+        let word = format!("{} ", binding.footer);
+        let width = unicode_width::UnicodeWidthStr::width(key.as_str())
+            + unicode_width::UnicodeWidthStr::width(word.as_str());
+        if width > room {
+            continue;
+        }
+        room -= width;
+        spans.push(Span::styled(key, theme.title()));
+        spans.push(Span::styled(word, theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -29,8 +29,10 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::Detail(detail)) => {
             panes::detail::render(frame, detail, theme, screen.body, now)
         }
-        Some(Screen::Types(types)) => panes::types::render(frame, types, screen.body),
-        Some(Screen::TypeDetail(detail)) => panes::type_detail::render(frame, detail, screen.body),
+        Some(Screen::Types(types)) => panes::types::render(frame, types, theme, screen.body),
+        Some(Screen::TypeDetail(detail)) => {
+            panes::type_detail::render(frame, detail, theme, screen.body)
+        }
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {

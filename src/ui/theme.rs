@@ -48,6 +48,21 @@ impl Theme {
         if self.color { style } else { Style::new() }
     }
 
+    /// A style that came with the content (formatted Markdown): kept in colour; without colour
+    /// only its attributes (bold, italic, underline) stay, so headings still stand out.
+    pub fn content(&self, style: Style) -> Style {
+        if self.color {
+            style
+        } else {
+            Style {
+                fg: None,
+                bg: None,
+                underline_color: None,
+                ..style
+            }
+        }
+    }
+
     /// Pane and popup titles. Bold only in colour: without it, bold means "selected" or
     /// "focused", so plain titles keep that meaning clear.
     pub fn title(&self) -> Style {

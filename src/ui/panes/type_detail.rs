@@ -11,14 +11,14 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use crate::app::panes::type_detail::schema::SchemaTree;
 use crate::app::panes::type_detail::{AboutKind, AboutLine, TypeDetail, TypePane};
 use crate::text::fit;
-use crate::ui::theme;
+use crate::ui::theme::Theme;
 
 /// Width of the about pane's label column (as the lines were wrapped for).
 const LABEL_WIDTH: usize = 13;
 
-pub fn render(frame: &mut Frame, detail: &TypeDetail, body: Rect) {
+pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect) {
     let areas = detail.areas(body);
-    render_tabs(frame, detail, areas.tabs);
+    render_tabs(theme, frame, detail, areas.tabs);
     for pane in TypePane::ALL {
         let area = areas.pane(pane);
         if area.is_empty() {
@@ -34,16 +34,23 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, body: Rect) {
         let lines: Vec<Line> = range
             .map(|i| {
                 let line = match pane {
-                    TypePane::About => about_line(&detail.about[i], width),
-                    TypePane::Instructions => detail.instructions[i].clone(),
+                    TypePane::About => about_line(theme, &detail.about[i], width),
+                    TypePane::Instructions => {
+                        let mut line = detail.instructions[i].clone();
+                        line.style = theme.content(line.style);
+                        for span in &mut line.spans {
+                            span.style = theme.content(span.style);
+                        }
+                        line
+                    }
                     TypePane::Schemas => {
-                        schema_line(&detail.schemas, detail.schemas.visible()[i], width)
+                        schema_line(theme, &detail.schemas, detail.schemas.visible()[i], width)
                     }
                     TypePane::Raw => Line::raw(fit(&detail.raw[i], width)),
                 };
                 // Instructions scroll; the other panes have a selected line.
                 if i == cursor.selected && pane != TypePane::Instructions {
-                    line.patch_style(selected(focused))
+                    line.patch_style(selected(theme, focused))
                 } else {
                     line
                 }
@@ -52,24 +59,20 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, body: Rect) {
         let marker = if focused { "▶ " } else { "" };
         let mut block = Block::default()
             .borders(Borders::ALL)
-            .border_style(theme::border(focused))
+            .border_style(theme.border(focused))
             .title(Span::styled(
                 format!(" {marker}{} ", pane_title(detail, pane)),
-                if focused {
-                    theme::title()
-                } else {
-                    theme::dim()
-                },
+                if focused { theme.title() } else { theme.dim() },
             ));
         if len > height {
             block = block.title_bottom(
-                Line::styled(format!(" {}/{} ", cursor.selected + 1, len), theme::dim())
+                Line::styled(format!(" {}/{} ", cursor.selected + 1, len), theme.dim())
                     .right_aligned(),
             );
         }
         frame.render_widget(block, area);
         let content = if len == 0 {
-            Paragraph::new(Line::styled(empty_text(pane), theme::dim()))
+            Paragraph::new(Line::styled(empty_text(pane), theme.dim()))
         } else {
             Paragraph::new(lines)
         };
@@ -77,38 +80,38 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, body: Rect) {
         if pane == TypePane::Schemas
             && let Some(node_area) = areas.node
         {
-            render_node(frame, detail, node_area);
+            render_node(theme, frame, detail, node_area);
         }
     }
 }
 
 /// Reversed and bold when focused, so it shows without colour.
-fn selected(focused: bool) -> Style {
+fn selected(theme: &Theme, focused: bool) -> Style {
     if focused {
-        theme::selected(true).add_modifier(Modifier::REVERSED)
+        theme.selected(true).add_modifier(Modifier::REVERSED)
     } else {
-        theme::selected(false).add_modifier(Modifier::UNDERLINED)
+        theme.selected(false).add_modifier(Modifier::UNDERLINED)
     }
 }
 
-fn render_tabs(frame: &mut Frame, detail: &TypeDetail, area: Rect) {
+fn render_tabs(theme: &Theme, frame: &mut Frame, detail: &TypeDetail, area: Rect) {
     let page = detail.focus.page();
     let mut spans = vec![Span::styled(
         format!(" {} ", fit(&detail.title, 40)),
-        theme::title(),
+        theme.title(),
     )];
     for (i, name) in ["Overview", "Schemas · Raw JSON"].iter().enumerate() {
         if i == page {
             spans.push(Span::styled(
                 format!("[{name}]"),
-                theme::title().add_modifier(Modifier::REVERSED),
+                theme.title().add_modifier(Modifier::REVERSED),
             ));
         } else {
-            spans.push(Span::styled(format!(" {name} "), theme::dim()));
+            spans.push(Span::styled(format!(" {name} "), theme.dim()));
         }
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::styled("Tab next pane", theme::dim()));
+    spans.push(Span::styled("Tab next pane", theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -136,34 +139,34 @@ fn empty_text(pane: TypePane) -> &'static str {
     }
 }
 
-fn about_line(line: &AboutLine, width: usize) -> Line<'static> {
+fn about_line(theme: &Theme, line: &AboutLine, width: usize) -> Line<'static> {
     match line.kind {
-        AboutKind::Section => Line::styled(format!("── {} ", line.label), theme::header()),
+        AboutKind::Section => Line::styled(format!("── {} ", line.label), theme.header()),
         AboutKind::Link => Line::from(vec![
             Span::raw(" ".repeat(2)),
             Span::styled(
                 fit(&line.text, width.saturating_sub(2)),
-                theme::info().add_modifier(Modifier::UNDERLINED),
+                theme.info().add_modifier(Modifier::UNDERLINED),
             ),
         ]),
         AboutKind::Action => Line::from(vec![
             Span::raw("  "),
             Span::styled(
                 fit(&line.text, width.saturating_sub(2)),
-                theme::key().add_modifier(Modifier::BOLD),
+                theme.key().add_modifier(Modifier::BOLD),
             ),
         ]),
         kind => {
             let label = format!("{:<w$}", fit(&line.label, LABEL_WIDTH - 1), w = LABEL_WIDTH);
             let style = if kind == AboutKind::Note {
-                theme::warning()
+                theme.warning()
             } else {
                 Style::new()
             };
             let indent = label;
             let rest = width.saturating_sub(indent.chars().count());
             Line::from(vec![
-                Span::styled(indent, theme::key()),
+                Span::styled(indent, theme.key()),
                 Span::styled(fit(&line.text, rest), style),
             ])
         }
@@ -171,7 +174,7 @@ fn about_line(line: &AboutLine, width: usize) -> Line<'static> {
 }
 
 /// `▾ name <string|null> required → #/$defs/x  format: email`.
-fn schema_line(tree: &SchemaTree, index: usize, width: usize) -> Line<'static> {
+fn schema_line(theme: &Theme, tree: &SchemaTree, index: usize, width: usize) -> Line<'static> {
     let Some(node) = tree.node(index) else {
         return Line::default();
     };
@@ -181,40 +184,40 @@ fn schema_line(tree: &SchemaTree, index: usize, width: usize) -> Line<'static> {
         _ => "  ",
     };
     let name_style = if node.depth == 0 {
-        theme::header()
+        theme.header()
     } else {
-        theme::key()
+        theme.key()
     };
     let mut spans = vec![
         Span::raw("  ".repeat(node.depth.min(30))),
-        Span::styled(marker, theme::dim()),
+        Span::styled(marker, theme.dim()),
         Span::styled(node.name.clone(), name_style),
-        Span::styled(format!(" <{}>", node.types), theme::info()),
+        Span::styled(format!(" <{}>", node.types), theme.info()),
     ];
     if node.required {
         spans.push(Span::styled(
             " required",
-            theme::warning().add_modifier(Modifier::BOLD),
+            theme.warning().add_modifier(Modifier::BOLD),
         ));
     }
     if let Some(role) = node.role {
-        spans.push(Span::styled(format!(" ({role})"), theme::dim()));
+        spans.push(Span::styled(format!(" ({role})"), theme.dim()));
     }
     if !node.reference.is_empty() {
         let style = if node.cycle {
-            theme::warning()
+            theme.warning()
         } else {
-            theme::extra_key()
+            theme.extra_key()
         };
         let mark = if node.cycle { " ⟲" } else { "" };
         spans.push(Span::styled(format!("{}{mark}", node.reference), style));
     }
     if !node.facts.is_empty() {
-        spans.push(Span::styled(format!("  {}", node.facts), theme::dim()));
+        spans.push(Span::styled(format!("  {}", node.facts), theme.dim()));
     }
     if let Some(description) = &node.description {
         let first = description.lines().next().unwrap_or_default();
-        spans.push(Span::styled(format!("  {first}"), theme::dim()));
+        spans.push(Span::styled(format!("  {first}"), theme.dim()));
     }
     fit_spans(spans, width)
 }
@@ -237,7 +240,7 @@ fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
 }
 
 /// The selected schema field in full: constraints and description, wrapped.
-fn render_node(frame: &mut Frame, detail: &TypeDetail, area: Rect) {
+fn render_node(theme: &Theme, frame: &mut Frame, detail: &TypeDetail, area: Rect) {
     let selected = detail.cursor(TypePane::Schemas).selected;
     let Some(node) = detail
         .schemas
@@ -248,21 +251,21 @@ fn render_node(frame: &mut Frame, detail: &TypeDetail, area: Rect) {
         return;
     };
     let mut lines = vec![Line::from(vec![
-        Span::styled("─ ", theme::dim()),
-        Span::styled(node.name.clone(), theme::key()),
-        Span::styled(format!(" <{}>", node.types), theme::info()),
+        Span::styled("─ ", theme.dim()),
+        Span::styled(node.name.clone(), theme.key()),
+        Span::styled(format!(" <{}>", node.types), theme.info()),
         Span::styled(
             if node.required {
                 " required"
             } else {
                 " optional"
             },
-            theme::dim(),
+            theme.dim(),
         ),
-        Span::styled(node.reference.clone(), theme::extra_key()),
+        Span::styled(node.reference.clone(), theme.extra_key()),
     ])];
     if !node.facts.is_empty() {
-        lines.push(Line::styled(node.facts.clone(), theme::dim()));
+        lines.push(Line::styled(node.facts.clone(), theme.dim()));
     }
     if let Some(description) = &node.description {
         lines.extend(description.lines().map(|l| Line::raw(l.to_owned())));

@@ -13,7 +13,7 @@ use crate::app::panes::types::{TypeRow, TypesView};
 use crate::catalog::NO_DEFINITION_HINT;
 use crate::sanitize;
 use crate::text::{count, fit};
-use crate::ui::theme;
+use crate::ui::theme::Theme;
 
 /// A column: its title, preferred width (0: takes what is left), and the table width below
 /// which it is dropped.
@@ -29,17 +29,17 @@ const COLUMNS: [(&str, u16, u16); 9] = [
     ("SOURCE", 22, 110),
 ];
 
-pub fn render(frame: &mut Frame, view: &TypesView, body: Rect) {
+pub fn render(frame: &mut Frame, view: &TypesView, theme: &Theme, body: Rect) {
     let areas = view.areas(body);
     let mut block = Block::default()
         .borders(Borders::ALL)
-        .border_style(theme::border(true))
-        .title(Span::styled(title(view), theme::title()));
+        .border_style(theme.border(true))
+        .title(Span::styled(title(view), theme.title()));
     if let Some(row) = view.selected() {
         block = block.title_bottom(
             Line::styled(
                 format!(" {}/{} ", view.cursor.selected + 1, view.visible.len()),
-                theme::dim(),
+                theme.dim(),
             )
             .right_aligned(),
         );
@@ -49,16 +49,16 @@ pub fn render(frame: &mut Frame, view: &TypesView, body: Rect) {
                     &format!(" {NO_DEFINITION_HINT} "),
                     usize::from(areas.table.width.saturating_sub(10)),
                 ),
-                theme::warning(),
+                theme.warning(),
             ));
         } else if let Some(problem) = view.known.as_ref().and_then(|k| k.problems.first()) {
-            block = block.title_bottom(Line::styled(format!(" ⚠ {problem} "), theme::error()));
+            block = block.title_bottom(Line::styled(format!(" ⚠ {problem} "), theme.error()));
         }
     }
     if view.visible.is_empty() {
         let inner = block.inner(areas.table);
         frame.render_widget(block, areas.table);
-        let message = empty_message(view);
+        let message = empty_message(theme, view);
         frame.render_widget(
             Paragraph::new(message)
                 .alignment(Alignment::Center)
@@ -70,11 +70,11 @@ pub fn render(frame: &mut Frame, view: &TypesView, body: Rect) {
             },
         );
     } else {
-        render_table(frame, view, &areas, block);
+        render_table(theme, frame, view, &areas, block);
     }
     if let Some(area) = areas.filter {
         let line = Line::from(vec![
-            Span::styled("/", theme::title()),
+            Span::styled("/", theme.title()),
             Span::raw(sanitize::line(view.filter.text()).into_owned()),
             Span::styled(
                 if view.filtering {
@@ -82,7 +82,7 @@ pub fn render(frame: &mut Frame, view: &TypesView, body: Rect) {
                 } else {
                     "   / edit · Esc clear"
                 },
-                theme::dim(),
+                theme.dim(),
             ),
         ]);
         frame.render_widget(Paragraph::new(line), area);
@@ -109,9 +109,9 @@ fn title(view: &TypesView) -> String {
     title
 }
 
-fn empty_message(view: &TypesView) -> Vec<Line<'static>> {
+fn empty_message(theme: &Theme, view: &TypesView) -> Vec<Line<'static>> {
     match &view.known {
-        None => vec![Line::styled("Loading the known types…", theme::dim())],
+        None => vec![Line::styled("Loading the known types…", theme.dim())],
         Some(known) if view.rows.is_empty() => {
             let mut lines = vec![
                 Line::raw("No resource types known."),
@@ -119,25 +119,31 @@ fn empty_message(view: &TypesView) -> Vec<Line<'static>> {
                     "The service cannot list them: appdeck knows the types of connects it sent \
                      (appdeck connect FILE), of files given with --types FILE or a profile's \
                      `types`, and under --demo the demo's.",
-                    theme::dim(),
+                    theme.dim(),
                 ),
             ];
             lines.extend(
                 known
                     .problems
                     .iter()
-                    .map(|p| Line::styled(format!("⚠ {p}"), theme::error())),
+                    .map(|p| Line::styled(format!("⚠ {p}"), theme.error())),
             );
             lines
         }
         Some(_) => vec![
             Line::raw("No type matches the filter."),
-            Line::styled("Esc clears it", theme::dim()),
+            Line::styled("Esc clears it", theme.dim()),
         ],
     }
 }
 
-fn render_table(frame: &mut Frame, view: &TypesView, areas: &TypesAreas, block: Block<'_>) {
+fn render_table(
+    theme: &Theme,
+    frame: &mut Frame,
+    view: &TypesView,
+    areas: &TypesAreas,
+    block: Block<'_>,
+) {
     let table = areas.table;
     let inner_width = layout::inset(table).width;
     let columns: Vec<&(&str, u16, u16)> = COLUMNS.iter().filter(|c| inner_width >= c.2).collect();
@@ -157,17 +163,17 @@ fn render_table(frame: &mut Frame, view: &TypesView, areas: &TypesAreas, block: 
             let selected = cursor.offset + i == cursor.selected;
             let row = &view.rows[index];
             let cells = columns.iter().zip(&widths).map(|(column, &w)| {
-                let (text, style) = cell(row, column.0, selected);
+                let (text, style) = cell(theme, row, column.0, selected);
                 Span::styled(fit(&text, usize::from(w)), style)
             });
             let line = Row::new(cells);
             if selected {
-                line.style(theme::selected(true).add_modifier(Modifier::REVERSED))
+                line.style(theme.selected(true).add_modifier(Modifier::REVERSED))
             } else {
                 line
             }
         });
-    let header = Row::new(columns.iter().map(|c| Span::styled(c.0, theme::header())));
+    let header = Row::new(columns.iter().map(|c| Span::styled(c.0, theme.header())));
     let table_widget = Table::new(rows, widths.iter().map(|w| Constraint::Length(*w)))
         .header(header)
         .column_spacing(1)
@@ -175,22 +181,22 @@ fn render_table(frame: &mut Frame, view: &TypesView, areas: &TypesAreas, block: 
     frame.render_widget(table_widget, table);
 }
 
-fn cell(row: &TypeRow, column: &str, selected: bool) -> (String, Style) {
+fn cell(theme: &Theme, row: &TypeRow, column: &str, selected: bool) -> (String, Style) {
     match column {
-        "" if selected => ("▶".to_owned(), theme::title()),
+        "" if selected => ("▶".to_owned(), theme.title()),
         "" => (String::new(), Style::new()),
-        "TYPE" => (row.shown_name.clone(), theme::key()),
-        "NAME" if row.known.is_none() => (row.display_name.clone(), theme::warning()),
+        "TYPE" => (row.shown_name.clone(), theme.key()),
+        "NAME" if row.known.is_none() => (row.display_name.clone(), theme.warning()),
         "NAME" => (row.display_name.clone(), Style::new()),
-        "APP VERSION" => (row.app_version.clone(), theme::dim()),
-        "STAGE" => (row.stage.clone(), theme::info()),
+        "APP VERSION" => (row.app_version.clone(), theme.dim()),
+        "STAGE" => (row.stage.clone(), theme.info()),
         "CAPS" => (row.capabilities.clone(), Style::new()),
         "ACT" => (
             row.actions.map(|n| n.to_string()).unwrap_or_default(),
             Style::new(),
         ),
-        "ROWS" => (count(row.loaded), theme::dim()),
-        "SOURCE" => (row.source.clone(), theme::dim()),
+        "ROWS" => (count(row.loaded), theme.dim()),
+        "SOURCE" => (row.source.clone(), theme.dim()),
         _ => (String::new(), Style::new()),
     }
 }
