@@ -295,3 +295,42 @@ async fn a_resource_with_megabytes_of_properties_opens_without_freezing_the_loop
     let screen = h.screen();
     assert!(screen.contains("key_00000"), "{screen}");
 }
+
+/// Issue 12 item 19: the mouse wheel and a bracketed paste go through the real event mapping.
+#[tokio::test]
+async fn the_mouse_wheel_scrolls_and_a_paste_fills_the_filter_at_once() {
+    use crossterm::event::{MouseEvent, MouseEventKind};
+    let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
+    h.until("the first page", |app| loaded(app) > 3).await;
+    let wheel = |kind| {
+        Ok(Event::Mouse(MouseEvent {
+            kind,
+            column: 10,
+            row: 5,
+            modifiers: KeyModifiers::NONE,
+        }))
+    };
+    // The wheel scrolls the view (the selection follows when it would leave it).
+    h.keys.send(wheel(MouseEventKind::ScrollDown)).unwrap();
+    h.until("the wheel to scroll down", |app| {
+        app.browser.cursor.offset > 0 && app.browser.cursor.selected >= app.browser.cursor.offset
+    })
+    .await;
+    h.keys.send(wheel(MouseEventKind::ScrollUp)).unwrap();
+    h.until("the wheel to scroll back up", |app| {
+        app.browser.cursor.offset == 0
+    })
+    .await;
+    // A paste outside a text input does nothing; inside the `/` filter it is the filter.
+    h.press(KeyCode::Char('/'));
+    h.until("the filter to open", |app| app.browser.filtering)
+        .await;
+    h.keys
+        .send(Ok(Event::Paste("number 1\u{1b}[31m".into())))
+        .unwrap();
+    h.until("the pasted filter", |app| {
+        app.browser.filter.text() == "number 1[31m"
+    })
+    .await;
+    assert!(h.screen().contains("/number 1[31m"), "{}", h.screen());
+}
