@@ -287,7 +287,9 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     });
     let draw = |terminal: &mut Terminal<TestBackend>, app: &App| {
         terminal
-            .draw(|f| appdeck::ui::render(f, black_box(app), now))
+            .draw(|f| {
+                appdeck::ui::render(f, black_box(app), &appdeck::ui::theme::Theme::COLOR, now)
+            })
             .expect("draw");
     };
     measure("key 2 to frame: open the types view (200 types)", || {
