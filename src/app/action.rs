@@ -5,6 +5,7 @@ use ratatui_textarea::Input;
 use serde_json::Value;
 
 use super::panes::browser::row::Row;
+use super::panes::composer::check::{CheckJob, Located};
 use super::panes::detail::Detail;
 use crate::api::{Exchange, ListRequest, Operation};
 
@@ -100,6 +101,31 @@ pub enum Action {
         id: RequestId,
         detail: Box<Detail>,
     },
+    /// `R`: write a report about the resource under the cursor.
+    Report,
+    /// `i` in the composer: edit the field under the cursor.
+    StartEdit,
+    /// `Space`: toggle a value (a report's `status`).
+    Toggle,
+    /// `u` / `^r`: undo and redo in an editor.
+    Undo,
+    Redo,
+    /// `f`: fill what the schema requires and is missing.
+    Fill,
+    /// `s` / `^s`: review what will be sent.
+    Review,
+    /// `c`: copy as a curl command.
+    CopyCurl,
+    /// A check made off the UI thread finished; routed like a reply (stale ones are dropped).
+    Checked {
+        id: RequestId,
+        findings: Vec<Located>,
+    },
+    /// A report file was read for `:report PATH` (or could not be).
+    ReportFileRead {
+        path: String,
+        text: Result<String, String>,
+    },
 }
 
 /// What the runtime reports back about a side effect.
@@ -127,13 +153,19 @@ pub enum Command {
     /// Prepare the detail view of a large row on a background task (parsing and laying out
     /// megabytes of JSON would freeze the screen); it comes back as [`Action::DetailReady`].
     OpenDetail { id: RequestId, row: Box<Row> },
+    /// Check a report on a background task (large payloads); comes back as [`Action::Checked`].
+    Check { id: RequestId, job: Box<CheckJob> },
+    /// Read a report file for `:report PATH`; comes back as [`Action::ReportFileRead`].
+    ReadReportFile(String),
 }
 
 impl Command {
     /// The request whose answer this command will bring back, if any.
     pub fn request_id(&self) -> Option<RequestId> {
         match self {
-            Command::Api { id, .. } | Command::OpenDetail { id, .. } => Some(*id),
+            Command::Api { id, .. }
+            | Command::OpenDetail { id, .. }
+            | Command::Check { id, .. } => Some(*id),
             _ => None,
         }
     }

@@ -54,6 +54,8 @@ pub struct App {
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
     pub should_quit: bool,
+    /// Where reports are sent and the types they are checked against, for the composer.
+    pub report: std::sync::Arc<panes::composer::ReportContext>,
     ids: RequestIds,
 }
 
@@ -69,6 +71,7 @@ impl App {
             notice: None,
             last_error: None,
             should_quit: false,
+            report: Default::default(),
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
@@ -136,6 +139,8 @@ impl App {
             }
             Action::ApiResult { id, reply } => self.deliver(id, Delivery::Api(reply)),
             Action::DetailReady { id, detail } => self.deliver(id, Delivery::Detail(detail)),
+            Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
+            Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));
@@ -221,6 +226,12 @@ impl App {
                 self.stack.pop()
             }
             Outcome::Pop => Vec::new(),
+            Outcome::RefreshList(mut commands) => {
+                self.stack.claim(screen, &commands);
+                let reload = self.browser.refresh(&mut self.ids);
+                commands.extend(self.browser_commands(reload));
+                commands
+            }
         }
     }
 

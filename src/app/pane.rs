@@ -15,6 +15,8 @@ use ratatui::layout::Rect;
 use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
+use super::panes::composer::Composer;
+use super::panes::composer::check::Located;
 use super::panes::detail::Detail;
 use crate::api::ApiError;
 use crate::sanitize;
@@ -24,18 +26,21 @@ use crate::sanitize;
 #[derive(Clone, Debug)]
 pub enum Screen {
     Detail(Box<Detail>),
+    Composer(Box<Composer>),
 }
 
 impl Screen {
     pub fn pane(&self) -> &dyn Pane {
         match self {
             Screen::Detail(detail) => detail.as_ref(),
+            Screen::Composer(composer) => composer.as_ref(),
         }
     }
 
     pub fn pane_mut(&mut self) -> &mut dyn Pane {
         match self {
             Screen::Detail(detail) => detail.as_mut(),
+            Screen::Composer(composer) => composer.as_mut(),
         }
     }
 }
@@ -51,6 +56,8 @@ pub enum Outcome {
     Push(Screen, Vec<Command>),
     /// Close this pane: back to where the user came from.
     Pop,
+    /// Done; run these commands, and reload the resource list (a report changed a resource).
+    RefreshList(Vec<Command>),
 }
 
 impl Outcome {
@@ -72,6 +79,8 @@ pub enum Delivery {
     Api(Box<ApiReply>),
     /// A detail view prepared off the UI thread ([`Command::OpenDetail`]).
     Detail(Box<Detail>),
+    /// Findings of a check made off the UI thread ([`Command::Check`]).
+    Checked(Vec<Located>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -39,14 +39,14 @@ fn reply(id: RequestId, result: Result<ListResponse, ApiError>) -> Action {
 fn detail(app: &App) -> Option<&Detail> {
     match app.stack.top() {
         Some(Screen::Detail(detail)) => Some(detail),
-        None => None,
+        _ => None,
     }
 }
 
 fn detail_mut(app: &mut App) -> &mut Detail {
     match app.stack.top_mut().map(|l| &mut l.screen) {
         Some(Screen::Detail(detail)) => detail,
-        None => panic!("no detail open"),
+        _ => panic!("no detail open"),
     }
 }
 

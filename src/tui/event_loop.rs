@@ -162,6 +162,8 @@ where
                 Command::Cancel(id) => self.executor.cancel(id),
                 Command::OpenUrl(url) => self.effects.open_url(url, self.sender.clone()),
                 Command::OpenDetail { id, row } => self.executor.open_detail(id, row),
+                Command::Check { id, job } => self.executor.check(id, job),
+                Command::ReadReportFile(path) => self.executor.read_report_file(path),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

@@ -26,6 +26,7 @@ pub fn render(frame: &mut Frame, app: &App, now: DateTime<Utc>) {
     match app.stack.top() {
         None => panes::browser::render(frame, &app.browser, screen.body),
         Some(Screen::Detail(detail)) => panes::detail::render(frame, detail, screen.body, now),
+        Some(Screen::Composer(composer)) => panes::composer::render(frame, composer, screen.body),
     }
     bars::render_footer(frame, app, screen.footer);
     match &app.overlay {

@@ -12,14 +12,20 @@ pub enum LineCommand {
     Refresh,
     Help,
     Quit,
+    /// `:report` opens a blank report; `:report PATH` opens a report file.
+    Report(Option<String>),
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 5] = [
+pub const COMMANDS: [(&str, &str); 6] = [
     ("resources", "back to the resource list"),
     ("type", "type NAME: filter by type (no name: all types)"),
     ("refresh", "reload from the first page"),
     ("help", "the keys of this pane"),
+    (
+        "report",
+        "report [PATH]: write a task report (blank, or from a file)",
+    ),
     ("quit", "quit appdeck"),
 ];
 
@@ -35,6 +41,9 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
         "refresh" => Ok(LineCommand::Refresh),
         "help" | "h" => Ok(LineCommand::Help),
         "quit" | "q" => Ok(LineCommand::Quit),
+        "report" => Ok(LineCommand::Report(
+            (!rest.is_empty()).then(|| rest.to_owned()),
+        )),
         "" => Err("type a command; Tab lists them".to_owned()),
         other => Err(format!("unknown command {other:?}; Tab lists the commands")),
     }

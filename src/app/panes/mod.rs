@@ -2,4 +2,5 @@
 //! `impl Pane`), its keys (`keys.rs`) and where its parts go on screen (`layout.rs`).
 
 pub mod browser;
+pub mod composer;
 pub mod detail;

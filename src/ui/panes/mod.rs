@@ -1,4 +1,5 @@
 //! One file per pane, mirroring `app/panes/`.
 
 pub mod browser;
+pub mod composer;
 pub mod detail;

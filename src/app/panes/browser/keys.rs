@@ -7,7 +7,14 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 8] = [
+static OWN: [Binding; 9] = [
+    bind(
+        &[Char('R')],
+        "R",
+        "write a task report about this resource",
+        || Action::Report,
+        "report",
+    ),
     bind(
         &[Code(KeyCode::Enter)],
         "Enter",

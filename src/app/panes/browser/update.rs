@@ -129,7 +129,7 @@ impl Pane for Browser {
                 *cx.notice = None;
                 Outcome::Push(Screen::Detail(detail), Vec::new())
             }
-            Delivery::Detail(_) => Outcome::done(),
+            Delivery::Detail(_) | Delivery::Checked(_) => Outcome::done(),
         }
     }
 

@@ -7,7 +7,14 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 11] = [
+static OWN: [Binding; 12] = [
+    bind(
+        &[Char('R')],
+        "R",
+        "write a task report about this resource",
+        || Action::Report,
+        "report",
+    ),
     bind(
         &[Code(KeyCode::Tab)],
         "Tab",
