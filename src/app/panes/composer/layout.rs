@@ -18,6 +18,16 @@ const MAX_FINDING_ROWS: u16 = 6;
 
 impl Composer {
     pub fn areas(&self, body: Rect) -> ComposerAreas {
+        // On a low screen the answer is what matters: it takes the whole body.
+        let answered = matches!(self.phase, Phase::Answered(_));
+        if answered && body.height < 16 {
+            let none = Rect::new(body.x, body.y, body.width, 0);
+            return ComposerAreas {
+                fields: none,
+                editor: none,
+                bottom: body,
+            };
+        }
         let fields_height = 6.min(body.height);
         let wanted_bottom = match &self.phase {
             Phase::Answered(_) => 8,

@@ -5,7 +5,7 @@
 //! are mapped to editor lines by `locate.rs`), where its parts go in `layout.rs`.
 
 pub mod check;
-pub mod curl;
+
 pub mod fill;
 pub mod keys;
 pub mod layout;

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::check::{self, Place};
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS};
-use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, SendResult, curl, fill};
-use crate::api::Operation;
+use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, SendResult, fill};
+use crate::api::{Operation, curl};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
 use crate::app::widgets::LineEvent;
