@@ -76,9 +76,11 @@ impl App {
             return Vec::new();
         };
         let seed = self.ids.issue().0;
-        let composer = Composer::for_resource(self.report.clone(), &resource, seed);
-        self.stack.push(Screen::Composer(Box::new(composer)));
-        Vec::new()
+        let mut composer = Composer::for_resource(self.report.clone(), &resource, seed);
+        let commands = composer.first_check(self.ids.issue());
+        let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+        self.stack.claim(screen, &commands);
+        commands
     }
 
     /// A report file was read for `:report PATH`: open it, or say why not.
@@ -92,9 +94,12 @@ impl App {
             text.and_then(|text| crate::validate::parse_json(&text).map_err(|e| e.to_string()));
         match report {
             Ok(report) => {
-                let composer = Composer::from_report(self.report.clone(), &report);
-                self.stack.push(Screen::Composer(Box::new(composer)));
+                let mut composer = Composer::from_report(self.report.clone(), &report);
+                let commands = composer.first_check(self.ids.issue());
+                let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+                self.stack.claim(screen, &commands);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));
+                return commands;
             }
             Err(error) => {
                 let message = format!("cannot open {shown}: {}", sanitize::line(&error));

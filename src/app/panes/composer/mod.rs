@@ -261,8 +261,23 @@ impl Composer {
             phase: Phase::Editing,
             review_scroll: 0,
         };
-        composer.findings = check::run(&composer.check_job());
+        // A large resource is checked off the UI thread: see `first_check`.
+        if text.len() < CHECK_IN_BACKGROUND_BYTES {
+            composer.findings = check::run(&composer.check_job());
+        }
         composer
+    }
+
+    /// The check of a large resource just opened, to run on a background task under `id`.
+    pub fn first_check(&mut self, id: RequestId) -> Vec<crate::app::Command> {
+        if self.resource_text().len() < CHECK_IN_BACKGROUND_BYTES {
+            return Vec::new();
+        }
+        self.checking = Some(id);
+        vec![crate::app::Command::Check {
+            id,
+            job: Box::new(self.check_job()),
+        }]
     }
 
     /// The resource as typed.

@@ -345,17 +345,18 @@ impl Composer {
     /// The text changed: check it again, here for a small report, off the UI thread for a large
     /// one (at most one check runs; a change meanwhile makes its result stale).
     fn changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        let job = self.check_job();
-        if job.resource_text.len() < CHECK_IN_BACKGROUND_BYTES {
+        let size: usize = self.resource.lines().iter().map(|l| l.len() + 1).sum();
+        if size < CHECK_IN_BACKGROUND_BYTES {
             self.recheck = false;
             self.checking = None;
-            self.set_findings(check::run(&job));
+            self.set_findings(check::run(&self.check_job()));
             return Vec::new();
         }
         if self.checking.is_some() {
             self.recheck = true;
             return Vec::new();
         }
+        let job = self.check_job();
         self.recheck = false;
         let id = cx.ids.issue();
         self.checking = Some(id);
