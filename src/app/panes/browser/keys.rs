@@ -9,13 +9,6 @@ use Key::{Char, Code};
 
 static OWN: [Binding; 9] = [
     bind(
-        &[Char('R')],
-        "R",
-        "write a task report about this resource",
-        || Action::Report,
-        "report",
-    ),
-    bind(
         &[Code(KeyCode::Enter)],
         "Enter",
         "open the resource",
@@ -70,6 +63,13 @@ static OWN: [Binding; 9] = [
         "open the resource",
         || Action::Open,
         "",
+    ),
+    bind(
+        &[Char('R')],
+        "R",
+        "write a task report about this resource",
+        || Action::Report,
+        "report",
     ),
 ];
 

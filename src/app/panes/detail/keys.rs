@@ -9,13 +9,6 @@ use Key::{Char, Code};
 
 static OWN: [Binding; 12] = [
     bind(
-        &[Char('R')],
-        "R",
-        "write a task report about this resource",
-        || Action::Report,
-        "report",
-    ),
-    bind(
         &[Code(KeyCode::Tab)],
         "Tab",
         "next pane",
@@ -85,6 +78,13 @@ static OWN: [Binding; 12] = [
         "back to the list",
         || Action::Back,
         "back",
+    ),
+    bind(
+        &[Char('R')],
+        "R",
+        "write a task report about this resource",
+        || Action::Report,
+        "report",
     ),
 ];
 
