@@ -75,6 +75,11 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         page_size: cli.page_size,
         started,
         types,
+        // The demo's types; elsewhere the composer checks without a schema for properties.
+        known_types: cli
+            .demo
+            .then(|| serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).ok())
+            .flatten(),
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {

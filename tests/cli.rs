@@ -925,3 +925,27 @@ fn the_sandbox_command_prints_its_settings_and_serves_until_terminated() {
         );
     }
 }
+
+#[test]
+fn report_curl_prints_a_command_without_the_token_that_the_sandbox_accepts() {
+    let sandbox = TestSandbox::demo();
+    let before = sandbox.store().len();
+    let out = run_with_stdin(
+        sandbox.appdeck().args(["report", "-", "--curl"]),
+        Some(&widget_report(json!(3))),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(sandbox.store().len(), before, "--curl sends nothing");
+    let line = out.stdout.trim_end();
+    assert!(line.starts_with("curl "), "{line}");
+    assert!(!line.contains(common::TOKEN), "the token is never printed");
+    assert!(line.contains("$APPDECK_TOKEN"), "{line}");
+    // Run as printed, in a shell, with the token only in the environment.
+    let ran = run(std::process::Command::new("sh")
+        .args(["-c", line])
+        .env("APPDECK_TOKEN", common::TOKEN));
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let answer: Value = serde_json::from_str(&ran.stdout).expect("a JSON answer");
+    assert_eq!(answer["status"], "ok", "{answer}");
+    assert_eq!(sandbox.store().len(), before + 1);
+}

@@ -595,3 +595,39 @@ fn a_connect_sent_earlier_lists_its_types_in_a_new_tui() {
     tmux.send(&["q"]);
     tmux.type_line("kill %1");
 }
+
+#[test]
+fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
+    let tmux = Tmux::start(120, 40);
+    launch_demo(&tmux, "");
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+    tmux.send(&["j", "j", "Enter"]);
+    tmux.send(&["-l", "typed in tmux, q and s are text"]);
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the message", |s| {
+        s.contains("message       typed in tmux, q and s are text")
+    });
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    assert!(review.contains("Bearer ••••"), "{review}");
+    assert!(review.contains("/apps.operations.report"), "{review}");
+    tmux.send(&["Enter"]);
+    if review.contains("finding(s)") {
+        tmux.send(&["Enter"]);
+    }
+    let answer = tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
+    assert!(answer.contains("sent: the service answered ok"), "{answer}");
+    assert!(
+        answer.contains("platform_app_url  http://127.0.0.1"),
+        "{answer}"
+    );
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back to the report", |s| {
+        s.contains("message       typed in tmux")
+    });
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back on the list", |s| position(s).is_some());
+    tmux.send(&["q"]);
+    tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
+}

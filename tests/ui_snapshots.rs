@@ -498,3 +498,87 @@ fn help_at_the_bottom() {
         app
     });
 }
+
+/// The composer opened with `R` on the first row, with the demo's types known; its resource's
+/// `stars` made a string so the schema has something to say.
+fn composer_app(size: (u16, u16)) -> App {
+    use appdeck::app::panes::composer::ReportContext;
+    let mut app = loaded_app(size);
+    app.report = std::sync::Arc::new(ReportContext {
+        base_url: "http://127.0.0.1:8080/api/v1".into(),
+        types: Some(std::sync::Arc::new(
+            serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).unwrap(),
+        )),
+        run_tag: "20261121-120000".into(),
+    });
+    press(&mut app, KeyCode::Char('R'));
+    for _ in 0..2 {
+        press(&mut app, KeyCode::Char('j'));
+    }
+    press(&mut app, KeyCode::Enter);
+    type_text(&mut app, "synced by hand");
+    press(&mut app, KeyCode::Esc);
+    app
+}
+
+fn sent_report(app: &mut App) -> RequestId {
+    press(app, KeyCode::Char('s'));
+    press(app, KeyCode::Enter);
+    first_request(&press(app, KeyCode::Enter))
+}
+
+fn report_answer(status: u16, body: Value) -> Box<ApiReply> {
+    let answer = appdeck::api::Answer {
+        response: appdeck::api::ReportResponse::from_map(body.as_object().cloned().unwrap()),
+        raw: body,
+        http_error: None,
+    };
+    Box::new(Exchange {
+        status: Some(status),
+        elapsed: std::time::Duration::from_millis(87),
+        result: Ok(Reply::Answer(Box::new(answer))),
+    })
+}
+
+#[test]
+fn composer_with_findings() {
+    snapshot("composer_findings", composer_app);
+}
+
+#[test]
+fn composer_review() {
+    snapshot("composer_review", |size| {
+        let mut app = composer_app(size);
+        press(&mut app, KeyCode::Char('s'));
+        app
+    });
+}
+
+#[test]
+fn composer_ok_answer() {
+    snapshot("composer_ok_answer", |size| {
+        let mut app = composer_app(size);
+        let id = sent_report(&mut app);
+        let body = json!({"status": "ok", "message": "updated resource res_0000",
+                          "metadata": {"platform_app_url": "http://127.0.0.1:8080/app/resources/res_0000"}});
+        app.update(Action::ApiResult {
+            id,
+            reply: report_answer(200, body),
+        });
+        app
+    });
+}
+
+#[test]
+fn composer_error_answer() {
+    snapshot("composer_error_answer", |size| {
+        let mut app = composer_app(size);
+        let id = sent_report(&mut app);
+        let body = json!({"status": "error", "error": "properties do not match the type's schema: /stars: \"x\" is not of type integer"});
+        app.update(Action::ApiResult {
+            id,
+            reply: report_answer(422, body),
+        });
+        app
+    });
+}

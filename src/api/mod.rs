@@ -1,6 +1,7 @@
 //! The service's HTTP API: models, the client, its errors, and paging.
 
 pub mod client;
+pub mod curl;
 pub mod error;
 pub mod field;
 pub mod paging;

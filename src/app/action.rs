@@ -5,6 +5,7 @@ use ratatui_textarea::Input;
 use serde_json::Value;
 
 use super::panes::browser::row::Row;
+use super::panes::composer::check::{CheckJob, Located};
 use super::panes::detail::Detail;
 use super::panes::type_detail::{OpenType, TypeDetail};
 use super::panes::types::KnownTypes;
@@ -122,6 +123,31 @@ pub enum Action {
         id: RequestId,
         detail: Box<TypeDetail>,
     },
+    /// `R`: write a report about the resource under the cursor.
+    Report,
+    /// `i` in the composer: edit the field under the cursor.
+    StartEdit,
+    /// `Space`: toggle a value (a report's `status`).
+    Toggle,
+    /// `u` / `^r`: undo and redo in an editor.
+    Undo,
+    Redo,
+    /// `f`: fill what the schema requires and is missing.
+    Fill,
+    /// `s` / `^s`: review what will be sent.
+    Review,
+    /// `c`: copy as a curl command.
+    CopyCurl,
+    /// A check made off the UI thread finished; routed like a reply (stale ones are dropped).
+    Checked {
+        id: RequestId,
+        findings: Vec<Located>,
+    },
+    /// A report file was read for `:report PATH` (or could not be).
+    ReportFileRead {
+        path: String,
+        text: Result<String, String>,
+    },
 }
 
 /// What the runtime reports back about a side effect.
@@ -158,6 +184,10 @@ pub enum Command {
         id: RequestId,
         request: Box<OpenType>,
     },
+    /// Check a report on a background task (large payloads); comes back as [`Action::Checked`].
+    Check { id: RequestId, job: Box<CheckJob> },
+    /// Read a report file for `:report PATH`; comes back as [`Action::ReportFileRead`].
+    ReadReportFile(String),
 }
 
 impl Command {
@@ -167,7 +197,8 @@ impl Command {
             Command::Api { id, .. }
             | Command::OpenDetail { id, .. }
             | Command::LoadTypes { id }
-            | Command::OpenType { id, .. } => Some(*id),
+            | Command::OpenType { id, .. }
+            | Command::Check { id, .. } => Some(*id),
             _ => None,
         }
     }

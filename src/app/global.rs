@@ -5,6 +5,7 @@
 use super::overlay::command_line::LineCommand;
 use super::overlay::{ErrorPopup, Help, Overlay};
 use super::pane::Screen;
+use super::panes::composer::Composer;
 use super::panes::types::{TypesView, count_rows};
 use super::{Action, App, Command, Notice};
 use crate::sanitize;
@@ -16,6 +17,7 @@ impl App {
             Action::Quit => self.should_quit = true,
             Action::Help => self.overlay = Some(Overlay::Help(Help::new(self.focus().keys))),
             Action::CommandLine => self.overlay = Some(Overlay::CommandLine(Default::default())),
+            Action::Report => return self.open_report(),
             Action::ShowError => match &self.last_error {
                 Some(report) => {
                     let popup = ErrorPopup {
@@ -53,7 +55,63 @@ impl App {
                 self.should_quit = true;
                 Vec::new()
             }
+            LineCommand::Report(None) => {
+                let seed = self.ids.issue().0;
+                let type_name = self.browser.type_filter.as_deref();
+                let composer = Composer::blank(self.report.clone(), type_name, seed);
+                self.stack.push(Screen::Composer(Box::new(composer)));
+                Vec::new()
+            }
+            LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
         }
+    }
+
+    /// `R`: a report about the resource open in the detail view, else the one selected in the list.
+    fn open_report(&mut self) -> Vec<Command> {
+        let item = match self.stack.top() {
+            Some(Screen::Detail(detail)) => serde_json::to_value(detail.item.as_ref()).ok(),
+            None => self
+                .browser
+                .selected()
+                .and_then(|row| serde_json::to_value(row.item()).ok()),
+            Some(_) => None,
+        };
+        let Some(resource) = item else {
+            self.notice = Some(Notice::Error("no resource here to report on".into()));
+            return Vec::new();
+        };
+        let seed = self.ids.issue().0;
+        let mut composer = Composer::for_resource(self.report.clone(), &resource, seed);
+        let commands = composer.first_check(self.ids.issue());
+        let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+        self.stack.claim(screen, &commands);
+        commands
+    }
+
+    /// A report file was read for `:report PATH`: open it, or say why not.
+    pub(super) fn open_report_file(
+        &mut self,
+        path: &str,
+        text: Result<String, String>,
+    ) -> Vec<Command> {
+        let shown = sanitize::line(path).into_owned();
+        let report =
+            text.and_then(|text| crate::validate::parse_json(&text).map_err(|e| e.to_string()));
+        match report {
+            Ok(report) => {
+                let mut composer = Composer::from_report(self.report.clone(), &report);
+                let commands = composer.first_check(self.ids.issue());
+                let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+                self.stack.claim(screen, &commands);
+                self.notice = Some(Notice::Info(format!("opened {shown}")));
+                return commands;
+            }
+            Err(error) => {
+                let message = format!("cannot open {shown}: {}", sanitize::line(&error));
+                self.notice = Some(Notice::Error(message));
+            }
+        }
+        Vec::new()
     }
 
     /// Back to the resource list, closing every screen above it (and cancelling their requests).

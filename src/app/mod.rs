@@ -59,6 +59,8 @@ pub struct App {
     /// The resource types appdeck knows, once the runtime has loaded them (see
     /// [`Command::LoadTypes`]); the types view opens on them at once.
     pub known_types: Option<std::sync::Arc<panes::types::KnownTypes>>,
+    /// Where reports are sent and the types they are checked against, for the composer.
+    pub report: std::sync::Arc<panes::composer::ReportContext>,
     ids: RequestIds,
 }
 
@@ -76,6 +78,7 @@ impl App {
             command_history: Default::default(),
             should_quit: false,
             known_types: None,
+            report: Default::default(),
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
@@ -155,6 +158,8 @@ impl App {
             Action::TypeDetailReady { id, detail } => {
                 self.deliver(id, Delivery::TypeDetail(detail))
             }
+            Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
+            Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));
@@ -240,6 +245,12 @@ impl App {
                 self.stack.pop()
             }
             Outcome::Pop => Vec::new(),
+            Outcome::RefreshList(mut commands) => {
+                self.stack.claim(screen, &commands);
+                let reload = self.browser.refresh(&mut self.ids);
+                commands.extend(self.browser_commands(reload));
+                commands
+            }
         }
     }
 

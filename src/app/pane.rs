@@ -15,6 +15,8 @@ use ratatui::layout::Rect;
 use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
+use super::panes::composer::Composer;
+use super::panes::composer::check::Located;
 use super::panes::detail::Detail;
 use super::panes::type_detail::TypeDetail;
 use super::panes::types::{KnownTypes, TypesView};
@@ -28,6 +30,7 @@ pub enum Screen {
     Detail(Box<Detail>),
     Types(Box<TypesView>),
     TypeDetail(Box<TypeDetail>),
+    Composer(Box<Composer>),
 }
 
 impl Screen {
@@ -36,6 +39,7 @@ impl Screen {
             Screen::Detail(detail) => detail.as_ref(),
             Screen::Types(types) => types.as_ref(),
             Screen::TypeDetail(detail) => detail.as_ref(),
+            Screen::Composer(composer) => composer.as_ref(),
         }
     }
 
@@ -44,6 +48,7 @@ impl Screen {
             Screen::Detail(detail) => detail.as_mut(),
             Screen::Types(types) => types.as_mut(),
             Screen::TypeDetail(detail) => detail.as_mut(),
+            Screen::Composer(composer) => composer.as_mut(),
         }
     }
 }
@@ -59,6 +64,8 @@ pub enum Outcome {
     Push(Screen, Vec<Command>),
     /// Close this pane: back to where the user came from.
     Pop,
+    /// Done; run these commands, and reload the resource list (a report changed a resource).
+    RefreshList(Vec<Command>),
 }
 
 impl Outcome {
@@ -84,6 +91,8 @@ pub enum Delivery {
     Types(std::sync::Arc<KnownTypes>),
     /// A type's detail laid out off the UI thread ([`Command::OpenType`]).
     TypeDetail(Box<TypeDetail>),
+    /// Findings of a check made off the UI thread ([`Command::Check`]).
+    Checked(Vec<Located>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

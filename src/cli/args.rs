@@ -271,6 +271,10 @@ pub struct SendArgs {
     pub file: PathBuf,
     #[arg(long, short = 'o', value_enum, default_value_t = AnswerOutput::Text)]
     pub output: AnswerOutput,
+    /// Print the request as a curl command (the token read from $APPDECK_TOKEN) instead of
+    /// sending it
+    #[arg(long)]
+    pub curl: bool,
 }
 
 /// `appdeck connect FILE`: a send, guarded against breaking the version the service has now.

@@ -28,6 +28,15 @@ pub async fn run(
     for finding in &validation.findings {
         eprintln!("appdeck: {}", finding_line(finding));
     }
+    if args.curl {
+        // Printed even with findings: people test how the service reacts to a broken payload.
+        let (settings, _) = super::client_settings(global)?;
+        let line = crate::api::curl::command(&settings.base_url, operation, &value);
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
+        out.flush()?;
+        return Ok(());
+    }
     if validation.has_errors() {
         return Err(Failure::Invalid(format!(
             "{}: not sent ({})",

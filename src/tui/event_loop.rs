@@ -175,6 +175,8 @@ where
                 Command::OpenDetail { id, row } => self.executor.open_detail(id, row),
                 Command::LoadTypes { id } => self.executor.load_types(id),
                 Command::OpenType { id, request } => self.executor.open_type(id, request),
+                Command::Check { id, job } => self.executor.check(id, job),
+                Command::ReadReportFile(path) => self.executor.read_report_file(path),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

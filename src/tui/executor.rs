@@ -1,6 +1,7 @@
 //! Runs the app's commands: API calls (any operation: a page, a report, a connect) on background
 //! tasks that hold a clone of the one client, each answering with an `Action` on the loop's
-//! channel. Nothing here touches app state.
+//! channel; checks of large reports and file reads run on blocking tasks. Nothing here touches
+//! app state.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -12,6 +13,7 @@ use tokio::task::AbortHandle;
 
 use crate::api::{ApiError, Client, Exchange};
 use crate::app::panes::browser::row::Row;
+use crate::app::panes::composer::check::{self, CheckJob};
 use crate::app::panes::detail::Detail;
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::{Action, ApiCall, RequestId};
@@ -93,6 +95,24 @@ impl Executor {
         tokio::task::spawn_blocking(move || {
             let detail = Box::new(Detail::open(Arc::new(row.item())));
             let _ = results.send(Action::DetailReady { id, detail });
+        });
+    }
+
+    /// Checks a large report off the UI thread (see [`Command::Check`]).
+    pub fn check(&self, id: RequestId, job: Box<CheckJob>) {
+        let results = self.results.clone();
+        tokio::task::spawn_blocking(move || {
+            let findings = check::run(&job);
+            let _ = results.send(Action::Checked { id, findings });
+        });
+    }
+
+    /// Reads a report file for `:report PATH`.
+    pub fn read_report_file(&self, path: String) {
+        let results = self.results.clone();
+        tokio::task::spawn_blocking(move || {
+            let text = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+            let _ = results.send(Action::ReportFileRead { path, text });
         });
     }
 

@@ -11,6 +11,7 @@ pub mod terminal;
 use ratatui::layout::Rect;
 
 use crate::api::{Client, ClientSettings};
+use crate::app::panes::composer::ReportContext;
 use crate::app::{Action, App, Command, Session};
 use crate::signals::StopSignals;
 use effects::TerminalEffects;
@@ -27,6 +28,8 @@ pub struct LaunchOptions {
     pub started: std::time::Instant,
     /// Where the known resource types come from (the store, `--types`, the demo).
     pub types: known_types::TypeSources,
+    /// Resource types the report composer checks against, as a version-connect payload.
+    pub known_types: Option<serde_json::Value>,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -38,7 +41,12 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let (guard, terminal) = TerminalGuard::enter()?;
     let size = terminal.size()?;
     let area = Rect::new(0, 0, size.width, size.height);
-    let (app, initial) = App::new(options.session, area, options.page_size);
+    let (mut app, initial) = App::new(options.session, area, options.page_size);
+    app.report = std::sync::Arc::new(ReportContext {
+        base_url: options.settings.base_url.clone(),
+        types: options.known_types.map(std::sync::Arc::new),
+        run_tag: chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string(),
+    });
     let events = crossterm::event::EventStream::new();
     let effects = Box::new(TerminalEffects);
     let mut event_loop = EventLoop::new(terminal, app, Vec::new(), events, client, effects);

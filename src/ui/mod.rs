@@ -33,6 +33,9 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::TypeDetail(detail)) => {
             panes::type_detail::render(frame, detail, theme, screen.body)
         }
+        Some(Screen::Composer(composer)) => {
+            panes::composer::render(frame, composer, theme, screen.body)
+        }
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {

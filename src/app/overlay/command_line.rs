@@ -14,6 +14,8 @@ pub enum LineCommand {
     Refresh,
     Help,
     Quit,
+    /// `:report` opens a blank report; `:report PATH` opens a report file.
+    Report(Option<String>),
 }
 
 /// The commands, with what the completion hint says of them.
@@ -23,6 +25,10 @@ pub const COMMANDS: [(&str, &str); 6] = [
     ("type", "type NAME: filter by type (no name: all types)"),
     ("refresh", "reload from the first page"),
     ("help", "the keys of this pane"),
+    (
+        "report",
+        "report [PATH]: write a task report (blank, or from a file)",
+    ),
     ("quit", "quit appdeck"),
 ];
 
@@ -39,6 +45,9 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
         "refresh" => Ok(LineCommand::Refresh),
         "help" | "h" => Ok(LineCommand::Help),
         "quit" | "q" => Ok(LineCommand::Quit),
+        "report" => Ok(LineCommand::Report(
+            (!rest.is_empty()).then(|| rest.to_owned()),
+        )),
         "" => Err("type a command; Tab lists them".to_owned()),
         other => Err(format!("unknown command {other:?}; Tab lists the commands")),
     }

@@ -1,6 +1,7 @@
 //! One file per pane, mirroring `app/panes/`.
 
 pub mod browser;
+pub mod composer;
 pub mod detail;
 pub mod type_detail;
 pub mod types;

@@ -7,7 +7,7 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 8] = [
+static OWN: [Binding; 9] = [
     bind(
         &[Code(KeyCode::Enter)],
         "Enter",
@@ -63,6 +63,13 @@ static OWN: [Binding; 8] = [
         "open the resource",
         || Action::Open,
         "",
+    ),
+    bind(
+        &[Char('R')],
+        "R",
+        "write a task report about this resource",
+        || Action::Report,
+        "report",
     ),
 ];
 

@@ -7,7 +7,7 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 11] = [
+static OWN: [Binding; 12] = [
     bind(
         &[Code(KeyCode::Tab)],
         "Tab",
@@ -78,6 +78,13 @@ static OWN: [Binding; 11] = [
         "back to the list",
         || Action::Back,
         "back",
+    ),
+    bind(
+        &[Char('R')],
+        "R",
+        "write a task report about this resource",
+        || Action::Report,
+        "report",
     ),
 ];
 

@@ -1,0 +1,145 @@
+//! The report composer's costs, in process: a keypress in the resource editor with a 1 MB
+//! resource (update + frame; the target is 2 ms), the background check of that resource (it must
+//! land within 50 ms), and a check of the demo's report (target 1 ms). Run with
+//! `cargo bench --bench composer`; prints medians and 99th percentiles.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use appdeck::api::{Exchange, ListResponse, Reply};
+use appdeck::app::panes::composer::ReportContext;
+use appdeck::app::panes::composer::check::{self, CheckJob};
+use appdeck::app::{Action, App, Command, Session};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+const SAMPLES: usize = 300;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn measure(name: &str, mut f: impl FnMut()) {
+    let mut times: Vec<Duration> = (0..SAMPLES + 20)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .skip(20)
+        .collect();
+    times.sort();
+    println!(
+        "{name:<48} median {:>7.3} ms   p99 {:>7.3} ms",
+        ms(times[times.len() / 2]),
+        ms(times[times.len() * 99 / 100])
+    );
+}
+
+fn key(app: &mut App, code: KeyCode) -> Vec<Command> {
+    match appdeck::app::keymap::action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
+        Some(action) => app.update(action),
+        None => Vec::new(),
+    }
+}
+
+fn main() {
+    let types: Value = serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).expect("demo types");
+    let types = Arc::new(types);
+
+    // A check of the demo's report, against the demo's types.
+    let report: Value =
+        serde_json::from_str(include_str!("../assets/examples/report.json")).expect("report");
+    let mut header = report.as_object().cloned().expect("object");
+    let resource = header
+        .get_mut("response")
+        .and_then(|r| r.as_object_mut())
+        .and_then(|r| r.remove("resource"))
+        .expect("resource");
+    let job = CheckJob {
+        header,
+        resource_text: Arc::from(serde_json::to_string_pretty(&resource).expect("json")),
+        types: Some(types.clone()),
+    };
+    assert!(check::run(&job).is_empty(), "the demo report passes");
+    measure("check of the demo report", || {
+        black_box(check::run(black_box(&job)));
+    });
+
+    // A repository whose properties hold about 1 MB of JSON.
+    let big: serde_json::Map<String, Value> = (0..5_000)
+        .map(|i| (format!("note_{i:05}"), json!("x".repeat(190))))
+        .collect();
+    let mut resource = json!({"id": "res_big", "type": "team", "external_id": "x", "name": "big"});
+    resource["properties"] = Value::Object(big);
+    let size = serde_json::to_string_pretty(&resource).expect("json").len();
+    let session = Session {
+        profile: None,
+        host: "127.0.0.1:1".into(),
+    };
+    let (mut app, commands) = App::new(session, Rect::new(0, 0, 120, 40), None);
+    app.report = Arc::new(ReportContext {
+        base_url: "http://127.0.0.1:1/api/v1".into(),
+        types: Some(types),
+        run_tag: "bench".into(),
+    });
+    let id = commands
+        .iter()
+        .find_map(Command::request_id)
+        .expect("first page");
+    let page = ListResponse::from_value(json!({"resources": [resource]})).expect("page");
+    app.update(Action::ApiResult {
+        id,
+        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
+    });
+    let opened = key(&mut app, KeyCode::Char('R'));
+    let Some(Command::Check { job, .. }) = opened.first() else {
+        panic!("a 1 MB resource is checked in the background: {opened:?}")
+    };
+    let job = job.clone();
+    let t = Instant::now();
+    let findings = check::run(&job);
+    println!(
+        "{:<48} {:>7.1} ms ({} findings)",
+        format!("background check of {:.1} MB", size as f64 / 1e6),
+        ms(t.elapsed()),
+        findings.len()
+    );
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    key(&mut app, KeyCode::Enter);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let now = chrono::Utc::now();
+    let mut flip = false;
+    measure("keypress only (update), 1 MB resource", || {
+        flip = !flip;
+        let code = if flip {
+            KeyCode::Char('a')
+        } else {
+            KeyCode::Backspace
+        };
+        black_box(key(&mut app, code));
+    });
+    measure("frame only, 1 MB resource", || {
+        terminal
+            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+            .expect("draw");
+    });
+    measure("keypress + frame, editor with a 1 MB resource", || {
+        flip = !flip;
+        let code = if flip {
+            KeyCode::Char('a')
+        } else {
+            KeyCode::Backspace
+        };
+        black_box(key(&mut app, code));
+        terminal
+            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+            .expect("draw");
+    });
+}

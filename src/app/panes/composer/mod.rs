@@ -1,0 +1,368 @@
+//! The report composer: writes an `apps.operations.report` about a resource, checks it as it is
+//! typed, shows the exact request, sends it and shows the answer. Its fields are `task_id`,
+//! `status`, `message`, `response_type` and the resource as JSON in a multi-line editor. Its keys
+//! are in `keys.rs`, its handling of actions in `update.rs`, the checks in `check.rs` (pointers
+//! are mapped to editor lines by `locate.rs`), where its parts go in `layout.rs`.
+
+pub mod check;
+
+pub mod fill;
+pub mod keys;
+pub mod layout;
+pub mod locate;
+mod update;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ratatui::style::{Color, Style};
+use ratatui_textarea::{CursorMove, TextArea};
+use serde_json::{Map, Value};
+
+use crate::api::{ApiError, Exchange, Reply};
+use crate::app::RequestId;
+use crate::app::widgets::LineInput;
+use check::{CheckJob, Located};
+
+/// Reports whose text is larger than this are checked on a background task, so typing never
+/// waits for a check.
+pub const CHECK_IN_BACKGROUND_BYTES: usize = 32 * 1024;
+
+/// Where reports go and what they are checked against; the same for every composer.
+#[derive(Clone, Debug, Default)]
+pub struct ReportContext {
+    /// The service's API root, shown in the review and in the curl command.
+    pub base_url: String,
+    /// Known resource types, as a version-connect payload (its `resources`).
+    pub types: Option<Arc<Value>>,
+    /// Makes this run's provisional task ids differ from another run's (its start time).
+    pub run_tag: String,
+}
+
+/// The composer's fields, in the order `j`/`k` visit them; the findings list comes last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    TaskId,
+    Status,
+    Message,
+    ResponseType,
+    Resource,
+    Findings,
+}
+
+impl Field {
+    pub const ALL: [Field; 6] = [
+        Field::TaskId,
+        Field::Status,
+        Field::Message,
+        Field::ResponseType,
+        Field::Resource,
+        Field::Findings,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::TaskId => "task_id",
+            Field::Status => "status",
+            Field::Message => "message",
+            Field::ResponseType => "response_type",
+            Field::Resource => "resource",
+            Field::Findings => "findings",
+        }
+    }
+
+    fn step(self, forward: bool) -> Field {
+        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
+        let j = if forward {
+            (i + 1).min(Field::ALL.len() - 1)
+        } else {
+            i.saturating_sub(1)
+        };
+        Field::ALL[j]
+    }
+}
+
+/// Where the composer is in writing, reviewing and sending.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    Editing,
+    /// The exact request on screen; with findings, `armed` once the first `Enter` was pressed.
+    Review {
+        body: Value,
+        armed: bool,
+    },
+    /// Sent; waiting for the answer (`Esc` cancels).
+    Sending {
+        id: RequestId,
+        body: Value,
+    },
+    Answered(Box<SendResult>),
+}
+
+/// What came back from sending a report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SendResult {
+    pub ok: bool,
+    pub http_status: Option<u16>,
+    pub elapsed: Duration,
+    pub status: Option<String>,
+    pub message: Option<String>,
+    pub platform_app_url: Option<String>,
+    /// The service's `error`, or what went wrong on the way (network, timeout, not JSON).
+    pub error: Option<String>,
+}
+
+impl SendResult {
+    pub fn from_exchange(exchange: &Exchange) -> Self {
+        let mut result = SendResult {
+            ok: false,
+            http_status: exchange.status,
+            elapsed: exchange.elapsed,
+            status: None,
+            message: None,
+            platform_app_url: None,
+            error: None,
+        };
+        match &exchange.result {
+            Ok(Reply::Answer(answer)) => {
+                let response = &answer.response;
+                result.status = response.status.get().cloned();
+                result.message = response.message.get().cloned();
+                result.platform_app_url = response
+                    .metadata
+                    .get()
+                    .and_then(|m| m.platform_app_url.get().cloned());
+                result.error = response.error.get().cloned();
+                result.ok = !response.is_error();
+            }
+            Ok(Reply::Page(_)) => result.error = Some("the service answered with a page".into()),
+            Err(error) => result.error = Some(describe(error)),
+        }
+        result
+    }
+}
+
+fn describe(error: &ApiError) -> String {
+    match error.hint() {
+        Some(hint) => format!("{error} ({hint})"),
+        None => error.to_string(),
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Composer {
+    pub context: Arc<ReportContext>,
+    /// What the resource is keyed by: its id, or `None` for a new one.
+    pub resource_id: Option<String>,
+    pub task_id: LineInput,
+    /// The generated `task_id` is still untouched: the first key typed replaces it.
+    pub task_id_provisional: bool,
+    pub status: String,
+    pub message: LineInput,
+    pub response_type: LineInput,
+    pub resource: TextArea<'static>,
+    /// Top-level fields besides those above (from a file), sent as they were.
+    pub extra: Map<String, Value>,
+    pub field: Field,
+    /// Whether the field under the cursor has the keyboard.
+    pub editing: bool,
+    pub findings: Vec<Located>,
+    /// The selected finding, when the findings list has the cursor.
+    pub finding: usize,
+    /// The check running on a background task; an older one's result is dropped.
+    pub checking: Option<RequestId>,
+    /// The text changed while a background check ran: check again when it ends.
+    pub recheck: bool,
+    pub phase: Phase,
+    /// Lines the review is scrolled by.
+    pub review_scroll: usize,
+}
+
+impl Composer {
+    /// A report about `resource`, exactly as it was received (unknown fields included).
+    pub fn for_resource(context: Arc<ReportContext>, resource: &Value, seed: u64) -> Self {
+        let resource_id = resource
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let text = serde_json::to_string_pretty(resource).unwrap_or_else(|_| "{}".to_owned());
+        // The same data with what could drive the terminal written as `\u` escapes.
+        let text = crate::sanitize::json_for_terminal(&text);
+        Composer::new(context, resource_id, &text, seed)
+    }
+
+    /// A blank report; the resource's `type` is `type_name` if given.
+    pub fn blank(context: Arc<ReportContext>, type_name: Option<&str>, seed: u64) -> Self {
+        let mut resource = Map::new();
+        resource.insert("type".into(), Value::from(type_name.unwrap_or("")));
+        resource.insert("external_id".into(), Value::from(""));
+        resource.insert("name".into(), Value::from(""));
+        resource.insert("properties".into(), Value::Object(Map::new()));
+        let text = serde_json::to_string_pretty(&resource).unwrap_or_default();
+        Composer::new(context, None, &text, seed)
+    }
+
+    /// A report read from a file: its fields go to the composer's, anything else is kept.
+    pub fn from_report(context: Arc<ReportContext>, report: &Value) -> Self {
+        let mut extra = report.as_object().cloned().unwrap_or_default();
+        let take_string = |extra: &mut Map<String, Value>, key: &str| match extra.remove(key) {
+            Some(Value::String(s)) => s,
+            Some(other) => other.to_string(),
+            None => String::new(),
+        };
+        let task_id = take_string(&mut extra, "task_id");
+        let status = take_string(&mut extra, "status");
+        let message = take_string(&mut extra, "message");
+        let mut response = match extra.remove("response") {
+            Some(Value::Object(map)) => map,
+            _ => Map::new(),
+        };
+        let response_type = take_string(&mut response, "response_type");
+        let resource = response.remove("resource").unwrap_or(Value::Null);
+        if !response.is_empty() {
+            extra.insert("response".into(), Value::Object(response));
+        }
+        let mut composer = Composer::for_resource(context, &resource, 0);
+        composer.task_id.set(&task_id);
+        composer.task_id_provisional = false;
+        composer.status = status;
+        composer.message.set(&message);
+        composer.response_type.set(&response_type);
+        composer.extra = extra;
+        composer
+    }
+
+    fn new(
+        context: Arc<ReportContext>,
+        resource_id: Option<String>,
+        text: &str,
+        seed: u64,
+    ) -> Self {
+        let mut task_id = LineInput::new();
+        task_id.set(&provisional_task_id(&context.run_tag, seed));
+        let mut response_type = LineInput::new();
+        response_type.set("resource");
+        let mut composer = Composer {
+            context,
+            resource_id,
+            task_id,
+            task_id_provisional: true,
+            status: "ok".to_owned(),
+            message: LineInput::new(),
+            response_type,
+            resource: editor(text),
+            extra: Map::new(),
+            field: Field::TaskId,
+            editing: false,
+            findings: Vec::new(),
+            finding: 0,
+            checking: None,
+            recheck: false,
+            phase: Phase::Editing,
+            review_scroll: 0,
+        };
+        // A large resource is checked off the UI thread: see `first_check`.
+        if text.len() < CHECK_IN_BACKGROUND_BYTES {
+            composer.findings = check::run(&composer.check_job());
+        }
+        composer
+    }
+
+    /// The check of a large resource just opened, to run on a background task under `id`.
+    pub fn first_check(&mut self, id: RequestId) -> Vec<crate::app::Command> {
+        if self.resource_text().len() < CHECK_IN_BACKGROUND_BYTES {
+            return Vec::new();
+        }
+        self.checking = Some(id);
+        vec![crate::app::Command::Check {
+            id,
+            job: Box::new(self.check_job()),
+        }]
+    }
+
+    /// The resource as typed.
+    pub fn resource_text(&self) -> String {
+        self.resource.lines().join("\n")
+    }
+
+    /// The report without its resource.
+    pub fn header(&self) -> Map<String, Value> {
+        let mut header = Map::new();
+        header.insert("task_id".into(), Value::from(self.task_id.text()));
+        header.insert("status".into(), Value::from(self.status.as_str()));
+        header.insert("message".into(), Value::from(self.message.text()));
+        let mut response = match self.extra.get("response") {
+            Some(Value::Object(map)) => map.clone(),
+            _ => Map::new(),
+        };
+        response.insert(
+            "response_type".into(),
+            Value::from(self.response_type.text()),
+        );
+        header.insert("response".into(), Value::Object(response));
+        for (key, value) in &self.extra {
+            if key != "response" {
+                header.insert(key.clone(), value.clone());
+            }
+        }
+        header
+    }
+
+    pub fn check_job(&self) -> CheckJob {
+        CheckJob {
+            header: self.header(),
+            resource_text: Arc::from(self.resource_text()),
+            types: self.context.types.clone(),
+        }
+    }
+
+    /// The whole report, if the resource is JSON; else the syntax error, as a finding says it.
+    pub fn body(&self) -> Result<Value, String> {
+        let text = self.resource_text();
+        match crate::validate::parse_json(&text) {
+            Ok(resource) => Ok(check::assemble(&self.header(), resource)),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    /// How many findings point at `field` (those in the resource point at lines instead).
+    pub fn findings_on(&self, field: Field) -> usize {
+        self.findings
+            .iter()
+            .filter(|l| l.place == check::Place::Field(field))
+            .count()
+    }
+
+    /// Findings that are errors (warnings are advice).
+    pub fn error_count(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|l| l.finding.severity == crate::validate::Severity::Error)
+            .count()
+    }
+
+    /// Replaces the resource's text as one undoable edit.
+    pub fn replace_resource(&mut self, text: &str) {
+        self.resource.select_all();
+        self.resource.cut();
+        self.resource.insert_str(text);
+        self.resource.move_cursor(CursorMove::Top);
+    }
+}
+
+fn editor(text: &str) -> TextArea<'static> {
+    let mut area = TextArea::new(text.lines().map(str::to_owned).collect());
+    area.set_tab_length(2);
+    area.set_max_histories(200);
+    area.set_line_number_style(Style::new().fg(Color::DarkGray));
+    area.set_cursor_line_style(Style::default());
+    area
+}
+
+/// A `task_id` that says it must be replaced, unique enough not to collide by accident.
+fn provisional_task_id(tag: &str, seed: u64) -> String {
+    format!("PROVISIONAL-{tag}-{seed}")
+}
+
+#[cfg(test)]
+mod tests;
