@@ -195,15 +195,18 @@ fn browse_detail_help_and_quit_restore_the_terminal() {
     let detail = tmux.wait_for("the detail", |s| {
         s.contains("Properties") && s.contains("Raw JSON")
     });
-    // The fields of the resource itself, not just any screen mentioning a name.
+    // The fields of the resource itself, not just any screen mentioning a name: a field line
+    // starts at the focused pane's border (`┃`), the selected one with its marker.
+    let field = |name: &str| {
+        detail.lines().find(|l| {
+            l.strip_prefix('┃')
+                .map(|rest| rest.trim_start_matches('▶').trim_start())
+                .is_some_and(|rest| rest.starts_with(name))
+        })
+    };
+    assert!(field("display_name ").is_some(), "{detail}");
     assert!(
-        detail.lines().any(|l| l.contains("│display_name ")),
-        "{detail}"
-    );
-    assert!(
-        detail
-            .lines()
-            .any(|l| l.contains("│id ") && l.contains(" res_")),
+        field("id ").is_some_and(|l| l.contains(" res_")),
         "{detail}"
     );
     assert!(detail.contains("created_at"), "{detail}");
@@ -271,15 +274,25 @@ fn type_filter_from_the_command_line_and_the_picker() {
     tmux.send(&["Tab"]);
     tmux.wait_for("completion", |s| s.contains(":type deployment"));
     tmux.send(&["Enter"]);
+    // The table's rows: inside its border, the selected one marked `▶`.
+    fn rows(screen: &str) -> Vec<&str> {
+        screen
+            .lines()
+            .filter(|l| {
+                let mut chars = l.chars();
+                matches!(chars.next(), Some('│' | '┃'))
+                    && matches!(chars.next(), Some(' ' | '▶' | '!'))
+                    && !l.contains("TYPE")
+            })
+            .collect()
+    }
     let screen = tmux.wait_for("the filtered list", |s| {
-        s.contains("type deployment ·") && s.contains("loaded")
+        s.contains("type deployment ·") && s.contains("loaded") && !rows(s).is_empty()
     });
-    let rows: Vec<&str> = screen
-        .lines()
-        .filter(|l| l.starts_with("│ ") && !l.contains("TYPE"))
-        .collect();
-    assert!(!rows.is_empty());
-    assert!(rows.iter().all(|l| l.contains("deployment")), "{screen}");
+    assert!(
+        rows(&screen).iter().all(|l| l.contains("deployment")),
+        "{screen}"
+    );
     tmux.send(&["t"]);
     tmux.wait_for("the picker", |s| {
         s.contains("Type filter") && s.contains("(all types)")
