@@ -127,7 +127,9 @@ fn main() {
     });
     measure("frame only, 1 MB resource", || {
         terminal
-            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+            .draw(|f| {
+                appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+            })
             .expect("draw");
     });
     measure("keypress + frame, editor with a 1 MB resource", || {
@@ -139,7 +141,9 @@ fn main() {
         };
         black_box(key(&mut app, code));
         terminal
-            .draw(|f| appdeck::ui::render(f, black_box(&app), now))
+            .draw(|f| {
+                appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+            })
             .expect("draw");
     });
 }

@@ -48,6 +48,22 @@ impl Theme {
         if self.color { style } else { Style::new() }
     }
 
+    /// Without colour, takes the colours out of `area` after a widget that styles itself (the
+    /// text editor's line numbers) has been drawn there.
+    pub fn uncolour(&self, buffer: &mut ratatui::buffer::Buffer, area: ratatui::layout::Rect) {
+        if self.color {
+            return;
+        }
+        let area = area.intersection(buffer.area);
+        for y in area.top()..area.bottom() {
+            for x in area.left()..area.right() {
+                let cell = &mut buffer[(x, y)];
+                cell.set_fg(ratatui::style::Color::Reset);
+                cell.set_bg(ratatui::style::Color::Reset);
+            }
+        }
+    }
+
     /// A style that came with the content (formatted Markdown): kept in colour; without colour
     /// only its attributes (bold, italic, underline) stay, so headings still stand out.
     pub fn content(&self, style: Style) -> Style {

@@ -19,7 +19,7 @@ pub enum LineCommand {
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 6] = [
+pub const COMMANDS: [(&str, &str); 7] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),

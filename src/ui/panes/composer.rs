@@ -122,6 +122,7 @@ fn render_editor(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
     let marks = Rect::new(inner.x, inner.y, 1, inner.height);
     let text = Rect::new(inner.x + 1, inner.y, inner.width - 1, inner.height);
     frame.render_widget(&composer.resource, text);
+    theme.uncolour(frame.buffer_mut(), text);
     let (top, _) = composer.resource.scroll_offset();
     let top = usize::from(top);
     for located in &composer.findings {

@@ -102,6 +102,7 @@ fn answer(body: Value, status: u16) -> Box<Exchange> {
         result: Ok(Reply::Answer(Box::new(Answer {
             raw: body,
             response,
+            http_error: None,
         }))),
     })
 }
