@@ -461,11 +461,16 @@ fn the_command_line_clears_after_a_failure_recalls_and_cycles() {
         key(&mut app, c);
     }
     code(&mut app, KeyCode::Tab);
-    assert_eq!(command_line(&app).candidates, ["resources", "refresh"]);
+    assert_eq!(
+        command_line(&app).candidates,
+        ["resources", "refresh", "report"]
+    );
     code(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "resources");
     code(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "refresh");
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(command_line(&app).input.text(), "report");
     code(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "resources");
 }
