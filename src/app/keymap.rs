@@ -163,7 +163,8 @@ pub static MOVE_ENDS: [Binding; 2] = [
 ];
 
 /// Keys that work on every pane (handled in `global.rs` when the pane passes them on). A key
-/// that switches to another view (`2` types, `3` history) belongs here.
+/// that switches to another view (`2` types, `3` history) belongs here. `q` comes right after
+/// `?`: the footer shows hints in this order while they fit, and quitting must stay visible.
 pub static GLOBAL: [Binding; 6] = [
     bind(
         &[Char('?')],
@@ -172,6 +173,7 @@ pub static GLOBAL: [Binding; 6] = [
         || Action::Help,
         "help",
     ),
+    bind(&[Char('q')], "q", "quit", || Action::Quit, "quit"),
     bind(
         &[Char(':')],
         ":",
@@ -200,7 +202,6 @@ pub static GLOBAL: [Binding; 6] = [
         || Action::ShowTypes,
         "types",
     ),
-    bind(&[Char('q')], "q", "quit", || Action::Quit, "quit"),
 ];
 
 /// Quits from anywhere, popups and inputs included.
