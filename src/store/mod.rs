@@ -60,9 +60,7 @@ impl Store {
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(at)?;
         migrations::refuse_newer(path, found)?;
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode=WAL", [], |row| row.get(0))
-            .map_err(at)?;
+        let mode = switch_to_wal(&conn).map_err(at)?;
         if !mode.eq_ignore_ascii_case("wal") {
             tracing::warn!("store {}: journal mode is {mode}, not WAL", path.display());
         }
@@ -90,6 +88,25 @@ impl Store {
 
     fn error(&self, e: rusqlite::Error) -> StoreError {
         StoreError::from_sqlite(&self.path, e)
+    }
+}
+
+/// Switches the file to WAL and returns the journal mode now in force. The switch needs the
+/// file to itself, and SQLite answers "busy" to it at once, without calling the busy handler,
+/// while another connection is opening the same fresh file; so it is retried here, within the
+/// same [`BUSY_TIMEOUT`] every other write gets.
+fn switch_to_wal(conn: &Connection) -> rusqlite::Result<String> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match conn.query_row("PRAGMA journal_mode=WAL", [], |row| row.get(0)) {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            result => return result,
+        }
     }
 }
 
