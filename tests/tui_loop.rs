@@ -99,13 +99,20 @@ async fn rows_arrive_pages_follow_the_cursor_and_enter_opens_the_detail() {
     let mut h = harness(SandboxOptions::default(), Some(25), Duration::from_secs(5)).await;
     h.until("the first page", |app| loaded(app) > 0).await;
     assert!(h.screen().contains("Resources"));
-    // Hold j across several page boundaries: at every press the next row must already be there
-    // (prefetch keeps ahead), and every press must move the cursor.
-    let mut stalls = 0;
+    // Hold j across several page boundaries (pages of 25 rows). Prefetch keeps ahead: once the
+    // cursor is within a page of the last loaded row, the next page has already been asked for.
+    // (Whether it also arrives in time depends on the machine, so that is not asserted.)
     for row in 1..=120 {
         let app = &h.event_loop.app;
-        if loaded(app) <= app.browser.cursor.selected + 1 {
-            stalls += 1;
+        let selected = app.browser.cursor.selected;
+        if loaded(app) <= selected + 25 {
+            assert!(
+                app.browser.in_flight().is_some(),
+                "row {selected} of {} loaded, and no page asked for",
+                loaded(app)
+            );
+        }
+        if loaded(app) <= selected + 1 {
             h.until("the next row", |app| {
                 loaded(app) > app.browser.cursor.selected + 1
             })
@@ -117,7 +124,6 @@ async fn rows_arrive_pages_follow_the_cursor_and_enter_opens_the_detail() {
         })
         .await;
     }
-    assert_eq!(stalls, 0, "the cursor caught up with the loaded rows");
     assert!(loaded(&h.event_loop.app) > 121);
     h.press(KeyCode::Enter);
     h.until("the detail", |app| {
@@ -144,8 +150,15 @@ async fn idle_means_no_frames() {
     // Let the prefetch that fills the screen settle, then nothing may wake the loop.
     h.until("nothing in flight", |app| app.browser.in_flight().is_none())
         .await;
+    h.until("the known types", |app| app.known_types.is_some())
+        .await;
     let frames = h.event_loop.frames;
-    let idle = tokio::time::timeout(Duration::from_millis(300), h.event_loop.step()).await;
+    // With the clock paused, tokio jumps straight to the next timer whenever nothing else can
+    // run: a day passes at once unless the loop wakes first, so a timer or tick of any period
+    // (not only one shorter than a wait in real time) makes the step finish and fails here.
+    tokio::time::pause();
+    let idle = tokio::time::timeout(Duration::from_secs(24 * 3600), h.event_loop.step()).await;
+    tokio::time::resume();
     assert!(idle.is_err(), "the loop woke up with nothing to do");
     assert_eq!(h.event_loop.frames, frames, "no frame drawn while idle");
 }
@@ -164,7 +177,20 @@ async fn q_quits_at_once_with_a_slow_request_in_flight_and_esc_cancels() {
         app.browser.in_flight().is_none()
     })
     .await;
-    assert_eq!(h.event_loop.in_flight(), 0, "the request task was aborted");
+    assert_eq!(
+        h.event_loop.in_flight(),
+        0,
+        "the loop no longer waits for it"
+    );
+    // The task itself is gone, not only forgotten: were it still running, its 20 s request
+    // would hold this past the deadline.
+    let aborted = tokio::time::timeout(DEADLINE, async {
+        while h.event_loop.requests_alive() > 0 {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    assert!(aborted.is_ok(), "the request task was aborted");
     h.event_loop.draw().expect("frame");
     assert!(
         h.screen().contains("r loads the first page"),
@@ -175,13 +201,11 @@ async fn q_quits_at_once_with_a_slow_request_in_flight_and_esc_cancels() {
     h.until("a new load", |app| app.browser.in_flight().is_some())
         .await;
     h.press(KeyCode::Char('q'));
-    let started = std::time::Instant::now();
     let more = tokio::time::timeout(Duration::from_secs(2), h.event_loop.step())
         .await
-        .expect("quits")
+        .expect("quits without waiting for the slow request")
         .expect("step");
     assert!(!more);
-    assert!(started.elapsed() < Duration::from_secs(1));
 }
 
 #[tokio::test]

@@ -208,8 +208,13 @@ where
         }
     }
 
-    /// Background requests still running.
+    /// Background requests the loop still waits for.
     pub fn in_flight(&self) -> usize {
         self.executor.in_flight()
+    }
+
+    /// Background request tasks that still exist (a cancelled one is gone once really aborted).
+    pub fn requests_alive(&self) -> usize {
+        self.executor.alive()
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures_util::FutureExt;
 use tokio::sync::mpsc::UnboundedSender;
@@ -22,6 +23,8 @@ pub struct Executor {
     client: Client,
     results: UnboundedSender<Action>,
     in_flight: HashMap<RequestId, AbortHandle>,
+    /// API tasks that still exist, however they end (see [`TaskAlive`]).
+    alive: Arc<AtomicUsize>,
     /// Where the known types come from (see [`Self::know_types`]).
     type_sources: Arc<super::known_types::TypeSources>,
 }
@@ -32,6 +35,7 @@ impl Executor {
             client,
             results,
             in_flight: HashMap::new(),
+            alive: Arc::default(),
             type_sources: Arc::default(),
         }
     }
@@ -62,7 +66,9 @@ impl Executor {
     pub fn call(&mut self, id: RequestId, call: ApiCall) {
         let client = self.client.clone();
         let results = self.results.clone();
+        let alive = TaskAlive::new(&self.alive);
         let task = tokio::spawn(async move {
+            let _alive = alive;
             // A bug while reading an answer must still answer, or the pane would say "loading"
             // for ever; the panic itself is in the log.
             let reply = AssertUnwindSafe(client.exchange(call.operation, &call.body))
@@ -118,6 +124,29 @@ impl Executor {
 
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
+    }
+
+    /// API tasks still running: unlike [`Self::in_flight`] (the handles kept), this sees whether
+    /// a cancelled request really stopped.
+    pub fn alive(&self) -> usize {
+        self.alive.load(Ordering::SeqCst)
+    }
+}
+
+/// Counts one API task as alive from its spawn until the task is dropped: when it answers, fails,
+/// or is aborted (an aborted task is dropped without running further).
+struct TaskAlive(Arc<AtomicUsize>);
+
+impl TaskAlive {
+    fn new(count: &Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        TaskAlive(Arc::clone(count))
+    }
+}
+
+impl Drop for TaskAlive {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
