@@ -57,10 +57,11 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let (load_types, first): (Vec<_>, Vec<_>) = initial
         .into_iter()
         .partition(|c| matches!(c, Command::LoadTypes { .. }));
+    // The clock starts before the first frame, whose time it logs.
+    event_loop.time_startup(options.started);
     event_loop.execute(first);
     event_loop.draw()?;
     event_loop.execute(load_types);
-    event_loop.time_startup(options.started);
     let sender = event_loop.sender();
     let signals = tokio::spawn(async move {
         signals.received().await;
