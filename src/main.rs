@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use appdeck::api::{ClientSettings, Token};
 use appdeck::app::Session;
 use appdeck::cli::args::{Cli, Command};
+use appdeck::config::ReadOnly;
 use appdeck::log_file::RotatingFile;
 use appdeck::sandbox::{Sandbox, SandboxOptions};
 use appdeck::tui::LaunchOptions;
@@ -46,12 +47,17 @@ fn main() -> ExitCode {
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
 async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
     let mut sandbox = None;
-    let (settings, profile) = if cli.demo {
+    let (settings, profile, read_only) = if cli.demo {
         match Sandbox::start_early(SandboxOptions::default()).await {
             Ok(demo) => {
                 let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
                 sandbox = Some(demo);
-                (settings, Some("demo (built-in sandbox)".to_owned()))
+                let read_only = cli.global.read_only.then_some(ReadOnly::Flag(None));
+                (
+                    settings,
+                    Some("demo (built-in sandbox)".to_owned()),
+                    read_only,
+                )
             }
             Err(e) => {
                 eprintln!("appdeck: cannot start the demo sandbox: {e:#}");
@@ -59,8 +65,8 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             }
         }
     } else {
-        match appdeck::cli::client_settings(&cli.global) {
-            Ok(configured) => configured,
+        match appdeck::cli::configured(&cli.global) {
+            Ok(configured) => (configured.client, configured.profile, configured.read_only),
             Err(failure) => return failure.report(),
         }
     };
@@ -80,6 +86,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             .demo
             .then(|| serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).ok())
             .flatten(),
+        read_only,
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {

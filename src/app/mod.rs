@@ -61,6 +61,8 @@ pub struct App {
     pub known_types: Option<std::sync::Arc<panes::types::KnownTypes>>,
     /// Where reports are sent and the types they are checked against, for the composer.
     pub report: std::sync::Arc<panes::composer::ReportContext>,
+    /// Why writes are refused (a read-only profile, `--read-only`); `None` when they are not.
+    pub read_only: Option<crate::config::ReadOnly>,
     ids: RequestIds,
 }
 
@@ -79,6 +81,7 @@ impl App {
             should_quit: false,
             known_types: None,
             report: Default::default(),
+            read_only: None,
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
@@ -214,6 +217,7 @@ impl App {
             notice: &mut self.notice,
             last_error: &mut self.last_error,
             overlay: &mut self.overlay,
+            read_only: self.read_only.as_ref(),
         };
         let pane: &mut dyn Pane = if screen == ScreenId::BROWSER {
             &mut self.browser
@@ -263,3 +267,6 @@ impl App {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod read_only_tests;

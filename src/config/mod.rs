@@ -110,6 +110,8 @@ pub struct Flags {
     pub config: Option<PathBuf>,
     pub request_timeout: Option<Duration>,
     pub connect_timeout: Option<Duration>,
+    /// `--read-only`: refuse every write whatever the profile says.
+    pub read_only: bool,
 }
 
 /// What the environment said. Empty variables count as unset, so `APPDECK_TOKEN=` disables one.
@@ -185,8 +187,33 @@ pub struct Settings {
     /// Connect payload files of the selected profile's `types`, relative paths resolved against
     /// the config file's directory.
     pub types: Vec<PathBuf>,
+    /// Whether writes (reports, connects) are refused: `--read-only`, or `read_only = true` in
+    /// the selected profile.
+    pub read_only: Sourced<bool>,
     /// Things the user should fix but that do not stop the command (exposed secrets, typos).
     pub warnings: Vec<String>,
+}
+
+/// Why appdeck refuses to write: said in every refusal, so the user knows what to change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadOnly {
+    /// `read_only = true` in this profile.
+    Profile(String),
+    /// `--read-only` on the command line (with the profile in use, if any).
+    Flag(Option<String>),
+}
+
+impl fmt::Display for ReadOnly {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |name: &str| crate::sanitize::line(name).into_owned();
+        match self {
+            ReadOnly::Profile(name) => write!(f, "profile {:?} is read-only", shown(name)),
+            ReadOnly::Flag(Some(name)) => {
+                write!(f, "profile {:?} is read-only (--read-only)", shown(name))
+            }
+            ReadOnly::Flag(None) => f.write_str("read-only (--read-only)"),
+        }
+    }
 }
 
 /// A configuration problem; every one of them is a usage error (exit 2).
@@ -389,7 +416,7 @@ pub fn resolve(
     if let (Some(p), Some(name)) = (profile, &name) {
         for key in p.unknown.keys() {
             warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, types)"
+                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, types, read_only)"
             ));
         }
         if p.token.is_some() && p.token_file.is_some() {
@@ -485,8 +512,18 @@ pub fn resolve(
             .collect()
     });
 
+    let read_only = if flags.read_only {
+        Sourced::new(true, Source::Flag("--read-only"))
+    } else {
+        match profile.and_then(|p| p.read_only) {
+            Some(value) => Sourced::new(value, from_profile()),
+            None => Sourced::new(false, Source::Default),
+        }
+    };
+
     Ok(Settings {
         types,
+        read_only,
         config_path: None,
         config_found: config.is_some(),
         profile: profile_choice,
@@ -521,6 +558,18 @@ impl Settings {
     /// The name of the selected profile, whether or not any setting came from it.
     pub fn profile_name(&self) -> Option<&str> {
         self.profile.as_ref().map(|p| p.value.as_str())
+    }
+
+    /// Why writes are refused, when they are: names the profile (or the flag), for messages
+    /// such as "read-only profile \"prod\": not sent".
+    pub fn write_refusal(&self) -> Option<ReadOnly> {
+        if !self.read_only.value {
+            return None;
+        }
+        Some(match &self.read_only.source {
+            Source::Profile(name) => ReadOnly::Profile(name.clone()),
+            _ => ReadOnly::Flag(self.profile_name().map(str::to_owned)),
+        })
     }
 
     /// The client's settings, reading the token file if the token is in one. Warnings about the

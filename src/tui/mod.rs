@@ -30,6 +30,8 @@ pub struct LaunchOptions {
     pub types: known_types::TypeSources,
     /// Resource types the report composer checks against, as a version-connect payload.
     pub known_types: Option<serde_json::Value>,
+    /// Why writes are refused (a read-only profile, `--read-only`), if they are.
+    pub read_only: Option<crate::config::ReadOnly>,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -42,6 +44,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let size = terminal.size()?;
     let area = Rect::new(0, 0, size.width, size.height);
     let (mut app, initial) = App::new(options.session, area, options.page_size);
+    app.read_only = options.read_only;
     app.report = std::sync::Arc::new(ReportContext {
         base_url: options.settings.base_url.clone(),
         types: options.known_types.map(std::sync::Arc::new),

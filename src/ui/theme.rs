@@ -180,6 +180,17 @@ impl Theme {
         self.tint(Style::new().fg(Color::Green))
     }
 
+    /// A warning that stays on screen (the read-only banner): it must show without colour too.
+    pub fn banner(&self) -> Style {
+        match self.color {
+            true => Style::new()
+                .bg(Color::Yellow)
+                .fg(Color::Black)
+                .add_modifier(Modifier::BOLD),
+            false => Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
+        }
+    }
+
     pub fn search_hit(&self) -> Style {
         match self.color {
             true => Style::new().bg(Color::Yellow).fg(Color::Black),

@@ -1,0 +1,78 @@
+//! End to end in tmux, for the settings that bend appdeck to its user: read-only profiles,
+//! switching profiles, remapped keys. Against in-process sandboxes on loopback.
+
+mod common;
+
+use common::tmux::{Tmux, binary};
+use common::{TOKEN, TestSandbox, write_file};
+
+/// Starts the TUI in the tmux shell with `config` as its config file and a private data
+/// directory, and waits for its first rows.
+fn launch(tmux: &Tmux, config: &str, args: &str) -> String {
+    let dir = tmux.home.path();
+    let config_path = write_file(&dir.join("config.toml"), config, 0o600);
+    tmux.type_line(&format!(
+        "APPDECK_CONFIG={} APPDECK_DATA_DIR={} {} {args}",
+        config_path.display(),
+        dir.join("data").display(),
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| s.contains("loaded"))
+}
+
+fn profile(name: &str, sandbox: &TestSandbox, extra: &str) -> String {
+    format!(
+        "[profiles.{name}]\nbase_url = \"{}\"\ntoken = \"{TOKEN}\"\n{extra}\n",
+        sandbox.base_url
+    )
+}
+
+/// A sandbox holding one resource, stamped long ago: any report about it would restamp it.
+fn one_resource() -> (TestSandbox, appdeck::api::Resource) {
+    let sandbox = TestSandbox::start(false, 0, None);
+    let resource = serde_json::from_value(serde_json::json!({
+        "id": "res_kept", "type": "team", "external_id": "t-1", "name": "untouched",
+        "created_at": "2024-01-01T00:00:00Z", "updated_at": "2024-01-01T00:00:00Z"
+    }))
+    .expect("a resource");
+    let stored = sandbox.store().insert(resource);
+    (sandbox, stored)
+}
+
+#[test]
+fn a_read_only_profile_shows_a_banner_and_refuses_a_report_that_never_reaches_the_sandbox() {
+    let (sandbox, stored) = one_resource();
+    let tmux = Tmux::start(120, 40);
+    let screen = launch(
+        &tmux,
+        &profile("prod", &sandbox, "read_only = true"),
+        "--profile prod",
+    );
+    let status = screen.lines().next().unwrap_or_default();
+    assert!(status.contains(" read-only "), "{screen}");
+    assert!(status.contains("prod"), "{screen}");
+
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+    tmux.send(&["s"]);
+    tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    tmux.send(&["Enter"]);
+    let refused = tmux.wait_for("the refusal", |s| {
+        s.contains("profile \"prod\" is read-only: the report is not sent")
+    });
+    assert!(
+        refused.contains("Review: the exact request"),
+        "the report stays under review: {refused}"
+    );
+    assert!(!refused.contains("answer · HTTP"), "{refused}");
+    assert_eq!(sandbox.store().len(), 1, "the sandbox received nothing");
+    assert_eq!(
+        sandbox.store().get("res_kept"),
+        Some(stored),
+        "the resource was not reported on"
+    );
+    assert!(sandbox.store().failures().is_empty());
+
+    tmux.send(&["Escape", "Escape", "q"]);
+    tmux.wait_for_prompt("the shell after quitting");
+}
