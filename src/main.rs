@@ -46,6 +46,12 @@ fn main() -> ExitCode {
 
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
 async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
+    // The look of the UI comes from the config file even under --demo; a mistake there is
+    // said before the terminal is taken over.
+    let ui = match appdeck::config::load_ui(&cli.global.flags()) {
+        Ok(ui) => ui,
+        Err(e) => return appdeck::cli::Failure::from(e).report(),
+    };
     let mut sandbox = None;
     let (settings, profile, read_only) = if cli.demo {
         match Sandbox::start_early(SandboxOptions::default()).await {
@@ -87,6 +93,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             .then(|| serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).ok())
             .flatten(),
         read_only,
+        theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {

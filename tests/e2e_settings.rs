@@ -76,3 +76,54 @@ fn a_read_only_profile_shows_a_banner_and_refuses_a_report_that_never_reaches_th
     tmux.send(&["Escape", "Escape", "q"]);
     tmux.wait_for_prompt("the shell after quitting");
 }
+
+#[test]
+fn a_bad_colour_stops_the_tui_and_config_show_with_the_file_the_line_and_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_file(
+        &dir.path().join("config.toml"),
+        "theme = \"light\"\n\n[theme]\n",
+        0o600,
+    );
+    // Not even TOML: a key given twice. Then a real colour mistake.
+    let out = common::run(common::appdeck(dir.path()).arg("--demo"));
+    assert_eq!(out.code, 2, "{out:?}");
+    let text = "[theme]\nname = \"light\"\nselection = \"#12345g\"\n";
+    std::fs::write(&config, text).unwrap();
+    for args in [&["--demo"][..], &["config", "show"]] {
+        let mut cmd = common::appdeck(dir.path());
+        if args[0] == "config" {
+            cmd.env("APPDECK_BASE_URL", "http://127.0.0.1:9/api/v1")
+                .env("APPDECK_TOKEN", "t");
+        }
+        let out = common::run(cmd.args(args));
+        assert_eq!(out.code, 2, "{args:?}: {out:?}");
+        let expected = format!(
+            "appdeck: {}:3: [theme]: `selection` is not a colour; write a colour name",
+            config.display()
+        );
+        assert!(out.stderr.starts_with(&expected), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("\"#rrggbb\""), "{}", out.stderr);
+    }
+
+    // A good theme is shown by `config show`, with the read-only flag.
+    std::fs::write(&config, "[theme]\nname = \"light\"\nborder = 244\n").unwrap();
+    let out = common::run(
+        common::appdeck(dir.path())
+            .args(["config", "show", "--read-only"])
+            .env("APPDECK_BASE_URL", "http://127.0.0.1:9/api/v1")
+            .env("APPDECK_TOKEN", "t"),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("theme            light (border = 244)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("read_only        yes: reports and connects are refused (from flag --read-only)"),
+        "{}",
+        out.stdout
+    );
+}

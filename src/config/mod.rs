@@ -6,7 +6,10 @@
 //! the reading around it, and [`Settings::client_settings`] reads the token file at the last moment.
 
 mod file;
+mod located;
 mod secret;
+pub mod theme;
+mod ui;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -15,7 +18,9 @@ use std::time::Duration;
 use crate::api::{ClientSettings, Token};
 
 pub use file::{ConfigFile, ParseProblem, Profile};
+pub use located::Located;
 pub use secret::{read_token_file, readable_by_others};
+pub use ui::{UiSettings, load_ui, ui_settings};
 
 /// Environment variables appdeck reads.
 pub const ENV_BASE_URL: &str = "APPDECK_BASE_URL";
@@ -241,6 +246,13 @@ pub enum ConfigError {
     Parse {
         path: PathBuf,
         problem: ParseProblem,
+    },
+    /// A mistake in the terminal UI's settings (`theme`, `keys`), at a line of the file.
+    #[error("{}:{line}: {message}", .path.display())]
+    Setting {
+        path: PathBuf,
+        line: usize,
+        message: String,
     },
     #[error("cannot read {}: {error}", .path.display())]
     Read {

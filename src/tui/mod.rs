@@ -32,6 +32,8 @@ pub struct LaunchOptions {
     pub known_types: Option<serde_json::Value>,
     /// Why writes are refused (a read-only profile, `--read-only`), if they are.
     pub read_only: Option<crate::config::ReadOnly>,
+    /// The colours: the config file's theme, or none under `NO_COLOR`.
+    pub theme: crate::ui::theme::Theme,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -53,7 +55,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let events = crossterm::event::EventStream::new();
     let effects = Box::new(TerminalEffects);
     let mut event_loop = EventLoop::new(terminal, app, Vec::new(), events, client, effects);
-    event_loop.theme = crate::ui::theme::Theme::from_env();
+    event_loop.theme = options.theme;
     // The known types (the store, files) load in the background once the first frame is out,
     // so they never slow the start; the first page is asked for at once.
     event_loop.know_types(options.types);
