@@ -12,6 +12,7 @@ use appdeck::log_file::RotatingFile;
 use appdeck::sandbox::{Sandbox, SandboxOptions};
 use appdeck::tui::LaunchOptions;
 use appdeck::tui::known_types::TypeSources;
+use appdeck::tui::profiles::{ProfileSwitcher, host_of};
 
 /// How long quitting may wait for background work (a slow request, the demo sandbox).
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
@@ -80,6 +81,17 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         profile,
         host: host_of(&settings.base_url),
     };
+    // `:profile NAME` switches among the config file's profiles (not under --demo).
+    let profiles = (!cli.demo).then(|| {
+        let names = appdeck::config::load(&cli.global.flags())
+            .map(|s| s.profile_names)
+            .unwrap_or_default();
+        let switcher = ProfileSwitcher {
+            flags: cli.global.flags(),
+            type_files: cli.global.types.clone(),
+        };
+        (names, switcher)
+    });
     let types = type_sources(cli, &settings.base_url);
     let options = LaunchOptions {
         settings,
@@ -94,6 +106,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             .flatten(),
         read_only,
         theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
+        profiles,
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {
@@ -128,20 +141,6 @@ fn type_sources(cli: &Cli, base_url: &str) -> TypeSources {
             .map(|path| (path.value, base_url.to_owned()));
     }
     sources
-}
-
-/// `host:port` of the base URL, for the status bar (never the path or credentials).
-fn host_of(base_url: &str) -> String {
-    reqwest::Url::parse(base_url)
-        .ok()
-        .and_then(|url| {
-            let host = url.host_str()?.to_owned();
-            Some(match url.port() {
-                Some(port) => format!("{host}:{port}"),
-                None => host,
-            })
-        })
-        .unwrap_or_else(|| "(invalid base URL)".to_owned())
 }
 
 /// Logs go to a file (its path is in `--help`), never to the screen: the TUI owns the terminal.

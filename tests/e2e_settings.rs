@@ -102,7 +102,11 @@ fn a_bad_colour_stops_the_tui_and_config_show_with_the_file_the_line_and_the_fix
             "appdeck: {}:3: [theme]: `selection` is not a colour; write a colour name",
             config.display()
         );
-        assert!(out.stderr.starts_with(&expected), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with(&expected),
+            "{args:?}: {}",
+            out.stderr
+        );
         assert!(out.stderr.contains("\"#rrggbb\""), "{}", out.stderr);
     }
 
@@ -121,9 +125,85 @@ fn a_bad_colour_stops_the_tui_and_config_show_with_the_file_the_line_and_the_fix
         out.stdout
     );
     assert!(
-        out.stdout
-            .contains("read_only        yes: reports and connects are refused (from flag --read-only)"),
+        out.stdout.contains(
+            "read_only        yes: reports and connects are refused (from flag --read-only)"
+        ),
         "{}",
         out.stdout
     );
+}
+
+/// A sandbox holding one resource named `name`.
+fn sandbox_with(name: &str) -> TestSandbox {
+    let sandbox = TestSandbox::start(false, 0, None);
+    let resource = serde_json::from_value(serde_json::json!({
+        "id": format!("res_{name}"), "type": "team", "external_id": name, "name": name,
+        "display_name": name
+    }))
+    .expect("a resource");
+    sandbox.store().insert(resource);
+    sandbox
+}
+
+#[test]
+fn profile_switches_between_two_sandboxes_and_the_rows_change() {
+    let alpha = sandbox_with("alpha-row");
+    let beta = sandbox_with("beta-row");
+    let config = format!(
+        "{}{}",
+        profile("alpha", &alpha, ""),
+        profile("beta", &beta, "read_only = true")
+    );
+    let tmux = Tmux::start(120, 30);
+    let screen = launch(&tmux, &config, "--profile alpha");
+    assert!(screen.contains("alpha-row"), "{screen}");
+    assert!(
+        !screen
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .contains("read-only")
+    );
+
+    // Tab completes the command and the profile's name.
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "prof"]);
+    tmux.send(&["Tab"]);
+    tmux.send(&["-l", " b"]);
+    tmux.send(&["Tab"]);
+    tmux.wait_for("the completed line", |s| s.contains(":profile beta"));
+    tmux.send(&["Enter"]);
+    let switched = tmux.wait_for("the rows of the other sandbox", |s| {
+        s.contains("beta-row") && !s.contains("alpha-row")
+    });
+    let status = switched.lines().next().unwrap_or_default();
+    assert!(status.contains("│ beta │"), "{switched}");
+    let host = beta
+        .base_url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap();
+    assert!(status.contains(host), "the new host {host}: {switched}");
+    assert!(
+        status.contains(" read-only "),
+        "beta is read-only: {switched}"
+    );
+
+    // An unknown profile names the known ones; the rows stay.
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "profile gamma"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the refusal", |s| {
+        s.contains("unknown profile \"gamma\"; the profiles: alpha, beta") && s.contains("beta-row")
+    });
+
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "profile alpha"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("back on the first sandbox", |s| {
+        s.contains("alpha-row") && !s.contains("beta-row") && !s.contains(" read-only ")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell after quitting");
 }

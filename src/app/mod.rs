@@ -19,7 +19,7 @@ mod global;
 
 use ratatui::layout::Rect;
 
-pub use action::{Action, ApiCall, ApiReply, Command, Notice, RequestId};
+pub use action::{Action, ApiCall, ApiReply, Command, Notice, ProfileSwitch, RequestId};
 pub use loadable::Loadable;
 
 use action::RequestIds;
@@ -63,6 +63,8 @@ pub struct App {
     pub report: std::sync::Arc<panes::composer::ReportContext>,
     /// Why writes are refused (a read-only profile, `--read-only`); `None` when they are not.
     pub read_only: Option<crate::config::ReadOnly>,
+    /// The profiles of the config file, for `:profile` and its completion.
+    pub profiles: Vec<String>,
     ids: RequestIds,
 }
 
@@ -82,6 +84,7 @@ impl App {
             known_types: None,
             report: Default::default(),
             read_only: None,
+            profiles: Vec::new(),
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
@@ -163,6 +166,7 @@ impl App {
             }
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
+            Action::ProfileSwitched(switch) => self.profile_switched(*switch),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));
@@ -270,3 +274,6 @@ mod tests;
 
 #[cfg(test)]
 mod read_only_tests;
+
+#[cfg(test)]
+mod profile_tests;

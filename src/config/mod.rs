@@ -192,6 +192,8 @@ pub struct Settings {
     /// Connect payload files of the selected profile's `types`, relative paths resolved against
     /// the config file's directory.
     pub types: Vec<PathBuf>,
+    /// The profiles the config file defines, for `:profile` and its completion.
+    pub profile_names: Vec<String>,
     /// Whether writes (reports, connects) are refused: `--read-only`, or `read_only = true` in
     /// the selected profile.
     pub read_only: Sourced<bool>,
@@ -367,6 +369,32 @@ pub fn load(flags: &Flags) -> Result<Settings, ConfigError> {
     Ok(settings)
 }
 
+/// The settings of profile `name` for a switch at run time (`:profile NAME`): the profile's
+/// own base URL and token win over the environment's and the flags', since the user has just
+/// asked for that profile; the config file, the timeouts and `--read-only` still apply.
+pub fn load_profile(flags: &Flags, name: &str) -> Result<Settings, ConfigError> {
+    let mut env = Env::from_process()?;
+    let path = config_path(flags, &env);
+    let text = match &path {
+        Some(p) => read_config(&p.value)?,
+        None => None,
+    };
+    (env.base_url, env.token, env.profile) = (None, None, None);
+    let mut settings = resolve(&switch_flags(flags, name), &env, text.as_ref())?;
+    settings.config_path = path;
+    Ok(settings)
+}
+
+/// The flags a profile switch resolves with: the profile named, no connection flag.
+fn switch_flags(flags: &Flags, name: &str) -> Flags {
+    Flags {
+        profile: Some(name.to_owned()),
+        base_url: None,
+        token_file: None,
+        ..flags.clone()
+    }
+}
+
 /// The precedence rules, as a pure function: flags, then environment, then the selected profile,
 /// then defaults. `config_path` is left for the caller to fill in.
 pub fn resolve(
@@ -535,6 +563,7 @@ pub fn resolve(
 
     Ok(Settings {
         types,
+        profile_names: file.profile_names(),
         read_only,
         config_path: None,
         config_found: config.is_some(),
