@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 use appdeck::api::{ClientSettings, Token};
 use appdeck::app::Session;
 use appdeck::cli::args::{Cli, Command};
+use appdeck::config::ReadOnly;
 use appdeck::log_file::RotatingFile;
 use appdeck::sandbox::{Sandbox, SandboxOptions};
 use appdeck::tui::LaunchOptions;
 use appdeck::tui::known_types::TypeSources;
+use appdeck::tui::profiles::{ProfileSwitcher, host_of};
 
 /// How long quitting may wait for background work (a slow request, the demo sandbox).
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
@@ -45,13 +47,24 @@ fn main() -> ExitCode {
 
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
 async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
+    // The look of the UI comes from the config file even under --demo; a mistake there is
+    // said before the terminal is taken over.
+    let ui = match appdeck::config::load_ui(&cli.global.flags()) {
+        Ok(ui) => ui,
+        Err(e) => return appdeck::cli::Failure::from(e).report(),
+    };
     let mut sandbox = None;
-    let (settings, profile) = if cli.demo {
+    let (settings, profile, read_only) = if cli.demo {
         match Sandbox::start_early(SandboxOptions::default()).await {
             Ok(demo) => {
                 let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
                 sandbox = Some(demo);
-                (settings, Some("demo (built-in sandbox)".to_owned()))
+                let read_only = cli.global.read_only.then_some(ReadOnly::Flag(None));
+                (
+                    settings,
+                    Some("demo (built-in sandbox)".to_owned()),
+                    read_only,
+                )
             }
             Err(e) => {
                 eprintln!("appdeck: cannot start the demo sandbox: {e:#}");
@@ -59,8 +72,8 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             }
         }
     } else {
-        match appdeck::cli::client_settings(&cli.global) {
-            Ok(configured) => configured,
+        match appdeck::cli::configured(&cli.global) {
+            Ok(configured) => (configured.client, configured.profile, configured.read_only),
             Err(failure) => return failure.report(),
         }
     };
@@ -68,6 +81,17 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         profile,
         host: host_of(&settings.base_url),
     };
+    // `:profile NAME` switches among the config file's profiles (not under --demo).
+    let profiles = (!cli.demo).then(|| {
+        let names = appdeck::config::load(&cli.global.flags())
+            .map(|s| s.profile_names)
+            .unwrap_or_default();
+        let switcher = ProfileSwitcher {
+            flags: cli.global.flags(),
+            type_files: cli.global.types.clone(),
+        };
+        (names, switcher)
+    });
     let types = type_sources(cli, &settings.base_url);
     let options = LaunchOptions {
         settings,
@@ -80,6 +104,9 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             .demo
             .then(|| serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).ok())
             .flatten(),
+        read_only,
+        theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
+        profiles,
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {
@@ -114,20 +141,6 @@ fn type_sources(cli: &Cli, base_url: &str) -> TypeSources {
             .map(|path| (path.value, base_url.to_owned()));
     }
     sources
-}
-
-/// `host:port` of the base URL, for the status bar (never the path or credentials).
-fn host_of(base_url: &str) -> String {
-    reqwest::Url::parse(base_url)
-        .ok()
-        .and_then(|url| {
-            let host = url.host_str()?.to_owned();
-            Some(match url.port() {
-                Some(port) => format!("{host}:{port}"),
-                None => host,
-            })
-        })
-        .unwrap_or_else(|| "(invalid base URL)".to_owned())
 }
 
 /// Logs go to a file (its path is in `--help`), never to the screen: the TUI owns the terminal.

@@ -11,6 +11,17 @@ use super::panes::type_detail::{OpenType, TypeDetail};
 use super::panes::types::KnownTypes;
 use crate::api::{Exchange, ListRequest, Operation};
 
+/// What changes when the runtime switched to another profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileSwitch {
+    /// The new profile and host, for the status bar.
+    pub session: super::Session,
+    /// The new service's API root, for the composers (review, curl).
+    pub base_url: String,
+    /// Why writes are refused under the new profile, if they are.
+    pub read_only: Option<crate::config::ReadOnly>,
+}
+
 /// Identifies one background request, so a result that arrives after the user moved on (a
 /// refresh, a new type filter, a cancel, a closed pane) is recognised as stale and dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -148,6 +159,8 @@ pub enum Action {
         path: String,
         text: Result<String, String>,
     },
+    /// The runtime now talks to another profile's service (`:profile NAME`).
+    ProfileSwitched(Box<ProfileSwitch>),
 }
 
 /// What the runtime reports back about a side effect.
@@ -188,6 +201,9 @@ pub enum Command {
     Check { id: RequestId, job: Box<CheckJob> },
     /// Read a report file for `:report PATH`; comes back as [`Action::ReportFileRead`].
     ReadReportFile(String),
+    /// `:profile NAME`: the runtime resolves the profile, points the client at its service and
+    /// answers with [`Action::ProfileSwitched`] (or a notice saying why it could not).
+    SwitchProfile(String),
 }
 
 impl Command {

@@ -63,7 +63,73 @@ impl App {
                 Vec::new()
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
+            LineCommand::Profile(name) => self.switch_profile(name),
         }
+    }
+
+    /// `:profile NAME`: cancels every request in flight (the screens above the list close, the
+    /// list stops loading) and asks the runtime to switch; the list reloads once it has
+    /// ([`App::profile_switched`]). `:profile` alone lists the profiles.
+    fn switch_profile(&mut self, name: Option<String>) -> Vec<Command> {
+        let known = if self.profiles.is_empty() {
+            "the config file defines no profiles".to_owned()
+        } else {
+            format!("the profiles: {}", self.profiles.join(", "))
+        };
+        let Some(name) = name else {
+            let now = self.session.profile.as_deref().unwrap_or("no profile");
+            let text = format!("{known} (now: {})", sanitize::line(now));
+            self.notice = Some(Notice::Info(text));
+            return Vec::new();
+        };
+        if !self.profiles.contains(&name) {
+            let text = format!("unknown profile {:?}; {known}", sanitize::line(&name));
+            self.notice = Some(Notice::Error(text));
+            return Vec::new();
+        }
+        let mut commands = self.stack.pop_all();
+        if let Some(id) = self.browser.cancel() {
+            commands.push(Command::Cancel(id));
+        }
+        commands = self.browser_commands(commands);
+        commands.push(Command::SwitchProfile(name.clone()));
+        self.notice = Some(Notice::Info(format!(
+            "switching to profile {}…",
+            sanitize::line(&name)
+        )));
+        commands
+    }
+
+    /// The runtime talks to the new profile's service: the status bar, the composers and the
+    /// read-only flag follow it, the list reloads from its first page (all types: the new service
+    /// may have others) and the known types load again for its base URL.
+    pub(super) fn profile_switched(&mut self, switch: super::ProfileSwitch) -> Vec<Command> {
+        let super::ProfileSwitch {
+            session,
+            base_url,
+            read_only,
+        } = switch;
+        let shown = session.profile.clone().unwrap_or_default();
+        self.session = session;
+        self.read_only = read_only;
+        self.report = std::sync::Arc::new(super::panes::composer::ReportContext {
+            base_url,
+            ..(*self.report).clone()
+        });
+        self.known_types = None;
+        self.browser.type_filter = None;
+        let mut commands = self.stack.pop_all();
+        let restart = self.browser.restart(&mut self.ids);
+        commands.extend(self.browser_commands(restart));
+        commands.push(Command::LoadTypes {
+            id: self.ids.issue(),
+        });
+        self.notice = Some(Notice::Info(format!(
+            "switched to profile {} ({})",
+            sanitize::line(&shown),
+            sanitize::line(&self.session.host)
+        )));
+        commands
     }
 
     /// `R`: a report about the resource open in the detail view, else the one selected in the list.

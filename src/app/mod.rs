@@ -19,7 +19,7 @@ mod global;
 
 use ratatui::layout::Rect;
 
-pub use action::{Action, ApiCall, ApiReply, Command, Notice, RequestId};
+pub use action::{Action, ApiCall, ApiReply, Command, Notice, ProfileSwitch, RequestId};
 pub use loadable::Loadable;
 
 use action::RequestIds;
@@ -61,6 +61,10 @@ pub struct App {
     pub known_types: Option<std::sync::Arc<panes::types::KnownTypes>>,
     /// Where reports are sent and the types they are checked against, for the composer.
     pub report: std::sync::Arc<panes::composer::ReportContext>,
+    /// Why writes are refused (a read-only profile, `--read-only`); `None` when they are not.
+    pub read_only: Option<crate::config::ReadOnly>,
+    /// The profiles of the config file, for `:profile` and its completion.
+    pub profiles: Vec<String>,
     ids: RequestIds,
 }
 
@@ -79,6 +83,8 @@ impl App {
             should_quit: false,
             known_types: None,
             report: Default::default(),
+            read_only: None,
+            profiles: Vec::new(),
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
@@ -160,6 +166,7 @@ impl App {
             }
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
+            Action::ProfileSwitched(switch) => self.profile_switched(*switch),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));
@@ -214,6 +221,7 @@ impl App {
             notice: &mut self.notice,
             last_error: &mut self.last_error,
             overlay: &mut self.overlay,
+            read_only: self.read_only.as_ref(),
         };
         let pane: &mut dyn Pane = if screen == ScreenId::BROWSER {
             &mut self.browser
@@ -263,3 +271,9 @@ impl App {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod read_only_tests;
+
+#[cfg(test)]
+mod profile_tests;

@@ -108,9 +108,22 @@ pub struct Ctx<'a> {
     pub last_error: &'a mut Option<ErrorReport>,
     /// A popup to open over the panes (a picker, a confirmation).
     pub overlay: &'a mut Option<Overlay>,
+    /// Set when writes are refused (a read-only profile, `--read-only`): see [`Ctx::refuse_write`].
+    pub read_only: Option<&'a crate::config::ReadOnly>,
 }
 
 impl Ctx<'_> {
+    /// Every write (a report, a connect) asks here first: under a read-only profile it is
+    /// refused with a message naming the profile, and the caller sends nothing. Reads
+    /// (`resources.list`) never ask.
+    pub fn refuse_write(&mut self, what: &str) -> bool {
+        let Some(read_only) = self.read_only else {
+            return false;
+        };
+        self.error(format!("{read_only}: the {what} is not sent"));
+        true
+    }
+
     pub fn info(&mut self, text: impl Into<String>) {
         *self.notice = Some(Notice::Info(text.into()));
     }

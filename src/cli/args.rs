@@ -56,6 +56,9 @@ pub struct GlobalArgs {
     /// A connect payload file whose resource types appdeck should know (repeatable)
     #[arg(long = "types", global = true, value_name = "FILE")]
     pub types: Vec<PathBuf>,
+    /// Refuse every write (report, connect), whatever the profile says; lists still work
+    #[arg(long, global = true)]
+    pub read_only: bool,
 }
 
 impl GlobalArgs {
@@ -82,6 +85,7 @@ impl GlobalArgs {
             config: self.config.clone(),
             request_timeout: self.timeout,
             connect_timeout: self.connect_timeout,
+            read_only: self.read_only,
         }
     }
 }

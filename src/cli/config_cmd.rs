@@ -9,6 +9,7 @@ use super::Failure;
 use super::args::{ConfigCommand, GlobalArgs};
 use crate::api::Token;
 use crate::api::client::redact_url;
+use crate::config::theme::{ThemeChoice, describe_colour};
 use crate::config::{self, ConfigError, Env, Settings, Sourced, TokenSource};
 use crate::sanitize;
 
@@ -56,6 +57,9 @@ fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
         |p| format!("{} (from {})", p.value.display(), p.source),
     );
     report.lines.push(("store", store));
+    // The terminal UI's settings: a mistake there is an error here too, with its line.
+    let ui = config::load_ui(&global.flags())?;
+    report.lines.push(("theme", describe_theme(&ui.theme)));
     super::warn(&report.warnings);
     for (key, value) in &report.lines {
         writeln!(out, "{key:<16} {value}")?;
@@ -140,6 +144,15 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
         }
     };
     let timeout = |t: &Sourced<Duration>| format!("{}s {}", t.value.as_secs_f64(), from(&t.source));
+    let read_only = format!(
+        "{} {}",
+        if settings.read_only.value {
+            "yes: reports and connects are refused"
+        } else {
+            "no"
+        },
+        from(&settings.read_only.source)
+    );
     Report {
         lines: vec![
             ("config_file", config_file),
@@ -156,16 +169,78 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
                     from(&settings.max_response_bytes.source)
                 ),
             ),
+            ("read_only", read_only),
         ],
         warnings,
         complete,
     }
 }
 
+/// The theme's name and the colours the config file changes in it, as `[theme]` spells them.
+fn describe_theme(theme: &ThemeChoice) -> String {
+    let mut text = theme.base.name().to_owned();
+    if !theme.colours.is_empty() {
+        let colours: Vec<String> = theme
+            .colours
+            .iter()
+            .map(|(role, colour)| format!("{} = {}", role.name(), describe_colour(*colour)))
+            .collect();
+        text.push_str(&format!(" ({})", colours.join(", ")));
+    }
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        text.push_str(" [off: NO_COLOR is set]");
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::{Flags, resolve};
+
+    #[test]
+    fn the_theme_is_shown_with_its_overrides() {
+        let mut theme = ThemeChoice {
+            base: config::theme::BaseTheme::Light,
+            ..ThemeChoice::default()
+        };
+        theme.colours.insert(
+            config::theme::Role::Selection,
+            ratatui::style::Color::Rgb(1, 2, 3),
+        );
+        let shown = describe_theme(&theme);
+        assert!(shown.starts_with("light (selection = #010203)"), "{shown}");
+    }
+
+    #[test]
+    fn the_read_only_flag_is_shown_with_its_source() {
+        let env = Env {
+            base_url: Some("http://127.0.0.1:9/api/v1".into()),
+            token: Some(Token::new("t")),
+            ..Env::default()
+        };
+        let flags = Flags {
+            read_only: true,
+            ..Flags::default()
+        };
+        let report = describe(&resolve(&flags, &env, None).unwrap(), no_file);
+        let line = report
+            .lines
+            .iter()
+            .find(|(k, _)| *k == "read_only")
+            .unwrap();
+        assert_eq!(
+            line.1,
+            "yes: reports and connects are refused (from flag --read-only)"
+        );
+        let report = describe(&resolve(&Flags::default(), &env, None).unwrap(), no_file);
+        let line = report
+            .lines
+            .iter()
+            .find(|(k, _)| *k == "read_only")
+            .unwrap();
+        assert_eq!(line.1, "no (from default)");
+    }
 
     fn no_file(path: &Path) -> Result<(Token, Option<String>), ConfigError> {
         Err(ConfigError::TokenFile {

@@ -192,11 +192,30 @@ fn refuse_connection_flags(global: &GlobalArgs, command: &str) -> Result<(), Fai
 /// The base URL is checked here, so that a URL without a scheme is a configuration error (exit
 /// 2) before the terminal UI takes the screen or a payload is read.
 pub fn client_settings(global: &GlobalArgs) -> Result<(ClientSettings, Option<String>), Failure> {
+    let configured = configured(global)?;
+    Ok((configured.client, configured.profile))
+}
+
+/// Everything a command or the terminal UI needs from the configuration to talk to the service.
+pub struct Configured {
+    pub client: ClientSettings,
+    /// The selected profile's name, if any.
+    pub profile: Option<String>,
+    /// Why writes are refused, when the profile or `--read-only` says so.
+    pub read_only: Option<config::ReadOnly>,
+}
+
+/// [`client_settings`] with the read-only flag: the one place both are worked out.
+pub fn configured(global: &GlobalArgs) -> Result<Configured, Failure> {
     let settings = config::load(&global.flags())?;
-    let (client_settings, warnings) = settings.client_settings()?;
-    crate::api::client::check_base_url(&client_settings.base_url)?;
+    let (client, warnings) = settings.client_settings()?;
+    crate::api::client::check_base_url(&client.base_url)?;
     warn(&warnings);
-    Ok((client_settings, settings.profile_name().map(str::to_owned)))
+    Ok(Configured {
+        client,
+        profile: settings.profile_name().map(str::to_owned),
+        read_only: settings.write_refusal(),
+    })
 }
 
 /// Builds the client from the configuration.

@@ -45,7 +45,17 @@ pub async fn run(
         )));
     }
 
-    let (settings, _profile) = super::client_settings(global)?;
+    let configured = super::configured(global)?;
+    if let Some(read_only) = &configured.read_only {
+        // Checked and, with --curl, printed: only the send itself is a write.
+        return Err(Failure::Usage(format!(
+            "{read_only}: {} not sent ({} is a write; a read-only profile or --read-only \
+             refuses every write)",
+            payload.name,
+            operation.path()
+        )));
+    }
+    let settings = configured.client;
     let client = crate::api::Client::new(&settings)?;
     if operation == Operation::VersionConnect {
         compare_with_sent(&settings.base_url, &value, allow_breaking)?;

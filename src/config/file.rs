@@ -34,6 +34,8 @@ pub struct Profile {
     /// Connect payload files whose resource types appdeck should know (`--types` does the same).
     #[serde(default)]
     pub types: Vec<PathBuf>,
+    /// Refuse every write (reports, connects) made with this profile; reads still work.
+    pub read_only: Option<bool>,
     /// Keys this version does not know: reported as warnings, since they are most likely typos.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,

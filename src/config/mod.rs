@@ -6,7 +6,10 @@
 //! the reading around it, and [`Settings::client_settings`] reads the token file at the last moment.
 
 mod file;
+mod located;
 mod secret;
+pub mod theme;
+mod ui;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -15,7 +18,9 @@ use std::time::Duration;
 use crate::api::{ClientSettings, Token};
 
 pub use file::{ConfigFile, ParseProblem, Profile};
+pub use located::Located;
 pub use secret::{read_token_file, readable_by_others};
+pub use ui::{UiSettings, load_ui, ui_settings};
 
 /// Environment variables appdeck reads.
 pub const ENV_BASE_URL: &str = "APPDECK_BASE_URL";
@@ -110,6 +115,8 @@ pub struct Flags {
     pub config: Option<PathBuf>,
     pub request_timeout: Option<Duration>,
     pub connect_timeout: Option<Duration>,
+    /// `--read-only`: refuse every write whatever the profile says.
+    pub read_only: bool,
 }
 
 /// What the environment said. Empty variables count as unset, so `APPDECK_TOKEN=` disables one.
@@ -185,8 +192,35 @@ pub struct Settings {
     /// Connect payload files of the selected profile's `types`, relative paths resolved against
     /// the config file's directory.
     pub types: Vec<PathBuf>,
+    /// The profiles the config file defines, for `:profile` and its completion.
+    pub profile_names: Vec<String>,
+    /// Whether writes (reports, connects) are refused: `--read-only`, or `read_only = true` in
+    /// the selected profile.
+    pub read_only: Sourced<bool>,
     /// Things the user should fix but that do not stop the command (exposed secrets, typos).
     pub warnings: Vec<String>,
+}
+
+/// Why appdeck refuses to write: said in every refusal, so the user knows what to change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadOnly {
+    /// `read_only = true` in this profile.
+    Profile(String),
+    /// `--read-only` on the command line (with the profile in use, if any).
+    Flag(Option<String>),
+}
+
+impl fmt::Display for ReadOnly {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |name: &str| crate::sanitize::line(name).into_owned();
+        match self {
+            ReadOnly::Profile(name) => write!(f, "profile {:?} is read-only", shown(name)),
+            ReadOnly::Flag(Some(name)) => {
+                write!(f, "profile {:?} is read-only (--read-only)", shown(name))
+            }
+            ReadOnly::Flag(None) => f.write_str("read-only (--read-only)"),
+        }
+    }
 }
 
 /// A configuration problem; every one of them is a usage error (exit 2).
@@ -214,6 +248,13 @@ pub enum ConfigError {
     Parse {
         path: PathBuf,
         problem: ParseProblem,
+    },
+    /// A mistake in the terminal UI's settings (`theme`, `keys`), at a line of the file.
+    #[error("{}:{line}: {message}", .path.display())]
+    Setting {
+        path: PathBuf,
+        line: usize,
+        message: String,
     },
     #[error("cannot read {}: {error}", .path.display())]
     Read {
@@ -328,6 +369,32 @@ pub fn load(flags: &Flags) -> Result<Settings, ConfigError> {
     Ok(settings)
 }
 
+/// The settings of profile `name` for a switch at run time (`:profile NAME`): the profile's
+/// own base URL and token win over the environment's and the flags', since the user has just
+/// asked for that profile; the config file, the timeouts and `--read-only` still apply.
+pub fn load_profile(flags: &Flags, name: &str) -> Result<Settings, ConfigError> {
+    let mut env = Env::from_process()?;
+    let path = config_path(flags, &env);
+    let text = match &path {
+        Some(p) => read_config(&p.value)?,
+        None => None,
+    };
+    (env.base_url, env.token, env.profile) = (None, None, None);
+    let mut settings = resolve(&switch_flags(flags, name), &env, text.as_ref())?;
+    settings.config_path = path;
+    Ok(settings)
+}
+
+/// The flags a profile switch resolves with: the profile named, no connection flag.
+fn switch_flags(flags: &Flags, name: &str) -> Flags {
+    Flags {
+        profile: Some(name.to_owned()),
+        base_url: None,
+        token_file: None,
+        ..flags.clone()
+    }
+}
+
 /// The precedence rules, as a pure function: flags, then environment, then the selected profile,
 /// then defaults. `config_path` is left for the caller to fill in.
 pub fn resolve(
@@ -389,7 +456,7 @@ pub fn resolve(
     if let (Some(p), Some(name)) = (profile, &name) {
         for key in p.unknown.keys() {
             warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, types)"
+                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, types, read_only)"
             ));
         }
         if p.token.is_some() && p.token_file.is_some() {
@@ -485,8 +552,19 @@ pub fn resolve(
             .collect()
     });
 
+    let read_only = if flags.read_only {
+        Sourced::new(true, Source::Flag("--read-only"))
+    } else {
+        match profile.and_then(|p| p.read_only) {
+            Some(value) => Sourced::new(value, from_profile()),
+            None => Sourced::new(false, Source::Default),
+        }
+    };
+
     Ok(Settings {
         types,
+        profile_names: file.profile_names(),
+        read_only,
         config_path: None,
         config_found: config.is_some(),
         profile: profile_choice,
@@ -521,6 +599,18 @@ impl Settings {
     /// The name of the selected profile, whether or not any setting came from it.
     pub fn profile_name(&self) -> Option<&str> {
         self.profile.as_ref().map(|p| p.value.as_str())
+    }
+
+    /// Why writes are refused, when they are: names the profile (or the flag), for messages
+    /// such as "read-only profile \"prod\": not sent".
+    pub fn write_refusal(&self) -> Option<ReadOnly> {
+        if !self.read_only.value {
+            return None;
+        }
+        Some(match &self.read_only.source {
+            Source::Profile(name) => ReadOnly::Profile(name.clone()),
+            _ => ReadOnly::Flag(self.profile_name().map(str::to_owned)),
+        })
     }
 
     /// The client's settings, reading the token file if the token is in one. Warnings about the

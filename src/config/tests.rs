@@ -279,3 +279,80 @@ fn the_store_is_in_the_data_dir_or_where_the_environment_says() {
         assert_eq!(default.source, Source::Default);
     }
 }
+
+#[test]
+fn read_only_comes_from_the_profile_or_the_flag_and_names_the_profile() {
+    let text = r#"
+[profiles.prod]
+base_url = "https://prod.example/api/v1"
+token = "t"
+read_only = true
+
+[profiles.dev]
+base_url = "http://dev.example/api/v1"
+token = "t"
+"#;
+    let choose = |name: &str, read_only: bool| {
+        let flags = Flags {
+            profile: Some(name.to_owned()),
+            read_only,
+            ..Flags::default()
+        };
+        resolve(&flags, &Env::default(), Some(&config(text))).unwrap()
+    };
+    let prod = choose("prod", false);
+    assert_eq!(
+        prod.read_only,
+        Sourced::new(true, Source::Profile("prod".into()))
+    );
+    let refusal = prod.write_refusal().expect("prod refuses writes");
+    assert_eq!(refusal, ReadOnly::Profile("prod".into()));
+    assert_eq!(refusal.to_string(), "profile \"prod\" is read-only");
+    assert!(
+        prod.warnings.is_empty(),
+        "read_only is a known key: {:?}",
+        prod.warnings
+    );
+
+    let dev = choose("dev", false);
+    assert_eq!(dev.read_only, Sourced::new(false, Source::Default));
+    assert_eq!(dev.write_refusal(), None);
+
+    let flagged = choose("dev", true);
+    assert_eq!(flagged.read_only.source, Source::Flag("--read-only"));
+    assert_eq!(
+        flagged.write_refusal().unwrap().to_string(),
+        "profile \"dev\" is read-only (--read-only)"
+    );
+    let none = resolve(
+        &Flags {
+            read_only: true,
+            ..Flags::default()
+        },
+        &Env::default(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        none.write_refusal(),
+        Some(ReadOnly::Flag(None)),
+        "--read-only needs no profile"
+    );
+}
+
+#[test]
+fn read_only_must_be_a_boolean() {
+    let text = "[profiles.prod]\nread_only = \"yes\"\n";
+    let err = resolve(
+        &Flags {
+            profile: Some("prod".into()),
+            ..Flags::default()
+        },
+        &Env::default(),
+        Some(&config(text)),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("config.toml:2:"), "{err}");
+    assert!(err.contains("bool"), "{err}");
+}

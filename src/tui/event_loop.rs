@@ -35,6 +35,8 @@ pub struct EventLoop<B: Backend, E> {
     startup: Option<StartupClock>,
     /// How to draw: with colour or not (`NO_COLOR`), chosen once by the caller.
     pub theme: Theme,
+    /// How to switch profiles (`:profile`); `None` where there are none to switch to (`--demo`).
+    pub profiles: Option<super::profiles::ProfileSwitcher>,
 }
 
 impl<B, E> EventLoop<B, E>
@@ -65,6 +67,7 @@ where
             frames: 0,
             startup: None,
             theme: Theme::default(),
+            profiles: None,
         };
         event_loop.execute(initial);
         event_loop
@@ -177,6 +180,7 @@ where
                 Command::OpenType { id, request } => self.executor.open_type(id, request),
                 Command::Check { id, job } => self.executor.check(id, job),
                 Command::ReadReportFile(path) => self.executor.read_report_file(path),
+                Command::SwitchProfile(name) => self.switch_profile(&name),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));
@@ -185,6 +189,24 @@ where
                 }
             }
         }
+    }
+
+    /// `:profile NAME`: the client and the known types' sources follow the new profile, then
+    /// the app hears of it; or it hears why not, and keeps the service it had.
+    fn switch_profile(&mut self, name: &str) {
+        let action = match self.profiles.as_ref().map(|p| p.resolve(name)) {
+            Some(Ok(switched)) => {
+                tracing::info!(profile = name, "switched profile");
+                self.executor.set_client(switched.client);
+                self.executor.know_types(switched.types);
+                Action::ProfileSwitched(Box::new(switched.switch))
+            }
+            Some(Err(message)) => Action::Notice(Notice::Error(message)),
+            None => Action::Notice(Notice::Error(
+                "no profile to switch to here (--demo has its own sandbox)".to_owned(),
+            )),
+        };
+        let _ = self.sender.send(action);
     }
 
     /// Turns a terminal event into an action; `None` for events that change nothing (so they

@@ -40,6 +40,11 @@ impl Executor {
         }
     }
 
+    /// Talks to another service from now on (`:profile`); requests in flight were cancelled.
+    pub fn set_client(&mut self, client: Client) {
+        self.client = client;
+    }
+
     /// Sets where [`Command::LoadTypes`](crate::app::Command::LoadTypes) looks for types.
     pub fn know_types(&mut self, sources: super::known_types::TypeSources) {
         self.type_sources = Arc::new(sources);

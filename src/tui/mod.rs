@@ -5,6 +5,7 @@ pub mod effects;
 pub mod event_loop;
 pub mod executor;
 pub mod known_types;
+pub mod profiles;
 pub mod startup;
 pub mod terminal;
 
@@ -30,6 +31,12 @@ pub struct LaunchOptions {
     pub types: known_types::TypeSources,
     /// Resource types the report composer checks against, as a version-connect payload.
     pub known_types: Option<serde_json::Value>,
+    /// Why writes are refused (a read-only profile, `--read-only`), if they are.
+    pub read_only: Option<crate::config::ReadOnly>,
+    /// The colours: the config file's theme, or none under `NO_COLOR`.
+    pub theme: crate::ui::theme::Theme,
+    /// The config file's profiles and how to switch to one (`:profile`); `None` under `--demo`.
+    pub profiles: Option<(Vec<String>, profiles::ProfileSwitcher)>,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -42,6 +49,11 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let size = terminal.size()?;
     let area = Rect::new(0, 0, size.width, size.height);
     let (mut app, initial) = App::new(options.session, area, options.page_size);
+    app.read_only = options.read_only;
+    let switcher = options.profiles.map(|(names, switcher)| {
+        app.profiles = names;
+        switcher
+    });
     app.report = std::sync::Arc::new(ReportContext {
         base_url: options.settings.base_url.clone(),
         types: options.known_types.map(std::sync::Arc::new),
@@ -50,7 +62,8 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let events = crossterm::event::EventStream::new();
     let effects = Box::new(TerminalEffects);
     let mut event_loop = EventLoop::new(terminal, app, Vec::new(), events, client, effects);
-    event_loop.theme = crate::ui::theme::Theme::from_env();
+    event_loop.theme = options.theme;
+    event_loop.profiles = switcher;
     // The known types (the store, files) load in the background once the first frame is out,
     // so they never slow the start; the first page is asked for at once.
     event_loop.know_types(options.types);

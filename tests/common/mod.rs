@@ -8,6 +8,8 @@ use std::process::{Command, Stdio};
 
 use appdeck::sandbox::{Fault, Sandbox, SandboxOptions, SandboxStore};
 
+pub mod tmux;
+
 pub const TOKEN: &str = "test-token";
 
 /// A sandbox on `127.0.0.1:0` with its own runtime, and a scratch directory for config files.

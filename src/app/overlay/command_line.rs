@@ -16,10 +16,12 @@ pub enum LineCommand {
     Quit,
     /// `:report` opens a blank report; `:report PATH` opens a report file.
     Report(Option<String>),
+    /// `:profile NAME` switches to another profile of the config file; `:profile` lists them.
+    Profile(Option<String>),
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 7] = [
+pub const COMMANDS: [(&str, &str); 8] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -28,6 +30,10 @@ pub const COMMANDS: [(&str, &str); 7] = [
     (
         "report",
         "report [PATH]: write a task report (blank, or from a file)",
+    ),
+    (
+        "profile",
+        "profile NAME: switch to another profile of the config file (no name: list them)",
     ),
     ("quit", "quit appdeck"),
 ];
@@ -45,6 +51,9 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
         "refresh" => Ok(LineCommand::Refresh),
         "help" | "h" => Ok(LineCommand::Help),
         "quit" | "q" => Ok(LineCommand::Quit),
+        "profile" => Ok(LineCommand::Profile(
+            (!rest.is_empty()).then(|| rest.to_owned()),
+        )),
         "report" => Ok(LineCommand::Report(
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
@@ -89,13 +98,35 @@ pub fn complete<'a>(line: &str, types: impl Iterator<Item = &'a String>) -> (Str
     (completed, candidates)
 }
 
+/// Completes `profile NAME` over `profiles`; `None` when `line` is not a `:profile` with a
+/// name begun (then [`complete`] applies).
+pub fn complete_profile(line: &str, profiles: &[String]) -> Option<(String, Vec<String>)> {
+    let partial = line.trim_start().strip_prefix("profile ")?.trim_start();
+    let candidates: Vec<String> = profiles
+        .iter()
+        .filter(|p| p.starts_with(partial))
+        .cloned()
+        .collect();
+    let completed = match candidates.as_slice() {
+        [] => line.to_owned(),
+        [only] => format!("profile {only}"),
+        many => format!("profile {}", common_prefix(many)),
+    };
+    let completed = if completed.len() < line.len() {
+        line.to_owned()
+    } else {
+        completed
+    };
+    Some((completed, candidates))
+}
+
 /// The candidate after the one on `line`, for a second Tab: `line` is "type NAME" or a command
 /// word; when it holds none of the candidates (only their common start), the first one.
 pub fn cycle(line: &str, candidates: &[String]) -> Option<String> {
     let trimmed = line.trim_start();
     let (prefix, word) = match trimmed.split_once(' ') {
-        Some((_, rest)) => ("type ", rest.trim_start()),
-        None => ("", trimmed),
+        Some((command, rest)) => (format!("{command} "), rest.trim_start()),
+        None => (String::new(), trimmed),
     };
     let next = match candidates.iter().position(|c| c == word) {
         Some(i) => candidates.get((i + 1) % candidates.len())?,
@@ -205,6 +236,28 @@ mod tests {
         assert_eq!(history.older(Some(0)), Some((0, "type repo")));
         assert_eq!(history.newer(0), Some((1, "refresh")));
         assert_eq!(history.newer(1), None);
+    }
+
+    #[test]
+    fn completes_and_cycles_profile_names() {
+        let profiles: Vec<String> = vec!["prod".into(), "preview".into(), "dev".into()];
+        assert_eq!(complete_profile("type d", &profiles), None);
+        assert_eq!(complete("prof", std::iter::empty()).0, "profile");
+        let (line, candidates) = complete_profile("profile d", &profiles).unwrap();
+        assert_eq!((line.as_str(), candidates.len()), ("profile dev", 1));
+        let (line, candidates) = complete_profile("profile p", &profiles).unwrap();
+        assert_eq!(line, "profile pr");
+        assert_eq!(candidates, vec!["prod", "preview"]);
+        assert_eq!(cycle(&line, &candidates).as_deref(), Some("profile prod"));
+        assert_eq!(
+            cycle("profile prod", &candidates).as_deref(),
+            Some("profile preview")
+        );
+        assert_eq!(
+            parse("profile  prod "),
+            Ok(LineCommand::Profile(Some("prod".into())))
+        );
+        assert_eq!(parse("profile"), Ok(LineCommand::Profile(None)));
     }
 
     #[test]

@@ -49,8 +49,13 @@ impl App {
                             Some(next) => line.input.set(&next),
                             None => {
                                 let types = self.browser.types_seen.iter();
-                                let (completed, candidates) =
-                                    command_line::complete(line.input.text(), types);
+                                let (completed, candidates) = command_line::complete_profile(
+                                    line.input.text(),
+                                    &self.profiles,
+                                )
+                                .unwrap_or_else(|| {
+                                    command_line::complete(line.input.text(), types)
+                                });
                                 line.input.set(&completed);
                                 line.candidates = candidates;
                             }

@@ -255,6 +255,9 @@ impl Composer {
             Action::Top => self.review_scroll = 0,
             Action::Bottom => self.review_scroll = usize::MAX / 2,
             Action::Open => {
+                if cx.refuse_write("report") {
+                    return Outcome::done();
+                }
                 if self.findings.is_empty() || *armed {
                     let id = cx.ids.issue();
                     let body = body.clone();

@@ -1,0 +1,169 @@
+//! `:profile` through `App::update`: it cancels what is in flight, asks the runtime to switch,
+//! and once switched the status bar, the composers' base URL, the read-only flag, the list and
+//! the known types follow the new profile.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use serde_json::json;
+
+use crate::api::{Exchange, ListResponse, Operation, Reply};
+use crate::app::keymap::action_for;
+use crate::app::{Action, App, Command, Notice, ProfileSwitch, RequestId, Session};
+use crate::config::ReadOnly;
+
+fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
+    match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
+        Some(action) => app.update(action),
+        None => Vec::new(),
+    }
+}
+
+/// Types `:line` and returns the commands of the Enter that runs it.
+fn run_line(app: &mut App, line: &str) -> Vec<Command> {
+    press(app, KeyCode::Char(':'));
+    for c in line.chars() {
+        press(app, KeyCode::Char(c));
+    }
+    press(app, KeyCode::Enter)
+}
+
+fn list_request(commands: &[Command]) -> Option<RequestId> {
+    commands.iter().find_map(|c| match c {
+        Command::Api { id, call } if call.operation == Operation::ResourcesList => Some(*id),
+        _ => None,
+    })
+}
+
+fn page(names: &[&str]) -> Box<Exchange> {
+    let rows: Vec<_> = names
+        .iter()
+        .map(|n| json!({"id": n, "type": "team", "name": n}))
+        .collect();
+    let page = ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap();
+    Box::new(Exchange::local(Ok(Reply::page(page))))
+}
+
+/// An app on profile `dev` whose first page is still in flight; returns its request id.
+fn starting() -> (App, RequestId) {
+    let session = Session {
+        profile: Some("dev".into()),
+        host: "dev.example:8080".into(),
+    };
+    let (mut app, commands) = App::new(session, Rect::new(0, 0, 100, 30), None);
+    app.profiles = vec!["dev".into(), "prod".into()];
+    let id = list_request(&commands).expect("the first page");
+    (app, id)
+}
+
+fn names(app: &App) -> Vec<String> {
+    app.browser
+        .rows()
+        .iter()
+        .filter_map(|r| r.id.as_deref().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn profile_cancels_what_is_in_flight_then_the_list_follows_the_new_service() {
+    let (mut app, first) = starting();
+    let commands = run_line(&mut app, "profile prod");
+    assert!(
+        commands.contains(&Command::Cancel(first)),
+        "the page in flight is cancelled: {commands:?}"
+    );
+    assert_eq!(
+        commands.last(),
+        Some(&Command::SwitchProfile("prod".into())),
+        "{commands:?}"
+    );
+    assert!(
+        list_request(&commands).is_none(),
+        "nothing asked of the old service"
+    );
+
+    // The cancelled page arriving late is dropped: it belongs to the old service.
+    app.update(Action::ApiResult {
+        id: first,
+        reply: page(&["old-row"]),
+    });
+    assert!(names(&app).is_empty(), "{:?}", names(&app));
+
+    let commands = app.update(Action::ProfileSwitched(Box::new(ProfileSwitch {
+        session: Session {
+            profile: Some("prod".into()),
+            host: "prod.example".into(),
+        },
+        base_url: "https://prod.example/api/v1".into(),
+        read_only: Some(ReadOnly::Profile("prod".into())),
+    })));
+    assert_eq!(app.session.profile.as_deref(), Some("prod"));
+    assert_eq!(app.report.base_url, "https://prod.example/api/v1");
+    assert_eq!(app.read_only, Some(ReadOnly::Profile("prod".into())));
+    assert!(
+        commands
+            .iter()
+            .any(|c| matches!(c, Command::LoadTypes { .. })),
+        "the known types load again for the new base URL: {commands:?}"
+    );
+    let reload = list_request(&commands).expect("the list reloads");
+    app.update(Action::ApiResult {
+        id: reload,
+        reply: page(&["prod-row"]),
+    });
+    assert_eq!(names(&app), vec!["prod-row"]);
+}
+
+#[test]
+fn profile_closes_open_screens_and_cancels_their_requests_too() {
+    let (mut app, first) = starting();
+    app.update(Action::ApiResult {
+        id: first,
+        reply: page(&["a", "b"]),
+    });
+    let opened = press(&mut app, KeyCode::Enter);
+    assert!(app.stack.top().is_some(), "a resource is open");
+    let commands = run_line(&mut app, "profile prod");
+    assert!(app.stack.top().is_none(), "back on the list");
+    for asked in opened.iter().filter_map(Command::request_id) {
+        assert!(
+            commands.contains(&Command::Cancel(asked)),
+            "{asked:?} cancelled: {commands:?}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_profile_names_the_known_ones_and_profile_alone_lists_them() {
+    let (mut app, _) = starting();
+    let commands = run_line(&mut app, "profile staging");
+    assert!(commands.is_empty(), "{commands:?}");
+    let Some(Notice::Error(message)) = &app.notice else {
+        panic!("{:?}", app.notice);
+    };
+    assert_eq!(
+        message,
+        "unknown profile \"staging\"; the profiles: dev, prod"
+    );
+    assert_eq!(app.session.profile.as_deref(), Some("dev"));
+
+    run_line(&mut app, "profile");
+    assert_eq!(
+        app.notice,
+        Some(Notice::Info("the profiles: dev, prod (now: dev)".into()))
+    );
+}
+
+#[test]
+fn tab_completes_profile_names() {
+    let (mut app, _) = starting();
+    press(&mut app, KeyCode::Char(':'));
+    for c in "profile p".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Tab);
+    let commands = press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        commands.last(),
+        Some(&Command::SwitchProfile("prod".into()))
+    );
+}

@@ -1,0 +1,28 @@
+//! Mistakes in the terminal UI's settings (`theme`, `keys`), located by line so the error can
+//! say where to look; the caller adds the file's path.
+
+/// A problem at a line of the config file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub line: usize,
+    pub message: String,
+}
+
+impl Located {
+    pub fn new(line: usize, message: impl Into<String>) -> Self {
+        Located {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// The 1-based line of a byte offset.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}

@@ -1,0 +1,57 @@
+//! The terminal UI's own settings in `config.toml` (the theme), read apart from the connection
+//! settings: a mistake there stops the terminal UI and `config show` with the file, the line and
+//! what to fix, but never a script's `appdeck list`.
+
+use toml::de::DeTable;
+
+use super::located::Located;
+use super::theme::{self, ThemeChoice};
+use super::{ConfigError, ConfigText, Env, Flags, ParseProblem, Source, config_path, read_config};
+
+/// What the config file says about how the terminal UI looks (and, later, its keys).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UiSettings {
+    pub theme: ThemeChoice,
+}
+
+/// The UI settings of the config file `flags` and the environment choose (none when there is
+/// no file).
+pub fn load_ui(flags: &Flags) -> Result<UiSettings, ConfigError> {
+    let env = Env::from_process()?;
+    let Some(path) = config_path(flags, &env) else {
+        return Ok(UiSettings::default());
+    };
+    let text = read_config(&path.value)?;
+    if text.is_none() && path.source == Source::Flag("--config") {
+        return Err(ConfigError::ConfigNotFound(path.value));
+    }
+    ui_settings(text.as_ref())
+}
+
+/// The UI settings in `config`, as a pure function of its text.
+pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigError> {
+    let Some(config) = config else {
+        return Ok(UiSettings::default());
+    };
+    let located = |problem: Located| ConfigError::Setting {
+        path: config.path.clone(),
+        line: problem.line,
+        message: problem.message,
+    };
+    let file = DeTable::parse(&config.text).map_err(|e| {
+        // The connection settings report syntax errors the same way; never with an excerpt.
+        let line = super::located::line_of(&config.text, e.span().map_or(0, |s| s.start));
+        ConfigError::Parse {
+            path: config.path.clone(),
+            problem: ParseProblem {
+                line,
+                column: 1,
+                message: crate::sanitize::line(e.message().trim()).into_owned(),
+            },
+        }
+    })?;
+    let file = file.get_ref();
+    Ok(UiSettings {
+        theme: theme::read(file, &config.text).map_err(located)?,
+    })
+}

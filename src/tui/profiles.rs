@@ -1,0 +1,74 @@
+//! `:profile NAME` at run time: resolves the profile as a start with `--profile NAME` would
+//! (the profile's base URL and token winning), builds the client for its service and says where
+//! the known types now come from. Reads the config file and a token file: small, local reads.
+
+use std::path::PathBuf;
+
+use super::known_types::TypeSources;
+use crate::api::Client;
+use crate::app::{ProfileSwitch, Session};
+use crate::config::{self, Flags};
+
+/// What a switch needs from the start: the command line's flags and `--types` files.
+#[derive(Clone, Debug, Default)]
+pub struct ProfileSwitcher {
+    pub flags: Flags,
+    /// `--types` files, known whatever the profile.
+    pub type_files: Vec<PathBuf>,
+}
+
+/// A profile resolved and its client built, ready to be used.
+pub struct Switched {
+    pub client: Client,
+    pub types: TypeSources,
+    pub switch: ProfileSwitch,
+}
+
+impl ProfileSwitcher {
+    /// Resolves `name`; the error says why the switch cannot happen (no base URL, an unreadable
+    /// token file...), and the service in use stays as it was.
+    pub fn resolve(&self, name: &str) -> Result<Switched, String> {
+        let failed = |e: &dyn std::fmt::Display| format!("cannot switch to profile {name:?}: {e}");
+        let settings = config::load_profile(&self.flags, name).map_err(|e| failed(&e))?;
+        let (client_settings, _warnings) = settings.client_settings().map_err(|e| failed(&e))?;
+        crate::api::client::check_base_url(&client_settings.base_url).map_err(|e| failed(&e))?;
+        let client = Client::new(&client_settings).map_err(|e| failed(&e))?;
+        let base_url = client_settings.base_url.clone();
+        let mut files = self.type_files.clone();
+        files.extend(settings.types.iter().cloned());
+        let store = config::Env::from_process()
+            .ok()
+            .and_then(|env| config::store_path(&env))
+            .map(|path| (path.value, base_url.clone()));
+        Ok(Switched {
+            client,
+            types: TypeSources {
+                files,
+                store,
+                demo: false,
+            },
+            switch: ProfileSwitch {
+                session: Session {
+                    profile: Some(name.to_owned()),
+                    host: host_of(&base_url),
+                },
+                base_url,
+                read_only: settings.write_refusal(),
+            },
+        })
+    }
+}
+
+/// `host:port` of the base URL, for the status bar (never the path or credentials).
+pub fn host_of(base_url: &str) -> String {
+    reqwest::Url::parse(base_url)
+        .ok()
+        .and_then(|url| {
+            let host = url.host_str()?.to_owned();
+            Some(match url.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            })
+        })
+        .unwrap_or_else(|| "(invalid base URL)".to_owned())
+}

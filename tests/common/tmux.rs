@@ -1,0 +1,108 @@
+//! A private tmux server to run the release binary in a real terminal: keys go in with
+//! `send-keys`, the screen comes back with `capture-pane`, and every wait polls a condition
+//! with a deadline (never a fixed sleep).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+pub const WAIT: Duration = Duration::from_secs(15);
+
+/// One tmux server of our own (its own socket), running a clean shell in a private home;
+/// killed on drop.
+pub struct Tmux {
+    socket: String,
+    pub home: tempfile::TempDir,
+}
+
+impl Tmux {
+    pub fn start(width: u16, height: u16) -> Tmux {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let socket = format!(
+            "appdeck-e2e-settings-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
+        let home = tempfile::tempdir().expect("temp home");
+        let tmux = Tmux { socket, home };
+        let shell = format!(
+            "env -i PATH=/usr/bin:/bin HOME={home} TERM=xterm-256color PS1='$ ' bash --norc --noprofile",
+            home = tmux.home.path().display()
+        );
+        let out = tmux.run(&[
+            "new-session",
+            "-d",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+            "-c",
+            &tmux.home.path().display().to_string(),
+            &shell,
+        ]);
+        assert!(
+            out.status.success(),
+            "tmux new-session failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        tmux.wait_for("the shell prompt", |screen| screen.contains('$'));
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("tmux must be installed to run the end-to-end tests (apt-get install tmux)")
+    }
+
+    pub fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "0"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    pub fn type_line(&self, line: &str) {
+        self.send(&["-l", line]);
+        self.send(&["Enter"]);
+    }
+
+    pub fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "0"]).stdout).into_owned()
+    }
+
+    /// Polls the screen until `ready` holds; panics with the last screen after the deadline.
+    pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; the screen was:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the last non-empty line is the shell's prompt (the TUI has quit).
+    pub fn wait_for_prompt(&self, what: &str) -> String {
+        self.wait_for(what, |s| {
+            s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
+        })
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_appdeck"))
+}
