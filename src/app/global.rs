@@ -58,9 +58,11 @@ impl App {
             LineCommand::Report(None) => {
                 let seed = self.ids.issue().0;
                 let type_name = self.browser.type_filter.as_deref();
-                let composer = Composer::blank(self.report.clone(), type_name, seed);
-                self.stack.push(Screen::Composer(Box::new(composer)));
-                Vec::new()
+                let mut composer = Composer::blank(self.report.clone(), type_name, seed);
+                let commands = vec![composer.load_draft(self.ids.issue())];
+                let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+                self.stack.claim(screen, &commands);
+                commands
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
         }
@@ -82,7 +84,9 @@ impl App {
         };
         let seed = self.ids.issue().0;
         let mut composer = Composer::for_resource(self.report.clone(), &resource, seed);
-        let commands = composer.first_check(self.ids.issue());
+        let mut commands = composer.first_check(self.ids.issue());
+        // A draft about the same resource, kept from an earlier session, is restored when found.
+        commands.push(composer.load_draft(self.ids.issue()));
         let screen = self.stack.push(Screen::Composer(Box::new(composer)));
         self.stack.claim(screen, &commands);
         commands
@@ -116,7 +120,11 @@ impl App {
 
     /// Back to the resource list, closing every screen above it (and cancelling their requests).
     pub(super) fn show_resources(&mut self) -> Vec<Command> {
-        self.stack.pop_all()
+        let mut commands = Vec::new();
+        while !self.stack.layers().is_empty() {
+            commands.extend(self.pop_screen());
+        }
+        commands
     }
 
     /// The types view: back to it when it is open below, else opened on top, with the rows of
@@ -130,7 +138,7 @@ impl App {
         {
             let mut cancels = Vec::new();
             while !matches!(self.stack.top(), Some(Screen::Types(_))) {
-                cancels.extend(self.stack.pop());
+                cancels.extend(self.pop_screen());
             }
             return cancels;
         }

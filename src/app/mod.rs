@@ -19,7 +19,9 @@ mod global;
 
 use ratatui::layout::Rect;
 
-pub use action::{Action, ApiCall, ApiReply, Command, Notice, RequestId};
+pub use action::{
+    Action, ApiCall, ApiReply, Command, DraftSubject, Notice, RequestId, StoredDraft,
+};
 pub use loadable::Loadable;
 
 use action::RequestIds;
@@ -61,6 +63,9 @@ pub struct App {
     pub known_types: Option<std::sync::Arc<panes::types::KnownTypes>>,
     /// Where reports are sent and the types they are checked against, for the composer.
     pub report: std::sync::Arc<panes::composer::ReportContext>,
+    /// When the action being applied arrived (the event loop sets it before each one; tests set
+    /// it by hand): the only clock `update` reads.
+    pub now: std::time::Instant,
     ids: RequestIds,
 }
 
@@ -79,6 +84,7 @@ impl App {
             should_quit: false,
             known_types: None,
             report: Default::default(),
+            now: std::time::Instant::now(),
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
@@ -160,6 +166,10 @@ impl App {
             }
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
+            Action::Edited { id, result } => self.deliver(id, Delivery::Edited(result)),
+            Action::DraftLoaded { id, result } => self.deliver(id, Delivery::DraftLoaded(result)),
+            Action::DraftSaved { id, result } => self.deliver(id, Delivery::DraftSaved(result)),
+            Action::Tick => self.tick(),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));
@@ -184,9 +194,55 @@ impl App {
         }
     }
 
+    /// Quits, after every open screen has said what it still owes (a draft to save).
     fn quit(&mut self) -> Vec<Command> {
         self.should_quit = true;
-        Vec::new()
+        let screens: Vec<ScreenId> = self.stack.layers().iter().map(|l| l.id).collect();
+        screens
+            .into_iter()
+            .filter_map(|screen| self.with_pane(screen, |pane, cx| pane.closing(cx)))
+            .flatten()
+            .collect()
+    }
+
+    /// The earliest deadline a screen asked for ([`Pane::wake_at`]); `None` when nothing is
+    /// pending, and then the event loop sleeps until an event.
+    pub fn wake_at(&self) -> Option<std::time::Instant> {
+        self.panes_top_down().filter_map(|p| p.wake_at()).min()
+    }
+
+    /// Calls [`Pane::tick`] on every screen whose deadline has come.
+    fn tick(&mut self) -> Vec<Command> {
+        let now = self.now;
+        let due: Vec<ScreenId> = self
+            .stack
+            .layers()
+            .iter()
+            .filter(|l| l.screen.pane().wake_at().is_some_and(|at| at <= now))
+            .map(|l| l.id)
+            .collect();
+        let mut commands = Vec::new();
+        for screen in due {
+            let outcome = self
+                .with_pane(screen, |pane, cx| Outcome::Handled(pane.tick(cx)))
+                .unwrap_or_else(Outcome::done);
+            commands.extend(self.apply(screen, outcome));
+        }
+        commands
+    }
+
+    /// Closes the top screen, after it has said what it still owes ([`Pane::closing`]); returns
+    /// that and the cancels of its requests.
+    pub(crate) fn pop_screen(&mut self) -> Vec<Command> {
+        let top = self.stack.top_id();
+        if top == ScreenId::BROWSER {
+            return Vec::new();
+        }
+        let mut commands = self
+            .with_pane(top, |pane, cx| pane.closing(cx))
+            .unwrap_or_default();
+        commands.extend(self.stack.pop());
+        commands
     }
 
     /// Hands a result to the pane that asked for it; a stale one (cancelled, or its pane
@@ -214,6 +270,7 @@ impl App {
             notice: &mut self.notice,
             last_error: &mut self.last_error,
             overlay: &mut self.overlay,
+            now: self.now,
         };
         let pane: &mut dyn Pane = if screen == ScreenId::BROWSER {
             &mut self.browser
@@ -242,7 +299,7 @@ impl App {
                 commands
             }
             Outcome::Pop if screen != ScreenId::BROWSER && screen == self.stack.top_id() => {
-                self.stack.pop()
+                self.pop_screen()
             }
             Outcome::Pop => Vec::new(),
             Outcome::RefreshList(mut commands) => {
