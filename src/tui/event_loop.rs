@@ -204,13 +204,18 @@ where
         if let Some(console) = self.console.as_mut() {
             self.events = Some(console.reclaim()?);
         }
+        // `resize` to the current size clears the screen and forgets the last frame, without
+        // the cursor-position query `clear` makes (its answer would be read as input).
+        let size = self
+            .terminal
+            .size()
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
         self.terminal
-            .clear()
+            .resize(area)
             .map_err(|e| io::Error::other(e.to_string()))?;
         self.dirty = true;
-        if let Ok(size) = self.terminal.size()
-            && (size.width, size.height) != (self.app.size.width, self.app.size.height)
-        {
+        if area != self.app.size {
             self.apply(Action::Resize {
                 width: size.width,
                 height: size.height,
