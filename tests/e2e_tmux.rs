@@ -693,9 +693,15 @@ fn e_edits_the_report_in_the_editor_and_a_broken_edit_is_kept_with_its_error() {
             && screen.contains("findings"),
         "{screen}"
     );
-    assert_eq!(tmux.format("#{alternate_on}"), "1", "back on the TUI's screen");
     assert_eq!(
-        std::fs::read_to_string(home.join("ed.mode")).unwrap().trim(),
+        tmux.format("#{alternate_on}"),
+        "1",
+        "back on the TUI's screen"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join("ed.mode"))
+            .unwrap()
+            .trim(),
         "600"
     );
     let path = std::fs::read_to_string(home.join("ed.path")).unwrap();

@@ -380,7 +380,11 @@ async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
         .load_draft(&key)
         .expect("readable")
         .expect("the draft is in the store");
-    assert!(draft.body.contains("\"message\":\"kept\""), "{}", draft.body);
+    assert!(
+        draft.body.contains("\"message\":\"kept\""),
+        "{}",
+        draft.body
+    );
     assert_eq!(h.event_loop.app.wake_at(), None);
     let frames = h.event_loop.frames;
     let idle = tokio::time::timeout(Duration::from_millis(1500), h.event_loop.step()).await;

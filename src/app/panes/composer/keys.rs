@@ -64,7 +64,8 @@ static WRITING: [Binding; 12] = [
         "e",
         "edit the whole report in $VISUAL / $EDITOR",
         || Action::EditExternally,
-        "editor",
+        // Not in the footer: at 80 columns it would push `q quit` out.
+        "",
     ),
     bind(
         &[Char('D')],
