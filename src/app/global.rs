@@ -14,7 +14,7 @@ impl App {
     /// An action the focused pane does not use.
     pub(super) fn update_global(&mut self, action: Action) -> Vec<Command> {
         match action {
-            Action::Quit => self.should_quit = true,
+            Action::Quit => return self.quit(),
             Action::Help => self.overlay = Some(Overlay::Help(Help::new(self.focus().keys))),
             Action::CommandLine => self.overlay = Some(Overlay::CommandLine(Default::default())),
             Action::Report => return self.open_report(),
@@ -51,10 +51,7 @@ impl App {
                 self.overlay = Some(Overlay::Help(Help::new(self.focus().keys)));
                 Vec::new()
             }
-            LineCommand::Quit => {
-                self.should_quit = true;
-                Vec::new()
-            }
+            LineCommand::Quit => self.quit(),
             LineCommand::Report(None) => {
                 let seed = self.ids.issue().0;
                 let type_name = self.browser.type_filter.as_deref();

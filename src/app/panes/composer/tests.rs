@@ -753,3 +753,15 @@ fn draft_ages_read_naturally() {
     assert_eq!(age_words(Duration::from_secs(86_400)), "1 day");
     assert_eq!(age_words(Duration::from_secs(4 * 86_400)), "4 days");
 }
+
+#[test]
+fn q_saves_the_pending_draft_before_quitting() {
+    let t0 = std::time::Instant::now();
+    let mut app = composing_at(t0, None);
+    type_message(&mut app, t0, "last words");
+    let commands = key(&mut app, 'q');
+    assert!(app.should_quit);
+    let saved = saves(&commands);
+    assert_eq!(saved.len(), 1, "{commands:?}");
+    assert!(saved[0].contains("last words"));
+}
