@@ -93,6 +93,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         (names, switcher)
     });
     let types = type_sources(cli, &settings.base_url);
+    let drafts = draft_place(cli, &settings.base_url);
     let options = LaunchOptions {
         settings,
         session,
@@ -107,6 +108,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         read_only,
         theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
         profiles,
+        drafts,
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {
@@ -141,6 +143,18 @@ fn type_sources(cli: &Cli, base_url: &str) -> TypeSources {
             .map(|path| (path.value, base_url.to_owned()));
     }
     sources
+}
+
+/// Where the composer keeps its drafts: the store, under the base URL; under `--demo`, under
+/// `demo`, since the demo's port changes with every run and its resources do not.
+fn draft_place(cli: &Cli, base_url: &str) -> Option<appdeck::tui::drafts::DraftPlace> {
+    let store = appdeck::config::Env::from_process()
+        .ok()
+        .and_then(|env| appdeck::config::store_path(&env))?;
+    Some(appdeck::tui::drafts::DraftPlace {
+        store: store.value,
+        base_url: if cli.demo { "demo" } else { base_url }.to_owned(),
+    })
 }
 
 /// Logs go to a file (its path is in `--help`), never to the screen: the TUI owns the terminal.

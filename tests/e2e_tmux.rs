@@ -643,3 +643,152 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
     tmux.send(&["q"]);
     tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
 }
+
+/// An `$EDITOR` for the tests: a shell script that notes the file's mode, path and the terminal's
+/// modes while it runs, then does what `ed.do` in HOME says: rewrite the message with sed, write
+/// a report that is not JSON, or fail.
+fn editor_script(home: &Path) -> PathBuf {
+    common::write_file(
+        &home.join("ed.sh"),
+        r#"#!/bin/sh
+stat -c %a "$1" > "$HOME/ed.mode"
+echo "$1" > "$HOME/ed.path"
+stty -g > "$HOME/ed.stty"
+case "$(cat "$HOME/ed.do")" in
+  message) sed -i 's/"message": ""/"message": "rewritten by the editor script"/' "$1" ;;
+  broken) printf '{"task_id": oops' > "$1" ;;
+  fail) exit 4 ;;
+esac
+"#,
+        0o755,
+    )
+}
+
+#[test]
+fn e_edits_the_report_in_the_editor_and_a_broken_edit_is_kept_with_its_error() {
+    let tmux = Tmux::start(120, 40);
+    let home = tmux.home.path().to_owned();
+    let stty_before = tmux.stty("stty.before");
+    let editor = editor_script(&home);
+    tmux.type_line(&format!(
+        "EDITOR={} APPDECK_DATA_DIR=$HOME/data {} --demo",
+        editor.display(),
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+
+    // The editor rewrites the message: the composer shows it, on an intact screen.
+    std::fs::write(home.join("ed.do"), "message").unwrap();
+    tmux.send(&["e"]);
+    let screen = tmux.wait_for("the edited message", |s| {
+        s.contains("message       rewritten by the editor script")
+    });
+    assert!(
+        screen.contains("updated from the editor")
+            && screen.contains("resource (JSON)")
+            && screen.contains("findings"),
+        "{screen}"
+    );
+    assert_eq!(
+        tmux.format("#{alternate_on}"),
+        "1",
+        "back on the TUI's screen"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join("ed.mode"))
+            .unwrap()
+            .trim(),
+        "600"
+    );
+    let path = std::fs::read_to_string(home.join("ed.path")).unwrap();
+    let path = Path::new(path.trim());
+    assert!(path.extension().is_some_and(|e| e == "json"), "{path:?}");
+    assert!(!path.exists(), "the temp file was removed");
+    assert_eq!(
+        std::fs::read_to_string(home.join("ed.stty")).unwrap(),
+        stty_before,
+        "the editor ran in the shell's terminal modes, not raw mode"
+    );
+
+    // A result that is not JSON is kept as text, with its error.
+    std::fs::write(home.join("ed.do"), "broken").unwrap();
+    tmux.send(&["e"]);
+    let screen = tmux.wait_for("the kept text", |s| {
+        s.contains("edited report, not JSON") && s.contains(r#"{"task_id": oops"#)
+    });
+    assert!(screen.contains("syntax error at line 1"), "{screen}");
+
+    // An editor that fails changes nothing, and the terminal comes back all the same.
+    std::fs::write(home.join("ed.do"), "fail").unwrap();
+    tmux.send(&["e"]);
+    let screen = tmux.wait_for("the failure", |s| s.contains("exited with"));
+    assert!(screen.contains(r#"{"task_id": oops"#), "{screen}");
+    assert_eq!(tmux.format("#{alternate_on}"), "1");
+    tmux.send(&["x"]);
+    tmux.wait_for("the report again", |s| {
+        s.contains("message       rewritten by the editor script")
+    });
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back on the list", |s| position(s).is_some());
+    tmux.send(&["q"]);
+    assert_terminal_restored(&tmux, &stty_before);
+}
+
+/// The drafts of the composer survive `kill -9`: type, see the draft saved, kill, start again,
+/// `R` on the same resource, and the text is back with its notice; `D` discards it.
+#[test]
+fn a_draft_survives_kill_9_and_comes_back_on_r() {
+    let tmux = Tmux::start(120, 40);
+    let home = tmux.home.path().to_owned();
+    let launch = format!(
+        "sh -c 'echo $$ > appdeck.pid; APPDECK_DATA_DIR=$HOME/data exec {} --demo'",
+        binary().display()
+    );
+    tmux.type_line(&launch);
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about res_1"));
+    tmux.send(&["j", "j", "Enter"]);
+    tmux.send(&["-l", "survives kill -9"]);
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the draft saved", |s| {
+        s.contains("message       survives kill -9") && s.contains("· draft saved")
+    });
+    assert!(home.join("data/appdeck.db").is_file());
+    let pid = std::fs::read_to_string(home.join("appdeck.pid")).expect("the PID");
+    let killed = Command::new("kill")
+        .args(["-9", pid.trim()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    // kill -9 leaves the terminal as the TUI had it: put it back for the next run.
+    tmux.type_line(
+        r"printf '\033[?1049l\033[?1000l\033[?1002l\033[?1006l\033[?2004l'; stty sane; clear; echo after-kill",
+    );
+    tmux.wait_for("the shell again", |s| s.lines().any(|l| l == "after-kill"));
+
+    tmux.type_line(&launch);
+    tmux.wait_for("the first rows again", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&["R"]);
+    let screen = tmux.wait_for("the restored draft", |s| {
+        s.contains("message       survives kill -9")
+    });
+    assert!(
+        screen.contains("restored; D discards it") && screen.contains("(D discards it)"),
+        "{screen}"
+    );
+    tmux.send(&["D"]);
+    let screen = tmux.wait_for("the discarded draft", |s| s.contains("draft discarded"));
+    assert!(!screen.contains("survives kill -9"), "{screen}");
+    tmux.send(&["Escape"]);
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell prompt");
+}

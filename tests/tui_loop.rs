@@ -358,3 +358,60 @@ async fn the_mouse_wheel_scrolls_and_a_paste_fills_the_filter_at_once() {
     .await;
     assert!(h.screen().contains("/number 1[31m"), "{}", h.screen());
 }
+
+/// Typing in the composer asks for one draft save, a quiet second later, through the loop's
+/// only timer; once it is in the store, the loop sleeps again with nothing to wake it.
+#[tokio::test]
+async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
+    use appdeck::store::{DraftKey, Store};
+    use appdeck::tui::drafts::DraftPlace;
+    let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("appdeck.db");
+    h.event_loop.keep_drafts(Some(DraftPlace {
+        store: store.clone(),
+        base_url: "http://service.example/api/v1".into(),
+    }));
+    h.until("the first page", |app| loaded(app) > 0).await;
+    h.until("nothing in flight", |app| app.browser.in_flight().is_none())
+        .await;
+    h.press(KeyCode::Char('R'));
+    h.until("the composer", |app| {
+        matches!(app.stack.top(), Some(Screen::Composer(_)))
+    })
+    .await;
+    for code in [KeyCode::Char('j'), KeyCode::Char('j'), KeyCode::Enter] {
+        h.press(code);
+    }
+    for c in "kept".chars() {
+        h.press(KeyCode::Char(c));
+    }
+    h.press(KeyCode::Esc);
+    let composer = |app: &App| match app.stack.top() {
+        Some(Screen::Composer(composer)) => Some(composer.as_ref().clone()),
+        _ => None,
+    };
+    h.until("the draft saved", |app| {
+        composer(app).is_some_and(|c| c.message.text() == "kept" && c.draft.saved == Some(Ok(())))
+    })
+    .await;
+    let id = composer(&h.event_loop.app)
+        .and_then(|c| c.resource_id)
+        .expect("a resource");
+    let key = DraftKey::report("http://service.example/api/v1", Some(&id));
+    let draft = Store::open(&store)
+        .expect("the store")
+        .load_draft(&key)
+        .expect("readable")
+        .expect("the draft is in the store");
+    assert!(
+        draft.body.contains("\"message\":\"kept\""),
+        "{}",
+        draft.body
+    );
+    assert_eq!(h.event_loop.app.wake_at(), None);
+    let frames = h.event_loop.frames;
+    let idle = tokio::time::timeout(Duration::from_millis(1500), h.event_loop.step()).await;
+    assert!(idle.is_err(), "the loop woke up with nothing to do");
+    assert_eq!(h.event_loop.frames, frames, "no frame drawn while idle");
+}

@@ -582,3 +582,48 @@ fn composer_error_answer() {
         app
     });
 }
+
+/// The request id of the first command of `kind` among `commands`.
+fn request_of(commands: &[appdeck::app::Command], kind: &str) -> RequestId {
+    commands
+        .iter()
+        .find(|c| format!("{c:?}").starts_with(kind))
+        .and_then(|c| c.request_id())
+        .unwrap_or_else(|| panic!("no {kind} among {commands:?}"))
+}
+
+#[test]
+fn composer_restored_draft() {
+    snapshot("composer_restored_draft", |size| {
+        let mut app = composer_app(size);
+        let body = match app.stack.top() {
+            Some(appdeck::app::pane::Screen::Composer(c)) => {
+                serde_json::to_string(&c.draft_body()).unwrap()
+            }
+            _ => panic!("no composer"),
+        };
+        press(&mut app, KeyCode::Esc);
+        let id = request_of(&press(&mut app, KeyCode::Char('R')), "LoadDraft");
+        app.update(Action::DraftLoaded {
+            id,
+            result: Ok(Some(appdeck::app::StoredDraft {
+                body,
+                age: std::time::Duration::from_secs(180),
+            })),
+        });
+        app
+    });
+}
+
+#[test]
+fn composer_edit_not_json() {
+    snapshot("composer_edit_not_json", |size| {
+        let mut app = composer_app(size);
+        let id = request_of(&press(&mut app, KeyCode::Char('e')), "EditExternally");
+        app.update(Action::Edited {
+            id,
+            result: Ok("{\n  \"task_id\": oops,\n  \"status\": \"ok\"\n}".into()),
+        });
+        app
+    });
+}

@@ -161,6 +161,48 @@ pub enum Action {
     },
     /// The runtime now talks to another profile's service (`:profile NAME`).
     ProfileSwitched(Box<ProfileSwitch>),
+    /// `e`: edit the whole report in `$VISUAL` / `$EDITOR`.
+    EditExternally,
+    /// The external editor is done: the text it left, or why there is none. Routed like a reply.
+    Edited {
+        id: RequestId,
+        result: Result<String, String>,
+    },
+    /// `D`: discard the restored draft and start again from the resource.
+    DiscardDraft,
+    /// `x`: drop the edited report that is not JSON, back to the report as it was.
+    DropEdited,
+    /// A deadline a pane asked for (see `App::wake_at`) has come: the loop's only timer.
+    Tick,
+    /// A stored draft was looked up for a composer that opened; routed like a reply.
+    DraftLoaded {
+        id: RequestId,
+        result: Result<Option<StoredDraft>, String>,
+    },
+    /// A draft was written to the store (or could not be); routed like a reply.
+    DraftSaved {
+        id: RequestId,
+        result: Result<(), String>,
+    },
+}
+
+/// What a draft is about, within the service appdeck is connected to (the runtime adds the base
+/// URL when it reads or writes the store).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DraftSubject {
+    /// Which composer: `report`.
+    pub kind: String,
+    /// The resource's id, or `new`.
+    pub subject: String,
+}
+
+/// A draft read back from the store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredDraft {
+    /// The composer's text for it.
+    pub body: String,
+    /// How long ago it was saved, as the runtime's clock says.
+    pub age: std::time::Duration,
 }
 
 /// What the runtime reports back about a side effect.
@@ -204,6 +246,22 @@ pub enum Command {
     /// `:profile NAME`: the runtime resolves the profile, points the client at its service and
     /// answers with [`Action::ProfileSwitched`] (or a notice saying why it could not).
     SwitchProfile(String),
+    /// Hand the terminal to `$VISUAL` / `$EDITOR` on `text` (a temp file), take it back when the
+    /// editor exits; the text it left comes back as [`Action::Edited`].
+    EditExternally { id: RequestId, text: String },
+    /// Look up the stored draft; comes back as [`Action::DraftLoaded`].
+    LoadDraft {
+        id: RequestId,
+        subject: DraftSubject,
+    },
+    /// Save a draft, off the UI thread; comes back as [`Action::DraftSaved`].
+    SaveDraft {
+        id: RequestId,
+        subject: DraftSubject,
+        body: String,
+    },
+    /// Remove a draft (its report was sent and accepted, or the user discarded it).
+    RemoveDraft(DraftSubject),
 }
 
 impl Command {
@@ -214,7 +272,10 @@ impl Command {
             | Command::OpenDetail { id, .. }
             | Command::LoadTypes { id }
             | Command::OpenType { id, .. }
-            | Command::Check { id, .. } => Some(*id),
+            | Command::Check { id, .. }
+            | Command::EditExternally { id, .. }
+            | Command::LoadDraft { id, .. }
+            | Command::SaveDraft { id, .. } => Some(*id),
             _ => None,
         }
     }

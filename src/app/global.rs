@@ -14,7 +14,7 @@ impl App {
     /// An action the focused pane does not use.
     pub(super) fn update_global(&mut self, action: Action) -> Vec<Command> {
         match action {
-            Action::Quit => self.should_quit = true,
+            Action::Quit => return self.quit(),
             Action::Help => self.overlay = Some(Overlay::Help(Help::new(self.focus().keys))),
             Action::CommandLine => self.overlay = Some(Overlay::CommandLine(Default::default())),
             Action::Report => return self.open_report(),
@@ -51,16 +51,15 @@ impl App {
                 self.overlay = Some(Overlay::Help(Help::new(self.focus().keys)));
                 Vec::new()
             }
-            LineCommand::Quit => {
-                self.should_quit = true;
-                Vec::new()
-            }
+            LineCommand::Quit => self.quit(),
             LineCommand::Report(None) => {
                 let seed = self.ids.issue().0;
                 let type_name = self.browser.type_filter.as_deref();
-                let composer = Composer::blank(self.report.clone(), type_name, seed);
-                self.stack.push(Screen::Composer(Box::new(composer)));
-                Vec::new()
+                let mut composer = Composer::blank(self.report.clone(), type_name, seed);
+                let commands = vec![composer.load_draft(self.ids.issue())];
+                let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+                self.stack.claim(screen, &commands);
+                commands
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
             LineCommand::Profile(name) => self.switch_profile(name),
@@ -148,7 +147,9 @@ impl App {
         };
         let seed = self.ids.issue().0;
         let mut composer = Composer::for_resource(self.report.clone(), &resource, seed);
-        let commands = composer.first_check(self.ids.issue());
+        let mut commands = composer.first_check(self.ids.issue());
+        // A draft about the same resource, kept from an earlier session, is restored when found.
+        commands.push(composer.load_draft(self.ids.issue()));
         let screen = self.stack.push(Screen::Composer(Box::new(composer)));
         self.stack.claim(screen, &commands);
         commands
@@ -182,7 +183,11 @@ impl App {
 
     /// Back to the resource list, closing every screen above it (and cancelling their requests).
     pub(super) fn show_resources(&mut self) -> Vec<Command> {
-        self.stack.pop_all()
+        let mut commands = Vec::new();
+        while !self.stack.layers().is_empty() {
+            commands.extend(self.pop_screen());
+        }
+        commands
     }
 
     /// The types view: back to it when it is open below, else opened on top, with the rows of
@@ -196,7 +201,7 @@ impl App {
         {
             let mut cancels = Vec::new();
             while !matches!(self.stack.top(), Some(Screen::Types(_))) {
-                cancels.extend(self.stack.pop());
+                cancels.extend(self.pop_screen());
             }
             return cancels;
         }

@@ -19,7 +19,9 @@ mod global;
 
 use ratatui::layout::Rect;
 
-pub use action::{Action, ApiCall, ApiReply, Command, Notice, ProfileSwitch, RequestId};
+pub use action::{
+    Action, ApiCall, ApiReply, Command, DraftSubject, Notice, ProfileSwitch, RequestId, StoredDraft,
+};
 pub use loadable::Loadable;
 
 use action::RequestIds;
@@ -65,6 +67,9 @@ pub struct App {
     pub read_only: Option<crate::config::ReadOnly>,
     /// The profiles of the config file, for `:profile` and its completion.
     pub profiles: Vec<String>,
+    /// When the action being applied arrived (the event loop sets it before each one; tests set
+    /// it by hand): the only clock `update` reads.
+    pub now: std::time::Instant,
     ids: RequestIds,
 }
 
@@ -85,6 +90,7 @@ impl App {
             report: Default::default(),
             read_only: None,
             profiles: Vec::new(),
+            now: std::time::Instant::now(),
             ids: RequestIds::default(),
         };
         let first = vec![app.browser.start(&mut app.ids)];
@@ -167,6 +173,10 @@ impl App {
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
             Action::ProfileSwitched(switch) => self.profile_switched(*switch),
+            Action::Edited { id, result } => self.deliver(id, Delivery::Edited(result)),
+            Action::DraftLoaded { id, result } => self.deliver(id, Delivery::DraftLoaded(result)),
+            Action::DraftSaved { id, result } => self.deliver(id, Delivery::DraftSaved(result)),
+            Action::Tick => self.tick(),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));
@@ -191,9 +201,55 @@ impl App {
         }
     }
 
+    /// Quits, after every open screen has said what it still owes (a draft to save).
     fn quit(&mut self) -> Vec<Command> {
         self.should_quit = true;
-        Vec::new()
+        let screens: Vec<ScreenId> = self.stack.layers().iter().map(|l| l.id).collect();
+        screens
+            .into_iter()
+            .filter_map(|screen| self.with_pane(screen, |pane, cx| pane.closing(cx)))
+            .flatten()
+            .collect()
+    }
+
+    /// The earliest deadline a screen asked for ([`Pane::wake_at`]); `None` when nothing is
+    /// pending, and then the event loop sleeps until an event.
+    pub fn wake_at(&self) -> Option<std::time::Instant> {
+        self.panes_top_down().filter_map(|p| p.wake_at()).min()
+    }
+
+    /// Calls [`Pane::tick`] on every screen whose deadline has come.
+    fn tick(&mut self) -> Vec<Command> {
+        let now = self.now;
+        let due: Vec<ScreenId> = self
+            .stack
+            .layers()
+            .iter()
+            .filter(|l| l.screen.pane().wake_at().is_some_and(|at| at <= now))
+            .map(|l| l.id)
+            .collect();
+        let mut commands = Vec::new();
+        for screen in due {
+            let outcome = self
+                .with_pane(screen, |pane, cx| Outcome::Handled(pane.tick(cx)))
+                .unwrap_or_else(Outcome::done);
+            commands.extend(self.apply(screen, outcome));
+        }
+        commands
+    }
+
+    /// Closes the top screen, after it has said what it still owes ([`Pane::closing`]); returns
+    /// that and the cancels of its requests.
+    pub(crate) fn pop_screen(&mut self) -> Vec<Command> {
+        let top = self.stack.top_id();
+        if top == ScreenId::BROWSER {
+            return Vec::new();
+        }
+        let mut commands = self
+            .with_pane(top, |pane, cx| pane.closing(cx))
+            .unwrap_or_default();
+        commands.extend(self.stack.pop());
+        commands
     }
 
     /// Hands a result to the pane that asked for it; a stale one (cancelled, or its pane
@@ -222,6 +278,7 @@ impl App {
             last_error: &mut self.last_error,
             overlay: &mut self.overlay,
             read_only: self.read_only.as_ref(),
+            now: self.now,
         };
         let pane: &mut dyn Pane = if screen == ScreenId::BROWSER {
             &mut self.browser
@@ -250,7 +307,7 @@ impl App {
                 commands
             }
             Outcome::Pop if screen != ScreenId::BROWSER && screen == self.stack.top_id() => {
-                self.stack.pop()
+                self.pop_screen()
             }
             Outcome::Pop => Vec::new(),
             Outcome::RefreshList(mut commands) => {

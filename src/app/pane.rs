@@ -12,7 +12,9 @@
 
 use ratatui::layout::Rect;
 
-use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds};
+use std::time::Instant;
+
+use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds, StoredDraft};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
 use super::panes::composer::Composer;
@@ -93,6 +95,12 @@ pub enum Delivery {
     TypeDetail(Box<TypeDetail>),
     /// Findings of a check made off the UI thread ([`Command::Check`]).
     Checked(Vec<Located>),
+    /// The text the external editor left, or why there is none ([`Command::EditExternally`]).
+    Edited(Result<String, String>),
+    /// The stored draft, if any ([`Command::LoadDraft`]).
+    DraftLoaded(Result<Option<StoredDraft>, String>),
+    /// Whether a draft was saved ([`Command::SaveDraft`]).
+    DraftSaved(Result<(), String>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.
@@ -110,6 +118,9 @@ pub struct Ctx<'a> {
     pub overlay: &'a mut Option<Overlay>,
     /// Set when writes are refused (a read-only profile, `--read-only`): see [`Ctx::refuse_write`].
     pub read_only: Option<&'a crate::config::ReadOnly>,
+    /// The time of this action, as the runtime's monotonic clock said when it arrived (panes
+    /// that time things, like draft saves, read it here, never from the clock).
+    pub now: Instant,
 }
 
 impl Ctx<'_> {
@@ -212,4 +223,21 @@ pub trait Pane {
 
     /// The terminal changed size: keep its cursors in view; it may want more data now.
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command>;
+
+    /// When it wants [`Pane::tick`] called, if ever: the event loop sleeps until the earliest
+    /// such deadline and no longer, so a pane with nothing pending costs no wake-up.
+    fn wake_at(&self) -> Option<Instant> {
+        None
+    }
+
+    /// Its deadline ([`Pane::wake_at`]) has passed.
+    fn tick(&mut self, _cx: &mut Ctx) -> Vec<Command> {
+        Vec::new()
+    }
+
+    /// It is about to be closed (or the app to quit): work it still owes, such as saving a
+    /// draft now rather than when its timer would have fired.
+    fn closing(&mut self, _cx: &mut Ctx) -> Vec<Command> {
+        Vec::new()
+    }
 }

@@ -26,6 +26,16 @@ const MIGRATIONS: &[&str] = &[
         UNIQUE (base_url, app_id, version)
     );
     CREATE INDEX app_versions_by_time ON app_versions (base_url, recorded_at);",
+    // 2: drafts of what is being composed, one per (base URL, kind, subject): the subject is the
+    // resource's id, or "new"; saving again replaces the body and the time.
+    "CREATE TABLE drafts (
+        base_url   TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (base_url, kind, subject)
+    );",
 ];
 
 /// The schema version this appdeck writes.

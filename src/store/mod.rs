@@ -8,6 +8,7 @@
 //! the store. A broken file is never deleted or recreated: the user may want it back.
 
 mod app_versions;
+mod drafts;
 mod error;
 mod migrations;
 
@@ -17,6 +18,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use app_versions::{KnownAppVersion, NewAppVersion, base_url_key};
+pub use drafts::{Draft, DraftKey};
 pub use error::StoreError;
 pub use migrations::SCHEMA_VERSION;
 

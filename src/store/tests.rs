@@ -207,3 +207,95 @@ fn threads_with_their_own_connections_write_at_once() {
         100
     );
 }
+
+// ------------------------------------------------------------------------------------ drafts
+
+fn draft_key(subject: Option<&str>) -> DraftKey {
+    DraftKey::report("http://127.0.0.1:9/api/v1/", subject)
+}
+
+fn at(minute: u32) -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 9, minute, 0).unwrap()
+}
+
+#[test]
+fn a_draft_is_saved_replaced_loaded_and_removed_by_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
+    let key = draft_key(Some("res_1"));
+    assert_eq!(store.load_draft(&key).unwrap(), None);
+    store.save_draft(&key, "first", at(1)).unwrap();
+    store.save_draft(&key, "second", at(2)).unwrap();
+    let draft = store.load_draft(&key).unwrap().expect("the draft");
+    assert_eq!(draft.body, "second", "saving again replaces");
+    assert_eq!(draft.updated_at, at(2));
+    assert_eq!(draft.key.subject, "res_1");
+    assert_eq!(draft.key.kind, "report");
+    // The same service written another way finds it; another subject or service does not.
+    let same = DraftKey::report("http://127.0.0.1:9/api/v1", Some("res_1"));
+    assert!(store.load_draft(&same).unwrap().is_some());
+    assert_eq!(store.load_draft(&draft_key(None)).unwrap(), None);
+    let elsewhere = DraftKey::report("https://elsewhere.example/api/v1", Some("res_1"));
+    assert_eq!(store.load_draft(&elsewhere).unwrap(), None);
+    assert!(store.remove_draft(&key).unwrap());
+    assert!(!store.remove_draft(&key).unwrap(), "nothing left to remove");
+    assert_eq!(store.load_draft(&key).unwrap(), None);
+}
+
+#[test]
+fn drafts_are_listed_per_base_url_newest_first_and_survive_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = Store::open(&path).unwrap();
+    store.save_draft(&draft_key(Some("a")), "a", at(3)).unwrap();
+    store.save_draft(&draft_key(None), "new", at(5)).unwrap();
+    store.save_draft(&draft_key(Some("b")), "b", at(4)).unwrap();
+    let elsewhere = DraftKey::report("https://elsewhere.example/api/v1", Some("c"));
+    store.save_draft(&elsewhere, "c", at(9)).unwrap();
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    let subjects: Vec<String> = store
+        .drafts("http://127.0.0.1:9/api/v1")
+        .unwrap()
+        .into_iter()
+        .map(|d| d.key.subject)
+        .collect();
+    assert_eq!(subjects, ["new", "b", "a"]);
+}
+
+#[test]
+fn two_connections_saving_drafts_at_once_lose_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let writers: Vec<_> = (0..2)
+        .map(|t| {
+            let path = path.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                // Each opens (and perhaps migrates) the fresh store at the same moment, then
+                // both save, replace and remove drafts interleaved.
+                let store = Store::open(&path).unwrap();
+                for i in 0..40 {
+                    let key = draft_key(Some(&format!("t{t}-{i}")));
+                    store.save_draft(&key, "draft", at(1)).unwrap();
+                    store.save_draft(&key, &format!("{t}/{i}"), at(2)).unwrap();
+                    if i % 4 == 0 {
+                        assert!(store.remove_draft(&key).unwrap());
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let drafts = store.drafts("http://127.0.0.1:9/api/v1").unwrap();
+    assert_eq!(drafts.len(), 60);
+    for draft in drafts {
+        let (t, i) = draft.key.subject[1..].split_once('-').unwrap();
+        assert_eq!(draft.body, format!("{t}/{i}"));
+    }
+}

@@ -12,22 +12,30 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
+use super::drafts::{DraftPlace, Drafts};
 use super::effects::Effects;
 use super::executor::Executor;
 use super::startup::StartupClock;
+use super::suspend::Console;
 use crate::api::Client;
 use crate::app::keymap::action_for;
-use crate::app::{Action, App, Command, Notice};
+use crate::app::{Action, App, Command, Notice, RequestId};
 use crate::ui::theme::Theme;
 
 pub struct EventLoop<B: Backend, E> {
     pub terminal: Terminal<B>,
     pub app: App,
-    events: E,
+    /// The terminal's input; `None` while the terminal is lent to the external editor.
+    events: Option<E>,
     actions: UnboundedReceiver<Action>,
     sender: UnboundedSender<Action>,
     executor: Executor,
     effects: Box<dyn Effects>,
+    /// Lends the terminal to `$EDITOR`; without one (tests), `e` says it cannot.
+    console: Option<Box<dyn Console<E>>>,
+    /// The external editor running, with the terminal lent to it.
+    editor: Option<(RequestId, tokio::task::JoinHandle<Result<String, String>>)>,
+    drafts: Drafts,
     /// Whether state changed since the last frame.
     dirty: bool,
     /// Frames drawn so far (tests and benchmarks check that idle means no frames).
@@ -55,14 +63,18 @@ where
     ) -> Self {
         let (sender, actions) = unbounded_channel();
         let executor = Executor::new(client, sender.clone());
+        let drafts = Drafts::new(None, sender.clone());
         let mut event_loop = EventLoop {
             terminal,
             app,
-            events,
+            events: Some(events),
             actions,
             sender,
             executor,
             effects,
+            console: None,
+            editor: None,
+            drafts,
             dirty: true,
             frames: 0,
             startup: None,
@@ -83,6 +95,16 @@ where
         self.executor.know_types(sources);
     }
 
+    /// Where the composer's drafts are kept (none: they are not, and saves say so).
+    pub fn keep_drafts(&mut self, place: Option<DraftPlace>) {
+        self.drafts = Drafts::new(place, self.sender.clone());
+    }
+
+    /// How to lend the terminal to `$EDITOR` and take it back.
+    pub fn lend_terminal_with(&mut self, console: Box<dyn Console<E>>) {
+        self.console = Some(console);
+    }
+
     /// A sender for actions from outside the loop (signal handlers).
     pub fn sender(&self) -> UnboundedSender<Action> {
         self.sender.clone()
@@ -98,18 +120,30 @@ where
     /// Waits for the next event or result, applies it and everything else already queued, then
     /// draws if anything changed. Returns false once the app should stop.
     pub async fn step(&mut self) -> io::Result<bool> {
-        let first = tokio::select! {
-            event = self.events.next() => match event {
-                Some(event) => Some(self.map_event(event?)),
-                None => return Ok(false),
-            },
-            Some(action) = self.actions.recv() => Some(Some(action)),
-        };
-        if let Some(Some(action)) = first {
-            self.apply(action);
+        if let Some((id, editor)) = self.editor.take() {
+            // The terminal is the editor's: nothing is read or drawn until it exits.
+            let result = editor
+                .await
+                .unwrap_or_else(|e| Err(format!("the editor could not run: {e}")));
+            self.take_terminal_back()?;
+            self.apply(Action::Edited { id, result });
+        } else {
+            // The only timer: the earliest deadline a pane asked for (a draft to save).
+            let deadline = self.app.wake_at().map(tokio::time::Instant::from_std);
+            let first = tokio::select! {
+                event = next_event(&mut self.events) => match event {
+                    Some(event) => Some(self.map_event(event?)),
+                    None => return Ok(false),
+                },
+                Some(action) = self.actions.recv() => Some(Some(action)),
+                () = sleep_until(deadline) => Some(Some(Action::Tick)),
+            };
+            if let Some(Some(action)) = first {
+                self.apply(action);
+            }
         }
         // Drain what is already waiting, so a burst of keys or results costs one frame.
-        while !self.app.should_quit {
+        while !self.app.should_quit && self.editor.is_none() {
             if let Ok(action) = self.actions.try_recv() {
                 self.apply(action);
                 continue;
@@ -127,15 +161,78 @@ where
         if self.app.should_quit {
             return Ok(false);
         }
-        self.draw()?;
+        if self.editor.is_none() {
+            self.draw()?;
+        }
         Ok(true)
+    }
+
+    /// Lends the terminal to the external editor on `text`; its result comes back through
+    /// [`Self::step`], which waits for it before anything else.
+    fn edit_externally(&mut self, id: RequestId, text: String) {
+        let refuse = |sender: &UnboundedSender<Action>, why: String| {
+            let _ = sender.send(Action::Edited {
+                id,
+                result: Err(why),
+            });
+        };
+        let (Some(console), Some(_)) = (self.console.as_mut(), &self.events) else {
+            refuse(
+                &self.sender,
+                "no terminal to lend to an editor here".to_owned(),
+            );
+            return;
+        };
+        let Some(events) = self.events.take() else {
+            return;
+        };
+        if let Err(e) = console.release(events) {
+            refuse(
+                &self.sender,
+                format!("the terminal could not be handed over: {e}"),
+            );
+            // Whatever state it was left in, take it back.
+            if let Err(e) = self.take_terminal_back() {
+                tracing::error!("the terminal could not be taken back: {e}");
+            }
+            return;
+        }
+        let editor = tokio::task::spawn_blocking(move || super::external_editor::edit(&text));
+        self.editor = Some((id, editor));
+    }
+
+    /// After the editor: raw mode and the alternate screen again, new input, a whole new frame
+    /// (the editor drew over everything), and the size, which may have changed meanwhile.
+    fn take_terminal_back(&mut self) -> io::Result<()> {
+        if let Some(console) = self.console.as_mut() {
+            self.events = Some(console.reclaim()?);
+        }
+        // `resize` to the current size clears the screen and forgets the last frame, without
+        // the cursor-position query `clear` makes (its answer would be read as input).
+        let size = self
+            .terminal
+            .size()
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+        self.terminal
+            .resize(area)
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        self.dirty = true;
+        if area != self.app.size {
+            self.apply(Action::Resize {
+                width: size.width,
+                height: size.height,
+            });
+        }
+        Ok(())
     }
 
     /// The next terminal event if one is ready now, without waiting. Polled with this task's
     /// real waker: a no-op waker (`now_or_never`) would be kept by crossterm's `EventStream`
     /// as the one to wake on the next key, and the loop would never hear of that key.
     async fn ready_event(&mut self) -> Option<Option<io::Result<Event>>> {
-        std::future::poll_fn(|cx| match self.events.poll_next_unpin(cx) {
+        let events = self.events.as_mut()?;
+        std::future::poll_fn(|cx| match events.poll_next_unpin(cx) {
             Poll::Ready(event) => Poll::Ready(Some(event)),
             Poll::Pending => Poll::Ready(None),
         })
@@ -163,6 +260,7 @@ where
         if let Action::ApiResult { id, .. } = &action {
             self.executor.finished(*id);
         }
+        self.app.now = std::time::Instant::now();
         let commands = self.app.update(action);
         self.dirty = true;
         self.execute(commands);
@@ -181,6 +279,10 @@ where
                 Command::Check { id, job } => self.executor.check(id, job),
                 Command::ReadReportFile(path) => self.executor.read_report_file(path),
                 Command::SwitchProfile(name) => self.switch_profile(&name),
+                Command::EditExternally { id, text } => self.edit_externally(id, text),
+                Command::LoadDraft { id, subject } => self.drafts.load(id, subject),
+                Command::SaveDraft { id, subject, body } => self.drafts.save(id, subject, body),
+                Command::RemoveDraft(subject) => self.drafts.remove(subject),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));
@@ -238,5 +340,24 @@ where
     /// Background request tasks that still exist (a cancelled one is gone once really aborted).
     pub fn requests_alive(&self) -> usize {
         self.executor.alive()
+    }
+}
+
+/// The next terminal event; never, while the terminal is lent out.
+async fn next_event<E>(events: &mut Option<E>) -> Option<io::Result<Event>>
+where
+    E: Stream<Item = io::Result<Event>> + Unpin,
+{
+    match events {
+        Some(events) => events.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Sleeps until `deadline`; for ever without one.
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

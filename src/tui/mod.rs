@@ -1,12 +1,15 @@
 //! The terminal UI's runtime: sets the terminal up, runs the event loop over the real terminal's
 //! events, and hands the terminal back on every way out.
 
+pub mod drafts;
 pub mod effects;
 pub mod event_loop;
 pub mod executor;
+pub mod external_editor;
 pub mod known_types;
 pub mod profiles;
 pub mod startup;
+pub mod suspend;
 pub mod terminal;
 
 use ratatui::layout::Rect;
@@ -37,6 +40,8 @@ pub struct LaunchOptions {
     pub theme: crate::ui::theme::Theme,
     /// The config file's profiles and how to switch to one (`:profile`); `None` under `--demo`.
     pub profiles: Option<(Vec<String>, profiles::ProfileSwitcher)>,
+    /// Where the composer's drafts are kept; `None` without a data directory.
+    pub drafts: Option<drafts::DraftPlace>,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -67,6 +72,8 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     // The known types (the store, files) load in the background once the first frame is out,
     // so they never slow the start; the first page is asked for at once.
     event_loop.know_types(options.types);
+    event_loop.keep_drafts(options.drafts);
+    event_loop.lend_terminal_with(Box::new(suspend::TerminalConsole));
     let (load_types, first): (Vec<_>, Vec<_>) = initial
         .into_iter()
         .partition(|c| matches!(c, Command::LoadTypes { .. }));

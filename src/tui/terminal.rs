@@ -73,6 +73,26 @@ pub fn restore() {
     let _ = stdout.flush();
 }
 
+/// Hands the terminal back to the shell's modes for another program (`$EDITOR`), as
+/// [`restore`] does; [`resume`] takes it again. A signal or a panic meanwhile finds nothing to
+/// restore.
+pub fn suspend() -> io::Result<()> {
+    restore();
+    Ok(())
+}
+
+/// Takes the terminal again after [`suspend`]: raw mode, the alternate screen, mouse and paste.
+pub fn resume() -> io::Result<()> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseButtons,
+        EnableBracketedPaste
+    )
+}
+
 /// Clicks, drags and the wheel in SGR encoding, but not crossterm's any-motion tracking (1003):
 /// every mouse move would wake an idle appdeck for nothing.
 struct EnableMouseButtons;

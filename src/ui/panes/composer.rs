@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::app::layout;
-use crate::app::panes::composer::{Composer, Field, Phase, SendResult};
+use crate::app::panes::composer::draft::age_words;
+use crate::app::panes::composer::{Composer, Field, Phase, SendResult, Unparsed};
 use crate::sanitize;
 use crate::ui::theme::Theme;
 use crate::validate::Severity;
@@ -20,6 +21,14 @@ pub fn render(frame: &mut Frame, composer: &Composer, theme: &Theme, area: Rect)
     }
     let areas = composer.areas(area);
     render_fields(theme, frame, composer, areas.fields);
+    if let Some(unparsed) = &composer.unparsed {
+        let below = Rect {
+            height: areas.editor.height + areas.bottom.height,
+            ..areas.editor
+        };
+        render_unparsed(theme, frame, unparsed, below);
+        return;
+    }
     render_editor(theme, frame, composer, areas.editor);
     match &composer.phase {
         Phase::Answered(result) => render_answer(theme, frame, result, areas.bottom),
@@ -31,8 +40,12 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
     let title = match &composer.phase {
         Phase::Sending { .. } => " Task report: sending… (Esc cancels) ".to_owned(),
         _ => match &composer.resource_id {
-            Some(id) => format!(" Task report about {} ", sanitize::line(id)),
-            None => " Task report (new resource) ".to_owned(),
+            Some(id) => format!(
+                " Task report about {}{} ",
+                sanitize::line(id),
+                draft_cue(composer)
+            ),
+            None => format!(" Task report (new resource){} ", draft_cue(composer)),
         },
     };
     let focused = composer.field != Field::Resource && composer.field != Field::Findings;
@@ -96,6 +109,48 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
             crate::ui::text::place_cursor(frame, line, 16, input);
         }
     }
+}
+
+/// Where the draft stands, for the title: saved, not saved, or restored.
+fn draft_cue(composer: &Composer) -> String {
+    let draft = &composer.draft;
+    match (&draft.saved, &draft.restored, draft.unsaved) {
+        (Some(Ok(())), _, None) => " · draft saved".to_owned(),
+        (Some(Err(_)), _, _) => " · draft not saved".to_owned(),
+        (_, Some(restored), _) => format!(
+            " · draft from {} ago (D discards it)",
+            age_words(restored.age)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// The report as the external editor left it, not JSON: its syntax error, then its text with
+/// line numbers, kept until it is edited again or dropped.
+fn render_unparsed(theme: &Theme, frame: &mut Frame, unparsed: &Unparsed, area: Rect) {
+    if area.height == 0 {
+        return;
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.error())
+        .title(Span::styled(
+            " edited report, not JSON · e edits it again, x drops it ",
+            theme.title(),
+        ));
+    let mut lines = vec![Line::from(Span::styled(
+        sanitize::line(&unparsed.error).into_owned(),
+        theme.error(),
+    ))];
+    let count = unparsed.text.lines().count().max(1);
+    let width = count.to_string().len();
+    lines.extend(unparsed.text.lines().enumerate().map(|(i, text)| {
+        Line::from(vec![
+            Span::styled(format!("{:>width$} ", i + 1), theme.dim()),
+            Span::raw(sanitize::line(text).into_owned()),
+        ])
+    }));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 fn render_editor(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Rect) {

@@ -9,7 +9,7 @@ use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, PANE_SHARED
 
 use Key::{Char, Code, Ctrl};
 
-static WRITING: [Binding; 10] = [
+static WRITING: [Binding; 12] = [
     bind(
         &[Code(KeyCode::Enter)],
         "Enter",
@@ -60,6 +60,21 @@ static WRITING: [Binding; 10] = [
         "send",
     ),
     bind(
+        &[Char('e')],
+        "e",
+        "edit the whole report in $VISUAL / $EDITOR",
+        || Action::EditExternally,
+        // Not in the footer: at 80 columns it would push `q quit` out.
+        "",
+    ),
+    bind(
+        &[Char('D')],
+        "D",
+        "discard the restored draft, start again from the resource",
+        || Action::DiscardDraft,
+        "",
+    ),
+    bind(
         &[Char('n')],
         "n",
         "go to the next finding",
@@ -85,6 +100,37 @@ static WRITING: [Binding; 10] = [
 pub static COMPOSER_KEYS: KeyTable = KeyTable {
     name: "report composer",
     own: &WRITING,
+    shared: &PANE_SHARED,
+};
+
+static UNPARSED: [Binding; 3] = [
+    bind(
+        &[Char('e')],
+        "e",
+        "edit the text again in $VISUAL / $EDITOR",
+        || Action::EditExternally,
+        "editor",
+    ),
+    bind(
+        &[Char('x')],
+        "x",
+        "drop the edited text, back to the report as it was",
+        || Action::DropEdited,
+        "drop",
+    ),
+    bind(
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "back to where the report was opened (the text is kept in the draft)",
+        || Action::Back,
+        "back",
+    ),
+];
+
+/// While the report the external editor left is not JSON.
+pub static UNPARSED_KEYS: KeyTable = KeyTable {
+    name: "edited report (not JSON)",
+    own: &UNPARSED,
     shared: &PANE_SHARED,
 };
 
@@ -170,6 +216,7 @@ mod tests {
     fn well_formed() {
         for table in [
             &super::COMPOSER_KEYS,
+            &super::UNPARSED_KEYS,
             &super::REVIEW_KEYS,
             &super::SENDING_KEYS,
             &super::ANSWER_KEYS,

@@ -6,6 +6,8 @@
 
 pub mod check;
 
+pub mod draft;
+pub mod external;
 pub mod fill;
 pub mod keys;
 pub mod layout;
@@ -176,6 +178,21 @@ pub struct Composer {
     pub phase: Phase,
     /// Lines the review is scrolled by.
     pub review_scroll: usize,
+    /// The draft of this report in the store: when to save, what was restored.
+    pub draft: draft::DraftState,
+    /// The report as the external editor left it, when that was not JSON: kept as typed, with
+    /// its syntax error, until it is edited again or dropped (`x`).
+    pub unparsed: Option<Unparsed>,
+    /// The external editor running on this report.
+    pub editing_externally: Option<RequestId>,
+}
+
+/// Text that was meant to be the whole report but is not JSON.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Unparsed {
+    pub text: String,
+    /// The syntax error, with its line and column.
+    pub error: String,
 }
 
 impl Composer {
@@ -204,6 +221,19 @@ impl Composer {
 
     /// A report read from a file: its fields go to the composer's, anything else is kept.
     pub fn from_report(context: Arc<ReportContext>, report: &Value) -> Self {
+        let resource = report
+            .get("response")
+            .and_then(|r| r.get("resource"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let mut composer = Composer::for_resource(context, &resource, 0);
+        composer.set_report(report);
+        composer
+    }
+
+    /// Puts a whole report's fields in place (from a file, or back from the external editor);
+    /// top-level fields the composer has no place for are kept and sent as they were.
+    pub fn set_report(&mut self, report: &Value) {
         let mut extra = report.as_object().cloned().unwrap_or_default();
         let take_string = |extra: &mut Map<String, Value>, key: &str| match extra.remove(key) {
             Some(Value::String(s)) => s,
@@ -222,14 +252,17 @@ impl Composer {
         if !response.is_empty() {
             extra.insert("response".into(), Value::Object(response));
         }
-        let mut composer = Composer::for_resource(context, &resource, 0);
-        composer.task_id.set(&task_id);
-        composer.task_id_provisional = false;
-        composer.status = status;
-        composer.message.set(&message);
-        composer.response_type.set(&response_type);
-        composer.extra = extra;
-        composer
+        let text = serde_json::to_string_pretty(&resource).unwrap_or_else(|_| "null".to_owned());
+        let text = crate::sanitize::json_for_terminal(&text);
+        if text != self.resource_text() {
+            self.replace_resource(&text);
+        }
+        self.task_id.set(&task_id);
+        self.task_id_provisional = false;
+        self.status = status;
+        self.message.set(&message);
+        self.response_type.set(&response_type);
+        self.extra = extra;
     }
 
     fn new(
@@ -244,7 +277,7 @@ impl Composer {
         response_type.set("resource");
         let mut composer = Composer {
             context,
-            resource_id,
+            resource_id: resource_id.clone(),
             task_id,
             task_id_provisional: true,
             status: "ok".to_owned(),
@@ -260,6 +293,9 @@ impl Composer {
             recheck: false,
             phase: Phase::Editing,
             review_scroll: 0,
+            draft: draft::DraftState::new(Composer::draft_subject(resource_id.as_deref())),
+            unparsed: None,
+            editing_externally: None,
         };
         // A large resource is checked off the UI thread: see `first_check`.
         if text.len() < CHECK_IN_BACKGROUND_BYTES {

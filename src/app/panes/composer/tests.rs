@@ -13,7 +13,7 @@ use super::{Composer, Field, Phase, ReportContext};
 use crate::api::{Answer, ApiError, Exchange, ListResponse, Reply, ReportResponse};
 use crate::app::keymap::{InputMode, action_for};
 use crate::app::pane::Screen;
-use crate::app::{Action, App, Command, RequestId, Session};
+use crate::app::{Action, App, Command, Notice, RequestId, Session, StoredDraft};
 
 const BASE: &str = "http://127.0.0.1:9/api/v1";
 
@@ -399,4 +399,369 @@ fn a_large_resource_is_checked_off_the_ui_thread_and_stale_results_are_dropped()
         shown,
         "the stale findings are not shown"
     );
+}
+
+// ------------------------------------------------------------------- e: the external editor
+
+/// The text the composer sent to the external editor, and the id its answer must carry.
+fn edit_command(commands: &[Command]) -> (RequestId, String) {
+    commands
+        .iter()
+        .find_map(|c| match c {
+            Command::EditExternally { id, text } => Some((*id, text.clone())),
+            _ => None,
+        })
+        .expect("the external editor asked for")
+}
+
+#[test]
+fn e_sends_the_whole_report_as_pretty_json_and_its_edit_comes_back_into_the_fields() {
+    let mut app = composing();
+    let commands = key(&mut app, 'e');
+    let (id, text) = edit_command(&commands);
+    let report: Value = serde_json::from_str(&text).expect("the report is JSON");
+    assert_eq!(report["status"], "ok");
+    assert_eq!(
+        report["response"]["resource"]["unknown_field"],
+        json!({"kept": [1, 2]})
+    );
+    assert!(text.contains("\n  \"status\": \"ok\""), "pretty: {text}");
+    assert!(
+        app.activity()
+            .unwrap_or_default()
+            .contains("external editor")
+    );
+    let edited = text.replace("\"message\": \"\"", "\"message\": \"from vi\"");
+    app.update(Action::Edited {
+        id,
+        result: Ok(edited.replace("\"name\": \"one\"", "\"name\": \"renamed\"")),
+    });
+    let composer = composer(&app);
+    assert_eq!(composer.message.text(), "from vi");
+    assert!(composer.resource_text().contains("\"renamed\""));
+    assert!(composer.unparsed.is_none());
+    assert!(composer.editing_externally.is_none());
+    assert_eq!(
+        app.notice,
+        Some(Notice::Info(
+            "the report was updated from the editor".into()
+        ))
+    );
+    // The change is a change like any other: its draft is due.
+    assert!(composer.draft.unsaved.is_some());
+}
+
+#[test]
+fn an_edit_that_is_not_json_is_kept_as_text_with_its_error_and_e_reopens_it() {
+    let mut app = composing();
+    let (id, text) = edit_command(&key(&mut app, 'e'));
+    let broken = text.replacen('{', "{ \"task_id\": oops,", 1);
+    app.update(Action::Edited {
+        id,
+        result: Ok(broken.clone()),
+    });
+    let kept = composer(&app).unparsed.clone().expect("kept as text");
+    assert_eq!(kept.text, broken, "exactly what was typed");
+    assert!(kept.error.contains("line 1"), "{}", kept.error);
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(e)) if e.contains("not JSON")),
+        "{:?}",
+        app.notice
+    );
+    // The other keys are not the composer's now: s does not review half a report.
+    assert_eq!(app.focus().keys.name, "edited report (not JSON)");
+    key(&mut app, 's');
+    assert_eq!(composer(&app).phase, Phase::Editing);
+    // e opens the kept text again, and a fixed text is read into the fields.
+    let (id, again) = edit_command(&key(&mut app, 'e'));
+    assert_eq!(again, broken);
+    let fixed = again.replacen("\"task_id\": oops,", "", 1);
+    app.update(Action::Edited {
+        id,
+        result: Ok(fixed),
+    });
+    assert!(composer(&app).unparsed.is_none());
+    assert_eq!(app.focus().keys.name, "report composer");
+}
+
+#[test]
+fn x_drops_the_kept_text_and_an_editor_failure_changes_nothing() {
+    let mut app = composing();
+    let before = composer(&app).report_text();
+    let (id, _) = edit_command(&key(&mut app, 'e'));
+    app.update(Action::Edited {
+        id,
+        result: Err("the editor `nope` was not found: set $VISUAL or $EDITOR".into()),
+    });
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(e)) if e.contains("not found")),
+        "{:?}",
+        app.notice
+    );
+    assert_eq!(composer(&app).report_text(), before);
+    assert!(composer(&app).draft.unsaved.is_none(), "nothing changed");
+    let (id, _) = edit_command(&key(&mut app, 'e'));
+    app.update(Action::Edited {
+        id,
+        result: Ok("[1, 2]".into()),
+    });
+    assert!(
+        composer(&app).unparsed.is_some(),
+        "an array is not a report"
+    );
+    key(&mut app, 'x');
+    assert!(composer(&app).unparsed.is_none());
+    assert_eq!(composer(&app).report_text(), before);
+    // An answer for an edit that is not the one running is dropped.
+    app.update(Action::Edited {
+        id,
+        result: Ok("{}".into()),
+    });
+    assert_eq!(composer(&app).report_text(), before);
+}
+
+#[test]
+fn e_with_a_resource_that_is_not_json_edits_it_as_it_is() {
+    let mut app = composing();
+    composer_mut(&mut app).replace_resource("{\"id\": \"r1\",");
+    let (_, text) = edit_command(&key(&mut app, 'e'));
+    assert!(text.contains("\"resource\": {\"id\": \"r1\","), "{text}");
+    assert!(text.contains("\"task_id\""), "{text}");
+}
+
+// -------------------------------------------------------------------------------- drafts
+
+/// A composer opened at `start` with `R`, its draft look-up answered with `stored`.
+fn composing_at(start: std::time::Instant, stored: Option<StoredDraft>) -> App {
+    let mut app = app();
+    app.now = start;
+    let commands = key(&mut app, 'R');
+    let (id, subject) = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadDraft { id, subject } => Some((*id, subject.clone())),
+            _ => None,
+        })
+        .expect("the draft is looked up");
+    assert_eq!(subject.kind, "report");
+    assert_eq!(subject.subject, "r1");
+    app.update(Action::DraftLoaded {
+        id,
+        result: Ok(stored),
+    });
+    app
+}
+
+fn saves(commands: &[Command]) -> Vec<String> {
+    commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::SaveDraft { body, .. } => Some(body.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Types into the message at `at`.
+fn type_message(app: &mut App, at: std::time::Instant, text: &str) {
+    app.now = at;
+    composer_mut(app).field = Field::Message;
+    key(app, 'i');
+    typed(app, text);
+    code(app, KeyCode::Esc);
+}
+
+/// The loop's timer: a tick at `at` if the app asked to wake by then.
+fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
+    match app.wake_at() {
+        Some(due) if due <= at => {
+            app.now = at;
+            app.update(Action::Tick)
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn a_draft_is_saved_after_a_quiet_second_never_while_idle_and_typing_postpones_it() {
+    use super::draft::{LONGEST_UNSAVED, QUIET};
+    let t0 = std::time::Instant::now();
+    let ms = |n: u64| t0 + Duration::from_millis(n);
+    let mut app = composing_at(t0, None);
+    assert_eq!(app.wake_at(), None, "nothing typed: no timer at all");
+    type_message(&mut app, ms(0), "a");
+    assert_eq!(app.wake_at(), Some(ms(0) + QUIET));
+    assert!(saves(&tick(&mut app, ms(900))).is_empty(), "not yet");
+    type_message(&mut app, ms(600), "b");
+    assert_eq!(app.wake_at(), Some(ms(1600)), "typing postponed it");
+    assert!(saves(&tick(&mut app, ms(1599))).is_empty());
+    let saved = saves(&tick(&mut app, ms(1600)));
+    assert_eq!(saved.len(), 1);
+    let body: Value = serde_json::from_str(&saved[0]).unwrap();
+    assert_eq!(body["message"], "ab");
+    assert_eq!(app.wake_at(), None, "saved: idle again, no timer");
+    assert!(saves(&tick(&mut app, ms(60_000))).is_empty());
+    // Typing without a pause is saved anyway, LONGEST_UNSAVED after its first change.
+    for n in 0..30 {
+        type_message(&mut app, ms(10_000 + n * 100), "c");
+    }
+    assert_eq!(app.wake_at(), Some(ms(10_000) + LONGEST_UNSAVED));
+    assert_eq!(saves(&tick(&mut app, ms(12_000))).len(), 1);
+}
+
+#[test]
+fn the_saved_cue_waits_for_the_store_and_closing_saves_what_is_pending() {
+    let t0 = std::time::Instant::now();
+    let mut app = composing_at(t0, None);
+    type_message(&mut app, t0, "x");
+    let commands = tick(&mut app, t0 + Duration::from_secs(1));
+    let id = commands
+        .iter()
+        .find_map(Command::request_id)
+        .expect("a save");
+    assert_eq!(composer(&app).draft.saved, None);
+    app.update(Action::DraftSaved { id, result: Ok(()) });
+    assert_eq!(composer(&app).draft.saved, Some(Ok(())));
+    // A failed save says so in the status bar.
+    type_message(&mut app, t0 + Duration::from_secs(5), "y");
+    let commands = tick(&mut app, t0 + Duration::from_secs(6));
+    let id = commands.iter().find_map(Command::request_id).unwrap();
+    app.update(Action::DraftSaved {
+        id,
+        result: Err("the store is locked".into()),
+    });
+    assert!(
+        app.problem()
+            .unwrap_or_default()
+            .contains("draft not saved")
+    );
+    // Esc within the quiet second saves at once rather than losing the typing.
+    type_message(&mut app, t0 + Duration::from_secs(7), "z");
+    let commands = code(&mut app, KeyCode::Esc);
+    let saved = saves(&commands);
+    assert_eq!(saved.len(), 1, "{commands:?}");
+    assert!(saved[0].contains("\"xyz\""), "{}", saved[0]);
+    assert!(app.stack.top().is_none());
+}
+
+#[test]
+fn a_stored_draft_is_restored_with_its_age_and_d_discards_it() {
+    let t0 = std::time::Instant::now();
+    // A draft made by typing in one composer...
+    let mut first = composing_at(t0, None);
+    type_message(&mut first, t0, "half written");
+    composer_mut(&mut first).replace_resource("{\"id\": \"r1\", \"name\": \"draft\"");
+    let body = saves(&code(&mut first, KeyCode::Esc)).pop().expect("saved");
+    // ...comes back in the next one about the same resource.
+    let stored = StoredDraft {
+        body,
+        age: Duration::from_secs(180),
+    };
+    let mut app = composing_at(t0, Some(stored));
+    assert_eq!(composer(&app).message.text(), "half written");
+    assert!(composer(&app).resource_text().contains("\"draft\""));
+    assert_eq!(
+        app.notice,
+        Some(Notice::Info(
+            "draft from 3 min ago restored; D discards it".into()
+        ))
+    );
+    assert!(
+        !composer(&app).findings.is_empty(),
+        "the restored text is checked: its resource is not JSON"
+    );
+    assert_eq!(app.wake_at(), None, "restoring is not a change to save");
+    let commands = key(&mut app, 'D');
+    assert!(
+        commands.contains(&Command::RemoveDraft(Composer::draft_subject(Some("r1")))),
+        "{commands:?}"
+    );
+    let composer = composer(&app);
+    assert_eq!(composer.message.text(), "");
+    let resource: Value = serde_json::from_str(&composer.resource_text()).unwrap();
+    assert_eq!(resource, rows()["resources"][0], "back to the resource");
+    assert!(composer.task_id_provisional);
+    assert!(composer.findings.is_empty());
+    assert!(composer.draft.restored.is_none());
+}
+
+#[test]
+fn a_draft_arriving_after_typing_started_is_not_restored_over_it() {
+    let t0 = std::time::Instant::now();
+    let mut app = app();
+    app.now = t0;
+    let commands = key(&mut app, 'R');
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadDraft { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    type_message(&mut app, t0, "mine");
+    let body = serde_json::to_string(&composer(&app).draft_body())
+        .unwrap()
+        .replace("mine", "older");
+    app.update(Action::DraftLoaded {
+        id,
+        result: Ok(Some(StoredDraft {
+            body,
+            age: Duration::from_secs(5),
+        })),
+    });
+    assert_eq!(composer(&app).message.text(), "mine");
+}
+
+#[test]
+fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
+    let t0 = std::time::Instant::now();
+    let mut app = composing_at(t0, None);
+    type_message(&mut app, t0, "send me");
+    key(&mut app, 's');
+    let (id, _) = sent(&code(&mut app, KeyCode::Enter));
+    let after = app.update(Action::ApiResult {
+        id,
+        reply: answer(json!({"status": "ok"}), 200),
+    });
+    assert!(
+        after.contains(&Command::RemoveDraft(Composer::draft_subject(Some("r1")))),
+        "{after:?}"
+    );
+    assert_eq!(app.wake_at(), None, "no save after the removal");
+    // An error answer keeps the draft.
+    let mut app = composing_at(t0, None);
+    type_message(&mut app, t0, "send me");
+    key(&mut app, 's');
+    let (id, _) = sent(&code(&mut app, KeyCode::Enter));
+    let after = app.update(Action::ApiResult {
+        id,
+        reply: answer(json!({"status": "error", "error": "no"}), 400),
+    });
+    assert!(
+        !after.iter().any(|c| matches!(c, Command::RemoveDraft(_))),
+        "{after:?}"
+    );
+    assert!(app.wake_at().is_some(), "the typing is still to be saved");
+}
+
+#[test]
+fn draft_ages_read_naturally() {
+    use super::draft::age_words;
+    assert_eq!(age_words(Duration::from_secs(12)), "12 s");
+    assert_eq!(age_words(Duration::from_secs(180)), "3 min");
+    assert_eq!(age_words(Duration::from_secs(7300)), "2 h");
+    assert_eq!(age_words(Duration::from_secs(86_400)), "1 day");
+    assert_eq!(age_words(Duration::from_secs(4 * 86_400)), "4 days");
+}
+
+#[test]
+fn q_saves_the_pending_draft_before_quitting() {
+    let t0 = std::time::Instant::now();
+    let mut app = composing_at(t0, None);
+    type_message(&mut app, t0, "last words");
+    let commands = key(&mut app, 'q');
+    assert!(app.should_quit);
+    let saved = saves(&commands);
+    assert_eq!(saved.len(), 1, "{commands:?}");
+    assert!(saved[0].contains("last words"));
 }

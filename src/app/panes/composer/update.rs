@@ -5,17 +5,23 @@ use ratatui_textarea::{CursorMove, Input, Key};
 use serde_json::Value;
 
 use super::check::{self, Place};
-use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS};
+use std::time::Instant;
+
+use super::draft::age_words;
+use super::external::EditOutcome;
+use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
 use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, SendResult, fill};
 use crate::api::{Operation, curl};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
 use crate::app::widgets::LineEvent;
 use crate::app::{Action, ApiCall, Command, RequestId};
+use crate::sanitize;
 
 impl Pane for Composer {
     fn keys(&self) -> &'static KeyTable {
         match self.phase {
+            Phase::Editing if self.unparsed.is_some() => &UNPARSED_KEYS,
             Phase::Editing => &COMPOSER_KEYS,
             Phase::Review { .. } => &REVIEW_KEYS,
             Phase::Sending { .. } => &SENDING_KEYS,
@@ -34,13 +40,37 @@ impl Pane for Composer {
     fn activity(&self) -> Option<String> {
         match self.phase {
             Phase::Sending { .. } => Some("sending the report…; Esc cancels".to_owned()),
+            _ if self.editing_externally.is_some() => Some("in the external editor…".to_owned()),
             _ => self.checking.map(|_| "checking…".to_owned()),
         }
+    }
+
+    fn problem(&self) -> Option<String> {
+        match &self.draft.saved {
+            Some(Err(error)) => Some(format!("draft not saved: {}", sanitize::line(error))),
+            _ => None,
+        }
+    }
+
+    fn wake_at(&self) -> Option<Instant> {
+        self.draft.due()
+    }
+
+    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        match self.draft.due() {
+            Some(due) if due <= cx.now => self.save_draft(cx.ids.issue()),
+            _ => Vec::new(),
+        }
+    }
+
+    fn closing(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.save_draft(cx.ids.issue())
     }
 
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match &self.phase {
             Phase::Editing if self.editing => self.update_editing(action, cx).into(),
+            Phase::Editing if self.unparsed.is_some() => self.update_unparsed(action, cx),
             Phase::Editing => self.update_writing(action, cx),
             Phase::Review { .. } => self.update_review(action, cx),
             Phase::Sending { id, .. } => match action {
@@ -77,9 +107,24 @@ impl Pane for Composer {
                 self.checking = None;
                 if self.recheck {
                     // The text changed while this ran: its findings are stale.
-                    return self.changed(cx).into();
+                    return self.check_again(cx).into();
                 }
                 self.set_findings(findings);
+            }
+            Delivery::Edited(result) if self.editing_externally == Some(id) => {
+                self.editing_externally = None;
+                return self.edited(result, cx).into();
+            }
+            Delivery::DraftLoaded(result) if self.draft.loading == Some(id) => {
+                self.draft.loading = None;
+                return self.draft_loaded(result, cx).into();
+            }
+            Delivery::DraftSaved(result) if self.draft.saving == Some(id) => {
+                self.draft.saving = None;
+                // A change since this save was asked for is not in it: no "saved" cue yet.
+                if result.is_err() || self.draft.unsaved.is_none() {
+                    self.draft.saved = Some(result);
+                }
             }
             Delivery::Api(exchange) => {
                 let Phase::Sending { id: sent, .. } = &self.phase else {
@@ -96,7 +141,12 @@ impl Pane for Composer {
                 self.phase = Phase::Answered(Box::new(result));
                 if ok {
                     cx.info("report sent: the service answered ok");
-                    return Outcome::RefreshList(Vec::new());
+                    // Sent and accepted: its draft has done its job.
+                    self.draft.unsaved = None;
+                    self.draft.restored = None;
+                    self.draft.saved = None;
+                    let subject = self.draft.subject.clone();
+                    return Outcome::RefreshList(vec![Command::RemoveDraft(subject)]);
                 }
                 cx.error("the report was refused: fix it and send again");
             }
@@ -162,6 +212,8 @@ impl Composer {
                 return self.changed(cx).into();
             }
             Action::Fill => return self.fill(cx).into(),
+            Action::EditExternally => return vec![self.edit_externally(cx.ids.issue())].into(),
+            Action::DiscardDraft => return self.discard(cx).into(),
             Action::NextMatch => self.go_to_finding(1),
             Action::PrevMatch => self.go_to_finding(-1),
             Action::Review => match self.body() {
@@ -345,9 +397,15 @@ impl Composer {
         }
     }
 
-    /// The text changed: check it again, here for a small report, off the UI thread for a large
-    /// one (at most one check runs; a change meanwhile makes its result stale).
+    /// The text changed: its draft is due for a save, and it is checked again.
     fn changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.draft.touch(cx.now);
+        self.check_again(cx)
+    }
+
+    /// Checks the text again, here for a small report, off the UI thread for a large one (at
+    /// most one check runs; a change meanwhile makes its result stale).
+    fn check_again(&mut self, cx: &mut Ctx) -> Vec<Command> {
         let size: usize = self.resource.lines().iter().map(|l| l.len() + 1).sum();
         if size < CHECK_IN_BACKGROUND_BYTES {
             self.recheck = false;
@@ -367,6 +425,107 @@ impl Composer {
             id,
             job: Box::new(job),
         }]
+    }
+
+    /// The edited report, kept as text because it is not JSON: edit it again, or drop it.
+    fn update_unparsed(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        match action {
+            Action::EditExternally => vec![self.edit_externally(cx.ids.issue())].into(),
+            Action::DropEdited => {
+                self.unparsed = None;
+                cx.info("the edited text was dropped; the report is as it was before e");
+                self.changed(cx).into()
+            }
+            Action::Back => Outcome::Pop,
+            other => Outcome::NotMine(other),
+        }
+    }
+
+    /// The external editor is done.
+    fn edited(&mut self, result: Result<String, String>, cx: &mut Ctx) -> Vec<Command> {
+        let text = match result {
+            Ok(text) => text,
+            Err(error) => {
+                cx.error(format!(
+                    "{}; the report is as it was",
+                    sanitize::line(&error)
+                ));
+                return Vec::new();
+            }
+        };
+        match self.take_edited(text) {
+            EditOutcome::Unchanged => {
+                cx.info("no change in the editor");
+                Vec::new()
+            }
+            EditOutcome::Applied => {
+                cx.info("the report was updated from the editor");
+                self.changed(cx)
+            }
+            EditOutcome::Kept => {
+                let error = self.unparsed.as_ref().map(|u| u.error.clone());
+                cx.error(format!(
+                    "the edited report is not JSON ({}): kept as text; e edits it again",
+                    sanitize::line(&error.unwrap_or_default())
+                ));
+                self.changed(cx)
+            }
+        }
+    }
+
+    /// The stored draft of this subject arrived: restore it, unless typing started meanwhile.
+    fn draft_loaded(
+        &mut self,
+        result: Result<Option<crate::app::StoredDraft>, String>,
+        cx: &mut Ctx,
+    ) -> Vec<Command> {
+        let stored = match result {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return Vec::new(),
+            Err(error) => {
+                cx.error(format!(
+                    "the store could not be read for a draft: {}",
+                    sanitize::line(&error)
+                ));
+                return Vec::new();
+            }
+        };
+        if self.draft.unsaved.is_some() {
+            // Typing won the race: the next save replaces the stored draft.
+            cx.info(format!(
+                "a draft from {} ago was not restored: typing had started",
+                age_words(stored.age)
+            ));
+            return Vec::new();
+        }
+        match self.restore_draft(&stored.body, stored.age) {
+            Ok(()) => {
+                cx.info(format!(
+                    "draft from {} ago restored; D discards it",
+                    age_words(stored.age)
+                ));
+                self.check_again(cx)
+            }
+            Err(error) => {
+                cx.error(format!(
+                    "a draft was found but cannot be read ({}); typing here replaces it",
+                    sanitize::line(&error)
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// `D`: the restored draft goes, here and in the store.
+    fn discard(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        if !self.discard_draft() {
+            cx.info("no restored draft to discard");
+            return Vec::new();
+        }
+        cx.info("draft discarded: the report starts again from the resource");
+        let mut commands = vec![Command::RemoveDraft(self.draft.subject.clone())];
+        commands.extend(self.check_again(cx));
+        commands
     }
 
     fn set_findings(&mut self, findings: Vec<check::Located>) {

@@ -1,0 +1,161 @@
+//! The composer's drafts in the store, off the UI thread: one blocking task with its own store
+//! connection takes the loads, saves and removals in the order they were asked for (so a removal
+//! after a send is never overtaken by an earlier save), and answers on the loop's channel. It
+//! starts on the first draft command and sleeps on its queue in between: no timer, no polling.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Sender, channel};
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::app::{Action, DraftSubject, Notice, RequestId, StoredDraft};
+use crate::sanitize;
+use crate::store::{DraftKey, Store};
+
+/// Where drafts go: the store's file and the base URL they are kept under.
+#[derive(Clone, Debug)]
+pub struct DraftPlace {
+    pub store: PathBuf,
+    /// The service's base URL; under `--demo`, `demo` (its port changes with every run, its
+    /// resources do not).
+    pub base_url: String,
+}
+
+enum Job {
+    Load {
+        id: RequestId,
+        key: DraftKey,
+    },
+    Save {
+        id: RequestId,
+        key: DraftKey,
+        body: String,
+    },
+    Remove {
+        key: DraftKey,
+    },
+}
+
+/// Hands draft jobs to the worker task, starting it on first use.
+pub struct Drafts {
+    place: Option<DraftPlace>,
+    results: UnboundedSender<Action>,
+    jobs: Option<Sender<Job>>,
+}
+
+impl Drafts {
+    pub fn new(place: Option<DraftPlace>, results: UnboundedSender<Action>) -> Self {
+        Drafts {
+            place,
+            results,
+            jobs: None,
+        }
+    }
+
+    pub fn load(&mut self, id: RequestId, subject: DraftSubject) {
+        match self.key(subject) {
+            Some(key) => self.send(Job::Load { id, key }),
+            // No data directory: there is nothing to restore.
+            None => {
+                let _ = self.results.send(Action::DraftLoaded {
+                    id,
+                    result: Ok(None),
+                });
+            }
+        }
+    }
+
+    pub fn save(&mut self, id: RequestId, subject: DraftSubject, body: String) {
+        match self.key(subject) {
+            Some(key) => self.send(Job::Save { id, key, body }),
+            None => {
+                let _ = self.results.send(Action::DraftSaved {
+                    id,
+                    result: Err("no data directory (set APPDECK_DATA_DIR)".to_owned()),
+                });
+            }
+        }
+    }
+
+    pub fn remove(&mut self, subject: DraftSubject) {
+        if let Some(key) = self.key(subject) {
+            self.send(Job::Remove { key });
+        }
+    }
+
+    fn key(&self, subject: DraftSubject) -> Option<DraftKey> {
+        let place = self.place.as_ref()?;
+        Some(DraftKey {
+            base_url: place.base_url.clone(),
+            kind: subject.kind,
+            subject: subject.subject,
+        })
+    }
+
+    fn send(&mut self, job: Job) {
+        let Some(place) = &self.place else { return };
+        let jobs = self.jobs.get_or_insert_with(|| {
+            let (jobs, queue) = channel();
+            let (path, results) = (place.store.clone(), self.results.clone());
+            tokio::task::spawn_blocking(move || work(path, queue, results));
+            jobs
+        });
+        if let Err(failed) = jobs.send(job) {
+            // The worker ended (it panicked): start another for this job.
+            self.jobs = None;
+            self.send(failed.0);
+        }
+    }
+}
+
+/// The worker: opens the store on its first job (and again after a failure), runs every job
+/// in order, and ends when the loop is gone.
+fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: UnboundedSender<Action>) {
+    let mut store: Option<Store> = None;
+    let error = |e: &dyn std::fmt::Display| sanitize::line(&e.to_string()).into_owned();
+    for job in queue {
+        let mut failed_open = None;
+        if store.is_none() {
+            match Store::open(&path) {
+                Ok(opened) => store = Some(opened),
+                Err(e) => failed_open = Some(error(&e)),
+            }
+        }
+        let opened = store
+            .as_ref()
+            .ok_or_else(|| failed_open.unwrap_or_default());
+        let action = match job {
+            Job::Load { id, key } => Action::DraftLoaded {
+                id,
+                result: opened.and_then(|store| {
+                    let draft = store.load_draft(&key).map_err(|e| error(&e))?;
+                    Ok(draft.map(|d| StoredDraft {
+                        body: d.body,
+                        age: (chrono::Utc::now() - d.updated_at)
+                            .to_std()
+                            .unwrap_or_default(),
+                    }))
+                }),
+            },
+            Job::Save { id, key, body } => Action::DraftSaved {
+                id,
+                result: opened.and_then(|store| {
+                    store
+                        .save_draft(&key, &body, chrono::Utc::now())
+                        .map_err(|e| error(&e))
+                }),
+            },
+            Job::Remove { key } => {
+                match opened.and_then(|store| store.remove_draft(&key).map_err(|e| error(&e))) {
+                    Ok(_) => continue,
+                    Err(e) => Action::Notice(Notice::Error(format!(
+                        "the sent report's draft could not be removed: {e}"
+                    ))),
+                }
+            }
+        };
+        if results.send(action).is_err() {
+            return;
+        }
+    }
+}

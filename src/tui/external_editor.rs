@@ -1,0 +1,128 @@
+//! Running the user's editor (`$VISUAL`, else `$EDITOR`, else `vi`) on a text: the text goes to a
+//! private temp file ending in `.json` (so the editor highlights it), the editor runs with the
+//! terminal (the caller has handed it over, see `suspend.rs`), and the file is read back and
+//! removed. Blocking: run it on a blocking task.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+use editor_command::{Editor, EditorBuilder};
+
+/// The editor `$VISUAL` / `$EDITOR` name (empty values count as unset), else `vi`.
+pub fn configured() -> Result<Editor, String> {
+    let from_env = ["VISUAL", "EDITOR"]
+        .into_iter()
+        .find_map(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()));
+    EditorBuilder::new()
+        .string(from_env)
+        .string(Some("vi"))
+        .build()
+        .map_err(|e| format!("the editor command in $VISUAL / $EDITOR cannot be used: {e}"))
+}
+
+/// Edits `text` with the configured editor; see [`edit_with`].
+pub fn edit(text: &str) -> Result<String, String> {
+    edit_with(&configured()?, text)
+}
+
+/// Writes `text` to a new temp file (mode 0600, `.json`), runs `editor` on it and returns what
+/// the file holds when the editor exits with success. An editor that cannot start, or exits with
+/// a failure (vi's `:cq`), gives an error and nothing is read back. The file is removed in every
+/// case.
+pub fn edit_with(editor: &Editor, text: &str) -> Result<String, String> {
+    fn io(doing: &'static str) -> impl Fn(std::io::Error) -> String {
+        move |e| format!("{doing}: {e}")
+    }
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("appdeck-report-").suffix(".json");
+    #[cfg(unix)]
+    builder
+        .permissions(<std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o600));
+    let mut file = builder
+        .tempfile()
+        .map_err(io("cannot create a temp file for the editor"))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(io("cannot write the temp file for the editor"))?;
+    // Closed before the editor runs; removed when `path` is dropped, whatever happens below.
+    let path = file.into_temp_path();
+    run(editor.open(&path), &path)?;
+    std::fs::read_to_string(&path).map_err(io("cannot read back what the editor saved"))
+}
+
+fn run(mut command: Command, path: &Path) -> Result<(), String> {
+    let program = command.get_program().to_string_lossy().into_owned();
+    let program = crate::sanitize::line(&program).into_owned();
+    tracing::info!("running the editor {program} on {}", path.display());
+    let status = command.status().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            format!("the editor `{program}` was not found: set $VISUAL or $EDITOR")
+        }
+        _ => format!("the editor `{program}` could not start: {e}"),
+    })?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the editor `{program}` exited with {status}: nothing was read back"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn script(dir: &Path, body: &str) -> Editor {
+        let path = dir.join("editor.sh");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        let command = format!("sh {}", path.display());
+        EditorBuilder::new().string(Some(command)).build().unwrap()
+    }
+
+    #[test]
+    fn the_file_is_private_json_and_removed_and_its_new_text_comes_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen = dir.path().join("seen");
+        let editor = script(
+            dir.path(),
+            &format!(
+                "stat -c '%a' \"$1\" > {seen}; echo \"$1\" >> {seen}; \
+                 cat \"$1\" >> {seen}; printf 'edited' > \"$1\"",
+                seen = seen.display()
+            ),
+        );
+        assert_eq!(edit_with(&editor, "{\"a\": 1}").unwrap(), "edited");
+        let seen = std::fs::read_to_string(&seen).unwrap();
+        let mut lines = seen.lines();
+        assert_eq!(lines.next(), Some("600"), "{seen}");
+        let path = lines.next().unwrap();
+        assert!(path.ends_with(".json"), "{path}");
+        assert_eq!(lines.next(), Some("{\"a\": 1}"), "the editor got the text");
+        assert!(!Path::new(path).exists(), "the temp file was removed");
+    }
+
+    #[test]
+    fn an_editor_that_fails_or_is_missing_is_an_error_and_the_file_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen = dir.path().join("seen");
+        let failing = script(
+            dir.path(),
+            &format!(
+                "echo \"$1\" > {}; printf 'half' > \"$1\"; exit 3",
+                seen.display()
+            ),
+        );
+        let error = edit_with(&failing, "text").unwrap_err();
+        assert!(error.contains("exited with"), "{error}");
+        let path = std::fs::read_to_string(&seen).unwrap();
+        assert!(!Path::new(path.trim()).exists(), "removed after a failure");
+        let missing = EditorBuilder::new()
+            .string(Some("/nonexistent/appdeck-editor --wait"))
+            .build()
+            .unwrap();
+        let error = edit_with(&missing, "text").unwrap_err();
+        assert!(error.contains("was not found"), "{error}");
+    }
+}
