@@ -49,7 +49,7 @@ pub fn base_url_key(base_url: &str) -> String {
 }
 
 /// Fixed-width UTC text (`2026-11-22T09:30:00.123Z`), so that text order is time order.
-fn timestamp(at: &DateTime<Utc>) -> String {
+pub(super) fn timestamp(at: &DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
