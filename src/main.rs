@@ -80,6 +80,11 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             .demo
             .then(|| serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).ok())
             .flatten(),
+        // Sends are recorded under --demo too: the history says where each one went.
+        store_path: appdeck::config::Env::from_process()
+            .ok()
+            .and_then(|env| appdeck::config::store_path(&env))
+            .map(|path| path.value),
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {

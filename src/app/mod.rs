@@ -160,6 +160,8 @@ impl App {
             }
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
+            Action::HistoryLoaded { id, entries } => self.deliver(id, Delivery::History(entries)),
+            Action::SendRecorded(result) => self.send_recorded(result),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));

@@ -18,10 +18,12 @@ use super::overlay::{ErrorReport, Overlay};
 use super::panes::composer::Composer;
 use super::panes::composer::check::Located;
 use super::panes::detail::Detail;
+use super::panes::history::HistoryView;
 use super::panes::type_detail::TypeDetail;
 use super::panes::types::{KnownTypes, TypesView};
 use crate::api::ApiError;
 use crate::sanitize;
+use crate::store::HistoryEntry;
 
 /// A screen above the resource list (which is always at the bottom of the stack, see
 /// `App::browser`). One variant per pane.
@@ -31,6 +33,7 @@ pub enum Screen {
     Types(Box<TypesView>),
     TypeDetail(Box<TypeDetail>),
     Composer(Box<Composer>),
+    History(Box<HistoryView>),
 }
 
 impl Screen {
@@ -40,6 +43,7 @@ impl Screen {
             Screen::Types(types) => types.as_ref(),
             Screen::TypeDetail(detail) => detail.as_ref(),
             Screen::Composer(composer) => composer.as_ref(),
+            Screen::History(history) => history.as_ref(),
         }
     }
 
@@ -49,6 +53,7 @@ impl Screen {
             Screen::Types(types) => types.as_mut(),
             Screen::TypeDetail(detail) => detail.as_mut(),
             Screen::Composer(composer) => composer.as_mut(),
+            Screen::History(history) => history.as_mut(),
         }
     }
 }
@@ -93,6 +98,8 @@ pub enum Delivery {
     TypeDetail(Box<TypeDetail>),
     /// Findings of a check made off the UI thread ([`Command::Check`]).
     Checked(Vec<Located>),
+    /// The history of sends, read off the UI thread ([`Command::LoadHistory`]).
+    History(Box<Result<Vec<HistoryEntry>, String>>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -80,6 +80,11 @@ where
         self.executor.know_types(sources);
     }
 
+    /// The store that keeps the history of sends (`None`: no data directory).
+    pub fn keep_history(&mut self, store_path: Option<std::path::PathBuf>) {
+        self.executor.keep_history(store_path);
+    }
+
     /// A sender for actions from outside the loop (signal handlers).
     pub fn sender(&self) -> UnboundedSender<Action> {
         self.sender.clone()
@@ -177,6 +182,8 @@ where
                 Command::OpenType { id, request } => self.executor.open_type(id, request),
                 Command::Check { id, job } => self.executor.check(id, job),
                 Command::ReadReportFile(path) => self.executor.read_report_file(path),
+                Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
+                Command::RecordSend(sent) => self.executor.record_send(sent),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

@@ -30,6 +30,9 @@ pub struct LaunchOptions {
     pub types: known_types::TypeSources,
     /// Resource types the report composer checks against, as a version-connect payload.
     pub known_types: Option<serde_json::Value>,
+    /// The local store's file, where sends are recorded (the history); `None` without a data
+    /// directory.
+    pub store_path: Option<std::path::PathBuf>,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -54,6 +57,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     // The known types (the store, files) load in the background once the first frame is out,
     // so they never slow the start; the first page is asked for at once.
     event_loop.know_types(options.types);
+    event_loop.keep_history(options.store_path);
     let (load_types, first): (Vec<_>, Vec<_>) = initial
         .into_iter()
         .partition(|c| matches!(c, Command::LoadTypes { .. }));

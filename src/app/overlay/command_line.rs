@@ -16,10 +16,12 @@ pub enum LineCommand {
     Quit,
     /// `:report` opens a blank report; `:report PATH` opens a report file.
     Report(Option<String>),
+    /// `:history`: the reports and connects sent.
+    History,
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 7] = [
+pub const COMMANDS: [(&str, &str); 8] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -29,6 +31,7 @@ pub const COMMANDS: [(&str, &str); 7] = [
         "report",
         "report [PATH]: write a task report (blank, or from a file)",
     ),
+    ("history", "the reports and connects sent"),
     ("quit", "quit appdeck"),
 ];
 
@@ -43,6 +46,7 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
         "refresh" => Ok(LineCommand::Refresh),
+        "history" => Ok(LineCommand::History),
         "help" | "h" => Ok(LineCommand::Help),
         "quit" | "q" => Ok(LineCommand::Quit),
         "report" => Ok(LineCommand::Report(

@@ -10,8 +10,10 @@ use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, SendResult, fill}
 use crate::api::{Operation, curl};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::panes::history::record::{record, record_cancelled};
 use crate::app::widgets::LineEvent;
 use crate::app::{Action, ApiCall, Command, RequestId};
+use crate::store::SendKind;
 
 impl Pane for Composer {
     fn keys(&self) -> &'static KeyTable {
@@ -43,12 +45,13 @@ impl Pane for Composer {
             Phase::Editing if self.editing => self.update_editing(action, cx).into(),
             Phase::Editing => self.update_writing(action, cx),
             Phase::Review { .. } => self.update_review(action, cx),
-            Phase::Sending { id, .. } => match action {
+            Phase::Sending { id, body } => match action {
                 Action::Back => {
-                    let id = *id;
+                    let cancel = Command::Cancel(*id);
+                    let record = record_cancelled(&self.context.base_url, SendKind::Report, body);
                     self.phase = Phase::Editing;
                     cx.info("send cancelled (the service may have received it already)");
-                    vec![Command::Cancel(id)].into()
+                    vec![cancel, record].into()
                 }
                 other => Outcome::NotMine(other),
             },
@@ -82,12 +85,19 @@ impl Pane for Composer {
                 self.set_findings(findings);
             }
             Delivery::Api(exchange) => {
-                let Phase::Sending { id: sent, .. } = &self.phase else {
+                let Phase::Sending { id: sent, body } = &self.phase else {
                     return Outcome::done();
                 };
                 if *sent != id {
                     return Outcome::done();
                 }
+                // Every answer is recorded, a refusal or a network failure too.
+                let recorded = vec![record(
+                    &self.context.base_url,
+                    SendKind::Report,
+                    body,
+                    &exchange,
+                )];
                 let result = SendResult::from_exchange(&exchange);
                 let ok = result.ok;
                 if let Err(error) = &exchange.result {
@@ -96,9 +106,10 @@ impl Pane for Composer {
                 self.phase = Phase::Answered(Box::new(result));
                 if ok {
                     cx.info("report sent: the service answered ok");
-                    return Outcome::RefreshList(Vec::new());
+                    return Outcome::RefreshList(recorded);
                 }
                 cx.error("the report was refused: fix it and send again");
+                return recorded.into();
             }
             _ => {}
         }
