@@ -109,6 +109,11 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
         profiles,
         drafts,
+        // Sends are recorded under --demo too: the history says where each one went.
+        store_path: appdeck::config::Env::from_process()
+            .ok()
+            .and_then(|env| appdeck::config::store_path(&env))
+            .map(|path| path.value),
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {

@@ -792,3 +792,90 @@ fn a_draft_survives_kill_9_and_comes_back_on_r() {
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell prompt");
 }
+
+/// `appdeck history` with the store in `data`, as a script would run it.
+fn cli_history(home: &Path, data: &Path, args: &[&str]) -> Output {
+    Command::new(binary())
+        .arg("history")
+        .args(args)
+        .env_clear()
+        .env("HOME", home)
+        .env("APPDECK_DATA_DIR", data)
+        .env("COLUMNS", "120")
+        .output()
+        .expect("appdeck history runs")
+}
+
+/// `R` on a resource in the TUI, send it; `appdeck history` (the CLI, same APPDECK_DATA_DIR)
+/// lists the report, and `3` in the TUI shows it, `Enter` in full.
+#[test]
+fn a_report_sent_from_the_tui_is_in_the_history_of_the_cli_and_of_the_tui() {
+    let tmux = Tmux::start(120, 40);
+    let home = tmux.home.path().to_owned();
+    let data = home.join("data");
+    tmux.type_line(&format!("export APPDECK_DATA_DIR={}", data.display()));
+    launch_demo(&tmux, "");
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    tmux.send(&["Enter"]);
+    if review.contains("finding(s)") {
+        tmux.send(&["Enter"]);
+    }
+    tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
+
+    // The record is written off the UI thread: poll the CLI until it lists it.
+    let deadline = Instant::now() + WAIT;
+    let items: Vec<serde_json::Value> = loop {
+        let out = cli_history(&home, &data, &["--output", "json"]);
+        let items: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        if !items.is_empty() {
+            break items;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "appdeck history never listed the report: {out:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(items.len(), 1, "{items:#?}");
+    let item = &items[0];
+    assert_eq!(item["kind"], "report");
+    assert_eq!(item["http_status"], 200);
+    assert_eq!(item["answer"]["status"], "ok");
+    let task_id = item["body"]["task_id"].as_str().unwrap().to_owned();
+    assert!(task_id.starts_with("PROVISIONAL-"), "{task_id}");
+    let table = cli_history(&home, &data, &[]);
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        table.lines().nth(1).is_some_and(|l| l.starts_with("1 ")
+            && l.contains("report")
+            && l.contains(&task_id)
+            && l.contains("200")),
+        "{table}"
+    );
+
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back to the report", |s| s.contains("findings"));
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back on the list", |s| position(s).is_some());
+    tmux.send(&["3"]);
+    let screen = tmux.wait_for("the history with the report", |s| {
+        s.contains("History · 1 sent") && s.contains(&task_id)
+    });
+    assert!(
+        screen.contains("report") && screen.contains("200") && screen.contains(" ok"),
+        "{screen}"
+    );
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the send in full", |s| {
+        s.contains("Sent: the request and the answer")
+    });
+    assert!(
+        screen.contains("/apps.operations.report") && screen.contains("Bearer ••••"),
+        "{screen}"
+    );
+    tmux.send(&["q"]);
+    tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
+}

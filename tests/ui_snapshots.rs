@@ -627,3 +627,100 @@ fn composer_edit_not_json() {
         app
     });
 }
+
+/// Sends as the store lists them, newest first: a refused report (with hostile text), a network
+/// failure, a connect, an ok report.
+fn history_entries() -> Vec<appdeck::store::HistoryEntry> {
+    use appdeck::store::{HistoryEntry, SendKind, Sent};
+    let report = |task: &str, id: &str| {
+        json!({"task_id": task, "status": "ok", "message": "synced by hand",
+               "response": {"response_type": "resource",
+                            "resource": {"id": id, "type": "repository", "external_id": "ext-1",
+                                         "name": "one", "properties": {"stars": 3}}}})
+        .to_string()
+    };
+    let at = |minute: i64| now() - chrono::Duration::minutes(minute);
+    let base = |kind, body: String, minute| Sent {
+        sent_at: at(minute),
+        base_url: "http://127.0.0.1:8080/api/v1".into(),
+        kind,
+        body,
+        answer: Some(r#"{"status":"ok","message":"updated resource res_0000"}"#.into()),
+        http_status: Some(200),
+        duration: Some(std::time::Duration::from_millis(87)),
+        error: None,
+    };
+    let refused = Sent {
+        answer: Some(
+            json!({"status": "error", "error": "properties do not match \u{1b}[31m/stars"})
+                .to_string(),
+        ),
+        http_status: Some(422),
+        error: Some("HTTP 422 Unprocessable Entity: properties do not match".into()),
+        ..base(
+            SendKind::Report,
+            report("task-\u{1b}]0;pwned\u{7}42", "res_0001"),
+            2,
+        )
+    };
+    let network = Sent {
+        answer: None,
+        http_status: None,
+        duration: Some(std::time::Duration::from_millis(3)),
+        error: Some("network error: cannot connect to http://127.0.0.1:9/api/v1".into()),
+        ..base(SendKind::Report, report("task-41", "res_0002"), 5)
+    };
+    let connect = base(
+        SendKind::Connect,
+        json!({"app_id": "acme-devtools", "version": "1.5.0", "resources": [{}, {}, {}]})
+            .to_string(),
+        60,
+    );
+    let ok = base(SendKind::Report, report("task-40", "res_0000"), 180);
+    [refused, network, connect, ok]
+        .into_iter()
+        .zip([4, 3, 2, 1])
+        .map(|(sent, id)| HistoryEntry { id, sent })
+        .collect()
+}
+
+/// `3` on the loaded list, and the store's answer delivered.
+fn history_app(size: (u16, u16)) -> App {
+    let mut app = loaded_app(size);
+    let id = press(&mut app, KeyCode::Char('3'))
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadHistory { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the history loads");
+    app.update(Action::HistoryLoaded {
+        id,
+        entries: Box::new(Ok(history_entries())),
+    });
+    app
+}
+
+#[test]
+fn history_list() {
+    snapshot("history_list", history_app);
+}
+
+#[test]
+fn history_filtered() {
+    snapshot("history_filtered", |size| {
+        let mut app = history_app(size);
+        press(&mut app, KeyCode::Char('/'));
+        type_text(&mut app, "422");
+        app
+    });
+}
+
+#[test]
+fn history_entry_in_full() {
+    snapshot("history_entry", |size| {
+        let mut app = history_app(size);
+        press(&mut app, KeyCode::Enter);
+        app
+    });
+}

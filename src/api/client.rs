@@ -165,27 +165,19 @@ impl Client {
     /// answer whatever the HTTP status, and [`Answer::rejection`] says whether it is a refusal.
     /// Transport errors, and bodies that are not JSON objects, are errors here already.
     pub async fn send(&self, operation: Operation, body: &Value) -> Result<Answer, ApiError> {
-        let (status, bytes, url) = self.post_any(operation, body).await?;
-        let failed = !status.is_success();
-        let raw = match serde_json::from_slice::<Value>(bytes.as_ref()) {
-            Ok(raw) => raw,
-            Err(_) if failed => return Err(http_error(status, &url, bytes.as_ref())),
-            Err(e) => return Err(decode_error(&e, bytes.as_ref())),
-        };
-        match &raw {
-            Value::Object(map) => Ok(Answer {
-                response: ReportResponse::from_map(map.clone()),
-                http_error: failed.then(|| http_error(status, &url, bytes.as_ref())),
-                raw,
-            }),
-            _ if failed => Err(http_error(status, &url, bytes.as_ref())),
-            other => Err(ApiError::Decode {
-                problem: format!(
-                    "expected a JSON object, found {}",
-                    super::field::json_type_name(other)
-                ),
-                excerpt: sanitize::excerpt(other.to_string().as_bytes(), EXCERPT_CHARS),
-            }),
+        self.send_with_status(operation, body).await.1
+    }
+
+    /// [`Client::send`], with the HTTP status of the answer (`None` when none came), for callers
+    /// that record the send (the history).
+    pub async fn send_with_status(
+        &self,
+        operation: Operation,
+        body: &Value,
+    ) -> (Option<u16>, Result<Answer, ApiError>) {
+        match self.post_any(operation, body).await {
+            Ok((status, bytes, url)) => (Some(status.as_u16()), read_answer(status, &bytes, &url)),
+            Err(error) => (error.http_status(), Err(error)),
         }
     }
 
@@ -428,6 +420,31 @@ pub enum Reply {
 impl Reply {
     pub fn page(page: ListResponse) -> Self {
         Reply::Page(Box::new(page))
+    }
+}
+
+/// A report's or a connect's answer from its status and body (see [`Client::send`]).
+fn read_answer(status: reqwest::StatusCode, bytes: &[u8], url: &str) -> Result<Answer, ApiError> {
+    let failed = !status.is_success();
+    let raw = match serde_json::from_slice::<Value>(bytes) {
+        Ok(raw) => raw,
+        Err(_) if failed => return Err(http_error(status, url, bytes)),
+        Err(e) => return Err(decode_error(&e, bytes)),
+    };
+    match &raw {
+        Value::Object(map) => Ok(Answer {
+            response: ReportResponse::from_map(map.clone()),
+            http_error: failed.then(|| http_error(status, url, bytes)),
+            raw,
+        }),
+        _ if failed => Err(http_error(status, url, bytes)),
+        other => Err(ApiError::Decode {
+            problem: format!(
+                "expected a JSON object, found {}",
+                super::field::json_type_name(other)
+            ),
+            excerpt: sanitize::excerpt(other.to_string().as_bytes(), EXCERPT_CHARS),
+        }),
     }
 }
 

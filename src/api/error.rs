@@ -112,6 +112,17 @@ impl ApiError {
         }
     }
 
+    /// What the service's answer said, when this error came with one: the start of an error
+    /// status's body, or the excerpt of an unreadable body (both sanitised); for the history.
+    pub fn answer_excerpt(&self) -> Option<&str> {
+        let text = match self {
+            ApiError::Http { request, .. } => request.body_start.as_str(),
+            ApiError::Decode { excerpt, .. } => excerpt.as_str(),
+            _ => return None,
+        };
+        (!text.is_empty()).then_some(text)
+    }
+
     /// A hint for the commonest causes, shown under the message.
     pub fn hint(&self) -> Option<&'static str> {
         match self {

@@ -10,6 +10,7 @@ use super::panes::detail::Detail;
 use super::panes::type_detail::{OpenType, TypeDetail};
 use super::panes::types::KnownTypes;
 use crate::api::{Exchange, ListRequest, Operation};
+use crate::store::{HistoryEntry, Sent};
 
 /// What changes when the runtime switched to another profile.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +86,12 @@ pub enum Action {
     ShowResources,
     /// `2`: the known resource types.
     ShowTypes,
+    /// `3`: the history of sends.
+    ShowHistory,
+    /// `E` in the history: edit a sent report in the composer and resend it.
+    EditAndResend,
+    /// A pane asks for the composer opened on this report (what `E` becomes).
+    OpenReport(Box<Value>),
     /// `b`: the resources of the type under the cursor.
     BrowseType,
     /// `v`: the next known version of a type.
@@ -154,6 +161,14 @@ pub enum Action {
         id: RequestId,
         findings: Vec<Located>,
     },
+    /// The history of sends, read off the UI thread (or why the store could not be read);
+    /// routed like a reply.
+    HistoryLoaded {
+        id: RequestId,
+        entries: Box<Result<Vec<HistoryEntry>, String>>,
+    },
+    /// A send was recorded in the history (or could not be: why).
+    SendRecorded(Result<(), String>),
     /// A report file was read for `:report PATH` (or could not be).
     ReportFileRead {
         path: String,
@@ -262,6 +277,13 @@ pub enum Command {
     },
     /// Remove a draft (its report was sent and accepted, or the user discarded it).
     RemoveDraft(DraftSubject),
+    /// Read the newest `limit` sends of the history on a blocking task with its own store
+    /// connection; they come back as [`Action::HistoryLoaded`].
+    LoadHistory { id: RequestId, limit: usize },
+    /// Record a send in the history on a blocking task with its own store connection; the
+    /// runtime stamps its time (the answer's arrival less the time taken). Comes back as
+    /// [`Action::SendRecorded`].
+    RecordSend(Box<Sent>),
 }
 
 impl Command {
@@ -271,6 +293,7 @@ impl Command {
             Command::Api { id, .. }
             | Command::OpenDetail { id, .. }
             | Command::LoadTypes { id }
+            | Command::LoadHistory { id, .. }
             | Command::OpenType { id, .. }
             | Command::Check { id, .. }
             | Command::EditExternally { id, .. }

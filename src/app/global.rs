@@ -3,9 +3,10 @@
 //! `:report`, `:connect`) is handled here, by pushing its screen.
 
 use super::overlay::command_line::LineCommand;
-use super::overlay::{ErrorPopup, Help, Overlay};
+use super::overlay::{ErrorPopup, ErrorReport, Help, Overlay};
 use super::pane::Screen;
 use super::panes::composer::Composer;
+use super::panes::history::HistoryView;
 use super::panes::types::{TypesView, count_rows};
 use super::{Action, App, Command, Notice};
 use crate::sanitize;
@@ -30,6 +31,8 @@ impl App {
             },
             Action::ShowResources => return self.show_resources(),
             Action::ShowTypes => return self.show_types(),
+            Action::ShowHistory => return self.show_history(),
+            Action::OpenReport(report) => return self.open_report_from(&report),
             Action::ListType(name) => return self.set_type_filter(Some(name)),
             _ => {}
         }
@@ -40,6 +43,7 @@ impl App {
         match command {
             LineCommand::Resources => self.show_resources(),
             LineCommand::Types => self.show_types(),
+            LineCommand::History => self.show_history(),
             LineCommand::Type(t) => self.set_type_filter(t),
             LineCommand::Refresh => {
                 let mut commands = self.show_resources();
@@ -179,6 +183,75 @@ impl App {
             }
         }
         Vec::new()
+    }
+
+    /// The composer on a report (a sent one, from the history's `E`), to edit and send again.
+    fn open_report_from(&mut self, report: &serde_json::Value) -> Vec<Command> {
+        let mut composer = Composer::from_report(self.report.clone(), report);
+        let commands = composer.first_check(self.ids.issue());
+        let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+        self.stack.claim(screen, &commands);
+        self.notice = Some(Notice::Info(
+            "the report as it was sent: edit it, then s to review and send".into(),
+        ));
+        commands
+    }
+
+    /// The history view: back to it when it is open below (reloaded), else opened on top.
+    pub(super) fn show_history(&mut self) -> Vec<Command> {
+        if self
+            .stack
+            .layers()
+            .iter()
+            .any(|l| matches!(l.screen, Screen::History(_)))
+        {
+            let mut commands = Vec::new();
+            while !matches!(self.stack.top(), Some(Screen::History(_))) {
+                commands.extend(self.stack.pop());
+            }
+            commands.extend(self.reload_history());
+            return commands;
+        }
+        let (view, load) = HistoryView::open(&mut self.ids);
+        let commands = vec![load];
+        let id = self.stack.push(Screen::History(Box::new(view)));
+        self.stack.claim(id, &commands);
+        commands
+    }
+
+    /// Reloads every open history view (a send was just recorded).
+    pub(super) fn reload_history(&mut self) -> Vec<Command> {
+        let mut commands = Vec::new();
+        let ids = &mut self.ids;
+        let mut loads = Vec::new();
+        for layer in self.stack.layers_mut() {
+            if let Screen::History(view) = &mut layer.screen {
+                loads.push((layer.id, view.load(ids)));
+            }
+        }
+        for (screen, load) in loads {
+            let load = vec![load];
+            self.stack.claim(screen, &load);
+            commands.extend(load);
+        }
+        commands
+    }
+
+    /// A send was recorded (the history shows it), or could not be (the user is told, since
+    /// `appdeck history` will not list it).
+    pub(super) fn send_recorded(&mut self, result: Result<(), String>) -> Vec<Command> {
+        match result {
+            Ok(()) => self.reload_history(),
+            Err(problem) => {
+                let message = format!(
+                    "sent, but not recorded in the history: {}",
+                    sanitize::line(&problem)
+                );
+                self.last_error = Some(ErrorReport::new("recording a send", &message, None));
+                self.notice = Some(Notice::Error(message));
+                Vec::new()
+            }
+        }
     }
 
     /// Back to the resource list, closing every screen above it (and cancelling their requests).

@@ -177,6 +177,8 @@ impl App {
             Action::DraftLoaded { id, result } => self.deliver(id, Delivery::DraftLoaded(result)),
             Action::DraftSaved { id, result } => self.deliver(id, Delivery::DraftSaved(result)),
             Action::Tick => self.tick(),
+            Action::HistoryLoaded { id, entries } => self.deliver(id, Delivery::History(entries)),
+            Action::SendRecorded(result) => self.send_recorded(result),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));

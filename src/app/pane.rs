@@ -20,10 +20,12 @@ use super::overlay::{ErrorReport, Overlay};
 use super::panes::composer::Composer;
 use super::panes::composer::check::Located;
 use super::panes::detail::Detail;
+use super::panes::history::HistoryView;
 use super::panes::type_detail::TypeDetail;
 use super::panes::types::{KnownTypes, TypesView};
 use crate::api::ApiError;
 use crate::sanitize;
+use crate::store::HistoryEntry;
 
 /// A screen above the resource list (which is always at the bottom of the stack, see
 /// `App::browser`). One variant per pane.
@@ -33,6 +35,7 @@ pub enum Screen {
     Types(Box<TypesView>),
     TypeDetail(Box<TypeDetail>),
     Composer(Box<Composer>),
+    History(Box<HistoryView>),
 }
 
 impl Screen {
@@ -42,6 +45,7 @@ impl Screen {
             Screen::Types(types) => types.as_ref(),
             Screen::TypeDetail(detail) => detail.as_ref(),
             Screen::Composer(composer) => composer.as_ref(),
+            Screen::History(history) => history.as_ref(),
         }
     }
 
@@ -51,6 +55,7 @@ impl Screen {
             Screen::Types(types) => types.as_mut(),
             Screen::TypeDetail(detail) => detail.as_mut(),
             Screen::Composer(composer) => composer.as_mut(),
+            Screen::History(history) => history.as_mut(),
         }
     }
 }
@@ -101,6 +106,8 @@ pub enum Delivery {
     DraftLoaded(Result<Option<StoredDraft>, String>),
     /// Whether a draft was saved ([`Command::SaveDraft`]).
     DraftSaved(Result<(), String>),
+    /// The history of sends, read off the UI thread ([`Command::LoadHistory`]).
+    History(Box<Result<Vec<HistoryEntry>, String>>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

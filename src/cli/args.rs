@@ -119,6 +119,9 @@ pub enum Command {
     /// Infer a connect payload's resource types from the resources the service lists
     #[command(after_help = INFER_HELP)]
     Infer(InferArgs),
+    /// List the reports and connects sent, newest first, or show one in full (history show ID)
+    #[command(after_help = HISTORY_EXAMPLES)]
+    History(HistoryArgs),
     /// Print a shell completion script, generated from these commands and flags
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -182,6 +185,75 @@ pub struct InferArgs {
     /// The payload's version (a placeholder to replace by default)
     #[arg(long, value_name = "VERSION", default_value = "0.0.0-REPLACE-ME")]
     pub version: String,
+}
+
+const HISTORY_EXAMPLES: &str = "Examples:
+  appdeck history
+  appdeck history --kind report --limit 5
+  appdeck history -o ndjson | jq -r 'select(.http_status != 200) | .id'
+  appdeck history show 12
+
+Every report and connect sent from the terminal UI or with `appdeck report` / `appdeck connect` is
+recorded in the local store, whatever the answer (a refusal, a network failure), with the body
+(never the token), the answer, the HTTP status and the time taken. history works offline: the
+connection flags do not apply and are refused. `history show` exits 2 for an unknown id.";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HistoryKind {
+    /// Task reports (apps.operations.report)
+    Report,
+    /// App versions (apps.version.connect)
+    Connect,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum HistoryOutput {
+    /// Columns fitted to the terminal, safe to print
+    #[default]
+    Table,
+    /// One JSON array, each send with its body and answer
+    Json,
+    /// One send per line
+    Ndjson,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct HistoryArgs {
+    #[command(subcommand)]
+    pub command: Option<HistoryCommand>,
+    /// Only sends of this kind
+    #[arg(long, value_enum)]
+    pub kind: Option<HistoryKind>,
+    /// List at most this many, the newest
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+    #[arg(long, short = 'o', value_enum, default_value_t = HistoryOutput::Table)]
+    pub output: HistoryOutput,
+}
+
+#[derive(Clone, Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// Show one send in full: the request and the answer
+    Show(HistoryShowArgs),
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum EntryOutput {
+    /// The request and the answer, the bodies as pretty JSON
+    #[default]
+    Text,
+    /// One JSON object, the bodies as they were sent and received
+    Json,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct HistoryShowArgs {
+    /// The send's id, as `appdeck history` lists it
+    #[arg(value_name = "ID")]
+    pub id: i64,
+    #[arg(long, short = 'o', value_enum, default_value_t = EntryOutput::Text)]
+    pub output: EntryOutput,
 }
 
 const COMPLETIONS_EXAMPLES: &str = "Examples:
@@ -429,7 +501,7 @@ Configuration (flags beat the environment, which beats the profile):
 
 Files:
   config  {}
-  store   {} (connects sent; never the token)
+  store   {} (connects and reports sent; never the token)
   log     {} (written by the terminal UI and the sandbox)",
         shown(config::default_config_path()),
         shown(

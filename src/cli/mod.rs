@@ -1,5 +1,5 @@
 //! The non-interactive commands: `list`, `report`, `connect`, `validate`, `sandbox`, `config`,
-//! `diff`, `infer`.
+//! `diff`, `infer`, `history`.
 //!
 //! Every command returns `Result<(), Failure>`; [`run`] turns that into the documented exit
 //! status (0 ok, 1 API or network error, 2 usage, configuration or validation error) and prints
@@ -9,6 +9,7 @@ pub mod args;
 mod config_cmd;
 mod diff;
 mod generate;
+mod history;
 mod infer;
 mod input;
 mod list;
@@ -46,6 +47,9 @@ pub enum Failure {
     /// The payload failed its offline checks; the findings are already printed (exit 2).
     #[error("{0}")]
     Invalid(String),
+    /// The local store cannot be used by a command that needs it (`history`) (exit 1).
+    #[error("{0}")]
+    Store(#[from] crate::store::StoreError),
     /// Everything was already said on stdout or stderr; only the exit status is left.
     #[error("")]
     Reported(u8),
@@ -54,7 +58,7 @@ pub enum Failure {
 impl Failure {
     pub fn exit_status(&self) -> u8 {
         match self {
-            Failure::Api(_) | Failure::Output(_) | Failure::Sandbox(_) => 1,
+            Failure::Api(_) | Failure::Output(_) | Failure::Sandbox(_) | Failure::Store(_) => 1,
             Failure::Usage(_) | Failure::Config(_) | Failure::Invalid(_) => 2,
             Failure::Reported(code) => *code,
         }
@@ -160,6 +164,10 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
         Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),
+        Command::History(args) => {
+            refuse_connection_flags(global, "history")?;
+            history::run(&args, table::output_width(), &mut std::io::stdout().lock())
+        }
         Command::Infer(args) => {
             let client = connect(global)?;
             infer::run(

@@ -1,13 +1,16 @@
 //! `appdeck report` and `appdeck connect`: the payload is checked offline first and is not sent
-//! when it is broken (exit 2), so the service only ever sees payloads that make sense.
+//! when it is broken (exit 2), so the service only ever sees payloads that make sense. Every send
+//! is recorded in the history of the local store, whatever the answer.
 
 use std::io::Write;
+use std::time::Instant;
 
 use super::args::{AnswerOutput, GlobalArgs, SendArgs};
 use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
 use crate::api::{Field, Operation, ReportResponse};
 use crate::sanitize;
+use crate::store::{SendKind, Sent, Store};
 use crate::validate::{self as checks, PayloadKind};
 
 /// Checks and sends a payload. A connect is first compared with the version of the same app this
@@ -57,12 +60,28 @@ pub async fn run(
     }
     let settings = configured.client;
     let client = crate::api::Client::new(&settings)?;
+    // Opened once (and a store that cannot be used said once): the send never depends on it.
+    let store = super::open_store();
     if operation == Operation::VersionConnect {
-        compare_with_sent(&settings.base_url, &value, allow_breaking)?;
+        compare_with_sent(store.as_ref(), &settings.base_url, &value, allow_breaking)?;
     }
-    let answer = client.send(operation, &value).await?;
+    let (sent_at, started) = (chrono::Utc::now(), Instant::now());
+    let (http_status, outcome) = client.send_with_status(operation, &value).await;
+    if let Some(kind) = SendKind::of(operation) {
+        let sent = Sent::from_outcome(
+            &settings.base_url,
+            kind,
+            &value,
+            sent_at,
+            http_status,
+            Some(started.elapsed()),
+            outcome.as_ref(),
+        );
+        record_in_history(store.as_ref(), &sent);
+    }
+    let answer = outcome?;
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
-        record_connect(&settings.base_url, &value, &answer.raw);
+        record_connect(store.as_ref(), &settings.base_url, &value, &answer.raw);
     }
     let mut out = std::io::stdout().lock();
     match args.output {
@@ -99,6 +118,7 @@ fn kind_of(operation: Operation) -> PayloadKind {
 /// this base URL (as recorded in the store), and refuses breaking changes unless allowed. With no
 /// earlier version (or no usable store) there is nothing to compare, and the send goes on.
 fn compare_with_sent(
+    store: Option<&Store>,
     base_url: &str,
     payload: &serde_json::Value,
     allow_breaking: bool,
@@ -106,7 +126,7 @@ fn compare_with_sent(
     let Some(app_id) = payload.get("app_id").and_then(|v| v.as_str()) else {
         return Ok(());
     };
-    let Some(store) = super::open_store() else {
+    let Some(store) = store else {
         return Ok(());
     };
     let known = match store.app_versions(base_url) {
@@ -155,8 +175,13 @@ fn compare_with_sent(
 
 /// Records a successful connect in the local store, so that `appdeck types` (and the TUI) know
 /// its types from now on. The send has happened: a store that cannot be used is a warning only.
-fn record_connect(base_url: &str, payload: &serde_json::Value, answer: &serde_json::Value) {
-    let Some(store) = super::open_store() else {
+fn record_connect(
+    store: Option<&Store>,
+    base_url: &str,
+    payload: &serde_json::Value,
+    answer: &serde_json::Value,
+) {
+    let Some(store) = store else {
         return;
     };
     let text = |key: &str| {
@@ -175,6 +200,20 @@ fn record_connect(base_url: &str, payload: &serde_json::Value, answer: &serde_js
     };
     if let Err(e) = store.record_app_version(&recorded) {
         super::warn(&[format!("the connect was sent, but not recorded: {e}")]);
+    }
+}
+
+/// Records a send in the history, whatever its outcome (`appdeck history` lists it). The send has
+/// happened: a store that cannot be used is a warning only.
+fn record_in_history(store: Option<&Store>, sent: &Sent) {
+    let Some(store) = store else {
+        return;
+    };
+    if let Err(e) = store.record_send(sent) {
+        super::warn(&[format!(
+            "the {} was sent, but not recorded in the history: {e}",
+            sent.kind
+        )]);
     }
 }
 

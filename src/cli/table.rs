@@ -1,5 +1,6 @@
 //! The `list` table: one row per page item, columns fitted to the terminal by display width, every
-//! cell neutralised by the sanitiser so nothing from the server can drive the terminal.
+//! cell neutralised by the sanitiser so nothing from the server can drive the terminal. The
+//! fitting itself ([`fit_widths`], [`join_cells`]) serves any table (`appdeck history`'s too).
 
 use std::io::IsTerminal;
 
@@ -106,21 +107,10 @@ impl Layout {
     /// Fits the columns to `width`: each as wide as its widest cell, then the widest columns give
     /// way first until the row fits or every column is at its minimum.
     pub fn fit(rows: &[Row], width: usize) -> Layout {
-        let room = width.saturating_sub(GAP.len() * (COLUMNS - 1));
+        let cells: Vec<&[String]> = rows.iter().map(|r| r.cells.as_slice()).collect();
+        let fitted = fit_widths(&HEADERS, &MIN_WIDTHS, &cells, width);
         let mut widths = [0; COLUMNS];
-        for (i, w) in widths.iter_mut().enumerate() {
-            let widest = rows.iter().map(|r| r.cells[i].width()).max().unwrap_or(0);
-            *w = widest.max(HEADERS[i].width()).min(room.max(MIN_WIDTHS[i]));
-        }
-        while widths.iter().sum::<usize>() > room {
-            let shrinkable = (0..COLUMNS)
-                .filter(|&i| widths[i] > MIN_WIDTHS[i])
-                .max_by_key(|&i| (widths[i], i));
-            match shrinkable {
-                Some(i) => widths[i] -= 1,
-                None => break,
-            }
-        }
+        widths.copy_from_slice(&fitted);
         Layout { widths }
     }
 
@@ -133,24 +123,60 @@ impl Layout {
     }
 
     fn line(&self, cells: &[String; COLUMNS]) -> String {
-        let mut out = String::new();
-        for (i, cell) in cells.iter().enumerate() {
-            if i > 0 {
-                out.push_str(GAP);
-            }
-            // The terminal UI's cut, so that a cell reads the same in the table and on screen.
-            let fitted = fit(cell, self.widths[i]);
-            out.push_str(&fitted);
-            if i + 1 < COLUMNS {
-                out.extend(std::iter::repeat_n(
-                    ' ',
-                    self.widths[i].saturating_sub(fitted.width()),
-                ));
-            }
-        }
-        out.truncate(out.trim_end().len());
-        out
+        join_cells(&self.widths, cells)
     }
+}
+
+/// Fits columns to `width`, for any table of text cells (the list's, the history's): each as
+/// wide as its widest cell or header, then the widest columns give way first until the row fits
+/// or every column is at its minimum. `headers`, `min_widths` and every row have one entry per
+/// column; cells must be sanitised already.
+pub fn fit_widths(
+    headers: &[&str],
+    min_widths: &[usize],
+    rows: &[&[String]],
+    width: usize,
+) -> Vec<usize> {
+    let columns = headers.len();
+    let room = width.saturating_sub(GAP.len() * columns.saturating_sub(1));
+    let mut widths: Vec<usize> = (0..columns)
+        .map(|i| {
+            let widest = rows.iter().map(|r| r[i].width()).max().unwrap_or(0);
+            widest.max(headers[i].width()).min(room.max(min_widths[i]))
+        })
+        .collect();
+    while widths.iter().sum::<usize>() > room {
+        let shrinkable = (0..columns)
+            .filter(|&i| widths[i] > min_widths[i])
+            .max_by_key(|&i| (widths[i], i));
+        match shrinkable {
+            Some(i) => widths[i] -= 1,
+            None => break,
+        }
+    }
+    widths
+}
+
+/// One line of a table: each cell cut to its column's width (with `…`) and padded, columns
+/// separated by two spaces, no trailing blanks.
+pub fn join_cells(widths: &[usize], cells: &[String]) -> String {
+    let mut out = String::new();
+    for (i, cell) in cells.iter().enumerate() {
+        if i > 0 {
+            out.push_str(GAP);
+        }
+        // The terminal UI's cut, so that a cell reads the same in the table and on screen.
+        let fitted = fit(cell, widths[i]);
+        out.push_str(&fitted);
+        if i + 1 < cells.len() {
+            out.extend(std::iter::repeat_n(
+                ' ',
+                widths[i].saturating_sub(fitted.width()),
+            ));
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
 }
 
 #[cfg(test)]

@@ -1,9 +1,7 @@
 //! The schema, as a list of migrations applied in order. `PRAGMA user_version` records how many
 //! have run. To change the schema, append a migration; never edit one that has shipped.
 //!
-//! Drafts and the history of sends (the report and connect composers) come as the next
-//! migrations: drafts keyed by base URL, kind and subject; history rows with the time, base URL,
-//! kind, body (never the token), answer, HTTP status and duration.
+//! Drafts come as a later migration: keyed by base URL, kind and subject.
 
 use std::path::Path;
 
@@ -36,7 +34,26 @@ const MIGRATIONS: &[&str] = &[
         updated_at TEXT NOT NULL,
         PRIMARY KEY (base_url, kind, subject)
     );",
+    // 3: every report and connect sent, from the TUI or the CLI, whatever the answer.
+    // `http_status` is NULL when no answer came (a network failure, a timeout), `duration_ms`
+    // when the time is not known (a send cancelled before its answer). Never the token.
+    "CREATE TABLE history (
+        id          INTEGER PRIMARY KEY,
+        sent_at     TEXT NOT NULL,
+        base_url    TEXT NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('report', 'connect')),
+        body        TEXT NOT NULL,
+        answer      TEXT,
+        http_status INTEGER,
+        duration_ms INTEGER,
+        error       TEXT
+    );
+    CREATE INDEX history_by_kind_and_time ON history (kind, sent_at);",
 ];
+
+/// The first schema alone, for tests of an upgrade from it.
+#[cfg(test)]
+pub(super) const FIRST_FOR_TESTS: &str = MIGRATIONS[0];
 
 /// The schema version this appdeck writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -1,6 +1,7 @@
 //! The local store: one SQLite file (bundled SQLite, nothing to install) holding what must outlive
-//! a session: the app versions appdeck knows per service base URL (connect payloads it sent), and,
-//! as later migrations add them, drafts and the history of sends. It never holds the token.
+//! a session: the app versions appdeck knows per service base URL (connect payloads it sent), the
+//! history of sends (every report and connect, with its answer), and, as a later migration adds
+//! them, drafts. It never holds the token.
 //!
 //! Every function here is plain blocking code: the CLI calls it directly, the TUI runtime calls it
 //! off the UI thread. A store that cannot be used (locked past the busy timeout, corrupt, written
@@ -10,6 +11,7 @@
 mod app_versions;
 mod drafts;
 mod error;
+mod history;
 mod migrations;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +22,7 @@ use rusqlite::{Connection, OpenFlags};
 pub use app_versions::{KnownAppVersion, NewAppVersion, base_url_key};
 pub use drafts::{Draft, DraftKey};
 pub use error::StoreError;
+pub use history::{HistoryEntry, HistoryQuery, SendKind, Sent, Summary};
 pub use migrations::SCHEMA_VERSION;
 
 /// The store's file name inside the data directory.

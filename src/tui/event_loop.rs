@@ -105,6 +105,11 @@ where
         self.console = Some(console);
     }
 
+    /// The store that keeps the history of sends (`None`: no data directory).
+    pub fn keep_history(&mut self, store_path: Option<std::path::PathBuf>) {
+        self.executor.keep_history(store_path);
+    }
+
     /// A sender for actions from outside the loop (signal handlers).
     pub fn sender(&self) -> UnboundedSender<Action> {
         self.sender.clone()
@@ -283,6 +288,8 @@ where
                 Command::LoadDraft { id, subject } => self.drafts.load(id, subject),
                 Command::SaveDraft { id, subject, body } => self.drafts.save(id, subject, body),
                 Command::RemoveDraft(subject) => self.drafts.remove(subject),
+                Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
+                Command::RecordSend(sent) => self.executor.record_send(sent),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

@@ -1,10 +1,11 @@
 //! Runs the app's commands: API calls (any operation: a page, a report, a connect) on background
 //! tasks that hold a clone of the one client, each answering with an `Action` on the loop's
-//! channel; checks of large reports and file reads run on blocking tasks. Nothing here touches
-//! app state.
+//! channel; checks of large reports, file reads and the store (the history of sends, each task
+//! with a connection of its own) run on blocking tasks. Nothing here touches app state.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -18,6 +19,7 @@ use crate::app::panes::composer::check::{self, CheckJob};
 use crate::app::panes::detail::Detail;
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::{Action, ApiCall, RequestId};
+use crate::store::{HistoryQuery, Sent, Store};
 
 pub struct Executor {
     client: Client,
@@ -27,6 +29,8 @@ pub struct Executor {
     alive: Arc<AtomicUsize>,
     /// Where the known types come from (see [`Self::know_types`]).
     type_sources: Arc<super::known_types::TypeSources>,
+    /// The store's file, for the history of sends; `None` when there is no data directory.
+    store_path: Option<Arc<PathBuf>>,
 }
 
 impl Executor {
@@ -37,12 +41,55 @@ impl Executor {
             in_flight: HashMap::new(),
             alive: Arc::default(),
             type_sources: Arc::default(),
+            store_path: None,
         }
     }
 
     /// Talks to another service from now on (`:profile`); requests in flight were cancelled.
     pub fn set_client(&mut self, client: Client) {
         self.client = client;
+    }
+
+    /// Sets the store the history of sends is kept in.
+    pub fn keep_history(&mut self, store_path: Option<PathBuf>) {
+        self.store_path = store_path.map(Arc::new);
+    }
+
+    /// Records a send in the history on a blocking task, with a connection of its own.
+    pub fn record_send(&self, mut sent: Box<Sent>) {
+        let (results, path) = (self.results.clone(), self.store_path.clone());
+        // The answer has just arrived: it was sent the time it took ago.
+        let took = sent.duration.unwrap_or_default();
+        sent.sent_at = chrono::Utc::now() - chrono::Duration::from_std(took).unwrap_or_default();
+        tokio::task::spawn_blocking(move || {
+            let result = match &path {
+                Some(path) => Store::open(path)
+                    .and_then(|store| store.record_send(&sent))
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+                None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
+            };
+            if let Err(problem) = &result {
+                tracing::warn!("a send was not recorded in the history: {problem}");
+            }
+            let _ = results.send(Action::SendRecorded(result));
+        });
+    }
+
+    /// Reads the newest sends of the history on a blocking task, with a connection of its own.
+    pub fn load_history(&self, id: RequestId, limit: usize) {
+        let (results, path) = (self.results.clone(), self.store_path.clone());
+        tokio::task::spawn_blocking(move || {
+            let query = HistoryQuery { kind: None, limit };
+            let entries = match &path {
+                Some(path) => Store::open(path)
+                    .and_then(|store| store.history(&query))
+                    .map_err(|e| e.to_string()),
+                None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
+            };
+            let entries = Box::new(entries);
+            let _ = results.send(Action::HistoryLoaded { id, entries });
+        });
     }
 
     /// Sets where [`Command::LoadTypes`](crate::app::Command::LoadTypes) looks for types.

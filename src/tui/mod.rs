@@ -42,6 +42,9 @@ pub struct LaunchOptions {
     pub profiles: Option<(Vec<String>, profiles::ProfileSwitcher)>,
     /// Where the composer's drafts are kept; `None` without a data directory.
     pub drafts: Option<drafts::DraftPlace>,
+    /// The local store's file, where sends are recorded (the history); `None` without a data
+    /// directory.
+    pub store_path: Option<std::path::PathBuf>,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -74,6 +77,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     event_loop.know_types(options.types);
     event_loop.keep_drafts(options.drafts);
     event_loop.lend_terminal_with(Box::new(suspend::TerminalConsole));
+    event_loop.keep_history(options.store_path);
     let (load_types, first): (Vec<_>, Vec<_>) = initial
         .into_iter()
         .partition(|c| matches!(c, Command::LoadTypes { .. }));

@@ -36,6 +36,9 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::Composer(composer)) => {
             panes::composer::render(frame, composer, theme, screen.body)
         }
+        Some(Screen::History(history)) => {
+            panes::history::render(frame, history, theme, screen.body)
+        }
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {

@@ -18,10 +18,12 @@ pub enum LineCommand {
     Report(Option<String>),
     /// `:profile NAME` switches to another profile of the config file; `:profile` lists them.
     Profile(Option<String>),
+    /// `:history`: the reports and connects sent.
+    History,
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 8] = [
+pub const COMMANDS: [(&str, &str); 9] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -35,6 +37,7 @@ pub const COMMANDS: [(&str, &str); 8] = [
         "profile",
         "profile NAME: switch to another profile of the config file (no name: list them)",
     ),
+    ("history", "the reports and connects sent"),
     ("quit", "quit appdeck"),
 ];
 
@@ -49,6 +52,7 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
         "refresh" => Ok(LineCommand::Refresh),
+        "history" => Ok(LineCommand::History),
         "help" | "h" => Ok(LineCommand::Help),
         "quit" | "q" => Ok(LineCommand::Quit),
         "profile" => Ok(LineCommand::Profile(

@@ -4,5 +4,6 @@
 pub mod browser;
 pub mod composer;
 pub mod detail;
+pub mod history;
 pub mod type_detail;
 pub mod types;

@@ -317,7 +317,10 @@ fn an_error_answer_leaves_the_report_as_it_was() {
         200,
     );
     let after = app.update(Action::ApiResult { id, reply });
-    assert!(after.is_empty(), "no reload after a refusal: {after:?}");
+    assert!(
+        matches!(after.as_slice(), [Command::RecordSend(_)]),
+        "recorded, but no reload after a refusal: {after:?}"
+    );
     let Phase::Answered(result) = &composer(&app).phase else {
         panic!("no answer");
     };
@@ -360,7 +363,12 @@ fn with_findings_the_review_asks_twice_and_esc_cancels_a_send_in_flight() {
     ));
     let (id, body) = sent(&code(&mut app, KeyCode::Enter));
     assert_eq!(body["status"], "maybe", "sent as written");
-    assert_eq!(code(&mut app, KeyCode::Esc), vec![Command::Cancel(id)]);
+    let cancelled = code(&mut app, KeyCode::Esc);
+    assert_eq!(cancelled[0], Command::Cancel(id));
+    assert!(
+        matches!(&cancelled[1..], [Command::RecordSend(sent)] if sent.http_status.is_none()),
+        "the send is recorded as cancelled: {cancelled:?}"
+    );
     assert_eq!(composer(&app).phase, Phase::Editing);
     let late = answer(json!({"status": "ok"}), 200);
     app.update(Action::ApiResult { id, reply: late });

@@ -14,9 +14,11 @@ use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, SendResult, fill}
 use crate::api::{Operation, curl};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::panes::history::record::{record, record_cancelled};
 use crate::app::widgets::LineEvent;
 use crate::app::{Action, ApiCall, Command, RequestId};
 use crate::sanitize;
+use crate::store::SendKind;
 
 impl Pane for Composer {
     fn keys(&self) -> &'static KeyTable {
@@ -73,12 +75,13 @@ impl Pane for Composer {
             Phase::Editing if self.unparsed.is_some() => self.update_unparsed(action, cx),
             Phase::Editing => self.update_writing(action, cx),
             Phase::Review { .. } => self.update_review(action, cx),
-            Phase::Sending { id, .. } => match action {
+            Phase::Sending { id, body } => match action {
                 Action::Back => {
-                    let id = *id;
+                    let cancel = Command::Cancel(*id);
+                    let record = record_cancelled(&self.context.base_url, SendKind::Report, body);
                     self.phase = Phase::Editing;
                     cx.info("send cancelled (the service may have received it already)");
-                    vec![Command::Cancel(id)].into()
+                    vec![cancel, record].into()
                 }
                 other => Outcome::NotMine(other),
             },
@@ -127,12 +130,19 @@ impl Pane for Composer {
                 }
             }
             Delivery::Api(exchange) => {
-                let Phase::Sending { id: sent, .. } = &self.phase else {
+                let Phase::Sending { id: sent, body } = &self.phase else {
                     return Outcome::done();
                 };
                 if *sent != id {
                     return Outcome::done();
                 }
+                // Every answer is recorded, a refusal or a network failure too.
+                let mut recorded = vec![record(
+                    &self.context.base_url,
+                    SendKind::Report,
+                    body,
+                    &exchange,
+                )];
                 let result = SendResult::from_exchange(&exchange);
                 let ok = result.ok;
                 if let Err(error) = &exchange.result {
@@ -146,9 +156,11 @@ impl Pane for Composer {
                     self.draft.restored = None;
                     self.draft.saved = None;
                     let subject = self.draft.subject.clone();
-                    return Outcome::RefreshList(vec![Command::RemoveDraft(subject)]);
+                    recorded.push(Command::RemoveDraft(subject));
+                    return Outcome::RefreshList(recorded);
                 }
                 cx.error("the report was refused: fix it and send again");
+                return recorded.into();
             }
             _ => {}
         }

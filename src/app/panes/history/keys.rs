@@ -1,0 +1,91 @@
+//! The history view's own keys, for the list and for one send shown in full; movement and global
+//! keys come from `keymap.rs`.
+
+use crossterm::event::KeyCode;
+
+use crate::app::Action;
+use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
+
+use Key::{Char, Code};
+
+const EDIT: Binding = bind(
+    &[Char('E')],
+    "E",
+    "edit the report in the composer and resend it",
+    || Action::EditAndResend,
+    "edit & resend",
+);
+
+const CURL: Binding = bind(
+    &[Char('c')],
+    "c",
+    "copy as a curl command (the token read from $APPDECK_TOKEN)",
+    || Action::CopyCurl,
+    "curl",
+);
+
+static LIST_OWN: [Binding; 6] = [
+    bind(
+        &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
+        "Enter",
+        "show the request and the answer in full",
+        || Action::Open,
+        "open",
+    ),
+    bind(
+        &[Char('/')],
+        "/",
+        "filter the sends as you type",
+        || Action::Search,
+        "filter",
+    ),
+    EDIT,
+    CURL,
+    bind(
+        &[Char('r')],
+        "r",
+        "reload the history",
+        || Action::Refresh,
+        "",
+    ),
+    bind(
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "clear the filter / back",
+        || Action::Back,
+        "back",
+    ),
+];
+
+pub static HISTORY_KEYS: KeyTable = KeyTable {
+    name: "history",
+    own: &LIST_OWN,
+    shared: &PANE_SHARED,
+};
+
+static ENTRY_OWN: [Binding; 3] = [
+    EDIT,
+    CURL,
+    bind(
+        &[Code(KeyCode::Esc), Char('h'), Code(KeyCode::Left)],
+        "Esc",
+        "back to the history",
+        || Action::Back,
+        "back",
+    ),
+];
+
+pub static ENTRY_KEYS: KeyTable = KeyTable {
+    name: "sent request",
+    own: &ENTRY_OWN,
+    shared: &PANE_SHARED,
+};
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn well_formed() {
+        crate::app::keymap::assert_well_formed(&super::HISTORY_KEYS);
+        crate::app::keymap::assert_well_formed(&super::ENTRY_KEYS);
+    }
+}

@@ -1,0 +1,47 @@
+//! What a send from the TUI becomes in the history: the composers hand their answer (or its
+//! absence) here and ask the runtime to record it ([`Command::RecordSend`]), off the UI thread.
+
+use chrono::DateTime;
+use serde_json::Value;
+
+use crate::api::{ApiError, Exchange, Reply};
+use crate::app::Command;
+use crate::store::{SendKind, Sent};
+
+/// Records a send of `body` to `base_url` that got `exchange` back. The time is stamped by the
+/// runtime when it records (`update` reads no clock).
+pub fn record(base_url: &str, kind: SendKind, body: &Value, exchange: &Exchange) -> Command {
+    let page = ApiError::Decode {
+        problem: "the service answered with a page".to_owned(),
+        excerpt: String::new(),
+    };
+    let outcome = match &exchange.result {
+        Ok(Reply::Answer(answer)) => Ok(answer.as_ref()),
+        Ok(Reply::Page(_)) => Err(&page),
+        Err(error) => Err(error),
+    };
+    let sent = Sent::from_outcome(
+        base_url,
+        kind,
+        body,
+        DateTime::UNIX_EPOCH,
+        exchange.status,
+        Some(exchange.elapsed),
+        outcome,
+    );
+    Command::RecordSend(Box::new(sent))
+}
+
+/// Records a send cancelled before its answer: the service may have received it.
+pub fn record_cancelled(base_url: &str, kind: SendKind, body: &Value) -> Command {
+    Command::RecordSend(Box::new(Sent {
+        sent_at: DateTime::UNIX_EPOCH,
+        base_url: base_url.to_owned(),
+        kind,
+        body: body.to_string(),
+        answer: None,
+        http_status: None,
+        duration: None,
+        error: Some("cancelled before the answer (the service may have received it)".to_owned()),
+    }))
+}

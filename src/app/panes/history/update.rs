@@ -1,0 +1,182 @@
+//! Keys, clicks and replies on the history view: the list with its `/` filter, and one send
+//! shown in full.
+
+use super::keys::{ENTRY_KEYS, HISTORY_KEYS};
+use super::{HistoryView, layout};
+use crate::api::curl;
+use crate::app::keymap::{InputMode, KeyTable};
+use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::widgets::{LineEvent, is_movement};
+use crate::app::{Action, Command, RequestId};
+use crate::store::SendKind;
+
+impl Pane for HistoryView {
+    fn keys(&self) -> &'static KeyTable {
+        if self.shown.is_some() {
+            &ENTRY_KEYS
+        } else {
+            &HISTORY_KEYS
+        }
+    }
+
+    fn input_mode(&self) -> InputMode {
+        if self.filtering && self.shown.is_none() {
+            InputMode::Line
+        } else {
+            InputMode::None
+        }
+    }
+
+    fn activity(&self) -> Option<String> {
+        self.loading.map(|_| "loading the history…".to_owned())
+    }
+
+    fn problem(&self) -> Option<String> {
+        self.problem.clone()
+    }
+
+    fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        if self.shown.is_some() {
+            return self.update_detail(action, cx);
+        }
+        let height = self.table_height(cx.body);
+        if self.filtering {
+            match self.filter.handle(action) {
+                LineEvent::Changed => self.refilter(height),
+                LineEvent::Submitted => self.filtering = false,
+                LineEvent::Cancelled => {
+                    self.filtering = false;
+                    self.filter.set("");
+                    self.refilter(height);
+                }
+                LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+                    self.cursor.apply(&action, self.visible.len(), height)
+                }
+                LineEvent::Unchanged | LineEvent::Other(_) => {}
+            }
+            return Outcome::done();
+        }
+        let len = self.visible.len();
+        match action {
+            action if is_movement(&action) => self.cursor.apply(&action, len, height),
+            Action::Click { column, row } => {
+                let rows = self.areas(cx.body).rows;
+                if crate::app::layout::contains(rows, column, row) {
+                    let index = self.cursor.offset + usize::from(row - rows.y);
+                    if index < len {
+                        if index == self.cursor.selected {
+                            self.show_selected();
+                        } else {
+                            self.cursor.select(index, len, height);
+                        }
+                    }
+                }
+            }
+            Action::Open | Action::Right => {
+                if !self.show_selected() {
+                    cx.error("no send under the cursor");
+                }
+            }
+            Action::Search => self.filtering = true,
+            Action::Refresh => {
+                cx.info("reloading the history");
+                return vec![self.load(cx.ids)].into();
+            }
+            Action::EditAndResend => return self.edit_and_resend(cx),
+            Action::CopyCurl => return self.copy_curl(cx).into(),
+            Action::Back => {
+                if self.filter.text().is_empty() {
+                    return Outcome::Pop;
+                }
+                self.filter.set("");
+                self.refilter(height);
+            }
+            other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        if let Delivery::History(loaded) = delivery
+            && self.loading == Some(id)
+        {
+            self.loading = None;
+            let height = self.table_height(cx.body);
+            self.set_entries(*loaded, height);
+        }
+        Outcome::done()
+    }
+
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        let height = self.table_height(cx.body);
+        self.cursor.keep_visible(self.visible.len(), height);
+        Vec::new()
+    }
+}
+
+impl HistoryView {
+    /// One send in full: movement scrolls it, `Esc` goes back to the list.
+    fn update_detail(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        let page = layout::detail_height(cx.body).max(1);
+        let Some(detail) = &mut self.shown else {
+            return Outcome::done();
+        };
+        let last = detail.lines.len().saturating_sub(page);
+        let scroll = detail.scroll;
+        detail.scroll = match action {
+            Action::Down | Action::ScrollDown => (scroll + 1).min(last),
+            Action::Up | Action::ScrollUp => scroll.saturating_sub(1),
+            Action::PageDown => (scroll + page).min(last),
+            Action::PageUp => scroll.saturating_sub(page),
+            Action::Top => 0,
+            Action::Bottom => last,
+            Action::Back | Action::Left => {
+                self.shown = None;
+                return Outcome::done();
+            }
+            Action::EditAndResend => return self.edit_and_resend(cx),
+            Action::CopyCurl => return self.copy_curl(cx).into(),
+            Action::Click { .. } => scroll,
+            other => return Outcome::NotMine(other),
+        };
+        Outcome::done()
+    }
+
+    /// `E`: a report goes to the composer (the app opens it, with this service's settings).
+    fn edit_and_resend(&mut self, cx: &mut Ctx) -> Outcome {
+        let Some(entry) = self.current() else {
+            cx.error("no send under the cursor");
+            return Outcome::done();
+        };
+        if entry.sent.kind == SendKind::Connect {
+            cx.error(
+                "a connect is resent with `appdeck connect FILE` (`c` copies it as curl); \
+                 the TUI composes reports only",
+            );
+            return Outcome::done();
+        }
+        match crate::validate::parse_json(&entry.sent.body) {
+            Ok(body) => Outcome::NotMine(Action::OpenReport(Box::new(body))),
+            Err(error) => {
+                cx.error(format!("the recorded report is not JSON ({error})"));
+                Outcome::done()
+            }
+        }
+    }
+
+    /// `c`: the send as a curl command to where it was sent; the token stays out of it.
+    fn copy_curl(&self, cx: &mut Ctx) -> Vec<Command> {
+        let Some(entry) = self.current() else {
+            return cx.copy(None, "curl command");
+        };
+        let line = crate::validate::parse_json(&entry.sent.body)
+            .map(|body| curl::command(&entry.sent.base_url, entry.sent.kind.operation(), &body));
+        match line {
+            Ok(line) => cx.copy(Some(line), "curl command"),
+            Err(error) => {
+                cx.error(format!("the recorded body is not JSON ({error})"));
+                Vec::new()
+            }
+        }
+    }
+}

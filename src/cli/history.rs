@@ -1,0 +1,212 @@
+//! `appdeck history` and `appdeck history show ID`: the reports and connects sent (from the TUI
+//! or the CLI) as recorded in the local store. Everything recorded came from a payload or a
+//! server, so every text is neutralised before it is printed.
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use super::Failure;
+use super::args::{EntryOutput, HistoryArgs, HistoryCommand, HistoryKind, HistoryOutput};
+use super::table::{fit_widths, join_cells};
+use crate::config;
+use crate::sanitize;
+use crate::store::{HistoryEntry, HistoryQuery, SendKind, Store};
+
+const HEADERS: [&str; 6] = ["ID", "TIME (UTC)", "KIND", "SENT", "HTTP", "ANSWER"];
+const MIN_WIDTHS: [usize; 6] = [2, 16, 4, 12, 4, 8];
+
+pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(), Failure> {
+    let store = open()?;
+    match &args.command {
+        Some(HistoryCommand::Show(show)) => {
+            let entry = store.history_entry(show.id)?.ok_or_else(|| {
+                Failure::Usage(format!(
+                    "no send with id {} in the history; `appdeck history` lists them",
+                    show.id
+                ))
+            })?;
+            match show.output {
+                EntryOutput::Text => write_entry(&entry, out)?,
+                EntryOutput::Json => write_json(&entry_json(&entry), true, out)?,
+            }
+        }
+        None => {
+            let kind = args.kind.map(|k| match k {
+                HistoryKind::Report => SendKind::Report,
+                HistoryKind::Connect => SendKind::Connect,
+            });
+            let query = HistoryQuery {
+                kind,
+                limit: args.limit as usize,
+            };
+            let entries = store.history(&query)?;
+            list(&entries, kind, args.output, width, out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Unlike a send, a listing has nothing to show without the store: it cannot be used is a
+/// failure here.
+fn open() -> Result<Store, Failure> {
+    let env = config::Env::from_process()?;
+    let path = config::store_path(&env).ok_or_else(|| {
+        Failure::Usage(
+            "no data directory to find the local store in; set APPDECK_DATA_DIR".to_owned(),
+        )
+    })?;
+    Ok(Store::open(&path.value)?)
+}
+
+fn list(
+    entries: &[HistoryEntry],
+    kind: Option<SendKind>,
+    output: HistoryOutput,
+    width: usize,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    match output {
+        HistoryOutput::Json => {
+            let items: Vec<Value> = entries.iter().map(entry_json).collect();
+            write_json(&Value::Array(items), true, out)?;
+        }
+        HistoryOutput::Ndjson => {
+            for entry in entries {
+                write_json(&entry_json(entry), false, out)?;
+            }
+        }
+        HistoryOutput::Table => {
+            let what = kind.map_or("sends", |k| match k {
+                SendKind::Report => "reports",
+                SendKind::Connect => "connects",
+            });
+            if entries.is_empty() {
+                eprintln!("no {what} recorded yet");
+                return Ok(());
+            }
+            let rows: Vec<Vec<String>> = entries.iter().map(table_row).collect();
+            let cells: Vec<&[String]> = rows.iter().map(Vec::as_slice).collect();
+            let widths = fit_widths(&HEADERS, &MIN_WIDTHS, &cells, width);
+            writeln!(out, "{}", join_cells(&widths, &HEADERS.map(str::to_owned)))?;
+            for row in &rows {
+                writeln!(out, "{}", join_cells(&widths, row))?;
+            }
+            eprintln!(
+                "{} {what}, newest first; `appdeck history show ID` shows one in full",
+                entries.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn table_row(entry: &HistoryEntry) -> Vec<String> {
+    let summary = entry.sent.summary();
+    let safe = |text: &str| sanitize::line(text).into_owned();
+    vec![
+        entry.id.to_string(),
+        entry.sent.sent_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+        entry.sent.kind.to_string(),
+        safe(&summary.request),
+        entry
+            .sent
+            .http_status
+            .map_or_else(|| "-".to_owned(), |s| s.to_string()),
+        safe(&summary.answer),
+    ]
+}
+
+/// A send for scripts: the bodies as JSON when they are (a body that is not is kept as a string).
+fn entry_json(entry: &HistoryEntry) -> Value {
+    let sent = &entry.sent;
+    let as_json = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| json!(text));
+    json!({
+        "id": entry.id,
+        "sent_at": sent.sent_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        "base_url": sent.base_url,
+        "kind": sent.kind.as_str(),
+        "http_status": sent.http_status,
+        "duration_ms": sent.duration.map(|d| d.as_millis() as u64),
+        "error": sent.error,
+        "body": as_json(&sent.body),
+        "answer": sent.answer.as_deref().map(as_json),
+    })
+}
+
+/// JSON escaped by [`sanitize::json_for_terminal`]: the same data, nothing a terminal acts on.
+fn write_json(value: &Value, pretty: bool, out: &mut impl Write) -> std::io::Result<()> {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+    .map_err(std::io::Error::from)?;
+    writeln!(out, "{}", sanitize::json_for_terminal(&text))
+}
+
+/// The request and the answer in full, as `history show` prints them.
+fn write_entry(entry: &HistoryEntry, out: &mut impl Write) -> std::io::Result<()> {
+    for line in entry_lines(entry) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The lines of `history show`, each safe to print.
+fn entry_lines(entry: &HistoryEntry) -> Vec<String> {
+    let sent = &entry.sent;
+    let summary = sent.summary();
+    let url = format!(
+        "{}/{}",
+        sent.base_url.trim_end_matches('/'),
+        sent.kind.operation().path()
+    );
+    let took = sent
+        .duration
+        .map_or_else(String::new, |d| format!(" · {} ms", d.as_millis()));
+    let mut lines = vec![
+        format!("id:      {}", entry.id),
+        format!(
+            "sent:    {}",
+            sent.sent_at.format("%Y-%m-%d %H:%M:%S%.3f UTC")
+        ),
+        format!("kind:    {}", sent.kind),
+        format!("request: POST {}", sanitize::line(&url)),
+        match &sent.answer {
+            Some(_) => format!(
+                "answer:  {}{took} · {}",
+                summary.http,
+                sanitize::line(&summary.answer)
+            ),
+            None => format!("answer:  {}{took}", summary.http),
+        },
+    ];
+    if let Some(error) = &sent.error {
+        lines.push(format!("error:   {}", sanitize::line(error)));
+    }
+    lines.push(String::new());
+    lines.push("body (as sent; the token is never recorded):".to_owned());
+    lines.extend(pretty(&sent.body));
+    lines.push(String::new());
+    match &sent.answer {
+        Some(answer) => {
+            lines.push("answer body:".to_owned());
+            lines.extend(pretty(answer));
+        }
+        None => lines.push("answer body: none came".to_owned()),
+    }
+    lines
+}
+
+/// Pretty JSON with what could drive a terminal escaped; text that is not JSON, neutralised.
+fn pretty(text: &str) -> Vec<String> {
+    let shown = match serde_json::from_str::<Value>(text) {
+        Ok(value) => serde_json::to_string_pretty(&value)
+            .map(|p| sanitize::json_for_terminal(&p).into_owned())
+            .unwrap_or_default(),
+        Err(_) => sanitize::multiline(text).into_owned(),
+    };
+    shown.lines().map(str::to_owned).collect()
+}

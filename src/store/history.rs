@@ -1,0 +1,223 @@
+//! The history of sends: every report and connect appdeck sent, from the TUI or the CLI, with
+//! the service's answer, or why none came. Rows are only ever added; listings are newest first.
+//! What a listing shows of a row (its one-line summary) is in `summary.rs`.
+
+mod summary;
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::app_versions::timestamp;
+use super::{Store, StoreError, base_url_key};
+use crate::api::{Answer, ApiError, Operation};
+pub use summary::Summary;
+
+/// What was sent: a task report or an app version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SendKind {
+    Report,
+    Connect,
+}
+
+impl SendKind {
+    /// The word stored, shown and typed (`--kind report`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SendKind::Report => "report",
+            SendKind::Connect => "connect",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SendKind> {
+        match text {
+            "report" => Some(SendKind::Report),
+            "connect" => Some(SendKind::Connect),
+            _ => None,
+        }
+    }
+
+    /// The operation that sends it.
+    pub fn operation(self) -> Operation {
+        match self {
+            SendKind::Report => Operation::OperationsReport,
+            SendKind::Connect => Operation::VersionConnect,
+        }
+    }
+
+    /// The kind an operation sends; `None` for `resources.list`, which is not recorded.
+    pub fn of(operation: Operation) -> Option<SendKind> {
+        match operation {
+            Operation::OperationsReport => Some(SendKind::Report),
+            Operation::VersionConnect => Some(SendKind::Connect),
+            Operation::ResourcesList => None,
+        }
+    }
+}
+
+impl std::fmt::Display for SendKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One send and what came of it, as recorded. Never holds the token: the body is the payload, and
+/// the base URL is stored without credentials ([`base_url_key`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sent {
+    pub sent_at: DateTime<Utc>,
+    /// The service's base URL.
+    pub base_url: String,
+    pub kind: SendKind,
+    /// The body as sent (JSON text).
+    pub body: String,
+    /// The answer's body as it came (JSON text as a rule); `None` when no answer came.
+    pub answer: Option<String>,
+    /// `None` when no answer came (a network failure, a timeout, a cancel).
+    pub http_status: Option<u16>,
+    /// From sending to having read the answer; `None` when not known (cancelled).
+    pub duration: Option<Duration>,
+    /// What went wrong, in one line: a refusal, a network failure, an unreadable answer.
+    pub error: Option<String>,
+}
+
+impl Sent {
+    /// A send of `body` and its outcome: the answer (a refusal included, its reason as the
+    /// error), or why none could be read (the start of its body kept when there was one).
+    pub fn from_outcome(
+        base_url: &str,
+        kind: SendKind,
+        body: &serde_json::Value,
+        sent_at: DateTime<Utc>,
+        http_status: Option<u16>,
+        duration: Option<Duration>,
+        outcome: Result<&Answer, &ApiError>,
+    ) -> Sent {
+        let (answer, error) = match outcome {
+            Ok(answer) => (
+                Some(answer.raw.to_string()),
+                answer.rejection().map(|e| e.to_string()),
+            ),
+            Err(error) => (
+                error.answer_excerpt().map(str::to_owned),
+                Some(error.to_string()),
+            ),
+        };
+        Sent {
+            sent_at,
+            base_url: base_url.to_owned(),
+            kind,
+            body: body.to_string(),
+            answer,
+            http_status,
+            duration,
+            error,
+        }
+    }
+}
+
+/// A recorded send with its id (what `appdeck history show ID` takes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryEntry {
+    pub id: i64,
+    pub sent: Sent,
+}
+
+/// Which sends a listing wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryQuery {
+    /// Only this kind; both when `None`.
+    pub kind: Option<SendKind>,
+    /// At most this many, the newest.
+    pub limit: usize,
+}
+
+const COLUMNS: &str = "id, sent_at, base_url, kind, body, answer, http_status, duration_ms, error";
+
+impl Store {
+    /// Records a send; returns its id.
+    pub fn record_send(&self, sent: &Sent) -> Result<i64, StoreError> {
+        let duration_ms = sent
+            .duration
+            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        self.conn
+            .execute(
+                "INSERT INTO history
+                    (sent_at, base_url, kind, body, answer, http_status, duration_ms, error)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    timestamp(&sent.sent_at),
+                    base_url_key(&sent.base_url),
+                    sent.kind.as_str(),
+                    sent.body,
+                    sent.answer,
+                    sent.http_status,
+                    duration_ms,
+                    sent.error,
+                ],
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The sends `query` asks for, newest first (by time, then by id for sends in the same
+    /// millisecond).
+    pub fn history(&self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {
+        let limit = i64::try_from(query.limit).unwrap_or(i64::MAX);
+        let mut statement = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM history
+                 WHERE ?1 IS NULL OR kind = ?1
+                 ORDER BY sent_at DESC, id DESC LIMIT ?2"
+            ))
+            .map_err(|e| self.error(e))?;
+        let rows = statement
+            .query_map(params![query.kind.map(SendKind::as_str), limit], entry)
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
+    }
+
+    /// One send by its id; `None` when there is none.
+    pub fn history_entry(&self, id: i64) -> Result<Option<HistoryEntry>, StoreError> {
+        self.conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM history WHERE id = ?1"),
+                [id],
+                entry,
+            )
+            .optional()
+            .map_err(|e| self.error(e))
+    }
+}
+
+/// A row read back. Values this appdeck did not write (a time that does not parse, a status out
+/// of range) are kept as the epoch or dropped rather than failing the whole listing.
+fn entry(row: &Row<'_>) -> rusqlite::Result<HistoryEntry> {
+    let sent_at: String = row.get(1)?;
+    let kind: String = row.get(3)?;
+    let http_status: Option<i64> = row.get(6)?;
+    let duration_ms: Option<i64> = row.get(7)?;
+    Ok(HistoryEntry {
+        id: row.get(0)?,
+        sent: Sent {
+            sent_at: DateTime::parse_from_rfc3339(&sent_at)
+                .map(|t| t.with_timezone(&Utc))
+                .unwrap_or_default(),
+            base_url: row.get(2)?,
+            // The table's CHECK allows these two only.
+            kind: SendKind::parse(&kind).unwrap_or(SendKind::Report),
+            body: row.get(4)?,
+            answer: row.get(5)?,
+            http_status: http_status.and_then(|s| u16::try_from(s).ok()),
+            duration: duration_ms
+                .and_then(|ms| u64::try_from(ms).ok())
+                .map(Duration::from_millis),
+            error: row.get(8)?,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests;
