@@ -46,12 +46,12 @@ fn main() -> ExitCode {
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
 async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
     let mut sandbox = None;
-    let (settings, profile) = if cli.demo {
+    let (settings, origin, warnings) = if cli.demo {
         match Sandbox::start_early(SandboxOptions::default()).await {
             Ok(demo) => {
                 let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
                 sandbox = Some(demo);
-                (settings, Some("demo (built-in sandbox)".to_owned()))
+                (settings, "demo (built-in sandbox)".to_owned(), Vec::new())
             }
             Err(e) => {
                 eprintln!("appdeck: cannot start the demo sandbox: {e:#}");
@@ -60,13 +60,18 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         }
     } else {
         match appdeck::cli::client_settings(&cli.global) {
-            Ok(configured) => configured,
+            Ok(configured) => {
+                // On stderr too: it stays readable once the TUI has left the screen.
+                appdeck::cli::warn(&configured.warnings);
+                (configured.settings, configured.origin, configured.warnings)
+            }
             Err(failure) => return failure.report(),
         }
     };
     let session = Session {
-        profile,
+        origin,
         host: host_of(&settings.base_url),
+        warnings,
     };
     let types = type_sources(cli, &settings.base_url);
     let options = LaunchOptions {

@@ -81,8 +81,9 @@ fn first_request(commands: &[Command]) -> RequestId {
 
 fn new_app(size: (u16, u16)) -> (App, RequestId) {
     let session = Session {
-        profile: Some("demo".into()),
+        origin: "demo".into(),
         host: "127.0.0.1:8080".into(),
+        warnings: Vec::new(),
     };
     let (app, commands) = App::new(session, Rect::new(0, 0, size.0, size.1), None);
     let id = first_request(&commands);

@@ -506,3 +506,23 @@ fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
     assert_eq!(app.browser.selected().unwrap().id.as_deref(), Some("r12"));
     assert_eq!(app.browser.cursor.selected, 5, "two new matches above it");
 }
+
+/// Item 12 of issue 9: a configuration warning (a token file others can read) printed on stderr
+/// is hidden behind the TUI's screen, so the first frame says it, and `!` has it in full.
+#[test]
+fn a_configuration_warning_shows_on_the_first_frame() {
+    let session = Session {
+        origin: "prod".into(),
+        host: "h:1".into(),
+        warnings: vec!["token file /t is readable by group or others; run: chmod 600 /t".into()],
+    };
+    let (mut app, _) = App::new(session, Rect::new(0, 0, 80, 24), None);
+    match &app.notice {
+        Some(Notice::Error(text)) => assert!(text.contains("chmod 600 /t"), "{text}"),
+        other => panic!("no warning on the first frame: {other:?}"),
+    }
+    app.update(Action::Down);
+    assert!(app.notice.is_none(), "a key clears it from the bar");
+    let kept = app.last_error.as_ref().expect("! keeps the warning");
+    assert!(kept.message.contains("chmod 600 /t"));
+}

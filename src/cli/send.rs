@@ -30,7 +30,7 @@ pub async fn run(
     }
     if args.curl {
         // Printed even with findings: people test how the service reacts to a broken payload.
-        let (settings, _) = super::client_settings(global)?;
+        let settings = super::command_settings(global)?;
         let line = crate::api::curl::command(&settings.base_url, operation, &value);
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
@@ -45,7 +45,7 @@ pub async fn run(
         )));
     }
 
-    let (settings, _profile) = super::client_settings(global)?;
+    let settings = super::command_settings(global)?;
     let client = crate::api::Client::new(&settings)?;
     if operation == Operation::VersionConnect {
         compare_with_sent(&settings.base_url, &value, allow_breaking)?;

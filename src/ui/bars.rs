@@ -12,17 +12,11 @@ use crate::sanitize;
 use crate::text::fit;
 
 pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let profile = app
-        .session
-        .profile
-        .as_deref()
-        .map(sanitize::line)
-        .unwrap_or("no profile".into());
     let mut spans = vec![
         Span::styled(" appdeck ", theme.title()),
         Span::raw(format!(
             "│ {} │ {} ",
-            profile,
+            sanitize::line(&app.session.origin),
             sanitize::line(&app.session.host)
         )),
     ];
