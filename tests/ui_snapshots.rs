@@ -294,6 +294,42 @@ fn error_popup() {
     });
 }
 
+/// Issue 9 item 7: `!` after an error status shows the request (method and URL, never the
+/// token), the HTTP status and the start of the answer's body.
+#[test]
+fn error_popup_of_an_error_status() {
+    snapshot("error_popup_http", |size| {
+        let (mut app, id) = new_app(size);
+        let error = ApiError::Http {
+            status: 500,
+            reason: "Internal Server Error".into(),
+            message: "database unavailable".into(),
+            request: Box::new(appdeck::api::error::FailedRequest {
+                method: "POST".into(),
+                url: "http://127.0.0.1:8080/api/v1/resources.list".into(),
+                body_start: r#"{"status":"error","error":"database unavailable","trace":"db-7"}"#
+                    .into(),
+            }),
+        };
+        app.update(Action::ApiResult {
+            id,
+            reply: page_reply(Err(error)),
+        });
+        press(&mut app, KeyCode::Char('!'));
+        let screen = draw(&app);
+        if size == (120, 40) {
+            for part in [
+                "POST http://127.0.0.1:8080/api/v1/resources.list",
+                "HTTP 500 Internal Server Error",
+                r#""trace":"db-7""#,
+            ] {
+                assert!(screen.contains(part), "{part} missing:\n{screen}");
+            }
+        }
+        app
+    });
+}
+
 /// The list loaded, the demo's known types arrived (and a type name no payload defines).
 fn with_types(size: (u16, u16)) -> App {
     let mut app = loaded_app(size);

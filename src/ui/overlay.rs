@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
 use crate::app::layout;
-use crate::app::overlay::{CommandLine, ErrorPopup, Help, TypePicker};
+use crate::app::overlay::{CommandLine, ErrorPopup, ErrorReport, Help, TypePicker};
 use crate::sanitize;
 use crate::text::fit;
 
@@ -146,12 +146,11 @@ pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme,
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+/// The error popup is this wide at most; as high as its text, up to the screen.
+const ERROR_WIDTH: u16 = 72;
+const ERROR_MIN_HEIGHT: u16 = 12;
+
 pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, area: Rect) {
-    let popup = layout::centered(area, 72, 12);
-    frame.render_widget(Clear, popup);
-    let block = popup_block(theme, " Error ".to_owned())
-        .border_style(theme.error())
-        .title_bottom(Line::styled(" Esc close · j/k scroll ", theme.dim()));
     let report = &popup_state.report;
     let mut lines = vec![
         Line::styled(format!("While {}:", report.doing), theme.dim()),
@@ -162,6 +161,18 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, 
         lines.push(Line::raw(""));
         lines.push(Line::styled(format!("Hint: {hint}"), theme.warning()));
     }
+    let exchange = exchange_lines(report, theme);
+    if !exchange.is_empty() {
+        lines.push(Line::raw(""));
+        lines.extend(exchange.iter().cloned());
+    }
+    let text_width = ERROR_WIDTH.min(area.width).saturating_sub(2);
+    let wanted = super::text::wrapped_height(&lines, text_width).saturating_add(2);
+    let popup = layout::centered(area, ERROR_WIDTH, wanted.max(ERROR_MIN_HEIGHT));
+    frame.render_widget(Clear, popup);
+    let block = popup_block(theme, " Error ".to_owned())
+        .border_style(theme.error())
+        .title_bottom(Line::styled(" Esc close · j/k scroll ", theme.dim()));
     // On a tiny screen the error itself comes first, and j/k scroll to the rest.
     if super::text::wrapped_height(&lines, layout::inset(popup).width) > layout::inset(popup).height
     {
@@ -172,6 +183,7 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, 
         if let Some(hint) = &report.hint {
             lines.push(Line::styled(format!("Hint: {hint}"), theme.warning()));
         }
+        lines.extend(exchange);
     }
     frame.render_widget(
         Paragraph::new(lines)
@@ -180,4 +192,24 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, 
             .block(block),
         popup,
     );
+}
+
+/// The request that failed, the status and the start of the answer, when the service answered.
+fn exchange_lines(report: &ErrorReport, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(exchange) = &report.exchange else {
+        return Vec::new();
+    };
+    let field = |label: &'static str, value: String| {
+        Line::from(vec![Span::styled(label, theme.dim()), Span::raw(value)])
+    };
+    let body = if exchange.body_start.is_empty() {
+        "(empty)".to_owned()
+    } else {
+        exchange.body_start.clone()
+    };
+    vec![
+        field("Request  ", exchange.request.clone()),
+        field("Status   ", format!("HTTP {}", exchange.status)),
+        field("Answer   ", body),
+    ]
 }

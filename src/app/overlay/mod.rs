@@ -14,6 +14,7 @@ use ratatui::layout::Rect;
 
 use super::layout;
 use super::widgets::{LineInput, ListCursor};
+use crate::api::ApiError;
 use crate::sanitize;
 
 #[derive(Clone, Debug)]
@@ -254,6 +255,20 @@ pub struct ErrorReport {
     pub doing: String,
     pub message: String,
     pub hint: Option<String>,
+    /// The exchange that failed, when the service answered with an error status.
+    pub exchange: Option<FailedExchange>,
+}
+
+/// A request the service refused, as `!` shows it: never the token (it travels in a header that
+/// is not kept), the URL with any credentials masked, the answer's start neutralised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedExchange {
+    /// `POST https://host/api/v1/resources.list`
+    pub request: String,
+    /// `500 Internal Server Error`
+    pub status: String,
+    /// The first characters of the answer's body; empty for no body.
+    pub body_start: String,
 }
 
 impl ErrorReport {
@@ -263,7 +278,29 @@ impl ErrorReport {
             doing: doing.to_owned(),
             message: sanitize::line(message).into_owned(),
             hint,
+            exchange: None,
         }
+    }
+
+    /// An API error, with the request and the answer's start when the service answered.
+    pub fn of_api_error(doing: &str, error: &ApiError) -> Self {
+        let mut report =
+            ErrorReport::new(doing, &error.to_string(), error.hint().map(str::to_owned));
+        if let ApiError::Http {
+            status,
+            reason,
+            request,
+            ..
+        } = error
+        {
+            report.exchange = Some(FailedExchange {
+                request: sanitize::line(&format!("{} {}", request.method, request.url))
+                    .into_owned(),
+                status: sanitize::line(format!("{status} {reason}").trim_end()).into_owned(),
+                body_start: sanitize::line(&request.body_start).into_owned(),
+            });
+        }
+        report
     }
 }
 
