@@ -294,10 +294,22 @@ fn type_filter_from_the_command_line_and_the_picker() {
         "{screen}"
     );
     tmux.send(&["t"]);
-    tmux.wait_for("the picker", |s| {
-        s.contains("Type filter") && s.contains("(all types)")
+    tmux.wait_for("the picker, the listed type marked", |s| {
+        s.contains("Type filter") && s.contains("(all types)") && s.contains("✓ deployment")
     });
-    tmux.send(&["g", "Enter"]);
+    // Typing narrows the types.
+    tmux.send(&["-l", "inc"]);
+    tmux.wait_for("only incident in the picker", |s| {
+        s.contains("incident") && !s.contains("(all types)")
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the incidents", |s| s.contains("type incident ·"));
+    tmux.send(&["t"]);
+    tmux.send(&["-l", "all"]);
+    tmux.wait_for("all types alone", |s| {
+        s.contains("(all types)") && !s.contains("✓ incident")
+    });
+    tmux.send(&["Enter"]);
     tmux.wait_for("all types again", |s| s.contains("all types ·"));
     tmux.send(&["q"]);
 }

@@ -9,7 +9,8 @@ use super::theme::Theme;
 use crate::app::layout;
 use crate::app::overlay::{CommandLine, ErrorPopup, ErrorReport, Help, TypePicker};
 use crate::sanitize;
-use crate::text::fit;
+use crate::text::{count, fit};
+use crate::ui::theme::SELECTED_MARKER;
 
 fn popup_block(theme: &Theme, title: String) -> Block<'static> {
     Block::default()
@@ -112,38 +113,60 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme,
     }
 }
 
+/// The type picker: the filter line, then the matching types with their loaded rows, the one
+/// listed now marked `✓`.
 pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme, area: Rect) {
-    let height = (picker.options.len() as u16).saturating_add(2).min(20);
-    let popup = layout::centered(area, 40, height);
+    // Border, filter line, and at least one row (for "nothing matches").
+    let rows = picker.visible.len().max(1) as u16;
+    let popup = layout::centered(area, 44, rows.saturating_add(3).min(22));
     frame.render_widget(Clear, popup);
-    let block = popup_block(theme, " Type filter ".to_owned());
+    let legend = " ✓ listed now · rows loaded ";
+    let mut block = popup_block(theme, " Type filter ".to_owned());
+    if usize::from(popup.width) >= legend.chars().count() + 2 {
+        block = block.title_bottom(Line::styled(legend, theme.dim()).right_aligned());
+    }
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
-    let visible = usize::from(inner.height);
+    let width = usize::from(inner.width);
+    let mut lines = vec![Line::from(vec![
+        Span::styled("filter: ", theme.dim()),
+        Span::raw(sanitize::line(picker.filter.text()).into_owned()),
+    ])];
+    if picker.visible.is_empty() {
+        lines.push(Line::styled("no type matches", theme.dim()));
+    }
+    let visible = usize::from(inner.height.saturating_sub(1));
     let start = picker
         .cursor
         .selected
         .saturating_sub(visible.saturating_sub(1));
-    let lines: Vec<Line> = picker
-        .options
-        .iter()
-        .enumerate()
-        .skip(start)
-        .take(visible)
-        .map(|(i, option)| {
-            let label = match option {
-                Some(t) => sanitize::line(t).into_owned(),
-                None => "(all types)".to_owned(),
-            };
-            let line = Line::raw(fit(&format!(" {label}"), usize::from(inner.width)));
-            if i == picker.cursor.selected {
-                line.style(theme.selected(true))
-            } else {
-                line
-            }
-        })
-        .collect();
+    for (at, &index) in picker.visible.iter().enumerate().skip(start).take(visible) {
+        let option = &picker.options[index];
+        let selected = at == picker.cursor.selected;
+        let marker = if selected { SELECTED_MARKER } else { " " };
+        let current = if option.name == picker.current {
+            "✓ "
+        } else {
+            "  "
+        };
+        let count = option.count.map(count).unwrap_or_default();
+        let room = width.saturating_sub(3 + count.chars().count() + 1);
+        let label = fit(&sanitize::line(option.label()), room);
+        let pad = room.saturating_sub(unicode_width::UnicodeWidthStr::width(label.as_str()));
+        let spans = vec![
+            Span::raw(marker),
+            Span::styled(current, theme.info()),
+            Span::raw(format!("{label}{} ", " ".repeat(pad))),
+            Span::styled(count, theme.dim()),
+        ];
+        lines.push(if selected {
+            theme.select(spans, true)
+        } else {
+            Line::from(spans)
+        });
+    }
     frame.render_widget(Paragraph::new(lines), inner);
+    super::text::place_cursor(frame, inner, 8, &picker.filter);
 }
 
 /// The error popup is this wide at most; as high as its text, up to the screen.

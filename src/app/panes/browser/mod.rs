@@ -15,6 +15,7 @@ use crate::api::paging::retain_type;
 use crate::api::{ApiError, CursorTrail, ListRequest, ListResponse};
 use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
+use crate::app::overlay::TypePicker;
 use crate::app::widgets::{LineInput, ListCursor};
 use row::Row;
 
@@ -74,6 +75,27 @@ pub struct Browser {
 }
 
 impl Browser {
+    /// The type picker: every type seen, with its count of loaded rows, the current one marked.
+    /// Under a type filter only that type's rows are loaded, so the others have no count.
+    pub fn type_picker(&self) -> TypePicker {
+        let rows = self
+            .listing
+            .loaded()
+            .map(|l| l.rows.as_slice())
+            .unwrap_or_default();
+        let counts = crate::app::panes::types::count_rows(
+            rows.iter().map(|r| r.resource_type.as_deref()),
+            self.types_seen.iter(),
+        );
+        let filtered = self.type_filter.is_some();
+        let loaded = self.listing.loaded().is_some();
+        let types = counts.into_iter().map(|(name, n)| {
+            let known = loaded && (!filtered || self.type_filter.as_ref() == Some(&name));
+            (name, known.then_some(n))
+        });
+        let all = (loaded && !filtered).then_some(rows.len());
+        TypePicker::new(all, types, self.type_filter.as_ref())
+    }
     pub fn new(page_size: Option<u32>) -> Self {
         Browser {
             page_size,
