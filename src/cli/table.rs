@@ -7,7 +7,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::api::PageItem;
 use crate::sanitize;
-use crate::text::fit;
+use crate::text::{fit, fit_columns, short_time};
 
 /// Width used when the output is not a terminal and `COLUMNS` says nothing.
 pub const FALLBACK_WIDTH: usize = 100;
@@ -68,7 +68,10 @@ impl Row {
                     r.title().map_or_else(String::new, safe),
                     text(r.status.get()),
                     text(r.external_id.get()),
-                    text(r.updated_at.get()),
+                    // As the terminal UI shows it.
+                    r.updated_at
+                        .get()
+                        .map_or_else(String::new, |t| safe(&short_time(t))),
                 ]
             }
             PageItem::Malformed(m) => [
@@ -107,20 +110,15 @@ impl Layout {
     /// way first until the row fits or every column is at its minimum.
     pub fn fit(rows: &[Row], width: usize) -> Layout {
         let room = width.saturating_sub(GAP.len() * (COLUMNS - 1));
+        let natural: Vec<usize> = (0..COLUMNS)
+            .map(|i| {
+                let widest = rows.iter().map(|r| r.cells[i].width()).max().unwrap_or(0);
+                widest.max(HEADERS[i].width())
+            })
+            .collect();
+        let fitted = fit_columns(&natural, &MIN_WIDTHS, room);
         let mut widths = [0; COLUMNS];
-        for (i, w) in widths.iter_mut().enumerate() {
-            let widest = rows.iter().map(|r| r.cells[i].width()).max().unwrap_or(0);
-            *w = widest.max(HEADERS[i].width()).min(room.max(MIN_WIDTHS[i]));
-        }
-        while widths.iter().sum::<usize>() > room {
-            let shrinkable = (0..COLUMNS)
-                .filter(|&i| widths[i] > MIN_WIDTHS[i])
-                .max_by_key(|&i| (widths[i], i));
-            match shrinkable {
-                Some(i) => widths[i] -= 1,
-                None => break,
-            }
-        }
+        widths.copy_from_slice(&fitted);
         Layout { widths }
     }
 
@@ -231,6 +229,15 @@ mod tests {
             Some(line[..byte].width())
         };
         assert_eq!(at(layout.header()), at(layout.row(&rows[0])));
+    }
+
+    /// Issue 9 item 3: the table and the terminal UI show a timestamp the same way.
+    #[test]
+    fn timestamps_read_as_in_the_terminal_ui() {
+        let row = Row::from_item(&item(json!({"updated_at": "2024-05-01T12:00:00Z"})));
+        assert_eq!(row.cells[5], "2024-05-01 12:00");
+        let row = Row::from_item(&item(json!({"updated_at": "not a time"})));
+        assert_eq!(row.cells[5], "not a time");
     }
 
     #[test]

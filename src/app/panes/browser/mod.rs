@@ -2,6 +2,7 @@
 //! over loaded rows, and the decisions of when to fetch the next page. Always at the bottom of
 //! the stack. Its keys are in `keys.rs`, its handling of actions in `update.rs`.
 
+pub mod columns;
 pub mod keys;
 pub mod layout;
 pub mod row;
@@ -31,6 +32,8 @@ pub struct Listing {
     trail: CursorTrail,
     /// How many pages arrived, for the status line.
     pub pages: usize,
+    /// The widest value of each column, for sizing the table's columns.
+    pub widths: columns::ColumnWidths,
 }
 
 /// Whether the listing has more pages, and what became of the last attempt to get one.
@@ -212,6 +215,7 @@ impl Browser {
         listing
             .rows
             .extend(page.resources.iter().map(Row::from_item));
+        listing.widths.extend(&listing.rows[start..]);
         let needle = self.filter.text().to_lowercase();
         let new_visible: Vec<usize> = (start..listing.rows.len())
             .filter(|&i| row_matches(&listing.rows[i], &needle))
