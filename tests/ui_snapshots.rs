@@ -619,3 +619,31 @@ fn composer_error_answer() {
         app
     });
 }
+
+/// Issue 9 item 2: a long string cut at the edge of the tree and raw panes ends in `…`, so a
+/// cut value never passes for a whole one.
+#[test]
+fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
+    let (mut app, id) = new_app((80, 24));
+    let long = format!("start {} end", "x".repeat(200));
+    let resource = serde_json::json!({
+        "id": "res_long", "type": "repository", "display_name": "long",
+        "properties": {"description": long}
+    });
+    app.update(Action::ApiResult {
+        id,
+        reply: page_reply(Ok(page(vec![resource], None))),
+    });
+    press(&mut app, KeyCode::Enter);
+    let screen = draw(&app);
+    let tree = screen.lines().find(|l| l.contains("description: \"start"));
+    let raw = screen
+        .lines()
+        .find(|l| l.contains("\"description\": \"start"));
+    for (pane, line) in [("tree", tree), ("raw", raw)] {
+        let line = line.unwrap_or_else(|| panic!("no {pane} line:\n{screen}"));
+        let inner = line.trim_end_matches(['│', '┃', '"']);
+        assert!(inner.ends_with('…'), "{pane}: {line}");
+        assert!(!line.contains(" end"), "{pane}: {line}");
+    }
+}
