@@ -78,8 +78,9 @@ fn main() {
     resource["properties"] = Value::Object(big);
     let size = serde_json::to_string_pretty(&resource).expect("json").len();
     let session = Session {
-        profile: None,
+        origin: "env".into(),
         host: "127.0.0.1:1".into(),
+        warnings: Vec::new(),
     };
     let (mut app, commands) = App::new(session, Rect::new(0, 0, 120, 40), None);
     app.report = Arc::new(ReportContext {

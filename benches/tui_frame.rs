@@ -39,8 +39,9 @@ fn resource(i: usize) -> Value {
 /// An app with `rows` loaded, in pages of 500 as the sandbox's largest page.
 fn app_with_rows(rows: usize) -> App {
     let session = Session {
-        profile: Some("bench".into()),
+        origin: "bench".into(),
         host: "127.0.0.1:1".into(),
+        warnings: Vec::new(),
     };
     let (mut app, mut commands) = App::new(session, Rect::new(0, 0, WIDTH, HEIGHT), Some(500));
     let mut start = 0;
@@ -163,8 +164,9 @@ fn main() {
     let mut resource = resource(0);
     resource["properties"] = Value::Object(big);
     let session = Session {
-        profile: None,
+        origin: "env".into(),
         host: "127.0.0.1:1".into(),
+        warnings: Vec::new(),
     };
     let (mut detail_app, commands) = App::new(session, Rect::new(0, 0, WIDTH, HEIGHT), None);
     let Some(Command::Api { id, .. }) = commands.first() else {

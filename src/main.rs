@@ -54,7 +54,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         Err(e) => return appdeck::cli::Failure::from(e).report(),
     };
     let mut sandbox = None;
-    let (settings, profile, read_only) = if cli.demo {
+    let (settings, origin, warnings, read_only) = if cli.demo {
         match Sandbox::start_early(SandboxOptions::default()).await {
             Ok(demo) => {
                 let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
@@ -62,7 +62,8 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
                 let read_only = cli.global.read_only.then_some(ReadOnly::Flag(None));
                 (
                     settings,
-                    Some("demo (built-in sandbox)".to_owned()),
+                    "demo (built-in sandbox)".to_owned(),
+                    Vec::new(),
                     read_only,
                 )
             }
@@ -72,14 +73,24 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             }
         }
     } else {
-        match appdeck::cli::configured(&cli.global) {
-            Ok(configured) => (configured.client, configured.profile, configured.read_only),
+        match appdeck::cli::client_settings(&cli.global) {
+            Ok(configured) => {
+                // On stderr too: it stays readable once the TUI has left the screen.
+                appdeck::cli::warn(&configured.warnings);
+                (
+                    configured.settings,
+                    configured.origin,
+                    configured.warnings,
+                    configured.read_only,
+                )
+            }
             Err(failure) => return failure.report(),
         }
     };
     let session = Session {
-        profile,
+        origin,
         host: host_of(&settings.base_url),
+        warnings,
     };
     // `:profile NAME` switches among the config file's profiles (not under --demo).
     let profiles = (!cli.demo).then(|| {

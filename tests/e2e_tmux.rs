@@ -294,10 +294,22 @@ fn type_filter_from_the_command_line_and_the_picker() {
         "{screen}"
     );
     tmux.send(&["t"]);
-    tmux.wait_for("the picker", |s| {
-        s.contains("Type filter") && s.contains("(all types)")
+    tmux.wait_for("the picker, the listed type marked", |s| {
+        s.contains("Type filter") && s.contains("(all types)") && s.contains("✓ deployment")
     });
-    tmux.send(&["g", "Enter"]);
+    // Typing narrows the types.
+    tmux.send(&["-l", "inc"]);
+    tmux.wait_for("only incident in the picker", |s| {
+        s.contains("incident") && !s.contains("(all types)")
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the incidents", |s| s.contains("type incident ·"));
+    tmux.send(&["t"]);
+    tmux.send(&["-l", "all"]);
+    tmux.wait_for("all types alone", |s| {
+        s.contains("(all types)") && !s.contains("✓ incident")
+    });
+    tmux.send(&["Enter"]);
     tmux.wait_for("all types again", |s| s.contains("all types ·"));
     tmux.send(&["q"]);
 }
@@ -878,4 +890,63 @@ fn a_report_sent_from_the_tui_is_in_the_history_of_the_cli_and_of_the_tui() {
     );
     tmux.send(&["q"]);
     tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
+}
+
+/// Issue 9, items 11 and 12: the status bar names the profile only when the profile supplied
+/// the base URL (else `env` or `flags`), and a token file others can read is warned about on
+/// the TUI's own screen, not only on stderr behind it.
+#[test]
+fn the_status_bar_names_the_settings_source_and_shows_a_token_file_warning() {
+    const TOKEN: &str = "tok-status-bar-source";
+    let tmux = Tmux::start(120, 30);
+    let home = tmux.home.path().to_owned();
+    let sandbox = SandboxProcess::start(&home, TOKEN);
+    common::write_file(&home.join("shared.token"), TOKEN, 0o644);
+    common::write_file(
+        &home.join("appdeck.toml"),
+        &format!(
+            "[profiles.staging]\nbase_url = \"{}\"\ntoken_file = \"shared.token\"\n",
+            sandbox.base_url
+        ),
+        0o600,
+    );
+    let status = |s: &str| s.lines().next().unwrap_or_default().to_owned();
+
+    tmux.type_line(&format!(
+        "{} --config appdeck.toml --profile staging",
+        binary().display()
+    ));
+    let screen = tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    assert!(status(&screen).contains("│ staging │"), "{screen}");
+    assert!(
+        status(&screen).contains("warning: token file shared.token is readable by group"),
+        "the token file's warning is on the screen: {screen}"
+    );
+    // The bar may cut it; `!` has it in full.
+    tmux.send(&["!"]);
+    tmux.wait_for("the warning in full", |s| {
+        s.contains("While reading the configuration") && s.contains("run: chmod 600")
+    });
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the popup to close", |s| {
+        !s.contains("While reading the configuration")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell prompt");
+
+    // The same profile, but the environment gives the base URL: the bar says so.
+    tmux.type_line(&format!(
+        "APPDECK_BASE_URL={} {} --config appdeck.toml --profile staging",
+        sandbox.base_url,
+        binary().display()
+    ));
+    let screen = tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    assert!(status(&screen).contains("│ env │"), "{screen}");
+    assert!(!status(&screen).contains("staging"), "{screen}");
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell prompt");
 }

@@ -40,8 +40,9 @@ async fn harness(
     let events: Events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
     let size = Rect::new(0, 0, 100, 30);
     let session = Session {
-        profile: Some("test".into()),
+        origin: "test".into(),
         host: sandbox.addr().to_string(),
+        warnings: Vec::new(),
     };
     let (app, initial) = App::new(session, size, page_size);
     let terminal = Terminal::new(TestBackend::new(size.width, size.height)).expect("terminal");

@@ -81,8 +81,9 @@ fn first_request(commands: &[Command]) -> RequestId {
 
 fn new_app(size: (u16, u16)) -> (App, RequestId) {
     let session = Session {
-        profile: Some("demo".into()),
+        origin: "demo".into(),
         host: "127.0.0.1:8080".into(),
+        warnings: Vec::new(),
     };
     let (app, commands) = App::new(session, Rect::new(0, 0, size.0, size.1), None);
     let id = first_request(&commands);
@@ -289,6 +290,42 @@ fn error_popup() {
             reply: page_reply(Err(error)),
         });
         press(&mut app, KeyCode::Char('!'));
+        app
+    });
+}
+
+/// Issue 9 item 7: `!` after an error status shows the request (method and URL, never the
+/// token), the HTTP status and the start of the answer's body.
+#[test]
+fn error_popup_of_an_error_status() {
+    snapshot("error_popup_http", |size| {
+        let (mut app, id) = new_app(size);
+        let error = ApiError::Http {
+            status: 500,
+            reason: "Internal Server Error".into(),
+            message: "database unavailable".into(),
+            request: Box::new(appdeck::api::error::FailedRequest {
+                method: "POST".into(),
+                url: "http://127.0.0.1:8080/api/v1/resources.list".into(),
+                body_start: r#"{"status":"error","error":"database unavailable","trace":"db-7"}"#
+                    .into(),
+            }),
+        };
+        app.update(Action::ApiResult {
+            id,
+            reply: page_reply(Err(error)),
+        });
+        press(&mut app, KeyCode::Char('!'));
+        let screen = draw(&app);
+        if size == (120, 40) {
+            for part in [
+                "POST http://127.0.0.1:8080/api/v1/resources.list",
+                "HTTP 500 Internal Server Error",
+                r#""trace":"db-7""#,
+            ] {
+                assert!(screen.contains(part), "{part} missing:\n{screen}");
+            }
+        }
         app
     });
 }
@@ -723,4 +760,32 @@ fn history_entry_in_full() {
         press(&mut app, KeyCode::Enter);
         app
     });
+}
+
+/// Issue 9 item 2: a long string cut at the edge of the tree and raw panes ends in `…`, so a
+/// cut value never passes for a whole one.
+#[test]
+fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
+    let (mut app, id) = new_app((80, 24));
+    let long = format!("start {} end", "x".repeat(200));
+    let resource = serde_json::json!({
+        "id": "res_long", "type": "repository", "display_name": "long",
+        "properties": {"description": long}
+    });
+    app.update(Action::ApiResult {
+        id,
+        reply: page_reply(Ok(page(vec![resource], None))),
+    });
+    press(&mut app, KeyCode::Enter);
+    let screen = draw(&app);
+    let tree = screen.lines().find(|l| l.contains("description: \"start"));
+    let raw = screen
+        .lines()
+        .find(|l| l.contains("\"description\": \"start"));
+    for (pane, line) in [("tree", tree), ("raw", raw)] {
+        let line = line.unwrap_or_else(|| panic!("no {pane} line:\n{screen}"));
+        let inner = line.trim_end_matches(['│', '┃', '"']);
+        assert!(inner.ends_with('…'), "{pane}: {line}");
+        assert!(!line.contains(" end"), "{pane}: {line}");
+    }
 }

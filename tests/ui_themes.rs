@@ -32,8 +32,9 @@ fn press(app: &mut App, code: KeyCode) {
 fn listing() -> App {
     let (mut app, commands) = App::new(
         Session {
-            profile: Some("themes".into()),
+            origin: "themes".into(),
             host: "127.0.0.1:8080".into(),
+            warnings: Vec::new(),
         },
         Rect::new(0, 0, 100, 24),
         None,

@@ -80,7 +80,7 @@ impl App {
             format!("the profiles: {}", self.profiles.join(", "))
         };
         let Some(name) = name else {
-            let now = self.session.profile.as_deref().unwrap_or("no profile");
+            let now = self.session.origin.as_str();
             let text = format!("{known} (now: {})", sanitize::line(now));
             self.notice = Some(Notice::Info(text));
             return Vec::new();
@@ -112,7 +112,7 @@ impl App {
             base_url,
             read_only,
         } = switch;
-        let shown = session.profile.clone().unwrap_or_default();
+        let shown = session.origin.clone();
         self.session = session;
         self.read_only = read_only;
         self.report = std::sync::Arc::new(super::panes::composer::ReportContext {

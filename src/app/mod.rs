@@ -34,9 +34,13 @@ use stack::{ScreenId, Stack};
 /// What the status bar says about where appdeck is connected.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Session {
-    pub profile: Option<String>,
+    /// What supplied the base URL: a profile's name, `env` or `flags` (`demo` under `--demo`).
+    pub origin: String,
     /// Host and port of the base URL (never the token).
     pub host: String,
+    /// Settings to fix that did not stop appdeck (a token file readable by others): shown on
+    /// the first frame, since stderr is hidden behind the TUI's screen.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -93,6 +97,15 @@ impl App {
             now: std::time::Instant::now(),
             ids: RequestIds::default(),
         };
+        if !app.session.warnings.is_empty() {
+            let warnings = app.session.warnings.join("; ");
+            app.notice = Some(Notice::Error(format!("warning: {warnings}")));
+            app.last_error = Some(ErrorReport::new(
+                "reading the configuration",
+                &warnings,
+                None,
+            ));
+        }
         let first = vec![app.browser.start(&mut app.ids)];
         app.stack.claim(ScreenId::BROWSER, &first);
         // The known types load in the background from the start (the store is opened off the UI

@@ -152,11 +152,7 @@ impl Ctx<'_> {
 
     /// Keeps an API error for `!`, saying what appdeck was doing.
     pub fn record_api_error(&mut self, doing: &str, error: &ApiError) {
-        *self.last_error = Some(ErrorReport::new(
-            doing,
-            &error.to_string(),
-            error.hint().map(str::to_owned),
-        ));
+        *self.last_error = Some(ErrorReport::of_api_error(doing, error));
     }
 
     /// Opens http(s) URLs only: anything else (file:, javascript:, custom schemes) is refused.

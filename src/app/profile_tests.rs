@@ -46,8 +46,9 @@ fn page(names: &[&str]) -> Box<Exchange> {
 /// An app on profile `dev` whose first page is still in flight; returns its request id.
 fn starting() -> (App, RequestId) {
     let session = Session {
-        profile: Some("dev".into()),
+        origin: "dev".into(),
         host: "dev.example:8080".into(),
+        warnings: Vec::new(),
     };
     let (mut app, commands) = App::new(session, Rect::new(0, 0, 100, 30), None);
     app.profiles = vec!["dev".into(), "prod".into()];
@@ -90,13 +91,14 @@ fn profile_cancels_what_is_in_flight_then_the_list_follows_the_new_service() {
 
     let commands = app.update(Action::ProfileSwitched(Box::new(ProfileSwitch {
         session: Session {
-            profile: Some("prod".into()),
+            origin: "prod".into(),
             host: "prod.example".into(),
+            warnings: Vec::new(),
         },
         base_url: "https://prod.example/api/v1".into(),
         read_only: Some(ReadOnly::Profile("prod".into())),
     })));
-    assert_eq!(app.session.profile.as_deref(), Some("prod"));
+    assert_eq!(app.session.origin, "prod");
     assert_eq!(app.report.base_url, "https://prod.example/api/v1");
     assert_eq!(app.read_only, Some(ReadOnly::Profile("prod".into())));
     assert!(
@@ -144,7 +146,7 @@ fn an_unknown_profile_names_the_known_ones_and_profile_alone_lists_them() {
         message,
         "unknown profile \"staging\"; the profiles: dev, prod"
     );
-    assert_eq!(app.session.profile.as_deref(), Some("dev"));
+    assert_eq!(app.session.origin, "dev");
 
     run_line(&mut app, "profile");
     assert_eq!(

@@ -506,3 +506,71 @@ fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
     assert_eq!(app.browser.selected().unwrap().id.as_deref(), Some("r12"));
     assert_eq!(app.browser.cursor.selected, 5, "two new matches above it");
 }
+
+/// Item 12 of issue 9: a configuration warning (a token file others can read) printed on stderr
+/// is hidden behind the TUI's screen, so the first frame says it, and `!` has it in full.
+#[test]
+fn a_configuration_warning_shows_on_the_first_frame() {
+    let session = Session {
+        origin: "prod".into(),
+        host: "h:1".into(),
+        warnings: vec!["token file /t is readable by group or others; run: chmod 600 /t".into()],
+    };
+    let (mut app, _) = App::new(session, Rect::new(0, 0, 80, 24), None);
+    match &app.notice {
+        Some(Notice::Error(text)) => assert!(text.contains("chmod 600 /t"), "{text}"),
+        other => panic!("no warning on the first frame: {other:?}"),
+    }
+    app.update(Action::Down);
+    assert!(app.notice.is_none(), "a key clears it from the bar");
+    let kept = app.last_error.as_ref().expect("! keeps the warning");
+    assert!(kept.message.contains("chmod 600 /t"));
+}
+
+/// Item 17 of issue 9: the type picker narrows as the user types (letters are text, not keys),
+/// counts the loaded rows of each type and marks the type listed now.
+#[test]
+fn the_type_picker_filters_as_you_type_counts_and_marks_the_current_type() {
+    let mut app = loaded(5); // rows 0, 2, 4 are "repo", 1 and 3 "user"
+    key(&mut app, 't');
+    let picker = |app: &App| match &app.overlay {
+        Some(overlay::Overlay::TypePicker(p)) => p.clone(),
+        other => panic!("no picker: {other:?}"),
+    };
+    let p = picker(&app);
+    let counts: Vec<(&str, Option<usize>)> =
+        p.options.iter().map(|o| (o.label(), o.count)).collect();
+    assert_eq!(
+        counts,
+        [
+            ("(all types)", Some(5)),
+            ("repo", Some(3)),
+            ("user", Some(2))
+        ]
+    );
+    assert_eq!(p.current, None, "all types are listed now");
+    assert_eq!(p.chosen().unwrap().name, None, "the cursor starts on it");
+
+    // `u` is text here, not a key of the list.
+    key(&mut app, 'u');
+    let p = picker(&app);
+    let shown: Vec<&str> = p.visible.iter().map(|&i| p.options[i].label()).collect();
+    assert_eq!(shown, ["user"]);
+    let commands = app.update(Action::Submit);
+    assert!(app.overlay.is_none());
+    assert_eq!(app.browser.type_filter.as_deref(), Some("user"));
+    assert!(request_of(&commands).is_some(), "the list reloads");
+
+    // Under a type filter the current type is marked; other types have no count to give.
+    key(&mut app, 't');
+    let p = picker(&app);
+    assert_eq!(p.current.as_deref(), Some("user"));
+    assert_eq!(p.chosen().unwrap().label(), "user");
+    // Nothing matches: Enter keeps the picker open.
+    for c in "zzz".chars() {
+        key(&mut app, c);
+    }
+    assert!(picker(&app).visible.is_empty());
+    app.update(Action::Submit);
+    assert!(app.overlay.is_some());
+}

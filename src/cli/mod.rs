@@ -194,42 +194,58 @@ fn refuse_connection_flags(global: &GlobalArgs, command: &str) -> Result<(), Fai
     )))
 }
 
-/// The client's settings from flags, environment and config file, and the name of the profile
-/// they came from (if any), printing any warnings about them (shared secrets, unknown keys) on
-/// stderr. One place for this logic: the terminal UI starts from it too, and shows the profile.
-/// The base URL is checked here, so that a URL without a scheme is a configuration error (exit
-/// 2) before the terminal UI takes the screen or a payload is read.
-pub fn client_settings(global: &GlobalArgs) -> Result<(ClientSettings, Option<String>), Failure> {
-    let configured = configured(global)?;
-    Ok((configured.client, configured.profile))
-}
-
-/// Everything a command or the terminal UI needs from the configuration to talk to the service.
+/// The client's settings and where they came from, for the terminal UI's status bar.
+#[derive(Debug)]
 pub struct Configured {
-    pub client: ClientSettings,
-    /// The selected profile's name, if any.
-    pub profile: Option<String>,
+    pub settings: ClientSettings,
+    /// What supplied the base URL: the profile's name when a profile did, else `env` or `flags`.
+    pub origin: String,
+    /// What to fix that does not stop appdeck (a token file readable by others, unknown keys).
+    pub warnings: Vec<String>,
     /// Why writes are refused, when the profile or `--read-only` says so.
     pub read_only: Option<config::ReadOnly>,
 }
 
-/// [`client_settings`] with the read-only flag: the one place both are worked out.
-pub fn configured(global: &GlobalArgs) -> Result<Configured, Failure> {
-    let settings = config::load(&global.flags())?;
-    let (client, warnings) = settings.client_settings()?;
-    crate::api::client::check_base_url(&client.base_url)?;
-    warn(&warnings);
+/// The client's settings from flags, environment and config file, with what supplied the base
+/// URL, the read-only flag and the warnings about them (shared secrets, unknown keys), which the
+/// caller shows: a command on stderr, the terminal UI on its screen too. One place for this
+/// logic. The base URL is checked here, so that a URL without a scheme is a configuration error
+/// (exit 2) before the terminal UI takes the screen or a payload is read.
+pub fn client_settings(global: &GlobalArgs) -> Result<Configured, Failure> {
+    let loaded = config::load(&global.flags())?;
+    let (settings, warnings) = loaded.client_settings()?;
+    crate::api::client::check_base_url(&settings.base_url)?;
+    let origin = match loaded.base_url.as_ref().map(|u| &u.source) {
+        Some(config::Source::Profile(name)) => name.clone(),
+        Some(config::Source::Env(_)) => "env".to_owned(),
+        Some(config::Source::Flag(_)) => "flags".to_owned(),
+        Some(config::Source::ConfigDefault | config::Source::Default) | None => {
+            "default".to_owned()
+        }
+    };
     Ok(Configured {
-        client,
-        profile: settings.profile_name().map(str::to_owned),
-        read_only: settings.write_refusal(),
+        settings,
+        origin,
+        warnings,
+        read_only: loaded.write_refusal(),
     })
+}
+
+/// [`client_settings`] for a command: the warnings go to stderr.
+pub fn configured(global: &GlobalArgs) -> Result<Configured, Failure> {
+    let configured = client_settings(global)?;
+    warn(&configured.warnings);
+    Ok(configured)
+}
+
+/// [`configured`]'s client settings alone.
+pub fn command_settings(global: &GlobalArgs) -> Result<ClientSettings, Failure> {
+    Ok(configured(global)?.settings)
 }
 
 /// Builds the client from the configuration.
 fn connect(global: &GlobalArgs) -> Result<Client, Failure> {
-    let (settings, _profile) = client_settings(global)?;
-    Ok(Client::new(&settings)?)
+    Ok(Client::new(&command_settings(global)?)?)
 }
 
 /// Opens the local store, or says on stderr why it cannot be used and returns `None`: a command
@@ -252,7 +268,7 @@ fn open_store() -> Option<crate::store::Store> {
 }
 
 /// Prints warnings that do not stop the command.
-fn warn(warnings: &[String]) {
+pub fn warn(warnings: &[String]) {
     let mut err = std::io::stderr().lock();
     for warning in warnings {
         let _ = writeln!(err, "appdeck: warning: {warning}");
@@ -264,29 +280,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn client_settings_name_the_profile_they_come_from() {
+    fn the_origin_names_what_supplied_the_base_url() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("config.toml");
-        std::fs::write(&config, "[profiles.staging]\ntoken = \"t\"\n").unwrap();
+        std::fs::write(
+            &config,
+            "[profiles.staging]\nbase_url = \"http://127.0.0.1:9/api/v1\"\ntoken = \"t\"\n",
+        )
+        .unwrap();
         let global = GlobalArgs {
-            base_url: Some("http://127.0.0.1:9/api/v1".into()),
             profile: Some("staging".into()),
             config: Some(config),
             ..GlobalArgs::default()
         };
-        let (settings, profile) = client_settings(&global).unwrap();
-        assert_eq!(profile.as_deref(), Some("staging"));
-        assert_eq!(settings.base_url, "http://127.0.0.1:9/api/v1");
-
-        if std::env::var_os(config::ENV_PROFILE).is_some() {
-            return; // the environment would choose a profile
+        if std::env::var_os(config::ENV_BASE_URL).is_some() {
+            return; // the environment would supply the base URL
         }
+        let configured = client_settings(&global).unwrap();
+        assert_eq!(configured.origin, "staging");
+        assert_eq!(configured.settings.base_url, "http://127.0.0.1:9/api/v1");
+
+        // The profile is selected, but a flag supplies the base URL: the profile is not named.
         let global = GlobalArgs {
-            profile: None,
-            token_file: Some(dir.path().join("token")),
+            base_url: Some("http://127.0.0.1:8/api/v1".into()),
             ..global
         };
-        std::fs::write(dir.path().join("token"), "t").unwrap();
-        assert_eq!(client_settings(&global).unwrap().1, None);
+        let configured = client_settings(&global).unwrap();
+        assert_eq!(configured.origin, "flags");
+        assert_eq!(configured.settings.base_url, "http://127.0.0.1:8/api/v1");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_token_file_readable_by_others_is_a_warning_handed_back() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let token = dir.path().join("token");
+        std::fs::write(&token, "t").unwrap();
+        std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let config = dir.path().join("config.toml");
+        std::fs::write(&config, "").unwrap();
+        let global = GlobalArgs {
+            base_url: Some("http://127.0.0.1:9/api/v1".into()),
+            token_file: Some(token),
+            config: Some(config),
+            ..GlobalArgs::default()
+        };
+        let configured = client_settings(&global).unwrap();
+        assert!(
+            configured.warnings.iter().any(|w| w.contains("chmod 600")),
+            "{:?}",
+            configured.warnings
+        );
     }
 }

@@ -33,7 +33,7 @@ pub async fn run(
     }
     if args.curl {
         // Printed even with findings: people test how the service reacts to a broken payload.
-        let (settings, _) = super::client_settings(global)?;
+        let settings = super::command_settings(global)?;
         let line = crate::api::curl::command(&settings.base_url, operation, &value);
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
@@ -58,7 +58,7 @@ pub async fn run(
             operation.path()
         )));
     }
-    let settings = configured.client;
+    let settings = configured.settings;
     let client = crate::api::Client::new(&settings)?;
     // Opened once (and a store that cannot be used said once): the send never depends on it.
     let store = super::open_store();

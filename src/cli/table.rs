@@ -8,7 +8,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::api::PageItem;
 use crate::sanitize;
-use crate::text::fit;
+use crate::text::{fit, short_time};
 
 /// Width used when the output is not a terminal and `COLUMNS` says nothing.
 pub const FALLBACK_WIDTH: usize = 100;
@@ -69,7 +69,10 @@ impl Row {
                     r.title().map_or_else(String::new, safe),
                     text(r.status.get()),
                     text(r.external_id.get()),
-                    text(r.updated_at.get()),
+                    // As the terminal UI shows it.
+                    r.updated_at
+                        .get()
+                        .map_or_else(String::new, |t| safe(&short_time(t))),
                 ]
             }
             PageItem::Malformed(m) => [
@@ -257,6 +260,15 @@ mod tests {
             Some(line[..byte].width())
         };
         assert_eq!(at(layout.header()), at(layout.row(&rows[0])));
+    }
+
+    /// Issue 9 item 3: the table and the terminal UI show a timestamp the same way.
+    #[test]
+    fn timestamps_read_as_in_the_terminal_ui() {
+        let row = Row::from_item(&item(json!({"updated_at": "2024-05-01T12:00:00Z"})));
+        assert_eq!(row.cells[5], "2024-05-01 12:00");
+        let row = Row::from_item(&item(json!({"updated_at": "not a time"})));
+        assert_eq!(row.cells[5], "not a time");
     }
 
     #[test]

@@ -49,8 +49,9 @@ impl ProfileSwitcher {
             },
             switch: ProfileSwitch {
                 session: Session {
-                    profile: Some(name.to_owned()),
+                    origin: name.to_owned(),
                     host: host_of(&base_url),
+                    warnings: Vec::new(),
                 },
                 base_url,
                 read_only: settings.write_refusal(),

@@ -12,22 +12,16 @@ use crate::sanitize;
 use crate::text::fit;
 
 pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let profile = app
-        .session
-        .profile
-        .as_deref()
-        .map(sanitize::line)
-        .unwrap_or("no profile".into());
     let mut spans = vec![Span::styled(" appdeck ", theme.title())];
     // Right after the name, so that no narrow terminal cuts it off.
     if app.read_only.is_some() {
         spans.push(Span::styled(" read-only ", theme.banner()));
     }
-    spans.extend([Span::raw(format!(
+    spans.push(Span::raw(format!(
         "│ {} │ {} ",
-        profile,
+        sanitize::line(&app.session.origin),
         sanitize::line(&app.session.host)
-    ))]);
+    )));
     if let Some(activity) = app.activity() {
         spans.push(Span::styled(format!("│ {activity} "), theme.warning()));
     }

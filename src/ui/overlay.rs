@@ -7,9 +7,10 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
 use crate::app::layout;
-use crate::app::overlay::{CommandLine, ErrorPopup, Help, TypePicker};
+use crate::app::overlay::{CommandLine, ErrorPopup, ErrorReport, Help, TypePicker};
 use crate::sanitize;
-use crate::text::fit;
+use crate::text::{count, fit};
+use crate::ui::theme::SELECTED_MARKER;
 
 fn popup_block(theme: &Theme, title: String) -> Block<'static> {
     Block::default()
@@ -112,46 +113,67 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme,
     }
 }
 
+/// The type picker: the filter line, then the matching types with their loaded rows, the one
+/// listed now marked `✓`.
 pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme, area: Rect) {
-    let height = (picker.options.len() as u16).saturating_add(2).min(20);
-    let popup = layout::centered(area, 40, height);
+    // Border, filter line, and at least one row (for "nothing matches").
+    let rows = picker.visible.len().max(1) as u16;
+    let popup = layout::centered(area, 44, rows.saturating_add(3).min(22));
     frame.render_widget(Clear, popup);
-    let block = popup_block(theme, " Type filter ".to_owned());
+    let legend = " ✓ listed now · rows loaded ";
+    let mut block = popup_block(theme, " Type filter ".to_owned());
+    if usize::from(popup.width) >= legend.chars().count() + 2 {
+        block = block.title_bottom(Line::styled(legend, theme.dim()).right_aligned());
+    }
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
-    let visible = usize::from(inner.height);
+    let width = usize::from(inner.width);
+    let mut lines = vec![Line::from(vec![
+        Span::styled("filter: ", theme.dim()),
+        Span::raw(sanitize::line(picker.filter.text()).into_owned()),
+    ])];
+    if picker.visible.is_empty() {
+        lines.push(Line::styled("no type matches", theme.dim()));
+    }
+    let visible = usize::from(inner.height.saturating_sub(1));
     let start = picker
         .cursor
         .selected
         .saturating_sub(visible.saturating_sub(1));
-    let lines: Vec<Line> = picker
-        .options
-        .iter()
-        .enumerate()
-        .skip(start)
-        .take(visible)
-        .map(|(i, option)| {
-            let label = match option {
-                Some(t) => sanitize::line(t).into_owned(),
-                None => "(all types)".to_owned(),
-            };
-            let line = Line::raw(fit(&format!(" {label}"), usize::from(inner.width)));
-            if i == picker.cursor.selected {
-                line.style(theme.selected(true))
-            } else {
-                line
-            }
-        })
-        .collect();
+    for (at, &index) in picker.visible.iter().enumerate().skip(start).take(visible) {
+        let option = &picker.options[index];
+        let selected = at == picker.cursor.selected;
+        let marker = if selected { SELECTED_MARKER } else { " " };
+        let current = if option.name == picker.current {
+            "✓ "
+        } else {
+            "  "
+        };
+        let count = option.count.map(count).unwrap_or_default();
+        let room = width.saturating_sub(3 + count.chars().count() + 1);
+        let label = fit(&sanitize::line(option.label()), room);
+        let pad = room.saturating_sub(unicode_width::UnicodeWidthStr::width(label.as_str()));
+        let spans = vec![
+            Span::raw(marker),
+            Span::styled(current, theme.info()),
+            Span::raw(format!("{label}{} ", " ".repeat(pad))),
+            Span::styled(count, theme.dim()),
+        ];
+        lines.push(if selected {
+            theme.select(spans, true)
+        } else {
+            Line::from(spans)
+        });
+    }
     frame.render_widget(Paragraph::new(lines), inner);
+    super::text::place_cursor(frame, inner, 8, &picker.filter);
 }
 
+/// The error popup is this wide at most; as high as its text, up to the screen.
+const ERROR_WIDTH: u16 = 72;
+const ERROR_MIN_HEIGHT: u16 = 12;
+
 pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, area: Rect) {
-    let popup = layout::centered(area, 72, 12);
-    frame.render_widget(Clear, popup);
-    let block = popup_block(theme, " Error ".to_owned())
-        .border_style(theme.error())
-        .title_bottom(Line::styled(" Esc close · j/k scroll ", theme.dim()));
     let report = &popup_state.report;
     let mut lines = vec![
         Line::styled(format!("While {}:", report.doing), theme.dim()),
@@ -162,6 +184,18 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, 
         lines.push(Line::raw(""));
         lines.push(Line::styled(format!("Hint: {hint}"), theme.warning()));
     }
+    let exchange = exchange_lines(report, theme);
+    if !exchange.is_empty() {
+        lines.push(Line::raw(""));
+        lines.extend(exchange.iter().cloned());
+    }
+    let text_width = ERROR_WIDTH.min(area.width).saturating_sub(2);
+    let wanted = super::text::wrapped_height(&lines, text_width).saturating_add(2);
+    let popup = layout::centered(area, ERROR_WIDTH, wanted.max(ERROR_MIN_HEIGHT));
+    frame.render_widget(Clear, popup);
+    let block = popup_block(theme, " Error ".to_owned())
+        .border_style(theme.error())
+        .title_bottom(Line::styled(" Esc close · j/k scroll ", theme.dim()));
     // On a tiny screen the error itself comes first, and j/k scroll to the rest.
     if super::text::wrapped_height(&lines, layout::inset(popup).width) > layout::inset(popup).height
     {
@@ -172,6 +206,7 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, 
         if let Some(hint) = &report.hint {
             lines.push(Line::styled(format!("Hint: {hint}"), theme.warning()));
         }
+        lines.extend(exchange);
     }
     frame.render_widget(
         Paragraph::new(lines)
@@ -180,4 +215,24 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, 
             .block(block),
         popup,
     );
+}
+
+/// The request that failed, the status and the start of the answer, when the service answered.
+fn exchange_lines(report: &ErrorReport, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(exchange) = &report.exchange else {
+        return Vec::new();
+    };
+    let field = |label: &'static str, value: String| {
+        Line::from(vec![Span::styled(label, theme.dim()), Span::raw(value)])
+    };
+    let body = if exchange.body_start.is_empty() {
+        "(empty)".to_owned()
+    } else {
+        exchange.body_start.clone()
+    };
+    vec![
+        field("Request  ", exchange.request.clone()),
+        field("Status   ", format!("HTTP {}", exchange.status)),
+        field("Answer   ", body),
+    ]
 }

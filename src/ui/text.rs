@@ -51,6 +51,35 @@ pub fn place_cursor(frame: &mut Frame, area: Rect, prefix: u16, input: &LineInpu
     }
 }
 
+/// Cuts styled spans to `width` columns by display width, ending with `…` (in the style of the
+/// span it cuts) when something was cut, so that a cut line never passes for a whole one.
+pub fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
+    let total: usize = spans.iter().map(|s| s.content.width()).sum();
+    if total <= width {
+        return spans;
+    }
+    let mut budget = width;
+    let mut out = Vec::new();
+    for span in spans {
+        let w = span.content.width();
+        // Keep one column for the `…`.
+        if w < budget {
+            budget -= w;
+            out.push(span);
+        } else {
+            // A span that fills the budget exactly is cut too: more follows it.
+            let text = if w > budget {
+                crate::text::fit(&span.content, budget)
+            } else {
+                crate::text::fit(&format!("{}…", span.content), budget)
+            };
+            out.push(Span::styled(text, span.style));
+            break;
+        }
+    }
+    out
+}
+
 /// About how many rows `lines` take when wrapped at `width` (at least one each).
 pub fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let width = usize::from(width.max(1));
@@ -61,6 +90,24 @@ pub fn wrapped_height(lines: &[Line], width: u16) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cut_spans_end_with_an_ellipsis() {
+        let spans = vec![Span::raw("key: "), Span::raw("\"a long value\"")];
+        let cut = fit_spans(spans.clone(), 10);
+        let text: String = cut.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "key: \"a l…");
+        assert_eq!(
+            fit_spans(spans.clone(), 19),
+            spans,
+            "what fits is kept whole"
+        );
+        let text: String = fit_spans(spans, 5)
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect();
+        assert_eq!(text, "key:…");
+    }
 
     #[test]
     fn highlights_every_hit() {

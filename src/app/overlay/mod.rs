@@ -14,6 +14,7 @@ use ratatui::layout::Rect;
 
 use super::layout;
 use super::widgets::{LineInput, ListCursor};
+use crate::api::ApiError;
 use crate::sanitize;
 
 #[derive(Clone, Debug)]
@@ -28,7 +29,8 @@ impl Overlay {
     pub fn focus(&self) -> Focus {
         match self {
             Overlay::Help(_) | Overlay::CommandLine(_) => Focus::new(&LINE_INPUT, InputMode::Line),
-            Overlay::TypePicker(_) => Focus::new(&PICKER_KEYS, InputMode::None),
+            // Typing narrows the types: arrows move, Enter chooses, Esc closes.
+            Overlay::TypePicker(_) => Focus::new(&PICKER_KEYS, InputMode::Line),
             Overlay::Error(_) => Focus::new(&POPUP_KEYS, InputMode::None),
         }
     }
@@ -224,26 +226,96 @@ pub struct CommandLine {
     pub recalled: Option<usize>,
 }
 
-/// Choosing a type filter among the types seen so far; `None` is "all types".
+/// Choosing a type filter among the types seen so far, narrowed as the user types.
 #[derive(Clone, Debug)]
 pub struct TypePicker {
-    pub options: Vec<Option<String>>,
+    /// "All types" first, then every type seen.
+    pub options: Vec<TypeOption>,
+    /// The type listed now (`None`: all types), marked in the list.
+    pub current: Option<String>,
+    pub filter: LineInput,
+    /// The options that match the filter, as indexes into `options`.
+    pub visible: Vec<usize>,
     pub cursor: ListCursor,
 }
 
+/// One line of the type picker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeOption {
+    /// `None` is "all types".
+    pub name: Option<String>,
+    /// Loaded rows of the type; `None` when the current listing cannot tell (it holds another
+    /// type only).
+    pub count: Option<usize>,
+}
+
 impl TypePicker {
-    /// "All types", then `types`, with the cursor on `current`.
-    pub fn new<'a>(types: impl Iterator<Item = &'a String>, current: Option<&String>) -> Self {
-        let options: Vec<Option<String>> = std::iter::once(None)
-            .chain(types.cloned().map(Some))
-            .collect();
-        let index = options
+    /// "All types", then `types` with their counts, with the cursor on `current`.
+    pub fn new(
+        all: Option<usize>,
+        types: impl Iterator<Item = (String, Option<usize>)>,
+        current: Option<&String>,
+    ) -> Self {
+        let options: Vec<TypeOption> = std::iter::once(TypeOption {
+            name: None,
+            count: all,
+        })
+        .chain(types.map(|(name, count)| TypeOption {
+            name: Some(name),
+            count,
+        }))
+        .collect();
+        let mut picker = TypePicker {
+            visible: (0..options.len()).collect(),
+            options,
+            current: current.cloned(),
+            filter: LineInput::new(),
+            cursor: ListCursor::default(),
+        };
+        let index = picker
+            .options
             .iter()
-            .position(|o| o.as_ref() == current)
+            .position(|o| o.name.as_ref() == current)
             .unwrap_or(0);
-        let mut cursor = ListCursor::default();
-        cursor.select(index, options.len(), options.len());
-        TypePicker { options, cursor }
+        let len = picker.visible.len();
+        picker.cursor.select(index, len, len);
+        picker
+    }
+
+    /// Recomputes the options that match the filter; the cursor stays on its option when that
+    /// still matches, else goes to the first.
+    pub fn refilter(&mut self) {
+        let before = self.chosen_index();
+        let needle = self.filter.text().to_lowercase();
+        self.visible = self
+            .options
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| needle.is_empty() || o.label().to_lowercase().contains(&needle))
+            .map(|(i, _)| i)
+            .collect();
+        let at = before
+            .and_then(|b| self.visible.iter().position(|&i| i == b))
+            .unwrap_or(0);
+        self.cursor = ListCursor::default();
+        let len = self.visible.len();
+        self.cursor.select(at, len, len);
+    }
+
+    fn chosen_index(&self) -> Option<usize> {
+        self.visible.get(self.cursor.selected).copied()
+    }
+
+    /// The option under the cursor, if any matches the filter.
+    pub fn chosen(&self) -> Option<&TypeOption> {
+        self.options.get(self.chosen_index()?)
+    }
+}
+
+impl TypeOption {
+    /// What the picker shows and the filter matches.
+    pub fn label(&self) -> &str {
+        self.name.as_deref().unwrap_or("(all types)")
     }
 }
 
@@ -254,6 +326,20 @@ pub struct ErrorReport {
     pub doing: String,
     pub message: String,
     pub hint: Option<String>,
+    /// The exchange that failed, when the service answered with an error status.
+    pub exchange: Option<FailedExchange>,
+}
+
+/// A request the service refused, as `!` shows it: never the token (it travels in a header that
+/// is not kept), the URL with any credentials masked, the answer's start neutralised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedExchange {
+    /// `POST https://host/api/v1/resources.list`
+    pub request: String,
+    /// `500 Internal Server Error`
+    pub status: String,
+    /// The first characters of the answer's body; empty for no body.
+    pub body_start: String,
 }
 
 impl ErrorReport {
@@ -263,7 +349,29 @@ impl ErrorReport {
             doing: doing.to_owned(),
             message: sanitize::line(message).into_owned(),
             hint,
+            exchange: None,
         }
+    }
+
+    /// An API error, with the request and the answer's start when the service answered.
+    pub fn of_api_error(doing: &str, error: &ApiError) -> Self {
+        let mut report =
+            ErrorReport::new(doing, &error.to_string(), error.hint().map(str::to_owned));
+        if let ApiError::Http {
+            status,
+            reason,
+            request,
+            ..
+        } = error
+        {
+            report.exchange = Some(FailedExchange {
+                request: sanitize::line(&format!("{} {}", request.method, request.url))
+                    .into_owned(),
+                status: sanitize::line(format!("{status} {reason}").trim_end()).into_owned(),
+                body_start: sanitize::line(&request.body_start).into_owned(),
+            });
+        }
+        report
     }
 }
 

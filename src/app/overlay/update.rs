@@ -100,21 +100,31 @@ impl App {
                 self.overlay = Some(Overlay::CommandLine(line));
             }
             Overlay::TypePicker(mut picker) => {
-                let len = picker.options.len();
-                match action {
-                    Action::Back => return Vec::new(),
-                    Action::Open => {
-                        let choice = picker
-                            .options
-                            .get(picker.cursor.selected)
-                            .cloned()
-                            .flatten();
-                        return self.set_type_filter(choice);
+                match picker.filter.handle(action) {
+                    LineEvent::Cancelled => return Vec::new(),
+                    // When nothing matches, the picker stays, for the filter to be fixed.
+                    LineEvent::Submitted => {
+                        if let Some(option) = picker.chosen() {
+                            let choice = option.name.clone();
+                            return self.set_type_filter(choice);
+                        }
                     }
-                    Action::Up | Action::Down | Action::Top | Action::Bottom => {
-                        picker.cursor.apply(&action, len, len)
+                    LineEvent::Changed => picker.refilter(),
+                    LineEvent::Unchanged => {}
+                    LineEvent::Other(action) => {
+                        let len = picker.visible.len();
+                        if matches!(
+                            action,
+                            Action::Up
+                                | Action::Down
+                                | Action::PageUp
+                                | Action::PageDown
+                                | Action::Top
+                                | Action::Bottom
+                        ) {
+                            picker.cursor.apply(&action, len, len);
+                        }
                     }
-                    _ => {}
                 }
                 self.overlay = Some(Overlay::TypePicker(picker));
             }

@@ -9,54 +9,13 @@ use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
 use crate::app::Loadable;
 use crate::app::layout;
+use crate::app::panes::browser::columns::Column;
 use crate::app::panes::browser::layout::BrowserAreas;
 use crate::app::panes::browser::row::Row as ListRow;
 use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
 use crate::text::{count, fit};
 use crate::ui::theme::{SELECTED_MARKER, Theme};
-
-/// A column of the table; the narrow the terminal, the fewer columns.
-struct Column {
-    title: &'static str,
-    /// Preferred width; the name column takes what is left.
-    width: u16,
-    /// Below this table width the column is dropped.
-    min_table_width: u16,
-}
-
-const COLUMNS: [Column; 6] = [
-    Column {
-        title: "",
-        width: 2,
-        min_table_width: 0,
-    },
-    Column {
-        title: "TYPE",
-        width: 14,
-        min_table_width: 40,
-    },
-    Column {
-        title: "NAME",
-        width: 0,
-        min_table_width: 0,
-    },
-    Column {
-        title: "STATUS",
-        width: 10,
-        min_table_width: 50,
-    },
-    Column {
-        title: "EXTERNAL ID",
-        width: 18,
-        min_table_width: 100,
-    },
-    Column {
-        title: "UPDATED",
-        width: 16,
-        min_table_width: 64,
-    },
-];
 
 pub fn render(frame: &mut Frame, browser: &Browser, theme: &Theme, body: Rect) {
     let areas = browser.areas(body);
@@ -220,17 +179,9 @@ fn render_table(
     areas: &BrowserAreas,
     block: Block<'_>,
 ) {
-    let inner_width = layout::inset(areas.table).width;
-    let columns: Vec<&Column> = COLUMNS
-        .iter()
-        .filter(|c| inner_width >= c.min_table_width)
-        .collect();
-    let fixed: u16 = columns.iter().map(|c| c.width + 1).sum();
-    let name_width = inner_width.saturating_sub(fixed).max(8);
-    let widths: Vec<u16> = columns
-        .iter()
-        .map(|c| if c.width == 0 { name_width } else { c.width })
-        .collect();
+    let inner_width = usize::from(layout::inset(areas.table).width);
+    let (columns, widths): (Vec<Column>, Vec<usize>) =
+        listing.widths.layout(inner_width).into_iter().unzip();
 
     let height = usize::from(areas.rows.height);
     let cursor = browser.cursor;
@@ -243,13 +194,13 @@ fn render_table(
             let cells: Vec<Span<'static>> = columns
                 .iter()
                 .zip(&widths)
-                .map(|(column, &w)| {
-                    let (mut text, style) = cell(&listing.rows[row], column.title, theme);
-                    if column.title.is_empty() {
+                .map(|(&column, &w)| {
+                    let (mut text, style) = cell(&listing.rows[row], column, theme);
+                    if column == Column::Marker {
                         let marker = if selected { SELECTED_MARKER } else { " " };
                         text = format!("{marker}{text}");
                     }
-                    Span::styled(fit(&text, usize::from(w)), style)
+                    Span::styled(fit(&text, w), style)
                 })
                 .collect();
             if selected {
@@ -262,9 +213,12 @@ fn render_table(
     let header = Row::new(
         columns
             .iter()
-            .map(|c| Span::styled(c.title, theme.header())),
+            .map(|c| Span::styled(c.title(), theme.header())),
     );
-    let table = Table::new(rows, widths.iter().map(|w| Constraint::Length(*w)))
+    let lengths = widths
+        .iter()
+        .map(|w| Constraint::Length(u16::try_from(*w).unwrap_or(u16::MAX)));
+    let table = Table::new(rows, lengths)
         .header(header)
         .column_spacing(1)
         .block(block);
@@ -272,46 +226,24 @@ fn render_table(
 }
 
 /// The text of one cell, sanitised, and its style.
-fn cell(row: &ListRow, column: &str, theme: &Theme) -> (String, Style) {
+fn cell(row: &ListRow, column: Column, theme: &Theme) -> (String, Style) {
+    let text = column.text(row);
     if row.malformed {
-        return match column {
-            "" => ("!".to_owned(), theme.warning()),
-            "NAME" => (
-                "(malformed item: Enter shows it)".to_owned(),
-                theme.warning(),
-            ),
-            _ => (String::new(), theme.dim()),
+        let style = match column {
+            Column::Marker | Column::Name => theme.warning(),
+            _ => theme.dim(),
         };
+        return (text, style);
     }
-    let text = |f: &Option<Box<str>>| {
-        f.as_deref()
-            .map(|s| sanitize::line(s).into_owned())
-            .unwrap_or_default()
+    let style = match column {
+        Column::Marker if row.marked => theme.warning(),
+        Column::Marker => theme.dim(),
+        Column::Type => theme.key(),
+        Column::Name => Style::new(),
+        Column::Status => theme.info(),
+        Column::Id | Column::ExternalId | Column::Updated => theme.dim(),
     };
-    match column {
-        "" if row.marked => ("!".to_owned(), theme.warning()),
-        "" => (String::new(), theme.dim()),
-        "TYPE" => (text(&row.resource_type), theme.key()),
-        "NAME" => (text(&row.title), Style::new()),
-        "STATUS" => (text(&row.status), theme.info()),
-        "EXTERNAL ID" => (text(&row.external_id), theme.dim()),
-        "UPDATED" => (short_time(row.updated_at.as_deref()), theme.dim()),
-        _ => (String::new(), theme.dim()),
-    }
-}
-
-/// `2026-11-20T14:03:11Z` as `2026-11-20 14:03`; anything unparseable as it is.
-fn short_time(value: Option<&str>) -> String {
-    let Some(value) = value else {
-        return String::new();
-    };
-    match chrono::DateTime::parse_from_rfc3339(value) {
-        Ok(t) => t
-            .with_timezone(&chrono::Utc)
-            .format("%Y-%m-%d %H:%M")
-            .to_string(),
-        Err(_) => sanitize::line(value).into_owned(),
-    }
+    (text, style)
 }
 
 fn render_filter(frame: &mut Frame, browser: &Browser, theme: &Theme, area: Rect) {

@@ -12,7 +12,7 @@ use crate::app::layout;
 use crate::app::panes::detail::{Detail, DetailPane, FieldKind, FieldLine, relative_time};
 use crate::app::widgets::json_tree::TreeLine;
 use crate::text::fit;
-use crate::ui::text::highlight;
+use crate::ui::text::{fit_spans, highlight};
 use crate::ui::theme::{SELECTED_MARKER, Theme};
 
 /// Width of the label column of the fields pane.
@@ -46,8 +46,11 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
                 let mut spans = vec![Span::raw(marker)];
                 spans.extend(match pane {
                     DetailPane::Fields => field_line(&detail.fields[i], now, width, hits, theme),
-                    DetailPane::Tree => tree_line(&detail.tree.lines()[i], hits, theme),
-                    DetailPane::Raw => raw_line(&detail.raw[i], hits, theme),
+                    // A long value is cut at the edge, marked with `…`.
+                    DetailPane::Tree => {
+                        fit_spans(tree_line(&detail.tree.lines()[i], hits, theme), width)
+                    }
+                    DetailPane::Raw => fit_spans(raw_line(&detail.raw[i], hits, theme), width),
                 });
                 if selected {
                     theme.select(spans, focused)

@@ -2,6 +2,7 @@
 //! over loaded rows, and the decisions of when to fetch the next page. Always at the bottom of
 //! the stack. Its keys are in `keys.rs`, its handling of actions in `update.rs`.
 
+pub mod columns;
 pub mod keys;
 pub mod layout;
 pub mod row;
@@ -15,6 +16,7 @@ use crate::api::paging::retain_type;
 use crate::api::{ApiError, CursorTrail, ListRequest, ListResponse};
 use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
+use crate::app::overlay::TypePicker;
 use crate::app::widgets::{LineInput, ListCursor};
 use row::Row;
 
@@ -30,6 +32,8 @@ pub struct Listing {
     trail: CursorTrail,
     /// How many pages arrived, for the status line.
     pub pages: usize,
+    /// The widest value of each column, for sizing the table's columns.
+    pub widths: columns::ColumnWidths,
 }
 
 /// Whether the listing has more pages, and what became of the last attempt to get one.
@@ -74,6 +78,27 @@ pub struct Browser {
 }
 
 impl Browser {
+    /// The type picker: every type seen, with its count of loaded rows, the current one marked.
+    /// Under a type filter only that type's rows are loaded, so the others have no count.
+    pub fn type_picker(&self) -> TypePicker {
+        let rows = self
+            .listing
+            .loaded()
+            .map(|l| l.rows.as_slice())
+            .unwrap_or_default();
+        let counts = crate::app::panes::types::count_rows(
+            rows.iter().map(|r| r.resource_type.as_deref()),
+            self.types_seen.iter(),
+        );
+        let filtered = self.type_filter.is_some();
+        let loaded = self.listing.loaded().is_some();
+        let types = counts.into_iter().map(|(name, n)| {
+            let known = loaded && (!filtered || self.type_filter.as_ref() == Some(&name));
+            (name, known.then_some(n))
+        });
+        let all = (loaded && !filtered).then_some(rows.len());
+        TypePicker::new(all, types, self.type_filter.as_ref())
+    }
     pub fn new(page_size: Option<u32>) -> Self {
         Browser {
             page_size,
@@ -190,6 +215,7 @@ impl Browser {
         listing
             .rows
             .extend(page.resources.iter().map(Row::from_item));
+        listing.widths.extend(&listing.rows[start..]);
         let needle = self.filter.text().to_lowercase();
         let new_visible: Vec<usize> = (start..listing.rows.len())
             .filter(|&i| row_matches(&listing.rows[i], &needle))

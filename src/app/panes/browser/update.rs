@@ -8,7 +8,7 @@ use crate::api::{self, ApiError};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::loadable::Loadable;
-use crate::app::overlay::{Overlay, TypePicker};
+use crate::app::overlay::Overlay;
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane, Screen};
 use crate::app::panes::detail::Detail;
 use crate::app::widgets::{LineEvent, is_movement};
@@ -89,8 +89,7 @@ impl Pane for Browser {
             }
             Action::Refresh => return self.refresh(cx.ids).into(),
             Action::TypePicker => {
-                let picker = TypePicker::new(self.types_seen.iter(), self.type_filter.as_ref());
-                *cx.overlay = Some(Overlay::TypePicker(picker));
+                *cx.overlay = Some(Overlay::TypePicker(self.type_picker()));
             }
             Action::OpenLink => {
                 let url = self

@@ -1,0 +1,241 @@
+//! The columns of the resource table, sized from the values loaded: the widest value of each
+//! column is kept as pages arrive (so a frame never scans the rows), and each frame fits those
+//! widths to the terminal. Optional columns (the id, the external id...) show only when the
+//! name keeps a readable width; what is left goes to the name.
+
+use unicode_width::UnicodeWidthStr;
+
+use super::row::Row;
+use crate::sanitize;
+use crate::text::{fit_columns, short_time};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// The `▶` selection marker and the `!` mark.
+    Marker,
+    Type,
+    Name,
+    Status,
+    Id,
+    ExternalId,
+    Updated,
+}
+
+impl Column {
+    /// In the order they are drawn.
+    pub const ALL: [Column; 7] = [
+        Column::Marker,
+        Column::Type,
+        Column::Name,
+        Column::Status,
+        Column::Id,
+        Column::ExternalId,
+        Column::Updated,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Column::Marker => "",
+            Column::Type => "TYPE",
+            Column::Name => "NAME",
+            Column::Status => "STATUS",
+            Column::Id => "ID",
+            Column::ExternalId => "EXTERNAL ID",
+            Column::Updated => "UPDATED",
+        }
+    }
+
+    /// (narrowest, widest) a column is given; the name has no upper bound.
+    fn bounds(self) -> (usize, usize) {
+        match self {
+            Column::Marker => (2, 2),
+            Column::Type => (4, 24),
+            Column::Name => (8, usize::MAX),
+            Column::Status => (4, 16),
+            Column::Id => (4, 24),
+            Column::ExternalId => (6, 24),
+            Column::Updated => (10, 16),
+        }
+    }
+
+    /// Optional columns, the first left out first when the screen is narrow, each once the
+    /// name would be narrower than the width given with it (or than its widest value).
+    const DROP_ORDER: [(Column, usize); 5] = [
+        (Column::Id, 30),
+        (Column::ExternalId, 30),
+        (Column::Updated, 20),
+        (Column::Status, 16),
+        (Column::Type, 12),
+    ];
+
+    fn index(self) -> usize {
+        Column::ALL.iter().position(|c| *c == self).unwrap_or(0)
+    }
+
+    /// The text of this column for `row`, sanitised, as the table shows it (before any cut).
+    pub fn text(self, row: &Row) -> String {
+        let text = |f: &Option<Box<str>>| {
+            f.as_deref()
+                .map(|s| sanitize::line(s).into_owned())
+                .unwrap_or_default()
+        };
+        if row.malformed {
+            return match self {
+                Column::Marker => "!".to_owned(),
+                Column::Name => MALFORMED_NAME.to_owned(),
+                _ => String::new(),
+            };
+        }
+        match self {
+            Column::Marker if row.marked => "!".to_owned(),
+            Column::Marker => String::new(),
+            Column::Type => text(&row.resource_type),
+            Column::Name => text(&row.title),
+            Column::Status => text(&row.status),
+            Column::Id => text(&row.id),
+            Column::ExternalId => text(&row.external_id),
+            Column::Updated => row
+                .updated_at
+                .as_deref()
+                .map(|t| sanitize::line(&short_time(t)).into_owned())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// What the name column says of an item that is not a resource.
+pub const MALFORMED_NAME: &str = "(malformed item: Enter shows it)";
+
+/// Between two columns.
+pub const GAP: usize = 1;
+
+/// The widest value of each column among the loaded rows, titles included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnWidths([usize; 7]);
+
+impl Default for ColumnWidths {
+    fn default() -> Self {
+        ColumnWidths(Column::ALL.map(|c| c.title().width()))
+    }
+}
+
+impl ColumnWidths {
+    /// Takes in rows that just arrived.
+    pub fn extend<'a>(&mut self, rows: impl IntoIterator<Item = &'a Row>) {
+        for row in rows {
+            for column in Column::ALL {
+                let w = column.text(row).width();
+                let slot = &mut self.0[column.index()];
+                *slot = (*slot).max(w);
+            }
+        }
+    }
+
+    /// The columns to draw in `width` cells and the width of each: optional columns are left
+    /// out (first the id) until the name keeps a readable width; the name takes what is left.
+    pub fn layout(&self, width: usize) -> Vec<(Column, usize)> {
+        let mut shown: Vec<Column> = Column::ALL.to_vec();
+        let widest_name = self.0[Column::Name.index()];
+        for (optional, name_needs) in Column::DROP_ORDER {
+            let widths = self.fit(&shown, width);
+            let name = shown
+                .iter()
+                .zip(&widths)
+                .find(|(c, _)| **c == Column::Name)
+                .map_or(0, |(_, w)| *w);
+            if name >= name_needs.min(widest_name) {
+                return shown.into_iter().zip(widths).collect();
+            }
+            shown.retain(|c| *c != optional);
+        }
+        let widths = self.fit(&shown, width);
+        shown.into_iter().zip(widths).collect()
+    }
+
+    fn fit(&self, shown: &[Column], width: usize) -> Vec<usize> {
+        // One blank cell before the right border, as the marker column leaves one on the left.
+        let room = width.saturating_sub(GAP * shown.len());
+        let (natural, min): (Vec<usize>, Vec<usize>) = shown
+            .iter()
+            .map(|c| {
+                let (lo, hi) = c.bounds();
+                (self.0[c.index()].clamp(lo, hi), lo)
+            })
+            .unzip();
+        let mut widths = fit_columns(&natural, &min, room);
+        // What is left over widens the name, so the table spans the screen.
+        let used: usize = widths.iter().sum();
+        if let Some(at) = shown.iter().position(|c| *c == Column::Name) {
+            widths[at] += room.saturating_sub(used);
+        }
+        widths
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::PageItem;
+    use serde_json::json;
+
+    fn row(t: &str, name: &str, status: &str, id: &str) -> Row {
+        Row::from_item(&PageItem::from_value(json!({
+            "type": t, "display_name": name, "status": status, "id": id,
+            "external_id": "ser-293252716", "updated_at": "2024-06-27T10:56:00Z"
+        })))
+    }
+
+    fn widths_of(layout: &[(Column, usize)]) -> Vec<(&'static str, usize)> {
+        layout.iter().map(|(c, w)| (c.title(), *w)).collect()
+    }
+
+    /// Issue 9 item 3: TYPE and STATUS were cut at fixed widths (`service_accou…`,
+    /// `rolled_ba…`) while the name had room to spare.
+    #[test]
+    fn columns_are_as_wide_as_their_values_and_the_name_takes_the_rest() {
+        let mut widths = ColumnWidths::default();
+        let rows = [
+            row("service_account", "Alert Bot 31", "rolled_back", "res_12"),
+            row("repository", "Feature flags", "active", "res_1"),
+        ];
+        widths.extend(&rows);
+        let layout = widths.layout(118);
+        assert_eq!(
+            widths_of(&layout),
+            [
+                ("", 2),
+                ("TYPE", 15),
+                ("NAME", 118 - 7 - (2 + 15 + 11 + 6 + 13 + 16)),
+                ("STATUS", 11),
+                ("ID", 6),
+                ("EXTERNAL ID", 13),
+                ("UPDATED", 16)
+            ]
+        );
+        for (column, width) in &layout {
+            for r in &rows {
+                assert!(column.text(r).width() <= *width, "{column:?} cut");
+            }
+        }
+    }
+
+    #[test]
+    fn optional_columns_give_way_to_the_name_on_narrow_screens() {
+        let mut widths = ColumnWidths::default();
+        widths.extend(&[row(
+            "service_account",
+            &"a long display name ".repeat(3),
+            "rolled_back",
+            "res_12",
+        )]);
+        let titles =
+            |w: usize| -> Vec<&str> { widths.layout(w).iter().map(|(c, _)| c.title()).collect() };
+        assert_eq!(titles(78), ["", "TYPE", "NAME", "STATUS", "UPDATED"]);
+        assert_eq!(titles(40), ["", "TYPE", "NAME"]);
+        assert_eq!(titles(20), ["", "NAME"]);
+        for w in [0, 1, 5, 20, 40, 78, 118, 300] {
+            let total: usize = widths.layout(w).iter().map(|(_, w)| w + GAP).sum::<usize>() - GAP;
+            assert!(total < w.max(12), "{w}: {total}");
+        }
+    }
+}
