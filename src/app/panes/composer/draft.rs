@@ -12,11 +12,11 @@ use super::Composer;
 use crate::app::{Command, DraftSubject, RequestId};
 
 /// A save is due this long after the last change: a burst of typing is one write.
-pub const QUIET: Duration = Duration::from_secs(1);
+pub const QUIET: Duration = Duration::from_millis(500);
 
 /// ... but never later than this after the first unsaved change, so that typing without a
-/// pause still reaches the store (a crash loses at most this much).
-pub const LONGEST_UNSAVED: Duration = Duration::from_secs(2);
+/// pause still reaches the store: a crash loses at most the last second of typing.
+pub const LONGEST_UNSAVED: Duration = Duration::from_secs(1);
 
 /// Where the composer's draft stands.
 #[derive(Clone, Debug)]
@@ -65,7 +65,7 @@ impl DraftState {
         self.saved = None;
     }
 
-    /// When the next save is due: a quiet second after the last change, at the latest
+    /// When the next save is due: [`QUIET`] after the last change, at the latest
     /// [`LONGEST_UNSAVED`] after the first; `None` while nothing is unsaved.
     pub fn due(&self) -> Option<Instant> {
         self.unsaved

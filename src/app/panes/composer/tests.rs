@@ -591,7 +591,7 @@ fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
 }
 
 #[test]
-fn a_draft_is_saved_after_a_quiet_second_never_while_idle_and_typing_postpones_it() {
+fn a_draft_is_saved_after_a_pause_within_a_second_never_while_idle_and_typing_postpones_it() {
     use super::draft::{LONGEST_UNSAVED, QUIET};
     let t0 = std::time::Instant::now();
     let ms = |n: u64| t0 + Duration::from_millis(n);
@@ -599,11 +599,11 @@ fn a_draft_is_saved_after_a_quiet_second_never_while_idle_and_typing_postpones_i
     assert_eq!(app.wake_at(), None, "nothing typed: no timer at all");
     type_message(&mut app, ms(0), "a");
     assert_eq!(app.wake_at(), Some(ms(0) + QUIET));
-    assert!(saves(&tick(&mut app, ms(900))).is_empty(), "not yet");
-    type_message(&mut app, ms(600), "b");
-    assert_eq!(app.wake_at(), Some(ms(1600)), "typing postponed it");
-    assert!(saves(&tick(&mut app, ms(1599))).is_empty());
-    let saved = saves(&tick(&mut app, ms(1600)));
+    assert!(saves(&tick(&mut app, ms(400))).is_empty(), "not yet");
+    type_message(&mut app, ms(300), "b");
+    assert_eq!(app.wake_at(), Some(ms(800)), "typing postponed it");
+    assert!(saves(&tick(&mut app, ms(799))).is_empty());
+    let saved = saves(&tick(&mut app, ms(800)));
     assert_eq!(saved.len(), 1);
     let body: Value = serde_json::from_str(&saved[0]).unwrap();
     assert_eq!(body["message"], "ab");
@@ -614,7 +614,7 @@ fn a_draft_is_saved_after_a_quiet_second_never_while_idle_and_typing_postpones_i
         type_message(&mut app, ms(10_000 + n * 100), "c");
     }
     assert_eq!(app.wake_at(), Some(ms(10_000) + LONGEST_UNSAVED));
-    assert_eq!(saves(&tick(&mut app, ms(12_000))).len(), 1);
+    assert_eq!(saves(&tick(&mut app, ms(11_000))).len(), 1);
 }
 
 #[test]
