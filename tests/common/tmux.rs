@@ -20,7 +20,7 @@ impl Tmux {
     pub fn start(width: u16, height: u16) -> Tmux {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
-            "appdeck-e2e-settings-{}-{}",
+            "appdeck-e2e-{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::SeqCst)
         );
@@ -87,6 +87,28 @@ impl Tmux {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// A tmux format (`#{alternate_on}`...) for the pane, as tmux sees it now.
+    pub fn format(&self, format: &str) -> String {
+        String::from_utf8_lossy(
+            &self
+                .run(&["display-message", "-p", "-t", "0", format])
+                .stdout,
+        )
+        .trim()
+        .to_owned()
+    }
+
+    /// The pane's terminal modes (`stty -g`), as the shell sees them; saved to `file`.
+    pub fn stty(&self, file: &str) -> String {
+        self.type_line(&format!("stty -g > {file}"));
+        let path = self.home.path().join(file);
+        // Wait for content, not just the file: the shell creates it before stty writes.
+        self.wait_for("stty", |_| {
+            std::fs::read_to_string(&path).is_ok_and(|s| !s.is_empty())
+        });
+        std::fs::read_to_string(&path).unwrap_or_default()
     }
 
     /// Waits until the last non-empty line is the shell's prompt (the TUI has quit).
