@@ -33,6 +33,38 @@ pub fn split_last_line(area: Rect) -> (Rect, Rect) {
 }
 
 /// The inside of a bordered block.
+/// Where a filterable table goes in the body (the list, the types, the history): the bordered
+/// table, its data rows, and the `/` filter line below it when one is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableAreas {
+    /// The bordered table.
+    pub table: Rect,
+    /// The data rows inside it (below the header).
+    pub rows: Rect,
+    /// The `/` filter line, when a filter is being typed or is set.
+    pub filter: Option<Rect>,
+}
+
+pub fn table_areas(body: Rect, filter_line: bool) -> TableAreas {
+    let (table, filter) = if filter_line {
+        let (table, filter) = split_last_line(body);
+        (table, Some(filter))
+    } else {
+        (body, None)
+    };
+    let inner = inset(table);
+    let rows = Rect {
+        y: inner.y.saturating_add(1),
+        height: inner.height.saturating_sub(1),
+        ..inner
+    };
+    TableAreas {
+        table,
+        rows,
+        filter,
+    }
+}
+
 pub fn inset(area: Rect) -> Rect {
     Rect {
         x: area.x.saturating_add(1),
@@ -65,6 +97,20 @@ pub fn contains(area: Rect, column: u16, row: u16) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_rows_sit_under_the_header() {
+        let s = screen(Rect::new(0, 0, 80, 24));
+        assert_eq!(table_areas(s.body, false).rows, Rect::new(1, 3, 78, 19));
+    }
+
+    #[test]
+    fn tiny_tables_do_not_underflow() {
+        for (w, h) in [(0, 0), (1, 1), (3, 2), (10, 4)] {
+            let s = screen(Rect::new(0, 0, w, h));
+            assert!(table_areas(s.body, true).rows.height <= h);
+        }
+    }
 
     #[test]
     fn popups_never_outgrow_the_screen() {

@@ -9,8 +9,8 @@ use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
 use crate::app::Loadable;
 use crate::app::layout;
+use crate::app::layout::TableAreas;
 use crate::app::panes::browser::columns::Column;
-use crate::app::panes::browser::layout::BrowserAreas;
 use crate::app::panes::browser::row::Row as ListRow;
 use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
@@ -176,7 +176,7 @@ fn render_table(
     browser: &Browser,
     listing: &Listing,
     theme: &Theme,
-    areas: &BrowserAreas,
+    areas: &TableAreas,
     block: Block<'_>,
 ) {
     let inner_width = usize::from(layout::inset(areas.table).width);

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
 use crate::app::layout;
-use crate::app::panes::history::layout::HistoryAreas;
+use crate::app::layout::TableAreas;
 use crate::app::panes::history::{EntryDetail, HistoryRow, HistoryView, LineStyle};
 use crate::sanitize;
 use crate::text::{count, fit};
@@ -121,7 +121,7 @@ fn render_table(
     theme: &Theme,
     frame: &mut Frame,
     view: &HistoryView,
-    areas: &HistoryAreas,
+    areas: &TableAreas,
     block: Block<'_>,
 ) {
     let inner_width = layout::inset(areas.table).width;

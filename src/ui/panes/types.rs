@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
 use crate::app::layout;
-use crate::app::panes::types::layout::TypesAreas;
+use crate::app::layout::TableAreas;
 use crate::app::panes::types::{TypeRow, TypesView};
 use crate::catalog::NO_DEFINITION_HINT;
 use crate::sanitize;
@@ -141,7 +141,7 @@ fn render_table(
     theme: &Theme,
     frame: &mut Frame,
     view: &TypesView,
-    areas: &TypesAreas,
+    areas: &TableAreas,
     block: Block<'_>,
 ) {
     let table = areas.table;

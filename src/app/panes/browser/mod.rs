@@ -4,7 +4,6 @@
 
 pub mod columns;
 pub mod keys;
-pub mod layout;
 pub mod row;
 mod update;
 
@@ -328,8 +327,8 @@ impl Browser {
     }
 
     /// Where the table and its rows are in `body`.
-    pub fn areas(&self, body: Rect) -> layout::BrowserAreas {
-        layout::areas(body, self.filtering || !self.filter.text().is_empty())
+    pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
+        crate::app::layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
     }
 
     /// How many rows the table shows in `body`.

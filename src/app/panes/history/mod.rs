@@ -194,8 +194,8 @@ impl HistoryView {
         true
     }
 
-    pub fn areas(&self, body: Rect) -> layout::HistoryAreas {
-        layout::areas(body, self.filtering || !self.filter.text().is_empty())
+    pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
+        crate::app::layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
     }
 
     pub fn table_height(&self, body: Rect) -> usize {

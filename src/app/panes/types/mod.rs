@@ -4,7 +4,6 @@
 //! The known types are loaded by the runtime off the UI thread ([`Command::LoadTypes`]).
 
 pub mod keys;
-pub mod layout;
 mod update;
 
 use std::collections::BTreeMap;
@@ -201,8 +200,8 @@ impl TypesView {
         self.cursor.keep_visible(self.visible.len(), height);
     }
 
-    pub fn areas(&self, body: Rect) -> layout::TypesAreas {
-        layout::areas(body, self.filtering || !self.filter.text().is_empty())
+    pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
+        crate::app::layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
     }
 
     pub fn table_height(&self, body: Rect) -> usize {
