@@ -207,7 +207,7 @@ pub static GLOBAL: [Binding; 7] = [
         "3",
         "the history of reports and connects sent",
         || Action::ShowHistory,
-        "",
+        "history",
     ),
 ];
 
