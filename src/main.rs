@@ -111,7 +111,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
         page_size: cli.page_size,
         started,
         types,
-        // The demo's types; elsewhere the composer checks without a schema for properties.
+        // The demo's types at once; every known type replaces them once loaded (after the first frame).
         known_types: cli
             .demo
             .then(|| serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).ok())

@@ -177,6 +177,7 @@ impl App {
             Action::ApiResult { id, reply } => self.deliver(id, Delivery::Api(reply)),
             Action::DetailReady { id, detail } => self.deliver(id, Delivery::Detail(detail)),
             Action::TypesLoaded { id, types } => {
+                self.check_reports_against(&types);
                 self.known_types = Some(types.clone());
                 self.deliver(id, Delivery::Types(types))
             }
@@ -269,6 +270,19 @@ impl App {
 
     /// Hands a result to the pane that asked for it; a stale one (cancelled, or its pane
     /// closed) is dropped here.
+    /// Composers opened from now on check a resource's properties against the newest known
+    /// definition of its type (the store's connects, the `--types` files, the demo). With none
+    /// known, the types they had stay.
+    fn check_reports_against(&mut self, types: &panes::types::KnownTypes) {
+        if types.catalog.is_empty() {
+            return;
+        }
+        self.report = std::sync::Arc::new(panes::composer::ReportContext {
+            types: Some(std::sync::Arc::new(types.catalog.newest_as_payload())),
+            ..(*self.report).clone()
+        });
+    }
+
     fn deliver(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
         let Some(owner) = self.stack.route(id) else {
             tracing::debug!(?id, "stale result dropped");

@@ -203,6 +203,18 @@ impl Catalog {
         self.types.is_empty()
     }
 
+    /// The newest definition of every type as one connect payload (only its `resources`), the
+    /// shape the report checks read their type schemas from.
+    pub fn newest_as_payload(&self) -> Value {
+        let resources: Vec<Value> = self
+            .types
+            .iter()
+            .filter_map(KnownType::newest)
+            .filter_map(|d| serde_json::to_value(&d.definition).ok())
+            .collect();
+        serde_json::json!({ "resources": resources })
+    }
+
     /// Type names seen in loaded resources that no known payload defines, sorted, once each.
     /// Show them with [`NO_DEFINITION`] and [`NO_DEFINITION_HINT`].
     pub fn undefined<'a>(&self, seen: impl IntoIterator<Item = &'a str>) -> Vec<String> {

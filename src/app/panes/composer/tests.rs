@@ -236,6 +236,49 @@ fn a_schema_finding_marks_its_line_and_enter_on_it_jumps_there() {
 }
 
 #[test]
+fn types_loaded_from_the_store_or_files_check_the_properties_of_reports() {
+    use crate::catalog::{AppVersion, Catalog, Source};
+    let visibility_of = |app: &App| {
+        composer(app)
+            .findings
+            .iter()
+            .any(|l| l.finding.pointer.ends_with("/visibility"))
+    };
+    let mut app = app();
+    app.report = Arc::new(ReportContext {
+        types: None,
+        ..(*app.report).clone()
+    });
+    // A file's (or a recorded connect's) definition, not the demo's.
+    let payload = json!({"app_id": "acme", "version": "2.0.0", "resources": [
+        {"type": "repository", "property_json_schema": {
+            "type": "object",
+            "properties": {"visibility": {"type": "integer"}}
+        }}
+    ]});
+    let version = AppVersion::from_payload(
+        payload.as_object().cloned().unwrap(),
+        Source::File("acme.json".into()),
+        None,
+    );
+    let types = crate::app::panes::types::KnownTypes {
+        catalog: Catalog::from_versions(vec![version]),
+        problems: Vec::new(),
+    };
+    let id = app.ids.issue();
+    app.update(Action::TypesLoaded {
+        id,
+        types: Arc::new(types),
+    });
+    key(&mut app, 'R');
+    assert!(
+        visibility_of(&app),
+        "\"public\" is not an integer under the loaded type: {:?}",
+        composer(&app).findings
+    );
+}
+
+#[test]
 fn f_fills_the_required_properties_and_u_takes_them_back() {
     let mut app = composing();
     let text = composer(&app)
