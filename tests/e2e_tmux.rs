@@ -549,6 +549,7 @@ stty -g > "$HOME/ed.stty"
 case "$(cat "$HOME/ed.do")" in
   message) sed -i 's/"message": ""/"message": "rewritten by the editor script"/' "$1" ;;
   broken) printf '{"task_id": oops' > "$1" ;;
+  visibility) sed -i 's/"visibility": "[a-z]*"/"visibility": 42/' "$1" ;;
   fail) exit 4 ;;
 esac
 "#,
@@ -829,4 +830,53 @@ fn the_status_bar_names_the_settings_source_and_shows_a_token_file_warning() {
     assert!(!status(&screen).contains("staging"), "{screen}");
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell prompt");
+}
+
+/// A report whose properties break its type's schema: the finding shows before it is sent, the
+/// review asks twice, and the sandbox's refusal (422, naming the field) shows after, with the
+/// report left as it was so it can be fixed and sent again.
+#[test]
+fn a_report_that_breaks_its_type_schema_shows_the_finding_then_the_service_error() {
+    let tmux = Tmux::start(120, 40);
+    let home = tmux.home.path().to_owned();
+    let editor = editor_script(&home);
+    std::fs::write(home.join("ed.do"), "visibility").unwrap();
+    tmux.type_line(&format!(
+        "EDITOR={} APPDECK_DATA_DIR=$HOME/data {} --demo",
+        editor.display(),
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "type repository"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the repositories", |s| {
+        s.contains("│▶  repository") && position(s).is_some_and(|(at, n)| at == 1 && n > 0)
+    });
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+    tmux.send(&["e"]);
+    let screen = tmux.wait_for("the schema finding", |s| {
+        s.contains("/response/resource/properties/visibility")
+    });
+    assert!(screen.contains("\"visibility\": 42"), "{screen}");
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    assert!(review.contains("1 finding(s)"), "{review}");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the second confirmation", |s| s.contains("again"));
+    tmux.send(&["Enter"]);
+    let answer = tmux.wait_for("the service's refusal", |s| s.contains("answer · HTTP 422"));
+    assert!(answer.contains("visibility"), "{answer}");
+    tmux.send(&["Escape"]);
+    let screen = tmux.wait_for("the report as it was", |s| {
+        s.contains("Task report about") && !s.contains("answer ·")
+    });
+    assert!(screen.contains("\"visibility\": 42"), "{screen}");
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back on the list", |s| position(s).is_some());
+    tmux.send(&["q"]);
+    tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
 }
