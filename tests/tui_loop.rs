@@ -415,4 +415,14 @@ async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
     let idle = tokio::time::timeout(Duration::from_millis(1500), h.event_loop.step()).await;
     assert!(idle.is_err(), "the loop woke up with nothing to do");
     assert_eq!(h.event_loop.frames, frames, "no frame drawn while idle");
+
+    // The history lists it at the top, read from the store through the drafts' queue.
+    h.press(KeyCode::Esc);
+    h.press(KeyCode::Char('3'));
+    h.until("the draft in the history", |app| match app.stack.top() {
+        Some(Screen::History(view)) => view.rows.first().is_some_and(|r| r.kind == "draft"),
+        _ => false,
+    })
+    .await;
+    assert!(h.screen().contains("not sent"), "{}", h.screen());
 }

@@ -762,6 +762,43 @@ fn history_entry_in_full() {
     });
 }
 
+/// A draft not sent yet, listed above the sends (a warning colour, "not sent").
+#[test]
+fn history_with_a_draft() {
+    snapshot("history_draft", |size| {
+        let mut app = loaded_app(size);
+        let commands = press(&mut app, KeyCode::Char('3'));
+        for command in commands {
+            match command {
+                Command::LoadHistory { id, .. } => {
+                    app.update(Action::HistoryLoaded {
+                        id,
+                        entries: Box::new(Ok(history_entries())),
+                    });
+                }
+                Command::ListDrafts { id } => {
+                    let body = json!({"task_id": "deploy-2291", "status": "ok", "message": "",
+                        "response_type": "resource", "resource": "{\"id\": \"res_7\"}"});
+                    app.update(Action::DraftsListed {
+                        id,
+                        drafts: Ok(vec![appdeck::app::UnsentDraft {
+                            subject: appdeck::app::DraftSubject {
+                                kind: "report".into(),
+                                subject: "res_7".into(),
+                            },
+                            body: body.to_string(),
+                            saved_at: now() - chrono::Duration::minutes(4),
+                            age: std::time::Duration::from_secs(240),
+                        }]),
+                    });
+                }
+                _ => {}
+            }
+        }
+        app
+    });
+}
+
 /// Issue 9 item 2: a long string cut at the edge of the tree and raw panes ends in `…`, so a
 /// cut value never passes for a whole one.
 #[test]

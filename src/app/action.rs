@@ -199,6 +199,14 @@ pub enum Action {
         id: RequestId,
         result: Result<(), String>,
     },
+    /// The drafts not yet sent, for the history view ([`Command::ListDrafts`]); routed like a
+    /// reply.
+    DraftsListed {
+        id: RequestId,
+        drafts: Result<Vec<UnsentDraft>, String>,
+    },
+    /// Open an unsent draft (from the history view) in its composer, to go on with it.
+    OpenDraft(Box<UnsentDraft>),
 }
 
 /// What a draft is about, within the service appdeck is connected to (the runtime adds the base
@@ -216,6 +224,17 @@ pub struct DraftSubject {
 pub struct StoredDraft {
     /// The composer's text for it.
     pub body: String,
+    /// How long ago it was saved, as the runtime's clock says.
+    pub age: std::time::Duration,
+}
+
+/// A draft kept in the store and not sent yet, as the history view lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnsentDraft {
+    pub subject: DraftSubject,
+    /// The composer's text for it.
+    pub body: String,
+    pub saved_at: chrono::DateTime<chrono::Utc>,
     /// How long ago it was saved, as the runtime's clock says.
     pub age: std::time::Duration,
 }
@@ -280,6 +299,9 @@ pub enum Command {
     /// Read the newest `limit` sends of the history on a blocking task with its own store
     /// connection; they come back as [`Action::HistoryLoaded`].
     LoadHistory { id: RequestId, limit: usize },
+    /// List the drafts kept for this service, after every save and removal asked for before
+    /// (they share one queue); they come back as [`Action::DraftsListed`].
+    ListDrafts { id: RequestId },
     /// Record a send in the history on a blocking task with its own store connection; the
     /// runtime stamps its time (the answer's arrival less the time taken). Comes back as
     /// [`Action::SendRecorded`].
@@ -294,6 +316,7 @@ impl Command {
             | Command::OpenDetail { id, .. }
             | Command::LoadTypes { id }
             | Command::LoadHistory { id, .. }
+            | Command::ListDrafts { id }
             | Command::OpenType { id, .. }
             | Command::Check { id, .. }
             | Command::EditExternally { id, .. }

@@ -33,6 +33,7 @@ impl App {
             Action::ShowTypes => return self.show_types(),
             Action::ShowHistory => return self.show_history(),
             Action::OpenReport(report) => return self.open_report_from(&report),
+            Action::OpenDraft(draft) => return self.open_draft(&draft),
             Action::ListType(name) => return self.set_type_filter(Some(name)),
             _ => {}
         }
@@ -197,6 +198,45 @@ impl App {
         commands
     }
 
+    /// A draft from the history view, to go on with: its composer, its fields as saved, still
+    /// saved under the same subject (so sending it removes it).
+    fn open_draft(&mut self, draft: &super::UnsentDraft) -> Vec<Command> {
+        if draft.subject.kind != "report" {
+            self.notice = Some(Notice::Error(format!(
+                "a {} draft is not opened here",
+                sanitize::line(&draft.subject.kind)
+            )));
+            return Vec::new();
+        }
+        let seed = self.ids.issue().0;
+        let saved: Option<serde_json::Value> = serde_json::from_str(&draft.body).ok();
+        let resource = saved
+            .as_ref()
+            .and_then(|body| body.get("resource")?.as_str())
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
+            .filter(serde_json::Value::is_object);
+        let mut composer = match &resource {
+            Some(resource) => Composer::for_resource(self.report.clone(), resource, seed),
+            None => Composer::blank(self.report.clone(), None, seed),
+        };
+        composer.draft = super::panes::composer::draft::DraftState::new(draft.subject.clone());
+        if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
+            self.notice = Some(Notice::Error(format!(
+                "the draft cannot be read: {}",
+                sanitize::line(&error)
+            )));
+            return Vec::new();
+        }
+        let commands = composer.first_check(self.ids.issue());
+        let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+        self.stack.claim(screen, &commands);
+        self.notice = Some(Notice::Info(format!(
+            "draft from {} ago: edit it, then s to review and send",
+            super::panes::composer::draft::age_words(draft.age)
+        )));
+        commands
+    }
+
     /// The history view: back to it when it is open below (reloaded), else opened on top.
     pub(super) fn show_history(&mut self) -> Vec<Command> {
         if self
@@ -212,8 +252,7 @@ impl App {
             commands.extend(self.reload_history());
             return commands;
         }
-        let (view, load) = HistoryView::open(&mut self.ids);
-        let commands = vec![load];
+        let (view, commands) = HistoryView::open(&mut self.ids);
         let id = self.stack.push(Screen::History(Box::new(view)));
         self.stack.claim(id, &commands);
         commands
@@ -230,7 +269,6 @@ impl App {
             }
         }
         for (screen, load) in loads {
-            let load = vec![load];
             self.stack.claim(screen, &load);
             commands.extend(load);
         }

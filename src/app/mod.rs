@@ -20,7 +20,8 @@ mod global;
 use ratatui::layout::Rect;
 
 pub use action::{
-    Action, ApiCall, ApiReply, Command, DraftSubject, Notice, ProfileSwitch, RequestId, StoredDraft,
+    Action, ApiCall, ApiReply, Command, DraftSubject, Notice, ProfileSwitch, RequestId,
+    StoredDraft, UnsentDraft,
 };
 pub use loadable::Loadable;
 
@@ -192,6 +193,7 @@ impl App {
             Action::DraftSaved { id, result } => self.deliver(id, Delivery::DraftSaved(result)),
             Action::Tick => self.tick(),
             Action::HistoryLoaded { id, entries } => self.deliver(id, Delivery::History(entries)),
+            Action::DraftsListed { id, drafts } => self.deliver(id, Delivery::Drafts(drafts)),
             Action::SendRecorded(result) => self.send_recorded(result),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {

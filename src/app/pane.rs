@@ -14,7 +14,9 @@ use ratatui::layout::Rect;
 
 use std::time::Instant;
 
-use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds, StoredDraft};
+use super::action::{
+    Action, ApiReply, Command, Notice, RequestId, RequestIds, StoredDraft, UnsentDraft,
+};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
 use super::panes::composer::Composer;
@@ -108,6 +110,8 @@ pub enum Delivery {
     DraftSaved(Result<(), String>),
     /// The history of sends, read off the UI thread ([`Command::LoadHistory`]).
     History(Box<Result<Vec<HistoryEntry>, String>>),
+    /// The drafts not yet sent ([`Command::ListDrafts`]).
+    Drafts(Result<Vec<UnsentDraft>, String>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -8,7 +8,7 @@ use std::sync::mpsc::{Sender, channel};
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::app::{Action, DraftSubject, Notice, RequestId, StoredDraft};
+use crate::app::{Action, DraftSubject, Notice, RequestId, StoredDraft, UnsentDraft};
 use crate::sanitize;
 use crate::store::{DraftKey, Store};
 
@@ -33,6 +33,10 @@ enum Job {
     },
     Remove {
         key: DraftKey,
+    },
+    List {
+        id: RequestId,
+        base_url: String,
     },
 }
 
@@ -80,6 +84,23 @@ impl Drafts {
     pub fn remove(&mut self, subject: DraftSubject) {
         if let Some(key) = self.key(subject) {
             self.send(Job::Remove { key });
+        }
+    }
+
+    /// Lists the drafts of this service, once the saves and removals asked for before are done.
+    pub fn list(&mut self, id: RequestId) {
+        match &self.place {
+            Some(place) => {
+                let base_url = place.base_url.clone();
+                self.send(Job::List { id, base_url });
+            }
+            // No data directory: no drafts are kept (the history says why).
+            None => {
+                let _ = self.results.send(Action::DraftsListed {
+                    id,
+                    drafts: Ok(Vec::new()),
+                });
+            }
         }
     }
 
@@ -143,6 +164,25 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
                     store
                         .save_draft(&key, &body, chrono::Utc::now())
                         .map_err(|e| error(&e))
+                }),
+            },
+            Job::List { id, base_url } => Action::DraftsListed {
+                id,
+                drafts: opened.and_then(|store| {
+                    let now = chrono::Utc::now();
+                    let drafts = store.drafts(&base_url).map_err(|e| error(&e))?;
+                    Ok(drafts
+                        .into_iter()
+                        .map(|d| UnsentDraft {
+                            subject: DraftSubject {
+                                kind: d.key.kind,
+                                subject: d.key.subject,
+                            },
+                            body: d.body,
+                            saved_at: d.updated_at,
+                            age: (now - d.updated_at).to_std().unwrap_or_default(),
+                        })
+                        .collect())
                 }),
             },
             Job::Remove { key } => {

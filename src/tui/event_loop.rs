@@ -289,6 +289,7 @@ where
                 Command::SaveDraft { id, subject, body } => self.drafts.save(id, subject, body),
                 Command::RemoveDraft(subject) => self.drafts.remove(subject),
                 Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
+                Command::ListDrafts { id } => self.drafts.list(id),
                 Command::RecordSend(sent) => self.executor.record_send(sent),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {

@@ -87,7 +87,15 @@ fn title(view: &HistoryView) -> String {
     if view.entries.is_none() {
         return " History · loading… ".to_owned();
     }
-    let mut title = format!(" History · {} sent, newest first", count(view.rows.len()));
+    let sent = view.entries.as_ref().map_or(0, Vec::len);
+    let mut title = match view.drafts.len() {
+        0 => format!(" History · {} sent, newest first", count(sent)),
+        drafts => format!(
+            " History · {} not sent (drafts) · {} sent, newest first",
+            count(drafts),
+            count(sent)
+        ),
+    };
     if !view.filter.text().is_empty() {
         title.push_str(&format!(" · {} match", view.visible.len()));
     }
@@ -164,10 +172,12 @@ fn cell(theme: &Theme, row: &HistoryRow, column: &str, selected: bool) -> (Strin
     match column {
         "" if selected => ("▶".to_owned(), theme.title()),
         "" => (String::new(), Style::new()),
+        "KIND" if row.unsent => (row.kind.clone(), theme.warning()),
         "KIND" => (row.kind.clone(), theme.key()),
         "TIME (UTC)" => (row.time.clone(), theme.dim()),
         "SENT" => (row.sent.clone(), Style::new()),
         "HTTP" => (row.http.clone(), Style::new()),
+        "ANSWER" if row.unsent => (row.answer.clone(), theme.warning()),
         "ANSWER" if row.ok => (row.answer.clone(), theme.info()),
         "ANSWER" => (row.answer.clone(), theme.error()),
         _ => (String::new(), Style::new()),

@@ -11,7 +11,7 @@ use Key::{Char, Code};
 const EDIT: Binding = bind(
     &[Char('E')],
     "E",
-    "edit the report in the composer and resend it",
+    "edit the report in the composer and resend it (a draft: go on with it)",
     || Action::EditAndResend,
     "edit & resend",
 );
@@ -28,7 +28,7 @@ static LIST_OWN: [Binding; 6] = [
     bind(
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
         "Enter",
-        "show the request and the answer in full",
+        "show the request and the answer in full; on a draft, go on with it",
         || Action::Open,
         "open",
     ),

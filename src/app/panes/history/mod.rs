@@ -1,11 +1,10 @@
 //! The history view: every report and connect sent (from this TUI, another one, or the CLI), as
 //! the local store recorded them, newest first; `/` filters, `Enter` shows a send in full (the
 //! request and the answer), `E` opens a report in the composer to edit and resend, `c` copies a
-//! send as curl. The store is read by the runtime off the UI thread ([`Command::LoadHistory`]);
-//! what a send becomes as a record is in `record.rs`.
-//!
-//! Drafts not yet sent (issue 7, step 6) belong at the top of this view once the drafts table
-//! exists: they would come with the same load and be prepended to `rows` in [`HistoryView::set_entries`].
+//! send as curl. Drafts not sent yet are listed at the top, newest first; `Enter` (or `E`) goes on
+//! with one in its composer. The store is read by the runtime off the UI thread
+//! ([`Command::LoadHistory`], [`Command::ListDrafts`]); what a send becomes as a record is in
+//! `record.rs`.
 
 pub mod keys;
 pub mod layout;
@@ -14,7 +13,7 @@ mod update;
 
 use ratatui::layout::Rect;
 
-use crate::app::action::{Command, RequestId, RequestIds};
+use crate::app::action::{Command, RequestId, RequestIds, UnsentDraft};
 use crate::app::widgets::{LineInput, ListCursor};
 use crate::sanitize;
 use crate::store::{HistoryEntry, SendKind};
@@ -36,6 +35,8 @@ pub struct HistoryRow {
     pub answer: String,
     /// Whether the answer was an `ok` (for its colour).
     pub ok: bool,
+    /// A draft, not sent yet.
+    pub unsent: bool,
 }
 
 impl HistoryRow {
@@ -52,8 +53,50 @@ impl HistoryRow {
                 .map_or_else(|| "-".to_owned(), |s| s.to_string()),
             ok: summary.answer == "ok" && sent.error.is_none(),
             answer: line(&summary.answer),
+            unsent: false,
         }
     }
+
+    fn of_draft(draft: &UnsentDraft) -> Self {
+        HistoryRow {
+            kind: "draft".to_owned(),
+            time: draft.saved_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            sent: sanitize::line(&draft_summary(draft)).into_owned(),
+            http: "-".to_owned(),
+            answer: format!(
+                "not sent · saved {} ago",
+                crate::app::panes::composer::draft::age_words(draft.age)
+            ),
+            ok: false,
+            unsent: true,
+        }
+    }
+}
+
+/// A draft in a few words, like a send: a report's `task_id`, `status` and resource; for another
+/// kind, the kind and what it is about. Read leniently: a draft is saved as typed.
+fn draft_summary(draft: &UnsentDraft) -> String {
+    let body: serde_json::Value = serde_json::from_str(&draft.body).unwrap_or_default();
+    let text = |key: &str| body.get(key).and_then(|v| v.as_str()).unwrap_or_default();
+    let subject = &draft.subject;
+    match subject.kind.as_str() {
+        "report" => {
+            let task = match text("task_id") {
+                "" => "(no task_id)",
+                task => task,
+            };
+            format!("{task} · {} · {}", text("status"), subject.subject)
+        }
+        kind => format!("{kind} · {}", subject.subject),
+    }
+}
+
+/// What a row of the table is.
+#[derive(Clone, Copy, Debug)]
+pub enum Listed<'a> {
+    /// A draft not sent yet (drafts come first).
+    Draft(&'a UnsentDraft),
+    Sent(&'a HistoryEntry),
 }
 
 /// How a line of the detail is drawn.
@@ -78,11 +121,16 @@ pub struct EntryDetail {
 pub struct HistoryView {
     /// `None` until the runtime has loaded them.
     pub entries: Option<Vec<HistoryEntry>>,
+    /// Drafts not sent yet, newest first; listed above the sends.
+    pub drafts: Vec<UnsentDraft>,
+    /// The drafts' rows, then the sends'.
     pub rows: Vec<HistoryRow>,
     /// Why the store could not be read, sanitised.
     pub problem: Option<String>,
     /// The load in flight.
     pub loading: Option<RequestId>,
+    /// The listing of drafts in flight.
+    pub listing_drafts: Option<RequestId>,
     pub filter: LineInput,
     pub filtering: bool,
     /// Indices into `rows` that pass the `/` filter.
@@ -94,12 +142,14 @@ pub struct HistoryView {
 
 impl HistoryView {
     /// A history view, loading the sends.
-    pub fn open(ids: &mut RequestIds) -> (Self, Command) {
+    pub fn open(ids: &mut RequestIds) -> (Self, Vec<Command>) {
         let mut view = HistoryView {
             entries: None,
+            drafts: Vec::new(),
             rows: Vec::new(),
             problem: None,
             loading: None,
+            listing_drafts: None,
             filter: LineInput::new(),
             filtering: false,
             visible: Vec::new(),
@@ -110,22 +160,26 @@ impl HistoryView {
         (view, load)
     }
 
-    /// Asks the runtime to (re)load the sends.
-    pub fn load(&mut self, ids: &mut RequestIds) -> Command {
+    /// Asks the runtime to (re)load the sends and the drafts.
+    pub fn load(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         let id = ids.issue();
         self.loading = Some(id);
-        Command::LoadHistory {
-            id,
-            limit: LOAD_LIMIT,
-        }
+        let drafts = ids.issue();
+        self.listing_drafts = Some(drafts);
+        vec![
+            Command::LoadHistory {
+                id,
+                limit: LOAD_LIMIT,
+            },
+            Command::ListDrafts { id: drafts },
+        ]
     }
 
-    /// Takes what the store gave; the cursor stays on the same send when it is still listed.
+    /// Takes what the store gave; the cursor stays on the same row when it is still listed.
     pub fn set_entries(&mut self, loaded: Result<Vec<HistoryEntry>, String>, height: usize) {
-        let selected = self.selected().map(|e| e.id);
+        let selected = self.selected_key();
         match loaded {
             Ok(entries) => {
-                self.rows = entries.iter().map(HistoryRow::of).collect();
                 self.entries = Some(entries);
                 self.problem = None;
             }
@@ -136,29 +190,86 @@ impl HistoryView {
                 }
             }
         }
+        self.rebuild(selected, height);
+    }
+
+    /// Takes the drafts the store listed; a failure is said once, the sends stay.
+    pub fn set_drafts(&mut self, listed: Result<Vec<UnsentDraft>, String>, height: usize) {
+        let selected = self.selected_key();
+        match listed {
+            Ok(drafts) => self.drafts = drafts,
+            Err(problem) => {
+                self.problem = Some(format!(
+                    "drafts cannot be listed: {}",
+                    sanitize::line(&problem)
+                ))
+            }
+        }
+        self.rebuild(selected, height);
+    }
+
+    fn rebuild(&mut self, selected: Option<RowKey>, height: usize) {
+        let sends = self.entries.iter().flatten().map(HistoryRow::of);
+        self.rows = self
+            .drafts
+            .iter()
+            .map(HistoryRow::of_draft)
+            .chain(sends)
+            .collect();
         self.refilter(height);
-        if let Some(id) = selected
-            && let Some(at) = self.visible_position(id)
+        if let Some(key) = selected
+            && let Some(at) =
+                (0..self.visible.len()).find(|&at| self.key_at(at).as_ref() == Some(&key))
         {
             self.cursor.select(at, self.visible.len(), height);
         }
     }
 
-    fn visible_position(&self, id: i64) -> Option<usize> {
-        let entries = self.entries.as_ref()?;
-        self.visible.iter().position(|&i| entries[i].id == id)
+    /// What the row at `index` (into `rows`) is.
+    pub fn listed(&self, index: usize) -> Option<Listed<'_>> {
+        match index.checked_sub(self.drafts.len()) {
+            None => self.drafts.get(index).map(Listed::Draft),
+            Some(send) => self.entries.as_ref()?.get(send).map(Listed::Sent),
+        }
     }
 
-    /// The send under the cursor.
+    /// The row under the cursor.
+    pub fn selected_row(&self) -> Option<Listed<'_>> {
+        self.listed(*self.visible.get(self.cursor.selected)?)
+    }
+
+    fn key_at(&self, at: usize) -> Option<RowKey> {
+        Some(match self.listed(*self.visible.get(at)?)? {
+            Listed::Draft(draft) => RowKey::Draft(draft.subject.clone()),
+            Listed::Sent(entry) => RowKey::Sent(entry.id),
+        })
+    }
+
+    /// What the cursor stays on across a reload: the same row, unless it is at the top (then
+    /// the top, so a view that has just opened starts at its newest row whichever load came
+    /// first).
+    fn selected_key(&self) -> Option<RowKey> {
+        match self.cursor.selected {
+            0 => None,
+            at => self.key_at(at),
+        }
+    }
+
+    /// The send under the cursor (none on a draft).
     pub fn selected(&self) -> Option<&HistoryEntry> {
-        let index = *self.visible.get(self.cursor.selected)?;
-        self.entries.as_ref()?.get(index)
+        match self.selected_row()? {
+            Listed::Sent(entry) => Some(entry),
+            Listed::Draft(_) => None,
+        }
     }
 
     /// The send the keys act on: the one shown in full, else the one under the cursor.
     pub fn current(&self) -> Option<&HistoryEntry> {
         match &self.shown {
-            Some(detail) => self.entries.as_ref()?.get(detail.index),
+            Some(detail) => match self.listed(detail.index)? {
+                Listed::Sent(entry) => Some(entry),
+                Listed::Draft(_) => None,
+            },
             None => self.selected(),
         }
     }
@@ -183,7 +294,7 @@ impl HistoryView {
         let Some(index) = self.visible.get(self.cursor.selected).copied() else {
             return false;
         };
-        let Some(entry) = self.entries.as_ref().and_then(|e| e.get(index)) else {
+        let Some(Listed::Sent(entry)) = self.listed(index) else {
             return false;
         };
         self.shown = Some(EntryDetail {
@@ -201,6 +312,13 @@ impl HistoryView {
     pub fn table_height(&self, body: Rect) -> usize {
         usize::from(self.areas(body).rows.height)
     }
+}
+
+/// Keeps the cursor on the same row across a reload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum RowKey {
+    Draft(crate::app::DraftSubject),
+    Sent(i64),
 }
 
 /// The request and the answer of a send in full: what was posted where (the token as

@@ -436,3 +436,89 @@ fn a_recorded_send_reloads_an_open_history_and_a_failed_record_is_said() {
     let mut closed = self::app();
     assert!(closed.update(Action::SendRecorded(Ok(()))).is_empty());
 }
+
+fn drafts_id(commands: &[Command]) -> RequestId {
+    commands
+        .iter()
+        .find_map(|c| match c {
+            Command::ListDrafts { id } => Some(*id),
+            _ => None,
+        })
+        .expect("the drafts are listed in the background with the sends")
+}
+
+/// A report draft about `res_1`, saved as the composer saves one.
+fn unsent_draft() -> crate::app::UnsentDraft {
+    let resource = json!({"id": "res_1", "type": "repository", "external_id": "x"});
+    let body = crate::app::panes::composer::draft::DraftBody {
+        task_id: "t-draft".into(),
+        task_id_provisional: false,
+        status: "error".into(),
+        message: "half written".into(),
+        response_type: "resource".into(),
+        resource: serde_json::to_string_pretty(&resource).unwrap(),
+        extra: Default::default(),
+        unparsed: None,
+    };
+    crate::app::UnsentDraft {
+        subject: Composer::draft_subject(Some("res_1")),
+        body: serde_json::to_string(&body).unwrap(),
+        saved_at: Utc.with_ymd_and_hms(2026, 11, 22, 12, 30, 0).unwrap(),
+        age: Duration::from_secs(180),
+    }
+}
+
+#[test]
+fn drafts_not_sent_are_listed_first_and_enter_goes_on_with_one() {
+    let mut app = app();
+    let commands = key(&mut app, '3');
+    let (sends, drafts) = (load_id(&commands), drafts_id(&commands));
+    app.update(Action::HistoryLoaded {
+        id: sends,
+        entries: Box::new(Ok(entries())),
+    });
+    // The cursor is on the newest send; drafts arriving later keep it there.
+    key(&mut app, 'j');
+    assert_eq!(view(&app).selected().unwrap().id, 2);
+    app.update(Action::DraftsListed {
+        id: drafts,
+        drafts: Ok(vec![unsent_draft()]),
+    });
+    let v = view(&app);
+    let kinds: Vec<&str> = v.rows.iter().map(|r| r.kind.as_str()).collect();
+    assert_eq!(kinds, ["draft", "report", "connect", "report"]);
+    assert_eq!(v.rows[0].sent, "t-draft · error · res_1");
+    assert_eq!(v.rows[0].answer, "not sent · saved 3 min ago");
+    assert!(v.rows[0].unsent && !v.rows[1].unsent);
+    assert_eq!(v.selected().unwrap().id, 2, "still on the same send");
+
+    // `c` on a draft says why not; `Enter` opens it in the composer, under the same subject.
+    key(&mut app, 'g');
+    assert!(view(&app).selected().is_none(), "a draft is not a send");
+    let copied = key(&mut app, 'c');
+    assert!(!copied.iter().any(|c| matches!(c, Command::Copy(_))));
+    assert!(matches!(&app.notice, Some(Notice::Error(e)) if e.contains("not sent yet")));
+    press(&mut app, KeyCode::Enter);
+    let Some(Screen::Composer(composer)) = app.stack.top() else {
+        panic!("the draft's composer is not open");
+    };
+    assert_eq!(composer.task_id.text(), "t-draft");
+    assert_eq!(composer.status, "error");
+    assert!(composer.message.text().starts_with("half written"));
+    assert_eq!(
+        composer.draft.subject,
+        Composer::draft_subject(Some("res_1"))
+    );
+    assert!(matches!(&app.notice, Some(Notice::Info(i)) if i.contains("draft from 3 min ago")));
+
+    // Back in the history, `E` on the draft opens it too; a stale listing is dropped.
+    press(&mut app, KeyCode::Esc);
+    assert!(matches!(app.stack.top(), Some(Screen::History(_))));
+    app.update(Action::DraftsListed {
+        id: drafts,
+        drafts: Ok(Vec::new()),
+    });
+    assert_eq!(view(&app).rows[0].kind, "draft");
+    key(&mut app, 'E');
+    assert!(matches!(app.stack.top(), Some(Screen::Composer(_))));
+}

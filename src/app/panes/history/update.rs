@@ -2,7 +2,7 @@
 //! shown in full.
 
 use super::keys::{ENTRY_KEYS, HISTORY_KEYS};
-use super::{HistoryView, layout};
+use super::{HistoryView, Listed, layout};
 use crate::api::curl;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
@@ -65,22 +65,18 @@ impl Pane for HistoryView {
                     let index = self.cursor.offset + usize::from(row - rows.y);
                     if index < len {
                         if index == self.cursor.selected {
-                            self.show_selected();
+                            return self.open_selected(cx);
                         } else {
                             self.cursor.select(index, len, height);
                         }
                     }
                 }
             }
-            Action::Open | Action::Right => {
-                if !self.show_selected() {
-                    cx.error("no send under the cursor");
-                }
-            }
+            Action::Open | Action::Right => return self.open_selected(cx),
             Action::Search => self.filtering = true,
             Action::Refresh => {
                 cx.info("reloading the history");
-                return vec![self.load(cx.ids)].into();
+                return self.load(cx.ids).into();
             }
             Action::EditAndResend => return self.edit_and_resend(cx),
             Action::CopyCurl => return self.copy_curl(cx).into(),
@@ -97,12 +93,17 @@ impl Pane for HistoryView {
     }
 
     fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
-        if let Delivery::History(loaded) = delivery
-            && self.loading == Some(id)
-        {
-            self.loading = None;
-            let height = self.table_height(cx.body);
-            self.set_entries(*loaded, height);
+        let height = self.table_height(cx.body);
+        match delivery {
+            Delivery::History(loaded) if self.loading == Some(id) => {
+                self.loading = None;
+                self.set_entries(*loaded, height);
+            }
+            Delivery::Drafts(listed) if self.listing_drafts == Some(id) => {
+                self.listing_drafts = None;
+                self.set_drafts(listed, height);
+            }
+            _ => {}
         }
         Outcome::done()
     }
@@ -115,6 +116,23 @@ impl Pane for HistoryView {
 }
 
 impl HistoryView {
+    /// `Enter`: a send is shown in full; a draft goes on in its composer.
+    fn open_selected(&mut self, cx: &mut Ctx) -> Outcome {
+        match self.selected_row() {
+            Some(Listed::Draft(draft)) => {
+                Outcome::NotMine(Action::OpenDraft(Box::new(draft.clone())))
+            }
+            Some(Listed::Sent(_)) => {
+                self.show_selected();
+                Outcome::done()
+            }
+            None => {
+                cx.error("nothing under the cursor");
+                Outcome::done()
+            }
+        }
+    }
+
     /// One send in full: movement scrolls it, `Esc` goes back to the list.
     fn update_detail(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         let page = layout::detail_height(cx.body).max(1);
@@ -144,6 +162,11 @@ impl HistoryView {
 
     /// `E`: a report goes to the composer (the app opens it, with this service's settings).
     fn edit_and_resend(&mut self, cx: &mut Ctx) -> Outcome {
+        if self.shown.is_none()
+            && let Some(Listed::Draft(draft)) = self.selected_row()
+        {
+            return Outcome::NotMine(Action::OpenDraft(Box::new(draft.clone())));
+        }
         let Some(entry) = self.current() else {
             cx.error("no send under the cursor");
             return Outcome::done();
@@ -166,6 +189,12 @@ impl HistoryView {
 
     /// `c`: the send as a curl command to where it was sent; the token stays out of it.
     fn copy_curl(&self, cx: &mut Ctx) -> Vec<Command> {
+        if self.shown.is_none() && matches!(self.selected_row(), Some(Listed::Draft(_))) {
+            cx.error(
+                "a draft is not sent yet: Enter opens it, and its review (s) copies it as curl",
+            );
+            return Vec::new();
+        }
         let Some(entry) = self.current() else {
             return cx.copy(None, "curl command");
         };
