@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the TUI costs when nothing happens, and what it holds in memory:
 #  - resident memory at start (first page on screen);
-#  - CPU time and wake-ups (context switches of all its threads) over IDLE seconds of idling;
+#  - CPU time and wake-ups (context switches of all its threads) over IDLE seconds of idling,
+#    once the start-up work in the background has settled (SETTLE seconds, 2 by default);
 #  - resident and peak memory after loading 100,000 rows (pages of 500, `G` held).
 # Usage: benches/tui_idle.sh [IDLE_SECONDS]      Needs: tmux.
 set -euo pipefail
@@ -49,7 +50,14 @@ launch() { # launch ARGS...: appdeck in a fresh tmux session; sets PID, which mu
 # 1. Start (default page size), then idle.
 launch
 wait_screen "more available" 10
-printf 'resident at start (first page on screen)    %6.1f MB\n' "$(awk -v k="$(kib VmRSS)" 'BEGIN {print k / 1024}')"
+mb() { awk -v k="$(kib "$1")" 'BEGIN {printf "%.1f", k / 1024}'; }
+printf 'resident at start (first page on screen)    %6.1f MB\n' "$(mb VmRSS)"
+# Data (heap, stacks) apart from file pages (the executable's code as it runs, shared and
+# reclaimable): a bigger binary grows the second, a leak or a cache the first.
+printf '  of which data / code and files            %6.1f / %.1f MB\n' "$(mb RssAnon)" "$(mb RssFile)"
+# The known types and the store load in the background after the first frame: let that finish,
+# so the idle window measures idling and not start-up work.
+sleep "${SETTLE:-2}"
 ticks0=$(cpu_ticks); sw0=$(switches)
 sleep "$IDLE"
 ticks1=$(cpu_ticks); sw1=$(switches)
@@ -68,6 +76,7 @@ for _ in $(seq 3000); do
     sleep 0.02
 done
 wait_screen "100,000 loaded · all loaded" 60
-printf 'resident with 100,000 rows loaded           %6.1f MB\n' "$(awk -v k="$(kib VmRSS)" 'BEGIN {print k / 1024}')"
-printf 'peak resident (VmHWM)                       %6.1f MB\n' "$(awk -v k="$(kib VmHWM)" 'BEGIN {print k / 1024}')"
+printf 'resident with 100,000 rows loaded           %6.1f MB\n' "$(mb VmRSS)"
+printf '  of which data / code and files            %6.1f / %.1f MB\n' "$(mb RssAnon)" "$(mb RssFile)"
+printf 'peak resident (VmHWM)                       %6.1f MB\n' "$(mb VmHWM)"
 tmux -L "$SOCK" send-keys q
