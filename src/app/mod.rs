@@ -71,6 +71,9 @@ pub struct App {
     pub read_only: Option<crate::config::ReadOnly>,
     /// The profiles of the config file, for `:profile` and its completion.
     pub profiles: Vec<String>,
+    /// The keys in effect (the defaults with the config file's `[keys]`): the dispatch, the
+    /// help and the footer all read it.
+    pub keymap: keymap::Keymap,
     /// When the action being applied arrived (the event loop sets it before each one; tests set
     /// it by hand): the only clock `update` reads.
     pub now: std::time::Instant,
@@ -94,6 +97,7 @@ impl App {
             report: Default::default(),
             read_only: None,
             profiles: Vec::new(),
+            keymap: keymap::Keymap::default(),
             now: std::time::Instant::now(),
             ids: RequestIds::default(),
         };
@@ -133,10 +137,10 @@ impl App {
     /// Where the keyboard goes now: whose keys, and whether a text input takes the typing.
     pub fn focus(&self) -> Focus {
         match &self.overlay {
-            Some(overlay) => overlay.focus(),
+            Some(overlay) => overlay.focus(&self.keymap),
             None => {
                 let pane = self.top_pane();
-                Focus::new(pane.keys(), pane.input_mode())
+                self.keymap.focus(pane.keys(), pane.input_mode())
             }
         }
     }
@@ -349,3 +353,6 @@ mod read_only_tests;
 
 #[cfg(test)]
 mod profile_tests;
+
+#[cfg(test)]
+mod keymap_tests;
