@@ -78,6 +78,9 @@ pub struct App {
     /// it by hand): the only clock `update` reads.
     pub now: std::time::Instant,
     ids: RequestIds,
+    /// Known types loaded for requests older than this are dropped: they were asked of the
+    /// profile in use before the last `:profile` switch.
+    types_since: RequestId,
 }
 
 impl App {
@@ -100,6 +103,7 @@ impl App {
             keymap: keymap::Keymap::default(),
             now: std::time::Instant::now(),
             ids: RequestIds::default(),
+            types_since: RequestId(0),
         };
         if !app.session.warnings.is_empty() {
             let warnings = app.session.warnings.join("; ");
@@ -180,6 +184,8 @@ impl App {
             }
             Action::ApiResult { id, reply } => self.deliver(id, Delivery::Api(reply)),
             Action::DetailReady { id, detail } => self.deliver(id, Delivery::Detail(detail)),
+            // A load asked for before the last `:profile` switch is another service's types.
+            Action::TypesLoaded { id, .. } if id < self.types_since => Vec::new(),
             Action::TypesLoaded { id, types } => {
                 self.known_types = Some(types.clone());
                 self.deliver(id, Delivery::Types(types))
@@ -190,6 +196,7 @@ impl App {
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
             Action::ProfileSwitched(switch) => self.profile_switched(*switch),
+            Action::ProfileSwitchFailed(why) => self.profile_switch_failed(&why),
             Action::Edited { id, result } => self.deliver(id, Delivery::Edited(result)),
             Action::DraftLoaded { id, result } => self.deliver(id, Delivery::DraftLoaded(result)),
             Action::DraftSaved { id, result } => self.deliver(id, Delivery::DraftSaved(result)),
@@ -223,6 +230,11 @@ impl App {
     /// Quits, after every open screen has said what it still owes (a draft to save).
     fn quit(&mut self) -> Vec<Command> {
         self.should_quit = true;
+        self.owed_by_screens()
+    }
+
+    /// What every open screen still owes before it closes (a draft to save), asked of each.
+    fn owed_by_screens(&mut self) -> Vec<Command> {
         let screens: Vec<ScreenId> = self.stack.layers().iter().map(|l| l.id).collect();
         screens
             .into_iter()
