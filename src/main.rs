@@ -118,6 +118,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             .flatten(),
         read_only,
         theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
+        keymap: ui.keys,
         profiles,
         drafts,
         // Sends are recorded under --demo too: the history says where each one went.

@@ -826,3 +826,38 @@ fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
         assert!(!line.contains(" end"), "{pane}: {line}");
     }
 }
+
+// Remapped keys (issue 11): the config file's `[keys]` reach the footer and the `?` help, which
+// read the same keymap as the dispatch.
+
+/// `loaded_app` with `?` on F1, quit on `Q`, and the list's filter and type picker on `s` / `T`.
+fn remapped_app(size: (u16, u16)) -> App {
+    let settings = appdeck::config::ui_settings(Some(&appdeck::config::ConfigText {
+        path: "config.toml".into(),
+        text: "[keys]\nhelp = [\"F1\"]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"s\"]\ntype_picker = [\"T\"]\n"
+            .to_owned(),
+        shared: false,
+    }))
+    .expect("valid [keys]");
+    let mut app = loaded_app(size);
+    app.keymap = settings.keys;
+    app
+}
+
+#[test]
+fn footer_with_remapped_keys() {
+    snapshot("remapped_footer", remapped_app);
+}
+
+#[test]
+fn help_with_remapped_keys() {
+    snapshot("remapped_help", |size| {
+        let mut app = remapped_app(size);
+        press(&mut app, KeyCode::F(1));
+        assert!(
+            matches!(app.overlay, Some(appdeck::app::overlay::Overlay::Help(_))),
+            "F1 opens the help"
+        );
+        app
+    });
+}

@@ -176,6 +176,8 @@ pub enum Action {
     },
     /// The runtime now talks to another profile's service (`:profile NAME`).
     ProfileSwitched(Box<ProfileSwitch>),
+    /// `:profile NAME` could not switch (why, in a sentence): the service in use stays.
+    ProfileSwitchFailed(String),
     /// `e`: edit the whole report in `$VISUAL` / `$EDITOR`.
     EditExternally,
     /// The external editor is done: the text it left, or why there is none. Routed like a reply.
@@ -278,7 +280,7 @@ pub enum Command {
     /// Read a report file for `:report PATH`; comes back as [`Action::ReportFileRead`].
     ReadReportFile(String),
     /// `:profile NAME`: the runtime resolves the profile, points the client at its service and
-    /// answers with [`Action::ProfileSwitched`] (or a notice saying why it could not).
+    /// answers with [`Action::ProfileSwitched`] (or [`Action::ProfileSwitchFailed`]).
     SwitchProfile(String),
     /// Hand the terminal to `$VISUAL` / `$EDITOR` on `text` (a temp file), take it back when the
     /// editor exits; the text it left comes back as [`Action::Edited`].

@@ -91,11 +91,14 @@ impl App {
             self.notice = Some(Notice::Error(text));
             return Vec::new();
         }
-        let mut commands = self.stack.pop_all();
+        // A composer's pending draft is saved now, under the service it was written for: the
+        // save is on its way before the runtime switches where drafts go.
+        let mut commands = self.owed_by_screens();
+        let mut cancels = self.stack.pop_all();
         if let Some(id) = self.browser.cancel() {
-            commands.push(Command::Cancel(id));
+            cancels.push(Command::Cancel(id));
         }
-        commands = self.browser_commands(commands);
+        commands.extend(self.browser_commands(cancels));
         commands.push(Command::SwitchProfile(name.clone()));
         self.notice = Some(Notice::Info(format!(
             "switching to profile {}…",
@@ -125,12 +128,26 @@ impl App {
         let mut commands = self.stack.pop_all();
         let restart = self.browser.restart(&mut self.ids);
         commands.extend(self.browser_commands(restart));
-        commands.push(Command::LoadTypes {
-            id: self.ids.issue(),
-        });
+        let load = self.ids.issue();
+        self.types_since = load;
+        commands.push(Command::LoadTypes { id: load });
         self.notice = Some(Notice::Info(format!(
             "switched to profile {} ({})",
             sanitize::line(&shown),
+            sanitize::line(&self.session.host)
+        )));
+        commands
+    }
+
+    /// The switch failed: the service in use stays, and the list the switch had cancelled loads
+    /// again from it, so nothing is left empty until `r`.
+    pub(super) fn profile_switch_failed(&mut self, why: &str) -> Vec<Command> {
+        let restart = self.browser.restart(&mut self.ids);
+        let commands = self.browser_commands(restart);
+        self.notice = Some(Notice::Error(format!(
+            "{}; still on profile {} ({})",
+            sanitize::line(why),
+            sanitize::line(&self.session.origin),
             sanitize::line(&self.session.host)
         )));
         commands

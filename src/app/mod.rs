@@ -72,10 +72,16 @@ pub struct App {
     pub read_only: Option<crate::config::ReadOnly>,
     /// The profiles of the config file, for `:profile` and its completion.
     pub profiles: Vec<String>,
+    /// The keys in effect (the defaults with the config file's `[keys]`): the dispatch, the
+    /// help and the footer all read it.
+    pub keymap: keymap::Keymap,
     /// When the action being applied arrived (the event loop sets it before each one; tests set
     /// it by hand): the only clock `update` reads.
     pub now: std::time::Instant,
     ids: RequestIds,
+    /// Known types loaded for requests older than this are dropped: they were asked of the
+    /// profile in use before the last `:profile` switch.
+    types_since: RequestId,
 }
 
 impl App {
@@ -95,8 +101,10 @@ impl App {
             report: Default::default(),
             read_only: None,
             profiles: Vec::new(),
+            keymap: keymap::Keymap::default(),
             now: std::time::Instant::now(),
             ids: RequestIds::default(),
+            types_since: RequestId(0),
         };
         if !app.session.warnings.is_empty() {
             let warnings = app.session.warnings.join("; ");
@@ -134,10 +142,10 @@ impl App {
     /// Where the keyboard goes now: whose keys, and whether a text input takes the typing.
     pub fn focus(&self) -> Focus {
         match &self.overlay {
-            Some(overlay) => overlay.focus(),
+            Some(overlay) => overlay.focus(&self.keymap),
             None => {
                 let pane = self.top_pane();
-                Focus::new(pane.keys(), pane.input_mode())
+                self.keymap.focus(pane.keys(), pane.input_mode())
             }
         }
     }
@@ -177,6 +185,8 @@ impl App {
             }
             Action::ApiResult { id, reply } => self.deliver(id, Delivery::Api(reply)),
             Action::DetailReady { id, detail } => self.deliver(id, Delivery::Detail(detail)),
+            // A load asked for before the last `:profile` switch is another service's types.
+            Action::TypesLoaded { id, .. } if id < self.types_since => Vec::new(),
             Action::TypesLoaded { id, types } => {
                 self.check_reports_against(&types);
                 self.known_types = Some(types.clone());
@@ -188,6 +198,7 @@ impl App {
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
             Action::ProfileSwitched(switch) => self.profile_switched(*switch),
+            Action::ProfileSwitchFailed(why) => self.profile_switch_failed(&why),
             Action::Edited { id, result } => self.deliver(id, Delivery::Edited(result)),
             Action::DraftLoaded { id, result } => self.deliver(id, Delivery::DraftLoaded(result)),
             Action::DraftSaved { id, result } => self.deliver(id, Delivery::DraftSaved(result)),
@@ -222,6 +233,11 @@ impl App {
     /// Quits, after every open screen has said what it still owes (a draft to save).
     fn quit(&mut self) -> Vec<Command> {
         self.should_quit = true;
+        self.owed_by_screens()
+    }
+
+    /// What every open screen still owes before it closes (a draft to save), asked of each.
+    fn owed_by_screens(&mut self) -> Vec<Command> {
         let screens: Vec<ScreenId> = self.stack.layers().iter().map(|l| l.id).collect();
         screens
             .into_iter()
@@ -365,3 +381,6 @@ mod read_only_tests;
 
 #[cfg(test)]
 mod profile_tests;
+
+#[cfg(test)]
+mod keymap_tests;

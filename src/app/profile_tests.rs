@@ -169,3 +169,97 @@ fn tab_completes_profile_names() {
         Some(&Command::SwitchProfile("prod".into()))
     );
 }
+
+fn switched_to_prod() -> Action {
+    Action::ProfileSwitched(Box::new(ProfileSwitch {
+        session: Session {
+            origin: "prod".into(),
+            host: "prod.example".into(),
+            warnings: Vec::new(),
+        },
+        base_url: "https://prod.example/api/v1".into(),
+        read_only: None,
+    }))
+}
+
+#[test]
+fn a_composers_pending_draft_is_saved_before_the_switch_is_asked_for() {
+    let (mut app, first) = starting();
+    app.update(Action::ApiResult {
+        id: first,
+        reply: page(&["a"]),
+    });
+    press(&mut app, KeyCode::Char('R'));
+    assert!(app.stack.top().is_some(), "the composer is open");
+    // Space toggles the status: a change not saved yet.
+    press(&mut app, KeyCode::Char(' '));
+    let commands = run_line(&mut app, "profile prod");
+    let save = commands
+        .iter()
+        .position(|c| matches!(c, Command::SaveDraft { subject, .. } if subject.subject == "a"))
+        .unwrap_or_else(|| panic!("the pending draft is saved: {commands:?}"));
+    let switch = commands
+        .iter()
+        .position(|c| *c == Command::SwitchProfile("prod".into()))
+        .expect("the switch is asked for");
+    // The runtime runs commands in order: the save is keyed under the old base URL before the
+    // drafts follow the new one (tui::drafts::Drafts::follow).
+    assert!(save < switch, "{commands:?}");
+}
+
+#[test]
+fn known_types_asked_of_the_old_profile_do_not_overwrite_the_new_ones() {
+    let (mut app, _) = starting();
+    let old_load = RequestId(2);
+    let commands = app.update(switched_to_prod());
+    let new_load = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadTypes { id } => Some(*id),
+            _ => None,
+        })
+        .expect("the types load again");
+    assert!(old_load < new_load);
+    let types = |name: &str| {
+        std::sync::Arc::new(crate::app::panes::types::KnownTypes {
+            catalog: Default::default(),
+            problems: vec![name.to_owned()],
+        })
+    };
+    app.update(Action::TypesLoaded {
+        id: new_load,
+        types: types("prod"),
+    });
+    app.update(Action::TypesLoaded {
+        id: old_load,
+        types: types("dev, late"),
+    });
+    assert_eq!(app.known_types.as_ref().unwrap().problems, ["prod"]);
+}
+
+#[test]
+fn a_failed_switch_reloads_the_list_from_the_service_still_in_use() {
+    let (mut app, first) = starting();
+    app.update(Action::ApiResult {
+        id: first,
+        reply: page(&["a"]),
+    });
+    run_line(&mut app, "profile prod");
+    let commands = app.update(Action::ProfileSwitchFailed(
+        "cannot switch to profile \"prod\": no base URL".into(),
+    ));
+    let reload = list_request(&commands).expect("the list loads again");
+    let Some(Notice::Error(text)) = &app.notice else {
+        panic!("an error notice: {:?}", app.notice);
+    };
+    assert!(
+        text.contains("no base URL; still on profile dev (dev.example:8080)"),
+        "{text}"
+    );
+    app.update(Action::ApiResult {
+        id: reload,
+        reply: page(&["a", "b"]),
+    });
+    assert_eq!(names(&app), vec!["a", "b"]);
+    assert_eq!(app.session.origin, "dev");
+}

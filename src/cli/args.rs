@@ -122,12 +122,41 @@ pub enum Command {
     /// List the reports and connects sent, newest first, or show one in full (history show ID)
     #[command(after_help = HISTORY_EXAMPLES)]
     History(HistoryArgs),
+    /// List the terminal UI's actions, their keys now (with the config file's [keys]) and panes
+    #[command(after_help = KEYS_HELP)]
+    Keys(KeysArgs),
     /// Print a shell completion script, generated from these commands and flags
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Print the manual page (roff), generated from these commands and flags
     #[command(after_help = "Example:\n  appdeck man > ~/.local/share/man/man1/appdeck.1")]
     Man,
+}
+
+const KEYS_HELP: &str = "Remap keys in config.toml, for every pane or for one:
+  [keys]
+  quit = [\"x\"]
+  [keys.browser]
+  open = [\"l\", \"Enter\"]
+
+A key is one character as typed (x, G, ?), a name (Enter, Esc, Tab, BackTab, Space, Backspace,
+Delete, Insert, Up, Down, Left, Right, PgUp, PgDn, Home, End, F1 to F12; any case), or ctrl- and a
+letter (ctrl-f). An unknown action or pane, a key that is not one, an empty list, or a key bound
+twice in one pane is an error naming the file and the line.";
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum KeysOutput {
+    /// Aligned columns
+    #[default]
+    Table,
+    /// One JSON array: action, keys, default_keys, remapped, panes, description
+    Json,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct KeysArgs {
+    #[arg(long, short = 'o', value_enum, default_value_t = KeysOutput::Table)]
+    pub output: KeysOutput,
 }
 
 const DIFF_HELP: &str = "Exit status:

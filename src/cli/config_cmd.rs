@@ -60,6 +60,9 @@ fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     // The terminal UI's settings: a mistake there is an error here too, with its line.
     let ui = config::load_ui(&global.flags())?;
     report.lines.push(("theme", describe_theme(&ui.theme)));
+    for line in describe_keys(&ui.keys) {
+        report.lines.push(("keys", line));
+    }
     super::warn(&report.warnings);
     for (key, value) in &report.lines {
         writeln!(out, "{key:<16} {value}")?;
@@ -193,10 +196,55 @@ fn describe_theme(theme: &ThemeChoice) -> String {
     text
 }
 
+/// The keys the config file changes, one line per action and key set: `quit = x (default: q) in
+/// browser, detail, ...`; "(defaults)" when nothing is remapped.
+fn describe_keys(keymap: &crate::app::keymap::Keymap) -> Vec<String> {
+    let lines: Vec<String> = keymap
+        .actions()
+        .iter()
+        .filter(|a| a.is_remapped())
+        .map(|a| {
+            format!(
+                "{} = {} (default: {}) in {}",
+                a.action,
+                super::keys::written(&a.keys),
+                super::keys::written(a.default_keys),
+                a.panes.join(", ")
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        vec!["(defaults; `appdeck keys` lists them)".to_owned()]
+    } else {
+        lines
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::{Flags, resolve};
+
+    #[test]
+    fn the_keys_that_differ_from_the_defaults_are_shown() {
+        use crate::app::keymap::Keymap;
+        use crate::config::keys::KeyEntry;
+        assert_eq!(
+            describe_keys(&Keymap::default()),
+            ["(defaults; `appdeck keys` lists them)"]
+        );
+        let keymap = Keymap::with_entries(&[KeyEntry {
+            pane: Some(("detail".into(), 1)),
+            action: "search".into(),
+            line: 2,
+            keys: vec![("s".into(), 2), ("F3".into(), 2)],
+        }])
+        .unwrap();
+        assert_eq!(
+            describe_keys(&keymap),
+            ["search = s, F3 (default: /) in detail"]
+        );
+    }
 
     #[test]
     fn the_theme_is_shown_with_its_overrides() {

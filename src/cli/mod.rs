@@ -12,6 +12,7 @@ mod generate;
 mod history;
 mod infer;
 mod input;
+mod keys;
 mod list;
 mod sandbox;
 mod send;
@@ -164,6 +165,7 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
         Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),
+        Command::Keys(args) => keys::run(&args, global, &mut std::io::stdout().lock()),
         Command::History(args) => {
             refuse_connection_flags(global, "history")?;
             history::run(&args, table::output_width(), &mut std::io::stdout().lock())

@@ -6,7 +6,8 @@
 //! the reading around it, and [`Settings::client_settings`] reads the token file at the last moment.
 
 mod file;
-mod located;
+pub mod keys;
+pub mod located;
 mod secret;
 pub mod theme;
 mod ui;
@@ -647,5 +648,7 @@ impl Settings {
     }
 }
 
+#[cfg(test)]
+mod keys_tests;
 #[cfg(test)]
 mod tests;

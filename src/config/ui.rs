@@ -1,17 +1,20 @@
-//! The terminal UI's own settings in `config.toml` (the theme), read apart from the connection
-//! settings: a mistake there stops the terminal UI and `config show` with the file, the line and
-//! what to fix, but never a script's `appdeck list`.
+//! The terminal UI's own settings in `config.toml` (the theme, the keys), read apart from the
+//! connection settings: a mistake there stops the terminal UI, `appdeck keys` and `config show`
+//! with the file, the line and what to fix, but never a script's `appdeck list`.
 
 use toml::de::DeTable;
 
 use super::located::Located;
 use super::theme::{self, ThemeChoice};
 use super::{ConfigError, ConfigText, Env, Flags, ParseProblem, Source, config_path, read_config};
+use crate::app::keymap::Keymap;
 
-/// What the config file says about how the terminal UI looks (and, later, its keys).
+/// What the config file says about how the terminal UI looks and which keys do what.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UiSettings {
     pub theme: ThemeChoice,
+    /// The default keys with `[keys]` laid over them.
+    pub keys: Keymap,
 }
 
 /// The UI settings of the config file `flags` and the environment choose (none when there is
@@ -53,5 +56,8 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
     let file = file.get_ref();
     Ok(UiSettings {
         theme: theme::read(file, &config.text).map_err(located)?,
+        keys: super::keys::read(file, &config.text)
+            .and_then(|entries| Keymap::with_entries(&entries))
+            .map_err(located)?,
     })
 }

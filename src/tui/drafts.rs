@@ -56,6 +56,15 @@ impl Drafts {
         }
     }
 
+    /// Keeps the drafts asked for from now on under `base_url` (after a `:profile` switch).
+    /// Jobs already asked for keep the base URL they were asked under: each job carries its
+    /// key, made when it was asked.
+    pub fn follow(&mut self, base_url: &str) {
+        if let Some(place) = &mut self.place {
+            place.base_url = base_url.to_owned();
+        }
+    }
+
     pub fn load(&mut self, id: RequestId, subject: DraftSubject) {
         match self.key(subject) {
             Some(key) => self.send(Job::Load { id, key }),
@@ -197,5 +206,31 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
         if results.send(action).is_err() {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_made_before_following_keeps_the_old_base_url() {
+        let (results, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut drafts = Drafts::new(
+            Some(DraftPlace {
+                store: "unused.db".into(),
+                base_url: "https://dev.example/api/v1".into(),
+            }),
+            results,
+        );
+        let subject = || DraftSubject {
+            kind: "report".into(),
+            subject: "res_1".into(),
+        };
+        let before = drafts.key(subject()).unwrap();
+        drafts.follow("https://prod.example/api/v1");
+        let after = drafts.key(subject()).unwrap();
+        assert_eq!(before.base_url, "https://dev.example/api/v1");
+        assert_eq!(after.base_url, "https://prod.example/api/v1");
     }
 }

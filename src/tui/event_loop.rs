@@ -309,9 +309,12 @@ where
                 tracing::info!(profile = name, "switched profile");
                 self.executor.set_client(switched.client);
                 self.executor.know_types(switched.types);
+                // Saves asked for before this point (the closing composer's) keep the old base URL.
+                self.drafts.follow(&switched.switch.base_url);
                 Action::ProfileSwitched(Box::new(switched.switch))
             }
-            Some(Err(message)) => Action::Notice(Notice::Error(message)),
+            // The old service stays in use; the app reloads what the switch had cancelled.
+            Some(Err(message)) => Action::ProfileSwitchFailed(message),
             None => Action::Notice(Notice::Error(
                 "no profile to switch to here (--demo has its own sandbox)".to_owned(),
             )),

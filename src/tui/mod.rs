@@ -38,6 +38,8 @@ pub struct LaunchOptions {
     pub read_only: Option<crate::config::ReadOnly>,
     /// The colours: the config file's theme, or none under `NO_COLOR`.
     pub theme: crate::ui::theme::Theme,
+    /// The keys in effect: the defaults with the config file's `[keys]`.
+    pub keymap: crate::app::keymap::Keymap,
     /// The config file's profiles and how to switch to one (`:profile`); `None` under `--demo`.
     pub profiles: Option<(Vec<String>, profiles::ProfileSwitcher)>,
     /// Where the composer's drafts are kept; `None` without a data directory.
@@ -58,6 +60,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     let area = Rect::new(0, 0, size.width, size.height);
     let (mut app, initial) = App::new(options.session, area, options.page_size);
     app.read_only = options.read_only;
+    app.keymap = options.keymap;
     let switcher = options.profiles.map(|(names, switcher)| {
         app.profiles = names;
         switcher

@@ -8,7 +8,8 @@ use crossterm::event::KeyCode;
 
 use super::Action;
 use super::keymap::{
-    Binding, FORCE_QUIT, Focus, InputMode, Key, KeyTable, LINE_INPUT, MOVE_ENDS, MOVE_LINES, bind,
+    Binding, EffectiveBinding, EffectiveTable, FORCE_QUIT, Focus, InputMode, Key, KeyTable, Keymap,
+    LINE_INPUT, bind,
 };
 use ratatui::layout::Rect;
 
@@ -26,42 +27,21 @@ pub enum Overlay {
 }
 
 impl Overlay {
-    pub fn focus(&self) -> Focus {
+    pub fn focus(&self, keymap: &Keymap) -> Focus {
         match self {
-            Overlay::Help(_) | Overlay::CommandLine(_) => Focus::new(&LINE_INPUT, InputMode::Line),
-            // Typing narrows the types: arrows move, Enter chooses, Esc closes.
-            Overlay::TypePicker(_) => Focus::new(&PICKER_KEYS, InputMode::Line),
-            Overlay::Error(_) => Focus::new(&POPUP_KEYS, InputMode::None),
+            // Typing narrows the help and the type picker: the input's arrows move, Enter
+            // chooses, Esc closes.
+            Overlay::Help(_) | Overlay::CommandLine(_) | Overlay::TypePicker(_) => {
+                keymap.focus(&LINE_INPUT, InputMode::Line)
+            }
+            Overlay::Error(_) => keymap.focus(&POPUP_KEYS, InputMode::None),
         }
     }
 }
 
-static PICKER: [Binding; 2] = [
-    bind(
-        &[Key::Code(KeyCode::Enter)],
-        "Enter",
-        "choose",
-        || Action::Open,
-        "choose",
-    ),
-    bind(
-        &[Key::Code(KeyCode::Esc), Key::Char('q')],
-        "Esc",
-        "close",
-        || Action::Back,
-        "close",
-    ),
-];
-
-/// A picker moves with j/k and g/G.
-pub static PICKER_KEYS: KeyTable = KeyTable {
-    name: "picker",
-    own: &PICKER,
-    shared: &[&MOVE_LINES, &MOVE_ENDS, &FORCE_QUIT],
-};
-
 static POPUP: [Binding; 3] = [
     bind(
+        "back",
         &[
             Key::Code(KeyCode::Esc),
             Key::Code(KeyCode::Enter),
@@ -73,6 +53,7 @@ static POPUP: [Binding; 3] = [
         "close",
     ),
     bind(
+        "down",
         &[Key::Char('j'), Key::Code(KeyCode::Down)],
         "j/↓",
         "scroll down",
@@ -80,6 +61,7 @@ static POPUP: [Binding; 3] = [
         "",
     ),
     bind(
+        "up",
         &[Key::Char('k'), Key::Code(KeyCode::Up)],
         "k/↑",
         "scroll up",
@@ -89,6 +71,7 @@ static POPUP: [Binding; 3] = [
 ];
 
 pub static POPUP_KEYS: KeyTable = KeyTable {
+    id: "error_popup",
     name: "popup",
     own: &POPUP,
     shared: &[&FORCE_QUIT],
@@ -98,7 +81,8 @@ pub static POPUP_KEYS: KeyTable = KeyTable {
 /// the mouse does, narrowed as the user types and scrolled with the arrows and PgUp/PgDn.
 #[derive(Clone, Debug)]
 pub struct Help {
-    pub keys: &'static KeyTable,
+    /// The keys in effect there (remaps included).
+    pub keys: std::sync::Arc<EffectiveTable>,
     pub filter: LineInput,
     /// The first line in view.
     pub scroll: usize,
@@ -124,7 +108,7 @@ const HELP_WIDTH: u16 = 64;
 const HELP_CHROME: u16 = 3;
 
 impl Help {
-    pub fn new(keys: &'static KeyTable) -> Self {
+    pub fn new(keys: std::sync::Arc<EffectiveTable>) -> Self {
         Help {
             keys,
             filter: LineInput::new(),
@@ -133,11 +117,11 @@ impl Help {
     }
 
     /// The bindings that match the filter (on the keys or on what they do).
-    pub fn entries(&self) -> Vec<&'static Binding> {
+    pub fn entries(&self) -> Vec<&EffectiveBinding> {
         let needle = self.filter.text().to_lowercase();
         self.keys
             .bindings()
-            .filter(|b| matches(&needle, b.label, b.help))
+            .filter(|b| matches(&needle, &b.label, b.help))
             .collect()
     }
 
@@ -148,7 +132,7 @@ impl Help {
             .entries()
             .into_iter()
             .map(|b| HelpLine {
-                label: b.label.to_owned(),
+                label: b.label.clone().into_owned(),
                 text: b.help,
             })
             .collect();
@@ -389,7 +373,7 @@ mod tests {
 
     #[test]
     fn help_filters_on_keys_and_descriptions() {
-        let mut help = Help::new(&BROWSER_KEYS);
+        let mut help = Help::new(Keymap::default().table(&BROWSER_KEYS));
         let all = help.entries().len();
         help.filter.set("type");
         let some = help.entries();
@@ -404,7 +388,6 @@ mod tests {
 
     #[test]
     fn popup_tables_are_well_formed() {
-        assert_well_formed(&PICKER_KEYS);
         assert_well_formed(&POPUP_KEYS);
     }
 }

@@ -7,15 +7,17 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 9] = [
+static OWN: [Binding; 8] = [
     bind(
-        &[Code(KeyCode::Enter)],
+        "open",
+        &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
         "Enter",
         "open the resource",
         || Action::Open,
         "open",
     ),
     bind(
+        "search",
         &[Char('/')],
         "/",
         "filter the loaded rows",
@@ -23,6 +25,7 @@ static OWN: [Binding; 9] = [
         "filter",
     ),
     bind(
+        "type_picker",
         &[Char('t')],
         "t",
         "pick a type filter",
@@ -30,6 +33,7 @@ static OWN: [Binding; 9] = [
         "type",
     ),
     bind(
+        "refresh",
         &[Char('r')],
         "r",
         "retry a failed load, else reload",
@@ -37,6 +41,7 @@ static OWN: [Binding; 9] = [
         "reload",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "cancel a load or an opening / clear the filter",
@@ -44,6 +49,7 @@ static OWN: [Binding; 9] = [
         "",
     ),
     bind(
+        "open_link",
         &[Char('o')],
         "o",
         "open external_url in the browser",
@@ -51,6 +57,7 @@ static OWN: [Binding; 9] = [
         "",
     ),
     bind(
+        "copy",
         &[Char('y')],
         "y",
         "copy the resource id",
@@ -58,13 +65,7 @@ static OWN: [Binding; 9] = [
         "",
     ),
     bind(
-        &[Char('l'), Code(KeyCode::Right)],
-        "l/→",
-        "open the resource",
-        || Action::Open,
-        "",
-    ),
-    bind(
+        "report",
         &[Char('R')],
         "R",
         "write a task report about this resource",
@@ -74,6 +75,7 @@ static OWN: [Binding; 9] = [
 ];
 
 pub static BROWSER_KEYS: KeyTable = KeyTable {
+    id: "browser",
     name: "resource list",
     own: &OWN,
     shared: &PANE_SHARED,

@@ -11,6 +11,7 @@ use Key::{Char, Code, Ctrl};
 
 static WRITING: [Binding; 12] = [
     bind(
+        "open",
         &[Code(KeyCode::Enter)],
         "Enter",
         "edit the field (on a finding: go to it)",
@@ -18,6 +19,7 @@ static WRITING: [Binding; 12] = [
         "edit",
     ),
     bind(
+        "edit",
         &[Char('i')],
         "i",
         "edit the field",
@@ -25,6 +27,7 @@ static WRITING: [Binding; 12] = [
         "",
     ),
     bind(
+        "toggle_status",
         &[Char(' ')],
         "Space",
         "toggle status ok / error",
@@ -32,6 +35,7 @@ static WRITING: [Binding; 12] = [
         "status",
     ),
     bind(
+        "undo",
         &[Char('u')],
         "u",
         "undo in the resource",
@@ -39,6 +43,7 @@ static WRITING: [Binding; 12] = [
         "",
     ),
     bind(
+        "redo",
         &[Ctrl('r')],
         "^r",
         "redo in the resource",
@@ -46,6 +51,7 @@ static WRITING: [Binding; 12] = [
         "",
     ),
     bind(
+        "fill",
         &[Char('f')],
         "f",
         "fill the properties the type requires",
@@ -53,6 +59,7 @@ static WRITING: [Binding; 12] = [
         "fill",
     ),
     bind(
+        "review",
         &[Char('s'), Ctrl('s')],
         "s/^s",
         "review the request, then send",
@@ -60,6 +67,7 @@ static WRITING: [Binding; 12] = [
         "send",
     ),
     bind(
+        "edit_externally",
         &[Char('e')],
         "e",
         "edit the whole report in $VISUAL / $EDITOR",
@@ -68,6 +76,7 @@ static WRITING: [Binding; 12] = [
         "",
     ),
     bind(
+        "discard_draft",
         &[Char('D')],
         "D",
         "discard the restored draft, start again from the resource",
@@ -75,6 +84,7 @@ static WRITING: [Binding; 12] = [
         "",
     ),
     bind(
+        "next_match",
         &[Char('n')],
         "n",
         "go to the next finding",
@@ -82,6 +92,7 @@ static WRITING: [Binding; 12] = [
         "",
     ),
     bind(
+        "prev_match",
         &[Char('N')],
         "N",
         "go to the previous finding",
@@ -89,6 +100,7 @@ static WRITING: [Binding; 12] = [
         "",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "back to where the report was opened",
@@ -98,6 +110,7 @@ static WRITING: [Binding; 12] = [
 ];
 
 pub static COMPOSER_KEYS: KeyTable = KeyTable {
+    id: "composer",
     name: "report composer",
     own: &WRITING,
     shared: &PANE_SHARED,
@@ -105,6 +118,7 @@ pub static COMPOSER_KEYS: KeyTable = KeyTable {
 
 static UNPARSED: [Binding; 3] = [
     bind(
+        "edit_externally",
         &[Char('e')],
         "e",
         "edit the text again in $VISUAL / $EDITOR",
@@ -112,6 +126,7 @@ static UNPARSED: [Binding; 3] = [
         "editor",
     ),
     bind(
+        "drop_edited",
         &[Char('x')],
         "x",
         "drop the edited text, back to the report as it was",
@@ -119,6 +134,7 @@ static UNPARSED: [Binding; 3] = [
         "drop",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "back to where the report was opened (the text is kept in the draft)",
@@ -129,6 +145,7 @@ static UNPARSED: [Binding; 3] = [
 
 /// While the report the external editor left is not JSON.
 pub static UNPARSED_KEYS: KeyTable = KeyTable {
+    id: "composer_unparsed",
     name: "edited report (not JSON)",
     own: &UNPARSED,
     shared: &PANE_SHARED,
@@ -136,6 +153,7 @@ pub static UNPARSED_KEYS: KeyTable = KeyTable {
 
 static REVIEWING: [Binding; 3] = [
     bind(
+        "send",
         &[Code(KeyCode::Enter)],
         "Enter",
         "send the report",
@@ -143,6 +161,7 @@ static REVIEWING: [Binding; 3] = [
         "send",
     ),
     bind(
+        "copy_curl",
         &[Char('c')],
         "c",
         "copy as curl (token from $APPDECK_TOKEN)",
@@ -150,6 +169,7 @@ static REVIEWING: [Binding; 3] = [
         "curl",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "back to editing",
@@ -159,12 +179,14 @@ static REVIEWING: [Binding; 3] = [
 ];
 
 pub static REVIEW_KEYS: KeyTable = KeyTable {
+    id: "composer_review",
     name: "report review",
     own: &REVIEWING,
     shared: &PANE_SHARED,
 };
 
 static IN_FLIGHT: [Binding; 1] = [bind(
+    "back",
     &[Code(KeyCode::Esc)],
     "Esc",
     "cancel the send",
@@ -173,6 +195,7 @@ static IN_FLIGHT: [Binding; 1] = [bind(
 )];
 
 pub static SENDING_KEYS: KeyTable = KeyTable {
+    id: "composer_sending",
     name: "report in flight",
     own: &IN_FLIGHT,
     shared: &[&GLOBAL, &FORCE_QUIT],
@@ -180,6 +203,7 @@ pub static SENDING_KEYS: KeyTable = KeyTable {
 
 static ANSWER: [Binding; 3] = [
     bind(
+        "open_link",
         &[Char('o')],
         "o",
         "open platform_app_url",
@@ -187,6 +211,7 @@ static ANSWER: [Binding; 3] = [
         "open",
     ),
     bind(
+        "copy",
         &[Char('y')],
         "y",
         "copy platform_app_url",
@@ -194,6 +219,7 @@ static ANSWER: [Binding; 3] = [
         "copy",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
         "Esc/Enter",
         "back to the report",
@@ -203,6 +229,7 @@ static ANSWER: [Binding; 3] = [
 ];
 
 pub static ANSWER_KEYS: KeyTable = KeyTable {
+    id: "composer_answer",
     name: "report answer",
     own: &ANSWER,
     shared: &[&GLOBAL, &FORCE_QUIT],

@@ -9,6 +9,7 @@ use Key::{Char, Code};
 
 static OWN: [Binding; 12] = [
     bind(
+        "next_pane",
         &[Code(KeyCode::Tab)],
         "Tab",
         "next pane",
@@ -16,6 +17,7 @@ static OWN: [Binding; 12] = [
         "pane",
     ),
     bind(
+        "prev_pane",
         &[Code(KeyCode::BackTab)],
         "S-Tab",
         "previous pane",
@@ -23,6 +25,7 @@ static OWN: [Binding; 12] = [
         "",
     ),
     bind(
+        "toggle_node",
         &[Code(KeyCode::Enter)],
         "Enter",
         "expand / collapse a node",
@@ -30,6 +33,7 @@ static OWN: [Binding; 12] = [
         "",
     ),
     bind(
+        "expand",
         &[Char('l'), Code(KeyCode::Right)],
         "l/→",
         "expand a node",
@@ -37,6 +41,7 @@ static OWN: [Binding; 12] = [
         "",
     ),
     bind(
+        "collapse",
         &[Char('h'), Code(KeyCode::Left)],
         "h/←",
         "collapse a node / go to its parent",
@@ -44,14 +49,23 @@ static OWN: [Binding; 12] = [
         "",
     ),
     bind(
+        "search",
         &[Char('/')],
         "/",
         "search this pane",
         || Action::Search,
         "search",
     ),
-    bind(&[Char('n')], "n", "next match", || Action::NextMatch, ""),
     bind(
+        "next_match",
+        &[Char('n')],
+        "n",
+        "next match",
+        || Action::NextMatch,
+        "",
+    ),
+    bind(
+        "prev_match",
         &[Char('N')],
         "N",
         "previous match",
@@ -59,6 +73,7 @@ static OWN: [Binding; 12] = [
         "",
     ),
     bind(
+        "open_link",
         &[Char('o')],
         "o",
         "open the link under the cursor",
@@ -66,6 +81,7 @@ static OWN: [Binding; 12] = [
         "open link",
     ),
     bind(
+        "copy",
         &[Char('y')],
         "y",
         "copy the link or value under the cursor",
@@ -73,6 +89,7 @@ static OWN: [Binding; 12] = [
         "copy",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "back to the list",
@@ -80,6 +97,7 @@ static OWN: [Binding; 12] = [
         "back",
     ),
     bind(
+        "report",
         &[Char('R')],
         "R",
         "write a task report about this resource",
@@ -89,6 +107,7 @@ static OWN: [Binding; 12] = [
 ];
 
 pub static DETAIL_KEYS: KeyTable = KeyTable {
+    id: "detail",
     name: "resource detail",
     own: &OWN,
     shared: &PANE_SHARED,

@@ -9,6 +9,7 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 use Key::{Char, Code};
 
 const EDIT: Binding = bind(
+    "edit_and_resend",
     &[Char('E')],
     "E",
     "edit the report in the composer and resend it (a draft: go on with it)",
@@ -17,6 +18,7 @@ const EDIT: Binding = bind(
 );
 
 const CURL: Binding = bind(
+    "copy_curl",
     &[Char('c')],
     "c",
     "copy as a curl command (the token read from $APPDECK_TOKEN)",
@@ -26,6 +28,7 @@ const CURL: Binding = bind(
 
 static LIST_OWN: [Binding; 6] = [
     bind(
+        "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
         "Enter",
         "show the request and the answer in full; on a draft, go on with it",
@@ -33,6 +36,7 @@ static LIST_OWN: [Binding; 6] = [
         "open",
     ),
     bind(
+        "search",
         &[Char('/')],
         "/",
         "filter the sends as you type",
@@ -42,6 +46,7 @@ static LIST_OWN: [Binding; 6] = [
     EDIT,
     CURL,
     bind(
+        "refresh",
         &[Char('r')],
         "r",
         "reload the history",
@@ -49,6 +54,7 @@ static LIST_OWN: [Binding; 6] = [
         "",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "clear the filter / back",
@@ -58,6 +64,7 @@ static LIST_OWN: [Binding; 6] = [
 ];
 
 pub static HISTORY_KEYS: KeyTable = KeyTable {
+    id: "history",
     name: "history",
     own: &LIST_OWN,
     shared: &PANE_SHARED,
@@ -67,6 +74,7 @@ static ENTRY_OWN: [Binding; 3] = [
     EDIT,
     CURL,
     bind(
+        "back",
         &[Code(KeyCode::Esc), Char('h'), Code(KeyCode::Left)],
         "Esc",
         "back to the history",
@@ -76,6 +84,7 @@ static ENTRY_OWN: [Binding; 3] = [
 ];
 
 pub static ENTRY_KEYS: KeyTable = KeyTable {
+    id: "history_entry",
     name: "sent request",
     own: &ENTRY_OWN,
     shared: &PANE_SHARED,

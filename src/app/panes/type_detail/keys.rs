@@ -9,6 +9,7 @@ use Key::{Char, Code};
 
 static OWN: [Binding; 10] = [
     bind(
+        "next_pane",
         &[Code(KeyCode::Tab)],
         "Tab",
         "next pane: about, instructions, schemas, raw JSON",
@@ -16,6 +17,7 @@ static OWN: [Binding; 10] = [
         "pane",
     ),
     bind(
+        "prev_pane",
         &[Code(KeyCode::BackTab)],
         "S-Tab",
         "previous pane",
@@ -23,6 +25,7 @@ static OWN: [Binding; 10] = [
         "",
     ),
     bind(
+        "toggle_node",
         &[Code(KeyCode::Enter)],
         "Enter",
         "expand / collapse a schema field",
@@ -30,6 +33,7 @@ static OWN: [Binding; 10] = [
         "",
     ),
     bind(
+        "expand",
         &[Char('l'), Code(KeyCode::Right)],
         "l/→",
         "expand a schema field",
@@ -37,6 +41,7 @@ static OWN: [Binding; 10] = [
         "",
     ),
     bind(
+        "collapse",
         &[Char('h'), Code(KeyCode::Left)],
         "h/←",
         "collapse a schema field / go to its parent",
@@ -44,6 +49,7 @@ static OWN: [Binding; 10] = [
         "",
     ),
     bind(
+        "open_link",
         &[Char('o')],
         "o",
         "open the link under the cursor",
@@ -51,6 +57,7 @@ static OWN: [Binding; 10] = [
         "open link",
     ),
     bind(
+        "copy",
         &[Char('y')],
         "y",
         "copy the link or value under the cursor",
@@ -58,6 +65,7 @@ static OWN: [Binding; 10] = [
         "",
     ),
     bind(
+        "next_version",
         &[Char('v')],
         "v",
         "show the type's next known version",
@@ -65,6 +73,7 @@ static OWN: [Binding; 10] = [
         "",
     ),
     bind(
+        "browse_type",
         &[Char('b')],
         "b",
         "the resources of this type",
@@ -72,6 +81,7 @@ static OWN: [Binding; 10] = [
         "resources",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "back",
@@ -81,6 +91,7 @@ static OWN: [Binding; 10] = [
 ];
 
 pub static TYPE_DETAIL_KEYS: KeyTable = KeyTable {
+    id: "type_detail",
     name: "type detail",
     own: &OWN,
     shared: &PANE_SHARED,

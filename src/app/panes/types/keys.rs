@@ -9,6 +9,7 @@ use Key::{Char, Code};
 
 static OWN: [Binding; 6] = [
     bind(
+        "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
         "Enter",
         "open the type: description, instructions, schemas",
@@ -16,6 +17,7 @@ static OWN: [Binding; 6] = [
         "open",
     ),
     bind(
+        "search",
         &[Char('/')],
         "/",
         "filter the types as you type",
@@ -23,6 +25,7 @@ static OWN: [Binding; 6] = [
         "filter",
     ),
     bind(
+        "browse_type",
         &[Char('b')],
         "b",
         "the resources of this type",
@@ -30,6 +33,7 @@ static OWN: [Binding; 6] = [
         "resources",
     ),
     bind(
+        "refresh",
         &[Char('r')],
         "r",
         "reload the known types",
@@ -37,6 +41,7 @@ static OWN: [Binding; 6] = [
         "",
     ),
     bind(
+        "copy",
         &[Char('y')],
         "y",
         "copy the type's name",
@@ -44,6 +49,7 @@ static OWN: [Binding; 6] = [
         "",
     ),
     bind(
+        "back",
         &[Code(KeyCode::Esc)],
         "Esc",
         "clear the filter / back",
@@ -53,6 +59,7 @@ static OWN: [Binding; 6] = [
 ];
 
 pub static TYPES_KEYS: KeyTable = KeyTable {
+    id: "types",
     name: "types",
     own: &OWN,
     shared: &PANE_SHARED,

@@ -1,6 +1,20 @@
 //! Key and binding machinery, and the tables every pane shares (movement, global keys, text
-//! input). Each pane keeps its own table in its `keys.rs`; one table serves the dispatch, the `?`
-//! help and the footer, so the keys a user is shown are always the keys that work.
+//! input). Each pane keeps its default keys in its `keys.rs`, one `bind(...)` line per action;
+//! at start those defaults and the config file's `[keys]` become one [`Keymap`], and the
+//! dispatch, the `?` help and the footer all read it, so the keys a user is shown are always the
+//! keys that work, remapped or not.
+//!
+//! Adding a key to a pane: one `bind("action_name", &[keys], "label", "help", || Action::X,
+//! "footer")` line in its table. Adding a table: give it an `id` (its name under `[keys.ID]`)
+//! and list it in `registry.rs`.
+
+mod effective;
+pub mod registry;
+pub mod syntax;
+
+pub use effective::{ActionKeys, EffectiveBinding, EffectiveTable, Keymap};
+
+use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -19,33 +33,37 @@ pub enum InputMode {
     Editor,
 }
 
-/// What the keyboard talks to now: a key table and the input mode.
-#[derive(Clone, Copy, Debug)]
+impl InputMode {
+    /// The default table that applies in this mode to a pane whose own table is `keys`: while
+    /// typing, the input's table replaces the pane's.
+    pub fn table(self, keys: &'static KeyTable) -> &'static KeyTable {
+        match self {
+            InputMode::None => keys,
+            InputMode::Line => &LINE_INPUT,
+            InputMode::Editor => &EDITOR,
+        }
+    }
+}
+
+/// What the keyboard talks to now: the effective keys (defaults and remaps) and the input mode.
+#[derive(Clone, Debug)]
 pub struct Focus {
-    pub keys: &'static KeyTable,
+    pub keys: Arc<EffectiveTable>,
     pub mode: InputMode,
 }
 
 impl Focus {
-    /// The focus of a pane or popup whose own keys are `keys`, in `mode`: while typing, the
-    /// input's table applies instead.
-    pub fn new(keys: &'static KeyTable, mode: InputMode) -> Self {
-        let keys = match mode {
-            InputMode::None => keys,
-            InputMode::Line => &LINE_INPUT,
-            InputMode::Editor => &EDITOR,
-        };
-        Focus { keys, mode }
-    }
-
     pub fn is_typing(&self) -> bool {
         self.mode != InputMode::None
     }
 }
 
-/// The keys of one pane or popup: its own, then the shared tables it takes.
+/// The default keys of one pane or popup: its own, then the shared tables it takes.
 #[derive(Debug)]
 pub struct KeyTable {
+    /// The name of the table under `[keys.ID]` in the config file and in `appdeck keys`
+    /// (snake_case, stable).
+    pub id: &'static str,
     /// What the help calls the place ("resource list").
     pub name: &'static str,
     pub own: &'static [Binding],
@@ -53,7 +71,7 @@ pub struct KeyTable {
 }
 
 impl KeyTable {
-    /// Every binding, most specific first.
+    /// Every default binding, most specific first.
     pub fn bindings(&self) -> impl Iterator<Item = &'static Binding> + use<> {
         let (own, shared) = (self.own, self.shared);
         own.iter().chain(shared.iter().flat_map(|g| g.iter()))
@@ -61,7 +79,7 @@ impl KeyTable {
 }
 
 /// A key as the table spells it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Key {
     Char(char),
     Ctrl(char),
@@ -79,11 +97,15 @@ impl Key {
     }
 }
 
-/// One line of a key table.
+/// One line of a default key table.
 #[derive(Clone, Debug)]
 pub struct Binding {
+    /// The action's name in the config file, `appdeck keys` and the README (snake_case, stable;
+    /// unique within a pane; the same name in two panes is the same idea, so that a top-level
+    /// `[keys]` entry remaps it everywhere).
+    pub name: &'static str,
     pub keys: &'static [Key],
-    /// How the help spells the keys.
+    /// How the help spells the default keys (a remap spells its own keys).
     pub label: &'static str,
     pub help: &'static str,
     /// Makes the action (a constructor, so the static tables hold no `Action` values).
@@ -94,6 +116,7 @@ pub struct Binding {
 }
 
 pub const fn bind(
+    name: &'static str,
     keys: &'static [Key],
     label: &'static str,
     help: &'static str,
@@ -101,6 +124,7 @@ pub const fn bind(
     footer: &'static str,
 ) -> Binding {
     Binding {
+        name,
         keys,
         label,
         help,
@@ -113,6 +137,7 @@ use Key::{Char, Code, Ctrl};
 
 pub static MOVE_LINES: [Binding; 2] = [
     bind(
+        "down",
         &[Char('j'), Code(KeyCode::Down)],
         "j/↓",
         "move down",
@@ -120,6 +145,7 @@ pub static MOVE_LINES: [Binding; 2] = [
         "",
     ),
     bind(
+        "up",
         &[Char('k'), Code(KeyCode::Up)],
         "k/↑",
         "move up",
@@ -130,6 +156,7 @@ pub static MOVE_LINES: [Binding; 2] = [
 
 pub static MOVE_PAGES: [Binding; 2] = [
     bind(
+        "page_down",
         &[Code(KeyCode::PageDown), Ctrl('f'), Ctrl('d')],
         "PgDn/^f",
         "page down",
@@ -137,6 +164,7 @@ pub static MOVE_PAGES: [Binding; 2] = [
         "",
     ),
     bind(
+        "page_up",
         &[Code(KeyCode::PageUp), Ctrl('b'), Ctrl('u')],
         "PgUp/^b",
         "page up",
@@ -147,6 +175,7 @@ pub static MOVE_PAGES: [Binding; 2] = [
 
 pub static MOVE_ENDS: [Binding; 2] = [
     bind(
+        "top",
         &[Char('g'), Code(KeyCode::Home)],
         "g/Home",
         "go to the top",
@@ -154,6 +183,7 @@ pub static MOVE_ENDS: [Binding; 2] = [
         "",
     ),
     bind(
+        "bottom",
         &[Char('G'), Code(KeyCode::End)],
         "G/End",
         "go to the bottom",
@@ -167,14 +197,16 @@ pub static MOVE_ENDS: [Binding; 2] = [
 /// `?`: the footer shows hints in this order while they fit, and quitting must stay visible.
 pub static GLOBAL: [Binding; 7] = [
     bind(
+        "help",
         &[Char('?')],
         "?",
         "show the keys of this pane",
         || Action::Help,
         "help",
     ),
-    bind(&[Char('q')], "q", "quit", || Action::Quit, "quit"),
+    bind("quit", &[Char('q')], "q", "quit", || Action::Quit, "quit"),
     bind(
+        "command_line",
         &[Char(':')],
         ":",
         "command line (Tab completes)",
@@ -182,6 +214,7 @@ pub static GLOBAL: [Binding; 7] = [
         "",
     ),
     bind(
+        "show_error",
         &[Char('!')],
         "!",
         "details of the last error",
@@ -189,6 +222,7 @@ pub static GLOBAL: [Binding; 7] = [
         "",
     ),
     bind(
+        "show_resources",
         &[Char('1')],
         "1",
         "the resource list",
@@ -196,6 +230,7 @@ pub static GLOBAL: [Binding; 7] = [
         "list",
     ),
     bind(
+        "show_types",
         &[Char('2')],
         "2",
         "the known resource types",
@@ -203,6 +238,7 @@ pub static GLOBAL: [Binding; 7] = [
         "types",
     ),
     bind(
+        "show_history",
         &[Char('3')],
         "3",
         "the history of reports and connects sent",
@@ -212,14 +248,24 @@ pub static GLOBAL: [Binding; 7] = [
 ];
 
 /// Quits from anywhere, popups and inputs included.
-pub static FORCE_QUIT: [Binding; 1] = [bind(&[Ctrl('c')], "^c", "quit", || Action::ForceQuit, "")];
+pub static FORCE_QUIT: [Binding; 1] = [bind(
+    "force_quit",
+    &[Ctrl('c')],
+    "^c",
+    "quit",
+    || Action::ForceQuit,
+    "",
+)];
 
 /// What a pane's table takes after its own keys.
 pub static PANE_SHARED: [&[Binding]; 5] =
     [&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &GLOBAL, &FORCE_QUIT];
 
+/// The input's keys have names of their own: a top-level remap of `down` must not take a letter
+/// away from the text being typed.
 static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
+        "confirm",
         &[Code(KeyCode::Enter)],
         "Enter",
         "confirm",
@@ -227,6 +273,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         "confirm",
     ),
     bind(
+        "cancel",
         &[Code(KeyCode::Esc)],
         "Esc",
         "cancel",
@@ -234,6 +281,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         "cancel",
     ),
     bind(
+        "complete",
         &[Code(KeyCode::Tab)],
         "Tab",
         "complete",
@@ -241,14 +289,23 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         "",
     ),
     bind(
+        "input_down",
         &[Code(KeyCode::Down)],
         "↓",
         "move down",
         || Action::Down,
         "",
     ),
-    bind(&[Code(KeyCode::Up)], "↑", "move up", || Action::Up, ""),
     bind(
+        "input_up",
+        &[Code(KeyCode::Up)],
+        "↑",
+        "move up",
+        || Action::Up,
+        "",
+    ),
+    bind(
+        "input_page_down",
         &[Code(KeyCode::PageDown)],
         "PgDn",
         "page down",
@@ -256,6 +313,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         "",
     ),
     bind(
+        "input_page_up",
         &[Code(KeyCode::PageUp)],
         "PgUp",
         "page up",
@@ -264,14 +322,17 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     ),
 ];
 
-/// A one-line input (filter, search, command line, help filter); every other key is text.
+/// A one-line input (filter, search, command line, help filter, type picker); every other key is
+/// text.
 pub static LINE_INPUT: KeyTable = KeyTable {
+    id: "line_input",
     name: "text input",
     own: &LINE_INPUT_KEYS,
     shared: &[&FORCE_QUIT],
 };
 
 static EDITOR_KEYS: [Binding; 1] = [bind(
+    "leave_editor",
     &[Code(KeyCode::Esc)],
     "Esc",
     "leave the editor",
@@ -281,6 +342,7 @@ static EDITOR_KEYS: [Binding; 1] = [bind(
 
 /// A multi-line editor: `Enter` and `Tab` are text there.
 pub static EDITOR: KeyTable = KeyTable {
+    id: "editor",
     name: "editor",
     own: &EDITOR_KEYS,
     shared: &[&FORCE_QUIT],
@@ -302,22 +364,43 @@ pub fn action_for(focus: Focus, event: KeyEvent) -> Option<Action> {
     focus.is_typing().then(|| Action::Edit(event.into()))
 }
 
-/// Checks a table as every pane's tests should: it has footer keys, and no key is bound twice.
+/// Checks a table as every pane's tests should: it is listed in the registry (so that `[keys]`
+/// reaches it), it has footer keys, no key is bound twice and no action name is used twice.
 #[cfg(test)]
-pub fn assert_well_formed(table: &KeyTable) {
+pub fn assert_well_formed(table: &'static KeyTable) {
+    assert!(
+        registry::TABLES.iter().any(|t| std::ptr::eq(*t, table)),
+        "{} is not listed in keymap/registry.rs",
+        table.id
+    );
     assert!(
         table.bindings().any(|b| !b.footer.is_empty()),
         "{} has no footer key",
         table.name
     );
-    let mut keys: Vec<String> = table
+    let keys: Vec<Key> = table
         .bindings()
-        .flat_map(|b| b.keys.iter().map(|k| format!("{k:?}")))
+        .flat_map(|b| b.keys.iter().copied())
         .collect();
-    let before = keys.len();
-    keys.sort();
-    keys.dedup();
-    assert_eq!(before, keys.len(), "{} binds a key twice", table.name);
+    let distinct: std::collections::HashSet<Key> = keys.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        keys.len(),
+        "{} binds a key twice",
+        table.name
+    );
+    let mut names: Vec<&str> = table.bindings().map(|b| b.name).collect();
+    let before = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(before, names.len(), "{} names an action twice", table.name);
+    for name in names {
+        assert!(
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+            "{name:?} in {} is not snake_case",
+            table.id
+        );
+    }
 }
 
 #[cfg(test)]
@@ -329,36 +412,41 @@ mod tests {
     }
 
     static PLAIN: KeyTable = KeyTable {
+        id: "plain",
         name: "plain",
         own: &[],
         shared: &PANE_SHARED,
     };
 
+    fn focus(mode: InputMode) -> Focus {
+        Keymap::default().focus(&PLAIN, mode)
+    }
+
     #[test]
     fn shared_keys_and_ctrl_c() {
-        let focus = Focus::new(&PLAIN, InputMode::None);
+        let focus = focus(InputMode::None);
         assert!(matches!(
-            action_for(focus, press(KeyCode::Char('j'))),
+            action_for(focus.clone(), press(KeyCode::Char('j'))),
             Some(Action::Down)
         ));
         assert!(matches!(
-            action_for(focus, press(KeyCode::Char('q'))),
+            action_for(focus.clone(), press(KeyCode::Char('q'))),
             Some(Action::Quit)
         ));
-        assert!(action_for(focus, press(KeyCode::Char('z'))).is_none());
+        assert!(action_for(focus.clone(), press(KeyCode::Char('z'))).is_none());
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert!(matches!(action_for(focus, ctrl_c), Some(Action::ForceQuit)));
     }
 
     #[test]
     fn a_line_input_takes_letters_that_are_commands_elsewhere() {
-        let focus = Focus::new(&PLAIN, InputMode::Line);
+        let focus = focus(InputMode::Line);
         assert!(matches!(
-            action_for(focus, press(KeyCode::Char('q'))),
+            action_for(focus.clone(), press(KeyCode::Char('q'))),
             Some(Action::Edit(_))
         ));
         assert!(matches!(
-            action_for(focus, press(KeyCode::Enter)),
+            action_for(focus.clone(), press(KeyCode::Enter)),
             Some(Action::Submit)
         ));
         assert!(matches!(
@@ -369,15 +457,18 @@ mod tests {
 
     #[test]
     fn an_editor_takes_enter_and_tab_as_text() {
-        let focus = Focus::new(&PLAIN, InputMode::Editor);
+        let focus = focus(InputMode::Editor);
         for code in [KeyCode::Enter, KeyCode::Tab, KeyCode::Char('q')] {
             assert!(
-                matches!(action_for(focus, press(code)), Some(Action::Edit(_))),
+                matches!(
+                    action_for(focus.clone(), press(code)),
+                    Some(Action::Edit(_))
+                ),
                 "{code:?}"
             );
         }
         assert!(matches!(
-            action_for(focus, press(KeyCode::Esc)),
+            action_for(focus.clone(), press(KeyCode::Esc)),
             Some(Action::Back)
         ));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
@@ -386,7 +477,7 @@ mod tests {
 
     #[test]
     fn shared_tables_are_well_formed() {
-        for table in [&LINE_INPUT, &EDITOR, &PLAIN] {
+        for table in [&LINE_INPUT, &EDITOR] {
             assert_well_formed(table);
         }
     }

@@ -1,0 +1,30 @@
+//! Every key table whose keys the config file's `[keys]` can remap, and that `appdeck keys`
+//! lists. A new pane's table goes here (its `assert_well_formed` test fails until it does).
+
+use super::{EDITOR, KeyTable, LINE_INPUT};
+use crate::app::overlay::POPUP_KEYS;
+use crate::app::panes::browser::keys::BROWSER_KEYS;
+use crate::app::panes::composer::keys::{
+    ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
+};
+use crate::app::panes::detail::keys::DETAIL_KEYS;
+use crate::app::panes::history::keys::{ENTRY_KEYS, HISTORY_KEYS};
+use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
+use crate::app::panes::types::keys::TYPES_KEYS;
+
+pub static TABLES: [&KeyTable; 14] = [
+    &BROWSER_KEYS,
+    &DETAIL_KEYS,
+    &TYPES_KEYS,
+    &TYPE_DETAIL_KEYS,
+    &HISTORY_KEYS,
+    &ENTRY_KEYS,
+    &COMPOSER_KEYS,
+    &UNPARSED_KEYS,
+    &REVIEW_KEYS,
+    &SENDING_KEYS,
+    &ANSWER_KEYS,
+    &POPUP_KEYS,
+    &LINE_INPUT,
+    &EDITOR,
+];
