@@ -163,6 +163,9 @@ impl App {
             Action::ForceQuit => self.quit(),
             Action::Resize { width, height } => {
                 self.size = Rect::new(0, 0, width, height);
+                if let Some(Overlay::Value(popup)) = &mut self.overlay {
+                    popup.resize(layout::screen(self.size).body);
+                }
                 let mut screens = vec![ScreenId::BROWSER];
                 screens.extend(self.stack.layers().iter().map(|l| l.id));
                 let mut commands = Vec::new();

@@ -176,21 +176,26 @@ impl Ctx<'_> {
         }
     }
 
-    /// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal
-    /// took it, so the notice says "sent", never "copied".
+    /// Copies with OSC 52 and says what was sent (see [`copy`]).
     pub fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
-        match text {
-            Some(text) => {
-                let shown: String = sanitize::line(&text).chars().take(60).collect();
-                self.info(format!(
-                    "{what} sent to the terminal's clipboard (OSC 52): {shown}"
-                ));
-                vec![Command::Copy(text)]
-            }
-            None => {
-                self.error(format!("no {what} to copy here"));
-                Vec::new()
-            }
+        copy(self.notice, text, what)
+    }
+}
+
+/// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal took it,
+/// so the notice says "sent", never "copied". For panes through [`Ctx::copy`], and for popups.
+pub fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Vec<Command> {
+    match text {
+        Some(text) => {
+            let shown: String = sanitize::line(&text).chars().take(60).collect();
+            *notice = Some(Notice::Info(format!(
+                "{what} sent to the terminal's clipboard (OSC 52): {shown}"
+            )));
+            vec![Command::Copy(text)]
+        }
+        None => {
+            *notice = Some(Notice::Error(format!("no {what} to copy here")));
+            Vec::new()
         }
     }
 }

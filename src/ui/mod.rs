@@ -50,6 +50,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
             overlay::render_type_picker(frame, picker, theme, screen.body)
         }
         Some(Overlay::Error(popup)) => overlay::render_error(frame, popup, theme, screen.body),
+        Some(Overlay::Value(popup)) => overlay::render_value(frame, popup, theme, screen.body),
         None => {}
     }
 }

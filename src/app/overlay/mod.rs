@@ -3,13 +3,12 @@
 
 pub mod command_line;
 mod update;
+pub mod value;
 
 use crossterm::event::KeyCode;
 
 use super::Action;
-use super::keymap::{
-    Binding, FORCE_QUIT, Focus, InputMode, Key, KeyTable, LINE_INPUT, MOVE_ENDS, MOVE_LINES, bind,
-};
+use super::keymap::{Binding, FORCE_QUIT, Focus, InputMode, Key, KeyTable, LINE_INPUT, bind};
 use ratatui::layout::Rect;
 
 use super::layout;
@@ -23,41 +22,76 @@ pub enum Overlay {
     CommandLine(CommandLine),
     TypePicker(TypePicker),
     Error(ErrorPopup),
+    Value(value::ValuePopup),
 }
 
 impl Overlay {
     pub fn focus(&self) -> Focus {
         match self {
             Overlay::Help(_) | Overlay::CommandLine(_) => Focus::new(&LINE_INPUT, InputMode::Line),
-            // Typing narrows the types: arrows move, Enter chooses, Esc closes.
-            Overlay::TypePicker(_) => Focus::new(&PICKER_KEYS, InputMode::Line),
+            // Typing narrows the types: arrows move, Enter chooses, Esc closes. Its own table
+            // (not the generic input's), so that the footer and the help name its keys.
+            Overlay::TypePicker(_) => Focus {
+                keys: &PICKER_KEYS,
+                mode: InputMode::Line,
+            },
             Overlay::Error(_) => Focus::new(&POPUP_KEYS, InputMode::None),
+            Overlay::Value(_) => Focus::new(&value::VALUE_KEYS, InputMode::None),
         }
     }
 }
 
-static PICKER: [Binding; 2] = [
+/// The picker takes typing (it narrows the types), so only keys that are not text are bound.
+static PICKER: [Binding; 6] = [
     bind(
         &[Key::Code(KeyCode::Enter)],
         "Enter",
-        "choose",
-        || Action::Open,
+        "list the type under the cursor",
+        || Action::Submit,
         "choose",
     ),
     bind(
-        &[Key::Code(KeyCode::Esc), Key::Char('q')],
+        &[Key::Code(KeyCode::Esc)],
         "Esc",
-        "close",
+        "close, keeping the list as it is",
         || Action::Back,
         "close",
     ),
+    bind(
+        &[Key::Code(KeyCode::Down)],
+        "↓",
+        "next type",
+        || Action::Down,
+        "",
+    ),
+    bind(
+        &[Key::Code(KeyCode::Up)],
+        "↑",
+        "previous type",
+        || Action::Up,
+        "",
+    ),
+    bind(
+        &[Key::Code(KeyCode::PageDown)],
+        "PgDn",
+        "page down",
+        || Action::PageDown,
+        "",
+    ),
+    bind(
+        &[Key::Code(KeyCode::PageUp)],
+        "PgUp",
+        "page up",
+        || Action::PageUp,
+        "",
+    ),
 ];
 
-/// A picker moves with j/k and g/G.
+/// The type picker's keys while the user types to narrow it.
 pub static PICKER_KEYS: KeyTable = KeyTable {
-    name: "picker",
+    name: "type picker",
     own: &PICKER,
-    shared: &[&MOVE_LINES, &MOVE_ENDS, &FORCE_QUIT],
+    shared: &[&FORCE_QUIT],
 };
 
 static POPUP: [Binding; 3] = [
@@ -400,6 +434,34 @@ mod tests {
         );
         help.filter.set("zzzz");
         assert!(help.entries().is_empty());
+    }
+
+    /// Issue 9: the picker's footer named the generic input's keys ("confirm", "cancel").
+    #[test]
+    fn the_type_picker_shows_and_takes_its_own_keys_while_typing() {
+        use crate::app::keymap::action_for;
+        use crossterm::event::{KeyEvent, KeyModifiers};
+        let picker = TypePicker::new(None, std::iter::empty(), None);
+        let focus = Overlay::TypePicker(picker).focus();
+        assert_eq!(focus.keys.name, "type picker");
+        let footer: Vec<&str> = focus
+            .keys
+            .bindings()
+            .filter(|b| !b.footer.is_empty())
+            .map(|b| b.footer)
+            .collect();
+        assert_eq!(footer, ["choose", "close"]);
+        let press = |c| action_for(focus, KeyEvent::new(c, KeyModifiers::NONE));
+        // Letters narrow the list, even those that are commands elsewhere.
+        for c in ['q', 'j', 'g', 'G', '?'] {
+            assert!(
+                matches!(press(KeyCode::Char(c)), Some(Action::Edit(_))),
+                "{c}"
+            );
+        }
+        assert!(matches!(press(KeyCode::Enter), Some(Action::Submit)));
+        assert!(matches!(press(KeyCode::Esc), Some(Action::Back)));
+        assert!(matches!(press(KeyCode::Down), Some(Action::Down)));
     }
 
     #[test]

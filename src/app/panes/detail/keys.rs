@@ -7,7 +7,7 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 12] = [
+static OWN: [Binding; 15] = [
     bind(
         &[Code(KeyCode::Tab)],
         "Tab",
@@ -25,8 +25,29 @@ static OWN: [Binding; 12] = [
     bind(
         &[Code(KeyCode::Enter)],
         "Enter",
-        "expand / collapse a node",
+        "expand / collapse a node; on a value, show it in full",
         || Action::Open,
+        "",
+    ),
+    bind(
+        &[Char('v')],
+        "v",
+        "the value under the cursor in full (wrapped, scrolls)",
+        || Action::ShowValue,
+        "value",
+    ),
+    bind(
+        &[Char('w')],
+        "w",
+        "wrap the raw JSON's long lines (again: cut them with …)",
+        || Action::ToggleWrap,
+        "",
+    ),
+    bind(
+        &[Char('a')],
+        "a",
+        "raw JSON of the whole resource / of its properties",
+        || Action::ToggleRawSource,
         "",
     ),
     bind(
@@ -63,12 +84,12 @@ static OWN: [Binding; 12] = [
         "o",
         "open the link under the cursor",
         || Action::OpenLink,
-        "open link",
+        "",
     ),
     bind(
         &[Char('y')],
         "y",
-        "copy the link or value under the cursor",
+        "copy the link or value under the cursor (in the raw JSON, the value the line is in)",
         || Action::Copy,
         "copy",
     ),
