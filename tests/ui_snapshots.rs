@@ -859,3 +859,21 @@ fn detail_raw_json_of_the_whole_resource() {
         app
     });
 }
+
+/// Issue 6: `b` on a type lists its resources over the type; the list's first page arrived.
+#[test]
+fn the_resources_of_a_type_over_the_type() {
+    snapshot("type_resources_pushed", |size| {
+        let mut app = repository(size);
+        let commands = press(&mut app, KeyCode::Char('b'));
+        let rows: Vec<Value> = resources(9)
+            .into_iter()
+            .filter(|r| r["type"] == "repository")
+            .collect();
+        app.update(Action::ApiResult {
+            id: first_request(&commands),
+            reply: page_reply(Ok(page(rows, None))),
+        });
+        app
+    });
+}

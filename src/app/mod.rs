@@ -280,7 +280,11 @@ impl App {
         let outcome = self
             .with_pane(owner, |pane, cx| pane.on_reply(id, delivery, cx))
             .unwrap_or_else(Outcome::done);
-        self.apply(owner, outcome)
+        let commands = self.apply(owner, outcome);
+        if owner == ScreenId::BROWSER {
+            self.recount_types();
+        }
+        commands
     }
 
     /// Runs `f` on the pane of `screen` with the context it may use; `None` if it is closed.

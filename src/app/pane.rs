@@ -17,6 +17,7 @@ use std::time::Instant;
 use super::action::{Action, ApiReply, Command, Notice, RequestId, RequestIds, StoredDraft};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
+use super::panes::browser::Browser;
 use super::panes::composer::Composer;
 use super::panes::composer::check::Located;
 use super::panes::detail::Detail;
@@ -36,6 +37,9 @@ pub enum Screen {
     TypeDetail(Box<TypeDetail>),
     Composer(Box<Composer>),
     History(Box<HistoryView>),
+    /// A resource list of one type opened over another screen (`b` on a type): `Esc` goes back
+    /// to it. The main list stays as it was below.
+    Resources(Box<Browser>),
 }
 
 impl Screen {
@@ -46,6 +50,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_ref(),
             Screen::Composer(composer) => composer.as_ref(),
             Screen::History(history) => history.as_ref(),
+            Screen::Resources(list) => list.as_ref(),
         }
     }
 
@@ -56,6 +61,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_mut(),
             Screen::Composer(composer) => composer.as_mut(),
             Screen::History(history) => history.as_mut(),
+            Screen::Resources(list) => list.as_mut(),
         }
     }
 }

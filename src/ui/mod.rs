@@ -39,6 +39,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::History(history)) => {
             panes::history::render(frame, history, theme, screen.body)
         }
+        Some(Screen::Resources(list)) => panes::browser::render(frame, list, theme, screen.body),
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {
