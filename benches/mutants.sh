@@ -32,6 +32,7 @@ run() {
     shift
     tests=("$@")
     echo "== $area: ${files[*]} (tests: ${tests[*]})" >&2
+    mkdir -p "mutants.out/$area"
     # --copy-target: start from this tree's built dependencies instead of a cold build. The
     # dependencies stay optimised as built; appdeck itself is built unoptimised and
     # incrementally, so that each mutant's rebuild takes seconds rather than minutes.

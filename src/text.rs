@@ -75,6 +75,50 @@ pub fn count(n: usize) -> String {
     out
 }
 
+/// Where `text` breaks when wrapped at `width` columns: after the last space that fits, else
+/// (a URL, an id, a long JSON token) right at the edge. The byte ranges of its rows, at most
+/// `max_rows` of them; put end to end they give `text` back (spaces included), so a break never
+/// hides a character. A character wider than `width` gets a row of its own.
+pub fn wrap_ranges(text: &str, width: usize, max_rows: usize) -> Vec<std::ops::Range<usize>> {
+    let width = width.max(1);
+    let mut rows = Vec::new();
+    if max_rows == 0 {
+        return rows;
+    }
+    let (mut start, mut used) = (0, 0);
+    // Just after the last space of the row, and the columns up to there.
+    let mut space: Option<(usize, usize)> = None;
+    for (at, c) in text.char_indices() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width && at > start {
+            let end = match space {
+                Some((after, cols)) if after > start && after <= at => {
+                    used -= cols;
+                    after
+                }
+                _ => {
+                    used = 0;
+                    at
+                }
+            };
+            rows.push(start..end);
+            if rows.len() == max_rows {
+                return rows;
+            }
+            start = end;
+            space = None;
+        }
+        used += w;
+        if c == ' ' {
+            space = Some((at + 1, used));
+        }
+    }
+    if rows.len() < max_rows && (start < text.len() || rows.is_empty()) {
+        rows.push(start..text.len());
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,5 +149,26 @@ mod tests {
     fn counts() {
         assert_eq!(count(0), "0");
         assert_eq!(count(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn wrapping_keeps_every_character_and_respects_the_width() {
+        let rows = |text: &str, width, max| -> Vec<String> {
+            wrap_ranges(text, width, max)
+                .into_iter()
+                .map(|r| text[r].to_owned())
+                .collect()
+        };
+        assert_eq!(rows("abcdefg", 3, 10), ["abc", "def", "g"]);
+        // At a space when there is one; the space stays, so nothing is lost.
+        assert_eq!(rows("ab cd efgh", 6, 10), ["ab cd ", "efgh"]);
+        assert_eq!(rows("a bcdefgh", 4, 10), ["a ", "bcde", "fgh"]);
+        assert_eq!(rows("abcdef gh", 4, 10), ["abcd", "ef ", "gh"]);
+        assert_eq!(rows("abcdef", 3, 10), ["abc", "def"]);
+        assert_eq!(rows("", 3, 10), [""]);
+        assert_eq!(rows("abcdefg", 3, 2), ["abc", "def"]);
+        // Wide characters never straddle a break.
+        assert_eq!(rows("a平台b", 3, 10), ["a平", "台b"]);
+        assert_eq!(rows("平", 1, 10), ["平"]);
     }
 }

@@ -880,3 +880,37 @@ fn a_report_that_breaks_its_type_schema_shows_the_finding_then_the_service_error
     tmux.send(&["q"]);
     tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
 }
+
+/// Issue 9: a long value cut in the tree reads in full in the value popup (`v`), wrapped and
+/// scrolled to its end, and `Esc` closes it without leaving the detail.
+#[test]
+fn the_value_popup_shows_a_long_value_whole() {
+    let tmux = Tmux::start(80, 24);
+    launch_demo(&tmux, "");
+    tmux.send(&["/"]);
+    tmux.send(&["-l", "INC-1037"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the incident", |s| s.contains("match"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the detail", |s| s.contains("Properties"));
+    tmux.send(&["Tab"]);
+    tmux.send(&["/"]);
+    tmux.send(&["-l", "summary"]);
+    tmux.send(&["Enter"]);
+    let detail = tmux.wait_for("the summary in the tree", |s| {
+        s.contains("▶") && s.contains("summary: \"At 09:12")
+    });
+    // Cut at the pane's edge: its end is not on the screen.
+    assert!(!detail.contains("release checklist"), "{detail}");
+    tmux.send(&["v"]);
+    let popup = tmux.wait_for("the popup", |s| s.contains("properties/summary"));
+    assert!(popup.contains("y copy"), "{popup}");
+    tmux.send(&["G"]);
+    tmux.wait_for("the end of the value", |s| {
+        s.contains("properties/summary") && s.contains("release checklist.")
+    });
+    tmux.send(&["Escape"]);
+    let back = tmux.wait_for("the popup to close", |s| !s.contains("properties/summary"));
+    assert!(back.contains("Properties"), "still on the detail: {back}");
+    tmux.send(&["q"]);
+}

@@ -861,3 +861,91 @@ fn help_with_remapped_keys() {
         app
     });
 }
+
+// ---- Reading long values in the detail view, and the types view kept current (issues 9, 6) ----
+
+/// A resource with a long description (and a hostile line in it), open in the detail view.
+fn long_value_app(size: (u16, u16)) -> App {
+    let (mut app, id) = new_app(size);
+    let description = format!(
+        "Mirrors the upstream repository every hour. {}Contact: https://wiki.example.com/teams/platform/oncall?rotation=primary \u{1b}]0;pwned\u{7} end.",
+        "The mirror keeps every branch and tag, and prunes nothing. ".repeat(6)
+    );
+    let resource = json!({
+        "id": "res_long", "type": "repository", "display_name": "long values",
+        "updated_at": "2026-11-20T09:30:00Z",
+        "external_url": "https://code.example.com/acme/platform/mirror/tree/main/docs/operations",
+        "properties": {"description": description, "stars": 12, "owner": {"team": "platform"}}
+    });
+    app.update(Action::ApiResult {
+        id,
+        reply: page_reply(Ok(page(vec![resource], None))),
+    });
+    press(&mut app, KeyCode::Enter);
+    app
+}
+
+/// Issue 9 item 2: `Enter` on a leaf of the tree shows the value whole, wrapped, with where it
+/// is and the keys; the escape sequence in it is shown, not obeyed.
+#[test]
+fn detail_value_popup() {
+    snapshot("detail_value_popup", |size| {
+        let mut app = long_value_app(size);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Enter);
+        app
+    });
+}
+
+/// The popup scrolled to its end with `G`.
+#[test]
+fn detail_value_popup_at_its_end() {
+    snapshot("detail_value_popup_end", |size| {
+        let mut app = long_value_app(size);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Char('v'));
+        press(&mut app, KeyCode::Char('G'));
+        app
+    });
+}
+
+/// `w` in the raw JSON: the long line wraps instead of being cut.
+#[test]
+fn detail_raw_json_wrapped() {
+    snapshot("detail_raw_wrapped", |size| {
+        let mut app = long_value_app(size);
+        press(&mut app, KeyCode::BackTab);
+        press(&mut app, KeyCode::Char('j'));
+        press(&mut app, KeyCode::Char('w'));
+        app
+    });
+}
+
+/// `a`: the raw JSON of the whole resource, its title saying so.
+#[test]
+fn detail_raw_json_of_the_whole_resource() {
+    snapshot("detail_raw_whole", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Char('a'));
+        app
+    });
+}
+
+/// Issue 6: `b` on a type lists its resources over the type; the list's first page arrived.
+#[test]
+fn the_resources_of_a_type_over_the_type() {
+    snapshot("type_resources_pushed", |size| {
+        let mut app = repository(size);
+        let commands = press(&mut app, KeyCode::Char('b'));
+        let rows: Vec<Value> = resources(9)
+            .into_iter()
+            .filter(|r| r["type"] == "repository")
+            .collect();
+        app.update(Action::ApiResult {
+            id: first_request(&commands),
+            reply: page_reply(Ok(page(rows, None))),
+        });
+        app
+    });
+}

@@ -80,6 +80,12 @@ pub enum Action {
     OpenLink,
     /// `y`: copy the link (or value) under the cursor with OSC 52.
     Copy,
+    /// `v` in the detail view: the value under the cursor in full, in a popup.
+    ShowValue,
+    /// `w` in the detail view: wrap the raw JSON's long lines, or cut them again.
+    ToggleWrap,
+    /// `a` in the detail view: the raw JSON of the whole resource, or of its properties again.
+    ToggleRawSource,
     /// `!`: details of the last error.
     ShowError,
     /// `1`: back to the resource list.

@@ -5,6 +5,7 @@
 use super::overlay::command_line::LineCommand;
 use super::overlay::{ErrorPopup, ErrorReport, Help, Overlay};
 use super::pane::Screen;
+use super::panes::browser::Browser;
 use super::panes::composer::Composer;
 use super::panes::history::HistoryView;
 use super::panes::types::{TypesView, count_rows};
@@ -34,7 +35,7 @@ impl App {
             Action::ShowHistory => return self.show_history(),
             Action::OpenReport(report) => return self.open_report_from(&report),
             Action::OpenDraft(draft) => return self.open_draft(&draft),
-            Action::ListType(name) => return self.set_type_filter(Some(name)),
+            Action::ListType(name) => return self.push_type_list(name),
             _ => {}
         }
         Vec::new()
@@ -344,6 +345,48 @@ impl App {
         let id = self.stack.push(Screen::Types(Box::new(view)));
         self.stack.claim(id, &commands);
         commands
+    }
+
+    /// The resources of one type, in a list opened over the current screen (`b` on a type), so
+    /// that `Esc` comes back to it; the main list below keeps its rows and filter.
+    pub(super) fn push_type_list(&mut self, name: String) -> Vec<Command> {
+        let mut list = Browser::new(self.browser.page_size);
+        list.pushed = true;
+        self.notice = Some(Notice::Info(format!(
+            "showing type {} (Esc goes back)",
+            sanitize::line(&name)
+        )));
+        list.type_filter = Some(name);
+        let commands = vec![list.start(&mut self.ids)];
+        let id = self.stack.push(Screen::Resources(Box::new(list)));
+        self.stack.claim(id, &commands);
+        commands
+    }
+
+    /// The types views open keep their count of loaded rows per type current as the list
+    /// loads more pages.
+    pub(super) fn recount_types(&mut self) {
+        if !self
+            .stack
+            .layers()
+            .iter()
+            .any(|l| matches!(l.screen, Screen::Types(_)))
+        {
+            return;
+        }
+        let counts = count_rows(
+            self.browser
+                .rows()
+                .iter()
+                .map(|r| r.resource_type.as_deref()),
+            self.browser.types_seen.iter(),
+        );
+        let body = self.body();
+        for layer in self.stack.layers_mut() {
+            if let Screen::Types(view) = &mut layer.screen {
+                view.set_counts(counts.clone(), body);
+            }
+        }
     }
 
     /// Lists another type (or all types) from the first page, back on the resource list.

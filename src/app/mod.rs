@@ -172,6 +172,9 @@ impl App {
             Action::ForceQuit => self.quit(),
             Action::Resize { width, height } => {
                 self.size = Rect::new(0, 0, width, height);
+                if let Some(Overlay::Value(popup)) = &mut self.overlay {
+                    popup.resize(layout::screen(self.size).body);
+                }
                 let mut screens = vec![ScreenId::BROWSER];
                 screens.extend(self.stack.layers().iter().map(|l| l.id));
                 let mut commands = Vec::new();
@@ -309,7 +312,11 @@ impl App {
         let outcome = self
             .with_pane(owner, |pane, cx| pane.on_reply(id, delivery, cx))
             .unwrap_or_else(Outcome::done);
-        self.apply(owner, outcome)
+        let commands = self.apply(owner, outcome);
+        if owner == ScreenId::BROWSER {
+            self.recount_types();
+        }
+        commands
     }
 
     /// Runs `f` on the pane of `screen` with the context it may use; `None` if it is closed.

@@ -19,6 +19,7 @@ use super::action::{
 };
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
+use super::panes::browser::Browser;
 use super::panes::composer::Composer;
 use super::panes::composer::check::Located;
 use super::panes::detail::Detail;
@@ -38,6 +39,9 @@ pub enum Screen {
     TypeDetail(Box<TypeDetail>),
     Composer(Box<Composer>),
     History(Box<HistoryView>),
+    /// A resource list of one type opened over another screen (`b` on a type): `Esc` goes back
+    /// to it. The main list stays as it was below.
+    Resources(Box<Browser>),
 }
 
 impl Screen {
@@ -48,6 +52,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_ref(),
             Screen::Composer(composer) => composer.as_ref(),
             Screen::History(history) => history.as_ref(),
+            Screen::Resources(list) => list.as_ref(),
         }
     }
 
@@ -58,6 +63,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_mut(),
             Screen::Composer(composer) => composer.as_mut(),
             Screen::History(history) => history.as_mut(),
+            Screen::Resources(list) => list.as_mut(),
         }
     }
 }
@@ -180,21 +186,26 @@ impl Ctx<'_> {
         }
     }
 
-    /// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal
-    /// took it, so the notice says "sent", never "copied".
+    /// Copies with OSC 52 and says what was sent (see [`copy`]).
     pub fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
-        match text {
-            Some(text) => {
-                let shown: String = sanitize::line(&text).chars().take(60).collect();
-                self.info(format!(
-                    "{what} sent to the terminal's clipboard (OSC 52): {shown}"
-                ));
-                vec![Command::Copy(text)]
-            }
-            None => {
-                self.error(format!("no {what} to copy here"));
-                Vec::new()
-            }
+        copy(self.notice, text, what)
+    }
+}
+
+/// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal took it,
+/// so the notice says "sent", never "copied". For panes through [`Ctx::copy`], and for popups.
+pub fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Vec<Command> {
+    match text {
+        Some(text) => {
+            let shown: String = sanitize::line(&text).chars().take(60).collect();
+            *notice = Some(Notice::Info(format!(
+                "{what} sent to the terminal's clipboard (OSC 52): {shown}"
+            )));
+            vec![Command::Copy(text)]
+        }
+        None => {
+            *notice = Some(Notice::Error(format!("no {what} to copy here")));
+            Vec::new()
         }
     }
 }

@@ -39,6 +39,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::History(history)) => {
             panes::history::render(frame, history, theme, screen.body)
         }
+        Some(Screen::Resources(list)) => panes::browser::render(frame, list, theme, screen.body),
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {
@@ -50,6 +51,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
             overlay::render_type_picker(frame, picker, theme, screen.body)
         }
         Some(Overlay::Error(popup)) => overlay::render_error(frame, popup, theme, screen.body),
+        Some(Overlay::Value(popup)) => overlay::render_value(frame, popup, theme, screen.body),
         None => {}
     }
 }

@@ -1,4 +1,5 @@
-//! The popups: `?` help, the `:` command line, the type picker and the error details.
+//! The popups: `?` help, the `:` command line, the type picker, the error details and a value
+//! in full.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,6 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
 use crate::app::layout;
+use crate::app::overlay::value::ValuePopup;
 use crate::app::overlay::{CommandLine, ErrorPopup, ErrorReport, Help, TypePicker};
 use crate::sanitize;
 use crate::text::{count, fit};
@@ -167,6 +169,47 @@ pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme,
     }
     frame.render_widget(Paragraph::new(lines), inner);
     super::text::place_cursor(frame, inner, 8, &picker.filter);
+}
+
+/// A value in full: wrapped to the popup, scrolled, with where it is in the title and the
+/// position and keys in the bottom border.
+pub fn render_value(frame: &mut Frame, popup: &ValuePopup, theme: &Theme, body: Rect) {
+    let area = popup.area(body);
+    let inner = popup.text_area(body);
+    let height = usize::from(inner.height);
+    frame.render_widget(Clear, area);
+    let mut block = popup_block(
+        theme,
+        format!(
+            " {} ",
+            fit(&popup.title, usize::from(inner.width).saturating_sub(2))
+        ),
+    );
+    let rows = popup.row_count();
+    let keys = " y copy · Esc close ";
+    let position = (rows > height).then(|| {
+        format!(
+            " {}-{}/{} ",
+            popup.scroll + 1,
+            (popup.scroll + height).min(rows),
+            rows
+        )
+    });
+    let room = usize::from(area.width).saturating_sub(2);
+    let position_width = position.as_ref().map_or(0, |p| p.chars().count());
+    if keys.chars().count() + position_width <= room {
+        block = block.title_bottom(Line::styled(keys, theme.dim()));
+    }
+    if let Some(position) = position
+        && position_width <= room
+    {
+        block = block.title_bottom(Line::styled(position, theme.dim()).right_aligned());
+    }
+    let lines: Vec<Line> = (popup.scroll..(popup.scroll + height).min(rows))
+        .filter_map(|r| popup.row(r))
+        .map(|text| Line::raw(text.to_owned()))
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 /// The error popup is this wide at most; as high as its text, up to the screen.

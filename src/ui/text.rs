@@ -51,6 +51,26 @@ pub fn place_cursor(frame: &mut Frame, area: Rect, prefix: u16, input: &LineInpu
     }
 }
 
+/// The part of styled `spans` that covers bytes `range` of their text put end to end (a row of
+/// a wrapped line), each piece in its span's style.
+pub fn slice_spans(spans: &[Span<'static>], range: std::ops::Range<usize>) -> Vec<Span<'static>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for span in spans {
+        let text = span.content.as_ref();
+        let end = start + text.len();
+        let (from, to) = (range.start.max(start), range.end.min(end));
+        if from < to {
+            out.push(Span::styled(
+                text[from - start..to - start].to_owned(),
+                span.style,
+            ));
+        }
+        start = end;
+    }
+    out
+}
+
 /// Cuts styled spans to `width` columns by display width, ending with `…` (in the style of the
 /// span it cuts) when something was cut, so that a cut line never passes for a whole one.
 pub fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
@@ -90,6 +110,19 @@ pub fn wrapped_height(lines: &[Line], width: u16) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slices_of_spans_keep_their_styles() {
+        let bold = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
+        let spans = vec![Span::styled("\"key\": ", bold), Span::raw("\"value\"")];
+        let sliced = slice_spans(&spans, 3..10);
+        let parts: Vec<(&str, Style)> = sliced
+            .iter()
+            .map(|s| (s.content.as_ref(), s.style))
+            .collect();
+        assert_eq!(parts, [("y\": ", bold), ("\"va", Style::new())]);
+        assert!(slice_spans(&spans, 20..30).is_empty());
+    }
 
     #[test]
     fn cut_spans_end_with_an_ellipsis() {

@@ -2,7 +2,8 @@
 //! lists. A new pane's table goes here (its `assert_well_formed` test fails until it does).
 
 use super::{EDITOR, KeyTable, LINE_INPUT};
-use crate::app::overlay::POPUP_KEYS;
+use crate::app::overlay::value::VALUE_KEYS;
+use crate::app::overlay::{PICKER_KEYS, POPUP_KEYS};
 use crate::app::panes::browser::keys::BROWSER_KEYS;
 use crate::app::panes::composer::keys::{
     ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
@@ -12,7 +13,7 @@ use crate::app::panes::history::keys::{ENTRY_KEYS, HISTORY_KEYS};
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub static TABLES: [&KeyTable; 14] = [
+pub static TABLES: [&KeyTable; 16] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,
@@ -25,6 +26,8 @@ pub static TABLES: [&KeyTable; 14] = [
     &SENDING_KEYS,
     &ANSWER_KEYS,
     &POPUP_KEYS,
+    &VALUE_KEYS,
+    &PICKER_KEYS,
     &LINE_INPUT,
     &EDITOR,
 ];

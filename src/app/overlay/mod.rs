@@ -3,6 +3,7 @@
 
 pub mod command_line;
 mod update;
+pub mod value;
 
 use crossterm::event::KeyCode;
 
@@ -24,20 +25,86 @@ pub enum Overlay {
     CommandLine(CommandLine),
     TypePicker(TypePicker),
     Error(ErrorPopup),
+    Value(value::ValuePopup),
 }
 
 impl Overlay {
     pub fn focus(&self, keymap: &Keymap) -> Focus {
         match self {
-            // Typing narrows the help and the type picker: the input's arrows move, Enter
-            // chooses, Esc closes.
-            Overlay::Help(_) | Overlay::CommandLine(_) | Overlay::TypePicker(_) => {
+            Overlay::Help(_) | Overlay::CommandLine(_) => {
                 keymap.focus(&LINE_INPUT, InputMode::Line)
             }
+            // Typing narrows the types: arrows move, Enter chooses, Esc closes. Its own table
+            // (not the generic input's), so that the footer and the help name its keys.
+            Overlay::TypePicker(_) => Focus {
+                keys: keymap.table(&PICKER_KEYS),
+                mode: InputMode::Line,
+            },
             Overlay::Error(_) => keymap.focus(&POPUP_KEYS, InputMode::None),
+            Overlay::Value(_) => keymap.focus(&value::VALUE_KEYS, InputMode::None),
         }
     }
 }
+
+/// The picker takes typing (it narrows the types), so only keys that are not text are bound.
+static PICKER: [Binding; 6] = [
+    bind(
+        "confirm",
+        &[Key::Code(KeyCode::Enter)],
+        "Enter",
+        "list the type under the cursor",
+        || Action::Submit,
+        "choose",
+    ),
+    bind(
+        "cancel",
+        &[Key::Code(KeyCode::Esc)],
+        "Esc",
+        "close, keeping the list as it is",
+        || Action::Back,
+        "close",
+    ),
+    bind(
+        "input_down",
+        &[Key::Code(KeyCode::Down)],
+        "↓",
+        "next type",
+        || Action::Down,
+        "",
+    ),
+    bind(
+        "input_up",
+        &[Key::Code(KeyCode::Up)],
+        "↑",
+        "previous type",
+        || Action::Up,
+        "",
+    ),
+    bind(
+        "input_page_down",
+        &[Key::Code(KeyCode::PageDown)],
+        "PgDn",
+        "page down",
+        || Action::PageDown,
+        "",
+    ),
+    bind(
+        "input_page_up",
+        &[Key::Code(KeyCode::PageUp)],
+        "PgUp",
+        "page up",
+        || Action::PageUp,
+        "",
+    ),
+];
+
+/// The type picker's keys while the user types to narrow it.
+pub static PICKER_KEYS: KeyTable = KeyTable {
+    id: "type_picker",
+    name: "type picker",
+    own: &PICKER,
+    shared: &[&FORCE_QUIT],
+};
 
 static POPUP: [Binding; 3] = [
     bind(
@@ -384,6 +451,34 @@ mod tests {
         );
         help.filter.set("zzzz");
         assert!(help.entries().is_empty());
+    }
+
+    /// Issue 9: the picker's footer named the generic input's keys ("confirm", "cancel").
+    #[test]
+    fn the_type_picker_shows_and_takes_its_own_keys_while_typing() {
+        use crate::app::keymap::action_for;
+        use crossterm::event::{KeyEvent, KeyModifiers};
+        let picker = TypePicker::new(None, std::iter::empty(), None);
+        let focus = Overlay::TypePicker(picker).focus(&Keymap::default());
+        assert_eq!(focus.keys.name, "type picker");
+        let footer: Vec<&str> = focus
+            .keys
+            .bindings()
+            .filter(|b| !b.footer.is_empty())
+            .map(|b| b.footer)
+            .collect();
+        assert_eq!(footer, ["choose", "close"]);
+        let press = |c| action_for(focus.clone(), KeyEvent::new(c, KeyModifiers::NONE));
+        // Letters narrow the list, even those that are commands elsewhere.
+        for c in ['q', 'j', 'g', 'G', '?'] {
+            assert!(
+                matches!(press(KeyCode::Char(c)), Some(Action::Edit(_))),
+                "{c}"
+            );
+        }
+        assert!(matches!(press(KeyCode::Enter), Some(Action::Submit)));
+        assert!(matches!(press(KeyCode::Esc), Some(Action::Back)));
+        assert!(matches!(press(KeyCode::Down), Some(Action::Down)));
     }
 
     #[test]

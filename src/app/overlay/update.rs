@@ -1,4 +1,5 @@
-//! Keys on the popups: `?` help, the `:` command line, the type picker, the error details.
+//! Keys on the popups: `?` help, the `:` command line, the type picker, the error details, a
+//! value in full.
 
 use super::command_line;
 use super::{Help, Overlay};
@@ -127,6 +128,20 @@ impl App {
                     }
                 }
                 self.overlay = Some(Overlay::TypePicker(picker));
+            }
+            Overlay::Value(mut popup) => {
+                let body = crate::app::layout::screen(self.size).body;
+                match action {
+                    Action::Back => return Vec::new(),
+                    Action::Copy => {
+                        let text = Some(popup.text.clone());
+                        let commands = crate::app::pane::copy(&mut self.notice, text, "value");
+                        self.overlay = Some(Overlay::Value(popup));
+                        return commands;
+                    }
+                    action => popup.scroll(&action, body),
+                }
+                self.overlay = Some(Overlay::Value(popup));
             }
             Overlay::Error(mut popup) => {
                 match action {

@@ -11,6 +11,8 @@ use crate::app::layout;
 use crate::app::panes::composer::draft::age_words;
 use crate::app::panes::composer::{Composer, Field, Phase, SendResult, Unparsed};
 use crate::sanitize;
+use crate::text::fit;
+use crate::ui::text::fit_spans;
 use crate::ui::theme::Theme;
 use crate::validate::Severity;
 
@@ -49,10 +51,12 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
         },
     };
     let focused = composer.field != Field::Resource && composer.field != Field::Findings;
+    // Anything cut at the border ends in `…`, the title as the fields.
+    let width = usize::from(area.width.saturating_sub(2));
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
-        .title(Span::styled(title, theme.title()));
+        .title(Span::styled(fit(&title, width), theme.title()));
     let rows = [
         (Field::TaskId, composer.task_id.text().to_owned()),
         (Field::Status, composer.status.clone()),
@@ -88,7 +92,7 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
             if composer.findings_on(*field) > 0 {
                 spans.push(Span::styled("  ●", theme.error()));
             }
-            Line::from(spans)
+            Line::from(fit_spans(spans, width))
         })
         .collect();
     let inner = block.inner(area);
@@ -309,14 +313,18 @@ fn render_review(
     armed: bool,
     area: Rect,
 ) {
+    let inner = layout::inset(area);
+    let width = usize::from(inner.width);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(Span::styled(
-            " Review: the exact request (Enter sends, c copies curl, Esc edits) ",
+            fit(
+                " Review: the exact request (Enter sends, c copies curl, Esc edits) ",
+                width,
+            ),
             theme.title(),
         ));
-    let inner = layout::inset(area);
     let url = format!(
         "{}/apps.operations.report",
         composer.context.base_url.trim_end_matches('/')
@@ -358,5 +366,10 @@ fn render_review(
             .take(usize::from(inner.height))
             .map(|l| Line::from(sanitize::line(l).into_owned())),
     );
+    // A line cut at the border ends in `…`: a cut URL or value never passes for a whole one.
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::from(fit_spans(l.spans, width)).style(l.style))
+        .collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }

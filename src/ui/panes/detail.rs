@@ -9,14 +9,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
-use crate::app::panes::detail::{Detail, DetailPane, FieldKind, FieldLine, relative_time};
+use crate::app::panes::detail::{
+    Detail, DetailPane, FieldKind, FieldLine, LABEL_WIDTH, relative_time,
+};
 use crate::app::widgets::json_tree::TreeLine;
 use crate::text::fit;
-use crate::ui::text::{fit_spans, highlight};
+use crate::ui::text::{fit_spans, highlight, slice_spans};
 use crate::ui::theme::{SELECTED_MARKER, Theme};
-
-/// Width of the label column of the fields pane.
-const LABEL_WIDTH: usize = 16;
 
 pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now: DateTime<Utc>) {
     let areas = detail.areas(body);
@@ -38,28 +37,40 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
         let width = usize::from(inner.width).saturating_sub(1);
         let range = cursor.offset..(cursor.offset + height).min(detail.pane_len(pane));
         let hits = if focused { needle.as_str() } else { "" };
-        let lines: Vec<Line> = range
-            .clone()
-            .map(|i| {
-                let selected = i == cursor.selected;
-                let marker = if selected { SELECTED_MARKER } else { " " };
-                let mut spans = vec![Span::raw(marker)];
-                spans.extend(match pane {
-                    DetailPane::Fields => field_line(&detail.fields[i], now, width, hits, theme),
-                    // A long value is cut at the edge, marked with `…`.
-                    DetailPane::Tree => {
-                        fit_spans(tree_line(&detail.tree.lines()[i], hits, theme), width)
+        let lines: Vec<Line> = if pane == DetailPane::Raw && detail.raw_wrap {
+            wrapped_raw_lines(detail, focused, width, height, hits, theme)
+        } else {
+            range
+                .clone()
+                .map(|i| {
+                    let selected = i == cursor.selected;
+                    let marker = if selected { SELECTED_MARKER } else { " " };
+                    let mut spans = vec![Span::raw(marker)];
+                    spans.extend(match pane {
+                        DetailPane::Fields => {
+                            field_line(&detail.fields[i], now, width, hits, theme)
+                        }
+                        // A long value is cut at the edge, marked with `…`.
+                        DetailPane::Tree => {
+                            fit_spans(tree_line(&detail.tree.lines()[i], hits, theme), width)
+                        }
+                        DetailPane::Raw => {
+                            fit_spans(raw_line(&detail.raw().lines()[i], hits, theme), width)
+                        }
+                    });
+                    if selected {
+                        theme.select(spans, focused)
+                    } else {
+                        Line::from(spans)
                     }
-                    DetailPane::Raw => fit_spans(raw_line(&detail.raw[i], hits, theme), width),
-                });
-                if selected {
-                    theme.select(spans, focused)
-                } else {
-                    Line::from(spans)
-                }
-            })
-            .collect();
-        let title = pane_title(detail, pane);
+                })
+                .collect()
+        };
+        // Cut to the border, marked `…`, rather than clipped mid-word.
+        let title = fit(
+            &pane_title(detail, pane),
+            usize::from(area.width.saturating_sub(2)),
+        );
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border(focused))
@@ -108,11 +119,68 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
     }
 }
 
+/// The raw JSON with its long lines wrapped: from the first line in view, each line on as many
+/// rows as it needs (the selection marker on its first), until the pane is full.
+fn wrapped_raw_lines(
+    detail: &Detail,
+    focused: bool,
+    width: usize,
+    height: usize,
+    needle: &str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let cursor = detail.cursor(DetailPane::Raw);
+    let mut rows = Vec::new();
+    for (i, text) in detail.raw().lines().iter().enumerate().skip(cursor.offset) {
+        if rows.len() >= height {
+            break;
+        }
+        let room = height - rows.len();
+        // Only what can be shown is styled: a line of megabytes costs what fits.
+        let shown = &text[..floor_char_boundary(text, (room * width + 1) * 4)];
+        let spans = raw_line(shown, needle, theme);
+        let selected = i == cursor.selected;
+        for (k, range) in crate::text::wrap_ranges(shown, width, room)
+            .into_iter()
+            .enumerate()
+        {
+            let marker = if selected && k == 0 {
+                SELECTED_MARKER
+            } else {
+                " "
+            };
+            let mut row = vec![Span::raw(marker)];
+            row.extend(slice_spans(&spans, range));
+            rows.push(if selected {
+                theme.select(row, focused)
+            } else {
+                Line::from(row)
+            });
+        }
+    }
+    rows
+}
+
+/// The largest char boundary of `text` at or below `at`.
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    if at >= text.len() {
+        return text.len();
+    }
+    (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
 fn pane_title(detail: &Detail, pane: DetailPane) -> String {
     match pane {
         DetailPane::Fields => format!(" {} ", fit(&detail.title, 60)),
         DetailPane::Tree => " Properties ".to_owned(),
-        DetailPane::Raw => " Raw JSON ".to_owned(),
+        DetailPane::Raw => format!(
+            " Raw JSON · {}{} ",
+            detail.raw_source.label(),
+            if detail.raw_wrap { " · wrapped" } else { "" }
+        ),
     }
 }
 

@@ -74,6 +74,9 @@ pub struct Browser {
     /// After `r`, the id of the resource the cursor was on: the cursor goes back to it when a
     /// page brings it again (until the user moves).
     pub reselect: Option<Box<str>>,
+    /// Opened over another screen (`b` on a type) rather than at the bottom of the stack: `Esc`,
+    /// with nothing left to cancel or clear, goes back to that screen.
+    pub pushed: bool,
 }
 
 impl Browser {

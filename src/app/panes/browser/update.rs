@@ -85,6 +85,8 @@ impl Pane for Browser {
                 if !self.filter.text().is_empty() {
                     self.filter.set("");
                     self.refilter(height);
+                } else if self.pushed {
+                    return Outcome::Pop;
                 }
             }
             Action::Refresh => return self.refresh(cx.ids).into(),

@@ -7,7 +7,7 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 12] = [
+static OWN: [Binding; 15] = [
     bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
@@ -28,8 +28,32 @@ static OWN: [Binding; 12] = [
         "toggle_node",
         &[Code(KeyCode::Enter)],
         "Enter",
-        "expand / collapse a node",
+        "expand / collapse a node; on a value, show it in full",
         || Action::Open,
+        "",
+    ),
+    bind(
+        "show_value",
+        &[Char('v')],
+        "v",
+        "the value under the cursor in full (wrapped, scrolls)",
+        || Action::ShowValue,
+        "value",
+    ),
+    bind(
+        "toggle_wrap",
+        &[Char('w')],
+        "w",
+        "wrap the raw JSON's long lines (again: cut them with …)",
+        || Action::ToggleWrap,
+        "",
+    ),
+    bind(
+        "toggle_raw_source",
+        &[Char('a')],
+        "a",
+        "raw JSON of the whole resource / of its properties",
+        || Action::ToggleRawSource,
         "",
     ),
     bind(
@@ -78,13 +102,13 @@ static OWN: [Binding; 12] = [
         "o",
         "open the link under the cursor",
         || Action::OpenLink,
-        "open link",
+        "",
     ),
     bind(
         "copy",
         &[Char('y')],
         "y",
-        "copy the link or value under the cursor",
+        "copy the link or value under the cursor (in the raw JSON, the value the line is in)",
         || Action::Copy,
         "copy",
     ),

@@ -11,6 +11,12 @@ use crate::app::layout::{inset, split_last_line};
 const SIDE_BY_SIDE_MIN_WIDTH: u16 = 70;
 /// A pane with fewer lines of content than this is useless; below it, one pane at a time.
 const MIN_CONTENT_ROWS: u16 = 2;
+/// Side by side, the fields pane takes what its lines need, but at least this share of the
+/// width, and leaves the tree and the raw JSON at least `RIGHT_MIN_PERCENT` and
+/// `RIGHT_MIN_WIDTH` columns.
+const FIELDS_MIN_PERCENT: u16 = 35;
+const RIGHT_MIN_PERCENT: u16 = 35;
+const RIGHT_MIN_WIDTH: u16 = 40;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DetailAreas {
@@ -28,7 +34,8 @@ impl DetailAreas {
     }
 }
 
-pub fn areas(body: Rect, search_line: bool, focus: DetailPane) -> DetailAreas {
+/// `fields_width` is what the fields pane's lines need (without its borders).
+pub fn areas(body: Rect, search_line: bool, focus: DetailPane, fields_width: usize) -> DetailAreas {
     let (main, search) = if search_line {
         let (main, search) = split_last_line(body);
         (main, Some(search))
@@ -36,9 +43,9 @@ pub fn areas(body: Rect, search_line: bool, focus: DetailPane) -> DetailAreas {
         (body, None)
     };
     let panes = if main.width >= SIDE_BY_SIDE_MIN_WIDTH {
+        let left = fields_pane_width(main.width, fields_width);
         let [left, right] =
-            Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
-                .areas(main);
+            Layout::horizontal([Constraint::Length(left), Constraint::Min(0)]).areas(main);
         let [tree, raw] =
             Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
         [left, tree, raw]
@@ -71,6 +78,21 @@ pub fn areas(body: Rect, search_line: bool, focus: DetailPane) -> DetailAreas {
     }
 }
 
+/// The fields pane's width side by side: its content's, within bounds.
+fn fields_pane_width(width: u16, fields_width: usize) -> u16 {
+    let min = percent(width, FIELDS_MIN_PERCENT);
+    let right = percent(width, RIGHT_MIN_PERCENT).max(RIGHT_MIN_WIDTH);
+    let max = width.saturating_sub(right).max(min);
+    let wanted = u16::try_from(fields_width)
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
+    wanted.clamp(min, max)
+}
+
+fn percent(width: u16, percent: u16) -> u16 {
+    (u32::from(width) * u32::from(percent) / 100) as u16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,7 +103,7 @@ mod tests {
         for (w, h) in [(24, 7), (60, 12), (80, 10), (80, 24), (120, 40), (200, 8)] {
             for search in [false, true] {
                 for focus in DetailPane::ALL {
-                    let a = areas(screen(Rect::new(0, 0, w, h)).body, search, focus);
+                    let a = areas(screen(Rect::new(0, 0, w, h)).body, search, focus, 60);
                     let shown: Vec<Rect> =
                         a.panes.iter().copied().filter(|p| !p.is_empty()).collect();
                     assert!(!shown.is_empty());
@@ -100,19 +122,44 @@ mod tests {
     #[test]
     fn a_low_screen_shows_the_focused_pane_alone() {
         let body = screen(Rect::new(0, 0, 24, 7)).body;
-        let a = areas(body, false, DetailPane::Tree);
+        let a = areas(body, false, DetailPane::Tree, 60);
         assert!(a.single);
         assert_eq!(a.pane(DetailPane::Tree), body);
         assert!(a.pane(DetailPane::Fields).is_empty() && a.pane(DetailPane::Raw).is_empty());
-        let tall = areas(screen(Rect::new(0, 0, 80, 24)).body, true, DetailPane::Tree);
+        let tall = areas(
+            screen(Rect::new(0, 0, 80, 24)).body,
+            true,
+            DetailPane::Tree,
+            60,
+        );
         assert!(!tall.single);
     }
 
     #[test]
     fn tiny_sizes_do_not_underflow() {
         for (w, h) in [(0, 0), (1, 1), (3, 2), (10, 4)] {
-            let a = areas(screen(Rect::new(0, 0, w, h)).body, true, DetailPane::Fields);
+            let a = areas(
+                screen(Rect::new(0, 0, w, h)).body,
+                true,
+                DetailPane::Fields,
+                60,
+            );
             assert!(a.panes.iter().all(|p| p.height <= h));
         }
+    }
+
+    #[test]
+    fn the_fields_pane_is_as_wide_as_its_lines_within_bounds() {
+        let body = Rect::new(0, 1, 120, 38);
+        let fields = |need: usize| areas(body, false, DetailPane::Fields, need).panes[0].width;
+        // What the lines need, plus the borders.
+        assert_eq!(fields(70), 72);
+        // Narrow content: still a third of the screen; wide content: the tree keeps its room.
+        assert_eq!(fields(10), 42);
+        assert_eq!(fields(500), 78);
+        let tree = areas(body, false, DetailPane::Fields, 500).panes[1];
+        assert_eq!((tree.x, tree.width), (78, 42));
+        assert_eq!(fields_pane_width(70, 500), 30);
+        assert_eq!(fields_pane_width(0, 500), 0);
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod keys;
 pub mod layout;
+pub mod raw;
 mod update;
 
 use std::sync::Arc;
@@ -17,9 +18,15 @@ use crate::api::{Field, Link, PageItem, Resource};
 use crate::app::widgets::json_tree::JsonTree;
 use crate::app::widgets::{LineInput, ListCursor};
 use crate::sanitize;
+use raw::{RawJson, RawSource};
 
 /// Longest value shown on one field line; the raw pane has the rest.
 const FIELD_PREVIEW_CHARS: usize = 300;
+/// Width of the label column of the fields pane.
+pub const LABEL_WIDTH: usize = 16;
+/// Columns a timestamp takes as the fields pane shows it: `2026-11-20 14:03:11 UTC (3 hours
+/// ago)`, with room for the longest "how long ago".
+const TIMESTAMP_WIDTH: usize = 23 + 2 + 16 + 1;
 /// Most search hits kept, so a one-letter search over 5 MB stays quick.
 const MAX_HITS: usize = 10_000;
 
@@ -122,7 +129,14 @@ pub struct Detail {
     pub title: String,
     pub fields: Vec<FieldLine>,
     pub tree: JsonTree,
-    pub raw: Vec<String>,
+    /// The raw pane's text of the properties, and of the whole resource (`a` switches).
+    raw_properties: RawJson,
+    raw_resource: RawJson,
+    pub raw_source: RawSource,
+    /// Whether the raw pane wraps long lines (`w`) instead of cutting them with `…`.
+    pub raw_wrap: bool,
+    /// Columns the fields pane needs to show every line whole (label and value), for its width.
+    pub fields_width: usize,
     pub focus: DetailPane,
     pub cursors: [ListCursor; 3],
     pub search: Option<DetailSearch>,
@@ -151,36 +165,105 @@ impl Detail {
                 Some(m.raw.clone()),
             ),
         };
-        let properties = properties.unwrap_or(Value::Null);
-        let raw = if properties.is_null() {
-            Vec::new()
-        } else {
-            serde_json::to_string_pretty(&properties)
-                .unwrap_or_default()
-                .lines()
-                .map(|l| sanitize::line(l).into_owned())
-                .collect()
+        let properties = Arc::new(properties.unwrap_or(Value::Null));
+        let raw_properties = RawJson::new(properties.clone());
+        // A malformed item's properties are the item itself: no second copy.
+        let raw_resource = match item.as_ref() {
+            PageItem::Resource(_) => RawJson::new(Arc::new(item.to_json())),
+            PageItem::Malformed(_) => raw_properties.clone(),
         };
-        let focus = if raw.is_empty() || !matches!(item.as_ref(), PageItem::Malformed(_)) {
+        let focus = if raw_properties.is_empty() || !matches!(item.as_ref(), PageItem::Malformed(_))
+        {
             DetailPane::Fields
         } else {
             DetailPane::Raw
         };
         Detail {
-            tree: JsonTree::new(Arc::new(properties)),
+            tree: JsonTree::new(properties),
+            fields_width: fields_width(&fields),
             item,
             title,
             fields,
-            raw,
+            raw_properties,
+            raw_resource,
+            raw_source: RawSource::Properties,
+            raw_wrap: false,
             focus,
             cursors: [ListCursor::default(); 3],
             search: None,
         }
     }
 
+    /// What the raw pane shows now: the properties or the whole resource.
+    pub fn raw(&self) -> &RawJson {
+        match self.raw_source {
+            RawSource::Properties => &self.raw_properties,
+            RawSource::Resource => &self.raw_resource,
+        }
+    }
+
+    /// `a`: the raw pane switches between the properties and the whole resource, staying on
+    /// the same value when the other side shows it too.
+    pub fn toggle_raw_source(&mut self, height: usize) {
+        let here = self
+            .raw()
+            .pointer(self.cursor(DetailPane::Raw).selected)
+            .map(str::to_owned);
+        self.raw_source = self.raw_source.toggled();
+        let line = here
+            .and_then(|p| raw::map_pointer(&p, self.raw_source))
+            .and_then(|p| self.raw().line_of(&p))
+            .unwrap_or(0);
+        let len = self.raw().len();
+        let cursor = self.cursor_mut(DetailPane::Raw);
+        *cursor = ListCursor::default();
+        cursor.select(line, len, height);
+    }
+
+    /// Columns of text in a row of the raw pane in `body` (its width less the borders and the
+    /// selection gutter): what its lines wrap at.
+    pub fn raw_text_width(&self, body: Rect) -> usize {
+        let inner = crate::app::layout::inset(self.areas(body).pane(DetailPane::Raw));
+        usize::from(inner.width).saturating_sub(1)
+    }
+
+    /// Screen rows line `line` of the raw pane takes: one, or when wrapping, as many as it wraps
+    /// to (counted up to `cap`, the pane's height: a line is never shown past it).
+    pub fn raw_rows(&self, line: usize, width: usize, cap: usize) -> usize {
+        match (self.raw_wrap, self.raw().lines().get(line)) {
+            (true, Some(text)) => crate::text::wrap_ranges(text, width, cap.max(1)).len(),
+            _ => 1,
+        }
+    }
+
+    /// While wrapping, scrolls the raw pane just enough that the selected line's first row and
+    /// the lines above it down to the top fit: a wrapped line takes more than one row.
+    pub fn keep_raw_in_view(&mut self, body: Rect) {
+        if !self.raw_wrap {
+            return;
+        }
+        let (width, height) = (
+            self.raw_text_width(body),
+            self.pane_height(DetailPane::Raw, body).max(1),
+        );
+        let cursor = self.cursor(DetailPane::Raw);
+        let mut offset = cursor.offset.min(cursor.selected);
+        // The rows from `offset` to the selected line's first row must fit in the pane.
+        while offset < cursor.selected {
+            let above: usize = (offset..cursor.selected)
+                .map(|l| self.raw_rows(l, width, height))
+                .sum();
+            if above < height {
+                break;
+            }
+            offset += 1;
+        }
+        self.cursor_mut(DetailPane::Raw).offset = offset;
+    }
+
     /// Where the panes are in `body` (one at a time when it is low).
     pub fn areas(&self, body: Rect) -> layout::DetailAreas {
-        layout::areas(body, self.search.is_some(), self.focus)
+        layout::areas(body, self.search.is_some(), self.focus, self.fields_width)
     }
 
     /// How many lines `pane` shows in `body`.
@@ -192,7 +275,7 @@ impl Detail {
         match pane {
             DetailPane::Fields => self.fields.len(),
             DetailPane::Tree => self.tree.lines().len(),
-            DetailPane::Raw => self.raw.len(),
+            DetailPane::Raw => self.raw().len(),
         }
     }
 
@@ -218,15 +301,24 @@ impl Detail {
                 .and_then(|l| self.tree.root().pointer(&l.pointer))
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            DetailPane::Raw => self.raw.get(selected).and_then(|l| string_in_line(l)),
+            DetailPane::Raw => self
+                .raw()
+                .lines()
+                .get(selected)
+                .and_then(|l| string_in_line(l)),
         };
         here.or_else(|| self.item.resource()?.external_url.get().cloned())
     }
 
     /// What `y` copies: the value under the cursor as it came (not its on-screen preview), and
-    /// what to call it.
+    /// what to call it. In the raw pane, the value the line belongs to: a closing `}` gives the
+    /// object it closes, never the `}` alone.
     pub fn value_under_cursor(&self) -> Option<(String, &'static str)> {
         let selected = self.cursor(self.focus).selected;
+        let as_text = |value: &Value| match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
         match self.focus {
             DetailPane::Fields => self.fields.get(selected).map(|f| {
                 let what = if f.url.is_some() { "link" } else { "value" };
@@ -235,15 +327,49 @@ impl Detail {
             DetailPane::Tree => {
                 let line = self.tree.lines().get(selected)?;
                 let value = self.tree.root().pointer(&line.pointer)?;
-                Some(match value {
-                    Value::String(s) => (s.clone(), "value"),
-                    other => (other.to_string(), "value"),
-                })
+                Some((as_text(value), "value"))
             }
-            DetailPane::Raw => self
-                .raw
-                .get(selected)
-                .map(|l| (l.trim().to_owned(), "line")),
+            DetailPane::Raw => Some((as_text(self.raw().value_at(selected)?), "value")),
+        }
+    }
+
+    /// What `v` shows in full: where the value under the cursor is (a field's label, a JSON
+    /// pointer), and the value itself (a string as it is, anything else as pretty JSON).
+    pub fn value_to_show(&self) -> Option<(String, String)> {
+        let selected = self.cursor(self.focus).selected;
+        let pretty = |value: &Value| match value {
+            Value::String(s) => s.clone(),
+            other => serde_json::to_string_pretty(other).unwrap_or_default(),
+        };
+        let place = |prefix: &str, pointer: &str| {
+            if pointer.is_empty() {
+                prefix.to_owned()
+            } else {
+                format!("{prefix}{pointer}")
+            }
+        };
+        match self.focus {
+            DetailPane::Fields => {
+                let field = self.fields.get(selected)?;
+                match field.kind {
+                    FieldKind::Section => None,
+                    _ => Some((field.label.clone(), field.copy.clone())),
+                }
+            }
+            DetailPane::Tree => {
+                let line = self.tree.lines().get(selected)?;
+                let value = self.tree.root().pointer(&line.pointer)?;
+                Some((place("properties", &line.pointer), pretty(value)))
+            }
+            DetailPane::Raw => {
+                let pointer = self.raw().pointer(selected)?;
+                let value = self.raw().value_at(selected)?;
+                let prefix = match self.raw_source {
+                    RawSource::Properties => "properties",
+                    RawSource::Resource => "resource",
+                };
+                Some((place(prefix, pointer), pretty(value)))
+            }
         }
     }
 
@@ -261,7 +387,7 @@ impl Detail {
                         .map(|f| format!("{} {}", f.label, f.value)),
                     &needle,
                 ),
-                DetailPane::Raw => line_hits(self.raw.iter().cloned(), &needle),
+                DetailPane::Raw => line_hits(self.raw().lines().iter().cloned(), &needle),
                 DetailPane::Tree => self
                     .tree
                     .search(&needle, MAX_HITS)
@@ -298,6 +424,28 @@ impl Detail {
             self.cursor_mut(self.focus).select(line, len, height);
         }
     }
+}
+
+/// Columns the fields pane needs for every line whole: the selection gutter, the label column
+/// (or a heading's or problem's own label) and the value.
+fn fields_width(fields: &[FieldLine]) -> usize {
+    use unicode_width::UnicodeWidthStr;
+    fields
+        .iter()
+        .map(|f| {
+            let label = match f.kind {
+                FieldKind::Section => f.label.width() + 4,
+                FieldKind::Problem => (f.label.width() + 2).max(LABEL_WIDTH),
+                _ => LABEL_WIDTH,
+            };
+            let value = match f.timestamp {
+                Some(_) => TIMESTAMP_WIDTH,
+                None => f.value.width(),
+            };
+            1 + label + value
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 fn line_hits(lines: impl Iterator<Item = String>, needle: &str) -> Vec<Hit> {
@@ -493,7 +641,7 @@ mod tests {
         );
         assert!(d.fields[3].timestamp.is_some());
         assert_eq!(d.fields[8].url.as_deref(), Some("https://docs"));
-        assert_eq!(d.raw, vec!["{", "  \"a\": 1", "}"]);
+        assert_eq!(d.raw().lines(), ["{", "  \"a\": 1", "}"]);
     }
 
     #[test]
@@ -555,3 +703,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod pane_tests;

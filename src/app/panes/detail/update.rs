@@ -4,6 +4,8 @@ use super::keys::DETAIL_KEYS;
 use super::{Detail, DetailPane, DetailSearch};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
+use crate::app::overlay::Overlay;
+use crate::app::overlay::value::ValuePopup;
 use crate::app::pane::{Ctx, Outcome, Pane};
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command};
@@ -30,7 +32,50 @@ impl Pane for Detail {
         let height = self.pane_height(focus, cx.body);
         let len = self.pane_len(focus);
         match action {
-            action if is_movement(&action) => self.cursor_mut(focus).apply(&action, len, height),
+            action if is_movement(&action) => {
+                self.cursor_mut(focus).apply(&action, len, height);
+                if focus == DetailPane::Raw {
+                    self.keep_raw_in_view(cx.body);
+                }
+            }
+            // `Enter` on a leaf of the tree, or on any line of the raw JSON: the value in full.
+            Action::Open
+                if focus == DetailPane::Raw
+                    || (focus == DetailPane::Tree
+                        && self
+                            .tree
+                            .lines()
+                            .get(self.cursor(focus).selected)
+                            .is_some_and(|l| !l.is_container())) =>
+            {
+                self.show_value(cx)
+            }
+            Action::ShowValue => self.show_value(cx),
+            Action::ToggleWrap => {
+                self.raw_wrap = !self.raw_wrap;
+                cx.info(if self.raw_wrap {
+                    "raw JSON: long lines wrap (w cuts them again)"
+                } else {
+                    "raw JSON: long lines are cut at the edge, marked … (w wraps them)"
+                });
+                let (len, height) = (
+                    self.pane_len(DetailPane::Raw),
+                    self.pane_height(DetailPane::Raw, cx.body),
+                );
+                self.cursor_mut(DetailPane::Raw).keep_visible(len, height);
+                self.keep_raw_in_view(cx.body);
+            }
+            Action::ToggleRawSource => {
+                self.focus = DetailPane::Raw;
+                let height = self.pane_height(DetailPane::Raw, cx.body);
+                self.toggle_raw_source(height);
+                self.keep_raw_in_view(cx.body);
+                self.run_search();
+                cx.info(format!(
+                    "raw JSON of the {} (a switches)",
+                    self.raw_source.label()
+                ));
+            }
             Action::Click { column, row } => self.click(column, row, cx),
             Action::NextPane | Action::PrevPane => {
                 self.focus = focus.cycle(matches!(action, Action::NextPane));
@@ -80,6 +125,7 @@ impl Pane for Detail {
                     -1
                 };
                 self.goto_hit(step, height);
+                self.keep_raw_in_view(cx.body);
             }
             Action::OpenLink => {
                 let url = self.url_under_cursor();
@@ -109,11 +155,22 @@ impl Pane for Detail {
             let (len, height) = (self.pane_len(pane), self.pane_height(pane, cx.body));
             self.cursor_mut(pane).keep_visible(len, height);
         }
+        self.keep_raw_in_view(cx.body);
         Vec::new()
     }
 }
 
 impl Detail {
+    /// `v`: the value under the cursor in full, in a popup over the view.
+    fn show_value(&mut self, cx: &mut Ctx) {
+        match self.value_to_show() {
+            Some((title, text)) => {
+                *cx.overlay = Some(Overlay::Value(ValuePopup::new(&title, text, cx.body)));
+            }
+            None => cx.error("no value under the cursor"),
+        }
+    }
+
     /// A click focuses the pane under it, and selects the line under it.
     fn click(&mut self, column: u16, row: u16, cx: &Ctx) {
         let areas = self.areas(cx.body);
@@ -126,13 +183,34 @@ impl Detail {
         self.focus = pane;
         let inner = layout::inset(areas.pane(pane));
         if layout::contains(inner, column, row) {
-            let index = self.cursor(pane).offset + usize::from(row - inner.y);
+            let index = self.line_at_row(pane, usize::from(row - inner.y), cx.body);
             let len = self.pane_len(pane);
             if index < len {
                 self.cursor_mut(pane)
                     .select(index, len, usize::from(inner.height));
             }
         }
+    }
+
+    /// The line shown at screen row `row` of `pane`'s inside (wrapped lines of the raw JSON take
+    /// several rows).
+    fn line_at_row(&self, pane: DetailPane, row: usize, body: ratatui::layout::Rect) -> usize {
+        let offset = self.cursor(pane).offset;
+        if pane != DetailPane::Raw || !self.raw_wrap {
+            return offset + row;
+        }
+        let (width, height) = (
+            self.raw_text_width(body),
+            self.pane_height(DetailPane::Raw, body),
+        );
+        let mut top = 0;
+        for line in offset..self.pane_len(pane) {
+            top += self.raw_rows(line, width, height);
+            if row < top {
+                return line;
+            }
+        }
+        usize::MAX
     }
 
     /// The `/` search has the keyboard: hits follow the text as it is typed.
@@ -146,6 +224,7 @@ impl Detail {
             LineEvent::Changed => {
                 self.run_search();
                 self.goto_hit(0, height);
+                self.keep_raw_in_view(cx.body);
             }
             LineEvent::Submitted => {
                 search.editing = false;

@@ -102,6 +102,8 @@ pub struct TypeDetail {
     pub cursors: [ListCursor; 4],
     /// The body width the texts were wrapped for.
     width: u16,
+    /// Another version (`v`) of a large type being laid out in the background.
+    pub opening: Option<crate::app::RequestId>,
 }
 
 impl TypeDetail {
@@ -128,6 +130,7 @@ impl TypeDetail {
             focus: TypePane::About,
             cursors: [ListCursor::default(); 4],
             width: request.width,
+            opening: None,
         };
         let Some(definition) = definition else {
             detail.title = "(no such type)".to_owned();

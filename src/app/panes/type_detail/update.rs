@@ -4,9 +4,9 @@ use super::keys::TYPE_DETAIL_KEYS;
 use super::{OpenType, TypeDetail, TypePane};
 use crate::app::keymap::KeyTable;
 use crate::app::layout;
-use crate::app::pane::{Ctx, Outcome, Pane};
+use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
 use crate::app::widgets::is_movement;
-use crate::app::{Action, Command};
+use crate::app::{Action, Command, RequestId};
 
 impl Pane for TypeDetail {
     fn keys(&self) -> &'static KeyTable {
@@ -79,27 +79,48 @@ impl Pane for TypeDetail {
                         version: (self.version + 1) % self.versions,
                         width: cx.body.width,
                     };
-                    let focus = self.focus;
-                    *self = TypeDetail::open(&request);
-                    self.focus = focus;
-                    cx.info(format!(
-                        "version {} of {}{}",
-                        self.version + 1,
-                        self.versions,
-                        if self.version == 0 {
-                            " (the newest)"
-                        } else {
-                            ""
-                        }
-                    ));
+                    // A large definition is laid out in the background, as from the types view:
+                    // megabytes of schemas and their raw JSON take tens of milliseconds.
+                    if request.is_large() {
+                        let id = cx.ids.issue();
+                        self.opening = Some(id);
+                        cx.info("opening the other version…; Esc cancels");
+                        return vec![Command::OpenType {
+                            id,
+                            request: Box::new(request),
+                        }]
+                        .into();
+                    }
+                    self.show_version(TypeDetail::open(&request), cx);
                 }
             }
             Action::BrowseType => match self.definition() {
                 Some(d) => return Outcome::NotMine(Action::ListType(d.name.clone())),
                 None => cx.error("no type here"),
             },
-            Action::Back => return Outcome::Pop,
+            Action::Back => {
+                if self.opening.take().is_some() {
+                    cx.info("opening cancelled");
+                } else {
+                    return Outcome::Pop;
+                }
+            }
             other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    fn activity(&self) -> Option<String> {
+        self.opening
+            .map(|_| "opening the other version…".to_owned())
+    }
+
+    fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        if let Delivery::TypeDetail(detail) = delivery
+            && self.opening == Some(id)
+        {
+            *cx.notice = None;
+            self.show_version(*detail, cx);
         }
         Outcome::done()
     }
@@ -115,6 +136,23 @@ impl Pane for TypeDetail {
 }
 
 impl TypeDetail {
+    /// Shows `other`, another version of this type, on the same pane.
+    fn show_version(&mut self, other: TypeDetail, cx: &mut Ctx) {
+        let focus = self.focus;
+        *self = other;
+        self.focus = focus;
+        cx.info(format!(
+            "version {} of {}{}",
+            self.version + 1,
+            self.versions,
+            if self.version == 0 {
+                " (the newest)"
+            } else {
+                ""
+            }
+        ));
+    }
+
     /// A click focuses the pane under it and selects the line under it.
     fn click(&mut self, column: u16, row: u16, cx: &Ctx) {
         let areas = self.areas(cx.body);

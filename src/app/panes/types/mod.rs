@@ -175,6 +175,19 @@ impl TypesView {
         }
     }
 
+    /// New counts of loaded rows per type (the list loaded more): the rows follow, the cursor
+    /// stays on its type.
+    pub fn set_counts(&mut self, counts: BTreeMap<String, usize>, body: Rect) {
+        if counts == self.counts {
+            return;
+        }
+        self.counts = counts;
+        if let Some(known) = self.known.clone() {
+            let height = self.table_height(body);
+            self.set_known(known, height);
+        }
+    }
+
     pub fn selected(&self) -> Option<&TypeRow> {
         self.rows.get(*self.visible.get(self.cursor.selected)?)
     }

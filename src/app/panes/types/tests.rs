@@ -195,14 +195,41 @@ fn enter_opens_a_type_and_b_lists_its_resources() {
     assert_eq!(d.title, "repository");
     assert_eq!(d.version, 0, "the newest definition first");
     assert_eq!(d.focus, TypePane::About);
+    // `b` opens the type's resources over the type (issue 6): Esc comes back to it, and the
+    // main list below is left as it was.
     let commands = press(&mut app, KeyCode::Char('b'));
-    assert!(app.stack.top().is_none(), "back on the list");
-    assert_eq!(app.browser.type_filter.as_deref(), Some("repository"));
+    let Some(Screen::Resources(list)) = app.stack.top() else {
+        panic!("a list of the type is pushed")
+    };
+    assert_eq!(list.type_filter.as_deref(), Some("repository"));
+    assert_eq!(app.browser.type_filter, None, "the main list is untouched");
+    assert_eq!(app.browser.rows().len(), 6);
     let listed = commands.iter().find_map(|c| match c {
         Command::Api { call, .. } => call.as_list_request(),
         _ => None,
     });
     assert_eq!(listed.unwrap().resource_type.as_deref(), Some("repository"));
+    // Its page reaches it (not the main list), then Esc goes back to the type.
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    let page = ListResponse::from_value(json!({"resources": [{"id": "x", "type": "repository"}]}))
+        .unwrap();
+    app.update(Action::ApiResult {
+        id,
+        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
+    });
+    let Some(Screen::Resources(list)) = app.stack.top() else {
+        panic!()
+    };
+    assert_eq!(list.rows().len(), 1);
+    assert_eq!(app.browser.rows().len(), 6);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(detail(&app).title, "repository", "Esc is back on the type");
 }
 
 #[test]
@@ -249,4 +276,112 @@ fn count_rows_counts_loaded_rows_and_keeps_names_seen() {
     assert_eq!(counts.get("a"), Some(&2));
     assert_eq!(counts.get("b"), Some(&0));
     assert_eq!(counts.get("c"), Some(&1));
+}
+
+/// Issue 6: the count of loaded rows per type followed the list only when the view opened.
+#[test]
+fn the_counts_of_loaded_rows_follow_the_list_as_it_loads() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let first = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    let page = |ids: std::ops::Range<usize>, t: &str, next: Option<&str>| {
+        let rows: Vec<Value> = ids
+            .map(|i| json!({"id": format!("r{i}"), "type": t}))
+            .collect();
+        Box::new(Exchange::local(Ok(Reply::page(
+            ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap(),
+        ))))
+    };
+    app.update(Action::TypesLoaded {
+        id: RequestId(999),
+        types: known(),
+    });
+    // The first page asks for the next one at once (the screen is not full).
+    let more = app.update(Action::ApiResult {
+        id: first,
+        reply: page(0..2, "repository", Some("c2")),
+    });
+    let next = more
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the next page is asked for");
+    press(&mut app, KeyCode::Char('2'));
+    let loaded = |app: &App, name: &str| {
+        view(app)
+            .rows
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.loaded)
+    };
+    assert_eq!(loaded(&app, "repository"), Some(2));
+    assert_eq!(loaded(&app, "newcomer"), None);
+    app.update(Action::ApiResult {
+        id: next,
+        reply: page(2..5, "newcomer", None),
+    });
+    assert_eq!(loaded(&app, "repository"), Some(2));
+    assert_eq!(
+        loaded(&app, "newcomer"),
+        Some(3),
+        "a type seen since is listed too"
+    );
+}
+
+/// Issue 6: `v` on a large type laid its other version out on the UI thread.
+#[test]
+fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
+    let big = |version: &str| {
+        let payload = json!({"app_id": "acme", "version": version, "resources": [
+            {"type": "big", "display_name": "Big", "property_json_schema": {
+                "type": "object", "description": "d".repeat(300_000)}}
+        ]});
+        let Value::Object(map) = payload else {
+            panic!()
+        };
+        AppVersion::from_payload(map, Source::File(format!("{version}.json").into()), None)
+    };
+    let known = Arc::new(KnownTypes {
+        catalog: Catalog::from_versions(vec![big("1.0.0"), big("2.0.0")]),
+        problems: Vec::new(),
+    });
+    let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    app.update(Action::TypesLoaded {
+        id: RequestId(999),
+        types: known,
+    });
+    press(&mut app, KeyCode::Char('2'));
+    let ready = |commands: Vec<Command>| {
+        commands
+            .into_iter()
+            .find_map(|c| match c {
+                Command::OpenType { id, request } => Some(Action::TypeDetailReady {
+                    id,
+                    detail: Box::new(TypeDetail::open(&request)),
+                }),
+                _ => None,
+            })
+            .expect("laid out in the background")
+    };
+    let opened = ready(press(&mut app, KeyCode::Enter));
+    app.update(opened);
+    assert_eq!(detail(&app).version, 0);
+    let other = ready(press(&mut app, KeyCode::Char('v')));
+    assert_eq!(detail(&app).version, 0, "nothing laid out on the UI thread");
+    assert!(app.activity().is_some());
+    app.update(other);
+    assert_eq!(detail(&app).version, 1);
+    assert!(detail(&app).opening.is_none());
+    // Esc while it is being laid out cancels it; the answer is then dropped.
+    let late = ready(press(&mut app, KeyCode::Char('v')));
+    press(&mut app, KeyCode::Esc);
+    app.update(late);
+    assert_eq!(detail(&app).version, 1, "still the type, as it was");
 }

@@ -1,0 +1,229 @@
+//! The detail view driven through `App::update` as the event loop drives it: reading a value in
+//! full (`v`, `Enter` on a leaf), wrapping the raw JSON (`w`), the raw JSON of the whole
+//! resource (`a`), and `y` in the raw JSON.
+
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+use super::raw::RawSource;
+use super::{Detail, DetailPane};
+use crate::api::{Exchange, ListResponse, Reply};
+use crate::app::overlay::Overlay;
+use crate::app::overlay::value::ValuePopup;
+use crate::app::pane::Screen;
+use crate::app::{Action, App, Command, Session};
+
+/// An app of `size` with the detail of `resource` open.
+fn open(resource: Value, size: (u16, u16)) -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, size.0, size.1), None);
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    let page = ListResponse::from_value(json!({ "resources": [resource] })).unwrap();
+    app.update(Action::ApiResult {
+        id,
+        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
+    });
+    app.update(Action::Open);
+    assert!(detail(&app).is_some(), "the detail is open");
+    app
+}
+
+fn detail(app: &App) -> Option<&Detail> {
+    match app.stack.top() {
+        Some(Screen::Detail(d)) => Some(d),
+        _ => None,
+    }
+}
+
+fn popup(app: &App) -> Option<&ValuePopup> {
+    match &app.overlay {
+        Some(Overlay::Value(p)) => Some(p),
+        _ => None,
+    }
+}
+
+/// Focuses `pane` and puts its cursor on the first line containing `text`.
+fn select(app: &mut App, pane: DetailPane, text: &str) {
+    while detail(app).unwrap().focus != pane {
+        app.update(Action::NextPane);
+    }
+    app.update(Action::Top);
+    for _ in 0..200 {
+        let d = detail(app).unwrap();
+        let at = d.cursor(pane).selected;
+        let line = match pane {
+            DetailPane::Tree => d.tree.lines()[at].label.clone(),
+            DetailPane::Raw => d.raw().lines()[at].clone(),
+            DetailPane::Fields => d.fields[at].label.clone(),
+        };
+        if line.contains(text) {
+            return;
+        }
+        app.update(Action::Down);
+    }
+    panic!("no line with {text}");
+}
+
+fn long() -> String {
+    format!("start {} end", "lorem ipsum ".repeat(200))
+}
+
+fn resource() -> Value {
+    json!({
+        "id": "r1", "type": "repository", "display_name": "Alpha",
+        "properties": {"description": long(), "owner": {"name": "Zoë", "team": "core"},
+                        "evil": "\u{1b}]0;pwned\u{7}"},
+        "x_extra": 1
+    })
+}
+
+#[test]
+fn enter_on_a_leaf_of_the_tree_shows_the_value_whole_and_y_copies_it() {
+    let mut app = open(resource(), (80, 24));
+    select(&mut app, DetailPane::Tree, "description");
+    app.update(Action::Open);
+    let p = popup(&app).expect("Enter on a leaf opens the value");
+    assert_eq!(p.title, "properties/description");
+    let rows: Vec<&str> = (0..p.row_count()).filter_map(|r| p.row(r)).collect();
+    assert_eq!(rows.concat(), long(), "every character, wrapped");
+    // It scrolls to the end, and y copies the value as it came.
+    app.update(Action::Bottom);
+    let p = popup(&app).unwrap();
+    assert!(p.scroll > 0 && p.row(p.row_count() - 1).unwrap().ends_with(" end"));
+    assert_eq!(app.update(Action::Copy), vec![Command::Copy(long())]);
+    assert!(popup(&app).is_some(), "y leaves the popup open");
+    app.update(Action::Back);
+    assert!(
+        popup(&app).is_none() && detail(&app).is_some(),
+        "Esc closes it only"
+    );
+}
+
+#[test]
+fn enter_on_a_node_still_folds_it_and_v_shows_it_as_pretty_json() {
+    let mut app = open(resource(), (80, 24));
+    select(&mut app, DetailPane::Tree, "owner");
+    let before = detail(&app).unwrap().tree.lines().len();
+    app.update(Action::Open);
+    assert!(popup(&app).is_none());
+    assert!(
+        detail(&app).unwrap().tree.lines().len() < before,
+        "collapsed"
+    );
+    app.update(Action::ShowValue);
+    let p = popup(&app).unwrap();
+    assert_eq!(p.title, "properties/owner");
+    assert_eq!(
+        p.text,
+        serde_json::to_string_pretty(&json!({"name": "Zoë", "team": "core"})).unwrap()
+    );
+}
+
+#[test]
+fn server_text_in_the_popup_is_neutralised() {
+    let mut app = open(resource(), (80, 24));
+    select(&mut app, DetailPane::Tree, "evil");
+    app.update(Action::ShowValue);
+    let p = popup(&app).unwrap();
+    let rows: Vec<&str> = (0..p.row_count()).filter_map(|r| p.row(r)).collect();
+    assert!(
+        rows.iter().all(|r| !r.chars().any(char::is_control)),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn y_and_v_in_the_raw_json_reach_the_value_a_line_belongs_to_never_a_lone_brace() {
+    let mut app = open(resource(), (120, 40));
+    // The line closing `owner`.
+    select(&mut app, DetailPane::Raw, "\"team\"");
+    app.update(Action::Down);
+    assert_eq!(
+        detail(&app).unwrap().raw().lines()[detail(&app).unwrap().cursor(DetailPane::Raw).selected]
+            .trim(),
+        "},"
+    );
+    let owner = json!({"name": "Zoë", "team": "core"}).to_string();
+    assert_eq!(app.update(Action::Copy), vec![Command::Copy(owner.clone())]);
+    // The line opening it gives the same; a scalar's line gives the scalar as it came.
+    select(&mut app, DetailPane::Raw, "\"owner\"");
+    assert_eq!(app.update(Action::Copy), vec![Command::Copy(owner)]);
+    select(&mut app, DetailPane::Raw, "\"description\"");
+    assert_eq!(app.update(Action::Copy), vec![Command::Copy(long())]);
+    app.update(Action::Open);
+    assert_eq!(popup(&app).unwrap().title, "properties/description");
+}
+
+#[test]
+fn w_wraps_the_raw_json_and_the_selected_line_stays_in_view() {
+    let many: serde_json::Map<String, Value> = (0..30)
+        .map(|i| {
+            (
+                format!("k{i:02}"),
+                json!(format!("{i} {}", "word ".repeat(30))),
+            )
+        })
+        .collect();
+    let mut app = open(json!({"id": "w", "properties": many}), (120, 40));
+    select(&mut app, DetailPane::Raw, "k00");
+    let body = crate::app::layout::screen(app.size).body;
+    let height = detail(&app).unwrap().pane_height(DetailPane::Raw, body);
+    app.update(Action::ToggleWrap);
+    assert!(detail(&app).unwrap().raw_wrap);
+    // Each value line wraps to three rows or so: going down a few lines scrolls already.
+    for _ in 0..height / 2 {
+        app.update(Action::Down);
+    }
+    let d = detail(&app).unwrap();
+    let cursor = d.cursor(DetailPane::Raw);
+    let width = d.raw_text_width(body);
+    let above: usize = (cursor.offset..cursor.selected)
+        .map(|l| d.raw_rows(l, width, height))
+        .sum();
+    assert!(cursor.offset > 0, "scrolled: {cursor:?}");
+    assert!(above < height, "the selected line's first row is in view");
+    app.update(Action::ToggleWrap);
+    assert!(!detail(&app).unwrap().raw_wrap, "w again cuts");
+}
+
+#[test]
+fn a_switches_the_raw_json_to_the_whole_resource_on_the_same_value() {
+    let mut app = open(resource(), (120, 40));
+    select(&mut app, DetailPane::Raw, "\"team\"");
+    app.update(Action::ToggleRawSource);
+    let d = detail(&app).unwrap();
+    assert_eq!(
+        (d.focus, d.raw_source),
+        (DetailPane::Raw, RawSource::Resource)
+    );
+    let at = d.cursor(DetailPane::Raw).selected;
+    assert_eq!(d.raw().pointer(at), Some("/properties/owner/team"));
+    assert!(d.raw().lines().iter().any(|l| l.contains("\"x_extra\": 1")));
+    assert!(
+        d.raw()
+            .lines()
+            .iter()
+            .any(|l| l.contains("\"display_name\""))
+    );
+    // From a field outside the properties, back to the top of the properties.
+    select(&mut app, DetailPane::Raw, "\"x_extra\"");
+    assert_eq!(app.update(Action::Copy), vec![Command::Copy("1".into())]);
+    app.update(Action::ToggleRawSource);
+    let d = detail(&app).unwrap();
+    assert_eq!(d.raw_source, RawSource::Properties);
+    assert_eq!(d.cursor(DetailPane::Raw).selected, 0);
+}
+
+#[test]
+fn v_on_a_field_shows_it_whole_and_on_a_heading_says_there_is_nothing() {
+    let url = format!("https://example.com/{}", "segment/".repeat(60));
+    let mut app = open(json!({"id": "u", "external_url": url}), (80, 24));
+    select(&mut app, DetailPane::Fields, "external_url");
+    app.update(Action::ShowValue);
+    assert_eq!(popup(&app).unwrap().text, url);
+}
