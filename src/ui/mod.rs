@@ -7,6 +7,7 @@ mod overlay;
 mod panes;
 pub mod text;
 pub mod theme;
+pub mod widgets;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
