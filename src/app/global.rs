@@ -33,6 +33,8 @@ impl App {
             Action::ShowTypes => return self.show_types(),
             Action::ShowHistory => return self.show_history(),
             Action::OpenReport(report) => return self.open_report_from(&report),
+            Action::Connect => return self.open_connect(),
+            Action::OpenConnect(payload) => return self.open_connect_from(&payload),
             Action::ListType(name) => return self.set_type_filter(Some(name)),
             _ => {}
         }
@@ -67,6 +69,9 @@ impl App {
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
             LineCommand::Profile(name) => self.switch_profile(name),
+            LineCommand::Connect(None) => self.open_connect(),
+            LineCommand::Connect(Some(word)) if word == "new" => self.open_connect_new(),
+            LineCommand::Connect(Some(path)) => vec![Command::ReadConnectFile(path)],
         }
     }
 

@@ -19,6 +19,7 @@ use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
 use super::panes::composer::Composer;
 use super::panes::composer::check::Located;
+use super::panes::connect::ConnectComposer;
 use super::panes::detail::Detail;
 use super::panes::history::HistoryView;
 use super::panes::type_detail::TypeDetail;
@@ -36,6 +37,7 @@ pub enum Screen {
     TypeDetail(Box<TypeDetail>),
     Composer(Box<Composer>),
     History(Box<HistoryView>),
+    Connect(Box<ConnectComposer>),
 }
 
 impl Screen {
@@ -46,6 +48,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_ref(),
             Screen::Composer(composer) => composer.as_ref(),
             Screen::History(history) => history.as_ref(),
+            Screen::Connect(connect) => connect.as_ref(),
         }
     }
 
@@ -56,6 +59,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_mut(),
             Screen::Composer(composer) => composer.as_mut(),
             Screen::History(history) => history.as_mut(),
+            Screen::Connect(connect) => connect.as_mut(),
         }
     }
 }
@@ -73,6 +77,12 @@ pub enum Outcome {
     Pop,
     /// Done; run these commands, and reload the resource list (a report changed a resource).
     RefreshList(Vec<Command>),
+    /// Done; run these commands: the service accepted this connect payload, which is now a
+    /// known app version (the types view shows it, the store records it).
+    Connected {
+        commands: Vec<Command>,
+        payload: Box<serde_json::Value>,
+    },
 }
 
 impl Outcome {
@@ -108,6 +118,8 @@ pub enum Delivery {
     DraftSaved(Result<(), String>),
     /// The history of sends, read off the UI thread ([`Command::LoadHistory`]).
     History(Box<Result<Vec<HistoryEntry>, String>>),
+    /// A connect payload checked and compared off the UI thread ([`Command::Analyse`]).
+    Analysed(Box<super::panes::connect::check::Analysis>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -40,6 +40,9 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::History(history)) => {
             panes::history::render(frame, history, theme, screen.body)
         }
+        Some(Screen::Connect(connect)) => {
+            panes::connect::render(frame, connect, theme, screen.body)
+        }
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {

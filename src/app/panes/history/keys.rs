@@ -11,7 +11,7 @@ use Key::{Char, Code};
 const EDIT: Binding = bind(
     &[Char('E')],
     "E",
-    "edit the report in the composer and resend it",
+    "edit the report or connect in its composer and resend it",
     || Action::EditAndResend,
     "edit & resend",
 );

@@ -258,16 +258,21 @@ fn slash_filters_as_you_type_and_esc_clears() {
 }
 
 #[test]
-fn e_opens_a_sent_report_in_the_composer_to_resend_and_refuses_a_connect() {
+fn e_opens_a_sent_report_or_connect_in_its_composer_to_resend() {
     let mut app = opened();
     key(&mut app, 'j');
     key(&mut app, 'E');
-    assert!(matches!(app.stack.top(), Some(Screen::History(_))));
-    assert!(
-        matches!(&app.notice, Some(Notice::Error(m)) if m.contains("appdeck connect")),
-        "{:?}",
-        app.notice
+    let Some(Screen::Connect(connect)) = app.stack.top() else {
+        panic!("the connect composer opens on the connect");
+    };
+    let sent: serde_json::Value = serde_json::from_str(&connect.text()).unwrap();
+    assert_eq!(
+        sent,
+        json!({"app_id": "acme", "version": "2.0.0", "resources": [{}]})
     );
+    assert_eq!(connect.base_url, BASE, "resent to this service");
+    press(&mut app, KeyCode::Esc);
+    assert!(matches!(app.stack.top(), Some(Screen::History(_))));
     key(&mut app, 'j');
     press(&mut app, KeyCode::Enter);
     key(&mut app, 'E');

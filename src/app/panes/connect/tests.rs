@@ -1,0 +1,1 @@
+//! Pure update tests of the connect composer: keys in, state and commands out.
