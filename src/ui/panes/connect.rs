@@ -127,12 +127,14 @@ fn render_outline(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, 
                 } else {
                     format!(" · {}", sanitize::line(&entry.actions.join(", ")))
                 };
+                let selected = focused && i == composer.outline_cursor;
                 let mut line = Line::from(vec![
+                    Span::raw(if selected { "▶ " } else { "  " }),
                     Span::styled(format!("{} ", entry.capabilities), theme.dim()),
                     Span::styled(sanitize::line(&entry.name).into_owned(), theme.key()),
                     Span::raw(actions),
                 ]);
-                if focused && i == composer.outline_cursor {
+                if selected {
                     line = line.style(theme.selected(true));
                 }
                 line
@@ -150,11 +152,11 @@ fn change_line<'a>(theme: &Theme, change: &Change) -> Line<'a> {
     };
     Line::from(vec![
         Span::styled(format!("{} ", change.impact.label()), style),
-        Span::styled(sanitize::line(&change.path).into_owned(), theme.key()),
+        Span::styled(sanitize::line(&change.subject).into_owned(), theme.key()),
         Span::raw(format!(
-            " {}: {}",
-            sanitize::line(&change.subject),
-            sanitize::line(&change.reason)
+            ": {} ({})",
+            sanitize::line(&change.reason),
+            sanitize::line(&change.path)
         )),
     ])
 }
@@ -169,11 +171,11 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
         (_, _, Some(_)) => " diff: comparing… ".to_owned(),
         (None, _, None) => " diff: no known version of this app ".to_owned(),
         (Some(b), Some(c), None) => format!(
-            " diff vs {} {}: {} breaking of {} ",
+            " diff: {} breaking of {} · vs {} {} ",
+            c.breaking().count(),
+            c.changes.len(),
             sanitize::line(&b.app_id),
             sanitize::line(&b.version),
-            c.breaking().count(),
-            c.changes.len()
         ),
         (Some(b), None, None) => format!(
             " diff vs {} {} ",
@@ -193,8 +195,9 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
                 .skip(offset)
                 .take(height)
                 .map(|(i, change)| {
-                    let line = change_line(theme, change);
+                    let mut line = change_line(theme, change);
                     if focused && i == diff.cursor {
+                        line.spans.insert(0, Span::raw("▶ "));
                         line.style(theme.selected(true))
                     } else {
                         line
@@ -215,7 +218,11 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
             theme.dim(),
         ))],
     };
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    // A change's reason matters more than the width: it wraps.
+    let paragraph = Paragraph::new(lines)
+        .block(block)
+        .wrap(ratatui::widgets::Wrap { trim: false });
+    frame.render_widget(paragraph, area);
 }
 
 fn render_review(
@@ -279,5 +286,8 @@ fn render_review(
         .review_scroll
         .min(lines.len().saturating_sub(height / 2));
     let lines: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let paragraph = Paragraph::new(lines)
+        .block(block)
+        .wrap(ratatui::widgets::Wrap { trim: false });
+    frame.render_widget(paragraph, area);
 }

@@ -19,6 +19,8 @@ pub struct ConnectAreas {
 
 /// Narrower than this, there is no side column.
 const SIDE_FROM_WIDTH: u16 = 70;
+/// Lower than this, the findings list shows only while it has the cursor.
+const MIN_HEIGHT_FOR_FINDINGS: u16 = 10;
 /// Most findings shown at once; the list scrolls.
 const MAX_FINDING_ROWS: u16 = 5;
 
@@ -64,8 +66,16 @@ impl ConnectComposer {
             Phase::Answered(_) => 8,
             _ => (self.findings.len() as u16).clamp(1, MAX_FINDING_ROWS) + 2,
         };
-        // The editor keeps at least three lines where it can.
-        let bottom_height = wanted_bottom.min(left.height.saturating_sub(3));
+        // The editor keeps at least three lines where it can; on a tiny screen it is all there
+        // is, unless the findings have the cursor or the answer came.
+        let tiny = left.height < MIN_HEIGHT_FOR_FINDINGS
+            && self.part != Part::Findings
+            && !matches!(self.phase, Phase::Answered(_));
+        let bottom_height = if tiny {
+            0
+        } else {
+            wanted_bottom.min(left.height.saturating_sub(3))
+        };
         let editor_height = left.height - bottom_height;
         areas.editor = Rect::new(left.x, left.y, left.width, editor_height);
         areas.bottom = Rect::new(left.x, left.y + editor_height, left.width, bottom_height);
