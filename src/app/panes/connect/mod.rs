@@ -29,8 +29,9 @@ use baseline::Baseline;
 use check::Located;
 use outline::OutlineType;
 
-/// Payloads larger than this are compared on a background task, so typing never waits.
-pub const DIFF_IN_BACKGROUND_BYTES: usize = 32 * 1024;
+/// Payloads larger than this are checked (every schema compiled) and compared on a background
+/// task, so typing never waits: the demo's 30 KB payload takes several milliseconds.
+pub const ANALYSE_IN_BACKGROUND_BYTES: usize = 4 * 1024;
 
 /// Where a connect starts from.
 #[derive(Clone, Debug, PartialEq)]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::check::{self, Analysis, AnalysisJob};
 use super::keys::{ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS};
-use super::{ConnectComposer, DIFF_IN_BACKGROUND_BYTES, Part};
+use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, Part};
 use crate::app::action::RequestIds;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
@@ -179,7 +179,7 @@ impl ConnectComposer {
             text: Arc::from(self.text()),
             known: self.known.clone(),
         };
-        if job.text.len() < DIFF_IN_BACKGROUND_BYTES {
+        if job.text.len() < ANALYSE_IN_BACKGROUND_BYTES {
             self.diff.again = false;
             self.diff.running = None;
             self.set_analysis(check::analyse(&job));
