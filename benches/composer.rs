@@ -147,4 +147,70 @@ fn main() {
             })
             .expect("draw");
     });
+
+    connect_composer(&mut terminal, now);
+}
+
+/// The connect composer on the demo payload (`C` with the demo's app known): a key that moves
+/// (`j`) and a key typed inside a string (checked and compared again), each with its frame.
+fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<chrono::Utc>) {
+    use appdeck::app::panes::types::KnownTypes;
+    let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    app.update(Action::TypesLoaded {
+        id: appdeck::app::RequestId(u64::MAX),
+        types: Arc::new(KnownTypes {
+            catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
+            problems: Vec::new(),
+        }),
+    });
+    let opened = key(&mut app, KeyCode::Char('C'));
+    let background = opened.iter().any(|c| matches!(c, Command::Analyse { .. }));
+    let mut frame = |app: &App| {
+        terminal
+            .draw(|f| {
+                appdeck::ui::render(f, black_box(app), &appdeck::ui::theme::Theme::COLOR, now)
+            })
+            .expect("draw");
+    };
+    let mut down = false;
+    measure("connect: j/k + frame, demo payload", || {
+        down = !down;
+        black_box(key(
+            &mut app,
+            if down {
+                KeyCode::Char('j')
+            } else {
+                KeyCode::Char('k')
+            },
+        ));
+        frame(&app);
+    });
+    // Into the first type's description, a string: typing keeps the payload JSON.
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Enter);
+    for _ in 0..7 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::End);
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Left);
+    let mut flip = false;
+    let name = format!(
+        "connect: typed key + frame, demo payload ({})",
+        if background {
+            "checked in background"
+        } else {
+            "checked inline"
+        }
+    );
+    measure(&name, || {
+        flip = !flip;
+        let code = if flip {
+            KeyCode::Char('a')
+        } else {
+            KeyCode::Backspace
+        };
+        black_box(key(&mut app, code));
+        frame(&app);
+    });
 }

@@ -914,3 +914,106 @@ fn the_value_popup_shows_a_long_value_whole() {
     assert!(back.contains("Properties"), "still on the detail: {back}");
     tmux.send(&["q"]);
 }
+
+/// Issue 8, the connect composer end to end: `--demo`, `C` on the demo's app, an `$EDITOR`
+/// script that bumps the version and removes a type, the diff shows the removal as breaking,
+/// two `Enter`s send it; the types view then shows the new version, and `appdeck history` (the
+/// CLI, same APPDECK_DATA_DIR) lists the connect.
+#[test]
+fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known() {
+    let tmux = Tmux::start(120, 40);
+    let home = tmux.home.path().to_owned();
+    let data = home.join("data");
+    let mut payload: serde_json::Value =
+        serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).unwrap();
+    payload["version"] = serde_json::json!("1.5.0");
+    payload["resources"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["type"] != "repository");
+    std::fs::write(
+        home.join("bumped.json"),
+        serde_json::to_string_pretty(&payload).unwrap(),
+    )
+    .unwrap();
+    let editor = common::write_file(
+        &home.join("bump.sh"),
+        "#!/bin/sh\ncp \"$HOME/bumped.json\" \"$1\"\n",
+        0o755,
+    );
+    tmux.type_line(&format!(
+        "EDITOR={} APPDECK_DATA_DIR={} {} --demo",
+        editor.display(),
+        data.display(),
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&["C"]);
+    tmux.wait_for("the composer on the demo app", |s| {
+        s.contains("Connect payload (JSON)")
+            && s.contains("\"app_id\": \"acme-devtools\"")
+            && s.contains("outline: 5 type(s)")
+    });
+    tmux.send(&["e"]);
+    let screen = tmux.wait_for("the edited payload, compared", |s| {
+        s.contains("outline: 4 type(s)") && s.contains("diff: 1 breaking of 2")
+    });
+    assert!(
+        screen.contains("BREAKING type \"repository\"")
+            && screen.contains("\"version\": \"1.5.0\""),
+        "{screen}"
+    );
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the changes"));
+    assert!(
+        review.contains("breaking first") && review.contains("/apps.version.connect"),
+        "{review}"
+    );
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the second confirmation", |s| {
+        s.contains("press Enter again to send anyway")
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the answer", |s| {
+        s.contains("answer · HTTP 200") && s.contains("sent: the service answered ok")
+    });
+
+    tmux.send(&["Escape"]);
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back on the list", |s| position(s).is_some());
+    tmux.send(&["2"]);
+    let types = tmux.wait_for("the types with the new version", |s| {
+        s.contains("Types ·") && s.contains("acme-devtools 1.5.0")
+    });
+    let repository = types
+        .lines()
+        .find(|l| l.contains("repository "))
+        .unwrap_or_default();
+    assert!(
+        repository.contains("acme-devtools 1.4.0"),
+        "the removed type keeps its last definition: {types}"
+    );
+
+    // The history is written off the UI thread: poll the CLI until it lists the connect.
+    let deadline = Instant::now() + WAIT;
+    let table = loop {
+        let out = cli_history(&home, &data, &["--kind", "connect"]);
+        let table = String::from_utf8_lossy(&out.stdout).into_owned();
+        if table.contains("acme-devtools 1.5.0") {
+            break table;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "appdeck history never listed the connect: {out:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        table.contains("connect") && table.contains("200"),
+        "{table}"
+    );
+    tmux.send(&["q"]);
+    tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
+}

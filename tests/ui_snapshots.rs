@@ -949,3 +949,94 @@ fn the_resources_of_a_type_over_the_type() {
         app
     });
 }
+
+// ---- The connect composer (issue 8): the composer, its outline, its diff and the review. ----
+
+/// Runs the background analyses the commands ask for, as the executor would.
+fn settle_connect(app: &mut App, commands: Vec<Command>) {
+    for command in commands {
+        if let Command::Analyse { id, job } = command {
+            let analysis = Box::new(appdeck::app::panes::connect::check::analyse(&job));
+            let more = app.update(Action::Analysed { id, analysis });
+            settle_connect(app, more);
+        }
+    }
+}
+
+/// `C` with the demo's app known, then `$EDITOR` left the payload with the version bumped to
+/// 1.5.0 and the `repository` type removed (a breaking change).
+fn connect_app(size: (u16, u16)) -> App {
+    use appdeck::app::panes::types::KnownTypes;
+    let mut app = loaded_app(size);
+    app.report = std::sync::Arc::new(appdeck::app::panes::composer::ReportContext {
+        base_url: "http://127.0.0.1:8080/api/v1".into(),
+        ..Default::default()
+    });
+    app.update(Action::TypesLoaded {
+        id: RequestId(u64::MAX),
+        types: std::sync::Arc::new(KnownTypes {
+            catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
+            problems: Vec::new(),
+        }),
+    });
+    let opened = press(&mut app, KeyCode::Char('C'));
+    settle_connect(&mut app, opened);
+    let mut payload: Value = serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).unwrap();
+    payload["version"] = json!("1.5.0");
+    payload["resources"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["type"] != "repository");
+    let edit = press(&mut app, KeyCode::Char('e'));
+    let id = edit
+        .iter()
+        .find_map(|c| match c {
+            Command::EditExternally { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("e asks for the external editor");
+    let text = serde_json::to_string_pretty(&payload).unwrap();
+    let checked = app.update(Action::Edited {
+        id,
+        result: Ok(text),
+    });
+    settle_connect(&mut app, checked);
+    app.notice = None;
+    app
+}
+
+#[test]
+fn connect_composer() {
+    snapshot("connect_composer", connect_app);
+}
+
+#[test]
+fn connect_outline() {
+    snapshot("connect_outline", |size| {
+        let mut app = connect_app(size);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Char('j'));
+        app
+    });
+}
+
+#[test]
+fn connect_diff() {
+    snapshot("connect_diff", |size| {
+        let mut app = connect_app(size);
+        for _ in 0..3 {
+            press(&mut app, KeyCode::Tab);
+        }
+        app
+    });
+}
+
+#[test]
+fn connect_review() {
+    snapshot("connect_review", |size| {
+        let mut app = connect_app(size);
+        press(&mut app, KeyCode::Char('s'));
+        press(&mut app, KeyCode::Enter);
+        app
+    });
+}

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::panes::browser::row::Row;
 use super::panes::composer::check::{CheckJob, Located};
+use super::panes::connect::check::{Analysis, AnalysisJob};
 use super::panes::detail::Detail;
 use super::panes::type_detail::{OpenType, TypeDetail};
 use super::panes::types::KnownTypes;
@@ -98,6 +99,28 @@ pub enum Action {
     EditAndResend,
     /// A pane asks for the composer opened on this report (what `E` becomes).
     OpenReport(Box<Value>),
+    /// `C`: compose a connect (an app version and its types).
+    Connect,
+    /// A pane asks for the connect composer opened on this payload (`E` on a sent connect).
+    OpenConnect(Box<Value>),
+    /// A connect payload was checked, outlined and compared off the UI thread; routed like a
+    /// reply (stale ones are dropped).
+    Analysed {
+        id: RequestId,
+        analysis: Box<Analysis>,
+    },
+    /// A connect the service accepted was recorded in the store at `at` (or could not be:
+    /// `result` says why); it becomes a known app version either way.
+    AppVersionRecorded {
+        payload: Box<Value>,
+        at: chrono::DateTime<chrono::Utc>,
+        result: Result<(), String>,
+    },
+    /// A connect file was read for `:connect PATH` (or could not be).
+    ConnectFileRead {
+        path: String,
+        text: Result<String, String>,
+    },
     /// `b`: the resources of the type under the cursor.
     BrowseType,
     /// `v`: the next known version of a type.
@@ -285,6 +308,21 @@ pub enum Command {
     Check { id: RequestId, job: Box<CheckJob> },
     /// Read a report file for `:report PATH`; comes back as [`Action::ReportFileRead`].
     ReadReportFile(String),
+    /// Check, outline and compare a large connect payload on a background task; comes back as
+    /// [`Action::Analysed`].
+    Analyse {
+        id: RequestId,
+        job: Box<AnalysisJob>,
+    },
+    /// Read a connect file for `:connect PATH`; comes back as [`Action::ConnectFileRead`].
+    ReadConnectFile(String),
+    /// Record a connect the service accepted as a known app version in the store (for the CLI's
+    /// comparisons and the next runs), on a blocking task; comes back as
+    /// [`Action::AppVersionRecorded`].
+    RecordAppVersion {
+        base_url: String,
+        payload: Box<Value>,
+    },
     /// `:profile NAME`: the runtime resolves the profile, points the client at its service and
     /// answers with [`Action::ProfileSwitched`] (or [`Action::ProfileSwitchFailed`]).
     SwitchProfile(String),
@@ -327,6 +365,7 @@ impl Command {
             | Command::ListDrafts { id }
             | Command::OpenType { id, .. }
             | Command::Check { id, .. }
+            | Command::Analyse { id, .. }
             | Command::EditExternally { id, .. }
             | Command::LoadDraft { id, .. }
             | Command::SaveDraft { id, .. } => Some(*id),

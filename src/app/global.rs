@@ -35,6 +35,8 @@ impl App {
             Action::ShowHistory => return self.show_history(),
             Action::OpenReport(report) => return self.open_report_from(&report),
             Action::OpenDraft(draft) => return self.open_draft(&draft),
+            Action::Connect => return self.open_connect(),
+            Action::OpenConnect(payload) => return self.open_connect_from(&payload),
             Action::ListType(name) => return self.push_type_list(name),
             _ => {}
         }
@@ -69,6 +71,9 @@ impl App {
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
             LineCommand::Profile(name) => self.switch_profile(name),
+            LineCommand::Connect(None) => self.open_connect(),
+            LineCommand::Connect(Some(word)) if word == "new" => self.open_connect_new(),
+            LineCommand::Connect(Some(path)) => vec![Command::ReadConnectFile(path)],
         }
     }
 
@@ -219,12 +224,16 @@ impl App {
     /// A draft from the history view, to go on with: its composer, its fields as saved, still
     /// saved under the same subject (so sending it removes it).
     fn open_draft(&mut self, draft: &super::UnsentDraft) -> Vec<Command> {
-        if draft.subject.kind != "report" {
-            self.notice = Some(Notice::Error(format!(
-                "a {} draft is not opened here",
-                sanitize::line(&draft.subject.kind)
-            )));
-            return Vec::new();
+        match draft.subject.kind.as_str() {
+            "report" => {}
+            "connect" => return self.open_connect_draft(draft),
+            other => {
+                self.notice = Some(Notice::Error(format!(
+                    "a {} draft is not opened here",
+                    sanitize::line(other)
+                )));
+                return Vec::new();
+            }
         }
         let seed = self.ids.issue().0;
         let saved: Option<serde_json::Value> = serde_json::from_str(&draft.body).ok();

@@ -16,6 +16,7 @@ pub mod stack;
 pub mod widgets;
 
 mod global;
+mod open_connect;
 
 use ratatui::layout::Rect;
 
@@ -200,6 +201,13 @@ impl App {
             }
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
+            Action::Analysed { id, analysis } => self.deliver(id, Delivery::Analysed(analysis)),
+            Action::ConnectFileRead { path, text } => self.open_connect_file(&path, text),
+            Action::AppVersionRecorded {
+                payload,
+                at,
+                result,
+            } => self.version_recorded(&payload, at, result),
             Action::ProfileSwitched(switch) => self.profile_switched(*switch),
             Action::ProfileSwitchFailed(why) => self.profile_switch_failed(&why),
             Action::Edited { id, result } => self.deliver(id, Delivery::Edited(result)),
@@ -364,6 +372,12 @@ impl App {
                 self.pop_screen()
             }
             Outcome::Pop => Vec::new(),
+            Outcome::Connected { commands, payload } => {
+                self.stack.claim(screen, &commands);
+                let mut commands = commands;
+                commands.extend(self.connected(*payload));
+                commands
+            }
             Outcome::RefreshList(mut commands) => {
                 self.stack.claim(screen, &commands);
                 let reload = self.browser.refresh(&mut self.ids);

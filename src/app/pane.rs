@@ -22,6 +22,7 @@ use super::overlay::{ErrorReport, Overlay};
 use super::panes::browser::Browser;
 use super::panes::composer::Composer;
 use super::panes::composer::check::Located;
+use super::panes::connect::ConnectComposer;
 use super::panes::detail::Detail;
 use super::panes::history::HistoryView;
 use super::panes::type_detail::TypeDetail;
@@ -42,6 +43,7 @@ pub enum Screen {
     /// A resource list of one type opened over another screen (`b` on a type): `Esc` goes back
     /// to it. The main list stays as it was below.
     Resources(Box<Browser>),
+    Connect(Box<ConnectComposer>),
 }
 
 impl Screen {
@@ -53,6 +55,7 @@ impl Screen {
             Screen::Composer(composer) => composer.as_ref(),
             Screen::History(history) => history.as_ref(),
             Screen::Resources(list) => list.as_ref(),
+            Screen::Connect(connect) => connect.as_ref(),
         }
     }
 
@@ -64,6 +67,7 @@ impl Screen {
             Screen::Composer(composer) => composer.as_mut(),
             Screen::History(history) => history.as_mut(),
             Screen::Resources(list) => list.as_mut(),
+            Screen::Connect(connect) => connect.as_mut(),
         }
     }
 }
@@ -81,6 +85,12 @@ pub enum Outcome {
     Pop,
     /// Done; run these commands, and reload the resource list (a report changed a resource).
     RefreshList(Vec<Command>),
+    /// Done; run these commands: the service accepted this connect payload, which is now a
+    /// known app version (the types view shows it, the store records it).
+    Connected {
+        commands: Vec<Command>,
+        payload: Box<serde_json::Value>,
+    },
 }
 
 impl Outcome {
@@ -118,6 +128,8 @@ pub enum Delivery {
     History(Box<Result<Vec<HistoryEntry>, String>>),
     /// The drafts not yet sent ([`Command::ListDrafts`]).
     Drafts(Result<Vec<UnsentDraft>, String>),
+    /// A connect payload checked and compared off the UI thread ([`Command::Analyse`]).
+    Analysed(Box<super::panes::connect::check::Analysis>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -283,6 +283,11 @@ where
                 Command::OpenType { id, request } => self.executor.open_type(id, request),
                 Command::Check { id, job } => self.executor.check(id, job),
                 Command::ReadReportFile(path) => self.executor.read_report_file(path),
+                Command::ReadConnectFile(path) => self.executor.read_connect_file(path),
+                Command::Analyse { id, job } => self.executor.analyse(id, job),
+                Command::RecordAppVersion { base_url, payload } => {
+                    self.executor.record_app_version(base_url, payload)
+                }
                 Command::SwitchProfile(name) => self.switch_profile(&name),
                 Command::EditExternally { id, text } => self.edit_externally(id, text),
                 Command::LoadDraft { id, subject } => self.drafts.load(id, subject),

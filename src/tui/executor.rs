@@ -16,6 +16,7 @@ use tokio::task::AbortHandle;
 use crate::api::{ApiError, Client, Exchange};
 use crate::app::panes::browser::row::Row;
 use crate::app::panes::composer::check::{self, CheckJob};
+use crate::app::panes::connect::check::AnalysisJob;
 use crate::app::panes::detail::Detail;
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::{Action, ApiCall, RequestId};
@@ -167,10 +168,66 @@ impl Executor {
 
     /// Reads a report file for `:report PATH`.
     pub fn read_report_file(&self, path: String) {
+        self.read_file(path, |path, text| Action::ReportFileRead { path, text });
+    }
+
+    /// Reads a connect payload file for `:connect PATH`.
+    pub fn read_connect_file(&self, path: String) {
+        self.read_file(path, |path, text| Action::ConnectFileRead { path, text });
+    }
+
+    /// Reads a file off the UI thread; `done` makes the action that brings its text back.
+    fn read_file(&self, path: String, done: fn(String, Result<String, String>) -> Action) {
         let results = self.results.clone();
         tokio::task::spawn_blocking(move || {
             let text = std::fs::read_to_string(&path).map_err(|e| e.to_string());
-            let _ = results.send(Action::ReportFileRead { path, text });
+            let _ = results.send(done(path, text));
+        });
+    }
+
+    /// Checks, outlines and compares a large connect payload off the UI thread.
+    pub fn analyse(&self, id: RequestId, job: Box<AnalysisJob>) {
+        let results = self.results.clone();
+        tokio::task::spawn_blocking(move || {
+            let analysis = Box::new(crate::app::panes::connect::check::analyse(&job));
+            let _ = results.send(Action::Analysed { id, analysis });
+        });
+    }
+
+    /// Records a connect the service accepted as a known app version, like `appdeck connect`
+    /// does; its time is stamped here (`update` reads no clock).
+    pub fn record_app_version(&self, base_url: String, payload: Box<serde_json::Value>) {
+        let (results, path) = (self.results.clone(), self.store_path.clone());
+        let at = chrono::Utc::now();
+        tokio::task::spawn_blocking(move || {
+            let text = |key: &str| {
+                payload
+                    .get(key)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+            };
+            let recorded = crate::store::NewAppVersion {
+                base_url: &base_url,
+                app_id: text("app_id"),
+                version: text("version"),
+                payload: &payload.to_string(),
+                answer: None,
+                recorded_at: at,
+            };
+            let result = match &path {
+                Some(path) => Store::open(path)
+                    .and_then(|store| store.record_app_version(&recorded))
+                    .map_err(|e| e.to_string()),
+                None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
+            };
+            if let Err(problem) = &result {
+                tracing::warn!("a connect was not recorded as a known version: {problem}");
+            }
+            let _ = results.send(Action::AppVersionRecorded {
+                payload,
+                at,
+                result,
+            });
         });
     }
 

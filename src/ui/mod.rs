@@ -7,6 +7,7 @@ mod overlay;
 mod panes;
 pub mod text;
 pub mod theme;
+pub mod widgets;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
@@ -40,6 +41,9 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
             panes::history::render(frame, history, theme, screen.body)
         }
         Some(Screen::Resources(list)) => panes::browser::render(frame, list, theme, screen.body),
+        Some(Screen::Connect(connect)) => {
+            panes::connect::render(frame, connect, theme, screen.body)
+        }
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {

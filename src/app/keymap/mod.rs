@@ -195,7 +195,7 @@ pub static MOVE_ENDS: [Binding; 2] = [
 /// Keys that work on every pane (handled in `global.rs` when the pane passes them on). A key
 /// that switches to another view (`2` types, `3` history) belongs here. `q` comes right after
 /// `?`: the footer shows hints in this order while they fit, and quitting must stay visible.
-pub static GLOBAL: [Binding; 7] = [
+pub static GLOBAL: [Binding; 8] = [
     bind(
         "help",
         &[Char('?')],
@@ -244,6 +244,14 @@ pub static GLOBAL: [Binding; 7] = [
         "the history of reports and connects sent",
         || Action::ShowHistory,
         "history",
+    ),
+    bind(
+        "compose_connect",
+        &[Char('C')],
+        "C",
+        "compose a connect: an app version and its types",
+        || Action::Connect,
+        "",
     ),
 ];
 

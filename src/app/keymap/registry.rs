@@ -8,12 +8,13 @@ use crate::app::panes::browser::keys::BROWSER_KEYS;
 use crate::app::panes::composer::keys::{
     ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
 };
+use crate::app::panes::connect::keys as connect;
 use crate::app::panes::detail::keys::DETAIL_KEYS;
 use crate::app::panes::history::keys::{ENTRY_KEYS, HISTORY_KEYS};
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub static TABLES: [&KeyTable; 16] = [
+pub static TABLES: [&KeyTable; 21] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,
@@ -25,6 +26,11 @@ pub static TABLES: [&KeyTable; 16] = [
     &REVIEW_KEYS,
     &SENDING_KEYS,
     &ANSWER_KEYS,
+    &connect::PICKER_KEYS,
+    &connect::CONNECT_KEYS,
+    &connect::REVIEW_KEYS,
+    &connect::SENDING_KEYS,
+    &connect::ANSWER_KEYS,
     &POPUP_KEYS,
     &VALUE_KEYS,
     &PICKER_KEYS,

@@ -20,10 +20,13 @@ pub enum LineCommand {
     Profile(Option<String>),
     /// `:history`: the reports and connects sent.
     History,
+    /// `:connect` composes a connect (as `C`); `:connect new` a new app inferred from the loaded
+    /// rows; `:connect PATH` opens a connect payload file.
+    Connect(Option<String>),
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 9] = [
+pub const COMMANDS: [(&str, &str); 10] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -38,6 +41,10 @@ pub const COMMANDS: [(&str, &str); 9] = [
         "profile NAME: switch to another profile of the config file (no name: list them)",
     ),
     ("history", "the reports and connects sent"),
+    (
+        "connect",
+        "connect [new|PATH]: compose an app version (new: types inferred from the list)",
+    ),
     ("quit", "quit appdeck"),
 ];
 
@@ -59,6 +66,9 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
         "report" => Ok(LineCommand::Report(
+            (!rest.is_empty()).then(|| rest.to_owned()),
+        )),
+        "connect" => Ok(LineCommand::Connect(
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
         "" => Err("type a command; Tab lists them".to_owned()),

@@ -1,9 +1,13 @@
 //! Reusable state machines that panes and popups are built from: a cursor over a list in a
-//! viewport, a one-line text input, a collapsible JSON tree.
+//! viewport, a one-line text input, a collapsible JSON tree, and the parts both composers share
+//! (the JSON editor, the draft timing, the review-send-answer flow).
 
 pub mod cursor;
+pub mod draft;
+pub mod json_editor;
 pub mod json_tree;
 pub mod line_input;
+pub mod send_flow;
 
 pub use cursor::{ListCursor, is_movement};
 pub use line_input::{LineEvent, LineInput};

@@ -5,16 +5,16 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
-use crate::app::panes::composer::draft::age_words;
 use crate::app::panes::composer::{Composer, Field, Phase, SendResult, Unparsed};
 use crate::sanitize;
 use crate::text::fit;
 use crate::ui::text::fit_spans;
 use crate::ui::theme::Theme;
-use crate::validate::Severity;
+use crate::ui::widgets::json_editor::{self, FindingsText};
+use crate::ui::widgets::send;
 
 pub fn render(frame: &mut Frame, composer: &Composer, theme: &Theme, area: Rect) {
     if let Phase::Review { body, armed } = &composer.phase {
@@ -117,16 +117,7 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
 
 /// Where the draft stands, for the title: saved, not saved, or restored.
 fn draft_cue(composer: &Composer) -> String {
-    let draft = &composer.draft;
-    match (&draft.saved, &draft.restored, draft.unsaved) {
-        (Some(Ok(())), _, None) => " · draft saved".to_owned(),
-        (Some(Err(_)), _, _) => " · draft not saved".to_owned(),
-        (_, Some(restored), _) => format!(
-            " · draft from {} ago (D discards it)",
-            age_words(restored.age)
-        ),
-        _ => String::new(),
-    }
+    composer.draft.cue()
 }
 
 /// The report as the external editor left it, not JSON: its syntax error, then its text with
@@ -172,137 +163,26 @@ fn render_editor(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
         .title(Span::styled(title, theme.title()));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    if inner.width < 2 || inner.height == 0 {
-        return;
-    }
-    // One column on the left marks the lines that have findings.
-    let marks = Rect::new(inner.x, inner.y, 1, inner.height);
-    let text = Rect::new(inner.x + 1, inner.y, inner.width - 1, inner.height);
-    frame.render_widget(&composer.resource, text);
-    theme.uncolour(frame.buffer_mut(), text);
-    let (top, _) = composer.resource.scroll_offset();
-    let top = usize::from(top);
-    for located in &composer.findings {
-        let Some(line) = located.line() else { continue };
-        if line >= top && line < top + usize::from(marks.height) {
-            let row = marks.y + (line - top) as u16;
-            let style = match located.finding.severity {
-                Severity::Error => theme.error(),
-                Severity::Warning => theme.warning(),
-            };
-            frame.render_widget(
-                Paragraph::new(Span::styled("●", style)),
-                Rect::new(marks.x, row, 1, 1),
-            );
-        }
-    }
+    let marks = composer
+        .findings
+        .iter()
+        .filter_map(|l| Some((l.line()?, l.finding.severity)));
+    json_editor::render_marked(frame, theme, &composer.resource, marks, block, area);
 }
 
 fn render_findings(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Rect) {
-    if area.height == 0 {
-        return;
-    }
+    let findings: Vec<_> = composer.findings.iter().map(|l| &l.finding).collect();
     let focused = composer.field == Field::Findings;
-    let title = match (composer.findings.len(), composer.checking.is_some()) {
-        (_, true) => " findings: checking… ".to_owned(),
-        (0, false) => " findings: none ".to_owned(),
-        (n, false) => format!(" findings: {n} (Enter goes to one, n/N next/previous) "),
+    let text = FindingsText {
+        none: "the report passes the checks of appdeck validate",
+        whole: "(report)",
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(focused))
-        .title(Span::styled(title, theme.title()));
-    let height = usize::from(block.inner(area).height);
-    let offset = if composer.finding >= height {
-        composer.finding + 1 - height
-    } else {
-        0
-    };
-    let lines: Vec<Line> = if composer.findings.is_empty() {
-        vec![Line::from(Span::styled(
-            "the report passes the checks of appdeck validate",
-            theme.dim(),
-        ))]
-    } else {
-        composer
-            .findings
-            .iter()
-            .enumerate()
-            .skip(offset)
-            .take(height)
-            .map(|(i, located)| {
-                let finding = &located.finding;
-                let style = match finding.severity {
-                    Severity::Error => theme.error(),
-                    Severity::Warning => theme.warning(),
-                };
-                let pointer = if finding.pointer.is_empty() {
-                    "(report)".to_owned()
-                } else {
-                    sanitize::line(&finding.pointer).into_owned()
-                };
-                let mut line = Line::from(vec![
-                    Span::styled(format!("{} ", finding.severity), style),
-                    Span::styled(pointer, theme.key()),
-                    Span::raw(": "),
-                    Span::raw(sanitize::line(&finding.message).into_owned()),
-                ]);
-                if focused && i == composer.finding {
-                    line = line.style(theme.selected(true));
-                }
-                line
-            })
-            .collect()
-    };
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let state = (composer.finding, focused, composer.checking.is_some());
+    json_editor::render_findings(frame, theme, &findings, state, &text, area);
 }
 
 fn render_answer(theme: &Theme, frame: &mut Frame, result: &SendResult, area: Rect) {
-    if area.height == 0 {
-        return;
-    }
-    let (verdict, style) = if result.ok {
-        ("sent: the service answered ok", theme.info())
-    } else {
-        ("not accepted: fix the report and send again", theme.error())
-    };
-    let http = result
-        .http_status
-        .map_or("no answer".to_owned(), |s| format!("HTTP {s}"));
-    let title = format!(" answer · {http} · {} ms ", result.elapsed.as_millis());
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(style)
-        .title(Span::styled(title, theme.title()));
-    let field = |label: &str, value: &Option<String>| {
-        Line::from(vec![
-            Span::styled(format!("{label:<18}"), theme.key()),
-            Span::raw(
-                value
-                    .as_deref()
-                    .map_or("—".to_owned(), |v| sanitize::line(v).into_owned()),
-            ),
-        ])
-    };
-    let lines = vec![
-        Line::from(Span::styled(verdict, style)),
-        field("status", &result.status),
-        field("message", &result.message),
-        field("platform_app_url", &result.platform_app_url),
-        field("error", &result.error),
-        Line::from(Span::styled(
-            "o opens platform_app_url, y copies it, Esc back to the report",
-            theme.dim(),
-        )),
-    ];
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false }),
-        area,
-    );
+    send::render_answer(frame, theme, result, "report", area);
 }
 
 fn render_review(
@@ -325,10 +205,6 @@ fn render_review(
             ),
             theme.title(),
         ));
-    let url = format!(
-        "{}/apps.operations.report",
-        composer.context.base_url.trim_end_matches('/')
-    );
     let mut lines = Vec::new();
     let errors = composer.findings.len();
     if errors > 0 {
@@ -341,31 +217,16 @@ fn render_review(
         };
         lines.push(Line::from(Span::styled(text, theme.warning())));
     }
-    lines.push(Line::from(vec![
-        Span::styled("POST ", theme.key()),
-        Span::raw(sanitize::line(&url).into_owned()),
-    ]));
-    for header in [
-        "Authorization: Bearer ••••",
-        "Content-Type: application/json",
-        "Accept: application/json",
-    ] {
-        lines.push(Line::from(Span::styled(header, theme.dim())));
-    }
-    lines.push(Line::default());
-    let pretty = serde_json::to_string_pretty(body).unwrap_or_default();
-    let max_scroll = pretty
-        .lines()
-        .count()
-        .saturating_sub(usize::from(inner.height) / 2);
-    let scroll = composer.review_scroll.min(max_scroll);
-    lines.extend(
-        pretty
-            .lines()
-            .skip(scroll)
-            .take(usize::from(inner.height))
-            .map(|l| Line::from(sanitize::line(l).into_owned())),
-    );
+    lines.extend(send::request_head(
+        theme,
+        &composer.context.base_url,
+        "apps.operations.report",
+    ));
+    lines.extend(send::body_lines(
+        body,
+        composer.review_scroll,
+        usize::from(inner.height),
+    ));
     // A line cut at the border ends in `…`: a cut URL or value never passes for a whole one.
     let lines: Vec<Line> = lines
         .into_iter()

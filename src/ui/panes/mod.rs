@@ -2,6 +2,7 @@
 
 pub mod browser;
 pub mod composer;
+pub mod connect;
 pub mod detail;
 pub mod history;
 pub mod type_detail;

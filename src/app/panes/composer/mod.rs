@@ -15,15 +15,13 @@ pub mod locate;
 mod update;
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use ratatui::style::{Color, Style};
-use ratatui_textarea::{CursorMove, TextArea};
+use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
-use crate::api::{ApiError, Exchange, Reply};
 use crate::app::RequestId;
 use crate::app::widgets::LineInput;
+use crate::app::widgets::json_editor;
 use check::{CheckJob, Located};
 
 /// Reports whose text is larger than this are checked on a background task, so typing never
@@ -84,72 +82,7 @@ impl Field {
     }
 }
 
-/// Where the composer is in writing, reviewing and sending.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Phase {
-    Editing,
-    /// The exact request on screen; with findings, `armed` once the first `Enter` was pressed.
-    Review {
-        body: Value,
-        armed: bool,
-    },
-    /// Sent; waiting for the answer (`Esc` cancels).
-    Sending {
-        id: RequestId,
-        body: Value,
-    },
-    Answered(Box<SendResult>),
-}
-
-/// What came back from sending a report.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SendResult {
-    pub ok: bool,
-    pub http_status: Option<u16>,
-    pub elapsed: Duration,
-    pub status: Option<String>,
-    pub message: Option<String>,
-    pub platform_app_url: Option<String>,
-    /// The service's `error`, or what went wrong on the way (network, timeout, not JSON).
-    pub error: Option<String>,
-}
-
-impl SendResult {
-    pub fn from_exchange(exchange: &Exchange) -> Self {
-        let mut result = SendResult {
-            ok: false,
-            http_status: exchange.status,
-            elapsed: exchange.elapsed,
-            status: None,
-            message: None,
-            platform_app_url: None,
-            error: None,
-        };
-        match &exchange.result {
-            Ok(Reply::Answer(answer)) => {
-                let response = &answer.response;
-                result.status = response.status.get().cloned();
-                result.message = response.message.get().cloned();
-                result.platform_app_url = response
-                    .metadata
-                    .get()
-                    .and_then(|m| m.platform_app_url.get().cloned());
-                result.error = response.error.get().cloned();
-                result.ok = !response.is_error();
-            }
-            Ok(Reply::Page(_)) => result.error = Some("the service answered with a page".into()),
-            Err(error) => result.error = Some(describe(error)),
-        }
-        result
-    }
-}
-
-fn describe(error: &ApiError) -> String {
-    match error.hint() {
-        Some(hint) => format!("{error} ({hint})"),
-        None => error.to_string(),
-    }
-}
+pub use crate::app::widgets::send_flow::{Phase, SendResult};
 
 #[derive(Clone, Debug)]
 pub struct Composer {
@@ -283,7 +216,7 @@ impl Composer {
             status: "ok".to_owned(),
             message: LineInput::new(),
             response_type,
-            resource: editor(text),
+            resource: json_editor::new_editor(text),
             extra: Map::new(),
             field: Field::TaskId,
             editing: false,
@@ -318,7 +251,7 @@ impl Composer {
 
     /// The resource as typed.
     pub fn resource_text(&self) -> String {
-        self.resource.lines().join("\n")
+        json_editor::text_of(&self.resource)
     }
 
     /// The report without its resource.
@@ -379,20 +312,8 @@ impl Composer {
 
     /// Replaces the resource's text as one undoable edit.
     pub fn replace_resource(&mut self, text: &str) {
-        self.resource.select_all();
-        self.resource.cut();
-        self.resource.insert_str(text);
-        self.resource.move_cursor(CursorMove::Top);
+        json_editor::replace_text(&mut self.resource, text);
     }
-}
-
-fn editor(text: &str) -> TextArea<'static> {
-    let mut area = TextArea::new(text.lines().map(str::to_owned).collect());
-    area.set_tab_length(2);
-    area.set_max_histories(200);
-    area.set_line_number_style(Style::new().fg(Color::DarkGray));
-    area.set_cursor_line_style(Style::default());
-    area
 }
 
 /// A `task_id` that says it must be replaced, unique enough not to collide by accident.

@@ -10,13 +10,13 @@ use std::time::Instant;
 use super::draft::age_words;
 use super::external::EditOutcome;
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
-use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, SendResult, fill};
-use crate::api::{Operation, curl};
+use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, fill};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
-use crate::app::panes::history::record::{record, record_cancelled};
 use crate::app::widgets::LineEvent;
-use crate::app::{Action, ApiCall, Command, RequestId};
+use crate::app::widgets::json_editor::{self, escape_controls};
+use crate::app::widgets::send_flow::{self, Target};
+use crate::app::{Action, Command, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 
@@ -48,10 +48,7 @@ impl Pane for Composer {
     }
 
     fn problem(&self) -> Option<String> {
-        match &self.draft.saved {
-            Some(Err(error)) => Some(format!("draft not saved: {}", sanitize::line(error))),
-            _ => None,
-        }
+        self.draft.problem()
     }
 
     fn wake_at(&self) -> Option<Instant> {
@@ -75,32 +72,14 @@ impl Pane for Composer {
             Phase::Editing if self.unparsed.is_some() => self.update_unparsed(action, cx),
             Phase::Editing => self.update_writing(action, cx),
             Phase::Review { .. } => self.update_review(action, cx),
-            Phase::Sending { id, body } => match action {
-                Action::Back => {
-                    let cancel = Command::Cancel(*id);
-                    let record = record_cancelled(&self.context.base_url, SendKind::Report, body);
-                    self.phase = Phase::Editing;
-                    cx.info("send cancelled (the service may have received it already)");
-                    vec![cancel, record].into()
-                }
-                other => Outcome::NotMine(other),
-            },
-            Phase::Answered(result) => match action {
-                Action::OpenLink => {
-                    let url = result.platform_app_url.clone();
-                    cx.open_url(url, "the answer has no platform_app_url")
-                        .into()
-                }
-                Action::Copy => {
-                    let url = result.platform_app_url.clone();
-                    cx.copy(url, "platform_app_url").into()
-                }
-                Action::Back => {
-                    self.phase = Phase::Editing;
-                    Outcome::done()
-                }
-                other => Outcome::NotMine(other),
-            },
+            Phase::Sending { .. } => {
+                let target = Target {
+                    kind: SendKind::Report,
+                    base_url: &self.context.base_url,
+                };
+                send_flow::update_sending(&mut self.phase, action, cx, target)
+            }
+            Phase::Answered(_) => send_flow::update_answered(&mut self.phase, action, cx),
         }
     }
 
@@ -119,47 +98,26 @@ impl Pane for Composer {
                 return self.edited(result, cx).into();
             }
             Delivery::DraftLoaded(result) if self.draft.loading == Some(id) => {
-                self.draft.loading = None;
                 return self.draft_loaded(result, cx).into();
             }
-            Delivery::DraftSaved(result) if self.draft.saving == Some(id) => {
-                self.draft.saving = None;
-                // A change since this save was asked for is not in it: no "saved" cue yet.
-                if result.is_err() || self.draft.unsaved.is_none() {
-                    self.draft.saved = Some(result);
-                }
+            Delivery::DraftSaved(result) => {
+                self.draft.save_answered(id, result);
             }
             Delivery::Api(exchange) => {
-                let Phase::Sending { id: sent, body } = &self.phase else {
+                let target = Target {
+                    kind: SendKind::Report,
+                    base_url: &self.context.base_url,
+                };
+                let Some(answered) = send_flow::answer(&mut self.phase, id, &exchange, cx, target)
+                else {
                     return Outcome::done();
                 };
-                if *sent != id {
-                    return Outcome::done();
-                }
-                // Every answer is recorded, a refusal or a network failure too.
-                let mut recorded = vec![record(
-                    &self.context.base_url,
-                    SendKind::Report,
-                    body,
-                    &exchange,
-                )];
-                let result = SendResult::from_exchange(&exchange);
-                let ok = result.ok;
-                if let Err(error) = &exchange.result {
-                    cx.record_api_error("sending a report", error);
-                }
-                self.phase = Phase::Answered(Box::new(result));
-                if ok {
-                    cx.info("report sent: the service answered ok");
+                let mut recorded = answered.commands;
+                if answered.ok {
                     // Sent and accepted: its draft has done its job.
-                    self.draft.unsaved = None;
-                    self.draft.restored = None;
-                    self.draft.saved = None;
-                    let subject = self.draft.subject.clone();
-                    recorded.push(Command::RemoveDraft(subject));
+                    recorded.push(self.draft.sent());
                     return Outcome::RefreshList(recorded);
                 }
-                cx.error("the report was refused: fix it and send again");
                 return recorded.into();
             }
             _ => {}
@@ -306,43 +264,24 @@ impl Composer {
     }
 
     fn update_review(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
-        let Phase::Review { body, armed } = &mut self.phase else {
-            return Outcome::done();
+        let hold = (!self.findings.is_empty()).then(|| {
+            format!(
+                "{} finding(s): Enter again sends anyway, Esc goes back",
+                self.findings.len()
+            )
+        });
+        let target = Target {
+            kind: SendKind::Report,
+            base_url: &self.context.base_url,
         };
-        match action {
-            Action::Down | Action::ScrollDown => self.review_scroll += 1,
-            Action::Up | Action::ScrollUp => {
-                self.review_scroll = self.review_scroll.saturating_sub(1)
-            }
-            Action::PageDown => self.review_scroll += 10,
-            Action::PageUp => self.review_scroll = self.review_scroll.saturating_sub(10),
-            Action::Top => self.review_scroll = 0,
-            Action::Bottom => self.review_scroll = usize::MAX / 2,
-            Action::Open => {
-                if cx.refuse_write("report") {
-                    return Outcome::done();
-                }
-                if self.findings.is_empty() || *armed {
-                    let id = cx.ids.issue();
-                    let body = body.clone();
-                    let call = ApiCall::report(body.clone());
-                    self.phase = Phase::Sending { id, body };
-                    return vec![Command::Api { id, call }].into();
-                }
-                *armed = true;
-                cx.info(format!(
-                    "{} finding(s): Enter again sends anyway, Esc goes back",
-                    self.findings.len()
-                ));
-            }
-            Action::CopyCurl => {
-                let line = curl::command(&self.context.base_url, Operation::OperationsReport, body);
-                return cx.copy(Some(line), "curl command").into();
-            }
-            Action::Back => self.phase = Phase::Editing,
-            other => return Outcome::NotMine(other),
-        }
-        Outcome::done()
+        send_flow::update_review(
+            &mut self.phase,
+            &mut self.review_scroll,
+            action,
+            cx,
+            target,
+            hold,
+        )
     }
 
     fn toggle_status(&mut self, cx: &mut Ctx) -> Vec<Command> {
@@ -401,9 +340,7 @@ impl Composer {
         match self.findings[self.finding].place {
             Place::Resource { line, column } => {
                 self.field = Field::Resource;
-                let clamp = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
-                self.resource
-                    .move_cursor(CursorMove::Jump(clamp(line), clamp(column)));
+                json_editor::jump_to(&mut self.resource, line, column);
             }
             Place::Field(field) => self.field = field,
         }
@@ -418,7 +355,7 @@ impl Composer {
     /// Checks the text again, here for a small report, off the UI thread for a large one (at
     /// most one check runs; a change meanwhile makes its result stale).
     fn check_again(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        let size: usize = self.resource.lines().iter().map(|l| l.len() + 1).sum();
+        let size = json_editor::size_of(&self.resource);
         if size < CHECK_IN_BACKGROUND_BYTES {
             self.recheck = false;
             self.checking = None;
@@ -491,25 +428,9 @@ impl Composer {
         result: Result<Option<crate::app::StoredDraft>, String>,
         cx: &mut Ctx,
     ) -> Vec<Command> {
-        let stored = match result {
-            Ok(Some(stored)) => stored,
-            Ok(None) => return Vec::new(),
-            Err(error) => {
-                cx.error(format!(
-                    "the store could not be read for a draft: {}",
-                    sanitize::line(&error)
-                ));
-                return Vec::new();
-            }
-        };
-        if self.draft.unsaved.is_some() {
-            // Typing won the race: the next save replaces the stored draft.
-            cx.info(format!(
-                "a draft from {} ago was not restored: typing had started",
-                age_words(stored.age)
-            ));
+        let Some(stored) = self.draft.take_loaded(result, cx) else {
             return Vec::new();
-        }
+        };
         match self.restore_draft(&stored.body, stored.age) {
             Ok(()) => {
                 cx.info(format!(
@@ -549,17 +470,4 @@ impl Composer {
 /// Whether a key typed on the selected provisional id replaces it (text, or deleting it).
 fn replaces_selection(input: &Input) -> bool {
     !input.ctrl && !input.alt && matches!(input.key, Key::Char(_) | Key::Backspace | Key::Delete)
-}
-
-/// Pasted text for the resource editor: control characters other than newline and tab become
-/// `\u` escapes (the same data inside a JSON string), so none reaches the terminal raw.
-fn escape_controls(text: &str) -> String {
-    text.replace("\r\n", "\n")
-        .chars()
-        .map(|c| match c {
-            '\n' | '\t' => c.to_string(),
-            c if c.is_control() => format!("\\u{:04x}", u32::from(c)),
-            c => c.to_string(),
-        })
-        .collect()
 }

@@ -12,7 +12,7 @@ const EDIT: Binding = bind(
     "edit_and_resend",
     &[Char('E')],
     "E",
-    "edit the report in the composer and resend it (a draft: go on with it)",
+    "edit the report or connect in its composer and resend it (a draft: go on with it)",
     || Action::EditAndResend,
     "edit & resend",
 );

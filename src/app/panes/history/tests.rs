@@ -258,16 +258,21 @@ fn slash_filters_as_you_type_and_esc_clears() {
 }
 
 #[test]
-fn e_opens_a_sent_report_in_the_composer_to_resend_and_refuses_a_connect() {
+fn e_opens_a_sent_report_or_connect_in_its_composer_to_resend() {
     let mut app = opened();
     key(&mut app, 'j');
     key(&mut app, 'E');
-    assert!(matches!(app.stack.top(), Some(Screen::History(_))));
-    assert!(
-        matches!(&app.notice, Some(Notice::Error(m)) if m.contains("appdeck connect")),
-        "{:?}",
-        app.notice
+    let Some(Screen::Connect(connect)) = app.stack.top() else {
+        panic!("the connect composer opens on the connect");
+    };
+    let sent: serde_json::Value = serde_json::from_str(&connect.text()).unwrap();
+    assert_eq!(
+        sent,
+        json!({"app_id": "acme", "version": "2.0.0", "resources": [{}]})
     );
+    assert_eq!(connect.base_url, BASE, "resent to this service");
+    press(&mut app, KeyCode::Esc);
+    assert!(matches!(app.stack.top(), Some(Screen::History(_))));
     key(&mut app, 'j');
     press(&mut app, KeyCode::Enter);
     key(&mut app, 'E');
@@ -521,4 +526,31 @@ fn drafts_not_sent_are_listed_first_and_enter_goes_on_with_one() {
     assert_eq!(view(&app).rows[0].kind, "draft");
     key(&mut app, 'E');
     assert!(matches!(app.stack.top(), Some(Screen::Composer(_))));
+}
+
+#[test]
+fn a_connect_draft_goes_on_in_the_connect_composer_under_its_app() {
+    let mut app = app();
+    let commands = key(&mut app, '3');
+    let payload = r#"{"app_id": "acme", "version": "2.1.0", "resources": []}"#;
+    app.update(Action::DraftsListed {
+        id: drafts_id(&commands),
+        drafts: Ok(vec![crate::app::UnsentDraft {
+            subject: crate::app::panes::connect::draft_subject(Some("acme")),
+            body: json!({ "payload": payload }).to_string(),
+            saved_at: Utc.with_ymd_and_hms(2026, 11, 22, 12, 30, 0).unwrap(),
+            age: Duration::from_secs(7200),
+        }]),
+    });
+    assert_eq!(view(&app).rows[0].sent, "connect · acme");
+    press(&mut app, KeyCode::Enter);
+    let Some(Screen::Connect(composer)) = app.stack.top() else {
+        panic!("the connect draft's composer is not open");
+    };
+    assert_eq!(composer.text(), payload);
+    assert_eq!(
+        composer.draft.subject,
+        crate::app::panes::connect::draft_subject(Some("acme"))
+    );
+    assert!(matches!(&app.notice, Some(Notice::Info(i)) if i.contains("draft from 2 h ago")));
 }

@@ -160,7 +160,8 @@ impl HistoryView {
         Outcome::done()
     }
 
-    /// `E`: a report goes to the composer (the app opens it, with this service's settings).
+    /// `E`: a report goes to the report composer, a connect to the connect composer (the app
+    /// opens them, with this service's settings).
     fn edit_and_resend(&mut self, cx: &mut Ctx) -> Outcome {
         if self.shown.is_none()
             && let Some(Listed::Draft(draft)) = self.selected_row()
@@ -171,17 +172,14 @@ impl HistoryView {
             cx.error("no send under the cursor");
             return Outcome::done();
         };
-        if entry.sent.kind == SendKind::Connect {
-            cx.error(
-                "a connect is resent with `appdeck connect FILE` (`c` copies it as curl); \
-                 the TUI composes reports only",
-            );
-            return Outcome::done();
-        }
+        let kind = entry.sent.kind;
         match crate::validate::parse_json(&entry.sent.body) {
+            Ok(body) if kind == SendKind::Connect => {
+                Outcome::NotMine(Action::OpenConnect(Box::new(body)))
+            }
             Ok(body) => Outcome::NotMine(Action::OpenReport(Box::new(body))),
             Err(error) => {
-                cx.error(format!("the recorded report is not JSON ({error})"));
+                cx.error(format!("the recorded {kind} is not JSON ({error})"));
                 Outcome::done()
             }
         }

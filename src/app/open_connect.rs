@@ -1,0 +1,182 @@
+//! Opening the connect composer (`C`, `:connect`, `:connect new`, `:connect PATH`, `E` on a sent
+//! connect) and what the app does when the service accepted a connect: the payload becomes a
+//! known app version at once (the types view shows it) and is recorded in the store.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::pane::Screen;
+use super::panes::connect::baseline::{self, Baseline};
+use super::panes::connect::{ConnectComposer, Start};
+use super::panes::types::KnownTypes;
+use super::{App, Command, Notice};
+use crate::sanitize;
+
+impl App {
+    /// The newest known version of every app (none until the known types have loaded).
+    fn known_apps(&self) -> Arc<Vec<Baseline>> {
+        let known = self.known_types.as_ref().map(|k| &k.catalog);
+        Arc::new(known.map(baseline::newest_versions).unwrap_or_default())
+    }
+
+    /// A new app whose types are inferred from the rows loaded in the list.
+    fn inferred_start(&self) -> Start {
+        let rows: Vec<Value> = self
+            .browser
+            .rows()
+            .iter()
+            .filter_map(|row| serde_json::to_value(row.item()).ok())
+            .collect();
+        Start::inferred(&rows)
+    }
+
+    /// `C` / `:connect`: from the newest version of the one known app, a picker when several
+    /// are known, a new app when none is.
+    pub(super) fn open_connect(&mut self) -> Vec<Command> {
+        if matches!(self.stack.top(), Some(Screen::Connect(_))) {
+            self.notice = Some(Notice::Info("already composing a connect".into()));
+            return Vec::new();
+        }
+        let known = self.known_apps();
+        let base_url = self.report.base_url.clone();
+        let composer = match known.as_slice() {
+            [] => ConnectComposer::from_start(&base_url, known.clone(), &self.inferred_start()),
+            [only] => {
+                let start = Start::Known(only.clone());
+                ConnectComposer::from_start(&base_url, known.clone(), &start)
+            }
+            several => {
+                let mut starts: Vec<Start> = several.iter().cloned().map(Start::Known).collect();
+                starts.push(self.inferred_start());
+                let picker = ConnectComposer::picking(&base_url, known.clone(), starts);
+                return self.push_connect(picker, false);
+            }
+        };
+        self.push_connect(composer, true)
+    }
+
+    /// `:connect new`: a new app, its types inferred from the loaded rows.
+    pub(super) fn open_connect_new(&mut self) -> Vec<Command> {
+        let composer = ConnectComposer::from_start(
+            &self.report.base_url,
+            self.known_apps(),
+            &self.inferred_start(),
+        );
+        self.push_connect(composer, true)
+    }
+
+    /// `E` on a sent connect: the payload as it was sent, to edit and send again.
+    pub(super) fn open_connect_from(&mut self, payload: &Value) -> Vec<Command> {
+        let text = serde_json::to_string_pretty(payload).unwrap_or_default();
+        let composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), &text);
+        self.notice = Some(Notice::Info(
+            "the connect as it was sent: edit it, then s to review and send".into(),
+        ));
+        self.push_connect(composer, false)
+    }
+
+    /// A connect draft from the history view, to go on with, still saved under its app.
+    pub(super) fn open_connect_draft(&mut self, draft: &super::UnsentDraft) -> Vec<Command> {
+        let mut composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), "");
+        composer.draft.subject = draft.subject.clone();
+        if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
+            self.notice = Some(Notice::Error(format!(
+                "the draft cannot be read: {}",
+                sanitize::line(&error)
+            )));
+            return Vec::new();
+        }
+        self.notice = Some(Notice::Info(format!(
+            "draft from {} ago: edit it, then s to review and send",
+            super::panes::composer::draft::age_words(draft.age)
+        )));
+        self.push_connect(composer, false)
+    }
+
+    /// A connect file was read for `:connect PATH`: its text goes in the editor as it is (not
+    /// JSON: the findings say where), or the notice says why it could not be read.
+    pub(super) fn open_connect_file(
+        &mut self,
+        path: &str,
+        text: Result<String, String>,
+    ) -> Vec<Command> {
+        let shown = sanitize::line(path).into_owned();
+        match text {
+            Ok(text) => {
+                let composer =
+                    ConnectComposer::new(&self.report.base_url, self.known_apps(), &text);
+                self.notice = Some(Notice::Info(format!("opened {shown}")));
+                self.push_connect(composer, false)
+            }
+            Err(error) => {
+                let message = format!("cannot open {shown}: {}", sanitize::line(&error));
+                self.notice = Some(Notice::Error(message));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Pushes the composer; it checks its payload at once and, when `draft`, looks for a draft.
+    fn push_connect(&mut self, mut composer: ConnectComposer, draft: bool) -> Vec<Command> {
+        let mut commands = Vec::new();
+        if composer.picker.is_none() {
+            commands.extend(composer.analyse(&mut self.ids));
+            if draft {
+                commands.push(composer.load_draft(self.ids.issue()));
+            }
+        }
+        let screen = self.stack.push(Screen::Connect(Box::new(composer)));
+        self.stack.claim(screen, &commands);
+        commands
+    }
+
+    /// The service accepted `payload`: the runtime records it in the store and stamps its time
+    /// ([`App::version_recorded`] follows).
+    pub(super) fn connected(&mut self, payload: Value) -> Vec<Command> {
+        vec![Command::RecordAppVersion {
+            base_url: self.report.base_url.clone(),
+            payload: Box::new(payload),
+        }]
+    }
+
+    /// A connect the service accepted at `at` is the newest version of its app from now on: in
+    /// the known types (the types view and every connect composer follow at once), whether or
+    /// not the store could record it (`result` says).
+    pub(super) fn version_recorded(
+        &mut self,
+        payload: &Value,
+        at: chrono::DateTime<chrono::Utc>,
+        result: Result<(), String>,
+    ) -> Vec<Command> {
+        let empty = crate::catalog::Catalog::default();
+        let (catalog, mut problems) = match &self.known_types {
+            Some(known) => (&known.catalog, known.problems.clone()),
+            None => (&empty, Vec::new()),
+        };
+        let catalog = baseline::with_sent(catalog, payload, at);
+        if let Err(problem) = result {
+            let message = format!(
+                "the connect was sent, but not recorded in the store: {}",
+                sanitize::line(&problem)
+            );
+            problems.push(message.clone());
+            self.notice = Some(Notice::Error(message));
+        }
+        let known = Arc::new(KnownTypes { catalog, problems });
+        self.known_types = Some(known.clone());
+        let apps = self.known_apps();
+        let body = self.body();
+        for layer in self.stack.layers_mut() {
+            match &mut layer.screen {
+                Screen::Types(view) => {
+                    let height = view.table_height(body);
+                    view.set_known(known.clone(), height);
+                }
+                Screen::Connect(composer) => composer.known = apps.clone(),
+                _ => {}
+            }
+        }
+        Vec::new()
+    }
+}

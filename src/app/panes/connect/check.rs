@@ -1,0 +1,233 @@
+//! The connect composer's checks as you type: the rules of `appdeck validate` for a connect
+//! payload (schemas compile under their draft, unique type names, unique action names within a
+//! type, the required fields), and a warning when `version` is not greater than the newest known
+//! version of the same app. Pure; each finding knows the editor line it marks.
+
+use serde_json::Value;
+
+use super::baseline::Baseline;
+use crate::app::panes::composer::locate::position_of;
+use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
+
+/// One finding and the 0-based line and column of the editor it points at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub finding: Finding,
+    pub at: (usize, usize),
+}
+
+/// What a check of the payload's text found: the findings in document order, and the payload
+/// when the text is JSON.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    pub findings: Vec<Located>,
+    pub payload: Option<Value>,
+}
+
+/// Checks `text` against the rules, and its version against the newest known version of its
+/// app among `known`.
+pub fn run(text: &str, known: &[Baseline]) -> Checked {
+    let payload = match validate::parse_json(text) {
+        Ok(payload) => payload,
+        Err(ValidateError::Syntax {
+            line,
+            column,
+            message,
+        }) => {
+            let message = format!("JSON syntax error at line {line}, column {column}: {message}");
+            let finding = error(String::new(), message);
+            let at = (line.saturating_sub(1), column.saturating_sub(1));
+            return Checked {
+                findings: vec![Located { finding, at }],
+                payload: None,
+            };
+        }
+        Err(other) => {
+            let finding = error(String::new(), other.to_string());
+            return Checked {
+                findings: vec![Located {
+                    finding,
+                    at: (0, 0),
+                }],
+                payload: None,
+            };
+        }
+    };
+    let mut findings: Vec<Finding> = match validate::validate_as(&payload, PayloadKind::Connect) {
+        Ok(validation) => validation.findings,
+        Err(e) => vec![error(String::new(), e.to_string())],
+    };
+    findings.extend(version_warning(&payload, known));
+    let findings = findings
+        .into_iter()
+        .map(|mut finding| {
+            finding.message = crate::sanitize::line(&finding.message).into_owned();
+            let at = position_of(text, &finding.pointer);
+            Located { finding, at }
+        })
+        .collect();
+    Checked {
+        findings,
+        payload: Some(payload),
+    }
+}
+
+fn error(pointer: String, message: String) -> Finding {
+    Finding {
+        severity: Severity::Error,
+        pointer,
+        message: crate::sanitize::line(&message).into_owned(),
+    }
+}
+
+/// The newest known version of the payload's app, if any.
+pub fn baseline_of<'a>(payload: &Value, known: &'a [Baseline]) -> Option<&'a Baseline> {
+    let app_id = payload.get("app_id")?.as_str()?;
+    known.iter().find(|b| b.app_id == app_id)
+}
+
+/// A warning when the payload's `version` does not come after the newest known one: by semver
+/// order when both parse as semver, else when the strings are the same.
+fn version_warning(payload: &Value, known: &[Baseline]) -> Option<Finding> {
+    let baseline = baseline_of(payload, known)?;
+    let version = payload.get("version")?.as_str()?;
+    let (new, old) = (
+        semver::Version::parse(version),
+        semver::Version::parse(&baseline.version),
+    );
+    let message = match (new, old) {
+        (Ok(new), Ok(old)) if new <= old => format!(
+            "version {new} is not greater than {old}, the newest known version of {} ({})",
+            baseline.app_id, baseline.source
+        ),
+        (Ok(_), Ok(_)) => return None,
+        _ if version == baseline.version => format!(
+            "replaces the same version string {version:?} of {} ({})",
+            baseline.app_id, baseline.source
+        ),
+        _ => return None,
+    };
+    Some(Finding {
+        severity: Severity::Warning,
+        pointer: "/version".to_owned(),
+        message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn demo() -> Value {
+        serde_json::from_str(crate::sandbox::DEMO_CONNECT).unwrap()
+    }
+
+    fn known(version: &str) -> Vec<Baseline> {
+        vec![Baseline {
+            app_id: "acme-devtools".into(),
+            version: version.into(),
+            source: "demo".into(),
+            payload: Arc::new(demo()),
+        }]
+    }
+
+    fn text(payload: &Value) -> String {
+        serde_json::to_string_pretty(payload).unwrap()
+    }
+
+    #[test]
+    fn the_demo_payload_passes_against_an_older_version() {
+        let checked = run(&text(&demo()), &known("1.3.9"));
+        assert_eq!(checked.findings, vec![]);
+        assert!(checked.payload.is_some());
+    }
+
+    #[test]
+    fn a_version_not_greater_than_the_newest_known_is_a_warning_on_its_line() {
+        let checked = run(&text(&demo()), &known("1.10.0"));
+        let [found] = checked.findings.as_slice() else {
+            panic!("{:?}", checked.findings)
+        };
+        assert_eq!(found.finding.severity, Severity::Warning);
+        assert_eq!(found.finding.pointer, "/version");
+        assert!(found.finding.message.contains("not greater than 1.10.0"));
+        assert_eq!(found.at.0, 2, "the version line");
+        // Not semver: only the same string warns.
+        let mut odd = demo();
+        odd["version"] = json!("spring");
+        assert!(run(&text(&odd), &known("summer")).findings.is_empty());
+        let same = run(&text(&odd), &known("spring"));
+        assert!(
+            same.findings[0]
+                .finding
+                .message
+                .contains("same version string")
+        );
+    }
+
+    #[test]
+    fn duplicate_types_and_syntax_errors_are_found_where_they_are() {
+        let mut payload = demo();
+        let first = payload["resources"][0].clone();
+        payload["resources"].as_array_mut().unwrap().push(first);
+        let checked = run(&text(&payload), &[]);
+        assert!(
+            checked
+                .findings
+                .iter()
+                .any(|l| l.finding.severity == Severity::Error),
+            "{:?}",
+            checked.findings
+        );
+        let broken = run("{\n  \"app_id\": \"a\",\n  oops\n}", &[]);
+        assert_eq!(broken.findings[0].at, (2, 2));
+        assert!(broken.payload.is_none());
+    }
+}
+
+/// Everything the composer shows about the payload as typed: the findings, the outline, and the
+/// changes against the newest known version of its app. Pure and owned, so it runs on the UI
+/// thread for a small payload and on a background task for a large one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Whether the text is JSON (when it is not, the outline is left as it was).
+    pub is_json: bool,
+    pub findings: Vec<Located>,
+    pub outline: Vec<super::outline::OutlineType>,
+    /// What the payload is compared with, when a version of its app is known.
+    pub against: Option<Baseline>,
+    /// The changes against it (`None` when the text is not JSON or nothing is known).
+    pub changes: Option<crate::diff::Changes>,
+}
+
+/// What a background analysis needs, owned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisJob {
+    pub text: std::sync::Arc<str>,
+    pub known: std::sync::Arc<Vec<Baseline>>,
+}
+
+pub fn analyse(job: &AnalysisJob) -> Analysis {
+    let Checked { findings, payload } = run(&job.text, &job.known);
+    let Some(payload) = payload else {
+        return Analysis {
+            findings,
+            ..Analysis::default()
+        };
+    };
+    let against = baseline_of(&payload, &job.known).cloned();
+    let changes = against
+        .as_ref()
+        .map(|b| crate::diff::compare(&b.payload, &payload));
+    Analysis {
+        is_json: true,
+        findings,
+        outline: super::outline::outline(&payload, &job.text),
+        against,
+        changes,
+    }
+}

@@ -1,0 +1,244 @@
+//! The connect composer's keys: choosing where to start, writing (the editor, the outline, the
+//! findings, the diff), the review, the send in flight and the answer. Movement and global keys
+//! come from `keymap.rs`; while the editor has the keyboard the keymap's editor table applies.
+
+use crossterm::event::KeyCode;
+
+use crate::app::Action;
+use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, PANE_SHARED, bind};
+
+use Key::{Char, Code, Ctrl};
+
+static PICKING: [Binding; 2] = [
+    bind(
+        "open",
+        &[Code(KeyCode::Enter)],
+        "Enter",
+        "start from this version",
+        || Action::Open,
+        "start",
+    ),
+    bind(
+        "back",
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "back",
+        || Action::Back,
+        "back",
+    ),
+];
+
+pub static PICKER_KEYS: KeyTable = KeyTable {
+    id: "connect_picker",
+    name: "connect: where to start",
+    own: &PICKING,
+    shared: &PANE_SHARED,
+};
+
+static WRITING: [Binding; 12] = [
+    bind(
+        "open",
+        &[Code(KeyCode::Enter)],
+        "Enter",
+        "edit the payload; on a type, finding or change: go to it",
+        || Action::Open,
+        "edit/go",
+    ),
+    bind(
+        "edit",
+        &[Char('i')],
+        "i",
+        "edit the payload",
+        || Action::StartEdit,
+        "",
+    ),
+    bind(
+        "next_pane",
+        &[Code(KeyCode::Tab)],
+        "Tab",
+        "next part: payload, outline, findings, diff",
+        || Action::NextPane,
+        "part",
+    ),
+    bind(
+        "prev_pane",
+        &[Code(KeyCode::BackTab)],
+        "S-Tab",
+        "previous part",
+        || Action::PrevPane,
+        "",
+    ),
+    bind(
+        "undo",
+        &[Char('u')],
+        "u",
+        "undo in the payload",
+        || Action::Undo,
+        "",
+    ),
+    bind(
+        "redo",
+        &[Ctrl('r')],
+        "^r",
+        "redo in the payload",
+        || Action::Redo,
+        "",
+    ),
+    bind(
+        "review",
+        &[Char('s'), Ctrl('s')],
+        "s/^s",
+        "review the request and the changes, then send",
+        || Action::Review,
+        "send",
+    ),
+    bind(
+        "edit_externally",
+        &[Char('e')],
+        "e",
+        "edit the payload in $VISUAL / $EDITOR",
+        || Action::EditExternally,
+        "",
+    ),
+    bind(
+        "discard_draft",
+        &[Char('D')],
+        "D",
+        "discard the restored draft, start again",
+        || Action::DiscardDraft,
+        "",
+    ),
+    bind(
+        "next_match",
+        &[Char('n')],
+        "n",
+        "go to the next finding",
+        || Action::NextMatch,
+        "",
+    ),
+    bind(
+        "prev_match",
+        &[Char('N')],
+        "N",
+        "go to the previous finding",
+        || Action::PrevMatch,
+        "",
+    ),
+    bind(
+        "back",
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "back to where the connect was opened",
+        || Action::Back,
+        "back",
+    ),
+];
+
+pub static CONNECT_KEYS: KeyTable = KeyTable {
+    id: "connect",
+    name: "connect composer",
+    own: &WRITING,
+    shared: &PANE_SHARED,
+};
+
+static REVIEWING: [Binding; 3] = [
+    bind(
+        "send",
+        &[Code(KeyCode::Enter)],
+        "Enter",
+        "send the connect (twice when something breaks)",
+        || Action::Open,
+        "send",
+    ),
+    bind(
+        "copy_curl",
+        &[Char('c')],
+        "c",
+        "copy as curl (token from $APPDECK_TOKEN)",
+        || Action::CopyCurl,
+        "curl",
+    ),
+    bind(
+        "back",
+        &[Code(KeyCode::Esc)],
+        "Esc",
+        "back to editing",
+        || Action::Back,
+        "edit",
+    ),
+];
+
+pub static REVIEW_KEYS: KeyTable = KeyTable {
+    id: "connect_review",
+    name: "connect review",
+    own: &REVIEWING,
+    shared: &PANE_SHARED,
+};
+
+static IN_FLIGHT: [Binding; 1] = [bind(
+    "back",
+    &[Code(KeyCode::Esc)],
+    "Esc",
+    "cancel the send",
+    || Action::Back,
+    "cancel",
+)];
+
+pub static SENDING_KEYS: KeyTable = KeyTable {
+    id: "connect_sending",
+    name: "connect in flight",
+    own: &IN_FLIGHT,
+    shared: &[&GLOBAL, &FORCE_QUIT],
+};
+
+static ANSWER: [Binding; 3] = [
+    bind(
+        "open_link",
+        &[Char('o')],
+        "o",
+        "open platform_app_url",
+        || Action::OpenLink,
+        "open",
+    ),
+    bind(
+        "copy",
+        &[Char('y')],
+        "y",
+        "copy platform_app_url",
+        || Action::Copy,
+        "copy",
+    ),
+    bind(
+        "back",
+        &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
+        "Esc/Enter",
+        "back to the payload",
+        || Action::Back,
+        "back",
+    ),
+];
+
+pub static ANSWER_KEYS: KeyTable = KeyTable {
+    id: "connect_answer",
+    name: "connect answer",
+    own: &ANSWER,
+    shared: &[&GLOBAL, &FORCE_QUIT],
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::app::keymap::assert_well_formed;
+
+    #[test]
+    fn well_formed() {
+        for table in [
+            &super::PICKER_KEYS,
+            &super::CONNECT_KEYS,
+            &super::REVIEW_KEYS,
+            &super::SENDING_KEYS,
+            &super::ANSWER_KEYS,
+        ] {
+            assert_well_formed(table);
+        }
+    }
+}

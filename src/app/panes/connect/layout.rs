@@ -1,0 +1,89 @@
+//! Where the connect composer's parts go: the payload editor with the findings (or the answer)
+//! under it on the left, the outline with the diff under it on the right. On a narrow screen the
+//! side column goes and the outline or the diff takes the body while it has the cursor. The
+//! picker and the review take the whole body.
+
+use ratatui::layout::Rect;
+
+use super::{ConnectComposer, Part};
+use crate::app::widgets::send_flow::Phase;
+
+/// Parts not shown get an empty area.
+pub struct ConnectAreas {
+    pub editor: Rect,
+    /// The findings list, or the answer once the payload was sent.
+    pub bottom: Rect,
+    pub outline: Rect,
+    pub diff: Rect,
+}
+
+/// Narrower than this, there is no side column.
+const SIDE_FROM_WIDTH: u16 = 70;
+/// Lower than this, the findings list shows only while it has the cursor.
+const MIN_HEIGHT_FOR_FINDINGS: u16 = 10;
+/// Most findings shown at once; the list scrolls.
+const MAX_FINDING_ROWS: u16 = 5;
+
+impl ConnectComposer {
+    pub fn areas(&self, body: Rect) -> ConnectAreas {
+        let none = Rect::new(body.x, body.y, 0, 0);
+        let mut areas = ConnectAreas {
+            editor: none,
+            bottom: none,
+            outline: none,
+            diff: none,
+        };
+        let (left, side) = if body.width >= SIDE_FROM_WIDTH {
+            let side_width = (body.width * 2 / 5).clamp(28, 56);
+            let left = Rect::new(body.x, body.y, body.width - side_width, body.height);
+            let side = Rect::new(left.right(), body.y, side_width, body.height);
+            (left, Some(side))
+        } else {
+            (body, None)
+        };
+        match side {
+            Some(side) => {
+                let outline_height = (side.height * 2 / 5).max(3.min(side.height));
+                areas.outline = Rect::new(side.x, side.y, side.width, outline_height);
+                areas.diff = Rect::new(
+                    side.x,
+                    side.y + outline_height,
+                    side.width,
+                    side.height - outline_height,
+                );
+            }
+            None if self.part == Part::Outline => {
+                areas.outline = left;
+                return areas;
+            }
+            None if self.part == Part::Diff => {
+                areas.diff = left;
+                return areas;
+            }
+            None => {}
+        }
+        let wanted_bottom = match &self.phase {
+            Phase::Answered(_) => 8,
+            _ => (self.findings.len() as u16).clamp(1, MAX_FINDING_ROWS) + 2,
+        };
+        // The editor keeps at least three lines where it can; on a tiny screen it is all there
+        // is, unless the findings have the cursor or the answer came.
+        let tiny = left.height < MIN_HEIGHT_FOR_FINDINGS
+            && self.part != Part::Findings
+            && !matches!(self.phase, Phase::Answered(_));
+        let bottom_height = if tiny {
+            0
+        } else {
+            wanted_bottom.min(left.height.saturating_sub(3))
+        };
+        let editor_height = left.height - bottom_height;
+        areas.editor = Rect::new(left.x, left.y, left.width, editor_height);
+        areas.bottom = Rect::new(left.x, left.y + editor_height, left.width, bottom_height);
+        areas
+    }
+
+    /// Rows of the outline list that show at once.
+    pub fn outline_height(&self, body: Rect) -> usize {
+        usize::from(self.areas(body).outline.height.saturating_sub(2))
+    }
+}

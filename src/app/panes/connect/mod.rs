@@ -1,0 +1,224 @@
+//! The connect composer: writes an `apps.version.connect` payload (an app version and its
+//! resource types), checks it as it is typed, compares it with the newest known version of the
+//! same app (the breaking-change rule of `crate::diff`), shows the exact request (breaking
+//! changes first, a second `Enter` when there are any), sends it and shows the answer. A version
+//! the service accepts becomes a known version (the types view shows it) and goes in the history.
+//!
+//! It reuses the report composer's parts (`app::widgets::{json_editor, draft, send_flow}`); its
+//! own are the starting points (`baseline.rs`, the picker), the checks (`check.rs`), the outline
+//! (`outline.rs`), its keys (`keys.rs`), its handling of actions (`update.rs`) and its layout.
+
+pub mod baseline;
+pub mod check;
+pub mod keys;
+pub mod layout;
+pub mod outline;
+mod update;
+
+use std::sync::Arc;
+
+use ratatui_textarea::TextArea;
+use serde_json::Value;
+
+use crate::app::widgets::draft::DraftState;
+use crate::app::widgets::json_editor;
+use crate::app::widgets::send_flow::Phase;
+use crate::app::{Command, DraftSubject, RequestId};
+use crate::diff::Changes;
+use baseline::Baseline;
+use check::Located;
+use outline::OutlineType;
+
+/// Payloads larger than this are checked (every schema compiled) and compared on a background
+/// task, so typing never waits: the demo's 30 KB payload takes several milliseconds.
+pub const ANALYSE_IN_BACKGROUND_BYTES: usize = 4 * 1024;
+
+/// Where a connect starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start {
+    /// The newest known version of an app.
+    Known(Baseline),
+    /// A new app, its types inferred from the rows loaded in the list.
+    Inferred { payload: Value, samples: usize },
+}
+
+impl Start {
+    /// A new app whose types are inferred from `resources` (the list's loaded rows).
+    pub fn inferred<'a>(resources: impl IntoIterator<Item = &'a Value>) -> Start {
+        let mut inference = crate::infer::Inference::new();
+        for resource in resources {
+            inference.add_value(resource);
+        }
+        Start::Inferred {
+            payload: inference.connect_payload("new-app", "0.1.0"),
+            samples: inference.samples(),
+        }
+    }
+
+    /// One line for the picker.
+    pub fn label(&self) -> String {
+        match self {
+            Start::Known(b) => format!(
+                "{} {} · newest known version ({})",
+                b.app_id, b.version, b.source
+            ),
+            Start::Inferred { samples, .. } => {
+                format!("new app · types inferred from {samples} loaded row(s)")
+            }
+        }
+    }
+}
+
+/// The part of the composer that has the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Payload,
+    Outline,
+    Findings,
+    Diff,
+}
+
+impl Part {
+    const ORDER: [Part; 4] = [Part::Payload, Part::Outline, Part::Findings, Part::Diff];
+
+    fn step(self, forward: bool) -> Part {
+        let i = Part::ORDER.iter().position(|p| *p == self).unwrap_or(0);
+        let n = Part::ORDER.len();
+        Part::ORDER[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
+    }
+}
+
+/// The comparison with the newest known version of the payload's app.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DiffState {
+    /// What it is compared with (`None`: no known version of this app, nothing to compare).
+    pub against: Option<Baseline>,
+    /// The changes, once compared (`None` while the payload is not JSON or being compared).
+    pub changes: Option<Changes>,
+    /// The comparison running on a background task; an older one's result is dropped.
+    pub running: Option<RequestId>,
+    /// The payload changed while it ran: compare again when it ends.
+    pub again: bool,
+    /// The selected change, in review order.
+    pub cursor: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConnectComposer {
+    /// Where connects go (the review, curl).
+    pub base_url: String,
+    /// The newest known version of every app, to compare with and to warn about versions.
+    pub known: Arc<Vec<Baseline>>,
+    /// Where to start from, while the picker is open (several apps are known).
+    pub picker: Option<Picker>,
+    pub payload: TextArea<'static>,
+    pub part: Part,
+    /// Whether the editor has the keyboard.
+    pub editing: bool,
+    pub findings: Vec<Located>,
+    pub finding: usize,
+    pub outline: Vec<OutlineType>,
+    pub outline_cursor: usize,
+    pub diff: DiffState,
+    pub phase: Phase,
+    pub review_scroll: usize,
+    pub draft: DraftState<ConnectComposer>,
+    /// The external editor running on the payload.
+    pub editing_externally: Option<RequestId>,
+}
+
+/// The starting points to choose from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picker {
+    pub starts: Vec<Start>,
+    pub cursor: usize,
+}
+
+impl ConnectComposer {
+    /// A composer on `text` (a payload as JSON text, not necessarily valid).
+    pub fn new(base_url: &str, known: Arc<Vec<Baseline>>, text: &str) -> Self {
+        let text = crate::sanitize::json_for_terminal(text);
+        let mut composer = ConnectComposer {
+            base_url: base_url.to_owned(),
+            known,
+            picker: None,
+            payload: json_editor::new_editor(&text),
+            part: Part::Payload,
+            editing: false,
+            findings: Vec::new(),
+            finding: 0,
+            outline: Vec::new(),
+            outline_cursor: 0,
+            diff: DiffState::default(),
+            phase: Phase::Editing,
+            review_scroll: 0,
+            draft: DraftState::new(draft_subject(None)),
+            editing_externally: None,
+        };
+        composer.draft.subject = draft_subject(composer.app_id().as_deref());
+        composer
+    }
+
+    /// A composer starting from `start`.
+    pub fn from_start(base_url: &str, known: Arc<Vec<Baseline>>, start: &Start) -> Self {
+        let payload = match start {
+            Start::Known(baseline) => baseline.payload.as_ref(),
+            Start::Inferred { payload, .. } => payload,
+        };
+        let text = serde_json::to_string_pretty(payload).unwrap_or_else(|_| "{}".to_owned());
+        ConnectComposer::new(base_url, known, &text)
+    }
+
+    /// A composer that first asks where to start from.
+    pub fn picking(base_url: &str, known: Arc<Vec<Baseline>>, starts: Vec<Start>) -> Self {
+        let mut composer = ConnectComposer::new(base_url, known, "");
+        composer.picker = Some(Picker { starts, cursor: 0 });
+        composer
+    }
+
+    /// The payload as typed.
+    pub fn text(&self) -> String {
+        json_editor::text_of(&self.payload)
+    }
+
+    /// The payload's `app_id`, when the text is JSON and has one.
+    pub fn app_id(&self) -> Option<String> {
+        let payload: Value = serde_json::from_str(&self.text()).ok()?;
+        payload.get("app_id")?.as_str().map(str::to_owned)
+    }
+
+    /// Breaking changes (unknown ones included) against the newest known version.
+    pub fn breaking_count(&self) -> usize {
+        self.diff
+            .changes
+            .as_ref()
+            .map_or(0, |c| c.breaking().count())
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|l| l.finding.severity == crate::validate::Severity::Error)
+            .count()
+    }
+
+    /// Asks for the stored draft of this app, to restore it when it comes.
+    pub fn load_draft(&mut self, id: RequestId) -> Command {
+        self.draft.load(id)
+    }
+}
+
+/// A connect draft is kept per base URL (added by the runtime) and `app_id` (`new` without one).
+pub fn draft_subject(app_id: Option<&str>) -> DraftSubject {
+    DraftSubject {
+        kind: "connect".to_owned(),
+        subject: app_id.unwrap_or("new").to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

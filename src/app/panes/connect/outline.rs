@@ -1,0 +1,90 @@
+//! The outline beside the payload: its types, each with its capabilities (`LRCUDH` marks, as in
+//! the types view) and its actions, and the editor line where it starts, for `Enter` to jump to.
+
+use serde_json::Value;
+
+use crate::app::panes::composer::locate::position_of;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutlineType {
+    /// The type's name as written (sanitise before showing); `(no type)` when it has none.
+    pub name: String,
+    /// `LRCUDH`: the initial when supported, `-` when not or not said, `?` when not a boolean.
+    pub capabilities: String,
+    pub actions: Vec<String>,
+    /// 0-based editor line and column where the type's definition starts.
+    pub at: (usize, usize),
+}
+
+const CAPABILITIES: [(char, &str); 6] = [
+    ('L', "list_supported"),
+    ('R', "read_supported"),
+    ('C', "create_supported"),
+    ('U', "update_supported"),
+    ('D', "delete_supported"),
+    ('H', "healthcheck_supported"),
+];
+
+/// The outline of `payload`, whose text is `text`.
+pub fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
+    let Some(resources) = payload.get("resources").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    resources
+        .iter()
+        .enumerate()
+        .map(|(i, definition)| {
+            let name = definition
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("(no type)")
+                .to_owned();
+            let capabilities = CAPABILITIES
+                .iter()
+                .map(|(mark, key)| match definition.get(key) {
+                    Some(Value::Bool(true)) => *mark,
+                    None | Some(Value::Bool(false)) | Some(Value::Null) => '-',
+                    Some(_) => '?',
+                })
+                .collect();
+            let actions = definition
+                .get("actions")
+                .and_then(Value::as_array)
+                .map(|actions| {
+                    actions
+                        .iter()
+                        .map(|a| {
+                            let name = a.get("name").and_then(Value::as_str);
+                            name.unwrap_or("(no name)").to_owned()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            OutlineType {
+                name,
+                capabilities,
+                actions,
+                at: position_of(text, &format!("/resources/{i}")),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_with_capabilities_actions_and_lines() {
+        let text = "{\n  \"resources\": [\n    {\"type\": \"a\", \"list_supported\": true,\n     \"read_supported\": \"yes\",\n     \"actions\": [{\"name\": \"sync\"}]},\n    {\"type\": \"b\"}\n  ]\n}";
+        let payload: Value = serde_json::from_str(text).unwrap();
+        let found = outline(&payload, text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].name, "a");
+        assert_eq!(found[0].capabilities, "L?----");
+        assert_eq!(found[0].actions, vec!["sync"]);
+        assert_eq!(found[0].at, (2, 4));
+        assert_eq!(found[1].at, (5, 4));
+        assert_eq!(found[1].capabilities, "------");
+    }
+}

@@ -1,0 +1,363 @@
+//! The connect composer through `App::update`, as the event loop drives it: keys in, state and
+//! commands out. No I/O: the background analysis and the store's answers are fed back by hand.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+use super::{ConnectComposer, Part};
+use crate::api::{Answer, Exchange, ListResponse, Operation, Reply, ReportResponse};
+use crate::app::keymap::{InputMode, action_for};
+use crate::app::pane::Screen;
+use crate::app::panes::types::KnownTypes;
+use crate::app::widgets::send_flow::Phase;
+use crate::app::{Action, App, Command, Notice, RequestId, Session};
+use crate::catalog::{self, Catalog, Source};
+use crate::store::SendKind;
+
+const BASE: &str = "http://127.0.0.1:9/api/v1";
+
+/// An 80x24 app over three loaded rows, knowing `versions` (the demo's app when empty).
+pub(crate) fn app_knowing(versions: Vec<catalog::AppVersion>) -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    app.report = Arc::new(crate::app::panes::composer::ReportContext {
+        base_url: BASE.to_owned(),
+        ..Default::default()
+    });
+    let id = commands
+        .iter()
+        .find_map(Command::request_id)
+        .expect("first page");
+    let page = ListResponse::from_value(json!({"resources": [
+        {"id": "r1", "type": "repository", "external_id": "x1", "name": "one",
+         "properties": {"stars": 3}},
+        {"id": "r2", "type": "repository", "external_id": "x2", "name": "two",
+         "properties": {"stars": 5, "topic": null}},
+        {"id": "r3", "type": "team", "external_id": "x3", "name": "three"}
+    ], "next": null}))
+    .expect("page");
+    app.update(Action::ApiResult {
+        id,
+        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
+    });
+    let versions = if versions.is_empty() {
+        vec![catalog::demo()]
+    } else {
+        versions
+    };
+    app.update(Action::TypesLoaded {
+        id: RequestId(u64::MAX),
+        types: Arc::new(KnownTypes {
+            catalog: Catalog::from_versions(versions),
+            problems: Vec::new(),
+        }),
+    });
+    app
+}
+
+fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Vec<Command> {
+    let commands = match action_for(app.focus(), KeyEvent::new(code, modifiers)) {
+        Some(action) => app.update(action),
+        None => Vec::new(),
+    };
+    settle(app, commands)
+}
+
+fn key(app: &mut App, c: char) -> Vec<Command> {
+    press(app, KeyCode::Char(c), KeyModifiers::NONE)
+}
+
+fn code(app: &mut App, code: KeyCode) -> Vec<Command> {
+    press(app, code, KeyModifiers::NONE)
+}
+
+/// Runs the analyses the commands ask for, as the executor would, and feeds them back.
+fn settle(app: &mut App, commands: Vec<Command>) -> Vec<Command> {
+    let mut all = commands.clone();
+    for command in commands {
+        if let Command::Analyse { id, job } = command {
+            let analysis = Box::new(super::check::analyse(&job));
+            let more = app.update(Action::Analysed { id, analysis });
+            all.extend(settle(app, more));
+        }
+    }
+    all
+}
+
+pub(crate) fn connect(app: &App) -> &ConnectComposer {
+    match app.stack.top() {
+        Some(Screen::Connect(composer)) => composer,
+        _ => panic!("no connect composer open"),
+    }
+}
+
+fn demo() -> Value {
+    serde_json::from_str(crate::sandbox::DEMO_CONNECT).expect("demo payload")
+}
+
+/// The demo's payload, version bumped to 1.5.0 and its `repository` type removed.
+pub(crate) fn bumped_without_repository() -> Value {
+    let mut payload = demo();
+    payload["version"] = json!("1.5.0");
+    payload["resources"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["type"] != "repository");
+    payload
+}
+
+/// What `$EDITOR` left, fed back as the runtime would.
+pub(crate) fn edit_externally(app: &mut App, text: String) -> Vec<Command> {
+    let commands = key(app, 'e');
+    let Some(Command::EditExternally { id, .. }) = commands
+        .iter()
+        .find(|c| matches!(c, Command::EditExternally { .. }))
+    else {
+        panic!("e asks for the external editor: {commands:?}");
+    };
+    let id = *id;
+    let commands = app.update(Action::Edited {
+        id,
+        result: Ok(text),
+    });
+    settle(app, commands)
+}
+
+fn answer(body: Value, status: u16) -> Box<Exchange> {
+    let response = ReportResponse::from_map(body.as_object().cloned().unwrap_or_default());
+    Box::new(Exchange {
+        status: Some(status),
+        elapsed: Duration::from_millis(12),
+        result: Ok(Reply::Answer(Box::new(Answer {
+            raw: body,
+            response,
+            http_error: None,
+        }))),
+    })
+}
+
+#[test]
+fn c_opens_the_newest_known_version_and_enter_on_the_outline_jumps_to_its_type() {
+    let mut app = app_knowing(Vec::new());
+    let commands = key(&mut app, 'C');
+    assert!(
+        commands
+            .iter()
+            .any(|c| matches!(c, Command::LoadDraft { subject, .. }
+                if subject.kind == "connect" && subject.subject == "acme-devtools")),
+        "a draft of this app is looked for: {commands:?}"
+    );
+    let opened: Value = serde_json::from_str(&connect(&app).text()).unwrap();
+    assert_eq!(opened["app_id"], "acme-devtools");
+    assert!(crate::diff::compare(&demo(), &opened).is_empty());
+    let composer = connect(&app);
+    assert_eq!(composer.outline.len(), 5);
+    assert_eq!(composer.diff.against.as_ref().unwrap().version, "1.4.0");
+    assert_eq!(
+        composer.diff.changes.as_ref().map(|c| c.is_empty()),
+        Some(true)
+    );
+    // The same version as the newest known one: a warning on the version line.
+    let warning = &composer.findings[0];
+    assert_eq!(warning.finding.pointer, "/version");
+    assert_eq!(warning.at.0, 2);
+
+    code(&mut app, KeyCode::Tab);
+    assert_eq!(connect(&app).part, Part::Outline);
+    key(&mut app, 'j');
+    key(&mut app, 'j');
+    let target = connect(&app).outline[2].clone();
+    code(&mut app, KeyCode::Enter);
+    let composer = connect(&app);
+    assert_eq!(composer.part, Part::Payload);
+    assert_eq!(composer.payload.cursor().0, target.at.0);
+    let line = &composer.payload.lines()[target.at.0 + 1];
+    assert!(
+        line.contains(&format!("\"type\": \"{}\"", target.name)),
+        "{line}"
+    );
+    // C again while composing opens no second composer.
+    key(&mut app, 'C');
+    assert_eq!(app.stack.layers().len(), 1);
+}
+
+#[test]
+fn typing_edits_the_payload_u_undoes_and_every_change_is_checked() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    code(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus().mode, InputMode::Editor);
+    // Break the JSON at the top: a syntax error, marked on its line.
+    key(&mut app, 'x');
+    assert!(connect(&app).text().starts_with("x{"));
+    let composer = connect(&app);
+    assert_eq!(composer.error_count(), 1, "{:?}", composer.findings);
+    assert!(composer.findings[0].finding.message.contains("syntax"));
+    assert_eq!(
+        composer.outline.len(),
+        5,
+        "the outline is kept while not JSON"
+    );
+    assert_eq!(composer.diff.changes, None);
+    assert!(connect(&app).draft.unsaved.is_some(), "a draft save is due");
+    code(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus().mode, InputMode::None);
+    key(&mut app, 'u');
+    let composer = connect(&app);
+    assert!(composer.text().starts_with('{'));
+    assert_eq!(composer.error_count(), 0);
+    assert!(composer.diff.changes.is_some());
+    // s on a payload that is not JSON reviews nothing.
+    key(&mut app, 'i');
+    key(&mut app, 'x');
+    code(&mut app, KeyCode::Esc);
+    key(&mut app, 's');
+    assert_eq!(connect(&app).phase, Phase::Editing);
+    assert!(matches!(&app.notice, Some(Notice::Error(m)) if m.contains("not JSON")));
+}
+
+#[test]
+fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_recorded() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let edited = serde_json::to_string_pretty(&bumped_without_repository()).unwrap();
+    edit_externally(&mut app, edited);
+    let composer = connect(&app);
+    assert!(composer.findings.is_empty(), "{:?}", composer.findings);
+    let changes = composer.diff.changes.as_ref().expect("compared");
+    let removal = changes
+        .breaking()
+        .find(|c| c.subject.contains("repository"))
+        .unwrap_or_else(|| panic!("the removal breaks: {changes:?}"));
+    assert!(removal.reason.contains("removed"), "{removal:?}");
+    assert_eq!(composer.outline.len(), 4);
+
+    key(&mut app, 's');
+    assert!(matches!(
+        connect(&app).phase,
+        Phase::Review { armed: false, .. }
+    ));
+    let first = code(&mut app, KeyCode::Enter);
+    assert!(
+        !first.iter().any(|c| matches!(c, Command::Api { .. })),
+        "one Enter does not send a breaking change"
+    );
+    assert!(matches!(&app.notice, Some(Notice::Info(m)) if m.contains("breaking")));
+    let second = code(&mut app, KeyCode::Enter);
+    let Some((id, body)) = second.iter().find_map(|c| match c {
+        Command::Api { id, call } if call.operation == Operation::VersionConnect => {
+            Some((*id, call.body.clone()))
+        }
+        _ => None,
+    }) else {
+        panic!("the second Enter sends: {second:?}");
+    };
+    assert_eq!(body, bumped_without_repository());
+
+    let after = app.update(Action::ApiResult {
+        id,
+        reply: answer(json!({"status": "ok", "message": "registered"}), 200),
+    });
+    assert!(matches!(&connect(&app).phase, Phase::Answered(r) if r.ok));
+    assert!(
+        after
+            .iter()
+            .any(|c| matches!(c, Command::RecordSend(s) if s.kind == SendKind::Connect)),
+        "recorded in the history: {after:?}"
+    );
+    assert!(after.iter().any(|c| matches!(c, Command::RemoveDraft(_))));
+    let Some(Command::RecordAppVersion { base_url, payload }) = after
+        .iter()
+        .find(|c| matches!(c, Command::RecordAppVersion { .. }))
+    else {
+        panic!("recorded as a known version: {after:?}");
+    };
+    assert_eq!(base_url, BASE);
+    // The runtime recorded it: the types know 1.5.0 at once.
+    app.update(Action::AppVersionRecorded {
+        payload: payload.clone(),
+        at: chrono::Utc::now(),
+        result: Ok(()),
+    });
+    let known = app.known_types.as_ref().unwrap();
+    let deployment = known.catalog.get("deployment").unwrap().newest().unwrap();
+    assert_eq!(deployment.version.as_deref(), Some("1.5.0"));
+    assert!(matches!(deployment.source, Source::Sent(_)));
+    assert_eq!(connect(&app).known[0].version, "1.5.0");
+}
+
+#[test]
+fn a_refused_connect_stays_unknown_and_a_read_only_profile_sends_nothing() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    key(&mut app, 's');
+    let commands = code(&mut app, KeyCode::Enter);
+    let (id, _) = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, call } => Some((*id, call.body.clone())),
+            _ => None,
+        })
+        .expect("nothing breaks: one Enter sends");
+    let after = app.update(Action::ApiResult {
+        id,
+        reply: answer(json!({"status": "error", "error": "no"}), 422),
+    });
+    assert!(after.iter().any(|c| matches!(c, Command::RecordSend(_))));
+    assert!(
+        !after
+            .iter()
+            .any(|c| matches!(c, Command::RecordAppVersion { .. })),
+        "a refused connect is no known version"
+    );
+
+    let mut app = app_knowing(Vec::new());
+    app.read_only = Some(crate::config::ReadOnly::Profile("prod".into()));
+    key(&mut app, 'C');
+    key(&mut app, 's');
+    let commands = code(&mut app, KeyCode::Enter);
+    assert!(!commands.iter().any(|c| matches!(c, Command::Api { .. })));
+    assert!(matches!(&app.notice, Some(Notice::Error(m)) if m.contains("\"prod\"")));
+}
+
+#[test]
+fn several_known_apps_open_a_picker_and_new_infers_from_the_loaded_rows() {
+    let other = json!({"app_id": "other-app", "version": "2.0.0",
+                       "resources": [{"type": "widget", "list_supported": true}]});
+    let other =
+        catalog::AppVersion::from_payload(other.as_object().cloned().unwrap(), Source::Demo, None);
+    let mut app = app_knowing(vec![catalog::demo(), other]);
+    key(&mut app, 'C');
+    let picker = connect(&app).picker.clone().expect("a picker");
+    assert_eq!(picker.starts.len(), 3, "two apps and a new one");
+    assert!(
+        picker.starts[2]
+            .label()
+            .contains("inferred from 3 loaded row(s)")
+    );
+    key(&mut app, 'j');
+    code(&mut app, KeyCode::Enter);
+    let composer = connect(&app);
+    assert!(composer.picker.is_none());
+    assert_eq!(composer.app_id().as_deref(), Some("other-app"));
+    assert_eq!(composer.outline[0].name, "widget");
+    code(&mut app, KeyCode::Esc);
+    assert!(app.stack.layers().is_empty());
+
+    let commands = app.update(Action::CommandLine);
+    assert!(commands.is_empty());
+    for c in "connect new".chars() {
+        key(&mut app, c);
+    }
+    code(&mut app, KeyCode::Enter);
+    let composer = connect(&app);
+    let names: Vec<&str> = composer.outline.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["repository", "team"]);
+    assert!(
+        composer.diff.against.is_none(),
+        "a new app has nothing to compare"
+    );
+}

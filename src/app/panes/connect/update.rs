@@ -1,0 +1,510 @@
+//! Keys on the connect composer: choosing where to start, moving between its parts, editing the
+//! payload (checked and compared after every change), jumping from the outline, a finding or a
+//! change to its place in the editor, the review, the send and its answer.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use ratatui_textarea::CursorMove;
+use serde::{Deserialize, Serialize};
+
+use super::check::{self, Analysis, AnalysisJob};
+use super::keys::{ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS};
+use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, Part};
+use crate::app::action::RequestIds;
+use crate::app::keymap::{InputMode, KeyTable};
+use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::widgets::draft::{Restored, age_words};
+use crate::app::widgets::json_editor::{self, escape_controls};
+use crate::app::widgets::send_flow::{self, Phase, Target};
+use crate::app::{Action, Command, RequestId};
+use crate::sanitize;
+use crate::store::SendKind;
+
+/// What a connect draft holds: the payload as typed, JSON or not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DraftBody {
+    pub payload: String,
+}
+
+impl Pane for ConnectComposer {
+    fn keys(&self) -> &'static KeyTable {
+        if self.picker.is_some() {
+            return &PICKER_KEYS;
+        }
+        match self.phase {
+            Phase::Editing => &CONNECT_KEYS,
+            Phase::Review { .. } => &REVIEW_KEYS,
+            Phase::Sending { .. } => &SENDING_KEYS,
+            Phase::Answered(_) => &ANSWER_KEYS,
+        }
+    }
+
+    fn input_mode(&self) -> InputMode {
+        match (&self.phase, self.editing) {
+            (Phase::Editing, true) if self.picker.is_none() => InputMode::Editor,
+            _ => InputMode::None,
+        }
+    }
+
+    fn activity(&self) -> Option<String> {
+        match self.phase {
+            Phase::Sending { .. } => Some("sending the connect…; Esc cancels".to_owned()),
+            _ if self.editing_externally.is_some() => Some("in the external editor…".to_owned()),
+            _ => self
+                .diff
+                .running
+                .map(|_| "checking and comparing…".to_owned()),
+        }
+    }
+
+    fn problem(&self) -> Option<String> {
+        self.draft.problem()
+    }
+
+    fn wake_at(&self) -> Option<Instant> {
+        self.draft.due()
+    }
+
+    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        match self.draft.due() {
+            Some(due) if due <= cx.now => self.save_draft(cx.ids.issue()),
+            _ => Vec::new(),
+        }
+    }
+
+    fn closing(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.save_draft(cx.ids.issue())
+    }
+
+    fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        if self.picker.is_some() {
+            return self.update_picker(action, cx);
+        }
+        let target = Target {
+            kind: SendKind::Connect,
+            base_url: &self.base_url,
+        };
+        match &self.phase {
+            Phase::Editing if self.editing => self.update_editing(action, cx).into(),
+            Phase::Editing => self.update_writing(action, cx),
+            Phase::Review { .. } => {
+                let hold = self.hold();
+                send_flow::update_review(
+                    &mut self.phase,
+                    &mut self.review_scroll,
+                    action,
+                    cx,
+                    target,
+                    hold,
+                )
+            }
+            Phase::Sending { .. } => send_flow::update_sending(&mut self.phase, action, cx, target),
+            Phase::Answered(_) => send_flow::update_answered(&mut self.phase, action, cx),
+        }
+    }
+
+    fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        match delivery {
+            Delivery::Analysed(analysis) if self.diff.running == Some(id) => {
+                self.diff.running = None;
+                if self.diff.again {
+                    // The text changed while this ran: its results are stale.
+                    return self.analyse(cx.ids).into();
+                }
+                self.set_analysis(*analysis);
+            }
+            Delivery::Edited(result) if self.editing_externally == Some(id) => {
+                self.editing_externally = None;
+                return self.edited(result, cx).into();
+            }
+            Delivery::DraftLoaded(result) if self.draft.loading == Some(id) => {
+                let Some(stored) = self.draft.take_loaded(result, cx) else {
+                    return Outcome::done();
+                };
+                return match self.restore_draft(&stored.body, stored.age) {
+                    Ok(()) => {
+                        cx.info(format!(
+                            "draft from {} ago restored; D discards it",
+                            age_words(stored.age)
+                        ));
+                        self.analyse(cx.ids).into()
+                    }
+                    Err(error) => {
+                        cx.error(format!(
+                            "a draft was found but cannot be read ({}); typing here replaces it",
+                            sanitize::line(&error)
+                        ));
+                        Outcome::done()
+                    }
+                };
+            }
+            Delivery::DraftSaved(result) => {
+                self.draft.save_answered(id, result);
+            }
+            Delivery::Api(exchange) => {
+                let target = Target {
+                    kind: SendKind::Connect,
+                    base_url: &self.base_url,
+                };
+                let Some(answered) = send_flow::answer(&mut self.phase, id, &exchange, cx, target)
+                else {
+                    return Outcome::done();
+                };
+                let mut commands = answered.commands;
+                if !answered.ok {
+                    return commands.into();
+                }
+                commands.push(self.draft.sent());
+                return Outcome::Connected {
+                    commands,
+                    payload: Box::new(answered.body),
+                };
+            }
+            _ => {}
+        }
+        Outcome::done()
+    }
+
+    fn resized(&mut self, _cx: &mut Ctx) -> Vec<Command> {
+        Vec::new()
+    }
+}
+
+impl ConnectComposer {
+    /// Checks the payload, outlines it and compares it: here for a small payload, on a
+    /// background task for a large one (at most one runs; a change meanwhile makes it stale).
+    pub fn analyse(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        let job = AnalysisJob {
+            text: Arc::from(self.text()),
+            known: self.known.clone(),
+        };
+        if job.text.len() < ANALYSE_IN_BACKGROUND_BYTES {
+            self.diff.again = false;
+            self.diff.running = None;
+            self.set_analysis(check::analyse(&job));
+            return Vec::new();
+        }
+        if self.diff.running.is_some() {
+            self.diff.again = true;
+            return Vec::new();
+        }
+        self.diff.again = false;
+        self.diff.changes = None;
+        let id = ids.issue();
+        self.diff.running = Some(id);
+        vec![Command::Analyse {
+            id,
+            job: Box::new(job),
+        }]
+    }
+
+    fn set_analysis(&mut self, analysis: Analysis) {
+        let Analysis {
+            is_json,
+            findings,
+            outline,
+            against,
+            changes,
+        } = analysis;
+        self.findings = findings;
+        self.finding = self.finding.min(self.findings.len().saturating_sub(1));
+        // A payload that is not JSON keeps its last outline, so the user keeps their bearings.
+        if is_json {
+            self.outline = outline;
+        }
+        self.outline_cursor = self
+            .outline_cursor
+            .min(self.outline.len().saturating_sub(1));
+        self.diff.against = against;
+        self.diff.changes = changes;
+        let count = self.diff.changes.as_ref().map_or(0, |c| c.changes.len());
+        self.diff.cursor = self.diff.cursor.min(count.saturating_sub(1));
+    }
+
+    /// What the first `Enter` of the review says when the send needs a second one: breaking
+    /// changes (first), and findings the checks reject.
+    fn hold(&self) -> Option<String> {
+        let breaking = self.breaking_count();
+        let errors = self.error_count();
+        let against = self
+            .diff
+            .against
+            .as_ref()
+            .map(|b| {
+                format!(
+                    "{} {}",
+                    sanitize::line(&b.app_id),
+                    sanitize::line(&b.version)
+                )
+            })
+            .unwrap_or_default();
+        match (breaking, errors) {
+            (0, 0) => None,
+            (0, e) => Some(format!(
+                "{e} finding(s): Enter again sends anyway, Esc goes back"
+            )),
+            (b, 0) => Some(format!(
+                "{b} breaking change(s) against {against}: Enter again sends anyway, Esc goes back"
+            )),
+            (b, e) => Some(format!(
+                "{b} breaking change(s) against {against} and {e} finding(s): Enter again sends \
+                 anyway, Esc goes back"
+            )),
+        }
+    }
+
+    /// The picker is open: choose where the payload starts from.
+    fn update_picker(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        let Some(picker) = &mut self.picker else {
+            return Outcome::done();
+        };
+        let last = picker.starts.len().saturating_sub(1);
+        match action {
+            Action::Down | Action::ScrollDown => picker.cursor = (picker.cursor + 1).min(last),
+            Action::Up | Action::ScrollUp => picker.cursor = picker.cursor.saturating_sub(1),
+            Action::Top | Action::PageUp => picker.cursor = 0,
+            Action::Bottom | Action::PageDown => picker.cursor = last,
+            Action::Open => {
+                let Some(start) = picker.starts.get(picker.cursor).cloned() else {
+                    return Outcome::done();
+                };
+                *self = ConnectComposer::from_start(&self.base_url, self.known.clone(), &start);
+                cx.info(format!("starting from {}", sanitize::line(&start.label())));
+                let mut commands = self.analyse(cx.ids);
+                commands.push(self.load_draft(cx.ids.issue()));
+                return commands.into();
+            }
+            Action::Back => return Outcome::Pop,
+            Action::Click { .. } => {}
+            other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    /// Normal mode: moving in and between the parts, and the composer's own keys.
+    fn update_writing(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        match action {
+            Action::Down | Action::ScrollDown => self.step(1),
+            Action::Up | Action::ScrollUp => self.step(-1),
+            Action::PageDown => self.step(10),
+            Action::PageUp => self.step(-10),
+            Action::Top => self.step(isize::MIN / 2),
+            Action::Bottom => self.step(isize::MAX / 2),
+            Action::NextPane => self.part = self.part.step(true),
+            Action::PrevPane => self.part = self.part.step(false),
+            Action::Open => match self.part {
+                Part::Payload => self.editing = true,
+                Part::Outline => self.go_to_type(cx),
+                Part::Findings => self.go_to_finding(0),
+                Part::Diff => self.go_to_change(cx),
+            },
+            Action::StartEdit => {
+                self.part = Part::Payload;
+                self.editing = true;
+            }
+            Action::Undo | Action::Redo => {
+                let undo = matches!(action, Action::Undo);
+                let done = if undo {
+                    self.payload.undo()
+                } else {
+                    self.payload.redo()
+                };
+                if !done {
+                    cx.info(if undo {
+                        "nothing to undo"
+                    } else {
+                        "nothing to redo"
+                    });
+                    return Outcome::done();
+                }
+                self.part = Part::Payload;
+                return self.changed(cx).into();
+            }
+            Action::EditExternally => {
+                let id = cx.ids.issue();
+                self.editing_externally = Some(id);
+                let text = self.text();
+                return vec![Command::EditExternally { id, text }].into();
+            }
+            Action::DiscardDraft => return self.discard(cx).into(),
+            Action::NextMatch => self.go_to_finding(1),
+            Action::PrevMatch => self.go_to_finding(-1),
+            Action::Review => self.review(cx),
+            Action::Back => return Outcome::Pop,
+            Action::Click { .. } => {}
+            other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    /// `j`/`k` and the page keys in the part that has the cursor.
+    fn step(&mut self, by: isize) {
+        let moved = |at: usize, len: usize| {
+            (at as isize)
+                .saturating_add(by)
+                .clamp(0, len.saturating_sub(1) as isize) as usize
+        };
+        match self.part {
+            Part::Payload => {
+                let lines = self.payload.lines().len();
+                let row = self.payload.cursor().0;
+                json_editor::jump_to(&mut self.payload, moved(row, lines), 0);
+            }
+            Part::Outline => self.outline_cursor = moved(self.outline_cursor, self.outline.len()),
+            Part::Findings => self.finding = moved(self.finding, self.findings.len()),
+            Part::Diff => {
+                let count = self.diff.changes.as_ref().map_or(0, |c| c.changes.len());
+                self.diff.cursor = moved(self.diff.cursor, count);
+            }
+        }
+    }
+
+    /// `s`: the exact request and the changes, when the payload is JSON and compared.
+    fn review(&mut self, cx: &mut Ctx) {
+        if self.diff.running.is_some() {
+            cx.info("still checking and comparing the payload; s again in a moment");
+            return;
+        }
+        match crate::validate::parse_json(&self.text()) {
+            Ok(body) => {
+                self.review_scroll = 0;
+                self.phase = Phase::Review { body, armed: false };
+            }
+            Err(error) => cx.error(format!(
+                "nothing to review: the payload is not JSON ({error})"
+            )),
+        }
+    }
+
+    /// The editor has the keyboard.
+    fn update_editing(&mut self, action: Action, cx: &mut Ctx) -> Vec<Command> {
+        let changed = match action {
+            Action::Edit(input) => self.payload.input(input),
+            Action::InsertText(text) => self.payload.insert_str(escape_controls(&text)),
+            Action::Back => {
+                self.editing = false;
+                false
+            }
+            _ => false,
+        };
+        if changed {
+            self.changed(cx)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The payload changed: its draft is due for a save, and it is checked and compared again.
+    fn changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.draft.touch(cx.now);
+        self.analyse(cx.ids)
+    }
+
+    /// `Enter` on the outline: the cursor goes to the type's definition in the editor.
+    fn go_to_type(&mut self, cx: &mut Ctx) {
+        let Some(entry) = self.outline.get(self.outline_cursor) else {
+            cx.info("no types in the payload");
+            return;
+        };
+        let (line, column) = entry.at;
+        self.part = Part::Payload;
+        json_editor::jump_to(&mut self.payload, line, column);
+    }
+
+    /// Selects the finding `step` away from the current one and moves the cursor where it points.
+    fn go_to_finding(&mut self, step: isize) {
+        if self.findings.is_empty() {
+            return;
+        }
+        let n = self.findings.len() as isize;
+        self.finding = (self.finding as isize + step).rem_euclid(n) as usize;
+        let (line, column) = self.findings[self.finding].at;
+        self.part = Part::Payload;
+        json_editor::jump_to(&mut self.payload, line, column);
+    }
+
+    /// `Enter` on a change: where it is in the payload (for a removal, where it was).
+    fn go_to_change(&mut self, cx: &mut Ctx) {
+        let Some(changes) = &self.diff.changes else {
+            cx.info("nothing compared: no earlier version of this app is known");
+            return;
+        };
+        let ordered = changes.in_review_order();
+        let Some(change) = ordered.get(self.diff.cursor) else {
+            return;
+        };
+        let text = self.text();
+        let (line, column) = crate::app::panes::composer::locate::position_of(&text, &change.path);
+        self.part = Part::Payload;
+        json_editor::jump_to(&mut self.payload, line, column);
+        self.payload.move_cursor(CursorMove::Head);
+    }
+
+    /// The external editor is done: its text replaces the payload (JSON or not: the findings
+    /// say what is wrong, and nothing typed is lost).
+    fn edited(&mut self, result: Result<String, String>, cx: &mut Ctx) -> Vec<Command> {
+        let text = match result {
+            Ok(text) => text,
+            Err(error) => {
+                cx.error(format!(
+                    "{}; the payload is as it was",
+                    sanitize::line(&error)
+                ));
+                return Vec::new();
+            }
+        };
+        let text = text.trim_end_matches('\n');
+        if text == self.text() {
+            cx.info("no change in the editor");
+            return Vec::new();
+        }
+        json_editor::replace_text(&mut self.payload, &sanitize::json_for_terminal(text));
+        self.part = Part::Payload;
+        let commands = self.changed(cx);
+        match crate::validate::parse_json(text) {
+            Ok(_) => cx.info("the payload was updated from the editor; u undoes"),
+            Err(error) => cx.error(format!(
+                "the edited payload is not JSON ({}): e edits it again, u undoes",
+                sanitize::line(&error.to_string())
+            )),
+        }
+        commands
+    }
+
+    /// The save of what is unsaved, now.
+    pub fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
+        let body = DraftBody {
+            payload: self.text(),
+        };
+        // A struct of one string always serialises.
+        let body = serde_json::to_string(&body).unwrap_or_default();
+        self.draft.save(id, || body)
+    }
+
+    /// Puts a stored draft in place, keeping the composer as it was for `D`.
+    pub fn restore_draft(&mut self, body: &str, age: std::time::Duration) -> Result<(), String> {
+        let draft: DraftBody = serde_json::from_str(body).map_err(|e| e.to_string())?;
+        let fresh = Box::new(self.clone());
+        json_editor::replace_text(
+            &mut self.payload,
+            &sanitize::json_for_terminal(&draft.payload),
+        );
+        self.draft.restored = Some(Restored { age, fresh });
+        Ok(())
+    }
+
+    /// `D`: the restored draft goes, here and in the store.
+    fn discard(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        let Some((fresh, draft)) = self.draft.discard() else {
+            cx.info("no restored draft to discard");
+            return Vec::new();
+        };
+        *self = fresh;
+        self.draft = draft;
+        cx.info("draft discarded: the payload starts again from where it was opened");
+        let mut commands = vec![Command::RemoveDraft(self.draft.subject.clone())];
+        commands.extend(self.analyse(cx.ids));
+        commands
+    }
+}

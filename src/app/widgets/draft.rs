@@ -1,0 +1,192 @@
+//! When a composer's draft is saved, and what happens to a stored one, for both composers: a
+//! save a quiet half second after the last change (at the latest a second after the first
+//! unsaved one), never while nothing changes; a stored draft restored when the composer opens on
+//! the same subject unless typing started first; the composer as it opened kept for `D`. What a
+//! draft holds is each composer's own; the store is the runtime's (this only asks, with commands).
+
+use std::time::{Duration, Instant};
+
+use crate::app::pane::Ctx;
+use crate::app::{Command, DraftSubject, RequestId, StoredDraft};
+use crate::sanitize;
+
+/// A save is due this long after the last change: a burst of typing is one write.
+pub const QUIET: Duration = Duration::from_millis(500);
+
+/// ... but never later than this after the first unsaved change, so that typing without a
+/// pause still reaches the store: a crash loses at most the last second of typing.
+pub const LONGEST_UNSAVED: Duration = Duration::from_secs(1);
+
+/// Where a composer's draft stands; `F` is the composer, kept as it opened for `D`.
+#[derive(Clone, Debug)]
+pub struct DraftState<F> {
+    pub subject: DraftSubject,
+    /// Changes not yet handed to the store: since when, and the last one.
+    pub unsaved: Option<Unsaved>,
+    /// The look-up of a stored draft, while it runs.
+    pub loading: Option<RequestId>,
+    /// The last save asked for, while it runs.
+    pub saving: Option<RequestId>,
+    /// What the last save said, for the title (`None` before any).
+    pub saved: Option<Result<(), String>>,
+    /// The restored draft's age, and the composer as it was before, for `D`.
+    pub restored: Option<Restored<F>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsaved {
+    pub since: Instant,
+    pub last: Instant,
+}
+
+#[derive(Clone, Debug)]
+pub struct Restored<F> {
+    pub age: Duration,
+    pub fresh: Box<F>,
+}
+
+impl<F> DraftState<F> {
+    pub fn new(subject: DraftSubject) -> Self {
+        DraftState {
+            subject,
+            unsaved: None,
+            loading: None,
+            saving: None,
+            saved: None,
+            restored: None,
+        }
+    }
+
+    /// Something changed at `now`.
+    pub fn touch(&mut self, now: Instant) {
+        let since = self.unsaved.map_or(now, |u| u.since);
+        self.unsaved = Some(Unsaved { since, last: now });
+        self.saved = None;
+    }
+
+    /// When the next save is due: [`QUIET`] after the last change, at the latest
+    /// [`LONGEST_UNSAVED`] after the first; `None` while nothing is unsaved.
+    pub fn due(&self) -> Option<Instant> {
+        self.unsaved
+            .map(|u| (u.last + QUIET).min(u.since + LONGEST_UNSAVED))
+    }
+
+    /// Asks for the stored draft of this subject, to restore it when it comes.
+    pub fn load(&mut self, id: RequestId) -> Command {
+        self.loading = Some(id);
+        Command::LoadDraft {
+            id,
+            subject: self.subject.clone(),
+        }
+    }
+
+    /// The save of what is unsaved, now (`body` is the composer's draft text); nothing when
+    /// everything is saved.
+    pub fn save(&mut self, id: RequestId, body: impl FnOnce() -> String) -> Vec<Command> {
+        if self.unsaved.take().is_none() {
+            return Vec::new();
+        }
+        self.saving = Some(id);
+        vec![Command::SaveDraft {
+            id,
+            subject: self.subject.clone(),
+            body: body(),
+        }]
+    }
+
+    /// The answer to the save `id`; returns whether it was this draft's.
+    pub fn save_answered(&mut self, id: RequestId, result: Result<(), String>) -> bool {
+        if self.saving != Some(id) {
+            return false;
+        }
+        self.saving = None;
+        // A change since this save was asked for is not in it: no "saved" cue yet.
+        if result.is_err() || self.unsaved.is_none() {
+            self.saved = Some(result);
+        }
+        true
+    }
+
+    /// The stored draft arrived: the one to restore, if any. A store that could not be read, or
+    /// typing that started meanwhile (the next save replaces the stored draft), is said here.
+    pub fn take_loaded(
+        &mut self,
+        result: Result<Option<StoredDraft>, String>,
+        cx: &mut Ctx,
+    ) -> Option<StoredDraft> {
+        self.loading = None;
+        let stored = match result {
+            Ok(stored) => stored?,
+            Err(error) => {
+                cx.error(format!(
+                    "the store could not be read for a draft: {}",
+                    sanitize::line(&error)
+                ));
+                return None;
+            }
+        };
+        if self.unsaved.is_some() {
+            cx.info(format!(
+                "a draft from {} ago was not restored: typing had started",
+                age_words(stored.age)
+            ));
+            return None;
+        }
+        Some(stored)
+    }
+
+    /// The composer was sent and accepted: its draft has done its job.
+    pub fn sent(&mut self) -> Command {
+        self.unsaved = None;
+        self.restored = None;
+        self.saved = None;
+        Command::RemoveDraft(self.subject.clone())
+    }
+
+    /// For the title: saved, not saved, restored (and how old), or nothing yet.
+    pub fn cue(&self) -> String {
+        match (&self.saved, &self.restored, self.unsaved) {
+            (Some(Ok(())), _, None) => " · draft saved".to_owned(),
+            (Some(Err(_)), _, _) => " · draft not saved".to_owned(),
+            (_, Some(restored), _) => format!(
+                " · draft from {} ago (D discards it)",
+                age_words(restored.age)
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// For the status bar, when the last save failed.
+    pub fn problem(&self) -> Option<String> {
+        match &self.saved {
+            Some(Err(error)) => Some(format!("draft not saved: {}", sanitize::line(error))),
+            _ => None,
+        }
+    }
+}
+
+impl<F: Clone> DraftState<F> {
+    /// `D`: the composer as it opened, before the draft was restored, with this draft state
+    /// (nothing unsaved); `None` when no draft was restored.
+    pub fn discard(&mut self) -> Option<(F, DraftState<F>)> {
+        let restored = self.restored.take()?;
+        let mut draft = self.clone();
+        draft.unsaved = None;
+        draft.saved = None;
+        Some((*restored.fresh, draft))
+    }
+}
+
+/// "12 s", "3 min", "2 h", "4 days": how old a draft is, in the notice that restores it.
+pub fn age_words(age: Duration) -> String {
+    let s = age.as_secs();
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min", s / 60),
+        3600..86400 => format!("{} h", s / 3600),
+        _ => match s / 86400 {
+            1 => "1 day".to_owned(),
+            d => format!("{d} days"),
+        },
+    }
+}

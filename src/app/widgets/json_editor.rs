@@ -1,0 +1,75 @@
+//! The multi-line JSON editor both composers use (the report's resource, the connect payload): a
+//! `ratatui-textarea` with line numbers and bounded undo, plus the few operations a composer
+//! needs on it. Its findings are drawn beside the lines by `ui::widgets::json_editor`.
+
+use ratatui::style::{Color, Style};
+use ratatui_textarea::{CursorMove, TextArea};
+
+/// A new editor on `text`, cursor at the top.
+pub fn new_editor(text: &str) -> TextArea<'static> {
+    let mut area = TextArea::new(text.lines().map(str::to_owned).collect());
+    area.set_tab_length(2);
+    area.set_max_histories(200);
+    area.set_line_number_style(Style::new().fg(Color::DarkGray));
+    area.set_cursor_line_style(Style::default());
+    area
+}
+
+/// The editor's text as typed.
+pub fn text_of(area: &TextArea<'_>) -> String {
+    area.lines().join("\n")
+}
+
+/// Its size in bytes (newlines counted), without building the text.
+pub fn size_of(area: &TextArea<'_>) -> usize {
+    area.lines().iter().map(|l| l.len() + 1).sum()
+}
+
+/// Replaces the whole text, undoably (the cut, then the insert), cursor back at the top.
+pub fn replace_text(area: &mut TextArea<'_>, text: &str) {
+    area.select_all();
+    area.cut();
+    area.insert_str(text);
+    area.move_cursor(CursorMove::Top);
+}
+
+/// Moves the cursor to a 0-based line and character column (clamped by the editor).
+pub fn jump_to(area: &mut TextArea<'_>, line: usize, column: usize) {
+    let clamp = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
+    area.move_cursor(CursorMove::Jump(clamp(line), clamp(column)));
+}
+
+/// Pasted text for the editor: control characters other than newline and tab become `\u`
+/// escapes (the same data inside a JSON string), so none reaches the terminal raw.
+pub fn escape_controls(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .chars()
+        .map(|c| match c {
+            '\n' | '\t' => c.to_string(),
+            c if c.is_control() => format!("\\u{:04x}", u32::from(c)),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replacing_the_text_can_be_undone() {
+        let mut area = new_editor("{\n  \"a\": 1\n}");
+        replace_text(&mut area, "[]");
+        assert_eq!(text_of(&area), "[]");
+        assert!(area.undo());
+        assert!(area.undo());
+        assert!(!area.undo());
+        assert_eq!(text_of(&area), "{\n  \"a\": 1\n}");
+        assert_eq!(size_of(&area), text_of(&area).len() + 1);
+    }
+
+    #[test]
+    fn pasted_controls_become_escapes() {
+        assert_eq!(escape_controls("a\r\nb\u{1b}[2J\t"), "a\nb\\u001b[2J\t");
+    }
+}

@@ -1,0 +1,229 @@
+//! Reviewing, sending and answering, as both composers (report and connect) do it: the exact
+//! request on screen, `c` for curl, `Enter` to send (refused under a read-only profile, and held
+//! for a second `Enter` when something should make the user think twice), `Esc` to cancel a send
+//! in flight, and the answer with its `platform_app_url`. Every send is recorded in the history.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::api::{ApiError, Exchange, Reply, curl};
+use crate::app::pane::{Ctx, Outcome};
+use crate::app::panes::history::record::{record, record_cancelled};
+use crate::app::{Action, ApiCall, Command, RequestId};
+use crate::store::SendKind;
+
+/// Where a composer is in writing, reviewing and sending.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    Editing,
+    /// The exact request on screen; when it needs a second confirmation, `armed` once the first
+    /// `Enter` was pressed.
+    Review {
+        body: Value,
+        armed: bool,
+    },
+    /// Sent; waiting for the answer (`Esc` cancels).
+    Sending {
+        id: RequestId,
+        body: Value,
+    },
+    Answered(Box<SendResult>),
+}
+
+/// What came back from a send.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SendResult {
+    pub ok: bool,
+    pub http_status: Option<u16>,
+    pub elapsed: Duration,
+    pub status: Option<String>,
+    pub message: Option<String>,
+    pub platform_app_url: Option<String>,
+    /// The service's `error`, or what went wrong on the way (network, timeout, not JSON).
+    pub error: Option<String>,
+}
+
+impl SendResult {
+    pub fn from_exchange(exchange: &Exchange) -> Self {
+        let mut result = SendResult {
+            ok: false,
+            http_status: exchange.status,
+            elapsed: exchange.elapsed,
+            status: None,
+            message: None,
+            platform_app_url: None,
+            error: None,
+        };
+        match &exchange.result {
+            Ok(Reply::Answer(answer)) => {
+                let response = &answer.response;
+                result.status = response.status.get().cloned();
+                result.message = response.message.get().cloned();
+                result.platform_app_url = response
+                    .metadata
+                    .get()
+                    .and_then(|m| m.platform_app_url.get().cloned());
+                result.error = response.error.get().cloned();
+                result.ok = !response.is_error();
+            }
+            Ok(Reply::Page(_)) => result.error = Some("the service answered with a page".into()),
+            Err(error) => result.error = Some(describe(error)),
+        }
+        result
+    }
+}
+
+fn describe(error: &ApiError) -> String {
+    match error.hint() {
+        Some(hint) => format!("{error} ({hint})"),
+        None => error.to_string(),
+    }
+}
+
+/// Which send this is: the operation (from the kind) and where it goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Target<'a> {
+    pub kind: SendKind,
+    pub base_url: &'a str,
+}
+
+/// A key in the review. `hold` is what the first `Enter` says when the send needs a second one
+/// (findings, breaking changes); `None` sends at once.
+pub fn update_review(
+    phase: &mut Phase,
+    scroll: &mut usize,
+    action: Action,
+    cx: &mut Ctx,
+    target: Target<'_>,
+    hold: Option<String>,
+) -> Outcome {
+    let Phase::Review { body, armed } = phase else {
+        return Outcome::done();
+    };
+    match action {
+        Action::Down | Action::ScrollDown => *scroll += 1,
+        Action::Up | Action::ScrollUp => *scroll = scroll.saturating_sub(1),
+        Action::PageDown => *scroll += 10,
+        Action::PageUp => *scroll = scroll.saturating_sub(10),
+        Action::Top => *scroll = 0,
+        Action::Bottom => *scroll = usize::MAX / 2,
+        Action::Open => {
+            if cx.refuse_write(target.kind.as_str()) {
+                return Outcome::done();
+            }
+            match hold {
+                Some(text) if !*armed => {
+                    *armed = true;
+                    cx.info(text);
+                }
+                _ => {
+                    let id = cx.ids.issue();
+                    let body = body.clone();
+                    let call = ApiCall {
+                        operation: target.kind.operation(),
+                        body: body.clone(),
+                    };
+                    *phase = Phase::Sending { id, body };
+                    return vec![Command::Api { id, call }].into();
+                }
+            }
+        }
+        Action::CopyCurl => {
+            let line = curl::command(target.base_url, target.kind.operation(), body);
+            return cx.copy(Some(line), "curl command").into();
+        }
+        Action::Back => *phase = Phase::Editing,
+        other => return Outcome::NotMine(other),
+    }
+    Outcome::done()
+}
+
+/// A key while the send is in flight: `Esc` cancels it (and records that it may have arrived).
+pub fn update_sending(
+    phase: &mut Phase,
+    action: Action,
+    cx: &mut Ctx,
+    target: Target<'_>,
+) -> Outcome {
+    let Phase::Sending { id, body } = phase else {
+        return Outcome::done();
+    };
+    match action {
+        Action::Back => {
+            let cancel = Command::Cancel(*id);
+            let record = record_cancelled(target.base_url, target.kind, body);
+            *phase = Phase::Editing;
+            cx.info("send cancelled (the service may have received it already)");
+            vec![cancel, record].into()
+        }
+        other => Outcome::NotMine(other),
+    }
+}
+
+/// A key on the answer: `o` opens `platform_app_url`, `y` copies it, `Esc` goes back to editing.
+pub fn update_answered(phase: &mut Phase, action: Action, cx: &mut Ctx) -> Outcome {
+    let Phase::Answered(result) = phase else {
+        return Outcome::done();
+    };
+    match action {
+        Action::OpenLink => {
+            let url = result.platform_app_url.clone();
+            cx.open_url(url, "the answer has no platform_app_url")
+                .into()
+        }
+        Action::Copy => {
+            let url = result.platform_app_url.clone();
+            cx.copy(url, "platform_app_url").into()
+        }
+        Action::Back => {
+            *phase = Phase::Editing;
+            Outcome::done()
+        }
+        other => Outcome::NotMine(other),
+    }
+}
+
+/// What an answer to the send in flight did.
+#[derive(Debug)]
+pub struct Answered {
+    /// The service accepted it.
+    pub ok: bool,
+    /// The body as it was sent.
+    pub body: Value,
+    /// Its record in the history.
+    pub commands: Vec<Command>,
+}
+
+/// The answer to request `id`: when it is the send in flight, the phase shows it, the send is
+/// recorded, and the status bar says what happened. `None` for any other id.
+pub fn answer(
+    phase: &mut Phase,
+    id: RequestId,
+    exchange: &Exchange,
+    cx: &mut Ctx,
+    target: Target<'_>,
+) -> Option<Answered> {
+    let Phase::Sending { id: sent, body } = phase else {
+        return None;
+    };
+    if *sent != id {
+        return None;
+    }
+    let body = std::mem::take(body);
+    let noun = target.kind.as_str();
+    // Every answer is recorded, a refusal or a network failure too.
+    let commands = vec![record(target.base_url, target.kind, &body, exchange)];
+    let result = SendResult::from_exchange(exchange);
+    let ok = result.ok;
+    if let Err(error) = &exchange.result {
+        cx.record_api_error(&format!("sending a {noun}"), error);
+    }
+    *phase = Phase::Answered(Box::new(result));
+    if ok {
+        cx.info(format!("{noun} sent: the service answered ok"));
+    } else {
+        cx.error(format!("the {noun} was refused: fix it and send again"));
+    }
+    Some(Answered { ok, body, commands })
+}

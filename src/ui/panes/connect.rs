@@ -1,0 +1,293 @@
+//! The connect composer: the payload editor (line numbers, finding marks), the findings (or the
+//! answer), the outline of its types and the changes against the newest known version of the
+//! app; the picker of where to start; the review, breaking changes first.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use crate::app::layout;
+use crate::app::panes::connect::{ConnectComposer, Part, Picker};
+use crate::app::widgets::send_flow::Phase;
+use crate::diff::{Change, Impact};
+use crate::sanitize;
+use crate::ui::theme::Theme;
+use crate::ui::widgets::json_editor::{self, FindingsText};
+use crate::ui::widgets::send;
+
+pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
+    if let Some(picker) = &composer.picker {
+        render_picker(frame, picker, theme, area);
+        return;
+    }
+    if let Phase::Review { body, armed } = &composer.phase {
+        render_review(frame, composer, body, *armed, theme, area);
+        return;
+    }
+    let areas = composer.areas(area);
+    render_editor(frame, composer, theme, areas.editor);
+    match &composer.phase {
+        Phase::Answered(result) => {
+            send::render_answer(frame, theme, result, "connect", areas.bottom)
+        }
+        _ => {
+            let findings: Vec<_> = composer.findings.iter().map(|l| &l.finding).collect();
+            let text = FindingsText {
+                none: "the payload passes the checks of appdeck validate",
+                whole: "(payload)",
+            };
+            let focused = composer.part == Part::Findings;
+            let state = (composer.finding, focused, composer.diff.running.is_some());
+            json_editor::render_findings(frame, theme, &findings, state, &text, areas.bottom);
+        }
+    }
+    render_outline(frame, composer, theme, areas.outline);
+    render_diff(frame, composer, theme, areas.diff);
+}
+
+fn block<'a>(theme: &Theme, title: String, focused: bool) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(focused))
+        .title(Span::styled(title, theme.title()))
+}
+
+fn render_picker(frame: &mut Frame, picker: &Picker, theme: &Theme, area: Rect) {
+    let lines: Vec<Line> = picker
+        .starts
+        .iter()
+        .enumerate()
+        .map(|(i, start)| {
+            let selected = i == picker.cursor;
+            let marker = if selected { "▶ " } else { "  " };
+            let line = Line::from(format!("{marker}{}", sanitize::line(&start.label())));
+            if selected {
+                line.style(theme.selected(true))
+            } else {
+                line
+            }
+        })
+        .collect();
+    let title = " Connect: start from (Enter), Esc back ".to_owned();
+    frame.render_widget(Paragraph::new(lines).block(block(theme, title, true)), area);
+}
+
+fn render_editor(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
+    if area.height == 0 {
+        return;
+    }
+    let focused = composer.part == Part::Payload;
+    let title = match &composer.phase {
+        Phase::Sending { .. } => " Connect: sending… (Esc cancels) ".to_owned(),
+        _ => {
+            let mode = if composer.editing {
+                "editing: Esc leaves"
+            } else {
+                "Enter edits, e $EDITOR, u/^r undo/redo"
+            };
+            format!(" Connect payload (JSON) · {mode}{} ", composer.draft.cue())
+        }
+    };
+    let marks = composer
+        .findings
+        .iter()
+        .map(|l| (l.at.0, l.finding.severity));
+    let block = block(theme, title, focused);
+    json_editor::render_marked(frame, theme, &composer.payload, marks, block, area);
+}
+
+fn render_outline(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
+    if area.height == 0 {
+        return;
+    }
+    let focused = composer.part == Part::Outline;
+    let title = format!(
+        " outline: {} type(s) · Enter goes to one ",
+        composer.outline.len()
+    );
+    let block = block(theme, title, focused);
+    let height = usize::from(block.inner(area).height);
+    let offset = (composer.outline_cursor + 1).saturating_sub(height);
+    let lines: Vec<Line> = if composer.outline.is_empty() {
+        vec![Line::from(Span::styled(
+            "no types in the payload",
+            theme.dim(),
+        ))]
+    } else {
+        composer
+            .outline
+            .iter()
+            .enumerate()
+            .skip(offset)
+            .take(height)
+            .map(|(i, entry)| {
+                let actions = if entry.actions.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {}", sanitize::line(&entry.actions.join(", ")))
+                };
+                let selected = focused && i == composer.outline_cursor;
+                let mut line = Line::from(vec![
+                    Span::raw(if selected { "▶ " } else { "  " }),
+                    Span::styled(format!("{} ", entry.capabilities), theme.dim()),
+                    Span::styled(sanitize::line(&entry.name).into_owned(), theme.key()),
+                    Span::raw(actions),
+                ]);
+                if selected {
+                    line = line.style(theme.selected(true));
+                }
+                line
+            })
+            .collect()
+    };
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// One change as a line: its impact, where, and why.
+fn change_line<'a>(theme: &Theme, change: &Change) -> Line<'a> {
+    let style = match change.impact {
+        Impact::Breaking | Impact::Unknown => theme.error(),
+        Impact::NonBreaking => theme.dim(),
+    };
+    Line::from(vec![
+        Span::styled(format!("{} ", change.impact.label()), style),
+        Span::styled(sanitize::line(&change.subject).into_owned(), theme.key()),
+        Span::raw(format!(
+            ": {} ({})",
+            sanitize::line(&change.reason),
+            sanitize::line(&change.path)
+        )),
+    ])
+}
+
+fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
+    if area.height == 0 {
+        return;
+    }
+    let focused = composer.part == Part::Diff;
+    let diff = &composer.diff;
+    let title = match (&diff.against, &diff.changes, diff.running) {
+        (_, _, Some(_)) => " diff: comparing… ".to_owned(),
+        (None, _, None) => " diff: no known version of this app ".to_owned(),
+        (Some(b), Some(c), None) => format!(
+            " diff: {} breaking of {} · vs {} {} ",
+            c.breaking().count(),
+            c.changes.len(),
+            sanitize::line(&b.app_id),
+            sanitize::line(&b.version),
+        ),
+        (Some(b), None, None) => format!(
+            " diff vs {} {} ",
+            sanitize::line(&b.app_id),
+            sanitize::line(&b.version)
+        ),
+    };
+    let block = block(theme, title, focused);
+    let height = usize::from(block.inner(area).height);
+    let lines: Vec<Line> = match &diff.changes {
+        Some(changes) if !changes.is_empty() => {
+            let offset = (diff.cursor + 1).saturating_sub(height);
+            changes
+                .in_review_order()
+                .into_iter()
+                .enumerate()
+                .skip(offset)
+                .take(height)
+                .map(|(i, change)| {
+                    let mut line = change_line(theme, change);
+                    if focused && i == diff.cursor {
+                        line.spans.insert(0, Span::raw("▶ "));
+                        line.style(theme.selected(true))
+                    } else {
+                        line
+                    }
+                })
+                .collect()
+        }
+        Some(_) => vec![Line::from(Span::styled(
+            "no change against that version",
+            theme.dim(),
+        ))],
+        None if diff.against.is_none() => vec![Line::from(Span::styled(
+            "nothing to compare: a first version breaks nobody",
+            theme.dim(),
+        ))],
+        None => vec![Line::from(Span::styled(
+            "the payload is not JSON: nothing compared",
+            theme.dim(),
+        ))],
+    };
+    // A change's reason matters more than the width: it wraps.
+    let paragraph = Paragraph::new(lines)
+        .block(block)
+        .wrap(ratatui::widgets::Wrap { trim: false });
+    frame.render_widget(paragraph, area);
+}
+
+fn render_review(
+    frame: &mut Frame,
+    composer: &ConnectComposer,
+    body: &serde_json::Value,
+    armed: bool,
+    theme: &Theme,
+    area: Rect,
+) {
+    let title =
+        " Review: the changes and the exact request (Enter sends, c copies curl, Esc edits) "
+            .to_owned();
+    let block = block(theme, title, true);
+    let inner = layout::inset(area);
+    let mut lines = Vec::new();
+    let (breaking, errors) = (composer.breaking_count(), composer.error_count());
+    if breaking > 0 || errors > 0 {
+        let text = if armed {
+            "press Enter again to send anyway".to_owned()
+        } else {
+            format!(
+                "{breaking} breaking change(s), {errors} finding(s) the checks reject: Enter twice sends anyway"
+            )
+        };
+        lines.push(Line::from(Span::styled(text, theme.warning())));
+    }
+    match (&composer.diff.against, &composer.diff.changes) {
+        (Some(b), Some(changes)) => {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "against {} {} ({}): {} change(s), breaking first",
+                    sanitize::line(&b.app_id),
+                    sanitize::line(&b.version),
+                    sanitize::line(&b.source),
+                    changes.changes.len()
+                ),
+                theme.key(),
+            )));
+            lines.extend(
+                changes
+                    .in_review_order()
+                    .into_iter()
+                    .map(|c| change_line(theme, c)),
+            );
+        }
+        _ => lines.push(Line::from(Span::styled(
+            "no known version of this app: nothing to compare",
+            theme.dim(),
+        ))),
+    }
+    lines.push(Line::default());
+    lines.extend(send::request_head(
+        theme,
+        &composer.base_url,
+        "apps.version.connect",
+    ));
+    let height = usize::from(inner.height);
+    lines.extend(send::body_lines(body, 0, usize::MAX));
+    let scroll = composer
+        .review_scroll
+        .min(lines.len().saturating_sub(height / 2));
+    let lines: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
+    let paragraph = Paragraph::new(lines)
+        .block(block)
+        .wrap(ratatui::widgets::Wrap { trim: false });
+    frame.render_widget(paragraph, area);
+}

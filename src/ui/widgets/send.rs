@@ -1,0 +1,96 @@
+//! The review's request head and the answer of a send, for both composers.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use crate::app::widgets::send_flow::SendResult;
+use crate::sanitize;
+use crate::ui::theme::Theme;
+
+/// `POST <url>` and the headers (the token masked), then a blank line: the top of a review.
+pub fn request_head(theme: &Theme, base_url: &str, path: &str) -> Vec<Line<'static>> {
+    let url = format!("{}/{path}", base_url.trim_end_matches('/'));
+    let mut lines = vec![Line::from(vec![
+        Span::styled("POST ", theme.key()),
+        Span::raw(sanitize::line(&url).into_owned()),
+    ])];
+    for header in [
+        "Authorization: Bearer ••••",
+        "Content-Type: application/json",
+        "Accept: application/json",
+    ] {
+        lines.push(Line::from(Span::styled(header, theme.dim())));
+    }
+    lines.push(Line::default());
+    lines
+}
+
+/// The body as pretty JSON, from line `scroll` (kept so that half the area stays filled),
+/// at most `height` lines.
+pub fn body_lines(body: &serde_json::Value, scroll: usize, height: usize) -> Vec<Line<'static>> {
+    let pretty = serde_json::to_string_pretty(body).unwrap_or_default();
+    let max_scroll = pretty.lines().count().saturating_sub(height / 2);
+    pretty
+        .lines()
+        .skip(scroll.min(max_scroll))
+        .take(height)
+        .map(|l| Line::from(sanitize::line(l).into_owned()))
+        .collect()
+}
+
+/// The answer: the verdict, the service's `status`, `message`, `platform_app_url` and `error`,
+/// the HTTP status and the time taken. `noun` is what was sent ("report", "connect").
+pub fn render_answer(
+    frame: &mut Frame,
+    theme: &Theme,
+    result: &SendResult,
+    noun: &str,
+    area: Rect,
+) {
+    if area.height == 0 {
+        return;
+    }
+    let refused = format!("not accepted: fix the {noun} and send again");
+    let (verdict, style) = if result.ok {
+        ("sent: the service answered ok".to_owned(), theme.info())
+    } else {
+        (refused, theme.error())
+    };
+    let http = result
+        .http_status
+        .map_or("no answer".to_owned(), |s| format!("HTTP {s}"));
+    let title = format!(" answer · {http} · {} ms ", result.elapsed.as_millis());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(style)
+        .title(Span::styled(title, theme.title()));
+    let field = |label: &str, value: &Option<String>| {
+        Line::from(vec![
+            Span::styled(format!("{label:<18}"), theme.key()),
+            Span::raw(
+                value
+                    .as_deref()
+                    .map_or("—".to_owned(), |v| sanitize::line(v).into_owned()),
+            ),
+        ])
+    };
+    let lines = vec![
+        Line::from(Span::styled(verdict, style)),
+        field("status", &result.status),
+        field("message", &result.message),
+        field("platform_app_url", &result.platform_app_url),
+        field("error", &result.error),
+        Line::from(Span::styled(
+            format!("o opens platform_app_url, y copies it, Esc back to the {noun}"),
+            theme.dim(),
+        )),
+    ];
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        area,
+    );
+}
