@@ -621,7 +621,7 @@ fn e_edits_the_report_in_the_editor_and_a_broken_edit_is_kept_with_its_error() {
     let screen = tmux.wait_for("the failure", |s| s.contains("exited with"));
     assert!(screen.contains(r#"{"task_id": oops"#), "{screen}");
     assert_eq!(tmux.format("#{alternate_on}"), "1");
-    tmux.send(&["x"]);
+    tmux.send(&["X"]);
     tmux.wait_for("the report again", |s| {
         s.contains("message       rewritten by the editor script")
     });

@@ -37,6 +37,14 @@ fn a_remapped_quit_quits_and_the_old_key_does_nothing() {
     assert!(app.should_quit);
 }
 
+/// The issue's own example: `quit = ["x"]` is a valid remap (no pane binds `x` by default).
+#[test]
+fn quit_on_x_is_accepted_and_quits() {
+    let mut app = app_with(&[entry(None, "quit", &["x"])]);
+    press(&mut app, KeyCode::Char('x'), KeyModifiers::NONE).expect("x is bound");
+    assert!(app.should_quit);
+}
+
 #[test]
 fn a_ctrl_key_can_take_a_global_action() {
     let mut app = app_with(&[entry(None, "help", &["ctrl-h", "F1"])]);

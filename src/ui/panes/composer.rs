@@ -130,7 +130,7 @@ fn render_unparsed(theme: &Theme, frame: &mut Frame, unparsed: &Unparsed, area: 
         .borders(Borders::ALL)
         .border_style(theme.error())
         .title(Span::styled(
-            " edited report, not JSON · e edits it again, x drops it ",
+            " edited report, not JSON · e edits it again, X drops it ",
             theme.title(),
         ));
     let mut lines = vec![Line::from(Span::styled(

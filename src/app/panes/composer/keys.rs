@@ -127,8 +127,8 @@ static UNPARSED: [Binding; 3] = [
     ),
     bind(
         "drop_edited",
-        &[Char('x')],
-        "x",
+        &[Char('X')],
+        "X",
         "drop the edited text, back to the report as it was",
         || Action::DropEdited,
         "drop",

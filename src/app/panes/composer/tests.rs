@@ -560,7 +560,7 @@ fn x_drops_the_kept_text_and_an_editor_failure_changes_nothing() {
         composer(&app).unparsed.is_some(),
         "an array is not a report"
     );
-    key(&mut app, 'x');
+    key(&mut app, 'X');
     assert!(composer(&app).unparsed.is_none());
     assert_eq!(composer(&app).report_text(), before);
     // An answer for an edit that is not the one running is dropped.
