@@ -42,7 +42,8 @@ run() {
         --output "mutants.out/$area" "${files[@]}" --timeout-multiplier 3 \
         -- "${tests[@]}" || true   # exits non-zero when a mutant is missed: report, go on
     for outcome in caught missed unviable timeout; do
-        printf '%-9s %s\n' "$outcome" "$(grep -c . "mutants.out/$area/mutants.out/$outcome.txt" 2>/dev/null || echo 0)"
+        # grep -c prints 0 (and fails) for an empty list: no second 0 from a fallback.
+        printf '%-9s %s\n' "$outcome" "$(cat "mutants.out/$area/mutants.out/$outcome.txt" 2>/dev/null | grep -c . || true)"
     done
 }
 
