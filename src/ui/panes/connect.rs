@@ -107,7 +107,8 @@ fn render_outline(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, 
         composer.outline.len()
     );
     let block = block(theme, title, focused);
-    let height = usize::from(block.inner(area).height);
+    let inner = block.inner(area);
+    let (height, width) = (usize::from(inner.height), usize::from(inner.width));
     let offset = (composer.outline_cursor + 1).saturating_sub(height);
     let lines: Vec<Line> = if composer.outline.is_empty() {
         vec![Line::from(Span::styled(
@@ -128,12 +129,16 @@ fn render_outline(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, 
                     format!(" · {}", sanitize::line(&entry.actions.join(", ")))
                 };
                 let selected = focused && i == composer.outline_cursor;
-                let mut line = Line::from(vec![
-                    Span::raw(if selected { "▶ " } else { "  " }),
-                    Span::styled(format!("{} ", entry.capabilities), theme.dim()),
-                    Span::styled(sanitize::line(&entry.name).into_owned(), theme.key()),
-                    Span::raw(actions),
-                ]);
+                // A type's actions cut at the border end in `…`, never passing for all of them.
+                let mut line = Line::from(crate::ui::text::fit_spans(
+                    vec![
+                        Span::raw(if selected { "▶ " } else { "  " }),
+                        Span::styled(format!("{} ", entry.capabilities), theme.dim()),
+                        Span::styled(sanitize::line(&entry.name).into_owned(), theme.key()),
+                        Span::raw(actions),
+                    ],
+                    width,
+                ));
                 if selected {
                     line = line.style(theme.selected(true));
                 }
