@@ -46,11 +46,13 @@ pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area
     render_diff(frame, composer, theme, areas.diff);
 }
 
-fn block<'a>(theme: &Theme, title: String, focused: bool) -> Block<'a> {
+/// A pane's frame; a title longer than the pane ends in `…` rather than stopping mid-word.
+fn block<'a>(theme: &Theme, title: String, focused: bool, area: Rect) -> Block<'a> {
+    let width = usize::from(area.width.saturating_sub(2));
     Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
-        .title(Span::styled(title, theme.title()))
+        .title(Span::styled(crate::text::fit(&title, width), theme.title()))
 }
 
 fn render_picker(frame: &mut Frame, picker: &Picker, theme: &Theme, area: Rect) {
@@ -70,7 +72,10 @@ fn render_picker(frame: &mut Frame, picker: &Picker, theme: &Theme, area: Rect) 
         })
         .collect();
     let title = " Connect: start from (Enter), Esc back ".to_owned();
-    frame.render_widget(Paragraph::new(lines).block(block(theme, title, true)), area);
+    frame.render_widget(
+        Paragraph::new(lines).block(block(theme, title, true, area)),
+        area,
+    );
 }
 
 fn render_editor(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
@@ -93,7 +98,7 @@ fn render_editor(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, a
         .findings
         .iter()
         .map(|l| (l.at.0, l.finding.severity));
-    let block = block(theme, title, focused);
+    let block = block(theme, title, focused, area);
     json_editor::render_marked(frame, theme, &composer.payload, marks, block, area);
 }
 
@@ -106,7 +111,7 @@ fn render_outline(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, 
         " outline: {} type(s) · Enter goes to one ",
         composer.outline.len()
     );
-    let block = block(theme, title, focused);
+    let block = block(theme, title, focused, area);
     let inner = block.inner(area);
     let (height, width) = (usize::from(inner.height), usize::from(inner.width));
     let offset = (composer.outline_cursor + 1).saturating_sub(height);
@@ -188,7 +193,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
             sanitize::line(&b.version)
         ),
     };
-    let block = block(theme, title, focused);
+    let block = block(theme, title, focused, area);
     let height = usize::from(block.inner(area).height);
     let lines: Vec<Line> = match &diff.changes {
         Some(changes) if !changes.is_empty() => {
@@ -241,7 +246,7 @@ fn render_review(
     let title =
         " Review: the changes and the exact request (Enter sends, c copies curl, Esc edits) "
             .to_owned();
-    let block = block(theme, title, true);
+    let block = block(theme, title, true, area);
     let inner = layout::inset(area);
     let mut lines = Vec::new();
     let (breaking, errors) = (composer.breaking_count(), composer.error_count());

@@ -34,7 +34,11 @@ pub fn render(frame: &mut Frame, view: &HistoryView, theme: &Theme, body: Rect) 
     let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(Span::styled(title(view), theme.title()));
+        // A title longer than the table ends in `…`.
+        .title(Span::styled(
+            fit(&title(view), usize::from(body.width.saturating_sub(2))),
+            theme.title(),
+        ));
     if view.selected().is_some() {
         block = block.title_bottom(
             Line::styled(
