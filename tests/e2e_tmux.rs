@@ -536,6 +536,19 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
     tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
 }
 
+/// Starts `appdeck --demo` with `editor` as `$EDITOR` and a data dir in HOME (drafts, history),
+/// and waits for the first rows.
+fn launch_demo_with_editor(tmux: &Tmux, editor: &Path) {
+    tmux.type_line(&format!(
+        "EDITOR={} APPDECK_DATA_DIR=$HOME/data {} --demo",
+        editor.display(),
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+}
+
 /// An `$EDITOR` for the tests: a shell script that notes the file's mode, path and the terminal's
 /// modes while it runs, then does what `ed.do` in HOME says: rewrite the message with sed, write
 /// a report that is not JSON, or fail.
@@ -563,14 +576,7 @@ fn e_edits_the_report_in_the_editor_and_a_broken_edit_is_kept_with_its_error() {
     let home = tmux.home.path().to_owned();
     let stty_before = tmux.stty("stty.before");
     let editor = editor_script(&home);
-    tmux.type_line(&format!(
-        "EDITOR={} APPDECK_DATA_DIR=$HOME/data {} --demo",
-        editor.display(),
-        binary().display()
-    ));
-    tmux.wait_for("the first rows", |s| {
-        s.contains("loaded") && position(s).is_some()
-    });
+    launch_demo_with_editor(&tmux, &editor);
     tmux.send(&["R"]);
     tmux.wait_for("the composer", |s| s.contains("Task report about"));
 
@@ -841,14 +847,7 @@ fn a_report_that_breaks_its_type_schema_shows_the_finding_then_the_service_error
     let home = tmux.home.path().to_owned();
     let editor = editor_script(&home);
     std::fs::write(home.join("ed.do"), "visibility").unwrap();
-    tmux.type_line(&format!(
-        "EDITOR={} APPDECK_DATA_DIR=$HOME/data {} --demo",
-        editor.display(),
-        binary().display()
-    ));
-    tmux.wait_for("the first rows", |s| {
-        s.contains("loaded") && position(s).is_some()
-    });
+    launch_demo_with_editor(&tmux, &editor);
     tmux.send(&[":"]);
     tmux.send(&["-l", "type repository"]);
     tmux.send(&["Enter"]);
