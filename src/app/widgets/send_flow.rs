@@ -8,10 +8,16 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::api::{ApiError, Exchange, Reply, curl};
+use crate::app::keymap::{
+    Binding,
+    Key::{Char, Code},
+    bind,
+};
 use crate::app::pane::{Ctx, Outcome};
 use crate::app::panes::history::record::{record, record_cancelled};
 use crate::app::{Action, ApiCall, Command, RequestId};
 use crate::store::SendKind;
+use crossterm::event::KeyCode;
 
 /// Where a composer is in writing, reviewing and sending.
 #[derive(Clone, Debug, PartialEq)]
@@ -227,3 +233,41 @@ pub fn answer(
     }
     Some(Answered { ok, body, commands })
 }
+
+/// A send in flight, in either composer: `Esc` cancels it.
+pub static SENDING: [Binding; 1] = [bind(
+    "back",
+    &[Code(KeyCode::Esc)],
+    "Esc",
+    "cancel the send",
+    || Action::Back,
+    "cancel",
+)];
+
+/// The answer, in either composer.
+pub static ANSWERED: [Binding; 3] = [
+    bind(
+        "open_link",
+        &[Char('o')],
+        "o",
+        "open platform_app_url",
+        || Action::OpenLink,
+        "open",
+    ),
+    bind(
+        "copy",
+        &[Char('y')],
+        "y",
+        "copy platform_app_url",
+        || Action::Copy,
+        "copy",
+    ),
+    bind(
+        "back",
+        &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
+        "Esc/Enter",
+        "back to editing",
+        || Action::Back,
+        "back",
+    ),
+];

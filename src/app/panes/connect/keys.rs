@@ -6,6 +6,7 @@ use crossterm::event::KeyCode;
 
 use crate::app::Action;
 use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, PANE_SHARED, bind};
+use crate::app::widgets::send_flow::{ANSWERED, SENDING};
 
 use Key::{Char, Code, Ctrl};
 
@@ -175,53 +176,17 @@ pub static REVIEW_KEYS: KeyTable = KeyTable {
     shared: &PANE_SHARED,
 };
 
-static IN_FLIGHT: [Binding; 1] = [bind(
-    "back",
-    &[Code(KeyCode::Esc)],
-    "Esc",
-    "cancel the send",
-    || Action::Back,
-    "cancel",
-)];
-
 pub static SENDING_KEYS: KeyTable = KeyTable {
     id: "connect_sending",
     name: "connect in flight",
-    own: &IN_FLIGHT,
+    own: &SENDING,
     shared: &[&GLOBAL, &FORCE_QUIT],
 };
-
-static ANSWER: [Binding; 3] = [
-    bind(
-        "open_link",
-        &[Char('o')],
-        "o",
-        "open platform_app_url",
-        || Action::OpenLink,
-        "open",
-    ),
-    bind(
-        "copy",
-        &[Char('y')],
-        "y",
-        "copy platform_app_url",
-        || Action::Copy,
-        "copy",
-    ),
-    bind(
-        "back",
-        &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
-        "Esc/Enter",
-        "back to the payload",
-        || Action::Back,
-        "back",
-    ),
-];
 
 pub static ANSWER_KEYS: KeyTable = KeyTable {
     id: "connect_answer",
     name: "connect answer",
-    own: &ANSWER,
+    own: &ANSWERED,
     shared: &[&GLOBAL, &FORCE_QUIT],
 };
 
