@@ -166,8 +166,12 @@ fn type_filter_from_the_command_line_and_the_picker() {
             })
             .collect()
     }
+    // A capture can catch a frame half drawn over the loading one: wait for the list whole.
     let screen = tmux.wait_for("the filtered list", |s| {
-        s.contains("type deployment ·") && s.contains("loaded") && !rows(s).is_empty()
+        s.contains("type deployment ·")
+            && s.contains("loaded")
+            && !rows(s).is_empty()
+            && rows(s).iter().all(|l| l.contains("deployment"))
     });
     assert!(
         rows(&screen).iter().all(|l| l.contains("deployment")),
