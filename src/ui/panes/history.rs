@@ -2,21 +2,18 @@
 //! marked `▶`, so it shows without colour too), or one send in full, scrolled.
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Rect};
-use ratatui::style::{Modifier, Style};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
-use crate::app::layout::TableAreas;
 use crate::app::panes::history::{EntryDetail, HistoryRow, HistoryView, LineStyle};
-use crate::sanitize;
 use crate::text::{count, fit};
 use crate::ui::theme::Theme;
+use crate::ui::widgets::filtered_table::{Column, FilteredTable, matches_suffix};
 
-/// A column: its title, preferred width (0: takes what is left), and the table width below
-/// which it is dropped.
-const COLUMNS: [(&str, u16, u16); 6] = [
+const COLUMNS: [Column; 6] = [
     ("", 1, 0),
     ("KIND", 7, 0),
     ("TIME (UTC)", 19, 60),
@@ -39,52 +36,16 @@ pub fn render(frame: &mut Frame, view: &HistoryView, theme: &Theme, body: Rect) 
             fit(&title(view), usize::from(body.width.saturating_sub(2))),
             theme.title(),
         ));
-    if view.selected().is_some() {
-        block = block.title_bottom(
-            Line::styled(
-                format!(" {}/{} ", view.cursor.selected + 1, view.visible.len()),
-                theme.dim(),
-            )
-            .right_aligned(),
-        );
-    }
     if let Some(problem) = &view.problem {
         block = block.title_bottom(Line::styled(format!(" ⚠ {problem} "), theme.error()));
     }
-    if view.visible.is_empty() {
-        let inner = block.inner(areas.table);
-        frame.render_widget(block, areas.table);
-        frame.render_widget(
-            Paragraph::new(empty_message(theme, view))
-                .alignment(Alignment::Center)
-                .wrap(Wrap { trim: true }),
-            Rect {
-                y: inner.y + inner.height / 4,
-                height: inner.height - inner.height / 4,
-                ..inner
-            },
-        );
-    } else {
-        render_table(theme, frame, view, &areas, block);
-    }
-    if let Some(area) = areas.filter {
-        let line = Line::from(vec![
-            Span::styled("/", theme.title()),
-            Span::raw(sanitize::line(view.filter.text()).into_owned()),
-            Span::styled(
-                if view.filtering {
-                    "   Enter keep · Esc clear"
-                } else {
-                    "   / edit · Esc clear"
-                },
-                theme.dim(),
-            ),
-        ]);
-        frame.render_widget(Paragraph::new(line), area);
-        if view.filtering {
-            crate::ui::text::place_cursor(frame, area, 1, &view.filter);
-        }
-    }
+    let table = FilteredTable {
+        list: &view.list,
+        rows: &view.rows,
+        columns: &COLUMNS,
+        cell: &|row, column, selected| cell(theme, row, column, selected),
+    };
+    table.render(frame, theme, &areas, block, empty_message(theme, view));
 }
 
 fn title(view: &HistoryView) -> String {
@@ -100,9 +61,7 @@ fn title(view: &HistoryView) -> String {
             count(sent)
         ),
     };
-    if !view.filter.text().is_empty() {
-        title.push_str(&format!(" · {} match", view.visible.len()));
-    }
+    title.push_str(&matches_suffix(&view.list));
     title.push(' ');
     title
 }
@@ -127,49 +86,6 @@ fn empty_message(theme: &Theme, view: &HistoryView) -> Vec<Line<'static>> {
             Line::styled("Esc clears it", theme.dim()),
         ],
     }
-}
-
-fn render_table(
-    theme: &Theme,
-    frame: &mut Frame,
-    view: &HistoryView,
-    areas: &TableAreas,
-    block: Block<'_>,
-) {
-    let inner_width = layout::inset(areas.table).width;
-    let columns: Vec<&(&str, u16, u16)> = COLUMNS.iter().filter(|c| inner_width >= c.2).collect();
-    let fixed: u16 = columns.iter().map(|c| c.1 + 1).sum();
-    let rest = inner_width.saturating_sub(fixed).max(6);
-    let widths: Vec<u16> = columns
-        .iter()
-        .map(|c| if c.1 == 0 { rest } else { c.1 })
-        .collect();
-    let height = usize::from(areas.rows.height);
-    let cursor = view.cursor;
-    let end = (cursor.offset + height).min(view.visible.len());
-    let rows = view.visible[cursor.offset.min(end)..end]
-        .iter()
-        .enumerate()
-        .map(|(i, &index)| {
-            let selected = cursor.offset + i == cursor.selected;
-            let row = &view.rows[index];
-            let cells = columns.iter().zip(&widths).map(|(column, &w)| {
-                let (text, style) = cell(theme, row, column.0, selected);
-                Span::styled(fit(&text, usize::from(w)), style)
-            });
-            let line = Row::new(cells);
-            if selected {
-                line.style(theme.selected(true).add_modifier(Modifier::REVERSED))
-            } else {
-                line
-            }
-        });
-    let header = Row::new(columns.iter().map(|c| Span::styled(c.0, theme.header())));
-    let table = Table::new(rows, widths.iter().map(|w| Constraint::Length(*w)))
-        .header(header)
-        .column_spacing(1)
-        .block(block);
-    frame.render_widget(table, areas.table);
 }
 
 fn cell(theme: &Theme, row: &HistoryRow, column: &str, selected: bool) -> (String, Style) {

@@ -1,5 +1,7 @@
-//! Drawing the parts both composers share, mirroring `app/widgets/`: the JSON editor with its
-//! finding marks and the findings list, and the review, the answer of a send.
+//! Drawing the widgets of `app/widgets/`: the parts both composers share (the JSON editor with
+//! its finding marks and the findings list; the review, the answer of a send) and the table with
+//! a `/` filter of the history and types views.
 
+pub mod filtered_table;
 pub mod json_editor;
 pub mod send;

@@ -14,7 +14,7 @@ mod update;
 use ratatui::layout::Rect;
 
 use crate::app::action::{Command, RequestId, RequestIds, UnsentDraft};
-use crate::app::widgets::{LineInput, ListCursor};
+use crate::app::widgets::FilteredList;
 use crate::sanitize;
 use crate::store::{HistoryEntry, SendKind};
 
@@ -131,11 +131,8 @@ pub struct HistoryView {
     pub loading: Option<RequestId>,
     /// The listing of drafts in flight.
     pub listing_drafts: Option<RequestId>,
-    pub filter: LineInput,
-    pub filtering: bool,
-    /// Indices into `rows` that pass the `/` filter.
-    pub visible: Vec<usize>,
-    pub cursor: ListCursor,
+    /// The rows that pass the `/` filter, and the cursor over them.
+    pub list: FilteredList,
     /// The send shown in full, if any.
     pub shown: Option<EntryDetail>,
 }
@@ -150,10 +147,7 @@ impl HistoryView {
             problem: None,
             loading: None,
             listing_drafts: None,
-            filter: LineInput::new(),
-            filtering: false,
-            visible: Vec::new(),
-            cursor: ListCursor::default(),
+            list: FilteredList::default(),
             shown: None,
         };
         let load = view.load(ids);
@@ -219,9 +213,9 @@ impl HistoryView {
         self.refilter(height);
         if let Some(key) = selected
             && let Some(at) =
-                (0..self.visible.len()).find(|&at| self.key_at(at).as_ref() == Some(&key))
+                (0..self.list.visible.len()).find(|&at| self.key_at(at).as_ref() == Some(&key))
         {
-            self.cursor.select(at, self.visible.len(), height);
+            self.list.cursor.select(at, self.list.visible.len(), height);
         }
     }
 
@@ -235,11 +229,11 @@ impl HistoryView {
 
     /// The row under the cursor.
     pub fn selected_row(&self) -> Option<Listed<'_>> {
-        self.listed(*self.visible.get(self.cursor.selected)?)
+        self.listed(self.list.selected()?)
     }
 
     fn key_at(&self, at: usize) -> Option<RowKey> {
-        Some(match self.listed(*self.visible.get(at)?)? {
+        Some(match self.listed(*self.list.visible.get(at)?)? {
             Listed::Draft(draft) => RowKey::Draft(draft.subject.clone()),
             Listed::Sent(entry) => RowKey::Sent(entry.id),
         })
@@ -249,7 +243,7 @@ impl HistoryView {
     /// the top, so a view that has just opened starts at its newest row whichever load came
     /// first).
     fn selected_key(&self) -> Option<RowKey> {
-        match self.cursor.selected {
+        match self.list.cursor.selected {
             0 => None,
             at => self.key_at(at),
         }
@@ -276,22 +270,16 @@ impl HistoryView {
 
     /// Recomputes the rows that pass the `/` filter (kind, time, request, HTTP status, answer).
     pub fn refilter(&mut self, height: usize) {
-        let needle = self.filter.text().to_lowercase();
-        self.visible = (0..self.rows.len())
-            .filter(|&i| {
-                let r = &self.rows[i];
-                needle.is_empty()
-                    || [&r.kind, &r.time, &r.sent, &r.http, &r.answer]
-                        .iter()
-                        .any(|t| t.to_lowercase().contains(&needle))
-            })
-            .collect();
-        self.cursor.keep_visible(self.visible.len(), height);
+        self.list.refilter(
+            &self.rows,
+            |r| [&r.kind, &r.time, &r.sent, &r.http, &r.answer].map(String::as_str),
+            height,
+        );
     }
 
     /// Shows the send under the cursor in full.
     pub fn show_selected(&mut self) -> bool {
-        let Some(index) = self.visible.get(self.cursor.selected).copied() else {
+        let Some(index) = self.list.selected() else {
             return false;
         };
         let Some(Listed::Sent(entry)) = self.listed(index) else {
@@ -306,11 +294,11 @@ impl HistoryView {
     }
 
     pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
-        crate::app::layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
+        self.list.areas(body)
     }
 
     pub fn table_height(&self, body: Rect) -> usize {
-        usize::from(self.areas(body).rows.height)
+        self.list.height(body)
     }
 }
 

@@ -236,7 +236,7 @@ fn enter_shows_the_request_and_the_answer_in_full_and_it_scrolls() {
     assert_eq!(view(&app).shown.as_ref().unwrap().scroll, 0);
     press(&mut app, KeyCode::Esc);
     assert!(view(&app).shown.is_none());
-    assert_eq!(view(&app).cursor.selected, 2, "back where it was");
+    assert_eq!(view(&app).list.cursor.selected, 2, "back where it was");
     press(&mut app, KeyCode::Esc);
     assert!(app.stack.top().is_none(), "Esc again: back to the list");
 }
@@ -248,12 +248,12 @@ fn slash_filters_as_you_type_and_esc_clears() {
     for c in "connect".chars() {
         key(&mut app, c);
     }
-    assert_eq!(view(&app).visible, [1]);
+    assert_eq!(view(&app).list.visible, [1]);
     press(&mut app, KeyCode::Enter);
-    assert!(!view(&app).filtering);
+    assert!(!view(&app).list.filtering);
     assert_eq!(view(&app).selected().unwrap().id, 2);
     press(&mut app, KeyCode::Esc);
-    assert_eq!(view(&app).visible, [0, 1, 2], "Esc clears the filter");
+    assert_eq!(view(&app).list.visible, [0, 1, 2], "Esc clears the filter");
     assert!(matches!(app.stack.top(), Some(Screen::History(_))));
 }
 

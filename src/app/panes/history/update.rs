@@ -6,7 +6,7 @@ use super::{HistoryView, Listed, layout};
 use crate::api::curl;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
-use crate::app::widgets::{LineEvent, is_movement};
+use crate::app::widgets::ListEvent;
 use crate::app::{Action, Command, RequestId};
 use crate::store::SendKind;
 
@@ -20,10 +20,9 @@ impl Pane for HistoryView {
     }
 
     fn input_mode(&self) -> InputMode {
-        if self.filtering && self.shown.is_none() {
-            InputMode::Line
-        } else {
-            InputMode::None
+        match self.shown {
+            Some(_) => InputMode::None,
+            None => self.list.input_mode(),
         }
     }
 
@@ -40,54 +39,18 @@ impl Pane for HistoryView {
             return self.update_detail(action, cx);
         }
         let height = self.table_height(cx.body);
-        if self.filtering {
-            match self.filter.handle(action) {
-                LineEvent::Changed => self.refilter(height),
-                LineEvent::Submitted => self.filtering = false,
-                LineEvent::Cancelled => {
-                    self.filtering = false;
-                    self.filter.set("");
-                    self.refilter(height);
-                }
-                LineEvent::Other(action @ (Action::Up | Action::Down)) => {
-                    self.cursor.apply(&action, self.visible.len(), height)
-                }
-                LineEvent::Unchanged | LineEvent::Other(_) => {}
-            }
-            return Outcome::done();
-        }
-        let len = self.visible.len();
-        match action {
-            action if is_movement(&action) => self.cursor.apply(&action, len, height),
-            Action::Click { column, row } => {
-                let rows = self.areas(cx.body).rows;
-                if crate::app::layout::contains(rows, column, row) {
-                    let index = self.cursor.offset + usize::from(row - rows.y);
-                    if index < len {
-                        if index == self.cursor.selected {
-                            return self.open_selected(cx);
-                        } else {
-                            self.cursor.select(index, len, height);
-                        }
-                    }
-                }
-            }
-            Action::Open | Action::Right => return self.open_selected(cx),
-            Action::Search => self.filtering = true,
-            Action::Refresh => {
+        match self.list.update(action, cx.body) {
+            ListEvent::Done => {}
+            ListEvent::Refilter => self.refilter(height),
+            ListEvent::Open => return self.open_selected(cx),
+            ListEvent::Other(Action::Refresh) => {
                 cx.info("reloading the history");
                 return self.load(cx.ids).into();
             }
-            Action::EditAndResend => return self.edit_and_resend(cx),
-            Action::CopyCurl => return self.copy_curl(cx).into(),
-            Action::Back => {
-                if self.filter.text().is_empty() {
-                    return Outcome::Pop;
-                }
-                self.filter.set("");
-                self.refilter(height);
-            }
-            other => return Outcome::NotMine(other),
+            ListEvent::Other(Action::EditAndResend) => return self.edit_and_resend(cx),
+            ListEvent::Other(Action::CopyCurl) => return self.copy_curl(cx).into(),
+            ListEvent::Other(Action::Back) => return Outcome::Pop,
+            ListEvent::Other(other) => return Outcome::NotMine(other),
         }
         Outcome::done()
     }
@@ -110,7 +73,9 @@ impl Pane for HistoryView {
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
         let height = self.table_height(cx.body);
-        self.cursor.keep_visible(self.visible.len(), height);
+        self.list
+            .cursor
+            .keep_visible(self.list.visible.len(), height);
         Vec::new()
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 
 use crate::app::action::{Command, RequestId, RequestIds};
-use crate::app::widgets::{LineInput, ListCursor};
+use crate::app::widgets::FilteredList;
 use crate::catalog::{Catalog, NO_DEFINITION, TypeDefinition};
 use crate::sanitize;
 
@@ -96,11 +96,8 @@ pub struct TypesView {
     pub rows: Vec<TypeRow>,
     /// Loaded rows per type name (every name seen, zero for those filtered out of the list).
     counts: BTreeMap<String, usize>,
-    pub filter: LineInput,
-    pub filtering: bool,
-    /// Indices into `rows` that pass the `/` filter.
-    pub visible: Vec<usize>,
-    pub cursor: ListCursor,
+    /// The rows that pass the `/` filter, and the cursor over them.
+    pub list: FilteredList,
     /// A large type whose detail is being laid out in the background.
     pub opening: Option<RequestId>,
 }
@@ -118,10 +115,7 @@ impl TypesView {
             loading: None,
             rows: Vec::new(),
             counts,
-            filter: LineInput::new(),
-            filtering: false,
-            visible: Vec::new(),
-            cursor: ListCursor::default(),
+            list: FilteredList::default(),
             opening: None,
         };
         let commands = match known {
@@ -169,9 +163,11 @@ impl TypesView {
         self.known = Some(known);
         self.refilter(height);
         if let Some(name) = selected
-            && let Some(index) = self.visible.iter().position(|&i| self.rows[i].name == name)
+            && let Some(index) = (self.list.visible.iter()).position(|&i| self.rows[i].name == name)
         {
-            self.cursor.select(index, self.visible.len(), height);
+            self.list
+                .cursor
+                .select(index, self.list.visible.len(), height);
         }
     }
 
@@ -189,36 +185,33 @@ impl TypesView {
     }
 
     pub fn selected(&self) -> Option<&TypeRow> {
-        self.rows.get(*self.visible.get(self.cursor.selected)?)
+        self.rows.get(self.list.selected()?)
     }
 
     /// Recomputes the rows that pass the `/` filter (name, display name, app, stage, source).
     pub fn refilter(&mut self, height: usize) {
-        let needle = self.filter.text().to_lowercase();
-        self.visible = (0..self.rows.len())
-            .filter(|&i| {
-                let r = &self.rows[i];
-                needle.is_empty()
-                    || [
-                        &r.shown_name,
-                        &r.display_name,
-                        &r.app_version,
-                        &r.stage,
-                        &r.source,
-                    ]
-                    .iter()
-                    .any(|t| t.to_lowercase().contains(&needle))
-            })
-            .collect();
-        self.cursor.keep_visible(self.visible.len(), height);
+        self.list.refilter(
+            &self.rows,
+            |r| {
+                [
+                    &r.shown_name,
+                    &r.display_name,
+                    &r.app_version,
+                    &r.stage,
+                    &r.source,
+                ]
+                .map(String::as_str)
+            },
+            height,
+        );
     }
 
     pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
-        crate::app::layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
+        self.list.areas(body)
     }
 
     pub fn table_height(&self, body: Rect) -> usize {
-        usize::from(self.areas(body).rows.height)
+        self.list.height(body)
     }
 }
 

@@ -172,14 +172,18 @@ fn slash_filters_as_you_type_and_esc_clears_then_goes_back() {
     press(&mut app, KeyCode::Char('2'));
     press(&mut app, KeyCode::Char('/'));
     chars(&mut app, "dep");
-    assert_eq!(view(&app).visible.len(), 1);
+    assert_eq!(view(&app).list.visible.len(), 1);
     assert_eq!(view(&app).selected().unwrap().name, "deployment");
     chars(&mut app, "zzz");
-    assert!(view(&app).visible.is_empty());
+    assert!(view(&app).list.visible.is_empty());
     press(&mut app, KeyCode::Enter);
-    assert!(!view(&app).filtering);
+    assert!(!view(&app).list.filtering);
     press(&mut app, KeyCode::Esc);
-    assert_eq!(view(&app).visible.len(), 7, "Esc clears the filter first");
+    assert_eq!(
+        view(&app).list.visible.len(),
+        7,
+        "Esc clears the filter first"
+    );
     press(&mut app, KeyCode::Esc);
     assert!(app.stack.top().is_none(), "then goes back to the list");
 }

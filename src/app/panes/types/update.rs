@@ -3,10 +3,9 @@
 use super::TypesView;
 use super::keys::TYPES_KEYS;
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::layout;
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane, Screen};
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
-use crate::app::widgets::{LineEvent, is_movement};
+use crate::app::widgets::ListEvent;
 use crate::app::{Action, Command, RequestId};
 use crate::catalog::NO_DEFINITION_HINT;
 
@@ -16,11 +15,7 @@ impl Pane for TypesView {
     }
 
     fn input_mode(&self) -> InputMode {
-        if self.filtering {
-            InputMode::Line
-        } else {
-            InputMode::None
-        }
+        self.list.input_mode()
     }
 
     fn activity(&self) -> Option<String> {
@@ -34,63 +29,30 @@ impl Pane for TypesView {
     }
 
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
-        let height = self.table_height(cx.body);
-        if self.filtering {
-            match self.filter.handle(action) {
-                LineEvent::Changed => self.refilter(height),
-                LineEvent::Submitted => self.filtering = false,
-                LineEvent::Cancelled => {
-                    self.filtering = false;
-                    self.filter.set("");
-                    self.refilter(height);
-                }
-                LineEvent::Other(action @ (Action::Up | Action::Down)) => {
-                    self.cursor.apply(&action, self.visible.len(), height)
-                }
-                LineEvent::Unchanged | LineEvent::Other(_) => {}
-            }
+        // `Esc` cancels a type being opened before it clears the filter or closes the view.
+        if matches!(action, Action::Back) && self.opening.take().is_some() {
+            cx.info("opening cancelled");
             return Outcome::done();
         }
-        let len = self.visible.len();
-        match action {
-            action if is_movement(&action) => self.cursor.apply(&action, len, height),
-            Action::Click { column, row } => {
-                let rows = self.areas(cx.body).rows;
-                if layout::contains(rows, column, row) {
-                    let index = self.cursor.offset + usize::from(row - rows.y);
-                    if index < len {
-                        if index == self.cursor.selected {
-                            return self.open_selected(cx);
-                        }
-                        self.cursor.select(index, len, height);
-                    }
-                }
-            }
-            Action::Open | Action::Right => return self.open_selected(cx),
-            Action::Search => self.filtering = true,
-            Action::Refresh => {
+        let height = self.table_height(cx.body);
+        match self.list.update(action, cx.body) {
+            ListEvent::Done => {}
+            ListEvent::Refilter => self.refilter(height),
+            ListEvent::Open => return self.open_selected(cx),
+            ListEvent::Other(Action::Refresh) => {
                 cx.info("reloading the known types");
                 return vec![self.load(cx.ids)].into();
             }
-            Action::Copy => {
+            ListEvent::Other(Action::Copy) => {
                 let name = self.selected().map(|r| r.name.clone());
                 return cx.copy(name, "type name").into();
             }
-            Action::BrowseType => match self.selected() {
+            ListEvent::Other(Action::BrowseType) => match self.selected() {
                 Some(row) => return Outcome::NotMine(Action::ListType(row.name.clone())),
                 None => cx.error("no type under the cursor"),
             },
-            Action::Back => {
-                if self.opening.take().is_some() {
-                    cx.info("opening cancelled");
-                } else if self.filter.text().is_empty() {
-                    return Outcome::Pop;
-                } else {
-                    self.filter.set("");
-                    self.refilter(height);
-                }
-            }
-            other => return Outcome::NotMine(other),
+            ListEvent::Other(Action::Back) => return Outcome::Pop,
+            ListEvent::Other(other) => return Outcome::NotMine(other),
         }
         Outcome::done()
     }
@@ -114,7 +76,9 @@ impl Pane for TypesView {
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
         let height = self.table_height(cx.body);
-        self.cursor.keep_visible(self.visible.len(), height);
+        self.list
+            .cursor
+            .keep_visible(self.list.visible.len(), height);
         Vec::new()
     }
 }
