@@ -1,4 +1,5 @@
 use super::*;
+use crate::store::test_support::on_threads_at_once;
 use chrono::TimeZone;
 
 fn sent<'a>(app_id: &'a str, version: &'a str, minute: u32) -> NewAppVersion<'a> {
@@ -178,26 +179,13 @@ fn a_lock_held_past_the_busy_timeout_is_a_locked_error() {
 fn threads_with_their_own_connections_write_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
-    let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
-    let writers: Vec<_> = (0..4)
-        .map(|t| {
-            let path = path.clone();
-            let barrier = barrier.clone();
-            std::thread::spawn(move || {
-                barrier.wait();
-                // Each opens (and perhaps migrates) the fresh store at the same moment.
-                let store = Store::open(&path).unwrap();
-                for i in 0..25 {
-                    let app = format!("app{t}");
-                    let version = format!("{i}");
-                    store.record_app_version(&sent(&app, &version, 1)).unwrap();
-                }
-            })
-        })
-        .collect();
-    for w in writers {
-        w.join().unwrap();
-    }
+    on_threads_at_once(&path, 4, |store, t| {
+        for i in 0..25 {
+            let app = format!("app{t}");
+            let version = format!("{i}");
+            store.record_app_version(&sent(&app, &version, 1)).unwrap();
+        }
+    });
     let store = Store::open(&path).unwrap();
     assert_eq!(
         store
@@ -267,30 +255,17 @@ fn drafts_are_listed_per_base_url_newest_first_and_survive_reopening() {
 fn two_connections_saving_drafts_at_once_lose_none() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
-    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
-    let writers: Vec<_> = (0..2)
-        .map(|t| {
-            let path = path.clone();
-            let barrier = barrier.clone();
-            std::thread::spawn(move || {
-                barrier.wait();
-                // Each opens (and perhaps migrates) the fresh store at the same moment, then
-                // both save, replace and remove drafts interleaved.
-                let store = Store::open(&path).unwrap();
-                for i in 0..40 {
-                    let key = draft_key(Some(&format!("t{t}-{i}")));
-                    store.save_draft(&key, "draft", at(1)).unwrap();
-                    store.save_draft(&key, &format!("{t}/{i}"), at(2)).unwrap();
-                    if i % 4 == 0 {
-                        assert!(store.remove_draft(&key).unwrap());
-                    }
-                }
-            })
-        })
-        .collect();
-    for w in writers {
-        w.join().unwrap();
-    }
+    // Both save, replace and remove drafts interleaved.
+    on_threads_at_once(&path, 2, |store, t| {
+        for i in 0..40 {
+            let key = draft_key(Some(&format!("t{t}-{i}")));
+            store.save_draft(&key, "draft", at(1)).unwrap();
+            store.save_draft(&key, &format!("{t}/{i}"), at(2)).unwrap();
+            if i % 4 == 0 {
+                assert!(store.remove_draft(&key).unwrap());
+            }
+        }
+    });
     let store = Store::open(&path).unwrap();
     let drafts = store.drafts("http://127.0.0.1:9/api/v1").unwrap();
     assert_eq!(drafts.len(), 60);

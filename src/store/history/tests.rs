@@ -3,6 +3,7 @@ use std::time::Duration;
 use chrono::{TimeZone, Utc};
 
 use super::*;
+use crate::store::test_support::on_threads_at_once;
 use crate::store::{FILE_NAME, SCHEMA_VERSION, Store};
 
 fn report(task: &str, second: u32) -> Sent {
@@ -134,25 +135,12 @@ fn a_store_of_the_first_schema_is_migrated_and_keeps_its_versions() {
 fn threads_with_their_own_connections_record_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
-    let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
-    let writers: Vec<_> = (0..4)
-        .map(|t| {
-            let path = path.clone();
-            let barrier = barrier.clone();
-            std::thread::spawn(move || {
-                barrier.wait();
-                // Each opens (and perhaps migrates) the fresh store at the same moment.
-                let store = Store::open(&path).unwrap();
-                (0..25)
-                    .map(|i| store.record_send(&report(&format!("t{t}-{i}"), 1)).unwrap())
-                    .collect::<Vec<i64>>()
-            })
-        })
-        .collect();
-    let mut ids: Vec<i64> = writers
-        .into_iter()
-        .flat_map(|w| w.join().unwrap())
-        .collect();
+    let mut ids: Vec<i64> = on_threads_at_once(&path, 4, |store, t| {
+        (0..25)
+            .map(|i| store.record_send(&report(&format!("t{t}-{i}"), 1)).unwrap())
+            .collect::<Vec<i64>>()
+    })
+    .concat();
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), 100, "every send has its own id");
