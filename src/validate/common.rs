@@ -193,6 +193,18 @@ mod tests {
     use crate::validate::Severity;
     use serde_json::json;
 
+    #[test]
+    fn a_quoted_value_is_cut_after_60_characters_only() {
+        let sixty = "é".repeat(60);
+        assert_eq!(
+            quote(&sixty),
+            format!("\"{sixty}\""),
+            "60 characters are kept whole"
+        );
+        let cut = quote(&"é".repeat(61));
+        assert_eq!(cut, format!("\"{sixty}…\""), "the 61st is cut");
+    }
+
     fn links(value: Value) -> Vec<Finding> {
         let mut out = Vec::new();
         check_links(Some(&value), "/links", &mut out);
