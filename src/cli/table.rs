@@ -142,22 +142,19 @@ pub fn fit_widths(
 ) -> Vec<usize> {
     let columns = headers.len();
     let room = width.saturating_sub(GAP.len() * columns.saturating_sub(1));
-    let mut widths: Vec<usize> = (0..columns)
+    let natural: Vec<usize> = (0..columns)
         .map(|i| {
             let widest = rows.iter().map(|r| r[i].width()).max().unwrap_or(0);
-            widest.max(headers[i].width()).min(room.max(min_widths[i]))
+            widest.max(headers[i].width())
         })
         .collect();
-    while widths.iter().sum::<usize>() > room {
-        let shrinkable = (0..columns)
-            .filter(|&i| widths[i] > min_widths[i])
-            .max_by_key(|&i| (widths[i], i));
-        match shrinkable {
-            Some(i) => widths[i] -= 1,
-            None => break,
-        }
-    }
-    widths
+    // A column narrower than its minimum keeps its own width.
+    let min: Vec<usize> = natural
+        .iter()
+        .zip(min_widths)
+        .map(|(n, m)| *n.min(m))
+        .collect();
+    crate::text::fit_columns(&natural, &min, room)
 }
 
 /// One line of a table: each cell cut to its column's width (with `…`) and padded, columns
