@@ -357,6 +357,22 @@ mod tests {
     }
 
     #[test]
+    fn a_properties_schema_whose_type_allows_no_object_is_warned_about() {
+        let warned = |declared: Value| {
+            let mut payload = good();
+            payload["resources"][0]["property_json_schema"] = json!({ "type": declared });
+            findings(payload)
+        };
+        let warning = "warning at /resources/0/property_json_schema/type: a resource's \
+                       `properties` is always an object, and this schema's `type` does not allow \
+                       one, so it refuses every resource of this type";
+        assert_eq!(warned(json!("string")), [warning]);
+        assert_eq!(warned(json!(["string", "null"])), [warning]);
+        assert!(warned(json!("object")).is_empty());
+        assert!(warned(json!(["null", "object"])).is_empty());
+    }
+
+    #[test]
     fn wrong_typed_fields_and_links() {
         let mut payload = good();
         payload["resources"][0]["list_supported"] = json!("yes");
