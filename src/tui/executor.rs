@@ -17,6 +17,7 @@ use crate::api::{ApiError, Client, Exchange};
 use crate::app::panes::browser::row::Row;
 use crate::app::panes::composer::check::{self, CheckJob};
 use crate::app::panes::connect::check::AnalysisJob;
+use crate::app::panes::connect::new_app::{self, InferJob};
 use crate::app::panes::detail::Detail;
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::{Action, ApiCall, RequestId};
@@ -191,6 +192,15 @@ impl Executor {
         tokio::task::spawn_blocking(move || {
             let analysis = Box::new(crate::app::panes::connect::check::analyse(&job));
             let _ = results.send(Action::Analysed { id, analysis });
+        });
+    }
+
+    /// Infers a new app's types from the list's rows off the UI thread.
+    pub fn infer(&self, id: RequestId, job: Box<InferJob>) {
+        let results = self.results.clone();
+        tokio::task::spawn_blocking(move || {
+            let start = Box::new(new_app::infer(&job));
+            let _ = results.send(Action::Inferred { id, start });
         });
     }
 
