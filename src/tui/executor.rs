@@ -210,23 +210,9 @@ impl Executor {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         let at = chrono::Utc::now();
         tokio::task::spawn_blocking(move || {
-            let text = |key: &str| {
-                payload
-                    .get(key)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-            };
-            let recorded = crate::store::NewAppVersion {
-                base_url: &base_url,
-                app_id: text("app_id"),
-                version: text("version"),
-                payload: &payload.to_string(),
-                answer: None,
-                recorded_at: at,
-            };
             let result = match &path {
                 Some(path) => Store::open(path)
-                    .and_then(|store| store.record_app_version(&recorded))
+                    .and_then(|store| store.record_connect(&base_url, &payload, None, at))
                     .map_err(|e| e.to_string()),
                 None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
             };
