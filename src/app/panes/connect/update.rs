@@ -380,17 +380,8 @@ impl ConnectComposer {
             }
             Action::Undo | Action::Redo => {
                 let undo = matches!(action, Action::Undo);
-                let done = if undo {
-                    self.payload.undo()
-                } else {
-                    self.payload.redo()
-                };
-                if !done {
-                    cx.info(if undo {
-                        "nothing to undo"
-                    } else {
-                        "nothing to redo"
-                    });
+                if let Err(nothing) = json_editor::undo_or_redo(&mut self.payload, undo) {
+                    cx.info(nothing);
                     return Outcome::done();
                 }
                 self.part = Part::Payload;
