@@ -149,6 +149,96 @@ fn main() {
     });
 
     connect_composer(&mut terminal, now);
+    connect_new_app(10_000);
+}
+
+/// `C` with no app known and `rows` resources loaded in the list: the composer starts a new app
+/// whose types are inferred from those rows. What the UI thread spends on the key (the `C` and
+/// the `Esc` that closes it again; the target is that it does not infer there), and what the
+/// background inference takes (the target: at most 200 ms).
+fn connect_new_app(rows: usize) {
+    let resources: Vec<Value> = (0..rows)
+        .map(|i| {
+            let kind = ["repository", "deployment", "incident"][i % 3];
+            let state = ["open", "closed", "merged"][i % 3];
+            let note = if i % 4 == 0 { Value::Null } else { json!("x") };
+            json!({
+                "id": format!("res_{i}"), "type": kind, "external_id": format!("x{i}"),
+                "name": format!("resource {i}"), "updated_at": "2026-11-20T09:30:00Z",
+                "properties": {
+                    "stars": i, "state": state,
+                    "updated": "2026-11-20T09:30:00Z", "note": note,
+                    "owner": {"login": format!("user{}", i % 50), "id": i},
+                    "tags": ["a", "b"], "members": [{"id": i, "role": "admin"}]
+                }
+            })
+        })
+        .collect();
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let id = commands
+        .iter()
+        .find_map(Command::request_id)
+        .expect("first page");
+    let page = ListResponse::from_value(json!({ "resources": resources })).expect("page");
+    app.update(Action::ApiResult {
+        id,
+        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
+    });
+    let mut job = None;
+    let mut times: Vec<Duration> = (0..32)
+        .map(|_| {
+            let t = Instant::now();
+            let opened = black_box(key(&mut app, KeyCode::Char('C')));
+            black_box(key(&mut app, KeyCode::Esc));
+            let took = t.elapsed();
+            job = opened.into_iter().find_map(|c| match c {
+                Command::Infer { job, .. } => Some(job),
+                _ => None,
+            });
+            took
+        })
+        .skip(2)
+        .collect();
+    times.sort();
+    println!(
+        "{:<48} median {:>7.3} ms   max {:>7.3} ms",
+        format!("connect: C (and Esc), new app over {rows} rows"),
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1])
+    );
+    // Of which: the copy of the rows the background task gets (sharing them would need the list
+    // to keep its rows behind an `Arc`).
+    let mut times: Vec<Duration> = (0..30)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(app.browser.rows().to_vec());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    println!(
+        "{:<48} median {:>7.3} ms   max {:>7.3} ms",
+        format!("  of which the copy of the {rows} rows"),
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1])
+    );
+    let job = job.expect("the rows' types are inferred in the background");
+    let mut times: Vec<Duration> = (0..10)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(appdeck::app::panes::connect::new_app::infer(black_box(
+                &job,
+            )));
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    println!(
+        "{:<48} median {:>7.3} ms   max {:>7.3} ms",
+        format!("connect: background inference over {rows} rows"),
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1])
+    );
 }
 
 /// The connect composer on the demo payload (`C` with the demo's app known): a key that moves

@@ -922,6 +922,12 @@ fn the_value_popup_shows_a_long_value_whole() {
 /// script that bumps the version and removes a type, the diff shows the removal as breaking,
 /// two `Enter`s send it; the types view then shows the new version, and `appdeck history` (the
 /// CLI, same APPDECK_DATA_DIR) lists the connect.
+///
+/// Checked against a broken product, each time failing where it should: a review that asks once
+/// even with a breaking change (times out on the second confirmation), a sent version not made
+/// known (times out on the types view), a removed type not marked breaking (times out on the
+/// diff). Under `--demo` the store's record of the version is keyed by the sandbox's URL, whose
+/// port changes every run, so no screen shows it (`cli_connect_guard` checks the record).
 #[test]
 fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known() {
     let tmux = Tmux::start(120, 40);

@@ -1040,3 +1040,18 @@ fn connect_review() {
         app
     });
 }
+
+#[test]
+fn connect_inferring() {
+    // `C` with no app known: the composer opens at once while the rows' types are inferred in
+    // the background (the inference is not run here).
+    snapshot("connect_inferring", |size| {
+        let mut app = loaded_app(size);
+        let opened = press(&mut app, KeyCode::Char('C'));
+        assert!(
+            opened.iter().any(|c| matches!(c, Command::Infer { .. })),
+            "{opened:?}"
+        );
+        app
+    });
+}

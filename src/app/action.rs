@@ -109,6 +109,12 @@ pub enum Action {
         id: RequestId,
         analysis: Box<Analysis>,
     },
+    /// A new app's types were inferred from the list's rows off the UI thread
+    /// ([`Command::Infer`]); routed like a reply (stale ones are dropped).
+    Inferred {
+        id: RequestId,
+        start: Box<super::panes::connect::Start>,
+    },
     /// A connect the service accepted was recorded in the store at `at` (or could not be:
     /// `result` says why); it becomes a known app version either way.
     AppVersionRecorded {
@@ -314,6 +320,12 @@ pub enum Command {
         id: RequestId,
         job: Box<AnalysisJob>,
     },
+    /// Infer a new app's types from the list's rows (a copy of them) on a background task;
+    /// comes back as [`Action::Inferred`].
+    Infer {
+        id: RequestId,
+        job: Box<super::panes::connect::new_app::InferJob>,
+    },
     /// Read a connect file for `:connect PATH`; comes back as [`Action::ConnectFileRead`].
     ReadConnectFile(String),
     /// Record a connect the service accepted as a known app version in the store (for the CLI's
@@ -366,6 +378,7 @@ impl Command {
             | Command::OpenType { id, .. }
             | Command::Check { id, .. }
             | Command::Analyse { id, .. }
+            | Command::Infer { id, .. }
             | Command::EditExternally { id, .. }
             | Command::LoadDraft { id, .. }
             | Command::SaveDraft { id, .. } => Some(*id),

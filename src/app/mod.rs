@@ -202,6 +202,7 @@ impl App {
             Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
             Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
             Action::Analysed { id, analysis } => self.deliver(id, Delivery::Analysed(analysis)),
+            Action::Inferred { id, start } => self.deliver(id, Delivery::Inferred(start)),
             Action::ConnectFileRead { path, text } => self.open_connect_file(&path, text),
             Action::AppVersionRecorded {
                 payload,

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::pane::Screen;
 use super::panes::connect::baseline::{self, Baseline};
+use super::panes::connect::new_app::{InferJob, Inferring};
 use super::panes::connect::{ConnectComposer, Start};
 use super::panes::types::KnownTypes;
 use super::{App, Command, Notice};
@@ -20,15 +21,22 @@ impl App {
         Arc::new(known.map(baseline::newest_versions).unwrap_or_default())
     }
 
-    /// A new app whose types are inferred from the rows loaded in the list.
-    fn inferred_start(&self) -> Start {
-        let rows: Vec<Value> = self
-            .browser
-            .rows()
-            .iter()
-            .filter_map(|row| serde_json::to_value(row.item()).ok())
-            .collect();
-        Start::inferred(&rows)
+    /// A new app whose types are inferred from the rows loaded in the list: on a background
+    /// task, which gets a copy of the rows (their compact JSON, not parsed here).
+    fn infer_new_app(&mut self) -> (Inferring, Command) {
+        let rows = self.browser.rows().to_vec();
+        let inferring = Inferring {
+            id: self.ids.issue(),
+            rows: rows.len(),
+        };
+        let job = Box::new(InferJob { rows });
+        (
+            inferring,
+            Command::Infer {
+                id: inferring.id,
+                job,
+            },
+        )
     }
 
     /// `C` / `:connect`: from the newest version of the one known app, a picker when several
@@ -40,30 +48,33 @@ impl App {
         }
         let known = self.known_apps();
         let base_url = self.report.base_url.clone();
-        let composer = match known.as_slice() {
-            [] => ConnectComposer::from_start(&base_url, known.clone(), &self.inferred_start()),
+        match known.as_slice() {
+            [] => self.open_connect_new(),
             [only] => {
                 let start = Start::Known(only.clone());
-                ConnectComposer::from_start(&base_url, known.clone(), &start)
+                let composer = ConnectComposer::from_start(&base_url, known.clone(), &start);
+                self.push_connect(composer, true, Vec::new())
             }
             several => {
                 let mut starts: Vec<Start> = several.iter().cloned().map(Start::Known).collect();
-                starts.push(self.inferred_start());
-                let picker = ConnectComposer::picking(&base_url, known.clone(), starts);
-                return self.push_connect(picker, false);
+                let (inferring, infer) = self.infer_new_app();
+                starts.push(Start::Inferring {
+                    rows: inferring.rows,
+                });
+                let picker =
+                    ConnectComposer::picking(&base_url, known.clone(), starts, Some(inferring));
+                self.push_connect(picker, false, vec![infer])
             }
-        };
-        self.push_connect(composer, true)
+        }
     }
 
-    /// `:connect new`: a new app, its types inferred from the loaded rows.
+    /// `:connect new`: a new app, its types inferred from the loaded rows. The composer opens at
+    /// once and says so; the payload fills in when the inference is done.
     pub(super) fn open_connect_new(&mut self) -> Vec<Command> {
-        let composer = ConnectComposer::from_start(
-            &self.report.base_url,
-            self.known_apps(),
-            &self.inferred_start(),
-        );
-        self.push_connect(composer, true)
+        let (inferring, infer) = self.infer_new_app();
+        let composer =
+            ConnectComposer::inferring(&self.report.base_url, self.known_apps(), inferring);
+        self.push_connect(composer, false, vec![infer])
     }
 
     /// `E` on a sent connect: the payload as it was sent, to edit and send again.
@@ -73,7 +84,7 @@ impl App {
         self.notice = Some(Notice::Info(
             "the connect as it was sent: edit it, then s to review and send".into(),
         ));
-        self.push_connect(composer, false)
+        self.push_connect(composer, false, Vec::new())
     }
 
     /// A connect draft from the history view, to go on with, still saved under its app.
@@ -91,7 +102,7 @@ impl App {
             "draft from {} ago: edit it, then s to review and send",
             super::panes::composer::draft::age_words(draft.age)
         )));
-        self.push_connect(composer, false)
+        self.push_connect(composer, false, Vec::new())
     }
 
     /// A connect file was read for `:connect PATH`: its text goes in the editor as it is (not
@@ -107,7 +118,7 @@ impl App {
                 let composer =
                     ConnectComposer::new(&self.report.base_url, self.known_apps(), &text);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));
-                self.push_connect(composer, false)
+                self.push_connect(composer, false, Vec::new())
             }
             Err(error) => {
                 let message = format!("cannot open {shown}: {}", sanitize::line(&error));
@@ -117,10 +128,16 @@ impl App {
         }
     }
 
-    /// Pushes the composer; it checks its payload at once and, when `draft`, looks for a draft.
-    fn push_connect(&mut self, mut composer: ConnectComposer, draft: bool) -> Vec<Command> {
-        let mut commands = Vec::new();
-        if composer.picker.is_none() {
+    /// Pushes the composer with the work it asked for (`commands`); unless it waits (for a
+    /// choice, or an inference), it checks its payload at once and, when `draft`, looks for a
+    /// draft.
+    fn push_connect(
+        &mut self,
+        mut composer: ConnectComposer,
+        draft: bool,
+        mut commands: Vec<Command>,
+    ) -> Vec<Command> {
+        if composer.picker.is_none() && composer.inferring.is_none() {
             commands.extend(composer.analyse(&mut self.ids));
             if draft {
                 commands.push(composer.load_draft(self.ids.issue()));

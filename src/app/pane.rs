@@ -130,6 +130,8 @@ pub enum Delivery {
     Drafts(Result<Vec<UnsentDraft>, String>),
     /// A connect payload checked and compared off the UI thread ([`Command::Analyse`]).
     Analysed(Box<super::panes::connect::check::Analysis>),
+    /// A new app's types inferred off the UI thread ([`Command::Infer`]).
+    Inferred(Box<super::panes::connect::Start>),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -184,21 +184,7 @@ fn record_connect(
     let Some(store) = store else {
         return;
     };
-    let text = |key: &str| {
-        payload
-            .get(key)
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-    };
-    let recorded = crate::store::NewAppVersion {
-        base_url,
-        app_id: text("app_id"),
-        version: text("version"),
-        payload: &payload.to_string(),
-        answer: Some(&answer.to_string()),
-        recorded_at: chrono::Utc::now(),
-    };
-    if let Err(e) = store.record_app_version(&recorded) {
+    if let Err(e) = store.record_connect(base_url, payload, Some(answer), chrono::Utc::now()) {
         super::warn(&[format!("the connect was sent, but not recorded: {e}")]);
     }
 }

@@ -54,6 +54,33 @@ pub(super) fn timestamp(at: &DateTime<Utc>) -> String {
 }
 
 impl Store {
+    /// Records a connect payload the service accepted at `at`, with its answer if it sent one:
+    /// its `app_id` and `version` are read from the payload (empty when it lacks them). The CLI's
+    /// `connect` and the TUI's connect composer both record through here.
+    pub fn record_connect(
+        &self,
+        base_url: &str,
+        payload: &serde_json::Value,
+        answer: Option<&serde_json::Value>,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let text = |key: &str| {
+            payload
+                .get(key)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+        };
+        let answer = answer.map(serde_json::Value::to_string);
+        self.record_app_version(&NewAppVersion {
+            base_url,
+            app_id: text("app_id"),
+            version: text("version"),
+            payload: &payload.to_string(),
+            answer: answer.as_deref(),
+            recorded_at: at,
+        })
+    }
+
     /// Records a successful connect. Sending the same app version again replaces the payload,
     /// the answer and the time, as the service replaces its registration.
     pub fn record_app_version(&self, sent: &NewAppVersion<'_>) -> Result<(), StoreError> {
@@ -105,5 +132,41 @@ impl Store {
             })
             .map_err(|e| self.error(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
+    }
+}
+
+#[cfg(test)]
+mod record_connect_tests {
+    use chrono::TimeZone;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_connect_is_recorded_under_its_app_id_and_version_with_its_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join(crate::store::FILE_NAME)).unwrap();
+        let base_url = "http://127.0.0.1:9/api/v1";
+        let at = Utc.with_ymd_and_hms(2026, 11, 22, 9, 30, 0).unwrap();
+        let payload = json!({"app_id": "acme", "version": "1.5.0", "resources": []});
+        store
+            .record_connect(base_url, &payload, Some(&json!({"status": "ok"})), at)
+            .unwrap();
+        // Without an answer (the TUI's), and without the fields (recorded, not refused).
+        store
+            .record_connect(base_url, &json!({}), None, at)
+            .unwrap();
+        let versions = store.app_versions(base_url).unwrap();
+        let find = |app_id: &str| versions.iter().find(|v| v.app_id == app_id).unwrap();
+        let acme = find("acme");
+        assert_eq!(acme.version, "1.5.0");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&acme.payload).unwrap(),
+            payload
+        );
+        assert_eq!(acme.answer.as_deref(), Some(r#"{"status":"ok"}"#));
+        assert_eq!(acme.recorded_at, at);
+        let bare = find("");
+        assert_eq!((bare.version.as_str(), bare.answer.as_deref()), ("", None));
     }
 }

@@ -285,6 +285,7 @@ where
                 Command::ReadReportFile(path) => self.executor.read_report_file(path),
                 Command::ReadConnectFile(path) => self.executor.read_connect_file(path),
                 Command::Analyse { id, job } => self.executor.analyse(id, job),
+                Command::Infer { id, job } => self.executor.infer(id, job),
                 Command::RecordAppVersion { base_url, payload } => {
                     self.executor.record_app_version(base_url, payload)
                 }

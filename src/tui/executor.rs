@@ -17,6 +17,7 @@ use crate::api::{ApiError, Client, Exchange};
 use crate::app::panes::browser::row::Row;
 use crate::app::panes::composer::check::{self, CheckJob};
 use crate::app::panes::connect::check::AnalysisJob;
+use crate::app::panes::connect::new_app::{self, InferJob};
 use crate::app::panes::detail::Detail;
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::{Action, ApiCall, RequestId};
@@ -194,29 +195,24 @@ impl Executor {
         });
     }
 
+    /// Infers a new app's types from the list's rows off the UI thread.
+    pub fn infer(&self, id: RequestId, job: Box<InferJob>) {
+        let results = self.results.clone();
+        tokio::task::spawn_blocking(move || {
+            let start = Box::new(new_app::infer(&job));
+            let _ = results.send(Action::Inferred { id, start });
+        });
+    }
+
     /// Records a connect the service accepted as a known app version, like `appdeck connect`
     /// does; its time is stamped here (`update` reads no clock).
     pub fn record_app_version(&self, base_url: String, payload: Box<serde_json::Value>) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         let at = chrono::Utc::now();
         tokio::task::spawn_blocking(move || {
-            let text = |key: &str| {
-                payload
-                    .get(key)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-            };
-            let recorded = crate::store::NewAppVersion {
-                base_url: &base_url,
-                app_id: text("app_id"),
-                version: text("version"),
-                payload: &payload.to_string(),
-                answer: None,
-                recorded_at: at,
-            };
             let result = match &path {
                 Some(path) => Store::open(path)
-                    .and_then(|store| store.record_app_version(&recorded))
+                    .and_then(|store| store.record_connect(&base_url, &payload, None, at))
                     .map_err(|e| e.to_string()),
                 None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
             };

@@ -5,6 +5,15 @@
 use ratatui::style::{Color, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
+/// `u` (`undo`) or `^r`: takes back (or redoes) the last change; `Err` says there was none to.
+pub fn undo_or_redo(area: &mut TextArea<'_>, undo: bool) -> Result<(), &'static str> {
+    match (undo, if undo { area.undo() } else { area.redo() }) {
+        (_, true) => Ok(()),
+        (true, false) => Err("nothing to undo"),
+        (false, false) => Err("nothing to redo"),
+    }
+}
+
 /// A new editor on `text`, cursor at the top.
 pub fn new_editor(text: &str) -> TextArea<'static> {
     let mut area = TextArea::new(text.lines().map(str::to_owned).collect());

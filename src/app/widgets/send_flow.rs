@@ -234,6 +234,36 @@ pub fn answer(
     Some(Answered { ok, body, commands })
 }
 
+/// The review's keys, the same in both composers but for what sending does (`send_help`).
+pub const fn reviewing(send_help: &'static str) -> [Binding; 3] {
+    [
+        bind(
+            "send",
+            &[Code(KeyCode::Enter)],
+            "Enter",
+            send_help,
+            || Action::Open,
+            "send",
+        ),
+        bind(
+            "copy_curl",
+            &[Char('c')],
+            "c",
+            "copy as curl (token from $APPDECK_TOKEN)",
+            || Action::CopyCurl,
+            "curl",
+        ),
+        bind(
+            "back",
+            &[Code(KeyCode::Esc)],
+            "Esc",
+            "back to editing",
+            || Action::Back,
+            "edit",
+        ),
+    ]
+}
+
 /// A send in flight, in either composer: `Esc` cancels it.
 pub static SENDING: [Binding; 1] = [bind(
     "back",

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
+use crate::app::panes::connect::new_app::Inferring;
 use crate::app::panes::connect::{ConnectComposer, Part, Picker};
 use crate::app::widgets::send_flow::Phase;
 use crate::diff::{Change, Impact};
@@ -19,6 +20,10 @@ use crate::ui::widgets::send;
 pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
     if let Some(picker) = &composer.picker {
         render_picker(frame, picker, theme, area);
+        return;
+    }
+    if let (true, Some(inferring)) = (composer.waiting_for_inference(), composer.inferring) {
+        render_inferring(frame, inferring, theme, area);
         return;
     }
     if let Phase::Review { body, armed } = &composer.phase {
@@ -76,6 +81,26 @@ fn render_picker(frame: &mut Frame, picker: &Picker, theme: &Theme, area: Rect) 
         Paragraph::new(lines).block(block(theme, title, true, area)),
         area,
     );
+}
+
+/// A new app's composer while its types are inferred in the background.
+fn render_inferring(frame: &mut Frame, inferring: Inferring, theme: &Theme, area: Rect) {
+    let lines = vec![
+        Line::from(format!(
+            "Inferring a resource type definition for each type among the {} row(s) loaded in \
+             the list…",
+            inferring.rows
+        )),
+        Line::from(Span::styled(
+            "The payload opens here, ready to edit, when they are done.",
+            theme.dim(),
+        )),
+    ];
+    let title = " Connect: new app · Esc goes back ".to_owned();
+    let paragraph = Paragraph::new(lines)
+        .block(block(theme, title, true, area))
+        .wrap(ratatui::widgets::Wrap { trim: false });
+    frame.render_widget(paragraph, area);
 }
 
 fn render_editor(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {

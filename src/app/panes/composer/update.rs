@@ -165,17 +165,8 @@ impl Composer {
             Action::Toggle => return self.toggle_status(cx).into(),
             Action::Undo | Action::Redo => {
                 let undo = matches!(action, Action::Undo);
-                let done = if undo {
-                    self.resource.undo()
-                } else {
-                    self.resource.redo()
-                };
-                if !done {
-                    cx.info(if undo {
-                        "nothing to undo"
-                    } else {
-                        "nothing to redo"
-                    });
+                if let Err(nothing) = json_editor::undo_or_redo(&mut self.resource, undo) {
+                    cx.info(nothing);
                     return Outcome::done();
                 }
                 self.field = Field::Resource;

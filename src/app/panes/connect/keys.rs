@@ -6,7 +6,7 @@ use crossterm::event::KeyCode;
 
 use crate::app::Action;
 use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, PANE_SHARED, bind};
-use crate::app::widgets::send_flow::{ANSWERED, SENDING};
+use crate::app::widgets::send_flow::{self, ANSWERED, SENDING};
 
 use Key::{Char, Code, Ctrl};
 
@@ -142,32 +142,8 @@ pub static CONNECT_KEYS: KeyTable = KeyTable {
     shared: &PANE_SHARED,
 };
 
-static REVIEWING: [Binding; 3] = [
-    bind(
-        "send",
-        &[Code(KeyCode::Enter)],
-        "Enter",
-        "send the connect (twice when something breaks)",
-        || Action::Open,
-        "send",
-    ),
-    bind(
-        "copy_curl",
-        &[Char('c')],
-        "c",
-        "copy as curl (token from $APPDECK_TOKEN)",
-        || Action::CopyCurl,
-        "curl",
-    ),
-    bind(
-        "back",
-        &[Code(KeyCode::Esc)],
-        "Esc",
-        "back to editing",
-        || Action::Back,
-        "edit",
-    ),
-];
+static REVIEWING: [Binding; 3] =
+    send_flow::reviewing("send the connect (twice when something breaks)");
 
 pub static REVIEW_KEYS: KeyTable = KeyTable {
     id: "connect_review",

@@ -5,13 +5,14 @@
 //! the service accepts becomes a known version (the types view shows it) and goes in the history.
 //!
 //! It reuses the report composer's parts (`app::widgets::{json_editor, draft, send_flow}`); its
-//! own are the starting points (`baseline.rs`, the picker), the checks (`check.rs`), the outline
+//! own are the starting points (`baseline.rs`, the picker, `new_app.rs`), the checks (`check.rs`), the outline
 //! (`outline.rs`), its keys (`keys.rs`), its handling of actions (`update.rs`) and its layout.
 
 pub mod baseline;
 pub mod check;
 pub mod keys;
 pub mod layout;
+pub mod new_app;
 pub mod outline;
 mod update;
 
@@ -27,6 +28,7 @@ use crate::app::{Command, DraftSubject, RequestId};
 use crate::diff::Changes;
 use baseline::Baseline;
 use check::Located;
+use new_app::Inferring;
 use outline::OutlineType;
 
 /// Payloads larger than this are checked (every schema compiled) and compared on a background
@@ -38,23 +40,14 @@ pub const ANALYSE_IN_BACKGROUND_BYTES: usize = 4 * 1024;
 pub enum Start {
     /// The newest known version of an app.
     Known(Baseline),
+    /// A new app whose types are being inferred from `rows` loaded rows, in the background
+    /// (`new_app.rs`); it becomes [`Start::Inferred`] when they are.
+    Inferring { rows: usize },
     /// A new app, its types inferred from the rows loaded in the list.
     Inferred { payload: Value, samples: usize },
 }
 
 impl Start {
-    /// A new app whose types are inferred from `resources` (the list's loaded rows).
-    pub fn inferred<'a>(resources: impl IntoIterator<Item = &'a Value>) -> Start {
-        let mut inference = crate::infer::Inference::new();
-        for resource in resources {
-            inference.add_value(resource);
-        }
-        Start::Inferred {
-            payload: inference.connect_payload("new-app", "0.1.0"),
-            samples: inference.samples(),
-        }
-    }
-
     /// One line for the picker.
     pub fn label(&self) -> String {
         match self {
@@ -62,6 +55,9 @@ impl Start {
                 "{} {} · newest known version ({})",
                 b.app_id, b.version, b.source
             ),
+            Start::Inferring { rows } => {
+                format!("new app · inferring types from {rows} loaded row(s)…")
+            }
             Start::Inferred { samples, .. } => {
                 format!("new app · types inferred from {samples} loaded row(s)")
             }
@@ -115,6 +111,9 @@ pub struct ConnectComposer {
     pub known: Arc<Vec<Baseline>>,
     /// Where to start from, while the picker is open (several apps are known).
     pub picker: Option<Picker>,
+    /// The new app's types being inferred in the background: the picker's last entry waits
+    /// for it, or (picked, or no app known) the whole composer does.
+    pub inferring: Option<Inferring>,
     pub payload: TextArea<'static>,
     pub part: Part,
     /// Whether the editor has the keyboard.
@@ -146,6 +145,7 @@ impl ConnectComposer {
             base_url: base_url.to_owned(),
             known,
             picker: None,
+            inferring: None,
             payload: json_editor::new_editor(&text),
             part: Part::Payload,
             editing: false,
@@ -163,21 +163,42 @@ impl ConnectComposer {
         composer
     }
 
-    /// A composer starting from `start`.
+    /// A composer starting from `start`: its payload, or (a new app still being inferred) an
+    /// empty one waiting for it.
     pub fn from_start(base_url: &str, known: Arc<Vec<Baseline>>, start: &Start) -> Self {
         let payload = match start {
             Start::Known(baseline) => baseline.payload.as_ref(),
             Start::Inferred { payload, .. } => payload,
+            Start::Inferring { .. } => return ConnectComposer::new(base_url, known, ""),
         };
         let text = serde_json::to_string_pretty(payload).unwrap_or_else(|_| "{}".to_owned());
         ConnectComposer::new(base_url, known, &text)
     }
 
-    /// A composer that first asks where to start from.
-    pub fn picking(base_url: &str, known: Arc<Vec<Baseline>>, starts: Vec<Start>) -> Self {
+    /// A composer for a new app, waiting for its types to be inferred (`inferring`).
+    pub fn inferring(base_url: &str, known: Arc<Vec<Baseline>>, inferring: Inferring) -> Self {
+        let mut composer = ConnectComposer::new(base_url, known, "");
+        composer.inferring = Some(inferring);
+        composer
+    }
+
+    /// A composer that first asks where to start from; `inferring`, when its last start (a new
+    /// app) is still being inferred.
+    pub fn picking(
+        base_url: &str,
+        known: Arc<Vec<Baseline>>,
+        starts: Vec<Start>,
+        inferring: Option<Inferring>,
+    ) -> Self {
         let mut composer = ConnectComposer::new(base_url, known, "");
         composer.picker = Some(Picker { starts, cursor: 0 });
+        composer.inferring = inferring;
         composer
+    }
+
+    /// Whether the whole composer waits for a new app's inferred types (not only the picker).
+    pub fn waiting_for_inference(&self) -> bool {
+        self.picker.is_none() && self.inferring.is_some()
     }
 
     /// The payload as typed.

@@ -74,17 +74,47 @@ fn code(app: &mut App, code: KeyCode) -> Vec<Command> {
     press(app, code, KeyModifiers::NONE)
 }
 
-/// Runs the analyses the commands ask for, as the executor would, and feeds them back.
+/// Runs the analyses and inferences the commands ask for, as the executor would, and feeds
+/// them back.
 fn settle(app: &mut App, commands: Vec<Command>) -> Vec<Command> {
     let mut all = commands.clone();
     for command in commands {
-        if let Command::Analyse { id, job } = command {
-            let analysis = Box::new(super::check::analyse(&job));
-            let more = app.update(Action::Analysed { id, analysis });
-            all.extend(settle(app, more));
-        }
+        let more = match command {
+            Command::Analyse { id, job } => {
+                let analysis = Box::new(super::check::analyse(&job));
+                app.update(Action::Analysed { id, analysis })
+            }
+            Command::Infer { id, job } => {
+                let start = Box::new(super::new_app::infer(&job));
+                app.update(Action::Inferred { id, start })
+            }
+            _ => continue,
+        };
+        all.extend(settle(app, more));
     }
     all
+}
+
+/// The inference the commands ask for, not run.
+fn infer_asked(commands: &[Command]) -> (RequestId, super::new_app::InferJob) {
+    let asked: Vec<_> = commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Infer { id, job } => Some((*id, (**job).clone())),
+            _ => None,
+        })
+        .collect();
+    match asked.as_slice() {
+        [one] => one.clone(),
+        _ => panic!("one inference asked for: {commands:?}"),
+    }
+}
+
+/// An 80x24 app over the three rows of [`app_knowing`], knowing no app version.
+fn app_knowing_no_app() -> App {
+    let mut app = app_knowing(Vec::new());
+    app.known_types = None;
+    app
 }
 
 pub(crate) fn connect(app: &App) -> &ConnectComposer {
@@ -331,6 +361,7 @@ fn several_known_apps_open_a_picker_and_new_infers_from_the_loaded_rows() {
         catalog::AppVersion::from_payload(other.as_object().cloned().unwrap(), Source::Demo, None);
     let mut app = app_knowing(vec![catalog::demo(), other]);
     key(&mut app, 'C');
+    // (`key` ran the inference, as the executor would.)
     let picker = connect(&app).picker.clone().expect("a picker");
     assert_eq!(picker.starts.len(), 3, "two apps and a new one");
     assert!(
@@ -360,4 +391,122 @@ fn several_known_apps_open_a_picker_and_new_infers_from_the_loaded_rows() {
         composer.diff.against.is_none(),
         "a new app has nothing to compare"
     );
+}
+
+#[test]
+fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
+    let mut app = app_knowing_no_app();
+    let commands = app.update(Action::Connect);
+    let (id, job) = infer_asked(&commands);
+    assert_eq!(
+        job.rows.len(),
+        3,
+        "the list's rows, for the background task"
+    );
+    assert!(
+        !commands
+            .iter()
+            .any(|c| matches!(c, Command::Analyse { .. } | Command::LoadDraft { .. })),
+        "nothing to check or restore before the payload is there: {commands:?}"
+    );
+    let composer = connect(&app);
+    assert!(composer.waiting_for_inference());
+    assert_eq!(composer.text(), "", "no inference on the UI thread");
+    assert!(composer.outline.is_empty() && composer.findings.is_empty());
+    let activity = app.activity().unwrap_or_default();
+    assert!(
+        activity.contains("inferring types from 3 loaded row(s)"),
+        "{activity}"
+    );
+    // The composer's keys say what it waits for; nothing is edited meanwhile.
+    assert!(key(&mut app, 'i').is_empty());
+    assert!(matches!(&app.notice, Some(Notice::Info(m)) if m.contains("inferring types")));
+    assert!(!connect(&app).editing);
+
+    let start = Box::new(super::new_app::infer(&job));
+    let filled = app.update(Action::Inferred { id, start });
+    let commands = settle(&mut app, filled);
+    let composer = connect(&app);
+    assert!(!composer.waiting_for_inference());
+    assert_eq!(composer.app_id().as_deref(), Some("new-app"));
+    let names: Vec<&str> = composer.outline.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["repository", "team"], "checked and outlined");
+    assert!(
+        commands
+            .iter()
+            .any(|c| matches!(c, Command::LoadDraft { .. })),
+        "the new app's draft is looked up once its payload is there"
+    );
+}
+
+#[test]
+fn an_inference_for_a_closed_or_reopened_composer_is_dropped_and_esc_works_while_it_runs() {
+    let mut app = app_knowing_no_app();
+    let (first, job) = infer_asked(&app.update(Action::Connect));
+    let commands = code(&mut app, KeyCode::Esc);
+    assert!(
+        app.stack.layers().is_empty(),
+        "Esc closes it while it waits"
+    );
+    assert!(commands.contains(&Command::Cancel(first)));
+    let stale = || {
+        Box::new(super::Start::Inferred {
+            payload: json!({"app_id": "stale", "version": "1", "resources": []}),
+            samples: 1,
+        })
+    };
+    let late = app.update(Action::Inferred {
+        id: first,
+        start: stale(),
+    });
+    assert!(late.is_empty() && app.stack.layers().is_empty());
+
+    let (second, _) = infer_asked(&app.update(Action::Connect));
+    assert_ne!(second, first);
+    app.update(Action::Inferred {
+        id: first,
+        start: stale(),
+    });
+    assert!(
+        connect(&app).waiting_for_inference(),
+        "{:?}",
+        connect(&app).text()
+    );
+    let start = Box::new(super::new_app::infer(&job));
+    let filled = app.update(Action::Inferred { id: second, start });
+    settle(&mut app, filled);
+    assert_eq!(connect(&app).app_id().as_deref(), Some("new-app"));
+}
+
+#[test]
+fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends() {
+    let other = json!({"app_id": "other-app", "version": "2.0.0",
+                       "resources": [{"type": "widget", "list_supported": true}]});
+    let other =
+        catalog::AppVersion::from_payload(other.as_object().cloned().unwrap(), Source::Demo, None);
+    let mut app = app_knowing(vec![catalog::demo(), other.clone()]);
+    let (id, job) = infer_asked(&app.update(Action::Connect));
+    let picker = connect(&app).picker.clone().expect("a picker");
+    assert!(
+        picker.starts[2]
+            .label()
+            .contains("inferring types from 3 loaded row(s)…")
+    );
+    // Picked while it runs: the composer waits for it.
+    key(&mut app, 'G');
+    code(&mut app, KeyCode::Enter);
+    assert!(connect(&app).waiting_for_inference());
+    let start = Box::new(super::new_app::infer(&job));
+    let filled = app.update(Action::Inferred { id, start });
+    settle(&mut app, filled);
+    assert_eq!(connect(&app).app_id().as_deref(), Some("new-app"));
+
+    // Another app picked while it runs: its result is not wanted any more.
+    code(&mut app, KeyCode::Esc);
+    let (id, job) = infer_asked(&app.update(Action::Connect));
+    let commands = code(&mut app, KeyCode::Enter);
+    assert!(commands.contains(&Command::Cancel(id)));
+    let start = Box::new(super::new_app::infer(&job));
+    app.update(Action::Inferred { id, start });
+    assert_eq!(connect(&app).app_id().as_deref(), Some("acme-devtools"));
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::check::{self, Analysis, AnalysisJob};
 use super::keys::{ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS};
-use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, Part};
+use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, Part, Start};
 use crate::app::action::RequestIds;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
@@ -51,6 +51,9 @@ impl Pane for ConnectComposer {
         match self.phase {
             Phase::Sending { .. } => Some("sending the connect…; Esc cancels".to_owned()),
             _ if self.editing_externally.is_some() => Some("in the external editor…".to_owned()),
+            _ if self.inferring.is_some() => self
+                .inferring
+                .map(|inferring| format!("{}; Esc goes back", inferring.words())),
             _ => self
                 .diff
                 .running
@@ -80,6 +83,9 @@ impl Pane for ConnectComposer {
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         if self.picker.is_some() {
             return self.update_picker(action, cx);
+        }
+        if self.waiting_for_inference() {
+            return self.update_waiting(action, cx);
         }
         let target = Target {
             kind: SendKind::Connect,
@@ -113,6 +119,10 @@ impl Pane for ConnectComposer {
                     return self.analyse(cx.ids).into();
                 }
                 self.set_analysis(*analysis);
+            }
+            Delivery::Inferred(start) if self.inferring.is_some_and(|i| i.id == id) => {
+                self.inferring = None;
+                return self.inferred(*start, cx).into();
             }
             Delivery::Edited(result) if self.editing_externally == Some(id) => {
                 self.editing_externally = None;
@@ -269,10 +279,16 @@ impl ConnectComposer {
                 let Some(start) = picker.starts.get(picker.cursor).cloned() else {
                     return Outcome::done();
                 };
-                *self = ConnectComposer::from_start(&self.base_url, self.known.clone(), &start);
-                cx.info(format!("starting from {}", sanitize::line(&start.label())));
-                let mut commands = self.analyse(cx.ids);
-                commands.push(self.load_draft(cx.ids.issue()));
+                if let Start::Inferring { .. } = start {
+                    // The payload fills in when the inference is done (`inferred`).
+                    self.picker = None;
+                    cx.info("starting from a new app: its types are still being inferred");
+                    return Outcome::done();
+                }
+                // A new app's inference still running is not needed any more.
+                let cancel = self.inferring.take().map(|i| Command::Cancel(i.id));
+                let mut commands = self.start_from(&start, cx);
+                commands.extend(cancel);
                 return commands.into();
             }
             Action::Back => return Outcome::Pop,
@@ -280,6 +296,65 @@ impl ConnectComposer {
             other => return Outcome::NotMine(other),
         }
         Outcome::done()
+    }
+
+    /// The composer starts from `start`: its payload, checked and compared, and the stored
+    /// draft of its app looked up.
+    fn start_from(&mut self, start: &Start, cx: &mut Ctx) -> Vec<Command> {
+        *self = ConnectComposer::from_start(&self.base_url, self.known.clone(), start);
+        cx.info(format!("starting from {}", sanitize::line(&start.label())));
+        let mut commands = self.analyse(cx.ids);
+        commands.push(self.load_draft(cx.ids.issue()));
+        commands
+    }
+
+    /// The new app's types were inferred: the picker's entry offers them, or (the composer
+    /// waited for them) they become the payload.
+    fn inferred(&mut self, start: Start, cx: &mut Ctx) -> Vec<Command> {
+        let Some(picker) = &mut self.picker else {
+            return self.start_from(&start, cx);
+        };
+        for entry in &mut picker.starts {
+            if let Start::Inferring { .. } = entry {
+                *entry = start.clone();
+            }
+        }
+        Vec::new()
+    }
+
+    /// The composer waits for the new app's inferred types: `Esc` goes back (the result is
+    /// dropped when it comes), the composer's own keys say what it waits for, the global keys
+    /// work as anywhere.
+    fn update_waiting(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        match action {
+            Action::Back => Outcome::Pop,
+            Action::Click { .. } => Outcome::done(),
+            Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown
+            | Action::Open
+            | Action::StartEdit
+            | Action::NextPane
+            | Action::PrevPane
+            | Action::Undo
+            | Action::Redo
+            | Action::Review
+            | Action::EditExternally
+            | Action::DiscardDraft
+            | Action::NextMatch
+            | Action::PrevMatch => {
+                if let Some(inferring) = self.inferring {
+                    cx.info(format!("{}; Esc goes back", inferring.words()));
+                }
+                Outcome::done()
+            }
+            other => Outcome::NotMine(other),
+        }
     }
 
     /// Normal mode: moving in and between the parts, and the composer's own keys.
@@ -305,17 +380,8 @@ impl ConnectComposer {
             }
             Action::Undo | Action::Redo => {
                 let undo = matches!(action, Action::Undo);
-                let done = if undo {
-                    self.payload.undo()
-                } else {
-                    self.payload.redo()
-                };
-                if !done {
-                    cx.info(if undo {
-                        "nothing to undo"
-                    } else {
-                        "nothing to redo"
-                    });
+                if let Err(nothing) = json_editor::undo_or_redo(&mut self.payload, undo) {
+                    cx.info(nothing);
                     return Outcome::done();
                 }
                 self.part = Part::Payload;
