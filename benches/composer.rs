@@ -206,22 +206,6 @@ fn connect_new_app(rows: usize) {
         ms(times[times.len() / 2]),
         ms(times[times.len() - 1])
     );
-    // Of which: the copy of the rows the background task gets (sharing them would need the list
-    // to keep its rows behind an `Arc`).
-    let mut times: Vec<Duration> = (0..30)
-        .map(|_| {
-            let t = Instant::now();
-            black_box(app.browser.rows().to_vec());
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    println!(
-        "{:<48} median {:>7.3} ms   max {:>7.3} ms",
-        format!("  of which the copy of the {rows} rows"),
-        ms(times[times.len() / 2]),
-        ms(times[times.len() - 1])
-    );
     let job = job.expect("the rows' types are inferred in the background");
     let mut times: Vec<Duration> = (0..10)
         .map(|_| {

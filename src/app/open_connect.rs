@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::pane::Screen;
+use super::panes::browser::row::Row;
 use super::panes::connect::baseline::{self, Baseline};
 use super::panes::connect::new_app::{InferJob, Inferring};
 use super::panes::connect::{ConnectComposer, Start};
@@ -22,9 +23,9 @@ impl App {
     }
 
     /// A new app whose types are inferred from the rows loaded in the list: on a background
-    /// task, which gets a copy of the rows (their compact JSON, not parsed here).
+    /// task, which shares the rows' compact JSON (not copied, not parsed here).
     fn infer_new_app(&mut self) -> (Inferring, Command) {
-        let rows = self.browser.rows().to_vec();
+        let rows: Vec<_> = self.browser.rows().iter().map(Row::json).collect();
         let inferring = Inferring {
             id: self.ids.issue(),
             rows: rows.len(),

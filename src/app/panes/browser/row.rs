@@ -2,6 +2,8 @@
 //! the item's JSON as compact text. A resource held as a JSON tree costs about ten times its text
 //! (100,000 rows took over a gigabyte); the full item is parsed again when its detail opens.
 
+use std::sync::Arc;
+
 use crate::api::{Field, PageItem};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,16 +20,15 @@ pub struct Row {
     pub malformed: bool,
     /// Not a resource, or a resource with fields of an unexpected type: the `!` mark.
     pub marked: bool,
-    /// The item as it came, as compact JSON.
-    raw: Box<str>,
+    /// The item as it came, as compact JSON; shared, so work off the UI thread can take it
+    /// without a copy.
+    raw: Arc<str>,
 }
 
 impl Row {
     pub fn from_item(item: &PageItem) -> Row {
         let text = |f: &Field<String>| f.get().map(|s| Box::from(s.as_str()));
-        let raw = serde_json::to_string(item)
-            .unwrap_or_default()
-            .into_boxed_str();
+        let raw = Arc::from(serde_json::to_string(item).unwrap_or_default());
         match item.resource() {
             Some(r) => Row {
                 resource_type: text(&r.resource_type),
@@ -58,9 +59,19 @@ impl Row {
 
     /// The whole item again, for the detail view.
     pub fn item(&self) -> PageItem {
-        match serde_json::from_str(&self.raw) {
+        Row::item_of(&self.raw)
+    }
+
+    /// The item's compact JSON, shared (see [`Row::item_of`]).
+    pub fn json(&self) -> Arc<str> {
+        self.raw.clone()
+    }
+
+    /// The item again from its compact JSON.
+    pub fn item_of(json: &str) -> PageItem {
+        match serde_json::from_str(json) {
             Ok(value) => PageItem::from_value(value),
-            // Not reachable: `raw` was written by serde_json.
+            // Not reachable: the JSON was written by serde_json.
             Err(_) => PageItem::from_value(serde_json::Value::Null),
         }
     }

@@ -6,6 +6,8 @@
 //! [`Command::Infer`]: crate::app::Command::Infer
 //! [`Action::Inferred`]: crate::app::Action::Inferred
 
+use std::sync::Arc;
+
 use super::Start;
 use crate::api::PageItem;
 use crate::app::RequestId;
@@ -16,11 +18,11 @@ use crate::infer::Inference;
 pub const NEW_APP_ID: &str = "new-app";
 pub const NEW_APP_VERSION: &str = "0.1.0";
 
-/// What the background inference needs: the list's rows as they were when the composer opened
-/// (each a row's compact JSON, parsed there rather than here).
+/// What the background inference needs: the list's rows as they were when the composer opened,
+/// each the row's compact JSON, shared with the list (no copy on the UI thread) and parsed there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InferJob {
-    pub rows: Vec<Row>,
+    pub rows: Vec<Arc<str>>,
 }
 
 /// The inference the composer waits for: the request whose answer fills it, and how many rows
@@ -42,7 +44,7 @@ impl Inferring {
 pub fn infer(job: &InferJob) -> Start {
     let mut inference = Inference::new();
     for row in &job.rows {
-        match row.item() {
+        match Row::item_of(row) {
             PageItem::Resource(resource) => inference.add_resource(&resource),
             // Not an object: counted as a sample without a type, as `appdeck infer` counts it.
             PageItem::Malformed(_) => inference.add_value(&serde_json::Value::Null),
@@ -60,8 +62,8 @@ mod tests {
 
     use super::*;
 
-    fn row(value: serde_json::Value) -> Row {
-        Row::from_item(&PageItem::from_value(value))
+    fn row(value: serde_json::Value) -> Arc<str> {
+        Row::from_item(&PageItem::from_value(value)).json()
     }
 
     /// The rows give the same definitions as their raw JSON does (what `appdeck infer` reads).
