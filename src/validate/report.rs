@@ -287,6 +287,23 @@ mod tests {
         })
     }
 
+    #[test]
+    fn the_types_named_in_a_message_stop_at_20() {
+        let payload = |count: usize| {
+            let resources: Vec<Value> = (0..count)
+                .map(|i| json!({"type": format!("t{i}")}))
+                .collect();
+            json!({"app_id": "a", "version": "1", "resources": resources})
+        };
+        let twenty = payload(20);
+        let names = TypeIndex::from_connect(&twenty).unwrap().names();
+        assert!(names.ends_with("\"t19\""), "all 20 named: {names}");
+        let twenty_one = payload(21);
+        let names = TypeIndex::from_connect(&twenty_one).unwrap().names();
+        assert!(names.ends_with("\"t19\", and 1 more"), "{names}");
+        assert!(!names.contains("\"t20\""), "{names}");
+    }
+
     fn types() -> Value {
         json!({"app_id": "a", "version": "1", "resources": [
             {"type": "repo", "property_json_schema": {
