@@ -187,6 +187,27 @@ fn a_paste_filters_once_and_drops_control_characters() {
     assert_eq!(app.browser.visible.len(), 11, "row 1 and rows 10 to 19");
 }
 
+/// The status bar's activity: what the list is waiting for, and nothing once it has it.
+#[test]
+fn the_activity_says_which_page_is_loading_or_that_a_row_is_opening() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    assert_eq!(app.activity().as_deref(), Some("loading the first page…"));
+    let (id, _) = request_of(&commands).unwrap();
+    app.update(reply(id, Ok(page(100, Some("c2")))));
+    assert_eq!(app.activity(), None, "the first page is there");
+    let commands = app.update(Action::Bottom);
+    let (id, _) = request_of(&commands).expect("the next page");
+    assert_eq!(app.activity().as_deref(), Some("loading page 2…"));
+    app.update(reply(id, Ok(page(5, None))));
+    assert_eq!(app.activity(), None, "the last page is there");
+
+    let mut app = with_big_resource(400_000);
+    app.update(Action::Open);
+    assert_eq!(app.activity().as_deref(), Some("opening…"));
+    app.update(Action::Back);
+    assert_eq!(app.activity(), None, "the opening was cancelled");
+}
+
 #[test]
 fn esc_cancels_the_load_in_flight_and_r_resumes() {
     let mut app = loaded(100);
