@@ -187,6 +187,22 @@ fn a_paste_filters_once_and_drops_control_characters() {
     assert_eq!(app.browser.visible.len(), 11, "row 1 and rows 10 to 19");
 }
 
+#[test]
+fn a_click_below_the_last_row_selects_nothing() {
+    let mut app = loaded(3);
+    let rows = app.browser.areas(app.body()).rows;
+    app.update(Action::Click {
+        column: 10,
+        row: rows.y + 3,
+    });
+    assert_eq!(app.browser.cursor.selected, 0, "no row there");
+    app.update(Action::Click {
+        column: 10,
+        row: rows.y + 2,
+    });
+    assert_eq!(app.browser.cursor.selected, 2, "the last row");
+}
+
 /// The status bar's activity: what the list is waiting for, and nothing once it has it.
 #[test]
 fn the_activity_says_which_page_is_loading_or_that_a_row_is_opening() {
