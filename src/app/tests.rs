@@ -203,6 +203,34 @@ fn a_click_below_the_last_row_selects_nothing() {
     assert_eq!(app.browser.cursor.selected, 2, "the last row");
 }
 
+#[test]
+fn the_help_scrolls_by_line_and_by_page() {
+    let mut app = loaded(10);
+    app.update(Action::Resize {
+        width: 80,
+        height: 14,
+    });
+    key(&mut app, '?');
+    let scroll = |app: &App| match &app.overlay {
+        Some(Overlay::Help(help)) => (help.scroll, help.lines().len()),
+        _ => panic!("the help is open"),
+    };
+    let body = layout::screen(app.size).body;
+    let page = super::overlay::Help::rows_in_view(body, scroll(&app).1);
+    assert!(
+        scroll(&app).1 > 2 * page,
+        "the help is over two pages long at 80x14"
+    );
+    app.update(Action::Down);
+    assert_eq!(scroll(&app).0, 1);
+    app.update(Action::PageDown);
+    assert_eq!(scroll(&app).0, 1 + page);
+    app.update(Action::PageUp);
+    assert_eq!(scroll(&app).0, 1);
+    app.update(Action::Up);
+    assert_eq!(scroll(&app).0, 0);
+}
+
 /// The status bar's activity: what the list is waiting for, and nothing once it has it.
 #[test]
 fn the_activity_says_which_page_is_loading_or_that_a_row_is_opening() {
