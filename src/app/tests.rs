@@ -104,7 +104,18 @@ fn the_status_error_is_the_current_one_and_bang_keeps_the_last() {
     );
     assert!(app.last_error.is_some(), "! still tells what happened");
     key(&mut app, '!');
-    assert!(matches!(app.overlay, Some(overlay::Overlay::Error(_))));
+    let scroll = |app: &App| match &app.overlay {
+        Some(overlay::Overlay::Error(popup)) => popup.scroll,
+        _ => panic!("the error popup is open"),
+    };
+    assert_eq!(scroll(&app), 0);
+    app.update(Action::Down);
+    app.update(Action::Down);
+    assert_eq!(scroll(&app), 2, "j scrolls the popup");
+    app.update(Action::Up);
+    assert_eq!(scroll(&app), 1, "k scrolls it back");
+    app.update(Action::Back);
+    assert!(app.overlay.is_none(), "Esc closes it");
 }
 
 #[test]
