@@ -47,6 +47,16 @@ fn key(app: &mut App, code: KeyCode) -> Vec<Command> {
     }
 }
 
+/// Typing and deleting a character by turns, so the text stays the same size.
+fn typed_key(flip: &mut bool) -> KeyCode {
+    *flip = !*flip;
+    if *flip {
+        KeyCode::Char('a')
+    } else {
+        KeyCode::Backspace
+    }
+}
+
 fn main() {
     let types: Value = serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).expect("demo types");
     let types = Arc::new(types);
@@ -118,13 +128,7 @@ fn main() {
     let now = chrono::Utc::now();
     let mut flip = false;
     measure("keypress only (update), 1 MB resource", || {
-        flip = !flip;
-        let code = if flip {
-            KeyCode::Char('a')
-        } else {
-            KeyCode::Backspace
-        };
-        black_box(key(&mut app, code));
+        black_box(key(&mut app, typed_key(&mut flip)));
     });
     measure("frame only, 1 MB resource", || {
         terminal
@@ -134,13 +138,7 @@ fn main() {
             .expect("draw");
     });
     measure("keypress + frame, editor with a 1 MB resource", || {
-        flip = !flip;
-        let code = if flip {
-            KeyCode::Char('a')
-        } else {
-            KeyCode::Backspace
-        };
-        black_box(key(&mut app, code));
+        black_box(key(&mut app, typed_key(&mut flip)));
         terminal
             .draw(|f| {
                 appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
@@ -278,13 +276,7 @@ fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<
         }
     );
     measure(&name, || {
-        flip = !flip;
-        let code = if flip {
-            KeyCode::Char('a')
-        } else {
-            KeyCode::Backspace
-        };
-        black_box(key(&mut app, code));
+        black_box(key(&mut app, typed_key(&mut flip)));
         frame(&app);
     });
 }

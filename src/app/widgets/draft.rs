@@ -71,6 +71,11 @@ impl<F> DraftState<F> {
             .map(|u| (u.last + QUIET).min(u.since + LONGEST_UNSAVED))
     }
 
+    /// Whether a save is due at `now` (the pane's `tick`).
+    pub fn is_due(&self, now: Instant) -> bool {
+        self.due().is_some_and(|due| due <= now)
+    }
+
     /// Asks for the stored draft of this subject, to restore it when it comes.
     pub fn load(&mut self, id: RequestId) -> Command {
         self.loading = Some(id);

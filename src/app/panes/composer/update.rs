@@ -56,9 +56,10 @@ impl Pane for Composer {
     }
 
     fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        match self.draft.due() {
-            Some(due) if due <= cx.now => self.save_draft(cx.ids.issue()),
-            _ => Vec::new(),
+        if self.draft.is_due(cx.now) {
+            self.save_draft(cx.ids.issue())
+        } else {
+            Vec::new()
         }
     }
 
