@@ -455,13 +455,16 @@ fn types_view_a_type_its_schemas_and_its_resources() {
     tmux.send(&["Enter"]);
     tmux.wait_for("the filter", |s| s.contains("1 match"));
     tmux.send(&["Enter"]);
-    let screen = tmux.wait_for("the type", |s| s.contains("About repository"));
-    assert!(
-        screen.contains("A Git repository hosted on Acme Code")
-            && screen.contains("Capabilities")
-            && screen.contains("Repositories")
-            && screen.contains("sync · Sync now"),
-        "description, capabilities, instructions and actions at once: {screen}"
+    // tmux can capture a frame half drawn: wait until the whole type is on screen, or time out.
+    tmux.wait_for(
+        "the type: description, capabilities, instructions and actions at once",
+        |s| {
+            s.contains("About repository")
+                && s.contains("A Git repository hosted on Acme Code")
+                && s.contains("Capabilities")
+                && s.contains("Repositories")
+                && s.contains("sync · Sync now")
+        },
     );
     tmux.send(&["Tab"]);
     tmux.send(&["Tab"]);
