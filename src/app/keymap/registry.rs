@@ -14,7 +14,7 @@ use crate::app::panes::history::keys::{ENTRY_KEYS, HISTORY_KEYS};
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub static TABLES: [&KeyTable; 21] = [
+pub static TABLES: [&KeyTable; 22] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,
@@ -27,6 +27,7 @@ pub static TABLES: [&KeyTable; 21] = [
     &SENDING_KEYS,
     &ANSWER_KEYS,
     &connect::PICKER_KEYS,
+    &connect::WAITING_KEYS,
     &connect::CONNECT_KEYS,
     &connect::REVIEW_KEYS,
     &connect::SENDING_KEYS,

@@ -142,6 +142,24 @@ pub static CONNECT_KEYS: KeyTable = KeyTable {
     shared: &PANE_SHARED,
 };
 
+static WAITING: [Binding; 1] = [bind(
+    "back",
+    &[Code(KeyCode::Esc)],
+    "Esc",
+    "back (the types being inferred are dropped)",
+    || Action::Back,
+    "back",
+)];
+
+/// While a new app's types are inferred there is nothing to edit or move through yet: only
+/// `Esc` and the global keys, so that the footer and `?` do not offer keys that do nothing.
+pub static WAITING_KEYS: KeyTable = KeyTable {
+    id: "connect_waiting",
+    name: "connect: waiting for the inferred types",
+    own: &WAITING,
+    shared: &[&GLOBAL, &FORCE_QUIT],
+};
+
 static REVIEWING: [Binding; 3] =
     send_flow::reviewing("send the connect (twice when something breaks)");
 
@@ -174,6 +192,7 @@ mod tests {
     fn well_formed() {
         for table in [
             &super::PICKER_KEYS,
+            &super::WAITING_KEYS,
             &super::CONNECT_KEYS,
             &super::REVIEW_KEYS,
             &super::SENDING_KEYS,

@@ -418,9 +418,19 @@ fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
         activity.contains("inferring types from 3 loaded row(s)"),
         "{activity}"
     );
-    // The composer's keys say what it waits for; nothing is edited meanwhile.
+    // Only Esc and the global keys work meanwhile (and the footer offers no others); nothing
+    // is edited.
+    let focus = app.focus();
+    assert_eq!(
+        (focus.keys.id, focus.mode),
+        ("connect_waiting", InputMode::None)
+    );
+    let offered: Vec<&str> = focus.keys.bindings().map(|b| b.footer).collect();
+    assert!(
+        offered.contains(&"back") && !offered.contains(&"send") && !offered.contains(&"part"),
+        "{offered:?}"
+    );
     assert!(key(&mut app, 'i').is_empty());
-    assert!(matches!(&app.notice, Some(Notice::Info(m)) if m.contains("inferring types")));
     assert!(!connect(&app).editing);
 
     let start = Box::new(super::new_app::infer(&job));

@@ -9,7 +9,9 @@ use ratatui_textarea::CursorMove;
 use serde::{Deserialize, Serialize};
 
 use super::check::{self, Analysis, AnalysisJob};
-use super::keys::{ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS};
+use super::keys::{
+    ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS, WAITING_KEYS,
+};
 use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, Part, Start};
 use crate::app::action::RequestIds;
 use crate::app::keymap::{InputMode, KeyTable};
@@ -32,6 +34,9 @@ impl Pane for ConnectComposer {
         if self.picker.is_some() {
             return &PICKER_KEYS;
         }
+        if self.waiting_for_inference() {
+            return &WAITING_KEYS;
+        }
         match self.phase {
             Phase::Editing => &CONNECT_KEYS,
             Phase::Review { .. } => &REVIEW_KEYS,
@@ -41,8 +46,10 @@ impl Pane for ConnectComposer {
     }
 
     fn input_mode(&self) -> InputMode {
+        // `editing` is only ever set once the picker is gone: the picker is a fresh composer's,
+        // and its keys (`update_picker`) never hand the editor the keyboard.
         match (&self.phase, self.editing) {
-            (Phase::Editing, true) if self.picker.is_none() => InputMode::Editor,
+            (Phase::Editing, true) => InputMode::Editor,
             _ => InputMode::None,
         }
     }
@@ -86,7 +93,7 @@ impl Pane for ConnectComposer {
             return self.update_picker(action, cx);
         }
         if self.waiting_for_inference() {
-            return self.update_waiting(action, cx);
+            return self.update_waiting(action);
         }
         let target = Target {
             kind: SendKind::Connect,
@@ -324,36 +331,11 @@ impl ConnectComposer {
     }
 
     /// The composer waits for the new app's inferred types: `Esc` goes back (the result is
-    /// dropped when it comes), the composer's own keys say what it waits for, the global keys
-    /// work as anywhere.
-    fn update_waiting(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+    /// dropped when it comes); its other keys are not bound meanwhile (`WAITING_KEYS`).
+    fn update_waiting(&mut self, action: Action) -> Outcome {
         match action {
             Action::Back => Outcome::Pop,
             Action::Click { .. } => Outcome::done(),
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown
-            | Action::Open
-            | Action::StartEdit
-            | Action::NextPane
-            | Action::PrevPane
-            | Action::Undo
-            | Action::Redo
-            | Action::Review
-            | Action::EditExternally
-            | Action::DiscardDraft
-            | Action::NextMatch
-            | Action::PrevMatch => {
-                if let Some(inferring) = self.inferring {
-                    cx.info(format!("{}; Esc goes back", inferring.words()));
-                }
-                Outcome::done()
-            }
             other => Outcome::NotMine(other),
         }
     }
