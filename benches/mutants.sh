@@ -23,15 +23,17 @@ fi
 
 JOBS=${MUTANTS_JOBS:-1}
 
-# run AREA FILES... -- TEST-TARGET-ARGS...: one cargo-mutants run over FILES, testing with
-# `cargo test --release TEST-TARGET-ARGS`.
+# run AREA FILES... -- TEST-TARGETS...: one cargo-mutants run over FILES, testing with
+# `cargo test --release TEST-TARGETS` (for example `--lib --test sandbox`).
 run() {
     local area=$1; shift
-    local files=() tests=()
+    local files=() targets=()
     while (($#)) && [[ $1 != -- ]]; do files+=(--file "$1"); shift; done
     shift
-    tests=("$@")
-    echo "== $area: ${files[*]} (tests: ${tests[*]})" >&2
+    # The targets go to every cargo call, the build included: after `--` they would only
+    # select what runs, and each mutant would still build every test binary (3x slower).
+    for target in "$@"; do targets+=("--cargo-arg=$target"); done
+    echo "== $area: ${files[*]} (tests: $*)" >&2
     mkdir -p "mutants.out/$area"
     # --copy-target: start from this tree's built dependencies instead of a cold build. The
     # dependencies stay optimised as built; appdeck itself is built unoptimised and
@@ -39,8 +41,9 @@ run() {
     cargo mutants --jobs "$JOBS" --profile release --copy-target=true \
         --cargo-arg=--config=profile.release.package.appdeck.opt-level=0 \
         --cargo-arg=--config=profile.release.incremental=true \
+        "${targets[@]}" \
         --output "mutants.out/$area" "${files[@]}" --timeout-multiplier 3 \
-        -- "${tests[@]}" || true   # exits non-zero when a mutant is missed: report, go on
+        || true   # exits non-zero when a mutant is missed: report, go on
     for outcome in caught missed unviable timeout; do
         # grep -c prints 0 (and fails) for an empty list: no second 0 from a fallback.
         printf '%-9s %s\n' "$outcome" "$(cat "mutants.out/$area/mutants.out/$outcome.txt" 2>/dev/null | grep -c . || true)"
