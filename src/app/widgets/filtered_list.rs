@@ -221,4 +221,36 @@ mod tests {
             ListEvent::Other(Action::Refresh)
         ));
     }
+
+    #[test]
+    fn a_click_maps_its_row_and_the_row_just_below_the_last_selects_nothing() {
+        let rows = ["a", "b", "c"];
+        let mut list = list_of(&rows);
+        let first = list.areas(BODY).rows.y;
+        let click = |row| Action::Click { column: 3, row };
+        list.update(click(first + 3), BODY);
+        assert_eq!(list.selected(), Some(0), "one row below the last");
+        list.update(click(first + 1), BODY);
+        assert_eq!(list.selected(), Some(1));
+        list.update(click(first), BODY);
+        assert_eq!(list.selected(), Some(0), "the first row");
+    }
+
+    #[test]
+    fn the_filter_line_shows_while_the_filter_is_typed_or_set() {
+        let rows = ["one", "two"];
+        let mut list = list_of(&rows);
+        assert_eq!(list.areas(BODY).filter, None);
+        list.update(Action::Search, BODY);
+        assert!(list.areas(BODY).filter.is_some(), "typed, still empty");
+        list.update(Action::InsertText("tw".to_owned()), BODY);
+        list.update(Action::Submit, BODY);
+        assert!(!list.filtering);
+        let areas = list.areas(BODY);
+        assert!(areas.filter.is_some(), "set");
+        assert_eq!(list.height(BODY), usize::from(BODY.height) - 4);
+        list.update(Action::Back, BODY);
+        assert_eq!(list.areas(BODY).filter, None);
+        assert_eq!(list.height(BODY), usize::from(BODY.height) - 3);
+    }
 }

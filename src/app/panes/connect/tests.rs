@@ -14,7 +14,7 @@ use crate::app::keymap::{InputMode, action_for};
 use crate::app::pane::Screen;
 use crate::app::panes::types::KnownTypes;
 use crate::app::widgets::send_flow::Phase;
-use crate::app::{Action, App, Command, Notice, RequestId, Session};
+use crate::app::{Action, App, Command, Notice, RequestId, Session, StoredDraft};
 use crate::catalog::{self, Catalog, Source};
 use crate::store::SendKind;
 
@@ -519,4 +519,187 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
     let start = Box::new(super::new_app::infer(&job));
     app.update(Action::Inferred { id, start });
     assert_eq!(connect(&app).app_id().as_deref(), Some("acme-devtools"));
+}
+
+// -------------------------------------------------------------------------------- drafts
+
+/// The loop's timer: a tick at `at` if the app asked to wake by then.
+fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
+    match app.wake_at() {
+        Some(due) if due <= at => {
+            app.now = at;
+            app.update(Action::Tick)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The draft saves among `commands`: their ids and payloads.
+fn saves(commands: &[Command]) -> Vec<(RequestId, String)> {
+    commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::SaveDraft { id, body, .. } => {
+                let body: super::update::DraftBody = serde_json::from_str(body).unwrap();
+                Some((*id, body.payload))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Types `text` at the top of the payload at `at`, and leaves the editor.
+fn type_at(app: &mut App, at: std::time::Instant, text: &str) {
+    app.now = at;
+    key(app, 'i');
+    for c in text.chars() {
+        key(app, c);
+    }
+    code(app, KeyCode::Esc);
+}
+
+#[test]
+fn a_connect_draft_is_saved_after_a_pause_a_failed_save_is_said_and_esc_saves_the_rest() {
+    let t0 = std::time::Instant::now();
+    let mut app = app_knowing(Vec::new());
+    app.now = t0;
+    key(&mut app, 'C');
+    assert_eq!(app.wake_at(), None, "nothing typed: no timer");
+    type_at(&mut app, t0, "x");
+    let due = app.wake_at().expect("a save is due");
+    assert!(saves(&tick(&mut app, due - Duration::from_millis(1))).is_empty());
+    let saved = saves(&tick(&mut app, due));
+    let [(id, payload)] = saved.as_slice() else {
+        panic!("one save: {saved:?}")
+    };
+    assert!(payload.starts_with("x{"), "{payload}");
+    assert_eq!(app.wake_at(), None, "saved: no timer");
+    assert_eq!(connect(&app).draft.saved, None, "not yet confirmed");
+    app.update(Action::DraftSaved {
+        id: *id,
+        result: Ok(()),
+    });
+    assert_eq!(connect(&app).draft.saved, Some(Ok(())));
+    assert_eq!(app.problem(), None);
+
+    type_at(&mut app, t0 + Duration::from_secs(5), "y");
+    let saved = saves(&tick(&mut app, t0 + Duration::from_secs(7)));
+    app.update(Action::DraftSaved {
+        id: saved[0].0,
+        result: Err("the store is locked".into()),
+    });
+    let problem = app.problem().unwrap_or_default();
+    assert!(problem.contains("draft not saved"), "{problem}");
+
+    // Esc within the quiet second saves at once rather than losing the typing.
+    type_at(&mut app, t0 + Duration::from_secs(8), "z");
+    let saved = saves(&code(&mut app, KeyCode::Esc));
+    assert!(app.stack.top().is_none());
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert!(saved[0].1.starts_with("xyz{"), "{}", saved[0].1);
+}
+
+/// `C` with its analysis and its draft look-up not answered yet.
+fn opened_unsettled(app: &mut App) -> (Vec<Command>, RequestId) {
+    let commands = app.update(Action::Connect);
+    let draft = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadDraft { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the draft is looked up");
+    (commands, draft)
+}
+
+/// The demo's payload is analysed in the background (it is over 4 KiB). A draft restored
+/// before that analysis answered, then discarded, once left the composer "checking" forever.
+#[test]
+fn d_after_a_draft_restored_before_the_first_analysis_analyses_again() {
+    let mut app = app_knowing(Vec::new());
+    let (first, draft) = opened_unsettled(&mut app);
+    assert!(first.iter().any(|c| matches!(c, Command::Analyse { .. })));
+    let body = serde_json::to_string(&super::update::DraftBody {
+        payload: serde_json::to_string_pretty(&bumped_without_repository()).unwrap(),
+    })
+    .unwrap();
+    let restored = app.update(Action::DraftLoaded {
+        id: draft,
+        result: Ok(Some(StoredDraft {
+            body,
+            age: Duration::from_secs(60),
+        })),
+    });
+    settle(&mut app, first);
+    settle(&mut app, restored);
+    assert_eq!(connect(&app).breaking_count(), 1, "the draft is compared");
+    assert_eq!(app.activity(), None);
+
+    let discarded = key(&mut app, 'D');
+    assert!(discarded.contains(&Command::RemoveDraft(connect(&app).draft.subject.clone())));
+    assert_eq!(app.activity(), None, "{discarded:?}");
+    let composer = connect(&app);
+    assert_eq!(composer.breaking_count(), 0, "compared again, as opened");
+    assert!(composer.diff.changes.is_some());
+    key(&mut app, 's');
+    assert!(matches!(connect(&app).phase, Phase::Review { .. }));
+}
+
+/// A stale analysis (of a text since replaced) that comes after a newer one is dropped.
+#[test]
+fn an_analysis_of_a_discarded_text_is_dropped() {
+    let mut app = app_knowing(Vec::new());
+    let (first, draft) = opened_unsettled(&mut app);
+    settle(&mut app, first);
+    let body = serde_json::to_string(&super::update::DraftBody {
+        payload: serde_json::to_string_pretty(&bumped_without_repository()).unwrap(),
+    })
+    .unwrap();
+    let restored = app.update(Action::DraftLoaded {
+        id: draft,
+        result: Ok(Some(StoredDraft {
+            body,
+            age: Duration::from_secs(60),
+        })),
+    });
+    // The draft's analysis is still running when D puts the opened payload back.
+    let discarded = key(&mut app, 'D');
+    settle(&mut app, discarded);
+    assert_eq!(connect(&app).breaking_count(), 0);
+    settle(&mut app, restored);
+    assert_eq!(
+        connect(&app).breaking_count(),
+        0,
+        "the draft's analysis came late and is not the payload's"
+    );
+    assert_eq!(app.activity(), None);
+}
+
+#[test]
+fn the_activity_says_what_the_composer_waits_for() {
+    let mut app = app_knowing(Vec::new());
+    let (first, _) = opened_unsettled(&mut app);
+    assert_eq!(app.activity().as_deref(), Some("checking and comparing…"));
+    settle(&mut app, first);
+    assert_eq!(app.activity(), None);
+    let commands = key(&mut app, 'e');
+    assert!(
+        commands
+            .iter()
+            .any(|c| matches!(c, Command::EditExternally { .. }))
+    );
+    assert_eq!(app.activity().as_deref(), Some("in the external editor…"));
+    let id = commands.iter().find_map(Command::request_id).unwrap();
+    app.update(Action::Edited {
+        id,
+        result: Err("the editor failed".into()),
+    });
+    assert_eq!(app.activity(), None);
+    key(&mut app, 's');
+    code(&mut app, KeyCode::Enter);
+    assert!(matches!(connect(&app).phase, Phase::Sending { .. }));
+    assert_eq!(
+        app.activity().as_deref(),
+        Some("sending the connect…; Esc cancels")
+    );
 }

@@ -551,6 +551,11 @@ impl ConnectComposer {
         };
         *self = fresh;
         self.draft = draft;
+        // `fresh` is the composer as it was when the draft came, with the analysis then in
+        // flight, long answered: waiting for it again would leave this one "checking" for good.
+        // A running analysis of the draft's text is not this text's; `on_reply` drops it.
+        self.diff.running = None;
+        self.diff.again = false;
         cx.info("draft discarded: the payload starts again from where it was opened");
         let mut commands = vec![Command::RemoveDraft(self.draft.subject.clone())];
         commands.extend(self.analyse(cx.ids));

@@ -234,6 +234,19 @@ fn enter_shows_the_request_and_the_answer_in_full_and_it_scrolls() {
     );
     key(&mut app, 'g');
     assert_eq!(view(&app).shown.as_ref().unwrap().scroll, 0);
+    // At 10 lines a page is 6: the page keys move by it.
+    app.update(Action::Resize {
+        width: 100,
+        height: 10,
+    });
+    let scroll = |app: &mut App, code| {
+        press(app, code);
+        view(app).shown.as_ref().unwrap().scroll
+    };
+    assert_eq!(scroll(&mut app, KeyCode::PageDown), 6);
+    assert_eq!(scroll(&mut app, KeyCode::PageDown), 12.min(lines - 6));
+    assert_eq!(scroll(&mut app, KeyCode::PageUp), 12.min(lines - 6) - 6);
+    assert_eq!(scroll(&mut app, KeyCode::Char('k')), 12.min(lines - 6) - 7);
     press(&mut app, KeyCode::Esc);
     assert!(view(&app).shown.is_none());
     assert_eq!(view(&app).list.cursor.selected, 2, "back where it was");
@@ -553,4 +566,57 @@ fn a_connect_draft_goes_on_in_the_connect_composer_under_its_app() {
         crate::app::panes::connect::draft_subject(Some("acme"))
     );
     assert!(matches!(&app.notice, Some(Notice::Info(i)) if i.contains("draft from 2 h ago")));
+}
+
+/// `r` twice: the store's answers to the first are dropped, the view waits for the second's.
+#[test]
+fn r_twice_takes_the_answers_to_the_second_only() {
+    let mut app = opened();
+    let first = key(&mut app, 'r');
+    let second = key(&mut app, 'r');
+    app.update(Action::HistoryLoaded {
+        id: load_id(&first),
+        entries: Box::new(Ok(entries()[..1].to_vec())),
+    });
+    app.update(Action::DraftsListed {
+        id: drafts_id(&first),
+        drafts: Ok(vec![unsent_draft()]),
+    });
+    let v = view(&app);
+    assert_eq!(v.entries.as_ref().map(Vec::len), Some(3), "as it was");
+    assert!(v.drafts.is_empty());
+    assert_eq!(app.activity().as_deref(), Some("loading the history…"));
+    app.update(Action::HistoryLoaded {
+        id: load_id(&second),
+        entries: Box::new(Ok(entries()[..2].to_vec())),
+    });
+    app.update(Action::DraftsListed {
+        id: drafts_id(&second),
+        drafts: Ok(vec![unsent_draft()]),
+    });
+    let v = view(&app);
+    assert_eq!(v.entries.as_ref().map(Vec::len), Some(2));
+    assert_eq!(v.drafts.len(), 1);
+    assert_eq!(app.activity(), None);
+}
+
+#[test]
+fn a_smaller_terminal_keeps_the_selected_send_in_view() {
+    let mut app = opened();
+    key(&mut app, 'G');
+    let selected = view(&app).list.cursor.selected;
+    assert_eq!((selected, view(&app).list.cursor.offset), (2, 0));
+    app.update(Action::Resize {
+        width: 100,
+        height: 7,
+    });
+    let v = view(&app);
+    let height = v.table_height(crate::app::layout::screen(app.size).body);
+    assert!(height < 3, "{height} rows shown");
+    let cursor = &v.list.cursor;
+    assert!(
+        cursor.offset <= selected && selected < cursor.offset + height,
+        "row {selected} is off the {height} shown from {}",
+        cursor.offset
+    );
 }

@@ -220,3 +220,191 @@ fn a_definition_with_odd_fields_opens() {
     assert!(all.contains("not a list"), "{all}");
     assert!(d.instructions.len() == 1);
 }
+
+/// Keys on a type's detail, driven through `App::update` as the event loop does.
+mod keys {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::app::keymap::action_for;
+    use crate::app::pane::Screen;
+    use crate::app::{Action, App, Command, Notice, RequestId, Session};
+
+    fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
+        match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
+            Some(action) => app.update(action),
+            None => Vec::new(),
+        }
+    }
+
+    fn key(app: &mut App, c: char) -> Vec<Command> {
+        press(app, KeyCode::Char(c))
+    }
+
+    /// A 120x40 app showing the type `name` of `known`, opened from the types view.
+    fn showing(known: Arc<KnownTypes>, name: &str, height: u16) -> App {
+        let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, height), None);
+        app.update(Action::TypesLoaded {
+            id: RequestId(999),
+            types: known,
+        });
+        key(&mut app, '2');
+        key(&mut app, '/');
+        app.update(Action::InsertText(name.to_owned()));
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(detail(&app).definition().unwrap().name, name);
+        app
+    }
+
+    fn detail(app: &App) -> &TypeDetail {
+        match app.stack.top() {
+            Some(Screen::TypeDetail(detail)) => detail,
+            _ => panic!("no type detail on top"),
+        }
+    }
+
+    fn info(app: &App) -> String {
+        match &app.notice {
+            Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
+            None => String::new(),
+        }
+    }
+
+    #[test]
+    fn movement_moves_the_focused_panes_cursor_and_tab_cycles_the_panes() {
+        let mut app = showing(known(), "repository", 40);
+        key(&mut app, 'j');
+        key(&mut app, 'j');
+        assert_eq!(detail(&app).cursor(TypePane::About).selected, 2);
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(detail(&app).focus, TypePane::Instructions);
+        key(&mut app, 'j');
+        assert_eq!(detail(&app).cursor(TypePane::Instructions).selected, 1);
+        assert_eq!(detail(&app).cursor(TypePane::About).selected, 2);
+        press(&mut app, KeyCode::BackTab);
+        press(&mut app, KeyCode::BackTab);
+        assert_eq!(detail(&app).focus, TypePane::Raw);
+    }
+
+    #[test]
+    fn l_h_and_enter_expand_collapse_and_h_goes_to_the_parent_in_the_schema_tree() {
+        let mut app = showing(known(), "repository", 40);
+        let shown = |app: &App| detail(app).schemas.visible().len();
+        let all = shown(&app);
+        assert!(all > 3, "the repository's schema opens whole: {all}");
+        // In the about pane these keys are not the tree's.
+        key(&mut app, 'l');
+        key(&mut app, 'h');
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(shown(&app), all);
+
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(detail(&app).focus, TypePane::Schemas);
+        key(&mut app, 'l');
+        assert_eq!(shown(&app), all, "l on an open node keeps it open");
+        key(&mut app, 'h');
+        let collapsed = shown(&app);
+        assert!(collapsed < all, "h collapses the first schema");
+        key(&mut app, 'h');
+        assert_eq!(shown(&app), collapsed, "h on a closed node keeps it closed");
+        key(&mut app, 'l');
+        assert_eq!(shown(&app), all);
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(shown(&app), collapsed, "Enter toggles");
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(shown(&app), all);
+
+        // `h` on a leaf goes to its parent.
+        let leaf = detail(&app)
+            .schemas
+            .visible()
+            .iter()
+            .position(|&i| {
+                let node = detail(&app).schemas.node(i).unwrap();
+                node.depth == 2
+            })
+            .expect("a property of the schema");
+        for _ in 0..leaf {
+            key(&mut app, 'j');
+        }
+        key(&mut app, 'h');
+        let parent = detail(&app).schemas.parent_line(leaf).unwrap();
+        assert_eq!(detail(&app).cursor(TypePane::Schemas).selected, parent);
+        assert_eq!(shown(&app), all, "nothing collapsed");
+    }
+
+    #[test]
+    fn enter_on_a_link_of_the_about_pane_opens_it() {
+        let mut app = showing(known(), "repository", 40);
+        let line = detail(&app)
+            .about
+            .iter()
+            .position(|l| l.url.is_some())
+            .expect("a link");
+        for _ in 0..line {
+            key(&mut app, 'j');
+        }
+        let url = detail(&app).about[line].url.clone().unwrap();
+        assert_eq!(
+            press(&mut app, KeyCode::Enter),
+            [Command::OpenUrl(
+                reqwest::Url::parse(&url).unwrap().to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn v_cycles_through_the_versions_and_says_when_there_is_one() {
+        let version = |v: &str| {
+            let payload = json!({"app_id": "acme", "version": v, "resources": [
+                {"type": "thing", "display_name": format!("Thing {v}")}]});
+            let Value::Object(map) = payload else {
+                panic!()
+            };
+            AppVersion::from_payload(map, Source::File(format!("{v}.json").into()), None)
+        };
+        let known = Arc::new(KnownTypes {
+            catalog: Catalog::from_versions(vec![version("1"), version("2"), version("3")]),
+            problems: Vec::new(),
+        });
+        let mut app = showing(known, "thing", 40);
+        assert_eq!((detail(&app).version, detail(&app).versions), (0, 3));
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            key(&mut app, 'v');
+            seen.push(detail(&app).version);
+        }
+        assert_eq!(seen, [1, 2, 0]);
+        assert_eq!(info(&app), "version 1 of 3 (the newest)");
+
+        let mut app = showing(super::known(), "widget", 40);
+        key(&mut app, 'v');
+        assert_eq!(info(&app), "only one version of this type is known");
+        assert_eq!(detail(&app).version, 0);
+    }
+
+    #[test]
+    fn a_smaller_terminal_keeps_each_panes_cursor_in_view() {
+        let mut app = showing(known(), "repository", 40);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Tab);
+        key(&mut app, 'G');
+        let selected = detail(&app).cursor(TypePane::Schemas).selected;
+        app.update(Action::Resize {
+            width: 120,
+            height: 12,
+        });
+        let body = crate::app::layout::screen(app.size).body;
+        let d = detail(&app);
+        let height = d.pane_height(TypePane::Schemas, body);
+        let cursor = d.cursor(TypePane::Schemas);
+        assert!(height < selected, "{height} lines shown");
+        assert!(
+            cursor.offset <= selected && selected < cursor.offset + height,
+            "line {selected} is off the {height} shown from {}",
+            cursor.offset
+        );
+    }
+}

@@ -47,7 +47,8 @@ impl Pane for TypeDetail {
                 let len = self.pane_len(focus);
                 self.cursor_mut(focus).keep_visible(len, height);
             }
-            Action::Open if focus == TypePane::About => {
+            // `Enter` opens a link of the about pane (`url_under_cursor` is only ever one there).
+            Action::Open => {
                 let url = self.url_under_cursor();
                 if url.is_some() {
                     return cx.open_url(url, "").into();

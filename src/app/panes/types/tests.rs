@@ -379,7 +379,10 @@ fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
     assert_eq!(detail(&app).version, 0);
     let other = ready(press(&mut app, KeyCode::Char('v')));
     assert_eq!(detail(&app).version, 0, "nothing laid out on the UI thread");
-    assert!(app.activity().is_some());
+    assert_eq!(
+        app.activity().as_deref(),
+        Some("opening the other version…")
+    );
     app.update(other);
     assert_eq!(detail(&app).version, 1);
     assert!(detail(&app).opening.is_none());
@@ -388,4 +391,120 @@ fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
     press(&mut app, KeyCode::Esc);
     app.update(late);
     assert_eq!(detail(&app).version, 1, "still the type, as it was");
+}
+
+/// The demo's types only (no `widget`): an answer to tell apart from `known()`.
+fn demo_only() -> Arc<KnownTypes> {
+    Arc::new(KnownTypes {
+        catalog: Catalog::from_versions(vec![catalog::demo()]),
+        problems: Vec::new(),
+    })
+}
+
+fn names(app: &App) -> Vec<String> {
+    view(app).rows.iter().map(|r| r.name.clone()).collect()
+}
+
+#[test]
+fn r_twice_takes_the_answer_to_the_second_only() {
+    let mut app = app();
+    press(&mut app, KeyCode::Char('2'));
+    let load = |commands: Vec<Command>| match commands.as_slice() {
+        [Command::LoadTypes { id }] => *id,
+        other => panic!("expected a load, got {other:?}"),
+    };
+    let first = load(press(&mut app, KeyCode::Char('r')));
+    let second = load(press(&mut app, KeyCode::Char('r')));
+    app.update(Action::TypesLoaded {
+        id: first,
+        types: demo_only(),
+    });
+    assert!(
+        names(&app).contains(&"widget".to_owned()),
+        "{:?}",
+        names(&app)
+    );
+    assert!(
+        app.activity()
+            .is_some_and(|a| a.contains("loading the known types")),
+        "still waiting for the second: {:?}",
+        app.activity()
+    );
+    app.update(Action::TypesLoaded {
+        id: second,
+        types: demo_only(),
+    });
+    assert!(!names(&app).contains(&"widget".to_owned()));
+    assert_eq!(app.activity(), None);
+}
+
+/// A large type's layout that comes after `Esc` cancelled its opening is not shown.
+#[test]
+fn a_large_type_laid_out_after_esc_is_dropped() {
+    let payload = json!({"app_id": "acme", "version": "1.0.0", "resources": [
+        {"type": "big", "display_name": "Big", "property_json_schema": {
+            "type": "object", "description": "d".repeat(300_000)}}
+    ]});
+    let Value::Object(map) = payload else {
+        panic!()
+    };
+    let known = Arc::new(KnownTypes {
+        catalog: Catalog::from_versions(vec![AppVersion::from_payload(
+            map,
+            Source::File("big.json".into()),
+            None,
+        )]),
+        problems: Vec::new(),
+    });
+    let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    app.update(Action::TypesLoaded {
+        id: RequestId(999),
+        types: known,
+    });
+    press(&mut app, KeyCode::Char('2'));
+    let late = press(&mut app, KeyCode::Enter)
+        .into_iter()
+        .find_map(|c| match c {
+            Command::OpenType { id, request } => Some(Action::TypeDetailReady {
+                id,
+                detail: Box::new(TypeDetail::open(&request)),
+            }),
+            _ => None,
+        })
+        .expect("laid out in the background");
+    assert_eq!(app.activity().as_deref(), Some("opening the type…"));
+    press(&mut app, KeyCode::Esc);
+    assert!(
+        matches!(app.stack.top(), Some(Screen::Types(_))),
+        "still open"
+    );
+    assert_ne!(app.activity().as_deref(), Some("opening the type…"));
+    app.update(late);
+    assert!(matches!(app.stack.top(), Some(Screen::Types(_))));
+}
+
+#[test]
+fn a_smaller_terminal_keeps_the_selected_type_in_view() {
+    let mut app = app();
+    press(&mut app, KeyCode::Char('2'));
+    press(&mut app, KeyCode::Char('G'));
+    let selected = view(&app).list.cursor.selected;
+    assert_eq!(
+        (selected, view(&app).list.cursor.offset),
+        (6, 0),
+        "7 rows fit in 40 lines"
+    );
+    app.update(Action::Resize {
+        width: 120,
+        height: 9,
+    });
+    let v = view(&app);
+    let height = v.list.height(crate::app::layout::screen(app.size).body);
+    assert!(height < 7, "{height} rows shown");
+    let cursor = &v.list.cursor;
+    assert!(
+        cursor.offset <= selected && selected < cursor.offset + height,
+        "row {selected} is off the {height} shown from {}",
+        cursor.offset
+    );
 }
