@@ -94,6 +94,11 @@ impl Composer {
         };
         *self = fresh;
         self.draft = draft;
+        // `fresh` is the composer as it was when the draft came, with the check then in
+        // flight, long answered: waiting for it again would leave this one "checking…" for
+        // good. A check of the draft's text still running is not this text's; it is dropped.
+        self.checking = None;
+        self.recheck = false;
         true
     }
 }

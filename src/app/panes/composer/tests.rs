@@ -816,3 +816,68 @@ fn q_saves_the_pending_draft_before_quitting() {
     assert_eq!(saved.len(), 1, "{commands:?}");
     assert!(saved[0].contains("last words"));
 }
+
+/// A resource over 32 KiB is checked in the background. A draft restored before the first
+/// check answered, then discarded, once left the composer "checking…" for good.
+#[test]
+fn d_after_a_draft_restored_before_the_first_check_checks_again() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    app.report = Arc::new(ReportContext {
+        base_url: BASE.to_owned(),
+        ..Default::default()
+    });
+    let id = commands.iter().find_map(Command::request_id).unwrap();
+    let big = json!({"resources": [{"id": "r1", "type": "team", "external_id": "x",
+                                    "properties": {"blob": "a".repeat(100_000)}}]});
+    app.update(Action::ApiResult {
+        id,
+        reply: Box::new(Exchange::local(Ok(Reply::page(
+            ListResponse::from_value(big).unwrap(),
+        )))),
+    });
+    let opened = key(&mut app, 'R');
+    let find = |commands: &[Command], check: bool| {
+        commands.iter().find_map(|c| match c {
+            Command::Check { id, job } if check => Some((*id, Some(job.clone()))),
+            Command::LoadDraft { id, .. } if !check => Some((*id, None)),
+            _ => None,
+        })
+    };
+    let (first, job) = find(&opened, true).expect("checked in the background");
+    let (draft, _) = find(&opened, false).expect("the draft is looked up");
+    let body = super::draft::DraftBody {
+        task_id: "t-draft".into(),
+        task_id_provisional: false,
+        status: "ok".into(),
+        message: "from the draft".into(),
+        response_type: "resource".into(),
+        resource: "{\"id\": \"r1\"}".into(),
+        extra: Default::default(),
+        unparsed: None,
+    };
+    app.update(Action::DraftLoaded {
+        id: draft,
+        result: Ok(Some(StoredDraft {
+            body: serde_json::to_string(&body).unwrap(),
+            age: Duration::from_secs(60),
+        })),
+    });
+    let findings = super::check::run(&job.unwrap());
+    app.update(Action::Checked {
+        id: first,
+        findings,
+    });
+    assert_eq!(composer(&app).message.text(), "from the draft");
+    assert_eq!(app.activity(), None);
+
+    let discarded = key(&mut app, 'D');
+    assert_eq!(composer(&app).message.text(), "");
+    let (again, job) = find(&discarded, true).expect("the resource is checked again");
+    assert_eq!(app.activity().as_deref(), Some("checking…"));
+    let findings = super::check::run(&job.unwrap());
+    app.update(Action::Checked {
+        id: again,
+        findings,
+    });
+    assert_eq!(app.activity(), None);
+}

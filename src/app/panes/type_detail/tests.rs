@@ -407,4 +407,39 @@ mod keys {
             cursor.offset
         );
     }
+
+    #[test]
+    fn a_click_focuses_the_pane_under_it_and_selects_the_line_clicked() {
+        let mut app = showing(known(), "repository", 40);
+        let click = |app: &mut App, pane: TypePane, line: u16| {
+            let body = crate::app::layout::screen(app.size).body;
+            let rows = detail(app).areas(body).rows(pane);
+            app.update(Action::Click {
+                column: rows.x + 1,
+                row: rows.y + line,
+            });
+            usize::from(rows.height)
+        };
+        click(&mut app, TypePane::Instructions, 2);
+        assert_eq!(detail(&app).focus, TypePane::Instructions);
+        assert_eq!(detail(&app).cursor(TypePane::Instructions).selected, 2);
+        // Just below the last line: nothing else is selected.
+        let len = detail(&app).pane_len(TypePane::Instructions);
+        let height = click(&mut app, TypePane::Instructions, len as u16);
+        assert!(len < height, "{len} lines in {height}");
+        assert_eq!(detail(&app).cursor(TypePane::Instructions).selected, 2);
+
+        // Scrolled: the line under the click, counted from the first line shown.
+        app.update(Action::Resize {
+            width: 120,
+            height: 16,
+        });
+        click(&mut app, TypePane::About, 0);
+        assert_eq!(detail(&app).focus, TypePane::About);
+        key(&mut app, 'G');
+        let offset = detail(&app).cursor(TypePane::About).offset;
+        assert!(offset > 1, "{offset}");
+        click(&mut app, TypePane::About, 2);
+        assert_eq!(detail(&app).cursor(TypePane::About).selected, offset + 2);
+    }
 }
