@@ -335,6 +335,134 @@ fn detail_panes_tree_and_search() {
     assert!(detail(&app).is_none(), "back on the list");
 }
 
+/// Keys go to the focused pane: movement and Tab anywhere, `l`, `h` and `Enter` open and close
+/// nodes in the tree only, `Enter` on a field with a link opens it.
+#[test]
+fn the_detail_keys_act_on_the_focused_pane() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let (id, _) = request_of(&commands).unwrap();
+    let resource = json!({"resources": [{"id": "x", "external_url": "https://example.com/x",
+                                         "properties": {"a": {"b": "needle"}, "c": 1}}]});
+    app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
+    app.update(Action::Open);
+    let d = detail(&app).unwrap();
+    assert_eq!(d.focus, DetailPane::Fields);
+    let shown = |app: &App| detail(app).unwrap().tree.lines().len();
+    assert_eq!(shown(&app), 3);
+    let plain = d.fields.iter().position(|f| f.url.is_none()).unwrap();
+    let link = d.fields.iter().position(|f| f.url.is_some()).unwrap();
+    let go_to = |app: &mut App, line: usize| {
+        key(app, 'g');
+        for _ in 0..line {
+            key(app, 'j');
+        }
+        assert_eq!(
+            detail(app).unwrap().cursor(DetailPane::Fields).selected,
+            line
+        );
+    };
+    go_to(&mut app, plain);
+    key(&mut app, 'h');
+    key(&mut app, 'l');
+    let commands = app.update(Action::Open);
+    assert!(commands.is_empty(), "{commands:?}");
+    assert_eq!(shown(&app), 3, "the tree's keys do nothing in the fields");
+    go_to(&mut app, link);
+    assert_eq!(
+        app.update(Action::Open),
+        [Command::OpenUrl("https://example.com/x".into())]
+    );
+
+    app.update(Action::NextPane);
+    assert_eq!(detail(&app).unwrap().focus, DetailPane::Tree);
+    key(&mut app, 'l');
+    assert_eq!(shown(&app), 3, "l on an open node keeps it open");
+    key(&mut app, 'h');
+    assert_eq!(shown(&app), 2, "h closes it");
+    key(&mut app, 'h');
+    assert_eq!(shown(&app), 2, "h on a closed node keeps it closed");
+    key(&mut app, 'l');
+    assert_eq!(shown(&app), 3);
+    app.update(Action::Open);
+    assert_eq!(shown(&app), 2, "Enter toggles");
+    app.update(Action::Open);
+    assert_eq!(shown(&app), 3);
+}
+
+/// A 120x40 app with `properties` open in the detail, its tree focused.
+fn tree_of(properties: Value) -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let (id, _) = request_of(&commands).unwrap();
+    let resource = json!({"resources": [{"id": "x", "properties": properties}]});
+    app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
+    app.update(Action::Open);
+    app.update(Action::NextPane);
+    assert_eq!(detail(&app).unwrap().focus, DetailPane::Tree);
+    app
+}
+
+fn tree_line(app: &App) -> usize {
+    detail(app).unwrap().cursor(DetailPane::Tree).selected
+}
+
+#[test]
+fn n_and_shift_n_go_to_the_next_and_the_previous_hit() {
+    let mut app = tree_of(json!({"a": "needle", "b": "hay", "c": "needle", "d": "needle"}));
+    key(&mut app, '/');
+    app.update(Action::InsertText("needle".into()));
+    app.update(Action::Submit);
+    assert_eq!(tree_line(&app), 0);
+    key(&mut app, 'n');
+    assert_eq!(tree_line(&app), 2);
+    key(&mut app, 'n');
+    assert_eq!(tree_line(&app), 3);
+    key(&mut app, 'N');
+    assert_eq!(tree_line(&app), 2);
+}
+
+#[test]
+fn a_click_in_the_detail_focuses_the_pane_and_selects_the_line_under_it() {
+    let mut app = tree_of(json!({"a": 1, "b": 2, "c": 3}));
+    let body = layout::screen(app.size).body;
+    let fields = layout::inset(detail(&app).unwrap().areas(body).pane(DetailPane::Fields));
+    app.update(Action::Click {
+        column: fields.x + 1,
+        row: fields.y + 1,
+    });
+    let d = detail(&app).unwrap();
+    assert_eq!(d.focus, DetailPane::Fields);
+    assert_eq!(d.cursor(DetailPane::Fields).selected, 1);
+    let tree = layout::inset(d.areas(body).pane(DetailPane::Tree));
+    app.update(Action::Click {
+        column: tree.x + 1,
+        row: tree.y + 2,
+    });
+    assert_eq!(detail(&app).unwrap().focus, DetailPane::Tree);
+    assert_eq!(tree_line(&app), 2);
+}
+
+#[test]
+fn a_smaller_terminal_keeps_the_detail_cursor_in_view() {
+    let properties: serde_json::Map<String, Value> =
+        (0..40).map(|i| (format!("p{i:02}"), json!(i))).collect();
+    let mut app = tree_of(Value::Object(properties));
+    key(&mut app, 'G');
+    let selected = tree_line(&app);
+    assert_eq!(selected, 39);
+    app.update(Action::Resize {
+        width: 120,
+        height: 16,
+    });
+    let body = layout::screen(app.size).body;
+    let d = detail(&app).unwrap();
+    let height = d.pane_height(DetailPane::Tree, body);
+    let offset = d.cursor(DetailPane::Tree).offset;
+    assert!(
+        offset <= selected && selected < offset + height,
+        "line {selected} is off the {height} shown from {offset}"
+    );
+}
+
 #[test]
 fn links_of_an_odd_shape_are_still_shown_and_y_copies_raw_values() {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);

@@ -103,7 +103,8 @@ impl Pane for Detail {
                 let len = self.pane_len(focus);
                 self.cursor_mut(focus).keep_visible(len, height);
             }
-            Action::Open if focus == DetailPane::Fields => {
+            // Only the fields pane gets here: the raw JSON's and the tree's `Enter` are above.
+            Action::Open => {
                 let url = self
                     .fields
                     .get(self.cursor(focus).selected)
