@@ -387,6 +387,14 @@ fn the_detail_keys_act_on_the_focused_pane() {
     assert_eq!(shown(&app), 2, "Enter toggles");
     app.update(Action::Open);
     assert_eq!(shown(&app), 3);
+    key(&mut app, 'j');
+    key(&mut app, 'h');
+    assert_eq!(
+        detail(&app).unwrap().cursor(DetailPane::Tree).selected,
+        0,
+        "h on the leaf b goes to its parent a"
+    );
+    assert_eq!(shown(&app), 3);
 }
 
 /// A 120x40 app with `properties` open in the detail, its tree focused.
@@ -441,6 +449,48 @@ fn a_click_in_the_detail_focuses_the_pane_and_selects_the_line_under_it() {
     assert_eq!(tree_line(&app), 2);
 }
 
+/// With `w`, a long line of the raw JSON takes several rows: a click counts them there, and
+/// only there.
+#[test]
+fn a_click_on_wrapped_raw_json_selects_the_line_shown_there() {
+    let mut app = tree_of(json!({"a": "x".repeat(400), "b": 1, "c": 2}));
+    key(&mut app, 'w');
+    assert!(detail(&app).unwrap().raw_wrap);
+    let body = layout::screen(app.size).body;
+    let inner = |app: &App, pane| layout::inset(detail(app).unwrap().areas(body).pane(pane));
+    let click = |app: &mut App, pane, row| {
+        let area = inner(app, pane);
+        app.update(Action::Click {
+            column: area.x + 1,
+            row: area.y + row,
+        });
+    };
+    click(&mut app, DetailPane::Tree, 3);
+    assert_eq!(
+        tree_line(&app),
+        0,
+        "below the tree's 3 lines: nothing selected"
+    );
+    click(&mut app, DetailPane::Tree, 2);
+    assert_eq!(tree_line(&app), 2, "the tree's lines do not wrap");
+    click(&mut app, DetailPane::Raw, 1);
+    assert_eq!(
+        detail(&app).unwrap().cursor(DetailPane::Raw).selected,
+        1,
+        "the first row of the long line"
+    );
+    key(&mut app, 'g');
+    click(&mut app, DetailPane::Raw, 3);
+    let d = detail(&app).unwrap();
+    assert_eq!(d.focus, DetailPane::Raw);
+    assert_eq!(
+        d.cursor(DetailPane::Raw).selected,
+        1,
+        "the third row of the long line \"a\": {:?}",
+        inner(&app, DetailPane::Raw)
+    );
+}
+
 #[test]
 fn a_smaller_terminal_keeps_the_detail_cursor_in_view() {
     let properties: serde_json::Map<String, Value> =
@@ -461,6 +511,16 @@ fn a_smaller_terminal_keeps_the_detail_cursor_in_view() {
         offset <= selected && selected < offset + height,
         "line {selected} is off the {height} shown from {offset}"
     );
+    // A click there selects the line it shows, counted from the first one shown.
+    assert!(offset > 2, "{offset}");
+    let tree = layout::inset(d.areas(body).pane(DetailPane::Tree));
+    for row in [2, 5] {
+        app.update(Action::Click {
+            column: tree.x + 1,
+            row: tree.y + row,
+        });
+        assert_eq!(tree_line(&app), offset + usize::from(row));
+    }
 }
 
 #[test]
