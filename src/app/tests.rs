@@ -58,6 +58,17 @@ fn loaded(count: usize) -> App {
     app
 }
 
+/// The loop's timer: a tick at `at` if the app asked to wake by then (the composers' drafts).
+pub(crate) fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
+    match app.wake_at() {
+        Some(due) if due <= at => {
+            app.now = at;
+            app.update(Action::Tick)
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn key(app: &mut App, c: char) -> Vec<Command> {
     let event = crossterm::event::KeyEvent::new(
         crossterm::event::KeyCode::Char(c),

@@ -13,6 +13,7 @@ use super::{Composer, Field, Phase, ReportContext};
 use crate::api::{Answer, ApiError, Exchange, ListResponse, Reply, ReportResponse};
 use crate::app::keymap::{InputMode, action_for};
 use crate::app::pane::Screen;
+use crate::app::tests::tick;
 use crate::app::{Action, App, Command, Notice, RequestId, Session, StoredDraft};
 
 const BASE: &str = "http://127.0.0.1:9/api/v1";
@@ -620,17 +621,6 @@ fn type_message(app: &mut App, at: std::time::Instant, text: &str) {
     key(app, 'i');
     typed(app, text);
     code(app, KeyCode::Esc);
-}
-
-/// The loop's timer: a tick at `at` if the app asked to wake by then.
-fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
-    match app.wake_at() {
-        Some(due) if due <= at => {
-            app.now = at;
-            app.update(Action::Tick)
-        }
-        _ => Vec::new(),
-    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::api::{Answer, Exchange, ListResponse, Operation, Reply, ReportRespons
 use crate::app::keymap::{InputMode, action_for};
 use crate::app::pane::Screen;
 use crate::app::panes::types::KnownTypes;
+use crate::app::tests::tick;
 use crate::app::widgets::send_flow::Phase;
 use crate::app::{Action, App, Command, Notice, RequestId, Session, StoredDraft};
 use crate::catalog::{self, Catalog, Source};
@@ -523,17 +524,6 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
 
 // -------------------------------------------------------------------------------- drafts
 
-/// The loop's timer: a tick at `at` if the app asked to wake by then.
-fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
-    match app.wake_at() {
-        Some(due) if due <= at => {
-            app.now = at;
-            app.update(Action::Tick)
-        }
-        _ => Vec::new(),
-    }
-}
-
 /// The draft saves among `commands`: their ids and payloads.
 fn saves(commands: &[Command]) -> Vec<(RequestId, String)> {
     commands
@@ -612,6 +602,21 @@ fn opened_unsettled(app: &mut App) -> (Vec<Command>, RequestId) {
     (commands, draft)
 }
 
+/// The stored draft (`bumped_without_repository`) delivered for the look-up `draft`.
+fn restore_bumped_draft(app: &mut App, draft: RequestId) -> Vec<Command> {
+    let body = serde_json::to_string(&super::update::DraftBody {
+        payload: serde_json::to_string_pretty(&bumped_without_repository()).unwrap(),
+    })
+    .unwrap();
+    app.update(Action::DraftLoaded {
+        id: draft,
+        result: Ok(Some(StoredDraft {
+            body,
+            age: Duration::from_secs(60),
+        })),
+    })
+}
+
 /// The demo's payload is analysed in the background (it is over 4 KiB). A draft restored
 /// before that analysis answered, then discarded, once left the composer "checking" forever.
 #[test]
@@ -619,17 +624,7 @@ fn d_after_a_draft_restored_before_the_first_analysis_analyses_again() {
     let mut app = app_knowing(Vec::new());
     let (first, draft) = opened_unsettled(&mut app);
     assert!(first.iter().any(|c| matches!(c, Command::Analyse { .. })));
-    let body = serde_json::to_string(&super::update::DraftBody {
-        payload: serde_json::to_string_pretty(&bumped_without_repository()).unwrap(),
-    })
-    .unwrap();
-    let restored = app.update(Action::DraftLoaded {
-        id: draft,
-        result: Ok(Some(StoredDraft {
-            body,
-            age: Duration::from_secs(60),
-        })),
-    });
+    let restored = restore_bumped_draft(&mut app, draft);
     settle(&mut app, first);
     settle(&mut app, restored);
     assert_eq!(connect(&app).breaking_count(), 1, "the draft is compared");
@@ -651,17 +646,7 @@ fn an_analysis_of_a_discarded_text_is_dropped() {
     let mut app = app_knowing(Vec::new());
     let (first, draft) = opened_unsettled(&mut app);
     settle(&mut app, first);
-    let body = serde_json::to_string(&super::update::DraftBody {
-        payload: serde_json::to_string_pretty(&bumped_without_repository()).unwrap(),
-    })
-    .unwrap();
-    let restored = app.update(Action::DraftLoaded {
-        id: draft,
-        result: Ok(Some(StoredDraft {
-            body,
-            age: Duration::from_secs(60),
-        })),
-    });
+    let restored = restore_bumped_draft(&mut app, draft);
     // The draft's analysis is still running when D puts the opened payload back.
     let discarded = key(&mut app, 'D');
     settle(&mut app, discarded);

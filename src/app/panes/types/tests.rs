@@ -339,10 +339,10 @@ fn the_counts_of_loaded_rows_follow_the_list_as_it_loads() {
     );
 }
 
-/// Issue 6: `v` on a large type laid its other version out on the UI thread.
-#[test]
-fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
-    let big = |version: &str| {
+/// A 120x40 app on the types view, knowing one type `big` (300 KB of schema, laid out in the
+/// background) in each of `versions`.
+fn types_view_of_big(versions: &[&str]) -> App {
+    let big = |version: &&str| {
         let payload = json!({"app_id": "acme", "version": version, "resources": [
             {"type": "big", "display_name": "Big", "property_json_schema": {
                 "type": "object", "description": "d".repeat(300_000)}}
@@ -353,7 +353,7 @@ fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
         AppVersion::from_payload(map, Source::File(format!("{version}.json").into()), None)
     };
     let known = Arc::new(KnownTypes {
-        catalog: Catalog::from_versions(vec![big("1.0.0"), big("2.0.0")]),
+        catalog: Catalog::from_versions(versions.iter().map(big).collect()),
         problems: Vec::new(),
     });
     let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
@@ -362,22 +362,31 @@ fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
         types: known,
     });
     press(&mut app, KeyCode::Char('2'));
-    let ready = |commands: Vec<Command>| {
-        commands
-            .into_iter()
-            .find_map(|c| match c {
-                Command::OpenType { id, request } => Some(Action::TypeDetailReady {
-                    id,
-                    detail: Box::new(TypeDetail::open(&request)),
-                }),
-                _ => None,
-            })
-            .expect("laid out in the background")
-    };
-    let opened = ready(press(&mut app, KeyCode::Enter));
+    app
+}
+
+/// The background layout `commands` ask for, done, as the runtime would deliver it.
+fn laid_out(commands: Vec<Command>) -> Action {
+    commands
+        .into_iter()
+        .find_map(|c| match c {
+            Command::OpenType { id, request } => Some(Action::TypeDetailReady {
+                id,
+                detail: Box::new(TypeDetail::open(&request)),
+            }),
+            _ => None,
+        })
+        .expect("laid out in the background")
+}
+
+/// Issue 6: `v` on a large type laid its other version out on the UI thread.
+#[test]
+fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
+    let mut app = types_view_of_big(&["1.0.0", "2.0.0"]);
+    let opened = laid_out(press(&mut app, KeyCode::Enter));
     app.update(opened);
     assert_eq!(detail(&app).version, 0);
-    let other = ready(press(&mut app, KeyCode::Char('v')));
+    let other = laid_out(press(&mut app, KeyCode::Char('v')));
     assert_eq!(detail(&app).version, 0, "nothing laid out on the UI thread");
     assert_eq!(
         app.activity().as_deref(),
@@ -387,7 +396,7 @@ fn v_on_a_large_type_lays_the_other_version_out_in_the_background() {
     assert_eq!(detail(&app).version, 1);
     assert!(detail(&app).opening.is_none());
     // Esc while it is being laid out cancels it; the answer is then dropped.
-    let late = ready(press(&mut app, KeyCode::Char('v')));
+    let late = laid_out(press(&mut app, KeyCode::Char('v')));
     press(&mut app, KeyCode::Esc);
     app.update(late);
     assert_eq!(detail(&app).version, 1, "still the type, as it was");
@@ -441,37 +450,8 @@ fn r_twice_takes_the_answer_to_the_second_only() {
 /// A large type's layout that comes after `Esc` cancelled its opening is not shown.
 #[test]
 fn a_large_type_laid_out_after_esc_is_dropped() {
-    let payload = json!({"app_id": "acme", "version": "1.0.0", "resources": [
-        {"type": "big", "display_name": "Big", "property_json_schema": {
-            "type": "object", "description": "d".repeat(300_000)}}
-    ]});
-    let Value::Object(map) = payload else {
-        panic!()
-    };
-    let known = Arc::new(KnownTypes {
-        catalog: Catalog::from_versions(vec![AppVersion::from_payload(
-            map,
-            Source::File("big.json".into()),
-            None,
-        )]),
-        problems: Vec::new(),
-    });
-    let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
-    app.update(Action::TypesLoaded {
-        id: RequestId(999),
-        types: known,
-    });
-    press(&mut app, KeyCode::Char('2'));
-    let late = press(&mut app, KeyCode::Enter)
-        .into_iter()
-        .find_map(|c| match c {
-            Command::OpenType { id, request } => Some(Action::TypeDetailReady {
-                id,
-                detail: Box::new(TypeDetail::open(&request)),
-            }),
-            _ => None,
-        })
-        .expect("laid out in the background");
+    let mut app = types_view_of_big(&["1.0.0"]);
+    let late = laid_out(press(&mut app, KeyCode::Enter));
     assert_eq!(app.activity().as_deref(), Some("opening the type…"));
     press(&mut app, KeyCode::Esc);
     assert!(
