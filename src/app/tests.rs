@@ -69,15 +69,9 @@ pub(crate) fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
     }
 }
 
-fn key(app: &mut App, c: char) -> Vec<Command> {
-    let event = crossterm::event::KeyEvent::new(
-        crossterm::event::KeyCode::Char(c),
-        crossterm::event::KeyModifiers::NONE,
-    );
-    match action_for(app.focus(), event) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
+/// A key pressed, through the keymap as the event loop maps it.
+pub(crate) fn key(app: &mut App, c: char) -> Vec<Command> {
+    code(app, crossterm::event::KeyCode::Char(c))
 }
 
 #[test]
@@ -688,7 +682,7 @@ fn results_nobody_waits_for_are_dropped() {
     assert_eq!(app.browser.rows().len(), 105);
 }
 
-fn code(app: &mut App, code: crossterm::event::KeyCode) -> Vec<Command> {
+pub(crate) fn code(app: &mut App, code: crossterm::event::KeyCode) -> Vec<Command> {
     let event = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
     match action_for(app.focus(), event) {
         Some(action) => app.update(action),

@@ -223,23 +223,12 @@ fn a_definition_with_odd_fields_opens() {
 
 /// Keys on a type's detail, driven through `App::update` as the event loop does.
 mod keys {
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use crossterm::event::KeyCode;
 
     use super::*;
-    use crate::app::keymap::action_for;
     use crate::app::pane::Screen;
+    use crate::app::tests::{code as press, key};
     use crate::app::{Action, App, Command, Notice, RequestId, Session};
-
-    fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
-        match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
-            Some(action) => app.update(action),
-            None => Vec::new(),
-        }
-    }
-
-    fn key(app: &mut App, c: char) -> Vec<Command> {
-        press(app, KeyCode::Char(c))
-    }
 
     /// A 120x40 app showing the type `name` of `known`, opened from the types view.
     fn showing(known: Arc<KnownTypes>, name: &str, height: u16) -> App {
