@@ -688,3 +688,34 @@ fn the_activity_says_what_the_composer_waits_for() {
         Some("sending the connect…; Esc cancels")
     );
 }
+
+/// Only the answer of the external editor the composer waits for replaces its payload.
+#[test]
+fn an_editor_answer_not_waited_for_is_dropped() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let asked = |commands: Vec<Command>| {
+        commands
+            .iter()
+            .find_map(|c| match c {
+                Command::EditExternally { id, .. } => Some(*id),
+                _ => None,
+            })
+            .expect("the external editor")
+    };
+    let first = asked(key(&mut app, 'e'));
+    let second = asked(key(&mut app, 'e'));
+    let before = connect(&app).text();
+    app.update(Action::Edited {
+        id: first,
+        result: Ok("{\"app_id\": \"stale\"}".into()),
+    });
+    assert_eq!(connect(&app).text(), before);
+    assert_eq!(app.activity().as_deref(), Some("in the external editor…"));
+    let commands = app.update(Action::Edited {
+        id: second,
+        result: Ok("{\"app_id\": \"fresh\"}".into()),
+    });
+    settle(&mut app, commands);
+    assert_eq!(connect(&app).app_id().as_deref(), Some("fresh"));
+}

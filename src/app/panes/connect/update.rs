@@ -128,7 +128,8 @@ impl Pane for ConnectComposer {
                 }
                 self.set_analysis(*analysis);
             }
-            Delivery::Inferred(start) if self.inferring.is_some_and(|i| i.id == id) => {
+            // A composer asks for one inference at most, and the stack drops it once cancelled.
+            Delivery::Inferred(start) => {
                 self.inferring = None;
                 return self.inferred(*start, cx).into();
             }
