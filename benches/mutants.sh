@@ -39,7 +39,7 @@ run() {
     # --copy-target: start from this tree's built dependencies instead of a cold build. The
     # dependencies stay optimised as built; appdeck itself is built unoptimised and
     # incrementally, so that each mutant's rebuild takes seconds rather than minutes.
-    cargo mutants --jobs "$JOBS" --profile release --copy-target=true \
+    cargo mutants --jobs "$JOBS" --profile release --copy-target=true --config benches/mutants.toml \
         --cargo-arg=--config=profile.release.package.appdeck.opt-level=0 \
         --cargo-arg=--config=profile.release.incremental=true \
         "${targets[@]}" \

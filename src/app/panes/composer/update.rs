@@ -126,6 +126,7 @@ impl Pane for Composer {
         Outcome::done()
     }
 
+    /// Nothing kept depends on the size: the composer is laid out anew every frame.
     fn resized(&mut self, _cx: &mut Ctx) -> Vec<Command> {
         Vec::new()
     }

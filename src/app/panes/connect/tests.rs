@@ -719,3 +719,35 @@ fn an_editor_answer_not_waited_for_is_dropped() {
     settle(&mut app, commands);
     assert_eq!(connect(&app).app_id().as_deref(), Some("fresh"));
 }
+
+/// A payload under `ANALYSE_IN_BACKGROUND_BYTES` is checked and compared on the spot; one of
+/// that size or more on a background task.
+#[test]
+fn a_payload_under_4_kib_is_analysed_at_once_a_larger_one_in_the_background() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let padded = |len: usize| {
+        let (head, tail) = (
+            r#"{"app_id": "small", "version": "1", "resources": [], "pad": ""#,
+            "\"}",
+        );
+        format!("{head}{}{tail}", "x".repeat(len - head.len() - tail.len()))
+    };
+    let in_background = |app: &mut App, text: String| {
+        let asked = key(app, 'e');
+        let id = asked.iter().find_map(Command::request_id).unwrap();
+        let commands = app.update(Action::Edited {
+            id,
+            result: Ok(text),
+        });
+        let background = commands
+            .iter()
+            .any(|c| matches!(c, Command::Analyse { .. }));
+        settle(app, commands);
+        background
+    };
+    let limit = super::ANALYSE_IN_BACKGROUND_BYTES;
+    assert!(!in_background(&mut app, padded(limit - 1)));
+    assert!(connect(&app).outline.is_empty(), "analysed already");
+    assert!(in_background(&mut app, padded(limit)));
+}

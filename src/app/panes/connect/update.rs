@@ -137,7 +137,8 @@ impl Pane for ConnectComposer {
                 self.editing_externally = None;
                 return self.edited(result, cx).into();
             }
-            Delivery::DraftLoaded(result) if self.draft.loading == Some(id) => {
+            // Asked for once, when the composer starts from its payload.
+            Delivery::DraftLoaded(result) => {
                 let Some(stored) = self.draft.take_loaded(result, cx) else {
                     return Outcome::done();
                 };
@@ -185,6 +186,7 @@ impl Pane for ConnectComposer {
         Outcome::done()
     }
 
+    /// Nothing kept depends on the size: the composer is laid out anew every frame.
     fn resized(&mut self, _cx: &mut Ctx) -> Vec<Command> {
         Vec::new()
     }
