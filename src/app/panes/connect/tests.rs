@@ -751,3 +751,41 @@ fn a_payload_under_4_kib_is_analysed_at_once_a_larger_one_in_the_background() {
     assert!(connect(&app).outline.is_empty(), "analysed already");
     assert!(in_background(&mut app, padded(limit)));
 }
+
+/// Out of the editor, the movement keys move the payload's cursor, and `n` and `N` go through
+/// the findings both ways, putting the cursor where each points.
+#[test]
+fn movement_keys_move_in_the_payload_and_n_and_shift_n_go_through_the_findings() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let lines = connect(&app).payload.lines().len();
+    assert!(lines > 30, "{lines}");
+    let row = |app: &mut App, c: char| {
+        key(app, c);
+        connect(app).payload.cursor().0
+    };
+    assert_eq!(row(&mut app, 'j'), 1);
+    assert_eq!(row(&mut app, 'k'), 0);
+    let page = |app: &mut App, code: KeyCode| {
+        self::code(app, code);
+        connect(app).payload.cursor().0
+    };
+    assert_eq!(page(&mut app, KeyCode::PageDown), 10);
+    assert_eq!(page(&mut app, KeyCode::PageUp), 0);
+    assert_eq!(row(&mut app, 'G'), lines - 1);
+    assert_eq!(row(&mut app, 'g'), 0);
+
+    let text = "{\n  \"app_id\": 1,\n  \"version\": 2,\n  \"resources\": 3\n}";
+    edit_externally(&mut app, text.to_owned());
+    let at: Vec<usize> = connect(&app).findings.iter().map(|f| f.at.0).collect();
+    assert!(at.len() >= 3, "{at:?}");
+    let finding = |app: &mut App, c: char| {
+        key(app, c);
+        let composer = connect(app);
+        assert_eq!(composer.payload.cursor().0, at[composer.finding]);
+        composer.finding
+    };
+    assert_eq!(finding(&mut app, 'n'), 1);
+    assert_eq!(finding(&mut app, 'N'), 0);
+    assert_eq!(finding(&mut app, 'N'), at.len() - 1, "round to the last");
+}
