@@ -789,3 +789,18 @@ fn movement_keys_move_in_the_payload_and_n_and_shift_n_go_through_the_findings()
     assert_eq!(finding(&mut app, 'N'), 0);
     assert_eq!(finding(&mut app, 'N'), at.len() - 1, "round to the last");
 }
+
+#[test]
+fn a_paste_in_the_editor_goes_in_at_the_cursor_with_its_controls_escaped() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    key(&mut app, 'i');
+    let commands = app.update(Action::InsertText("\"x\u{1b}[31m\"\r\n".into()));
+    settle(&mut app, commands);
+    let text = connect(&app).text();
+    assert!(text.starts_with("\"x\\u001b[31m\"\n{"), "{text}");
+    assert!(
+        connect(&app).error_count() > 0,
+        "checked again: no longer JSON"
+    );
+}
