@@ -804,3 +804,37 @@ fn a_paste_in_the_editor_goes_in_at_the_cursor_with_its_controls_escaped() {
         "checked again: no longer JSON"
     );
 }
+
+/// `Enter` on a change of the diff puts the editor's cursor on the changed value.
+#[test]
+fn enter_on_a_change_goes_to_it_in_the_payload() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let mut payload = demo();
+    payload["version"] = json!("1.5.0");
+    let schema = payload["resources"][0]["property_json_schema"]["properties"]
+        .as_object_mut()
+        .expect("the first type has properties");
+    let (name, property) = schema.iter_mut().last().unwrap();
+    let name = name.clone();
+    property["type"] = json!("boolean");
+    edit_externally(&mut app, serde_json::to_string_pretty(&payload).unwrap());
+    assert_eq!(
+        connect(&app).breaking_count(),
+        1,
+        "the narrowed type comes first"
+    );
+    for _ in 0..3 {
+        code(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(connect(&app).part, Part::Diff);
+    code(&mut app, KeyCode::Enter);
+    let composer = connect(&app);
+    assert_eq!(composer.part, Part::Payload);
+    let row = composer.payload.cursor().0;
+    let line = &composer.payload.lines()[row];
+    assert!(
+        line.contains("\"type\": \"boolean\""),
+        "row {row} of {name}: {line}"
+    );
+}
