@@ -809,8 +809,9 @@ fn q_saves_the_pending_draft_before_quitting() {
 
 /// A resource over 32 KiB is checked in the background. A draft restored before the first
 /// check answered, then discarded, once left the composer "checking…" for good.
-#[test]
-fn d_after_a_draft_restored_before_the_first_check_checks_again() {
+/// An 80x24 app over one row whose resource is over 32 KiB, its composer just opened with `R`:
+/// the background check and the draft look-up it asked for, not answered.
+fn composing_big() -> (App, (RequestId, Box<super::check::CheckJob>), RequestId) {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
     app.report = Arc::new(ReportContext {
         base_url: BASE.to_owned(),
@@ -826,22 +827,42 @@ fn d_after_a_draft_restored_before_the_first_check_checks_again() {
         )))),
     });
     let opened = key(&mut app, 'R');
-    let find = |commands: &[Command], check: bool| {
-        commands.iter().find_map(|c| match c {
-            Command::Check { id, job } if check => Some((*id, Some(job.clone()))),
-            Command::LoadDraft { id, .. } if !check => Some((*id, None)),
+    let check = checks(&opened).pop().expect("checked in the background");
+    let draft = opened
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadDraft { id, .. } => Some(*id),
             _ => None,
         })
-    };
-    let (first, job) = find(&opened, true).expect("checked in the background");
-    let (draft, _) = find(&opened, false).expect("the draft is looked up");
+        .expect("the draft is looked up");
+    (app, check, draft)
+}
+
+fn checks(commands: &[Command]) -> Vec<(RequestId, Box<super::check::CheckJob>)> {
+    commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Check { id, job } => Some((*id, job.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The check asked for, run, delivered as the runtime would.
+fn run_check(app: &mut App, (id, job): (RequestId, Box<super::check::CheckJob>)) -> Vec<Command> {
+    let findings = super::check::run(&job);
+    app.update(Action::Checked { id, findings })
+}
+
+/// A stored draft with `resource` as its resource text, delivered for the look-up `draft`.
+fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<Command> {
     let body = super::draft::DraftBody {
         task_id: "t-draft".into(),
         task_id_provisional: false,
         status: "ok".into(),
         message: "from the draft".into(),
         response_type: "resource".into(),
-        resource: "{\"id\": \"r1\"}".into(),
+        resource,
         extra: Default::default(),
         unparsed: None,
     };
@@ -851,8 +872,14 @@ fn d_after_a_draft_restored_before_the_first_check_checks_again() {
             body: serde_json::to_string(&body).unwrap(),
             age: Duration::from_secs(60),
         })),
-    });
-    let findings = super::check::run(&job.unwrap());
+    })
+}
+
+#[test]
+fn d_after_a_draft_restored_before_the_first_check_checks_again() {
+    let (mut app, (first, job), draft) = composing_big();
+    restore_draft_with(&mut app, draft, "{\"id\": \"r1\"}".into());
+    let findings = super::check::run(&job);
     app.update(Action::Checked {
         id: first,
         findings,
@@ -862,12 +889,121 @@ fn d_after_a_draft_restored_before_the_first_check_checks_again() {
 
     let discarded = key(&mut app, 'D');
     assert_eq!(composer(&app).message.text(), "");
-    let (again, job) = find(&discarded, true).expect("the resource is checked again");
+    let again = checks(&discarded)
+        .pop()
+        .expect("the resource is checked again");
     assert_eq!(app.activity().as_deref(), Some("checking…"));
-    let findings = super::check::run(&job.unwrap());
-    app.update(Action::Checked {
-        id: again,
-        findings,
-    });
+    run_check(&mut app, again);
     assert_eq!(app.activity(), None);
+}
+
+/// The check of a draft's text that `D` discarded comes after: it is not this text's, and is
+/// dropped.
+#[test]
+fn a_check_of_a_discarded_draft_is_dropped() {
+    let (mut app, first, draft) = composing_big();
+    run_check(&mut app, first);
+    let opened = composer(&app).findings.clone();
+    // The draft's resource is large too, and not JSON: checked in the background as well.
+    let restored = restore_draft_with(
+        &mut app,
+        draft,
+        format!("{{\"id\": \"{}", "b".repeat(40_000)),
+    );
+    let of_draft = checks(&restored)
+        .pop()
+        .expect("the draft's text is checked");
+    let discarded = key(&mut app, 'D');
+    let again = checks(&discarded).pop().expect("checked again");
+    run_check(&mut app, of_draft);
+    assert_eq!(
+        composer(&app).findings,
+        opened,
+        "the draft's findings are dropped"
+    );
+    assert_eq!(app.activity().as_deref(), Some("checking…"));
+    run_check(&mut app, again);
+    assert_eq!(composer(&app).findings, opened);
+    assert_eq!(app.activity(), None);
+}
+
+/// Only the answer of the external editor the composer waits for replaces its report.
+#[test]
+fn an_editor_answer_not_waited_for_is_dropped() {
+    let mut app = composing();
+    let (first, _) = edit_command(&key(&mut app, 'e'));
+    let (second, text) = edit_command(&key(&mut app, 'e'));
+    app.update(Action::Edited {
+        id: first,
+        result: Ok(text.replace("\"message\": \"\"", "\"message\": \"stale\"")),
+    });
+    assert_eq!(composer(&app).message.text(), "");
+    app.update(Action::Edited {
+        id: second,
+        result: Ok(text.replace("\"message\": \"\"", "\"message\": \"fresh\"")),
+    });
+    assert_eq!(composer(&app).message.text(), "fresh");
+}
+
+/// The page keys move by paragraph in the resource, and are not the resource's elsewhere.
+#[test]
+fn the_page_keys_move_through_the_resource_by_paragraph_only_there() {
+    let mut app = composing();
+    composer_mut(&mut app).replace_resource("{\n  \"a\": 1\n\n  ,\"b\": 2\n\n  ,\"c\": 3\n}");
+    let row = |app: &App| composer(app).resource.cursor().0;
+    assert_eq!(row(&app), 0);
+    code(&mut app, KeyCode::PageDown);
+    assert_eq!(row(&app), 0, "the task id has the cursor, not the resource");
+    composer_mut(&mut app).field = Field::Resource;
+    code(&mut app, KeyCode::PageDown);
+    let down = row(&app);
+    assert!(down > 0, "a paragraph down");
+    code(&mut app, KeyCode::PageDown);
+    assert!(row(&app) > down);
+    code(&mut app, KeyCode::PageUp);
+    assert_eq!(row(&app), down, "a paragraph up");
+    composer_mut(&mut app).field = Field::TaskId;
+    code(&mut app, KeyCode::PageUp);
+    assert_eq!(row(&app), down);
+}
+
+/// In the findings, `j` and `k` go from one finding to the next; `k` on the first goes back
+/// up to the resource, and elsewhere they move between fields.
+#[test]
+fn j_and_k_go_through_the_findings_and_between_fields_elsewhere() {
+    let mut app = composing();
+    let (id, text) = edit_command(&key(&mut app, 'e'));
+    let mut report: Value = serde_json::from_str(&text).unwrap();
+    report["response"]["resource"] = json!({"id": 1, "type": 2, "external_id": 3});
+    app.update(Action::Edited {
+        id,
+        result: Ok(serde_json::to_string_pretty(&report).unwrap()),
+    });
+    let count = composer(&app).findings.len();
+    assert!(count >= 3, "{:?}", composer(&app).findings);
+    let at = |app: &App| (composer(app).field, composer(app).finding);
+    key(&mut app, 'G');
+    assert_eq!(at(&app), (Field::Findings, 0));
+    key(&mut app, 'j');
+    assert_eq!(at(&app), (Field::Findings, 1));
+    key(&mut app, 'j');
+    assert_eq!(at(&app), (Field::Findings, 2));
+    for _ in 0..count {
+        key(&mut app, 'j');
+    }
+    assert_eq!(at(&app), (Field::Findings, count - 1), "no further");
+    for _ in 1..count {
+        key(&mut app, 'k');
+    }
+    assert_eq!(at(&app), (Field::Findings, 0));
+    key(&mut app, 'k');
+    assert_eq!(at(&app), (Field::Resource, 0), "up to the resource");
+    // With a finding selected, `k` in another field still moves between fields.
+    key(&mut app, 'G');
+    key(&mut app, 'j');
+    key(&mut app, 'g');
+    key(&mut app, 'j');
+    assert_eq!(at(&app), (Field::Status, 1));
+    key(&mut app, 'k');
+    assert_eq!(at(&app), (Field::TaskId, 1));
 }

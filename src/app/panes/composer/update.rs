@@ -98,7 +98,8 @@ impl Pane for Composer {
                 self.editing_externally = None;
                 return self.edited(result, cx).into();
             }
-            Delivery::DraftLoaded(result) if self.draft.loading == Some(id) => {
+            // Asked for once, when the composer opens.
+            Delivery::DraftLoaded(result) => {
                 return self.draft_loaded(result, cx).into();
             }
             Delivery::DraftSaved(result) => {
