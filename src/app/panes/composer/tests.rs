@@ -1006,4 +1006,36 @@ fn j_and_k_go_through_the_findings_and_between_fields_elsewhere() {
     assert_eq!(at(&app), (Field::Status, 1));
     key(&mut app, 'k');
     assert_eq!(at(&app), (Field::TaskId, 1));
+    // `n` and `N` go through them both ways, to where each finding points.
+    key(&mut app, 'n');
+    assert_eq!(composer(&app).finding, 2);
+    key(&mut app, 'N');
+    key(&mut app, 'N');
+    assert_eq!(composer(&app).finding, 0);
+    key(&mut app, 'N');
+    assert_eq!(composer(&app).finding, count - 1, "round to the last");
+    // `i` on the findings edits nothing.
+    key(&mut app, 'G');
+    key(&mut app, 'i');
+    assert_eq!(app.focus().mode, InputMode::None);
+}
+
+/// `Enter` on the status toggles it; a paste into the resource goes in at the cursor, its
+/// controls escaped.
+#[test]
+fn enter_toggles_the_status_and_a_paste_goes_into_the_resource() {
+    let mut app = composing();
+    key(&mut app, 'j');
+    assert_eq!(composer(&app).field, Field::Status);
+    let before = composer(&app).status.clone();
+    code(&mut app, KeyCode::Enter);
+    assert_ne!(composer(&app).status, before);
+    assert_eq!(app.focus().mode, InputMode::None);
+
+    composer_mut(&mut app).field = Field::Resource;
+    key(&mut app, 'i');
+    app.update(Action::InsertText("\"x\u{1b}\"\r\n".into()));
+    let text = composer(&app).resource_text();
+    assert!(text.starts_with("\"x\\u001b\"\n{"), "{text}");
+    assert!(!composer(&app).findings.is_empty(), "checked again");
 }
