@@ -1039,3 +1039,24 @@ fn enter_toggles_the_status_and_a_paste_goes_into_the_resource() {
     assert!(text.starts_with("\"x\\u001b\"\n{"), "{text}");
     assert!(!composer(&app).findings.is_empty(), "checked again");
 }
+
+/// A paste replaces the generated task id (it is selected), and only when pasted into it.
+#[test]
+fn a_paste_replaces_the_provisional_task_id_only_in_its_field() {
+    let mut app = composing();
+    assert!(composer(&app).task_id_provisional);
+    let provisional = composer(&app).task_id.text().to_owned();
+    composer_mut(&mut app).field = Field::Message;
+    key(&mut app, 'i');
+    app.update(Action::InsertText("pasted".into()));
+    code(&mut app, KeyCode::Esc);
+    assert_eq!(composer(&app).message.text(), "pasted");
+    assert_eq!(composer(&app).task_id.text(), provisional);
+    assert!(composer(&app).task_id_provisional);
+
+    composer_mut(&mut app).field = Field::TaskId;
+    key(&mut app, 'i');
+    app.update(Action::InsertText("t-1".into()));
+    assert_eq!(composer(&app).task_id.text(), "t-1");
+    assert!(!composer(&app).task_id_provisional);
+}
