@@ -1060,3 +1060,15 @@ fn a_paste_replaces_the_provisional_task_id_only_in_its_field() {
     assert_eq!(composer(&app).task_id.text(), "t-1");
     assert!(!composer(&app).task_id_provisional);
 }
+
+#[test]
+fn the_response_type_is_typed_into_like_the_other_line_fields() {
+    let mut app = composing();
+    composer_mut(&mut app).field = Field::ResponseType;
+    key(&mut app, 'i');
+    assert_eq!(app.focus().mode, InputMode::Line);
+    app.update(Action::InsertText("_x".into()));
+    code(&mut app, KeyCode::Enter);
+    assert_eq!(composer(&app).response_type.text(), "resource_x");
+    assert_eq!(app.focus().mode, InputMode::None);
+}
