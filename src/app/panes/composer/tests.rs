@@ -1072,3 +1072,46 @@ fn the_response_type_is_typed_into_like_the_other_line_fields() {
     assert_eq!(composer(&app).response_type.text(), "resource_x");
     assert_eq!(app.focus().mode, InputMode::None);
 }
+
+/// A resource under `CHECK_IN_BACKGROUND_BYTES` is checked on the spot; one that size or
+/// larger on a background task.
+#[test]
+fn a_resource_under_32_kib_is_checked_at_once_a_larger_one_in_the_background() {
+    let limit = super::CHECK_IN_BACKGROUND_BYTES;
+    // `bytes` of resource once an `x` is typed at its start (a line counts its newline).
+    let typed_to = |bytes: usize| {
+        let mut app = composing();
+        let text = format!("\"{}\"", "a".repeat(bytes - 4));
+        composer_mut(&mut app).replace_resource(&text);
+        composer_mut(&mut app).field = Field::Resource;
+        key(&mut app, 'i');
+        let commands = key(&mut app, 'x');
+        assert_eq!(
+            crate::app::widgets::json_editor::size_of(&composer(&app).resource),
+            bytes
+        );
+        !checks(&commands).is_empty()
+    };
+    assert!(!typed_to(limit - 1), "checked at once");
+    assert!(typed_to(limit), "checked in the background");
+}
+
+/// On the generated task id, typing replaces it, and a movement keeps it.
+#[test]
+fn a_movement_keeps_the_provisional_task_id_and_typing_then_appends() {
+    let mut app = composing();
+    let provisional = composer(&app).task_id.text().to_owned();
+    key(&mut app, 'i');
+    ctrl(&mut app, 'e');
+    assert_eq!(
+        composer(&app).task_id.text(),
+        provisional,
+        "ctrl-e: to the end"
+    );
+    code(&mut app, KeyCode::Left);
+    assert_eq!(composer(&app).task_id.text(), provisional);
+    assert!(!composer(&app).task_id_provisional);
+    code(&mut app, KeyCode::End);
+    key(&mut app, '7');
+    assert_eq!(composer(&app).task_id.text(), format!("{provisional}7"));
+}
