@@ -23,8 +23,6 @@ pub struct DraftState<F> {
     pub subject: DraftSubject,
     /// Changes not yet handed to the store: since when, and the last one.
     pub unsaved: Option<Unsaved>,
-    /// The look-up of a stored draft, while it runs.
-    pub loading: Option<RequestId>,
     /// The last save asked for, while it runs.
     pub saving: Option<RequestId>,
     /// What the last save said, for the title (`None` before any).
@@ -50,7 +48,6 @@ impl<F> DraftState<F> {
         DraftState {
             subject,
             unsaved: None,
-            loading: None,
             saving: None,
             saved: None,
             restored: None,
@@ -76,9 +73,9 @@ impl<F> DraftState<F> {
         self.due().is_some_and(|due| due <= now)
     }
 
-    /// Asks for the stored draft of this subject, to restore it when it comes.
-    pub fn load(&mut self, id: RequestId) -> Command {
-        self.loading = Some(id);
+    /// Asks for the stored draft of this subject, to restore it when it comes (once per
+    /// composer: its answer is taken without checking the id).
+    pub fn load(&self, id: RequestId) -> Command {
         Command::LoadDraft {
             id,
             subject: self.subject.clone(),
@@ -119,7 +116,6 @@ impl<F> DraftState<F> {
         result: Result<Option<StoredDraft>, String>,
         cx: &mut Ctx,
     ) -> Option<StoredDraft> {
-        self.loading = None;
         let stored = match result {
             Ok(stored) => stored?,
             Err(error) => {
