@@ -53,6 +53,19 @@ impl ListCursor {
     }
 }
 
+#[cfg(test)]
+impl ListCursor {
+    /// For tests: panics unless `line` is selected and among the `height` lines shown.
+    pub fn assert_shows(&self, line: usize, height: usize) {
+        assert!(
+            self.selected == line && self.offset <= line && line < self.offset + height,
+            "line {line} (selected {}) is off the {height} lines shown from {}",
+            self.selected,
+            self.offset
+        );
+    }
+}
+
 /// Whether an action moves a cursor (keys or the wheel).
 pub fn is_movement(action: &Action) -> bool {
     matches!(

@@ -807,8 +807,6 @@ fn q_saves_the_pending_draft_before_quitting() {
     assert!(saved[0].contains("last words"));
 }
 
-/// A resource over 32 KiB is checked in the background. A draft restored before the first
-/// check answered, then discarded, once left the composer "checking…" for good.
 /// An 80x24 app over one row whose resource is over 32 KiB, its composer just opened with `R`:
 /// the background check and the draft look-up it asked for, not answered.
 fn composing_big() -> (App, (RequestId, Box<super::check::CheckJob>), RequestId) {
@@ -875,15 +873,13 @@ fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<
     })
 }
 
+/// A resource over 32 KiB is checked in the background. A draft restored before the first
+/// check answered, then discarded, once left the composer "checking…" for good.
 #[test]
 fn d_after_a_draft_restored_before_the_first_check_checks_again() {
-    let (mut app, (first, job), draft) = composing_big();
+    let (mut app, first, draft) = composing_big();
     restore_draft_with(&mut app, draft, "{\"id\": \"r1\"}".into());
-    let findings = super::check::run(&job);
-    app.update(Action::Checked {
-        id: first,
-        findings,
-    });
+    run_check(&mut app, first);
     assert_eq!(composer(&app).message.text(), "from the draft");
     assert_eq!(app.activity(), None);
 
@@ -1106,7 +1102,7 @@ fn a_movement_keeps_the_provisional_task_id_and_typing_then_appends() {
     assert_eq!(
         composer(&app).task_id.text(),
         provisional,
-        "ctrl-e: to the end"
+        "a ctrl key is not typing"
     );
     code(&mut app, KeyCode::Left);
     assert_eq!(composer(&app).task_id.text(), provisional);

@@ -613,10 +613,5 @@ fn a_smaller_terminal_keeps_the_selected_send_in_view() {
     let v = view(&app);
     let height = v.table_height(crate::app::layout::screen(app.size).body);
     assert!(height < 3, "{height} rows shown");
-    let cursor = &v.list.cursor;
-    assert!(
-        cursor.offset <= selected && selected < cursor.offset + height,
-        "row {selected} is off the {height} shown from {}",
-        cursor.offset
-    );
+    v.list.cursor.assert_shows(selected, height);
 }

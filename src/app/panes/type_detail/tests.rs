@@ -226,7 +226,7 @@ mod keys {
     use crossterm::event::KeyCode;
 
     use super::*;
-    use crate::app::pane::Screen;
+    use crate::app::panes::types::tests::detail;
     use crate::app::tests::{code as press, key};
     use crate::app::{Action, App, Command, Notice, RequestId, Session};
 
@@ -244,13 +244,6 @@ mod keys {
         press(&mut app, KeyCode::Enter);
         assert_eq!(detail(&app).definition().unwrap().name, name);
         app
-    }
-
-    fn detail(app: &App) -> &TypeDetail {
-        match app.stack.top() {
-            Some(Screen::TypeDetail(detail)) => detail,
-            _ => panic!("no type detail on top"),
-        }
     }
 
     fn info(app: &App) -> String {
@@ -388,13 +381,8 @@ mod keys {
         let body = crate::app::layout::screen(app.size).body;
         let d = detail(&app);
         let height = d.pane_height(TypePane::Schemas, body);
-        let cursor = d.cursor(TypePane::Schemas);
         assert!(height < selected, "{height} lines shown");
-        assert!(
-            cursor.offset <= selected && selected < cursor.offset + height,
-            "line {selected} is off the {height} shown from {}",
-            cursor.offset
-        );
+        d.cursor(TypePane::Schemas).assert_shows(selected, height);
     }
 
     #[test]

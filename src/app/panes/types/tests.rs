@@ -92,7 +92,7 @@ fn view(app: &App) -> &TypesView {
     }
 }
 
-fn detail(app: &App) -> &TypeDetail {
+pub(crate) fn detail(app: &App) -> &TypeDetail {
     match app.stack.top() {
         Some(Screen::TypeDetail(detail)) => detail,
         _ => panic!("no type detail on top"),
@@ -481,10 +481,5 @@ fn a_smaller_terminal_keeps_the_selected_type_in_view() {
     let v = view(&app);
     let height = v.list.height(crate::app::layout::screen(app.size).body);
     assert!(height < 7, "{height} rows shown");
-    let cursor = &v.list.cursor;
-    assert!(
-        cursor.offset <= selected && selected < cursor.offset + height,
-        "row {selected} is off the {height} shown from {}",
-        cursor.offset
-    );
+    v.list.cursor.assert_shows(selected, height);
 }
