@@ -574,26 +574,23 @@ fn r_twice_takes_the_answers_to_the_second_only() {
     let mut app = opened();
     let first = key(&mut app, 'r');
     let second = key(&mut app, 'r');
-    app.update(Action::HistoryLoaded {
-        id: load_id(&first),
-        entries: Box::new(Ok(entries()[..1].to_vec())),
-    });
-    app.update(Action::DraftsListed {
-        id: drafts_id(&first),
-        drafts: Ok(vec![unsent_draft()]),
-    });
+    // The store's answers to the loads among `asked`: the newest `sends` and one draft.
+    let answer = |app: &mut App, asked: &[Command], sends: usize| {
+        app.update(Action::HistoryLoaded {
+            id: load_id(asked),
+            entries: Box::new(Ok(entries()[..sends].to_vec())),
+        });
+        app.update(Action::DraftsListed {
+            id: drafts_id(asked),
+            drafts: Ok(vec![unsent_draft()]),
+        });
+    };
+    answer(&mut app, &first, 1);
     let v = view(&app);
     assert_eq!(v.entries.as_ref().map(Vec::len), Some(3), "as it was");
     assert!(v.drafts.is_empty());
     assert_eq!(app.activity().as_deref(), Some("loading the history…"));
-    app.update(Action::HistoryLoaded {
-        id: load_id(&second),
-        entries: Box::new(Ok(entries()[..2].to_vec())),
-    });
-    app.update(Action::DraftsListed {
-        id: drafts_id(&second),
-        drafts: Ok(vec![unsent_draft()]),
-    });
+    answer(&mut app, &second, 2);
     let v = view(&app);
     assert_eq!(v.entries.as_ref().map(Vec::len), Some(2));
     assert_eq!(v.drafts.len(), 1);
