@@ -6,7 +6,7 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::error::{ApiError, FailedRequest};
 use super::types::{ConnectResponse, ListRequest, ListResponse, ReportResponse};
@@ -250,6 +250,15 @@ impl Client {
             .await
             .map_err(|e| self.transport_error(e, &url))?;
         let status = response.status();
+        if let Some(encoding) = unasked_encoding(&response) {
+            return Err(ApiError::Decode {
+                problem: format!(
+                    "the answer is compressed (Content-Encoding: {encoding}), which appdeck did \
+                     not ask for and does not read"
+                ),
+                excerpt: String::new(),
+            });
+        }
         let bytes = self.read_body(response, &url).await?;
         Ok((status, bytes, url))
     }
@@ -269,11 +278,16 @@ impl Client {
         }
         let capacity = declared.unwrap_or(0).min(cap);
         let mut body = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|e| self.transport_error(e, url))?
-        {
+        loop {
+            let chunk = match response.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                // The answer had begun: the connection closing now is no base URL problem.
+                Err(e) if !e.is_timeout() && (e.is_body() || e.is_decode()) => {
+                    return Err(ApiError::CutOff(body.len()));
+                }
+                Err(e) => return Err(self.transport_error(e, url)),
+            };
             if (body.len() + chunk.len()) as u64 > cap {
                 return Err(too_large());
             }
@@ -310,6 +324,14 @@ impl Client {
         };
         ApiError::Network(sanitize::line(&message).into_owned())
     }
+}
+
+/// The `Content-Encoding` of an answer, when it is one appdeck cannot read: it asks for none, so
+/// a compressed body would otherwise be reported as "not JSON".
+fn unasked_encoding(response: &reqwest::Response) -> Option<String> {
+    let encoding = response.headers().get(reqwest::header::CONTENT_ENCODING)?;
+    let encoding = sanitize::line(&String::from_utf8_lossy(encoding.as_bytes())).into_owned();
+    (!encoding.trim().eq_ignore_ascii_case("identity")).then_some(encoding)
 }
 
 /// Whether `error` is rustls finding that the server's first bytes are not a TLS record: what an
@@ -357,6 +379,9 @@ const EXCERPT_CHARS: usize = 80;
 
 /// How much of an error's body is kept for a view of the error in full.
 const BODY_START_CHARS: usize = 500;
+
+/// How much of a body's `error` or `message` an error shows.
+const MESSAGE_CHARS: usize = 300;
 
 /// The service's answer to a report or a connect, kept both as sent and as read.
 #[derive(Clone, Debug, PartialEq)]
@@ -450,11 +475,19 @@ fn read_answer(status: reqwest::StatusCode, bytes: &[u8], url: &str) -> Result<A
 
 /// A page of `resources.list` from a 2xx body.
 fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
-    let value = reject_error_status(decode(bytes)?)?;
-    ListResponse::from_value(value).map_err(|problem| ApiError::Decode {
+    let page = match super::page::read_page(bytes) {
+        Some(page) => page,
+        // Not an object: read whole, for the syntax error or the type found.
+        None => ListResponse::from_value(reject_error_status(decode(bytes)?)?),
+    };
+    let page = page.map_err(|problem| ApiError::Decode {
         problem,
         excerpt: sanitize::excerpt(bytes, EXCERPT_CHARS),
-    })
+    })?;
+    match rejection_in(&page.extra) {
+        Some(refusal) => Err(refusal),
+        None => Ok(page),
+    }
 }
 
 /// The answer to a report or a connect: any JSON object.
@@ -496,18 +529,26 @@ fn reject_error_status(value: Value) -> Result<Value, ApiError> {
 }
 
 fn rejection(value: &Value) -> Option<ApiError> {
-    (value.get("status").and_then(Value::as_str) == Some("error")).then(|| {
-        ApiError::Rejected(body_message(value).unwrap_or_else(|| "no message given".to_owned()))
+    value.as_object().and_then(rejection_in)
+}
+
+/// The refusal a body's `status` of `error` says, worded from its message.
+fn rejection_in(body: &Map<String, Value>) -> Option<ApiError> {
+    (body.get("status").and_then(Value::as_str) == Some("error")).then(|| {
+        ApiError::Rejected(body_message(body).unwrap_or_else(|| "no message given".to_owned()))
     })
 }
 
 /// The body's `error`, else its `message`, sanitised.
-fn body_message(value: &Value) -> Option<String> {
+fn body_message(value: &Map<String, Value>) -> Option<String> {
     ["error", "message"]
         .iter()
-        .filter_map(|key| value.get(key))
+        .filter_map(|key| value.get(*key))
         .find_map(|v| match v {
-            Value::String(s) if !s.trim().is_empty() => Some(sanitize::line(s.trim()).into_owned()),
+            // A server's message can be megabytes long: its start says enough.
+            Value::String(s) if !s.trim().is_empty() => {
+                Some(sanitize::excerpt(s.as_bytes(), MESSAGE_CHARS))
+            }
             _ => None,
         })
 }
@@ -518,7 +559,7 @@ fn body_message(value: &Value) -> Option<String> {
 fn http_error(status: reqwest::StatusCode, url: &str, body: &[u8]) -> ApiError {
     let from_body = serde_json::from_slice::<Value>(body)
         .ok()
-        .and_then(|v| body_message(&v));
+        .and_then(|v| v.as_object().and_then(body_message));
     let message = from_body.unwrap_or_else(|| sanitize::excerpt(body, EXCERPT_CHARS));
     ApiError::Http {
         status: status.as_u16(),

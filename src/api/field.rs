@@ -237,6 +237,83 @@ impl<T: FromJson + CollectIssues> Field<T> {
     }
 }
 
+/// The order in which a record's keys arrived, so that it is written back in that order: what the
+/// service sent is what appdeck shows and sends, key order included. Each entry is the index of a
+/// known field in `KNOWN_FIELDS`, or [`KeyOrder::EXTRA`] for the next unknown field (those keep
+/// their own order in `extra`). Empty when the keys came in the spec's order, the common case,
+/// so that a page of well-ordered records pays nothing.
+#[derive(Clone, Debug, Default)]
+pub struct KeyOrder(Box<[u8]>);
+
+/// Key order is presentation, not content: two records with the same fields are equal, as two
+/// JSON objects are (and as `serde_json::Map` compares them).
+impl PartialEq for KeyOrder {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl KeyOrder {
+    /// Marks an unknown field's place.
+    const EXTRA: u8 = u8::MAX;
+
+    /// Records the order of `keys` against the record's `known` field names.
+    pub fn of<'a>(keys: impl Iterator<Item = &'a String>, known: &[&str]) -> Self {
+        let order: Vec<u8> = keys
+            .map(|key| {
+                known
+                    .iter()
+                    .position(|k| k == key)
+                    .and_then(|i| u8::try_from(i).ok())
+                    .unwrap_or(Self::EXTRA)
+            })
+            .collect();
+        // The order `serialize` falls back to: the known fields in the spec's order, then the rest.
+        let canonical =
+            order.is_sorted_by(|a, b| a < b || (*a == Self::EXTRA && *b == Self::EXTRA));
+        KeyOrder(if canonical {
+            Box::default()
+        } else {
+            order.into()
+        })
+    }
+
+    /// Writes a record's fields: first in the order they arrived, then any field set since (known
+    /// ones in the spec's order, then unknown ones). `known_entry` writes one known field by name
+    /// (nothing when it is absent).
+    pub fn write<M: SerializeMap>(
+        &self,
+        known: &[&str],
+        extra: &Map<String, Value>,
+        map: &mut M,
+        mut known_entry: impl FnMut(&str, &mut M) -> Result<(), M::Error>,
+    ) -> Result<(), M::Error> {
+        let mut written = 0u64;
+        let mut extras = extra.iter();
+        for &entry in self.0.iter() {
+            if entry == Self::EXTRA {
+                if let Some((key, value)) = extras.next() {
+                    map.serialize_entry(key, value)?;
+                }
+            } else if let Some(key) = known.get(usize::from(entry))
+                && written & (1 << entry) == 0
+            {
+                known_entry(key, map)?;
+                written |= 1 << entry;
+            }
+        }
+        for (i, key) in known.iter().enumerate() {
+            if written & (1 << i) == 0 {
+                known_entry(key, map)?;
+            }
+        }
+        for (key, value) in extras {
+            map.serialize_entry(key, value)?;
+        }
+        Ok(())
+    }
+}
+
 /// Declares a record of the spec: every field a lenient [`Field`], unknown fields kept in `extra`
 /// in their original order, and serde impls that write the record back as it came.
 macro_rules! lenient_record {
@@ -252,6 +329,8 @@ macro_rules! lenient_record {
             $( $(#[$fmeta])* pub $field: $crate::api::field::Field<$ty>, )*
             /// Fields the spec does not name, kept so that they are shown and survive a round trip.
             pub extra: serde_json::Map<String, serde_json::Value>,
+            /// The order the keys came in, so that the record is written back in it.
+            pub key_order: $crate::api::field::KeyOrder,
         }
 
         impl $name {
@@ -260,9 +339,11 @@ macro_rules! lenient_record {
 
             /// Reads a record from a JSON object; never fails, whatever the fields hold.
             pub fn from_map(mut map: serde_json::Map<String, serde_json::Value>) -> Self {
+                let key_order = $crate::api::field::KeyOrder::of(map.keys(), Self::KNOWN_FIELDS);
                 Self {
                     $( $field: $crate::api::field::Field::take(&mut map, $key), )*
                     extra: map,
+                    key_order,
                 }
             }
 
@@ -307,10 +388,12 @@ macro_rules! lenient_record {
             fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
                 use serde::ser::SerializeMap;
                 let mut map = ser.serialize_map(None)?;
-                $( self.$field.serialize_entry($key, &mut map)?; )*
-                for (key, value) in &self.extra {
-                    map.serialize_entry(key, value)?;
-                }
+                self.key_order.write(Self::KNOWN_FIELDS, &self.extra, &mut map, |key, map| {
+                    match key {
+                        $( $key => self.$field.serialize_entry($key, map), )*
+                        _ => Ok(()),
+                    }
+                })?;
                 map.end()
             }
         }

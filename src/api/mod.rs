@@ -4,6 +4,7 @@ pub mod client;
 pub mod curl;
 pub mod error;
 pub mod field;
+pub mod page;
 pub mod paging;
 pub mod types;
 

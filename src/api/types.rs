@@ -2,6 +2,7 @@
 //! field optional, unknown fields kept, a wrong-typed field kept verbatim and reported.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::error::ApiError;
@@ -173,10 +174,33 @@ pub enum PageItem {
 }
 
 /// A page element appdeck could not read as a resource, kept raw so that it can be shown.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct MalformedItem {
+    /// The element as JSON; for one the parser could not hold, its text as a string, to show.
     pub raw: Value,
     pub reason: String,
+    /// The text of an element the parser could not hold (see [`super::page`]), written back as
+    /// it came.
+    pub source: Option<Box<RawValue>>,
+}
+
+impl PartialEq for MalformedItem {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw == other.raw
+            && self.reason == other.reason
+            && self.source.as_deref().map(RawValue::get)
+                == other.source.as_deref().map(RawValue::get)
+    }
+}
+
+impl MalformedItem {
+    /// The element as text, as it came.
+    pub fn text(&self) -> String {
+        match &self.source {
+            Some(source) => source.get().to_owned(),
+            None => self.raw.to_string(),
+        }
+    }
 }
 
 impl PageItem {
@@ -186,6 +210,7 @@ impl PageItem {
             other => PageItem::Malformed(MalformedItem {
                 reason: format!("expected an object, found {}", json_type_name(&other)),
                 raw: other,
+                source: None,
             }),
         }
     }
@@ -205,7 +230,7 @@ impl PageItem {
         }
     }
 
-    /// The item as JSON, exactly as it came (modulo key order of known fields).
+    /// The item as JSON, exactly as it came (an element the parser could not hold: its text).
     pub fn to_json(&self) -> Value {
         match self {
             PageItem::Resource(r) => serde_json::to_value(r).unwrap_or(Value::Null),
@@ -218,7 +243,10 @@ impl Serialize for PageItem {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
         match self {
             PageItem::Resource(r) => r.serialize(ser),
-            PageItem::Malformed(m) => m.raw.serialize(ser),
+            PageItem::Malformed(m) => match &m.source {
+                Some(source) => source.serialize(ser),
+                None => m.raw.serialize(ser),
+            },
         }
     }
 }
@@ -253,12 +281,17 @@ impl ListResponse {
                 ));
             }
         };
-        Ok(ListResponse {
+        Ok(Self::from_map(map, resources))
+    }
+
+    /// A page from its fields other than `resources`, and its items.
+    pub fn from_map(mut map: Map<String, Value>, resources: Vec<PageItem>) -> Self {
+        ListResponse {
             response_type: Field::take(&mut map, "response_type"),
             next: Field::take(&mut map, "next"),
             resources,
             extra: map,
-        })
+        }
     }
 
     /// The cursor to send for the following page, if there is one.

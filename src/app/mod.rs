@@ -406,3 +406,6 @@ mod profile_tests;
 
 #[cfg(test)]
 mod keymap_tests;
+
+#[cfg(test)]
+mod exact_tests;

@@ -124,6 +124,10 @@ pub enum ValidateError {
         column: usize,
         message: String,
     },
+    /// Valid JSON that the parser cannot hold (nested too deep, a lone surrogate): not a syntax
+    /// error, so not called one. The message says where and why.
+    #[error("{0}")]
+    Unreadable(String),
     /// Neither a task report nor a version-connect payload (or both at once).
     #[error("{0}")]
     UnknownKind(String),

@@ -19,7 +19,19 @@ pub fn parse_json(text: &str) -> Result<Value, ValidateError> {
                 .into(),
         });
     }
-    serde_json::from_str(text).map_err(|e| syntax_error(text, &e))
+    serde_json::from_str(text).map_err(|e| match crate::api::page::beyond_parser(&e) {
+        // The parser stopped on what it cannot hold; the text may still be broken further on.
+        // Read as raw text (no depth limit, escapes unchecked), it is judged on its syntax alone.
+        Some(why) => match serde_json::from_str::<&serde_json::value::RawValue>(text) {
+            Ok(_) => ValidateError::Unreadable(format!(
+                "line {}, column {}: the JSON is valid, but {why}",
+                e.line().max(1),
+                char_column(text, e.line(), e.column())
+            )),
+            Err(syntax) => syntax_error(text, &syntax),
+        },
+        None => syntax_error(text, &e),
+    })
 }
 
 fn syntax_error(text: &str, error: &serde_json::Error) -> ValidateError {
@@ -162,9 +174,27 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
+        // Unclosed: a syntax error, found past the depth the parser stopped at.
         let deep = "[".repeat(100_000);
         let (_, _, message) = position(&deep);
-        assert!(message.contains("recursion"), "{message}");
+        assert!(message.contains("unexpected end of input"), "{message}");
+    }
+
+    #[test]
+    fn valid_json_the_parser_cannot_hold_is_not_called_a_syntax_error() {
+        let deep = format!("{}1{}", "[".repeat(1000), "]".repeat(1000));
+        let Err(ValidateError::Unreadable(message)) = parse_json(&deep) else {
+            panic!("not unreadable");
+        };
+        assert!(
+            message
+                .starts_with("line 1, column 128: the JSON is valid, but nested deeper than 128"),
+            "{message}"
+        );
+        let Err(ValidateError::Unreadable(message)) = parse_json(r#"{"a": "\ud800"}"#) else {
+            panic!("not unreadable");
+        };
+        assert!(message.contains("lone surrogate"), "{message}");
     }
 
     #[test]

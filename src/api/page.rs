@@ -1,0 +1,194 @@
+//! Reading a page of `resources.list` item by item. The spec leaves `properties` free-form, so one
+//! item may hold what the parser cannot (nesting past its depth, a lone surrogate): that item is
+//! marked with the reason and kept as the text it came as, and the rest of the page still loads.
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::types::{ListResponse, MalformedItem, PageItem};
+
+/// How deep serde_json nests before it gives up (its recursion limit).
+pub const MAX_DEPTH: usize = 128;
+
+/// Names what makes valid JSON text unreadable to the parser, or `None` when `error` is a plain
+/// syntax error. Said instead of "syntax error", which would be false.
+pub fn beyond_parser(error: &serde_json::Error) -> Option<String> {
+    let message = error.to_string();
+    if message.starts_with("recursion limit exceeded") {
+        Some(format!(
+            "nested deeper than {MAX_DEPTH} levels, more than appdeck reads"
+        ))
+    } else if message.starts_with("lone leading surrogate")
+        || message.starts_with("unexpected end of hex escape")
+    {
+        Some(
+            "a string holds a lone surrogate escape (such as \\ud800), which is no Unicode \
+             character"
+                .to_owned(),
+        )
+    } else {
+        None
+    }
+}
+
+/// A JSON object whose values are kept as their text, in order.
+struct RawObject<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawObject<'a> {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = RawObject<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                    entries.push(entry);
+                }
+                Ok(RawObject(entries))
+            }
+        }
+        de.deserialize_map(Entries)
+    }
+}
+
+/// Reads a page from its body. The envelope (`next`, `response_type`, a `status` of `error`) is
+/// read whole; each element of `resources` is read on its own, so that one the parser cannot
+/// hold becomes a marked item instead of failing the page. `None` when the body is not a JSON
+/// object: the caller words that error from the whole value (or the syntax error).
+pub fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
+    let Ok(RawObject(entries)) = serde_json::from_slice::<RawObject>(bytes) else {
+        return None;
+    };
+    let mut map = Map::new();
+    let mut resources = None;
+    for (key, raw) in entries {
+        if key == "resources" {
+            resources = Some(raw);
+            continue;
+        }
+        match serde_json::from_str::<Value>(raw.get()) {
+            Ok(value) => {
+                map.insert(key, value);
+            }
+            Err(e) => {
+                let why = beyond_parser(&e).unwrap_or_else(|| e.to_string());
+                return Some(Err(format!("`{key}` cannot be read: {why}")));
+            }
+        }
+    }
+    let items = match resources.map(|raw| serde_json::from_str::<Vec<&RawValue>>(raw.get())) {
+        None => Vec::new(),
+        Some(Ok(items)) => items.into_iter().map(read_item).collect(),
+        Some(Err(_)) => {
+            // Not an array: null reads as no items; anything else is named by its type.
+            let raw = resources.map_or("", RawValue::get);
+            if raw.trim() == "null" {
+                Vec::new()
+            } else {
+                return Some(Err(format!(
+                    "`resources` should be an array, found {}",
+                    type_of_text(raw)
+                )));
+            }
+        }
+    };
+    Some(Ok(ListResponse::from_map(map, items)))
+}
+
+/// One element of `resources`.
+fn read_item(raw: &RawValue) -> PageItem {
+    match serde_json::from_str::<Value>(raw.get()) {
+        Ok(value) => PageItem::from_value(value),
+        Err(e) => PageItem::Malformed(MalformedItem {
+            reason: beyond_parser(&e).unwrap_or_else(|| e.to_string()),
+            raw: Value::String(raw.get().to_owned()),
+            source: Some(raw.to_owned()),
+        }),
+    }
+}
+
+/// The JSON type of a value's text, by its first character.
+fn type_of_text(raw: &str) -> &'static str {
+    match raw.trim_start().bytes().next() {
+        Some(b'{') => "an object",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        Some(b'[') => "an array",
+        _ => "a number",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(text: &str) -> ListResponse {
+        match read_page(text.as_bytes()) {
+            Some(Ok(page)) => page,
+            Some(Err(e)) => panic!("not a page: {e}"),
+            None => panic!("not an object"),
+        }
+    }
+
+    fn deep(levels: usize) -> String {
+        format!("{}1{}", "[".repeat(levels), "]".repeat(levels))
+    }
+
+    #[test]
+    fn an_item_nested_too_deep_marks_only_itself() {
+        let text = format!(
+            r#"{{"resources": [{{"id": "a"}}, {{"id": "deep", "properties": {{"x": {}}}}}, {{"id": "c"}}], "next": "n2"}}"#,
+            deep(1000)
+        );
+        let page = page(&text);
+        assert_eq!(page.resources.len(), 3);
+        assert!(page.resources[0].problems().is_empty());
+        assert_eq!(
+            page.resources[1].problems(),
+            [format!(
+                "nested deeper than {MAX_DEPTH} levels, more than appdeck reads"
+            )]
+        );
+        assert!(page.resources[2].problems().is_empty());
+        assert_eq!(page.next_cursor(), Some("n2"));
+        // Written back as it came, byte for byte.
+        let written = serde_json::to_string(&page.resources[1]).unwrap();
+        assert!(
+            written.starts_with(r#"{"id": "deep""#),
+            "{}",
+            &written[..40]
+        );
+        assert!(written.ends_with(&format!("{}}}}}", "]".repeat(1000))));
+    }
+
+    #[test]
+    fn a_lone_surrogate_marks_only_its_item() {
+        let page = page(r#"{"resources": [{"id": "a", "name": "\ud800"}, {"id": "b"}]}"#);
+        assert_eq!(page.resources.len(), 2);
+        assert!(page.resources[0].problems()[0].contains("lone surrogate"));
+        assert!(page.resources[1].problems().is_empty());
+        assert_eq!(
+            serde_json::to_string(&page.resources[0]).unwrap(),
+            r#"{"id": "a", "name": "\ud800"}"#
+        );
+    }
+
+    #[test]
+    fn the_envelope_is_read_as_before() {
+        let page = page(r#"{"response_type": "list", "resources": null, "next": 5, "x": 1}"#);
+        assert!(page.resources.is_empty());
+        assert!(page.next_fault().is_some());
+        assert_eq!(page.extra.get("x"), Some(&serde_json::json!(1)));
+        assert!(matches!(
+            read_page(br#"{"resources": {"a": 1}}"#),
+            Some(Err(e)) if e == "`resources` should be an array, found an object"
+        ));
+        assert!(read_page(b"[1]").is_none());
+        assert!(read_page(b"{").is_none());
+    }
+}
