@@ -2,25 +2,34 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Cuts `text` to `width` columns, ending with `…` when something was cut.
+/// How many zero-width characters (combining marks and the like) may follow one another: a
+/// terminal stacks them over one cell, so a value of 200,000 marks would print megabytes into a
+/// single cell. The rest of such a run is dropped.
+const MAX_MARKS: usize = 8;
+
+/// Cuts `text` to `width` columns, ending with `…` when something was cut, and drops zero-width
+/// characters past [`MAX_MARKS`] in a row.
 pub fn fit(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    if width == 0 {
+    let fits = text.width() <= width;
+    if !fits && width == 0 {
         return String::new();
     }
-    let mut out = String::new();
+    let mut out = String::with_capacity(text.len().min(width * 4 + 4));
     let mut used = 0;
+    let mut marks = 0;
     for c in text.chars() {
         let w = c.width().unwrap_or(0);
-        if used + w > width - 1 {
+        marks = if w == 0 { marks + 1 } else { 0 };
+        if marks > MAX_MARKS {
+            continue;
+        }
+        if !fits && used + w > width - 1 {
+            out.push('…');
             break;
         }
         out.push(c);
         used += w;
     }
-    out.push('…');
     out
 }
 
@@ -122,6 +131,19 @@ pub fn wrap_ranges(text: &str, width: usize, max_rows: usize) -> Vec<std::ops::R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_run_of_combining_marks_is_cut() {
+        let text = format!("a{}b", "\u{301}".repeat(200_000));
+        let fitted = fit(&text, 10);
+        assert_eq!(fitted, format!("a{}b", "\u{301}".repeat(MAX_MARKS)));
+        // Cut to the width too, the marks still capped.
+        let text = format!("a{}bcdef", "\u{301}".repeat(200_000));
+        assert_eq!(
+            fit(&text, 4),
+            format!("a{}bc…", "\u{301}".repeat(MAX_MARKS))
+        );
+    }
 
     #[test]
     fn fits_by_display_width() {

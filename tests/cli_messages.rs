@@ -39,6 +39,63 @@ fn a_refused_connection_names_the_url() {
     );
 }
 
+/// `appdeck list` against a server that answers `answer` (raw HTTP) once.
+fn list_against(answer: String) -> common::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let base_url = common::answer_once_raw(answer);
+    run(appdeck(dir.path())
+        .env("APPDECK_TOKEN", "t")
+        .args(["list", "--base-url", &base_url]))
+}
+
+#[test]
+fn an_answer_cut_off_says_so_with_the_bytes_received() {
+    let out = list_against(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n\
+         {\"resources\": [{\"id\": \"a\"}"
+            .to_owned(),
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.starts_with(
+            "appdeck: the answer was cut off after 26 bytes: the connection closed before its end"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("base URL"), "{}", out.stderr);
+}
+
+#[test]
+fn a_compressed_answer_names_its_content_encoding() {
+    let out = list_against(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\n\
+         content-length: 4\r\nconnection: close\r\n\r\nGZIP"
+            .to_owned(),
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("the answer is compressed (Content-Encoding: gzip)"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_megabyte_error_message_is_cut() {
+    let message = "x".repeat(1_000_000);
+    let body = format!(r#"{{"status": "error", "error": "{message}"}}"#);
+    let out = list_against(format!(
+        "HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.len() < 2_000, "{} bytes", out.stderr.len());
+    assert!(out.stderr.contains("xxx…"), "{}", out.stderr);
+}
+
 #[test]
 fn a_404_hints_that_the_base_url_ends_in_api_v1() {
     let sandbox = TestSandbox::demo();

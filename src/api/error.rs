@@ -39,6 +39,9 @@ pub enum ApiError {
         describe_bytes(*.0)
     )]
     TooLarge(u64),
+    /// The connection closed before the whole answer came: the bytes received so far.
+    #[error("the answer was cut off after {0} bytes: the connection closed before its end")]
+    CutOff(usize),
     /// A request appdeck could not even build (bad base URL and the like).
     #[error("invalid request: {0}")]
     Invalid(String),
@@ -140,6 +143,9 @@ impl ApiError {
                  (e.g. http://127.0.0.1:8080/api/v1)",
             ),
             ApiError::Network(_) => Some("check the base URL and that the service is running"),
+            ApiError::CutOff(_) => {
+                Some("the service, or a proxy on the way, closed the connection mid-answer; retry")
+            }
             ApiError::Timeout(_) => {
                 Some("the service is slow or unreachable; retry, or raise --timeout")
             }

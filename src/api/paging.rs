@@ -8,6 +8,9 @@ use super::client::Client;
 use super::error::ApiError;
 use super::types::{ListRequest, ListResponse, PageItem};
 
+/// How much of a cursor an error message shows.
+const CURSOR_CHARS: usize = 100;
+
 /// The cursors a listing has used so far. Shared by the CLI's pager and the TUI's browser.
 #[derive(Clone, Debug, Default)]
 pub struct CursorTrail {
@@ -20,7 +23,11 @@ impl CursorTrail {
         if self.used.insert(next.to_owned()) {
             Ok(())
         } else {
-            Err(ApiError::RepeatedCursor(next.to_owned()))
+            // A cursor can be megabytes long: the message names its start.
+            Err(ApiError::RepeatedCursor(crate::sanitize::excerpt(
+                next.as_bytes(),
+                CURSOR_CHARS,
+            )))
         }
     }
 }
@@ -92,6 +99,19 @@ impl Pager {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_long_repeated_cursor_is_named_by_its_start() {
+        let mut trail = CursorTrail::default();
+        let cursor = "c".repeat(1_000_000);
+        trail.accept(&cursor).unwrap();
+        let error = trail.accept(&cursor).unwrap_err().to_string();
+        assert!(error.len() < 300, "{} bytes", error.len());
+        assert!(
+            error.contains(&format!("{}…", "c".repeat(CURSOR_CHARS))),
+            "{error}"
+        );
+    }
 
     #[test]
     fn a_repeated_cursor_is_refused() {

@@ -176,6 +176,15 @@ pub fn answer_once(status: &'static str, body: &'static str) -> String {
 
 /// Like [`answer_once`], with extra header lines (each ending in `\r\n`).
 pub fn answer_once_with(status: &'static str, headers: &'static str, body: &'static str) -> String {
+    answer_once_raw(format!(
+        "HTTP/1.1 {status}\r\n{headers}content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    ))
+}
+
+/// A server on loopback that reads one request and writes `answer` as it is (status line,
+/// headers and body, however wrong), then closes the connection. Returns its base URL.
+pub fn answer_once_raw(answer: String) -> String {
     use std::io::{BufRead, BufReader, Read};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
@@ -194,10 +203,6 @@ pub fn answer_once_with(status: &'static str, headers: &'static str, body: &'sta
         }
         let mut request = vec![0; length];
         let _ = reader.read_exact(&mut request);
-        let answer = format!(
-            "HTTP/1.1 {status}\r\n{headers}content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-            body.len()
-        );
         let _ = reader.get_mut().write_all(answer.as_bytes());
     });
     format!("http://{addr}/api/v1")
