@@ -170,3 +170,44 @@ fn schema_checks_compare_numbers_past_f64() {
     assert_eq!(items.len(), 1, "{}", listed.stdout);
     assert!(listed.stdout.contains(r#""n":1e400"#), "{}", listed.stdout);
 }
+
+/// A page whose middle item is nested 1,000 levels deep: the other items list, the deep one is
+/// marked and written back as it came.
+#[test]
+fn an_item_too_deep_to_read_marks_only_itself() {
+    let deep = format!("{}1{}", "[".repeat(1000), "]".repeat(1000));
+    let body = format!(
+        r#"{{"resources": [{{"id": "a", "type": "t"}}, {{"id": "deep", "properties": {{"x": {deep}}}}}, {{"id": "c", "type": "t"}}]}}"#
+    );
+    let answer = |body: &str| {
+        format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+             connection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let listed = |output: &str| {
+        run(common::appdeck(dir.path())
+            .env("APPDECK_TOKEN", "t")
+            .args(["list", "-o", output, "--base-url"])
+            .arg(common::answer_once_raw(answer(&body))))
+    };
+    let out = listed("ndjson");
+    assert_eq!(out.code, 0, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    assert_eq!(lines[0], r#"{"id":"a","type":"t"}"#);
+    assert_eq!(lines[1], format!(r#"{{"id": "deep", "properties": {{"x": {deep}}}}}"#));
+    assert_eq!(lines[2], r#"{"id":"c","type":"t"}"#);
+
+    let out = listed("table");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("nested deeper than 128 levels, more than appdeck reads"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("3 resources"), "{}", out.stderr);
+}
