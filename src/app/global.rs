@@ -63,11 +63,8 @@ impl App {
             LineCommand::Report(None) => {
                 let seed = self.ids.issue().0;
                 let type_name = self.browser.type_filter.as_deref();
-                let mut composer = Composer::blank(self.report.clone(), type_name, seed);
-                let commands = vec![composer.load_draft(self.ids.issue())];
-                let screen = self.stack.push(Screen::Composer(Box::new(composer)));
-                self.stack.claim(screen, &commands);
-                commands
+                let composer = Composer::blank(self.report.clone(), type_name, seed);
+                self.push_report(composer, true)
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
             LineCommand::Profile(name) => self.switch_profile(name),
@@ -174,10 +171,19 @@ impl App {
             return Vec::new();
         };
         let seed = self.ids.issue().0;
-        let mut composer = Composer::for_resource(self.report.clone(), &resource, seed);
-        let mut commands = composer.first_check(self.ids.issue());
+        let composer = Composer::for_resource(self.report.clone(), &resource, seed);
         // A draft about the same resource, kept from an earlier session, is restored when found.
-        commands.push(composer.load_draft(self.ids.issue()));
+        self.push_report(composer, true)
+    }
+
+    /// Pushes a report composer once whatever opened it has put its fields in place, checked
+    /// then (so its first frame shows the findings of what it holds, and the review asks twice
+    /// when there are some), with the look-up of its stored draft when `draft`.
+    fn push_report(&mut self, mut composer: Composer, draft: bool) -> Vec<Command> {
+        let mut commands = composer.check_on_open(self.ids.issue());
+        if draft {
+            commands.push(composer.load_draft(self.ids.issue()));
+        }
         let screen = self.stack.push(Screen::Composer(Box::new(composer)));
         self.stack.claim(screen, &commands);
         commands
@@ -194,12 +200,9 @@ impl App {
             text.and_then(|text| crate::validate::parse_json(&text).map_err(|e| e.to_string()));
         match report {
             Ok(report) => {
-                let mut composer = Composer::from_report(self.report.clone(), &report);
-                let commands = composer.first_check(self.ids.issue());
-                let screen = self.stack.push(Screen::Composer(Box::new(composer)));
-                self.stack.claim(screen, &commands);
+                let composer = Composer::from_report(self.report.clone(), &report);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));
-                return commands;
+                return self.push_report(composer, false);
             }
             Err(error) => {
                 let message = format!("cannot open {shown}: {}", sanitize::line(&error));
@@ -211,14 +214,11 @@ impl App {
 
     /// The composer on a report (a sent one, from the history's `E`), to edit and send again.
     fn open_report_from(&mut self, report: &serde_json::Value) -> Vec<Command> {
-        let mut composer = Composer::from_report(self.report.clone(), report);
-        let commands = composer.first_check(self.ids.issue());
-        let screen = self.stack.push(Screen::Composer(Box::new(composer)));
-        self.stack.claim(screen, &commands);
+        let composer = Composer::from_report(self.report.clone(), report);
         self.notice = Some(Notice::Info(
             "the report as it was sent: edit it, then s to review and send".into(),
         ));
-        commands
+        self.push_report(composer, false)
     }
 
     /// A draft from the history view, to go on with: its composer, its fields as saved, still
@@ -254,14 +254,11 @@ impl App {
             )));
             return Vec::new();
         }
-        let commands = composer.first_check(self.ids.issue());
-        let screen = self.stack.push(Screen::Composer(Box::new(composer)));
-        self.stack.claim(screen, &commands);
         self.notice = Some(Notice::Info(format!(
             "draft from {} ago: edit it, then s to review and send",
             super::panes::composer::draft::age_words(draft.age)
         )));
-        commands
+        self.push_report(composer, false)
     }
 
     /// The history view: back to it when it is open below (reloaded), else opened on top.

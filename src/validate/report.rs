@@ -15,6 +15,9 @@ use crate::schema;
 const RESPONSE: &str = "/response";
 const RESOURCE: &str = "/response/resource";
 
+/// Fields of the resource that name or identify it, so must not be left empty when given.
+const PLACEHOLDERS: &[&str] = &["type", "external_id", "name"];
+
 /// The types of a version-connect payload given with `--types`, by name.
 pub(super) struct TypeIndex<'a> {
     types: Vec<TypeEntry<'a>>,
@@ -176,6 +179,16 @@ fn check_resource(
         }
     }
     check_links(resource.get("links"), &child(RESOURCE, "links"), out);
+    // An empty type, external id or name is a placeholder never filled in (a blank report's):
+    // the service can neither file a resource under it nor find one by it.
+    for key in PLACEHOLDERS {
+        if let Some(Value::String(value)) = resource.get(*key)
+            && value.trim().is_empty()
+        {
+            let at = child(RESOURCE, key);
+            out.push(Finding::error(&at, format!("`{key}` must not be empty")));
+        }
+    }
     if let Some(types) = types {
         check_against_types(resource, types, out);
     }
@@ -192,6 +205,8 @@ fn check_against_types(
     let at_type = child(RESOURCE, "type");
     let at_properties = child(RESOURCE, "properties");
     let name = match present(resource, "type") {
+        // Already reported as empty.
+        Some(Value::String(name)) if name.trim().is_empty() => return,
         Some(Value::String(name)) => name,
         None => {
             out.push(Finding::error(
@@ -341,6 +356,30 @@ mod tests {
                 "error at /response: expected an object, found an array",
             ]
         );
+    }
+
+    #[test]
+    fn an_empty_type_external_id_or_name_is_a_placeholder_not_filled_in() {
+        let mut report = good();
+        let resource = &mut report["response"]["resource"];
+        resource["type"] = json!("");
+        resource["external_id"] = json!(" ");
+        resource["name"] = json!("");
+        assert_eq!(
+            findings(report.clone(), Some(types())),
+            [
+                "error at /response/resource/type: `type` must not be empty",
+                "error at /response/resource/external_id: `external_id` must not be empty",
+                "error at /response/resource/name: `name` must not be empty",
+            ]
+        );
+        // Left out, they are not placeholders: which resource fields are required is not said.
+        for key in PLACEHOLDERS {
+            report["response"]["resource"]
+                .as_object_mut()
+                .map(|r| r.remove(*key));
+        }
+        assert_eq!(findings(report, None), Vec::<String>::new());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
-use crate::app::panes::composer::{Composer, Field, Phase, SendResult, Unparsed};
+use crate::app::panes::composer::{Composer, Field, Kept, Phase, SendResult, Unparsed};
 use crate::sanitize;
 use crate::text::fit;
 use crate::ui::text::fit_spans;
@@ -81,10 +81,15 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
             } else {
                 theme.key()
             };
+            let shown = match composer.kept(*field) {
+                // Sent without it, as the file had it: say so rather than show an empty string.
+                Some(Kept::Absent) => Span::styled("(absent)", theme.dim()),
+                _ => Span::styled(sanitize::line(value).into_owned(), value_style),
+            };
             let mut spans = vec![
                 Span::raw(marker),
                 Span::styled(format!("{:<14}", field.label()), label_style),
-                Span::styled(sanitize::line(value).into_owned(), value_style),
+                shown,
             ];
             if *field == Field::Status {
                 spans.push(Span::styled("  (Space toggles)", theme.dim()));

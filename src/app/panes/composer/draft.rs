@@ -3,6 +3,7 @@
 //! subject, and discarding it. When to save is `app::widgets::draft`, shared with the connect
 //! composer; the store itself is the runtime's.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -33,6 +34,9 @@ pub struct DraftBody {
     /// An edited report that was not JSON, kept as typed.
     #[serde(default)]
     pub unparsed: Option<super::Unparsed>,
+    /// Fields still as a file had them (absent, or not strings): see `Composer::kept`.
+    #[serde(default)]
+    pub kept: BTreeMap<String, super::Kept>,
 }
 
 impl Composer {
@@ -59,6 +63,7 @@ impl Composer {
             resource: self.resource_text(),
             extra: self.extra.clone(),
             unparsed: self.unparsed.clone(),
+            kept: self.kept.clone(),
         }
     }
 
@@ -82,6 +87,7 @@ impl Composer {
         self.replace_resource(&crate::sanitize::json_for_terminal(&draft.resource));
         self.extra = draft.extra;
         self.unparsed = draft.unparsed;
+        self.kept = draft.kept;
         self.draft.restored = Some(Restored { age, fresh });
         Ok(())
     }

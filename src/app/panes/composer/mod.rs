@@ -14,6 +14,7 @@ pub mod layout;
 pub mod locate;
 mod update;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ratatui_textarea::TextArea;
@@ -98,6 +99,10 @@ pub struct Composer {
     pub resource: TextArea<'static>,
     /// Top-level fields besides those above (from a file), sent as they were.
     pub extra: Map<String, Value>,
+    /// Fields above as they were read when that was not a string (absent, `404`), by label:
+    /// sent as they were, and flagged by the checks, until the field is edited. Opening a file
+    /// changes nothing in it.
+    pub kept: BTreeMap<String, Kept>,
     pub field: Field,
     /// Whether the field under the cursor has the keyboard.
     pub editing: bool,
@@ -118,6 +123,16 @@ pub struct Composer {
     pub unparsed: Option<Unparsed>,
     /// The external editor running on this report.
     pub editing_externally: Option<RequestId>,
+}
+
+/// A field of a report as it was read, when it was not a string.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kept {
+    /// Not in the report at all.
+    Absent,
+    /// A value of another JSON type (`"message": 404`), shown as its JSON text.
+    Value(Value),
 }
 
 /// Text that was meant to be the whole report but is not JSON.
@@ -165,22 +180,34 @@ impl Composer {
     }
 
     /// Puts a whole report's fields in place (from a file, or back from the external editor);
-    /// top-level fields the composer has no place for are kept and sent as they were.
+    /// top-level fields the composer has no place for are kept and sent as they were, and so
+    /// are fields that are absent or not strings (see [`Composer::kept`]).
     pub fn set_report(&mut self, report: &Value) {
         let mut extra = report.as_object().cloned().unwrap_or_default();
-        let take_string = |extra: &mut Map<String, Value>, key: &str| match extra.remove(key) {
-            Some(Value::String(s)) => s,
-            Some(other) => other.to_string(),
-            None => String::new(),
+        let mut kept = BTreeMap::new();
+        let mut take_string = |map: &mut Map<String, Value>, field: Field| {
+            let key = field.label();
+            match map.remove(key) {
+                Some(Value::String(s)) => s,
+                Some(other) => {
+                    let shown = other.to_string();
+                    kept.insert(key.to_owned(), Kept::Value(other));
+                    shown
+                }
+                None => {
+                    kept.insert(key.to_owned(), Kept::Absent);
+                    String::new()
+                }
+            }
         };
-        let task_id = take_string(&mut extra, "task_id");
-        let status = take_string(&mut extra, "status");
-        let message = take_string(&mut extra, "message");
+        let task_id = take_string(&mut extra, Field::TaskId);
+        let status = take_string(&mut extra, Field::Status);
+        let message = take_string(&mut extra, Field::Message);
         let mut response = match extra.remove("response") {
             Some(Value::Object(map)) => map,
             _ => Map::new(),
         };
-        let response_type = take_string(&mut response, "response_type");
+        let response_type = take_string(&mut response, Field::ResponseType);
         let resource = response.remove("resource").unwrap_or(Value::Null);
         if !response.is_empty() {
             extra.insert("response".into(), Value::Object(response));
@@ -196,6 +223,7 @@ impl Composer {
         self.message.set(&message);
         self.response_type.set(&response_type);
         self.extra = extra;
+        self.kept = kept;
     }
 
     fn new(
@@ -208,7 +236,7 @@ impl Composer {
         task_id.set(&provisional_task_id(&context.run_tag, seed));
         let mut response_type = LineInput::new();
         response_type.set("resource");
-        let mut composer = Composer {
+        Composer {
             context,
             resource_id: resource_id.clone(),
             task_id,
@@ -218,6 +246,7 @@ impl Composer {
             response_type,
             resource: json_editor::new_editor(text),
             extra: Map::new(),
+            kept: BTreeMap::new(),
             field: Field::TaskId,
             editing: false,
             findings: Vec::new(),
@@ -229,17 +258,16 @@ impl Composer {
             draft: draft::DraftState::new(Composer::draft_subject(resource_id.as_deref())),
             unparsed: None,
             editing_externally: None,
-        };
-        // A large resource is checked off the UI thread: see `first_check`.
-        if text.len() < CHECK_IN_BACKGROUND_BYTES {
-            composer.findings = check::run(&composer.check_job());
         }
-        composer
     }
 
-    /// The check of a large resource just opened, to run on a background task under `id`.
-    pub fn first_check(&mut self, id: RequestId) -> Vec<crate::app::Command> {
+    /// The first check, once whatever opened the composer (a key, a file, a draft, a resend)
+    /// has put every field in place: here for a small report, on a background task under `id`
+    /// for a large one. Checking earlier would show the findings of fields that were replaced
+    /// since, and let a report the checks reject through with one `Enter`.
+    pub fn check_on_open(&mut self, id: RequestId) -> Vec<crate::app::Command> {
         if self.resource_text().len() < CHECK_IN_BACKGROUND_BYTES {
+            self.findings = check::run(&self.check_job());
             return Vec::new();
         }
         self.checking = Some(id);
@@ -254,19 +282,29 @@ impl Composer {
         json_editor::text_of(&self.resource)
     }
 
-    /// The report without its resource.
+    /// The report without its resource: each field as typed, or as it was read (kept).
     pub fn header(&self) -> Map<String, Value> {
+        let put = |map: &mut Map<String, Value>, field: Field, typed: &str| {
+            let key = field.label();
+            let value = match self.kept.get(key) {
+                None => Value::from(typed),
+                Some(Kept::Absent) => return,
+                Some(Kept::Value(value)) => value.clone(),
+            };
+            map.insert(key.into(), value);
+        };
         let mut header = Map::new();
-        header.insert("task_id".into(), Value::from(self.task_id.text()));
-        header.insert("status".into(), Value::from(self.status.as_str()));
-        header.insert("message".into(), Value::from(self.message.text()));
+        put(&mut header, Field::TaskId, self.task_id.text());
+        put(&mut header, Field::Status, &self.status);
+        put(&mut header, Field::Message, self.message.text());
         let mut response = match self.extra.get("response") {
             Some(Value::Object(map)) => map.clone(),
             _ => Map::new(),
         };
-        response.insert(
-            "response_type".into(),
-            Value::from(self.response_type.text()),
+        put(
+            &mut response,
+            Field::ResponseType,
+            self.response_type.text(),
         );
         header.insert("response".into(), Value::Object(response));
         for (key, value) in &self.extra {
@@ -275,6 +313,11 @@ impl Composer {
             }
         }
         header
+    }
+
+    /// Whether `field` still holds what was read rather than typed, and how to show it.
+    pub fn kept(&self, field: Field) -> Option<&Kept> {
+        self.kept.get(field.label())
     }
 
     pub fn check_job(&self) -> CheckJob {

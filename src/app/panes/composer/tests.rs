@@ -863,6 +863,7 @@ fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<
         resource,
         extra: Default::default(),
         unparsed: None,
+        kept: Default::default(),
     };
     app.update(Action::DraftLoaded {
         id: draft,
@@ -1110,4 +1111,167 @@ fn a_movement_keeps_the_provisional_task_id_and_typing_then_appends() {
     code(&mut app, KeyCode::End);
     key(&mut app, '7');
     assert_eq!(composer(&app).task_id.text(), format!("{provisional}7"));
+}
+
+// ------------------------------------------- the first check, whatever opened the composer
+
+/// A report about the first row (which passes the checks) with `header` over its fields.
+fn report_with(header: Value) -> Value {
+    let mut report = json!({"task_id": "t-1", "status": "ok", "message": "",
+                            "response": {"response_type": "resource",
+                                         "resource": rows()["resources"][0].clone()}});
+    if let (Some(report), Some(header)) = (report.as_object_mut(), header.as_object()) {
+        for (key, value) in header {
+            report.insert(key.clone(), value.clone());
+        }
+    }
+    report
+}
+
+/// The pointers of the composer's findings.
+fn pointers(app: &App) -> Vec<String> {
+    composer(app)
+        .findings
+        .iter()
+        .map(|l| l.finding.pointer.clone())
+        .collect()
+}
+
+/// `s`, then one `Enter`: what it sent, if it sent anything.
+fn review_and_enter(app: &mut App) -> Option<Value> {
+    key(app, 's');
+    let commands = code(app, KeyCode::Enter);
+    commands.iter().find_map(|c| match c {
+        Command::Api { call, .. } => Some(call.body.clone()),
+        _ => None,
+    })
+}
+
+/// `:report FILE`: the fields the file gives are checked on the first frame, before any edit,
+/// and the send asks twice; what the file holds is sent as it is (`404` is not made a string,
+/// a missing `response_type` is not made an empty one) until the field is edited.
+#[test]
+fn a_report_file_is_checked_on_its_first_frame_and_sent_as_it_is() {
+    let mut app = app();
+    let mut file = report_with(json!({"status": "OK", "message": 404}));
+    file["response"]
+        .as_object_mut()
+        .map(|r| r.remove("response_type"));
+    app.update(Action::ReportFileRead {
+        path: "report.json".into(),
+        text: Ok(file.to_string()),
+    });
+    assert_eq!(
+        pointers(&app),
+        ["/status", "/message", "/response/response_type"]
+    );
+    assert_eq!(composer(&app).findings_on(Field::Status), 1);
+    assert_eq!(
+        review_and_enter(&mut app),
+        None,
+        "the first Enter only arms"
+    );
+    let (_, body) = sent(&code(&mut app, KeyCode::Enter));
+    assert_eq!(body["status"], "OK");
+    assert_eq!(body["message"], 404, "not made a string");
+    assert_eq!(
+        body["response"].get("response_type"),
+        None,
+        "not made empty"
+    );
+    assert_eq!(body["response"]["resource"], file["response"]["resource"]);
+}
+
+/// Once edited, a field holds what was typed: a string.
+#[test]
+fn editing_a_field_read_as_a_number_makes_it_the_text_typed() {
+    let mut app = app();
+    let file = report_with(json!({"message": 404}));
+    app.update(Action::ReportFileRead {
+        path: "report.json".into(),
+        text: Ok(file.to_string()),
+    });
+    assert_eq!(pointers(&app), ["/message"]);
+    assert_eq!(composer(&app).message.text(), "404", "shown as its JSON");
+    composer_mut(&mut app).field = Field::Message;
+    key(&mut app, 'i');
+    code(&mut app, KeyCode::End);
+    typed(&mut app, "0");
+    code(&mut app, KeyCode::Esc);
+    assert_eq!(pointers(&app), Vec::<String>::new());
+    let body = composer(&app).body().expect("JSON");
+    assert_eq!(body["message"], "4040");
+    assert_eq!(
+        body["status"], "ok",
+        "the other fields as the file had them"
+    );
+}
+
+/// `E` on a sent report (the history hands the app its body) and a draft from the history
+/// (`3`, `Enter` on a `draft` row) are checked on their first frame too.
+#[test]
+fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
+    let mut resend = app();
+    resend.update(Action::OpenReport(Box::new(report_with(
+        json!({"status": "OK"}),
+    ))));
+    assert_eq!(pointers(&resend), ["/status"]);
+    assert_eq!(
+        review_and_enter(&mut resend),
+        None,
+        "the first Enter only arms"
+    );
+
+    let mut app = app();
+    let mut draft = Composer::for_resource(app.report.clone(), &rows()["resources"][0], 1);
+    draft.status = "OK".into();
+    let body = serde_json::to_string(&draft.draft_body()).expect("draft");
+    app.update(Action::OpenDraft(Box::new(crate::app::UnsentDraft {
+        subject: Composer::draft_subject(Some("r1")),
+        body,
+        saved_at: chrono::Utc::now(),
+        age: Duration::from_secs(60),
+    })));
+    assert_eq!(pointers(&app), ["/status"]);
+    assert_eq!(
+        review_and_enter(&mut app),
+        None,
+        "the first Enter only arms"
+    );
+}
+
+/// The blank `:report` is a template to fill in: its empty `type`, `external_id` and `name`
+/// are findings, not a report that passes.
+#[test]
+fn the_blank_report_does_not_pass_the_checks() {
+    let mut app = app();
+    app.run_line_command(crate::app::overlay::command_line::LineCommand::Report(None));
+    assert_eq!(
+        pointers(&app),
+        [
+            "/response/resource/type",
+            "/response/resource/external_id",
+            "/response/resource/name"
+        ]
+    );
+}
+
+/// A large report from a file is checked in the background: until that check answers, the
+/// send asks twice, since the check may yet find something.
+#[test]
+fn while_the_first_check_runs_the_send_asks_twice() {
+    let mut app = app();
+    let mut file = report_with(json!({}));
+    file["response"]["resource"]["properties"]["blob"] = json!("a".repeat(40_000));
+    let commands = app.update(Action::ReportFileRead {
+        path: "big.json".into(),
+        text: Ok(file.to_string()),
+    });
+    assert_eq!(checks(&commands).len(), 1, "{commands:?}");
+    assert!(composer(&app).checking.is_some());
+    assert_eq!(
+        review_and_enter(&mut app),
+        None,
+        "the first Enter only arms"
+    );
 }

@@ -221,7 +221,7 @@ impl Composer {
                 if replaces_selection(&input) {
                     self.task_id.set("");
                     if matches!(input.key, Key::Backspace | Key::Delete) {
-                        return self.changed(cx);
+                        return self.field_changed(cx);
                     }
                 }
                 Action::Edit(input)
@@ -243,7 +243,7 @@ impl Composer {
             }
         };
         match input.handle(action) {
-            LineEvent::Changed => self.changed(cx),
+            LineEvent::Changed => self.field_changed(cx),
             LineEvent::Submitted | LineEvent::Cancelled => {
                 self.editing = false;
                 Vec::new()
@@ -258,12 +258,17 @@ impl Composer {
     }
 
     fn update_review(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
-        let hold = (!self.findings.is_empty()).then(|| {
-            format!(
-                "{} finding(s): Enter again sends anyway, Esc goes back",
-                self.findings.len()
-            )
-        });
+        // A check still running may yet find something: the send waits for a second `Enter`.
+        let hold = if self.checking.is_some() {
+            Some("the checks are still running: Enter again sends anyway, Esc goes back".into())
+        } else {
+            (!self.findings.is_empty()).then(|| {
+                format!(
+                    "{} finding(s): Enter again sends anyway, Esc goes back",
+                    self.findings.len()
+                )
+            })
+        };
         let target = Target {
             kind: SendKind::Report,
             base_url: &self.context.base_url,
@@ -281,7 +286,7 @@ impl Composer {
     fn toggle_status(&mut self, cx: &mut Ctx) -> Vec<Command> {
         self.status = if self.status == "ok" { "error" } else { "ok" }.to_owned();
         self.field = Field::Status;
-        self.changed(cx)
+        self.field_changed(cx)
     }
 
     /// `f`: adds what the type's schema requires, as one undoable edit of the resource.
@@ -338,6 +343,13 @@ impl Composer {
             }
             Place::Field(field) => self.field = field,
         }
+    }
+
+    /// The field under the cursor was edited: what it holds now is what was typed, no longer
+    /// the value read from a file (see [`Composer::kept`]).
+    fn field_changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.kept.remove(self.field.label());
+        self.changed(cx)
     }
 
     /// The text changed: its draft is due for a save, and it is checked again.

@@ -477,6 +477,7 @@ fn unsent_draft() -> crate::app::UnsentDraft {
         resource: serde_json::to_string_pretty(&resource).unwrap(),
         extra: Default::default(),
         unparsed: None,
+        kept: Default::default(),
     };
     crate::app::UnsentDraft {
         subject: Composer::draft_subject(Some("res_1")),
