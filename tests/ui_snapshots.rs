@@ -646,6 +646,10 @@ fn composer_restored_draft() {
             result: Ok(Some(appdeck::app::StoredDraft {
                 body,
                 age: std::time::Duration::from_secs(180),
+                revision: appdeck::store::DraftRevision {
+                    row: 1,
+                    revision: 1,
+                },
             })),
         });
         app
@@ -785,6 +789,10 @@ fn history_with_a_draft() {
                             subject: appdeck::app::DraftSubject {
                                 kind: "report".into(),
                                 subject: "res_7".into(),
+                            },
+                            revision: appdeck::store::DraftRevision {
+                                row: 1,
+                                revision: 1,
                             },
                             body: body.to_string(),
                             saved_at: now() - chrono::Duration::minutes(4),

@@ -11,7 +11,7 @@ use super::panes::detail::Detail;
 use super::panes::type_detail::{OpenType, TypeDetail};
 use super::panes::types::KnownTypes;
 use crate::api::{Exchange, ListRequest, Operation};
-use crate::store::{HistoryEntry, Sent};
+use crate::store::{DraftRevision, HistoryEntry, Sent};
 
 /// What changes when the runtime switched to another profile.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -256,6 +256,16 @@ pub struct DraftSubject {
     pub subject: String,
 }
 
+/// Whose draft a save or a removal is: one composer's. Its own (`owner`, unique in this window:
+/// the runtime adds the window's name; `None` before its first save), and the stored draft it
+/// went on from (`from`), which it takes over only while nobody else changed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DraftSlot {
+    pub subject: DraftSubject,
+    pub owner: Option<u64>,
+    pub from: Option<DraftRevision>,
+}
+
 /// A draft read back from the store.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredDraft {
@@ -263,12 +273,16 @@ pub struct StoredDraft {
     pub body: String,
     /// How long ago it was saved, as the runtime's clock says.
     pub age: std::time::Duration,
+    /// Which stored draft it is, as it was read.
+    pub revision: DraftRevision,
 }
 
 /// A draft kept in the store and not sent yet, as the history view lists it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsentDraft {
     pub subject: DraftSubject,
+    /// Which stored draft it is (two windows may each keep one about the same subject).
+    pub revision: DraftRevision,
     /// The composer's text for it.
     pub body: String,
     pub saved_at: chrono::DateTime<chrono::Utc>,
@@ -346,14 +360,15 @@ pub enum Command {
         id: RequestId,
         subject: DraftSubject,
     },
-    /// Save a draft, off the UI thread; comes back as [`Action::DraftSaved`].
+    /// Save a composer's draft, off the UI thread; comes back as [`Action::DraftSaved`].
     SaveDraft {
         id: RequestId,
-        subject: DraftSubject,
+        slot: DraftSlot,
         body: String,
     },
-    /// Remove a draft (its report was sent and accepted, or the user discarded it).
-    RemoveDraft(DraftSubject),
+    /// Remove a composer's draft (it was sent and accepted, or the user discarded it), never
+    /// another window's.
+    RemoveDraft(DraftSlot),
     /// Read the newest `limit` sends of the history on a blocking task with its own store
     /// connection; they come back as [`Action::HistoryLoaded`].
     LoadHistory { id: RequestId, limit: usize },

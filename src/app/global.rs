@@ -247,6 +247,8 @@ impl App {
             None => Composer::blank(self.report.clone(), None, seed),
         };
         composer.draft = super::panes::composer::draft::DraftState::new(draft.subject.clone());
+        // Goes on from that draft: its first save takes it over, unless another window's did.
+        composer.draft.from = Some(draft.revision);
         if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
             self.notice = Some(Notice::Error(format!(
                 "the draft cannot be read: {}",

@@ -21,7 +21,7 @@ mod open_connect;
 use ratatui::layout::Rect;
 
 pub use action::{
-    Action, ApiCall, ApiReply, Command, DraftSubject, Notice, ProfileSwitch, RequestId,
+    Action, ApiCall, ApiReply, Command, DraftSlot, DraftSubject, Notice, ProfileSwitch, RequestId,
     StoredDraft, UnsentDraft,
 };
 pub use loadable::Loadable;
@@ -64,6 +64,9 @@ pub struct App {
     /// The `:` commands run so far, for Up/Down on the command line.
     pub command_history: overlay::command_line::History,
     pub should_quit: bool,
+    /// `q` asked whether to quit and lose a draft the store did not take: the next key answers
+    /// (`q` again quits, any other stays).
+    pub quit_asked: bool,
     /// The resource types appdeck knows, once the runtime has loaded them (see
     /// [`Command::LoadTypes`]); the types view opens on them at once.
     pub known_types: Option<std::sync::Arc<panes::types::KnownTypes>>,
@@ -98,6 +101,7 @@ impl App {
             last_error: None,
             command_history: Default::default(),
             should_quit: false,
+            quit_asked: false,
             known_types: None,
             report: Default::default(),
             read_only: None,
@@ -170,7 +174,7 @@ impl App {
     /// Applies one action; returns the I/O it calls for.
     pub fn update(&mut self, action: Action) -> Vec<Command> {
         match action {
-            Action::ForceQuit => self.quit(),
+            Action::ForceQuit => self.quit_now(),
             Action::Resize { width, height } => {
                 self.size = Rect::new(0, 0, width, height);
                 if let Some(Overlay::Value(popup)) = &mut self.overlay {
@@ -228,7 +232,8 @@ impl App {
             action => {
                 // A key or a click: what the previous one did is old news.
                 self.notice = None;
-                match self.overlay.take() {
+                let asked = self.quit_asked;
+                let commands = match self.overlay.take() {
                     Some(overlay) => self.update_overlay(overlay, action),
                     None => {
                         let top = self.stack.top_id();
@@ -237,13 +242,34 @@ impl App {
                             .unwrap_or_else(Outcome::done);
                         self.apply(top, outcome)
                     }
+                };
+                // Only the key right after the question answers it.
+                if asked {
+                    self.quit_asked = false;
                 }
+                commands
             }
         }
     }
 
-    /// Quits, after every open screen has said what it still owes (a draft to save).
+    /// `q`, `:quit`: quits, unless a draft the store did not take would be lost; then asks
+    /// first, and the next `q` quits.
     fn quit(&mut self) -> Vec<Command> {
+        let unsaved = self.panes_top_down().find_map(|p| p.unsaved_work());
+        if !self.quit_asked
+            && let Some(why) = unsaved
+        {
+            self.quit_asked = true;
+            self.notice = Some(Notice::Error(format!(
+                "{why}: q again quits and loses it, any other key stays"
+            )));
+            return Vec::new();
+        }
+        self.quit_now()
+    }
+
+    /// Quits, after every open screen has said what it still owes (a draft to save).
+    fn quit_now(&mut self) -> Vec<Command> {
         self.should_quit = true;
         self.owed_by_screens()
     }

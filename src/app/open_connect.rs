@@ -92,6 +92,8 @@ impl App {
     pub(super) fn open_connect_draft(&mut self, draft: &super::UnsentDraft) -> Vec<Command> {
         let mut composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), "");
         composer.draft.subject = draft.subject.clone();
+        // Goes on from that draft: its first save takes it over, unless another window's did.
+        composer.draft.from = Some(draft.revision);
         if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
             self.notice = Some(Notice::Error(format!(
                 "the draft cannot be read: {}",

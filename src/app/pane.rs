@@ -245,6 +245,11 @@ pub trait Pane {
         None
     }
 
+    /// Why quitting now would lose work (a draft the store did not take), for `q` to ask first.
+    fn unsaved_work(&self) -> Option<String> {
+        None
+    }
+
     /// A key, a click or a paste, while it is on top.
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome;
 

@@ -196,7 +196,7 @@ fn a_composers_pending_draft_is_saved_before_the_switch_is_asked_for() {
     let commands = run_line(&mut app, "profile prod");
     let save = commands
         .iter()
-        .position(|c| matches!(c, Command::SaveDraft { subject, .. } if subject.subject == "a"))
+        .position(|c| matches!(c, Command::SaveDraft { slot, .. } if slot.subject.subject == "a"))
         .unwrap_or_else(|| panic!("the pending draft is saved: {commands:?}"));
     let switch = commands
         .iter()

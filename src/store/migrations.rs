@@ -1,7 +1,8 @@
 //! The schema, as a list of migrations applied in order. `PRAGMA user_version` records how many
 //! have run. To change the schema, append a migration; never edit one that has shipped.
 //!
-//! Drafts come as a later migration: keyed by base URL, kind and subject.
+//! Drafts came as a later migration, keyed by base URL, kind and subject; a later one still gives
+//! each its owner, so that two windows never overwrite each other's.
 
 use std::path::Path;
 
@@ -10,7 +11,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use super::StoreError;
 
 /// Each entry moves the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     // 1: the app versions appdeck knows, one row per (base URL, app, version): the last
     // successful connect of that version wins, as it does on the service.
     "CREATE TABLE app_versions (
@@ -49,6 +50,26 @@ const MIGRATIONS: &[&str] = &[
         error       TEXT
     );
     CREATE INDEX history_by_kind_and_time ON history (kind, sent_at);",
+    // 4: a draft belongs to the composer that wrote it (`owner`: a window and a composer in it),
+    // so two windows composing about the same subject keep one each; `revision` counts its
+    // saves, so a composer that went on from a draft takes it over only while nobody changed it
+    // since. Drafts from before have no owner (''): whoever goes on from one takes it over.
+    "CREATE TABLE drafts_by_owner (
+        id         INTEGER PRIMARY KEY,
+        base_url   TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        owner      TEXT NOT NULL,
+        revision   INTEGER NOT NULL,
+        body       TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (base_url, kind, subject, owner)
+    );
+    INSERT INTO drafts_by_owner (base_url, kind, subject, owner, revision, body, updated_at)
+        SELECT base_url, kind, subject, '', 1, body, updated_at FROM drafts;
+    DROP TABLE drafts;
+    ALTER TABLE drafts_by_owner RENAME TO drafts;
+    CREATE INDEX drafts_by_time ON drafts (base_url, updated_at);",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

@@ -1,7 +1,6 @@
 //! The local store: one SQLite file (bundled SQLite, nothing to install) holding what must outlive
 //! a session: the app versions appdeck knows per service base URL (connect payloads it sent), the
-//! history of sends (every report and connect, with its answer), and, as a later migration adds
-//! them, drafts. It never holds the token.
+//! history of sends (every report and connect, with its answer), and drafts (each its composer's). It never holds the token.
 //!
 //! Every function here is plain blocking code: the CLI calls it directly, the TUI runtime calls it
 //! off the UI thread. A store that cannot be used (locked past the busy timeout, corrupt, written
@@ -20,7 +19,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use app_versions::{KnownAppVersion, NewAppVersion, base_url_key};
-pub use drafts::{Draft, DraftKey};
+pub use drafts::{Draft, DraftKey, DraftRevision};
 pub use error::StoreError;
 pub use history::{HistoryEntry, HistoryQuery, SendKind, Sent, Summary};
 pub use migrations::SCHEMA_VERSION;

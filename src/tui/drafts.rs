@@ -2,15 +2,17 @@
 //! connection takes the loads, saves and removals in the order they were asked for (so a removal
 //! after a send is never overtaken by an earlier save), and answers on the loop's channel. It
 //! starts on the first draft command and sleeps on its queue in between: no timer, no polling.
+//! Each composer's draft is saved under its owner, this window's name and the composer's own
+//! number, so two windows on one store never write over, nor remove, each other's.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Sender, channel};
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::app::{Action, DraftSubject, Notice, RequestId, StoredDraft, UnsentDraft};
+use crate::app::{Action, DraftSlot, DraftSubject, Notice, RequestId, StoredDraft, UnsentDraft};
 use crate::sanitize;
-use crate::store::{DraftKey, Store};
+use crate::store::{DraftKey, DraftRevision, Store};
 
 /// Where drafts go: the store's file and the base URL they are kept under.
 #[derive(Clone, Debug)]
@@ -29,10 +31,14 @@ enum Job {
     Save {
         id: RequestId,
         key: DraftKey,
+        owner: String,
+        from: Option<DraftRevision>,
         body: String,
     },
     Remove {
         key: DraftKey,
+        owner: Option<String>,
+        from: Option<DraftRevision>,
     },
     List {
         id: RequestId,
@@ -43,14 +49,21 @@ enum Job {
 /// Hands draft jobs to the worker task, starting it on first use.
 pub struct Drafts {
     place: Option<DraftPlace>,
+    /// This window's name among those that share the store: its process and start time.
+    window: String,
     results: UnboundedSender<Action>,
     jobs: Option<Sender<Job>>,
 }
 
 impl Drafts {
     pub fn new(place: Option<DraftPlace>, results: UnboundedSender<Action>) -> Self {
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
         Drafts {
             place,
+            window: format!("{}-{started}", std::process::id()),
             results,
             jobs: None,
         }
@@ -78,9 +91,17 @@ impl Drafts {
         }
     }
 
-    pub fn save(&mut self, id: RequestId, subject: DraftSubject, body: String) {
-        match self.key(subject) {
-            Some(key) => self.send(Job::Save { id, key, body }),
+    pub fn save(&mut self, id: RequestId, slot: DraftSlot, body: String) {
+        // A composer names itself with its first save's id: the same here if not yet.
+        let owner = self.owner(slot.owner.unwrap_or(id.0));
+        match self.key(slot.subject) {
+            Some(key) => self.send(Job::Save {
+                id,
+                key,
+                owner,
+                from: slot.from,
+                body,
+            }),
             None => {
                 let _ = self.results.send(Action::DraftSaved {
                     id,
@@ -90,10 +111,17 @@ impl Drafts {
         }
     }
 
-    pub fn remove(&mut self, subject: DraftSubject) {
-        if let Some(key) = self.key(subject) {
-            self.send(Job::Remove { key });
+    pub fn remove(&mut self, slot: DraftSlot) {
+        let owner = slot.owner.map(|n| self.owner(n));
+        if let Some(key) = self.key(slot.subject) {
+            let from = slot.from;
+            self.send(Job::Remove { key, owner, from });
         }
+    }
+
+    /// The owner of a composer's drafts in the store: this window's, and the composer's number.
+    fn owner(&self, composer: u64) -> String {
+        format!("{}/{composer}", self.window)
     }
 
     /// Lists the drafts of this service, once the saves and removals asked for before are done.
@@ -160,6 +188,7 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
                 result: opened.and_then(|store| {
                     let draft = store.load_draft(&key).map_err(|e| error(&e))?;
                     Ok(draft.map(|d| StoredDraft {
+                        revision: d.revision,
                         body: d.body,
                         age: (chrono::Utc::now() - d.updated_at)
                             .to_std()
@@ -167,11 +196,17 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
                     }))
                 }),
             },
-            Job::Save { id, key, body } => Action::DraftSaved {
+            Job::Save {
+                id,
+                key,
+                owner,
+                from,
+                body,
+            } => Action::DraftSaved {
                 id,
                 result: opened.and_then(|store| {
                     store
-                        .save_draft(&key, &body, chrono::Utc::now())
+                        .save_draft(&key, (&owner, from), &body, chrono::Utc::now())
                         .map_err(|e| error(&e))
                 }),
             },
@@ -187,6 +222,7 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
                                 kind: d.key.kind,
                                 subject: d.key.subject,
                             },
+                            revision: d.revision,
                             body: d.body,
                             saved_at: d.updated_at,
                             age: (now - d.updated_at).to_std().unwrap_or_default(),
@@ -194,8 +230,13 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
                         .collect())
                 }),
             },
-            Job::Remove { key } => {
-                match opened.and_then(|store| store.remove_draft(&key).map_err(|e| error(&e))) {
+            Job::Remove { key, owner, from } => {
+                let removed = opened.and_then(|store| {
+                    store
+                        .remove_draft(&key, (owner.as_deref(), from))
+                        .map_err(|e| error(&e))
+                });
+                match removed {
                     Ok(_) => continue,
                     Err(e) => Action::Notice(Notice::Error(format!(
                         "the sent report's draft could not be removed: {e}"

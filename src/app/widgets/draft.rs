@@ -1,14 +1,17 @@
 //! When a composer's draft is saved, and what happens to a stored one, for both composers: a
 //! save a quiet half second after the last change (at the latest a second after the first
 //! unsaved one), never while nothing changes; a stored draft restored when the composer opens on
-//! the same subject unless typing started first; the composer as it opened kept for `D`. What a
-//! draft holds is each composer's own; the store is the runtime's (this only asks, with commands).
+//! the same subject unless typing started first; the composer as it opened kept for `D`. A
+//! composer's draft is its own (another window's about the same subject is never written over
+//! nor removed by it). What a draft holds is each composer's own; the store is the runtime's
+//! (this only asks, with commands).
 
 use std::time::{Duration, Instant};
 
 use crate::app::pane::Ctx;
-use crate::app::{Command, DraftSubject, RequestId, StoredDraft};
+use crate::app::{Command, DraftSlot, DraftSubject, RequestId, StoredDraft};
 use crate::sanitize;
+use crate::store::DraftRevision;
 
 /// A save is due this long after the last change: a burst of typing is one write.
 pub const QUIET: Duration = Duration::from_millis(500);
@@ -21,6 +24,12 @@ pub const LONGEST_UNSAVED: Duration = Duration::from_secs(1);
 #[derive(Clone, Debug)]
 pub struct DraftState<F> {
     pub subject: DraftSubject,
+    /// This composer's name for its own draft: the id of its first save (unique in this window;
+    /// the runtime adds the window's). `None` until it saves.
+    pub owner: Option<u64>,
+    /// The stored draft this composer went on from (restored, or opened from the history): its
+    /// first save takes it over unless another window changed it since; else it saves beside.
+    pub from: Option<DraftRevision>,
     /// Changes not yet handed to the store: since when, and the last one.
     pub unsaved: Option<Unsaved>,
     /// The last save asked for, while it runs.
@@ -47,6 +56,8 @@ impl<F> DraftState<F> {
     pub fn new(subject: DraftSubject) -> Self {
         DraftState {
             subject,
+            owner: None,
+            from: None,
             unsaved: None,
             saving: None,
             saved: None,
@@ -54,11 +65,23 @@ impl<F> DraftState<F> {
         }
     }
 
-    /// Something changed at `now`.
+    /// Something changed at `now`. A save that failed is still said (in the title, and by `q`)
+    /// until one succeeds: what was typed since is not saved either.
     pub fn touch(&mut self, now: Instant) {
         let since = self.unsaved.map_or(now, |u| u.since);
         self.unsaved = Some(Unsaved { since, last: now });
-        self.saved = None;
+        if matches!(self.saved, Some(Ok(()))) {
+            self.saved = None;
+        }
+    }
+
+    /// Which draft in the store is this composer's.
+    pub fn slot(&self) -> DraftSlot {
+        DraftSlot {
+            subject: self.subject.clone(),
+            owner: self.owner,
+            from: self.from,
+        }
     }
 
     /// When the next save is due: [`QUIET`] after the last change, at the latest
@@ -89,9 +112,10 @@ impl<F> DraftState<F> {
             return Vec::new();
         }
         self.saving = Some(id);
+        self.owner.get_or_insert(id.0);
         vec![Command::SaveDraft {
             id,
-            subject: self.subject.clone(),
+            slot: self.slot(),
             body: body(),
         }]
     }
@@ -102,15 +126,19 @@ impl<F> DraftState<F> {
             return false;
         }
         self.saving = None;
-        // A change since this save was asked for is not in it: no "saved" cue yet.
-        if result.is_err() || self.unsaved.is_none() {
-            self.saved = Some(result);
-        }
+        self.saved = match result {
+            Err(error) => Some(Err(error)),
+            Ok(()) if self.unsaved.is_none() => Some(Ok(())),
+            // A change since this save was asked for is not in it: no "saved" cue yet, but the
+            // store works again.
+            Ok(()) => None,
+        };
         true
     }
 
-    /// The stored draft arrived: the one to restore, if any. A store that could not be read, or
-    /// typing that started meanwhile (the next save replaces the stored draft), is said here.
+    /// The stored draft arrived: the one to restore, if any, which this composer goes on from. A
+    /// store that could not be read, or typing that started meanwhile (the stored draft stays,
+    /// and the next save goes beside it), is said here.
     pub fn take_loaded(
         &mut self,
         result: Result<Option<StoredDraft>, String>,
@@ -128,11 +156,12 @@ impl<F> DraftState<F> {
         };
         if self.unsaved.is_some() {
             cx.info(format!(
-                "a draft from {} ago was not restored: typing had started",
+                "a draft from {} ago was not restored: typing had started (3 lists it)",
                 age_words(stored.age)
             ));
             return None;
         }
+        self.from = Some(stored.revision);
         Some(stored)
     }
 
@@ -141,7 +170,15 @@ impl<F> DraftState<F> {
         self.unsaved = None;
         self.restored = None;
         self.saved = None;
-        Command::RemoveDraft(self.subject.clone())
+        self.removal()
+    }
+
+    /// Removes this composer's draft from the store (sent, or discarded): its own and the one
+    /// it went on from, which is gone from now on.
+    pub fn removal(&mut self) -> Command {
+        let slot = self.slot();
+        self.from = None;
+        Command::RemoveDraft(slot)
     }
 
     /// For the title: saved, not saved, restored (and how old), or nothing yet.

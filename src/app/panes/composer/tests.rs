@@ -14,9 +14,16 @@ use crate::api::{Answer, ApiError, Exchange, ListResponse, Reply, ReportResponse
 use crate::app::keymap::{InputMode, action_for};
 use crate::app::pane::Screen;
 use crate::app::tests::tick;
-use crate::app::{Action, App, Command, Notice, RequestId, Session, StoredDraft};
+use crate::app::{Action, App, Command, DraftSlot, Notice, RequestId, Session, StoredDraft};
+use crate::store::DraftRevision;
 
 const BASE: &str = "http://127.0.0.1:9/api/v1";
+
+/// A stored draft as the store reads one back.
+const REVISION: DraftRevision = DraftRevision {
+    row: 7,
+    revision: 3,
+};
 
 fn rows() -> Value {
     json!({"resources": [
@@ -650,16 +657,21 @@ fn a_draft_is_saved_after_a_pause_within_a_second_never_while_idle_and_typing_po
     assert_eq!(saves(&tick(&mut app, ms(11_000))).len(), 1);
 }
 
+/// Types into the message at `at`; a second later the save asked for, whose id is returned.
+fn typed_and_saving(app: &mut App, at: std::time::Instant, text: &str) -> RequestId {
+    type_message(app, at, text);
+    let commands = tick(app, at + Duration::from_secs(1));
+    commands
+        .iter()
+        .find_map(Command::request_id)
+        .expect("a save")
+}
+
 #[test]
 fn the_saved_cue_waits_for_the_store_and_closing_saves_what_is_pending() {
     let t0 = std::time::Instant::now();
     let mut app = composing_at(t0, None);
-    type_message(&mut app, t0, "x");
-    let commands = tick(&mut app, t0 + Duration::from_secs(1));
-    let id = commands
-        .iter()
-        .find_map(Command::request_id)
-        .expect("a save");
+    let id = typed_and_saving(&mut app, t0, "x");
     assert_eq!(composer(&app).draft.saved, None);
     app.update(Action::DraftSaved { id, result: Ok(()) });
     assert_eq!(composer(&app).draft.saved, Some(Ok(())));
@@ -697,6 +709,7 @@ fn a_stored_draft_is_restored_with_its_age_and_d_discards_it() {
     let stored = StoredDraft {
         body,
         age: Duration::from_secs(180),
+        revision: REVISION,
     };
     let mut app = composing_at(t0, Some(stored));
     assert_eq!(composer(&app).message.text(), "half written");
@@ -712,10 +725,26 @@ fn a_stored_draft_is_restored_with_its_age_and_d_discards_it() {
         "the restored text is checked: its resource is not JSON"
     );
     assert_eq!(app.wake_at(), None, "restoring is not a change to save");
-    let commands = key(&mut app, 'D');
+    // Typing in it saves over the draft it went on from, under its own name.
+    let mut went_on = app.clone();
+    type_message(&mut went_on, t0, "!");
+    let commands = tick(&mut went_on, t0 + Duration::from_secs(1));
     assert!(
-        commands.contains(&Command::RemoveDraft(Composer::draft_subject(Some("r1")))),
+        commands
+            .iter()
+            .any(|c| matches!(c, Command::SaveDraft { slot, .. }
+            if slot.from == Some(REVISION) && slot.owner.is_some())),
         "{commands:?}"
+    );
+    let commands = key(&mut app, 'D');
+    let restored = DraftSlot {
+        subject: Composer::draft_subject(Some("r1")),
+        owner: None,
+        from: Some(REVISION),
+    };
+    assert!(
+        commands.contains(&Command::RemoveDraft(restored)),
+        "the draft it went on from goes: {commands:?}"
     );
     let composer = composer(&app);
     assert_eq!(composer.message.text(), "");
@@ -748,6 +777,7 @@ fn a_draft_arriving_after_typing_started_is_not_restored_over_it() {
         result: Ok(Some(StoredDraft {
             body,
             age: Duration::from_secs(5),
+            revision: REVISION,
         })),
     });
     assert_eq!(composer(&app).message.text(), "mine");
@@ -760,14 +790,13 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
     type_message(&mut app, t0, "send me");
     key(&mut app, 's');
     let (id, _) = sent(&code(&mut app, KeyCode::Enter));
+    let own = composer(&app).draft.slot();
+    assert_eq!(own.subject, Composer::draft_subject(Some("r1")));
     let after = app.update(Action::ApiResult {
         id,
         reply: answer(json!({"status": "ok"}), 200),
     });
-    assert!(
-        after.contains(&Command::RemoveDraft(Composer::draft_subject(Some("r1")))),
-        "{after:?}"
-    );
+    assert!(after.contains(&Command::RemoveDraft(own)), "{after:?}");
     assert_eq!(app.wake_at(), None, "no save after the removal");
     // An error answer keeps the draft.
     let mut app = composing_at(t0, None);
@@ -805,6 +834,37 @@ fn q_saves_the_pending_draft_before_quitting() {
     let saved = saves(&commands);
     assert_eq!(saved.len(), 1, "{commands:?}");
     assert!(saved[0].contains("last words"));
+}
+
+/// `q` with a draft the store did not take asks first: the next key answers, `q` quitting
+/// (with one more try at saving), anything else staying. Typing after the failed save does not
+/// make it forgotten.
+#[test]
+fn q_with_a_draft_the_store_did_not_take_asks_before_quitting() {
+    let t0 = std::time::Instant::now();
+    let mut app = composing_at(t0, None);
+    let id = typed_and_saving(&mut app, t0, "precious");
+    app.update(Action::DraftSaved {
+        id,
+        result: Err("disk full".into()),
+    });
+    type_message(&mut app, t0 + Duration::from_secs(2), " more");
+    assert_eq!(key(&mut app, 'q'), Vec::new());
+    assert!(!app.should_quit, "asked first");
+    let Some(Notice::Error(asked)) = &app.notice else {
+        panic!("{:?}", app.notice);
+    };
+    assert!(
+        asked.contains("disk full") && asked.contains("q again"),
+        "{asked}"
+    );
+    key(&mut app, 'j');
+    assert!(!app.quit_asked, "another key stays");
+    key(&mut app, 'q');
+    assert!(!app.should_quit, "asked again");
+    let commands = key(&mut app, 'q');
+    assert!(app.should_quit);
+    assert_eq!(saves(&commands).len(), 1, "one more try: {commands:?}");
 }
 
 /// An 80x24 app over one row whose resource is over 32 KiB, its composer just opened with `R`:
@@ -870,6 +930,7 @@ fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<
         result: Ok(Some(StoredDraft {
             body: serde_json::to_string(&body).unwrap(),
             age: Duration::from_secs(60),
+            revision: REVISION,
         })),
     })
 }
@@ -1228,6 +1289,7 @@ fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
     let body = serde_json::to_string(&draft.draft_body()).expect("draft");
     app.update(Action::OpenDraft(Box::new(crate::app::UnsentDraft {
         subject: Composer::draft_subject(Some("r1")),
+        revision: REVISION,
         body,
         saved_at: chrono::Utc::now(),
         age: Duration::from_secs(60),

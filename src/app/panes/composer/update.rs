@@ -51,6 +51,10 @@ impl Pane for Composer {
         self.draft.problem()
     }
 
+    fn unsaved_work(&self) -> Option<String> {
+        self.draft.problem()
+    }
+
     fn wake_at(&self) -> Option<Instant> {
         self.draft.due()
     }
@@ -462,7 +466,7 @@ impl Composer {
             return Vec::new();
         }
         cx.info("draft discarded: the report starts again from the resource");
-        let mut commands = vec![Command::RemoveDraft(self.draft.subject.clone())];
+        let mut commands = vec![self.draft.removal()];
         commands.extend(self.check_again(cx));
         commands
     }

@@ -613,6 +613,10 @@ fn restore_bumped_draft(app: &mut App, draft: RequestId) -> Vec<Command> {
         result: Ok(Some(StoredDraft {
             body,
             age: Duration::from_secs(60),
+            revision: crate::store::DraftRevision {
+                row: 4,
+                revision: 2,
+            },
         })),
     })
 }
@@ -631,7 +635,15 @@ fn d_after_a_draft_restored_before_the_first_analysis_analyses_again() {
     assert_eq!(app.activity(), None);
 
     let discarded = key(&mut app, 'D');
-    assert!(discarded.contains(&Command::RemoveDraft(connect(&app).draft.subject.clone())));
+    let restored = crate::app::DraftSlot {
+        subject: connect(&app).draft.subject.clone(),
+        owner: None,
+        from: Some(crate::store::DraftRevision {
+            row: 4,
+            revision: 2,
+        }),
+    };
+    assert!(discarded.contains(&Command::RemoveDraft(restored)));
     assert_eq!(app.activity(), None, "{discarded:?}");
     let composer = connect(&app);
     assert_eq!(composer.breaking_count(), 0, "compared again, as opened");

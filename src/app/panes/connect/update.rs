@@ -72,6 +72,10 @@ impl Pane for ConnectComposer {
         self.draft.problem()
     }
 
+    fn unsaved_work(&self) -> Option<String> {
+        self.draft.problem()
+    }
+
     fn wake_at(&self) -> Option<Instant> {
         self.draft.due()
     }
@@ -560,7 +564,7 @@ impl ConnectComposer {
         self.diff.running = None;
         self.diff.again = false;
         cx.info("draft discarded: the payload starts again from where it was opened");
-        let mut commands = vec![Command::RemoveDraft(self.draft.subject.clone())];
+        let mut commands = vec![self.draft.removal()];
         commands.extend(self.analyse(cx.ids));
         commands
     }

@@ -234,7 +234,7 @@ impl HistoryView {
 
     fn key_at(&self, at: usize) -> Option<RowKey> {
         Some(match self.listed(*self.list.visible.get(at)?)? {
-            Listed::Draft(draft) => RowKey::Draft(draft.subject.clone()),
+            Listed::Draft(draft) => RowKey::Draft(draft.revision.row),
             Listed::Sent(entry) => RowKey::Sent(entry.id),
         })
     }
@@ -305,7 +305,8 @@ impl HistoryView {
 /// Keeps the cursor on the same row across a reload.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum RowKey {
-    Draft(crate::app::DraftSubject),
+    /// A stored draft's row: two windows may each keep one about the same subject.
+    Draft(i64),
     Sent(i64),
 }
 

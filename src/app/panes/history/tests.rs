@@ -481,6 +481,10 @@ fn unsent_draft() -> crate::app::UnsentDraft {
     };
     crate::app::UnsentDraft {
         subject: Composer::draft_subject(Some("res_1")),
+        revision: crate::store::DraftRevision {
+            row: 1,
+            revision: 1,
+        },
         body: serde_json::to_string(&body).unwrap(),
         saved_at: Utc.with_ymd_and_hms(2026, 11, 22, 12, 30, 0).unwrap(),
         age: Duration::from_secs(180),
@@ -551,6 +555,10 @@ fn a_connect_draft_goes_on_in_the_connect_composer_under_its_app() {
         id: drafts_id(&commands),
         drafts: Ok(vec![crate::app::UnsentDraft {
             subject: crate::app::panes::connect::draft_subject(Some("acme")),
+            revision: crate::store::DraftRevision {
+                row: 2,
+                revision: 1,
+            },
             body: json!({ "payload": payload }).to_string(),
             saved_at: Utc.with_ymd_and_hms(2026, 11, 22, 12, 30, 0).unwrap(),
             age: Duration::from_secs(7200),
