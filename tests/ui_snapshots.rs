@@ -650,6 +650,7 @@ fn composer_restored_draft() {
                     row: 1,
                     revision: 1,
                 },
+                sent: None,
             })),
         });
         app

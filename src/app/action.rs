@@ -275,6 +275,8 @@ pub struct StoredDraft {
     pub age: std::time::Duration,
     /// Which stored draft it is, as it was read.
     pub revision: DraftRevision,
+    /// How long ago it was sent, when it was (its removal could not be written since).
+    pub sent: Option<std::time::Duration>,
 }
 
 /// A draft kept in the store and not sent yet, as the history view lists it.
@@ -366,9 +368,11 @@ pub enum Command {
         slot: DraftSlot,
         body: String,
     },
-    /// Remove a composer's draft (it was sent and accepted, or the user discarded it), never
-    /// another window's.
+    /// Remove a composer's draft (the user discarded it), never another window's.
     RemoveDraft(DraftSlot),
+    /// A composer's draft was sent and accepted: remove it like [`Command::RemoveDraft`]; should
+    /// the store not take even that, this window still never restores it as unsent.
+    DraftSent(DraftSlot),
     /// Read the newest `limit` sends of the history on a blocking task with its own store
     /// connection; they come back as [`Action::HistoryLoaded`].
     LoadHistory { id: RequestId, limit: usize },

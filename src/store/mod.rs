@@ -149,6 +149,6 @@ fn create_if_missing(path: &Path) -> Result<(), StoreError> {
 }
 
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 #[cfg(test)]
 mod tests;

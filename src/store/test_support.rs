@@ -1,4 +1,5 @@
-//! What the store's tests share: writers on threads of their own, as two appdeck processes are.
+//! What the store's tests share: writers on threads of their own, as two appdeck processes are,
+//! and a store whose disk is full.
 
 use std::path::Path;
 use std::sync::Barrier;
@@ -27,4 +28,20 @@ pub fn on_threads_at_once<T: Send>(
             .collect();
         writers.into_iter().map(|w| w.join().unwrap()).collect()
     })
+}
+
+/// Makes the store at `path` refuse, as a full disk does, to record a send or to remove a draft
+/// (`full`), or take them again (`!full`). Triggers, so that every connection, the runtime's
+/// included, meets the same store.
+pub fn full_disk(path: &Path, full: bool) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let sql = if full {
+        "CREATE TRIGGER full_history BEFORE INSERT ON history
+            BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;
+         CREATE TRIGGER full_drafts BEFORE DELETE ON drafts
+            BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;"
+    } else {
+        "DROP TRIGGER full_history; DROP TRIGGER full_drafts;"
+    };
+    conn.execute_batch(sql).unwrap();
 }

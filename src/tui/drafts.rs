@@ -35,11 +35,7 @@ enum Job {
         from: Option<DraftRevision>,
         body: String,
     },
-    Remove {
-        key: DraftKey,
-        owner: Option<String>,
-        from: Option<DraftRevision>,
-    },
+    Remove(Removal),
     List {
         id: RequestId,
         base_url: String,
@@ -111,11 +107,18 @@ impl Drafts {
         }
     }
 
-    pub fn remove(&mut self, slot: DraftSlot) {
+    /// Removes a composer's draft: discarded, or (`sent`) sent and accepted.
+    pub fn remove(&mut self, slot: DraftSlot, sent: bool) {
         let owner = slot.owner.map(|n| self.owner(n));
         if let Some(key) = self.key(slot.subject) {
+            let sent = sent.then(chrono::Utc::now);
             let from = slot.from;
-            self.send(Job::Remove { key, owner, from });
+            self.send(Job::Remove(Removal {
+                key,
+                owner,
+                from,
+                sent,
+            }));
         }
     }
 
@@ -166,35 +169,78 @@ impl Drafts {
     }
 }
 
+/// The removal of one composer's draft.
+#[derive(Clone, Debug)]
+struct Removal {
+    key: DraftKey,
+    owner: Option<String>,
+    from: Option<DraftRevision>,
+    /// When it was sent and accepted; `None` when it was discarded.
+    sent: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl Removal {
+    /// Whether `draft` is the one this removes: the composer's own, or the one it went on from
+    /// as it was then.
+    fn covers(&self, draft: &crate::store::Draft) -> bool {
+        draft.key.kind == self.key.kind
+            && draft.key.subject == self.key.subject
+            && (self.owner.as_deref() == Some(draft.owner.as_str())
+                || self.from == Some(draft.revision))
+    }
+}
+
 /// The worker: opens the store on its first job (and again after a failure), runs every job
 /// in order, and ends when the loop is gone.
 fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: UnboundedSender<Action>) {
-    let mut store: Option<Store> = None;
-    let error = |e: &dyn std::fmt::Display| sanitize::line(&e.to_string()).into_owned();
+    let mut worker = Worker::new(path);
     for job in queue {
-        let mut failed_open = None;
-        if store.is_none() {
-            match Store::open(&path) {
-                Ok(opened) => store = Some(opened),
-                Err(e) => failed_open = Some(error(&e)),
-            }
+        let Some(action) = worker.run(job) else {
+            continue;
+        };
+        if results.send(action).is_err() {
+            return;
         }
-        let opened = store
-            .as_ref()
-            .ok_or_else(|| failed_open.unwrap_or_default());
-        let action = match job {
+    }
+}
+
+/// The worker's state: its store connection, and the drafts sent but not removed.
+struct Worker {
+    path: PathBuf,
+    store: Option<Store>,
+    /// Removals of sent drafts the store did not take (a full disk): tried again when the draft
+    /// is looked up, and meanwhile it comes back marked as sent, never as unsent, nor listed.
+    sent_not_removed: Vec<Removal>,
+}
+
+fn error(e: &dyn std::fmt::Display) -> String {
+    sanitize::line(&e.to_string()).into_owned()
+}
+
+impl Worker {
+    fn new(path: PathBuf) -> Self {
+        Worker {
+            path,
+            store: None,
+            sent_not_removed: Vec::new(),
+        }
+    }
+
+    /// The store, opened if it is not yet.
+    fn store(&mut self) -> Result<&Store, String> {
+        let store = match self.store.take() {
+            Some(store) => store,
+            None => Store::open(&self.path).map_err(|e| error(&e))?,
+        };
+        Ok(self.store.insert(store))
+    }
+
+    /// Runs one job; what to tell the loop, if anything.
+    fn run(&mut self, job: Job) -> Option<Action> {
+        Some(match job {
             Job::Load { id, key } => Action::DraftLoaded {
                 id,
-                result: opened.and_then(|store| {
-                    let draft = store.load_draft(&key).map_err(|e| error(&e))?;
-                    Ok(draft.map(|d| StoredDraft {
-                        revision: d.revision,
-                        body: d.body,
-                        age: (chrono::Utc::now() - d.updated_at)
-                            .to_std()
-                            .unwrap_or_default(),
-                    }))
-                }),
+                result: self.load(&key),
             },
             Job::Save {
                 id,
@@ -204,7 +250,7 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
                 body,
             } => Action::DraftSaved {
                 id,
-                result: opened.and_then(|store| {
+                result: self.store().and_then(|store| {
                     store
                         .save_draft(&key, (&owner, from), &body, chrono::Utc::now())
                         .map_err(|e| error(&e))
@@ -212,47 +258,165 @@ fn work(path: PathBuf, queue: std::sync::mpsc::Receiver<Job>, results: Unbounded
             },
             Job::List { id, base_url } => Action::DraftsListed {
                 id,
-                drafts: opened.and_then(|store| {
-                    let now = chrono::Utc::now();
-                    let drafts = store.drafts(&base_url).map_err(|e| error(&e))?;
-                    Ok(drafts
-                        .into_iter()
-                        .map(|d| UnsentDraft {
-                            subject: DraftSubject {
-                                kind: d.key.kind,
-                                subject: d.key.subject,
-                            },
-                            revision: d.revision,
-                            body: d.body,
-                            saved_at: d.updated_at,
-                            age: (now - d.updated_at).to_std().unwrap_or_default(),
-                        })
-                        .collect())
-                }),
+                drafts: self.list(&base_url),
             },
-            Job::Remove { key, owner, from } => {
-                let removed = opened.and_then(|store| {
-                    store
-                        .remove_draft(&key, (owner.as_deref(), from))
-                        .map_err(|e| error(&e))
-                });
-                match removed {
-                    Ok(_) => continue,
-                    Err(e) => Action::Notice(Notice::Error(format!(
-                        "the sent report's draft could not be removed: {e}"
-                    ))),
+            Job::Remove(removal) => {
+                let failed = self.remove(&removal).err()?;
+                if removal.sent.is_some() {
+                    self.sent_not_removed.push(removal);
+                    return Some(Action::Notice(Notice::Error(format!(
+                        "the sent draft could not be removed ({failed}); this window will not \
+                         offer it as unsent"
+                    ))));
                 }
+                Action::Notice(Notice::Error(format!(
+                    "the draft could not be removed: {failed}"
+                )))
             }
-        };
-        if results.send(action).is_err() {
-            return;
+        })
+    }
+
+    fn remove(&mut self, removal: &Removal) -> Result<bool, String> {
+        let owner = (removal.owner.as_deref(), removal.from);
+        let store = self.store()?;
+        store
+            .remove_draft(&removal.key, owner)
+            .map_err(|e| error(&e))
+    }
+
+    /// The newest draft of `key`. One that was sent but could not be removed then is removed
+    /// now if the store takes it (and the next one looked at), else it comes back marked sent.
+    fn load(&mut self, key: &DraftKey) -> Result<Option<StoredDraft>, String> {
+        loop {
+            let Some(draft) = self.store()?.load_draft(key).map_err(|e| error(&e))? else {
+                return Ok(None);
+            };
+            let now = chrono::Utc::now();
+            let ago = |at: chrono::DateTime<chrono::Utc>| (now - at).to_std().unwrap_or_default();
+            let sent = self.sent_not_removed.iter().position(|r| r.covers(&draft));
+            let sent_at = match sent {
+                Some(at) => {
+                    let removal = self.sent_not_removed[at].clone();
+                    if self.remove(&removal).unwrap_or(false) {
+                        self.sent_not_removed.remove(at);
+                        continue;
+                    }
+                    removal.sent
+                }
+                None => None,
+            };
+            return Ok(Some(StoredDraft {
+                revision: draft.revision,
+                body: draft.body,
+                age: ago(draft.updated_at),
+                sent: sent_at.map(ago),
+            }));
         }
+    }
+
+    /// The drafts of `base_url` not sent: one sent whose removal the store did not take is not
+    /// among them.
+    fn list(&mut self, base_url: &str) -> Result<Vec<UnsentDraft>, String> {
+        let drafts = self.store()?.drafts(base_url).map_err(|e| error(&e))?;
+        let now = chrono::Utc::now();
+        Ok(drafts
+            .into_iter()
+            .filter(|d| !self.sent_not_removed.iter().any(|r| r.covers(d)))
+            .map(|d| UnsentDraft {
+                subject: DraftSubject {
+                    kind: d.key.kind,
+                    subject: d.key.subject,
+                },
+                revision: d.revision,
+                body: d.body,
+                saved_at: d.updated_at,
+                age: (now - d.updated_at).to_std().unwrap_or_default(),
+            })
+            .collect())
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+
+    /// A sent draft the store could not remove (its disk full, the history not recorded
+    /// either) never comes back as unsent in this window: looked up, it says when it was sent,
+    /// and it is not listed; once the store takes writes again, the next look-up removes it.
+    #[test]
+    fn a_sent_draft_the_store_could_not_remove_never_comes_back_as_unsent() {
+        use crate::store::test_support::full_disk;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(crate::store::FILE_NAME);
+        let key = DraftKey::report("http://service.example/api/v1", Some("res_1"));
+        let owner = "window/1".to_owned();
+        let store = Store::open(&path).unwrap();
+        store
+            .save_draft(&key, (&owner, None), "the report", chrono::Utc::now())
+            .unwrap();
+        let history = crate::store::Sent {
+            sent_at: chrono::Utc::now(),
+            base_url: key.base_url.clone(),
+            kind: crate::store::SendKind::Report,
+            body: "{}".into(),
+            answer: Some(r#"{"status": "ok"}"#.into()),
+            http_status: Some(200),
+            duration: Some(Duration::from_millis(5)),
+            error: None,
+        };
+        let mut worker = Worker::new(path.clone());
+        full_disk(&path, true);
+        assert!(store.record_send(&history).is_err(), "the history is full");
+        let sent = chrono::Utc::now() - chrono::Duration::minutes(3);
+        let said = worker.run(Job::Remove(Removal {
+            key: key.clone(),
+            owner: Some(owner),
+            from: None,
+            sent: Some(sent),
+        }));
+        assert!(
+            matches!(&said, Some(Action::Notice(Notice::Error(e))) if e.contains("full")),
+            "{said:?}"
+        );
+        let load = |worker: &mut Worker| {
+            worker.run(Job::Load {
+                id: RequestId(1),
+                key: key.clone(),
+            })
+        };
+        let Some(Action::DraftLoaded {
+            result: Ok(Some(draft)),
+            ..
+        }) = load(&mut worker)
+        else {
+            panic!("the draft is still in the store");
+        };
+        assert!(
+            draft
+                .sent
+                .is_some_and(|ago| ago >= Duration::from_secs(179)),
+            "{draft:?}"
+        );
+        let listed = worker.run(Job::List {
+            id: RequestId(2),
+            base_url: key.base_url.clone(),
+        });
+        assert!(
+            matches!(&listed, Some(Action::DraftsListed { drafts: Ok(d), .. }) if d.is_empty()),
+            "not listed as unsent: {listed:?}"
+        );
+        full_disk(&path, false);
+        assert!(matches!(
+            load(&mut worker),
+            Some(Action::DraftLoaded {
+                result: Ok(None),
+                ..
+            })
+        ));
+        assert_eq!(store.load_draft(&key).unwrap(), None, "removed at last");
+    }
 
     #[test]
     fn a_key_made_before_following_keeps_the_old_base_url() {

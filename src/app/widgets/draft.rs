@@ -38,6 +38,9 @@ pub struct DraftState<F> {
     pub saved: Option<Result<(), String>>,
     /// The restored draft's age, and the composer as it was before, for `D`.
     pub restored: Option<Restored<F>>,
+    /// How long before it was restored the restored draft was sent (the store could not
+    /// remove it then), for the title: it is not an unsent draft.
+    pub sent_before: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +65,7 @@ impl<F> DraftState<F> {
             saving: None,
             saved: None,
             restored: None,
+            sent_before: None,
         }
     }
 
@@ -162,6 +166,7 @@ impl<F> DraftState<F> {
             return None;
         }
         self.from = Some(stored.revision);
+        self.sent_before = stored.sent;
         Some(stored)
     }
 
@@ -170,23 +175,34 @@ impl<F> DraftState<F> {
         self.unsaved = None;
         self.restored = None;
         self.saved = None;
-        self.removal()
+        self.sent_before = None;
+        let slot = self.slot();
+        self.from = None;
+        Command::DraftSent(slot)
     }
 
-    /// Removes this composer's draft from the store (sent, or discarded): its own and the one
-    /// it went on from, which is gone from now on.
+    /// `D`: removes this composer's draft from the store, its own and the one it went on from,
+    /// which is gone from now on.
     pub fn removal(&mut self) -> Command {
+        self.sent_before = None;
         let slot = self.slot();
         self.from = None;
         Command::RemoveDraft(slot)
     }
 
-    /// For the title: saved, not saved, restored (and how old), or nothing yet.
+    /// For the title: saved, not saved, restored (and how old, and when it was sent if it
+    /// was), or nothing yet.
     pub fn cue(&self) -> String {
-        match (&self.saved, &self.restored, self.unsaved) {
-            (Some(Ok(())), _, None) => " · draft saved".to_owned(),
-            (Some(Err(_)), _, _) => " · draft not saved".to_owned(),
-            (_, Some(restored), _) => format!(
+        match (&self.saved, &self.restored, self.unsaved, self.sent_before) {
+            (Some(Ok(())), _, None, _) => " · draft saved".to_owned(),
+            (Some(Err(_)), _, _, _) => " · draft not saved".to_owned(),
+            // Sent and accepted, though the store could not remove it then: never "unsent".
+            (_, Some(restored), _, Some(sent)) => format!(
+                " · sent {} ago (draft from {} ago; D discards it)",
+                age_words(sent),
+                age_words(restored.age)
+            ),
+            (_, Some(restored), _, None) => format!(
                 " · draft from {} ago (D discards it)",
                 age_words(restored.age)
             ),

@@ -710,6 +710,7 @@ fn a_stored_draft_is_restored_with_its_age_and_d_discards_it() {
         body,
         age: Duration::from_secs(180),
         revision: REVISION,
+        sent: None,
     };
     let mut app = composing_at(t0, Some(stored));
     assert_eq!(composer(&app).message.text(), "half written");
@@ -778,6 +779,7 @@ fn a_draft_arriving_after_typing_started_is_not_restored_over_it() {
             body,
             age: Duration::from_secs(5),
             revision: REVISION,
+            sent: None,
         })),
     });
     assert_eq!(composer(&app).message.text(), "mine");
@@ -796,7 +798,7 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
         id,
         reply: answer(json!({"status": "ok"}), 200),
     });
-    assert!(after.contains(&Command::RemoveDraft(own)), "{after:?}");
+    assert!(after.contains(&Command::DraftSent(own)), "{after:?}");
     assert_eq!(app.wake_at(), None, "no save after the removal");
     // An error answer keeps the draft.
     let mut app = composing_at(t0, None);
@@ -808,10 +810,32 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
         reply: answer(json!({"status": "error", "error": "no"}), 400),
     });
     assert!(
-        !after.iter().any(|c| matches!(c, Command::RemoveDraft(_))),
+        !after
+            .iter()
+            .any(|c| matches!(c, Command::RemoveDraft(_) | Command::DraftSent(_))),
         "{after:?}"
     );
     assert!(app.wake_at().is_some(), "the typing is still to be saved");
+}
+
+/// A draft that was sent and accepted, but that the store could not remove (a full disk),
+/// comes back saying when it was sent: never as a report not sent yet.
+#[test]
+fn a_restored_draft_that_was_sent_says_so_in_its_title() {
+    let t0 = std::time::Instant::now();
+    let mut first = composing_at(t0, None);
+    type_message(&mut first, t0, "sent already");
+    let body = saves(&code(&mut first, KeyCode::Esc)).pop().expect("saved");
+    let stored = StoredDraft {
+        body,
+        age: Duration::from_secs(600),
+        revision: REVISION,
+        sent: Some(Duration::from_secs(180)),
+    };
+    let app = composing_at(t0, Some(stored));
+    assert_eq!(composer(&app).message.text(), "sent already");
+    let title = composer(&app).draft.cue();
+    assert!(title.contains("sent 3 min ago"), "{title}");
 }
 
 #[test]
@@ -931,6 +955,7 @@ fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<
             body: serde_json::to_string(&body).unwrap(),
             age: Duration::from_secs(60),
             revision: REVISION,
+            sent: None,
         })),
     })
 }

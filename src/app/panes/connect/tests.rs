@@ -299,7 +299,7 @@ fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_record
             .any(|c| matches!(c, Command::RecordSend(s) if s.kind == SendKind::Connect)),
         "recorded in the history: {after:?}"
     );
-    assert!(after.iter().any(|c| matches!(c, Command::RemoveDraft(_))));
+    assert!(after.iter().any(|c| matches!(c, Command::DraftSent(_))));
     let Some(Command::RecordAppVersion { base_url, payload }) = after
         .iter()
         .find(|c| matches!(c, Command::RecordAppVersion { .. }))
@@ -617,6 +617,7 @@ fn restore_bumped_draft(app: &mut App, draft: RequestId) -> Vec<Command> {
                 row: 4,
                 revision: 2,
             },
+            sent: None,
         })),
     })
 }
