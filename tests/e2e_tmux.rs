@@ -534,8 +534,9 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
         "{answer}"
     );
     tmux.send(&["Escape"]);
+    // The fields show under the answer too: back means the answer is gone.
     tmux.wait_for("back to the report", |s| {
-        s.contains("message       typed in tmux")
+        s.contains("message       typed in tmux") && !s.contains("answer · HTTP 200")
     });
     tmux.send(&["Escape"]);
     tmux.wait_for("back on the list", |s| position(s).is_some());
