@@ -2,7 +2,7 @@
 //! The binary (`main.rs`) is thin; everything lives here so the tests can drive it.
 //!
 //! - [`api`]: models, the HTTP client, errors, paging;
-//! - [`config`]: base URL, token and profiles;
+//! - [`config`]: base URL, token and profiles; [`bounded_read`]: reading the files they name;
 //! - [`schema`] and [`validate`]: offline checks of payloads;
 //! - [`diff`] and [`infer`]: comparing connect payloads, inferring type definitions;
 //! - [`sandbox`]: the local stand-in for the service;
@@ -12,6 +12,7 @@
 
 pub mod api;
 pub mod app;
+pub mod bounded_read;
 pub mod catalog;
 pub mod cli;
 pub mod config;

@@ -207,3 +207,35 @@ fn profile_switches_between_two_sandboxes_and_the_rows_change() {
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell after quitting");
 }
+
+/// `:profile` onto a profile whose token file is a FIFO with no writer: reading it used to block
+/// the UI thread for ever (keys, ctrl-c and SIGTERM did nothing). The switch is refused, saying
+/// why, the rows of the service in use stay, and the keys still work.
+#[cfg(unix)]
+#[test]
+fn profile_onto_a_fifo_token_file_is_refused_and_the_ui_keeps_answering() {
+    let alpha = sandbox_with("alpha-row");
+    // Wide enough for the whole refusal, temporary path included.
+    let tmux = Tmux::start(240, 30);
+    common::mkfifo(&tmux.home.path().join("stuck.token"));
+    let config = format!(
+        "{}[profiles.stuck]\nbase_url = \"{}\"\ntoken_file = \"stuck.token\"\n",
+        profile("alpha", &alpha, ""),
+        alpha.base_url
+    );
+    launch(&tmux, &config, "--profile alpha");
+
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "profile stuck"]);
+    tmux.send(&["Enter"]);
+    let refused = tmux.wait_for("the refusal", |s| {
+        s.contains("cannot switch to profile \"stuck\"") && s.contains("alpha-row")
+    });
+    assert!(refused.contains("named pipe (FIFO)"), "{refused}");
+    tmux.send(&["?"]);
+    tmux.wait_for("the help, drawn", |s| s.contains("Keys · resource list"));
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the help, closed", |s| !s.contains("Keys · resource list"));
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell after quitting");
+}

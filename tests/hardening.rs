@@ -516,6 +516,44 @@ fn a_device_or_an_endless_stdin_is_refused_with_exit_2() {
     );
 }
 
+/// A FIFO blocks whoever reads it until someone writes, and `/dev/zero` never ends: as a token
+/// file, a config file or a `--types` file, each is refused at once (exit 2, saying what it is)
+/// instead of hanging; a config file past its cap is refused unread. A hang fails by timeout.
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_named_as_a_file_is_refused_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = common::mkfifo(&dir.path().join("pipe"));
+    let fifo = fifo.to_str().unwrap();
+    let big = write_file(
+        &dir.path().join("big.toml"),
+        &"# a comment\n".repeat(200_000),
+        0o600,
+    );
+    let big = big.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["--token-file", fifo, "list"], "named pipe (FIFO)"),
+        (&["--config", fifo, "list"], "named pipe (FIFO)"),
+        (&["--config", "/dev/zero", "config", "show"], "a device"),
+        (
+            &["--config", big, "config", "show"],
+            "larger than the 1 MiB limit",
+        ),
+        (&["--demo", "types", "--types", fifo], "named pipe (FIFO)"),
+    ];
+    for (args, says) in cases {
+        let out = common::run_within(
+            appdeck(dir.path())
+                .env("APPDECK_BASE_URL", "http://127.0.0.1:9/api/v1")
+                .args(args),
+            PATIENCE,
+        )
+        .unwrap_or_else(|| panic!("appdeck {args:?} hangs"));
+        assert_eq!(out.code, 2, "{args:?}: {out:?}");
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+}
+
 #[test]
 fn a_token_with_a_control_character_is_refused_before_any_request() {
     let dir = tempfile::tempdir().unwrap();

@@ -47,8 +47,9 @@ pub enum ApiError {
     Invalid(String),
 }
 
-/// `64 MiB`, or a byte count when it is not a whole number of MiB.
-fn describe_bytes(bytes: u64) -> String {
+/// `64 MiB`, or a byte count when it is not a whole number of MiB: the size of a cap, in
+/// "the … limit" (the caps on answers and on the files appdeck reads).
+pub fn describe_bytes(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
     if bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)

@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use crate::api::ResourceType;
+use crate::bounded_read;
 use crate::store::KnownAppVersion;
 use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
 
@@ -103,12 +104,10 @@ pub fn load_file(path: &Path) -> Result<(AppVersion, Vec<Finding>), SourceProble
         path: path.to_owned(),
         problem: crate::sanitize::line(&e.to_string()).into_owned(),
     };
-    let bytes = std::fs::read(path).map_err(|e| unreadable(&e))?;
+    let (bytes, meta) =
+        bounded_read::file(path, bounded_read::MAX_PAYLOAD_BYTES).map_err(|e| unreadable(&e))?;
     let text = String::from_utf8(bytes).map_err(|e| unreadable(&e))?;
-    let modified = std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .ok()
-        .map(DateTime::<Utc>::from);
+    let modified = meta.modified().ok().map(DateTime::<Utc>::from);
     let not_connect = |error| SourceProblem::NotConnect {
         path: path.to_owned(),
         error,

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::api::{ClientSettings, Token};
+use crate::bounded_read;
 
 pub use file::{ConfigFile, ParseProblem, Profile};
 pub use located::Located;
@@ -33,6 +34,10 @@ pub const ENV_DATA_DIR: &str = "APPDECK_DATA_DIR";
 
 /// Largest response cap accepted, in MiB: beyond 16 GiB it is a typo.
 const MAX_RESPONSE_MIB: i64 = 16 * 1024;
+
+/// Largest config file read: a few profiles, keys and colours take a few KiB; past this it is
+/// not a config file (`--config /dev/zero` would otherwise be read until memory runs out).
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// Longest timeout accepted: beyond a day it is a typo, and it keeps `Duration` arithmetic safe.
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
@@ -325,8 +330,8 @@ pub fn config_path(flags: &Flags, env: &Env) -> Option<Sourced<PathBuf>> {
 /// Reads the config file. A missing file is not an error (it is shown as missing, and only an
 /// explicitly chosen profile then fails), so a fresh machine works with environment variables alone.
 pub fn read_config(path: &Path) -> Result<Option<ConfigText>, ConfigError> {
-    match std::fs::read(path) {
-        Ok(bytes) => {
+    match bounded_read::file(path, MAX_CONFIG_BYTES) {
+        Ok((bytes, meta)) => {
             let text = String::from_utf8(bytes).map_err(|_| ConfigError::Parse {
                 path: path.to_owned(),
                 problem: ParseProblem {
@@ -335,13 +340,10 @@ pub fn read_config(path: &Path) -> Result<Option<ConfigText>, ConfigError> {
                     message: "the file is not valid UTF-8".to_owned(),
                 },
             })?;
-            let shared = std::fs::metadata(path)
-                .map(|m| readable_by_others(&m))
-                .unwrap_or(false);
             Ok(Some(ConfigText {
                 path: path.to_owned(),
                 text,
-                shared,
+                shared: readable_by_others(&meta),
             }))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

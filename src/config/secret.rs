@@ -1,12 +1,12 @@
 //! Reading a token file, and noticing when a secret is readable by other users.
 
-use std::io::Read;
 use std::path::Path;
 
 use super::ConfigError;
 use crate::api::Token;
+use crate::bounded_read;
 
-/// A token is short; reading at most this much keeps `--token-file /dev/zero` from hanging.
+/// A token is short; reading at most this much keeps a token file that never ends from hanging.
 const MAX_TOKEN_FILE_BYTES: u64 = 64 * 1024;
 
 /// Whether group or others may read the file. Only Unix has such permission bits.
@@ -30,18 +30,11 @@ pub fn read_token_file(path: &Path) -> Result<(Token, Option<String>), ConfigErr
         path: path.to_owned(),
         problem,
     };
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
-    if meta.is_dir() {
-        return Err(fail("is a directory".to_owned()));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_TOKEN_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > MAX_TOKEN_FILE_BYTES {
-        return Err(fail("too large to be a token".to_owned()));
-    }
+    let (bytes, meta) =
+        bounded_read::file(path, MAX_TOKEN_FILE_BYTES).map_err(|e| match e.kind() {
+            std::io::ErrorKind::FileTooLarge => fail("too large to be a token".to_owned()),
+            _ => fail(e.to_string()),
+        })?;
     let text = String::from_utf8(bytes).map_err(|_| fail("not valid UTF-8".to_owned()))?;
     let text = text.trim();
     if text.is_empty() {

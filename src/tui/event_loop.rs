@@ -15,6 +15,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use super::drafts::{DraftPlace, Drafts};
 use super::effects::Effects;
 use super::executor::Executor;
+use super::profiles::Switched;
 use super::startup::StartupClock;
 use super::suspend::Console;
 use crate::api::Client;
@@ -45,7 +46,13 @@ pub struct EventLoop<B: Backend, E> {
     pub theme: Theme,
     /// How to switch profiles (`:profile`); `None` where there are none to switch to (`--demo`).
     pub profiles: Option<super::profiles::ProfileSwitcher>,
+    /// The profile being resolved off the UI thread (it reads the config and a token file); a
+    /// newer `:profile` replaces it, and the older answer is never applied.
+    switching: Option<ProfileResolution>,
 }
+
+/// A `:profile NAME` whose config and token file are being read on a blocking thread.
+type ProfileResolution = (String, tokio::task::JoinHandle<Result<Switched, String>>);
 
 impl<B, E> EventLoop<B, E>
 where
@@ -80,6 +87,7 @@ where
             startup: None,
             theme: Theme::default(),
             profiles: None,
+            switching: None,
         };
         event_loop.execute(initial);
         event_loop
@@ -142,6 +150,10 @@ where
                 },
                 Some(action) = self.actions.recv() => Some(Some(action)),
                 () = sleep_until(deadline) => Some(Some(Action::Tick)),
+                resolved = profile_resolved(&mut self.switching) => {
+                    let name = self.switching.take().map(|(name, _)| name).unwrap_or_default();
+                    Some(Some(self.profile_resolved(&name, resolved)))
+                }
             };
             if let Some(Some(action)) = first {
                 self.apply(action);
@@ -308,11 +320,25 @@ where
         }
     }
 
-    /// `:profile NAME`: the client and the known types' sources follow the new profile, then
-    /// the app hears of it; or it hears why not, and keeps the service it had.
+    /// `:profile NAME`: resolved on a blocking thread, since it reads the config file and a
+    /// token file (bounded reads, but a slow disk must not freeze the keys either).
     fn switch_profile(&mut self, name: &str) {
-        let action = match self.profiles.as_ref().map(|p| p.resolve(name)) {
-            Some(Ok(switched)) => {
+        let Some(switcher) = self.profiles.clone() else {
+            let _ = self.sender.send(Action::Notice(Notice::Error(
+                "no profile to switch to here (--demo has its own sandbox)".to_owned(),
+            )));
+            return;
+        };
+        let owned = name.to_owned();
+        let resolving = tokio::task::spawn_blocking(move || switcher.resolve(&owned));
+        self.switching = Some((name.to_owned(), resolving));
+    }
+
+    /// The client and the known types' sources follow the resolved profile, then the app hears
+    /// of it; or it hears why not, and keeps the service it had.
+    fn profile_resolved(&mut self, name: &str, resolved: Result<Switched, String>) -> Action {
+        match resolved {
+            Ok(switched) => {
                 tracing::info!(profile = name, "switched profile");
                 self.executor.set_client(switched.client);
                 self.executor.know_types(switched.types);
@@ -321,12 +347,8 @@ where
                 Action::ProfileSwitched(Box::new(switched.switch))
             }
             // The old service stays in use; the app reloads what the switch had cancelled.
-            Some(Err(message)) => Action::ProfileSwitchFailed(message),
-            None => Action::Notice(Notice::Error(
-                "no profile to switch to here (--demo has its own sandbox)".to_owned(),
-            )),
-        };
-        let _ = self.sender.send(action);
+            Err(message) => Action::ProfileSwitchFailed(message),
+        }
     }
 
     /// Turns a terminal event into an action; `None` for events that change nothing (so they
@@ -368,6 +390,16 @@ where
 {
     match events {
         Some(events) => events.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The answer of the profile being resolved; never, when none is.
+async fn profile_resolved(switching: &mut Option<ProfileResolution>) -> Result<Switched, String> {
+    match switching {
+        Some((_, resolving)) => resolving
+            .await
+            .unwrap_or_else(|e| Err(format!("the profile could not be read: {e}"))),
         None => std::future::pending().await,
     }
 }

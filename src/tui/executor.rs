@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,6 +21,7 @@ use crate::app::panes::connect::new_app::{self, InferJob};
 use crate::app::panes::detail::Detail;
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::{Action, ApiCall, RequestId};
+use crate::bounded_read::{self, MAX_PAYLOAD_BYTES};
 use crate::store::{HistoryQuery, Sent, Store};
 
 pub struct Executor {
@@ -177,11 +178,14 @@ impl Executor {
         self.read_file(path, |path, text| Action::ConnectFileRead { path, text });
     }
 
-    /// Reads a file off the UI thread; `done` makes the action that brings its text back.
+    /// Reads a file off the UI thread, bounded like every file the user names (a FIFO would
+    /// hold a blocking thread for ever); `done` makes the action that brings its text back.
     fn read_file(&self, path: String, done: fn(String, Result<String, String>) -> Action) {
         let results = self.results.clone();
         tokio::task::spawn_blocking(move || {
-            let text = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+            let text = bounded_read::file(Path::new(&path), MAX_PAYLOAD_BYTES)
+                .map_err(|e| e.to_string())
+                .and_then(|(bytes, _)| String::from_utf8(bytes).map_err(|e| e.to_string()));
             let _ = results.send(done(path, text));
         });
     }

@@ -1,6 +1,7 @@
 //! `:profile NAME` at run time: resolves the profile as a start with `--profile NAME` would
 //! (the profile's base URL and token winning), builds the client for its service and says where
-//! the known types now come from. Reads the config file and a token file: small, local reads.
+//! the known types now come from. Reads the config file and a token file (bounded reads, which
+//! refuse a FIFO): the event loop runs it on a blocking thread, never on the UI thread.
 
 use std::path::PathBuf;
 

@@ -121,12 +121,49 @@ pub fn run_with_stdin(cmd: &mut Command, stdin: Option<&str>) -> Output {
         let mut pipe = child.stdin.take().unwrap();
         pipe.write_all(text.as_bytes()).unwrap();
     }
+    output(child)
+}
+
+/// Runs `cmd` for at most `limit`; `None`, with the child killed, when it had not finished by
+/// then (what a hang looks like from outside). Its output must fit in the pipes' buffers (64 KiB),
+/// as nothing reads them until it exits.
+pub fn run_within(cmd: &mut Command, limit: std::time::Duration) -> Option<Output> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("appdeck runs");
+    let deadline = std::time::Instant::now() + limit;
+    while child
+        .try_wait()
+        .expect("the child can be waited for")
+        .is_none()
+    {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    Some(output(child))
+}
+
+fn output(child: std::process::Child) -> Output {
     let out = child.wait_with_output().expect("appdeck finishes");
     Output {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// Makes a FIFO (a named pipe) at `path`, with no writer: opening it to read blocks for ever.
+#[cfg(unix)]
+pub fn mkfifo(path: &Path) -> PathBuf {
+    let made = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}: {made}", path.display());
+    path.to_owned()
 }
 
 /// Writes a file with the given permission bits (Unix) and returns its path.
