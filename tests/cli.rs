@@ -367,6 +367,29 @@ fn a_repeating_cursor_stops_the_listing_and_keeps_what_was_printed() {
     );
 }
 
+/// A server that sends empty pages for ever, each with a new cursor, used to be followed for
+/// ever without a word: `list --all` stops after the first page and 20 empty ones, keeps what it
+/// printed, says why and exits 1 (the pager's own test counts the requests).
+#[test]
+fn endless_empty_pages_stop_the_listing_with_exit_1() {
+    let sandbox = TestSandbox::with_fault(Fault::EmptyPages);
+    let out = common::run_within(
+        sandbox
+            .appdeck()
+            .args(["list", "--all", "-o", "ndjson", "--limit", "10"]),
+        Duration::from_secs(30),
+    )
+    .expect("the listing ends");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("appdeck: server fault: 20 empty pages in a row"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(parse_ndjson(&out.stdout).len(), 10, "the first page stays");
+}
+
 #[test]
 fn a_server_slower_than_the_timeout_is_abandoned() {
     let sandbox = TestSandbox::with_fault(Fault::Slow(Duration::from_secs(20)));

@@ -253,6 +253,38 @@ async fn a_repeating_cursor_stops_paging_and_says_so() {
     assert!(screen.contains("r reload"), "{screen}");
 }
 
+/// A server that sends empty pages for ever, each with a new cursor, over real HTTP: the list
+/// stops after 20 in a row and shows the error with `r` to go on; `r` asks for 20 more, no more.
+#[tokio::test]
+async fn endless_empty_pages_stop_with_an_error_and_r_goes_on() {
+    let options = SandboxOptions {
+        fault: Some(Fault::EmptyPages),
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, Some(10), Duration::from_secs(5)).await;
+    h.until("the stop", |app| app.browser.error().is_some())
+        .await;
+    let pages = |app: &App| app.browser.listing.loaded().map_or(0, |l| l.pages);
+    assert_eq!(
+        pages(&h.event_loop.app),
+        21,
+        "the first page, then 20 empty"
+    );
+    assert_eq!(loaded(&h.event_loop.app), 10, "the first page's rows stay");
+    h.event_loop.draw().expect("frame");
+    let screen = h.screen();
+    assert!(screen.contains("20 empty pages in a row"), "{screen}");
+    assert!(screen.contains("r go on"), "{screen}");
+
+    h.press(KeyCode::Char('r'));
+    h.until("the next stop", |app| {
+        pages(app) > 21 && app.browser.error().is_some()
+    })
+    .await;
+    assert_eq!(pages(&h.event_loop.app), 41);
+    assert_eq!(h.event_loop.in_flight(), 0, "nothing more asked for");
+}
+
 #[tokio::test]
 async fn a_malformed_item_is_marked_and_the_rest_is_shown() {
     let options = SandboxOptions {

@@ -33,6 +33,12 @@ pub enum ApiError {
         "server fault: the cursor {0:?} was already used in this listing; stopped to avoid a loop"
     )]
     RepeatedCursor(String),
+    /// The service sent this many empty pages in a row, each with a new `next`: a listing that
+    /// makes no progress, which could otherwise be followed for ever.
+    #[error(
+        "server fault: {0} empty pages in a row, each with a new cursor; stopped, as the listing makes no progress"
+    )]
+    EmptyPages(usize),
     /// An answer larger than the configured cap (bytes); reading stopped there.
     #[error(
         "the answer is larger than the {} limit; stopped reading it (raise `max_response_mib` in the profile if it is expected)",

@@ -1,6 +1,7 @@
 //! Following `resources.list` cursors. The rules (DESIGN.md): paging ends when `next` is absent,
-//! null or empty; a cursor seen before in the same listing is a server fault, never a loop; rows
-//! of another type than the one asked for are dropped, in case the server ignores the filter.
+//! null or empty; a cursor seen before in the same listing is a server fault, never a loop; so
+//! are [`MAX_EMPTY_PAGES`] empty pages in a row (every cursor new, but no row either); rows of
+//! another type than the one asked for are dropped, in case the server ignores the filter.
 
 use std::collections::HashSet;
 
@@ -11,24 +12,42 @@ use super::types::{ListRequest, ListResponse, PageItem};
 /// How much of a cursor an error message shows.
 const CURSOR_CHARS: usize = 100;
 
-/// The cursors a listing has used so far. Shared by the CLI's pager and the TUI's browser.
+/// Empty pages in a row, each with a new `next`, after which a listing stops: a server that
+/// makes no progress would otherwise be followed for ever (1,402 requests a minute, without a
+/// word). Far more than a real service sends while skipping filtered-out rows.
+pub const MAX_EMPTY_PAGES: usize = 20;
+
+/// The cursors a listing has used so far, and how many empty pages came last. Shared by the
+/// CLI's pager and the TUI's browser.
 #[derive(Clone, Debug, Default)]
 pub struct CursorTrail {
     used: HashSet<String>,
+    empty_in_a_row: usize,
 }
 
 impl CursorTrail {
-    /// Records the cursor a page handed out and says whether it may be followed.
-    pub fn accept(&mut self, next: &str) -> Result<(), ApiError> {
-        if self.used.insert(next.to_owned()) {
-            Ok(())
-        } else {
+    /// Records the cursor a page handed out and says whether it may be followed: not when it was
+    /// used before, nor when `received` (the page's items, before any filtering) is the
+    /// [`MAX_EMPTY_PAGES`]th empty page in a row. After that refusal the count starts again, so
+    /// a user who chooses to go on gets as many more.
+    pub fn accept(&mut self, next: &str, received: usize) -> Result<(), ApiError> {
+        if !self.used.insert(next.to_owned()) {
             // A cursor can be megabytes long: the message names its start.
-            Err(ApiError::RepeatedCursor(crate::sanitize::excerpt(
+            return Err(ApiError::RepeatedCursor(crate::sanitize::excerpt(
                 next.as_bytes(),
                 CURSOR_CHARS,
-            )))
+            )));
         }
+        if received > 0 {
+            self.empty_in_a_row = 0;
+            return Ok(());
+        }
+        self.empty_in_a_row += 1;
+        if self.empty_in_a_row < MAX_EMPTY_PAGES {
+            return Ok(());
+        }
+        self.empty_in_a_row = 0;
+        Err(ApiError::EmptyPages(MAX_EMPTY_PAGES))
     }
 }
 
@@ -77,10 +96,11 @@ impl Pager {
             return None;
         }
         let result = client.list_page(&self.request).await.map(|mut page| {
+            let received = page.resources.len();
             retain_type(&mut page, self.request.resource_type.as_deref());
             match (page.next_cursor(), page.next_fault()) {
                 (_, Some(fault)) => self.pending_fault = Some(fault),
-                (Some(next), None) => match self.trail.accept(next) {
+                (Some(next), None) => match self.trail.accept(next, received) {
                     Ok(()) => self.request.next = Some(next.to_owned()),
                     Err(fault) => self.pending_fault = Some(fault),
                 },
@@ -104,8 +124,8 @@ mod tests {
     fn a_long_repeated_cursor_is_named_by_its_start() {
         let mut trail = CursorTrail::default();
         let cursor = "c".repeat(1_000_000);
-        trail.accept(&cursor).unwrap();
-        let error = trail.accept(&cursor).unwrap_err().to_string();
+        trail.accept(&cursor, 1).unwrap();
+        let error = trail.accept(&cursor, 1).unwrap_err().to_string();
         assert!(error.len() < 300, "{} bytes", error.len());
         assert!(
             error.contains(&format!("{}…", "c".repeat(CURSOR_CHARS))),
@@ -116,9 +136,36 @@ mod tests {
     #[test]
     fn a_repeated_cursor_is_refused() {
         let mut trail = CursorTrail::default();
-        assert!(trail.accept("a").is_ok());
-        assert!(trail.accept("b").is_ok());
-        assert_eq!(trail.accept("a"), Err(ApiError::RepeatedCursor("a".into())));
+        assert!(trail.accept("a", 1).is_ok());
+        assert!(trail.accept("b", 1).is_ok());
+        assert_eq!(
+            trail.accept("a", 1),
+            Err(ApiError::RepeatedCursor("a".into()))
+        );
+    }
+
+    /// Only empty pages in a row count: one row starts the count again, and so does the refusal
+    /// (a user who goes on gets as many more).
+    #[test]
+    fn the_twentieth_empty_page_in_a_row_is_refused() {
+        let mut trail = CursorTrail::default();
+        let mut cursor = 0;
+        let mut accept = |received| {
+            cursor += 1;
+            trail.accept(&cursor.to_string(), received)
+        };
+        for _ in 1..MAX_EMPTY_PAGES {
+            assert_eq!(accept(0), Ok(()));
+        }
+        assert_eq!(accept(3), Ok(()), "a page with rows ends the run");
+        for _ in 1..MAX_EMPTY_PAGES {
+            assert_eq!(accept(0), Ok(()));
+        }
+        assert_eq!(accept(0), Err(ApiError::EmptyPages(MAX_EMPTY_PAGES)));
+        for _ in 1..MAX_EMPTY_PAGES {
+            assert_eq!(accept(0), Ok(()), "counted again after the refusal");
+        }
+        assert_eq!(accept(0), Err(ApiError::EmptyPages(MAX_EMPTY_PAGES)));
     }
 
     /// Unequal counts of each type, so that an inverted or missing filter keeps a different
@@ -251,6 +298,26 @@ mod tests {
                 matches!(pages[2], Err(ApiError::RepeatedCursor(_))),
                 "{pages:?}"
             );
+            sandbox.shutdown().await;
+        }
+
+        /// Over real HTTP: the first page's rows, then empty pages each with a new cursor; the
+        /// pager hands out the first page and the empty ones, then the fault, and stops.
+        #[tokio::test]
+        async fn endless_empty_pages_end_the_listing_with_a_fault() {
+            let sandbox = sandbox(25, Some(Fault::EmptyPages)).await;
+            let client = client(sandbox.base_url(), sandbox.token());
+            let mut pager = Pager::new(None, Some(10));
+            let mut pages = Vec::new();
+            while let Some(page) = pager.next_page(&client).await {
+                pages.push(page.map(|p| p.resources.len()));
+                assert!(pages.len() <= 2 * MAX_EMPTY_PAGES, "never ends: {pages:?}");
+            }
+            let (last, before) = pages.split_last().unwrap();
+            assert_eq!(*last, Err(ApiError::EmptyPages(MAX_EMPTY_PAGES)));
+            assert_eq!(before.len(), MAX_EMPTY_PAGES + 1, "{pages:?}");
+            assert_eq!(before[0], Ok(10));
+            assert!(before[1..].iter().all(|p| *p == Ok(0)), "{pages:?}");
             sandbox.shutdown().await;
         }
 

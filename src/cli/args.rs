@@ -462,7 +462,7 @@ pub struct SandboxArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub generate: usize,
     /// Misbehave on purpose: slow:<millis>, status:<code> and not-json apply to all three
-    /// operations; repeat-cursor and malformed-item to resources.list pages
+    /// operations; repeat-cursor, empty-pages and malformed-item to resources.list pages
     #[arg(long, value_name = "SPEC", value_parser = parse_fault)]
     pub fault: Option<Fault>,
     /// Seconds a client has to send a request's headers (from connecting or from its previous

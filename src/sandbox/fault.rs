@@ -1,6 +1,6 @@
 //! Misbehaviour the sandbox can inject into `resources.list`, so that a client can be tried against
 //! the server faults DESIGN.md says it must survive (a body that is not JSON, a cursor that
-//! repeats, a malformed item, a server too slow to answer, an error status).
+//! repeats, empty pages for ever, a malformed item, a server too slow to answer, an error status).
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,6 +13,9 @@ pub enum Fault {
     NotJson,
     /// Hands back, as `next`, the cursor the request came with: following it would loop forever.
     RepeatCursor,
+    /// Answers the first page as usual, then only empty pages, each with a new `next`: a listing
+    /// that never ends and never makes progress.
+    EmptyPages,
     /// Adds an element that is not a resource object in the middle of every page.
     MalformedItem,
     /// Waits this long before answering (cut short when the sandbox shuts down).
@@ -23,7 +26,7 @@ pub enum Fault {
 
 /// The forms `Fault::from_str` accepts, for error and help messages.
 pub const FAULT_FORMS: &str =
-    "not-json, repeat-cursor, malformed-item, slow:<millis>, status:<code 400-599>";
+    "not-json, repeat-cursor, empty-pages, malformed-item, slow:<millis>, status:<code 400-599>";
 
 /// A fault description that is not one of [`FAULT_FORMS`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -46,6 +49,7 @@ impl FromStr for Fault {
             None => match text {
                 "not-json" => Ok(Fault::NotJson),
                 "repeat-cursor" => Ok(Fault::RepeatCursor),
+                "empty-pages" => Ok(Fault::EmptyPages),
                 "malformed-item" => Ok(Fault::MalformedItem),
                 "slow" | "status" => Err(fail("a value is needed after the colon")),
                 _ => Err(fail("unknown fault")),
@@ -70,6 +74,7 @@ impl fmt::Display for Fault {
         match self {
             Fault::NotJson => f.write_str("not-json"),
             Fault::RepeatCursor => f.write_str("repeat-cursor"),
+            Fault::EmptyPages => f.write_str("empty-pages"),
             Fault::MalformedItem => f.write_str("malformed-item"),
             Fault::Slow(delay) => write!(f, "slow:{}", delay.as_millis()),
             Fault::Status(code) => write!(f, "status:{code}"),
@@ -86,6 +91,7 @@ mod tests {
         for (text, fault) in [
             ("not-json", Fault::NotJson),
             ("repeat-cursor", Fault::RepeatCursor),
+            ("empty-pages", Fault::EmptyPages),
             ("malformed-item", Fault::MalformedItem),
             ("slow:1500", Fault::Slow(Duration::from_millis(1500))),
             ("status:503", Fault::Status(503)),

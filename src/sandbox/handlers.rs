@@ -82,11 +82,15 @@ pub(crate) fn router(state: AppState) -> Router {
 const NOT_JSON_PAGE: &str = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\
 <body><h1>Bad Gateway</h1><p>appdeck sandbox: injected fault, this answer is not JSON.</p></body></html>\n";
 
+/// Where the empty-pages fault's cursors start: beyond any row's sequence number, so the pages
+/// they ask for are empty.
+const EMPTY_PAGES_FROM: u64 = 1 << 62;
+
 /// The element the malformed-item fault puts in every page: valid JSON, but not a resource.
 const MALFORMED_ITEM: &str = r#""injected fault: this item is not a resource object""#;
 
 /// Applies the configured fault to every operation: `slow`, `status` and `not-json` to all
-/// three; `repeat-cursor` and `malformed-item` shape `resources.list` pages (see [`list`]).
+/// three; `repeat-cursor`, `empty-pages` and `malformed-item` shape `resources.list` pages (see [`list`]).
 async fn inject_fault(State(app): State<AppState>, request: Request, next: Next) -> Response {
     match app.fault {
         Some(Fault::Slow(delay)) if !pause(&app, delay).await => error_response(
@@ -119,6 +123,8 @@ async fn list(State(app): State<AppState>, body: Result<Bytes, BytesRejection>) 
             .cursor_text
             .clone()
             .or_else(|| query.next_cursor(&page)),
+        // Past every row, one further each time: empty pages, each cursor new.
+        Some(Fault::EmptyPages) => Some(query.cursor_after(query.after.max(EMPTY_PAGES_FROM) + 1)),
         _ => query.next_cursor(&page),
     };
     let extra = matches!(app.fault, Some(Fault::MalformedItem)).then_some(MALFORMED_ITEM);

@@ -90,13 +90,16 @@ impl ListQuery {
     /// The cursor for the page after `page`, if rows follow it.
     pub fn next_cursor(&self, page: &RowPage) -> Option<String> {
         let last = page.last.filter(|_| page.more)?;
-        Some(
-            Cursor {
-                after: last,
-                resource_type: self.resource_type.clone(),
-            }
-            .encode(),
-        )
+        Some(self.cursor_after(last))
+    }
+
+    /// The cursor of this listing for the rows after sequence number `after`.
+    pub fn cursor_after(&self, after: u64) -> String {
+        Cursor {
+            after,
+            resource_type: self.resource_type.clone(),
+        }
+        .encode()
     }
 }
 

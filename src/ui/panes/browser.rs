@@ -7,6 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
+use crate::api::ApiError;
 use crate::app::Loadable;
 use crate::app::layout;
 use crate::app::layout::TableAreas;
@@ -100,7 +101,14 @@ fn title(browser: &Browser) -> String {
 fn paging_note(browser: &Browser, theme: &Theme) -> Line<'static> {
     match browser.listing.loaded().map(|l| &l.more) {
         Some(More::Failed { error, .. }) => Line::from(vec![
-            Span::styled(" r retry · ! details ", theme.dim()),
+            Span::styled(
+                match error {
+                    // Nothing failed to arrive: the pages came, with nothing in them.
+                    ApiError::EmptyPages(_) => " r go on · ! details ",
+                    _ => " r retry · ! details ",
+                },
+                theme.dim(),
+            ),
             Span::styled(
                 format!("⚠ {} ", sanitize::line(&error.to_string())),
                 theme.error(),

@@ -203,13 +203,19 @@ impl Browser {
                 self.types_seen.insert(t.clone());
             }
         }
+        let received = page.resources.len();
         retain_type(&mut page, type_filter.as_deref());
         listing.pages += 1;
         listing.more = match (page.next_cursor(), page.next_fault()) {
             (_, Some(fault)) => More::Fault(fault),
             (None, None) => More::End,
-            (Some(next), None) => match listing.trail.accept(next) {
+            (Some(next), None) => match listing.trail.accept(next, received) {
                 Ok(()) => More::Available(next.to_owned()),
+                // The cursor is good, the pages before it were only empty: `r` goes on from it.
+                Err(error @ ApiError::EmptyPages(_)) => More::Failed {
+                    cursor: next.to_owned(),
+                    error,
+                },
                 Err(fault) => More::Fault(fault),
             },
         };
@@ -376,6 +382,7 @@ fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::paging::MAX_EMPTY_PAGES;
     use serde_json::json;
 
     fn page(start: usize, count: usize, next: Option<&str>) -> ListResponse {
@@ -447,6 +454,29 @@ mod tests {
         let req = only_request(&commands);
         assert_eq!(req.next, None);
         assert!(b.listing.is_loading());
+    }
+
+    /// A server sending empty pages, each with a new cursor: the list follows them (the screen
+    /// is far from full) until the 20th in a row, then shows the error with `r` to go on, which
+    /// asks for the cursor it stopped at.
+    #[test]
+    fn endless_empty_pages_stop_with_an_error_and_r_goes_on() {
+        let (mut b, mut ids, id) = started();
+        let (_, mut follow) = b.on_page(id, Ok(page(0, 2, Some("c0"))), &mut ids, 20);
+        let mut empty = 0;
+        while let Some(Command::Api { id, .. }) = follow {
+            empty += 1;
+            assert!(empty <= 2 * MAX_EMPTY_PAGES, "followed for ever");
+            let next = format!("c{empty}");
+            follow = b.on_page(id, Ok(page(0, 0, Some(&next))), &mut ids, 20).1;
+        }
+        assert_eq!(empty, MAX_EMPTY_PAGES);
+        assert_eq!(b.error(), Some(&ApiError::EmptyPages(MAX_EMPTY_PAGES)));
+        assert_eq!(b.rows().len(), 2, "the rows before stay");
+        let commands = b.refresh(&mut ids);
+        let next = only_request(&commands).next;
+        assert_eq!(next, Some(format!("c{MAX_EMPTY_PAGES}")));
+        assert_eq!(b.rows().len(), 2, "going on keeps the loaded rows");
     }
 
     #[test]
