@@ -1,10 +1,15 @@
 //! The log file: created private (0600), rotated by size so that it can never fill a disk. When
 //! the file would pass `max_bytes`, it becomes `NAME.1` (`NAME.1` becomes `NAME.2`, and so on, the
 //! oldest dropped) and a fresh file is started: at most `keep + 1` files of `max_bytes` each.
+//!
+//! A log that cannot be written (a full disk) drops its lines: [`DropOnError`] never hands the
+//! error to `tracing_subscriber`, whose writer would print it on stderr, over the TUI's frames.
+//! Instead [`LogHealth`] keeps the first error for the TUI to say once in its status bar.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 /// A size-rotated log file, for `tracing_subscriber`'s writer (wrapped in a `Mutex`).
 #[derive(Debug)]
@@ -72,6 +77,78 @@ impl Write for RotatingFile {
     }
 }
 
+/// Whether the log could be written: the first failure, kept for whoever can tell the user
+/// (the TUI's status bar). Clones share it.
+#[derive(Clone, Debug, Default)]
+pub struct LogHealth {
+    inner: Arc<Health>,
+}
+
+#[derive(Debug, Default)]
+struct Health {
+    first_failure: OnceLock<String>,
+    failed: tokio::sync::Notify,
+}
+
+impl LogHealth {
+    /// Records a failure; only the first is kept and announced.
+    pub fn fail(&self, why: &dyn std::fmt::Display) {
+        if self.inner.first_failure.set(why.to_string()).is_ok() {
+            // A stored permit: a waiter that comes later still hears of it.
+            self.inner.failed.notify_one();
+        }
+    }
+
+    /// The first failure, if there was one.
+    pub fn failure(&self) -> Option<&str> {
+        self.inner.first_failure.get().map(String::as_str)
+    }
+
+    /// Resolves with the first failure once there is one (at once if there already was).
+    pub async fn failed(&self) -> String {
+        loop {
+            if let Some(why) = self.failure() {
+                return why.to_owned();
+            }
+            self.inner.failed.notified().await;
+        }
+    }
+}
+
+/// A writer for logs that never fails: a line that cannot be written is dropped, and the first
+/// error goes to its [`LogHealth`] rather than back to `tracing_subscriber` (which would print
+/// it on stderr, that is over the TUI).
+#[derive(Debug)]
+pub struct DropOnError<W> {
+    inner: W,
+    health: LogHealth,
+}
+
+impl<W: Write> DropOnError<W> {
+    pub fn new(inner: W, health: LogHealth) -> Self {
+        DropOnError { inner, health }
+    }
+}
+
+impl<W: Write> Write for DropOnError<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.inner.write(buf) {
+            Ok(n) => Ok(n),
+            Err(e) => {
+                self.health.fail(&e);
+                Ok(buf.len())
+            }
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if let Err(e) = self.inner.flush() {
+            self.health.fail(&e);
+        }
+        Ok(())
+    }
+}
+
 /// Opens for appending, creating the file 0600; an existing file is made 0600 too (an older
 /// appdeck created it 0644).
 fn open_private(path: &Path) -> io::Result<File> {
@@ -119,5 +196,31 @@ mod tests {
                 assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{name}");
             }
         }
+    }
+
+    /// A full disk (`/dev/full`): every line is dropped without an error reaching the caller
+    /// (`tracing_subscriber` would print it on stderr, over the TUI), and the failure is kept
+    /// once, for the status bar.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_drops_the_lines_and_is_reported_once() {
+        let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let health = LogHealth::default();
+        let mut log = DropOnError::new(full, health.clone());
+        assert_eq!(health.failure(), None);
+        for _ in 0..3 {
+            log.write_all(b"a line\n").expect("never an error");
+            log.flush().expect("never an error");
+        }
+        let why = health.failure().expect("the failure is kept");
+        assert!(why.contains("No space left"), "{why}");
+        let announced = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(async {
+                tokio::time::timeout(std::time::Duration::from_secs(5), health.failed()).await
+            });
+        assert_eq!(announced.as_deref(), Ok(why));
     }
 }

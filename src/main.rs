@@ -8,7 +8,7 @@ use appdeck::api::{ClientSettings, Token};
 use appdeck::app::Session;
 use appdeck::cli::args::{Cli, Command};
 use appdeck::config::ReadOnly;
-use appdeck::log_file::RotatingFile;
+use appdeck::log_file::{DropOnError, LogHealth, RotatingFile};
 use appdeck::sandbox::{Sandbox, SandboxOptions};
 use appdeck::tui::LaunchOptions;
 use appdeck::tui::known_types::TypeSources;
@@ -22,8 +22,9 @@ fn main() -> ExitCode {
     let cli = appdeck::cli::args::parse();
     // The TUI and the sandbox run for a while and have no other place to report to; a one-shot
     // command says what it has to say on stdout and stderr.
+    let log = LogHealth::default();
     if matches!(cli.command, None | Some(Command::Sandbox(_))) {
-        init_logging();
+        init_logging(&log);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -37,7 +38,7 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
-        None => runtime.block_on(open_tui(&cli, started)),
+        None => runtime.block_on(open_tui(&cli, started, log)),
         Some(command) => runtime.block_on(appdeck::cli::run(command, &cli.global, cli.demo)),
     };
     // `q` quits at once: requests still in flight are dropped, not awaited.
@@ -46,7 +47,7 @@ fn main() -> ExitCode {
 }
 
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
-async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
+async fn open_tui(cli: &Cli, started: Instant, log: LogHealth) -> ExitCode {
     // The look of the UI comes from the config file even under --demo; a mistake there is
     // said before the terminal is taken over.
     let ui = match appdeck::config::load_ui(&cli.global.flags()) {
@@ -126,6 +127,7 @@ async fn open_tui(cli: &Cli, started: Instant) -> ExitCode {
             .ok()
             .and_then(|env| appdeck::config::store_path(&env))
             .map(|path| path.value),
+        log,
     };
     let result = appdeck::tui::launch(options).await;
     if let Some(sandbox) = sandbox {
@@ -177,8 +179,9 @@ fn draft_place(cli: &Cli, base_url: &str) -> Option<appdeck::tui::drafts::DraftP
 /// Logs go to a file (its path is in `--help`), never to the screen: the TUI owns the terminal.
 /// `APPDECK_LOG` sets the filter (default `appdeck=info`; per-request lines are `debug`). The file
 /// is private and rotated by size (`APPDECK_LOG_FILE_KIB` per file, 3 older files kept), so it can
-/// never fill a disk. Without a writable file, no logs.
-fn init_logging() {
+/// never fill a disk. A file that cannot be opened or written (a full disk) drops the lines and
+/// tells `health`, for the TUI's status bar; nothing about it is ever printed over the screen.
+fn init_logging(health: &LogHealth) {
     let Some(path) = appdeck::config::log_path() else {
         return;
     };
@@ -192,14 +195,20 @@ fn init_logging() {
         .map_or(RotatingFile::DEFAULT_MAX_BYTES, |kib| {
             kib.saturating_mul(1024)
         });
-    let Ok(file) = RotatingFile::open(&path, max_bytes, RotatingFile::DEFAULT_KEEP) else {
-        return;
+    let file = match RotatingFile::open(&path, max_bytes, RotatingFile::DEFAULT_KEEP) {
+        Ok(file) => file,
+        Err(e) => {
+            health.fail(&format!("{}: {e}", path.display()));
+            return;
+        }
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("APPDECK_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("appdeck=info"));
+    let writer = DropOnError::new(file, health.clone());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::sync::Mutex::new(file))
+        .with_writer(std::sync::Mutex::new(writer))
         .with_ansi(false)
+        .log_internal_errors(false)
         .try_init();
 }

@@ -227,6 +227,37 @@ fn a_server_that_disappears_shows_an_error_and_q_still_quits() {
     assert_eq!(tmux.format("#{alternate_on}"), "0");
 }
 
+/// A log that cannot be written (here no file may grow: `ulimit -f 0`, with SIGXFSZ ignored so
+/// that a write fails with EFBIG as on a full disk) used to have its errors printed on stderr by
+/// `tracing_subscriber`, over the frames. Now nothing but appdeck's frames reaches the terminal,
+/// and the status bar says the log cannot be written.
+#[test]
+fn an_unwritable_log_never_draws_over_the_screen_and_the_status_bar_says_so() {
+    // Wide enough for the whole warning in the status bar.
+    let tmux = Tmux::start(200, 30);
+    tmux.type_line(&format!(
+        "sh -c \"trap '' XFSZ; ulimit -f 0; exec {} --demo\"",
+        binary().display()
+    ));
+    let screen = tmux.wait_for("the rows and the warning", |s| {
+        s.contains("loaded") && s.contains("the log file cannot be written")
+    });
+    assert!(screen.contains("its lines are dropped"), "{screen}");
+    // Moving draws frames and logs; no error text may land on the screen meanwhile.
+    tmux.send(&["j", "j", "k"]);
+    let screen = tmux.wait_for("the cursor moved", |s| {
+        position(s).is_some_and(|(at, _)| at == 2)
+    });
+    for stray in ["tracing", "Unable to write"] {
+        assert!(
+            !screen.contains(stray),
+            "{stray:?} on the screen:\n{screen}"
+        );
+    }
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell after quitting");
+}
+
 /// After a TUI has gone, whichever way: the shell's prompt on the main screen (which still shows
 /// what the shell printed before the TUI started), the cursor visible, no mouse reporting, and
 /// the terminal's modes as they were (`stty_before`). Returns the screen.

@@ -16,7 +16,7 @@ use ratatui::layout::Rect;
 
 use crate::api::{Client, ClientSettings};
 use crate::app::panes::composer::ReportContext;
-use crate::app::{Action, App, Command, Session};
+use crate::app::{Action, App, Command, Notice, Session};
 use crate::signals::StopSignals;
 use effects::TerminalEffects;
 use event_loop::EventLoop;
@@ -47,6 +47,8 @@ pub struct LaunchOptions {
     /// The local store's file, where sends are recorded (the history); `None` without a data
     /// directory.
     pub store_path: Option<std::path::PathBuf>,
+    /// Whether the log file can be written: its first failure is said once in the status bar.
+    pub log: crate::log_file::LogHealth,
 }
 
 /// Runs the TUI until the user quits. Must be called inside a tokio runtime.
@@ -95,8 +97,17 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
         tracing::info!("signal received, quitting");
         let _ = sender.send(Action::ForceQuit);
     });
+    // The log never writes on the screen; when it cannot be written, the status bar says so once.
+    let log = options.log;
+    let sender = event_loop.sender();
+    let log_failed = tokio::spawn(async move {
+        let why = log.failed().await;
+        let notice = format!("the log file cannot be written ({why}); its lines are dropped");
+        let _ = sender.send(Action::Notice(Notice::Error(notice)));
+    });
     let result = event_loop.run().await;
     signals.abort();
+    log_failed.abort();
     drop(event_loop);
     drop(guard);
     tracing::info!("TUI closed");
