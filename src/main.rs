@@ -134,7 +134,9 @@ async fn open_tui(cli: &Cli, started: Instant, log: LogHealth) -> ExitCode {
         sandbox.shutdown().await;
     }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::SUCCESS,
+        // 128 + the signal's number, as for a process the signal had killed.
+        Ok(Some(signal)) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
         Err(e) => {
             tracing::error!("TUI failed: {e:#}");
             eprintln!("appdeck: {e:#}");

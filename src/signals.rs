@@ -4,9 +4,13 @@
 //! unheard after that point.
 
 pub struct StopSignals {
+    /// Each signal's number, with its stream.
     #[cfg(unix)]
-    streams: Vec<tokio::signal::unix::Signal>,
+    streams: Vec<(i32, tokio::signal::unix::Signal)>,
 }
+
+/// SIGINT's number, which ctrl-c is on every platform.
+const SIGINT: i32 = 2;
 
 impl StopSignals {
     /// Starts listening. Must be called inside a tokio runtime.
@@ -14,22 +18,32 @@ impl StopSignals {
     pub fn listen() -> Self {
         use tokio::signal::unix::{SignalKind, signal};
         let kinds = [
-            SignalKind::terminate(),
-            SignalKind::hangup(),
-            SignalKind::interrupt(),
+            (libc::SIGTERM, SignalKind::terminate()),
+            (libc::SIGHUP, SignalKind::hangup()),
+            (SIGINT, SignalKind::interrupt()),
         ];
-        let streams = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
+        let streams = kinds
+            .into_iter()
+            .filter_map(|(number, kind)| Some((number, signal(kind).ok()?)))
+            .collect();
         StopSignals { streams }
     }
 
-    /// Resolves when one of the signals arrives (never, if none could be listened to).
+    /// Resolves with the number of the signal that arrived (never, if none could be listened
+    /// to), so that the process can exit with 128 + that number, as a shell expects of a
+    /// program a signal stopped.
     #[cfg(unix)]
-    pub async fn received(mut self) {
+    pub async fn received(mut self) -> i32 {
         if self.streams.is_empty() {
             return std::future::pending().await;
         }
-        let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
-        futures_util::future::select_all(waits).await;
+        let waits = self.streams.iter_mut().map(|(number, stream)| {
+            Box::pin(async move {
+                stream.recv().await;
+                *number
+            })
+        });
+        futures_util::future::select_all(waits).await.0
     }
 
     #[cfg(not(unix))]
@@ -38,9 +52,10 @@ impl StopSignals {
     }
 
     #[cfg(not(unix))]
-    pub async fn received(self) {
+    pub async fn received(self) -> i32 {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
+        SIGINT
     }
 }

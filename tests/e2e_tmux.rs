@@ -302,7 +302,9 @@ fn launch_demo_with_pid(tmux: &Tmux) -> String {
     pid.trim().to_owned()
 }
 
-fn a_signal_quits_and_restores_the_terminal(signal: &str) {
+/// The signal quits like `q`, restoring the terminal, but the exit status is 128 + the signal's
+/// number (`status`), as a shell expects of a program a signal stopped: never 0.
+fn a_signal_quits_and_restores_the_terminal(signal: &str, status: u8) {
     let tmux = Tmux::start(100, 30);
     let stty_before = tmux.stty("stty.before");
     let pid = launch_demo_with_pid(&tmux);
@@ -311,22 +313,31 @@ fn a_signal_quits_and_restores_the_terminal(signal: &str) {
         .status()
         .expect("kill runs");
     assert!(killed.success(), "kill -{signal} {pid}: {killed}");
+    // The status first: any command typed after it would replace `$?`.
+    tmux.wait_for_prompt("the shell after the signal");
+    tmux.type_line("echo \"status $?\" > exit.status");
+    let path = tmux.home.path().join("exit.status");
+    tmux.wait_for("the exit status", |_| {
+        std::fs::read_to_string(&path).is_ok_and(|s| s.ends_with('\n'))
+    });
+    let said = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(said.trim(), format!("status {status}"), "after SIG{signal}");
     assert_terminal_restored(&tmux, &stty_before);
 }
 
 #[test]
 fn sigterm_restores_the_terminal() {
-    a_signal_quits_and_restores_the_terminal("TERM");
+    a_signal_quits_and_restores_the_terminal("TERM", 143);
 }
 
 #[test]
 fn sighup_restores_the_terminal() {
-    a_signal_quits_and_restores_the_terminal("HUP");
+    a_signal_quits_and_restores_the_terminal("HUP", 129);
 }
 
 #[test]
 fn sigint_restores_the_terminal() {
-    a_signal_quits_and_restores_the_terminal("INT");
+    a_signal_quits_and_restores_the_terminal("INT", 130);
 }
 
 /// An example program, built next to this test by `cargo test` (target/<profile>/examples/).

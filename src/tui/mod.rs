@@ -51,8 +51,9 @@ pub struct LaunchOptions {
     pub log: crate::log_file::LogHealth,
 }
 
-/// Runs the TUI until the user quits. Must be called inside a tokio runtime.
-pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
+/// Runs the TUI until the user quits, or a signal stops it: then its number comes back, for an
+/// exit status of 128 + that number, as a shell expects. Must be called inside a tokio runtime.
+pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     let client = Client::new(&options.settings)?;
     // Listen for signals before the terminal goes raw, so none can arrive unheard in between;
     // they quit like `q`, so the terminal is restored on the way out.
@@ -92,10 +93,16 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     event_loop.draw()?;
     event_loop.execute(load_types);
     let sender = event_loop.sender();
-    let signals = tokio::spawn(async move {
-        signals.received().await;
-        tracing::info!("signal received, quitting");
-        let _ = sender.send(Action::ForceQuit);
+    // Kept before the quit is sent, so it is there once the loop has stopped.
+    let stopped_by = std::sync::Arc::new(std::sync::OnceLock::new());
+    let signals = tokio::spawn({
+        let stopped_by = stopped_by.clone();
+        async move {
+            let signal = signals.received().await;
+            tracing::info!(signal, "signal received, quitting");
+            let _ = stopped_by.set(signal);
+            let _ = sender.send(Action::ForceQuit);
+        }
     });
     // The log never writes on the screen; when it cannot be written, the status bar says so once.
     let log = options.log;
@@ -111,5 +118,6 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<()> {
     drop(event_loop);
     drop(guard);
     tracing::info!("TUI closed");
-    Ok(result?)
+    result?;
+    Ok(stopped_by.get().copied())
 }
