@@ -901,8 +901,13 @@ fn a_report_that_breaks_its_type_schema_shows_the_finding_then_the_service_error
     tmux.send(&[":"]);
     tmux.send(&["-l", "type repository"]);
     tmux.send(&["Enter"]);
+    // The unfiltered list's first row may be a repository too: wait for the filtered rows, or R
+    // lands while they load and finds no row.
     tmux.wait_for("the repositories", |s| {
-        s.contains("│▶  repository") && position(s).is_some_and(|(at, n)| at == 1 && n > 0)
+        s.contains("· type repository ·")
+            && s.contains(" loaded")
+            && s.contains("│▶  repository")
+            && position(s).is_some_and(|(at, n)| at == 1 && n > 0)
     });
     tmux.send(&["R"]);
     tmux.wait_for("the composer", |s| s.contains("Task report about"));
