@@ -475,10 +475,15 @@ fn read_answer(status: reqwest::StatusCode, bytes: &[u8], url: &str) -> Result<A
 
 /// A page of `resources.list` from a 2xx body.
 fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
-    let page = match super::page::read_page(bytes) {
-        Some(page) => page,
-        // Not an object: read whole, for the syntax error or the type found.
-        None => ListResponse::from_value(reject_error_status(decode(bytes)?)?),
+    let page = match serde_json::from_slice::<Value>(bytes) {
+        // The common case: the page parses whole, each byte scanned once.
+        Ok(value) => ListResponse::from_value(value),
+        // Valid JSON the parser cannot hold somewhere (nesting, a lone surrogate): read item by
+        // item, so that only the odd item is marked.
+        Err(e) if super::page::beyond_parser(&e).is_some() => {
+            super::page::read_page(bytes).ok_or_else(|| decode_error(&e, bytes))?
+        }
+        Err(e) => return Err(decode_error(&e, bytes)),
     };
     let page = page.map_err(|problem| ApiError::Decode {
         problem,
@@ -520,19 +525,12 @@ fn decode_error(error: &serde_json::Error, bytes: &[u8]) -> ApiError {
     }
 }
 
-/// A 2xx body whose `status` is `error` is a failure too.
-fn reject_error_status(value: Value) -> Result<Value, ApiError> {
-    match rejection(&value) {
-        Some(error) => Err(error),
-        None => Ok(value),
-    }
-}
-
 fn rejection(value: &Value) -> Option<ApiError> {
     value.as_object().and_then(rejection_in)
 }
 
-/// The refusal a body's `status` of `error` says, worded from its message.
+/// The refusal a body's `status` of `error` says, worded from its message: a 2xx body saying so
+/// is a failure too.
 fn rejection_in(body: &Map<String, Value>) -> Option<ApiError> {
     (body.get("status").and_then(Value::as_str) == Some("error")).then(|| {
         ApiError::Rejected(body_message(body).unwrap_or_else(|| "no message given".to_owned()))
