@@ -8,21 +8,14 @@ use common::{TestSandbox, run, run_with_stdin, write_file};
 use serde_json::Value;
 
 /// Numbers an `f64` would rewrite (`1.2345678901234568e+22`, `100.0`, `-0.0`, `0.0`...), and one
-/// past its range.
-const NUMBERS: [&str; 8] = [
-    "12345678901234567890123",
-    "-98765432109876543210",
-    "18446744073709551616",
-    "0.1000000000000000055511151231257827",
-    "1E-400",
-    "1e2",
-    "-0",
-    "1e400",
-];
+/// past its range: one a line, shared with `src/app/exact_tests.rs`.
+fn numbers() -> Vec<&'static str> {
+    include_str!("common/exact_numbers.txt").lines().collect()
+}
 
-/// A report whose resource holds [`NUMBERS`] (as `n0`..`n7`), its keys out of the spec's order.
+/// A report whose resource holds [`numbers`] (as `n0`..`n7`), its keys out of the spec's order.
 fn report() -> String {
-    let properties: Vec<String> = NUMBERS
+    let properties: Vec<String> = numbers()
         .iter()
         .enumerate()
         .map(|(i, n)| format!(r#""n{i}": {n}"#))
@@ -48,7 +41,7 @@ fn positions(text: &str, keys: &[&str]) -> Vec<usize> {
 }
 
 fn assert_exact(text: &str) {
-    for (i, n) in NUMBERS.iter().enumerate() {
+    for (i, n) in numbers().iter().enumerate() {
         assert!(
             text.contains(&format!(r#""n{i}":{n}"#)) || text.contains(&format!(r#""n{i}": {n}"#)),
             "n{i} is not {n} in {text}"
@@ -95,9 +88,9 @@ fn numbers_and_key_order_survive_a_report_the_sandbox_and_list() {
         let sent = ["properties", "name", "zeta", "type", "external_id"];
         let at = positions(line, &sent);
         assert!(at.is_sorted(), "keys reordered: {line}");
-        let numbers: Vec<String> = (0..NUMBERS.len()).map(|i| format!("n{i}")).collect();
-        let numbers: Vec<&str> = numbers.iter().map(String::as_str).collect();
-        assert!(positions(line, &numbers).is_sorted(), "{line}");
+        let keys: Vec<String> = (0..numbers().len()).map(|i| format!("n{i}")).collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        assert!(positions(line, &keys).is_sorted(), "{line}");
     }
 
     // The history holds the body exactly as sent.

@@ -10,21 +10,17 @@ use super::{Action, App, Command, Session};
 use crate::api::page::read_page;
 use crate::api::{Exchange, Reply};
 
-/// Numbers an `f64` would rewrite, and one past its range.
-const NUMBERS: [&str; 8] = [
-    "12345678901234567890123",
-    "-98765432109876543210",
-    "18446744073709551616",
-    "0.1000000000000000055511151231257827",
-    "1E-400",
-    "1e2",
-    "-0",
-    "1e400",
-];
+/// Numbers an `f64` would rewrite, and one past its range: one a line, shared with
+/// `tests/exact.rs`.
+fn numbers() -> Vec<&'static str> {
+    include_str!("../../tests/common/exact_numbers.txt")
+        .lines()
+        .collect()
+}
 
-/// An app whose first page is one resource holding [`NUMBERS`], its keys out of the spec's order.
+/// An app whose first page is one resource holding [`numbers`], its keys out of the spec's order.
 fn app() -> App {
-    let properties: Vec<String> = NUMBERS
+    let properties: Vec<String> = numbers()
         .iter()
         .enumerate()
         .map(|(i, n)| format!(r#""n{i}": {n}"#))
@@ -51,7 +47,7 @@ fn app() -> App {
 /// Whether `text` holds each number as written, `n0` to `n7` in order.
 fn assert_exact(text: &str) {
     let mut from = 0;
-    for (i, n) in NUMBERS.iter().enumerate() {
+    for (i, n) in numbers().iter().enumerate() {
         let at = [format!(r#""n{i}": {n}"#), format!(r#""n{i}":{n}"#)]
             .iter()
             .find_map(|s| text[from..].find(s.as_str()))
