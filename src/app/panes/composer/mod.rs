@@ -103,6 +103,9 @@ pub struct Composer {
     /// sent as they were, and flagged by the checks, until the field is edited. Opening a file
     /// changes nothing in it.
     pub kept: BTreeMap<String, Kept>,
+    /// The order of the keys of the report that was read, and of its `response`: the report is
+    /// sent with its keys in that order (new ones after). Empty for a report composed here.
+    pub key_order: (Vec<String>, Vec<String>),
     pub field: Field,
     /// Whether the field under the cursor has the keyboard.
     pub editing: bool,
@@ -184,10 +187,16 @@ impl Composer {
     /// are fields that are absent or not strings (see [`Composer::kept`]).
     pub fn set_report(&mut self, report: &Value) {
         let mut extra = report.as_object().cloned().unwrap_or_default();
+        let keys = |map: &Map<String, Value>| map.keys().cloned().collect::<Vec<_>>();
+        let response_keys = match extra.get("response") {
+            Some(Value::Object(response)) => keys(response),
+            _ => Vec::new(),
+        };
+        self.key_order = (keys(&extra), response_keys);
         let mut kept = BTreeMap::new();
         let mut take_string = |map: &mut Map<String, Value>, field: Field| {
             let key = field.label();
-            match map.remove(key) {
+            match map.shift_remove(key) {
                 Some(Value::String(s)) => s,
                 Some(other) => {
                     let shown = other.to_string();
@@ -203,12 +212,12 @@ impl Composer {
         let task_id = take_string(&mut extra, Field::TaskId);
         let status = take_string(&mut extra, Field::Status);
         let message = take_string(&mut extra, Field::Message);
-        let mut response = match extra.remove("response") {
+        let mut response = match extra.shift_remove("response") {
             Some(Value::Object(map)) => map,
             _ => Map::new(),
         };
         let response_type = take_string(&mut response, Field::ResponseType);
-        let resource = response.remove("resource").unwrap_or(Value::Null);
+        let resource = response.shift_remove("resource").unwrap_or(Value::Null);
         if !response.is_empty() {
             extra.insert("response".into(), Value::Object(response));
         }
@@ -247,6 +256,7 @@ impl Composer {
             resource: json_editor::new_editor(text),
             extra: Map::new(),
             kept: BTreeMap::new(),
+            key_order: Default::default(),
             field: Field::TaskId,
             editing: false,
             findings: Vec::new(),
@@ -332,7 +342,17 @@ impl Composer {
     pub fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
         match crate::validate::parse_json(&text) {
-            Ok(resource) => Ok(check::assemble(&self.header(), resource)),
+            Ok(resource) => {
+                let mut body = check::assemble(&self.header(), resource);
+                let (order, response_order) = &self.key_order;
+                if let Value::Object(map) = &mut body {
+                    in_order(map, order);
+                    if let Some(Value::Object(response)) = map.get_mut("response") {
+                        in_order(response, response_order);
+                    }
+                }
+                Ok(body)
+            }
             Err(error) => Err(error.to_string()),
         }
     }
@@ -357,6 +377,21 @@ impl Composer {
     pub fn replace_resource(&mut self, text: &str) {
         json_editor::replace_text(&mut self.resource, text);
     }
+}
+
+/// Puts the keys of `map` that `order` names first, in that order, and the rest after them as
+/// they are.
+fn in_order(map: &mut Map<String, Value>, order: &[String]) {
+    if order.is_empty() {
+        return;
+    }
+    let mut rest = std::mem::take(map);
+    for key in order {
+        if let Some((key, value)) = rest.shift_remove_entry(key) {
+            map.insert(key, value);
+        }
+    }
+    map.extend(rest);
 }
 
 /// A `task_id` that says it must be replaced, unique enough not to collide by accident.

@@ -1268,6 +1268,38 @@ fn a_report_file_is_checked_on_its_first_frame_and_sent_as_it_is() {
     assert_eq!(body["response"]["resource"], file["response"]["resource"]);
 }
 
+/// A report file is sent with its keys in the file's order, its `response` too, unknown keys
+/// in their places.
+#[test]
+fn a_report_file_is_sent_with_its_keys_in_the_files_order() {
+    let mut app = app();
+    let text = r#"{"response": {"resource": {"type": "repository", "external_id": "x",
+        "name": "n", "properties": {}}, "zeta": 1, "response_type": "resource"},
+        "message": "m", "unknown": [1.50], "status": "ok", "task_id": "t-1"}"#;
+    app.update(Action::ReportFileRead {
+        path: "report.json".into(),
+        text: Ok(text.to_owned()),
+    });
+    key(&mut app, 's');
+    let body = (0..2)
+        .flat_map(|_| code(&mut app, KeyCode::Enter))
+        .find_map(|c| match c {
+            Command::Api { call, .. } => Some(call.body.clone()),
+            _ => None,
+        })
+        .expect("the report is sent");
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(
+        keys(&body),
+        ["response", "message", "unknown", "status", "task_id"]
+    );
+    assert_eq!(
+        keys(&body["response"]),
+        ["resource", "zeta", "response_type"]
+    );
+    assert_eq!(body["unknown"].to_string(), "[1.50]");
+}
+
 /// Once edited, a field holds what was typed: a string.
 #[test]
 fn editing_a_field_read_as_a_number_makes_it_the_text_typed() {
