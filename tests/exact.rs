@@ -206,4 +206,6 @@ fn an_item_too_deep_to_read_marks_only_itself() {
         out.stderr
     );
     assert!(out.stderr.contains("3 resources"), "{}", out.stderr);
+    // The row shows the item's text as it came, not quoted as a JSON string.
+    assert!(out.stdout.contains(r#"{"id": "deep""#), "{}", out.stdout);
 }

@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 
 use super::pane::Screen;
-use super::tests::{code, key};
+use super::tests::{code, key, review_and_send};
 use super::{Action, App, Command, Session};
 use crate::api::page::read_page;
 use crate::api::{Exchange, Reply};
@@ -84,14 +84,7 @@ fn r_copies_each_number_as_it_came_and_the_report_sends_it_so() {
         panic!("the composer is open");
     };
     assert_exact(&composer.resource_text());
-    key(&mut app, 's');
-    // Enter twice: findings (the provisional task id, the unknown type) ask for a second one.
-    let body = (0..2)
-        .flat_map(|_| code(&mut app, KeyCode::Enter))
-        .find_map(|c| match c {
-            Command::Api { call, .. } => Some(call.body.clone()),
-            _ => None,
-        })
-        .expect("the report is sent");
+    // Findings (the provisional task id, the unknown type) ask for a second Enter.
+    let body = review_and_send(&mut app);
     assert_exact(&serde_json::to_string(&body).unwrap());
 }

@@ -69,6 +69,19 @@ pub(crate) fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
     }
 }
 
+/// `s` on a composer, then `Enter` until the request goes out (twice when findings ask for a
+/// second one): the body sent.
+pub(crate) fn review_and_send(app: &mut App) -> serde_json::Value {
+    key(app, 's');
+    (0..2)
+        .flat_map(|_| code(app, crossterm::event::KeyCode::Enter))
+        .find_map(|c| match c {
+            Command::Api { call, .. } => Some(call.body.clone()),
+            _ => None,
+        })
+        .expect("the request is sent")
+}
+
 /// A key pressed, through the keymap as the event loop maps it.
 pub(crate) fn key(app: &mut App, c: char) -> Vec<Command> {
     code(app, crossterm::event::KeyCode::Char(c))

@@ -78,7 +78,7 @@ impl Row {
             PageItem::Malformed(m) => [
                 marker.to_owned(),
                 String::new(),
-                sanitize::excerpt(m.raw.to_string().as_bytes(), RAW_EXCERPT_CHARS),
+                sanitize::excerpt(m.text().as_bytes(), RAW_EXCERPT_CHARS),
                 String::new(),
                 String::new(),
                 String::new(),

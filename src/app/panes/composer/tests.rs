@@ -1280,14 +1280,7 @@ fn a_report_file_is_sent_with_its_keys_in_the_files_order() {
         path: "report.json".into(),
         text: Ok(text.to_owned()),
     });
-    key(&mut app, 's');
-    let body = (0..2)
-        .flat_map(|_| code(&mut app, KeyCode::Enter))
-        .find_map(|c| match c {
-            Command::Api { call, .. } => Some(call.body.clone()),
-            _ => None,
-        })
-        .expect("the report is sent");
+    let body = crate::app::tests::review_and_send(&mut app);
     let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(
         keys(&body),
