@@ -275,7 +275,8 @@ pub struct StoredDraft {
     pub age: std::time::Duration,
     /// Which stored draft it is, as it was read.
     pub revision: DraftRevision,
-    /// How long ago it was sent, when it was (its removal could not be written since).
+    /// How long ago it was sent, when it was: its removal could not be written since, or its
+    /// send began and no answer was recorded (it may have reached the service).
     pub sent: Option<std::time::Duration>,
 }
 
@@ -370,6 +371,9 @@ pub enum Command {
     },
     /// Remove a composer's draft (the user discarded it), never another window's.
     RemoveDraft(DraftSlot),
+    /// A composer's send goes out next: save `body`, its draft text, marked as being sent (so a
+    /// window that ends before the answer is recorded never offers it again as unsent).
+    DraftSending { slot: DraftSlot, body: String },
     /// A composer's draft was sent and accepted: remove it like [`Command::RemoveDraft`]; should
     /// the store not take even that, this window still never restores it as unsent.
     DraftSent(DraftSlot),

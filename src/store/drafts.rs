@@ -55,6 +55,9 @@ pub struct Draft {
     /// The composer's text for it.
     pub body: String,
     pub updated_at: DateTime<Utc>,
+    /// When its send began, if the window that sent it never removed it (it ended before the
+    /// answer was recorded, or the store refused the removal): it may have reached the service.
+    pub sent_at: Option<DateTime<Utc>>,
 }
 
 impl Store {
@@ -65,24 +68,50 @@ impl Store {
     pub fn save_draft(
         &self,
         key: &DraftKey,
-        (owner, from): (&str, Option<DraftRevision>),
+        owner: (&str, Option<DraftRevision>),
         body: &str,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        self.write_draft(key, owner, body, at, None)
+    }
+
+    /// Saves `owner`'s draft as [`Store::save_draft`] does, marked as being sent from `at`: its
+    /// send goes out next. A send that reached the service removes it; one that failed saves it
+    /// again, which clears the mark.
+    pub fn save_draft_sending(
+        &self,
+        key: &DraftKey,
+        owner: (&str, Option<DraftRevision>),
+        body: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.write_draft(key, owner, body, at, Some(at))
+    }
+
+    fn write_draft(
+        &self,
+        key: &DraftKey,
+        (owner, from): (&str, Option<DraftRevision>),
+        body: &str,
+        at: DateTime<Utc>,
+        sent_at: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
         let base_url = base_url_key(&key.base_url);
         let at = timestamp(&at);
+        let sent_at = sent_at.as_ref().map(timestamp);
         let tx = self.write_transaction()?;
         let own = tx
             .execute(
-                "UPDATE drafts SET body = ?5, updated_at = ?6, revision = revision + 1
+                "UPDATE drafts SET body = ?5, updated_at = ?6, sent_at = ?7,
+                    revision = revision + 1
                  WHERE base_url = ?1 AND kind = ?2 AND subject = ?3 AND owner = ?4",
-                params![base_url, key.kind, key.subject, owner, body, at],
+                params![base_url, key.kind, key.subject, owner, body, at, sent_at],
             )
             .map_err(|e| self.error(e))?;
         let taken_over = match (own, from) {
             (0, Some(from)) => tx
                 .execute(
-                    "UPDATE drafts SET owner = ?6, body = ?7, updated_at = ?8,
+                    "UPDATE drafts SET owner = ?6, body = ?7, updated_at = ?8, sent_at = ?9,
                         revision = revision + 1
                      WHERE id = ?1 AND revision = ?2
                         AND base_url = ?3 AND kind = ?4 AND subject = ?5",
@@ -94,7 +123,8 @@ impl Store {
                         key.subject,
                         owner,
                         body,
-                        at
+                        at,
+                        sent_at
                     ],
                 )
                 .map_err(|e| self.error(e))?,
@@ -102,9 +132,10 @@ impl Store {
         };
         if own == 0 && taken_over == 0 {
             tx.execute(
-                "INSERT INTO drafts (base_url, kind, subject, owner, revision, body, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6)",
-                params![base_url, key.kind, key.subject, owner, body, at],
+                "INSERT INTO drafts
+                    (base_url, kind, subject, owner, revision, body, updated_at, sent_at)
+                 VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7)",
+                params![base_url, key.kind, key.subject, owner, body, at, sent_at],
             )
             .map_err(|e| self.error(e))?;
         }
@@ -179,10 +210,15 @@ impl Store {
 
 /// The columns [`read_draft`] reads, in its order.
 const SELECT: &str =
-    "SELECT base_url, kind, subject, body, updated_at, owner, id, revision FROM drafts";
+    "SELECT base_url, kind, subject, body, updated_at, owner, id, revision, sent_at FROM drafts";
 
 fn read_draft(row: &rusqlite::Row<'_>) -> rusqlite::Result<Draft> {
-    let updated_at: String = row.get(4)?;
+    // A time this appdeck did not write is kept as the epoch rather than failing.
+    let time = |text: String| {
+        DateTime::parse_from_rfc3339(&text)
+            .map(|t| t.with_timezone(&Utc))
+            .unwrap_or_default()
+    };
     Ok(Draft {
         key: DraftKey {
             base_url: row.get(0)?,
@@ -190,14 +226,12 @@ fn read_draft(row: &rusqlite::Row<'_>) -> rusqlite::Result<Draft> {
             subject: row.get(2)?,
         },
         body: row.get(3)?,
-        // A time this appdeck did not write is kept as the epoch rather than failing.
-        updated_at: DateTime::parse_from_rfc3339(&updated_at)
-            .map(|t| t.with_timezone(&Utc))
-            .unwrap_or_default(),
+        updated_at: time(row.get(4)?),
         owner: row.get(5)?,
         revision: DraftRevision {
             row: row.get(6)?,
             revision: row.get(7)?,
         },
+        sent_at: row.get::<_, Option<String>>(8)?.map(time),
     })
 }

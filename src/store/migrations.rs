@@ -70,6 +70,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     DROP TABLE drafts;
     ALTER TABLE drafts_by_owner RENAME TO drafts;
     CREATE INDEX drafts_by_time ON drafts (base_url, updated_at);",
+    // 5: when a draft's send began, written before it goes out and cleared by the next save: a
+    // draft whose window ended (a crash, a full disk refusing its removal) before the answer was
+    // recorded is never offered again as unsent.
+    "ALTER TABLE drafts ADD COLUMN sent_at TEXT;",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

@@ -36,6 +36,13 @@ enum Job {
         body: String,
     },
     Remove(Removal),
+    /// Saves the text about to be sent, marked as being sent.
+    MarkSending {
+        key: DraftKey,
+        owner: String,
+        from: Option<DraftRevision>,
+        body: String,
+    },
     List {
         id: RequestId,
         base_url: String,
@@ -104,6 +111,21 @@ impl Drafts {
                     result: Err("no data directory (set APPDECK_DATA_DIR)".to_owned()),
                 });
             }
+        }
+    }
+
+    /// Saves a composer's text as it goes out, marked as being sent: should this window end
+    /// before the answer is recorded, the draft is never offered again as unsent.
+    pub fn sending(&mut self, slot: DraftSlot, body: String) {
+        let Some(composer) = slot.owner else { return };
+        let owner = self.owner(composer);
+        if let Some(key) = self.key(slot.subject) {
+            self.send(Job::MarkSending {
+                key,
+                owner,
+                from: slot.from,
+                body,
+            });
         }
     }
 
@@ -256,6 +278,25 @@ impl Worker {
                         .map_err(|e| error(&e))
                 }),
             },
+            Job::MarkSending {
+                key,
+                owner,
+                from,
+                body,
+            } => {
+                let failed = self
+                    .store()
+                    .and_then(|store| {
+                        store
+                            .save_draft_sending(&key, (&owner, from), &body, chrono::Utc::now())
+                            .map_err(|e| error(&e))
+                    })
+                    .err()?;
+                Action::Notice(Notice::Error(format!(
+                    "the draft could not be marked as being sent ({failed}): should this window \
+                     end before the answer is recorded, it will be offered again as unsent"
+                )))
+            }
             Job::List { id, base_url } => Action::DraftsListed {
                 id,
                 drafts: self.list(&base_url),
@@ -303,7 +344,8 @@ impl Worker {
                     }
                     removal.sent
                 }
-                None => None,
+                // A send began and no answer was recorded: it may have reached the service.
+                None => draft.sent_at,
             };
             return Ok(Some(StoredDraft {
                 revision: draft.revision,
@@ -314,14 +356,14 @@ impl Worker {
         }
     }
 
-    /// The drafts of `base_url` not sent: one sent whose removal the store did not take is not
-    /// among them.
+    /// The drafts of `base_url` not sent: one sent whose removal the store did not take, or
+    /// whose send began with no answer recorded, is not among them.
     fn list(&mut self, base_url: &str) -> Result<Vec<UnsentDraft>, String> {
         let drafts = self.store()?.drafts(base_url).map_err(|e| error(&e))?;
         let now = chrono::Utc::now();
         Ok(drafts
             .into_iter()
-            .filter(|d| !self.sent_not_removed.iter().any(|r| r.covers(d)))
+            .filter(|d| d.sent_at.is_none() && !self.sent_not_removed.iter().any(|r| r.covers(d)))
             .map(|d| UnsentDraft {
                 subject: DraftSubject {
                     kind: d.key.kind,
@@ -416,6 +458,78 @@ mod tests {
             })
         ));
         assert_eq!(store.load_draft(&key).unwrap(), None, "removed at last");
+    }
+
+    /// A draft is saved marked as being sent before its send goes out. Should the store then
+    /// refuse its removal (a full disk) and the window end, the next window (a new worker)
+    /// restores it saying when it was sent, before and after space is freed, and never lists
+    /// it as unsent; a save (the text edited again) clears the mark.
+    #[test]
+    fn a_draft_marked_as_being_sent_is_never_offered_as_unsent_after_a_restart() {
+        use crate::store::test_support::full_disk;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(crate::store::FILE_NAME);
+        let key = DraftKey::report("http://service.example/api/v1", Some("res_1"));
+        let owner = "window/1".to_owned();
+        let mut window = Worker::new(path.clone());
+        let save = |worker: &mut Worker, body: &str| {
+            worker.run(Job::Save {
+                id: RequestId(1),
+                key: key.clone(),
+                owner: owner.clone(),
+                from: None,
+                body: body.to_owned(),
+            })
+        };
+        save(&mut window, "typed");
+        let marked = window.run(Job::MarkSending {
+            key: key.clone(),
+            owner: owner.clone(),
+            from: None,
+            body: "as sent".to_owned(),
+        });
+        assert!(marked.is_none(), "marked without a word: {marked:?}");
+        full_disk(&path, true);
+        let refused = window.run(Job::Remove(Removal {
+            key: key.clone(),
+            owner: Some(owner.clone()),
+            from: None,
+            sent: Some(chrono::Utc::now()),
+        }));
+        assert!(refused.is_some(), "the removal was refused");
+        drop(window);
+        let restored = |worker: &mut Worker| match worker.run(Job::Load {
+            id: RequestId(2),
+            key: key.clone(),
+        }) {
+            Some(Action::DraftLoaded {
+                result: Ok(Some(draft)),
+                ..
+            }) => draft,
+            other => panic!("the draft is still there: {other:?}"),
+        };
+        let listed = |worker: &mut Worker| match worker.run(Job::List {
+            id: RequestId(3),
+            base_url: key.base_url.clone(),
+        }) {
+            Some(Action::DraftsListed { drafts: Ok(d), .. }) => d.len(),
+            other => panic!("{other:?}"),
+        };
+        for full in [true, false] {
+            if !full {
+                full_disk(&path, false);
+            }
+            let mut next_window = Worker::new(path.clone());
+            let draft = restored(&mut next_window);
+            assert_eq!(draft.body, "as sent");
+            assert!(draft.sent.is_some(), "says it was sent: {draft:?}");
+            assert_eq!(listed(&mut next_window), 0, "not listed as unsent");
+            if !full {
+                save(&mut next_window, "edited since");
+                assert!(restored(&mut next_window).sent.is_none());
+                assert_eq!(listed(&mut next_window), 1);
+            }
+        }
     }
 
     #[test]

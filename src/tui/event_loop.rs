@@ -306,6 +306,7 @@ where
                 Command::LoadDraft { id, subject } => self.drafts.load(id, subject),
                 Command::SaveDraft { id, slot, body } => self.drafts.save(id, slot, body),
                 Command::RemoveDraft(slot) => self.drafts.remove(slot, false),
+                Command::DraftSending { slot, body } => self.drafts.sending(slot, body),
                 Command::DraftSent(slot) => self.drafts.remove(slot, true),
                 Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
                 Command::ListDrafts { id } => self.drafts.list(id),

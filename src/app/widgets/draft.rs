@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::app::pane::Ctx;
+use crate::app::pane::{Ctx, Outcome};
 use crate::app::{Command, DraftSlot, DraftSubject, RequestId, StoredDraft};
 use crate::sanitize;
 use crate::store::DraftRevision;
@@ -168,6 +168,39 @@ impl<F> DraftState<F> {
         self.from = Some(stored.revision);
         self.sent_before = stored.sent;
         Some(stored)
+    }
+
+    /// The composer's send goes out next (`id` is its request): its text (`body`) is saved
+    /// marked as being sent, so that it never comes back as unsent should this window end
+    /// before the answer is recorded. A send that fails is saved again ([`Self::not_sent`]).
+    pub fn sending(&mut self, id: RequestId, body: String) -> Command {
+        self.unsaved = None;
+        self.owner.get_or_insert(id.0);
+        Command::DraftSending {
+            slot: self.slot(),
+            body,
+        }
+    }
+
+    /// Puts, before the send `outcome` asks for (if it asks for one), the save of `text` marked
+    /// as being sent.
+    pub fn before_send(&mut self, outcome: Outcome, text: String) -> Outcome {
+        let Outcome::Handled(mut commands) = outcome else {
+            return outcome;
+        };
+        let send = commands.iter().find_map(|command| match command {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        });
+        if let Some(id) = send {
+            commands.insert(0, self.sending(id, text));
+        }
+        Outcome::Handled(commands)
+    }
+
+    /// The send failed: the draft is unsent again, and its next save says so.
+    pub fn not_sent(&mut self, now: Instant) {
+        self.touch(now);
     }
 
     /// The composer was sent and accepted: its draft has done its job.

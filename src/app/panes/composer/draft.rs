@@ -69,9 +69,14 @@ impl Composer {
 
     /// The save of what is unsaved, now; nothing when everything is saved.
     pub fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
-        // A struct of strings and a JSON map always serialises.
-        let body = serde_json::to_string(&self.draft_body()).unwrap_or_default();
+        let body = self.draft_text();
         self.draft.save(id, || body)
+    }
+
+    /// The draft as the store keeps it.
+    pub fn draft_text(&self) -> String {
+        // A struct of strings and a JSON map always serialises.
+        serde_json::to_string(&self.draft_body()).unwrap_or_default()
     }
 
     /// Puts a stored draft's fields in place, keeping the composer as it was for `D`. A body

@@ -818,6 +818,47 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
     assert!(app.wake_at().is_some(), "the typing is still to be saved");
 }
 
+/// The report goes out only after its text is saved marked as being sent, so that a window
+/// ending before the answer is recorded never leaves it to come back as unsent; a send the
+/// service refused is saved again, which clears the mark.
+#[test]
+fn a_send_saves_its_draft_marked_as_being_sent_first_and_a_refusal_saves_it_again() {
+    let t0 = std::time::Instant::now();
+    let mut app = composing_at(t0, None);
+    type_message(&mut app, t0, "send me");
+    key(&mut app, 's');
+    let commands = code(&mut app, KeyCode::Enter);
+    let mark = commands
+        .iter()
+        .position(|c| matches!(c, Command::DraftSending { .. }))
+        .expect("marked as being sent");
+    let send = commands
+        .iter()
+        .position(|c| matches!(c, Command::Api { .. }))
+        .expect("sent");
+    assert!(mark < send, "{commands:?}");
+    let Command::DraftSending { slot, body } = &commands[mark] else {
+        unreachable!()
+    };
+    assert_eq!(*slot, composer(&app).draft.slot());
+    assert!(slot.owner.is_some(), "the composer's own draft");
+    let body: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(body["message"], "send me");
+    assert_eq!(
+        app.wake_at(),
+        None,
+        "nothing left to save while it is in flight"
+    );
+    let (id, _) = sent(&commands);
+    app.update(Action::ApiResult {
+        id,
+        reply: answer(json!({"status": "error", "error": "no"}), 400),
+    });
+    let due = app.wake_at().expect("a refused send is saved again");
+    let saved = saves(&tick(&mut app, due));
+    assert_eq!(saved.len(), 1, "saved again, unmarked");
+}
+
 /// A draft that was sent and accepted, but that the store could not remove (a full disk),
 /// comes back saying when it was sent: never as a report not sent yet.
 #[test]

@@ -124,6 +124,7 @@ impl Pane for Composer {
                     recorded.push(self.draft.sent());
                     return Outcome::RefreshList(recorded);
                 }
+                self.draft.not_sent(cx.now);
                 return recorded.into();
             }
             _ => {}
@@ -277,14 +278,19 @@ impl Composer {
             kind: SendKind::Report,
             base_url: &self.context.base_url,
         };
-        send_flow::update_review(
+        let text = matches!(action, Action::Open).then(|| self.draft_text());
+        let outcome = send_flow::update_review(
             &mut self.phase,
             &mut self.review_scroll,
             action,
             cx,
             target,
             hold,
-        )
+        );
+        match text {
+            Some(text) => self.draft.before_send(outcome, text),
+            None => outcome,
+        }
     }
 
     fn toggle_status(&mut self, cx: &mut Ctx) -> Vec<Command> {

@@ -287,6 +287,10 @@ fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_record
         panic!("the second Enter sends: {second:?}");
     };
     assert_eq!(body, bumped_without_repository());
+    assert!(
+        matches!(second.first(), Some(Command::DraftSending { body, .. }) if body.contains("payload")),
+        "saved marked as being sent before it goes out: {second:?}"
+    );
 
     let after = app.update(Action::ApiResult {
         id,

@@ -108,14 +108,19 @@ impl Pane for ConnectComposer {
             Phase::Editing => self.update_writing(action, cx),
             Phase::Review { .. } => {
                 let hold = self.hold();
-                send_flow::update_review(
+                let text = matches!(action, Action::Open).then(|| self.draft_text());
+                let outcome = send_flow::update_review(
                     &mut self.phase,
                     &mut self.review_scroll,
                     action,
                     cx,
                     target,
                     hold,
-                )
+                );
+                match text {
+                    Some(text) => self.draft.before_send(outcome, text),
+                    None => outcome,
+                }
             }
             Phase::Sending { .. } => send_flow::update_sending(&mut self.phase, action, cx, target),
             Phase::Answered(_) => send_flow::update_answered(&mut self.phase, action, cx),
@@ -177,6 +182,7 @@ impl Pane for ConnectComposer {
                 };
                 let mut commands = answered.commands;
                 if !answered.ok {
+                    self.draft.not_sent(cx.now);
                     return commands.into();
                 }
                 commands.push(self.draft.sent());
@@ -530,12 +536,17 @@ impl ConnectComposer {
 
     /// The save of what is unsaved, now.
     pub fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
+        let body = self.draft_text();
+        self.draft.save(id, || body)
+    }
+
+    /// The draft as the store keeps it.
+    fn draft_text(&self) -> String {
         let body = DraftBody {
             payload: self.text(),
         };
         // A struct of one string always serialises.
-        let body = serde_json::to_string(&body).unwrap_or_default();
-        self.draft.save(id, || body)
+        serde_json::to_string(&body).unwrap_or_default()
     }
 
     /// Puts a stored draft in place, keeping the composer as it was for `D`.
