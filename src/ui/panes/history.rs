@@ -14,12 +14,12 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::filtered_table::{Column, FilteredTable, matches_suffix};
 
 const COLUMNS: [Column; 6] = [
-    ("", 1, 0),
-    ("KIND", 7, 0),
-    ("TIME (UTC)", 19, 60),
-    ("SENT", 0, 0),
-    ("HTTP", 4, 40),
-    ("ANSWER", 26, 50),
+    Column::MARKER,
+    Column::fitted("KIND", 0),
+    Column::fitted("TIME (UTC)", 60),
+    Column::rest("SENT", 0),
+    Column::fitted("HTTP", 40),
+    Column::fitted("ANSWER", 50),
 ];
 
 pub fn render(frame: &mut Frame, view: &HistoryView, theme: &Theme, body: Rect) {

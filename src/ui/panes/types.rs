@@ -14,15 +14,15 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::filtered_table::{Column, FilteredTable, matches_suffix};
 
 const COLUMNS: [Column; 9] = [
-    ("", 1, 0),
-    ("TYPE", 18, 0),
-    ("NAME", 0, 30),
-    ("APP VERSION", 20, 60),
-    ("STAGE", 6, 70),
-    ("CAPS", 6, 40),
-    ("ACT", 3, 50),
-    ("ROWS", 5, 44),
-    ("SOURCE", 22, 110),
+    Column::MARKER,
+    Column::fitted("TYPE", 0),
+    Column::rest("NAME", 30),
+    Column::fitted("APP VERSION", 60),
+    Column::fitted("STAGE", 70),
+    Column::fitted("CAPS", 40),
+    Column::fitted("ACT", 50),
+    Column::fitted("ROWS", 44),
+    Column::fitted("SOURCE", 110),
 ];
 
 pub fn render(frame: &mut Frame, view: &TypesView, theme: &Theme, body: Rect) {

@@ -11,12 +11,60 @@ use ratatui::widgets::{Block, Paragraph, Row, Table, Wrap};
 use crate::app::layout::{self, TableAreas};
 use crate::app::widgets::FilteredList;
 use crate::sanitize;
-use crate::text::fit;
+use crate::text::{fit, fit_columns};
 use crate::ui::theme::Theme;
+use unicode_width::UnicodeWidthStr;
 
-/// A column: its title, preferred width (0: takes what is left), and the table width below
-/// which it is dropped.
-pub type Column = (&'static str, u16, u16);
+/// A column of a [`FilteredTable`].
+pub struct Column {
+    pub title: &'static str,
+    /// The table width below which it is dropped.
+    pub shown_from: u16,
+    kind: Fit,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// As wide as its widest value.
+    Values,
+    /// As wide as its widest value, and what is left over.
+    Rest,
+    /// One cell, for the `▶` of the selected row.
+    Marker,
+}
+
+impl Column {
+    pub const MARKER: Column = Column {
+        title: "",
+        shown_from: 0,
+        kind: Fit::Marker,
+    };
+
+    /// A column as wide as its values, shown from a table `shown_from` wide.
+    pub const fn fitted(title: &'static str, shown_from: u16) -> Column {
+        Column {
+            title,
+            shown_from,
+            kind: Fit::Values,
+        }
+    }
+
+    /// The column that takes what the others leave over.
+    pub const fn rest(title: &'static str, shown_from: u16) -> Column {
+        Column {
+            title,
+            shown_from,
+            kind: Fit::Rest,
+        }
+    }
+}
+
+/// The rows whose values size the columns: all of them in a list of any size a store keeps,
+/// while a frame stays cheap should a list ever be longer.
+const MEASURED_ROWS: usize = 5_000;
+
+/// The narrowest a cut column gets (with its `…`) before columns are dropped instead.
+const NARROWEST: usize = 4;
 
 /// What a pane gives to have its rows drawn.
 pub struct FilteredTable<'a, R> {
@@ -71,13 +119,12 @@ impl<R> FilteredTable<'_, R> {
 
     fn render_rows(&self, frame: &mut Frame, theme: &Theme, areas: &TableAreas, block: Block<'_>) {
         let inner_width = layout::inset(areas.table).width;
-        let columns: Vec<&Column> = self.columns.iter().filter(|c| inner_width >= c.2).collect();
-        let fixed: u16 = columns.iter().map(|c| c.1 + 1).sum();
-        let rest = inner_width.saturating_sub(fixed).max(6);
-        let widths: Vec<u16> = columns
+        let columns: Vec<&Column> = self
+            .columns
             .iter()
-            .map(|c| if c.1 == 0 { rest } else { c.1 })
+            .filter(|c| inner_width >= c.shown_from)
             .collect();
+        let widths = self.widths(&columns, usize::from(inner_width));
         let height = usize::from(areas.rows.height);
         let cursor = self.list.cursor;
         let visible = &self.list.visible;
@@ -89,7 +136,7 @@ impl<R> FilteredTable<'_, R> {
                 let selected = cursor.offset + i == cursor.selected;
                 let row = &self.rows[index];
                 let cells = columns.iter().zip(&widths).map(|(column, &w)| {
-                    let (text, style) = (self.cell)(row, column.0, selected);
+                    let (text, style) = (self.cell)(row, column.title, selected);
                     Span::styled(fit(&text, usize::from(w)), style)
                 });
                 let line = Row::new(cells);
@@ -99,12 +146,51 @@ impl<R> FilteredTable<'_, R> {
                     line
                 }
             });
-        let header = Row::new(columns.iter().map(|c| Span::styled(c.0, theme.header())));
+        let header = Row::new(
+            columns
+                .iter()
+                .map(|c| Span::styled(c.title, theme.header())),
+        );
         let table = Table::new(rows, widths.iter().map(|w| Constraint::Length(*w)))
             .header(header)
             .column_spacing(1)
             .block(block);
         frame.render_widget(table, areas.table);
+    }
+}
+
+impl<R> FilteredTable<'_, R> {
+    /// The one fitting rule of every table: each column as wide as its widest value (and its
+    /// title); when they do not all fit, the widest are cut first, to the same width, so that no
+    /// column is wider than its values while another is cut; what is left over widens the
+    /// column that takes the rest.
+    fn widths(&self, columns: &[&Column], inner_width: usize) -> Vec<u16> {
+        let natural: Vec<usize> = columns
+            .iter()
+            .map(|column| {
+                if column.kind == Fit::Marker {
+                    return 1;
+                }
+                let widest = self.list.visible.iter().take(MEASURED_ROWS).map(|&index| {
+                    let (text, _) = (self.cell)(&self.rows[index], column.title, false);
+                    text.width()
+                });
+                widest.fold(column.title.width(), usize::max)
+            })
+            .collect();
+        let least: Vec<usize> = natural.iter().map(|&n| n.min(NARROWEST)).collect();
+        // A gap between columns, and one blank cell before the right border as the marker
+        // column leaves one on the left.
+        let room = inner_width.saturating_sub(columns.len());
+        let mut widths = fit_columns(&natural, &least, room);
+        let used: usize = widths.iter().sum();
+        if let Some(rest) = columns.iter().position(|c| c.kind == Fit::Rest) {
+            widths[rest] += room.saturating_sub(used);
+        }
+        widths
+            .into_iter()
+            .map(|w| u16::try_from(w).unwrap_or(u16::MAX))
+            .collect()
     }
 }
 

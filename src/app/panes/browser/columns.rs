@@ -163,10 +163,17 @@ impl ColumnWidths {
             })
             .unzip();
         let mut widths = fit_columns(&natural, &min, room);
-        // What is left over widens the name, so the table spans the screen.
-        let used: usize = widths.iter().sum();
+        // What is left over goes first to the values cut at their column's usual bound (a
+        // status of `rolled_back_partially`): no column stays cut while room is left. The
+        // rest widens the name, so the table spans the screen.
+        let mut left = room.saturating_sub(widths.iter().sum());
+        for (width, column) in widths.iter_mut().zip(shown) {
+            let more = self.0[column.index()].saturating_sub(*width).min(left);
+            *width += more;
+            left -= more;
+        }
         if let Some(at) = shown.iter().position(|c| *c == Column::Name) {
-            widths[at] += room.saturating_sub(used);
+            widths[at] += left;
         }
         widths
     }
@@ -217,6 +224,26 @@ mod tests {
                 assert!(column.text(r).width() <= *width, "{column:?} cut");
             }
         }
+    }
+
+    /// Issue 20 item 6: at 120 columns a status of `rolled_back_partially` was cut at the
+    /// status column's usual bound while the name kept 30 empty columns.
+    #[test]
+    fn a_value_longer_than_its_columns_bound_gets_the_room_left_before_the_name() {
+        let mut widths = ColumnWidths::default();
+        let rows = [row("repository", "Docs", "rolled_back_partially", "res_1")];
+        widths.extend(&rows);
+        for (column, width) in &widths.layout(118) {
+            assert!(column.text(&rows[0]).width() <= *width, "{column:?} cut");
+        }
+        let status = |w: usize| {
+            widths
+                .layout(w)
+                .into_iter()
+                .find(|(c, _)| *c == Column::Status)
+                .map(|(_, w)| w)
+        };
+        assert!(status(50).is_some_and(|w| w < 21), "cut on a narrow screen");
     }
 
     #[test]
