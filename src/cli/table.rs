@@ -13,11 +13,20 @@ use crate::text::{fit, short_time};
 /// Width used when the output is not a terminal and `COLUMNS` says nothing.
 pub const FALLBACK_WIDTH: usize = 100;
 
-const HEADERS: [&str; COLUMNS] = ["!", "TYPE", "NAME", "STATUS", "EXTERNAL ID", "UPDATED"];
+/// The terminal UI's list columns, in its order: the id is what every next step needs.
+const HEADERS: [&str; COLUMNS] = [
+    "!",
+    "TYPE",
+    "NAME",
+    "STATUS",
+    "ID",
+    "EXTERNAL ID",
+    "UPDATED",
+];
 /// Below these a column stops shrinking: a row that still does not fit wraps, which beats
 /// columns too narrow to tell rows apart.
-const MIN_WIDTHS: [usize; COLUMNS] = [1, 4, 8, 4, 6, 10];
-const COLUMNS: usize = 6;
+const MIN_WIDTHS: [usize; COLUMNS] = [1, 4, 8, 4, 6, 6, 10];
+const COLUMNS: usize = 7;
 const GAP: &str = "  ";
 /// A malformed item is shown by an excerpt of its JSON in the name column.
 const RAW_EXCERPT_CHARS: usize = 60;
@@ -68,6 +77,7 @@ impl Row {
                     text(r.resource_type.get()),
                     r.title().map_or_else(String::new, safe),
                     text(r.status.get()),
+                    text(r.id.get()),
                     text(r.external_id.get()),
                     // As the terminal UI shows it.
                     r.updated_at
@@ -79,6 +89,7 @@ impl Row {
                 marker.to_owned(),
                 String::new(),
                 sanitize::excerpt(m.text().as_bytes(), RAW_EXCERPT_CHARS),
+                String::new(),
                 String::new(),
                 String::new(),
                 String::new(),
@@ -201,8 +212,8 @@ mod tests {
         let rows = vec![Row::from_item(&item(json!({
             "type": "t", "display_name": "日本語テキストの長い名前です", "status": "s"
         })))];
-        // Every other column at its minimum leaves the name 8 columns: 3 wide characters and `…`.
-        let layout = Layout::fit(&rows, 8 + 1 + 4 + 4 + 6 + 10 + 2 * 5);
+        // Every other column at its minimum (the empty id at its header's) leaves the name 8 columns: 3 wide characters and `…`.
+        let layout = Layout::fit(&rows, 8 + 1 + 4 + 4 + 2 + 6 + 10 + 2 * 6);
         let line = layout.row(&rows[0]);
         assert!(line.contains("日本語… "), "{line}");
         assert!(!line.contains("テ"), "{line}");
@@ -263,9 +274,9 @@ mod tests {
     #[test]
     fn timestamps_read_as_in_the_terminal_ui() {
         let row = Row::from_item(&item(json!({"updated_at": "2024-05-01T12:00:00Z"})));
-        assert_eq!(row.cells[5], "2024-05-01 12:00");
+        assert_eq!(row.cells[6], "2024-05-01 12:00");
         let row = Row::from_item(&item(json!({"updated_at": "not a time"})));
-        assert_eq!(row.cells[5], "not a time");
+        assert_eq!(row.cells[6], "not a time");
     }
 
     #[test]
