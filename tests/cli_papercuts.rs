@@ -5,6 +5,8 @@ mod common;
 
 use common::{TestSandbox, run};
 
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples");
+
 /// Item 9: the table has the id column, in the terminal UI's order (type, name, status, id,
 /// external id, update), and a default-width table shows every demo id whole.
 #[test]
@@ -43,4 +45,31 @@ fn list_shows_the_id_column_in_the_terminal_uis_order() {
             "{id} on {line:?} is a stored id, uncut"
         );
     }
+}
+
+/// Item 10: a connect answered 2xx with an empty body is accepted with a warning and recorded
+/// (`appdeck types` knows its types afterwards; the history has the send, its answer empty).
+#[test]
+fn a_connect_answered_2xx_with_an_empty_body_is_accepted_and_recorded() {
+    let base_url = common::answer_once("200 OK", "");
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = || {
+        let mut cmd = common::appdeck(dir.path());
+        cmd.env("APPDECK_BASE_URL", &base_url)
+            .env("APPDECK_TOKEN", "t");
+        cmd
+    };
+    let out = run(cmd().args(["connect", &format!("{EXAMPLES}/connect.json")]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.contains("warning: the service accepted the connect (HTTP 200) with an empty answer"),
+        "{}",
+        out.stderr
+    );
+    let types = run(cmd().arg("types"));
+    assert_eq!(types.code, 0, "{types:?}");
+    assert!(types.stdout.contains("sent "), "recorded: {}", types.stdout);
+    let history = run(cmd().args(["history", "show", "1"]));
+    assert_eq!(history.code, 0, "{history:?}");
+    assert!(history.stdout.contains("connect"), "{}", history.stdout);
 }

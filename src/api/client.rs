@@ -176,7 +176,10 @@ impl Client {
         body: &Value,
     ) -> (Option<u16>, Result<Answer, ApiError>) {
         match self.post_any(operation, body).await {
-            Ok((status, bytes, url)) => (Some(status.as_u16()), read_answer(status, &bytes, &url)),
+            Ok((status, bytes, url)) => (
+                Some(status.as_u16()),
+                read_answer(operation, status, &bytes, &url),
+            ),
             Err(error) => (error.http_status(), Err(error)),
         }
     }
@@ -386,7 +389,8 @@ const MESSAGE_CHARS: usize = 300;
 /// The service's answer to a report or a connect, kept both as sent and as read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
-    /// The body exactly as the service sent it, for `--output json`.
+    /// The body exactly as the service sent it, for `--output json`; `Value::Null` for a connect
+    /// answered 2xx with no body at all (the spec shows no connect answer, so none is a success).
     pub raw: Value,
     /// The same body read leniently: `status`, `message`, `metadata`, `error`.
     pub response: ReportResponse,
@@ -449,8 +453,20 @@ impl Reply {
 }
 
 /// A report's or a connect's answer from its status and body (see [`Client::send`]).
-fn read_answer(status: reqwest::StatusCode, bytes: &[u8], url: &str) -> Result<Answer, ApiError> {
+fn read_answer(
+    operation: Operation,
+    status: reqwest::StatusCode,
+    bytes: &[u8],
+    url: &str,
+) -> Result<Answer, ApiError> {
     let failed = !status.is_success();
+    if operation == Operation::VersionConnect && !failed && bytes.trim_ascii().is_empty() {
+        return Ok(Answer {
+            raw: Value::Null,
+            response: ReportResponse::default(),
+            http_error: None,
+        });
+    }
     let raw = match serde_json::from_slice::<Value>(bytes) {
         Ok(raw) => raw,
         Err(_) if failed => return Err(http_error(status, url, bytes)),

@@ -80,11 +80,23 @@ pub async fn run(
         record_in_history(store.as_ref(), &sent);
     }
     let answer = outcome?;
+    // The spec shows no connect answer: a 2xx with no body is taken as accepted, and said.
+    let empty = answer.raw.is_null();
+    if empty {
+        super::warn(&[format!(
+            "the service accepted the connect (HTTP {}) with an empty answer; recorded {}",
+            http_status.map_or_else(|| "2xx".to_owned(), |s| s.to_string()),
+            app_version(&value)
+        )]);
+    }
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
-        record_connect(store.as_ref(), &settings.base_url, &value, &answer.raw);
+        let answer = (!empty).then_some(&answer.raw);
+        record_connect(store.as_ref(), &settings.base_url, &value, answer);
     }
     let mut out = std::io::stdout().lock();
     match args.output {
+        // An empty answer is printed as what it was: nothing.
+        AnswerOutput::Json if empty => {}
         // Whatever the HTTP status: a script reads the service's body as it came.
         AnswerOutput::Json => {
             let json = serde_json::to_string_pretty(&answer.raw).map_err(std::io::Error::from)?;
@@ -179,14 +191,25 @@ fn record_connect(
     store: Option<&Store>,
     base_url: &str,
     payload: &serde_json::Value,
-    answer: &serde_json::Value,
+    answer: Option<&serde_json::Value>,
 ) {
     let Some(store) = store else {
         return;
     };
-    if let Err(e) = store.record_connect(base_url, payload, Some(answer), chrono::Utc::now()) {
+    if let Err(e) = store.record_connect(base_url, payload, answer, chrono::Utc::now()) {
         super::warn(&[format!("the connect was sent, but not recorded: {e}")]);
     }
+}
+
+/// `app_id version` of a connect payload, safe for one line.
+fn app_version(payload: &serde_json::Value) -> String {
+    let text = |key: &str| {
+        payload
+            .get(key)
+            .and_then(serde_json::Value::as_str)
+            .map_or_else(|| format!("(no {key})"), |v| sanitize::line(v).into_owned())
+    };
+    format!("{} {}", text("app_id"), text("version"))
 }
 
 /// Records a send in the history, whatever its outcome (`appdeck history` lists it). The send has

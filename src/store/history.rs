@@ -95,6 +95,11 @@ impl Sent {
         outcome: Result<&Answer, &ApiError>,
     ) -> Sent {
         let (answer, error) = match outcome {
+            // An empty body (a connect's `Value::Null`) is recorded as the empty text it was.
+            Ok(answer) if answer.raw.is_null() => (
+                Some(String::new()),
+                answer.rejection().map(|e| e.to_string()),
+            ),
             Ok(answer) => (
                 Some(answer.raw.to_string()),
                 answer.rejection().map(|e| e.to_string()),
