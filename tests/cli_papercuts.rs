@@ -73,3 +73,30 @@ fn a_connect_answered_2xx_with_an_empty_body_is_accepted_and_recorded() {
     assert_eq!(history.code, 0, "{history:?}");
     assert!(history.stdout.contains("connect"), "{}", history.stdout);
 }
+
+/// Item 14: the CLI warns when a connect goes back a version, as the terminal UI does (and still
+/// sends it: going back may be intended).
+#[test]
+fn a_connect_that_goes_back_a_version_is_warned_about() {
+    let sandbox = TestSandbox::demo();
+    let first = run(sandbox.appdeck().args(["connect", &format!("{EXAMPLES}/connect.json")]));
+    assert_eq!(first.code, 0, "{first:?}");
+    assert!(!first.stderr.contains("goes back"), "{}", first.stderr);
+    let mut older: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{EXAMPLES}/connect.json")).unwrap())
+            .unwrap();
+    older["version"] = "1.1.0".into();
+    let out = common::run_with_stdin(
+        sandbox.appdeck().args(["connect", "-"]),
+        Some(&older.to_string()),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "appdeck: warning: version 1.1.0 goes back from 1.2.0 (the newest version of \
+             example-git-host sent to this service"
+        ),
+        "{}",
+        out.stderr
+    );
+}

@@ -162,6 +162,19 @@ fn compare_with_sent(
             return Ok(());
         }
     };
+    // As the terminal UI's connect composer warns: a version that goes back is most likely a typo.
+    if let Some(why) = payload
+        .get("version")
+        .and_then(|v| v.as_str())
+        .and_then(|version| crate::diff::version_not_after(version, &previous.version))
+    {
+        super::warn(&[format!(
+            "{} (the newest version of {} sent to this service, {})",
+            sanitize::line(&why),
+            sanitize::line(&previous.app_id),
+            previous.recorded_at.format("%Y-%m-%d %H:%M UTC")
+        )]);
+    }
     let changes = crate::diff::compare(&old, payload);
     if changes.is_empty() {
         return Ok(());

@@ -23,11 +23,14 @@ mod payload;
 mod schema;
 #[cfg(test)]
 mod tests;
+mod version;
 
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::Value;
+
+pub use version::not_after as version_not_after;
 
 /// How a change affects the users of the old version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
