@@ -18,7 +18,7 @@ pub fn command(base_url: &str, operation: Operation, body: &Value) -> String {
 }
 
 /// Single-quoted for a POSIX shell: nothing inside is expanded; `'` is written `'\''`.
-fn quote(text: &str) -> String {
+pub fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

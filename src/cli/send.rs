@@ -9,9 +9,10 @@ use super::args::{AnswerOutput, GlobalArgs, SendArgs};
 use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
 use crate::api::{Field, Operation, ReportResponse};
+use crate::config;
 use crate::sanitize;
 use crate::store::{SendKind, Sent, Store};
-use crate::validate::{self as checks, PayloadKind};
+use crate::validate::{self as checks, PayloadKind, Validation};
 
 /// Checks and sends a payload. A connect is first compared with the version of the same app this
 /// base URL last accepted (from the local store): its changes are listed, and breaking ones stop
@@ -32,13 +33,14 @@ pub async fn run(
         eprintln!("appdeck: {}", finding_line(finding));
     }
     if args.curl {
-        // Printed even with findings: people test how the service reacts to a broken payload.
-        let settings = super::command_settings(global)?;
-        let line = crate::api::curl::command(&settings.base_url, operation, &value);
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
-        out.flush()?;
-        return Ok(());
+        return print_curl(
+            global,
+            operation,
+            &value,
+            &validation,
+            &payload.name,
+            allow_breaking,
+        );
     }
     if validation.has_errors() {
         return Err(Failure::Invalid(format!(
@@ -116,6 +118,82 @@ pub async fn run(
         Some(refusal) => Err(Failure::Api(refusal)),
         None => Ok(()),
     }
+}
+
+/// `--curl`: the same checks and exit status as a send, but the command is printed whatever they
+/// say (people test how the service reacts to a broken payload), the findings on stderr. It needs
+/// the base URL only: the command reads the token from `$APPDECK_TOKEN` when it runs.
+fn print_curl(
+    global: &GlobalArgs,
+    operation: Operation,
+    value: &serde_json::Value,
+    validation: &Validation,
+    name: &str,
+    allow_breaking: bool,
+) -> Result<(), Failure> {
+    let settings = config::load(&global.flags())?;
+    super::warn(&settings.warnings);
+    let base_url = settings
+        .base_url
+        .as_ref()
+        .map(|u| u.value.clone())
+        .ok_or_else(|| {
+            config::ConfigError::MissingBaseUrl(
+                settings.config_path.as_ref().map(|p| p.value.clone()),
+            )
+        })?;
+    crate::api::client::check_base_url(&base_url)?;
+    // A connect is compared with the version sent before, as a send would be.
+    let compared = if operation == Operation::VersionConnect {
+        compare_with_sent(
+            super::open_store().as_ref(),
+            &base_url,
+            value,
+            allow_breaking,
+        )
+    } else {
+        Ok(())
+    };
+    let line = crate::api::curl::command(&base_url, operation, value);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
+    out.flush()?;
+    let env_set = std::env::var_os(config::ENV_TOKEN).is_some_and(|t| !t.is_empty());
+    if let Some(note) = token_note(settings.token.as_ref(), env_set) {
+        super::warn(&[note]);
+    }
+    if validation.has_errors() {
+        return Err(Failure::Invalid(format!(
+            "{name}: the checks fail ({}); the command is printed all the same",
+            summary(validation)
+        )));
+    }
+    compared
+}
+
+/// What the printed command needs when `$APPDECK_TOKEN` is not set in this environment.
+fn token_note(
+    token: Option<&config::Sourced<config::TokenSource>>,
+    env_set: bool,
+) -> Option<String> {
+    let env = config::ENV_TOKEN;
+    if env_set {
+        return None;
+    }
+    let how = match token {
+        Some(config::Sourced {
+            value: config::TokenSource::File(path),
+            ..
+        }) => format!(
+            "export {env}=\"$(cat {})\" first",
+            crate::api::curl::quote(&path.display().to_string())
+        ),
+        Some(t) => format!("set it to the token of {} first", t.source),
+        None => "set it to your token first".to_owned(),
+    };
+    Some(format!(
+        "the command reads the token from ${env}, which is not set here: {how}"
+    ))
 }
 
 /// The kind of payload an operation takes.
