@@ -297,7 +297,7 @@ async fn a_report_creates_then_updates_by_id_and_by_external_id() {
     let created = client
         .report(&report_of(json!({
             "type": "widget", "external_id": "w-1", "display_name": "Wïdget ①",
-            "properties": {"size": 3}, "x_custom": {"kept": true}, "id": null
+            "properties": {"size": 3}, "x_custom": {"kept": true}
         })))
         .await
         .unwrap();
@@ -489,7 +489,11 @@ async fn every_demo_resource_satisfies_its_type_and_shows_the_hard_cases() {
 
     for resource in &resources {
         let json = serde_json::to_value(resource).unwrap();
-        for field in Resource::KNOWN_FIELDS {
+        // `deleted_at` only on a deleted resource: absent is how the others say they are not.
+        for field in Resource::KNOWN_FIELDS
+            .iter()
+            .filter(|f| **f != "deleted_at")
+        {
             assert!(
                 json.get(field).is_some(),
                 "{} lacks {field}",
@@ -509,10 +513,7 @@ async fn every_demo_resource_satisfies_its_type_and_shows_the_hard_cases() {
     }
     assert!(resources.iter().filter(|r| !r.extra.is_empty()).count() >= 5);
     assert!(resources.iter().all(|r| !r.link_list().is_empty()));
-    assert!(matches!(
-        resources[0].deleted_at,
-        Field::Null | Field::Valid(_)
-    ));
+    assert!(!matches!(resources[0].deleted_at, Field::Null));
     sandbox.shutdown().await;
 }
 
@@ -769,5 +770,169 @@ async fn started_early_it_answers_only_once_the_data_is_loaded() {
     assert_eq!(page.resources.len(), 500);
     assert_eq!(sandbox.store().len(), 20_300);
     sandbox.loaded().await.expect("loaded without error");
+    sandbox.shutdown().await;
+}
+
+// ---------------------------------------------------------------- issue 20 item 15: nulls, dates
+
+/// Every page of `resources.list`, as the raw JSON the sandbox sent.
+async fn raw_pages(sandbox: &Sandbox) -> Vec<Value> {
+    let mut pages = Vec::new();
+    let mut next: Option<String> = None;
+    loop {
+        let mut body = json!({"limit": 100});
+        if let Some(cursor) = &next {
+            body["next"] = json!(cursor);
+        }
+        let (status, page) =
+            post_raw(sandbox, "resources.list", bearer(sandbox), body.to_string()).await;
+        assert_eq!(status, 200, "{page}");
+        next = page.get("next").and_then(Value::as_str).map(str::to_owned);
+        pages.push(page);
+        if next.is_none() {
+            return pages;
+        }
+    }
+}
+
+const SPEC_RESOURCE_FIELDS: [&str; 15] = [
+    "display_name",
+    "external_id",
+    "type",
+    "id",
+    "created_at",
+    "created_by",
+    "deleted_at",
+    "external_url",
+    "name",
+    "organization_id",
+    "status",
+    "synced_at",
+    "updated_at",
+    "properties",
+    "links",
+];
+
+#[tokio::test]
+async fn absent_fields_and_the_end_of_paging_are_left_out_not_null() {
+    let sandbox = start(SandboxOptions::default()).await;
+    let pages = raw_pages(&sandbox).await;
+    let last = pages.last().unwrap();
+    assert!(
+        last.get("next").is_none(),
+        "the last page leaves next out: {last}"
+    );
+    for resource in pages
+        .iter()
+        .flat_map(|p| p["resources"].as_array().unwrap())
+    {
+        for field in SPEC_RESOURCE_FIELDS {
+            assert!(
+                !resource.get(field).is_some_and(Value::is_null),
+                "{field}: {resource}"
+            );
+        }
+    }
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_nulls_fault_serves_null_fields_and_a_null_next() {
+    let sandbox = start(with_fault(Fault::Nulls)).await;
+    let pages = raw_pages(&sandbox).await;
+    assert!(pages.len() > 1);
+    assert_eq!(pages.last().unwrap()["next"], Value::Null, "present, null");
+    let first = &pages[0]["resources"][0];
+    assert_eq!(first["deleted_at"], Value::Null, "{first}");
+    assert_eq!(first["id"], "res_1", "the fields it has are kept: {first}");
+    // appdeck's own client reads such pages to the end.
+    assert_eq!(list_all(&client(&sandbox), None, 500).await.len(), 300);
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_report_with_null_in_a_typed_field_is_refused_naming_each() {
+    let sandbox = start(empty()).await;
+    let body = report_of(json!({
+        "type": "widget", "external_id": "w-1", "display_name": null, "properties": null,
+        "links": {"links": [{"title": null, "url": "https://x"}]}
+    }));
+    let (status, answer) = post_raw(
+        &sandbox,
+        "apps.operations.report",
+        bearer(&sandbox),
+        body.to_string(),
+    )
+    .await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(
+        error_message(&answer),
+        "/response/resource/display_name, /response/resource/properties, \
+         /response/resource/links/links/0/title: null where the spec gives a string, an object or \
+         an array; leave the field out instead"
+    );
+    assert!(sandbox.store().is_empty(), "nothing stored");
+    // `message` may be left out, not given as null; an unknown field may be null (kept as sent).
+    let body = json!({"task_id": "t", "status": "ok", "message": null,
+        "response": {"response_type": "resource", "resource": {"type": "w", "external_id": "1"}}});
+    let (status, answer) = post_raw(
+        &sandbox,
+        "apps.operations.report",
+        bearer(&sandbox),
+        body.to_string(),
+    )
+    .await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        error_message(&answer).starts_with("/message: null"),
+        "{answer}"
+    );
+    let body = report_of(json!({"type": "w", "external_id": "1", "x_note": null}));
+    let (status, answer) = post_raw(
+        &sandbox,
+        "apps.operations.report",
+        bearer(&sandbox),
+        body.to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn date_times_are_rfc_3339_and_the_refusal_says_so() {
+    let sandbox = start(empty()).await;
+    for bad in [
+        "2024-05-01 12:00:00",
+        "2024-05-01T12:00:00+0200",
+        "20240501T120000Z",
+    ] {
+        let body = report_of(json!({"type": "w", "external_id": "1", "synced_at": bad}));
+        let (status, answer) = post_raw(
+            &sandbox,
+            "apps.operations.report",
+            bearer(&sandbox),
+            body.to_string(),
+        )
+        .await;
+        assert_eq!(status, 400, "{bad}: {answer}");
+        let message = error_message(&answer);
+        assert!(
+            message.starts_with("/response/resource/synced_at:")
+                && message.contains("is not an RFC 3339 date-time"),
+            "{message}"
+        );
+    }
+    let body = report_of(
+        json!({"type": "w", "external_id": "1", "synced_at": "2024-05-01T12:00:00+02:00"}),
+    );
+    let (status, answer) = post_raw(
+        &sandbox,
+        "apps.operations.report",
+        bearer(&sandbox),
+        body.to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
     sandbox.shutdown().await;
 }

@@ -52,7 +52,7 @@ fn the_invalid_example_shows_each_mistake() {
             "error at /message: expected a string, found a number",
             "warning at /response/response_type: `response_type` is missing; the spec gives one in every report's `response`",
             "error at /response/resource/display_name: expected a string, found an array",
-            "warning at /response/resource/created_at: \"18/03/2024\" is not an ISO 8601 date-time such as \"2024-05-01T12:00:00Z\"",
+            "warning at /response/resource/created_at: \"18/03/2024\" is not an RFC 3339 date-time (the ISO 8601 form of the spec's examples) such as \"2024-05-01T12:00:00Z\"",
             "warning at /response/resource/links/links/0/url: \"javascript:alert(document.cookie)\" is not an http or https URL with a host; appdeck opens only those",
             "error at /response/resource/links/links/1: expected a link object, found a string",
         ]

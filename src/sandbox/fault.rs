@@ -1,6 +1,7 @@
 //! Misbehaviour the sandbox can inject into `resources.list`, so that a client can be tried against
 //! the server faults DESIGN.md says it must survive (a body that is not JSON, a cursor that
-//! repeats, empty pages for ever, a malformed item, a server too slow to answer, an error status).
+//! repeats, empty pages for ever, a malformed item, nulls, a server too slow to answer, an error
+//! status).
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,6 +19,9 @@ pub enum Fault {
     EmptyPages,
     /// Adds an element that is not a resource object in the middle of every page.
     MalformedItem,
+    /// Serves `null` for every resource field the spec names that a resource leaves out, and
+    /// ends paging with `"next": null`: for clients to test their tolerance of nulls.
+    Nulls,
     /// Waits this long before answering (cut short when the sandbox shuts down).
     Slow(Duration),
     /// Answers with this HTTP status (400–599) and a JSON error body.
@@ -25,8 +29,7 @@ pub enum Fault {
 }
 
 /// The forms `Fault::from_str` accepts, for error and help messages.
-pub const FAULT_FORMS: &str =
-    "not-json, repeat-cursor, empty-pages, malformed-item, slow:<millis>, status:<code 400-599>";
+pub const FAULT_FORMS: &str = "not-json, repeat-cursor, empty-pages, malformed-item, nulls, slow:<millis>, status:<code 400-599>";
 
 /// A fault description that is not one of [`FAULT_FORMS`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -51,6 +54,7 @@ impl FromStr for Fault {
                 "repeat-cursor" => Ok(Fault::RepeatCursor),
                 "empty-pages" => Ok(Fault::EmptyPages),
                 "malformed-item" => Ok(Fault::MalformedItem),
+                "nulls" => Ok(Fault::Nulls),
                 "slow" | "status" => Err(fail("a value is needed after the colon")),
                 _ => Err(fail("unknown fault")),
             },
@@ -76,6 +80,7 @@ impl fmt::Display for Fault {
             Fault::RepeatCursor => f.write_str("repeat-cursor"),
             Fault::EmptyPages => f.write_str("empty-pages"),
             Fault::MalformedItem => f.write_str("malformed-item"),
+            Fault::Nulls => f.write_str("nulls"),
             Fault::Slow(delay) => write!(f, "slow:{}", delay.as_millis()),
             Fault::Status(code) => write!(f, "status:{code}"),
         }
@@ -93,6 +98,7 @@ mod tests {
             ("repeat-cursor", Fault::RepeatCursor),
             ("empty-pages", Fault::EmptyPages),
             ("malformed-item", Fault::MalformedItem),
+            ("nulls", Fault::Nulls),
             ("slow:1500", Fault::Slow(Duration::from_millis(1500))),
             ("status:503", Fault::Status(503)),
         ] {

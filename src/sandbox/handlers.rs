@@ -23,7 +23,7 @@ use super::checks::SchemaChecks;
 use super::connect::connect;
 use super::error::{OpError, error_response};
 use super::fault::Fault;
-use super::list::{ListQuery, page_body};
+use super::list::{ListQuery, page_body, page_body_with_nulls};
 use super::report::{RESOURCE_PAGE_PREFIX, report};
 use super::request::parse_object;
 use super::resource_page::resource_page;
@@ -129,7 +129,10 @@ async fn list(State(app): State<AppState>, body: Result<Bytes, BytesRejection>) 
     };
     let extra = matches!(app.fault, Some(Fault::MalformedItem)).then_some(MALFORMED_ITEM);
     let json = HeaderValue::from_static("application/json");
-    let body = page_body(&page, next.as_deref(), extra);
+    let body = match app.fault {
+        Some(Fault::Nulls) => page_body_with_nulls(&page, next.as_deref()),
+        _ => page_body(&page, next.as_deref(), extra),
+    };
     ([(CONTENT_TYPE, json)], body).into_response()
 }
 

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use super::checks::SchemaChecks;
 use super::error::OpError;
 use super::registry::{RegisteredType, Registry};
-use super::request::{objects_in_array, refuse_issues, refuse_non_dates};
+use super::request::{objects_in_array, refuse_issues, refuse_non_dates, refuse_nulls};
 use super::store::{RecordedFailure, SandboxStore, Stamp, State, non_empty, now};
 use crate::api::{Field, ReportRequest, Resource};
 use crate::schema::SchemaViolation;
@@ -39,6 +39,7 @@ pub(crate) async fn report(
         .and_then(|r| r.get("links"))
         .and_then(|l| l.get("links"));
     objects_in_array(resource_json, "/response/resource/links/links")?;
+    refuse_nulls(&body)?;
 
     let request = ReportRequest::from_map(body);
     refuse_issues("", &request.field_issues())?;

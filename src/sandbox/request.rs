@@ -66,11 +66,63 @@ pub(crate) fn refuse_issues(prefix: &str, issues: &[FieldIssue]) -> Result<(), O
     Err(OpError::bad_request(listed.join("; ")))
 }
 
+/// Refuses a report that gives `null` for a field the spec types as a string, an object or an
+/// array, naming each by its JSON pointer: null is none of those, and the service would store and
+/// list it back. Leaving the field out is what a report without a value does.
+pub(crate) fn refuse_nulls(body: &Map<String, Value>) -> Result<(), OpError> {
+    let mut found = Vec::new();
+    nulls_in(
+        body,
+        &["task_id", "status", "message", "response"],
+        "",
+        &mut found,
+    );
+    if let Some(Value::Object(response)) = body.get("response") {
+        nulls_in(
+            response,
+            &["response_type", "resource"],
+            "/response",
+            &mut found,
+        );
+        if let Some(Value::Object(resource)) = response.get("resource") {
+            let at = "/response/resource";
+            nulls_in(resource, Resource::KNOWN_FIELDS, at, &mut found);
+            if let Some(Value::Object(links)) = resource.get("links") {
+                nulls_in(links, &["links"], &format!("{at}/links"), &mut found);
+                if let Some(Value::Array(items)) = links.get("links") {
+                    for (i, link) in items.iter().enumerate() {
+                        if let Value::Object(link) = link {
+                            let at = format!("{at}/links/links/{i}");
+                            nulls_in(link, &["title", "url", "type"], &at, &mut found);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(OpError::bad_request(format!(
+        "{}: null where the spec gives a string, an object or an array; leave the field out instead",
+        found.join(", ")
+    )))
+}
+
+fn nulls_in(map: &Map<String, Value>, fields: &[&str], prefix: &str, found: &mut Vec<String>) {
+    for field in fields {
+        if map.get(*field).is_some_and(Value::is_null) {
+            found.push(format!("{prefix}/{field}"));
+        }
+    }
+}
+
 /// The resource fields the spec gives as ISO 8601 date-times.
 const DATE_TIME_FIELDS: [&str; 4] = ["created_at", "updated_at", "deleted_at", "synced_at"];
 
-/// Refuses a resource whose date-time fields are not ISO 8601 date-times, naming the field. The
-/// forms accepted are those `appdeck validate` accepts (RFC 3339, or without an offset).
+/// Refuses a resource whose date-time fields are not RFC 3339 date-times, naming the field. RFC
+/// 3339 is the ISO 8601 profile the spec's examples use; the other ISO 8601 forms (`+0200`, no
+/// offset, the basic `20240501T120000Z`) are refused alike, so a client learns the one form.
 pub(crate) fn refuse_non_dates(resource: &Resource, pointer: &str) -> Result<(), OpError> {
     let fields = [
         &resource.created_at,
@@ -84,20 +136,17 @@ pub(crate) fn refuse_non_dates(resource: &Resource, pointer: &str) -> Result<(),
         {
             let shown = crate::sanitize::excerpt(value.as_bytes(), 40);
             return Err(OpError::bad_request(format!(
-                "{pointer}/{name}: {shown:?} is not an ISO 8601 date-time such as \"2024-05-01T12:00:00Z\""
+                "{pointer}/{name}: {shown:?} is not an RFC 3339 date-time such as \"2024-05-01T12:00:00Z\" \
+                 (the ISO 8601 form the spec's examples use: a `T`, and `Z` or an offset such as +02:00)"
             )));
         }
     }
     Ok(())
 }
 
+/// The rule `appdeck validate` warns by.
 fn is_date_time(value: &str) -> bool {
-    use chrono::{DateTime, NaiveDateTime};
-    DateTime::parse_from_rfc3339(value).is_ok()
-        || DateTime::parse_from_str(value, "%Y-%m-%dT%H:%M:%S%.f%z").is_ok()
-        || ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f"]
-            .iter()
-            .any(|form| NaiveDateTime::parse_from_str(value, form).is_ok())
+    crate::validate::is_rfc3339(value)
 }
 
 #[cfg(test)]
@@ -105,17 +154,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn date_times_are_iso_8601_or_refused_by_name() {
+    fn date_times_are_rfc_3339_or_refused_by_name() {
         for good in [
             "2024-05-01T12:00:00Z",
             "2024-05-01T12:00:00.123+02:00",
-            "2024-05-01T12:00:00+0200",
-            "2024-05-01T12:00:00",
-            "2024-05-01 12:00:00",
+            "2024-05-01t12:00:00z",
         ] {
             assert!(is_date_time(good), "{good}");
         }
-        for bad in ["not-a-date", "", "2024-13-01T00:00:00Z", "yesterday"] {
+        for bad in [
+            "not-a-date",
+            "",
+            "2024-13-01T00:00:00Z",
+            "yesterday",
+            "2024-05-01T12:00:00+0200",
+            "2024-05-01T12:00:00",
+            "2024-05-01 12:00:00",
+            "2024-05-01 12:00:00Z",
+            "20240501T120000Z",
+        ] {
             assert!(!is_date_time(bad), "{bad}");
         }
         let resource = Resource {

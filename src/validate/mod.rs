@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::api::field::json_type_name;
 use crate::sanitize;
 
+pub(crate) use common::is_rfc3339;
 pub use syntax::parse_json;
 
 /// What a payload is, told from its fields.
