@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use appdeck::api::{ClientSettings, Token};
 use appdeck::app::Session;
-use appdeck::cli::args::{Cli, Command};
+use appdeck::cli::args::{Cli, Command, GlobalArgs};
 use appdeck::config::ReadOnly;
 use appdeck::log_file::{DropOnError, LogHealth, RotatingFile};
 use appdeck::sandbox::{Sandbox, SandboxOptions};
@@ -20,6 +20,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = appdeck::cli::args::parse();
+    let global = cli.global();
     // The TUI and the sandbox run for a while and have no other place to report to; a one-shot
     // command says what it has to say on stdout and stderr.
     let log = LogHealth::default();
@@ -38,8 +39,13 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
-        None => runtime.block_on(open_tui(&cli, started, log)),
-        Some(command) => runtime.block_on(appdeck::cli::run(command, &cli.global, cli.demo)),
+        None => runtime.block_on(open_tui(&cli, &global, started, log)),
+        // The terminal UI's own flag: a command given it would ignore it.
+        Some(_) if cli.page_size.is_some() => appdeck::cli::Failure::Usage(
+            "--page-size is the terminal UI's; `appdeck list` takes --limit".to_owned(),
+        )
+        .report(),
+        Some(command) => runtime.block_on(appdeck::cli::run(command, &global, cli.demo)),
     };
     // `q` quits at once: requests still in flight are dropped, not awaited.
     runtime.shutdown_timeout(SHUTDOWN_GRACE);
@@ -47,20 +53,23 @@ fn main() -> ExitCode {
 }
 
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
-async fn open_tui(cli: &Cli, started: Instant, log: LogHealth) -> ExitCode {
+async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHealth) -> ExitCode {
     // The look of the UI comes from the config file even under --demo; a mistake there is
     // said before the terminal is taken over.
-    let ui = match appdeck::config::load_ui(&cli.global.flags()) {
+    let ui = match appdeck::config::load_ui(&global.flags()) {
         Ok(ui) => ui,
         Err(e) => return appdeck::cli::Failure::from(e).report(),
     };
     let mut sandbox = None;
     let (settings, origin, warnings, read_only) = if cli.demo {
+        if let Some(refused) = needs_terminal() {
+            return refused;
+        }
         match Sandbox::start_early(SandboxOptions::default()).await {
             Ok(demo) => {
                 let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
                 sandbox = Some(demo);
-                let read_only = cli.global.read_only.then_some(ReadOnly::Flag(None));
+                let read_only = global.read_only.then_some(ReadOnly::Flag(None));
                 (
                     settings,
                     "demo (built-in sandbox)".to_owned(),
@@ -74,8 +83,12 @@ async fn open_tui(cli: &Cli, started: Instant, log: LogHealth) -> ExitCode {
             }
         }
     } else {
-        match appdeck::cli::client_settings(&cli.global) {
+        match appdeck::cli::client_settings(global) {
             Ok(configured) => {
+                // After the configuration's checks: their errors are the more useful.
+                if let Some(refused) = needs_terminal() {
+                    return refused;
+                }
                 // On stderr too: it stays readable once the TUI has left the screen.
                 appdeck::cli::warn(&configured.warnings);
                 (
@@ -95,16 +108,16 @@ async fn open_tui(cli: &Cli, started: Instant, log: LogHealth) -> ExitCode {
     };
     // `:profile NAME` switches among the config file's profiles (not under --demo).
     let profiles = (!cli.demo).then(|| {
-        let names = appdeck::config::load(&cli.global.flags())
+        let names = appdeck::config::load(&global.flags())
             .map(|s| s.profile_names)
             .unwrap_or_default();
         let switcher = ProfileSwitcher {
-            flags: cli.global.flags(),
-            type_files: cli.global.types.clone(),
+            flags: global.flags(),
+            type_files: global.types.clone(),
         };
         (names, switcher)
     });
-    let types = type_sources(cli, &settings.base_url);
+    let types = type_sources(cli, global, &settings.base_url);
     let drafts = draft_place(cli, &settings.base_url);
     let options = LaunchOptions {
         settings,
@@ -145,17 +158,33 @@ async fn open_tui(cli: &Cli, started: Instant, log: LogHealth) -> ExitCode {
     }
 }
 
+/// Without a terminal the UI has nowhere to draw ("No such device or address" helped nobody):
+/// the refusal to return, naming what works without one.
+fn needs_terminal() -> Option<ExitCode> {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return None;
+    }
+    Some(
+        appdeck::cli::Failure::Usage(
+            "the terminal UI needs a terminal, and stdout is not one; for scripts, `appdeck list` \
+             lists the resources (`appdeck --help` shows every command)"
+                .to_owned(),
+        )
+        .report(),
+    )
+}
+
 /// Where the TUI finds the known types: `--types` files; the profile's `types` and the connects
 /// recorded in the store for this base URL, except under `--demo`, which has the demo's payload.
 /// Nothing is read here: the store is opened off the UI thread, after the first frame is drawn.
-fn type_sources(cli: &Cli, base_url: &str) -> TypeSources {
+fn type_sources(cli: &Cli, global: &GlobalArgs, base_url: &str) -> TypeSources {
     let mut sources = TypeSources {
-        files: cli.global.types.clone(),
+        files: global.types.clone(),
         store: None,
         demo: cli.demo,
     };
     if !cli.demo {
-        if let Ok(settings) = appdeck::config::load(&cli.global.flags()) {
+        if let Ok(settings) = appdeck::config::load(&global.flags()) {
             sources.files.extend(settings.types);
         }
         sources.store = appdeck::config::Env::from_process()

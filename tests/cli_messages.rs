@@ -266,6 +266,8 @@ fn an_explicit_config_file_that_does_not_exist_is_an_error() {
     assert_eq!(run(sandbox.appdeck().arg("list")).code, 0);
 }
 
+/// Issue 20 item 13: a command that does not connect is not offered the connection flags; given
+/// after its name they are unknown to it, given before it they are refused by name (exit 2 both).
 #[test]
 fn commands_that_do_not_connect_refuse_connection_flags() {
     let dir = tempfile::tempdir().unwrap();
@@ -276,19 +278,37 @@ fn commands_that_do_not_connect_refuse_connection_flags() {
         &["--base-url", "http://127.0.0.1:9/api/v1"][..],
         &["--timeout", "3", "--profile", "prod"],
     ] {
-        let out = run(appdeck(dir.path()).args(["validate", &report]).args(flags));
-        assert_eq!(out.code, 2, "{flags:?}: {out:?}");
+        let after = run(appdeck(dir.path()).args(["validate", &report]).args(flags));
+        assert_eq!(after.code, 2, "{flags:?}: {after:?}");
         assert!(
-            out.stderr.contains("does not connect"),
+            after
+                .stderr
+                .starts_with(&format!("appdeck: unexpected argument '{}'", flags[0])),
             "{flags:?}: {}",
-            out.stderr
+            after.stderr
+        );
+        let before = run(appdeck(dir.path()).args(flags).args(["validate", &report]));
+        assert_eq!(before.code, 2, "{flags:?}: {before:?}");
+        assert!(
+            before.stderr.contains("`appdeck validate` does not take"),
+            "{}",
+            before.stderr
         );
         for flag in flags.iter().filter(|f| f.starts_with("--")) {
-            assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+            assert!(before.stderr.contains(flag), "{flag}: {}", before.stderr);
         }
     }
+    let diff = run(appdeck(dir.path())
+        .args(["--base-url", "http://127.0.0.1:9/api/v1", "diff"])
+        .args([example("connect.json"), example("connect.json")]));
+    assert_eq!(diff.code, 2, "no longer silently accepted: {diff:?}");
     let help = run(appdeck(dir.path()).args(["validate", "--help"]));
-    assert!(help.stdout.contains("connection flags"), "{}", help.stdout);
+    assert!(
+        help.stdout.contains("takes no connection flags"),
+        "{}",
+        help.stdout
+    );
+    assert!(!help.stdout.contains("--base-url"), "{}", help.stdout);
 }
 
 // ---------------------------------------------------------------- conventions

@@ -186,3 +186,196 @@ fn curl_says_the_command_needs_appdeck_token_and_works_without_a_token() {
         out.stderr
     );
 }
+
+/// Item 14: `appdeck` with no terminal says the TUI needs one and names `appdeck list`.
+#[test]
+fn the_terminal_ui_without_a_terminal_points_at_appdeck_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(common::appdeck(dir.path())
+        .env("APPDECK_BASE_URL", "http://127.0.0.1:9/api/v1")
+        .env("APPDECK_TOKEN", "t"));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(
+        out.stderr,
+        "appdeck: the terminal UI needs a terminal, and stdout is not one; for scripts, \
+         `appdeck list` lists the resources (`appdeck --help` shows every command)\n"
+    );
+}
+
+/// Item 14: a report answered `200 {}` warns that `status` is missing.
+#[test]
+fn a_report_answer_without_status_is_warned_about() {
+    let base_url = common::answer_once("200 OK", "{}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(common::appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .args(["report", &format!("{EXAMPLES}/report.json")]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("warning: the service's answer has no `status`"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Item 14: validate catches unknown top-level fields and control characters in `task_id`,
+/// takes several files, and has `-o json`.
+#[test]
+fn validate_takes_several_files_has_json_and_catches_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = common::write_file(
+        &dir.path().join("odd.json"),
+        &serde_json::json!({
+            "task_id": "t-1\u{1b}[2J", "status": "OK", "taskid": "typo",
+            "response": {"response_type": "resource", "resource": {"type": "t", "external_id": "e", "name": "n"}}
+        })
+        .to_string(),
+        0o644,
+    );
+    let good = format!("{EXAMPLES}/report.json");
+    let out = run(common::appdeck(dir.path())
+        .arg("validate")
+        .arg(&good)
+        .arg(&odd));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("warning at /task_id: `task_id` holds the control character U+001B"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("warning at /taskid: unknown field `taskid`"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("report.json:\nkind: task report"),
+        "{}",
+        out.stdout
+    );
+
+    let out = run(common::appdeck(dir.path())
+        .args(["validate", "-o", "json"])
+        .arg(&good)
+        .arg(&odd));
+    assert_eq!(out.code, 2, "{out:?}");
+    let results: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(results[0]["valid"], true, "{results}");
+    assert_eq!(results[0]["kind"], "report");
+    assert_eq!(results[1]["valid"], false);
+    let pointers: Vec<&str> = results[1]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(pointers, ["/taskid", "/task_id", "/status"], "{results}");
+}
+
+/// Item 14: `config show` hides the token's length and shows the profile's `types`; `config path`
+/// prints the config file's path alone.
+#[test]
+fn config_show_hides_the_token_length_and_shows_the_profiles_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = common::write_file(
+        &dir.path().join("config.toml"),
+        "[profiles.p]\nbase_url = \"http://127.0.0.1:9/api/v1\"\ntoken = \"abc\"\ntypes = [\"t.json\"]\n",
+        0o600,
+    );
+    let out = run(common::appdeck(dir.path()).args(["config", "show", "--profile", "p"]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!out.stdout.contains("characters"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("token            ******** (from profile p)"),
+        "{}",
+        out.stdout
+    );
+    let types = dir.path().join("t.json").display().to_string();
+    assert!(
+        out.stdout
+            .contains(&format!("types            {types} (from the profile)")),
+        "{}",
+        out.stdout
+    );
+    let path = run(common::appdeck(dir.path()).args(["config", "path"]));
+    assert_eq!(path.stdout, format!("{}\n", config.display()));
+}
+
+/// Item 14: `sandbox --generate` past the bound is refused, naming the memory it would need.
+#[test]
+fn sandbox_generate_is_refused_past_a_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(common::appdeck(dir.path()).args(["sandbox", "--generate", "100000000"]));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "100000000 generated resources would need about 95.4 GiB of memory; at most 5000000"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Item 14: bash completion offers no files for --type, --profile and --fault, and offers files
+/// after `report ` (it offered the flags there).
+#[test]
+fn bash_completion_offers_files_only_where_files_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = run(common::appdeck(dir.path()).args(["completions", "bash"]));
+    assert_eq!(script.code, 0);
+    std::fs::write(dir.path().join("appdeck.bash"), &script.stdout).unwrap();
+    std::fs::write(dir.path().join("payload.json"), "{}").unwrap();
+    let complete_word = |line: &str, cur: &str| {
+        let probe = format!(
+            "source appdeck.bash; read -ra COMP_WORDS <<< '{line}'; COMP_WORDS+=('{cur}'); \
+             COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)); COMPREPLY=(); \
+             _appdeck appdeck '{cur}' \"${{COMP_WORDS[COMP_CWORD-1]}}\"; echo \"${{COMPREPLY[*]}}\""
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &probe])
+            .current_dir(dir.path())
+            .output()
+            .expect("bash runs");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    let complete = |line: &str| complete_word(line, "");
+    for line in [
+        "appdeck list --type",
+        "appdeck list --profile",
+        "appdeck sandbox --fault",
+    ] {
+        assert!(
+            !complete(line).contains("payload.json"),
+            "{line}: {}",
+            complete(line)
+        );
+    }
+    assert!(
+        complete("appdeck report").contains("payload.json"),
+        "{}",
+        complete("appdeck report")
+    );
+    assert!(
+        complete_word("appdeck report", "-").contains("--curl"),
+        "flags after a dash"
+    );
+}
+
+/// Item 13: `infer -t nosuch` says plainly that nothing matched.
+#[test]
+fn infer_with_a_type_that_matches_nothing_says_so() {
+    let sandbox = TestSandbox::demo();
+    let out = run(sandbox.appdeck().args(["infer", "-t", "nosuch"]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("no resources of type nosuch were listed, so nothing was inferred"),
+        "{}",
+        out.stderr
+    );
+}

@@ -23,9 +23,9 @@ impl Token {
     pub fn expose(&self) -> &str {
         &self.0
     }
-    /// A masked form for `config show`: the length and nothing of the value.
+    /// A masked form for `config show`: nothing of the value, not even its length.
     pub fn masked(&self) -> String {
-        format!("******** ({} characters)", self.0.chars().count())
+        "********".to_owned()
     }
 }
 

@@ -1,11 +1,16 @@
-//! The command line. Global connection flags have no clap defaults and no clap `env`, so that the
-//! config module can tell a flag from an environment variable from a default (`config show`).
+//! The command line. Connection flags have no clap defaults and no clap `env`, so that the config
+//! module can tell a flag from an environment variable from a default (`config show`).
+//!
+//! Each command offers the flags that apply to it, under a heading: [`ConnectionArgs`] on the
+//! commands that connect, [`ProfileArgs`] or [`ConfigFileArg`] where only the config file is read.
+//! The terminal UI's flags may also come before a command's name (`appdeck --profile prod list`);
+//! [`Command::merge_flags`] takes those the command offers and refuses the others.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum, ValueHint};
 
 use crate::config;
 use crate::sandbox::Fault;
@@ -14,6 +19,10 @@ use crate::sandbox::Fault;
 /// a git checkout (set by build.rs; empty from a source tarball).
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("APPDECK_BUILD_INFO"));
 
+/// The help headings the shared flags are listed under.
+const CONNECTION: &str = "Connection";
+const CONFIGURATION: &str = "Configuration";
+
 /// A fast, safe terminal UI explorer and scriptable CLI for the app-integration service's HTTP API.
 ///
 /// Without a subcommand, appdeck opens the terminal UI.
@@ -21,7 +30,11 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("APPDECK_BUILD
 #[command(name = "appdeck", version = VERSION, max_term_width = 100)]
 pub struct Cli {
     #[command(flatten)]
-    pub global: GlobalArgs,
+    pub connection: ConnectionArgs,
+    #[command(flatten)]
+    pub known_types: TypesFileArgs,
+    #[command(flatten)]
+    pub write: WriteArgs,
     /// Open the terminal UI against a built-in local sandbox with demo data (no service needed).
     #[arg(long)]
     pub demo: bool,
@@ -32,37 +45,170 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// How to reach the service; accepted before or after the subcommand.
+impl Cli {
+    /// The flags given before any command's name: the terminal UI's.
+    pub fn global(&self) -> GlobalArgs {
+        let mut global = GlobalArgs::default();
+        self.connection.apply(&mut global);
+        self.known_types.apply(&mut global);
+        self.write.apply(&mut global);
+        global
+    }
+}
+
+/// The config file and the profile in it.
 #[derive(Clone, Debug, Default, Args)]
-pub struct GlobalArgs {
+pub struct ProfileArgs {
+    /// Use this profile of the config file [env: APPDECK_PROFILE]
+    #[arg(long, value_name = "NAME", value_hint = ValueHint::Other, help_heading = CONFIGURATION)]
+    pub profile: Option<String>,
+    #[command(flatten)]
+    pub file: ConfigFileArg,
+}
+
+/// The config file alone, for the commands that read nothing else of it.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ConfigFileArg {
+    /// Use this config file instead of the default one [env: APPDECK_CONFIG]
+    #[arg(long, value_name = "PATH", help_heading = CONFIGURATION)]
+    pub config: Option<PathBuf>,
+}
+
+/// How to reach the service: on the commands that connect to it, and the terminal UI.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ConnectionArgs {
     /// The service's API root, ending in /api/v1 [env: APPDECK_BASE_URL]
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_hint = ValueHint::Url, help_heading = CONNECTION)]
     pub base_url: Option<String>,
     /// Read the bearer token from this file (there is no flag taking the token itself)
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = CONNECTION)]
     pub token_file: Option<PathBuf>,
-    /// Use this profile of the config file [env: APPDECK_PROFILE]
-    #[arg(long, global = true, value_name = "NAME")]
-    pub profile: Option<String>,
-    /// Use this config file instead of the default one [env: APPDECK_CONFIG]
-    #[arg(long, global = true, value_name = "PATH")]
-    pub config: Option<PathBuf>,
     /// Give up on a request after this many seconds [default: 30]
-    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, value_hint = ValueHint::Other, help_heading = CONNECTION)]
     pub timeout: Option<Duration>,
     /// Give up connecting after this many seconds [default: 10]
-    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, value_hint = ValueHint::Other, help_heading = CONNECTION)]
     pub connect_timeout: Option<Duration>,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+}
+
+/// Connect payload files whose resource types appdeck should know.
+#[derive(Clone, Debug, Default, Args)]
+pub struct TypesFileArgs {
     /// A connect payload file whose resource types appdeck should know (repeatable)
-    #[arg(long = "types", global = true, value_name = "FILE")]
+    #[arg(long = "types", value_name = "FILE", help_heading = CONFIGURATION)]
     pub types: Vec<PathBuf>,
+}
+
+/// `--read-only`, on the commands that write and the terminal UI.
+#[derive(Clone, Debug, Default, Args)]
+pub struct WriteArgs {
     /// Refuse every write (report, connect), whatever the profile says; lists still work
-    #[arg(long, global = true)]
+    #[arg(long, help_heading = CONNECTION)]
+    pub read_only: bool,
+}
+
+/// What `appdeck types` reads: the types files, the profile's `types`, and the connects sent to
+/// the base URL.
+#[derive(Clone, Debug, Default, Args)]
+pub struct CatalogArgs {
+    /// The service whose recorded connects count (they are kept per base URL) [env:
+    /// APPDECK_BASE_URL]
+    #[arg(long, value_name = "URL", help_heading = CONFIGURATION)]
+    pub base_url: Option<String>,
+    #[command(flatten)]
+    pub known_types: TypesFileArgs,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+}
+
+/// Keeps what was given: a flag after the command's name wins over one before it.
+fn given<T: Clone>(slot: &mut Option<T>, flag: &Option<T>) {
+    if flag.is_some() {
+        slot.clone_from(flag);
+    }
+}
+
+impl ConfigFileArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        given(&mut global.config, &self.config);
+    }
+}
+
+impl ProfileArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        given(&mut global.profile, &self.profile);
+        self.file.apply(global);
+    }
+}
+
+impl ConnectionArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        given(&mut global.base_url, &self.base_url);
+        given(&mut global.token_file, &self.token_file);
+        given(&mut global.timeout, &self.timeout);
+        given(&mut global.connect_timeout, &self.connect_timeout);
+        self.profile.apply(global);
+    }
+}
+
+impl TypesFileArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.types.extend(self.types.iter().cloned());
+    }
+}
+
+impl WriteArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.read_only |= self.read_only;
+    }
+}
+
+impl CatalogArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        given(&mut global.base_url, &self.base_url);
+        self.known_types.apply(global);
+        self.profile.apply(global);
+    }
+}
+
+/// The flags of [`ConnectionArgs`], by name.
+const CONNECTION_FLAGS: &[&str] = &[
+    "--base-url",
+    "--token-file",
+    "--timeout",
+    "--connect-timeout",
+    "--profile",
+    "--config",
+];
+const WRITE_FLAGS: &[&str] = &[
+    "--base-url",
+    "--token-file",
+    "--timeout",
+    "--connect-timeout",
+    "--profile",
+    "--config",
+    "--read-only",
+];
+const CATALOG_FLAGS: &[&str] = &["--base-url", "--types", "--profile", "--config"];
+
+/// The flags a command runs with, wherever on the command line they were given: how to reach the
+/// service, the config file, the known types and `--read-only`.
+#[derive(Clone, Debug, Default)]
+pub struct GlobalArgs {
+    pub base_url: Option<String>,
+    pub token_file: Option<PathBuf>,
+    pub profile: Option<String>,
+    pub config: Option<PathBuf>,
+    pub timeout: Option<Duration>,
+    pub connect_timeout: Option<Duration>,
+    pub types: Vec<PathBuf>,
     pub read_only: bool,
 }
 
 impl GlobalArgs {
-    /// The connection flags given on the command line, by name, for commands that take none.
+    /// The flags given, by name.
     pub fn given(&self) -> Vec<&'static str> {
         [
             ("--base-url", self.base_url.is_some()),
@@ -71,6 +217,8 @@ impl GlobalArgs {
             ("--config", self.config.is_some()),
             ("--timeout", self.timeout.is_some()),
             ("--connect-timeout", self.connect_timeout.is_some()),
+            ("--types", !self.types.is_empty()),
+            ("--read-only", self.read_only),
         ]
         .into_iter()
         .filter_map(|(name, given)| given.then_some(name))
@@ -87,6 +235,83 @@ impl GlobalArgs {
             connect_timeout: self.connect_timeout,
             read_only: self.read_only,
         }
+    }
+}
+
+impl Command {
+    /// The command's name, as typed.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::List(_) => "list",
+            Command::Report(_) => "report",
+            Command::Connect(_) => "connect",
+            Command::Validate(_) => "validate",
+            Command::Sandbox(_) => "sandbox",
+            Command::Types(_) => "types",
+            Command::Config(_) => "config",
+            Command::Diff(_) => "diff",
+            Command::Infer(_) => "infer",
+            Command::History(_) => "history",
+            Command::Keys(_) => "keys",
+            Command::Completions(_) => "completions",
+            Command::Man => "man",
+        }
+    }
+
+    /// The shared flags this command takes (before or after its name).
+    fn takes(&self) -> &'static [&'static str] {
+        match self {
+            Command::List(_) | Command::Infer(_) => CONNECTION_FLAGS,
+            Command::Report(_) | Command::Connect(_) => WRITE_FLAGS,
+            Command::Config(ConfigCommand::Show(_)) => WRITE_FLAGS,
+            Command::Config(ConfigCommand::Path(_)) | Command::Keys(_) => &["--config"],
+            Command::Types(_) => CATALOG_FLAGS,
+            Command::Validate(_) => &["--types"],
+            Command::Sandbox(_) => &["--token-file"],
+            Command::Diff(_) | Command::History(_) | Command::Completions(_) | Command::Man => &[],
+        }
+    }
+
+    /// The flags the command runs with: those given before its name (`before`), which it must
+    /// take, then its own, which win. A flag it does not take is a usage error naming it, rather
+    /// than something silently ignored.
+    pub fn merge_flags(&self, before: &GlobalArgs) -> Result<GlobalArgs, String> {
+        let stray: Vec<&str> = before
+            .given()
+            .into_iter()
+            .filter(|flag| !self.takes().contains(flag))
+            .collect();
+        if !stray.is_empty() {
+            return Err(format!(
+                "`appdeck {}` does not take {} (`appdeck {} --help` lists what it takes)",
+                self.name(),
+                stray.join(", "),
+                self.name()
+            ));
+        }
+        let mut global = before.clone();
+        match self {
+            Command::List(args) => args.connection.apply(&mut global),
+            Command::Infer(args) => args.connection.apply(&mut global),
+            Command::Report(args) => args.apply(&mut global),
+            Command::Connect(args) => args.send.apply(&mut global),
+            Command::Config(ConfigCommand::Show(args)) => {
+                args.connection.apply(&mut global);
+                args.write.apply(&mut global);
+            }
+            Command::Config(ConfigCommand::Path(args)) => args.file.apply(&mut global),
+            Command::Keys(args) => args.file.apply(&mut global),
+            Command::Types(args) => {
+                args.catalog.apply(&mut global);
+                if let Some(TypesCommand::Show(show)) = &args.command {
+                    show.catalog.apply(&mut global);
+                }
+            }
+            Command::Validate(args) => args.known_types.apply(&mut global),
+            Command::Sandbox(args) => given(&mut global.token_file, &args.token_file),
+            Command::Diff(_) | Command::History(_) | Command::Completions(_) | Command::Man => {}
+        }
+        Ok(global)
     }
 }
 
@@ -111,7 +336,7 @@ pub enum Command {
     #[command(after_help = TYPES_EXAMPLES)]
     Types(TypesArgs),
     /// Show where the configuration comes from
-    #[command(subcommand)]
+    #[command(subcommand, after_help = CONFIG_EXAMPLES)]
     Config(ConfigCommand),
     /// Compare two connect payloads and say which changes break the old version's users
     #[command(after_help = DIFF_HELP)]
@@ -155,8 +380,11 @@ pub enum KeysOutput {
 
 #[derive(Clone, Debug, Args)]
 pub struct KeysArgs {
+    /// Output format: table or json
     #[arg(long, short = 'o', value_enum, default_value_t = KeysOutput::Table)]
     pub output: KeysOutput,
+    #[command(flatten)]
+    pub file: ConfigFileArg,
 }
 
 const DIFF_HELP: &str = "Exit status:
@@ -196,6 +424,7 @@ pub struct DiffArgs {
     /// The connect payload of the new version, or - for stdin
     #[arg(value_name = "NEW")]
     pub new: PathBuf,
+    /// Output format: text or json
     #[arg(long, short = 'o', value_enum, default_value_t = DiffOutput::Text)]
     pub output: DiffOutput,
 }
@@ -203,7 +432,7 @@ pub struct DiffArgs {
 #[derive(Clone, Debug, Args)]
 pub struct InferArgs {
     /// Only resources of this type
-    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    #[arg(long = "type", short = 't', value_name = "TYPE", value_parser = parse_type_name, value_hint = ValueHint::Other)]
     pub resource_type: Option<String>,
     /// Sample at most this many resources [default: all]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -214,6 +443,8 @@ pub struct InferArgs {
     /// The payload's version (a placeholder to replace by default)
     #[arg(long, value_name = "VERSION", default_value = "0.0.0-REPLACE-ME")]
     pub version: String,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
 }
 
 const HISTORY_EXAMPLES: &str = "Examples:
@@ -257,6 +488,7 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "N", default_value_t = 20,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
+    /// Output format: table, json or ndjson
     #[arg(long, short = 'o', value_enum, default_value_t = HistoryOutput::Table)]
     pub output: HistoryOutput,
 }
@@ -264,6 +496,7 @@ pub struct HistoryArgs {
 #[derive(Clone, Debug, Subcommand)]
 pub enum HistoryCommand {
     /// Show one send in full: the request and the answer
+    #[command(after_help = HISTORY_SHOW_EXAMPLES)]
     Show(HistoryShowArgs),
 }
 
@@ -281,6 +514,7 @@ pub struct HistoryShowArgs {
     /// The send's id, as `appdeck history` lists it
     #[arg(value_name = "ID")]
     pub id: i64,
+    /// Output format: text or json
     #[arg(long, short = 'o', value_enum, default_value_t = EntryOutput::Text)]
     pub output: EntryOutput,
 }
@@ -318,10 +552,10 @@ Rows marked ! are malformed or have fields of an unexpected type; json and ndjso
 const VALIDATE_EXAMPLES: &str = "Examples:
   appdeck validate report.json
   appdeck validate report.json --types connect.json
+  appdeck validate payloads/*.json -o json | jq -r '.[] | select(.valid | not) | .file'
   cat connect.json | appdeck validate -
 
-validate works offline: the connection flags (--base-url, --token-file, --profile, --config,
---timeout, --connect-timeout) do not apply and are refused.";
+validate works offline: it takes no connection flags.";
 
 const SANDBOX_EXAMPLES: &str = "Examples:
   appdeck sandbox                       # demo data on 127.0.0.1:8080, random token
@@ -345,7 +579,7 @@ pub enum ListOutput {
 #[derive(Clone, Debug, Args)]
 pub struct ListArgs {
     /// Only resources of this type
-    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    #[arg(long = "type", short = 't', value_name = "TYPE", value_parser = parse_type_name, value_hint = ValueHint::Other)]
     pub resource_type: Option<String>,
     /// Follow the cursors to the last page
     #[arg(long, conflicts_with = "pages")]
@@ -356,8 +590,11 @@ pub struct ListArgs {
     /// Ask for this many resources per page (the server may cap it)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: Option<u32>,
+    /// Output format: table, json or ndjson
     #[arg(long, short = 'o', value_enum, default_value_t = ListOutput::Table)]
     pub output: ListOutput,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -374,12 +611,24 @@ pub struct SendArgs {
     /// The JSON payload, or - for stdin
     #[arg(value_name = "FILE|-")]
     pub file: PathBuf,
+    /// Output format of the answer: text or json
     #[arg(long, short = 'o', value_enum, default_value_t = AnswerOutput::Text)]
     pub output: AnswerOutput,
     /// Print the request as a curl command (the token read from $APPDECK_TOKEN) instead of
-    /// sending it
+    /// sending it, after the same checks (and with the same exit status) as a send
     #[arg(long)]
     pub curl: bool,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+impl SendArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        self.connection.apply(global);
+        self.write.apply(global);
+    }
 }
 
 /// `appdeck connect FILE`: a send, guarded against breaking the version the service has now.
@@ -393,13 +642,27 @@ pub struct ConnectArgs {
     pub allow_breaking: bool,
 }
 
-/// `appdeck validate FILE`; its `--types CONNECT_FILE` (whose types' `property_json_schema` a
-/// report's resource must satisfy) is the global `--types`.
+/// `appdeck validate FILE`, with `--types CONNECT_FILE` (whose types' `property_json_schema` a
+/// report's resource must satisfy).
 #[derive(Clone, Debug, Args)]
 pub struct ValidateArgs {
-    /// The JSON payload, or - for stdin
-    #[arg(value_name = "FILE|-")]
-    pub file: PathBuf,
+    /// The JSON payloads, or - for stdin (each checked on its own)
+    #[arg(value_name = "FILE|-", required = true, num_args = 1.., value_hint = ValueHint::FilePath)]
+    pub files: Vec<PathBuf>,
+    /// Output format: text, or json (one array, an object per file)
+    #[arg(long, short = 'o', value_enum, default_value_t = ValidateOutput::Text)]
+    pub output: ValidateOutput,
+    #[command(flatten)]
+    pub known_types: TypesFileArgs,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ValidateOutput {
+    /// The kind, each finding with its JSON pointer, and a verdict
+    #[default]
+    Text,
+    /// `[{"file", "kind", "valid", "findings": [{"severity", "pointer", "message"}]}]`
+    Json,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -415,13 +678,17 @@ pub enum TypesOutput {
 pub struct TypesArgs {
     #[command(subcommand)]
     pub command: Option<TypesCommand>,
+    /// Output format: table or json
     #[arg(long, short = 'o', value_enum, default_value_t = TypesOutput::Table)]
     pub output: TypesOutput,
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
 }
 
 #[derive(Clone, Debug, Subcommand)]
 pub enum TypesCommand {
     /// Show a type: its capabilities, actions, instructions and the explain tree of each schema
+    #[command(after_help = TYPES_SHOW_EXAMPLES)]
     Show(TypesShowArgs),
 }
 
@@ -433,8 +700,11 @@ pub struct TypesShowArgs {
     /// Show the definition of this app version instead of the newest one
     #[arg(long, value_name = "VERSION")]
     pub app_version: Option<String>,
+    /// Output format: text or json
     #[arg(long, short = 'o', value_enum, default_value_t = ShowOutput::Text)]
     pub output: ShowOutput,
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -453,17 +723,21 @@ pub struct SandboxArgs {
     pub listen: SocketAddr,
     /// A token the sandbox accepts (repeatable; visible in `ps`: prefer --token-file or
     /// APPDECK_SANDBOX_TOKEN); a random one when none is given
-    #[arg(long = "token", value_name = "TOKEN")]
+    #[arg(long = "token", value_name = "TOKEN", value_parser = parse_token, value_hint = ValueHint::Other)]
     pub tokens: Vec<String>,
+    /// Read a token the sandbox accepts from this file
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
     /// Start with no resources instead of the demo data
     #[arg(long)]
     pub empty: bool,
-    /// Add this many generated resources
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Add this many generated resources (at most 5,000,000: about 1 KiB of memory each)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_generate,
+          value_hint = ValueHint::Other)]
     pub generate: usize,
     /// Misbehave on purpose: slow:<millis>, status:<code> and not-json apply to all three
-    /// operations; repeat-cursor, empty-pages and malformed-item to resources.list pages
-    #[arg(long, value_name = "SPEC", value_parser = parse_fault)]
+    /// operations; repeat-cursor, empty-pages, malformed-item and nulls to resources.list pages
+    #[arg(long, value_name = "SPEC", value_parser = parse_fault, value_hint = ValueHint::Other)]
     pub fault: Option<Fault>,
     /// Seconds a client has to send a request's headers (from connecting or from its previous
     /// answer: an idle keep-alive connection is closed after this long)
@@ -484,13 +758,43 @@ pub struct SandboxArgs {
     pub check_timeout: Duration,
 }
 
-#[derive(Clone, Copy, Debug, Subcommand)]
+#[derive(Clone, Debug, Subcommand)]
 pub enum ConfigCommand {
     /// Print the path of the config file in use
-    Path,
+    Path(ConfigPathArgs),
     /// Print the effective settings and where each comes from (the token masked)
-    Show,
+    Show(ConfigShowArgs),
 }
+
+#[derive(Clone, Debug, Args)]
+pub struct ConfigPathArgs {
+    #[command(flatten)]
+    pub file: ConfigFileArg,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct ConfigShowArgs {
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+const CONFIG_EXAMPLES: &str = "Examples:
+  appdeck config path                  # the config file in use (or that would be)
+  appdeck config show                  # every setting and where it comes from
+  appdeck config show --profile prod   # what a profile gives, checked
+
+`config show` exits 2 when the base URL or the token is missing or unusable.";
+
+const TYPES_SHOW_EXAMPLES: &str = "Examples:
+  appdeck types show repository --types connect.json
+  appdeck types show repository --app-version 1.4.0
+  appdeck --demo types show repository -o json | jq .trees";
+
+const HISTORY_SHOW_EXAMPLES: &str = "Examples:
+  appdeck history show 12
+  appdeck history show 12 -o json | jq .answer";
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     text.trim()
@@ -498,6 +802,34 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .ok()
         .and_then(config::seconds)
         .ok_or_else(|| "expected a number of seconds above 0 and at most 86400".to_owned())
+}
+
+/// A `--type` filter: an empty one would ask the service for a type named "".
+fn parse_type_name(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        return Err("a type name must not be empty: leave --type out for every type".to_owned());
+    }
+    Ok(text.to_owned())
+}
+
+/// A sandbox token: an empty one would make `Authorization: Bearer ` a valid login.
+fn parse_token(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        return Err("a token must not be empty".to_owned());
+    }
+    Ok(text.to_owned())
+}
+
+/// A count of generated resources, refused past what memory allows (naming what it would need).
+fn parse_generate(text: &str) -> Result<usize, String> {
+    let count = text
+        .trim()
+        .parse::<usize>()
+        .map_err(|_| "expected a whole number of resources".to_owned())?;
+    match crate::sandbox::refuse_generate(count) {
+        Some(refusal) => Err(refusal),
+        None => Ok(count),
+    }
 }
 
 fn parse_fault(text: &str) -> Result<Fault, String> {
@@ -513,6 +845,29 @@ pub fn after_help() -> String {
             |p| p.display().to_string(),
         )
     };
+    after_help_with(
+        &shown(config::default_config_path()),
+        &shown(
+            config::Env::from_process()
+                .ok()
+                .and_then(|env| config::store_path(&env))
+                .map(|p| p.value),
+        ),
+        &shown(config::log_path()),
+    )
+}
+
+/// [`after_help`] with the Linux paths written generically, for the manual page: it is read on
+/// other machines than the one that generated it.
+pub fn after_help_generic() -> String {
+    after_help_with(
+        "~/.config/appdeck/config.toml (Linux; `appdeck config path` prints it)",
+        "~/.local/share/appdeck/appdeck.db (Linux; or in APPDECK_DATA_DIR)",
+        "~/.local/state/appdeck/appdeck.log (Linux; `appdeck --help` prints it)",
+    )
+}
+
+fn after_help_with(config_file: &str, store: &str, log: &str) -> String {
     format!(
         "Exit status:
   0  success
@@ -529,17 +884,9 @@ Configuration (flags beat the environment, which beats the profile):
   APPDECK_DATA_DIR  the directory of the local store
 
 Files:
-  config  {}
-  store   {} (connects and reports sent; never the token)
-  log     {} (written by the terminal UI and the sandbox)",
-        shown(config::default_config_path()),
-        shown(
-            config::Env::from_process()
-                .ok()
-                .and_then(|env| config::store_path(&env))
-                .map(|p| p.value),
-        ),
-        shown(config::log_path()),
+  config  {config_file}
+  store   {store} (connects and reports sent; never the token)
+  log     {log} (written by the terminal UI and the sandbox)"
     )
 }
 
@@ -548,10 +895,30 @@ pub fn command() -> clap::Command {
     Cli::command().after_help(after_help())
 }
 
-/// Parses the process's arguments; on a usage error clap prints it and exits with status 2.
+/// Parses the process's arguments; on a usage error it is printed as appdeck's errors are
+/// (`appdeck: ...`) and the process exits with status 2.
 pub fn parse() -> Cli {
-    let matches = command().get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let matches = command()
+        .try_get_matches()
+        .unwrap_or_else(|e| exit_with(&e));
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_with(&e))
+}
+
+fn exit_with(error: &clap::Error) -> ! {
+    if !error.use_stderr() {
+        error.exit(); // --help and --version
+    }
+    eprint!("{}", usage_error_text(error));
+    std::process::exit(error.exit_code())
+}
+
+/// clap's error with `appdeck:` in place of its `error:`, like every other error appdeck prints.
+fn usage_error_text(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    match text.strip_prefix("error: ") {
+        Some(rest) => format!("appdeck: {rest}"),
+        None => format!("appdeck: {text}"),
+    }
 }
 
 #[cfg(test)]
@@ -563,14 +930,116 @@ mod tests {
         command().debug_assert();
     }
 
+    fn merged(args: &[&str]) -> Result<GlobalArgs, String> {
+        let cli = Cli::try_parse_from(args).unwrap();
+        cli.command.as_ref().unwrap().merge_flags(&cli.global())
+    }
+
     #[test]
-    fn global_flags_work_after_the_subcommand() {
+    fn connection_flags_work_before_and_after_the_commands_that_connect() {
         let cli = Cli::try_parse_from(["appdeck", "list", "--timeout", "1.5", "--all"]).unwrap();
-        assert_eq!(cli.global.timeout, Some(Duration::from_millis(1500)));
         assert!(matches!(
             cli.command,
             Some(Command::List(ListArgs { all: true, .. }))
         ));
+        let global = merged(&["appdeck", "list", "--timeout", "1.5"]).unwrap();
+        assert_eq!(global.timeout, Some(Duration::from_millis(1500)));
+        let global = merged(&["appdeck", "--profile", "a", "list", "--profile", "b"]).unwrap();
+        assert_eq!(global.profile.as_deref(), Some("b"), "the later one wins");
+        let global = merged(&[
+            "appdeck", "--types", "a.json", "types", "show", "t", "--types", "b.json",
+        ])
+        .unwrap();
+        assert_eq!(
+            global.types,
+            [PathBuf::from("a.json"), PathBuf::from("b.json")]
+        );
+    }
+
+    /// Issue 20 item 13: each flag only where it applies; before the name, refused by name.
+    #[test]
+    fn a_command_is_offered_only_the_flags_that_apply_to_it() {
+        for args in [
+            &["appdeck", "validate", "r.json", "--timeout", "3"][..],
+            &["appdeck", "diff", "a", "b", "--base-url", "http://x/api/v1"],
+            &["appdeck", "sandbox", "--base-url", "http://x/api/v1"],
+            &["appdeck", "history", "--profile", "p"],
+            &["appdeck", "keys", "--token-file", "t"],
+            &["appdeck", "list", "--read-only"],
+        ] {
+            let err = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{args:?}");
+        }
+        let refused = merged(&["appdeck", "--base-url", "http://x/api/v1", "diff", "a", "b"]);
+        assert_eq!(
+            refused.unwrap_err(),
+            "`appdeck diff` does not take --base-url (`appdeck diff --help` lists what it takes)"
+        );
+        assert!(merged(&["appdeck", "--timeout", "2", "validate", "r.json"]).is_err());
+        assert!(
+            merged(&["appdeck", "--read-only", "report", "r.json"])
+                .unwrap()
+                .read_only
+        );
+        let sandbox = merged(&["appdeck", "sandbox", "--token-file", "t"]).unwrap();
+        assert_eq!(sandbox.token_file, Some(PathBuf::from("t")));
+
+        let help = |args: &[&str]| {
+            let mut command = command();
+            let mut found = &mut command;
+            for name in args {
+                found = found.find_subcommand_mut(name).unwrap();
+            }
+            found.render_help().to_string()
+        };
+        let sandbox = help(&["sandbox"]);
+        for client_flag in [
+            "--base-url",
+            "--timeout",
+            "--profile",
+            "--read-only",
+            "--types",
+        ] {
+            assert!(!sandbox.contains(client_flag), "{client_flag} in {sandbox}");
+        }
+        let list = help(&["list"]);
+        assert!(
+            list.contains("Connection:") && list.contains("--base-url"),
+            "{list}"
+        );
+        assert!(
+            list.contains("-o, --output <OUTPUT>  Output format"),
+            "{list}"
+        );
+        assert!(!help(&["diff"]).contains("--base-url"));
+        assert!(!help(&["validate"]).contains("--timeout"));
+        for examples in [&["config"][..], &["types", "show"], &["history", "show"]] {
+            assert!(help(examples).contains("Examples:"), "{examples:?}");
+        }
+    }
+
+    /// Issue 20 item 13: clap's errors read like appdeck's; empty filters and tokens are usage
+    /// errors.
+    #[test]
+    fn usage_errors_start_with_appdeck_and_refuse_empty_values() {
+        let err = Cli::try_parse_from(["appdeck", "lst"]).unwrap_err();
+        let text = usage_error_text(&err);
+        assert!(
+            text.starts_with("appdeck: unrecognized subcommand 'lst'"),
+            "{text}"
+        );
+        for args in [
+            &["appdeck", "sandbox", "--token", ""][..],
+            &["appdeck", "list", "-t", ""],
+            &["appdeck", "infer", "--type", " "],
+        ] {
+            let err = Cli::try_parse_from(args).unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{args:?}");
+            assert!(
+                usage_error_text(&err).contains("must not be empty"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -15,8 +15,8 @@ use crate::sanitize;
 
 pub fn run(which: ConfigCommand, global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     match which {
-        ConfigCommand::Path => path(global, out),
-        ConfigCommand::Show => show(global, out),
+        ConfigCommand::Path(_) => path(global, out),
+        ConfigCommand::Show(_) => show(global, out),
     }
 }
 
@@ -28,21 +28,11 @@ fn path(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .to_owned(),
         )
     })?;
-    // The config file first (scripts read the first line), then the local store.
+    // The config file's path alone, as the help says (`config show` names the store too).
     writeln!(out, "{}", path.value.display())?;
-    let store = config::store_path(&env);
-    if let Some(store) = &store {
-        writeln!(out, "{}", store.value.display())?;
-    }
     out.flush()?;
     if !path.value.exists() {
         eprintln!("appdeck: {} does not exist yet", path.value.display());
-    }
-    if store.is_none() {
-        eprintln!(
-            "appdeck: this platform has no data directory for the local store; set {}",
-            config::ENV_DATA_DIR
-        );
     }
     Ok(())
 }
@@ -173,10 +163,23 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
                 ),
             ),
             ("read_only", read_only),
+            ("types", types_line(&settings.types)),
         ],
         warnings,
         complete,
     }
+}
+
+/// The profile's `types` files, resolved against the config file's directory.
+fn types_line(files: &[std::path::PathBuf]) -> String {
+    if files.is_empty() {
+        return "(none)".to_owned();
+    }
+    let shown: Vec<String> = files
+        .iter()
+        .map(|f| sanitize::line(&f.display().to_string()).into_owned())
+        .collect();
+    format!("{} (from the profile)", shown.join(", "))
 }
 
 /// The theme's name and the colours the config file changes in it, as `[theme]` spells them.
@@ -315,8 +318,9 @@ mod tests {
             .map(|(k, v)| format!("{k} {v}\n"))
             .collect();
         assert!(!text.contains("very-secret-value"), "{text}");
+        assert!(!text.contains("17"), "not even its length: {text}");
         assert!(
-            text.contains("token ******** (17 characters) (from env APPDECK_TOKEN)"),
+            text.contains("token ******** (from env APPDECK_TOKEN)"),
             "{text}"
         );
         assert!(text.contains("base_url http://127.0.0.1:9/api/v1 (from env APPDECK_BASE_URL)"));

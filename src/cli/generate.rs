@@ -9,18 +9,205 @@ use clap_complete::Shell;
 use super::Failure;
 use super::args;
 
+/// The commands whose argument is a file (or `-`): completion offers files there.
+const FILE_COMMANDS: [&str; 4] = ["report", "connect", "validate", "diff"];
+
 /// Writes the completion script for `shell`.
 pub fn completions(shell: Shell, out: &mut impl Write) -> Result<(), Failure> {
     let mut command = args::command();
     let name = command.get_name().to_owned();
-    clap_complete::generate(shell, &mut command, name, out);
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, name, &mut script);
+    if shell == Shell::Bash {
+        let text = String::from_utf8_lossy(&script);
+        out.write_all(bash_offers_files(&text, &FILE_COMMANDS).as_bytes())?;
+    } else {
+        out.write_all(&script)?;
+    }
     out.flush()?;
     Ok(())
 }
 
-/// Writes the manual page, in roff.
+/// clap_complete's bash script offers a command's flags where its file argument goes (`appdeck
+/// report <TAB>` listed `--output --curl ...`): in those commands' blocks, flags are offered after
+/// a `-` only, and files otherwise.
+fn bash_offers_files(script: &str, commands: &[&str]) -> String {
+    let mut out = String::with_capacity(script.len());
+    let mut in_file_command = false;
+    for line in script.lines() {
+        if let Some(block) = line
+            .trim()
+            .strip_prefix("appdeck__subcmd__")
+            .and_then(|b| b.strip_suffix(')'))
+        {
+            in_file_command = commands.contains(&block);
+        }
+        let trimmed = line.trim();
+        let replaced = if !in_file_command {
+            None
+        } else if trimmed.starts_with("if [[ ${cur} == -* || ${COMP_CWORD} -eq ") {
+            Some(line.replace(trimmed, "if [[ ${cur} == -* ]] ; then"))
+        } else if trimmed == "COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )"
+            && !line.starts_with("                ")
+        {
+            Some(line.replace(trimmed, "COMPREPLY=( $(compgen -f -- \"${cur}\") )"))
+        } else {
+            None
+        };
+        out.push_str(replaced.as_deref().unwrap_or(line));
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes the manual page, in roff: one page holding every command with its synopsis, flags and
+/// examples (`appdeck man > appdeck.1` installs all of it, so it points at no other page), and
+/// generic paths under FILES rather than those of whoever generated it.
 pub fn man_page(out: &mut impl Write) -> Result<(), Failure> {
-    clap_mangen::Man::new(args::command()).render(out)?;
+    let mut root = args::command().after_help(args::after_help_generic());
+    root.build();
+    let man = clap_mangen::Man::new(root.clone());
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    page.extend_from_slice(b".SH COMMANDS\n");
+    for command in root.get_subcommands().filter(|c| !c.is_hide_set()) {
+        command_section(command, &mut page)?;
+    }
+    page.extend_from_slice(b".SH \"EXIT STATUS, ENVIRONMENT AND FILES\"\n");
+    let details = strip_section_heading(&render(&man, clap_mangen::Man::render_extra_section)?);
+    page.extend_from_slice(details.as_bytes());
+    man.render_version_section(&mut page)?;
+    out.write_all(&page)?;
     out.flush()?;
     Ok(())
+}
+
+/// One command (and its own subcommands) as a subsection: `.SS appdeck list`, what it does, its
+/// synopsis, its flags by heading, and its examples.
+fn command_section(command: &clap::Command, page: &mut Vec<u8>) -> Result<(), Failure> {
+    let name = command
+        .get_bin_name()
+        .unwrap_or(command.get_name())
+        .to_owned();
+    let man = clap_mangen::Man::new(command.clone());
+    page.extend_from_slice(format!(".SS \"{}\"\n", name.replace('"', "")).as_bytes());
+    let about = strip_section_heading(&render(&man, clap_mangen::Man::render_description_section)?);
+    page.extend_from_slice(about.as_bytes());
+    let synopsis = render(&man, clap_mangen::Man::render_synopsis_section)?;
+    page.extend_from_slice(demote_headings(&synopsis).as_bytes());
+    let has_flags = command.get_arguments().any(|a| !a.is_hide_set());
+    if has_flags {
+        let options = render(&man, clap_mangen::Man::render_options_section)?;
+        page.extend_from_slice(demote_headings(&options).as_bytes());
+    }
+    if command.get_after_help().is_some() {
+        let extra = strip_section_heading(&render(&man, clap_mangen::Man::render_extra_section)?);
+        page.extend_from_slice(b".PP\n");
+        page.extend_from_slice(extra.as_bytes());
+    }
+    for sub in command.get_subcommands().filter(|c| !c.is_hide_set()) {
+        command_section(sub, page)?;
+    }
+    Ok(())
+}
+
+fn render(
+    man: &clap_mangen::Man,
+    section: fn(&clap_mangen::Man, &mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<String> {
+    let mut text = Vec::new();
+    section(man, &mut text)?;
+    Ok(String::from_utf8_lossy(&text).into_owned())
+}
+
+/// A section's body without its `.SH` line.
+fn strip_section_heading(roff: &str) -> String {
+    roff.lines()
+        .filter(|line| !line.starts_with(".SH "))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// Inside a command's subsection, a section heading (`.SH OPTIONS`) becomes a bold paragraph
+/// title, so that the page's sections stay NAME, SYNOPSIS, ..., COMMANDS.
+fn demote_headings(roff: &str) -> String {
+    roff.lines()
+        .map(|line| match line.strip_prefix(".SH ") {
+            Some(heading) => {
+                let heading = heading.trim_matches('"').to_lowercase();
+                let mut title = heading.chars();
+                let title = title
+                    .next()
+                    .map(|c| c.to_uppercase().chain(title).collect::<String>())
+                    .unwrap_or_default();
+                format!(".PP\n\\fB{title}:\\fR\n")
+            }
+            None => format!("{line}\n"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 20 item 12: every command's flags are on the one page, which names no other page
+    /// and no generating user's home.
+    #[test]
+    fn the_man_page_holds_every_command_and_flag_and_points_nowhere_else() {
+        let mut out = Vec::new();
+        man_page(&mut out).unwrap();
+        let page = String::from_utf8(out).unwrap();
+        assert!(
+            !page.contains("appdeck-list(1)"),
+            "a page that does not exist"
+        );
+        assert!(!page.contains("(1)"), "no page is referenced");
+        for section in [
+            ".SS \"appdeck list\"",
+            ".SS \"appdeck types show\"",
+            ".SS \"appdeck history show\"",
+        ] {
+            assert!(page.contains(section), "no {section}");
+        }
+        for flag in [
+            "\\-\\-allow\\-breaking",
+            "\\-\\-curl",
+            "\\-\\-header\\-timeout",
+            "\\-\\-app\\-version",
+        ] {
+            assert!(page.contains(flag), "no {flag}");
+        }
+        if let Some(home) = std::env::var_os("HOME").filter(|h| h.len() > 1) {
+            let home = home.to_string_lossy().replace('-', "\\-");
+            assert!(
+                !page.contains(&home),
+                "the generating user's home {home} is on the page"
+            );
+        }
+        assert!(
+            page.contains("~/.config/appdeck/config.toml"),
+            "generic paths"
+        );
+        assert_eq!(page.matches(".SH ").count(), page.matches(".SH ").count());
+        let sections: Vec<&str> = page.lines().filter(|l| l.starts_with(".SH ")).collect();
+        assert_eq!(
+            sections,
+            [
+                ".SH NAME",
+                ".SH SYNOPSIS",
+                ".SH DESCRIPTION",
+                ".SH OPTIONS",
+                ".SH CONNECTION",
+                ".SH CONFIGURATION",
+                ".SH COMMANDS",
+                ".SH \"EXIT STATUS, ENVIRONMENT AND FILES\"",
+                ".SH VERSION",
+            ]
+        );
+    }
 }

@@ -45,6 +45,16 @@ pub async fn run(
         .type_names()
         .map(|t| sanitize::line(t).into_owned())
         .collect();
+    if let Some(wanted) = args.resource_type.as_deref().filter(|_| types.is_empty()) {
+        // "inferred 0 types ()" would leave the user guessing whether the filter matched.
+        writeln!(
+            err,
+            "no resources of type {} were listed, so nothing was inferred and the payload has no \
+             types (`appdeck list` shows the types the service has)",
+            sanitize::line(wanted)
+        )?;
+        return Ok(());
+    }
     writeln!(
         err,
         "inferred {} type{} ({}) from {} resource{}",

@@ -114,8 +114,14 @@ impl From<ApiError> for Failure {
     }
 }
 
-/// Runs one subcommand. `demo` is the top-level `--demo`, which belongs to the terminal UI.
-pub async fn run(command: Command, global: &GlobalArgs, demo: bool) -> ExitCode {
+/// Runs one subcommand. `before` holds the flags given before its name; `demo` is the top-level
+/// `--demo`, which belongs to the terminal UI.
+pub async fn run(command: Command, before: &GlobalArgs, demo: bool) -> ExitCode {
+    let global = match command.merge_flags(before) {
+        Ok(global) => global,
+        Err(message) => return Failure::Usage(message).report(),
+    };
+    let global = &global;
     let result = match command {
         // The demo's types are known without a sandbox: `appdeck --demo types`.
         Command::Types(args) => types::run(&args, global, demo, &mut std::io::stdout().lock()),
@@ -150,24 +156,18 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             .await
         }
         Command::Validate(args) => {
-            refuse_connection_flags(global, "validate")?;
             validate::run(&args, &global.types, &mut std::io::stdout().lock())
         }
         Command::Types(args) => types::run(&args, global, false, &mut std::io::stdout().lock()),
         Command::Completions(args) => {
-            refuse_connection_flags(global, "completions")?;
             generate::completions(args.shell, &mut std::io::stdout().lock())
         }
-        Command::Man => {
-            refuse_connection_flags(global, "man")?;
-            generate::man_page(&mut std::io::stdout().lock())
-        }
+        Command::Man => generate::man_page(&mut std::io::stdout().lock()),
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
         Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),
         Command::Keys(args) => keys::run(&args, global, &mut std::io::stdout().lock()),
         Command::History(args) => {
-            refuse_connection_flags(global, "history")?;
             history::run(&args, table::output_width(), &mut std::io::stdout().lock())
         }
         Command::Infer(args) => {
@@ -181,19 +181,6 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             .await
         }
     }
-}
-
-/// A command that never connects says so when given connection flags, rather than ignoring them
-/// and letting the user believe they did something.
-fn refuse_connection_flags(global: &GlobalArgs, command: &str) -> Result<(), Failure> {
-    let given = global.given();
-    if given.is_empty() {
-        return Ok(());
-    }
-    Err(Failure::Usage(format!(
-        "`appdeck {command}` does not connect to the service: leave out {}",
-        given.join(", ")
-    )))
 }
 
 /// The client's settings and where they came from, for the terminal UI's status bar.

@@ -91,6 +91,18 @@ pub async fn run(
             app_version(&value)
         )]);
     }
+    // The spec requires a report answer's `status`: without it, whether the report was taken is
+    // not said (an answer of `{}` used to pass in silence).
+    if operation == Operation::OperationsReport
+        && answer.http_error.is_none()
+        && matches!(answer.response.status, Field::Absent | Field::Null)
+    {
+        super::warn(&[
+            "the service's answer has no `status` (the spec requires one): it does not say \
+             whether the report was taken"
+                .to_owned(),
+        ]);
+    }
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
         let answer = (!empty).then_some(&answer.raw);
         record_connect(store.as_ref(), &settings.base_url, &value, answer);

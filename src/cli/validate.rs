@@ -3,12 +3,15 @@
 
 use std::io::Write;
 
-use super::args::ValidateArgs;
+use serde_json::{Value, json};
+
+use super::args::{ValidateArgs, ValidateOutput};
 use super::{Failure, input};
 use crate::sanitize;
 use crate::validate::{self as checks, Finding, Severity, ValidateError, Validation};
 
-/// `types` are the global `--types` files; validate checks a report against one of them.
+/// `types` are the `--types` files; validate checks a report against one of them. Each file is
+/// checked on its own; the exit status is 2 when any has an error or cannot be checked.
 pub fn run(
     args: &ValidateArgs,
     types: &[std::path::PathBuf],
@@ -20,23 +23,74 @@ pub fn run(
                 .to_owned(),
         ));
     }
-    let payload = input::read(&args.file)?;
     let types = types.first().map(|p| input::read(p)).transpose()?;
-    let validation = checks::validate_text(&payload.text, types.as_ref().map(|t| t.text.as_str()))
-        .map_err(|e| {
-            let types_name = types.as_ref().map_or("--types", |t| t.name.as_str());
-            Failure::Invalid(describe(&e, &payload.name, types_name))
-        })?;
-    writeln!(out, "kind: {}", validation.kind)?;
-    for finding in &validation.findings {
-        writeln!(out, "{}", finding_line(finding))?;
+    let several = args.files.len() > 1;
+    let mut failed = false;
+    let mut results = Vec::new();
+    for file in &args.files {
+        let checked = check_file(file, types.as_ref());
+        failed |= !matches!(&checked, Ok((_, v)) if !v.has_errors());
+        match args.output {
+            ValidateOutput::Json => results.push(as_json(file, &checked)),
+            ValidateOutput::Text => match checked {
+                Ok((name, validation)) => {
+                    if several {
+                        writeln!(out, "{name}:")?;
+                    }
+                    writeln!(out, "kind: {}", validation.kind)?;
+                    for finding in &validation.findings {
+                        writeln!(out, "{}", finding_line(finding))?;
+                    }
+                    writeln!(out, "{}", summary(&validation))?;
+                }
+                // One file only: the error is the command's, as before.
+                Err(failure) if !several => return Err(failure),
+                Err(failure) => {
+                    out.flush()?;
+                    eprintln!("appdeck: {failure}");
+                }
+            },
+        }
     }
-    writeln!(out, "{}", summary(&validation))?;
+    if args.output == ValidateOutput::Json {
+        let text = serde_json::to_string_pretty(&results).map_err(std::io::Error::from)?;
+        writeln!(out, "{}", sanitize::json_for_terminal(&text))?;
+    }
     out.flush()?;
-    if validation.has_errors() {
+    if failed {
         Err(Failure::Reported(2))
     } else {
         Ok(())
+    }
+}
+
+/// Reads and checks one file: its name as shown, and its findings.
+fn check_file(
+    file: &std::path::Path,
+    types: Option<&input::Input>,
+) -> Result<(String, Validation), Failure> {
+    let payload = input::read(file)?;
+    let validation =
+        checks::validate_text(&payload.text, types.map(|t| t.text.as_str())).map_err(|e| {
+            let types_name = types.map_or("--types", |t| t.name.as_str());
+            Failure::Invalid(describe(&e, &payload.name, types_name))
+        })?;
+    Ok((payload.name, validation))
+}
+
+fn as_json(file: &std::path::Path, checked: &Result<(String, Validation), Failure>) -> Value {
+    match checked {
+        Ok((name, validation)) => json!({
+            "file": name,
+            "kind": validation.kind,
+            "valid": !validation.has_errors(),
+            "findings": validation.findings,
+        }),
+        Err(failure) => json!({
+            "file": file.display().to_string(),
+            "valid": false,
+            "error": failure.to_string(),
+        }),
     }
 }
 

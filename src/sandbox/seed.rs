@@ -19,11 +19,33 @@ pub const DEMO_CONNECT: &str = include_str!("../../assets/demo/connect.json");
 /// The demo resources: a JSON array of a few hundred resources of the demo types.
 pub const DEMO_RESOURCES: &str = include_str!("../../assets/demo/resources.json");
 
+/// The most resources `--generate` makes: past this the sandbox would need gigabytes (see
+/// [`GENERATED_BYTES_EACH`]) and end in a failed allocation rather than an error.
+pub const MAX_GENERATED: usize = 5_000_000;
+
+/// Memory one generated resource takes, rounded up from a measured sandbox (`appdeck sandbox
+/// --empty --generate 1000000`: its resident size less an empty one's, per resource).
+pub const GENERATED_BYTES_EACH: usize = 1024;
+
+/// Why `count` generated resources are refused, naming the memory they would need.
+pub fn refuse_generate(count: usize) -> Option<String> {
+    (count > MAX_GENERATED).then(|| {
+        let gib = count as f64 * GENERATED_BYTES_EACH as f64 / f64::from(1u32 << 30);
+        format!(
+            "{count} generated resources would need about {gib:.1} GiB of memory; at most \
+             {MAX_GENERATED} can be generated"
+        )
+    })
+}
+
 /// Loads what the options ask for. The demo types are registered whenever demo or generated
 /// resources are loaded, so that reports of those types are checked as on the real service.
 pub(crate) fn load(store: &SandboxStore, demo: bool, generate: usize) -> anyhow::Result<()> {
     if !demo && generate == 0 {
         return Ok(());
+    }
+    if let Some(refusal) = refuse_generate(generate) {
+        return Err(anyhow!(refusal));
     }
     register_demo_types(store)?;
     let resources = demo_resources()?;

@@ -54,6 +54,24 @@ pub(super) fn required_string<'a>(
     None
 }
 
+/// Warns about each top-level field the spec does not name for this payload: most likely a
+/// typo (`taskid`), which the service would ignore while the field meant is missing.
+pub(super) fn unknown_fields(map: &Map<String, Value>, known: &[&str], out: &mut Vec<Finding>) {
+    for key in map.keys().filter(|key| !known.contains(&key.as_str())) {
+        out.push(Finding::warning(
+            &child("", key),
+            format!(
+                "unknown field `{key}`: the spec names {} (a typo?)",
+                known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+}
+
 /// A field that may be absent (or null) but otherwise must be a string.
 pub(super) fn optional_string<'a>(
     map: &'a Map<String, Value>,

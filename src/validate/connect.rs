@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use super::Finding;
 use super::common::{
-    check_links, child, field_issues, item, present, quote, required_string, wrong_type,
+    check_links, child, field_issues, item, present, quote, required_string, unknown_fields,
+    wrong_type,
 };
 use crate::api::types::{Action, ResourceType};
 use crate::schema;
@@ -23,6 +24,7 @@ const TYPE_SCHEMAS: &[&str] = &[
 const ACTION_SCHEMAS: &[&str] = &["input_json_schema", "output_json_schema"];
 
 pub(super) fn check(map: &Map<String, Value>, out: &mut Vec<Finding>) {
+    unknown_fields(map, &["app_id", "version", "resources"], out);
     required_string(map, "app_id", "", out);
     required_string(map, "version", "", out);
     match map.get("resources") {

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::common::{
     TIMESTAMPS, check_links, check_timestamp, child, field_issues, optional_string, present, quote,
-    required_string, wrong_type,
+    required_string, unknown_fields, wrong_type,
 };
 use super::{Finding, PayloadKind, ValidateError, detect_kind};
 use crate::api::types::Resource;
@@ -97,7 +97,19 @@ pub(super) fn check(
     types: Option<&TypeIndex<'_>>,
     out: &mut Vec<Finding>,
 ) {
-    required_string(map, "task_id", "", out);
+    unknown_fields(map, &["response", "task_id", "status", "message"], out);
+    if let Some(task_id) = required_string(map, "task_id", "", out)
+        && let Some(c) = task_id.chars().find(|c| c.is_control())
+    {
+        // A pasted newline or escape sequence: the id would most likely never match the task.
+        out.push(Finding::warning(
+            "/task_id",
+            format!(
+                "`task_id` holds the control character U+{:04X}; an identifier has none",
+                u32::from(c)
+            ),
+        ));
+    }
     let status = check_status(map, out);
     let message = optional_string(map, "message", "", out);
     if status == Some("error") && message.is_none_or(|m| m.trim().is_empty()) {
