@@ -491,6 +491,10 @@ pub struct HistoryArgs {
     /// Output format: table, json or ndjson
     #[arg(long, short = 'o', value_enum, default_value_t = HistoryOutput::Table)]
     pub output: HistoryOutput,
+    /// Run this jq expression (jaq) on the JSON (the array, or the send of `history show`)
+    /// instead; a string result prints raw
+    #[arg(long, value_name = "EXPR", global = true)]
+    pub jq: Option<String>,
 }
 
 #[derive(Clone, Debug, Subcommand)]
@@ -574,6 +578,10 @@ pub enum ListOutput {
     Json,
     /// One resource per line, streamed as pages arrive
     Ndjson,
+    /// Comma-separated values (RFC 4180 quoting), the columns of --columns or the table's
+    Csv,
+    /// Tab-separated values (tab, newline, carriage return and backslash escaped)
+    Tsv,
 }
 
 #[derive(Clone, Debug, Args)]
@@ -595,6 +603,15 @@ pub struct ListArgs {
     pub output: ListOutput,
     #[command(flatten)]
     pub connection: ConnectionArgs,
+    /// Run this jq expression (jaq) on each resource instead; a string result prints raw
+    #[arg(long, value_name = "EXPR", conflicts_with_all = ["columns", "no_headers"])]
+    pub jq: Option<String>,
+    /// The table's, csv's or tsv's columns, by path: id,name,properties.stars
+    #[arg(long, value_name = "PATHS")]
+    pub columns: Option<String>,
+    /// Leave out the header line of table, csv and tsv
+    #[arg(long)]
+    pub no_headers: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -614,6 +631,9 @@ pub struct SendArgs {
     /// Output format of the answer: text or json
     #[arg(long, short = 'o', value_enum, default_value_t = AnswerOutput::Text)]
     pub output: AnswerOutput,
+    /// Run this jq expression (jaq) on the answer instead; a string result prints raw
+    #[arg(long, value_name = "EXPR")]
+    pub jq: Option<String>,
     /// Print the request as a curl command (the token read from $APPDECK_TOKEN) instead of
     /// sending it, after the same checks (and with the same exit status) as a send
     #[arg(long)]
@@ -683,6 +703,9 @@ pub struct TypesArgs {
     pub output: TypesOutput,
     #[command(flatten)]
     pub catalog: CatalogArgs,
+    /// Run this jq expression (jaq) on the JSON array instead; a string result prints raw
+    #[arg(long, value_name = "EXPR", global = true)]
+    pub jq: Option<String>,
 }
 
 #[derive(Clone, Debug, Subcommand)]

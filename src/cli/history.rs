@@ -18,6 +18,7 @@ const MIN_WIDTHS: [usize; 6] = [2, 16, 4, 12, 4, 8];
 
 pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(), Failure> {
     let store = open()?;
+    let jq = super::shape::compile_jq(args.jq.as_deref())?;
     match &args.command {
         Some(HistoryCommand::Show(show)) => {
             let entry = store.history_entry(show.id)?.ok_or_else(|| {
@@ -26,6 +27,9 @@ pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(),
                     show.id
                 ))
             })?;
+            if let Some(jq) = &jq {
+                return super::shape::write_jq(jq, &entry_json(&entry), out);
+            }
             match show.output {
                 EntryOutput::Text => write_entry(&entry, out)?,
                 EntryOutput::Json => write_json(&entry_json(&entry), true, out)?,
@@ -41,6 +45,10 @@ pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(),
                 limit: args.limit as usize,
             };
             let entries = store.history(&query)?;
+            if let Some(jq) = &jq {
+                let items: Vec<Value> = entries.iter().map(entry_json).collect();
+                return super::shape::write_jq(jq, &Value::Array(items), out);
+            }
             list(&entries, kind, args.output, width, out)?;
         }
     }

@@ -1,11 +1,15 @@
 //! `appdeck list`: pages are written as they arrive and dropped, so memory stays flat however
 //! many resources there are. What was written before an error stays written.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use super::Failure;
 use super::args::{ListArgs, ListOutput};
-use super::table::{Layout, Row};
+use super::shape::columns::{self, ColumnPath};
+use super::shape::delimited::{Delimiter, Records};
+use super::shape::jq::Jq;
+use super::shape::jq_failure;
+use super::table::{Layout, Row, fit_widths, join_cells};
 use crate::api::{ApiError, Client, PageItem, Pager};
 use crate::sanitize;
 
@@ -22,7 +26,7 @@ pub async fn run(
 ) -> Result<(), Failure> {
     let max_pages = (!args.all).then(|| args.pages.unwrap_or(1));
     let mut pager = Pager::new(args.resource_type.clone(), args.limit);
-    let mut sink = Sink::new(args.output, width);
+    let mut sink = Sink::new(args, width, std::io::stdout().is_terminal())?;
     let mut fetched = 0u32;
     let mut more = false;
     let outcome: Result<(), ApiError> = loop {
@@ -52,33 +56,89 @@ enum Sink {
         written: bool,
     },
     Table(TableState),
+    /// `--jq`: the expression's results for each item.
+    Jq(Box<Jq>),
+    /// csv or tsv: the header once (unless `--no-headers`), then a record per item.
+    Delimited {
+        records: Records,
+        columns: Vec<ColumnPath>,
+        header_due: bool,
+    },
 }
 
 struct TableState {
     width: usize,
-    layout: Option<Layout>,
+    /// The columns of `--columns`, instead of the fixed ones.
+    columns: Option<Vec<ColumnPath>>,
+    headers: bool,
+    layout: Option<TableLayout>,
     rows: usize,
     marked: usize,
     notes: Vec<String>,
 }
 
+/// Column widths, fitted on the first page.
+enum TableLayout {
+    Fixed(Layout),
+    Chosen(Vec<usize>),
+}
+
+/// The columns csv and tsv print without `--columns`: the table's, as paths.
+const DEFAULT_COLUMNS: &str = "type,id,name,display_name,status,external_id,updated_at";
+
 impl Sink {
-    fn new(output: ListOutput, width: usize) -> Sink {
-        match output {
+    fn new(args: &ListArgs, width: usize, terminal: bool) -> Result<Sink, Failure> {
+        let chosen = args
+            .columns
+            .as_deref()
+            .map(columns::parse)
+            .transpose()
+            .map_err(Failure::Usage)?;
+        if let Some(expr) = &args.jq {
+            return Ok(Sink::Jq(Box::new(
+                Jq::compile(expr, terminal).map_err(Failure::Usage)?,
+            )));
+        }
+        if chosen.is_some() && matches!(args.output, ListOutput::Json | ListOutput::Ndjson) {
+            return Err(Failure::Usage(
+                "--columns chooses the columns of table, csv and tsv; json and ndjson give each \
+                 resource whole (use --jq to pick fields)"
+                    .to_owned(),
+            ));
+        }
+        Ok(match args.output {
             ListOutput::Ndjson => Sink::Ndjson,
             ListOutput::Json => Sink::Json { written: false },
+            ListOutput::Csv | ListOutput::Tsv => {
+                let delimiter = if args.output == ListOutput::Csv {
+                    Delimiter::Comma
+                } else {
+                    Delimiter::Tab
+                };
+                let columns = match chosen {
+                    Some(columns) => columns,
+                    None => columns::parse(DEFAULT_COLUMNS).map_err(Failure::Usage)?,
+                };
+                Sink::Delimited {
+                    records: Records::new(delimiter, terminal),
+                    columns,
+                    header_due: !args.no_headers,
+                }
+            }
             ListOutput::Table => Sink::Table(TableState {
                 width,
+                columns: chosen,
+                headers: !args.no_headers,
                 layout: None,
                 rows: 0,
                 marked: 0,
                 notes: Vec::new(),
             }),
-        }
+        })
     }
 
     /// Writes one page and flushes, so a reader downstream sees it at once.
-    fn page(&mut self, items: &[PageItem], out: &mut impl Write) -> std::io::Result<()> {
+    fn page(&mut self, items: &[PageItem], out: &mut impl Write) -> Result<(), Failure> {
         match self {
             Sink::Ndjson => {
                 for item in items {
@@ -94,8 +154,29 @@ impl Sink {
                 }
             }
             Sink::Table(table) => table.page(items, out)?,
+            Sink::Jq(jq) => {
+                for item in items {
+                    let json = serde_json::to_vec(item).map_err(std::io::Error::from)?;
+                    jq.run(&json, out).map_err(jq_failure)?;
+                }
+            }
+            Sink::Delimited {
+                records,
+                columns,
+                header_due,
+            } => {
+                if std::mem::take(header_due) {
+                    let headers: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
+                    records.write(&headers, out)?;
+                }
+                for item in items {
+                    let value = item.to_json();
+                    let cells: Vec<String> = columns.iter().map(|c| c.cell(&value)).collect();
+                    records.write(&cells, out)?;
+                }
+            }
         }
-        out.flush()
+        Ok(out.flush()?)
     }
 
     /// Closes the output. After an error a JSON array is left open on purpose: a truncated listing
@@ -109,7 +190,7 @@ impl Sink {
         err: &mut impl Write,
     ) -> std::io::Result<()> {
         match self {
-            Sink::Ndjson => {}
+            Sink::Ndjson | Sink::Jq(_) | Sink::Delimited { .. } => {}
             Sink::Json { written } => {
                 if outcome.is_ok() {
                     out.write_all(if *written { b"\n]\n" } else { b"[]\n" })?;
@@ -135,17 +216,54 @@ impl TableState {
             return Ok(());
         }
         let rows: Vec<Row> = items.iter().map(Row::from_item).collect();
+        // The chosen columns' cells, safe to print.
+        let chosen: Vec<Vec<String>> = match &self.columns {
+            Some(columns) => items
+                .iter()
+                .map(|item| {
+                    let value = item.to_json();
+                    columns
+                        .iter()
+                        .map(|c| sanitize::line(&c.cell(&value)).into_owned())
+                        .collect()
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let layout = match &self.layout {
             Some(layout) => layout,
             None => {
-                let layout = Layout::fit(&rows, self.width);
-                writeln!(out, "{}", layout.header())?;
+                let (layout, header) = match &self.columns {
+                    None => {
+                        let layout = Layout::fit(&rows, self.width);
+                        let header = layout.header();
+                        (TableLayout::Fixed(layout), header)
+                    }
+                    Some(columns) => {
+                        let headers: Vec<String> = columns
+                            .iter()
+                            .map(|c| sanitize::line(&c.text.to_uppercase()).into_owned())
+                            .collect();
+                        let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();
+                        let mins = vec![4; headers.len()];
+                        let cells: Vec<&[String]> = chosen.iter().map(Vec::as_slice).collect();
+                        let widths = fit_widths(&header_refs, &mins, &cells, self.width);
+                        let header = join_cells(&widths, &headers);
+                        (TableLayout::Chosen(widths), header)
+                    }
+                };
+                if self.headers {
+                    writeln!(out, "{header}")?;
+                }
                 self.layout.insert(layout)
             }
         };
-        for (item, row) in items.iter().zip(&rows) {
+        for (i, (item, row)) in items.iter().zip(&rows).enumerate() {
             self.rows += 1;
-            writeln!(out, "{}", layout.row(row))?;
+            match layout {
+                TableLayout::Fixed(layout) => writeln!(out, "{}", layout.row(row))?,
+                TableLayout::Chosen(widths) => writeln!(out, "{}", join_cells(widths, &chosen[i]))?,
+            }
             if !row.problems.is_empty() {
                 self.marked += 1;
                 if self.notes.len() < MAX_NOTES {

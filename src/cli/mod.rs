@@ -16,6 +16,7 @@ mod keys;
 mod list;
 mod sandbox;
 mod send;
+pub mod shape;
 pub mod table;
 mod types;
 mod validate;

@@ -23,6 +23,7 @@ pub async fn run(
     operation: Operation,
     allow_breaking: bool,
 ) -> Result<(), Failure> {
+    let jq = super::shape::compile_jq(args.jq.as_deref())?;
     let payload = input::read(&args.file)?;
     let invalid =
         |e: checks::ValidateError| Failure::Invalid(describe(&e, &payload.name, "--types"));
@@ -111,6 +112,12 @@ pub async fn run(
     match args.output {
         // An empty answer is printed as what it was: nothing.
         AnswerOutput::Json if empty => {}
+        // Whatever the HTTP status, as with json.
+        _ if jq.is_some() => {
+            if let Some(jq) = &jq {
+                super::shape::write_jq(jq, &answer.raw, &mut out)?;
+            }
+        }
         // Whatever the HTTP status: a script reads the service's body as it came.
         AnswerOutput::Json => {
             let json = serde_json::to_string_pretty(&answer.raw).map_err(std::io::Error::from)?;

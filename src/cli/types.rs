@@ -7,6 +7,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::args::{GlobalArgs, ShowOutput, TypesArgs, TypesCommand, TypesOutput, TypesShowArgs};
+use super::shape::jq::Jq;
 use super::{Failure, warn};
 use crate::api::Field;
 use crate::catalog::{self, Catalog, KnownType, SourceProblem, TypeDefinition};
@@ -30,9 +31,10 @@ pub fn run(
         warn(&[format!("{}: {finding}", path.display())]);
     }
     report_problems(&loaded.problems)?;
+    let jq = super::shape::compile_jq(args.jq.as_deref())?;
     match &args.command {
-        None => list(&loaded.catalog, args.output, out),
-        Some(TypesCommand::Show(show_args)) => show(&loaded.catalog, show_args, out),
+        None => list(&loaded.catalog, args.output, jq.as_ref(), out),
+        Some(TypesCommand::Show(show_args)) => show(&loaded.catalog, show_args, jq.as_ref(), out),
     }
 }
 
@@ -100,11 +102,20 @@ fn report_problems(problems: &[SourceProblem]) -> Result<(), Failure> {
     }
 }
 
-fn list(catalog: &Catalog, output: TypesOutput, out: &mut impl Write) -> Result<(), Failure> {
+fn list(
+    catalog: &Catalog,
+    output: TypesOutput,
+    jq: Option<&Jq>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     if catalog.is_empty() {
         eprintln!("appdeck: no resource types known; {HOW_TO_ADD}");
     }
     let definitions = catalog.types().iter().flat_map(|t| &t.definitions);
+    if let Some(jq) = jq {
+        let items: Vec<Value> = definitions.map(summary_json).collect();
+        return super::shape::write_jq(jq, &Value::Array(items), out);
+    }
     match output {
         TypesOutput::Json => {
             let items: Vec<Value> = definitions.map(summary_json).collect();
@@ -139,7 +150,12 @@ fn list(catalog: &Catalog, output: TypesOutput, out: &mut impl Write) -> Result<
     Ok(())
 }
 
-fn show(catalog: &Catalog, args: &TypesShowArgs, out: &mut impl Write) -> Result<(), Failure> {
+fn show(
+    catalog: &Catalog,
+    args: &TypesShowArgs,
+    jq: Option<&Jq>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     let known = find(catalog, &args.type_name)?;
     let definition = match &args.app_version {
         Some(version) => known.of_version(version).ok_or_else(|| {
@@ -164,6 +180,9 @@ fn show(catalog: &Catalog, args: &TypesShowArgs, out: &mut impl Write) -> Result
         .iter()
         .filter(|d| !std::ptr::eq(*d, definition))
         .collect();
+    if let Some(jq) = jq {
+        return super::shape::write_jq(jq, &detail_json(definition, &others), out);
+    }
     match args.output {
         ShowOutput::Json => print_json(&detail_json(definition, &others), out)?,
         ShowOutput::Text => write!(out, "{}", detail_text(definition, &others))?,

@@ -1,0 +1,190 @@
+//! Issue 21, "scripts against a real service": the flags a script writer uses (`--jq`, csv and
+//! tsv, `--columns`, retries, `--from`, `report --each`, `--trace`, `api`, `--watch`), run as
+//! the real binary against the sandbox or a small faulty server on loopback.
+
+mod common;
+
+use appdeck::api::Resource;
+use common::{TestSandbox, run};
+use serde_json::{Value, json};
+
+fn resource(value: Value) -> Resource {
+    serde_json::from_value(value).unwrap()
+}
+
+/// An empty sandbox holding the given resources, in order.
+fn sandbox_with(resources: &[Value]) -> TestSandbox {
+    let sandbox = TestSandbox::start(false, 0, None);
+    let store = sandbox.store();
+    for r in resources {
+        store.insert(resource(r.clone()));
+    }
+    sandbox
+}
+
+/// Resources whose values test the quoting: commas, quotes, newlines, tabs, exact numbers.
+fn awkward() -> Vec<Value> {
+    vec![
+        serde_json::from_str(
+            r#"{"id": "r1", "type": "repository", "name": "a, b", "status": "active",
+                "properties": {"stars": 123456789012345678901234567890, "ratio": 1.50}}"#,
+        )
+        .unwrap(),
+        json!({"id": "r2", "type": "repository", "name": "say \"hi\"\nand\tgo",
+               "properties": {}}),
+        json!({"id": "r3", "type": "user", "name": "plain"}),
+    ]
+}
+
+// ---------------------------------------------------------------- --jq
+
+#[test]
+fn jq_runs_on_each_resource_and_keeps_numbers_exact() {
+    let sandbox = sandbox_with(&awkward());
+    let out = run(sandbox.appdeck().args([
+        "list",
+        "--jq",
+        "select(.type == \"repository\") | [.id, .properties.stars, .properties.ratio]",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.lines(),
+        [
+            r#"["r1",123456789012345678901234567890,1.50]"#,
+            r#"["r2",null,null]"#
+        ]
+    );
+    // A string result prints raw, as with `gh --jq`.
+    let out = run(sandbox.appdeck().args(["list", "--jq", ".name"]));
+    assert_eq!(out.stdout, "a, b\nsay \"hi\"\nand\tgo\nplain\n");
+}
+
+#[test]
+fn a_bad_jq_expression_is_a_usage_error_before_any_request() {
+    let sandbox = sandbox_with(&awkward());
+    let out = run(sandbox.appdeck().args(["list", "--jq", ".id |"]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("not a valid jq expression"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn jq_shapes_the_answer_of_report_and_history() {
+    let sandbox = TestSandbox::demo();
+    let report = sandbox.path("report.json");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples/report.json"),
+        &report,
+    )
+    .unwrap();
+    let out = run(sandbox
+        .appdeck()
+        .env("APPDECK_DATA_DIR", sandbox.path("data"))
+        .args(["report", "--jq", ".status"])
+        .arg(&report));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "ok\n");
+    let out = run(sandbox
+        .appdeck()
+        .env_remove("APPDECK_BASE_URL")
+        .env_remove("APPDECK_TOKEN")
+        .env("APPDECK_DATA_DIR", sandbox.path("data"))
+        .args(["history", "--jq", ".[] | [.kind, .http_status]"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "[\"report\",200]\n");
+}
+
+// ---------------------------------------------------------------- csv, tsv, --columns
+
+/// Splits CSV text into records of fields (RFC 4180), as a spreadsheet would read it.
+fn read_csv(text: &str) -> Vec<Vec<String>> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(!quoted && field.is_empty() && record.is_empty(), "{text:?}");
+    records
+}
+
+#[test]
+fn csv_quotes_commas_quotes_and_newlines_and_columns_go_by_path() {
+    let sandbox = sandbox_with(&awkward());
+    let out = run(sandbox.appdeck().args([
+        "list",
+        "-o",
+        "csv",
+        "--columns",
+        "id,name,properties.stars,properties.missing.deeper",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        read_csv(&out.stdout),
+        [
+            vec![
+                "id",
+                "name",
+                "properties.stars",
+                "properties.missing.deeper"
+            ],
+            vec!["r1", "a, b", "123456789012345678901234567890", ""],
+            vec!["r2", "say \"hi\"\nand\tgo", "", ""],
+            vec!["r3", "plain", "", ""],
+        ]
+    );
+    let out =
+        run(sandbox
+            .appdeck()
+            .args(["list", "-o", "tsv", "--no-headers", "--columns", "id,name"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "r1\ta, b\nr2\tsay \"hi\"\\nand\\tgo\nr3\tplain\n"
+    );
+}
+
+#[test]
+fn the_table_takes_chosen_columns_and_can_drop_its_header() {
+    let sandbox = sandbox_with(&awkward());
+    let out = run(sandbox
+        .appdeck()
+        .args(["list", "--columns", "id,properties.ratio,nope"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines = out.lines();
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        ["ID", "PROPERTIES.RATIO", "NOPE"]
+    );
+    assert_eq!(
+        lines[1].split_whitespace().collect::<Vec<_>>(),
+        ["r1", "1.50"]
+    );
+    assert_eq!(lines.len(), 4);
+    let out = run(sandbox
+        .appdeck()
+        .args(["list", "--columns", "id", "--no-headers"]));
+    assert_eq!(out.lines(), ["r1", "r2", "r3"]);
+    let out = run(sandbox
+        .appdeck()
+        .args(["list", "-o", "ndjson", "--columns", "id"]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}
