@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Time and peak memory of `appdeck list --all --output ndjson` against the local sandbox, next to
-# a shell loop that follows the cursor with curl and jq over the same sandbox and page size.
+# a bare client (benches/bare_list.rs: follows `next` and reads the bytes, nothing else; the goal
+# is within 3x of it) and a shell loop that follows the cursor with curl and jq, over the same
+# sandbox and page size.
 #
 # Usage: benches/list_all.sh            (from anywhere; builds the release binary first)
 # Needs: curl, jq and GNU time at /usr/bin/time. It installs nothing itself.
@@ -26,7 +28,9 @@ fi
 
 echo "building the release binary..." >&2
 cargo build --release --quiet
-BIN="$PWD/target/release/appdeck"
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/appdeck"
+BARE=$(cargo bench --quiet --no-run --bench bare_list --message-format=json \
+    | jq -r 'select(.target.name == "bare_list" and .executable != null) | .executable')
 
 work=$(mktemp -d)
 source benches/lib.sh
@@ -80,11 +84,13 @@ fi
 echo "measuring..." >&2
 read -r a_small_t a_small_m < <(measure "$BIN" list --pages "$small_pages" --limit "$LIMIT" --output ndjson)
 read -r a_all_t a_all_m < <(measure "$BIN" list --all --limit "$LIMIT" --output ndjson)
+read -r b_all_t b_all_m < <(measure "$BARE" "$URL" "$TOKEN" "$LIMIT")
 read -r c_small_t c_small_m < <(measure bash -c "curl_loop $small_pages")
 read -r c_all_t c_all_m < <(measure bash -c "curl_loop 0")
 
 printf '\n%-40s %10s %10s %12s\n' "command (page size $LIMIT)" resources "wall (s)" "max RSS (MiB)"
 printf '%-40s %10s %10s %12s\n' "appdeck list --output ndjson" "$SMALL" "$a_small_t" "$a_small_m"
 printf '%-40s %10s %10s %12s\n' "appdeck list --all --output ndjson" "$TOTAL" "$a_all_t" "$a_all_m"
+printf '%-40s %10s %10s %12s\n' "bare client (bare_list)" "$TOTAL" "$b_all_t" "$b_all_m"
 printf '%-40s %10s %10s %12s\n' "curl + jq loop" "$SMALL" "$c_small_t" "$c_small_m"
 printf '%-40s %10s %10s %12s\n' "curl + jq loop" "$TOTAL" "$c_all_t" "$c_all_m"

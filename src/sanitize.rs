@@ -63,7 +63,7 @@ pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
     // C0 controls never reach here raw: JSON escapes them inside strings, and outside strings
     // only its whitespace (tab, newline, return) may occur, which must stay as it is.
     let needs_escape = |c: char| c > '\u{1f}' && is_dangerous(c);
-    if !json.chars().any(needs_escape) {
+    if !json_needs_escape(json.as_bytes()) {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 16);
@@ -76,6 +76,33 @@ pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether UTF-8 JSON text holds a character [`json_for_terminal`] escapes: DEL, a C1 control or a
+/// bidi mark. A byte scan (`list --all` runs it over every byte it writes): each such character
+/// starts with one of five lead bytes, found with memchr, and is then told by its next bytes.
+pub fn json_needs_escape(json: &[u8]) -> bool {
+    let at = |pos: usize| -> bool {
+        let next = |k: usize| json.get(pos + k).copied().unwrap_or(0);
+        match json[pos] {
+            0x7f => true,
+            // U+0080 to U+009F
+            0xc2 => (0x80..=0x9f).contains(&next(1)),
+            // U+061C
+            0xd8 => next(1) == 0x9c,
+            // U+200E, U+200F, U+202A to U+202E; U+2066 to U+2069
+            0xe2 => match next(1) {
+                0x80 => matches!(next(2), 0x8e | 0x8f | 0xaa..=0xae),
+                0x81 => (0xa6..=0xa9).contains(&next(2)),
+                _ => false,
+            },
+            // U+FEFF
+            0xef => next(1) == 0xbb && next(2) == 0xbf,
+            _ => false,
+        }
+    };
+    memchr::memchr3_iter(0x7f, 0xc2, 0xe2, json).any(at)
+        || memchr::memchr2_iter(0xd8, 0xef, json).any(at)
 }
 
 /// A short, safe excerpt of a raw body for error messages: at most `max_chars` characters.
@@ -92,6 +119,24 @@ pub fn excerpt(body: &[u8], max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte scan agrees with the character test on every character it could meet.
+    #[test]
+    fn the_byte_scan_finds_exactly_what_json_for_terminal_escapes() {
+        for code in 0x20..=0xffffu32 {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            let text = format!("\"a{c}b\"");
+            assert_eq!(
+                json_needs_escape(text.as_bytes()),
+                is_dangerous(c),
+                "U+{code:04X}"
+            );
+        }
+        assert!(json_needs_escape("x\u{feff}".as_bytes()));
+        assert!(!json_needs_escape("x\u{fefe}é©".as_bytes()));
+    }
 
     #[test]
     fn escape_sequences_become_inert_text() {

@@ -188,3 +188,31 @@ fn the_table_takes_chosen_columns_and_can_drop_its_header() {
         .args(["list", "-o", "ndjson", "--columns", "id"]));
     assert_eq!(out.code, 2, "{}", out.stderr);
 }
+
+// ---------------------------------------------------------------- list --all, bytes through
+
+/// Items are written as the bytes that came: a pretty-printed item is joined onto one line (its
+/// line breaks lie between tokens), an escape stays the escape it was, and a C1 control the
+/// server sent raw is escaped for the terminal; the type filter still applies.
+#[test]
+fn ndjson_passes_each_items_bytes_through_on_one_line() {
+    let body = "{\"resources\": [\n  {\n    \"id\": \"a\",\n    \"type\": \"t\",\n    \"n\": 1.0E+2\n  },\n  {\"id\": \"b\\u00e9\", \"type\": \"t\", \"s\": \"x\u{9b}y\"},\n  {\"id\": \"c\", \"type\": \"other\"}\n]}";
+    let answer = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(common::appdeck(dir.path())
+        .env("APPDECK_TOKEN", "t")
+        .args(["list", "-o", "ndjson", "--type", "t", "--base-url"])
+        .arg(common::answer_once_raw(answer)));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.lines(),
+        [
+            r#"{    "id": "a",    "type": "t",    "n": 1.0E+2  }"#,
+            r#"{"id": "b\u00e9", "type": "t", "s": "x\u009by"}"#,
+        ]
+    );
+}

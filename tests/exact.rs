@@ -190,12 +190,13 @@ fn an_item_too_deep_to_read_marks_only_itself() {
     assert_eq!(out.code, 0, "{out:?}");
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{}", out.stdout);
-    assert_eq!(lines[0], r#"{"id":"a","type":"t"}"#);
+    // Every item's bytes as they came, the server's spacing included (issue 21 item 7).
+    assert_eq!(lines[0], r#"{"id": "a", "type": "t"}"#);
     assert_eq!(
         lines[1],
         format!(r#"{{"id": "deep", "properties": {{"x": {deep}}}}}"#)
     );
-    assert_eq!(lines[2], r#"{"id":"c","type":"t"}"#);
+    assert_eq!(lines[2], r#"{"id": "c", "type": "t"}"#);
 
     let out = listed("table");
     assert_eq!(out.code, 0, "{out:?}");

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, FailedRequest};
+use super::page::RawPage;
 use super::types::{ConnectResponse, ListRequest, ListResponse, ReportResponse};
 use crate::sanitize;
 
@@ -144,6 +145,16 @@ impl Client {
         // but not a page.
         let (_, bytes) = self.post_raw(Operation::ResourcesList, request).await?;
         decode_page(bytes.as_ref())
+    }
+
+    /// One page of `resources.list`, its items kept as the bytes that came (see
+    /// [`super::page::RawPage`]).
+    pub async fn list_page_raw(&self, request: &ListRequest) -> Result<RawPage, ApiError> {
+        let (status, bytes, url) = self.post_any(Operation::ResourcesList, request).await?;
+        if !status.is_success() {
+            return Err(http_error(status, &url, &bytes));
+        }
+        decode_raw_page(bytes)
     }
 
     /// Sends a task report (any JSON body: a hand-written report is sent as written).
@@ -506,6 +517,19 @@ fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
         excerpt: sanitize::excerpt(bytes, EXCERPT_CHARS),
     })?;
     match rejection_in(&page.extra) {
+        Some(refusal) => Err(refusal),
+        None => Ok(page),
+    }
+}
+
+/// A page of `resources.list` from a 2xx body, its items as they came. A body the raw reader
+/// cannot take is read as [`decode_page`] reads it, for the same page or the same error.
+fn decode_raw_page(bytes: Vec<u8>) -> Result<RawPage, ApiError> {
+    let page = match RawPage::read(bytes) {
+        Ok(page) => page,
+        Err(bytes) => return decode_page(&bytes).map(RawPage::from_response),
+    };
+    match rejection_in(&page.envelope.extra) {
         Some(refusal) => Err(refusal),
         None => Ok(page),
     }

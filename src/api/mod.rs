@@ -11,5 +11,6 @@ pub mod types;
 pub use client::{Answer, Client, ClientSettings, Exchange, Operation, Reply, Token};
 pub use error::ApiError;
 pub use field::{Field, FieldIssue};
+pub use page::RawPage;
 pub use paging::{CursorTrail, Pager};
 pub use types::*;

@@ -99,14 +99,181 @@ pub fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
     Some(Ok(ListResponse::from_map(map, items)))
 }
 
+/// Where an item's text lies in a page's body.
+type Span = std::ops::Range<usize>;
+
+/// A page of `resources.list` kept as the bytes that came: the envelope read, and where each
+/// item's text lies in the body. Items are read only when a caller needs them as records (a
+/// table); `list -o ndjson` writes their bytes as they are, which keeps every number, key order
+/// and unknown field by construction and costs one scan of the body.
+#[derive(Clone, Debug)]
+pub struct RawPage {
+    body: Vec<u8>,
+    items: Vec<Span>,
+    /// `next`, `response_type` and the rest of the envelope; its `resources` are empty.
+    pub envelope: ListResponse,
+}
+
+impl RawPage {
+    /// Reads the envelope and finds the items. `Err` hands the body back when it is not a JSON
+    /// object whose `resources` is an array or null, or when part of the envelope cannot be
+    /// read: the caller words that error from the whole body.
+    pub fn read(body: Vec<u8>) -> Result<RawPage, Vec<u8>> {
+        match envelope_and_spans(&body) {
+            Some((map, items)) => Ok(RawPage {
+                body,
+                items,
+                envelope: ListResponse::from_map(map, Vec::new()),
+            }),
+            None => Err(body),
+        }
+    }
+
+    /// A page already read item by item, kept as each item's JSON text.
+    pub fn from_response(mut page: ListResponse) -> RawPage {
+        let mut body = Vec::new();
+        let mut items = Vec::new();
+        for item in std::mem::take(&mut page.resources) {
+            let start = body.len();
+            // A page item always serialises: it is JSON text or a JSON value.
+            let _ = serde_json::to_writer(&mut body, &item);
+            items.push(start..body.len());
+        }
+        RawPage {
+            body,
+            items,
+            envelope: page,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Each item's JSON text, as it came.
+    pub fn raw_items(&self) -> impl Iterator<Item = &[u8]> {
+        self.items.iter().map(|span| &self.body[span.clone()])
+    }
+
+    /// The items read as records (marked when odd), as a table needs them.
+    pub fn items(&self) -> Vec<PageItem> {
+        self.raw_items().map(read_item_bytes).collect()
+    }
+
+    /// The page with its items read, as [`ListResponse`].
+    pub fn into_response(self) -> ListResponse {
+        let items = self.items();
+        ListResponse {
+            resources: items,
+            ..self.envelope
+        }
+    }
+
+    /// Drops the items whose valid `type` differs from `wanted` (see
+    /// [`super::paging::retain_type`]): items with no readable type stay.
+    pub fn retain_type(&mut self, wanted: &str) {
+        #[derive(serde::Deserialize)]
+        struct TypeOnly {
+            #[serde(rename = "type", default)]
+            resource_type: Option<Value>,
+        }
+        let body = &self.body;
+        self.items.retain(
+            |span| match serde_json::from_slice::<TypeOnly>(&body[span.clone()]) {
+                Ok(TypeOnly {
+                    resource_type: Some(Value::String(t)),
+                }) => t == wanted,
+                _ => true,
+            },
+        );
+    }
+}
+
+/// A page read in one pass: the envelope's values as their text, `resources` as its elements'
+/// text. Fails when `resources` is neither an array nor null.
+struct RawEnvelope<'a> {
+    entries: Vec<(String, &'a RawValue)>,
+    items: Vec<&'a RawValue>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawEnvelope<'a> {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = RawEnvelope<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut envelope = RawEnvelope {
+                    entries: Vec::new(),
+                    items: Vec::new(),
+                };
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "resources" {
+                        let items: Option<Vec<&'de RawValue>> = map.next_value()?;
+                        envelope.items = items.unwrap_or_default();
+                    } else {
+                        envelope.entries.push((key, map.next_value()?));
+                    }
+                }
+                Ok(envelope)
+            }
+        }
+        de.deserialize_map(Entries)
+    }
+}
+
+/// A page's envelope (without `resources`) and where each item lies in `body`.
+fn envelope_and_spans(body: &[u8]) -> Option<(Map<String, Value>, Vec<Span>)> {
+    let envelope = serde_json::from_slice::<RawEnvelope>(body).ok()?;
+    let mut map = Map::new();
+    for (key, raw) in envelope.entries {
+        map.insert(key, serde_json::from_str::<Value>(raw.get()).ok()?);
+    }
+    let spans = envelope
+        .items
+        .iter()
+        .map(|item| span_in(body, item.get()))
+        .collect();
+    Some((map, spans))
+}
+
+/// Where `part`, a slice of `body`'s text, lies in `body`.
+fn span_in(body: &[u8], part: &str) -> Span {
+    let start = (part.as_ptr() as usize).saturating_sub(body.as_ptr() as usize);
+    start..start + part.len()
+}
+
+/// One item from its bytes (valid UTF-8 JSON text, as the page reader found it).
+fn read_item_bytes(bytes: &[u8]) -> PageItem {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => read_item_text(text),
+        Err(e) => PageItem::Malformed(MalformedItem {
+            reason: e.to_string(),
+            raw: Value::String(String::from_utf8_lossy(bytes).into_owned()),
+            source: None,
+        }),
+    }
+}
+
 /// One element of `resources`.
 fn read_item(raw: &RawValue) -> PageItem {
-    match serde_json::from_str::<Value>(raw.get()) {
+    read_item_text(raw.get())
+}
+
+/// One element of `resources` from its text: a record, or marked and kept as the text it came as.
+fn read_item_text(text: &str) -> PageItem {
+    match serde_json::from_str::<Value>(text) {
         Ok(value) => PageItem::from_value(value),
         Err(e) => PageItem::Malformed(MalformedItem {
             reason: beyond_parser(&e).unwrap_or_else(|| e.to_string()),
-            raw: Value::String(raw.get().to_owned()),
-            source: Some(raw.to_owned()),
+            raw: Value::String(text.to_owned()),
+            source: RawValue::from_string(text.to_owned()).ok(),
         }),
     }
 }

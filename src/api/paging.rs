@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use super::client::Client;
 use super::error::ApiError;
+use super::page::RawPage;
 use super::types::{ListRequest, ListResponse, PageItem};
 
 /// How much of a cursor an error message shows.
@@ -86,8 +87,33 @@ impl Pager {
         }
     }
 
+    /// Starts from this cursor instead of the first page (`list --from`).
+    pub fn starting_at(mut self, cursor: Option<String>) -> Self {
+        self.request.next = cursor.filter(|c| !c.is_empty());
+        self
+    }
+
+    /// The cursor the next request sends (`None` for the first page): where a listing that
+    /// failed can resume without repeating a row it wrote.
+    pub fn cursor(&self) -> Option<&str> {
+        self.request.next.as_deref()
+    }
+
+    /// Whether the next call hands out a fault of the server's cursors (found in the last page),
+    /// rather than making a request.
+    pub fn fault_pending(&self) -> bool {
+        self.pending_fault.is_some()
+    }
+
     /// The next page, or `None` when the listing is over. After an error the listing is over.
     pub async fn next_page(&mut self, client: &Client) -> Option<Result<ListResponse, ApiError>> {
+        self.next_raw_page(client)
+            .await
+            .map(|page| page.map(RawPage::into_response))
+    }
+
+    /// [`Pager::next_page`], the items kept as the bytes that came.
+    pub async fn next_raw_page(&mut self, client: &Client) -> Option<Result<RawPage, ApiError>> {
         if let Some(fault) = self.pending_fault.take() {
             self.finished = true;
             return Some(Err(fault));
@@ -95,10 +121,12 @@ impl Pager {
         if self.finished {
             return None;
         }
-        let result = client.list_page(&self.request).await.map(|mut page| {
-            let received = page.resources.len();
-            retain_type(&mut page, self.request.resource_type.as_deref());
-            match (page.next_cursor(), page.next_fault()) {
+        let result = client.list_page_raw(&self.request).await.map(|mut page| {
+            let received = page.len();
+            if let Some(wanted) = self.request.resource_type.as_deref() {
+                page.retain_type(wanted);
+            }
+            match (page.envelope.next_cursor(), page.envelope.next_fault()) {
                 (_, Some(fault)) => self.pending_fault = Some(fault),
                 (Some(next), None) => match self.trail.accept(next, received) {
                     Ok(()) => self.request.next = Some(next.to_owned()),

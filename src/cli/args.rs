@@ -612,6 +612,9 @@ pub struct ListArgs {
     /// Leave out the header line of table, csv and tsv
     #[arg(long)]
     pub no_headers: bool,
+    /// Start from this cursor: the one a failed listing printed, to resume it
+    #[arg(long, value_name = "CURSOR")]
+    pub from: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]

@@ -142,7 +142,8 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         Command::List(args) => {
             let client = connect(global)?;
             let width = table::output_width();
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            // One lock for the whole listing, written in large blocks.
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             let mut err = std::io::stderr().lock();
             list::run(&client, &args, width, &mut out, &mut err).await
         }

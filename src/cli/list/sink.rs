@@ -1,55 +1,24 @@
-//! `appdeck list`: pages are written as they arrive and dropped, so memory stays flat however
-//! many resources there are. What was written before an error stays written.
+//! Where a listing's items go, per output format. json and ndjson write each item's bytes as
+//! they came (one scan to keep a line a line and a terminal safe); the table, csv and tsv read
+//! the items as records; `--jq` feeds each item's bytes to the expression.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
-use super::Failure;
-use super::args::{ListArgs, ListOutput};
-use super::shape::columns::{self, ColumnPath};
-use super::shape::delimited::{Delimiter, Records};
-use super::shape::jq::Jq;
-use super::shape::jq_failure;
-use super::table::{Layout, Row, fit_widths, join_cells};
-use crate::api::{ApiError, Client, PageItem, Pager};
+use crate::api::{ApiError, PageItem, RawPage};
+use crate::cli::Failure;
+use crate::cli::args::{ListArgs, ListOutput};
+use crate::cli::shape::columns::{self, ColumnPath};
+use crate::cli::shape::delimited::{Delimiter, Records};
+use crate::cli::shape::jq::Jq;
+use crate::cli::shape::jq_failure;
+use crate::cli::table::{Layout, Row, fit_widths, join_cells};
 use crate::sanitize;
 
 /// Notes about marked rows kept for the footer; beyond this only a count is kept.
 const MAX_NOTES: usize = 20;
 
-/// Runs the listing, writing results to `out` and the table's footer to `err`.
-pub async fn run(
-    client: &Client,
-    args: &ListArgs,
-    width: usize,
-    out: &mut impl Write,
-    err: &mut impl Write,
-) -> Result<(), Failure> {
-    let max_pages = (!args.all).then(|| args.pages.unwrap_or(1));
-    let mut pager = Pager::new(args.resource_type.clone(), args.limit);
-    let mut sink = Sink::new(args, width, std::io::stdout().is_terminal())?;
-    let mut fetched = 0u32;
-    let mut more = false;
-    let outcome: Result<(), ApiError> = loop {
-        match pager.next_page(client).await {
-            None => break Ok(()),
-            Some(Err(e)) => break Err(e),
-            Some(Ok(page)) => {
-                fetched += 1;
-                let has_next = page.next_cursor().is_some();
-                sink.page(&page.resources, out)?;
-                if has_next && max_pages.is_some_and(|max| fetched >= max) {
-                    more = true;
-                    break Ok(());
-                }
-            }
-        }
-    };
-    sink.finish(&outcome, more, args.resource_type.as_deref(), out, err)?;
-    outcome.map_err(Failure::Api)
-}
-
 /// Where the items go, per output format.
-enum Sink {
+pub enum Sink {
     Ndjson,
     /// `written` says whether the `[` and an item are out, for the separators.
     Json {
@@ -66,7 +35,7 @@ enum Sink {
     },
 }
 
-struct TableState {
+pub struct TableState {
     width: usize,
     /// The columns of `--columns`, instead of the fixed ones.
     columns: Option<Vec<ColumnPath>>,
@@ -87,7 +56,7 @@ enum TableLayout {
 const DEFAULT_COLUMNS: &str = "type,id,name,display_name,status,external_id,updated_at";
 
 impl Sink {
-    fn new(args: &ListArgs, width: usize, terminal: bool) -> Result<Sink, Failure> {
+    pub fn new(args: &ListArgs, width: usize, terminal: bool) -> Result<Sink, Failure> {
         let chosen = args
             .columns
             .as_deref()
@@ -138,26 +107,25 @@ impl Sink {
     }
 
     /// Writes one page and flushes, so a reader downstream sees it at once.
-    fn page(&mut self, items: &[PageItem], out: &mut impl Write) -> Result<(), Failure> {
+    pub fn page(&mut self, page: &RawPage, out: &mut impl Write) -> Result<(), Failure> {
         match self {
             Sink::Ndjson => {
-                for item in items {
-                    write_json(item, out)?;
+                for item in page.raw_items() {
+                    write_raw(item, out)?;
                     out.write_all(b"\n")?;
                 }
             }
             Sink::Json { written } => {
-                for item in items {
+                for item in page.raw_items() {
                     out.write_all(if *written { b",\n  " } else { b"[\n  " })?;
-                    write_json(item, out)?;
+                    write_raw(item, out)?;
                     *written = true;
                 }
             }
-            Sink::Table(table) => table.page(items, out)?,
+            Sink::Table(table) => table.page(&page.items(), out)?,
             Sink::Jq(jq) => {
-                for item in items {
-                    let json = serde_json::to_vec(item).map_err(std::io::Error::from)?;
-                    jq.run(&json, out).map_err(jq_failure)?;
+                for item in page.raw_items() {
+                    jq.run(item, out).map_err(jq_failure)?;
                 }
             }
             Sink::Delimited {
@@ -169,7 +137,7 @@ impl Sink {
                     let headers: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
                     records.write(&headers, out)?;
                 }
-                for item in items {
+                for item in page.items() {
                     let value = item.to_json();
                     let cells: Vec<String> = columns.iter().map(|c| c.cell(&value)).collect();
                     records.write(&cells, out)?;
@@ -181,7 +149,7 @@ impl Sink {
 
     /// Closes the output. After an error a JSON array is left open on purpose: a truncated listing
     /// must not parse as a complete one.
-    fn finish(
+    pub fn finish(
         &mut self,
         outcome: &Result<(), ApiError>,
         more: bool,
@@ -202,12 +170,26 @@ impl Sink {
     }
 }
 
-/// Writes one item as compact JSON, escaped by [`sanitize::json_for_terminal`]: the output may be
-/// a terminal, and serde_json leaves C1 controls and bidi marks raw. Always escaped, not only on a
-/// terminal, since the data a reader parses is the same either way.
-fn write_json(item: &PageItem, out: &mut impl Write) -> std::io::Result<()> {
-    let json = serde_json::to_string(item).map_err(std::io::Error::from)?;
-    out.write_all(sanitize::json_for_terminal(&json).as_bytes())
+/// Writes one item's JSON text on one line, as it came: its line breaks (which JSON allows only
+/// between tokens) dropped, and DEL, C1 controls and bidi marks written as `\u` escapes by
+/// [`sanitize::json_for_terminal`] (the output may be a terminal; the data a reader parses is the
+/// same either way). Most items are plain ASCII on one line and go through untouched.
+fn write_raw(item: &[u8], out: &mut impl Write) -> std::io::Result<()> {
+    let one_line = memchr::memchr2(b'\n', b'\r', item).is_none();
+    if one_line && !sanitize::json_needs_escape(item) {
+        return out.write_all(item);
+    }
+    let joined: Vec<u8> = if one_line {
+        item.to_vec()
+    } else {
+        item.iter()
+            .copied()
+            .filter(|b| !matches!(b, b'\n' | b'\r'))
+            .collect()
+    };
+    // The page reader hands out UTF-8 text only; lossy if that ever changes.
+    let text = String::from_utf8_lossy(&joined);
+    out.write_all(sanitize::json_for_terminal(&text).as_bytes())
 }
 
 impl TableState {
