@@ -216,3 +216,194 @@ fn ndjson_passes_each_items_bytes_through_on_one_line() {
         ]
     );
 }
+
+// ---------------------------------------------------------------- a faulty server of our own
+
+/// What the scripted server does with one request.
+enum Step {
+    /// Answers with this status line, extra header lines and JSON body.
+    Answer(&'static str, String, String),
+    /// Reads the request and closes the connection without a word.
+    Hang,
+}
+
+fn page(ids: &[&str], next: Option<&str>) -> Step {
+    let resources: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"id": id, "type": "t"}))
+        .collect();
+    let mut body = json!({"resources": resources});
+    if let Some(next) = next {
+        body["next"] = json!(next);
+    }
+    Step::Answer("200 OK", String::new(), body.to_string())
+}
+
+fn status(line: &'static str, headers: &str) -> Step {
+    Step::Answer(line, headers.to_owned(), r#"{"error":"busy"}"#.to_owned())
+}
+
+/// A server on loopback that takes one request a connection and does the script's steps in
+/// order, then stops listening (bounded: never more requests than steps). Returns its base URL
+/// and the request bodies it received.
+fn scripted(steps: Vec<Step>) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let bodies = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = bodies.clone();
+    std::thread::spawn(move || {
+        for step in steps {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+            let mut reader = BufReader::new(stream);
+            let (mut length, mut line) = (0, String::new());
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line.trim() != "" {
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+                line.clear();
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            seen.lock()
+                .unwrap()
+                .push(String::from_utf8_lossy(&body).into_owned());
+            if let Step::Answer(status, headers, body) = step {
+                let answer = format!(
+                    "HTTP/1.1 {status}\r\n{headers}content-type: application/json\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = reader.get_mut().write_all(answer.as_bytes());
+            }
+        }
+    });
+    (format!("http://{addr}/api/v1"), bodies)
+}
+
+fn list_against(base_url: &str, args: &[&str]) -> common::Output {
+    let dir = tempfile::tempdir().unwrap();
+    common::run_within(
+        common::appdeck(dir.path())
+            .env("APPDECK_TOKEN", "t")
+            .args(["list", "-o", "ndjson", "--all", "--base-url", base_url])
+            .args(args),
+        std::time::Duration::from_secs(30),
+    )
+    .expect("appdeck finishes")
+}
+
+fn ids(out: &common::Output) -> Vec<String> {
+    out.stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn list_retries_honouring_retry_after_in_seconds_and_as_a_date() {
+    // Whole seconds: at least 3 s away when sent, about 1 s after the start.
+    let date =
+        httpdate::fmt_http_date(std::time::SystemTime::now() + std::time::Duration::from_secs(4));
+    let (url, bodies) = scripted(vec![
+        status("503 Service Unavailable", "retry-after: 1\r\n"),
+        page(&["a", "b"], Some("c2")),
+        status("429 Too Many Requests", &format!("retry-after: {date}\r\n")),
+        Step::Hang,
+        page(&["c"], None),
+    ]);
+    let started = std::time::Instant::now();
+    let out = list_against(&url, &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(ids(&out), ["a", "b", "c"], "every row exactly once");
+    assert!(
+        out.stderr.contains("HTTP 503 Service Unavailable: busy; retry 1 of 3 in 1.0s (as the server's Retry-After asks)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("HTTP 429 Too Many Requests: busy; retry 1 of 3 in"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("retry 2 of 3"), "{}", out.stderr);
+    // Both waits were honoured: 1 s, then until the date (about 2 s more); the backoff alone
+    // would have waited at most 2 s in all.
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(2900),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(bodies.lock().unwrap().len(), 5);
+}
+
+#[test]
+fn a_failed_listing_gives_the_cursor_and_from_resumes_without_repeating_a_row() {
+    let (url, _) = scripted(vec![
+        page(&["a", "b"], Some("c2")),
+        status("503 Service Unavailable", ""),
+    ]);
+    let first = list_against(&url, &["--retries", "0"]);
+    assert_eq!(first.code, 1, "{first:?}");
+    assert!(
+        first.stderr.contains("resume with: --from c2"),
+        "{}",
+        first.stderr
+    );
+    assert!(
+        !first.stderr.contains("retry"),
+        "--retries 0 never retries: {}",
+        first.stderr
+    );
+
+    let (url, bodies) = scripted(vec![page(&["c", "d"], None)]);
+    let second = list_against(&url, &["--from", "c2"]);
+    assert_eq!(second.code, 0, "{second:?}");
+    assert_eq!(bodies.lock().unwrap()[0], r#"{"next":"c2"}"#);
+    let mut all = ids(&first);
+    all.extend(ids(&second));
+    assert_eq!(all, ["a", "b", "c", "d"]);
+}
+
+#[test]
+fn max_items_stops_mid_page() {
+    let (url, _) = scripted(vec![page(&["a", "b"], Some("c2")), page(&["c", "d"], None)]);
+    let out = list_against(&url, &["--max-items", "3"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(ids(&out), ["a", "b", "c"]);
+}
+
+#[test]
+fn a_report_is_never_retried() {
+    let (url, bodies) = scripted(vec![
+        status("503 Service Unavailable", "retry-after: 0\r\n"),
+        status("503 Service Unavailable", "retry-after: 0\r\n"),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples/report.json"),
+        &report,
+    )
+    .unwrap();
+    let out = common::run_within(
+        common::appdeck(dir.path())
+            .env("APPDECK_TOKEN", "t")
+            .env("APPDECK_DATA_DIR", dir.path().join("data"))
+            .args(["report", "--base-url", &url])
+            .arg(&report),
+        std::time::Duration::from_secs(30),
+    )
+    .expect("appdeck finishes");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(bodies.lock().unwrap().len(), 1, "sent once: {}", out.stderr);
+}

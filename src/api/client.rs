@@ -10,6 +10,8 @@ use serde_json::{Map, Value};
 
 use super::error::{ApiError, FailedRequest};
 use super::page::RawPage;
+use super::rate::RateLimit;
+use super::retry::RetryPolicy;
 use super::types::{ConnectResponse, ListRequest, ListResponse, ReportResponse};
 use crate::sanitize;
 
@@ -90,6 +92,8 @@ pub struct Client {
     token: Token,
     request_timeout: Duration,
     max_response_bytes: u64,
+    /// `--rate`: shared by every clone, so concurrent requests share the budget.
+    rate: Option<Arc<RateLimit>>,
 }
 
 /// reqwest is built without a default crypto provider (ring is lighter to build than aws-lc);
@@ -132,7 +136,14 @@ impl Client {
             token: settings.token.clone(),
             request_timeout: settings.request_timeout,
             max_response_bytes: settings.max_response_bytes,
+            rate: None,
         })
+    }
+
+    /// At most `per_second` requests a second from this client and its clones (`--rate`).
+    pub fn with_rate(mut self, per_second: Option<f64>) -> Self {
+        self.rate = per_second.and_then(RateLimit::per_second).map(Arc::new);
+        self
     }
 
     pub fn base_url(&self) -> &str {
@@ -150,11 +161,31 @@ impl Client {
     /// One page of `resources.list`, its items kept as the bytes that came (see
     /// [`super::page::RawPage`]).
     pub async fn list_page_raw(&self, request: &ListRequest) -> Result<RawPage, ApiError> {
-        let (status, bytes, url) = self.post_any(Operation::ResourcesList, request).await?;
+        self.list_page_attempt(request).await.map_err(|(e, _)| e)
+    }
+
+    /// [`Client::list_page_raw`], retried as `policy` says (see [`super::retry`]).
+    pub async fn list_page_retrying(
+        &self,
+        request: &ListRequest,
+        policy: &RetryPolicy,
+    ) -> Result<RawPage, ApiError> {
+        policy.run(|| self.list_page_attempt(request)).await
+    }
+
+    /// One try at a page; a failure comes with the answer's `Retry-After`, if it had one.
+    async fn list_page_attempt(
+        &self,
+        request: &ListRequest,
+    ) -> Result<RawPage, (ApiError, Option<String>)> {
+        let (status, bytes, url, retry_after) = self
+            .post_any(Operation::ResourcesList, request)
+            .await
+            .map_err(|e| (e, None))?;
         if !status.is_success() {
-            return Err(http_error(status, &url, &bytes));
+            return Err((http_error(status, &url, &bytes), retry_after));
         }
-        decode_raw_page(bytes)
+        decode_raw_page(bytes).map_err(|e| (e, None))
     }
 
     /// Sends a task report (any JSON body: a hand-written report is sent as written).
@@ -187,7 +218,7 @@ impl Client {
         body: &Value,
     ) -> (Option<u16>, Result<Answer, ApiError>) {
         match self.post_any(operation, body).await {
-            Ok((status, bytes, url)) => (
+            Ok((status, bytes, url, _)) => (
                 Some(status.as_u16()),
                 read_answer(operation, status, &bytes, &url),
             ),
@@ -238,7 +269,7 @@ impl Client {
         operation: Operation,
         body: &impl Serialize,
     ) -> Result<(reqwest::StatusCode, impl AsRef<[u8]>), ApiError> {
-        let (status, bytes, url) = self.post_any(operation, body).await?;
+        let (status, bytes, url, _) = self.post_any(operation, body).await?;
         if !status.is_success() {
             return Err(http_error(status, &url, &bytes));
         }
@@ -246,13 +277,16 @@ impl Client {
     }
 
     /// Posts `body` and returns the answer's status and body, whatever the status, with the URL
-    /// it went to. Only a failure to get an answer at all (or one over the size cap) is an error
-    /// here.
+    /// it went to and its `Retry-After` header. Only a failure to get an answer at all (or one
+    /// over the size cap) is an error here.
     async fn post_any(
         &self,
         operation: Operation,
         body: &impl Serialize,
-    ) -> Result<(reqwest::StatusCode, Vec<u8>, String), ApiError> {
+    ) -> Result<(reqwest::StatusCode, Vec<u8>, String, Option<String>), ApiError> {
+        if let Some(rate) = &self.rate {
+            rate.wait().await;
+        }
         let url = format!("{}/{}", self.base_url, operation.path());
         let response = self
             .http
@@ -273,8 +307,13 @@ impl Client {
                 excerpt: String::new(),
             });
         }
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let bytes = self.read_body(response, &url).await?;
-        Ok((status, bytes, url))
+        Ok((status, bytes, url, retry_after))
     }
 
     /// Reads an answer's body, failing as soon as it is known to pass the size cap: at once from

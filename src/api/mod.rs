@@ -6,6 +6,8 @@ pub mod error;
 pub mod field;
 pub mod page;
 pub mod paging;
+pub mod rate;
+pub mod retry;
 pub mod types;
 
 pub use client::{Answer, Client, ClientSettings, Exchange, Operation, Reply, Token};

@@ -150,6 +150,11 @@ impl RawPage {
         self.items.len()
     }
 
+    /// Keeps the first `len` items (`list --max-items`).
+    pub fn truncate(&mut self, len: usize) {
+        self.items.truncate(len);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

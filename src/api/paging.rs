@@ -68,6 +68,8 @@ pub struct Pager {
     request: ListRequest,
     trail: CursorTrail,
     finished: bool,
+    /// How a failed page is retried; `None`: not at all.
+    retry: Option<super::retry::RetryPolicy>,
     /// A server fault found in the last page's cursor: that page is still handed out (its rows
     /// are good), the fault comes with the next call.
     pending_fault: Option<ApiError>,
@@ -84,7 +86,14 @@ impl Pager {
             trail: CursorTrail::default(),
             finished: false,
             pending_fault: None,
+            retry: None,
         }
+    }
+
+    /// Retries a failed page as `policy` says.
+    pub fn retrying(mut self, policy: super::retry::RetryPolicy) -> Self {
+        self.retry = Some(policy);
+        self
     }
 
     /// Starts from this cursor instead of the first page (`list --from`).
@@ -121,7 +130,11 @@ impl Pager {
         if self.finished {
             return None;
         }
-        let result = client.list_page_raw(&self.request).await.map(|mut page| {
+        let fetched = match &self.retry {
+            Some(policy) => client.list_page_retrying(&self.request, policy).await,
+            None => client.list_page_raw(&self.request).await,
+        };
+        let result = fetched.map(|mut page| {
             let received = page.len();
             if let Some(wanted) = self.request.resource_type.as_deref() {
                 page.retain_type(wanted);

@@ -615,6 +615,24 @@ pub struct ListArgs {
     /// Start from this cursor: the one a failed listing printed, to resume it
     #[arg(long, value_name = "CURSOR")]
     pub from: Option<String>,
+    /// Stop after this many resources
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_items: Option<u64>,
+    /// Retry a page this many times on 429, 502, 503, 504, a failed connection or a time-out
+    /// (0: never) [default: 3]
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// At most this many requests a second
+    #[arg(long, value_name = "N", value_parser = parse_rate)]
+    pub rate: Option<f64>,
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .ok_or_else(|| "expected a number of requests a second above 0".to_owned())
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]

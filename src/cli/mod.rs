@@ -144,7 +144,8 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             let width = table::output_width();
             // One lock for the whole listing, written in large blocks.
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            let mut err = std::io::stderr().lock();
+            // Not locked: the fetching task says its retries on stderr meanwhile.
+            let mut err = std::io::stderr();
             list::run(&client, &args, width, &mut out, &mut err).await
         }
         Command::Report(args) => send::run(global, &args, Operation::OperationsReport, false).await,

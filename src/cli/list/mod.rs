@@ -6,9 +6,11 @@ mod fetch;
 mod sink;
 
 use std::io::{IsTerminal, Write};
+use std::sync::Arc;
 
 use super::Failure;
 use super::args::ListArgs;
+use crate::api::retry::{RetryNotice, RetryPolicy};
 use crate::api::{ApiError, Client, Pager};
 use fetch::Fetched;
 use sink::Sink;
@@ -23,8 +25,13 @@ pub async fn run(
 ) -> Result<(), Failure> {
     let max_pages = (!args.all).then(|| args.pages.unwrap_or(1));
     let mut sink = Sink::new(args, width, std::io::stdout().is_terminal())?;
-    let pager = Pager::new(args.resource_type.clone(), args.limit).starting_at(args.from.clone());
-    let mut pages = fetch::ahead(client.clone(), pager, max_pages);
+    let retries = args.retries.unwrap_or(RetryPolicy::DEFAULT_RETRIES);
+    let pager = Pager::new(args.resource_type.clone(), args.limit)
+        .starting_at(args.from.clone())
+        .retrying(RetryPolicy::new(retries, Arc::new(say_retry)));
+    let client = client.clone().with_rate(args.rate);
+    let mut pages = fetch::ahead(client, pager, max_pages);
+    let mut left = args.max_items;
     let mut fetched = 0u32;
     let mut more = false;
     let mut resume = None;
@@ -35,12 +42,22 @@ pub async fn run(
                 resume = at;
                 break Err(error);
             }
-            Some(Fetched::Page(page)) => {
+            Some(Fetched::Page(mut page)) => {
                 fetched += 1;
-                let has_next = page.envelope.next_cursor().is_some();
+                let mut has_next = page.envelope.next_cursor().is_some();
+                if let Some(left) = &mut left {
+                    let keep = usize::try_from(*left).unwrap_or(usize::MAX);
+                    has_next |= page.len() > keep;
+                    page.truncate(keep);
+                    *left -= page.len() as u64;
+                }
                 sink.page(&page, out)?;
-                if has_next && max_pages.is_some_and(|max| fetched >= max) {
+                let capped = left == Some(0) || max_pages.is_some_and(|max| fetched >= max);
+                if has_next && capped {
                     more = true;
+                    break Ok(());
+                }
+                if left == Some(0) {
                     break Ok(());
                 }
             }
@@ -56,4 +73,20 @@ pub async fn run(
         )?;
     }
     outcome.map_err(Failure::Api)
+}
+
+/// Says on stderr what failed and when the retry comes.
+fn say_retry(notice: &RetryNotice) {
+    let asked = if notice.server_asked {
+        " (as the server's Retry-After asks)"
+    } else {
+        ""
+    };
+    eprintln!(
+        "appdeck: {}; retry {} of {} in {:.1}s{asked}",
+        crate::sanitize::line(&notice.error.to_string()),
+        notice.retry,
+        notice.of,
+        notice.wait.as_secs_f64()
+    );
 }
