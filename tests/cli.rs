@@ -207,12 +207,13 @@ fn json_output_escapes_c1_controls_and_bidi_marks_and_keeps_the_data() {
 }
 
 /// `appdeck list` against a base URL (a one-shot server), in a clean directory.
+/// `list` against a server that answers once: retries off, since a retry would meet no server.
 fn list_against(base_url: &str) -> common::Output {
     let dir = tempfile::tempdir().unwrap();
     run(appdeck(dir.path())
         .env("APPDECK_BASE_URL", base_url)
         .env("APPDECK_TOKEN", "t")
-        .arg("list"))
+        .args(["list", "--retries", "0"]))
 }
 
 #[test]
