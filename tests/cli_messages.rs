@@ -40,12 +40,17 @@ fn a_refused_connection_names_the_url() {
 }
 
 /// `appdeck list` against a server that answers `answer` (raw HTTP) once.
+/// `list` against a server that answers once: retries off, since a retry would meet no server.
 fn list_against(answer: String) -> common::Output {
     let dir = tempfile::tempdir().unwrap();
     let base_url = common::answer_once_raw(answer);
-    run(appdeck(dir.path())
-        .env("APPDECK_TOKEN", "t")
-        .args(["list", "--base-url", &base_url]))
+    run(appdeck(dir.path()).env("APPDECK_TOKEN", "t").args([
+        "list",
+        "--retries",
+        "0",
+        "--base-url",
+        &base_url,
+    ]))
 }
 
 #[test]
