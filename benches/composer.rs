@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use appdeck::api::{Exchange, ListResponse, Reply};
 use appdeck::app::panes::composer::ReportContext;
 use appdeck::app::panes::composer::check::{self, CheckJob};
-use appdeck::app::{Action, App, Command, Session};
+use appdeck::app::panes::connect::check::AnalysisJob;
+use appdeck::app::panes::connect::new_app::InferJob;
+use appdeck::app::{Action, App, Command, Delivery, Session};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -103,12 +105,12 @@ fn main() {
         .find_map(Command::request_id)
         .expect("first page");
     let page = ListResponse::from_value(json!({"resources": [resource]})).expect("page");
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     let opened = key(&mut app, KeyCode::Char('R'));
-    let Some(Command::Check { job, .. }) = opened.first() else {
+    let Some(job) = opened.first().and_then(Command::job::<CheckJob>) else {
         panic!("a 1 MB resource is checked in the background: {opened:?}")
     };
     let job = job.clone();
@@ -178,10 +180,10 @@ fn connect_new_app(rows: usize) {
         .find_map(Command::request_id)
         .expect("first page");
     let page = ListResponse::from_value(json!({ "resources": resources })).expect("page");
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     let mut job = None;
     let mut times: Vec<Duration> = (0..32)
         .map(|_| {
@@ -189,10 +191,7 @@ fn connect_new_app(rows: usize) {
             let opened = black_box(key(&mut app, KeyCode::Char('C')));
             black_box(key(&mut app, KeyCode::Esc));
             let took = t.elapsed();
-            job = opened.into_iter().find_map(|c| match c {
-                Command::Infer { job, .. } => Some(job),
-                _ => None,
-            });
+            job = opened.iter().find_map(|c| c.job::<InferJob>().cloned());
             took
         })
         .skip(2)
@@ -226,17 +225,17 @@ fn connect_new_app(rows: usize) {
 /// The connect composer on the demo payload (`C` with the demo's app known): a key that moves
 /// (`j`) and a key typed inside a string (checked and compared again), each with its frame.
 fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<chrono::Utc>) {
-    use appdeck::app::panes::types::KnownTypes;
+    use appdeck::app::KnownTypes;
     let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
-    app.update(Action::TypesLoaded {
-        id: appdeck::app::RequestId(u64::MAX),
-        types: Arc::new(KnownTypes {
+    app.update(Action::reply(
+        appdeck::app::RequestId(u64::MAX),
+        Delivery::Types(Arc::new(KnownTypes {
             catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
             problems: Vec::new(),
-        }),
-    });
+        })),
+    ));
     let opened = key(&mut app, KeyCode::Char('C'));
-    let background = opened.iter().any(|c| matches!(c, Command::Analyse { .. }));
+    let background = opened.iter().any(|c| c.job::<AnalysisJob>().is_some());
     let mut frame = |app: &App| {
         terminal
             .draw(|f| {

@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 use std::sync::Arc;
 
 use appdeck::api::{Exchange, ListResponse, Reply};
-use appdeck::app::panes::detail::Detail;
-use appdeck::app::{Action, App, Command, Session};
+use appdeck::app::{Action, App, Command, Delivery, Session};
 use chrono::Utc;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -67,10 +66,10 @@ fn app_with_rows(rows: usize) -> App {
                 })
             })
             .expect("a page request");
-        commands = app.update(Action::ApiResult {
+        commands = app.update(Action::reply(
             id,
-            reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-        });
+            Box::new(Exchange::local(Ok(Reply::page(page)))),
+        ));
         start = end;
     }
     app
@@ -173,16 +172,15 @@ fn main() {
         panic!("first request")
     };
     let page = ListResponse::from_value(json!({"resources": [resource]})).expect("page");
-    detail_app.update(Action::ApiResult {
-        id: *id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+    detail_app.update(Action::reply(
+        *id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     // A row this large opens on a background task: time that preparation, then apply it.
     let t = Instant::now();
     for command in detail_app.update(Action::Open) {
-        if let Command::OpenDetail { id, row } = command {
-            let detail = Box::new(Detail::open(Arc::new(row.item())));
-            detail_app.update(Action::DetailReady { id, detail });
+        if let Command::Run { id, job } = command {
+            detail_app.update(Action::reply(id, Delivery::Job(job.run())));
         }
     }
     println!(
@@ -283,10 +281,10 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     assert_eq!(known.catalog.types().len(), 200, "{:?}", known.problems);
 
     let mut app = app_with_rows(1_000);
-    app.update(Action::TypesLoaded {
-        id: appdeck::app::RequestId(u64::MAX),
-        types: known.clone(),
-    });
+    app.update(Action::reply(
+        appdeck::app::RequestId(u64::MAX),
+        Delivery::Types(known.clone()),
+    ));
     let draw = |terminal: &mut Terminal<TestBackend>, app: &App| {
         terminal
             .draw(|f| {
@@ -326,7 +324,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     };
     let version =
         appdeck::catalog::AppVersion::from_payload(map, appdeck::catalog::Source::Demo, None);
-    let known = Arc::new(appdeck::app::panes::types::KnownTypes {
+    let known = Arc::new(appdeck::app::KnownTypes {
         catalog: appdeck::catalog::Catalog::from_versions(vec![version]),
         problems: Vec::new(),
     });

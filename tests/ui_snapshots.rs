@@ -2,7 +2,9 @@
 //! through `update` with actions, as the event loop would, and drawn with a fixed clock.
 
 use appdeck::api::{ApiError, Exchange, ListResponse, Reply};
-use appdeck::app::{Action, ApiReply, App, Command, RequestId, Session};
+use appdeck::app::panes::connect::check::AnalysisJob;
+use appdeck::app::panes::connect::new_app::InferJob;
+use appdeck::app::{Action, ApiReply, App, Command, Delivery, RequestId, Session};
 use appdeck::ui::theme::Theme;
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -92,10 +94,10 @@ fn new_app(size: (u16, u16)) -> (App, RequestId) {
 
 fn loaded_app(size: (u16, u16)) -> App {
     let (mut app, id) = new_app(size);
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: page_reply(Ok(page(resources(60), Some("c2")))),
-    });
+        page_reply(Ok(page(resources(60), Some("c2")))),
+    ));
     app
 }
 
@@ -178,10 +180,7 @@ fn browser_first_page_failed() {
             message: "invalid token".into(),
             request: Box::default(),
         };
-        app.update(Action::ApiResult {
-            id,
-            reply: page_reply(Err(error)),
-        });
+        app.update(Action::reply(id, page_reply(Err(error))));
         app
     });
 }
@@ -190,10 +189,10 @@ fn browser_first_page_failed() {
 fn browser_next_page_failed_keeps_rows() {
     snapshot("browser_more_failed", |size| {
         let (mut app, id) = new_app(size);
-        let mut commands = app.update(Action::ApiResult {
+        let mut commands = app.update(Action::reply(
             id,
-            reply: page_reply(Ok(page(resources(60), Some("c2")))),
-        });
+            page_reply(Ok(page(resources(60), Some("c2")))),
+        ));
         if commands.is_empty() {
             commands = app.update(Action::Bottom);
         }
@@ -202,10 +201,7 @@ fn browser_next_page_failed_keeps_rows() {
             problem: "not JSON (expected value at line 1 column 1)".into(),
             excerpt: "<html>".into(),
         };
-        app.update(Action::ApiResult {
-            id,
-            reply: page_reply(Err(error)),
-        });
+        app.update(Action::reply(id, page_reply(Err(error))));
         app
     });
 }
@@ -285,10 +281,7 @@ fn error_popup() {
     snapshot("error_popup", |size| {
         let (mut app, id) = new_app(size);
         let error = ApiError::Network("cannot connect: Connection refused (os error 111)".into());
-        app.update(Action::ApiResult {
-            id,
-            reply: page_reply(Err(error)),
-        });
+        app.update(Action::reply(id, page_reply(Err(error))));
         press(&mut app, KeyCode::Char('!'));
         app
     });
@@ -311,10 +304,7 @@ fn error_popup_of_an_error_status() {
                     .into(),
             }),
         };
-        app.update(Action::ApiResult {
-            id,
-            reply: page_reply(Err(error)),
-        });
+        app.update(Action::reply(id, page_reply(Err(error))));
         press(&mut app, KeyCode::Char('!'));
         let screen = draw(&app);
         if size == (120, 40) {
@@ -337,21 +327,18 @@ fn with_types(size: (u16, u16)) -> App {
     rows.push(json!({"id": "m1", "type": "mystery"}));
     let mut app2 = {
         let (mut app2, id) = new_app(size);
-        app2.update(Action::ApiResult {
-            id,
-            reply: page_reply(Ok(page(rows, None))),
-        });
+        app2.update(Action::reply(id, page_reply(Ok(page(rows, None)))));
         app2
     };
     std::mem::swap(&mut app, &mut app2);
-    let known = appdeck::app::panes::types::KnownTypes {
+    let known = appdeck::app::KnownTypes {
         catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
         problems: Vec::new(),
     };
-    app.update(Action::TypesLoaded {
-        id: RequestId(9999),
-        types: std::sync::Arc::new(known),
-    });
+    app.update(Action::reply(
+        RequestId(9999),
+        Delivery::Types(std::sync::Arc::new(known)),
+    ));
     press(&mut app, KeyCode::Char('2'));
     app
 }
@@ -598,10 +585,7 @@ fn composer_ok_answer() {
         let id = sent_report(&mut app);
         let body = json!({"status": "ok", "message": "updated resource res_0000",
                           "metadata": {"platform_app_url": "http://127.0.0.1:8080/app/resources/res_0000"}});
-        app.update(Action::ApiResult {
-            id,
-            reply: report_answer(200, body),
-        });
+        app.update(Action::reply(id, report_answer(200, body)));
         app
     });
 }
@@ -612,10 +596,7 @@ fn composer_error_answer() {
         let mut app = composer_app(size);
         let id = sent_report(&mut app);
         let body = json!({"status": "error", "error": "properties do not match the type's schema: /stars: \"x\" is not of type integer"});
-        app.update(Action::ApiResult {
-            id,
-            reply: report_answer(422, body),
-        });
+        app.update(Action::reply(id, report_answer(422, body)));
         app
     });
 }
@@ -641,9 +622,9 @@ fn composer_restored_draft() {
         };
         press(&mut app, KeyCode::Esc);
         let id = request_of(&press(&mut app, KeyCode::Char('R')), "LoadDraft");
-        app.update(Action::DraftLoaded {
+        app.update(Action::reply(
             id,
-            result: Ok(Some(appdeck::app::StoredDraft {
+            Delivery::DraftLoaded(Ok(Some(appdeck::app::StoredDraft {
                 body,
                 age: std::time::Duration::from_secs(180),
                 revision: appdeck::store::DraftRevision {
@@ -651,8 +632,8 @@ fn composer_restored_draft() {
                     revision: 1,
                 },
                 sent: None,
-            })),
-        });
+            }))),
+        ));
         app
     });
 }
@@ -662,10 +643,10 @@ fn composer_edit_not_json() {
     snapshot("composer_edit_not_json", |size| {
         let mut app = composer_app(size);
         let id = request_of(&press(&mut app, KeyCode::Char('e')), "EditExternally");
-        app.update(Action::Edited {
+        app.update(Action::reply(
             id,
-            result: Ok("{\n  \"task_id\": oops,\n  \"status\": \"ok\"\n}".into()),
-        });
+            Delivery::Edited(Ok("{\n  \"task_id\": oops,\n  \"status\": \"ok\"\n}".into())),
+        ));
         app
     });
 }
@@ -736,10 +717,10 @@ fn history_app(size: (u16, u16)) -> App {
             _ => None,
         })
         .expect("the history loads");
-    app.update(Action::HistoryLoaded {
+    app.update(Action::reply(
         id,
-        entries: Box::new(Ok(history_entries())),
-    });
+        Delivery::History(Box::new(Ok(history_entries()))),
+    ));
     app
 }
 
@@ -776,17 +757,17 @@ fn history_with_a_draft() {
         for command in commands {
             match command {
                 Command::LoadHistory { id, .. } => {
-                    app.update(Action::HistoryLoaded {
+                    app.update(Action::reply(
                         id,
-                        entries: Box::new(Ok(history_entries())),
-                    });
+                        Delivery::History(Box::new(Ok(history_entries()))),
+                    ));
                 }
                 Command::ListDrafts { id } => {
                     let body = json!({"task_id": "deploy-2291", "status": "ok", "message": "",
                         "response_type": "resource", "resource": "{\"id\": \"res_7\"}"});
-                    app.update(Action::DraftsListed {
+                    app.update(Action::reply(
                         id,
-                        drafts: Ok(vec![appdeck::app::UnsentDraft {
+                        Delivery::Drafts(Ok(vec![appdeck::app::UnsentDraft {
                             subject: appdeck::app::DraftSubject {
                                 kind: "report".into(),
                                 subject: "res_7".into(),
@@ -798,8 +779,8 @@ fn history_with_a_draft() {
                             body: body.to_string(),
                             saved_at: now() - chrono::Duration::minutes(4),
                             age: std::time::Duration::from_secs(240),
-                        }]),
-                    });
+                        }])),
+                    ));
                 }
                 _ => {}
             }
@@ -818,10 +799,10 @@ fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
         "id": "res_long", "type": "repository", "display_name": "long",
         "properties": {"description": long}
     });
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: page_reply(Ok(page(vec![resource], None))),
-    });
+        page_reply(Ok(page(vec![resource], None))),
+    ));
     press(&mut app, KeyCode::Enter);
     let screen = draw(&app);
     let tree = screen.lines().find(|l| l.contains("description: \"start"));
@@ -886,10 +867,10 @@ fn long_value_app(size: (u16, u16)) -> App {
         "external_url": "https://code.example.com/acme/platform/mirror/tree/main/docs/operations",
         "properties": {"description": description, "stars": 12, "owner": {"team": "platform"}}
     });
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: page_reply(Ok(page(vec![resource], None))),
-    });
+        page_reply(Ok(page(vec![resource], None))),
+    ));
     press(&mut app, KeyCode::Enter);
     app
 }
@@ -951,10 +932,10 @@ fn the_resources_of_a_type_over_the_type() {
             .into_iter()
             .filter(|r| r["type"] == "repository")
             .collect();
-        app.update(Action::ApiResult {
-            id: first_request(&commands),
-            reply: page_reply(Ok(page(rows, None))),
-        });
+        app.update(Action::reply(
+            first_request(&commands),
+            page_reply(Ok(page(rows, None))),
+        ));
         app
     });
 }
@@ -964,9 +945,10 @@ fn the_resources_of_a_type_over_the_type() {
 /// Runs the background analyses the commands ask for, as the executor would.
 fn settle_connect(app: &mut App, commands: Vec<Command>) {
     for command in commands {
-        if let Command::Analyse { id, job } = command {
-            let analysis = Box::new(appdeck::app::panes::connect::check::analyse(&job));
-            let more = app.update(Action::Analysed { id, analysis });
+        if command.job::<AnalysisJob>().is_some()
+            && let Command::Run { id, job } = command
+        {
+            let more = app.update(Action::reply(id, Delivery::Job(job.run())));
             settle_connect(app, more);
         }
     }
@@ -975,19 +957,19 @@ fn settle_connect(app: &mut App, commands: Vec<Command>) {
 /// `C` with the demo's app known, then `$EDITOR` left the payload with the version bumped to
 /// 1.5.0 and the `repository` type removed (a breaking change).
 fn connect_app(size: (u16, u16)) -> App {
-    use appdeck::app::panes::types::KnownTypes;
+    use appdeck::app::KnownTypes;
     let mut app = loaded_app(size);
     app.report = std::sync::Arc::new(appdeck::app::panes::composer::ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         ..Default::default()
     });
-    app.update(Action::TypesLoaded {
-        id: RequestId(u64::MAX),
-        types: std::sync::Arc::new(KnownTypes {
+    app.update(Action::reply(
+        RequestId(u64::MAX),
+        Delivery::Types(std::sync::Arc::new(KnownTypes {
             catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
             problems: Vec::new(),
-        }),
-    });
+        })),
+    ));
     let opened = press(&mut app, KeyCode::Char('C'));
     settle_connect(&mut app, opened);
     let mut payload: Value = serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).unwrap();
@@ -1005,10 +987,7 @@ fn connect_app(size: (u16, u16)) -> App {
         })
         .expect("e asks for the external editor");
     let text = serde_json::to_string_pretty(&payload).unwrap();
-    let checked = app.update(Action::Edited {
-        id,
-        result: Ok(text),
-    });
+    let checked = app.update(Action::reply(id, Delivery::Edited(Ok(text))));
     settle_connect(&mut app, checked);
     app.notice = None;
     app
@@ -1058,7 +1037,7 @@ fn connect_inferring() {
         let mut app = loaded_app(size);
         let opened = press(&mut app, KeyCode::Char('C'));
         assert!(
-            opened.iter().any(|c| matches!(c, Command::Infer { .. })),
+            opened.iter().any(|c| c.job::<InferJob>().is_some()),
             "{opened:?}"
         );
         app

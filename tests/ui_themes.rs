@@ -52,10 +52,10 @@ fn listing() -> App {
         })
         .collect();
     let page = ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap();
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     press(&mut app, KeyCode::Down);
     app
 }

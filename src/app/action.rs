@@ -1,15 +1,15 @@
-//! The one vocabulary of the TUI: every input, every background result, becomes an [`Action`];
-//! `update` answers with [`Command`]s, the only way the pure core asks for I/O.
+//! The one vocabulary of the TUI: every input becomes an [`Action`], and every background
+//! result one [`Action::Reply`] routed by request id; `update` answers with [`Command`]s, the
+//! only way the pure core asks for I/O. Nothing here names a pane: a pane's background work is
+//! its own [`Job`](super::job::Job), run through [`Command::Run`].
 
 use ratatui_textarea::Input;
 use serde_json::Value;
 
-use super::panes::browser::row::Row;
-use super::panes::composer::check::{CheckJob, Located};
-use super::panes::connect::check::{Analysis, AnalysisJob};
-use super::panes::detail::Detail;
-use super::panes::type_detail::{OpenType, TypeDetail};
-use super::panes::types::KnownTypes;
+use std::sync::Arc;
+
+use super::KnownTypes;
+use super::job::{Job, JobOutput, Work};
 use crate::api::{Exchange, ListRequest, Operation};
 use crate::store::{DraftRevision, HistoryEntry, Sent};
 
@@ -41,7 +41,7 @@ impl RequestIds {
 }
 
 /// Everything that can happen to the app.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Action {
     /// Move the cursor of the focused list, tree or text.
     Up,
@@ -97,42 +97,12 @@ pub enum Action {
     ShowHistory,
     /// `E` in the history: edit a sent report in the composer and resend it.
     EditAndResend,
-    /// A pane asks for the composer opened on this report (what `E` becomes).
-    OpenReport(Box<Value>),
     /// `C`: compose a connect (an app version and its types).
     Connect,
-    /// A pane asks for the connect composer opened on this payload (`E` on a sent connect).
-    OpenConnect(Box<Value>),
-    /// A connect payload was checked, outlined and compared off the UI thread; routed like a
-    /// reply (stale ones are dropped).
-    Analysed {
-        id: RequestId,
-        analysis: Box<Analysis>,
-    },
-    /// A new app's types were inferred from the list's rows off the UI thread
-    /// ([`Command::Infer`]); routed like a reply (stale ones are dropped).
-    Inferred {
-        id: RequestId,
-        start: Box<super::panes::connect::Start>,
-    },
-    /// A connect the service accepted was recorded in the store at `at` (or could not be:
-    /// `result` says why); it becomes a known app version either way.
-    AppVersionRecorded {
-        payload: Box<Value>,
-        at: chrono::DateTime<chrono::Utc>,
-        result: Result<(), String>,
-    },
-    /// A connect file was read for `:connect PATH` (or could not be).
-    ConnectFileRead {
-        path: String,
-        text: Result<String, String>,
-    },
     /// `b`: the resources of the type under the cursor.
     BrowseType,
     /// `v`: the next known version of a type.
     NextVersion,
-    /// A pane asks for the resource list filtered to this type (what `b` becomes).
-    ListType(String),
     /// A key for the text input that has focus.
     Edit(Input),
     /// Pasted text for the text input that has focus (one action, so a long paste filters once).
@@ -154,28 +124,15 @@ pub enum Action {
         width: u16,
         height: u16,
     },
-    /// A background request finished; routed by its id to the pane that asked.
-    ApiResult {
+    /// The answer to a request (a [`Command`] with an id), routed by its id to the pane that
+    /// asked; one the app asked for itself (a file read, a record in the store, a profile) is
+    /// the app's. A stale one (cancelled, or its pane closed) is dropped.
+    Reply {
         id: RequestId,
-        reply: Box<ApiReply>,
+        delivery: Delivery,
     },
     /// Something the runtime did on the app's behalf failed or finished (opening a browser).
     Notice(Notice),
-    /// The detail view of a large resource, prepared off the UI thread; routed like a reply.
-    DetailReady {
-        id: RequestId,
-        detail: Box<Detail>,
-    },
-    /// The known types, loaded off the UI thread; kept by the app and routed like a reply.
-    TypesLoaded {
-        id: RequestId,
-        types: std::sync::Arc<KnownTypes>,
-    },
-    /// A large type's detail, laid out off the UI thread; routed like a reply.
-    TypeDetailReady {
-        id: RequestId,
-        detail: Box<TypeDetail>,
-    },
     /// `R`: write a report about the resource under the cursor.
     Report,
     /// `i` in the composer: edit the field under the cursor.
@@ -191,59 +148,14 @@ pub enum Action {
     Review,
     /// `c`: copy as a curl command.
     CopyCurl,
-    /// A check made off the UI thread finished; routed like a reply (stale ones are dropped).
-    Checked {
-        id: RequestId,
-        findings: Vec<Located>,
-    },
-    /// The history of sends, read off the UI thread (or why the store could not be read);
-    /// routed like a reply.
-    HistoryLoaded {
-        id: RequestId,
-        entries: Box<Result<Vec<HistoryEntry>, String>>,
-    },
-    /// A send was recorded in the history (or could not be: why).
-    SendRecorded(Result<(), String>),
-    /// A report file was read for `:report PATH` (or could not be).
-    ReportFileRead {
-        path: String,
-        text: Result<String, String>,
-    },
-    /// The runtime now talks to another profile's service (`:profile NAME`).
-    ProfileSwitched(Box<ProfileSwitch>),
-    /// `:profile NAME` could not switch (why, in a sentence): the service in use stays.
-    ProfileSwitchFailed(String),
     /// `e`: edit the whole report in `$VISUAL` / `$EDITOR`.
     EditExternally,
-    /// The external editor is done: the text it left, or why there is none. Routed like a reply.
-    Edited {
-        id: RequestId,
-        result: Result<String, String>,
-    },
     /// `D`: discard the restored draft and start again from the resource.
     DiscardDraft,
     /// `x`: drop the edited report that is not JSON, back to the report as it was.
     DropEdited,
     /// A deadline a pane asked for (see `App::wake_at`) has come: the loop's only timer.
     Tick,
-    /// A stored draft was looked up for a composer that opened; routed like a reply.
-    DraftLoaded {
-        id: RequestId,
-        result: Result<Option<StoredDraft>, String>,
-    },
-    /// A draft was written to the store (or could not be); routed like a reply.
-    DraftSaved {
-        id: RequestId,
-        result: Result<(), String>,
-    },
-    /// The drafts not yet sent, for the history view ([`Command::ListDrafts`]); routed like a
-    /// reply.
-    DraftsListed {
-        id: RequestId,
-        drafts: Result<Vec<UnsentDraft>, String>,
-    },
-    /// Open an unsent draft (from the history view) in its composer, to go on with it.
-    OpenDraft(Box<UnsentDraft>),
 }
 
 /// What a draft is about, within the service appdeck is connected to (the runtime adds the base
@@ -304,66 +216,113 @@ pub enum Notice {
 /// to a report or a connect), the HTTP status and the time taken.
 pub type ApiReply = Exchange;
 
-/// A request for I/O, carried out by the runtime.
+/// What came back for a request, in [`Action::Reply`]: for the pane that asked, or for the app
+/// (the last four: news every pane may care about, or a screen to open).
+#[derive(Debug)]
+pub enum Delivery {
+    /// An API call's answer, whatever the operation ([`Command::Api`]).
+    Api(Box<ApiReply>),
+    /// A pane's background job's answer ([`Command::Run`]); only that pane knows its type.
+    Job(JobOutput),
+    /// The known types ([`Command::LoadTypes`]); the app keeps them, then the pane that asked.
+    Types(Arc<KnownTypes>),
+    /// The newest sends of the history, or why the store could not be read
+    /// ([`Command::LoadHistory`]).
+    History(Box<Result<Vec<HistoryEntry>, String>>),
+    /// The drafts not yet sent ([`Command::ListDrafts`]).
+    Drafts(Result<Vec<UnsentDraft>, String>),
+    /// The stored draft, if any ([`Command::LoadDraft`]).
+    DraftLoaded(Result<Option<StoredDraft>, String>),
+    /// Whether a draft was saved ([`Command::SaveDraft`]).
+    DraftSaved(Result<(), String>),
+    /// The text the external editor left, or why there is none ([`Command::EditExternally`]).
+    Edited(Result<String, String>),
+    /// A file the user named, read (or why not) ([`Command::ReadFile`]).
+    FileRead {
+        path: String,
+        opens: OpenAs,
+        text: Result<String, String>,
+    },
+    /// A send was recorded in the history, or why not ([`Command::RecordSend`]).
+    SendRecorded(Result<(), String>),
+    /// A connect the service accepted was recorded in the store at `at`, or could not be
+    /// (`result` says why); it becomes a known app version either way
+    /// ([`Command::RecordAppVersion`]).
+    VersionRecorded {
+        payload: Box<Value>,
+        at: chrono::DateTime<chrono::Utc>,
+        result: Result<(), String>,
+    },
+    /// The runtime now talks to another profile's service, or could not switch (why, in a
+    /// sentence: the service in use stays) ([`Command::SwitchProfile`]).
+    ProfileSwitched(Result<Box<ProfileSwitch>, String>),
+}
+
+impl From<Box<ApiReply>> for Delivery {
+    fn from(reply: Box<ApiReply>) -> Self {
+        Delivery::Api(reply)
+    }
+}
+
+impl Action {
+    /// The answer to request `id`.
+    pub fn reply(id: RequestId, delivery: impl Into<Delivery>) -> Self {
+        Action::Reply {
+            id,
+            delivery: delivery.into(),
+        }
+    }
+}
+
+/// What a file read for the user is opened as: `:report PATH`, `:connect PATH`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenAs {
+    Report,
+    Connect,
+}
+
+/// A request for I/O, carried out by the runtime. Those with an id are answered by an
+/// [`Action::Reply`] with that id.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Run an API call on a background task; its result comes back as [`Action::ApiResult`].
+    /// Run an API call on a background task; [`Delivery::Api`].
     Api { id: RequestId, call: ApiCall },
+    /// Run a pane's job on a background task; [`Delivery::Job`].
+    Run { id: RequestId, job: Work },
     /// Abort a request in flight (its result, if any, is stale anyway).
     Cancel(RequestId),
     /// Open an http(s) URL in the user's browser.
     OpenUrl(String),
     /// Put text on the clipboard with OSC 52.
     Copy(String),
-    /// Prepare the detail view of a large row on a background task (parsing and laying out
-    /// megabytes of JSON would freeze the screen); it comes back as [`Action::DetailReady`].
-    OpenDetail { id: RequestId, row: Box<Row> },
-    /// Load the known types (the store, `--types` files, the demo) on a background task; they
-    /// come back as [`Action::TypesLoaded`].
+    /// Load the known types (the store, `--types` files, the demo) on a background task;
+    /// [`Delivery::Types`].
     LoadTypes { id: RequestId },
-    /// Lay out a large type's detail on a background task; it comes back as
-    /// [`Action::TypeDetailReady`].
-    OpenType {
+    /// Read a file for `:report PATH` or `:connect PATH`; [`Delivery::FileRead`].
+    ReadFile {
         id: RequestId,
-        request: Box<OpenType>,
+        path: String,
+        opens: OpenAs,
     },
-    /// Check a report on a background task (large payloads); comes back as [`Action::Checked`].
-    Check { id: RequestId, job: Box<CheckJob> },
-    /// Read a report file for `:report PATH`; comes back as [`Action::ReportFileRead`].
-    ReadReportFile(String),
-    /// Check, outline and compare a large connect payload on a background task; comes back as
-    /// [`Action::Analysed`].
-    Analyse {
-        id: RequestId,
-        job: Box<AnalysisJob>,
-    },
-    /// Infer a new app's types from the list's rows (a copy of them) on a background task;
-    /// comes back as [`Action::Inferred`].
-    Infer {
-        id: RequestId,
-        job: Box<super::panes::connect::new_app::InferJob>,
-    },
-    /// Read a connect file for `:connect PATH`; comes back as [`Action::ConnectFileRead`].
-    ReadConnectFile(String),
     /// Record a connect the service accepted as a known app version in the store (for the CLI's
-    /// comparisons and the next runs), on a blocking task; comes back as
-    /// [`Action::AppVersionRecorded`].
+    /// comparisons and the next runs), on a blocking task; [`Delivery::VersionRecorded`].
     RecordAppVersion {
+        id: RequestId,
         base_url: String,
         payload: Box<Value>,
     },
-    /// `:profile NAME`: the runtime resolves the profile, points the client at its service and
-    /// answers with [`Action::ProfileSwitched`] (or [`Action::ProfileSwitchFailed`]).
-    SwitchProfile(String),
+    /// `:profile NAME`: the runtime resolves the profile and points the client at its service;
+    /// [`Delivery::ProfileSwitched`].
+    SwitchProfile { id: RequestId, name: String },
     /// Hand the terminal to `$VISUAL` / `$EDITOR` on `text` (a temp file), take it back when the
-    /// editor exits; the text it left comes back as [`Action::Edited`].
+    /// editor exits; [`Delivery::Edited`].
     EditExternally { id: RequestId, text: String },
-    /// Look up the stored draft; comes back as [`Action::DraftLoaded`].
+    /// Look up the stored draft; [`Delivery::DraftLoaded`].
     LoadDraft {
         id: RequestId,
         subject: DraftSubject,
     },
-    /// Save a composer's draft, off the UI thread; comes back as [`Action::DraftSaved`].
+    /// Save a composer's draft, off the UI thread; [`Delivery::DraftSaved`].
     SaveDraft {
         id: RequestId,
         slot: DraftSlot,
@@ -378,30 +337,35 @@ pub enum Command {
     /// the store not take even that, this window still never restores it as unsent.
     DraftSent(DraftSlot),
     /// Read the newest `limit` sends of the history on a blocking task with its own store
-    /// connection; they come back as [`Action::HistoryLoaded`].
+    /// connection; [`Delivery::History`].
     LoadHistory { id: RequestId, limit: usize },
     /// List the drafts kept for this service, after every save and removal asked for before
-    /// (they share one queue); they come back as [`Action::DraftsListed`].
+    /// (they share one queue); [`Delivery::Drafts`].
     ListDrafts { id: RequestId },
     /// Record a send in the history on a blocking task with its own store connection; the
-    /// runtime stamps its time (the answer's arrival less the time taken). Comes back as
-    /// [`Action::SendRecorded`].
-    RecordSend(Box<Sent>),
+    /// runtime stamps its time (the answer's arrival less the time taken).
+    /// [`Delivery::SendRecorded`].
+    RecordSend { id: RequestId, sent: Box<Sent> },
 }
 
 impl Command {
-    /// The request whose answer this command will bring back, if any.
+    /// The job this command runs, when it is a `J` (for tests and benches that look into it).
+    pub fn job<J: Job>(&self) -> Option<&J> {
+        match self {
+            Command::Run { job, .. } => job.get(),
+            _ => None,
+        }
+    }
+
+    /// The request whose answer a pane will be given, if any (the answers the app takes itself
+    /// are nobody's to claim).
     pub fn request_id(&self) -> Option<RequestId> {
         match self {
             Command::Api { id, .. }
-            | Command::OpenDetail { id, .. }
+            | Command::Run { id, .. }
             | Command::LoadTypes { id }
             | Command::LoadHistory { id, .. }
             | Command::ListDrafts { id }
-            | Command::OpenType { id, .. }
-            | Command::Check { id, .. }
-            | Command::Analyse { id, .. }
-            | Command::Infer { id, .. }
             | Command::EditExternally { id, .. }
             | Command::LoadDraft { id, .. }
             | Command::SaveDraft { id, .. } => Some(*id),

@@ -37,10 +37,10 @@ fn app() -> App {
         .iter()
         .find_map(Command::request_id)
         .expect("first page");
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     app
 }
 

@@ -4,13 +4,15 @@
 
 use super::overlay::command_line::LineCommand;
 use super::overlay::{ErrorPopup, ErrorReport, Help, Overlay};
-use super::pane::Screen;
+use super::pane::{News, Open, Screen};
 use super::panes::browser::Browser;
 use super::panes::composer::Composer;
+use super::panes::connect::baseline;
 use super::panes::history::HistoryView;
-use super::panes::types::{TypesView, count_rows};
-use super::{Action, App, Command, Notice};
+use super::panes::types::TypesView;
+use super::{Action, App, Command, KnownTypes, Notice, OpenAs};
 use crate::sanitize;
+use std::sync::Arc;
 
 impl App {
     /// An action the focused pane does not use.
@@ -19,7 +21,10 @@ impl App {
             Action::Quit => return self.quit(),
             Action::Help => self.overlay = Some(Overlay::Help(Help::new(self.focus().keys))),
             Action::CommandLine => self.overlay = Some(Overlay::CommandLine(Default::default())),
-            Action::Report => return self.open_report(),
+            // The panes that show a resource open its report themselves ([`Open::ReportOn`]).
+            Action::Report => {
+                self.notice = Some(Notice::Error("no resource here to report on".into()));
+            }
             Action::ShowError => match &self.last_error {
                 Some(report) => {
                     let popup = ErrorPopup {
@@ -33,14 +38,21 @@ impl App {
             Action::ShowResources => return self.show_resources(),
             Action::ShowTypes => return self.show_types(),
             Action::ShowHistory => return self.show_history(),
-            Action::OpenReport(report) => return self.open_report_from(&report),
-            Action::OpenDraft(draft) => return self.open_draft(&draft),
             Action::Connect => return self.open_connect(),
-            Action::OpenConnect(payload) => return self.open_connect_from(&payload),
-            Action::ListType(name) => return self.push_type_list(name),
             _ => {}
         }
         Vec::new()
+    }
+
+    /// A screen a pane asked for.
+    pub(super) fn open(&mut self, open: Open) -> Vec<Command> {
+        match open {
+            Open::ReportOn(resource) => self.open_report_on(&resource),
+            Open::Report(report) => self.open_report_from(&report),
+            Open::Connect(payload) => self.open_connect_from(&payload),
+            Open::Draft(draft) => self.open_draft(&draft),
+            Open::TypeList(name) => self.push_type_list(name),
+        }
     }
 
     pub(super) fn run_line_command(&mut self, command: LineCommand) -> Vec<Command> {
@@ -66,11 +78,19 @@ impl App {
                 let composer = Composer::blank(self.report.clone(), type_name, seed);
                 self.push_report(composer, true)
             }
-            LineCommand::Report(Some(path)) => vec![Command::ReadReportFile(path)],
+            LineCommand::Report(Some(path)) => vec![Command::ReadFile {
+                id: self.ids.issue(),
+                path,
+                opens: OpenAs::Report,
+            }],
             LineCommand::Profile(name) => self.switch_profile(name),
             LineCommand::Connect(None) => self.open_connect(),
             LineCommand::Connect(Some(word)) if word == "new" => self.open_connect_new(),
-            LineCommand::Connect(Some(path)) => vec![Command::ReadConnectFile(path)],
+            LineCommand::Connect(Some(path)) => vec![Command::ReadFile {
+                id: self.ids.issue(),
+                path,
+                opens: OpenAs::Connect,
+            }],
         }
     }
 
@@ -102,7 +122,10 @@ impl App {
             cancels.push(Command::Cancel(id));
         }
         commands.extend(self.browser_commands(cancels));
-        commands.push(Command::SwitchProfile(name.clone()));
+        commands.push(Command::SwitchProfile {
+            id: self.ids.issue(),
+            name: name.clone(),
+        });
         self.notice = Some(Notice::Info(format!(
             "switching to profile {}…",
             sanitize::line(&name)
@@ -156,22 +179,10 @@ impl App {
         commands
     }
 
-    /// `R`: a report about the resource open in the detail view, else the one selected in the list.
-    fn open_report(&mut self) -> Vec<Command> {
-        let item = match self.stack.top() {
-            Some(Screen::Detail(detail)) => serde_json::to_value(detail.item.as_ref()).ok(),
-            None => self
-                .browser
-                .selected()
-                .and_then(|row| serde_json::to_value(row.item()).ok()),
-            Some(_) => None,
-        };
-        let Some(resource) = item else {
-            self.notice = Some(Notice::Error("no resource here to report on".into()));
-            return Vec::new();
-        };
+    /// `R` on a pane that shows a resource (the detail view, the list's row): a report about it.
+    fn open_report_on(&mut self, resource: &serde_json::Value) -> Vec<Command> {
         let seed = self.ids.issue().0;
-        let composer = Composer::for_resource(self.report.clone(), &resource, seed);
+        let composer = Composer::for_resource(self.report.clone(), resource, seed);
         // A draft about the same resource, kept from an earlier session, is restored when found.
         self.push_report(composer, true)
     }
@@ -275,7 +286,14 @@ impl App {
             while !matches!(self.stack.top(), Some(Screen::History(_))) {
                 commands.extend(self.stack.pop());
             }
-            commands.extend(self.reload_history());
+            // Back to it, reloaded.
+            if let Some(layer) = self.stack.top_mut()
+                && let Screen::History(view) = &mut layer.screen
+            {
+                let (screen, reload) = (layer.id, view.load(&mut self.ids));
+                self.stack.claim(screen, &reload);
+                commands.extend(reload);
+            }
             return commands;
         }
         let (view, commands) = HistoryView::open(&mut self.ids);
@@ -284,28 +302,11 @@ impl App {
         commands
     }
 
-    /// Reloads every open history view (a send was just recorded).
-    pub(super) fn reload_history(&mut self) -> Vec<Command> {
-        let mut commands = Vec::new();
-        let ids = &mut self.ids;
-        let mut loads = Vec::new();
-        for layer in self.stack.layers_mut() {
-            if let Screen::History(view) = &mut layer.screen {
-                loads.push((layer.id, view.load(ids)));
-            }
-        }
-        for (screen, load) in loads {
-            self.stack.claim(screen, &load);
-            commands.extend(load);
-        }
-        commands
-    }
-
     /// A send was recorded (the history shows it), or could not be (the user is told, since
     /// `appdeck history` will not list it).
     pub(super) fn send_recorded(&mut self, result: Result<(), String>) -> Vec<Command> {
         match result {
-            Ok(()) => self.reload_history(),
+            Ok(()) => self.broadcast(&News::SendRecorded),
             Err(problem) => {
                 let message = format!(
                     "sent, but not recorded in the history: {}",
@@ -342,13 +343,7 @@ impl App {
             }
             return cancels;
         }
-        let counts = count_rows(
-            self.browser
-                .rows()
-                .iter()
-                .map(|r| r.resource_type.as_deref()),
-            self.browser.types_seen.iter(),
-        );
+        let counts = self.browser.rows_per_type();
         let (view, commands) = TypesView::open(self.known_types.clone(), counts, &mut self.ids);
         let id = self.stack.push(Screen::Types(Box::new(view)));
         self.stack.claim(id, &commands);
@@ -371,30 +366,18 @@ impl App {
         commands
     }
 
-    /// The types views open keep their count of loaded rows per type current as the list
-    /// loads more pages.
-    pub(super) fn recount_types(&mut self) {
+    /// The list loaded rows: the panes that count them (the types view) hear of it. Counting
+    /// is a pass over every row, so it is done only while a types view is open.
+    pub(super) fn rows_loaded(&mut self) -> Vec<Command> {
         if !self
             .stack
             .layers()
             .iter()
             .any(|l| matches!(l.screen, Screen::Types(_)))
         {
-            return;
+            return Vec::new();
         }
-        let counts = count_rows(
-            self.browser
-                .rows()
-                .iter()
-                .map(|r| r.resource_type.as_deref()),
-            self.browser.types_seen.iter(),
-        );
-        let body = self.body();
-        for layer in self.stack.layers_mut() {
-            if let Screen::Types(view) = &mut layer.screen {
-                view.set_counts(counts.clone(), body);
-            }
-        }
+        self.broadcast(&News::RowsLoaded(self.browser.rows_per_type()))
     }
 
     /// Lists another type (or all types) from the first page, back on the resource list.
@@ -409,5 +392,33 @@ impl App {
         commands.extend(self.browser_commands(restart));
         self.notice = Some(Notice::Info(notice));
         commands
+    }
+
+    /// A connect the service accepted at `at` is the newest version of its app from now on: in
+    /// the known types (every open pane hears of it: the types view and the connect composers
+    /// follow at once), whether or not the store could record it (`result` says).
+    pub(super) fn version_recorded(
+        &mut self,
+        payload: &serde_json::Value,
+        at: chrono::DateTime<chrono::Utc>,
+        result: Result<(), String>,
+    ) -> Vec<Command> {
+        let empty = crate::catalog::Catalog::default();
+        let (catalog, mut problems) = match &self.known_types {
+            Some(known) => (&known.catalog, known.problems.clone()),
+            None => (&empty, Vec::new()),
+        };
+        let catalog = baseline::with_sent(catalog, payload, at);
+        if let Err(problem) = result {
+            let message = format!(
+                "the connect was sent, but not recorded in the store: {}",
+                sanitize::line(&problem)
+            );
+            problems.push(message.clone());
+            self.notice = Some(Notice::Error(message));
+        }
+        let known = Arc::new(KnownTypes { catalog, problems });
+        self.known_types = Some(known.clone());
+        self.broadcast(&News::KnownTypes(known))
     }
 }

@@ -6,7 +6,9 @@
 //! request id to the pane that asked (`stack.rs`). Nothing here imports the renderer (`ui/`).
 
 pub mod action;
+pub mod job;
 pub mod keymap;
+pub mod known_types;
 pub mod layout;
 pub mod loadable;
 pub mod overlay;
@@ -16,20 +18,20 @@ pub mod stack;
 pub mod widgets;
 
 mod global;
-mod open_connect;
 
 use ratatui::layout::Rect;
 
 pub use action::{
-    Action, ApiCall, ApiReply, Command, DraftSlot, DraftSubject, Notice, ProfileSwitch, RequestId,
-    StoredDraft, UnsentDraft,
+    Action, ApiCall, ApiReply, Command, Delivery, DraftSlot, DraftSubject, Notice, OpenAs,
+    ProfileSwitch, RequestId, StoredDraft, UnsentDraft,
 };
+pub use known_types::KnownTypes;
 pub use loadable::Loadable;
 
 use action::RequestIds;
 use keymap::Focus;
 use overlay::{ErrorReport, Overlay};
-use pane::{Ctx, Delivery, Outcome, Pane};
+use pane::{Ctx, News, Outcome, Pane};
 use panes::browser::Browser;
 use stack::{ScreenId, Stack};
 
@@ -69,7 +71,7 @@ pub struct App {
     pub quit_asked: bool,
     /// The resource types appdeck knows, once the runtime has loaded them (see
     /// [`Command::LoadTypes`]); the types view opens on them at once.
-    pub known_types: Option<std::sync::Arc<panes::types::KnownTypes>>,
+    pub known_types: Option<std::sync::Arc<KnownTypes>>,
     /// Where reports are sent and the types they are checked against, for the composer.
     pub report: std::sync::Arc<panes::composer::ReportContext>,
     /// Why writes are refused (a read-only profile, `--read-only`); `None` when they are not.
@@ -191,37 +193,8 @@ impl App {
                 }
                 commands
             }
-            Action::ApiResult { id, reply } => self.deliver(id, Delivery::Api(reply)),
-            Action::DetailReady { id, detail } => self.deliver(id, Delivery::Detail(detail)),
-            // A load asked for before the last `:profile` switch is another service's types.
-            Action::TypesLoaded { id, .. } if id < self.types_since => Vec::new(),
-            Action::TypesLoaded { id, types } => {
-                self.check_reports_against(&types);
-                self.known_types = Some(types.clone());
-                self.deliver(id, Delivery::Types(types))
-            }
-            Action::TypeDetailReady { id, detail } => {
-                self.deliver(id, Delivery::TypeDetail(detail))
-            }
-            Action::Checked { id, findings } => self.deliver(id, Delivery::Checked(findings)),
-            Action::ReportFileRead { path, text } => self.open_report_file(&path, text),
-            Action::Analysed { id, analysis } => self.deliver(id, Delivery::Analysed(analysis)),
-            Action::Inferred { id, start } => self.deliver(id, Delivery::Inferred(start)),
-            Action::ConnectFileRead { path, text } => self.open_connect_file(&path, text),
-            Action::AppVersionRecorded {
-                payload,
-                at,
-                result,
-            } => self.version_recorded(&payload, at, result),
-            Action::ProfileSwitched(switch) => self.profile_switched(*switch),
-            Action::ProfileSwitchFailed(why) => self.profile_switch_failed(&why),
-            Action::Edited { id, result } => self.deliver(id, Delivery::Edited(result)),
-            Action::DraftLoaded { id, result } => self.deliver(id, Delivery::DraftLoaded(result)),
-            Action::DraftSaved { id, result } => self.deliver(id, Delivery::DraftSaved(result)),
+            Action::Reply { id, delivery } => self.answered(id, delivery),
             Action::Tick => self.tick(),
-            Action::HistoryLoaded { id, entries } => self.deliver(id, Delivery::History(entries)),
-            Action::DraftsListed { id, drafts } => self.deliver(id, Delivery::Drafts(drafts)),
-            Action::SendRecorded(result) => self.send_recorded(result),
             Action::Notice(notice) => {
                 if let Notice::Error(message) = &notice {
                     self.last_error = Some(ErrorReport::new("running a command", message, None));
@@ -324,12 +297,10 @@ impl App {
         commands
     }
 
-    /// Hands a result to the pane that asked for it; a stale one (cancelled, or its pane
-    /// closed) is dropped here.
     /// Composers opened from now on check a resource's properties against the newest known
     /// definition of its type (the store's connects, the `--types` files, the demo). With none
     /// known, the types they had stay.
-    fn check_reports_against(&mut self, types: &panes::types::KnownTypes) {
+    fn check_reports_against(&mut self, types: &KnownTypes) {
         if types.catalog.is_empty() {
             return;
         }
@@ -339,6 +310,35 @@ impl App {
         });
     }
 
+    /// An answer: the app's own (news for every pane, a screen to open), else the pane's that
+    /// asked.
+    fn answered(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
+        match delivery {
+            // A load asked for before the last `:profile` switch is another service's types.
+            Delivery::Types(_) if id < self.types_since => Vec::new(),
+            Delivery::Types(types) => {
+                self.check_reports_against(&types);
+                self.known_types = Some(types.clone());
+                self.deliver(id, Delivery::Types(types))
+            }
+            Delivery::FileRead { path, opens, text } => match opens {
+                OpenAs::Report => self.open_report_file(&path, text),
+                OpenAs::Connect => self.open_connect_file(&path, text),
+            },
+            Delivery::VersionRecorded {
+                payload,
+                at,
+                result,
+            } => self.version_recorded(&payload, at, result),
+            Delivery::SendRecorded(result) => self.send_recorded(result),
+            Delivery::ProfileSwitched(Ok(switch)) => self.profile_switched(*switch),
+            Delivery::ProfileSwitched(Err(why)) => self.profile_switch_failed(&why),
+            delivery => self.deliver(id, delivery),
+        }
+    }
+
+    /// Hands an answer to the pane that asked for it; a stale one (cancelled, or its pane
+    /// closed) is dropped here.
     fn deliver(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
         let Some(owner) = self.stack.route(id) else {
             tracing::debug!(?id, "stale result dropped");
@@ -347,9 +347,25 @@ impl App {
         let outcome = self
             .with_pane(owner, |pane, cx| pane.on_reply(id, delivery, cx))
             .unwrap_or_else(Outcome::done);
-        let commands = self.apply(owner, outcome);
+        let mut commands = self.apply(owner, outcome);
         if owner == ScreenId::BROWSER {
-            self.recount_types();
+            commands.extend(self.rows_loaded());
+        }
+        commands
+    }
+
+    /// Tells every open pane, the list first, of `news`; they may ask for work.
+    fn broadcast(&mut self, news: &News) -> Vec<Command> {
+        let mut screens = vec![ScreenId::BROWSER];
+        screens.extend(self.stack.layers().iter().map(|l| l.id));
+        let mut commands = Vec::new();
+        for screen in screens {
+            let outcome = self
+                .with_pane(screen, |pane, cx| {
+                    Outcome::Handled(pane.on_broadcast(news, cx))
+                })
+                .unwrap_or_else(Outcome::done);
+            commands.extend(self.apply(screen, outcome));
         }
         commands
     }
@@ -399,12 +415,7 @@ impl App {
                 self.pop_screen()
             }
             Outcome::Pop => Vec::new(),
-            Outcome::Connected { commands, payload } => {
-                self.stack.claim(screen, &commands);
-                let mut commands = commands;
-                commands.extend(self.connected(*payload));
-                commands
-            }
+            Outcome::Open(open) => self.open(open),
             Outcome::RefreshList(mut commands) => {
                 self.stack.claim(screen, &commands);
                 let reload = self.browser.refresh(&mut self.ids);

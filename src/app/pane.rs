@@ -14,22 +14,22 @@ use ratatui::layout::Rect;
 
 use std::time::Instant;
 
-use super::action::{
-    Action, ApiReply, Command, Notice, RequestId, RequestIds, StoredDraft, UnsentDraft,
-};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::KnownTypes;
+use super::action::{Action, Command, Delivery, Notice, RequestId, RequestIds, UnsentDraft};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
-use super::panes::browser::Browser;
-use super::panes::composer::Composer;
-use super::panes::composer::check::Located;
-use super::panes::connect::ConnectComposer;
-use super::panes::detail::Detail;
-use super::panes::history::HistoryView;
-use super::panes::type_detail::TypeDetail;
-use super::panes::types::{KnownTypes, TypesView};
+// The screens, for the enum below only.
+use super::panes::{
+    browser::Browser, composer::Composer, connect::ConnectComposer, detail::Detail,
+    history::HistoryView, type_detail::TypeDetail, types::TypesView,
+};
 use crate::api::ApiError;
 use crate::sanitize;
-use crate::store::HistoryEntry;
 
 /// A screen above the resource list (which is always at the bottom of the stack, see
 /// `App::browser`). One variant per pane.
@@ -85,12 +85,8 @@ pub enum Outcome {
     Pop,
     /// Done; run these commands, and reload the resource list (a report changed a resource).
     RefreshList(Vec<Command>),
-    /// Done; run these commands: the service accepted this connect payload, which is now a
-    /// known app version (the types view shows it, the store records it).
-    Connected {
-        commands: Vec<Command>,
-        payload: Box<serde_json::Value>,
-    },
+    /// Open another screen: the app decides how.
+    Open(Open),
 }
 
 impl Outcome {
@@ -105,33 +101,33 @@ impl From<Vec<Command>> for Outcome {
     }
 }
 
-/// A result delivered to a pane, found by the id of the request it made.
-#[derive(Clone, Debug)]
-pub enum Delivery {
-    /// An API call's answer, whatever the operation.
-    Api(Box<ApiReply>),
-    /// A detail view prepared off the UI thread ([`Command::OpenDetail`]).
-    Detail(Box<Detail>),
-    /// The known types, loaded off the UI thread ([`Command::LoadTypes`]).
-    Types(std::sync::Arc<KnownTypes>),
-    /// A type's detail laid out off the UI thread ([`Command::OpenType`]).
-    TypeDetail(Box<TypeDetail>),
-    /// Findings of a check made off the UI thread ([`Command::Check`]).
-    Checked(Vec<Located>),
-    /// The text the external editor left, or why there is none ([`Command::EditExternally`]).
-    Edited(Result<String, String>),
-    /// The stored draft, if any ([`Command::LoadDraft`]).
-    DraftLoaded(Result<Option<StoredDraft>, String>),
-    /// Whether a draft was saved ([`Command::SaveDraft`]).
-    DraftSaved(Result<(), String>),
-    /// The history of sends, read off the UI thread ([`Command::LoadHistory`]).
-    History(Box<Result<Vec<HistoryEntry>, String>>),
-    /// The drafts not yet sent ([`Command::ListDrafts`]).
-    Drafts(Result<Vec<UnsentDraft>, String>),
-    /// A connect payload checked and compared off the UI thread ([`Command::Analyse`]).
-    Analysed(Box<super::panes::connect::check::Analysis>),
-    /// A new app's types inferred off the UI thread ([`Command::Infer`]).
-    Inferred(Box<super::panes::connect::Start>),
+/// News every open pane may care about, sent by the app to each ([`Pane::on_broadcast`]), so
+/// that the app never writes a pane's fields.
+#[derive(Debug)]
+pub enum News {
+    /// The known types changed: a connect the service accepted is the newest version of its app.
+    KnownTypes(Arc<KnownTypes>),
+    /// The resource list loaded rows: how many of each type it holds now (the types seen in
+    /// its filter at 0).
+    RowsLoaded(BTreeMap<String, usize>),
+    /// A send was recorded in the history.
+    SendRecorded,
+}
+
+/// A screen a pane asks the app to open; the app decides how (on top, or back to one open
+/// below).
+#[derive(Debug)]
+pub enum Open {
+    /// A report about this resource (`R`).
+    ReportOn(Box<Value>),
+    /// The report composer on a report as it was sent (`E` in the history).
+    Report(Box<Value>),
+    /// The connect composer on a payload as it was sent (`E` on a sent connect).
+    Connect(Box<Value>),
+    /// An unsent draft, in its composer, to go on with (from the history).
+    Draft(Box<UnsentDraft>),
+    /// The resources of one type, in a list over this screen (`b` on a type).
+    TypeList(String),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.
@@ -253,9 +249,14 @@ pub trait Pane {
     /// A key, a click or a paste, while it is on top.
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome;
 
-    /// The result of a request it made (a stale one never reaches it).
+    /// The answer to a request it made (a stale one never reaches it).
     fn on_reply(&mut self, _id: RequestId, _delivery: Delivery, _cx: &mut Ctx) -> Outcome {
         Outcome::done()
+    }
+
+    /// News every open pane hears of ([`News`]); most have nothing to do with it.
+    fn on_broadcast(&mut self, _news: &News, _cx: &mut Ctx) -> Vec<Command> {
+        Vec::new()
     }
 
     /// The terminal changed size: keep its cursors in view; it may want more data now.

@@ -2,6 +2,7 @@
 //! and once switched the status bar, the composers' base URL, the read-only flag, the list and
 //! the known types follow the new profile.
 
+use crate::app::Delivery;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use serde_json::json;
@@ -56,6 +57,14 @@ fn starting() -> (App, RequestId) {
     (app, id)
 }
 
+/// The profile the last command asks to switch to, if it does.
+fn switch_asked(commands: &[Command]) -> Option<&str> {
+    match commands.last() {
+        Some(Command::SwitchProfile { name, .. }) => Some(name),
+        _ => None,
+    }
+}
+
 fn names(app: &App) -> Vec<String> {
     app.browser
         .rows()
@@ -72,32 +81,28 @@ fn profile_cancels_what_is_in_flight_then_the_list_follows_the_new_service() {
         commands.contains(&Command::Cancel(first)),
         "the page in flight is cancelled: {commands:?}"
     );
-    assert_eq!(
-        commands.last(),
-        Some(&Command::SwitchProfile("prod".into())),
-        "{commands:?}"
-    );
+    assert_eq!(switch_asked(&commands), Some("prod"), "{commands:?}");
     assert!(
         list_request(&commands).is_none(),
         "nothing asked of the old service"
     );
 
     // The cancelled page arriving late is dropped: it belongs to the old service.
-    app.update(Action::ApiResult {
-        id: first,
-        reply: page(&["old-row"]),
-    });
+    app.update(Action::reply(first, page(&["old-row"])));
     assert!(names(&app).is_empty(), "{:?}", names(&app));
 
-    let commands = app.update(Action::ProfileSwitched(Box::new(ProfileSwitch {
-        session: Session {
-            origin: "prod".into(),
-            host: "prod.example".into(),
-            warnings: Vec::new(),
-        },
-        base_url: "https://prod.example/api/v1".into(),
-        read_only: Some(ReadOnly::Profile("prod".into())),
-    })));
+    let commands = app.update(Action::reply(
+        RequestId(1),
+        Delivery::ProfileSwitched(Ok(Box::new(ProfileSwitch {
+            session: Session {
+                origin: "prod".into(),
+                host: "prod.example".into(),
+                warnings: Vec::new(),
+            },
+            base_url: "https://prod.example/api/v1".into(),
+            read_only: Some(ReadOnly::Profile("prod".into())),
+        }))),
+    ));
     assert_eq!(app.session.origin, "prod");
     assert_eq!(app.report.base_url, "https://prod.example/api/v1");
     assert_eq!(app.read_only, Some(ReadOnly::Profile("prod".into())));
@@ -108,20 +113,14 @@ fn profile_cancels_what_is_in_flight_then_the_list_follows_the_new_service() {
         "the known types load again for the new base URL: {commands:?}"
     );
     let reload = list_request(&commands).expect("the list reloads");
-    app.update(Action::ApiResult {
-        id: reload,
-        reply: page(&["prod-row"]),
-    });
+    app.update(Action::reply(reload, page(&["prod-row"])));
     assert_eq!(names(&app), vec!["prod-row"]);
 }
 
 #[test]
 fn profile_closes_open_screens_and_cancels_their_requests_too() {
     let (mut app, first) = starting();
-    app.update(Action::ApiResult {
-        id: first,
-        reply: page(&["a", "b"]),
-    });
+    app.update(Action::reply(first, page(&["a", "b"])));
     let opened = press(&mut app, KeyCode::Enter);
     assert!(app.stack.top().is_some(), "a resource is open");
     let commands = run_line(&mut app, "profile prod");
@@ -164,31 +163,28 @@ fn tab_completes_profile_names() {
     }
     press(&mut app, KeyCode::Tab);
     let commands = press(&mut app, KeyCode::Enter);
-    assert_eq!(
-        commands.last(),
-        Some(&Command::SwitchProfile("prod".into()))
-    );
+    assert_eq!(switch_asked(&commands), Some("prod"));
 }
 
 fn switched_to_prod() -> Action {
-    Action::ProfileSwitched(Box::new(ProfileSwitch {
-        session: Session {
-            origin: "prod".into(),
-            host: "prod.example".into(),
-            warnings: Vec::new(),
-        },
-        base_url: "https://prod.example/api/v1".into(),
-        read_only: None,
-    }))
+    Action::reply(
+        RequestId(1),
+        Delivery::ProfileSwitched(Ok(Box::new(ProfileSwitch {
+            session: Session {
+                origin: "prod".into(),
+                host: "prod.example".into(),
+                warnings: Vec::new(),
+            },
+            base_url: "https://prod.example/api/v1".into(),
+            read_only: None,
+        }))),
+    )
 }
 
 #[test]
 fn a_composers_pending_draft_is_saved_before_the_switch_is_asked_for() {
     let (mut app, first) = starting();
-    app.update(Action::ApiResult {
-        id: first,
-        reply: page(&["a"]),
-    });
+    app.update(Action::reply(first, page(&["a"])));
     press(&mut app, KeyCode::Char('R'));
     assert!(app.stack.top().is_some(), "the composer is open");
     // Space toggles the status: a change not saved yet.
@@ -200,7 +196,7 @@ fn a_composers_pending_draft_is_saved_before_the_switch_is_asked_for() {
         .unwrap_or_else(|| panic!("the pending draft is saved: {commands:?}"));
     let switch = commands
         .iter()
-        .position(|c| *c == Command::SwitchProfile("prod".into()))
+        .position(|c| matches!(c, Command::SwitchProfile { name, .. } if name == "prod"))
         .expect("the switch is asked for");
     // The runtime runs commands in order: the save is keyed under the old base URL before the
     // drafts follow the new one (tui::drafts::Drafts::follow).
@@ -221,32 +217,25 @@ fn known_types_asked_of_the_old_profile_do_not_overwrite_the_new_ones() {
         .expect("the types load again");
     assert!(old_load < new_load);
     let types = |name: &str| {
-        std::sync::Arc::new(crate::app::panes::types::KnownTypes {
+        std::sync::Arc::new(crate::app::KnownTypes {
             catalog: Default::default(),
             problems: vec![name.to_owned()],
         })
     };
-    app.update(Action::TypesLoaded {
-        id: new_load,
-        types: types("prod"),
-    });
-    app.update(Action::TypesLoaded {
-        id: old_load,
-        types: types("dev, late"),
-    });
+    app.update(Action::reply(new_load, Delivery::Types(types("prod"))));
+    app.update(Action::reply(old_load, Delivery::Types(types("dev, late"))));
     assert_eq!(app.known_types.as_ref().unwrap().problems, ["prod"]);
 }
 
 #[test]
 fn a_failed_switch_reloads_the_list_from_the_service_still_in_use() {
     let (mut app, first) = starting();
-    app.update(Action::ApiResult {
-        id: first,
-        reply: page(&["a"]),
-    });
+    app.update(Action::reply(first, page(&["a"])));
     run_line(&mut app, "profile prod");
-    let commands = app.update(Action::ProfileSwitchFailed(
-        "cannot switch to profile \"prod\": no base URL".into(),
+    let failed = Err("cannot switch to profile \"prod\": no base URL".into());
+    let commands = app.update(Action::reply(
+        RequestId(1),
+        Delivery::ProfileSwitched(failed),
     ));
     let reload = list_request(&commands).expect("the list loads again");
     let Some(Notice::Error(text)) = &app.notice else {
@@ -256,10 +245,7 @@ fn a_failed_switch_reloads_the_list_from_the_service_still_in_use() {
         text.contains("no base URL; still on profile dev (dev.example:8080)"),
         "{text}"
     );
-    app.update(Action::ApiResult {
-        id: reload,
-        reply: page(&["a", "b"]),
-    });
+    app.update(Action::reply(reload, page(&["a", "b"])));
     assert_eq!(names(&app), vec!["a", "b"]);
     assert_eq!(app.session.origin, "dev");
 }

@@ -35,10 +35,10 @@ fn reviewing(read_only: Option<ReadOnly>) -> App {
         {"id": "r1", "type": "team", "external_id": "x1", "name": "one"}
     ], "next": null}))
     .expect("page");
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     key(&mut app, 'R');
     key(&mut app, 's');
     assert!(

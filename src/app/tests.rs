@@ -1,10 +1,13 @@
 //! `App::update` as the event loop drives it: actions in, state and commands out. No I/O.
 
+use crate::app::Delivery;
+use crate::app::job::JobOutput;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::keymap::{InputMode, action_for};
 use super::pane::Screen;
+use super::panes::browser::OpenDetail;
 use super::panes::detail::{Detail, DetailPane, FieldKind};
 use super::*;
 use crate::api::{ApiError, Exchange, ListRequest, ListResponse, Reply};
@@ -29,10 +32,7 @@ fn request_of(commands: &[Command]) -> Option<(RequestId, ListRequest)> {
 }
 
 fn reply(id: RequestId, result: Result<ListResponse, ApiError>) -> Action {
-    Action::ApiResult {
-        id,
-        reply: Box::new(Exchange::local(result.map(Reply::page))),
-    }
+    Action::reply(id, Box::new(Exchange::local(result.map(Reply::page))))
 }
 
 /// The detail view on top of the stack, if it is.
@@ -582,9 +582,10 @@ fn with_big_resource(bytes: usize) -> App {
 fn a_large_resource_opens_in_the_background_and_a_stale_one_is_dropped() {
     let mut app = with_big_resource(400_000);
     let commands = app.update(Action::Open);
-    let [Command::OpenDetail { id, row }] = commands.as_slice() else {
+    let [Command::Run { id, job }] = commands.as_slice() else {
         panic!("expected the detail to be prepared off the UI thread: {commands:?}")
     };
+    let row = &job.get::<OpenDetail>().expect("a detail to prepare").row;
     assert!(
         detail(&app).is_none(),
         "the list stays until the detail is ready"
@@ -593,20 +594,17 @@ fn a_large_resource_opens_in_the_background_and_a_stale_one_is_dropped() {
     let prepared = Box::new(Detail::open(std::sync::Arc::new(row.item())));
     // Esc cancels: the detail that arrives later is dropped.
     app.update(Action::Back);
-    app.update(Action::DetailReady {
-        id: *id,
-        detail: prepared.clone(),
-    });
+    app.update(Action::reply(
+        *id,
+        Delivery::Job(JobOutput::new(*prepared.clone())),
+    ));
     assert!(detail(&app).is_none());
     // Opened again, it is shown when ready.
     let commands = app.update(Action::Open);
-    let [Command::OpenDetail { id, .. }] = commands.as_slice() else {
+    let [Command::Run { id, .. }] = commands.as_slice() else {
         panic!()
     };
-    app.update(Action::DetailReady {
-        id: *id,
-        detail: prepared,
-    });
+    app.update(Action::reply(*id, Delivery::Job(JobOutput::new(*prepared))));
     assert!(detail(&app).unwrap().tree.lines().len() >= 4_000);
 }
 

@@ -10,7 +10,9 @@ use std::sync::mpsc::{Sender, channel};
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::app::{Action, DraftSlot, DraftSubject, Notice, RequestId, StoredDraft, UnsentDraft};
+use crate::app::{
+    Action, Delivery, DraftSlot, DraftSubject, Notice, RequestId, StoredDraft, UnsentDraft,
+};
 use crate::sanitize;
 use crate::store::{DraftKey, DraftRevision, Store};
 
@@ -86,10 +88,9 @@ impl Drafts {
             Some(key) => self.send(Job::Load { id, key }),
             // No data directory: there is nothing to restore.
             None => {
-                let _ = self.results.send(Action::DraftLoaded {
-                    id,
-                    result: Ok(None),
-                });
+                let _ = self
+                    .results
+                    .send(Action::reply(id, Delivery::DraftLoaded(Ok(None))));
             }
         }
     }
@@ -106,10 +107,10 @@ impl Drafts {
                 body,
             }),
             None => {
-                let _ = self.results.send(Action::DraftSaved {
-                    id,
-                    result: Err("no data directory (set APPDECK_DATA_DIR)".to_owned()),
-                });
+                let unsaved = Err("no data directory (set APPDECK_DATA_DIR)".to_owned());
+                let _ = self
+                    .results
+                    .send(Action::reply(id, Delivery::DraftSaved(unsaved)));
             }
         }
     }
@@ -158,10 +159,9 @@ impl Drafts {
             }
             // No data directory: no drafts are kept (the history says why).
             None => {
-                let _ = self.results.send(Action::DraftsListed {
-                    id,
-                    drafts: Ok(Vec::new()),
-                });
+                let _ = self
+                    .results
+                    .send(Action::reply(id, Delivery::Drafts(Ok(Vec::new()))));
             }
         }
     }
@@ -260,24 +260,21 @@ impl Worker {
     /// Runs one job; what to tell the loop, if anything.
     fn run(&mut self, job: Job) -> Option<Action> {
         Some(match job {
-            Job::Load { id, key } => Action::DraftLoaded {
-                id,
-                result: self.load(&key),
-            },
+            Job::Load { id, key } => Action::reply(id, Delivery::DraftLoaded(self.load(&key))),
             Job::Save {
                 id,
                 key,
                 owner,
                 from,
                 body,
-            } => Action::DraftSaved {
-                id,
-                result: self.store().and_then(|store| {
+            } => {
+                let saved = self.store().and_then(|store| {
                     store
                         .save_draft(&key, (&owner, from), &body, chrono::Utc::now())
                         .map_err(|e| error(&e))
-                }),
-            },
+                });
+                Action::reply(id, Delivery::DraftSaved(saved))
+            }
             Job::MarkSending {
                 key,
                 owner,
@@ -297,10 +294,7 @@ impl Worker {
                      end before the answer is recorded, it will be offered again as unsent"
                 )))
             }
-            Job::List { id, base_url } => Action::DraftsListed {
-                id,
-                drafts: self.list(&base_url),
-            },
+            Job::List { id, base_url } => Action::reply(id, Delivery::Drafts(self.list(&base_url))),
             Job::Remove(removal) => {
                 let failed = self.remove(&removal).err()?;
                 if removal.sent.is_some() {
@@ -428,8 +422,8 @@ mod tests {
                 key: key.clone(),
             })
         };
-        let Some(Action::DraftLoaded {
-            result: Ok(Some(draft)),
+        let Some(Action::Reply {
+            delivery: Delivery::DraftLoaded(Ok(Some(draft))),
             ..
         }) = load(&mut worker)
         else {
@@ -446,14 +440,14 @@ mod tests {
             base_url: key.base_url.clone(),
         });
         assert!(
-            matches!(&listed, Some(Action::DraftsListed { drafts: Ok(d), .. }) if d.is_empty()),
+            matches!(&listed, Some(Action::Reply { delivery: Delivery::Drafts(Ok(d)), .. }) if d.is_empty()),
             "not listed as unsent: {listed:?}"
         );
         full_disk(&path, false);
         assert!(matches!(
             load(&mut worker),
-            Some(Action::DraftLoaded {
-                result: Ok(None),
+            Some(Action::Reply {
+                delivery: Delivery::DraftLoaded(Ok(None)),
                 ..
             })
         ));
@@ -502,8 +496,8 @@ mod tests {
             id: RequestId(2),
             key: key.clone(),
         }) {
-            Some(Action::DraftLoaded {
-                result: Ok(Some(draft)),
+            Some(Action::Reply {
+                delivery: Delivery::DraftLoaded(Ok(Some(draft))),
                 ..
             }) => draft,
             other => panic!("the draft is still there: {other:?}"),
@@ -512,7 +506,10 @@ mod tests {
             id: RequestId(3),
             base_url: key.base_url.clone(),
         }) {
-            Some(Action::DraftsListed { drafts: Ok(d), .. }) => d.len(),
+            Some(Action::Reply {
+                delivery: Delivery::Drafts(Ok(d)),
+                ..
+            }) => d.len(),
             other => panic!("{other:?}"),
         };
         for full in [true, false] {

@@ -20,7 +20,7 @@ use super::startup::StartupClock;
 use super::suspend::Console;
 use crate::api::Client;
 use crate::app::keymap::action_for;
-use crate::app::{Action, App, Command, Notice, RequestId};
+use crate::app::{Action, App, Command, Delivery, Notice, RequestId};
 use crate::ui::theme::Theme;
 
 pub struct EventLoop<B: Backend, E> {
@@ -52,7 +52,11 @@ pub struct EventLoop<B: Backend, E> {
 }
 
 /// A `:profile NAME` whose config and token file are being read on a blocking thread.
-type ProfileResolution = (String, tokio::task::JoinHandle<Result<Switched, String>>);
+type ProfileResolution = (
+    RequestId,
+    String,
+    tokio::task::JoinHandle<Result<Switched, String>>,
+);
 
 impl<B, E> EventLoop<B, E>
 where
@@ -139,7 +143,7 @@ where
                 .await
                 .unwrap_or_else(|e| Err(format!("the editor could not run: {e}")));
             self.take_terminal_back()?;
-            self.apply(Action::Edited { id, result });
+            self.apply(Action::reply(id, Delivery::Edited(result)));
         } else {
             // The only timer: the earliest deadline a pane asked for (a draft to save).
             let deadline = self.app.wake_at().map(tokio::time::Instant::from_std);
@@ -151,8 +155,12 @@ where
                 Some(action) = self.actions.recv() => Some(Some(action)),
                 () = sleep_until(deadline) => Some(Some(Action::Tick)),
                 resolved = profile_resolved(&mut self.switching) => {
-                    let name = self.switching.take().map(|(name, _)| name).unwrap_or_default();
-                    Some(Some(self.profile_resolved(&name, resolved)))
+                    let (id, name) = self
+                        .switching
+                        .take()
+                        .map(|(id, name, _)| (id, name))
+                        .unwrap_or((RequestId(0), String::new()));
+                    Some(Some(self.profile_resolved(id, &name, resolved)))
                 }
             };
             if let Some(Some(action)) = first {
@@ -188,10 +196,7 @@ where
     /// [`Self::step`], which waits for it before anything else.
     fn edit_externally(&mut self, id: RequestId, text: String) {
         let refuse = |sender: &UnboundedSender<Action>, why: String| {
-            let _ = sender.send(Action::Edited {
-                id,
-                result: Err(why),
-            });
+            let _ = sender.send(Action::reply(id, Delivery::Edited(Err(why))));
         };
         let (Some(console), Some(_)) = (self.console.as_mut(), &self.events) else {
             refuse(
@@ -274,7 +279,7 @@ where
     }
 
     fn apply(&mut self, action: Action) {
-        if let Action::ApiResult { id, .. } = &action {
+        if let Action::Reply { id, .. } = &action {
             self.executor.finished(*id);
         }
         self.app.now = std::time::Instant::now();
@@ -290,18 +295,15 @@ where
                 Command::Api { id, call } => self.executor.call(id, call),
                 Command::Cancel(id) => self.executor.cancel(id),
                 Command::OpenUrl(url) => self.effects.open_url(url, self.sender.clone()),
-                Command::OpenDetail { id, row } => self.executor.open_detail(id, row),
+                Command::Run { id, job } => self.executor.run(id, job),
                 Command::LoadTypes { id } => self.executor.load_types(id),
-                Command::OpenType { id, request } => self.executor.open_type(id, request),
-                Command::Check { id, job } => self.executor.check(id, job),
-                Command::ReadReportFile(path) => self.executor.read_report_file(path),
-                Command::ReadConnectFile(path) => self.executor.read_connect_file(path),
-                Command::Analyse { id, job } => self.executor.analyse(id, job),
-                Command::Infer { id, job } => self.executor.infer(id, job),
-                Command::RecordAppVersion { base_url, payload } => {
-                    self.executor.record_app_version(base_url, payload)
-                }
-                Command::SwitchProfile(name) => self.switch_profile(&name),
+                Command::ReadFile { id, path, opens } => self.executor.read_file(id, path, opens),
+                Command::RecordAppVersion {
+                    id,
+                    base_url,
+                    payload,
+                } => self.executor.record_app_version(id, base_url, payload),
+                Command::SwitchProfile { id, name } => self.switch_profile(id, &name),
                 Command::EditExternally { id, text } => self.edit_externally(id, text),
                 Command::LoadDraft { id, subject } => self.drafts.load(id, subject),
                 Command::SaveDraft { id, slot, body } => self.drafts.save(id, slot, body),
@@ -310,7 +312,7 @@ where
                 Command::DraftSent(slot) => self.drafts.remove(slot, true),
                 Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
                 Command::ListDrafts { id } => self.drafts.list(id),
-                Command::RecordSend(sent) => self.executor.record_send(sent),
+                Command::RecordSend { id, sent } => self.executor.record_send(id, sent),
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));
@@ -323,7 +325,7 @@ where
 
     /// `:profile NAME`: resolved on a blocking thread, since it reads the config file and a
     /// token file (bounded reads, but a slow disk must not freeze the keys either).
-    fn switch_profile(&mut self, name: &str) {
+    fn switch_profile(&mut self, id: RequestId, name: &str) {
         let Some(switcher) = self.profiles.clone() else {
             let _ = self.sender.send(Action::Notice(Notice::Error(
                 "no profile to switch to here (--demo has its own sandbox)".to_owned(),
@@ -332,12 +334,17 @@ where
         };
         let owned = name.to_owned();
         let resolving = tokio::task::spawn_blocking(move || switcher.resolve(&owned));
-        self.switching = Some((name.to_owned(), resolving));
+        self.switching = Some((id, name.to_owned(), resolving));
     }
 
     /// The client and the known types' sources follow the resolved profile, then the app hears
     /// of it; or it hears why not, and keeps the service it had.
-    fn profile_resolved(&mut self, name: &str, resolved: Result<Switched, String>) -> Action {
+    fn profile_resolved(
+        &mut self,
+        id: RequestId,
+        name: &str,
+        resolved: Result<Switched, String>,
+    ) -> Action {
         match resolved {
             Ok(switched) => {
                 tracing::info!(profile = name, "switched profile");
@@ -345,10 +352,10 @@ where
                 self.executor.know_types(switched.types);
                 // Saves asked for before this point (the closing composer's) keep the old base URL.
                 self.drafts.follow(&switched.switch.base_url);
-                Action::ProfileSwitched(Box::new(switched.switch))
+                Action::reply(id, Delivery::ProfileSwitched(Ok(Box::new(switched.switch))))
             }
             // The old service stays in use; the app reloads what the switch had cancelled.
-            Err(message) => Action::ProfileSwitchFailed(message),
+            Err(message) => Action::reply(id, Delivery::ProfileSwitched(Err(message))),
         }
     }
 
@@ -398,7 +405,7 @@ where
 /// The answer of the profile being resolved; never, when none is.
 async fn profile_resolved(switching: &mut Option<ProfileResolution>) -> Result<Switched, String> {
     match switching {
-        Some((_, resolving)) => resolving
+        Some((_, _, resolving)) => resolving
             .await
             .unwrap_or_else(|e| Err(format!("the profile could not be read: {e}"))),
         None => std::future::pending().await,

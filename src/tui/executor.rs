@@ -1,7 +1,8 @@
 //! Runs the app's commands: API calls (any operation: a page, a report, a connect) on background
-//! tasks that hold a clone of the one client, each answering with an `Action` on the loop's
-//! channel; checks of large reports, file reads and the store (the history of sends, each task
-//! with a connection of its own) run on blocking tasks. Nothing here touches app state.
+//! tasks that hold a clone of the one client, each answering with an [`Action::Reply`] on the
+//! loop's channel; the panes' jobs (whatever they are), file reads and the store (the history of
+//! sends, each task with a connection of its own) run on blocking tasks. Nothing here touches
+//! app state, nor knows any pane.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -14,13 +15,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
 use crate::api::{ApiError, Client, Exchange};
-use crate::app::panes::browser::row::Row;
-use crate::app::panes::composer::check::{self, CheckJob};
-use crate::app::panes::connect::check::AnalysisJob;
-use crate::app::panes::connect::new_app::{self, InferJob};
-use crate::app::panes::detail::Detail;
-use crate::app::panes::type_detail::{OpenType, TypeDetail};
-use crate::app::{Action, ApiCall, RequestId};
+use crate::app::job::Work;
+use crate::app::{Action, ApiCall, Delivery, OpenAs, RequestId};
 use crate::bounded_read::{self, MAX_PAYLOAD_BYTES};
 use crate::store::{HistoryQuery, Sent, Store};
 
@@ -59,7 +55,7 @@ impl Executor {
     }
 
     /// Records a send in the history on a blocking task, with a connection of its own.
-    pub fn record_send(&self, mut sent: Box<Sent>) {
+    pub fn record_send(&self, id: RequestId, mut sent: Box<Sent>) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         // The answer has just arrived: it was sent the time it took ago.
         let took = sent.duration.unwrap_or_default();
@@ -75,7 +71,7 @@ impl Executor {
             if let Err(problem) = &result {
                 tracing::warn!("a send was not recorded in the history: {problem}");
             }
-            let _ = results.send(Action::SendRecorded(result));
+            let _ = results.send(Action::reply(id, Delivery::SendRecorded(result)));
         });
     }
 
@@ -90,8 +86,7 @@ impl Executor {
                     .map_err(|e| e.to_string()),
                 None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
             };
-            let entries = Box::new(entries);
-            let _ = results.send(Action::HistoryLoaded { id, entries });
+            let _ = results.send(Action::reply(id, Delivery::History(Box::new(entries))));
         });
     }
 
@@ -105,16 +100,7 @@ impl Executor {
         let (results, sources) = (self.results.clone(), self.type_sources.clone());
         tokio::task::spawn_blocking(move || {
             let types = Arc::new(super::known_types::load(&sources));
-            let _ = results.send(Action::TypesLoaded { id, types });
-        });
-    }
-
-    /// Lays a large type's detail out off the UI thread.
-    pub fn open_type(&self, id: RequestId, request: Box<OpenType>) {
-        let results = self.results.clone();
-        tokio::task::spawn_blocking(move || {
-            let detail = Box::new(TypeDetail::open(&request));
-            let _ = results.send(Action::TypeDetailReady { id, detail });
+            let _ = results.send(Action::reply(id, Delivery::Types(types)));
         });
     }
 
@@ -131,10 +117,7 @@ impl Executor {
                 .await
                 .unwrap_or_else(|_| Exchange::local(Err(internal_error())));
             // The loop may be gone (the user quit): nothing to tell then.
-            let _ = results.send(Action::ApiResult {
-                id,
-                reply: Box::new(reply),
-            });
+            let _ = results.send(Action::reply(id, Box::new(reply)));
         });
         self.in_flight.insert(id, task.abort_handle());
     }
@@ -150,67 +133,34 @@ impl Executor {
         }
     }
 
-    /// Prepares a detail view off the UI thread (see [`Command::OpenDetail`]).
-    pub fn open_detail(&self, id: RequestId, row: Box<Row>) {
+    /// Runs a pane's job off the UI thread; its answer goes back to the pane that asked.
+    pub fn run(&self, id: RequestId, job: Work) {
         let results = self.results.clone();
         tokio::task::spawn_blocking(move || {
-            let detail = Box::new(Detail::open(Arc::new(row.item())));
-            let _ = results.send(Action::DetailReady { id, detail });
+            let _ = results.send(Action::reply(id, Delivery::Job(job.run())));
         });
     }
 
-    /// Checks a large report off the UI thread (see [`Command::Check`]).
-    pub fn check(&self, id: RequestId, job: Box<CheckJob>) {
-        let results = self.results.clone();
-        tokio::task::spawn_blocking(move || {
-            let findings = check::run(&job);
-            let _ = results.send(Action::Checked { id, findings });
-        });
-    }
-
-    /// Reads a report file for `:report PATH`.
-    pub fn read_report_file(&self, path: String) {
-        self.read_file(path, |path, text| Action::ReportFileRead { path, text });
-    }
-
-    /// Reads a connect payload file for `:connect PATH`.
-    pub fn read_connect_file(&self, path: String) {
-        self.read_file(path, |path, text| Action::ConnectFileRead { path, text });
-    }
-
-    /// Reads a file off the UI thread, bounded like every file the user names (a FIFO would
-    /// hold a blocking thread for ever); `done` makes the action that brings its text back.
-    fn read_file(&self, path: String, done: fn(String, Result<String, String>) -> Action) {
+    /// Reads a file the user named (`:report PATH`, `:connect PATH`) off the UI thread, bounded
+    /// like every file the user names (a FIFO would hold a blocking thread for ever).
+    pub fn read_file(&self, id: RequestId, path: String, opens: OpenAs) {
         let results = self.results.clone();
         tokio::task::spawn_blocking(move || {
             let text = bounded_read::file(Path::new(&path), MAX_PAYLOAD_BYTES)
                 .map_err(|e| e.to_string())
                 .and_then(|(bytes, _)| String::from_utf8(bytes).map_err(|e| e.to_string()));
-            let _ = results.send(done(path, text));
-        });
-    }
-
-    /// Checks, outlines and compares a large connect payload off the UI thread.
-    pub fn analyse(&self, id: RequestId, job: Box<AnalysisJob>) {
-        let results = self.results.clone();
-        tokio::task::spawn_blocking(move || {
-            let analysis = Box::new(crate::app::panes::connect::check::analyse(&job));
-            let _ = results.send(Action::Analysed { id, analysis });
-        });
-    }
-
-    /// Infers a new app's types from the list's rows off the UI thread.
-    pub fn infer(&self, id: RequestId, job: Box<InferJob>) {
-        let results = self.results.clone();
-        tokio::task::spawn_blocking(move || {
-            let start = Box::new(new_app::infer(&job));
-            let _ = results.send(Action::Inferred { id, start });
+            let _ = results.send(Action::reply(id, Delivery::FileRead { path, opens, text }));
         });
     }
 
     /// Records a connect the service accepted as a known app version, like `appdeck connect`
     /// does; its time is stamped here (`update` reads no clock).
-    pub fn record_app_version(&self, base_url: String, payload: Box<serde_json::Value>) {
+    pub fn record_app_version(
+        &self,
+        id: RequestId,
+        base_url: String,
+        payload: Box<serde_json::Value>,
+    ) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         let at = chrono::Utc::now();
         tokio::task::spawn_blocking(move || {
@@ -223,11 +173,12 @@ impl Executor {
             if let Err(problem) = &result {
                 tracing::warn!("a connect was not recorded as a known version: {problem}");
             }
-            let _ = results.send(Action::AppVersionRecorded {
+            let recorded = Delivery::VersionRecorded {
                 payload,
                 at,
                 result,
-            });
+            };
+            let _ = results.send(Action::reply(id, recorded));
         });
     }
 

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::app::panes::types::KnownTypes;
+use crate::app::KnownTypes;
 use crate::catalog::{self, SourceProblem};
 use crate::sanitize;
 use crate::store::Store;

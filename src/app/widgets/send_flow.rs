@@ -158,7 +158,7 @@ pub fn update_sending(
     match action {
         Action::Back => {
             let cancel = Command::Cancel(*id);
-            let record = record_cancelled(target.base_url, target.kind, body);
+            let record = record_cancelled(cx.ids.issue(), target.base_url, target.kind, body);
             *phase = Phase::Editing;
             cx.info("send cancelled (the service may have received it already)");
             vec![cancel, record].into()
@@ -219,7 +219,13 @@ pub fn answer(
     let body = std::mem::take(body);
     let noun = target.kind.as_str();
     // Every answer is recorded, a refusal or a network failure too.
-    let commands = vec![record(target.base_url, target.kind, &body, exchange)];
+    let commands = vec![record(
+        cx.ids.issue(),
+        target.base_url,
+        target.kind,
+        &body,
+        exchange,
+    )];
     let result = SendResult::from_exchange(exchange);
     let ok = result.ok;
     if let Err(error) = &exchange.result {

@@ -7,6 +7,8 @@ pub mod keys;
 pub mod row;
 mod update;
 
+pub use update::OpenDetail;
+
 use std::collections::BTreeSet;
 
 use ratatui::layout::Rect;
@@ -106,6 +108,15 @@ impl Browser {
             page_size,
             ..Browser::default()
         }
+    }
+
+    /// How many loaded rows each type has, the types seen in the filter at 0 (for the types
+    /// view).
+    pub fn rows_per_type(&self) -> std::collections::BTreeMap<String, usize> {
+        crate::app::panes::types::count_rows(
+            self.rows().iter().map(|r| r.resource_type.as_deref()),
+            self.types_seen.iter(),
+        )
     }
 
     pub fn rows(&self) -> &[Row] {

@@ -3,21 +3,37 @@
 use std::sync::Arc;
 
 use super::keys::BROWSER_KEYS;
+use super::row::Row;
 use super::{Browser, More};
 use crate::api::{self, ApiError};
+use crate::app::job::{Job, Work};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::loadable::Loadable;
 use crate::app::overlay::Overlay;
-use crate::app::pane::{Ctx, Delivery, Outcome, Pane, Screen};
+use crate::app::pane::{Ctx, Open, Outcome, Pane, Screen};
 use crate::app::panes::detail::Detail;
 use crate::app::widgets::{LineEvent, is_movement};
-use crate::app::{Action, Command, RequestId};
+use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 
 /// Rows whose JSON is larger than this open on a background task: laying out megabytes of
 /// properties takes tens of milliseconds (about 100 ms for 5 MB), too long for a keypress.
 const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
+
+/// Lays a large row's detail view out off the UI thread; answers with the [`Detail`].
+#[derive(Debug)]
+pub struct OpenDetail {
+    pub row: Row,
+}
+
+impl Job for OpenDetail {
+    type Output = Detail;
+
+    fn run(&self) -> Detail {
+        Detail::open(Arc::new(self.row.item()))
+    }
+}
 
 impl Pane for Browser {
     fn keys(&self) -> &'static KeyTable {
@@ -105,6 +121,17 @@ impl Pane for Browser {
                     .and_then(|r| r.id.as_deref().map(str::to_owned));
                 return cx.copy(id, "resource id").into();
             }
+            // The main list reports on its row; a list of one type opened over another screen
+            // leaves `R` to the global keys, as it always did.
+            Action::Report if !self.pushed => {
+                let resource = self
+                    .selected()
+                    .and_then(|r| serde_json::to_value(r.item()).ok());
+                return match resource {
+                    Some(resource) => Outcome::Open(Open::ReportOn(Box::new(resource))),
+                    None => Outcome::NotMine(Action::Report),
+                };
+            }
             other => return Outcome::NotMine(other),
         }
         Outcome::done()
@@ -125,10 +152,13 @@ impl Pane for Browser {
                 follow_up.into_iter().collect::<Vec<_>>().into()
             }
             // Dropped if the user moved on (Esc, another row) meanwhile.
-            Delivery::Detail(detail) if self.opening == Some(id) => {
+            Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
                 *cx.notice = None;
-                Outcome::Push(Screen::Detail(detail), Vec::new())
+                match detail.take::<Detail>() {
+                    Some(detail) => Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
+                    None => Outcome::done(),
+                }
             }
             _ => Outcome::done(),
         }
@@ -181,13 +211,14 @@ impl Browser {
             let detail = Detail::open(Arc::new(row.item()));
             return Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new());
         }
-        let (row, id) = (Box::new(row.clone()), cx.ids.issue());
+        let (row, id) = (row.clone(), cx.ids.issue());
         cx.info(format!(
             "opening a large resource ({:.1} MB)…; Esc cancels",
             row.json_len() as f64 / 1e6
         ));
         self.opening = Some(id);
-        vec![Command::OpenDetail { id, row }].into()
+        let job = Work::new(OpenDetail { row });
+        vec![Command::Run { id, job }].into()
     }
 }
 

@@ -50,6 +50,15 @@ pub struct CheckJob {
 }
 
 /// Runs the checks; findings in document order.
+/// A large report is checked off the UI thread.
+impl crate::app::job::Job for CheckJob {
+    type Output = Vec<Located>;
+
+    fn run(&self) -> Vec<Located> {
+        run(self)
+    }
+}
+
 pub fn run(job: &CheckJob) -> Vec<Located> {
     let resource = match validate::parse_json(&job.resource_text) {
         Ok(resource) => resource,

@@ -281,9 +281,9 @@ impl Composer {
             return Vec::new();
         }
         self.checking = Some(id);
-        vec![crate::app::Command::Check {
+        vec![crate::app::Command::Run {
             id,
-            job: Box::new(self.check_job()),
+            job: crate::app::job::Work::new(self.check_job()),
         }]
     }
 

@@ -1,6 +1,9 @@
 //! The composer through `App::update`, as the event loop drives it: keys in, state and commands
 //! out. No I/O.
 
+use crate::app::Delivery;
+use crate::app::job::Work;
+use crate::app::pane::Open;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -49,10 +52,10 @@ fn app() -> App {
         .find_map(Command::request_id)
         .expect("first page");
     let page = ListResponse::from_value(rows()).expect("page");
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     app
 }
 
@@ -269,15 +272,12 @@ fn types_loaded_from_the_store_or_files_check_the_properties_of_reports() {
         Source::File("acme.json".into()),
         None,
     );
-    let types = crate::app::panes::types::KnownTypes {
+    let types = crate::app::KnownTypes {
         catalog: Catalog::from_versions(vec![version]),
         problems: Vec::new(),
     };
     let id = app.ids.issue();
-    app.update(Action::TypesLoaded {
-        id,
-        types: Arc::new(types),
-    });
+    app.update(Action::reply(id, Delivery::Types(Arc::new(types))));
     key(&mut app, 'R');
     assert!(
         visibility_of(&app),
@@ -334,7 +334,7 @@ fn review_then_send_then_an_ok_answer_refreshes_the_list() {
                               "metadata": {"platform_app_url": url}}),
         200,
     );
-    let after = app.update(Action::ApiResult { id, reply });
+    let after = app.update(Action::reply(id, reply));
     assert!(
         after
             .iter()
@@ -367,9 +367,9 @@ fn an_error_answer_leaves_the_report_as_it_was() {
         json!({"status": "error", "error": "properties do not match"}),
         200,
     );
-    let after = app.update(Action::ApiResult { id, reply });
+    let after = app.update(Action::reply(id, reply));
     assert!(
-        matches!(after.as_slice(), [Command::RecordSend(_)]),
+        matches!(after.as_slice(), [Command::RecordSend { .. }]),
         "recorded, but no reload after a refusal: {after:?}"
     );
     let Phase::Answered(result) = &composer(&app).phase else {
@@ -383,10 +383,7 @@ fn an_error_answer_leaves_the_report_as_it_was() {
     key(&mut app, 's');
     let (id, _) = sent(&code(&mut app, KeyCode::Enter));
     let failure = Exchange::local(Err(ApiError::Timeout(Duration::from_secs(3))));
-    app.update(Action::ApiResult {
-        id,
-        reply: Box::new(failure),
-    });
+    app.update(Action::reply(id, Box::new(failure)));
     let Phase::Answered(result) = &composer(&app).phase else {
         panic!("no answer");
     };
@@ -417,12 +414,12 @@ fn with_findings_the_review_asks_twice_and_esc_cancels_a_send_in_flight() {
     let cancelled = code(&mut app, KeyCode::Esc);
     assert_eq!(cancelled[0], Command::Cancel(id));
     assert!(
-        matches!(&cancelled[1..], [Command::RecordSend(sent)] if sent.http_status.is_none()),
+        matches!(&cancelled[1..], [Command::RecordSend { sent, .. }] if sent.http_status.is_none()),
         "the send is recorded as cancelled: {cancelled:?}"
     );
     assert_eq!(composer(&app).phase, Phase::Editing);
     let late = answer(json!({"status": "ok"}), 200);
-    app.update(Action::ApiResult { id, reply: late });
+    app.update(Action::reply(id, late));
     assert_eq!(
         composer(&app).phase,
         Phase::Editing,
@@ -442,17 +439,12 @@ fn a_large_resource_is_checked_off_the_ui_thread_and_stale_results_are_dropped()
     }
     key(&mut app, 'i');
     let first = key(&mut app, 'x');
-    let Some(Command::Check { id, job }) = first.first() else {
+    let Some((id, job)) = checks(&first).into_iter().next() else {
         panic!("{first:?}");
     };
-    let (id, job) = (*id, job.clone());
     assert!(key(&mut app, 'y').is_empty(), "one check at a time");
-    let findings = super::check::run(&job);
-    let again = app.update(Action::Checked { id, findings });
-    assert!(
-        matches!(again.first(), Some(Command::Check { .. })),
-        "stale: checked again"
-    );
+    let again = app.update(Action::reply(id, Delivery::Job(job.run())));
+    assert_eq!(checks(&again).len(), 1, "stale: checked again: {again:?}");
     assert_eq!(
         composer(&app).findings,
         shown,
@@ -491,10 +483,12 @@ fn e_sends_the_whole_report_as_pretty_json_and_its_edit_comes_back_into_the_fiel
             .contains("external editor")
     );
     let edited = text.replace("\"message\": \"\"", "\"message\": \"from vi\"");
-    app.update(Action::Edited {
+    app.update(Action::reply(
         id,
-        result: Ok(edited.replace("\"name\": \"one\"", "\"name\": \"renamed\"")),
-    });
+        Delivery::Edited(Ok(
+            edited.replace("\"name\": \"one\"", "\"name\": \"renamed\"")
+        )),
+    ));
     let composer = composer(&app);
     assert_eq!(composer.message.text(), "from vi");
     assert!(composer.resource_text().contains("\"renamed\""));
@@ -515,10 +509,7 @@ fn an_edit_that_is_not_json_is_kept_as_text_with_its_error_and_e_reopens_it() {
     let mut app = composing();
     let (id, text) = edit_command(&key(&mut app, 'e'));
     let broken = text.replacen('{', "{ \"task_id\": oops,", 1);
-    app.update(Action::Edited {
-        id,
-        result: Ok(broken.clone()),
-    });
+    app.update(Action::reply(id, Delivery::Edited(Ok(broken.clone()))));
     let kept = composer(&app).unparsed.clone().expect("kept as text");
     assert_eq!(kept.text, broken, "exactly what was typed");
     assert!(kept.error.contains("line 1"), "{}", kept.error);
@@ -535,10 +526,7 @@ fn an_edit_that_is_not_json_is_kept_as_text_with_its_error_and_e_reopens_it() {
     let (id, again) = edit_command(&key(&mut app, 'e'));
     assert_eq!(again, broken);
     let fixed = again.replacen("\"task_id\": oops,", "", 1);
-    app.update(Action::Edited {
-        id,
-        result: Ok(fixed),
-    });
+    app.update(Action::reply(id, Delivery::Edited(Ok(fixed))));
     assert!(composer(&app).unparsed.is_none());
     assert_eq!(app.focus().keys.name, "report composer");
 }
@@ -548,10 +536,12 @@ fn x_drops_the_kept_text_and_an_editor_failure_changes_nothing() {
     let mut app = composing();
     let before = composer(&app).report_text();
     let (id, _) = edit_command(&key(&mut app, 'e'));
-    app.update(Action::Edited {
+    app.update(Action::reply(
         id,
-        result: Err("the editor `nope` was not found: set $VISUAL or $EDITOR".into()),
-    });
+        Delivery::Edited(Err(
+            "the editor `nope` was not found: set $VISUAL or $EDITOR".into(),
+        )),
+    ));
     assert!(
         matches!(&app.notice, Some(Notice::Error(e)) if e.contains("not found")),
         "{:?}",
@@ -560,10 +550,7 @@ fn x_drops_the_kept_text_and_an_editor_failure_changes_nothing() {
     assert_eq!(composer(&app).report_text(), before);
     assert!(composer(&app).draft.unsaved.is_none(), "nothing changed");
     let (id, _) = edit_command(&key(&mut app, 'e'));
-    app.update(Action::Edited {
-        id,
-        result: Ok("[1, 2]".into()),
-    });
+    app.update(Action::reply(id, Delivery::Edited(Ok("[1, 2]".into()))));
     assert!(
         composer(&app).unparsed.is_some(),
         "an array is not a report"
@@ -572,10 +559,7 @@ fn x_drops_the_kept_text_and_an_editor_failure_changes_nothing() {
     assert!(composer(&app).unparsed.is_none());
     assert_eq!(composer(&app).report_text(), before);
     // An answer for an edit that is not the one running is dropped.
-    app.update(Action::Edited {
-        id,
-        result: Ok("{}".into()),
-    });
+    app.update(Action::reply(id, Delivery::Edited(Ok("{}".into()))));
     assert_eq!(composer(&app).report_text(), before);
 }
 
@@ -604,10 +588,7 @@ fn composing_at(start: std::time::Instant, stored: Option<StoredDraft>) -> App {
         .expect("the draft is looked up");
     assert_eq!(subject.kind, "report");
     assert_eq!(subject.subject, "r1");
-    app.update(Action::DraftLoaded {
-        id,
-        result: Ok(stored),
-    });
+    app.update(Action::reply(id, Delivery::DraftLoaded(Ok(stored))));
     app
 }
 
@@ -673,16 +654,16 @@ fn the_saved_cue_waits_for_the_store_and_closing_saves_what_is_pending() {
     let mut app = composing_at(t0, None);
     let id = typed_and_saving(&mut app, t0, "x");
     assert_eq!(composer(&app).draft.saved, None);
-    app.update(Action::DraftSaved { id, result: Ok(()) });
+    app.update(Action::reply(id, Delivery::DraftSaved(Ok(()))));
     assert_eq!(composer(&app).draft.saved, Some(Ok(())));
     // A failed save says so in the status bar.
     type_message(&mut app, t0 + Duration::from_secs(5), "y");
     let commands = tick(&mut app, t0 + Duration::from_secs(6));
     let id = commands.iter().find_map(Command::request_id).unwrap();
-    app.update(Action::DraftSaved {
+    app.update(Action::reply(
         id,
-        result: Err("the store is locked".into()),
-    });
+        Delivery::DraftSaved(Err("the store is locked".into())),
+    ));
     assert!(
         app.problem()
             .unwrap_or_default()
@@ -773,15 +754,15 @@ fn a_draft_arriving_after_typing_started_is_not_restored_over_it() {
     let body = serde_json::to_string(&composer(&app).draft_body())
         .unwrap()
         .replace("mine", "older");
-    app.update(Action::DraftLoaded {
+    app.update(Action::reply(
         id,
-        result: Ok(Some(StoredDraft {
+        Delivery::DraftLoaded(Ok(Some(StoredDraft {
             body,
             age: Duration::from_secs(5),
             revision: REVISION,
             sent: None,
-        })),
-    });
+        }))),
+    ));
     assert_eq!(composer(&app).message.text(), "mine");
 }
 
@@ -794,10 +775,7 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
     let (id, _) = sent(&code(&mut app, KeyCode::Enter));
     let own = composer(&app).draft.slot();
     assert_eq!(own.subject, Composer::draft_subject(Some("r1")));
-    let after = app.update(Action::ApiResult {
-        id,
-        reply: answer(json!({"status": "ok"}), 200),
-    });
+    let after = app.update(Action::reply(id, answer(json!({"status": "ok"}), 200)));
     assert!(after.contains(&Command::DraftSent(own)), "{after:?}");
     assert_eq!(app.wake_at(), None, "no save after the removal");
     // An error answer keeps the draft.
@@ -805,10 +783,10 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
     type_message(&mut app, t0, "send me");
     key(&mut app, 's');
     let (id, _) = sent(&code(&mut app, KeyCode::Enter));
-    let after = app.update(Action::ApiResult {
+    let after = app.update(Action::reply(
         id,
-        reply: answer(json!({"status": "error", "error": "no"}), 400),
-    });
+        answer(json!({"status": "error", "error": "no"}), 400),
+    ));
     assert!(
         !after
             .iter()
@@ -850,10 +828,7 @@ fn a_send_saves_its_draft_marked_as_being_sent_first_and_a_refusal_saves_it_agai
         "nothing left to save while it is in flight"
     );
     let (id, _) = sent(&commands);
-    app.update(Action::ApiResult {
-        id,
-        reply: answer(json!({"status": "error", "error": "no"}), 400),
-    });
+    app.update(Action::reply(id, answer(json!({"status": "error", "error": "no"}), 400)));
     let due = app.wake_at().expect("a refused send is saved again");
     let saved = saves(&tick(&mut app, due));
     assert_eq!(saved.len(), 1, "saved again, unmarked");
@@ -909,10 +884,10 @@ fn q_with_a_draft_the_store_did_not_take_asks_before_quitting() {
     let t0 = std::time::Instant::now();
     let mut app = composing_at(t0, None);
     let id = typed_and_saving(&mut app, t0, "precious");
-    app.update(Action::DraftSaved {
+    app.update(Action::reply(
         id,
-        result: Err("disk full".into()),
-    });
+        Delivery::DraftSaved(Err("disk full".into())),
+    ));
     type_message(&mut app, t0 + Duration::from_secs(2), " more");
     assert_eq!(key(&mut app, 'q'), Vec::new());
     assert!(!app.should_quit, "asked first");
@@ -934,7 +909,7 @@ fn q_with_a_draft_the_store_did_not_take_asks_before_quitting() {
 
 /// An 80x24 app over one row whose resource is over 32 KiB, its composer just opened with `R`:
 /// the background check and the draft look-up it asked for, not answered.
-fn composing_big() -> (App, (RequestId, Box<super::check::CheckJob>), RequestId) {
+fn composing_big() -> (App, (RequestId, Work), RequestId) {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
     app.report = Arc::new(ReportContext {
         base_url: BASE.to_owned(),
@@ -943,12 +918,12 @@ fn composing_big() -> (App, (RequestId, Box<super::check::CheckJob>), RequestId)
     let id = commands.iter().find_map(Command::request_id).unwrap();
     let big = json!({"resources": [{"id": "r1", "type": "team", "external_id": "x",
                                     "properties": {"blob": "a".repeat(100_000)}}]});
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(
+        Box::new(Exchange::local(Ok(Reply::page(
             ListResponse::from_value(big).unwrap(),
         )))),
-    });
+    ));
     let opened = key(&mut app, 'R');
     let check = checks(&opened).pop().expect("checked in the background");
     let draft = opened
@@ -961,20 +936,22 @@ fn composing_big() -> (App, (RequestId, Box<super::check::CheckJob>), RequestId)
     (app, check, draft)
 }
 
-fn checks(commands: &[Command]) -> Vec<(RequestId, Box<super::check::CheckJob>)> {
+/// The checks the commands ask for, not run.
+fn checks(commands: &[Command]) -> Vec<(RequestId, Work)> {
     commands
         .iter()
         .filter_map(|c| match c {
-            Command::Check { id, job } => Some((*id, job.clone())),
+            Command::Run { id, job } if job.get::<super::check::CheckJob>().is_some() => {
+                Some((*id, job.clone()))
+            }
             _ => None,
         })
         .collect()
 }
 
 /// The check asked for, run, delivered as the runtime would.
-fn run_check(app: &mut App, (id, job): (RequestId, Box<super::check::CheckJob>)) -> Vec<Command> {
-    let findings = super::check::run(&job);
-    app.update(Action::Checked { id, findings })
+fn run_check(app: &mut App, (id, job): (RequestId, Work)) -> Vec<Command> {
+    app.update(Action::reply(id, Delivery::Job(job.run())))
 }
 
 /// A stored draft with `resource` as its resource text, delivered for the look-up `draft`.
@@ -990,15 +967,15 @@ fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<
         unparsed: None,
         kept: Default::default(),
     };
-    app.update(Action::DraftLoaded {
-        id: draft,
-        result: Ok(Some(StoredDraft {
+    app.update(Action::reply(
+        draft,
+        Delivery::DraftLoaded(Ok(Some(StoredDraft {
             body: serde_json::to_string(&body).unwrap(),
             age: Duration::from_secs(60),
             revision: REVISION,
             sent: None,
-        })),
-    })
+        }))),
+    ))
 }
 
 /// A resource over 32 KiB is checked in the background. A draft restored before the first
@@ -1057,15 +1034,19 @@ fn an_editor_answer_not_waited_for_is_dropped() {
     let mut app = composing();
     let (first, _) = edit_command(&key(&mut app, 'e'));
     let (second, text) = edit_command(&key(&mut app, 'e'));
-    app.update(Action::Edited {
-        id: first,
-        result: Ok(text.replace("\"message\": \"\"", "\"message\": \"stale\"")),
-    });
+    app.update(Action::reply(
+        first,
+        Delivery::Edited(Ok(
+            text.replace("\"message\": \"\"", "\"message\": \"stale\"")
+        )),
+    ));
     assert_eq!(composer(&app).message.text(), "");
-    app.update(Action::Edited {
-        id: second,
-        result: Ok(text.replace("\"message\": \"\"", "\"message\": \"fresh\"")),
-    });
+    app.update(Action::reply(
+        second,
+        Delivery::Edited(Ok(
+            text.replace("\"message\": \"\"", "\"message\": \"fresh\"")
+        )),
+    ));
     assert_eq!(composer(&app).message.text(), "fresh");
 }
 
@@ -1099,10 +1080,10 @@ fn j_and_k_go_through_the_findings_and_between_fields_elsewhere() {
     let (id, text) = edit_command(&key(&mut app, 'e'));
     let mut report: Value = serde_json::from_str(&text).unwrap();
     report["response"]["resource"] = json!({"id": 1, "type": 2, "external_id": 3});
-    app.update(Action::Edited {
+    app.update(Action::reply(
         id,
-        result: Ok(serde_json::to_string_pretty(&report).unwrap()),
-    });
+        Delivery::Edited(Ok(serde_json::to_string_pretty(&report).unwrap())),
+    ));
     let count = composer(&app).findings.len();
     assert!(count >= 3, "{:?}", composer(&app).findings);
     let at = |app: &App| (composer(app).field, composer(app).finding);
@@ -1284,10 +1265,14 @@ fn a_report_file_is_checked_on_its_first_frame_and_sent_as_it_is() {
     file["response"]
         .as_object_mut()
         .map(|r| r.remove("response_type"));
-    app.update(Action::ReportFileRead {
-        path: "report.json".into(),
-        text: Ok(file.to_string()),
-    });
+    app.update(Action::reply(
+        RequestId(1),
+        Delivery::FileRead {
+            opens: crate::app::OpenAs::Report,
+            path: "report.json".into(),
+            text: Ok(file.to_string()),
+        },
+    ));
     assert_eq!(
         pointers(&app),
         ["/status", "/message", "/response/response_type"]
@@ -1317,10 +1302,14 @@ fn a_report_file_is_sent_with_its_keys_in_the_files_order() {
     let text = r#"{"response": {"resource": {"type": "repository", "external_id": "x",
         "name": "n", "properties": {}}, "zeta": 1, "response_type": "resource"},
         "message": "m", "unknown": [1.50], "status": "ok", "task_id": "t-1"}"#;
-    app.update(Action::ReportFileRead {
-        path: "report.json".into(),
-        text: Ok(text.to_owned()),
-    });
+    app.update(Action::reply(
+        RequestId(1),
+        Delivery::FileRead {
+            opens: crate::app::OpenAs::Report,
+            path: "report.json".into(),
+            text: Ok(text.to_owned()),
+        },
+    ));
     let body = crate::app::tests::review_and_send(&mut app);
     let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(
@@ -1339,10 +1328,14 @@ fn a_report_file_is_sent_with_its_keys_in_the_files_order() {
 fn editing_a_field_read_as_a_number_makes_it_the_text_typed() {
     let mut app = app();
     let file = report_with(json!({"message": 404}));
-    app.update(Action::ReportFileRead {
-        path: "report.json".into(),
-        text: Ok(file.to_string()),
-    });
+    app.update(Action::reply(
+        RequestId(1),
+        Delivery::FileRead {
+            opens: crate::app::OpenAs::Report,
+            path: "report.json".into(),
+            text: Ok(file.to_string()),
+        },
+    ));
     assert_eq!(pointers(&app), ["/message"]);
     assert_eq!(composer(&app).message.text(), "404", "shown as its JSON");
     composer_mut(&mut app).field = Field::Message;
@@ -1364,9 +1357,7 @@ fn editing_a_field_read_as_a_number_makes_it_the_text_typed() {
 #[test]
 fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
     let mut resend = app();
-    resend.update(Action::OpenReport(Box::new(report_with(
-        json!({"status": "OK"}),
-    ))));
+    resend.open(Open::Report(Box::new(report_with(json!({"status": "OK"})))));
     assert_eq!(pointers(&resend), ["/status"]);
     assert_eq!(
         review_and_enter(&mut resend),
@@ -1378,7 +1369,7 @@ fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
     let mut draft = Composer::for_resource(app.report.clone(), &rows()["resources"][0], 1);
     draft.status = "OK".into();
     let body = serde_json::to_string(&draft.draft_body()).expect("draft");
-    app.update(Action::OpenDraft(Box::new(crate::app::UnsentDraft {
+    app.open(Open::Draft(Box::new(crate::app::UnsentDraft {
         subject: Composer::draft_subject(Some("r1")),
         revision: REVISION,
         body,
@@ -1416,10 +1407,14 @@ fn while_the_first_check_runs_the_send_asks_twice() {
     let mut app = app();
     let mut file = report_with(json!({}));
     file["response"]["resource"]["properties"]["blob"] = json!("a".repeat(40_000));
-    let commands = app.update(Action::ReportFileRead {
-        path: "big.json".into(),
-        text: Ok(file.to_string()),
-    });
+    let commands = app.update(Action::reply(
+        RequestId(1),
+        Delivery::FileRead {
+            opens: crate::app::OpenAs::Report,
+            path: "big.json".into(),
+            text: Ok(file.to_string()),
+        },
+    ));
     assert_eq!(checks(&commands).len(), 1, "{commands:?}");
     assert!(composer(&app).checking.is_some());
     assert_eq!(

@@ -4,19 +4,20 @@
 use ratatui_textarea::{CursorMove, Input, Key};
 use serde_json::Value;
 
-use super::check::{self, Place};
+use super::check::{self, Located, Place};
 use std::time::Instant;
 
 use super::draft::age_words;
 use super::external::EditOutcome;
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
 use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, fill};
+use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::pane::{Ctx, Outcome, Pane};
 use crate::app::widgets::LineEvent;
 use crate::app::widgets::json_editor::{self, escape_controls};
 use crate::app::widgets::send_flow::{self, Target};
-use crate::app::{Action, Command, RequestId};
+use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 
@@ -90,8 +91,11 @@ impl Pane for Composer {
 
     fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
         match delivery {
-            Delivery::Checked(findings) if self.checking == Some(id) => {
+            Delivery::Job(findings) if self.checking == Some(id) => {
                 self.checking = None;
+                let Some(findings) = findings.take::<Vec<Located>>() else {
+                    return Outcome::done();
+                };
                 if self.recheck {
                     // The text changed while this ran: its findings are stale.
                     return self.check_again(cx).into();
@@ -386,9 +390,9 @@ impl Composer {
         self.recheck = false;
         let id = cx.ids.issue();
         self.checking = Some(id);
-        vec![Command::Check {
+        vec![Command::Run {
             id,
-            job: Box::new(job),
+            job: Work::new(job),
         }]
     }
 

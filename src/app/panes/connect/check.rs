@@ -211,6 +211,15 @@ pub struct AnalysisJob {
     pub known: std::sync::Arc<Vec<Baseline>>,
 }
 
+/// A large payload is analysed off the UI thread.
+impl crate::app::job::Job for AnalysisJob {
+    type Output = Analysis;
+
+    fn run(&self) -> Analysis {
+        analyse(self)
+    }
+}
+
 pub fn analyse(job: &AnalysisJob) -> Analysis {
     let Checked { findings, payload } = run(&job.text, &job.known);
     let Some(payload) = payload else {

@@ -13,6 +13,7 @@ pub mod check;
 pub mod keys;
 pub mod layout;
 pub mod new_app;
+mod open;
 pub mod outline;
 mod update;
 

@@ -40,6 +40,14 @@ impl Inferring {
     }
 }
 
+impl crate::app::job::Job for InferJob {
+    type Output = Start;
+
+    fn run(&self) -> Start {
+        infer(self)
+    }
+}
+
 /// A new app whose types are inferred from the job's rows. Pure; runs off the UI thread.
 pub fn infer(job: &InferJob) -> Start {
     let mut inference = Inference::new();

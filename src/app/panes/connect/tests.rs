@@ -1,6 +1,8 @@
 //! The connect composer through `App::update`, as the event loop drives it: keys in, state and
 //! commands out. No I/O: the background analysis and the store's answers are fed back by hand.
 
+use crate::app::Delivery;
+use crate::app::job::JobOutput;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,9 +12,9 @@ use serde_json::{Value, json};
 
 use super::{ConnectComposer, Part};
 use crate::api::{Answer, Exchange, ListResponse, Operation, Reply, ReportResponse};
+use crate::app::KnownTypes;
 use crate::app::keymap::{InputMode, action_for};
 use crate::app::pane::Screen;
-use crate::app::panes::types::KnownTypes;
 use crate::app::tests::tick;
 use crate::app::widgets::send_flow::Phase;
 use crate::app::{Action, App, Command, Notice, RequestId, Session, StoredDraft};
@@ -40,22 +42,22 @@ pub(crate) fn app_knowing(versions: Vec<catalog::AppVersion>) -> App {
         {"id": "r3", "type": "team", "external_id": "x3", "name": "three"}
     ], "next": null}))
     .expect("page");
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     let versions = if versions.is_empty() {
         vec![catalog::demo()]
     } else {
         versions
     };
-    app.update(Action::TypesLoaded {
-        id: RequestId(u64::MAX),
-        types: Arc::new(KnownTypes {
+    app.update(Action::reply(
+        RequestId(u64::MAX),
+        Delivery::Types(Arc::new(KnownTypes {
             catalog: Catalog::from_versions(versions),
             problems: Vec::new(),
-        }),
-    });
+        })),
+    ));
     app
 }
 
@@ -81,14 +83,7 @@ fn settle(app: &mut App, commands: Vec<Command>) -> Vec<Command> {
     let mut all = commands.clone();
     for command in commands {
         let more = match command {
-            Command::Analyse { id, job } => {
-                let analysis = Box::new(super::check::analyse(&job));
-                app.update(Action::Analysed { id, analysis })
-            }
-            Command::Infer { id, job } => {
-                let start = Box::new(super::new_app::infer(&job));
-                app.update(Action::Inferred { id, start })
-            }
+            Command::Run { id, job } => app.update(Action::reply(id, Delivery::Job(job.run()))),
             _ => continue,
         };
         all.extend(settle(app, more));
@@ -101,7 +96,7 @@ fn infer_asked(commands: &[Command]) -> (RequestId, super::new_app::InferJob) {
     let asked: Vec<_> = commands
         .iter()
         .filter_map(|c| match c {
-            Command::Infer { id, job } => Some((*id, (**job).clone())),
+            Command::Run { id, job } => Some((*id, job.get::<super::new_app::InferJob>()?.clone())),
             _ => None,
         })
         .collect();
@@ -150,10 +145,7 @@ pub(crate) fn edit_externally(app: &mut App, text: String) -> Vec<Command> {
         panic!("e asks for the external editor: {commands:?}");
     };
     let id = *id;
-    let commands = app.update(Action::Edited {
-        id,
-        result: Ok(text),
-    });
+    let commands = app.update(Action::reply(id, Delivery::Edited(Ok(text))));
     settle(app, commands)
 }
 
@@ -292,19 +284,23 @@ fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_record
         "saved marked as being sent before it goes out: {second:?}"
     );
 
-    let after = app.update(Action::ApiResult {
+    let after = app.update(Action::reply(
         id,
-        reply: answer(json!({"status": "ok", "message": "registered"}), 200),
-    });
+        answer(json!({"status": "ok", "message": "registered"}), 200),
+    ));
     assert!(matches!(&connect(&app).phase, Phase::Answered(r) if r.ok));
     assert!(
-        after
-            .iter()
-            .any(|c| matches!(c, Command::RecordSend(s) if s.kind == SendKind::Connect)),
+        after.iter().any(
+            |c| matches!(c, Command::RecordSend { sent: s, .. } if s.kind == SendKind::Connect)
+        ),
         "recorded in the history: {after:?}"
     );
     assert!(after.iter().any(|c| matches!(c, Command::DraftSent(_))));
-    let Some(Command::RecordAppVersion { base_url, payload }) = after
+    let Some(Command::RecordAppVersion {
+        id,
+        base_url,
+        payload,
+    }) = after
         .iter()
         .find(|c| matches!(c, Command::RecordAppVersion { .. }))
     else {
@@ -312,11 +308,12 @@ fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_record
     };
     assert_eq!(base_url, BASE);
     // The runtime recorded it: the types know 1.5.0 at once.
-    app.update(Action::AppVersionRecorded {
+    let recorded = Delivery::VersionRecorded {
         payload: payload.clone(),
         at: chrono::Utc::now(),
         result: Ok(()),
-    });
+    };
+    app.update(Action::reply(*id, recorded));
     let known = app.known_types.as_ref().unwrap();
     let deployment = known.catalog.get("deployment").unwrap().newest().unwrap();
     assert_eq!(deployment.version.as_deref(), Some("1.5.0"));
@@ -337,11 +334,15 @@ fn a_refused_connect_stays_unknown_and_a_read_only_profile_sends_nothing() {
             _ => None,
         })
         .expect("nothing breaks: one Enter sends");
-    let after = app.update(Action::ApiResult {
+    let after = app.update(Action::reply(
         id,
-        reply: answer(json!({"status": "error", "error": "no"}), 422),
-    });
-    assert!(after.iter().any(|c| matches!(c, Command::RecordSend(_))));
+        answer(json!({"status": "error", "error": "no"}), 422),
+    ));
+    assert!(
+        after
+            .iter()
+            .any(|c| matches!(c, Command::RecordSend { .. }))
+    );
     assert!(
         !after
             .iter()
@@ -411,7 +412,8 @@ fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
     assert!(
         !commands
             .iter()
-            .any(|c| matches!(c, Command::Analyse { .. } | Command::LoadDraft { .. })),
+            .any(|c| c.job::<super::check::AnalysisJob>().is_some()
+                || matches!(c, Command::LoadDraft { .. })),
         "nothing to check or restore before the payload is there: {commands:?}"
     );
     let composer = connect(&app);
@@ -439,7 +441,7 @@ fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
     assert!(!connect(&app).editing);
 
     let start = Box::new(super::new_app::infer(&job));
-    let filled = app.update(Action::Inferred { id, start });
+    let filled = app.update(Action::reply(id, Delivery::Job(JobOutput::new(*start))));
     let commands = settle(&mut app, filled);
     let composer = connect(&app);
     assert!(!composer.waiting_for_inference());
@@ -470,25 +472,25 @@ fn an_inference_for_a_closed_or_reopened_composer_is_dropped_and_esc_works_while
             samples: 1,
         })
     };
-    let late = app.update(Action::Inferred {
-        id: first,
-        start: stale(),
-    });
+    let late = app.update(Action::reply(
+        first,
+        Delivery::Job(JobOutput::new(*stale())),
+    ));
     assert!(late.is_empty() && app.stack.layers().is_empty());
 
     let (second, _) = infer_asked(&app.update(Action::Connect));
     assert_ne!(second, first);
-    app.update(Action::Inferred {
-        id: first,
-        start: stale(),
-    });
+    app.update(Action::reply(
+        first,
+        Delivery::Job(JobOutput::new(*stale())),
+    ));
     assert!(
         connect(&app).waiting_for_inference(),
         "{:?}",
         connect(&app).text()
     );
     let start = Box::new(super::new_app::infer(&job));
-    let filled = app.update(Action::Inferred { id: second, start });
+    let filled = app.update(Action::reply(second, Delivery::Job(JobOutput::new(*start))));
     settle(&mut app, filled);
     assert_eq!(connect(&app).app_id().as_deref(), Some("new-app"));
 }
@@ -512,7 +514,7 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
     code(&mut app, KeyCode::Enter);
     assert!(connect(&app).waiting_for_inference());
     let start = Box::new(super::new_app::infer(&job));
-    let filled = app.update(Action::Inferred { id, start });
+    let filled = app.update(Action::reply(id, Delivery::Job(JobOutput::new(*start))));
     settle(&mut app, filled);
     assert_eq!(connect(&app).app_id().as_deref(), Some("new-app"));
 
@@ -522,7 +524,7 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
     let commands = code(&mut app, KeyCode::Enter);
     assert!(commands.contains(&Command::Cancel(id)));
     let start = Box::new(super::new_app::infer(&job));
-    app.update(Action::Inferred { id, start });
+    app.update(Action::reply(id, Delivery::Job(JobOutput::new(*start))));
     assert_eq!(connect(&app).app_id().as_deref(), Some("acme-devtools"));
 }
 
@@ -569,19 +571,16 @@ fn a_connect_draft_is_saved_after_a_pause_a_failed_save_is_said_and_esc_saves_th
     assert!(payload.starts_with("x{"), "{payload}");
     assert_eq!(app.wake_at(), None, "saved: no timer");
     assert_eq!(connect(&app).draft.saved, None, "not yet confirmed");
-    app.update(Action::DraftSaved {
-        id: *id,
-        result: Ok(()),
-    });
+    app.update(Action::reply(*id, Delivery::DraftSaved(Ok(()))));
     assert_eq!(connect(&app).draft.saved, Some(Ok(())));
     assert_eq!(app.problem(), None);
 
     type_at(&mut app, t0 + Duration::from_secs(5), "y");
     let saved = saves(&tick(&mut app, t0 + Duration::from_secs(7)));
-    app.update(Action::DraftSaved {
-        id: saved[0].0,
-        result: Err("the store is locked".into()),
-    });
+    app.update(Action::reply(
+        saved[0].0,
+        Delivery::DraftSaved(Err("the store is locked".into())),
+    ));
     let problem = app.problem().unwrap_or_default();
     assert!(problem.contains("draft not saved"), "{problem}");
 
@@ -612,9 +611,9 @@ fn restore_bumped_draft(app: &mut App, draft: RequestId) -> Vec<Command> {
         payload: serde_json::to_string_pretty(&bumped_without_repository()).unwrap(),
     })
     .unwrap();
-    app.update(Action::DraftLoaded {
-        id: draft,
-        result: Ok(Some(StoredDraft {
+    app.update(Action::reply(
+        draft,
+        Delivery::DraftLoaded(Ok(Some(StoredDraft {
             body,
             age: Duration::from_secs(60),
             revision: crate::store::DraftRevision {
@@ -622,8 +621,8 @@ fn restore_bumped_draft(app: &mut App, draft: RequestId) -> Vec<Command> {
                 revision: 2,
             },
             sent: None,
-        })),
-    })
+        }))),
+    ))
 }
 
 /// The demo's payload is analysed in the background (it is over 4 KiB). A draft restored
@@ -632,7 +631,11 @@ fn restore_bumped_draft(app: &mut App, draft: RequestId) -> Vec<Command> {
 fn d_after_a_draft_restored_before_the_first_analysis_analyses_again() {
     let mut app = app_knowing(Vec::new());
     let (first, draft) = opened_unsettled(&mut app);
-    assert!(first.iter().any(|c| matches!(c, Command::Analyse { .. })));
+    assert!(
+        first
+            .iter()
+            .any(|c| c.job::<super::check::AnalysisJob>().is_some())
+    );
     let restored = restore_bumped_draft(&mut app, draft);
     settle(&mut app, first);
     settle(&mut app, restored);
@@ -692,10 +695,10 @@ fn the_activity_says_what_the_composer_waits_for() {
     );
     assert_eq!(app.activity().as_deref(), Some("in the external editor…"));
     let id = commands.iter().find_map(Command::request_id).unwrap();
-    app.update(Action::Edited {
+    app.update(Action::reply(
         id,
-        result: Err("the editor failed".into()),
-    });
+        Delivery::Edited(Err("the editor failed".into())),
+    ));
     assert_eq!(app.activity(), None);
     key(&mut app, 's');
     code(&mut app, KeyCode::Enter);
@@ -723,16 +726,16 @@ fn an_editor_answer_not_waited_for_is_dropped() {
     let first = asked(key(&mut app, 'e'));
     let second = asked(key(&mut app, 'e'));
     let before = connect(&app).text();
-    app.update(Action::Edited {
-        id: first,
-        result: Ok("{\"app_id\": \"stale\"}".into()),
-    });
+    app.update(Action::reply(
+        first,
+        Delivery::Edited(Ok("{\"app_id\": \"stale\"}".into())),
+    ));
     assert_eq!(connect(&app).text(), before);
     assert_eq!(app.activity().as_deref(), Some("in the external editor…"));
-    let commands = app.update(Action::Edited {
-        id: second,
-        result: Ok("{\"app_id\": \"fresh\"}".into()),
-    });
+    let commands = app.update(Action::reply(
+        second,
+        Delivery::Edited(Ok("{\"app_id\": \"fresh\"}".into())),
+    ));
     settle(&mut app, commands);
     assert_eq!(connect(&app).app_id().as_deref(), Some("fresh"));
 }
@@ -753,13 +756,10 @@ fn a_payload_under_4_kib_is_analysed_at_once_a_larger_one_in_the_background() {
     let in_background = |app: &mut App, text: String| {
         let asked = key(app, 'e');
         let id = asked.iter().find_map(Command::request_id).unwrap();
-        let commands = app.update(Action::Edited {
-            id,
-            result: Ok(text),
-        });
+        let commands = app.update(Action::reply(id, Delivery::Edited(Ok(text))));
         let background = commands
             .iter()
-            .any(|c| matches!(c, Command::Analyse { .. }));
+            .any(|c| c.job::<super::check::AnalysisJob>().is_some());
         settle(app, commands);
         background
     };

@@ -8,18 +8,20 @@ use std::time::Instant;
 use ratatui_textarea::CursorMove;
 use serde::{Deserialize, Serialize};
 
+use super::baseline;
 use super::check::{self, Analysis, AnalysisJob};
 use super::keys::{
     ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS, WAITING_KEYS,
 };
 use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, Part, Start};
 use crate::app::action::RequestIds;
+use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::pane::{Ctx, News, Outcome, Pane};
 use crate::app::widgets::draft::{Restored, age_words};
 use crate::app::widgets::json_editor::{self, escape_controls};
 use crate::app::widgets::send_flow::{self, Phase, Target};
-use crate::app::{Action, Command, RequestId};
+use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 
@@ -129,18 +131,23 @@ impl Pane for ConnectComposer {
 
     fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
         match delivery {
-            Delivery::Analysed(analysis) if self.diff.running == Some(id) => {
+            Delivery::Job(analysis) if self.diff.running == Some(id) => {
                 self.diff.running = None;
                 if self.diff.again {
                     // The text changed while this ran: its results are stale.
                     return self.analyse(cx.ids).into();
                 }
-                self.set_analysis(*analysis);
+                if let Some(analysis) = analysis.take::<Analysis>() {
+                    self.set_analysis(analysis);
+                }
             }
             // A composer asks for one inference at most, and the stack drops it once cancelled.
-            Delivery::Inferred(start) => {
+            Delivery::Job(start) if self.inferring.is_some_and(|i| i.id == id) => {
                 self.inferring = None;
-                return self.inferred(*start, cx).into();
+                let Some(start) = start.take::<Start>() else {
+                    return Outcome::done();
+                };
+                return self.inferred(start, cx).into();
             }
             Delivery::Edited(result) if self.editing_externally == Some(id) => {
                 self.editing_externally = None;
@@ -186,14 +193,27 @@ impl Pane for ConnectComposer {
                     return commands.into();
                 }
                 commands.push(self.draft.sent());
-                return Outcome::Connected {
-                    commands,
+                // Now a known app version: the store records it, and every pane hears of it
+                // once it has (`Delivery::VersionRecorded`).
+                commands.push(Command::RecordAppVersion {
+                    id: cx.ids.issue(),
+                    base_url: self.base_url.clone(),
                     payload: Box::new(answered.body),
-                };
+                });
+                return commands.into();
             }
             _ => {}
         }
         Outcome::done()
+    }
+
+    /// A connect the service accepted is the newest version of its app: compared with from now
+    /// on.
+    fn on_broadcast(&mut self, news: &News, _cx: &mut Ctx) -> Vec<Command> {
+        if let News::KnownTypes(known) = news {
+            self.known = Arc::new(baseline::newest_versions(&known.catalog));
+        }
+        Vec::new()
     }
 
     /// Nothing kept depends on the size: the composer is laid out anew every frame.
@@ -224,9 +244,9 @@ impl ConnectComposer {
         self.diff.changes = None;
         let id = ids.issue();
         self.diff.running = Some(id);
-        vec![Command::Analyse {
+        vec![Command::Run {
             id,
-            job: Box::new(job),
+            job: Work::new(job),
         }]
     }
 

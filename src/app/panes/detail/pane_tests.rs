@@ -24,10 +24,10 @@ fn open(resource: Value, size: (u16, u16)) -> App {
         })
         .unwrap();
     let page = ListResponse::from_value(json!({ "resources": [resource] })).unwrap();
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     app.update(Action::Open);
     assert!(detail(&app).is_some(), "the detail is open");
     app

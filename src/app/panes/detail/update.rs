@@ -6,7 +6,7 @@ use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::overlay::Overlay;
 use crate::app::overlay::value::ValuePopup;
-use crate::app::pane::{Ctx, Outcome, Pane};
+use crate::app::pane::{Ctx, Open, Outcome, Pane};
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command};
 
@@ -145,6 +145,12 @@ impl Pane for Detail {
                 if self.search.take().is_none() {
                     return Outcome::Pop;
                 }
+            }
+            Action::Report => {
+                return match serde_json::to_value(self.item.as_ref()) {
+                    Ok(resource) => Outcome::Open(Open::ReportOn(Box::new(resource))),
+                    Err(_) => Outcome::NotMine(Action::Report),
+                };
             }
             other => return Outcome::NotMine(other),
         }

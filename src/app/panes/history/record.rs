@@ -5,12 +5,18 @@ use chrono::DateTime;
 use serde_json::Value;
 
 use crate::api::{ApiError, Exchange, Reply};
-use crate::app::Command;
+use crate::app::{Command, RequestId};
 use crate::store::{SendKind, Sent};
 
 /// Records a send of `body` to `base_url` that got `exchange` back. The time is stamped by the
 /// runtime when it records (`update` reads no clock).
-pub fn record(base_url: &str, kind: SendKind, body: &Value, exchange: &Exchange) -> Command {
+pub fn record(
+    id: RequestId,
+    base_url: &str,
+    kind: SendKind,
+    body: &Value,
+    exchange: &Exchange,
+) -> Command {
     let page = ApiError::Decode {
         problem: "the service answered with a page".to_owned(),
         excerpt: String::new(),
@@ -29,12 +35,15 @@ pub fn record(base_url: &str, kind: SendKind, body: &Value, exchange: &Exchange)
         Some(exchange.elapsed),
         outcome,
     );
-    Command::RecordSend(Box::new(sent))
+    Command::RecordSend {
+        id,
+        sent: Box::new(sent),
+    }
 }
 
 /// Records a send cancelled before its answer: the service may have received it.
-pub fn record_cancelled(base_url: &str, kind: SendKind, body: &Value) -> Command {
-    Command::RecordSend(Box::new(Sent {
+pub fn record_cancelled(id: RequestId, base_url: &str, kind: SendKind, body: &Value) -> Command {
+    let sent = Box::new(Sent {
         sent_at: DateTime::UNIX_EPOCH,
         base_url: base_url.to_owned(),
         kind,
@@ -43,5 +52,6 @@ pub fn record_cancelled(base_url: &str, kind: SendKind, body: &Value) -> Command
         http_status: None,
         duration: None,
         error: Some("cancelled before the answer (the service may have received it)".to_owned()),
-    }))
+    });
+    Command::RecordSend { id, sent }
 }

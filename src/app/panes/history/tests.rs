@@ -1,6 +1,7 @@
 //! The history view through `App::update`, as the event loop drives it: keys in, state and
 //! commands out. No I/O: the store's answers are delivered as the runtime would.
 
+use crate::app::Delivery;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -80,10 +81,10 @@ fn app() -> App {
         {"id": "res_1", "type": "repository", "external_id": "x", "name": "one"}
     ]}))
     .unwrap();
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     app
 }
 
@@ -119,10 +120,10 @@ fn view(app: &App) -> &HistoryView {
 fn opened() -> App {
     let mut app = app();
     let id = load_id(&key(&mut app, '3'));
-    app.update(Action::HistoryLoaded {
+    app.update(Action::reply(
         id,
-        entries: Box::new(Ok(entries())),
-    });
+        Delivery::History(Box::new(Ok(entries()))),
+    ));
     app
 }
 
@@ -136,10 +137,10 @@ fn three_and_colon_history_open_the_view_and_it_loads_in_the_background() {
         "loading, not read on the UI thread"
     );
     assert_eq!(app.activity().as_deref(), Some("loading the history…"));
-    app.update(Action::HistoryLoaded {
+    app.update(Action::reply(
         id,
-        entries: Box::new(Ok(entries())),
-    });
+        Delivery::History(Box::new(Ok(entries()))),
+    ));
     let v = view(&app);
     let kinds: Vec<&str> = v.rows.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(
@@ -154,10 +155,10 @@ fn three_and_colon_history_open_the_view_and_it_loads_in_the_background() {
 
     // A stale load (an older id) is dropped.
     let before = view(&app).rows.clone();
-    app.update(Action::HistoryLoaded {
-        id: RequestId(id.0 + 1000),
-        entries: Box::new(Ok(Vec::new())),
-    });
+    app.update(Action::reply(
+        RequestId(id.0 + 1000),
+        Delivery::History(Box::new(Ok(Vec::new()))),
+    ));
     assert_eq!(view(&app).rows, before);
 
     // `3` again from the composer above it goes back to it, reloaded, not a second view.
@@ -326,19 +327,19 @@ fn c_copies_a_send_as_curl_to_where_it_went_without_the_token() {
 fn a_store_that_cannot_be_read_is_said_and_r_tries_again() {
     let mut app = app();
     let id = load_id(&key(&mut app, '3'));
-    app.update(Action::HistoryLoaded {
+    app.update(Action::reply(
         id,
-        entries: Box::new(Err("the store /x/appdeck.db is corrupt".into())),
-    });
+        Delivery::History(Box::new(Err("the store /x/appdeck.db is corrupt".into()))),
+    ));
     assert_eq!(
         app.problem().as_deref(),
         Some("the store /x/appdeck.db is corrupt")
     );
     let id = load_id(&key(&mut app, 'r'));
-    app.update(Action::HistoryLoaded {
+    app.update(Action::reply(
         id,
-        entries: Box::new(Ok(entries())),
-    });
+        Delivery::History(Box::new(Ok(entries()))),
+    ));
     assert_eq!(app.problem(), None);
     assert_eq!(view(&app).rows.len(), 3);
 }
@@ -379,7 +380,7 @@ fn recorded(commands: &[Command]) -> &Sent {
     commands
         .iter()
         .find_map(|c| match c {
-            Command::RecordSend(sent) => Some(sent.as_ref()),
+            Command::RecordSend { sent, .. } => Some(sent.as_ref()),
             _ => None,
         })
         .expect("the send is recorded, off the UI thread")
@@ -390,10 +391,7 @@ fn the_composers_sends_are_recorded_whatever_the_answer() {
     let mut app = app();
     let id = sent_from_composer(&mut app);
     let ok = json!({"status": "ok", "message": "updated"});
-    let commands = app.update(Action::ApiResult {
-        id,
-        reply: answer(200, ok.clone()),
-    });
+    let commands = app.update(Action::reply(id, answer(200, ok.clone())));
     let sent = recorded(&commands);
     assert_eq!(sent.kind, SendKind::Report);
     assert_eq!(sent.base_url, BASE);
@@ -412,10 +410,7 @@ fn the_composers_sends_are_recorded_whatever_the_answer() {
         .find_map(Command::request_id)
         .unwrap();
     let failed = Exchange::local(Err(ApiError::Network("connection refused".into())));
-    let commands = app.update(Action::ApiResult {
-        id,
-        reply: Box::new(failed),
-    });
+    let commands = app.update(Action::reply(id, Box::new(failed)));
     let sent = recorded(&commands);
     assert_eq!((sent.http_status, sent.answer.as_deref()), (None, None));
     assert_eq!(
@@ -441,10 +436,11 @@ fn the_composers_sends_are_recorded_whatever_the_answer() {
 #[test]
 fn a_recorded_send_reloads_an_open_history_and_a_failed_record_is_said() {
     let mut app = opened();
-    let commands = app.update(Action::SendRecorded(Ok(())));
+    let commands = app.update(Action::reply(RequestId(1), Delivery::SendRecorded(Ok(()))));
     let id = load_id(&commands);
     assert_eq!(view(&app).loading, Some(id));
-    app.update(Action::SendRecorded(Err("the store is locked".into())));
+    let locked = Delivery::SendRecorded(Err("the store is locked".into()));
+    app.update(Action::reply(RequestId(1), locked));
     assert!(
         matches!(&app.notice, Some(Notice::Error(m)) if m.contains("not recorded in the history: the store is locked")),
         "{:?}",
@@ -452,7 +448,12 @@ fn a_recorded_send_reloads_an_open_history_and_a_failed_record_is_said() {
     );
     assert!(app.last_error.is_some());
     let mut closed = self::app();
-    assert!(closed.update(Action::SendRecorded(Ok(()))).is_empty());
+    let recorded = Delivery::SendRecorded(Ok(()));
+    assert!(
+        closed
+            .update(Action::reply(RequestId(1), recorded))
+            .is_empty()
+    );
 }
 
 fn drafts_id(commands: &[Command]) -> RequestId {
@@ -496,17 +497,17 @@ fn drafts_not_sent_are_listed_first_and_enter_goes_on_with_one() {
     let mut app = app();
     let commands = key(&mut app, '3');
     let (sends, drafts) = (load_id(&commands), drafts_id(&commands));
-    app.update(Action::HistoryLoaded {
-        id: sends,
-        entries: Box::new(Ok(entries())),
-    });
+    app.update(Action::reply(
+        sends,
+        Delivery::History(Box::new(Ok(entries()))),
+    ));
     // The cursor is on the newest send; drafts arriving later keep it there.
     key(&mut app, 'j');
     assert_eq!(view(&app).selected().unwrap().id, 2);
-    app.update(Action::DraftsListed {
-        id: drafts,
-        drafts: Ok(vec![unsent_draft()]),
-    });
+    app.update(Action::reply(
+        drafts,
+        Delivery::Drafts(Ok(vec![unsent_draft()])),
+    ));
     let v = view(&app);
     let kinds: Vec<&str> = v.rows.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(kinds, ["draft", "report", "connect", "report"]);
@@ -537,10 +538,7 @@ fn drafts_not_sent_are_listed_first_and_enter_goes_on_with_one() {
     // Back in the history, `E` on the draft opens it too; a stale listing is dropped.
     press(&mut app, KeyCode::Esc);
     assert!(matches!(app.stack.top(), Some(Screen::History(_))));
-    app.update(Action::DraftsListed {
-        id: drafts,
-        drafts: Ok(Vec::new()),
-    });
+    app.update(Action::reply(drafts, Delivery::Drafts(Ok(Vec::new()))));
     assert_eq!(view(&app).rows[0].kind, "draft");
     key(&mut app, 'E');
     assert!(matches!(app.stack.top(), Some(Screen::Composer(_))));
@@ -551,9 +549,9 @@ fn a_connect_draft_goes_on_in_the_connect_composer_under_its_app() {
     let mut app = app();
     let commands = key(&mut app, '3');
     let payload = r#"{"app_id": "acme", "version": "2.1.0", "resources": []}"#;
-    app.update(Action::DraftsListed {
-        id: drafts_id(&commands),
-        drafts: Ok(vec![crate::app::UnsentDraft {
+    app.update(Action::reply(
+        drafts_id(&commands),
+        Delivery::Drafts(Ok(vec![crate::app::UnsentDraft {
             subject: crate::app::panes::connect::draft_subject(Some("acme")),
             revision: crate::store::DraftRevision {
                 row: 2,
@@ -562,8 +560,8 @@ fn a_connect_draft_goes_on_in_the_connect_composer_under_its_app() {
             body: json!({ "payload": payload }).to_string(),
             saved_at: Utc.with_ymd_and_hms(2026, 11, 22, 12, 30, 0).unwrap(),
             age: Duration::from_secs(7200),
-        }]),
-    });
+        }])),
+    ));
     assert_eq!(view(&app).rows[0].sent, "connect · acme");
     press(&mut app, KeyCode::Enter);
     let Some(Screen::Connect(composer)) = app.stack.top() else {
@@ -585,14 +583,14 @@ fn r_twice_takes_the_answers_to_the_second_only() {
     let second = key(&mut app, 'r');
     // The store's answers to the loads among `asked`: the newest `sends` and one draft.
     let answer = |app: &mut App, asked: &[Command], sends: usize| {
-        app.update(Action::HistoryLoaded {
-            id: load_id(asked),
-            entries: Box::new(Ok(entries()[..sends].to_vec())),
-        });
-        app.update(Action::DraftsListed {
-            id: drafts_id(asked),
-            drafts: Ok(vec![unsent_draft()]),
-        });
+        app.update(Action::reply(
+            load_id(asked),
+            Delivery::History(Box::new(Ok(entries()[..sends].to_vec()))),
+        ));
+        app.update(Action::reply(
+            drafts_id(asked),
+            Delivery::Drafts(Ok(vec![unsent_draft()])),
+        ));
     };
     answer(&mut app, &first, 1);
     let v = view(&app);

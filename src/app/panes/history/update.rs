@@ -5,9 +5,9 @@ use super::keys::{ENTRY_KEYS, HISTORY_KEYS};
 use super::{HistoryView, Listed, layout};
 use crate::api::curl;
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::pane::{Ctx, News, Open, Outcome, Pane};
 use crate::app::widgets::ListEvent;
-use crate::app::{Action, Command, RequestId};
+use crate::app::{Action, Command, Delivery, RequestId};
 use crate::store::SendKind;
 
 impl Pane for HistoryView {
@@ -71,6 +71,14 @@ impl Pane for HistoryView {
         Outcome::done()
     }
 
+    /// A send was recorded: it is listed at once.
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        match news {
+            News::SendRecorded => self.load(cx.ids),
+            _ => Vec::new(),
+        }
+    }
+
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
         let height = self.table_height(cx.body);
         self.list
@@ -84,9 +92,7 @@ impl HistoryView {
     /// `Enter`: a send is shown in full; a draft goes on in its composer.
     fn open_selected(&mut self, cx: &mut Ctx) -> Outcome {
         match self.selected_row() {
-            Some(Listed::Draft(draft)) => {
-                Outcome::NotMine(Action::OpenDraft(Box::new(draft.clone())))
-            }
+            Some(Listed::Draft(draft)) => Outcome::Open(Open::Draft(Box::new(draft.clone()))),
             Some(Listed::Sent(_)) => {
                 self.show_selected();
                 Outcome::done()
@@ -131,7 +137,7 @@ impl HistoryView {
         if self.shown.is_none()
             && let Some(Listed::Draft(draft)) = self.selected_row()
         {
-            return Outcome::NotMine(Action::OpenDraft(Box::new(draft.clone())));
+            return Outcome::Open(Open::Draft(Box::new(draft.clone())));
         }
         let Some(entry) = self.current() else {
             cx.error("no send under the cursor");
@@ -139,10 +145,8 @@ impl HistoryView {
         };
         let kind = entry.sent.kind;
         match crate::validate::parse_json(&entry.sent.body) {
-            Ok(body) if kind == SendKind::Connect => {
-                Outcome::NotMine(Action::OpenConnect(Box::new(body)))
-            }
-            Ok(body) => Outcome::NotMine(Action::OpenReport(Box::new(body))),
+            Ok(body) if kind == SendKind::Connect => Outcome::Open(Open::Connect(Box::new(body))),
+            Ok(body) => Outcome::Open(Open::Report(Box::new(body))),
             Err(error) => {
                 cx.error(format!("the recorded {kind} is not JSON ({error})"));
                 Outcome::done()

@@ -2,7 +2,7 @@
 //! its instructions as formatted text, its schemas as explain trees, and the raw JSON of the
 //! definition. Four panes on two pages: `About` and `Instructions` side by side, `Tab` to the
 //! `Schemas` and the `Raw JSON`. Everything is laid out once when the view opens (in the
-//! background for a large type, see [`Command::OpenType`]); a frame only slices what is visible.
+//! background for a large type, see [`OpenType`]); a frame only slices what is visible.
 
 mod about;
 pub mod keys;
@@ -15,7 +15,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use super::types::KnownTypes;
+use crate::app::KnownTypes;
 use crate::app::widgets::ListCursor;
 use crate::catalog::TypeDefinition;
 use crate::sanitize;
@@ -83,6 +83,15 @@ impl OpenType {
         self.definition().is_some_and(|d| {
             serde_json::to_vec(&d.definition).map_or(0, |v| v.len()) > OPEN_IN_BACKGROUND_BYTES
         })
+    }
+}
+
+/// Laid out off the UI thread for a large type ([`OpenType::is_large`]).
+impl crate::app::job::Job for OpenType {
+    type Output = TypeDetail;
+
+    fn run(&self) -> TypeDetail {
+        TypeDetail::open(self)
     }
 }
 

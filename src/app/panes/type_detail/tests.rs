@@ -1,5 +1,6 @@
 //! A type's detail: what it shows, its panes, its schema tree, its versions, its links.
 
+use crate::app::Delivery;
 use std::sync::Arc;
 
 use ratatui::layout::Rect;
@@ -7,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::schema::SchemaTree;
 use super::{AboutKind, OpenType, TypeDetail, TypePane};
-use crate::app::panes::types::KnownTypes;
+use crate::app::KnownTypes;
 use crate::app::panes::types::tests::known;
 use crate::catalog::{AppVersion, Catalog, Source};
 
@@ -233,10 +234,7 @@ mod keys {
     /// A 120x40 app showing the type `name` of `known`, opened from the types view.
     fn showing(known: Arc<KnownTypes>, name: &str, height: u16) -> App {
         let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, height), None);
-        app.update(Action::TypesLoaded {
-            id: RequestId(999),
-            types: known,
-        });
+        app.update(Action::reply(RequestId(999), Delivery::Types(known)));
         key(&mut app, '2');
         key(&mut app, '/');
         app.update(Action::InsertText(name.to_owned()));

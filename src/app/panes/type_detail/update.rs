@@ -2,11 +2,12 @@
 
 use super::keys::TYPE_DETAIL_KEYS;
 use super::{OpenType, TypeDetail, TypePane};
+use crate::app::job::Work;
 use crate::app::keymap::KeyTable;
 use crate::app::layout;
-use crate::app::pane::{Ctx, Delivery, Outcome, Pane};
+use crate::app::pane::{Ctx, Open, Outcome, Pane};
 use crate::app::widgets::is_movement;
-use crate::app::{Action, Command, RequestId};
+use crate::app::{Action, Command, Delivery, RequestId};
 
 impl Pane for TypeDetail {
     fn keys(&self) -> &'static KeyTable {
@@ -86,17 +87,14 @@ impl Pane for TypeDetail {
                         let id = cx.ids.issue();
                         self.opening = Some(id);
                         cx.info("opening the other version…; Esc cancels");
-                        return vec![Command::OpenType {
-                            id,
-                            request: Box::new(request),
-                        }]
-                        .into();
+                        let job = Work::new(request);
+                        return vec![Command::Run { id, job }].into();
                     }
                     self.show_version(TypeDetail::open(&request), cx);
                 }
             }
             Action::BrowseType => match self.definition() {
-                Some(d) => return Outcome::NotMine(Action::ListType(d.name.clone())),
+                Some(d) => return Outcome::Open(Open::TypeList(d.name.clone())),
                 None => cx.error("no type here"),
             },
             Action::Back => {
@@ -117,11 +115,12 @@ impl Pane for TypeDetail {
     }
 
     fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
-        if let Delivery::TypeDetail(detail) = delivery
+        if let Delivery::Job(detail) = delivery
             && self.opening == Some(id)
+            && let Some(detail) = detail.take::<TypeDetail>()
         {
             *cx.notice = None;
-            self.show_version(*detail, cx);
+            self.show_version(detail, cx);
         }
         Outcome::done()
     }

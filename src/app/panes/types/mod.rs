@@ -11,18 +11,11 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
+use crate::app::KnownTypes;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::widgets::FilteredList;
-use crate::catalog::{Catalog, NO_DEFINITION, TypeDefinition};
+use crate::catalog::{NO_DEFINITION, TypeDefinition};
 use crate::sanitize;
-
-/// What the runtime loaded: the catalog, and why some sources gave nothing.
-#[derive(Debug, Default)]
-pub struct KnownTypes {
-    pub catalog: Catalog,
-    /// One line per source that could not be used (a bad file, the store), sanitised.
-    pub problems: Vec<String>,
-}
 
 /// One row of the table, its texts sanitised once.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The types view driven through `App::update`, as the event loop would: keys in, state and
 //! commands out.
 
+use crate::app::Delivery;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -12,7 +13,7 @@ use super::{KnownTypes, TypesView};
 use crate::api::{Exchange, ListResponse, Reply};
 use crate::app::keymap::action_for;
 use crate::app::pane::Screen;
-use crate::app::panes::type_detail::{TypeDetail, TypePane};
+use crate::app::panes::type_detail::{OpenType, TypeDetail, TypePane};
 use crate::app::{Action, App, Command, RequestId, Session};
 use crate::catalog::{self, AppVersion, Catalog, Source};
 
@@ -74,14 +75,11 @@ fn app() -> App {
     .map(|(i, t)| json!({"id": format!("r{i}"), "type": t}))
     .collect();
     let page = ListResponse::from_value(json!({"resources": rows})).unwrap();
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
-    app.update(Action::TypesLoaded {
-        id: RequestId(999),
-        types: known(),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
+    app.update(Action::reply(RequestId(999), Delivery::Types(known())));
     app
 }
 
@@ -158,10 +156,7 @@ fn before_the_types_arrive_the_view_asks_and_takes_its_answer() {
     };
     assert!(view(&app).known.is_none());
     assert!(app.activity().unwrap().contains("loading the known types"));
-    app.update(Action::TypesLoaded {
-        id: *id,
-        types: known(),
-    });
+    app.update(Action::reply(*id, Delivery::Types(known())));
     assert_eq!(view(&app).rows.len(), 6);
     assert!(app.known_types.is_some(), "kept for the next time");
 }
@@ -223,10 +218,10 @@ fn enter_opens_a_type_and_b_lists_its_resources() {
         .unwrap();
     let page = ListResponse::from_value(json!({"resources": [{"id": "x", "type": "repository"}]}))
         .unwrap();
-    app.update(Action::ApiResult {
+    app.update(Action::reply(
         id,
-        reply: Box::new(Exchange::local(Ok(Reply::page(page)))),
-    });
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
     let Some(Screen::Resources(list)) = app.stack.top() else {
         panic!()
     };
@@ -301,15 +296,9 @@ fn the_counts_of_loaded_rows_follow_the_list_as_it_loads() {
             ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap(),
         ))))
     };
-    app.update(Action::TypesLoaded {
-        id: RequestId(999),
-        types: known(),
-    });
+    app.update(Action::reply(RequestId(999), Delivery::Types(known())));
     // The first page asks for the next one at once (the screen is not full).
-    let more = app.update(Action::ApiResult {
-        id: first,
-        reply: page(0..2, "repository", Some("c2")),
-    });
+    let more = app.update(Action::reply(first, page(0..2, "repository", Some("c2"))));
     let next = more
         .iter()
         .find_map(|c| match c {
@@ -327,10 +316,7 @@ fn the_counts_of_loaded_rows_follow_the_list_as_it_loads() {
     };
     assert_eq!(loaded(&app, "repository"), Some(2));
     assert_eq!(loaded(&app, "newcomer"), None);
-    app.update(Action::ApiResult {
-        id: next,
-        reply: page(2..5, "newcomer", None),
-    });
+    app.update(Action::reply(next, page(2..5, "newcomer", None)));
     assert_eq!(loaded(&app, "repository"), Some(2));
     assert_eq!(
         loaded(&app, "newcomer"),
@@ -357,10 +343,7 @@ fn types_view_of_big(versions: &[&str]) -> App {
         problems: Vec::new(),
     });
     let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
-    app.update(Action::TypesLoaded {
-        id: RequestId(999),
-        types: known,
-    });
+    app.update(Action::reply(RequestId(999), Delivery::Types(known)));
     press(&mut app, KeyCode::Char('2'));
     app
 }
@@ -370,10 +353,9 @@ fn laid_out(commands: Vec<Command>) -> Action {
     commands
         .into_iter()
         .find_map(|c| match c {
-            Command::OpenType { id, request } => Some(Action::TypeDetailReady {
-                id,
-                detail: Box::new(TypeDetail::open(&request)),
-            }),
+            Command::Run { id, job } if job.get::<OpenType>().is_some() => {
+                Some(Action::reply(id, Delivery::Job(job.run())))
+            }
             _ => None,
         })
         .expect("laid out in the background")
@@ -424,10 +406,7 @@ fn r_twice_takes_the_answer_to_the_second_only() {
     };
     let first = load(press(&mut app, KeyCode::Char('r')));
     let second = load(press(&mut app, KeyCode::Char('r')));
-    app.update(Action::TypesLoaded {
-        id: first,
-        types: demo_only(),
-    });
+    app.update(Action::reply(first, Delivery::Types(demo_only())));
     assert!(
         names(&app).contains(&"widget".to_owned()),
         "{:?}",
@@ -439,10 +418,7 @@ fn r_twice_takes_the_answer_to_the_second_only() {
         "still waiting for the second: {:?}",
         app.activity()
     );
-    app.update(Action::TypesLoaded {
-        id: second,
-        types: demo_only(),
-    });
+    app.update(Action::reply(second, Delivery::Types(demo_only())));
     assert!(!names(&app).contains(&"widget".to_owned()));
     assert_eq!(app.activity(), None);
 }

@@ -2,11 +2,12 @@
 
 use super::TypesView;
 use super::keys::TYPES_KEYS;
+use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, Delivery, Outcome, Pane, Screen};
+use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen};
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::widgets::ListEvent;
-use crate::app::{Action, Command, RequestId};
+use crate::app::{Action, Command, Delivery, RequestId};
 use crate::catalog::NO_DEFINITION_HINT;
 
 impl Pane for TypesView {
@@ -48,7 +49,7 @@ impl Pane for TypesView {
                 return cx.copy(name, "type name").into();
             }
             ListEvent::Other(Action::BrowseType) => match self.selected() {
-                Some(row) => return Outcome::NotMine(Action::ListType(row.name.clone())),
+                Some(row) => return Outcome::Open(Open::TypeList(row.name.clone())),
                 None => cx.error("no type under the cursor"),
             },
             ListEvent::Other(Action::Back) => return Outcome::Pop,
@@ -64,14 +65,28 @@ impl Pane for TypesView {
                 let height = self.table_height(cx.body);
                 self.set_known(known, height);
             }
-            Delivery::TypeDetail(detail) if self.opening == Some(id) => {
+            Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
                 *cx.notice = None;
-                return Outcome::Push(Screen::TypeDetail(detail), Vec::new());
+                if let Some(detail) = detail.take::<TypeDetail>() {
+                    return Outcome::Push(Screen::TypeDetail(Box::new(detail)), Vec::new());
+                }
             }
             _ => {}
         }
         Outcome::done()
+    }
+
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        match news {
+            News::KnownTypes(known) => {
+                let height = self.table_height(cx.body);
+                self.set_known(known.clone(), height);
+            }
+            News::RowsLoaded(counts) => self.set_counts(counts.clone(), cx.body),
+            News::SendRecorded => {}
+        }
+        Vec::new()
     }
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
@@ -111,9 +126,9 @@ impl TypesView {
         let id = cx.ids.issue();
         self.opening = Some(id);
         cx.info("opening a large type…; Esc cancels");
-        vec![Command::OpenType {
+        vec![Command::Run {
             id,
-            request: Box::new(request),
+            job: Work::new(request),
         }]
         .into()
     }

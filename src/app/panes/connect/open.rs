@@ -1,23 +1,23 @@
-//! Opening the connect composer (`C`, `:connect`, `:connect new`, `:connect PATH`, `E` on a sent
-//! connect) and what the app does when the service accepted a connect: the payload becomes a
-//! known app version at once (the types view shows it) and is recorded in the store.
+//! How the app opens the connect composer (`C`, `:connect`, `:connect new`, `:connect PATH`, `E`
+//! on a sent connect, a connect draft from the history): from which app version, and with what
+//! work started.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::pane::Screen;
-use super::panes::browser::row::Row;
-use super::panes::connect::baseline::{self, Baseline};
-use super::panes::connect::new_app::{InferJob, Inferring};
-use super::panes::connect::{ConnectComposer, Start};
-use super::panes::types::KnownTypes;
-use super::{App, Command, Notice};
+use super::baseline::{self, Baseline};
+use super::new_app::{InferJob, Inferring};
+use super::{ConnectComposer, Start};
+use crate::app::job::Work;
+use crate::app::pane::Screen;
+use crate::app::panes::browser::row::Row;
+use crate::app::{App, Command, Notice, UnsentDraft};
 use crate::sanitize;
 
 impl App {
     /// The newest known version of every app (none until the known types have loaded).
-    fn known_apps(&self) -> Arc<Vec<Baseline>> {
+    pub(in crate::app) fn known_apps(&self) -> Arc<Vec<Baseline>> {
         let known = self.known_types.as_ref().map(|k| &k.catalog);
         Arc::new(known.map(baseline::newest_versions).unwrap_or_default())
     }
@@ -30,10 +30,10 @@ impl App {
             id: self.ids.issue(),
             rows: rows.len(),
         };
-        let job = Box::new(InferJob { rows });
+        let job = Work::new(InferJob { rows });
         (
             inferring,
-            Command::Infer {
+            Command::Run {
                 id: inferring.id,
                 job,
             },
@@ -42,7 +42,7 @@ impl App {
 
     /// `C` / `:connect`: from the newest version of the one known app, a picker when several
     /// are known, a new app when none is.
-    pub(super) fn open_connect(&mut self) -> Vec<Command> {
+    pub(in crate::app) fn open_connect(&mut self) -> Vec<Command> {
         if matches!(self.stack.top(), Some(Screen::Connect(_))) {
             self.notice = Some(Notice::Info("already composing a connect".into()));
             return Vec::new();
@@ -71,7 +71,7 @@ impl App {
 
     /// `:connect new`: a new app, its types inferred from the loaded rows. The composer opens at
     /// once and says so; the payload fills in when the inference is done.
-    pub(super) fn open_connect_new(&mut self) -> Vec<Command> {
+    pub(in crate::app) fn open_connect_new(&mut self) -> Vec<Command> {
         let (inferring, infer) = self.infer_new_app();
         let composer =
             ConnectComposer::inferring(&self.report.base_url, self.known_apps(), inferring);
@@ -79,7 +79,7 @@ impl App {
     }
 
     /// `E` on a sent connect: the payload as it was sent, to edit and send again.
-    pub(super) fn open_connect_from(&mut self, payload: &Value) -> Vec<Command> {
+    pub(in crate::app) fn open_connect_from(&mut self, payload: &Value) -> Vec<Command> {
         let text = serde_json::to_string_pretty(payload).unwrap_or_default();
         let composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), &text);
         self.notice = Some(Notice::Info(
@@ -89,7 +89,7 @@ impl App {
     }
 
     /// A connect draft from the history view, to go on with, still saved under its app.
-    pub(super) fn open_connect_draft(&mut self, draft: &super::UnsentDraft) -> Vec<Command> {
+    pub(in crate::app) fn open_connect_draft(&mut self, draft: &UnsentDraft) -> Vec<Command> {
         let mut composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), "");
         composer.draft.subject = draft.subject.clone();
         // Goes on from that draft: its first save takes it over, unless another window's did.
@@ -103,14 +103,14 @@ impl App {
         }
         self.notice = Some(Notice::Info(format!(
             "draft from {} ago: edit it, then s to review and send",
-            super::panes::composer::draft::age_words(draft.age)
+            crate::app::panes::composer::draft::age_words(draft.age)
         )));
         self.push_connect(composer, false, Vec::new())
     }
 
     /// A connect file was read for `:connect PATH`: its text goes in the editor as it is (not
     /// JSON: the findings say where), or the notice says why it could not be read.
-    pub(super) fn open_connect_file(
+    pub(in crate::app) fn open_connect_file(
         &mut self,
         path: &str,
         text: Result<String, String>,
@@ -149,54 +149,5 @@ impl App {
         let screen = self.stack.push(Screen::Connect(Box::new(composer)));
         self.stack.claim(screen, &commands);
         commands
-    }
-
-    /// The service accepted `payload`: the runtime records it in the store and stamps its time
-    /// ([`App::version_recorded`] follows).
-    pub(super) fn connected(&mut self, payload: Value) -> Vec<Command> {
-        vec![Command::RecordAppVersion {
-            base_url: self.report.base_url.clone(),
-            payload: Box::new(payload),
-        }]
-    }
-
-    /// A connect the service accepted at `at` is the newest version of its app from now on: in
-    /// the known types (the types view and every connect composer follow at once), whether or
-    /// not the store could record it (`result` says).
-    pub(super) fn version_recorded(
-        &mut self,
-        payload: &Value,
-        at: chrono::DateTime<chrono::Utc>,
-        result: Result<(), String>,
-    ) -> Vec<Command> {
-        let empty = crate::catalog::Catalog::default();
-        let (catalog, mut problems) = match &self.known_types {
-            Some(known) => (&known.catalog, known.problems.clone()),
-            None => (&empty, Vec::new()),
-        };
-        let catalog = baseline::with_sent(catalog, payload, at);
-        if let Err(problem) = result {
-            let message = format!(
-                "the connect was sent, but not recorded in the store: {}",
-                sanitize::line(&problem)
-            );
-            problems.push(message.clone());
-            self.notice = Some(Notice::Error(message));
-        }
-        let known = Arc::new(KnownTypes { catalog, problems });
-        self.known_types = Some(known.clone());
-        let apps = self.known_apps();
-        let body = self.body();
-        for layer in self.stack.layers_mut() {
-            match &mut layer.screen {
-                Screen::Types(view) => {
-                    let height = view.table_height(body);
-                    view.set_known(known.clone(), height);
-                }
-                Screen::Connect(composer) => composer.known = apps.clone(),
-                _ => {}
-            }
-        }
-        Vec::new()
     }
 }
