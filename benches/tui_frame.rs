@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use std::sync::Arc;
 
 use appdeck::api::{Exchange, ListResponse, Reply};
-use appdeck::app::{Action, App, Command, Delivery, Session};
+use appdeck::app::{Action, App, Command, Delivery, Move, Session};
 use chrono::Utc;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -60,10 +60,12 @@ fn app_with_rows(rows: usize) -> App {
             })
             .or_else(|| {
                 // Nothing in flight: move to the bottom, which asks for the next page.
-                app.update(Action::Bottom).iter().find_map(|c| match c {
-                    Command::Api { id, .. } => Some(*id),
-                    _ => None,
-                })
+                app.update(Action::Move(Move::Bottom))
+                    .iter()
+                    .find_map(|c| match c {
+                        Command::Api { id, .. } => Some(*id),
+                        _ => None,
+                    })
             })
             .expect("a page request");
         commands = app.update(Action::reply(
@@ -117,7 +119,11 @@ fn main() {
     let mut flip = false;
     measure("frame, 100,000 rows, cursor jumping top/bottom", || {
         flip = !flip;
-        let target = if flip { Action::Top } else { Action::Bottom };
+        let target = if flip {
+            Action::Move(Move::Top)
+        } else {
+            Action::Move(Move::Bottom)
+        };
         app.update(target);
         terminal
             .draw(|f| {
@@ -127,16 +133,20 @@ fn main() {
     });
     // Real moves: start in the middle of the rows and go down, turning back before the end, so
     // every `j` moves the cursor (and scrolls the table once it reaches the bottom of the view).
-    app.update(Action::Top);
+    app.update(Action::Move(Move::Top));
     for _ in 0..50_000 / 35 {
-        app.update(Action::PageDown);
+        app.update(Action::Move(Move::PageDown));
     }
     let (mut down, mut moved) = (true, 0usize);
     measure(
         "keypress j/k + frame, 100,000 rows (every key moves)",
         || {
             let before = app.browser.cursor;
-            app.update(if down { Action::Down } else { Action::Up });
+            app.update(if down {
+                Action::Move(Move::Down)
+            } else {
+                Action::Move(Move::Up)
+            });
             moved += usize::from(app.browser.cursor.selected != before.selected);
             if app.browser.cursor.selected.is_multiple_of(1_000) {
                 down = !down;
@@ -195,9 +205,9 @@ fn main() {
     measure("frame, detail with 5 MB of properties", || {
         flip = !flip;
         detail_app.update(if flip {
-            Action::PageDown
+            Action::Move(Move::PageDown)
         } else {
-            Action::PageUp
+            Action::Move(Move::PageUp)
         });
         terminal
             .draw(|f| {
@@ -213,7 +223,11 @@ fn main() {
     detail_app.update(Action::NextPane);
     measure("frame, 5 MB tree pane, scrolling", || {
         flip = !flip;
-        detail_app.update(if flip { Action::Bottom } else { Action::Top });
+        detail_app.update(if flip {
+            Action::Move(Move::Bottom)
+        } else {
+            Action::Move(Move::Top)
+        });
         terminal
             .draw(|f| {
                 appdeck::ui::render(
@@ -300,7 +314,11 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     let mut flip = false;
     measure("frame, types view, cursor jumping top/bottom", || {
         flip = !flip;
-        app.update(if flip { Action::Bottom } else { Action::Top });
+        app.update(if flip {
+            Action::Move(Move::Bottom)
+        } else {
+            Action::Move(Move::Top)
+        });
         draw(terminal, &app);
     });
     measure("Enter to frame: open a type (25 KB of schemas)", || {
@@ -312,7 +330,11 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     app.update(Action::NextPane);
     measure("frame, type's schema tree, scrolling", || {
         flip = !flip;
-        app.update(if flip { Action::Bottom } else { Action::Top });
+        app.update(if flip {
+            Action::Move(Move::Bottom)
+        } else {
+            Action::Move(Move::Top)
+        });
         draw(terminal, &app);
     });
 
@@ -350,7 +372,11 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     app.update(Action::Right);
     measure("frame, 5 MB schema tree, scrolling", || {
         flip = !flip;
-        app.update(if flip { Action::Bottom } else { Action::Top });
+        app.update(if flip {
+            Action::Move(Move::Bottom)
+        } else {
+            Action::Move(Move::Top)
+        });
         draw(terminal, &app);
     });
 }

@@ -4,7 +4,7 @@
 use appdeck::api::{ApiError, Exchange, ListResponse, Reply};
 use appdeck::app::panes::connect::check::AnalysisJob;
 use appdeck::app::panes::connect::new_app::InferJob;
-use appdeck::app::{Action, ApiReply, App, Command, Delivery, RequestId, Session};
+use appdeck::app::{Action, ApiReply, App, Command, Delivery, Move, RequestId, Session};
 use appdeck::ui::theme::Theme;
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -194,7 +194,7 @@ fn browser_next_page_failed_keeps_rows() {
             page_reply(Ok(page(resources(60), Some("c2")))),
         ));
         if commands.is_empty() {
-            commands = app.update(Action::Bottom);
+            commands = app.update(Action::Move(Move::Bottom));
         }
         let id = first_request(&commands);
         let error = ApiError::Decode {

@@ -40,16 +40,22 @@ impl RequestIds {
     }
 }
 
-/// Everything that can happen to the app.
-#[derive(Debug)]
-pub enum Action {
-    /// Move the cursor of the focused list, tree or text.
+/// Where a movement key moves the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
     Up,
     Down,
     PageUp,
     PageDown,
     Top,
     Bottom,
+}
+
+/// Everything that can happen to the app.
+#[derive(Debug)]
+pub enum Action {
+    /// Move the cursor of the focused list, tree or text.
+    Move(Move),
     /// `h` / `l`: collapse or expand a node of the properties tree (`l` opens a row in the list).
     Left,
     Right,

@@ -22,7 +22,7 @@ mod global;
 use ratatui::layout::Rect;
 
 pub use action::{
-    Action, ApiCall, ApiReply, Command, Delivery, DraftSlot, DraftSubject, Notice, OpenAs,
+    Action, ApiCall, ApiReply, Command, Delivery, DraftSlot, DraftSubject, Move, Notice, OpenAs,
     ProfileSwitch, RequestId, StoredDraft, UnsentDraft,
 };
 pub use known_types::KnownTypes;

@@ -127,10 +127,10 @@ fn the_status_error_is_the_current_one_and_bang_keeps_the_last() {
         _ => panic!("the error popup is open"),
     };
     assert_eq!(scroll(&app), 0);
-    app.update(Action::Down);
-    app.update(Action::Down);
+    app.update(Action::Move(Move::Down));
+    app.update(Action::Move(Move::Down));
     assert_eq!(scroll(&app), 2, "j scrolls the popup");
-    app.update(Action::Up);
+    app.update(Action::Move(Move::Up));
     assert_eq!(scroll(&app), 1, "k scrolls it back");
     app.update(Action::Back);
     assert!(app.overlay.is_none(), "Esc closes it");
@@ -250,13 +250,13 @@ fn the_help_scrolls_by_line_and_by_page() {
         scroll(&app).1 > 2 * page,
         "the help is over two pages long at 80x14"
     );
-    app.update(Action::Down);
+    app.update(Action::Move(Move::Down));
     assert_eq!(scroll(&app).0, 1);
-    app.update(Action::PageDown);
+    app.update(Action::Move(Move::PageDown));
     assert_eq!(scroll(&app).0, 1 + page);
-    app.update(Action::PageUp);
+    app.update(Action::Move(Move::PageUp));
     assert_eq!(scroll(&app).0, 1);
-    app.update(Action::Up);
+    app.update(Action::Move(Move::Up));
     assert_eq!(scroll(&app).0, 0);
 }
 
@@ -268,7 +268,7 @@ fn the_activity_says_which_page_is_loading_or_that_a_row_is_opening() {
     let (id, _) = request_of(&commands).unwrap();
     app.update(reply(id, Ok(page(100, Some("c2")))));
     assert_eq!(app.activity(), None, "the first page is there");
-    let commands = app.update(Action::Bottom);
+    let commands = app.update(Action::Move(Move::Bottom));
     let (id, _) = request_of(&commands).expect("the next page");
     assert_eq!(app.activity().as_deref(), Some("loading page 2…"));
     app.update(reply(id, Ok(page(5, None))));
@@ -284,7 +284,7 @@ fn the_activity_says_which_page_is_loading_or_that_a_row_is_opening() {
 #[test]
 fn esc_cancels_the_load_in_flight_and_r_resumes() {
     let mut app = loaded(100);
-    let commands = app.update(Action::Bottom);
+    let commands = app.update(Action::Move(Move::Bottom));
     let (id, _) = request_of(&commands).expect("the next page");
     assert_eq!(app.update(Action::Back), vec![Command::Cancel(id)]);
     assert!(app.browser.in_flight().is_none());
@@ -299,7 +299,7 @@ fn esc_cancels_the_load_in_flight_and_r_resumes() {
 #[test]
 fn type_filter_from_the_command_line_restarts_the_listing() {
     let mut app = loaded(100);
-    let (old, _) = request_of(&app.update(Action::Bottom)).expect("the next page");
+    let (old, _) = request_of(&app.update(Action::Move(Move::Bottom))).expect("the next page");
     assert_eq!(app.browser.in_flight(), Some(old));
     key(&mut app, ':');
     app.update(Action::InsertText("type repo".into()));
@@ -660,7 +660,7 @@ fn esc_from_a_screen_opened_over_the_detail_returns_to_the_detail() {
 #[test]
 fn a_page_reaches_the_list_while_the_detail_is_on_top() {
     let mut app = loaded(100);
-    let (id, _) = request_of(&app.update(Action::Bottom)).expect("the next page");
+    let (id, _) = request_of(&app.update(Action::Move(Move::Bottom))).expect("the next page");
     app.update(Action::Open);
     assert!(detail(&app).is_some());
     app.update(reply(id, Ok(page(30, None))));
@@ -671,7 +671,7 @@ fn a_page_reaches_the_list_while_the_detail_is_on_top() {
 #[test]
 fn results_nobody_waits_for_are_dropped() {
     let mut app = loaded(100);
-    let (id, _) = request_of(&app.update(Action::Bottom)).expect("the next page");
+    let (id, _) = request_of(&app.update(Action::Move(Move::Bottom))).expect("the next page");
     // Never asked for: dropped before any pane sees it.
     assert!(
         app.update(reply(RequestId(9_999), Ok(page(5, None))))
@@ -798,7 +798,7 @@ fn a_configuration_warning_shows_on_the_first_frame() {
         Some(Notice::Error(text)) => assert!(text.contains("chmod 600 /t"), "{text}"),
         other => panic!("no warning on the first frame: {other:?}"),
     }
-    app.update(Action::Down);
+    app.update(Action::Move(Move::Down));
     assert!(app.notice.is_none(), "a key clears it from the bar");
     let kept = app.last_error.as_ref().expect("! keeps the warning");
     assert!(kept.message.contains("chmod 600 /t"));

@@ -14,6 +14,7 @@ pub mod syntax;
 
 pub use effective::{ActionKeys, EffectiveBinding, EffectiveTable, Keymap};
 
+use crate::app::action::Move;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -141,7 +142,7 @@ pub static MOVE_LINES: [Binding; 2] = [
         &[Char('j'), Code(KeyCode::Down)],
         "j/↓",
         "move down",
-        || Action::Down,
+        || Action::Move(Move::Down),
         "",
     ),
     bind(
@@ -149,7 +150,7 @@ pub static MOVE_LINES: [Binding; 2] = [
         &[Char('k'), Code(KeyCode::Up)],
         "k/↑",
         "move up",
-        || Action::Up,
+        || Action::Move(Move::Up),
         "",
     ),
 ];
@@ -160,7 +161,7 @@ pub static MOVE_PAGES: [Binding; 2] = [
         &[Code(KeyCode::PageDown), Ctrl('f'), Ctrl('d')],
         "PgDn/^f",
         "page down",
-        || Action::PageDown,
+        || Action::Move(Move::PageDown),
         "",
     ),
     bind(
@@ -168,7 +169,7 @@ pub static MOVE_PAGES: [Binding; 2] = [
         &[Code(KeyCode::PageUp), Ctrl('b'), Ctrl('u')],
         "PgUp/^b",
         "page up",
-        || Action::PageUp,
+        || Action::Move(Move::PageUp),
         "",
     ),
 ];
@@ -179,7 +180,7 @@ pub static MOVE_ENDS: [Binding; 2] = [
         &[Char('g'), Code(KeyCode::Home)],
         "g/Home",
         "go to the top",
-        || Action::Top,
+        || Action::Move(Move::Top),
         "",
     ),
     bind(
@@ -187,7 +188,7 @@ pub static MOVE_ENDS: [Binding; 2] = [
         &[Char('G'), Code(KeyCode::End)],
         "G/End",
         "go to the bottom",
-        || Action::Bottom,
+        || Action::Move(Move::Bottom),
         "",
     ),
 ];
@@ -301,7 +302,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         &[Code(KeyCode::Down)],
         "↓",
         "move down",
-        || Action::Down,
+        || Action::Move(Move::Down),
         "",
     ),
     bind(
@@ -309,7 +310,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         &[Code(KeyCode::Up)],
         "↑",
         "move up",
-        || Action::Up,
+        || Action::Move(Move::Up),
         "",
     ),
     bind(
@@ -317,7 +318,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         &[Code(KeyCode::PageDown)],
         "PgDn",
         "page down",
-        || Action::PageDown,
+        || Action::Move(Move::PageDown),
         "",
     ),
     bind(
@@ -325,7 +326,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         &[Code(KeyCode::PageUp)],
         "PgUp",
         "page up",
-        || Action::PageUp,
+        || Action::Move(Move::PageUp),
         "",
     ),
 ];
@@ -435,7 +436,7 @@ mod tests {
         let focus = focus(InputMode::None);
         assert!(matches!(
             action_for(focus.clone(), press(KeyCode::Char('j'))),
-            Some(Action::Down)
+            Some(Action::Move(Move::Down))
         ));
         assert!(matches!(
             action_for(focus.clone(), press(KeyCode::Char('q'))),

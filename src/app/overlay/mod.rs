@@ -5,6 +5,7 @@ pub mod command_line;
 mod update;
 pub mod value;
 
+use crate::app::action::Move;
 use crossterm::event::KeyCode;
 
 use super::Action;
@@ -69,7 +70,7 @@ static PICKER: [Binding; 6] = [
         &[Key::Code(KeyCode::Down)],
         "↓",
         "next type",
-        || Action::Down,
+        || Action::Move(Move::Down),
         "",
     ),
     bind(
@@ -77,7 +78,7 @@ static PICKER: [Binding; 6] = [
         &[Key::Code(KeyCode::Up)],
         "↑",
         "previous type",
-        || Action::Up,
+        || Action::Move(Move::Up),
         "",
     ),
     bind(
@@ -85,7 +86,7 @@ static PICKER: [Binding; 6] = [
         &[Key::Code(KeyCode::PageDown)],
         "PgDn",
         "page down",
-        || Action::PageDown,
+        || Action::Move(Move::PageDown),
         "",
     ),
     bind(
@@ -93,7 +94,7 @@ static PICKER: [Binding; 6] = [
         &[Key::Code(KeyCode::PageUp)],
         "PgUp",
         "page up",
-        || Action::PageUp,
+        || Action::Move(Move::PageUp),
         "",
     ),
 ];
@@ -124,7 +125,7 @@ static POPUP: [Binding; 3] = [
         &[Key::Char('j'), Key::Code(KeyCode::Down)],
         "j/↓",
         "scroll down",
-        || Action::Down,
+        || Action::Move(Move::Down),
         "",
     ),
     bind(
@@ -132,7 +133,7 @@ static POPUP: [Binding; 3] = [
         &[Key::Char('k'), Key::Code(KeyCode::Up)],
         "k/↑",
         "scroll up",
-        || Action::Up,
+        || Action::Move(Move::Up),
         "",
     ),
 ];
@@ -478,7 +479,10 @@ mod tests {
         }
         assert!(matches!(press(KeyCode::Enter), Some(Action::Submit)));
         assert!(matches!(press(KeyCode::Esc), Some(Action::Back)));
-        assert!(matches!(press(KeyCode::Down), Some(Action::Down)));
+        assert!(matches!(
+            press(KeyCode::Down),
+            Some(Action::Move(Move::Down))
+        ));
     }
 
     #[test]

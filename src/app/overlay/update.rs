@@ -3,6 +3,7 @@
 
 use super::command_line;
 use super::{Help, Overlay};
+use crate::app::action::Move;
 use crate::app::widgets::LineEvent;
 use crate::app::{Action, App, Command};
 
@@ -23,10 +24,10 @@ impl App {
                     LineEvent::Other(action) => {
                         let page = Help::rows_in_view(body, help.lines().len()).max(1) as isize;
                         match action {
-                            Action::Up => help.scroll_by(-1, body),
-                            Action::Down => help.scroll_by(1, body),
-                            Action::PageUp => help.scroll_by(-page, body),
-                            Action::PageDown => help.scroll_by(page, body),
+                            Action::Move(Move::Up) => help.scroll_by(-1, body),
+                            Action::Move(Move::Down) => help.scroll_by(1, body),
+                            Action::Move(Move::PageUp) => help.scroll_by(-page, body),
+                            Action::Move(Move::PageDown) => help.scroll_by(page, body),
                             _ => {}
                         }
                     }
@@ -65,13 +66,13 @@ impl App {
                             }
                         }
                     }
-                    LineEvent::Other(Action::Up) => {
+                    LineEvent::Other(Action::Move(Move::Up)) => {
                         if let Some((at, text)) = self.command_history.older(line.recalled) {
                             line.input.set(text);
                             line.recalled = Some(at);
                         }
                     }
-                    LineEvent::Other(Action::Down) => {
+                    LineEvent::Other(Action::Move(Move::Down)) => {
                         if let Some(at) = line.recalled {
                             match self.command_history.newer(at) {
                                 Some((at, text)) => {
@@ -119,12 +120,12 @@ impl App {
                         let len = picker.visible.len();
                         if matches!(
                             action,
-                            Action::Up
-                                | Action::Down
-                                | Action::PageUp
-                                | Action::PageDown
-                                | Action::Top
-                                | Action::Bottom
+                            Action::Move(Move::Up)
+                                | Action::Move(Move::Down)
+                                | Action::Move(Move::PageUp)
+                                | Action::Move(Move::PageDown)
+                                | Action::Move(Move::Top)
+                                | Action::Move(Move::Bottom)
                         ) {
                             picker.cursor.apply(&action, len, len);
                         }
@@ -149,8 +150,8 @@ impl App {
             Overlay::Error(mut popup) => {
                 match action {
                     Action::Back => return Vec::new(),
-                    Action::Down => popup.scroll += 1,
-                    Action::Up => popup.scroll = popup.scroll.saturating_sub(1),
+                    Action::Move(Move::Down) => popup.scroll += 1,
+                    Action::Move(Move::Up) => popup.scroll = popup.scroll.saturating_sub(1),
                     _ => {}
                 }
                 self.overlay = Some(Overlay::Error(popup));

@@ -1,6 +1,7 @@
 //! The value popup (`v`, or `Enter` on a leaf, in the detail view): one value in full, wrapped
 //! to the popup's width and scrolled, for what a pane can only show cut. `y` copies it whole.
 
+use crate::app::action::Move;
 use std::ops::Range;
 
 use crossterm::event::KeyCode;
@@ -155,12 +156,12 @@ impl ValuePopup {
         let page = usize::from(self.text_area(body).height).max(1);
         let last = self.last_top(body);
         self.scroll = match action {
-            Action::Down | Action::ScrollDown => self.scroll + 1,
-            Action::Up | Action::ScrollUp => self.scroll.saturating_sub(1),
-            Action::PageDown => self.scroll + page,
-            Action::PageUp => self.scroll.saturating_sub(page),
-            Action::Top => 0,
-            Action::Bottom => last,
+            Action::Move(Move::Down) | Action::ScrollDown => self.scroll + 1,
+            Action::Move(Move::Up) | Action::ScrollUp => self.scroll.saturating_sub(1),
+            Action::Move(Move::PageDown) => self.scroll + page,
+            Action::Move(Move::PageUp) => self.scroll.saturating_sub(page),
+            Action::Move(Move::Top) => 0,
+            Action::Move(Move::Bottom) => last,
             _ => self.scroll,
         }
         .min(last);
@@ -197,19 +198,19 @@ mod tests {
             .collect();
         assert_eq!(rows.concat(), text);
         assert!(rows.iter().all(|r| r.chars().count() <= 34));
-        popup.scroll(&Action::Bottom, body());
+        popup.scroll(&Action::Move(Move::Bottom), body());
         let height = usize::from(popup.text_area(body()).height);
         assert_eq!(popup.scroll, popup.row_count() - height);
         assert!(popup.row(popup.row_count() - 1).unwrap().ends_with(" end"));
-        popup.scroll(&Action::Down, body());
+        popup.scroll(&Action::Move(Move::Down), body());
         assert_eq!(
             popup.scroll,
             popup.row_count() - height,
             "never past the end"
         );
-        popup.scroll(&Action::PageUp, body());
+        popup.scroll(&Action::Move(Move::PageUp), body());
         assert_eq!(popup.scroll, popup.row_count() - 2 * height);
-        popup.scroll(&Action::Top, body());
+        popup.scroll(&Action::Move(Move::Top), body());
         assert_eq!(popup.scroll, 0);
     }
 

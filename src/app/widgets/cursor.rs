@@ -2,6 +2,7 @@
 //! The offset lives in state (not in the renderer) so scrolling is smooth and `render` stays pure.
 
 use crate::app::Action;
+use crate::app::action::Move;
 
 /// Lines the mouse wheel moves.
 const WHEEL_LINES: isize = 3;
@@ -70,12 +71,12 @@ impl ListCursor {
 pub fn is_movement(action: &Action) -> bool {
     matches!(
         action,
-        Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
+        Action::Move(Move::Up)
+            | Action::Move(Move::Down)
+            | Action::Move(Move::PageUp)
+            | Action::Move(Move::PageDown)
+            | Action::Move(Move::Top)
+            | Action::Move(Move::Bottom)
             | Action::ScrollUp
             | Action::ScrollDown
     )
@@ -87,12 +88,12 @@ impl ListCursor {
     pub fn apply(&mut self, action: &Action, len: usize, height: usize) {
         let page = height.max(1) as isize;
         match action {
-            Action::Up => self.move_by(-1, len, height),
-            Action::Down => self.move_by(1, len, height),
-            Action::PageUp => self.move_by(-page, len, height),
-            Action::PageDown => self.move_by(page, len, height),
-            Action::Top => self.select(0, len, height),
-            Action::Bottom => self.select(len.saturating_sub(1), len, height),
+            Action::Move(Move::Up) => self.move_by(-1, len, height),
+            Action::Move(Move::Down) => self.move_by(1, len, height),
+            Action::Move(Move::PageUp) => self.move_by(-page, len, height),
+            Action::Move(Move::PageDown) => self.move_by(page, len, height),
+            Action::Move(Move::Top) => self.select(0, len, height),
+            Action::Move(Move::Bottom) => self.select(len.saturating_sub(1), len, height),
             Action::ScrollUp => self.scroll(-WHEEL_LINES, len, height),
             Action::ScrollDown => self.scroll(WHEEL_LINES, len, height),
             _ => {}

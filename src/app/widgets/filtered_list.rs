@@ -2,6 +2,7 @@
 //! filter, the cursor over them, and the keys and clicks every such table handles the same way.
 //! The pane keeps its rows and says what a row's searchable texts are; this keeps the rest.
 
+use crate::app::action::Move;
 use ratatui::layout::Rect;
 
 use super::{LineEvent, LineInput, ListCursor, is_movement};
@@ -91,7 +92,7 @@ impl FilteredList {
                 }
                 // The cursor still moves while the filter is typed, so the user can see where
                 // `Enter` will leave it.
-                LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+                LineEvent::Other(action @ (Action::Move(Move::Up) | Action::Move(Move::Down))) => {
                     self.cursor.apply(&action, len, height)
                 }
                 LineEvent::Unchanged | LineEvent::Other(_) => {}
@@ -153,7 +154,10 @@ mod tests {
         typed(&mut list, &rows, "ALPH");
         assert_eq!(list.visible, [0, 3]);
         assert_eq!(list.input_mode(), InputMode::Line);
-        assert!(matches!(list.update(Action::Down, BODY), ListEvent::Done));
+        assert!(matches!(
+            list.update(Action::Move(Move::Down), BODY),
+            ListEvent::Done
+        ));
         assert_eq!(
             list.selected(),
             Some(3),

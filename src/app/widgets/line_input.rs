@@ -103,6 +103,7 @@ impl LineInput {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::action::Move;
     use ratatui_textarea::Key;
 
     fn key(c: char) -> Input {
@@ -183,8 +184,8 @@ mod tests {
         assert!(matches!(input.handle(Action::Submit), LineEvent::Submitted));
         assert!(matches!(input.handle(Action::Back), LineEvent::Cancelled));
         assert!(matches!(
-            input.handle(Action::Down),
-            LineEvent::Other(Action::Down)
+            input.handle(Action::Move(Move::Down)),
+            LineEvent::Other(Action::Move(Move::Down))
         ));
         assert_eq!(input.text(), "x");
     }

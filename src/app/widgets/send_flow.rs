@@ -3,6 +3,7 @@
 //! for a second `Enter` when something should make the user think twice), `Esc` to cancel a send
 //! in flight, and the answer with its `platform_app_url`. Every send is recorded in the history.
 
+use crate::app::action::Move;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -108,12 +109,12 @@ pub fn update_review(
         return Outcome::done();
     };
     match action {
-        Action::Down | Action::ScrollDown => *scroll += 1,
-        Action::Up | Action::ScrollUp => *scroll = scroll.saturating_sub(1),
-        Action::PageDown => *scroll += 10,
-        Action::PageUp => *scroll = scroll.saturating_sub(10),
-        Action::Top => *scroll = 0,
-        Action::Bottom => *scroll = usize::MAX / 2,
+        Action::Move(Move::Down) | Action::ScrollDown => *scroll += 1,
+        Action::Move(Move::Up) | Action::ScrollUp => *scroll = scroll.saturating_sub(1),
+        Action::Move(Move::PageDown) => *scroll += 10,
+        Action::Move(Move::PageUp) => *scroll = scroll.saturating_sub(10),
+        Action::Move(Move::Top) => *scroll = 0,
+        Action::Move(Move::Bottom) => *scroll = usize::MAX / 2,
         Action::Open => {
             if cx.refuse_write(target.kind.as_str()) {
                 return Outcome::done();

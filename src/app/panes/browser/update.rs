@@ -1,5 +1,6 @@
 //! Keys, clicks and replies on the resource list, and its `/` filter while it is being typed.
 
+use crate::app::action::Move;
 use std::sync::Arc;
 
 use super::keys::BROWSER_KEYS;
@@ -184,7 +185,7 @@ impl Browser {
                 self.filter.set("");
                 self.refilter(self.table_height(cx.body));
             }
-            LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+            LineEvent::Other(action @ (Action::Move(Move::Up) | Action::Move(Move::Down))) => {
                 return self.move_cursor(&action, cx);
             }
             LineEvent::Other(_) => {}

@@ -1,6 +1,7 @@
 //! Keys on the composer: moving between fields, editing them, the checks that follow every
 //! change, the review, the send and its answer.
 
+use crate::app::action::Move;
 use ratatui_textarea::{CursorMove, Input, Key};
 use serde_json::Value;
 
@@ -146,26 +147,26 @@ impl Composer {
     /// Normal mode: moving between fields and the composer's own keys.
     fn update_writing(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match action {
-            Action::Down | Action::ScrollDown => {
+            Action::Move(Move::Down) | Action::ScrollDown => {
                 if self.field == Field::Findings {
                     self.finding = (self.finding + 1).min(self.findings.len().saturating_sub(1));
                 } else {
                     self.field = self.field.step(true);
                 }
             }
-            Action::Up | Action::ScrollUp => {
+            Action::Move(Move::Up) | Action::ScrollUp => {
                 if self.field == Field::Findings && self.finding > 0 {
                     self.finding -= 1;
                 } else {
                     self.field = self.field.step(false);
                 }
             }
-            Action::Top => self.field = Field::TaskId,
-            Action::Bottom => self.field = Field::Findings,
-            Action::PageDown if self.field == Field::Resource => {
+            Action::Move(Move::Top) => self.field = Field::TaskId,
+            Action::Move(Move::Bottom) => self.field = Field::Findings,
+            Action::Move(Move::PageDown) if self.field == Field::Resource => {
                 self.resource.move_cursor(CursorMove::ParagraphForward)
             }
-            Action::PageUp if self.field == Field::Resource => {
+            Action::Move(Move::PageUp) if self.field == Field::Resource => {
                 self.resource.move_cursor(CursorMove::ParagraphBack)
             }
             Action::Open if self.field == Field::Findings => self.go_to_finding(0),
@@ -257,9 +258,9 @@ impl Composer {
                 self.editing = false;
                 Vec::new()
             }
-            LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+            LineEvent::Other(action @ (Action::Move(Move::Up) | Action::Move(Move::Down))) => {
                 self.editing = false;
-                self.field = self.field.step(matches!(action, Action::Down));
+                self.field = self.field.step(matches!(action, Action::Move(Move::Down)));
                 Vec::new()
             }
             LineEvent::Unchanged | LineEvent::Other(_) => Vec::new(),

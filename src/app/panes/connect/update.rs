@@ -2,6 +2,7 @@
 //! payload (checked and compared after every change), jumping from the outline, a finding or a
 //! change to its place in the editor, the review, the send and its answer.
 
+use crate::app::action::Move;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -312,10 +313,14 @@ impl ConnectComposer {
         };
         let last = picker.starts.len().saturating_sub(1);
         match action {
-            Action::Down | Action::ScrollDown => picker.cursor = (picker.cursor + 1).min(last),
-            Action::Up | Action::ScrollUp => picker.cursor = picker.cursor.saturating_sub(1),
-            Action::Top | Action::PageUp => picker.cursor = 0,
-            Action::Bottom | Action::PageDown => picker.cursor = last,
+            Action::Move(Move::Down) | Action::ScrollDown => {
+                picker.cursor = (picker.cursor + 1).min(last)
+            }
+            Action::Move(Move::Up) | Action::ScrollUp => {
+                picker.cursor = picker.cursor.saturating_sub(1)
+            }
+            Action::Move(Move::Top) | Action::Move(Move::PageUp) => picker.cursor = 0,
+            Action::Move(Move::Bottom) | Action::Move(Move::PageDown) => picker.cursor = last,
             Action::Open => {
                 let Some(start) = picker.starts.get(picker.cursor).cloned() else {
                     return Outcome::done();
@@ -376,12 +381,12 @@ impl ConnectComposer {
     /// Normal mode: moving in and between the parts, and the composer's own keys.
     fn update_writing(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match action {
-            Action::Down | Action::ScrollDown => self.step(1),
-            Action::Up | Action::ScrollUp => self.step(-1),
-            Action::PageDown => self.step(10),
-            Action::PageUp => self.step(-10),
-            Action::Top => self.step(isize::MIN / 2),
-            Action::Bottom => self.step(isize::MAX / 2),
+            Action::Move(Move::Down) | Action::ScrollDown => self.step(1),
+            Action::Move(Move::Up) | Action::ScrollUp => self.step(-1),
+            Action::Move(Move::PageDown) => self.step(10),
+            Action::Move(Move::PageUp) => self.step(-10),
+            Action::Move(Move::Top) => self.step(isize::MIN / 2),
+            Action::Move(Move::Bottom) => self.step(isize::MAX / 2),
             Action::NextPane => self.part = self.part.step(true),
             Action::PrevPane => self.part = self.part.step(false),
             Action::Open => match self.part {

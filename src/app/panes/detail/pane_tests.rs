@@ -2,6 +2,7 @@
 //! full (`v`, `Enter` on a leaf), wrapping the raw JSON (`w`), the raw JSON of the whole
 //! resource (`a`), and `y` in the raw JSON.
 
+use crate::app::action::Move;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
@@ -52,7 +53,7 @@ fn select(app: &mut App, pane: DetailPane, text: &str) {
     while detail(app).unwrap().focus != pane {
         app.update(Action::NextPane);
     }
-    app.update(Action::Top);
+    app.update(Action::Move(Move::Top));
     for _ in 0..200 {
         let d = detail(app).unwrap();
         let at = d.cursor(pane).selected;
@@ -64,7 +65,7 @@ fn select(app: &mut App, pane: DetailPane, text: &str) {
         if line.contains(text) {
             return;
         }
-        app.update(Action::Down);
+        app.update(Action::Move(Move::Down));
     }
     panic!("no line with {text}");
 }
@@ -92,7 +93,7 @@ fn enter_on_a_leaf_of_the_tree_shows_the_value_whole_and_y_copies_it() {
     let rows: Vec<&str> = (0..p.row_count()).filter_map(|r| p.row(r)).collect();
     assert_eq!(rows.concat(), long(), "every character, wrapped");
     // It scrolls to the end, and y copies the value as it came.
-    app.update(Action::Bottom);
+    app.update(Action::Move(Move::Bottom));
     let p = popup(&app).unwrap();
     assert!(p.scroll > 0 && p.row(p.row_count() - 1).unwrap().ends_with(" end"));
     assert_eq!(app.update(Action::Copy), vec![Command::Copy(long())]);
@@ -142,7 +143,7 @@ fn y_and_v_in_the_raw_json_reach_the_value_a_line_belongs_to_never_a_lone_brace(
     let mut app = open(resource(), (120, 40));
     // The line closing `owner`.
     select(&mut app, DetailPane::Raw, "\"team\"");
-    app.update(Action::Down);
+    app.update(Action::Move(Move::Down));
     assert_eq!(
         detail(&app).unwrap().raw().lines()[detail(&app).unwrap().cursor(DetailPane::Raw).selected]
             .trim(),
@@ -177,7 +178,7 @@ fn w_wraps_the_raw_json_and_the_selected_line_stays_in_view() {
     assert!(detail(&app).unwrap().raw_wrap);
     // Each value line wraps to three rows or so: going down a few lines scrolls already.
     for _ in 0..height / 2 {
-        app.update(Action::Down);
+        app.update(Action::Move(Move::Down));
     }
     let d = detail(&app).unwrap();
     let cursor = d.cursor(DetailPane::Raw);

@@ -2,6 +2,7 @@
 
 use super::keys::DETAIL_KEYS;
 use super::{Detail, DetailPane, DetailSearch};
+use crate::app::action::Move;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::overlay::Overlay;
@@ -240,7 +241,7 @@ impl Detail {
                 }
             }
             LineEvent::Cancelled => self.search = None,
-            LineEvent::Other(action @ (Action::Up | Action::Down)) => {
+            LineEvent::Other(action @ (Action::Move(Move::Up) | Action::Move(Move::Down))) => {
                 let len = self.pane_len(focus);
                 self.cursor_mut(focus).apply(&action, len, height);
             }

@@ -4,6 +4,7 @@
 use super::keys::{ENTRY_KEYS, HISTORY_KEYS};
 use super::{HistoryView, Listed, layout};
 use crate::api::curl;
+use crate::app::action::Move;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, News, Open, Outcome, Pane};
 use crate::app::widgets::ListEvent;
@@ -113,12 +114,12 @@ impl HistoryView {
         let last = detail.lines.len().saturating_sub(page);
         let scroll = detail.scroll;
         detail.scroll = match action {
-            Action::Down | Action::ScrollDown => (scroll + 1).min(last),
-            Action::Up | Action::ScrollUp => scroll.saturating_sub(1),
-            Action::PageDown => (scroll + page).min(last),
-            Action::PageUp => scroll.saturating_sub(page),
-            Action::Top => 0,
-            Action::Bottom => last,
+            Action::Move(Move::Down) | Action::ScrollDown => (scroll + 1).min(last),
+            Action::Move(Move::Up) | Action::ScrollUp => scroll.saturating_sub(1),
+            Action::Move(Move::PageDown) => (scroll + page).min(last),
+            Action::Move(Move::PageUp) => scroll.saturating_sub(page),
+            Action::Move(Move::Top) => 0,
+            Action::Move(Move::Bottom) => last,
             Action::Back | Action::Left => {
                 self.shown = None;
                 return Outcome::done();
