@@ -60,7 +60,7 @@ fn typed_key(flip: &mut bool) -> KeyCode {
 }
 
 fn main() {
-    let types: Value = serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).expect("demo types");
+    let types: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).expect("demo types");
     let types = Arc::new(types);
 
     // A check of the demo's report, against the demo's types.

@@ -128,7 +128,7 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
         // The demo's types at once; every known type replaces them once loaded (after the first frame).
         known_types: cli
             .demo
-            .then(|| serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).ok())
+            .then(|| serde_json::from_str(appdeck::catalog::DEMO_CONNECT).ok())
             .flatten(),
         read_only,
         theme: appdeck::ui::theme::Theme::from_env(&ui.theme),

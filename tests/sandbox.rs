@@ -10,7 +10,8 @@ use appdeck::api::{
     ApiError, Client, ClientSettings, Field, ListRequest, Operation, PageItem, Pager, Reply,
     Resource, Token,
 };
-use appdeck::sandbox::{DEMO_CONNECT, Fault, Sandbox, SandboxOptions};
+use appdeck::catalog::DEMO_CONNECT;
+use appdeck::sandbox::{Fault, Sandbox, SandboxOptions};
 use appdeck::schema::{self, CompiledSchema};
 use serde_json::{Value, json};
 

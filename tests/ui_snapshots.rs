@@ -531,7 +531,7 @@ fn composer_app(size: (u16, u16)) -> App {
     app.report = std::sync::Arc::new(ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         types: Some(std::sync::Arc::new(
-            serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).unwrap(),
+            serde_json::from_str(appdeck::catalog::DEMO_CONNECT).unwrap(),
         )),
         run_tag: "20261121-120000".into(),
     });
@@ -972,7 +972,7 @@ fn connect_app(size: (u16, u16)) -> App {
     ));
     let opened = press(&mut app, KeyCode::Char('C'));
     settle_connect(&mut app, opened);
-    let mut payload: Value = serde_json::from_str(appdeck::sandbox::DEMO_CONNECT).unwrap();
+    let mut payload: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).unwrap();
     payload["version"] = json!("1.5.0");
     payload["resources"]
         .as_array_mut()

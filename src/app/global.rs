@@ -361,7 +361,7 @@ impl App {
         )));
         list.type_filter = Some(name);
         let commands = vec![list.start(&mut self.ids)];
-        let id = self.stack.push(Screen::Resources(Box::new(list)));
+        let id = self.stack.push(Screen::Browser(Box::new(list)));
         self.stack.claim(id, &commands);
         commands
     }

@@ -6,20 +6,20 @@ use ratatui::layout::{Constraint, Layout, Rect};
 
 /// The three bands of every screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Screen {
+pub struct Bands {
     pub status: Rect,
     pub body: Rect,
     pub footer: Rect,
 }
 
-pub fn screen(area: Rect) -> Screen {
+pub fn screen(area: Rect) -> Bands {
     let [status, body, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
         Constraint::Length(1),
     ])
     .areas(area);
-    Screen {
+    Bands {
         status,
         body,
         footer,

@@ -1,14 +1,16 @@
 //! The pane trait and the one enum of screens that can be pushed on the stack.
 //!
-//! A pane owns its state and answers four questions: how to handle an action ([`Pane::update`],
-//! [`Pane::on_reply`]), which keys it has ([`Pane::keys`], read by the dispatch, the help and the
-//! footer), what it is doing ([`Pane::activity`], for the status bar), and how it lays itself out
-//! (its own `layout.rs`, used by its update for viewport sizes and by its renderer).
+//! A pane owns its state and answers: how to handle a key ([`Pane::update`]), the answer to a
+//! request it made ([`Pane::on_reply`]) and news every pane hears ([`Pane::on_broadcast`]);
+//! which keys it has ([`Pane::keys`]), what it is doing ([`Pane::activity`]); and how it lays
+//! itself out (its own `layout.rs`). It never opens another screen itself: it asks
+//! ([`Outcome::Open`]) and the app decides. Work too slow for a keypress is a
+//! [`Job`](super::job::Job) defined in its folder, returned as [`Command::Run`].
 //!
-//! Adding a pane: a folder `panes/<pane>/` (state, `update.rs` with `impl Pane`, `keys.rs`,
-//! `layout.rs`), a file `ui/panes/<pane>.rs`, one variant of [`Screen`] (and its arm in
-//! [`Screen::pane`] / [`Screen::pane_mut`]), one arm in `ui::render`, its action verbs in
-//! `action.rs` and, to open it from anywhere, a global key or command in `global.rs`.
+//! Adding a pane touches, outside its folder `panes/<pane>/` and its renderer
+//! `ui/panes/<pane>.rs`: its `pub mod` in `panes/mod.rs`, one variant of [`Screen`] with its
+//! arms in [`Screen::pane`] / [`Screen::pane_mut`], one arm in `ui::render`, its key table in
+//! `keymap/registry.rs`, and the key or `:` command that opens it (`global.rs`).
 
 use ratatui::layout::Rect;
 
@@ -42,7 +44,7 @@ pub enum Screen {
     History(Box<HistoryView>),
     /// A resource list of one type opened over another screen (`b` on a type): `Esc` goes back
     /// to it. The main list stays as it was below.
-    Resources(Box<Browser>),
+    Browser(Box<Browser>),
     Connect(Box<ConnectComposer>),
 }
 
@@ -54,7 +56,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_ref(),
             Screen::Composer(composer) => composer.as_ref(),
             Screen::History(history) => history.as_ref(),
-            Screen::Resources(list) => list.as_ref(),
+            Screen::Browser(list) => list.as_ref(),
             Screen::Connect(connect) => connect.as_ref(),
         }
     }
@@ -66,7 +68,7 @@ impl Screen {
             Screen::TypeDetail(detail) => detail.as_mut(),
             Screen::Composer(composer) => composer.as_mut(),
             Screen::History(history) => history.as_mut(),
-            Screen::Resources(list) => list.as_mut(),
+            Screen::Browser(list) => list.as_mut(),
             Screen::Connect(connect) => connect.as_mut(),
         }
     }

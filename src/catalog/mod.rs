@@ -149,9 +149,13 @@ pub fn from_recorded(recorded: &KnownAppVersion) -> Result<AppVersion, SourcePro
     ))
 }
 
-/// The demo's payload (`assets/demo/connect.json`), built in.
+/// A connect payload registering the demo app's resource types (acme-devtools 1.4.0): known
+/// under `--demo`, and registered by the sandbox it runs.
+pub const DEMO_CONNECT: &str = include_str!("../../assets/demo/connect.json");
+
+/// The demo's payload ([`DEMO_CONNECT`]), built in.
 pub fn demo() -> AppVersion {
-    let map = serde_json::from_str(crate::sandbox::DEMO_CONNECT).unwrap_or_default();
+    let map = serde_json::from_str(DEMO_CONNECT).unwrap_or_default();
     AppVersion::from_payload(map, Source::Demo, None)
 }
 

@@ -5,7 +5,7 @@
 
 use toml::de::{DeTable, DeValue};
 
-use super::located::{Located, line_of};
+use super::located::{LineProblem, line_of};
 
 /// One `action = ["key", ...]` line of `[keys]` or of `[keys.PANE]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,13 +23,13 @@ const HOW_TO_WRITE: &str = "write `action = [\"key\", ...]` at the top of [keys]
      in a [keys.PANE] table (one pane); `appdeck keys` lists the actions and their panes";
 
 /// Reads the `keys` table of the parsed config file (absent: no entries).
-pub fn read(file: &DeTable, text: &str) -> Result<Vec<KeyEntry>, Located> {
+pub fn read(file: &DeTable, text: &str) -> Result<Vec<KeyEntry>, LineProblem> {
     let Some(keys) = file.get("keys") else {
         return Ok(Vec::new());
     };
     let at = |span: std::ops::Range<usize>| line_of(text, span.start);
     let DeValue::Table(table) = keys.get_ref() else {
-        return Err(Located::new(
+        return Err(LineProblem::new(
             at(keys.span()),
             format!("`keys` must be a table; {HOW_TO_WRITE}"),
         ));
@@ -44,7 +44,7 @@ pub fn read(file: &DeTable, text: &str) -> Result<Vec<KeyEntry>, Located> {
                     let action_line = at(action.span());
                     let action = crate::sanitize::line(action.get_ref()).into_owned();
                     if let DeValue::Table(_) = value.get_ref() {
-                        return Err(Located::new(
+                        return Err(LineProblem::new(
                             action_line,
                             format!(
                                 "[keys.{name}.{action}]: tables go one level deep only; {HOW_TO_WRITE}"
@@ -79,10 +79,10 @@ fn key_list(
     value: &toml::Spanned<DeValue>,
     text: &str,
     what: &str,
-) -> Result<Vec<(String, usize)>, Located> {
+) -> Result<Vec<(String, usize)>, LineProblem> {
     let line = line_of(text, value.span().start);
     let not_keys = || {
-        Located::new(
+        LineProblem::new(
             line,
             format!("{what}: give a list of keys as strings, e.g. [\"x\", \"ctrl-x\"]"),
         )
@@ -104,7 +104,7 @@ fn key_list(
 mod tests {
     use super::*;
 
-    fn read_text(text: &str) -> Result<Vec<KeyEntry>, Located> {
+    fn read_text(text: &str) -> Result<Vec<KeyEntry>, LineProblem> {
         let file = DeTable::parse(text).expect("valid TOML");
         read(file.get_ref(), text)
     }

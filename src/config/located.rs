@@ -3,14 +3,14 @@
 
 /// A problem at a line of the config file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Located {
+pub struct LineProblem {
     pub line: usize,
     pub message: String,
 }
 
-impl Located {
+impl LineProblem {
     pub fn new(line: usize, message: impl Into<String>) -> Self {
-        Located {
+        LineProblem {
             line,
             message: message.into(),
         }

@@ -20,7 +20,7 @@ use crate::api::{ClientSettings, Token};
 use crate::bounded_read;
 
 pub use file::{ConfigFile, ParseProblem, Profile};
-pub use located::Located;
+pub use located::LineProblem;
 pub use secret::{read_token_file, readable_by_others};
 pub use ui::{UiSettings, load_ui, ui_settings};
 

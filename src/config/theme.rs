@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use ratatui::style::Color;
 use toml::de::{DeTable, DeValue};
 
-use super::located::{Located, line_of};
+use super::located::{LineProblem, line_of};
 
 /// The built-in themes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -220,7 +220,7 @@ pub fn describe_colour(colour: Color) -> String {
 }
 
 /// Reads the `theme` key of the parsed config file (absent: the dark theme as it is).
-pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, Located> {
+pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, LineProblem> {
     let Some(theme) = file.get("theme") else {
         return Ok(ThemeChoice::default());
     };
@@ -237,13 +237,13 @@ pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, Located> {
                 let key = key.get_ref().as_ref();
                 if key == "name" {
                     let DeValue::String(name) = value.get_ref() else {
-                        return Err(Located::new(line, not_a_theme_name()));
+                        return Err(LineProblem::new(line, not_a_theme_name()));
                     };
                     choice.base = base(name, line)?;
                     continue;
                 }
                 let Some(role) = Role::parse(key) else {
-                    return Err(Located::new(
+                    return Err(LineProblem::new(
                         line,
                         format!(
                             "[theme]: unknown role `{}`; the roles are `name` (dark or light) and {}",
@@ -253,7 +253,7 @@ pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, Located> {
                     ));
                 };
                 let Some(colour) = parse_colour(value.get_ref()) else {
-                    return Err(Located::new(
+                    return Err(LineProblem::new(
                         line,
                         format!(
                             "[theme]: `{key}` is not a colour; {HOW_TO_WRITE_A_COLOUR}",
@@ -265,13 +265,13 @@ pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, Located> {
             }
             Ok(choice)
         }
-        _ => Err(Located::new(at(theme.span()), not_a_theme_name())),
+        _ => Err(LineProblem::new(at(theme.span()), not_a_theme_name())),
     }
 }
 
-fn base(name: &str, line: usize) -> Result<BaseTheme, Located> {
+fn base(name: &str, line: usize) -> Result<BaseTheme, LineProblem> {
     BaseTheme::parse(name).ok_or_else(|| {
-        Located::new(
+        LineProblem::new(
             line,
             format!(
                 "unknown theme {:?}; {}",
@@ -290,7 +290,7 @@ fn not_a_theme_name() -> String {
 mod tests {
     use super::*;
 
-    fn read_text(text: &str) -> Result<ThemeChoice, Located> {
+    fn read_text(text: &str) -> Result<ThemeChoice, LineProblem> {
         let file = DeTable::parse(text).expect("valid TOML");
         read(file.get_ref(), text)
     }

@@ -4,7 +4,7 @@
 
 use toml::de::DeTable;
 
-use super::located::Located;
+use super::located::LineProblem;
 use super::theme::{self, ThemeChoice};
 use super::{ConfigError, ConfigText, Env, Flags, ParseProblem, Source, config_path, read_config};
 use crate::app::keymap::Keymap;
@@ -36,7 +36,7 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
     let Some(config) = config else {
         return Ok(UiSettings::default());
     };
-    let located = |problem: Located| ConfigError::Setting {
+    let located = |problem: LineProblem| ConfigError::Setting {
         path: config.path.clone(),
         line: problem.line,
         message: problem.message,

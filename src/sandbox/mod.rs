@@ -37,7 +37,7 @@ use tokio::task::JoinHandle;
 
 pub use fault::{FAULT_FORMS, Fault, FaultParseError};
 pub use limits::SandboxLimits;
-pub use seed::{DEMO_CONNECT, DEMO_RESOURCES, MAX_GENERATED, refuse_generate};
+pub use seed::{DEMO_RESOURCES, MAX_GENERATED, refuse_generate};
 pub use store::{RecordedFailure, SANDBOX_ORGANIZATION, SandboxStore};
 
 /// How long `shutdown` lets in-flight requests finish before it stops waiting for them.

@@ -13,9 +13,8 @@ use super::request::refuse_issues;
 use super::rows::{Row, RowJson};
 use super::store::{SandboxStore, Stamp, non_empty};
 use crate::api::{Field, Resource};
+use crate::catalog::DEMO_CONNECT;
 
-/// A connect payload registering the demo app's resource types (acme-devtools 1.4.0).
-pub const DEMO_CONNECT: &str = include_str!("../../assets/demo/connect.json");
 /// The demo resources: a JSON array of a few hundred resources of the demo types.
 pub const DEMO_RESOURCES: &str = include_str!("../../assets/demo/resources.json");
 

@@ -40,7 +40,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::History(history)) => {
             panes::history::render(frame, history, theme, screen.body)
         }
-        Some(Screen::Resources(list)) => panes::browser::render(frame, list, theme, screen.body),
+        Some(Screen::Browser(list)) => panes::browser::render(frame, list, theme, screen.body),
         Some(Screen::Connect(connect)) => {
             panes::connect::render(frame, connect, theme, screen.body)
         }

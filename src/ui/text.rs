@@ -100,6 +100,28 @@ pub fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> 
     out
 }
 
+/// Cuts styled spans to `width` columns, with `…` only inside a span it cuts: unlike
+/// [`fit_spans`], a line cut exactly between two spans shows no `…`. The type detail's schema
+/// rows are cut so (their name and type, then facts and description that may be left out).
+pub fn cut_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
+    let mut left = width;
+    let mut out = Vec::new();
+    for span in spans {
+        let w = span.content.width();
+        if w <= left {
+            left -= w;
+            out.push(span);
+        } else {
+            out.push(Span::styled(
+                crate::text::fit(&span.content, left),
+                span.style,
+            ));
+            break;
+        }
+    }
+    out
+}
+
 /// About how many rows `lines` take when wrapped at `width` (at least one each).
 pub fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let width = usize::from(width.max(1));

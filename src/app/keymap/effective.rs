@@ -11,7 +11,7 @@ use super::syntax::{self, HOW_TO_WRITE_A_KEY};
 use super::{Focus, InputMode, Key, KeyTable, registry};
 use crate::app::Action;
 use crate::config::keys::KeyEntry;
-use crate::config::located::Located;
+use crate::config::located::LineProblem;
 
 /// One table as it applies now: its own and its shared bindings, flattened, with their keys.
 #[derive(Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ impl ActionKeys {
 impl Keymap {
     /// The defaults with `entries` (the config file's `[keys]`) laid over them: a pane's own
     /// entry wins over a top-level one. Every mistake is an error at its line.
-    pub fn with_entries(entries: &[KeyEntry]) -> Result<Keymap, Located> {
+    pub fn with_entries(entries: &[KeyEntry]) -> Result<Keymap, LineProblem> {
         if entries.is_empty() {
             return Ok(Keymap::default());
         }
@@ -134,7 +134,7 @@ impl Keymap {
                         .iter()
                         .any(|t| t.bindings().any(|b| b.name == entry.action))
                     {
-                        return Err(Located::new(
+                        return Err(LineProblem::new(
                             entry.line,
                             format!(
                                 "[keys]: unknown action `{}`; `appdeck keys` lists the actions and their panes",
@@ -146,7 +146,7 @@ impl Keymap {
                 }
                 Some((pane, pane_line)) => {
                     let Some(table) = registry::TABLES.iter().find(|t| t.id == pane) else {
-                        return Err(Located::new(
+                        return Err(LineProblem::new(
                             *pane_line,
                             format!(
                                 "[keys.{pane}]: unknown pane `{pane}`; the panes are {}",
@@ -156,7 +156,7 @@ impl Keymap {
                     };
                     if !table.bindings().any(|b| b.name == entry.action) {
                         let names: Vec<&str> = table.bindings().map(|b| b.name).collect();
-                        return Err(Located::new(
+                        return Err(LineProblem::new(
                             entry.line,
                             format!(
                                 "[keys.{pane}]: unknown action `{}` in {pane}; its actions are {}",
@@ -241,13 +241,13 @@ impl Keymap {
 }
 
 /// The keys of an entry, each checked.
-fn parse_keys(entry: &KeyEntry) -> Result<Vec<Key>, Located> {
+fn parse_keys(entry: &KeyEntry) -> Result<Vec<Key>, LineProblem> {
     let place = match &entry.pane {
         Some((pane, _)) => format!("[keys.{pane}] {}", entry.action),
         None => format!("[keys] {}", entry.action),
     };
     if entry.keys.is_empty() {
-        return Err(Located::new(
+        return Err(LineProblem::new(
             entry.line,
             format!(
                 "{place}: an action needs at least one key (an action cannot be left without keys; to free a key, give this action another one)"
@@ -257,7 +257,7 @@ fn parse_keys(entry: &KeyEntry) -> Result<Vec<Key>, Located> {
     let mut keys = Vec::with_capacity(entry.keys.len());
     for (text, line) in &entry.keys {
         let Some(key) = syntax::parse(text) else {
-            return Err(Located::new(
+            return Err(LineProblem::new(
                 *line,
                 format!(
                     "{place}: {:?} is not a key; {HOW_TO_WRITE_A_KEY}",
@@ -266,7 +266,7 @@ fn parse_keys(entry: &KeyEntry) -> Result<Vec<Key>, Located> {
             ));
         };
         if keys.contains(&key) {
-            return Err(Located::new(
+            return Err(LineProblem::new(
                 *line,
                 format!(
                     "{place}: `{}` is listed twice; list it once",
@@ -280,7 +280,7 @@ fn parse_keys(entry: &KeyEntry) -> Result<Vec<Key>, Located> {
 }
 
 /// A key bound to two actions of one pane is an error at the config line that brought it there.
-fn check_each_key_once(table: &EffectiveTable, lines: &[Option<usize>]) -> Result<(), Located> {
+fn check_each_key_once(table: &EffectiveTable, lines: &[Option<usize>]) -> Result<(), LineProblem> {
     let mut seen: HashMap<Key, usize> = HashMap::new();
     for (index, binding) in table.bindings.iter().enumerate() {
         for key in &binding.keys {
@@ -292,7 +292,7 @@ fn check_each_key_once(table: &EffectiveTable, lines: &[Option<usize>]) -> Resul
             // Both cannot be defaults (the default tables are well formed): point at the remap,
             // the later line when both are.
             let line = lines[index].max(lines[first]).unwrap_or(0);
-            return Err(Located::new(
+            return Err(LineProblem::new(
                 line,
                 format!(
                     "`{key}` is bound twice in {name} ([keys.{id}]): to `{a}` and to `{b}`; give one of them another key, in every pane ([keys]) or in this one ([keys.{id}]); a pane also takes the shared keys (movement, help, quit...)",

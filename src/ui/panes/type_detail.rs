@@ -219,24 +219,7 @@ fn schema_line(theme: &Theme, tree: &SchemaTree, index: usize, width: usize) -> 
         let first = description.lines().next().unwrap_or_default();
         spans.push(Span::styled(format!("  {first}"), theme.dim()));
     }
-    fit_spans(spans, width)
-}
-
-/// Cuts spans to `width` columns.
-fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Line<'static> {
-    let mut left = width;
-    let mut out = Vec::new();
-    for span in spans {
-        let w = unicode_width::UnicodeWidthStr::width(span.content.as_ref());
-        if w <= left {
-            left -= w;
-            out.push(span);
-        } else {
-            out.push(Span::styled(fit(&span.content, left), span.style));
-            break;
-        }
-    }
-    Line::from(out)
+    Line::from(crate::ui::text::cut_spans(spans, width))
 }
 
 /// The selected schema field in full: constraints and description, wrapped.

@@ -16,7 +16,7 @@ pub const RESOURCE_POINTER: &str = "/response/resource";
 
 /// One finding and where it points: a line of the resource editor, or one of the fields above it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Located {
+pub struct ReportFinding {
     pub finding: Finding,
     pub place: Place,
 }
@@ -29,7 +29,7 @@ pub enum Place {
     Resource { line: usize, column: usize },
 }
 
-impl Located {
+impl ReportFinding {
     /// The editor line this finding marks, if it points into the resource.
     pub fn line(&self) -> Option<usize> {
         match self.place {
@@ -52,14 +52,14 @@ pub struct CheckJob {
 /// Runs the checks; findings in document order.
 /// A large report is checked off the UI thread.
 impl crate::app::job::Job for CheckJob {
-    type Output = Vec<Located>;
+    type Output = Vec<ReportFinding>;
 
-    fn run(&self) -> Vec<Located> {
+    fn run(&self) -> Vec<ReportFinding> {
         run(self)
     }
 }
 
-pub fn run(job: &CheckJob) -> Vec<Located> {
+pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
     let resource = match validate::parse_json(&job.resource_text) {
         Ok(resource) => resource,
         Err(ValidateError::Syntax {
@@ -68,7 +68,7 @@ pub fn run(job: &CheckJob) -> Vec<Located> {
             message,
         }) => {
             let text = format!("JSON syntax error at line {line}, column {column}: {message}");
-            return vec![Located {
+            return vec![ReportFinding {
                 finding: Finding {
                     severity: Severity::Error,
                     pointer: RESOURCE_POINTER.to_owned(),
@@ -93,7 +93,7 @@ pub fn run(job: &CheckJob) -> Vec<Located> {
             .into_iter()
             .map(|finding| {
                 let place = place_of(&finding.pointer, &job.resource_text);
-                Located { finding, place }
+                ReportFinding { finding, place }
             })
             .collect(),
         Err(error) => vec![whole(error.to_string())],
@@ -127,8 +127,8 @@ pub fn type_schema<'a>(types: &'a Value, resource: &Value) -> Option<&'a Value> 
         .filter(|s| s.is_object())
 }
 
-fn whole(message: String) -> Located {
-    Located {
+fn whole(message: String) -> ReportFinding {
+    ReportFinding {
         finding: Finding {
             severity: Severity::Error,
             pointer: String::new(),
@@ -171,7 +171,7 @@ mod tests {
     }
 
     fn demo_types() -> Value {
-        serde_json::from_str(crate::sandbox::DEMO_CONNECT).expect("demo types")
+        serde_json::from_str(crate::catalog::DEMO_CONNECT).expect("demo types")
     }
 
     #[test]

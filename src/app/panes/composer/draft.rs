@@ -20,7 +20,7 @@ pub type Restored = crate::app::widgets::draft::Restored<Composer>;
 
 /// Every field of the composer as typed: what a draft holds (as JSON text in the store).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DraftBody {
+pub struct ReportDraft {
     pub task_id: String,
     #[serde(default)]
     pub task_id_provisional: bool,
@@ -53,8 +53,8 @@ impl Composer {
         self.draft.load(id)
     }
 
-    pub fn draft_body(&self) -> DraftBody {
-        DraftBody {
+    pub fn draft_body(&self) -> ReportDraft {
+        ReportDraft {
             task_id: self.task_id.text().to_owned(),
             task_id_provisional: self.task_id_provisional,
             status: self.status.clone(),
@@ -82,7 +82,7 @@ impl Composer {
     /// Puts a stored draft's fields in place, keeping the composer as it was for `D`. A body
     /// this appdeck cannot read is an error, and the composer stays as it was.
     pub fn restore_draft(&mut self, body: &str, age: Duration) -> Result<(), String> {
-        let draft: DraftBody = serde_json::from_str(body).map_err(|e| e.to_string())?;
+        let draft: ReportDraft = serde_json::from_str(body).map_err(|e| e.to_string())?;
         let fresh = Box::new(self.clone());
         self.task_id.set(&draft.task_id);
         self.task_id_provisional = draft.task_id_provisional;

@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::app::RequestId;
 use crate::app::widgets::LineInput;
 use crate::app::widgets::json_editor;
-use check::{CheckJob, Located};
+use check::{CheckJob, ReportFinding};
 
 /// Reports whose text is larger than this are checked on a background task, so typing never
 /// waits for a check.
@@ -109,7 +109,7 @@ pub struct Composer {
     pub field: Field,
     /// Whether the field under the cursor has the keyboard.
     pub editing: bool,
-    pub findings: Vec<Located>,
+    pub findings: Vec<ReportFinding>,
     /// The selected finding, when the findings list has the cursor.
     pub finding: usize,
     /// The check running on a background task; an older one's result is dropped.

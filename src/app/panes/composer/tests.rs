@@ -43,7 +43,7 @@ fn app() -> App {
     app.report = Arc::new(ReportContext {
         base_url: BASE.to_owned(),
         types: Some(Arc::new(
-            serde_json::from_str(crate::sandbox::DEMO_CONNECT).expect("demo types"),
+            serde_json::from_str(crate::catalog::DEMO_CONNECT).expect("demo types"),
         )),
         run_tag: "test".to_owned(),
     });
@@ -956,7 +956,7 @@ fn run_check(app: &mut App, (id, job): (RequestId, Work)) -> Vec<Command> {
 
 /// A stored draft with `resource` as its resource text, delivered for the look-up `draft`.
 fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<Command> {
-    let body = super::draft::DraftBody {
+    let body = super::draft::ReportDraft {
         task_id: "t-draft".into(),
         task_id_provisional: false,
         status: "ok".into(),

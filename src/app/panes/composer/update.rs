@@ -5,7 +5,7 @@ use crate::app::action::Move;
 use ratatui_textarea::{CursorMove, Input, Key};
 use serde_json::Value;
 
-use super::check::{self, Located, Place};
+use super::check::{self, Place, ReportFinding};
 use std::time::Instant;
 
 use super::draft::age_words;
@@ -94,7 +94,7 @@ impl Pane for Composer {
         match delivery {
             Delivery::Job(findings) if self.checking == Some(id) => {
                 self.checking = None;
-                let Some(findings) = findings.take::<Vec<Located>>() else {
+                let Some(findings) = findings.take::<Vec<ReportFinding>>() else {
                     return Outcome::done();
                 };
                 if self.recheck {
@@ -482,7 +482,7 @@ impl Composer {
         commands
     }
 
-    fn set_findings(&mut self, findings: Vec<check::Located>) {
+    fn set_findings(&mut self, findings: Vec<check::ReportFinding>) {
         self.findings = findings;
         self.finding = self.finding.min(self.findings.len().saturating_sub(1));
     }

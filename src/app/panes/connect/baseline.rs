@@ -124,7 +124,7 @@ mod tests {
         assert_eq!(newest.len(), 1);
         assert_eq!(newest[0].app_id, "acme-devtools");
         assert_eq!(newest[0].version, "1.4.0");
-        let demo: Value = serde_json::from_str(crate::sandbox::DEMO_CONNECT).unwrap();
+        let demo: Value = serde_json::from_str(crate::catalog::DEMO_CONNECT).unwrap();
         let types = newest[0].payload["resources"].as_array().unwrap().len();
         assert_eq!(types, demo["resources"].as_array().unwrap().len());
         // Put back together, it differs from the demo in nothing that matters.
@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn a_version_sent_becomes_the_newest() {
-        let demo: Value = serde_json::from_str(crate::sandbox::DEMO_CONNECT).unwrap();
+        let demo: Value = serde_json::from_str(crate::catalog::DEMO_CONNECT).unwrap();
         let mut next = demo.clone();
         next["version"] = Value::from("1.5.0");
         next["resources"].as_array_mut().unwrap().remove(0);

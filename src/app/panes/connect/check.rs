@@ -11,7 +11,7 @@ use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
 
 /// One finding and the 0-based line and column of the editor it points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Located {
+pub struct PayloadFinding {
     pub finding: Finding,
     pub at: (usize, usize),
 }
@@ -20,7 +20,7 @@ pub struct Located {
 /// when the text is JSON.
 #[derive(Clone, Debug, Default)]
 pub struct Checked {
-    pub findings: Vec<Located>,
+    pub findings: Vec<PayloadFinding>,
     pub payload: Option<Value>,
 }
 
@@ -38,14 +38,14 @@ pub fn run(text: &str, known: &[Baseline]) -> Checked {
             let finding = error(String::new(), message);
             let at = (line.saturating_sub(1), column.saturating_sub(1));
             return Checked {
-                findings: vec![Located { finding, at }],
+                findings: vec![PayloadFinding { finding, at }],
                 payload: None,
             };
         }
         Err(other) => {
             let finding = error(String::new(), other.to_string());
             return Checked {
-                findings: vec![Located {
+                findings: vec![PayloadFinding {
                     finding,
                     at: (0, 0),
                 }],
@@ -63,7 +63,7 @@ pub fn run(text: &str, known: &[Baseline]) -> Checked {
         .map(|mut finding| {
             finding.message = crate::sanitize::line(&finding.message).into_owned();
             let at = position_of(text, &finding.pointer);
-            Located { finding, at }
+            PayloadFinding { finding, at }
         })
         .collect();
     Checked {
@@ -123,7 +123,7 @@ mod tests {
     use super::*;
 
     fn demo() -> Value {
-        serde_json::from_str(crate::sandbox::DEMO_CONNECT).unwrap()
+        serde_json::from_str(crate::catalog::DEMO_CONNECT).unwrap()
     }
 
     fn known(version: &str) -> Vec<Baseline> {
@@ -196,7 +196,7 @@ mod tests {
 pub struct Analysis {
     /// Whether the text is JSON (when it is not, the outline is left as it was).
     pub is_json: bool,
-    pub findings: Vec<Located>,
+    pub findings: Vec<PayloadFinding>,
     pub outline: Vec<super::outline::OutlineType>,
     /// What the payload is compared with, when a version of its app is known.
     pub against: Option<Baseline>,

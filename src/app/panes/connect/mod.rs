@@ -28,7 +28,7 @@ use crate::app::widgets::send_flow::Phase;
 use crate::app::{Command, DraftSubject, RequestId};
 use crate::diff::Changes;
 use baseline::Baseline;
-use check::Located;
+use check::PayloadFinding;
 use new_app::Inferring;
 use outline::OutlineType;
 
@@ -119,7 +119,7 @@ pub struct ConnectComposer {
     pub part: Part,
     /// Whether the editor has the keyboard.
     pub editing: bool,
-    pub findings: Vec<Located>,
+    pub findings: Vec<PayloadFinding>,
     pub finding: usize,
     pub outline: Vec<OutlineType>,
     pub outline_cursor: usize,

@@ -121,7 +121,7 @@ pub(crate) fn connect(app: &App) -> &ConnectComposer {
 }
 
 fn demo() -> Value {
-    serde_json::from_str(crate::sandbox::DEMO_CONNECT).expect("demo payload")
+    serde_json::from_str(crate::catalog::DEMO_CONNECT).expect("demo payload")
 }
 
 /// The demo's payload, version bumped to 1.5.0 and its `repository` type removed.
@@ -536,7 +536,7 @@ fn saves(commands: &[Command]) -> Vec<(RequestId, String)> {
         .iter()
         .filter_map(|c| match c {
             Command::SaveDraft { id, body, .. } => {
-                let body: super::update::DraftBody = serde_json::from_str(body).unwrap();
+                let body: super::update::ConnectDraft = serde_json::from_str(body).unwrap();
                 Some((*id, body.payload))
             }
             _ => None,
@@ -607,7 +607,7 @@ fn opened_unsettled(app: &mut App) -> (Vec<Command>, RequestId) {
 
 /// The stored draft (`bumped_without_repository`) delivered for the look-up `draft`.
 fn restore_bumped_draft(app: &mut App, draft: RequestId) -> Vec<Command> {
-    let body = serde_json::to_string(&super::update::DraftBody {
+    let body = serde_json::to_string(&super::update::ConnectDraft {
         payload: serde_json::to_string_pretty(&bumped_without_repository()).unwrap(),
     })
     .unwrap();

@@ -28,7 +28,7 @@ use crate::store::SendKind;
 
 /// What a connect draft holds: the payload as typed, JSON or not.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DraftBody {
+pub struct ConnectDraft {
     pub payload: String,
 }
 
@@ -567,7 +567,7 @@ impl ConnectComposer {
 
     /// The draft as the store keeps it.
     fn draft_text(&self) -> String {
-        let body = DraftBody {
+        let body = ConnectDraft {
             payload: self.text(),
         };
         // A struct of one string always serialises.
@@ -576,7 +576,7 @@ impl ConnectComposer {
 
     /// Puts a stored draft in place, keeping the composer as it was for `D`.
     pub fn restore_draft(&mut self, body: &str, age: std::time::Duration) -> Result<(), String> {
-        let draft: DraftBody = serde_json::from_str(body).map_err(|e| e.to_string())?;
+        let draft: ConnectDraft = serde_json::from_str(body).map_err(|e| e.to_string())?;
         let fresh = Box::new(self.clone());
         json_editor::replace_text(
             &mut self.payload,

@@ -469,7 +469,7 @@ fn drafts_id(commands: &[Command]) -> RequestId {
 /// A report draft about `res_1`, saved as the composer saves one.
 fn unsent_draft() -> crate::app::UnsentDraft {
     let resource = json!({"id": "res_1", "type": "repository", "external_id": "x"});
-    let body = crate::app::panes::composer::draft::DraftBody {
+    let body = crate::app::panes::composer::draft::ReportDraft {
         task_id: "t-draft".into(),
         task_id_provisional: false,
         status: "error".into(),

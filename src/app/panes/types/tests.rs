@@ -197,7 +197,7 @@ fn enter_opens_a_type_and_b_lists_its_resources() {
     // `b` opens the type's resources over the type (issue 6): Esc comes back to it, and the
     // main list below is left as it was.
     let commands = press(&mut app, KeyCode::Char('b'));
-    let Some(Screen::Resources(list)) = app.stack.top() else {
+    let Some(Screen::Browser(list)) = app.stack.top() else {
         panic!("a list of the type is pushed")
     };
     assert_eq!(list.type_filter.as_deref(), Some("repository"));
@@ -222,7 +222,7 @@ fn enter_opens_a_type_and_b_lists_its_resources() {
         id,
         Box::new(Exchange::local(Ok(Reply::page(page)))),
     ));
-    let Some(Screen::Resources(list)) = app.stack.top() else {
+    let Some(Screen::Browser(list)) = app.stack.top() else {
         panic!()
     };
     assert_eq!(list.rows().len(), 1);
