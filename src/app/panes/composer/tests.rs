@@ -828,7 +828,10 @@ fn a_send_saves_its_draft_marked_as_being_sent_first_and_a_refusal_saves_it_agai
         "nothing left to save while it is in flight"
     );
     let (id, _) = sent(&commands);
-    app.update(Action::reply(id, answer(json!({"status": "error", "error": "no"}), 400)));
+    app.update(Action::reply(
+        id,
+        answer(json!({"status": "error", "error": "no"}), 400),
+    ));
     let due = app.wake_at().expect("a refused send is saved again");
     let saved = saves(&tick(&mut app, due));
     assert_eq!(saved.len(), 1, "saved again, unmarked");
