@@ -3,6 +3,9 @@
 //! land within 50 ms), and a check of the demo's report (target 1 ms). Run with
 //! `cargo bench --bench composer`; prints medians and 99th percentiles.
 
+mod common;
+use common::{measure, ms};
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,27 +23,6 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 const SAMPLES: usize = 300;
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-fn measure(name: &str, mut f: impl FnMut()) {
-    let mut times: Vec<Duration> = (0..SAMPLES + 20)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .skip(20)
-        .collect();
-    times.sort();
-    println!(
-        "{name:<48} median {:>7.3} ms   p99 {:>7.3} ms",
-        ms(times[times.len() / 2]),
-        ms(times[times.len() * 99 / 100])
-    );
-}
 
 fn key(app: &mut App, code: KeyCode) -> Vec<Command> {
     match appdeck::app::keymap::action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
@@ -78,7 +60,7 @@ fn main() {
         types: Some(types.clone()),
     };
     assert!(check::run(&job).is_empty(), "the demo report passes");
-    measure("check of the demo report", || {
+    measure("check of the demo report", 20, SAMPLES, || {
         black_box(check::run(black_box(&job)));
     });
 
@@ -129,24 +111,29 @@ fn main() {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let now = chrono::Utc::now();
     let mut flip = false;
-    measure("keypress only (update), 1 MB resource", || {
+    measure("keypress only (update), 1 MB resource", 20, SAMPLES, || {
         black_box(key(&mut app, typed_key(&mut flip)));
     });
-    measure("frame only, 1 MB resource", || {
+    measure("frame only, 1 MB resource", 20, SAMPLES, || {
         terminal
             .draw(|f| {
                 appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
             })
             .expect("draw");
     });
-    measure("keypress + frame, editor with a 1 MB resource", || {
-        black_box(key(&mut app, typed_key(&mut flip)));
-        terminal
-            .draw(|f| {
-                appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
-            })
-            .expect("draw");
-    });
+    measure(
+        "keypress + frame, editor with a 1 MB resource",
+        20,
+        SAMPLES,
+        || {
+            black_box(key(&mut app, typed_key(&mut flip)));
+            terminal
+                .draw(|f| {
+                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                })
+                .expect("draw");
+        },
+    );
 
     connect_composer(&mut terminal, now);
     connect_new_app(10_000);
@@ -244,7 +231,7 @@ fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<
             .expect("draw");
     };
     let mut down = false;
-    measure("connect: j/k + frame, demo payload", || {
+    measure("connect: j/k + frame, demo payload", 20, SAMPLES, || {
         down = !down;
         black_box(key(
             &mut app,
@@ -274,7 +261,7 @@ fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<
             "checked inline"
         }
     );
-    measure(&name, || {
+    measure(&name, 20, SAMPLES, || {
         black_box(key(&mut app, typed_key(&mut flip)));
         frame(&app);
     });

@@ -2,8 +2,10 @@
 //! properties each (target: at most 20 ms), and schema inference over 10,000 resources (target:
 //! at most 200 ms). Run with `cargo bench --bench diff_infer`; prints medians and maxima.
 
+mod common;
+use common::measure;
+
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 use appdeck::{diff, infer};
 use serde_json::{Map, Value, json};
@@ -53,34 +55,23 @@ fn rows(n: usize) -> Vec<Value> {
         .collect()
 }
 
-fn measure(name: &str, mut f: impl FnMut()) {
-    let mut times: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    println!(
-        "{name}: median {:.2} ms, max {:.2} ms over {RUNS} runs",
-        times[RUNS / 2].as_secs_f64() * 1e3,
-        times[RUNS - 1].as_secs_f64() * 1e3
-    );
-}
-
 fn main() {
     let (old, new) = (payload(false), payload(true));
     let changes = diff::compare(&old, &new);
     println!("diff finds {} changes", changes.changes.len());
-    measure("diff 50 types x 100 properties, 500 changes", || {
-        black_box(diff::compare(black_box(&old), black_box(&new)));
-    });
-    measure("diff 50 types x 100 properties, identical", || {
+    measure(
+        "diff 50 types x 100 properties, 500 changes",
+        0,
+        RUNS,
+        || {
+            black_box(diff::compare(black_box(&old), black_box(&new)));
+        },
+    );
+    measure("diff 50 types x 100 properties, identical", 0, RUNS, || {
         black_box(diff::compare(black_box(&old), black_box(&old)));
     });
     let rows = rows(10_000);
-    measure("infer over 10,000 rows", || {
+    measure("infer over 10,000 rows", 0, RUNS, || {
         black_box(infer::infer_types(black_box(&rows)));
     });
 }

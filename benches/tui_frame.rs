@@ -3,8 +3,11 @@
 //! `cargo bench --bench tui_frame`. Prints medians and 99th percentiles; the targets are a frame
 //! in at most 2 ms whatever is loaded.
 
+mod common;
+use common::{measure, ms};
+
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use std::sync::Arc;
 
@@ -77,31 +80,6 @@ fn app_with_rows(rows: usize) -> App {
     app
 }
 
-fn measure(name: &str, mut frame: impl FnMut()) {
-    for _ in 0..20 {
-        frame();
-    }
-    let mut times: Vec<Duration> = (0..SAMPLES)
-        .map(|_| {
-            let t = Instant::now();
-            frame();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    let median = times[SAMPLES / 2];
-    let p99 = times[SAMPLES * 99 / 100];
-    println!(
-        "{name:<48} median {:>8.3} ms   p99 {:>8.3} ms",
-        ms(median),
-        ms(p99)
-    );
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
 fn main() {
     let now = Utc::now();
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("terminal");
@@ -117,20 +95,25 @@ fn main() {
 
     // Alternate the cursor between two far-apart rows so every frame redraws the whole table.
     let mut flip = false;
-    measure("frame, 100,000 rows, cursor jumping top/bottom", || {
-        flip = !flip;
-        let target = if flip {
-            Action::Move(Move::Top)
-        } else {
-            Action::Move(Move::Bottom)
-        };
-        app.update(target);
-        terminal
-            .draw(|f| {
-                appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
-            })
-            .expect("draw");
-    });
+    measure(
+        "frame, 100,000 rows, cursor jumping top/bottom",
+        20,
+        SAMPLES,
+        || {
+            flip = !flip;
+            let target = if flip {
+                Action::Move(Move::Top)
+            } else {
+                Action::Move(Move::Bottom)
+            };
+            app.update(target);
+            terminal
+                .draw(|f| {
+                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                })
+                .expect("draw");
+        },
+    );
     // Real moves: start in the middle of the rows and go down, turning back before the end, so
     // every `j` moves the cursor (and scrolls the table once it reaches the bottom of the view).
     app.update(Action::Move(Move::Top));
@@ -140,6 +123,8 @@ fn main() {
     let (mut down, mut moved) = (true, 0usize);
     measure(
         "keypress j/k + frame, 100,000 rows (every key moves)",
+        20,
+        SAMPLES,
         || {
             let before = app.browser.cursor;
             app.update(if down {
@@ -202,7 +187,7 @@ fn main() {
         ms(t.elapsed())
     );
     assert!(detail_app.stack.top().is_some(), "the detail is open");
-    measure("frame, detail with 5 MB of properties", || {
+    measure("frame, detail with 5 MB of properties", 20, SAMPLES, || {
         flip = !flip;
         detail_app.update(if flip {
             Action::Move(Move::PageDown)
@@ -221,7 +206,7 @@ fn main() {
             .expect("draw");
     });
     detail_app.update(Action::NextPane);
-    measure("frame, 5 MB tree pane, scrolling", || {
+    measure("frame, 5 MB tree pane, scrolling", 20, SAMPLES, || {
         flip = !flip;
         detail_app.update(if flip {
             Action::Move(Move::Bottom)
@@ -306,29 +291,44 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
             })
             .expect("draw");
     };
-    measure("key 2 to frame: open the types view (200 types)", || {
-        app.update(Action::ShowResources);
-        app.update(Action::ShowTypes);
-        draw(terminal, &app);
-    });
+    measure(
+        "key 2 to frame: open the types view (200 types)",
+        20,
+        SAMPLES,
+        || {
+            app.update(Action::ShowResources);
+            app.update(Action::ShowTypes);
+            draw(terminal, &app);
+        },
+    );
     let mut flip = false;
-    measure("frame, types view, cursor jumping top/bottom", || {
-        flip = !flip;
-        app.update(if flip {
-            Action::Move(Move::Bottom)
-        } else {
-            Action::Move(Move::Top)
-        });
-        draw(terminal, &app);
-    });
-    measure("Enter to frame: open a type (25 KB of schemas)", || {
-        app.update(Action::ShowTypes);
-        app.update(Action::Open);
-        draw(terminal, &app);
-    });
+    measure(
+        "frame, types view, cursor jumping top/bottom",
+        20,
+        SAMPLES,
+        || {
+            flip = !flip;
+            app.update(if flip {
+                Action::Move(Move::Bottom)
+            } else {
+                Action::Move(Move::Top)
+            });
+            draw(terminal, &app);
+        },
+    );
+    measure(
+        "Enter to frame: open a type (25 KB of schemas)",
+        20,
+        SAMPLES,
+        || {
+            app.update(Action::ShowTypes);
+            app.update(Action::Open);
+            draw(terminal, &app);
+        },
+    );
     app.update(Action::NextPane);
     app.update(Action::NextPane);
-    measure("frame, type's schema tree, scrolling", || {
+    measure("frame, type's schema tree, scrolling", 20, SAMPLES, || {
         flip = !flip;
         app.update(if flip {
             Action::Move(Move::Bottom)
@@ -370,7 +370,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     app.update(Action::NextPane);
     app.update(Action::NextPane);
     app.update(Action::Right);
-    measure("frame, 5 MB schema tree, scrolling", || {
+    measure("frame, 5 MB schema tree, scrolling", 20, SAMPLES, || {
         flip = !flip;
         app.update(if flip {
             Action::Move(Move::Bottom)
