@@ -9,6 +9,7 @@
 
 mod common;
 mod connect;
+mod duplicates;
 mod report;
 mod syntax;
 
@@ -223,7 +224,18 @@ pub fn validate_text(text: &str, types: Option<&str>) -> Result<Validation, Vali
         .as_ref()
         .map(report::TypeIndex::from_connect)
         .transpose()?;
-    Ok(check(&value, kind, index.as_ref(), types.is_some()))
+    let mut validation = check(&value, kind, index.as_ref(), types.is_some());
+    for (object, key) in duplicates::duplicate_keys(text) {
+        validation.findings.push(Finding::warning(
+            &object,
+            format!(
+                "the key {} appears more than once in this object: only the last one is read, \
+                 the others are lost",
+                common::quote(&key)
+            ),
+        ));
+    }
+    Ok(validation)
 }
 
 fn check(
@@ -257,6 +269,27 @@ fn check(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Issue 20 item 14: a key written twice in a report was read silently as the last one.
+    #[test]
+    fn a_key_written_twice_is_a_warning_at_its_object() {
+        let report = r#"{"task_id": "t", "status": "error", "message": "broke",
+            "response": {"response_type": "resource",
+                "resource": {"type": "a", "external_id": "1", "name": "x", "name": "y"}},
+            "status": "ok"}"#;
+        let v = validate_text(report, None).unwrap();
+        let repeated: Vec<&Finding> = v
+            .findings
+            .iter()
+            .filter(|f| f.message.contains("more than once"))
+            .collect();
+        assert_eq!(repeated.len(), 2, "{:?}", v.findings);
+        assert_eq!(repeated[0].pointer, "/response/resource");
+        assert!(repeated[0].message.contains("\"name\""), "{repeated:?}");
+        assert_eq!(repeated[1].pointer, "");
+        assert!(repeated[1].message.contains("\"status\""), "{repeated:?}");
+        assert!(repeated.iter().all(|f| f.severity == Severity::Warning));
+    }
 
     #[test]
     fn kind_is_told_from_the_fields() {
