@@ -118,15 +118,7 @@ impl App {
                     LineEvent::Unchanged => {}
                     LineEvent::Other(action) => {
                         let len = picker.visible.len();
-                        if matches!(
-                            action,
-                            Action::Move(Move::Up)
-                                | Action::Move(Move::Down)
-                                | Action::Move(Move::PageUp)
-                                | Action::Move(Move::PageDown)
-                                | Action::Move(Move::Top)
-                                | Action::Move(Move::Bottom)
-                        ) {
+                        if matches!(action, Action::Move(_)) {
                             picker.cursor.apply(&action, len, len);
                         }
                     }

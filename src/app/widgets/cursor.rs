@@ -71,14 +71,7 @@ impl ListCursor {
 pub fn is_movement(action: &Action) -> bool {
     matches!(
         action,
-        Action::Move(Move::Up)
-            | Action::Move(Move::Down)
-            | Action::Move(Move::PageUp)
-            | Action::Move(Move::PageDown)
-            | Action::Move(Move::Top)
-            | Action::Move(Move::Bottom)
-            | Action::ScrollUp
-            | Action::ScrollDown
+        Action::Move(_) | Action::ScrollUp | Action::ScrollDown
     )
 }
 
