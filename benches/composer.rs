@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use appdeck::api::{Exchange, ListResponse, Reply};
-use appdeck::app::panes::composer::ReportContext;
-use appdeck::app::panes::composer::check::{self, CheckJob};
 use appdeck::app::panes::connect::check::AnalysisJob;
 use appdeck::app::panes::connect::new_app::InferJob;
+use appdeck::app::panes::report::ReportContext;
+use appdeck::app::panes::report::check::{self, CheckJob};
 use appdeck::app::{Action, App, Command, Delivery, Session};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;

@@ -56,7 +56,7 @@ fn main() -> ExitCode {
 async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHealth) -> ExitCode {
     // The look of the UI comes from the config file even under --demo; a mistake there is
     // said before the terminal is taken over.
-    let ui = match appdeck::config::load_ui(&global.flags()) {
+    let ui = match appdeck::app::settings::load_ui(&global.flags()) {
         Ok(ui) => ui,
         Err(e) => return appdeck::cli::Failure::from(e).report(),
     };

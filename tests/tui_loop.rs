@@ -410,7 +410,7 @@ async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
         .await;
     h.press(KeyCode::Char('R'));
     h.until("the composer", |app| {
-        matches!(app.stack.top(), Some(Screen::Composer(_)))
+        matches!(app.stack.top(), Some(Screen::Report(_)))
     })
     .await;
     for code in [KeyCode::Char('j'), KeyCode::Char('j'), KeyCode::Enter] {
@@ -421,7 +421,7 @@ async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
     }
     h.press(KeyCode::Esc);
     let composer = |app: &App| match app.stack.top() {
-        Some(Screen::Composer(composer)) => Some(composer.as_ref().clone()),
+        Some(Screen::Report(composer)) => Some(composer.as_ref().clone()),
         _ => None,
     };
     h.until("the draft saved", |app| {

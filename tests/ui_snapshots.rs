@@ -2,13 +2,12 @@
 //! through `update` with actions, as the event loop would, and drawn with a fixed clock.
 
 use appdeck::api::{ApiError, Exchange, ListResponse, Reply};
-use appdeck::app::panes::connect::check::AnalysisJob;
+use appdeck::app::harness::{press, settle, type_text};
 use appdeck::app::panes::connect::new_app::InferJob;
 use appdeck::app::{Action, ApiReply, App, Command, Delivery, Move, RequestId, Session};
 use appdeck::ui::theme::Theme;
 use chrono::{DateTime, Utc};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
+use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
@@ -49,21 +48,6 @@ fn resources(count: usize) -> Vec<Value> {
 fn page(rows: Vec<Value>, next: Option<&str>) -> ListResponse {
     ListResponse::from_value(json!({"response_type": "resources", "resources": rows, "next": next}))
         .unwrap()
-}
-
-/// Sends a key through the keymap of whatever context the app is in, like the event loop does.
-fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
-    let event = KeyEvent::new(code, KeyModifiers::NONE);
-    match appdeck::app::keymap::action_for(app.focus(), event) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
 }
 
 /// A page (or its failure) as the executor would deliver it.
@@ -107,11 +91,7 @@ fn draw(app: &App) -> String {
 
 /// The screen with its styles, for assertions on what text snapshots cannot see.
 fn draw_styled(app: &App, theme: &Theme) -> TestBackend {
-    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
-    terminal
-        .draw(|f| appdeck::ui::render(f, app, theme, now()))
-        .unwrap();
-    terminal.backend().clone()
+    appdeck::app::harness::draw(app, theme, now())
 }
 
 /// Characters that would drive the terminal if they reached it: C0 controls (ESC, BEL, ...),
@@ -526,7 +506,7 @@ fn help_at_the_bottom() {
 /// The composer opened with `R` on the first row, with the demo's types known; its resource's
 /// `stars` made a string so the schema has something to say.
 fn composer_app(size: (u16, u16)) -> App {
-    use appdeck::app::panes::composer::ReportContext;
+    use appdeck::app::panes::report::ReportContext;
     let mut app = loaded_app(size);
     app.report = std::sync::Arc::new(ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
@@ -615,7 +595,7 @@ fn composer_restored_draft() {
     snapshot("composer_restored_draft", |size| {
         let mut app = composer_app(size);
         let body = match app.stack.top() {
-            Some(appdeck::app::pane::Screen::Composer(c)) => {
+            Some(appdeck::app::pane::Screen::Report(c)) => {
                 serde_json::to_string(&c.draft_body()).unwrap()
             }
             _ => panic!("no composer"),
@@ -822,7 +802,7 @@ fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
 
 /// `loaded_app` with `?` on F1, quit on `Q`, and the list's filter and type picker on `s` / `T`.
 fn remapped_app(size: (u16, u16)) -> App {
-    let settings = appdeck::config::ui_settings(Some(&appdeck::config::ConfigText {
+    let settings = appdeck::app::settings::ui_settings(Some(&appdeck::config::ConfigText {
         path: "config.toml".into(),
         text: "[keys]\nhelp = [\"F1\"]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"s\"]\ntype_picker = [\"T\"]\n"
             .to_owned(),
@@ -942,24 +922,12 @@ fn the_resources_of_a_type_over_the_type() {
 
 // ---- The connect composer (issue 8): the composer, its outline, its diff and the review. ----
 
-/// Runs the background analyses the commands ask for, as the executor would.
-fn settle_connect(app: &mut App, commands: Vec<Command>) {
-    for command in commands {
-        if command.job::<AnalysisJob>().is_some()
-            && let Command::Run { id, job } = command
-        {
-            let more = app.update(Action::reply(id, Delivery::Job(job.run())));
-            settle_connect(app, more);
-        }
-    }
-}
-
 /// `C` with the demo's app known, then `$EDITOR` left the payload with the version bumped to
 /// 1.5.0 and the `repository` type removed (a breaking change).
 fn connect_app(size: (u16, u16)) -> App {
     use appdeck::app::KnownTypes;
     let mut app = loaded_app(size);
-    app.report = std::sync::Arc::new(appdeck::app::panes::composer::ReportContext {
+    app.report = std::sync::Arc::new(appdeck::app::panes::report::ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         ..Default::default()
     });
@@ -971,7 +939,7 @@ fn connect_app(size: (u16, u16)) -> App {
         })),
     ));
     let opened = press(&mut app, KeyCode::Char('C'));
-    settle_connect(&mut app, opened);
+    settle(&mut app, opened);
     let mut payload: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).unwrap();
     payload["version"] = json!("1.5.0");
     payload["resources"]
@@ -988,7 +956,7 @@ fn connect_app(size: (u16, u16)) -> App {
         .expect("e asks for the external editor");
     let text = serde_json::to_string_pretty(&payload).unwrap();
     let checked = app.update(Action::reply(id, Delivery::Edited(Ok(text))));
-    settle_connect(&mut app, checked);
+    settle(&mut app, checked);
     app.notice = None;
     app
 }

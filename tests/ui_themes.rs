@@ -3,12 +3,13 @@
 //! selection and the focus still show. The cells of `TestBackend` carry their styles.
 
 use appdeck::api::{Exchange, ListResponse, Reply};
+use appdeck::app::harness::{line, press};
+use appdeck::app::settings::ui_settings;
 use appdeck::app::{Action, App, Command, Session};
-use appdeck::config::{ConfigText, ui_settings};
+use appdeck::config::ConfigText;
 use appdeck::ui::theme::{Palette, Role, Theme};
 use chrono::{DateTime, Utc};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
+use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Cell;
 use ratatui::layout::Rect;
@@ -19,13 +20,6 @@ fn now() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
         .unwrap()
         .with_timezone(&Utc)
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    let event = KeyEvent::new(code, KeyModifiers::NONE);
-    if let Some(action) = appdeck::app::keymap::action_for(app.focus(), event) {
-        app.update(action);
-    }
 }
 
 /// Three resources at 100x24, the second one selected.
@@ -69,11 +63,7 @@ fn detail() -> App {
 }
 
 fn draw(app: &App, theme: &Theme) -> TestBackend {
-    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
-    terminal
-        .draw(|f| appdeck::ui::render(f, app, theme, now()))
-        .unwrap();
-    terminal.backend().clone()
+    appdeck::app::harness::draw(app, theme, now())
 }
 
 /// The theme a config file with `text` gives.
@@ -85,13 +75,6 @@ fn configured(text: &str) -> Theme {
     };
     let settings = ui_settings(Some(&config)).expect("a valid theme");
     Theme::chosen(&settings.theme, None)
-}
-
-fn line(screen: &TestBackend, y: u16) -> String {
-    let buffer = screen.buffer();
-    (0..buffer.area.width)
-        .map(|x| buffer[(x, y)].symbol().to_owned())
-        .collect()
 }
 
 /// The cells of the first line holding `text`, from where it starts.

@@ -4,8 +4,9 @@
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 
+use super::harness::{key, press};
 use super::pane::Screen;
-use super::tests::{code, key, review_and_send};
+use super::tests::review_and_send;
 use super::{Action, App, Command, Session};
 use crate::api::page::read_page;
 use crate::api::{Exchange, Reply};
@@ -59,7 +60,7 @@ fn assert_exact(text: &str) {
 #[test]
 fn the_detail_shows_each_number_as_it_came_and_the_keys_in_their_order() {
     let mut app = app();
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     let Some(Screen::Detail(detail)) = app.stack.top() else {
         panic!("the detail is open");
     };
@@ -80,7 +81,7 @@ fn the_detail_shows_each_number_as_it_came_and_the_keys_in_their_order() {
 fn r_copies_each_number_as_it_came_and_the_report_sends_it_so() {
     let mut app = app();
     key(&mut app, 'R');
-    let Some(Screen::Composer(composer)) = app.stack.top() else {
+    let Some(Screen::Report(composer)) = app.stack.top() else {
         panic!("the composer is open");
     };
     assert_exact(&composer.resource_text());

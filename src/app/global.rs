@@ -6,9 +6,9 @@ use super::overlay::command_line::LineCommand;
 use super::overlay::{ErrorPopup, ErrorReport, Help, Overlay};
 use super::pane::{News, Open, Screen};
 use super::panes::browser::Browser;
-use super::panes::composer::Composer;
 use super::panes::connect::baseline;
 use super::panes::history::HistoryView;
+use super::panes::report::ReportComposer;
 use super::panes::types::TypesView;
 use super::{Action, App, Command, KnownTypes, Notice, OpenAs};
 use crate::sanitize;
@@ -75,7 +75,7 @@ impl App {
             LineCommand::Report(None) => {
                 let seed = self.ids.issue().0;
                 let type_name = self.browser.type_filter.as_deref();
-                let composer = Composer::blank(self.report.clone(), type_name, seed);
+                let composer = ReportComposer::blank(self.report.clone(), type_name, seed);
                 self.push_report(composer, true)
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadFile {
@@ -145,7 +145,7 @@ impl App {
         let shown = session.origin.clone();
         self.session = session;
         self.read_only = read_only;
-        self.report = std::sync::Arc::new(super::panes::composer::ReportContext {
+        self.report = std::sync::Arc::new(super::panes::report::ReportContext {
             base_url,
             ..(*self.report).clone()
         });
@@ -182,7 +182,7 @@ impl App {
     /// `R` on a pane that shows a resource (the detail view, the list's row): a report about it.
     fn open_report_on(&mut self, resource: &serde_json::Value) -> Vec<Command> {
         let seed = self.ids.issue().0;
-        let composer = Composer::for_resource(self.report.clone(), resource, seed);
+        let composer = ReportComposer::for_resource(self.report.clone(), resource, seed);
         // A draft about the same resource, kept from an earlier session, is restored when found.
         self.push_report(composer, true)
     }
@@ -190,12 +190,12 @@ impl App {
     /// Pushes a report composer once whatever opened it has put its fields in place, checked
     /// then (so its first frame shows the findings of what it holds, and the review asks twice
     /// when there are some), with the look-up of its stored draft when `draft`.
-    fn push_report(&mut self, mut composer: Composer, draft: bool) -> Vec<Command> {
+    fn push_report(&mut self, mut composer: ReportComposer, draft: bool) -> Vec<Command> {
         let mut commands = composer.check_on_open(self.ids.issue());
         if draft {
             commands.push(composer.load_draft(self.ids.issue()));
         }
-        let screen = self.stack.push(Screen::Composer(Box::new(composer)));
+        let screen = self.stack.push(Screen::Report(Box::new(composer)));
         self.stack.claim(screen, &commands);
         commands
     }
@@ -211,7 +211,7 @@ impl App {
             text.and_then(|text| crate::validate::parse_json(&text).map_err(|e| e.to_string()));
         match report {
             Ok(report) => {
-                let composer = Composer::from_report(self.report.clone(), &report);
+                let composer = ReportComposer::from_report(self.report.clone(), &report);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));
                 return self.push_report(composer, false);
             }
@@ -225,7 +225,7 @@ impl App {
 
     /// The composer on a report (a sent one, from the history's `E`), to edit and send again.
     fn open_report_from(&mut self, report: &serde_json::Value) -> Vec<Command> {
-        let composer = Composer::from_report(self.report.clone(), report);
+        let composer = ReportComposer::from_report(self.report.clone(), report);
         self.notice = Some(Notice::Info(
             "the report as it was sent: edit it, then s to review and send".into(),
         ));
@@ -254,10 +254,10 @@ impl App {
             .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
             .filter(serde_json::Value::is_object);
         let mut composer = match &resource {
-            Some(resource) => Composer::for_resource(self.report.clone(), resource, seed),
-            None => Composer::blank(self.report.clone(), None, seed),
+            Some(resource) => ReportComposer::for_resource(self.report.clone(), resource, seed),
+            None => ReportComposer::blank(self.report.clone(), None, seed),
         };
-        composer.draft = super::panes::composer::draft::DraftState::new(draft.subject.clone());
+        composer.draft = super::panes::report::draft::DraftState::new(draft.subject.clone());
         // Goes on from that draft: its first save takes it over, unless another window's did.
         composer.draft.from = Some(draft.revision);
         if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
@@ -269,7 +269,7 @@ impl App {
         }
         self.notice = Some(Notice::Info(format!(
             "draft from {} ago: edit it, then s to review and send",
-            super::panes::composer::draft::age_words(draft.age)
+            super::widgets::draft::age_words(draft.age)
         )));
         self.push_report(composer, false)
     }

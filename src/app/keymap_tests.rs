@@ -1,12 +1,13 @@
 //! Remapped keys through `App::update`: the remapped key does the action, the old default no
 //! longer does, and the `?` help shows the keys in effect.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::harness::press_with;
+use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::layout::Rect;
 
-use crate::app::keymap::{InputMode, Keymap, action_for};
+use crate::app::keymap::{InputMode, Keymap};
 use crate::app::overlay::Overlay;
-use crate::app::{App, Command, Session};
+use crate::app::{App, Session};
 use crate::config::keys::KeyEntry;
 
 fn entry(pane: Option<&str>, action: &str, keys: &[&str]) -> KeyEntry {
@@ -24,16 +25,12 @@ fn app_with(entries: &[KeyEntry]) -> App {
     app
 }
 
-fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Option<Vec<Command>> {
-    action_for(app.focus(), KeyEvent::new(code, modifiers)).map(|action| app.update(action))
-}
-
 #[test]
 fn a_remapped_quit_quits_and_the_old_key_does_nothing() {
     let mut app = app_with(&[entry(None, "quit", &["Q"])]);
-    assert!(press(&mut app, KeyCode::Char('q'), KeyModifiers::NONE).is_none());
+    assert!(press_with(&mut app, KeyCode::Char('q'), KeyModifiers::NONE).is_none());
     assert!(!app.should_quit);
-    press(&mut app, KeyCode::Char('Q'), KeyModifiers::NONE).expect("Q is bound");
+    press_with(&mut app, KeyCode::Char('Q'), KeyModifiers::NONE).expect("Q is bound");
     assert!(app.should_quit);
 }
 
@@ -41,28 +38,28 @@ fn a_remapped_quit_quits_and_the_old_key_does_nothing() {
 #[test]
 fn quit_on_x_is_accepted_and_quits() {
     let mut app = app_with(&[entry(None, "quit", &["x"])]);
-    press(&mut app, KeyCode::Char('x'), KeyModifiers::NONE).expect("x is bound");
+    press_with(&mut app, KeyCode::Char('x'), KeyModifiers::NONE).expect("x is bound");
     assert!(app.should_quit);
 }
 
 #[test]
 fn a_ctrl_key_can_take_a_global_action() {
     let mut app = app_with(&[entry(None, "help", &["ctrl-h", "F1"])]);
-    assert!(press(&mut app, KeyCode::Char('?'), KeyModifiers::NONE).is_none());
+    assert!(press_with(&mut app, KeyCode::Char('?'), KeyModifiers::NONE).is_none());
     assert!(app.overlay.is_none());
-    press(&mut app, KeyCode::Char('h'), KeyModifiers::CONTROL).expect("ctrl-h is bound");
+    press_with(&mut app, KeyCode::Char('h'), KeyModifiers::CONTROL).expect("ctrl-h is bound");
     assert!(matches!(app.overlay, Some(Overlay::Help(_))));
     app.overlay = None;
-    press(&mut app, KeyCode::F(1), KeyModifiers::NONE).expect("F1 is bound");
+    press_with(&mut app, KeyCode::F(1), KeyModifiers::NONE).expect("F1 is bound");
     assert!(matches!(app.overlay, Some(Overlay::Help(_))));
 }
 
 #[test]
 fn a_pane_remap_applies_in_that_pane_only() {
     let mut app = app_with(&[entry(Some("browser"), "search", &["s"])]);
-    assert!(press(&mut app, KeyCode::Char('/'), KeyModifiers::NONE).is_none());
+    assert!(press_with(&mut app, KeyCode::Char('/'), KeyModifiers::NONE).is_none());
     assert_eq!(app.focus().mode, InputMode::None);
-    press(&mut app, KeyCode::Char('s'), KeyModifiers::NONE).expect("s is bound");
+    press_with(&mut app, KeyCode::Char('s'), KeyModifiers::NONE).expect("s is bound");
     assert_eq!(app.focus().mode, InputMode::Line, "s opened the filter");
     // The detail keeps its own `/`.
     let detail = app
@@ -75,7 +72,7 @@ fn a_pane_remap_applies_in_that_pane_only() {
 #[test]
 fn the_help_shows_the_keys_in_effect() {
     let mut app = app_with(&[entry(None, "quit", &["Q", "ctrl-q"])]);
-    press(&mut app, KeyCode::Char('?'), KeyModifiers::NONE).expect("? is bound");
+    press_with(&mut app, KeyCode::Char('?'), KeyModifiers::NONE).expect("? is bound");
     let Some(Overlay::Help(help)) = &app.overlay else {
         panic!("the help is open");
     };

@@ -6,6 +6,7 @@
 //! request id to the pane that asked (`stack.rs`). Nothing here imports the renderer (`ui/`).
 
 pub mod action;
+pub mod harness;
 pub mod job;
 pub mod keymap;
 pub mod known_types;
@@ -14,6 +15,7 @@ pub mod loadable;
 pub mod overlay;
 pub mod pane;
 pub mod panes;
+pub mod settings;
 pub mod stack;
 pub mod widgets;
 
@@ -73,7 +75,7 @@ pub struct App {
     /// [`Command::LoadTypes`]); the types view opens on them at once.
     pub known_types: Option<std::sync::Arc<KnownTypes>>,
     /// Where reports are sent and the types they are checked against, for the composer.
-    pub report: std::sync::Arc<panes::composer::ReportContext>,
+    pub report: std::sync::Arc<panes::report::ReportContext>,
     /// Why writes are refused (a read-only profile, `--read-only`); `None` when they are not.
     pub read_only: Option<crate::config::ReadOnly>,
     /// The profiles of the config file, for `:profile` and its completion.
@@ -304,7 +306,7 @@ impl App {
         if types.catalog.is_empty() {
             return;
         }
-        self.report = std::sync::Arc::new(panes::composer::ReportContext {
+        self.report = std::sync::Arc::new(panes::report::ReportContext {
             types: Some(std::sync::Arc::new(types.catalog.newest_as_payload())),
             ..(*self.report).clone()
         });
@@ -446,3 +448,6 @@ mod keymap_tests;
 
 #[cfg(test)]
 mod exact_tests;
+
+#[cfg(test)]
+mod settings_tests;

@@ -1,5 +1,9 @@
 //! The pane trait and the one enum of screens that can be pushed on the stack.
 //!
+//! Words: a *pane* is one screen on the stack (the list, the detail, a composer...); the areas
+//! inside a pane that take the focus in turn are its *parts* (`DetailPart`, `TypePart`,
+//! `ConnectPart`).
+//!
 //! A pane owns its state and answers: how to handle a key ([`Pane::update`]), the answer to a
 //! request it made ([`Pane::on_reply`]) and news every pane hears ([`Pane::on_broadcast`]);
 //! which keys it has ([`Pane::keys`]), what it is doing ([`Pane::activity`]); and how it lays
@@ -27,8 +31,8 @@ use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
 // The screens, for the enum below only.
 use super::panes::{
-    browser::Browser, composer::Composer, connect::ConnectComposer, detail::Detail,
-    history::HistoryView, type_detail::TypeDetail, types::TypesView,
+    browser::Browser, connect::ConnectComposer, detail::Detail, history::HistoryView,
+    report::ReportComposer, type_detail::TypeDetail, types::TypesView,
 };
 use crate::api::ApiError;
 use crate::sanitize;
@@ -40,7 +44,7 @@ pub enum Screen {
     Detail(Box<Detail>),
     Types(Box<TypesView>),
     TypeDetail(Box<TypeDetail>),
-    Composer(Box<Composer>),
+    Report(Box<ReportComposer>),
     History(Box<HistoryView>),
     /// A resource list of one type opened over another screen (`b` on a type): `Esc` goes back
     /// to it. The main list stays as it was below.
@@ -54,7 +58,7 @@ impl Screen {
             Screen::Detail(detail) => detail.as_ref(),
             Screen::Types(types) => types.as_ref(),
             Screen::TypeDetail(detail) => detail.as_ref(),
-            Screen::Composer(composer) => composer.as_ref(),
+            Screen::Report(composer) => composer.as_ref(),
             Screen::History(history) => history.as_ref(),
             Screen::Browser(list) => list.as_ref(),
             Screen::Connect(connect) => connect.as_ref(),
@@ -66,7 +70,7 @@ impl Screen {
             Screen::Detail(detail) => detail.as_mut(),
             Screen::Types(types) => types.as_mut(),
             Screen::TypeDetail(detail) => detail.as_mut(),
-            Screen::Composer(composer) => composer.as_mut(),
+            Screen::Report(composer) => composer.as_mut(),
             Screen::History(history) => history.as_mut(),
             Screen::Browser(list) => list.as_mut(),
             Screen::Connect(connect) => connect.as_mut(),

@@ -3,21 +3,14 @@
 //! the known types follow the new profile.
 
 use crate::app::Delivery;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::harness::press;
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::json;
 
 use crate::api::{Exchange, ListResponse, Operation, Reply};
-use crate::app::keymap::action_for;
 use crate::app::{Action, App, Command, Notice, ProfileSwitch, RequestId, Session};
 use crate::config::ReadOnly;
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
-    match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
-}
 
 /// Types `:line` and returns the commands of the Enter that runs it.
 fn run_line(app: &mut App, line: &str) -> Vec<Command> {

@@ -1,27 +1,16 @@
 //! A read-only profile through `App::update`: the composer opens and checks, the send is refused
 //! with a message naming the profile, and reads (`resources.list`) go on.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::harness::{key, press};
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::json;
 
 use crate::api::{Exchange, ListResponse, Operation, Reply};
-use crate::app::keymap::action_for;
 use crate::app::pane::Screen;
-use crate::app::panes::composer::Phase;
+use crate::app::panes::report::Phase;
 use crate::app::{Action, App, Command, Notice, Session};
 use crate::config::ReadOnly;
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
-    match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
-}
-
-fn key(app: &mut App, c: char) -> Vec<Command> {
-    press(app, KeyCode::Char(c))
-}
 
 /// An app over one row, read-only as `read_only` says, with a report under review.
 fn reviewing(read_only: Option<ReadOnly>) -> App {
@@ -44,7 +33,7 @@ fn reviewing(read_only: Option<ReadOnly>) -> App {
     assert!(
         matches!(
             app.stack.top(),
-            Some(Screen::Composer(c)) if matches!(c.phase, Phase::Review { .. })
+            Some(Screen::Report(c)) if matches!(c.phase, Phase::Review { .. })
         ),
         "the composer opens and reviews under a read-only profile too"
     );
@@ -69,7 +58,7 @@ fn a_read_only_profile_refuses_the_send_and_names_the_profile() {
     assert!(message.contains("\"prod\""), "{message}");
     assert!(message.contains("read-only"), "{message}");
     assert!(message.contains("not sent"), "{message}");
-    let Some(Screen::Composer(composer)) = app.stack.top() else {
+    let Some(Screen::Report(composer)) = app.stack.top() else {
         panic!("the composer stays open");
     };
     assert!(

@@ -1,14 +1,15 @@
 //! `App::update` as the event loop drives it: actions in, state and commands out. No I/O.
 
+pub(crate) use super::harness::{key, press};
 use crate::app::Delivery;
 use crate::app::job::JobOutput;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::keymap::{InputMode, action_for};
+use super::keymap::InputMode;
 use super::pane::Screen;
 use super::panes::browser::OpenDetail;
-use super::panes::detail::{Detail, DetailPane, FieldKind};
+use super::panes::detail::{Detail, DetailPart, FieldKind};
 use super::*;
 use crate::api::{ApiError, Exchange, ListRequest, ListResponse, Reply};
 
@@ -74,17 +75,12 @@ pub(crate) fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
 pub(crate) fn review_and_send(app: &mut App) -> serde_json::Value {
     key(app, 's');
     (0..2)
-        .flat_map(|_| code(app, crossterm::event::KeyCode::Enter))
+        .flat_map(|_| press(app, crossterm::event::KeyCode::Enter))
         .find_map(|c| match c {
             Command::Api { call, .. } => Some(call.body.clone()),
             _ => None,
         })
         .expect("the request is sent")
-}
-
-/// A key pressed, through the keymap as the event loop maps it.
-pub(crate) fn key(app: &mut App, c: char) -> Vec<Command> {
-    code(app, crossterm::event::KeyCode::Char(c))
 }
 
 #[test]
@@ -334,7 +330,7 @@ fn detail_panes_tree_and_search() {
     app.update(Action::Open);
     app.update(Action::NextPane);
     let d = detail(&app).unwrap();
-    assert_eq!(d.focus, DetailPane::Tree);
+    assert_eq!(d.focus, DetailPart::Tree);
     assert_eq!(d.tree.lines().len(), 3);
     app.update(Action::Left); // collapse `a`
     assert_eq!(detail(&app).unwrap().tree.lines().len(), 2);
@@ -342,7 +338,7 @@ fn detail_panes_tree_and_search() {
     app.update(Action::InsertText("needle".into()));
     let d = detail(&app).unwrap();
     assert_eq!(d.tree.lines().len(), 3, "the hit was revealed");
-    assert_eq!(d.cursor(DetailPane::Tree).selected, 1);
+    assert_eq!(d.cursor(DetailPart::Tree).selected, 1);
     app.update(Action::Submit);
     app.update(Action::Back);
     assert!(
@@ -364,7 +360,7 @@ fn the_detail_keys_act_on_the_focused_pane() {
     app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
     app.update(Action::Open);
     let d = detail(&app).unwrap();
-    assert_eq!(d.focus, DetailPane::Fields);
+    assert_eq!(d.focus, DetailPart::Fields);
     let shown = |app: &App| detail(app).unwrap().tree.lines().len();
     assert_eq!(shown(&app), 3);
     let plain = d.fields.iter().position(|f| f.url.is_none()).unwrap();
@@ -375,7 +371,7 @@ fn the_detail_keys_act_on_the_focused_pane() {
             key(app, 'j');
         }
         assert_eq!(
-            detail(app).unwrap().cursor(DetailPane::Fields).selected,
+            detail(app).unwrap().cursor(DetailPart::Fields).selected,
             line
         );
     };
@@ -392,7 +388,7 @@ fn the_detail_keys_act_on_the_focused_pane() {
     );
 
     app.update(Action::NextPane);
-    assert_eq!(detail(&app).unwrap().focus, DetailPane::Tree);
+    assert_eq!(detail(&app).unwrap().focus, DetailPart::Tree);
     key(&mut app, 'l');
     assert_eq!(shown(&app), 3, "l on an open node keeps it open");
     key(&mut app, 'h');
@@ -408,7 +404,7 @@ fn the_detail_keys_act_on_the_focused_pane() {
     key(&mut app, 'j');
     key(&mut app, 'h');
     assert_eq!(
-        detail(&app).unwrap().cursor(DetailPane::Tree).selected,
+        detail(&app).unwrap().cursor(DetailPart::Tree).selected,
         0,
         "h on the leaf b goes to its parent a"
     );
@@ -423,12 +419,12 @@ fn tree_of(properties: Value) -> App {
     app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
     app.update(Action::Open);
     app.update(Action::NextPane);
-    assert_eq!(detail(&app).unwrap().focus, DetailPane::Tree);
+    assert_eq!(detail(&app).unwrap().focus, DetailPart::Tree);
     app
 }
 
 fn tree_line(app: &App) -> usize {
-    detail(app).unwrap().cursor(DetailPane::Tree).selected
+    detail(app).unwrap().cursor(DetailPart::Tree).selected
 }
 
 #[test]
@@ -450,20 +446,20 @@ fn n_and_shift_n_go_to_the_next_and_the_previous_hit() {
 fn a_click_in_the_detail_focuses_the_pane_and_selects_the_line_under_it() {
     let mut app = tree_of(json!({"a": 1, "b": 2, "c": 3}));
     let body = layout::screen(app.size).body;
-    let fields = layout::inset(detail(&app).unwrap().areas(body).pane(DetailPane::Fields));
+    let fields = layout::inset(detail(&app).unwrap().areas(body).pane(DetailPart::Fields));
     app.update(Action::Click {
         column: fields.x + 1,
         row: fields.y + 1,
     });
     let d = detail(&app).unwrap();
-    assert_eq!(d.focus, DetailPane::Fields);
-    assert_eq!(d.cursor(DetailPane::Fields).selected, 1);
-    let tree = layout::inset(d.areas(body).pane(DetailPane::Tree));
+    assert_eq!(d.focus, DetailPart::Fields);
+    assert_eq!(d.cursor(DetailPart::Fields).selected, 1);
+    let tree = layout::inset(d.areas(body).pane(DetailPart::Tree));
     app.update(Action::Click {
         column: tree.x + 1,
         row: tree.y + 2,
     });
-    assert_eq!(detail(&app).unwrap().focus, DetailPane::Tree);
+    assert_eq!(detail(&app).unwrap().focus, DetailPart::Tree);
     assert_eq!(tree_line(&app), 2);
 }
 
@@ -483,29 +479,29 @@ fn a_click_on_wrapped_raw_json_selects_the_line_shown_there() {
             row: area.y + row,
         });
     };
-    click(&mut app, DetailPane::Tree, 3);
+    click(&mut app, DetailPart::Tree, 3);
     assert_eq!(
         tree_line(&app),
         0,
         "below the tree's 3 lines: nothing selected"
     );
-    click(&mut app, DetailPane::Tree, 2);
+    click(&mut app, DetailPart::Tree, 2);
     assert_eq!(tree_line(&app), 2, "the tree's lines do not wrap");
-    click(&mut app, DetailPane::Raw, 1);
+    click(&mut app, DetailPart::Raw, 1);
     assert_eq!(
-        detail(&app).unwrap().cursor(DetailPane::Raw).selected,
+        detail(&app).unwrap().cursor(DetailPart::Raw).selected,
         1,
         "the first row of the long line"
     );
     key(&mut app, 'g');
-    click(&mut app, DetailPane::Raw, 3);
+    click(&mut app, DetailPart::Raw, 3);
     let d = detail(&app).unwrap();
-    assert_eq!(d.focus, DetailPane::Raw);
+    assert_eq!(d.focus, DetailPart::Raw);
     assert_eq!(
-        d.cursor(DetailPane::Raw).selected,
+        d.cursor(DetailPart::Raw).selected,
         1,
         "the third row of the long line \"a\": {:?}",
-        inner(&app, DetailPane::Raw)
+        inner(&app, DetailPart::Raw)
     );
 }
 
@@ -523,12 +519,12 @@ fn a_smaller_terminal_keeps_the_detail_cursor_in_view() {
     });
     let body = layout::screen(app.size).body;
     let d = detail(&app).unwrap();
-    let height = d.pane_height(DetailPane::Tree, body);
-    d.cursor(DetailPane::Tree).assert_shows(selected, height);
-    let offset = d.cursor(DetailPane::Tree).offset;
+    let height = d.pane_height(DetailPart::Tree, body);
+    d.cursor(DetailPart::Tree).assert_shows(selected, height);
+    let offset = d.cursor(DetailPart::Tree).offset;
     // A click there selects the line it shows, counted from the first one shown.
     assert!(offset > 2, "{offset}");
-    let tree = layout::inset(d.areas(body).pane(DetailPane::Tree));
+    let tree = layout::inset(d.areas(body).pane(DetailPart::Tree));
     for row in [2, 5] {
         app.update(Action::Click {
             column: tree.x + 1,
@@ -561,7 +557,7 @@ fn links_of_an_odd_shape_are_still_shown_and_y_copies_raw_values() {
     let name_line = fields.iter().position(|f| f.label == "name").unwrap();
     let len = fields.len();
     detail_mut(&mut app)
-        .cursor_mut(DetailPane::Fields)
+        .cursor_mut(DetailPart::Fields)
         .select(name_line, len, 30);
     assert_eq!(app.update(Action::Copy), vec![Command::Copy(long)]);
 }
@@ -690,14 +686,6 @@ fn results_nobody_waits_for_are_dropped() {
     assert_eq!(app.browser.rows().len(), 105);
 }
 
-pub(crate) fn code(app: &mut App, code: crossterm::event::KeyCode) -> Vec<Command> {
-    let event = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
-    match action_for(app.focus(), event) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
-}
-
 fn command_line(app: &App) -> &overlay::CommandLine {
     match &app.overlay {
         Some(Overlay::CommandLine(line)) => line,
@@ -715,40 +703,40 @@ fn the_command_line_clears_after_a_failure_recalls_and_cycles() {
     for c in "type repo".chars() {
         key(&mut app, c);
     }
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert!(app.overlay.is_none(), "a good command closes the line");
     key(&mut app, ':');
     for c in "frob".chars() {
         key(&mut app, c);
     }
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     let line = command_line(&app);
     assert!(line.error.as_deref().unwrap().contains("frob"));
     assert_eq!(line.input.text(), "", "the failed command is cleared");
-    code(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Up);
     assert_eq!(command_line(&app).input.text(), "frob");
-    code(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Up);
     assert_eq!(command_line(&app).input.text(), "type repo");
-    code(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
     assert_eq!(command_line(&app).input.text(), "frob");
-    code(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
     assert_eq!(command_line(&app).input.text(), "");
 
     for c in "re".chars() {
         key(&mut app, c);
     }
-    code(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
     assert_eq!(
         command_line(&app).candidates,
         ["resources", "refresh", "report"]
     );
-    code(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "resources");
-    code(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "refresh");
-    code(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "report");
-    code(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
     assert_eq!(command_line(&app).input.text(), "resources");
 }
 
@@ -762,7 +750,7 @@ fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
     for c in "row 1".chars() {
         key(&mut app, c);
     }
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     for _ in 0..3 {
         key(&mut app, 'j');
     }

@@ -48,7 +48,7 @@ fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     );
     report.lines.push(("store", store));
     // The terminal UI's settings: a mistake there is an error here too, with its line.
-    let ui = config::load_ui(&global.flags())?;
+    let ui = crate::app::settings::load_ui(&global.flags())?;
     report.lines.push(("theme", describe_theme(&ui.theme)));
     for line in describe_keys(&ui.keys) {
         report.lines.push(("keys", line));

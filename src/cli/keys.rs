@@ -9,10 +9,9 @@ use serde_json::json;
 use super::Failure;
 use super::args::{GlobalArgs, KeysArgs, KeysOutput};
 use crate::app::keymap::{ActionKeys, Keymap, syntax};
-use crate::config;
 
 pub fn run(args: &KeysArgs, global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let ui = config::load_ui(&global.flags())?;
+    let ui = crate::app::settings::load_ui(&global.flags())?;
     match args.output {
         KeysOutput::Table => out.write_all(table(&ui.keys).as_bytes())?,
         KeysOutput::Json => {

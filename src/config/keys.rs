@@ -1,7 +1,7 @@
 //! The `[keys]` table of `config.toml`, read as written: which action gets which keys, globally
 //! (`quit = ["x"]`) or in one pane (`[keys.browser]` then `open = ["l", "Enter"]`), each with
 //! its line. Whether the names and keys mean anything is for the keymap to say
-//! (`crate::app::keymap::Keymap::with_entries`), which knows the actions.
+//! (`crate::app::keymap::Keymap::with_entries`, through `app::settings`), which knows the actions.
 
 use toml::de::{DeTable, DeValue};
 

@@ -10,7 +10,6 @@ pub mod keys;
 pub mod located;
 mod secret;
 pub mod theme;
-mod ui;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -22,7 +21,6 @@ use crate::bounded_read;
 pub use file::{ConfigFile, ParseProblem, Profile};
 pub use located::LineProblem;
 pub use secret::{read_token_file, readable_by_others};
-pub use ui::{UiSettings, load_ui, ui_settings};
 
 /// Environment variables appdeck reads.
 pub const ENV_BASE_URL: &str = "APPDECK_BASE_URL";
@@ -650,7 +648,5 @@ impl Settings {
     }
 }
 
-#[cfg(test)]
-mod keys_tests;
 #[cfg(test)]
 mod tests;

@@ -15,7 +15,7 @@ pub mod terminal;
 use ratatui::layout::Rect;
 
 use crate::api::{Client, ClientSettings};
-use crate::app::panes::composer::ReportContext;
+use crate::app::panes::report::ReportContext;
 use crate::app::{Action, App, Command, Notice, Session};
 use crate::signals::StopSignals;
 use effects::TerminalEffects;

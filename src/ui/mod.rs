@@ -34,8 +34,8 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::TypeDetail(detail)) => {
             panes::type_detail::render(frame, detail, theme, screen.body)
         }
-        Some(Screen::Composer(composer)) => {
-            panes::composer::render(frame, composer, theme, screen.body)
+        Some(Screen::Report(composer)) => {
+            panes::report::render(frame, composer, theme, screen.body)
         }
         Some(Screen::History(history)) => {
             panes::history::render(frame, history, theme, screen.body)

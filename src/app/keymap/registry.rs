@@ -5,12 +5,12 @@ use super::{EDITOR, KeyTable, LINE_INPUT};
 use crate::app::overlay::value::VALUE_KEYS;
 use crate::app::overlay::{PICKER_KEYS, POPUP_KEYS};
 use crate::app::panes::browser::keys::BROWSER_KEYS;
-use crate::app::panes::composer::keys::{
-    ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
-};
 use crate::app::panes::connect::keys as connect;
 use crate::app::panes::detail::keys::DETAIL_KEYS;
 use crate::app::panes::history::keys::{ENTRY_KEYS, HISTORY_KEYS};
+use crate::app::panes::report::keys::{
+    ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
+};
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 

@@ -2,9 +2,9 @@
 //! `impl Pane`), its keys (`keys.rs`) and where its parts go on screen (`layout.rs`).
 
 pub mod browser;
-pub mod composer;
 pub mod connect;
 pub mod detail;
 pub mod history;
+pub mod report;
 pub mod type_detail;
 pub mod types;

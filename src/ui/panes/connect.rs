@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
 use crate::app::panes::connect::new_app::Inferring;
-use crate::app::panes::connect::{ConnectComposer, Part, Picker};
+use crate::app::panes::connect::{ConnectComposer, ConnectPart, Picker};
 use crate::app::widgets::send_flow::Phase;
 use crate::diff::{Change, Impact};
 use crate::sanitize;
@@ -42,7 +42,7 @@ pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area
                 none: "the payload passes the checks of appdeck validate",
                 whole: "(payload)",
             };
-            let focused = composer.part == Part::Findings;
+            let focused = composer.focus == ConnectPart::Findings;
             let state = (composer.finding, focused, composer.diff.running.is_some());
             json_editor::render_findings(frame, theme, &findings, state, &text, areas.bottom);
         }
@@ -107,7 +107,7 @@ fn render_editor(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, a
     if area.height == 0 {
         return;
     }
-    let focused = composer.part == Part::Payload;
+    let focused = composer.focus == ConnectPart::Payload;
     let title = match &composer.phase {
         Phase::Sending { .. } => " Connect: sending… (Esc cancels) ".to_owned(),
         _ => {
@@ -131,7 +131,7 @@ fn render_outline(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, 
     if area.height == 0 {
         return;
     }
-    let focused = composer.part == Part::Outline;
+    let focused = composer.focus == ConnectPart::Outline;
     let title = format!(
         " outline: {} type(s) · Enter goes to one ",
         composer.outline.len()
@@ -200,7 +200,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
     if area.height == 0 {
         return;
     }
-    let focused = composer.part == Part::Diff;
+    let focused = composer.focus == ConnectPart::Diff;
     let diff = &composer.diff;
     let title = match (&diff.against, &diff.changes, diff.running) {
         (_, _, Some(_)) => " diff: comparing… ".to_owned(),

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
 use crate::app::panes::detail::{
-    Detail, DetailPane, FieldKind, FieldLine, LABEL_WIDTH, relative_time,
+    Detail, DetailPart, FieldKind, FieldLine, LABEL_WIDTH, relative_time,
 };
 use crate::app::widgets::json_tree::TreeLine;
 use crate::text::fit;
@@ -24,7 +24,7 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
         .as_ref()
         .map(|s| s.input.text().to_lowercase())
         .unwrap_or_default();
-    for (pane, area) in DetailPane::ALL.into_iter().zip(areas.panes) {
+    for (pane, area) in DetailPart::ALL.into_iter().zip(areas.panes) {
         if area.is_empty() {
             // Not shown: the screen is too low for all panes at once.
             continue;
@@ -37,7 +37,7 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
         let width = usize::from(inner.width).saturating_sub(1);
         let range = cursor.offset..(cursor.offset + height).min(detail.pane_len(pane));
         let hits = if focused { needle.as_str() } else { "" };
-        let lines: Vec<Line> = if pane == DetailPane::Raw && detail.raw_wrap {
+        let lines: Vec<Line> = if pane == DetailPart::Raw && detail.raw_wrap {
             wrapped_raw_lines(detail, focused, width, height, hits, theme)
         } else {
             range
@@ -47,14 +47,14 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
                     let marker = if selected { SELECTED_MARKER } else { " " };
                     let mut spans = vec![Span::raw(marker)];
                     spans.extend(match pane {
-                        DetailPane::Fields => {
+                        DetailPart::Fields => {
                             field_line(&detail.fields[i], now, width, hits, theme)
                         }
                         // A long value is cut at the edge, marked with `…`.
-                        DetailPane::Tree => {
+                        DetailPart::Tree => {
                             fit_spans(tree_line(&detail.tree.lines()[i], hits, theme), width)
                         }
-                        DetailPane::Raw => {
+                        DetailPart::Raw => {
                             fit_spans(raw_line(&detail.raw().lines()[i], hits, theme), width)
                         }
                     });
@@ -129,7 +129,7 @@ fn wrapped_raw_lines(
     needle: &str,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let cursor = detail.cursor(DetailPane::Raw);
+    let cursor = detail.cursor(DetailPart::Raw);
     let mut rows = Vec::new();
     for (i, text) in detail.raw().lines().iter().enumerate().skip(cursor.offset) {
         if rows.len() >= height {
@@ -172,11 +172,11 @@ fn floor_char_boundary(text: &str, at: usize) -> usize {
         .unwrap_or(0)
 }
 
-fn pane_title(detail: &Detail, pane: DetailPane) -> String {
+fn pane_title(detail: &Detail, pane: DetailPart) -> String {
     match pane {
-        DetailPane::Fields => format!(" {} ", fit(&detail.title, 60)),
-        DetailPane::Tree => " Properties ".to_owned(),
-        DetailPane::Raw => format!(
+        DetailPart::Fields => format!(" {} ", fit(&detail.title, 60)),
+        DetailPart::Tree => " Properties ".to_owned(),
+        DetailPart::Raw => format!(
             " Raw JSON · {}{} ",
             detail.raw_source.label(),
             if detail.raw_wrap { " · wrapped" } else { "" }
@@ -184,10 +184,10 @@ fn pane_title(detail: &Detail, pane: DetailPane) -> String {
     }
 }
 
-fn empty_text(pane: DetailPane) -> &'static str {
+fn empty_text(pane: DetailPart) -> &'static str {
     match pane {
-        DetailPane::Fields => "no fields",
-        DetailPane::Tree | DetailPane::Raw => "no properties",
+        DetailPart::Fields => "no fields",
+        DetailPart::Tree | DetailPart::Raw => "no properties",
     }
 }
 

@@ -1,9 +1,9 @@
 //! One file per pane, mirroring `app/panes/`.
 
 pub mod browser;
-pub mod composer;
 pub mod connect;
 pub mod detail;
 pub mod history;
+pub mod report;
 pub mod type_detail;
 pub mod types;

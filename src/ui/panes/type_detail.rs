@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::app::panes::type_detail::schema::SchemaTree;
-use crate::app::panes::type_detail::{AboutKind, AboutLine, TypeDetail, TypePane};
+use crate::app::panes::type_detail::{AboutKind, AboutLine, TypeDetail, TypePart};
 use crate::text::fit;
 use crate::ui::theme::Theme;
 
@@ -19,7 +19,7 @@ const LABEL_WIDTH: usize = 13;
 pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect) {
     let areas = detail.areas(body);
     render_tabs(theme, frame, detail, areas.tabs);
-    for pane in TypePane::ALL {
+    for pane in TypePart::ALL {
         let area = areas.pane(pane);
         if area.is_empty() {
             continue;
@@ -34,8 +34,8 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect)
         let lines: Vec<Line> = range
             .map(|i| {
                 let line = match pane {
-                    TypePane::About => about_line(theme, &detail.about[i], width),
-                    TypePane::Instructions => {
+                    TypePart::About => about_line(theme, &detail.about[i], width),
+                    TypePart::Instructions => {
                         let mut line = detail.instructions[i].clone();
                         line.style = theme.content(line.style);
                         for span in &mut line.spans {
@@ -43,13 +43,13 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect)
                         }
                         line
                     }
-                    TypePane::Schemas => {
+                    TypePart::Schemas => {
                         schema_line(theme, &detail.schemas, detail.schemas.visible()[i], width)
                     }
-                    TypePane::Raw => Line::raw(fit(&detail.raw[i], width)),
+                    TypePart::Raw => Line::raw(fit(&detail.raw[i], width)),
                 };
                 // Instructions scroll; the other panes have a selected line.
-                if i == cursor.selected && pane != TypePane::Instructions {
+                if i == cursor.selected && pane != TypePart::Instructions {
                     line.patch_style(selected(theme, focused))
                 } else {
                     line
@@ -77,7 +77,7 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect)
             Paragraph::new(lines)
         };
         frame.render_widget(content, rows);
-        if pane == TypePane::Schemas
+        if pane == TypePart::Schemas
             && let Some(node_area) = areas.node
         {
             render_node(theme, frame, detail, node_area);
@@ -115,12 +115,12 @@ fn render_tabs(theme: &Theme, frame: &mut Frame, detail: &TypeDetail, area: Rect
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-fn pane_title(detail: &TypeDetail, pane: TypePane) -> String {
+fn pane_title(detail: &TypeDetail, pane: TypePart) -> String {
     match pane {
-        TypePane::About => format!("About {}", fit(&detail.title, 40)),
-        TypePane::Instructions => "Instructions".to_owned(),
-        TypePane::Schemas => format!("Schemas ({})", count_roots(&detail.schemas)),
-        TypePane::Raw => "Raw JSON".to_owned(),
+        TypePart::About => format!("About {}", fit(&detail.title, 40)),
+        TypePart::Instructions => "Instructions".to_owned(),
+        TypePart::Schemas => format!("Schemas ({})", count_roots(&detail.schemas)),
+        TypePart::Raw => "Raw JSON".to_owned(),
     }
 }
 
@@ -130,12 +130,12 @@ fn count_roots(tree: &SchemaTree) -> usize {
         .count()
 }
 
-fn empty_text(pane: TypePane) -> &'static str {
+fn empty_text(pane: TypePart) -> &'static str {
     match pane {
-        TypePane::About => "nothing known",
-        TypePane::Instructions => "no instructions (instructions_markdown is not set)",
-        TypePane::Schemas => "no schemas",
-        TypePane::Raw => "no definition",
+        TypePart::About => "nothing known",
+        TypePart::Instructions => "no instructions (instructions_markdown is not set)",
+        TypePart::Schemas => "no schemas",
+        TypePart::Raw => "no definition",
     }
 }
 
@@ -224,7 +224,7 @@ fn schema_line(theme: &Theme, tree: &SchemaTree, index: usize, width: usize) -> 
 
 /// The selected schema field in full: constraints and description, wrapped.
 fn render_node(theme: &Theme, frame: &mut Frame, detail: &TypeDetail, area: Rect) {
-    let selected = detail.cursor(TypePane::Schemas).selected;
+    let selected = detail.cursor(TypePart::Schemas).selected;
     let Some(node) = detail
         .schemas
         .visible()

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::baseline::Baseline;
-use crate::app::panes::composer::locate::position_of;
+use crate::app::widgets::locate::position_of;
 use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
 
 /// One finding and the 0-based line and column of the editor it points at.

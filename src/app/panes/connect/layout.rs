@@ -5,7 +5,7 @@
 
 use ratatui::layout::Rect;
 
-use super::{ConnectComposer, Part};
+use super::{ConnectComposer, ConnectPart};
 use crate::app::widgets::send_flow::Phase;
 
 /// Parts not shown get an empty area.
@@ -52,11 +52,11 @@ impl ConnectComposer {
                     side.height - outline_height,
                 );
             }
-            None if self.part == Part::Outline => {
+            None if self.focus == ConnectPart::Outline => {
                 areas.outline = left;
                 return areas;
             }
-            None if self.part == Part::Diff => {
+            None if self.focus == ConnectPart::Diff => {
                 areas.diff = left;
                 return areas;
             }
@@ -69,7 +69,7 @@ impl ConnectComposer {
         // The editor keeps at least three lines where it can; on a tiny screen it is all there
         // is, unless the findings have the cursor or the answer came.
         let tiny = left.height < MIN_HEIGHT_FOR_FINDINGS
-            && self.part != Part::Findings
+            && self.focus != ConnectPart::Findings
             && !matches!(self.phase, Phase::Answered(_));
         let bottom_height = if tiny {
             0

@@ -68,20 +68,28 @@ impl Start {
 
 /// The part of the composer that has the cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
+pub enum ConnectPart {
     Payload,
     Outline,
     Findings,
     Diff,
 }
 
-impl Part {
-    const ORDER: [Part; 4] = [Part::Payload, Part::Outline, Part::Findings, Part::Diff];
+impl ConnectPart {
+    const ORDER: [ConnectPart; 4] = [
+        ConnectPart::Payload,
+        ConnectPart::Outline,
+        ConnectPart::Findings,
+        ConnectPart::Diff,
+    ];
 
-    fn step(self, forward: bool) -> Part {
-        let i = Part::ORDER.iter().position(|p| *p == self).unwrap_or(0);
-        let n = Part::ORDER.len();
-        Part::ORDER[if forward {
+    fn step(self, forward: bool) -> ConnectPart {
+        let i = ConnectPart::ORDER
+            .iter()
+            .position(|p| *p == self)
+            .unwrap_or(0);
+        let n = ConnectPart::ORDER.len();
+        ConnectPart::ORDER[if forward {
             (i + 1) % n
         } else {
             (i + n - 1) % n
@@ -116,7 +124,7 @@ pub struct ConnectComposer {
     /// for it, or (picked, or no app known) the whole composer does.
     pub inferring: Option<Inferring>,
     pub payload: TextArea<'static>,
-    pub part: Part,
+    pub focus: ConnectPart,
     /// Whether the editor has the keyboard.
     pub editing: bool,
     pub findings: Vec<PayloadFinding>,
@@ -148,7 +156,7 @@ impl ConnectComposer {
             picker: None,
             inferring: None,
             payload: json_editor::new_editor(&text),
-            part: Part::Payload,
+            focus: ConnectPart::Payload,
             editing: false,
             findings: Vec::new(),
             finding: 0,

@@ -103,7 +103,7 @@ impl App {
         }
         self.notice = Some(Notice::Info(format!(
             "draft from {} ago: edit it, then s to review and send",
-            crate::app::panes::composer::draft::age_words(draft.age)
+            crate::app::widgets::draft::age_words(draft.age)
         )));
         self.push_connect(composer, false, Vec::new())
     }

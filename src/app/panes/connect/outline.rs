@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::app::panes::composer::locate::position_of;
+use crate::app::widgets::locate::position_of;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutlineType {

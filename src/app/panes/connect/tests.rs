@@ -2,18 +2,19 @@
 //! commands out. No I/O: the background analysis and the store's answers are fed back by hand.
 
 use crate::app::Delivery;
+use crate::app::harness::{key_settled as key, press_settled as press, settle};
 use crate::app::job::JobOutput;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::{ConnectComposer, Part};
+use super::{ConnectComposer, ConnectPart};
 use crate::api::{Answer, Exchange, ListResponse, Operation, Reply, ReportResponse};
 use crate::app::KnownTypes;
-use crate::app::keymap::{InputMode, action_for};
+use crate::app::keymap::InputMode;
 use crate::app::pane::Screen;
 use crate::app::tests::tick;
 use crate::app::widgets::send_flow::Phase;
@@ -26,7 +27,7 @@ const BASE: &str = "http://127.0.0.1:9/api/v1";
 /// An 80x24 app over three loaded rows, knowing `versions` (the demo's app when empty).
 pub(crate) fn app_knowing(versions: Vec<catalog::AppVersion>) -> App {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
-    app.report = Arc::new(crate::app::panes::composer::ReportContext {
+    app.report = Arc::new(crate::app::panes::report::ReportContext {
         base_url: BASE.to_owned(),
         ..Default::default()
     });
@@ -59,36 +60,6 @@ pub(crate) fn app_knowing(versions: Vec<catalog::AppVersion>) -> App {
         })),
     ));
     app
-}
-
-fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Vec<Command> {
-    let commands = match action_for(app.focus(), KeyEvent::new(code, modifiers)) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    };
-    settle(app, commands)
-}
-
-fn key(app: &mut App, c: char) -> Vec<Command> {
-    press(app, KeyCode::Char(c), KeyModifiers::NONE)
-}
-
-fn code(app: &mut App, code: KeyCode) -> Vec<Command> {
-    press(app, code, KeyModifiers::NONE)
-}
-
-/// Runs the analyses and inferences the commands ask for, as the executor would, and feeds
-/// them back.
-fn settle(app: &mut App, commands: Vec<Command>) -> Vec<Command> {
-    let mut all = commands.clone();
-    for command in commands {
-        let more = match command {
-            Command::Run { id, job } => app.update(Action::reply(id, Delivery::Job(job.run()))),
-            _ => continue,
-        };
-        all.extend(settle(app, more));
-    }
-    all
 }
 
 /// The inference the commands ask for, not run.
@@ -188,14 +159,14 @@ fn c_opens_the_newest_known_version_and_enter_on_the_outline_jumps_to_its_type()
     assert_eq!(warning.finding.pointer, "/version");
     assert_eq!(warning.at.0, 2);
 
-    code(&mut app, KeyCode::Tab);
-    assert_eq!(connect(&app).part, Part::Outline);
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(connect(&app).focus, ConnectPart::Outline);
     key(&mut app, 'j');
     key(&mut app, 'j');
     let target = connect(&app).outline[2].clone();
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     let composer = connect(&app);
-    assert_eq!(composer.part, Part::Payload);
+    assert_eq!(composer.focus, ConnectPart::Payload);
     assert_eq!(composer.payload.cursor().0, target.at.0);
     let line = &composer.payload.lines()[target.at.0 + 1];
     assert!(
@@ -211,7 +182,7 @@ fn c_opens_the_newest_known_version_and_enter_on_the_outline_jumps_to_its_type()
 fn typing_edits_the_payload_u_undoes_and_every_change_is_checked() {
     let mut app = app_knowing(Vec::new());
     key(&mut app, 'C');
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert_eq!(app.focus().mode, InputMode::Editor);
     // Break the JSON at the top: a syntax error, marked on its line.
     key(&mut app, 'x');
@@ -226,7 +197,7 @@ fn typing_edits_the_payload_u_undoes_and_every_change_is_checked() {
     );
     assert_eq!(composer.diff.changes, None);
     assert!(connect(&app).draft.unsaved.is_some(), "a draft save is due");
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert_eq!(app.focus().mode, InputMode::None);
     key(&mut app, 'u');
     let composer = connect(&app);
@@ -236,7 +207,7 @@ fn typing_edits_the_payload_u_undoes_and_every_change_is_checked() {
     // s on a payload that is not JSON reviews nothing.
     key(&mut app, 'i');
     key(&mut app, 'x');
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     key(&mut app, 's');
     assert_eq!(connect(&app).phase, Phase::Editing);
     assert!(matches!(&app.notice, Some(Notice::Error(m)) if m.contains("not JSON")));
@@ -263,13 +234,13 @@ fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_record
         connect(&app).phase,
         Phase::Review { armed: false, .. }
     ));
-    let first = code(&mut app, KeyCode::Enter);
+    let first = press(&mut app, KeyCode::Enter);
     assert!(
         !first.iter().any(|c| matches!(c, Command::Api { .. })),
         "one Enter does not send a breaking change"
     );
     assert!(matches!(&app.notice, Some(Notice::Info(m)) if m.contains("breaking")));
-    let second = code(&mut app, KeyCode::Enter);
+    let second = press(&mut app, KeyCode::Enter);
     let Some((id, body)) = second.iter().find_map(|c| match c {
         Command::Api { id, call } if call.operation == Operation::VersionConnect => {
             Some((*id, call.body.clone()))
@@ -326,7 +297,7 @@ fn a_refused_connect_stays_unknown_and_a_read_only_profile_sends_nothing() {
     let mut app = app_knowing(Vec::new());
     key(&mut app, 'C');
     key(&mut app, 's');
-    let commands = code(&mut app, KeyCode::Enter);
+    let commands = press(&mut app, KeyCode::Enter);
     let (id, _) = commands
         .iter()
         .find_map(|c| match c {
@@ -354,7 +325,7 @@ fn a_refused_connect_stays_unknown_and_a_read_only_profile_sends_nothing() {
     app.read_only = Some(crate::config::ReadOnly::Profile("prod".into()));
     key(&mut app, 'C');
     key(&mut app, 's');
-    let commands = code(&mut app, KeyCode::Enter);
+    let commands = press(&mut app, KeyCode::Enter);
     assert!(!commands.iter().any(|c| matches!(c, Command::Api { .. })));
     assert!(matches!(&app.notice, Some(Notice::Error(m)) if m.contains("\"prod\"")));
 }
@@ -376,12 +347,12 @@ fn several_known_apps_open_a_picker_and_new_infers_from_the_loaded_rows() {
             .contains("inferred from 3 loaded row(s)")
     );
     key(&mut app, 'j');
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     let composer = connect(&app);
     assert!(composer.picker.is_none());
     assert_eq!(composer.app_id().as_deref(), Some("other-app"));
     assert_eq!(composer.outline[0].name, "widget");
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert!(app.stack.layers().is_empty());
 
     let commands = app.update(Action::CommandLine);
@@ -389,7 +360,7 @@ fn several_known_apps_open_a_picker_and_new_infers_from_the_loaded_rows() {
     for c in "connect new".chars() {
         key(&mut app, c);
     }
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     let composer = connect(&app);
     let names: Vec<&str> = composer.outline.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["repository", "team"]);
@@ -460,7 +431,7 @@ fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
 fn an_inference_for_a_closed_or_reopened_composer_is_dropped_and_esc_works_while_it_runs() {
     let mut app = app_knowing_no_app();
     let (first, job) = infer_asked(&app.update(Action::Connect));
-    let commands = code(&mut app, KeyCode::Esc);
+    let commands = press(&mut app, KeyCode::Esc);
     assert!(
         app.stack.layers().is_empty(),
         "Esc closes it while it waits"
@@ -511,7 +482,7 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
     );
     // Picked while it runs: the composer waits for it.
     key(&mut app, 'G');
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert!(connect(&app).waiting_for_inference());
     let start = Box::new(super::new_app::infer(&job));
     let filled = app.update(Action::reply(id, Delivery::Job(JobOutput::new(*start))));
@@ -519,9 +490,9 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
     assert_eq!(connect(&app).app_id().as_deref(), Some("new-app"));
 
     // Another app picked while it runs: its result is not wanted any more.
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     let (id, job) = infer_asked(&app.update(Action::Connect));
-    let commands = code(&mut app, KeyCode::Enter);
+    let commands = press(&mut app, KeyCode::Enter);
     assert!(commands.contains(&Command::Cancel(id)));
     let start = Box::new(super::new_app::infer(&job));
     app.update(Action::reply(id, Delivery::Job(JobOutput::new(*start))));
@@ -551,7 +522,7 @@ fn type_at(app: &mut App, at: std::time::Instant, text: &str) {
     for c in text.chars() {
         key(app, c);
     }
-    code(app, KeyCode::Esc);
+    press(app, KeyCode::Esc);
 }
 
 #[test]
@@ -586,7 +557,7 @@ fn a_connect_draft_is_saved_after_a_pause_a_failed_save_is_said_and_esc_saves_th
 
     // Esc within the quiet second saves at once rather than losing the typing.
     type_at(&mut app, t0 + Duration::from_secs(8), "z");
-    let saved = saves(&code(&mut app, KeyCode::Esc));
+    let saved = saves(&press(&mut app, KeyCode::Esc));
     assert!(app.stack.top().is_none());
     assert_eq!(saved.len(), 1, "{saved:?}");
     assert!(saved[0].1.starts_with("xyz{"), "{}", saved[0].1);
@@ -701,7 +672,7 @@ fn the_activity_says_what_the_composer_waits_for() {
     ));
     assert_eq!(app.activity(), None);
     key(&mut app, 's');
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert!(matches!(connect(&app).phase, Phase::Sending { .. }));
     assert_eq!(
         app.activity().as_deref(),
@@ -784,7 +755,7 @@ fn movement_keys_move_in_the_payload_and_n_and_shift_n_go_through_the_findings()
     assert_eq!(row(&mut app, 'j'), 1);
     assert_eq!(row(&mut app, 'k'), 0);
     let page = |app: &mut App, code: KeyCode| {
-        self::code(app, code);
+        press(app, code);
         connect(app).payload.cursor().0
     };
     assert_eq!(page(&mut app, KeyCode::PageDown), 10);
@@ -842,12 +813,12 @@ fn enter_on_a_change_goes_to_it_in_the_payload() {
         "the narrowed type comes first"
     );
     for _ in 0..3 {
-        code(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Tab);
     }
-    assert_eq!(connect(&app).part, Part::Diff);
-    code(&mut app, KeyCode::Enter);
+    assert_eq!(connect(&app).focus, ConnectPart::Diff);
+    press(&mut app, KeyCode::Enter);
     let composer = connect(&app);
-    assert_eq!(composer.part, Part::Payload);
+    assert_eq!(composer.focus, ConnectPart::Payload);
     let row = composer.payload.cursor().0;
     let line = &composer.payload.lines()[row];
     assert!(

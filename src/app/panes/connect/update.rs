@@ -14,7 +14,7 @@ use super::check::{self, Analysis, AnalysisJob};
 use super::keys::{
     ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS, WAITING_KEYS,
 };
-use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, Part, Start};
+use super::{ANALYSE_IN_BACKGROUND_BYTES, ConnectComposer, ConnectPart, Start};
 use crate::app::action::RequestIds;
 use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
@@ -387,16 +387,16 @@ impl ConnectComposer {
             Action::Move(Move::PageUp) => self.step(-10),
             Action::Move(Move::Top) => self.step(isize::MIN / 2),
             Action::Move(Move::Bottom) => self.step(isize::MAX / 2),
-            Action::NextPane => self.part = self.part.step(true),
-            Action::PrevPane => self.part = self.part.step(false),
-            Action::Open => match self.part {
-                Part::Payload => self.editing = true,
-                Part::Outline => self.go_to_type(cx),
-                Part::Findings => self.go_to_finding(0),
-                Part::Diff => self.go_to_change(cx),
+            Action::NextPane => self.focus = self.focus.step(true),
+            Action::PrevPane => self.focus = self.focus.step(false),
+            Action::Open => match self.focus {
+                ConnectPart::Payload => self.editing = true,
+                ConnectPart::Outline => self.go_to_type(cx),
+                ConnectPart::Findings => self.go_to_finding(0),
+                ConnectPart::Diff => self.go_to_change(cx),
             },
             Action::StartEdit => {
-                self.part = Part::Payload;
+                self.focus = ConnectPart::Payload;
                 self.editing = true;
             }
             Action::Undo | Action::Redo => {
@@ -405,7 +405,7 @@ impl ConnectComposer {
                     cx.info(nothing);
                     return Outcome::done();
                 }
-                self.part = Part::Payload;
+                self.focus = ConnectPart::Payload;
                 return self.changed(cx).into();
             }
             Action::EditExternally => {
@@ -432,15 +432,17 @@ impl ConnectComposer {
                 .saturating_add(by)
                 .clamp(0, len.saturating_sub(1) as isize) as usize
         };
-        match self.part {
-            Part::Payload => {
+        match self.focus {
+            ConnectPart::Payload => {
                 let lines = self.payload.lines().len();
                 let row = self.payload.cursor().0;
                 json_editor::jump_to(&mut self.payload, moved(row, lines), 0);
             }
-            Part::Outline => self.outline_cursor = moved(self.outline_cursor, self.outline.len()),
-            Part::Findings => self.finding = moved(self.finding, self.findings.len()),
-            Part::Diff => {
+            ConnectPart::Outline => {
+                self.outline_cursor = moved(self.outline_cursor, self.outline.len())
+            }
+            ConnectPart::Findings => self.finding = moved(self.finding, self.findings.len()),
+            ConnectPart::Diff => {
                 let count = self.diff.changes.as_ref().map_or(0, |c| c.changes.len());
                 self.diff.cursor = moved(self.diff.cursor, count);
             }
@@ -495,7 +497,7 @@ impl ConnectComposer {
             return;
         };
         let (line, column) = entry.at;
-        self.part = Part::Payload;
+        self.focus = ConnectPart::Payload;
         json_editor::jump_to(&mut self.payload, line, column);
     }
 
@@ -507,7 +509,7 @@ impl ConnectComposer {
         let n = self.findings.len() as isize;
         self.finding = (self.finding as isize + step).rem_euclid(n) as usize;
         let (line, column) = self.findings[self.finding].at;
-        self.part = Part::Payload;
+        self.focus = ConnectPart::Payload;
         json_editor::jump_to(&mut self.payload, line, column);
     }
 
@@ -522,8 +524,8 @@ impl ConnectComposer {
             return;
         };
         let text = self.text();
-        let (line, column) = crate::app::panes::composer::locate::position_of(&text, &change.path);
-        self.part = Part::Payload;
+        let (line, column) = crate::app::widgets::locate::position_of(&text, &change.path);
+        self.focus = ConnectPart::Payload;
         json_editor::jump_to(&mut self.payload, line, column);
         self.payload.move_cursor(CursorMove::Head);
     }
@@ -547,7 +549,7 @@ impl ConnectComposer {
             return Vec::new();
         }
         json_editor::replace_text(&mut self.payload, &sanitize::json_for_terminal(text));
-        self.part = Part::Payload;
+        self.focus = ConnectPart::Payload;
         let commands = self.changed(cx);
         match crate::validate::parse_json(text) {
             Ok(_) => cx.info("the payload was updated from the editor; u undoes"),

@@ -4,7 +4,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::DetailPane;
+use super::DetailPart;
 use crate::app::layout::{inset, split_last_line};
 
 /// Below this width the panes stack instead of sitting side by side.
@@ -20,7 +20,7 @@ const RIGHT_MIN_WIDTH: u16 = 40;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DetailAreas {
-    /// Bordered panes, in the order of `DetailPane::ALL` (fields, tree, raw); a pane that is not
+    /// Bordered panes, in the order of `DetailPart::ALL` (fields, tree, raw); a pane that is not
     /// shown has an empty area.
     pub panes: [Rect; 3],
     pub search: Option<Rect>,
@@ -29,13 +29,13 @@ pub struct DetailAreas {
 }
 
 impl DetailAreas {
-    pub fn pane(&self, pane: DetailPane) -> Rect {
+    pub fn pane(&self, pane: DetailPart) -> Rect {
         self.panes[pane.index()]
     }
 }
 
 /// `fields_width` is what the fields pane's lines need (without its borders).
-pub fn areas(body: Rect, search_line: bool, focus: DetailPane, fields_width: usize) -> DetailAreas {
+pub fn areas(body: Rect, search_line: bool, focus: DetailPart, fields_width: usize) -> DetailAreas {
     let (main, search) = if search_line {
         let (main, search) = split_last_line(body);
         (main, Some(search))
@@ -102,7 +102,7 @@ mod tests {
     fn every_pane_shown_has_content_rows() {
         for (w, h) in [(24, 7), (60, 12), (80, 10), (80, 24), (120, 40), (200, 8)] {
             for search in [false, true] {
-                for focus in DetailPane::ALL {
+                for focus in DetailPart::ALL {
                     let a = areas(screen(Rect::new(0, 0, w, h)).body, search, focus, 60);
                     let shown: Vec<Rect> =
                         a.panes.iter().copied().filter(|p| !p.is_empty()).collect();
@@ -122,14 +122,14 @@ mod tests {
     #[test]
     fn a_low_screen_shows_the_focused_pane_alone() {
         let body = screen(Rect::new(0, 0, 24, 7)).body;
-        let a = areas(body, false, DetailPane::Tree, 60);
+        let a = areas(body, false, DetailPart::Tree, 60);
         assert!(a.single);
-        assert_eq!(a.pane(DetailPane::Tree), body);
-        assert!(a.pane(DetailPane::Fields).is_empty() && a.pane(DetailPane::Raw).is_empty());
+        assert_eq!(a.pane(DetailPart::Tree), body);
+        assert!(a.pane(DetailPart::Fields).is_empty() && a.pane(DetailPart::Raw).is_empty());
         let tall = areas(
             screen(Rect::new(0, 0, 80, 24)).body,
             true,
-            DetailPane::Tree,
+            DetailPart::Tree,
             60,
         );
         assert!(!tall.single);
@@ -141,7 +141,7 @@ mod tests {
             let a = areas(
                 screen(Rect::new(0, 0, w, h)).body,
                 true,
-                DetailPane::Fields,
+                DetailPart::Fields,
                 60,
             );
             assert!(a.panes.iter().all(|p| p.height <= h));
@@ -151,13 +151,13 @@ mod tests {
     #[test]
     fn the_fields_pane_is_as_wide_as_its_lines_within_bounds() {
         let body = Rect::new(0, 1, 120, 38);
-        let fields = |need: usize| areas(body, false, DetailPane::Fields, need).panes[0].width;
+        let fields = |need: usize| areas(body, false, DetailPart::Fields, need).panes[0].width;
         // What the lines need, plus the borders.
         assert_eq!(fields(70), 72);
         // Narrow content: still a third of the screen; wide content: the tree keeps its room.
         assert_eq!(fields(10), 42);
         assert_eq!(fields(500), 78);
-        let tree = areas(body, false, DetailPane::Fields, 500).panes[1];
+        let tree = areas(body, false, DetailPart::Fields, 500).panes[1];
         assert_eq!((tree.x, tree.width), (78, 42));
         assert_eq!(fields_pane_width(70, 500), 30);
         assert_eq!(fields_pane_width(0, 500), 0);

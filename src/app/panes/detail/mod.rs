@@ -31,14 +31,14 @@ const TIMESTAMP_WIDTH: usize = 23 + 2 + 16 + 1;
 const MAX_HITS: usize = 10_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DetailPane {
+pub enum DetailPart {
     Fields,
     Tree,
     Raw,
 }
 
-impl DetailPane {
-    pub const ALL: [DetailPane; 3] = [DetailPane::Fields, DetailPane::Tree, DetailPane::Raw];
+impl DetailPart {
+    pub const ALL: [DetailPart; 3] = [DetailPart::Fields, DetailPart::Tree, DetailPart::Raw];
 
     pub fn index(self) -> usize {
         Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
@@ -137,7 +137,7 @@ pub struct Detail {
     pub raw_wrap: bool,
     /// Columns the fields pane needs to show every line whole (label and value), for its width.
     pub fields_width: usize,
-    pub focus: DetailPane,
+    pub focus: DetailPart,
     pub cursors: [ListCursor; 3],
     pub search: Option<DetailSearch>,
 }
@@ -174,9 +174,9 @@ impl Detail {
         };
         let focus = if raw_properties.is_empty() || !matches!(item.as_ref(), PageItem::Malformed(_))
         {
-            DetailPane::Fields
+            DetailPart::Fields
         } else {
-            DetailPane::Raw
+            DetailPart::Raw
         };
         Detail {
             tree: JsonTree::new(properties),
@@ -207,7 +207,7 @@ impl Detail {
     pub fn toggle_raw_source(&mut self, height: usize) {
         let here = self
             .raw()
-            .pointer(self.cursor(DetailPane::Raw).selected)
+            .pointer(self.cursor(DetailPart::Raw).selected)
             .map(str::to_owned);
         self.raw_source = self.raw_source.toggled();
         let line = here
@@ -215,7 +215,7 @@ impl Detail {
             .and_then(|p| self.raw().line_of(&p))
             .unwrap_or(0);
         let len = self.raw().len();
-        let cursor = self.cursor_mut(DetailPane::Raw);
+        let cursor = self.cursor_mut(DetailPart::Raw);
         *cursor = ListCursor::default();
         cursor.select(line, len, height);
     }
@@ -223,7 +223,7 @@ impl Detail {
     /// Columns of text in a row of the raw pane in `body` (its width less the borders and the
     /// selection gutter): what its lines wrap at.
     pub fn raw_text_width(&self, body: Rect) -> usize {
-        let inner = crate::app::layout::inset(self.areas(body).pane(DetailPane::Raw));
+        let inner = crate::app::layout::inset(self.areas(body).pane(DetailPart::Raw));
         usize::from(inner.width).saturating_sub(1)
     }
 
@@ -244,9 +244,9 @@ impl Detail {
         }
         let (width, height) = (
             self.raw_text_width(body),
-            self.pane_height(DetailPane::Raw, body).max(1),
+            self.pane_height(DetailPart::Raw, body).max(1),
         );
-        let cursor = self.cursor(DetailPane::Raw);
+        let cursor = self.cursor(DetailPart::Raw);
         let mut offset = cursor.offset.min(cursor.selected);
         // The rows from `offset` to the selected line's first row must fit in the pane.
         while offset < cursor.selected {
@@ -258,7 +258,7 @@ impl Detail {
             }
             offset += 1;
         }
-        self.cursor_mut(DetailPane::Raw).offset = offset;
+        self.cursor_mut(DetailPart::Raw).offset = offset;
     }
 
     /// Where the panes are in `body` (one at a time when it is low).
@@ -267,23 +267,23 @@ impl Detail {
     }
 
     /// How many lines `pane` shows in `body`.
-    pub fn pane_height(&self, pane: DetailPane, body: Rect) -> usize {
+    pub fn pane_height(&self, pane: DetailPart, body: Rect) -> usize {
         usize::from(crate::app::layout::inset(self.areas(body).pane(pane)).height)
     }
 
-    pub fn pane_len(&self, pane: DetailPane) -> usize {
+    pub fn pane_len(&self, pane: DetailPart) -> usize {
         match pane {
-            DetailPane::Fields => self.fields.len(),
-            DetailPane::Tree => self.tree.lines().len(),
-            DetailPane::Raw => self.raw().len(),
+            DetailPart::Fields => self.fields.len(),
+            DetailPart::Tree => self.tree.lines().len(),
+            DetailPart::Raw => self.raw().len(),
         }
     }
 
-    pub fn cursor(&self, pane: DetailPane) -> ListCursor {
+    pub fn cursor(&self, pane: DetailPart) -> ListCursor {
         self.cursors[pane.index()]
     }
 
-    pub fn cursor_mut(&mut self, pane: DetailPane) -> &mut ListCursor {
+    pub fn cursor_mut(&mut self, pane: DetailPart) -> &mut ListCursor {
         &mut self.cursors[pane.index()]
     }
 
@@ -293,15 +293,15 @@ impl Detail {
     pub fn url_under_cursor(&self) -> Option<String> {
         let selected = self.cursor(self.focus).selected;
         let here = match self.focus {
-            DetailPane::Fields => self.fields.get(selected).and_then(|f| f.url.clone()),
-            DetailPane::Tree => self
+            DetailPart::Fields => self.fields.get(selected).and_then(|f| f.url.clone()),
+            DetailPart::Tree => self
                 .tree
                 .lines()
                 .get(selected)
                 .and_then(|l| self.tree.root().pointer(&l.pointer))
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            DetailPane::Raw => self
+            DetailPart::Raw => self
                 .raw()
                 .lines()
                 .get(selected)
@@ -320,16 +320,16 @@ impl Detail {
             other => other.to_string(),
         };
         match self.focus {
-            DetailPane::Fields => self.fields.get(selected).map(|f| {
+            DetailPart::Fields => self.fields.get(selected).map(|f| {
                 let what = if f.url.is_some() { "link" } else { "value" };
                 (f.copy.clone(), what)
             }),
-            DetailPane::Tree => {
+            DetailPart::Tree => {
                 let line = self.tree.lines().get(selected)?;
                 let value = self.tree.root().pointer(&line.pointer)?;
                 Some((as_text(value), "value"))
             }
-            DetailPane::Raw => Some((as_text(self.raw().value_at(selected)?), "value")),
+            DetailPart::Raw => Some((as_text(self.raw().value_at(selected)?), "value")),
         }
     }
 
@@ -349,19 +349,19 @@ impl Detail {
             }
         };
         match self.focus {
-            DetailPane::Fields => {
+            DetailPart::Fields => {
                 let field = self.fields.get(selected)?;
                 match field.kind {
                     FieldKind::Section => None,
                     _ => Some((field.label.clone(), field.copy.clone())),
                 }
             }
-            DetailPane::Tree => {
+            DetailPart::Tree => {
                 let line = self.tree.lines().get(selected)?;
                 let value = self.tree.root().pointer(&line.pointer)?;
                 Some((place("properties", &line.pointer), pretty(value)))
             }
-            DetailPane::Raw => {
+            DetailPart::Raw => {
                 let pointer = self.raw().pointer(selected)?;
                 let value = self.raw().value_at(selected)?;
                 let prefix = match self.raw_source {
@@ -381,14 +381,14 @@ impl Detail {
             Vec::new()
         } else {
             match self.focus {
-                DetailPane::Fields => line_hits(
+                DetailPart::Fields => line_hits(
                     self.fields
                         .iter()
                         .map(|f| format!("{} {}", f.label, f.value)),
                     &needle,
                 ),
-                DetailPane::Raw => line_hits(self.raw().lines().iter().cloned(), &needle),
-                DetailPane::Tree => self
+                DetailPart::Raw => line_hits(self.raw().lines().iter().cloned(), &needle),
+                DetailPart::Tree => self
                     .tree
                     .search(&needle, MAX_HITS)
                     .into_iter()
@@ -663,7 +663,7 @@ mod tests {
         );
         assert_eq!(d.url_under_cursor().as_deref(), Some("https://e"));
         let len = d.fields.len();
-        d.cursor_mut(DetailPane::Fields).select(len - 1, len, 10);
+        d.cursor_mut(DetailPart::Fields).select(len - 1, len, 10);
         assert_eq!(d.url_under_cursor().as_deref(), Some("https://l"));
     }
 
@@ -675,15 +675,15 @@ mod tests {
         d.search.as_mut().unwrap().input.set("NEEDLE");
         d.run_search();
         assert_eq!(d.search.as_ref().unwrap().hits, vec![Hit::Line(0)]);
-        d.focus = DetailPane::Tree;
+        d.focus = DetailPart::Tree;
         d.run_search();
         assert_eq!(
             d.search.as_ref().unwrap().hits,
             vec![Hit::Node("/deep/x".into())]
         );
         d.goto_hit(0, 10);
-        assert_eq!(d.cursor(DetailPane::Tree).selected, 1);
-        d.focus = DetailPane::Raw;
+        assert_eq!(d.cursor(DetailPart::Tree).selected, 1);
+        d.focus = DetailPart::Raw;
         d.run_search();
         assert_eq!(d.search.as_ref().unwrap().hits.len(), 1);
     }

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::raw::RawSource;
-use super::{Detail, DetailPane};
+use super::{Detail, DetailPart};
 use crate::api::{Exchange, ListResponse, Reply};
 use crate::app::overlay::Overlay;
 use crate::app::overlay::value::ValuePopup;
@@ -49,7 +49,7 @@ fn popup(app: &App) -> Option<&ValuePopup> {
 }
 
 /// Focuses `pane` and puts its cursor on the first line containing `text`.
-fn select(app: &mut App, pane: DetailPane, text: &str) {
+fn select(app: &mut App, pane: DetailPart, text: &str) {
     while detail(app).unwrap().focus != pane {
         app.update(Action::NextPane);
     }
@@ -58,9 +58,9 @@ fn select(app: &mut App, pane: DetailPane, text: &str) {
         let d = detail(app).unwrap();
         let at = d.cursor(pane).selected;
         let line = match pane {
-            DetailPane::Tree => d.tree.lines()[at].label.clone(),
-            DetailPane::Raw => d.raw().lines()[at].clone(),
-            DetailPane::Fields => d.fields[at].label.clone(),
+            DetailPart::Tree => d.tree.lines()[at].label.clone(),
+            DetailPart::Raw => d.raw().lines()[at].clone(),
+            DetailPart::Fields => d.fields[at].label.clone(),
         };
         if line.contains(text) {
             return;
@@ -86,7 +86,7 @@ fn resource() -> Value {
 #[test]
 fn enter_on_a_leaf_of_the_tree_shows_the_value_whole_and_y_copies_it() {
     let mut app = open(resource(), (80, 24));
-    select(&mut app, DetailPane::Tree, "description");
+    select(&mut app, DetailPart::Tree, "description");
     app.update(Action::Open);
     let p = popup(&app).expect("Enter on a leaf opens the value");
     assert_eq!(p.title, "properties/description");
@@ -108,7 +108,7 @@ fn enter_on_a_leaf_of_the_tree_shows_the_value_whole_and_y_copies_it() {
 #[test]
 fn enter_on_a_node_still_folds_it_and_v_shows_it_as_pretty_json() {
     let mut app = open(resource(), (80, 24));
-    select(&mut app, DetailPane::Tree, "owner");
+    select(&mut app, DetailPart::Tree, "owner");
     let before = detail(&app).unwrap().tree.lines().len();
     app.update(Action::Open);
     assert!(popup(&app).is_none());
@@ -128,7 +128,7 @@ fn enter_on_a_node_still_folds_it_and_v_shows_it_as_pretty_json() {
 #[test]
 fn server_text_in_the_popup_is_neutralised() {
     let mut app = open(resource(), (80, 24));
-    select(&mut app, DetailPane::Tree, "evil");
+    select(&mut app, DetailPart::Tree, "evil");
     app.update(Action::ShowValue);
     let p = popup(&app).unwrap();
     let rows: Vec<&str> = (0..p.row_count()).filter_map(|r| p.row(r)).collect();
@@ -142,19 +142,19 @@ fn server_text_in_the_popup_is_neutralised() {
 fn y_and_v_in_the_raw_json_reach_the_value_a_line_belongs_to_never_a_lone_brace() {
     let mut app = open(resource(), (120, 40));
     // The line closing `owner`.
-    select(&mut app, DetailPane::Raw, "\"team\"");
+    select(&mut app, DetailPart::Raw, "\"team\"");
     app.update(Action::Move(Move::Down));
     assert_eq!(
-        detail(&app).unwrap().raw().lines()[detail(&app).unwrap().cursor(DetailPane::Raw).selected]
+        detail(&app).unwrap().raw().lines()[detail(&app).unwrap().cursor(DetailPart::Raw).selected]
             .trim(),
         "},"
     );
     let owner = json!({"name": "Zoë", "team": "core"}).to_string();
     assert_eq!(app.update(Action::Copy), vec![Command::Copy(owner.clone())]);
     // The line opening it gives the same; a scalar's line gives the scalar as it came.
-    select(&mut app, DetailPane::Raw, "\"owner\"");
+    select(&mut app, DetailPart::Raw, "\"owner\"");
     assert_eq!(app.update(Action::Copy), vec![Command::Copy(owner)]);
-    select(&mut app, DetailPane::Raw, "\"description\"");
+    select(&mut app, DetailPart::Raw, "\"description\"");
     assert_eq!(app.update(Action::Copy), vec![Command::Copy(long())]);
     app.update(Action::Open);
     assert_eq!(popup(&app).unwrap().title, "properties/description");
@@ -171,9 +171,9 @@ fn w_wraps_the_raw_json_and_the_selected_line_stays_in_view() {
         })
         .collect();
     let mut app = open(json!({"id": "w", "properties": many}), (120, 40));
-    select(&mut app, DetailPane::Raw, "k00");
+    select(&mut app, DetailPart::Raw, "k00");
     let body = crate::app::layout::screen(app.size).body;
-    let height = detail(&app).unwrap().pane_height(DetailPane::Raw, body);
+    let height = detail(&app).unwrap().pane_height(DetailPart::Raw, body);
     app.update(Action::ToggleWrap);
     assert!(detail(&app).unwrap().raw_wrap);
     // Each value line wraps to three rows or so: going down a few lines scrolls already.
@@ -181,7 +181,7 @@ fn w_wraps_the_raw_json_and_the_selected_line_stays_in_view() {
         app.update(Action::Move(Move::Down));
     }
     let d = detail(&app).unwrap();
-    let cursor = d.cursor(DetailPane::Raw);
+    let cursor = d.cursor(DetailPart::Raw);
     let width = d.raw_text_width(body);
     let above: usize = (cursor.offset..cursor.selected)
         .map(|l| d.raw_rows(l, width, height))
@@ -195,14 +195,14 @@ fn w_wraps_the_raw_json_and_the_selected_line_stays_in_view() {
 #[test]
 fn a_switches_the_raw_json_to_the_whole_resource_on_the_same_value() {
     let mut app = open(resource(), (120, 40));
-    select(&mut app, DetailPane::Raw, "\"team\"");
+    select(&mut app, DetailPart::Raw, "\"team\"");
     app.update(Action::ToggleRawSource);
     let d = detail(&app).unwrap();
     assert_eq!(
         (d.focus, d.raw_source),
-        (DetailPane::Raw, RawSource::Resource)
+        (DetailPart::Raw, RawSource::Resource)
     );
-    let at = d.cursor(DetailPane::Raw).selected;
+    let at = d.cursor(DetailPart::Raw).selected;
     assert_eq!(d.raw().pointer(at), Some("/properties/owner/team"));
     assert!(d.raw().lines().iter().any(|l| l.contains("\"x_extra\": 1")));
     assert!(
@@ -212,19 +212,19 @@ fn a_switches_the_raw_json_to_the_whole_resource_on_the_same_value() {
             .any(|l| l.contains("\"display_name\""))
     );
     // From a field outside the properties, back to the top of the properties.
-    select(&mut app, DetailPane::Raw, "\"x_extra\"");
+    select(&mut app, DetailPart::Raw, "\"x_extra\"");
     assert_eq!(app.update(Action::Copy), vec![Command::Copy("1".into())]);
     app.update(Action::ToggleRawSource);
     let d = detail(&app).unwrap();
     assert_eq!(d.raw_source, RawSource::Properties);
-    assert_eq!(d.cursor(DetailPane::Raw).selected, 0);
+    assert_eq!(d.cursor(DetailPart::Raw).selected, 0);
 }
 
 #[test]
 fn v_on_a_field_shows_it_whole_and_on_a_heading_says_there_is_nothing() {
     let url = format!("https://example.com/{}", "segment/".repeat(60));
     let mut app = open(json!({"id": "u", "external_url": url}), (80, 24));
-    select(&mut app, DetailPane::Fields, "external_url");
+    select(&mut app, DetailPart::Fields, "external_url");
     app.update(Action::ShowValue);
     assert_eq!(popup(&app).unwrap().text, url);
 }

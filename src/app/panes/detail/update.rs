@@ -1,7 +1,7 @@
 //! Keys and clicks on the detail view, and on its `/` search while it is being typed.
 
 use super::keys::DETAIL_KEYS;
-use super::{Detail, DetailPane, DetailSearch};
+use super::{Detail, DetailPart, DetailSearch};
 use crate::app::action::Move;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
@@ -35,14 +35,14 @@ impl Pane for Detail {
         match action {
             action if is_movement(&action) => {
                 self.cursor_mut(focus).apply(&action, len, height);
-                if focus == DetailPane::Raw {
+                if focus == DetailPart::Raw {
                     self.keep_raw_in_view(cx.body);
                 }
             }
             // `Enter` on a leaf of the tree, or on any line of the raw JSON: the value in full.
             Action::Open
-                if focus == DetailPane::Raw
-                    || (focus == DetailPane::Tree
+                if focus == DetailPart::Raw
+                    || (focus == DetailPart::Tree
                         && self
                             .tree
                             .lines()
@@ -60,15 +60,15 @@ impl Pane for Detail {
                     "raw JSON: long lines are cut at the edge, marked … (w wraps them)"
                 });
                 let (len, height) = (
-                    self.pane_len(DetailPane::Raw),
-                    self.pane_height(DetailPane::Raw, cx.body),
+                    self.pane_len(DetailPart::Raw),
+                    self.pane_height(DetailPart::Raw, cx.body),
                 );
-                self.cursor_mut(DetailPane::Raw).keep_visible(len, height);
+                self.cursor_mut(DetailPart::Raw).keep_visible(len, height);
                 self.keep_raw_in_view(cx.body);
             }
             Action::ToggleRawSource => {
-                self.focus = DetailPane::Raw;
-                let height = self.pane_height(DetailPane::Raw, cx.body);
+                self.focus = DetailPart::Raw;
+                let height = self.pane_height(DetailPart::Raw, cx.body);
                 self.toggle_raw_source(height);
                 self.keep_raw_in_view(cx.body);
                 self.run_search();
@@ -86,7 +86,7 @@ impl Pane for Detail {
                 let len = self.pane_len(pane);
                 self.cursor_mut(pane).keep_visible(len, height);
             }
-            Action::Right | Action::Left | Action::Open if focus == DetailPane::Tree => {
+            Action::Right | Action::Left | Action::Open if focus == DetailPart::Tree => {
                 let line = self.cursor(focus).selected;
                 let expanded = self.tree.lines().get(line).is_some_and(|l| l.expanded);
                 let changed = match action {
@@ -159,7 +159,7 @@ impl Pane for Detail {
     }
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        for pane in DetailPane::ALL {
+        for pane in DetailPart::ALL {
             let (len, height) = (self.pane_len(pane), self.pane_height(pane, cx.body));
             self.cursor_mut(pane).keep_visible(len, height);
         }
@@ -182,7 +182,7 @@ impl Detail {
     /// A click focuses the pane under it, and selects the line under it.
     fn click(&mut self, column: u16, row: u16, cx: &Ctx) {
         let areas = self.areas(cx.body);
-        let Some(pane) = DetailPane::ALL
+        let Some(pane) = DetailPart::ALL
             .into_iter()
             .find(|p| layout::contains(areas.pane(*p), column, row))
         else {
@@ -202,14 +202,14 @@ impl Detail {
 
     /// The line shown at screen row `row` of `pane`'s inside (wrapped lines of the raw JSON take
     /// several rows).
-    fn line_at_row(&self, pane: DetailPane, row: usize, body: ratatui::layout::Rect) -> usize {
+    fn line_at_row(&self, pane: DetailPart, row: usize, body: ratatui::layout::Rect) -> usize {
         let offset = self.cursor(pane).offset;
-        if pane != DetailPane::Raw || !self.raw_wrap {
+        if pane != DetailPart::Raw || !self.raw_wrap {
             return offset + row;
         }
         let (width, height) = (
             self.raw_text_width(body),
-            self.pane_height(DetailPane::Raw, body),
+            self.pane_height(DetailPart::Raw, body),
         );
         let mut top = 0;
         for line in offset..self.pane_len(pane) {

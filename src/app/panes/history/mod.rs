@@ -65,7 +65,7 @@ impl HistoryRow {
             http: "-".to_owned(),
             answer: format!(
                 "not sent · saved {} ago",
-                crate::app::panes::composer::draft::age_words(draft.age)
+                crate::app::widgets::draft::age_words(draft.age)
             ),
             ok: false,
             unsent: true,

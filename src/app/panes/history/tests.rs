@@ -2,19 +2,19 @@
 //! commands out. No I/O: the store's answers are delivered as the runtime would.
 
 use crate::app::Delivery;
+use crate::app::harness::{key, press};
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::{HistoryView, LineStyle};
 use crate::api::{Answer, ApiError, Exchange, ListResponse, Reply, ReportResponse};
-use crate::app::keymap::action_for;
 use crate::app::pane::Screen;
-use crate::app::panes::composer::{Composer, ReportContext};
+use crate::app::panes::report::{ReportComposer, ReportContext};
 use crate::app::{Action, App, Command, Notice, RequestId, Session};
 use crate::store::{HistoryEntry, SendKind, Sent};
 
@@ -88,17 +88,6 @@ fn app() -> App {
     app
 }
 
-fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
-    match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
-}
-
-fn key(app: &mut App, c: char) -> Vec<Command> {
-    press(app, KeyCode::Char(c))
-}
-
 fn load_id(commands: &[Command]) -> RequestId {
     commands
         .iter()
@@ -163,7 +152,7 @@ fn three_and_colon_history_open_the_view_and_it_loads_in_the_background() {
 
     // `3` again from the composer above it goes back to it, reloaded, not a second view.
     key(&mut app, 'E');
-    assert!(matches!(app.stack.top(), Some(Screen::Composer(_))));
+    assert!(matches!(app.stack.top(), Some(Screen::Report(_))));
     let reload = key(&mut app, '3');
     assert!(matches!(app.stack.top(), Some(Screen::History(_))));
     assert_eq!(app.stack.layers().len(), 1);
@@ -290,10 +279,10 @@ fn e_opens_a_sent_report_or_connect_in_its_composer_to_resend() {
     key(&mut app, 'j');
     press(&mut app, KeyCode::Enter);
     key(&mut app, 'E');
-    let Some(Screen::Composer(composer)) = app.stack.top() else {
+    let Some(Screen::Report(composer)) = app.stack.top() else {
         panic!("the composer opens on the report");
     };
-    let composer: &Composer = composer;
+    let composer: &ReportComposer = composer;
     assert_eq!(composer.task_id.text(), "t-ok");
     assert_eq!(composer.resource_id.as_deref(), Some("res_1"));
     assert_eq!(composer.body().unwrap(), report_body("t-ok"));
@@ -469,7 +458,7 @@ fn drafts_id(commands: &[Command]) -> RequestId {
 /// A report draft about `res_1`, saved as the composer saves one.
 fn unsent_draft() -> crate::app::UnsentDraft {
     let resource = json!({"id": "res_1", "type": "repository", "external_id": "x"});
-    let body = crate::app::panes::composer::draft::ReportDraft {
+    let body = crate::app::panes::report::draft::ReportDraft {
         task_id: "t-draft".into(),
         task_id_provisional: false,
         status: "error".into(),
@@ -481,7 +470,7 @@ fn unsent_draft() -> crate::app::UnsentDraft {
         kept: Default::default(),
     };
     crate::app::UnsentDraft {
-        subject: Composer::draft_subject(Some("res_1")),
+        subject: ReportComposer::draft_subject(Some("res_1")),
         revision: crate::store::DraftRevision {
             row: 1,
             revision: 1,
@@ -523,7 +512,7 @@ fn drafts_not_sent_are_listed_first_and_enter_goes_on_with_one() {
     assert!(!copied.iter().any(|c| matches!(c, Command::Copy(_))));
     assert!(matches!(&app.notice, Some(Notice::Error(e)) if e.contains("not sent yet")));
     press(&mut app, KeyCode::Enter);
-    let Some(Screen::Composer(composer)) = app.stack.top() else {
+    let Some(Screen::Report(composer)) = app.stack.top() else {
         panic!("the draft's composer is not open");
     };
     assert_eq!(composer.task_id.text(), "t-draft");
@@ -531,7 +520,7 @@ fn drafts_not_sent_are_listed_first_and_enter_goes_on_with_one() {
     assert!(composer.message.text().starts_with("half written"));
     assert_eq!(
         composer.draft.subject,
-        Composer::draft_subject(Some("res_1"))
+        ReportComposer::draft_subject(Some("res_1"))
     );
     assert!(matches!(&app.notice, Some(Notice::Info(i)) if i.contains("draft from 3 min ago")));
 
@@ -541,7 +530,7 @@ fn drafts_not_sent_are_listed_first_and_enter_goes_on_with_one() {
     app.update(Action::reply(drafts, Delivery::Drafts(Ok(Vec::new()))));
     assert_eq!(view(&app).rows[0].kind, "draft");
     key(&mut app, 'E');
-    assert!(matches!(app.stack.top(), Some(Screen::Composer(_))));
+    assert!(matches!(app.stack.top(), Some(Screen::Report(_))));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::TypePane;
+use super::TypePart;
 use crate::app::layout::inset;
 
 /// From this width the two panes of a page sit side by side.
@@ -19,22 +19,22 @@ const NODE_LINES: u16 = 4;
 pub struct TypeDetailAreas {
     /// The line naming the pages.
     pub tabs: Rect,
-    /// Bordered panes in the order of `TypePane::ALL`; a pane not shown is empty.
+    /// Bordered panes in the order of `TypePart::ALL`; a pane not shown is empty.
     pub panes: [Rect; 4],
     /// Inside the schemas pane, below its tree: the selected field in full.
     pub node: Option<Rect>,
 }
 
 impl TypeDetailAreas {
-    pub fn pane(&self, pane: TypePane) -> Rect {
+    pub fn pane(&self, pane: TypePart) -> Rect {
         self.panes[pane.index()]
     }
 
     /// The scrolling lines of a pane (inside its border, less the field details).
-    pub fn rows(&self, pane: TypePane) -> Rect {
+    pub fn rows(&self, pane: TypePart) -> Rect {
         let inner = inset(self.pane(pane));
         match (pane, self.node) {
-            (TypePane::Schemas, Some(node)) => Rect {
+            (TypePart::Schemas, Some(node)) => Rect {
                 height: inner.height.saturating_sub(node.height),
                 ..inner
             },
@@ -43,7 +43,7 @@ impl TypeDetailAreas {
     }
 }
 
-pub fn areas(body: Rect, focus: TypePane) -> TypeDetailAreas {
+pub fn areas(body: Rect, focus: TypePart) -> TypeDetailAreas {
     let [tabs, main] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
     let pair: [Rect; 2] = if main.width >= SIDE_BY_SIDE_MIN_WIDTH {
         Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(main)
@@ -63,7 +63,7 @@ pub fn areas(body: Rect, focus: TypePane) -> TypeDetailAreas {
     } else {
         panes[focus.index()] = main;
     }
-    let schemas = inset(panes[TypePane::Schemas.index()]);
+    let schemas = inset(panes[TypePart::Schemas.index()]);
     let node = (schemas.height >= NODE_LINES * 3).then(|| Rect {
         y: schemas.y + schemas.height - NODE_LINES,
         height: NODE_LINES,
@@ -74,10 +74,10 @@ pub fn areas(body: Rect, focus: TypePane) -> TypeDetailAreas {
 
 /// The widths the about and instructions texts wrap to, for a body `width` wide.
 pub fn text_widths(width: u16) -> (usize, usize) {
-    let a = areas(Rect::new(0, 0, width, 40), TypePane::About);
+    let a = areas(Rect::new(0, 0, width, 40), TypePart::About);
     (
-        usize::from(inset(a.pane(TypePane::About)).width),
-        usize::from(inset(a.pane(TypePane::Instructions)).width),
+        usize::from(inset(a.pane(TypePart::About)).width),
+        usize::from(inset(a.pane(TypePart::Instructions)).width),
     )
 }
 
@@ -89,10 +89,10 @@ mod tests {
     #[test]
     fn the_focused_pane_is_always_shown_with_rows() {
         for (w, h) in [(24, 7), (80, 24), (120, 40), (60, 10), (200, 8)] {
-            for focus in TypePane::ALL {
+            for focus in TypePart::ALL {
                 let a = areas(screen(Rect::new(0, 0, w, h)).body, focus);
                 assert!(!a.pane(focus).is_empty(), "{w}x{h} {focus:?}");
-                for pane in TypePane::ALL {
+                for pane in TypePart::ALL {
                     if pane.page() != focus.page() {
                         assert!(a.pane(pane).is_empty(), "one page at a time");
                     }
@@ -100,8 +100,8 @@ mod tests {
             }
         }
         for (w, h) in [(0, 0), (1, 1), (3, 2)] {
-            let a = areas(screen(Rect::new(0, 0, w, h)).body, TypePane::Schemas);
-            assert!(a.rows(TypePane::Schemas).height <= h);
+            let a = areas(screen(Rect::new(0, 0, w, h)).body, TypePart::Schemas);
+            assert!(a.rows(TypePart::Schemas).height <= h);
         }
     }
 }

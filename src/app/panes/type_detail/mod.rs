@@ -26,19 +26,19 @@ use schema::SchemaTree;
 const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TypePane {
+pub enum TypePart {
     About,
     Instructions,
     Schemas,
     Raw,
 }
 
-impl TypePane {
-    pub const ALL: [TypePane; 4] = [
-        TypePane::About,
-        TypePane::Instructions,
-        TypePane::Schemas,
-        TypePane::Raw,
+impl TypePart {
+    pub const ALL: [TypePart; 4] = [
+        TypePart::About,
+        TypePart::Instructions,
+        TypePart::Schemas,
+        TypePart::Raw,
     ];
 
     pub fn index(self) -> usize {
@@ -107,7 +107,7 @@ pub struct TypeDetail {
     pub instructions: Vec<Line<'static>>,
     pub schemas: SchemaTree,
     pub raw: Vec<String>,
-    pub focus: TypePane,
+    pub focus: TypePart,
     pub cursors: [ListCursor; 4],
     /// The body width the texts were wrapped for.
     width: u16,
@@ -136,7 +136,7 @@ impl TypeDetail {
             instructions: Vec::new(),
             schemas: SchemaTree::default(),
             raw: Vec::new(),
-            focus: TypePane::About,
+            focus: TypePart::About,
             cursors: [ListCursor::default(); 4],
             width: request.width,
             opening: None,
@@ -187,33 +187,33 @@ impl TypeDetail {
     }
 
     /// Lines of `pane` in view in `body`.
-    pub fn pane_height(&self, pane: TypePane, body: Rect) -> usize {
+    pub fn pane_height(&self, pane: TypePart, body: Rect) -> usize {
         usize::from(self.areas(body).rows(pane).height)
     }
 
-    pub fn pane_len(&self, pane: TypePane) -> usize {
+    pub fn pane_len(&self, pane: TypePart) -> usize {
         match pane {
-            TypePane::About => self.about.len(),
-            TypePane::Instructions => self.instructions.len(),
-            TypePane::Schemas => self.schemas.visible().len(),
-            TypePane::Raw => self.raw.len(),
+            TypePart::About => self.about.len(),
+            TypePart::Instructions => self.instructions.len(),
+            TypePart::Schemas => self.schemas.visible().len(),
+            TypePart::Raw => self.raw.len(),
         }
     }
 
-    pub fn cursor(&self, pane: TypePane) -> ListCursor {
+    pub fn cursor(&self, pane: TypePart) -> ListCursor {
         self.cursors[pane.index()]
     }
 
-    pub fn cursor_mut(&mut self, pane: TypePane) -> &mut ListCursor {
+    pub fn cursor_mut(&mut self, pane: TypePart) -> &mut ListCursor {
         &mut self.cursors[pane.index()]
     }
 
     /// What `o` opens: the link under the cursor of the about pane.
     pub fn url_under_cursor(&self) -> Option<String> {
         match self.focus {
-            TypePane::About => self
+            TypePart::About => self
                 .about
-                .get(self.cursor(TypePane::About).selected)?
+                .get(self.cursor(TypePart::About).selected)?
                 .url
                 .clone(),
             _ => None,
@@ -224,14 +224,14 @@ impl TypeDetail {
     pub fn value_under_cursor(&self) -> Option<(String, &'static str)> {
         let selected = self.cursor(self.focus).selected;
         match self.focus {
-            TypePane::About => {
+            TypePart::About => {
                 let line = self.about.get(selected)?;
                 match &line.url {
                     Some(url) => Some((url.clone(), "link")),
                     None => Some((line.copy.clone()?, "value")),
                 }
             }
-            TypePane::Instructions => Some((
+            TypePart::Instructions => Some((
                 self.definition()?
                     .definition
                     .instructions_markdown
@@ -239,11 +239,11 @@ impl TypeDetail {
                     .clone(),
                 "instructions",
             )),
-            TypePane::Schemas => {
+            TypePart::Schemas => {
                 let node = self.schemas.node(*self.schemas.visible().get(selected)?)?;
                 Some((node.name.clone(), "field name"))
             }
-            TypePane::Raw => self
+            TypePart::Raw => self
                 .raw
                 .get(selected)
                 .map(|l| (l.trim().to_owned(), "line")),

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::schema::SchemaTree;
-use super::{AboutKind, OpenType, TypeDetail, TypePane};
+use super::{AboutKind, OpenType, TypeDetail, TypePart};
 use crate::app::KnownTypes;
 use crate::app::panes::types::tests::known;
 use crate::catalog::{AppVersion, Catalog, Source};
@@ -70,11 +70,11 @@ fn the_about_pane_spells_out_what_the_type_is() {
     // At 120x40 the about pane and the instructions fit without scrolling.
     let body = crate::app::layout::screen(Rect::new(0, 0, 120, 40)).body;
     assert!(
-        d.about.len() <= d.pane_height(TypePane::About, body),
+        d.about.len() <= d.pane_height(TypePart::About, body),
         "{}",
         d.about.len()
     );
-    assert!(d.instructions.len() <= d.pane_height(TypePane::Instructions, body));
+    assert!(d.instructions.len() <= d.pane_height(TypePart::Instructions, body));
 }
 
 #[test]
@@ -84,12 +84,12 @@ fn every_demo_type_fits_at_120x40() {
     for t in known.catalog.types() {
         let d = open(&known, &t.name, body.width);
         assert!(
-            d.about.len() <= d.pane_height(TypePane::About, body),
+            d.about.len() <= d.pane_height(TypePart::About, body),
             "{}",
             t.name
         );
         assert!(
-            d.instructions.len() <= d.pane_height(TypePane::Instructions, body),
+            d.instructions.len() <= d.pane_height(TypePart::Instructions, body),
             "{}",
             t.name
         );
@@ -227,8 +227,8 @@ mod keys {
     use crossterm::event::KeyCode;
 
     use super::*;
+    use crate::app::harness::{key, press};
     use crate::app::panes::types::tests::detail;
-    use crate::app::tests::{code as press, key};
     use crate::app::{Action, App, Command, Notice, RequestId, Session};
 
     /// A 120x40 app showing the type `name` of `known`, opened from the types view.
@@ -256,15 +256,15 @@ mod keys {
         let mut app = showing(known(), "repository", 40);
         key(&mut app, 'j');
         key(&mut app, 'j');
-        assert_eq!(detail(&app).cursor(TypePane::About).selected, 2);
+        assert_eq!(detail(&app).cursor(TypePart::About).selected, 2);
         press(&mut app, KeyCode::Tab);
-        assert_eq!(detail(&app).focus, TypePane::Instructions);
+        assert_eq!(detail(&app).focus, TypePart::Instructions);
         key(&mut app, 'j');
-        assert_eq!(detail(&app).cursor(TypePane::Instructions).selected, 1);
-        assert_eq!(detail(&app).cursor(TypePane::About).selected, 2);
+        assert_eq!(detail(&app).cursor(TypePart::Instructions).selected, 1);
+        assert_eq!(detail(&app).cursor(TypePart::About).selected, 2);
         press(&mut app, KeyCode::BackTab);
         press(&mut app, KeyCode::BackTab);
-        assert_eq!(detail(&app).focus, TypePane::Raw);
+        assert_eq!(detail(&app).focus, TypePart::Raw);
     }
 
     #[test]
@@ -281,7 +281,7 @@ mod keys {
 
         press(&mut app, KeyCode::Tab);
         press(&mut app, KeyCode::Tab);
-        assert_eq!(detail(&app).focus, TypePane::Schemas);
+        assert_eq!(detail(&app).focus, TypePart::Schemas);
         key(&mut app, 'l');
         assert_eq!(shown(&app), all, "l on an open node keeps it open");
         key(&mut app, 'h');
@@ -311,7 +311,7 @@ mod keys {
         }
         key(&mut app, 'h');
         let parent = detail(&app).schemas.parent_line(leaf).unwrap();
-        assert_eq!(detail(&app).cursor(TypePane::Schemas).selected, parent);
+        assert_eq!(detail(&app).cursor(TypePart::Schemas).selected, parent);
         assert_eq!(shown(&app), all, "nothing collapsed");
     }
 
@@ -371,22 +371,22 @@ mod keys {
         press(&mut app, KeyCode::Tab);
         press(&mut app, KeyCode::Tab);
         key(&mut app, 'G');
-        let selected = detail(&app).cursor(TypePane::Schemas).selected;
+        let selected = detail(&app).cursor(TypePart::Schemas).selected;
         app.update(Action::Resize {
             width: 120,
             height: 12,
         });
         let body = crate::app::layout::screen(app.size).body;
         let d = detail(&app);
-        let height = d.pane_height(TypePane::Schemas, body);
+        let height = d.pane_height(TypePart::Schemas, body);
         assert!(height < selected, "{height} lines shown");
-        d.cursor(TypePane::Schemas).assert_shows(selected, height);
+        d.cursor(TypePart::Schemas).assert_shows(selected, height);
     }
 
     #[test]
     fn a_click_focuses_the_pane_under_it_and_selects_the_line_clicked() {
         let mut app = showing(known(), "repository", 40);
-        let click = |app: &mut App, pane: TypePane, line: u16| {
+        let click = |app: &mut App, pane: TypePart, line: u16| {
             let body = crate::app::layout::screen(app.size).body;
             let rows = detail(app).areas(body).rows(pane);
             app.update(Action::Click {
@@ -395,26 +395,26 @@ mod keys {
             });
             usize::from(rows.height)
         };
-        click(&mut app, TypePane::Instructions, 2);
-        assert_eq!(detail(&app).focus, TypePane::Instructions);
-        assert_eq!(detail(&app).cursor(TypePane::Instructions).selected, 2);
+        click(&mut app, TypePart::Instructions, 2);
+        assert_eq!(detail(&app).focus, TypePart::Instructions);
+        assert_eq!(detail(&app).cursor(TypePart::Instructions).selected, 2);
         // Just below the last line: nothing else is selected.
-        let len = detail(&app).pane_len(TypePane::Instructions);
-        let height = click(&mut app, TypePane::Instructions, len as u16);
+        let len = detail(&app).pane_len(TypePart::Instructions);
+        let height = click(&mut app, TypePart::Instructions, len as u16);
         assert!(len < height, "{len} lines in {height}");
-        assert_eq!(detail(&app).cursor(TypePane::Instructions).selected, 2);
+        assert_eq!(detail(&app).cursor(TypePart::Instructions).selected, 2);
 
         // Scrolled: the line under the click, counted from the first line shown.
         app.update(Action::Resize {
             width: 120,
             height: 16,
         });
-        click(&mut app, TypePane::About, 0);
-        assert_eq!(detail(&app).focus, TypePane::About);
+        click(&mut app, TypePart::About, 0);
+        assert_eq!(detail(&app).focus, TypePart::About);
         key(&mut app, 'G');
-        let offset = detail(&app).cursor(TypePane::About).offset;
+        let offset = detail(&app).cursor(TypePart::About).offset;
         assert!(offset > 1, "{offset}");
-        click(&mut app, TypePane::About, 2);
-        assert_eq!(detail(&app).cursor(TypePane::About).selected, offset + 2);
+        click(&mut app, TypePart::About, 2);
+        assert_eq!(detail(&app).cursor(TypePart::About).selected, offset + 2);
     }
 }

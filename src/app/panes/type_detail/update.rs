@@ -1,7 +1,7 @@
 //! Keys and clicks on a type's detail.
 
 use super::keys::TYPE_DETAIL_KEYS;
-use super::{OpenType, TypeDetail, TypePane};
+use super::{OpenType, TypeDetail, TypePart};
 use crate::app::job::Work;
 use crate::app::keymap::KeyTable;
 use crate::app::layout;
@@ -27,7 +27,7 @@ impl Pane for TypeDetail {
                 let len = self.pane_len(pane);
                 self.cursor_mut(pane).keep_visible(len, height);
             }
-            Action::Right | Action::Left | Action::Open if focus == TypePane::Schemas => {
+            Action::Right | Action::Left | Action::Open if focus == TypePart::Schemas => {
                 let line = self.cursor(focus).selected;
                 let expanded = self
                     .schemas
@@ -127,7 +127,7 @@ impl Pane for TypeDetail {
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
         self.rewrap(cx.body.width);
-        for pane in TypePane::ALL {
+        for pane in TypePart::ALL {
             let (len, height) = (self.pane_len(pane), self.pane_height(pane, cx.body));
             self.cursor_mut(pane).keep_visible(len, height);
         }
@@ -156,7 +156,7 @@ impl TypeDetail {
     /// A click focuses the pane under it and selects the line under it.
     fn click(&mut self, column: u16, row: u16, cx: &Ctx) {
         let areas = self.areas(cx.body);
-        let Some(pane) = TypePane::ALL
+        let Some(pane) = TypePart::ALL
             .into_iter()
             .find(|p| layout::contains(areas.pane(*p), column, row))
         else {

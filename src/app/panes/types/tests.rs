@@ -2,18 +2,18 @@
 //! commands out.
 
 use crate::app::Delivery;
+use crate::app::harness::press;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::{KnownTypes, TypesView};
 use crate::api::{Exchange, ListResponse, Reply};
-use crate::app::keymap::action_for;
 use crate::app::pane::Screen;
-use crate::app::panes::type_detail::{OpenType, TypeDetail, TypePane};
+use crate::app::panes::type_detail::{OpenType, TypeDetail, TypePart};
 use crate::app::{Action, App, Command, RequestId, Session};
 use crate::catalog::{self, AppVersion, Catalog, Source};
 
@@ -36,13 +36,6 @@ pub(crate) fn known() -> Arc<KnownTypes> {
         catalog: Catalog::from_versions(vec![file, demo]),
         problems: Vec::new(),
     })
-}
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
-    match action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
 }
 
 fn chars(app: &mut App, text: &str) {
@@ -193,7 +186,7 @@ fn enter_opens_a_type_and_b_lists_its_resources() {
     let d = detail(&app);
     assert_eq!(d.title, "repository");
     assert_eq!(d.version, 0, "the newest definition first");
-    assert_eq!(d.focus, TypePane::About);
+    assert_eq!(d.focus, TypePart::About);
     // `b` opens the type's resources over the type (issue 6): Esc comes back to it, and the
     // main list below is left as it was.
     let commands = press(&mut app, KeyCode::Char('b'));

@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::draft::age_words;
 use super::external::EditOutcome;
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
-use super::{CHECK_IN_BACKGROUND_BYTES, Composer, Field, Phase, fill};
+use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, ReportComposer, fill};
 use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Outcome, Pane};
@@ -22,7 +22,7 @@ use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 
-impl Pane for Composer {
+impl Pane for ReportComposer {
     fn keys(&self) -> &'static KeyTable {
         match self.phase {
             Phase::Editing if self.unparsed.is_some() => &UNPARSED_KEYS,
@@ -143,7 +143,7 @@ impl Pane for Composer {
     }
 }
 
-impl Composer {
+impl ReportComposer {
     /// Normal mode: moving between fields and the composer's own keys.
     fn update_writing(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match action {
@@ -361,7 +361,7 @@ impl Composer {
     }
 
     /// The field under the cursor was edited: what it holds now is what was typed, no longer
-    /// the value read from a file (see [`Composer::kept`]).
+    /// the value read from a file (see [`ReportComposer::kept`]).
     fn field_changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
         self.kept.remove(self.field.label());
         self.changed(cx)

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::{Composer, Unparsed};
+use super::{ReportComposer, Unparsed};
 use crate::app::{Command, RequestId};
 
 /// Stands for the resource while a report whose resource is not JSON is laid out.
@@ -18,11 +18,11 @@ pub enum EditOutcome {
     Unchanged,
     /// A report: its fields are in place.
     Applied,
-    /// Not JSON, or not an object: kept as [`Composer::unparsed`].
+    /// Not JSON, or not an object: kept as [`ReportComposer::unparsed`].
     Kept,
 }
 
-impl Composer {
+impl ReportComposer {
     /// The whole report as pretty JSON, as the external editor gets it. Text that is not JSON
     /// is edited as it is: the unparsed report itself, or the report laid out around a resource
     /// whose text is not JSON.

@@ -1,11 +1,12 @@
 //! Every mistake `[keys]` can hold is an error at start that names the file, the line and what
 //! to fix; a valid `[keys]` reaches the keymap.
 
-use super::{ConfigError, ConfigText, ui_settings};
+use super::settings::{UiSettings, ui_settings};
 use crate::app::keymap::Key;
+use crate::config::{ConfigError, ConfigText};
 use crossterm::event::KeyCode;
 
-fn settings(text: &str) -> Result<super::UiSettings, ConfigError> {
+fn settings(text: &str) -> Result<UiSettings, ConfigError> {
     ui_settings(Some(&ConfigText {
         path: "/home/me/.config/appdeck/config.toml".into(),
         text: text.to_owned(),
@@ -20,7 +21,7 @@ fn error(text: &str) -> String {
     error.to_string()
 }
 
-fn keys_of(settings: &super::UiSettings, pane: &str, action: &str) -> Vec<Key> {
+fn keys_of(settings: &UiSettings, pane: &str, action: &str) -> Vec<Key> {
     let table = settings
         .keys
         .tables()

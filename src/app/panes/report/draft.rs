@@ -9,14 +9,14 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::Composer;
+use super::ReportComposer;
 use crate::app::{Command, DraftSubject, RequestId};
 
 pub use crate::app::widgets::draft::{LONGEST_UNSAVED, QUIET, Unsaved, age_words};
 
 /// The report composer's draft: the shared timing, with the composer as it opened for `D`.
-pub type DraftState = crate::app::widgets::draft::DraftState<Composer>;
-pub type Restored = crate::app::widgets::draft::Restored<Composer>;
+pub type DraftState = crate::app::widgets::draft::DraftState<ReportComposer>;
+pub type Restored = crate::app::widgets::draft::Restored<ReportComposer>;
 
 /// Every field of the composer as typed: what a draft holds (as JSON text in the store).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,12 +34,12 @@ pub struct ReportDraft {
     /// An edited report that was not JSON, kept as typed.
     #[serde(default)]
     pub unparsed: Option<super::Unparsed>,
-    /// Fields still as a file had them (absent, or not strings): see `Composer::kept`.
+    /// Fields still as a file had them (absent, or not strings): see `ReportComposer::kept`.
     #[serde(default)]
     pub kept: BTreeMap<String, super::Kept>,
 }
 
-impl Composer {
+impl ReportComposer {
     /// The subject a report draft is keyed by: the resource's id, or `new`.
     pub fn draft_subject(resource_id: Option<&str>) -> DraftSubject {
         DraftSubject {

@@ -3,7 +3,7 @@
 
 use ratatui::layout::Rect;
 
-use super::{Composer, Phase};
+use super::{Phase, ReportComposer};
 
 pub struct ComposerAreas {
     /// `task_id`, `status`, `message`, `response_type`, in a bordered block.
@@ -16,7 +16,7 @@ pub struct ComposerAreas {
 /// Most findings shown at once; the list scrolls.
 const MAX_FINDING_ROWS: u16 = 6;
 
-impl Composer {
+impl ReportComposer {
     pub fn areas(&self, body: Rect) -> ComposerAreas {
         // On a low screen the answer is what matters: it takes the whole body.
         let answered = matches!(self.phase, Phase::Answered(_));

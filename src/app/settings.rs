@@ -1,13 +1,16 @@
 //! The terminal UI's own settings in `config.toml` (the theme, the keys), read apart from the
-//! connection settings: a mistake there stops the terminal UI, `appdeck keys` and `config show`
+//! connection settings. `config` reads the text of `[theme]` and `[keys]`; this lays the keys
+//! over the app's keymap, which only the app knows (so `config` never depends on `app`): a mistake there stops the terminal UI, `appdeck keys` and `config show`
 //! with the file, the line and what to fix, but never a script's `appdeck list`.
 
 use toml::de::DeTable;
 
-use super::located::LineProblem;
-use super::theme::{self, ThemeChoice};
-use super::{ConfigError, ConfigText, Env, Flags, ParseProblem, Source, config_path, read_config};
-use crate::app::keymap::Keymap;
+use super::keymap::Keymap;
+use crate::config::located::LineProblem;
+use crate::config::theme::{self, ThemeChoice};
+use crate::config::{
+    ConfigError, ConfigText, Env, Flags, ParseProblem, Source, config_path, read_config,
+};
 
 /// What the config file says about how the terminal UI looks and which keys do what.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,7 +46,7 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
     };
     let file = DeTable::parse(&config.text).map_err(|e| {
         // The connection settings report syntax errors the same way; never with an excerpt.
-        let line = super::located::line_of(&config.text, e.span().map_or(0, |s| s.start));
+        let line = crate::config::located::line_of(&config.text, e.span().map_or(0, |s| s.start));
         ConfigError::Parse {
             path: config.path.clone(),
             problem: ParseProblem {
@@ -56,7 +59,7 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
     let file = file.get_ref();
     Ok(UiSettings {
         theme: theme::read(file, &config.text).map_err(located)?,
-        keys: super::keys::read(file, &config.text)
+        keys: crate::config::keys::read(file, &config.text)
             .and_then(|entries| Keymap::with_entries(&entries))
             .map_err(located)?,
     })

@@ -2,19 +2,20 @@
 //! out. No I/O.
 
 use crate::app::Delivery;
+use crate::app::harness::{ctrl, key, press, type_text};
 use crate::app::job::Work;
 use crate::app::pane::Open;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::check::Place;
-use super::{Composer, Field, Phase, ReportContext};
+use super::{Field, Phase, ReportComposer, ReportContext};
 use crate::api::{Answer, ApiError, Exchange, ListResponse, Reply, ReportResponse};
-use crate::app::keymap::{InputMode, action_for};
+use crate::app::keymap::InputMode;
 use crate::app::pane::Screen;
 use crate::app::tests::tick;
 use crate::app::{Action, App, Command, DraftSlot, Notice, RequestId, Session, StoredDraft};
@@ -59,41 +60,16 @@ fn app() -> App {
     app
 }
 
-fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Vec<Command> {
-    match action_for(app.focus(), KeyEvent::new(code, modifiers)) {
-        Some(action) => app.update(action),
-        None => Vec::new(),
-    }
-}
-
-fn key(app: &mut App, c: char) -> Vec<Command> {
-    press(app, KeyCode::Char(c), KeyModifiers::NONE)
-}
-
-fn code(app: &mut App, code: KeyCode) -> Vec<Command> {
-    press(app, code, KeyModifiers::NONE)
-}
-
-fn ctrl(app: &mut App, c: char) -> Vec<Command> {
-    press(app, KeyCode::Char(c), KeyModifiers::CONTROL)
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        key(app, c);
-    }
-}
-
-fn composer(app: &App) -> &Composer {
+fn composer(app: &App) -> &ReportComposer {
     match app.stack.top() {
-        Some(Screen::Composer(composer)) => composer,
+        Some(Screen::Report(composer)) => composer,
         _ => panic!("no composer open"),
     }
 }
 
-fn composer_mut(app: &mut App) -> &mut Composer {
+fn composer_mut(app: &mut App) -> &mut ReportComposer {
     match app.stack.top_mut().map(|l| &mut l.screen) {
-        Some(Screen::Composer(composer)) => composer,
+        Some(Screen::Report(composer)) => composer,
         _ => panic!("no composer open"),
     }
 }
@@ -140,7 +116,7 @@ fn r_opens_a_report_about_the_row_with_the_resource_as_received_and_esc_goes_bac
     let resource: Value = serde_json::from_str(&composer.resource_text()).unwrap();
     assert_eq!(resource, rows()["resources"][0], "unknown fields kept");
     assert_eq!(composer.field, Field::TaskId);
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert!(app.stack.top().is_none(), "back on the list");
 }
 
@@ -148,28 +124,28 @@ fn r_opens_a_report_about_the_row_with_the_resource_as_received_and_esc_goes_bac
 fn r_in_the_detail_reports_on_that_resource_and_esc_returns_to_the_detail() {
     let mut app = app();
     key(&mut app, 'j');
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     key(&mut app, 'R');
     assert_eq!(composer(&app).resource_id.as_deref(), Some("r2"));
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert!(matches!(app.stack.top(), Some(Screen::Detail(_))));
 }
 
 #[test]
 fn typing_replaces_the_provisional_task_id_and_enter_esc_edit_the_message() {
     let mut app = composing();
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert_eq!(app.focus().mode, InputMode::Line);
-    typed(&mut app, "task-9");
-    code(&mut app, KeyCode::Enter);
+    type_text(&mut app, "task-9");
+    press(&mut app, KeyCode::Enter);
     assert_eq!(composer(&app).task_id.text(), "task-9");
     assert_eq!(app.focus().mode, InputMode::None);
     key(&mut app, 'j');
     key(&mut app, 'j');
     assert_eq!(composer(&app).field, Field::Message);
     key(&mut app, 'i');
-    typed(&mut app, "done: q j s");
-    code(&mut app, KeyCode::Esc);
+    type_text(&mut app, "done: q j s");
+    press(&mut app, KeyCode::Esc);
     assert_eq!(composer(&app).message.text(), "done: q j s");
     assert!(!app.should_quit, "q was text while editing");
     key(&mut app, 'k');
@@ -195,12 +171,12 @@ fn the_editor_takes_enter_as_text_and_u_ctrl_r_undo_and_redo() {
         key(&mut app, 'j');
     }
     assert_eq!(composer(&app).field, Field::Resource);
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert_eq!(app.focus().mode, InputMode::Editor);
     let before = composer(&app).resource_text();
-    typed(&mut app, "x");
-    code(&mut app, KeyCode::Enter);
-    code(&mut app, KeyCode::Esc);
+    type_text(&mut app, "x");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Esc);
     assert_eq!(app.focus().mode, InputMode::None);
     let after = composer(&app).resource_text();
     assert_eq!(after, format!("x\n{before}"));
@@ -241,7 +217,7 @@ fn a_schema_finding_marks_its_line_and_enter_on_it_jumps_there() {
     for _ in 0..visibility {
         key(&mut app, 'j');
     }
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert_eq!(composer(&app).field, Field::Resource);
     assert_eq!(composer(&app).resource.cursor().0, line);
 }
@@ -324,7 +300,7 @@ fn review_then_send_then_an_ok_answer_refreshes_the_list() {
         panic!("{copied:?}");
     };
     assert!(curl.contains("$APPDECK_TOKEN") && curl.contains(BASE));
-    let commands = code(&mut app, KeyCode::Enter);
+    let commands = press(&mut app, KeyCode::Enter);
     let (id, body) = sent(&commands);
     assert_eq!(body["task_id"], json!(composer(&app).task_id.text()));
     assert!(app.activity().unwrap_or_default().contains("sending"));
@@ -349,7 +325,7 @@ fn review_then_send_then_an_ok_answer_refreshes_the_list() {
     assert_eq!(result.platform_app_url.as_deref(), Some(url));
     assert_eq!(key(&mut app, 'o'), vec![Command::OpenUrl(url.to_owned())]);
     assert_eq!(key(&mut app, 'y'), vec![Command::Copy(url.to_owned())]);
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert_eq!(composer(&app).phase, Phase::Editing);
 }
 
@@ -359,10 +335,10 @@ fn an_error_answer_leaves_the_report_as_it_was() {
     key(&mut app, 'j');
     key(&mut app, 'j');
     key(&mut app, 'i');
-    typed(&mut app, "hello");
-    code(&mut app, KeyCode::Esc);
+    type_text(&mut app, "hello");
+    press(&mut app, KeyCode::Esc);
     key(&mut app, 's');
-    let (id, _) = sent(&code(&mut app, KeyCode::Enter));
+    let (id, _) = sent(&press(&mut app, KeyCode::Enter));
     let reply = answer(
         json!({"status": "error", "error": "properties do not match"}),
         200,
@@ -377,11 +353,11 @@ fn an_error_answer_leaves_the_report_as_it_was() {
     };
     assert!(!result.ok);
     assert_eq!(result.error.as_deref(), Some("properties do not match"));
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert_eq!(composer(&app).message.text(), "hello");
     // A network failure is an answer too.
     key(&mut app, 's');
-    let (id, _) = sent(&code(&mut app, KeyCode::Enter));
+    let (id, _) = sent(&press(&mut app, KeyCode::Enter));
     let failure = Exchange::local(Err(ApiError::Timeout(Duration::from_secs(3))));
     app.update(Action::reply(id, Box::new(failure)));
     let Phase::Answered(result) = &composer(&app).phase else {
@@ -397,21 +373,21 @@ fn with_findings_the_review_asks_twice_and_esc_cancels_a_send_in_flight() {
     key(&mut app, 'j');
     key(&mut app, 'j');
     key(&mut app, 'i');
-    typed(&mut app, "x");
-    code(&mut app, KeyCode::Esc);
+    type_text(&mut app, "x");
+    press(&mut app, KeyCode::Esc);
     assert!(!composer(&app).findings.is_empty());
     key(&mut app, 's');
     assert!(
-        code(&mut app, KeyCode::Enter).is_empty(),
+        press(&mut app, KeyCode::Enter).is_empty(),
         "the first Enter only arms"
     );
     assert!(matches!(
         composer(&app).phase,
         Phase::Review { armed: true, .. }
     ));
-    let (id, body) = sent(&code(&mut app, KeyCode::Enter));
+    let (id, body) = sent(&press(&mut app, KeyCode::Enter));
     assert_eq!(body["status"], "maybe", "sent as written");
-    let cancelled = code(&mut app, KeyCode::Esc);
+    let cancelled = press(&mut app, KeyCode::Esc);
     assert_eq!(cancelled[0], Command::Cancel(id));
     assert!(
         matches!(&cancelled[1..], [Command::RecordSend { sent, .. }] if sent.http_status.is_none()),
@@ -607,8 +583,8 @@ fn type_message(app: &mut App, at: std::time::Instant, text: &str) {
     app.now = at;
     composer_mut(app).field = Field::Message;
     key(app, 'i');
-    typed(app, text);
-    code(app, KeyCode::Esc);
+    type_text(app, text);
+    press(app, KeyCode::Esc);
 }
 
 #[test]
@@ -671,7 +647,7 @@ fn the_saved_cue_waits_for_the_store_and_closing_saves_what_is_pending() {
     );
     // Esc within the quiet second saves at once rather than losing the typing.
     type_message(&mut app, t0 + Duration::from_secs(7), "z");
-    let commands = code(&mut app, KeyCode::Esc);
+    let commands = press(&mut app, KeyCode::Esc);
     let saved = saves(&commands);
     assert_eq!(saved.len(), 1, "{commands:?}");
     assert!(saved[0].contains("\"xyz\""), "{}", saved[0]);
@@ -685,7 +661,9 @@ fn a_stored_draft_is_restored_with_its_age_and_d_discards_it() {
     let mut first = composing_at(t0, None);
     type_message(&mut first, t0, "half written");
     composer_mut(&mut first).replace_resource("{\"id\": \"r1\", \"name\": \"draft\"");
-    let body = saves(&code(&mut first, KeyCode::Esc)).pop().expect("saved");
+    let body = saves(&press(&mut first, KeyCode::Esc))
+        .pop()
+        .expect("saved");
     // ...comes back in the next one about the same resource.
     let stored = StoredDraft {
         body,
@@ -720,7 +698,7 @@ fn a_stored_draft_is_restored_with_its_age_and_d_discards_it() {
     );
     let commands = key(&mut app, 'D');
     let restored = DraftSlot {
-        subject: Composer::draft_subject(Some("r1")),
+        subject: ReportComposer::draft_subject(Some("r1")),
         owner: None,
         from: Some(REVISION),
     };
@@ -772,9 +750,9 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
     let mut app = composing_at(t0, None);
     type_message(&mut app, t0, "send me");
     key(&mut app, 's');
-    let (id, _) = sent(&code(&mut app, KeyCode::Enter));
+    let (id, _) = sent(&press(&mut app, KeyCode::Enter));
     let own = composer(&app).draft.slot();
-    assert_eq!(own.subject, Composer::draft_subject(Some("r1")));
+    assert_eq!(own.subject, ReportComposer::draft_subject(Some("r1")));
     let after = app.update(Action::reply(id, answer(json!({"status": "ok"}), 200)));
     assert!(after.contains(&Command::DraftSent(own)), "{after:?}");
     assert_eq!(app.wake_at(), None, "no save after the removal");
@@ -782,7 +760,7 @@ fn an_ok_answer_removes_the_draft_and_cancels_a_pending_save() {
     let mut app = composing_at(t0, None);
     type_message(&mut app, t0, "send me");
     key(&mut app, 's');
-    let (id, _) = sent(&code(&mut app, KeyCode::Enter));
+    let (id, _) = sent(&press(&mut app, KeyCode::Enter));
     let after = app.update(Action::reply(
         id,
         answer(json!({"status": "error", "error": "no"}), 400),
@@ -805,7 +783,7 @@ fn a_send_saves_its_draft_marked_as_being_sent_first_and_a_refusal_saves_it_agai
     let mut app = composing_at(t0, None);
     type_message(&mut app, t0, "send me");
     key(&mut app, 's');
-    let commands = code(&mut app, KeyCode::Enter);
+    let commands = press(&mut app, KeyCode::Enter);
     let mark = commands
         .iter()
         .position(|c| matches!(c, Command::DraftSending { .. }))
@@ -844,7 +822,9 @@ fn a_restored_draft_that_was_sent_says_so_in_its_title() {
     let t0 = std::time::Instant::now();
     let mut first = composing_at(t0, None);
     type_message(&mut first, t0, "sent already");
-    let body = saves(&code(&mut first, KeyCode::Esc)).pop().expect("saved");
+    let body = saves(&press(&mut first, KeyCode::Esc))
+        .pop()
+        .expect("saved");
     let stored = StoredDraft {
         body,
         age: Duration::from_secs(600),
@@ -1060,18 +1040,18 @@ fn the_page_keys_move_through_the_resource_by_paragraph_only_there() {
     composer_mut(&mut app).replace_resource("{\n  \"a\": 1\n\n  ,\"b\": 2\n\n  ,\"c\": 3\n}");
     let row = |app: &App| composer(app).resource.cursor().0;
     assert_eq!(row(&app), 0);
-    code(&mut app, KeyCode::PageDown);
+    press(&mut app, KeyCode::PageDown);
     assert_eq!(row(&app), 0, "the task id has the cursor, not the resource");
     composer_mut(&mut app).field = Field::Resource;
-    code(&mut app, KeyCode::PageDown);
+    press(&mut app, KeyCode::PageDown);
     let down = row(&app);
     assert!(down > 0, "a paragraph down");
-    code(&mut app, KeyCode::PageDown);
+    press(&mut app, KeyCode::PageDown);
     assert!(row(&app) > down);
-    code(&mut app, KeyCode::PageUp);
+    press(&mut app, KeyCode::PageUp);
     assert_eq!(row(&app), down, "a paragraph up");
     composer_mut(&mut app).field = Field::TaskId;
-    code(&mut app, KeyCode::PageUp);
+    press(&mut app, KeyCode::PageUp);
     assert_eq!(row(&app), down);
 }
 
@@ -1136,7 +1116,7 @@ fn enter_toggles_the_status_and_a_paste_goes_into_the_resource() {
     key(&mut app, 'j');
     assert_eq!(composer(&app).field, Field::Status);
     let before = composer(&app).status.clone();
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert_ne!(composer(&app).status, before);
     assert_eq!(app.focus().mode, InputMode::None);
 
@@ -1157,7 +1137,7 @@ fn a_paste_replaces_the_provisional_task_id_only_in_its_field() {
     composer_mut(&mut app).field = Field::Message;
     key(&mut app, 'i');
     app.update(Action::InsertText("pasted".into()));
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert_eq!(composer(&app).message.text(), "pasted");
     assert_eq!(composer(&app).task_id.text(), provisional);
     assert!(composer(&app).task_id_provisional);
@@ -1176,7 +1156,7 @@ fn the_response_type_is_typed_into_like_the_other_line_fields() {
     key(&mut app, 'i');
     assert_eq!(app.focus().mode, InputMode::Line);
     app.update(Action::InsertText("_x".into()));
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert_eq!(composer(&app).response_type.text(), "resource_x");
     assert_eq!(app.focus().mode, InputMode::None);
 }
@@ -1216,10 +1196,10 @@ fn a_movement_keeps_the_provisional_task_id_and_typing_then_appends() {
         provisional,
         "a ctrl key is not typing"
     );
-    code(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Left);
     assert_eq!(composer(&app).task_id.text(), provisional);
     assert!(!composer(&app).task_id_provisional);
-    code(&mut app, KeyCode::End);
+    press(&mut app, KeyCode::End);
     key(&mut app, '7');
     assert_eq!(composer(&app).task_id.text(), format!("{provisional}7"));
 }
@@ -1251,7 +1231,7 @@ fn pointers(app: &App) -> Vec<String> {
 /// `s`, then one `Enter`: what it sent, if it sent anything.
 fn review_and_enter(app: &mut App) -> Option<Value> {
     key(app, 's');
-    let commands = code(app, KeyCode::Enter);
+    let commands = press(app, KeyCode::Enter);
     commands.iter().find_map(|c| match c {
         Command::Api { call, .. } => Some(call.body.clone()),
         _ => None,
@@ -1286,7 +1266,7 @@ fn a_report_file_is_checked_on_its_first_frame_and_sent_as_it_is() {
         None,
         "the first Enter only arms"
     );
-    let (_, body) = sent(&code(&mut app, KeyCode::Enter));
+    let (_, body) = sent(&press(&mut app, KeyCode::Enter));
     assert_eq!(body["status"], "OK");
     assert_eq!(body["message"], 404, "not made a string");
     assert_eq!(
@@ -1343,9 +1323,9 @@ fn editing_a_field_read_as_a_number_makes_it_the_text_typed() {
     assert_eq!(composer(&app).message.text(), "404", "shown as its JSON");
     composer_mut(&mut app).field = Field::Message;
     key(&mut app, 'i');
-    code(&mut app, KeyCode::End);
-    typed(&mut app, "0");
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::End);
+    type_text(&mut app, "0");
+    press(&mut app, KeyCode::Esc);
     assert_eq!(pointers(&app), Vec::<String>::new());
     let body = composer(&app).body().expect("JSON");
     assert_eq!(body["message"], "4040");
@@ -1369,11 +1349,11 @@ fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
     );
 
     let mut app = app();
-    let mut draft = Composer::for_resource(app.report.clone(), &rows()["resources"][0], 1);
+    let mut draft = ReportComposer::for_resource(app.report.clone(), &rows()["resources"][0], 1);
     draft.status = "OK".into();
     let body = serde_json::to_string(&draft.draft_body()).expect("draft");
     app.open(Open::Draft(Box::new(crate::app::UnsentDraft {
-        subject: Composer::draft_subject(Some("r1")),
+        subject: ReportComposer::draft_subject(Some("r1")),
         revision: REVISION,
         body,
         saved_at: chrono::Utc::now(),

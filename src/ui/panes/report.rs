@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
-use crate::app::panes::composer::{Composer, Field, Kept, Phase, SendResult, Unparsed};
+use crate::app::panes::report::{Field, Kept, Phase, ReportComposer, SendResult, Unparsed};
 use crate::sanitize;
 use crate::text::fit;
 use crate::ui::text::fit_spans;
@@ -16,7 +16,7 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::json_editor::{self, FindingsText};
 use crate::ui::widgets::send;
 
-pub fn render(frame: &mut Frame, composer: &Composer, theme: &Theme, area: Rect) {
+pub fn render(frame: &mut Frame, composer: &ReportComposer, theme: &Theme, area: Rect) {
     if let Phase::Review { body, armed } = &composer.phase {
         render_review(theme, frame, composer, body, *armed, area);
         return;
@@ -38,7 +38,7 @@ pub fn render(frame: &mut Frame, composer: &Composer, theme: &Theme, area: Rect)
     }
 }
 
-fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Rect) {
+fn render_fields(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, area: Rect) {
     let title = match &composer.phase {
         Phase::Sending { .. } => " Task report: sending… (Esc cancels) ".to_owned(),
         _ => match &composer.resource_id {
@@ -121,7 +121,7 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
 }
 
 /// Where the draft stands, for the title: saved, not saved, or restored.
-fn draft_cue(composer: &Composer) -> String {
+fn draft_cue(composer: &ReportComposer) -> String {
     composer.draft.cue()
 }
 
@@ -153,7 +153,7 @@ fn render_unparsed(theme: &Theme, frame: &mut Frame, unparsed: &Unparsed, area: 
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-fn render_editor(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Rect) {
+fn render_editor(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, area: Rect) {
     if area.height == 0 {
         return;
     }
@@ -175,7 +175,7 @@ fn render_editor(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Re
     json_editor::render_marked(frame, theme, &composer.resource, marks, block, area);
 }
 
-fn render_findings(theme: &Theme, frame: &mut Frame, composer: &Composer, area: Rect) {
+fn render_findings(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, area: Rect) {
     let findings: Vec<_> = composer.findings.iter().map(|l| &l.finding).collect();
     let focused = composer.field == Field::Findings;
     let text = FindingsText {
@@ -193,7 +193,7 @@ fn render_answer(theme: &Theme, frame: &mut Frame, result: &SendResult, area: Re
 fn render_review(
     theme: &Theme,
     frame: &mut Frame,
-    composer: &Composer,
+    composer: &ReportComposer,
     body: &serde_json::Value,
     armed: bool,
     area: Rect,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::Field;
-use super::locate::position_of;
+use crate::app::widgets::locate::position_of;
 use crate::validate::{self, Finding, Severity, ValidateError};
 
 /// Where the resource sits in a report.

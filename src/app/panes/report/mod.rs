@@ -11,7 +11,6 @@ pub mod external;
 pub mod fill;
 pub mod keys;
 pub mod layout;
-pub mod locate;
 mod update;
 
 use std::collections::BTreeMap;
@@ -86,7 +85,7 @@ impl Field {
 pub use crate::app::widgets::send_flow::{Phase, SendResult};
 
 #[derive(Clone, Debug)]
-pub struct Composer {
+pub struct ReportComposer {
     pub context: Arc<ReportContext>,
     /// What the resource is keyed by: its id, or `None` for a new one.
     pub resource_id: Option<String>,
@@ -146,7 +145,7 @@ pub struct Unparsed {
     pub error: String,
 }
 
-impl Composer {
+impl ReportComposer {
     /// A report about `resource`, exactly as it was received (unknown fields included).
     pub fn for_resource(context: Arc<ReportContext>, resource: &Value, seed: u64) -> Self {
         let resource_id = resource
@@ -156,7 +155,7 @@ impl Composer {
         let text = serde_json::to_string_pretty(resource).unwrap_or_else(|_| "{}".to_owned());
         // The same data with what could drive the terminal written as `\u` escapes.
         let text = crate::sanitize::json_for_terminal(&text);
-        Composer::new(context, resource_id, &text, seed)
+        ReportComposer::new(context, resource_id, &text, seed)
     }
 
     /// A blank report; the resource's `type` is `type_name` if given.
@@ -167,7 +166,7 @@ impl Composer {
         resource.insert("name".into(), Value::from(""));
         resource.insert("properties".into(), Value::Object(Map::new()));
         let text = serde_json::to_string_pretty(&resource).unwrap_or_default();
-        Composer::new(context, None, &text, seed)
+        ReportComposer::new(context, None, &text, seed)
     }
 
     /// A report read from a file: its fields go to the composer's, anything else is kept.
@@ -177,14 +176,14 @@ impl Composer {
             .and_then(|r| r.get("resource"))
             .cloned()
             .unwrap_or(Value::Null);
-        let mut composer = Composer::for_resource(context, &resource, 0);
+        let mut composer = ReportComposer::for_resource(context, &resource, 0);
         composer.set_report(report);
         composer
     }
 
     /// Puts a whole report's fields in place (from a file, or back from the external editor);
     /// top-level fields the composer has no place for are kept and sent as they were, and so
-    /// are fields that are absent or not strings (see [`Composer::kept`]).
+    /// are fields that are absent or not strings (see [`ReportComposer::kept`]).
     pub fn set_report(&mut self, report: &Value) {
         let mut extra = report.as_object().cloned().unwrap_or_default();
         let keys = |map: &Map<String, Value>| map.keys().cloned().collect::<Vec<_>>();
@@ -245,7 +244,7 @@ impl Composer {
         task_id.set(&provisional_task_id(&context.run_tag, seed));
         let mut response_type = LineInput::new();
         response_type.set("resource");
-        Composer {
+        ReportComposer {
             context,
             resource_id: resource_id.clone(),
             task_id,
@@ -265,7 +264,7 @@ impl Composer {
             recheck: false,
             phase: Phase::Editing,
             review_scroll: 0,
-            draft: draft::DraftState::new(Composer::draft_subject(resource_id.as_deref())),
+            draft: draft::DraftState::new(ReportComposer::draft_subject(resource_id.as_deref())),
             unparsed: None,
             editing_externally: None,
         }
