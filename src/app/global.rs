@@ -52,6 +52,7 @@ impl App {
             Open::Connect(payload) => self.open_connect_from(&payload),
             Open::Draft(draft) => self.open_draft(&draft),
             Open::TypeList(name) => self.push_type_list(name),
+            Open::StatusList(status) => self.push_status_list(status),
         }
     }
 
@@ -328,22 +329,26 @@ impl App {
         commands
     }
 
+    /// Back to the screen `wanted` picks when one is open below, closing those above it (and
+    /// cancelling their requests); `None` when none is open.
+    pub(super) fn back_to(&mut self, wanted: impl Fn(&Screen) -> bool) -> Option<Vec<Command>> {
+        if !self.stack.layers().iter().any(|l| wanted(&l.screen)) {
+            return None;
+        }
+        let mut cancels = Vec::new();
+        while !self.stack.top().is_some_and(&wanted) {
+            cancels.extend(self.pop_screen());
+        }
+        Some(cancels)
+    }
+
     /// The types view: back to it when it is open below, else opened on top, with the rows of
     /// each type the list has loaded.
     pub(super) fn show_types(&mut self) -> Vec<Command> {
-        if self
-            .stack
-            .layers()
-            .iter()
-            .any(|l| matches!(l.screen, Screen::Types(_)))
-        {
-            let mut cancels = Vec::new();
-            while !matches!(self.stack.top(), Some(Screen::Types(_))) {
-                cancels.extend(self.pop_screen());
-            }
+        if let Some(cancels) = self.back_to(|s| matches!(s, Screen::Types(_))) {
             return cancels;
         }
-        let counts = self.browser.rows_per_type();
+        let counts = self.browser.summary().per_type.clone();
         let (view, commands) = TypesView::open(self.known_types.clone(), counts, &mut self.ids);
         let id = self.stack.push(Screen::Types(Box::new(view)));
         self.stack.claim(id, &commands);
@@ -353,31 +358,39 @@ impl App {
     /// The resources of one type, in a list opened over the current screen (`b` on a type), so
     /// that `Esc` comes back to it; the main list below keeps its rows and filter.
     pub(super) fn push_type_list(&mut self, name: String) -> Vec<Command> {
+        let notice = format!("showing type {} (Esc goes back)", sanitize::line(&name));
+        self.push_list(Some(name), None, notice)
+    }
+
+    /// The resources of one status, of the main list's type, in a list opened over the current
+    /// screen (`Enter` on a status of the overview); `Esc` comes back to it.
+    pub(super) fn push_status_list(&mut self, status: String) -> Vec<Command> {
+        let notice = format!("showing status {} (Esc goes back)", sanitize::line(&status));
+        let type_filter = self.browser.type_filter.clone();
+        self.push_list(type_filter, Some(status), notice)
+    }
+
+    fn push_list(
+        &mut self,
+        type_filter: Option<String>,
+        status_filter: Option<String>,
+        notice: String,
+    ) -> Vec<Command> {
         let mut list = Browser::new(self.browser.page_size);
         list.pushed = true;
-        self.notice = Some(Notice::Info(format!(
-            "showing type {} (Esc goes back)",
-            sanitize::line(&name)
-        )));
-        list.type_filter = Some(name);
+        list.type_filter = type_filter;
+        list.status_filter = status_filter;
+        self.notice = Some(Notice::Info(notice));
         let commands = vec![list.start(&mut self.ids)];
         let id = self.stack.push(Screen::Browser(Box::new(list)));
         self.stack.claim(id, &commands);
         commands
     }
 
-    /// The list loaded rows: the panes that count them (the types view) hear of it. Counting
-    /// is a pass over every row, so it is done only while a types view is open.
+    /// The list loaded rows: every pane hears what they add up to (kept as pages arrive, so
+    /// telling them is cheap).
     pub(super) fn rows_loaded(&mut self) -> Vec<Command> {
-        if !self
-            .stack
-            .layers()
-            .iter()
-            .any(|l| matches!(l.screen, Screen::Types(_)))
-        {
-            return Vec::new();
-        }
-        self.broadcast(&News::RowsLoaded(self.browser.rows_per_type()))
+        self.broadcast(&News::RowsLoaded(self.browser.summary()))
     }
 
     /// Lists another type (or all types) from the first page, back on the resource list.

@@ -20,7 +20,6 @@ use ratatui::layout::Rect;
 
 use std::time::Instant;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -30,6 +29,7 @@ use super::action::{Action, Command, Delivery, Notice, RequestId, RequestIds, Un
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
 // The screens, for the enum below only.
+use super::panes::browser::summary::LoadedSummary;
 use super::panes::{
     browser::Browser, connect::ConnectComposer, detail::Detail, history::HistoryView,
     report::ReportComposer, type_detail::TypeDetail, types::TypesView,
@@ -113,9 +113,8 @@ impl From<Vec<Command>> for Outcome {
 pub enum News {
     /// The known types changed: a connect the service accepted is the newest version of its app.
     KnownTypes(Arc<KnownTypes>),
-    /// The resource list loaded rows: how many of each type it holds now (the types seen in
-    /// its filter at 0).
-    RowsLoaded(BTreeMap<String, usize>),
+    /// The resource list loaded rows: what they add up to now.
+    RowsLoaded(Arc<LoadedSummary>),
     /// A send was recorded in the history.
     SendRecorded,
 }
@@ -134,6 +133,8 @@ pub enum Open {
     Draft(Box<UnsentDraft>),
     /// The resources of one type, in a list over this screen (`b` on a type).
     TypeList(String),
+    /// The resources of one status (of the main list's type), in a list over this screen.
+    StatusList(String),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -71,10 +71,13 @@ pub fn render(frame: &mut Frame, browser: &Browser, theme: &Theme, body: Rect) {
 }
 
 fn title(browser: &Browser) -> String {
-    let filter = match &browser.type_filter {
+    let mut filter = match &browser.type_filter {
         Some(t) => format!("type {}", sanitize::line(t)),
         None => "all types".to_owned(),
     };
+    if let Some(status) = &browser.status_filter {
+        filter.push_str(&format!(" · status {}", sanitize::line(status)));
+    }
     let rows = match &browser.listing {
         Loadable::Loaded(listing) => {
             let more = match listing.more {
@@ -84,7 +87,7 @@ fn title(browser: &Browser) -> String {
                 More::Failed { .. } => "more failed to load",
                 More::Fault(_) => "stopped: server fault",
             };
-            let shown = if browser.filter.text().is_empty() {
+            let shown = if browser.filter.text().is_empty() && browser.status_filter.is_none() {
                 String::new()
             } else {
                 format!("{} match · ", count(browser.visible.len()))
@@ -158,10 +161,19 @@ fn empty_message(
             }),
             Line::styled("t picks another type · r reloads", theme.dim()),
         ],
-        Loadable::Loaded(_) => vec![
-            Line::raw("No loaded row matches the filter."),
-            Line::styled("Esc clears it", theme.dim()),
-        ],
+        Loadable::Loaded(_) => match &browser.status_filter {
+            Some(status) if browser.filter.text().is_empty() => vec![
+                Line::raw(format!(
+                    "No loaded resource has status {}.",
+                    sanitize::line(status)
+                )),
+                Line::styled("r reloads · Esc goes back", theme.dim()),
+            ],
+            _ => vec![
+                Line::raw("No loaded row matches the filter."),
+                Line::styled("Esc clears it", theme.dim()),
+            ],
+        },
     }
 }
 

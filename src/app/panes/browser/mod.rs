@@ -5,11 +5,13 @@
 pub mod columns;
 pub mod keys;
 pub mod row;
+pub mod summary;
 mod update;
 
 pub use update::OpenDetail;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
@@ -20,6 +22,7 @@ use crate::app::loadable::Loadable;
 use crate::app::overlay::TypePicker;
 use crate::app::widgets::{LineInput, ListCursor};
 use row::Row;
+use summary::LoadedSummary;
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
 /// holding `j` never reaches the last row before the next page is there.
@@ -35,6 +38,8 @@ pub struct Listing {
     pub pages: usize,
     /// The widest value of each column, for sizing the table's columns.
     pub widths: columns::ColumnWidths,
+    /// What the rows add up to, shared with the panes that count them.
+    pub summary: Arc<LoadedSummary>,
 }
 
 /// Whether the listing has more pages, and what became of the last attempt to get one.
@@ -62,6 +67,9 @@ pub enum More {
 pub struct Browser {
     pub type_filter: Option<String>,
     pub listing: Loadable<Listing>,
+    /// Only rows of this status pass (a list opened from the overview's status chart): the
+    /// service lists by type only, so this is a filter over the loaded rows, like `/`.
+    pub status_filter: Option<String>,
     /// The `/` filter over loaded rows, and whether it has focus.
     pub filter: LineInput,
     pub filtering: bool,
@@ -85,22 +93,15 @@ impl Browser {
     /// The type picker: every type seen, with its count of loaded rows, the current one marked.
     /// Under a type filter only that type's rows are loaded, so the others have no count.
     pub fn type_picker(&self) -> TypePicker {
-        let rows = self
-            .listing
-            .loaded()
-            .map(|l| l.rows.as_slice())
-            .unwrap_or_default();
-        let counts = crate::app::panes::types::count_rows(
-            rows.iter().map(|r| r.resource_type.as_deref()),
-            self.types_seen.iter(),
-        );
+        let summary = self.summary();
+        let counts = summary.per_type.clone();
         let filtered = self.type_filter.is_some();
         let loaded = self.listing.loaded().is_some();
         let types = counts.into_iter().map(|(name, n)| {
             let known = loaded && (!filtered || self.type_filter.as_ref() == Some(&name));
             (name, known.then_some(n))
         });
-        let all = (loaded && !filtered).then_some(rows.len());
+        let all = (loaded && !filtered).then_some(summary.rows);
         TypePicker::new(all, types, self.type_filter.as_ref())
     }
     pub fn new(page_size: Option<u32>) -> Self {
@@ -110,13 +111,16 @@ impl Browser {
         }
     }
 
-    /// How many loaded rows each type has, the types seen in the filter at 0 (for the types
-    /// view).
-    pub fn rows_per_type(&self) -> std::collections::BTreeMap<String, usize> {
-        crate::app::panes::types::count_rows(
-            self.rows().iter().map(|r| r.resource_type.as_deref()),
-            self.types_seen.iter(),
-        )
+    /// What the loaded rows add up to (an empty listing's, with the types seen at 0, before
+    /// the first page).
+    pub fn summary(&self) -> Arc<LoadedSummary> {
+        match self.listing.loaded() {
+            Some(listing) => listing.summary.clone(),
+            None => Arc::new(LoadedSummary::new(
+                self.type_filter.clone(),
+                &self.types_seen,
+            )),
+        }
     }
 
     pub fn rows(&self) -> &[Row] {
@@ -180,7 +184,15 @@ impl Browser {
         }
         if self.listing.is_loading() {
             match result {
-                Ok(_) => self.listing = Loadable::Loaded(Listing::default()),
+                Ok(_) => {
+                    self.listing = Loadable::Loaded(Listing {
+                        summary: Arc::new(LoadedSummary::new(
+                            self.type_filter.clone(),
+                            &self.types_seen,
+                        )),
+                        ..Listing::default()
+                    })
+                }
                 Err(error) => {
                     self.listing = Loadable::Failed(error);
                     return (true, None);
@@ -205,6 +217,7 @@ impl Browser {
                 return (true, None);
             }
         };
+        let summary = Arc::make_mut(&mut listing.summary);
         for t in page
             .resources
             .iter()
@@ -213,6 +226,7 @@ impl Browser {
             if !self.types_seen.contains(t) {
                 self.types_seen.insert(t.clone());
             }
+            summary.saw_type(t);
         }
         let received = page.resources.len();
         retain_type(&mut page, type_filter.as_deref());
@@ -235,9 +249,12 @@ impl Browser {
             .rows
             .extend(page.resources.iter().map(Row::from_item));
         listing.widths.extend(&listing.rows[start..]);
+        summary.add(&listing.rows[start..]);
+        summary.more = !matches!(listing.more, More::End | More::Fault(_));
         let needle = self.filter.text().to_lowercase();
+        let status = self.status_filter.as_deref();
         let new_visible: Vec<usize> = (start..listing.rows.len())
-            .filter(|&i| row_matches(&listing.rows[i], &needle))
+            .filter(|&i| row_matches(&listing.rows[i], &needle, status))
             .collect();
         let found = self.reselect.as_deref().and_then(|id| {
             new_visible
@@ -336,8 +353,9 @@ impl Browser {
         let needle = self.filter.text().to_lowercase();
         let selected_row = self.visible.get(self.cursor.selected).copied();
         let rows = self.rows();
+        let status = self.status_filter.as_deref();
         self.visible = (0..rows.len())
-            .filter(|&i| row_matches(&rows[i], &needle))
+            .filter(|&i| row_matches(&rows[i], &needle, status))
             .collect();
         // Stay on the same row when it still passes.
         let index = selected_row
@@ -369,8 +387,12 @@ impl Browser {
     }
 }
 
-/// Whether a row passes the `/` filter: a case-insensitive match on what the table shows.
-fn row_matches(row: &Row, needle: &str) -> bool {
+/// Whether a row passes the status filter, if any, and the `/` filter: a case-insensitive match
+/// on what the table shows.
+fn row_matches(row: &Row, needle: &str, status: Option<&str>) -> bool {
+    if status.is_some_and(|s| row.status.as_deref() != Some(s)) {
+        return false;
+    }
     if needle.is_empty() {
         return true;
     }

@@ -208,22 +208,5 @@ impl TypesView {
     }
 }
 
-/// Loaded rows per type, from the resource list's rows and every type name it has seen.
-pub fn count_rows<'a>(
-    row_types: impl Iterator<Item = Option<&'a str>>,
-    seen: impl Iterator<Item = &'a String>,
-) -> BTreeMap<String, usize> {
-    let mut counts: BTreeMap<String, usize> = seen.map(|t| (t.clone(), 0)).collect();
-    for t in row_types.flatten() {
-        match counts.get_mut(t) {
-            Some(n) => *n += 1,
-            None => {
-                counts.insert(t.to_owned(), 1);
-            }
-        }
-    }
-    counts
-}
-
 #[cfg(test)]
 pub(crate) mod tests;

@@ -258,18 +258,6 @@ fn esc_from_a_type_goes_back_to_the_types_and_two_returns_to_them() {
     assert_eq!(app.stack.layers().len(), 1);
 }
 
-#[test]
-fn count_rows_counts_loaded_rows_and_keeps_names_seen() {
-    let seen = ["a".to_owned(), "b".to_owned()];
-    let counts = super::count_rows(
-        [Some("a"), None, Some("a"), Some("c")].into_iter(),
-        seen.iter(),
-    );
-    assert_eq!(counts.get("a"), Some(&2));
-    assert_eq!(counts.get("b"), Some(&0));
-    assert_eq!(counts.get("c"), Some(&1));
-}
-
 /// Issue 6: the count of loaded rows per type followed the list only when the view opened.
 #[test]
 fn the_counts_of_loaded_rows_follow_the_list_as_it_loads() {

@@ -83,7 +83,7 @@ impl Pane for TypesView {
                 let height = self.table_height(cx.body);
                 self.set_known(known.clone(), height);
             }
-            News::RowsLoaded(counts) => self.set_counts(counts.clone(), cx.body),
+            News::RowsLoaded(summary) => self.set_counts(summary.per_type.clone(), cx.body),
             News::SendRecorded => {}
         }
         Vec::new()
