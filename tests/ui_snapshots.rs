@@ -1011,3 +1011,25 @@ fn connect_inferring() {
         app
     });
 }
+
+/// The overview (`4`): the loaded rows by type and by status (the status chart focused, its
+/// first bar selected), and when they were updated over three weeks.
+#[test]
+fn overview() {
+    snapshot("overview", |size| {
+        let (mut app, id) = new_app(size);
+        let mut rows = resources(60);
+        for (i, row) in rows.iter_mut().enumerate() {
+            if let Some(fields) = row.as_object_mut()
+                && fields.contains_key("updated_at")
+            {
+                let at = format!("2026-11-{:02}T{:02}:00:00Z", 1 + (i * i) % 21, i % 24);
+                fields.insert("updated_at".into(), json!(at));
+            }
+        }
+        app.update(Action::reply(id, page_reply(Ok(page(rows, Some("c2"))))));
+        press(&mut app, KeyCode::Char('4'));
+        press(&mut app, KeyCode::Tab);
+        app
+    });
+}

@@ -101,6 +101,8 @@ pub enum Action {
     ShowTypes,
     /// `3`: the history of sends.
     ShowHistory,
+    /// `4`: the overview of the loaded rows in charts.
+    ShowOverview,
     /// `E` in the history: edit a sent report in the composer and resend it.
     EditAndResend,
     /// `C`: compose a connect (an app version and its types).

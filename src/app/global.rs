@@ -8,6 +8,7 @@ use super::pane::{News, Open, Screen};
 use super::panes::browser::Browser;
 use super::panes::connect::baseline;
 use super::panes::history::HistoryView;
+use super::panes::overview::Overview;
 use super::panes::report::ReportComposer;
 use super::panes::types::TypesView;
 use super::{Action, App, Command, KnownTypes, Notice, OpenAs};
@@ -38,6 +39,7 @@ impl App {
             Action::ShowResources => return self.show_resources(),
             Action::ShowTypes => return self.show_types(),
             Action::ShowHistory => return self.show_history(),
+            Action::ShowOverview => return self.show_overview(),
             Action::Connect => return self.open_connect(),
             _ => {}
         }
@@ -61,6 +63,7 @@ impl App {
             LineCommand::Resources => self.show_resources(),
             LineCommand::Types => self.show_types(),
             LineCommand::History => self.show_history(),
+            LineCommand::Overview => self.show_overview(),
             LineCommand::Type(t) => self.set_type_filter(t),
             LineCommand::Refresh => {
                 let mut commands = self.show_resources();
@@ -301,6 +304,16 @@ impl App {
         let id = self.stack.push(Screen::History(Box::new(view)));
         self.stack.claim(id, &commands);
         commands
+    }
+
+    /// The overview of the loaded rows: back to it when it is open below, else opened on top.
+    pub(super) fn show_overview(&mut self) -> Vec<Command> {
+        if let Some(cancels) = self.back_to(|s| matches!(s, Screen::Overview(_))) {
+            return cancels;
+        }
+        let overview = Overview::new(self.browser.summary());
+        self.stack.push(Screen::Overview(Box::new(overview)));
+        Vec::new()
     }
 
     /// A send was recorded (the history shows it), or could not be (the user is told, since

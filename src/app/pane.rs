@@ -32,7 +32,7 @@ use super::overlay::{ErrorReport, Overlay};
 use super::panes::browser::summary::LoadedSummary;
 use super::panes::{
     browser::Browser, connect::ConnectComposer, detail::Detail, history::HistoryView,
-    report::ReportComposer, type_detail::TypeDetail, types::TypesView,
+    overview::Overview, report::ReportComposer, type_detail::TypeDetail, types::TypesView,
 };
 use crate::api::ApiError;
 use crate::sanitize;
@@ -50,6 +50,7 @@ pub enum Screen {
     /// to it. The main list stays as it was below.
     Browser(Box<Browser>),
     Connect(Box<ConnectComposer>),
+    Overview(Box<Overview>),
 }
 
 impl Screen {
@@ -62,6 +63,7 @@ impl Screen {
             Screen::History(history) => history.as_ref(),
             Screen::Browser(list) => list.as_ref(),
             Screen::Connect(connect) => connect.as_ref(),
+            Screen::Overview(overview) => overview.as_ref(),
         }
     }
 
@@ -74,6 +76,7 @@ impl Screen {
             Screen::History(history) => history.as_mut(),
             Screen::Browser(list) => list.as_mut(),
             Screen::Connect(connect) => connect.as_mut(),
+            Screen::Overview(overview) => overview.as_mut(),
         }
     }
 }

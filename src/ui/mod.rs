@@ -44,6 +44,9 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::Connect(connect)) => {
             panes::connect::render(frame, connect, theme, screen.body)
         }
+        Some(Screen::Overview(overview)) => {
+            panes::overview::render(frame, overview, theme, screen.body)
+        }
     }
     bars::render_footer(frame, app, theme, screen.footer);
     match &app.overlay {

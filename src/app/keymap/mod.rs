@@ -196,7 +196,7 @@ pub static MOVE_ENDS: [Binding; 2] = [
 /// Keys that work on every pane (handled in `global.rs` when the pane passes them on). A key
 /// that switches to another view (`2` types, `3` history) belongs here. `q` comes right after
 /// `?`: the footer shows hints in this order while they fit, and quitting must stay visible.
-pub static GLOBAL: [Binding; 8] = [
+pub static GLOBAL: [Binding; 9] = [
     bind(
         "help",
         &[Char('?')],
@@ -245,6 +245,14 @@ pub static GLOBAL: [Binding; 8] = [
         "the history of reports and connects sent",
         || Action::ShowHistory,
         "history",
+    ),
+    bind(
+        "show_overview",
+        &[Char('4')],
+        "4",
+        "the loaded rows in charts: by type, by status, updated over time",
+        || Action::ShowOverview,
+        "overview",
     ),
     bind(
         "compose_connect",

@@ -8,19 +8,21 @@ use crate::app::panes::browser::keys::BROWSER_KEYS;
 use crate::app::panes::connect::keys as connect;
 use crate::app::panes::detail::keys::DETAIL_KEYS;
 use crate::app::panes::history::keys::{ENTRY_KEYS, HISTORY_KEYS};
+use crate::app::panes::overview::keys::OVERVIEW_KEYS;
 use crate::app::panes::report::keys::{
     ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
 };
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub static TABLES: [&KeyTable; 22] = [
+pub static TABLES: [&KeyTable; 23] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,
     &TYPE_DETAIL_KEYS,
     &HISTORY_KEYS,
     &ENTRY_KEYS,
+    &OVERVIEW_KEYS,
     &COMPOSER_KEYS,
     &UNPARSED_KEYS,
     &REVIEW_KEYS,

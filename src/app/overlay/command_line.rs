@@ -20,13 +20,15 @@ pub enum LineCommand {
     Profile(Option<String>),
     /// `:history`: the reports and connects sent.
     History,
+    /// `:overview`: the loaded rows in charts.
+    Overview,
     /// `:connect` composes a connect (as `C`); `:connect new` a new app inferred from the loaded
     /// rows; `:connect PATH` opens a connect payload file.
     Connect(Option<String>),
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 10] = [
+pub const COMMANDS: [(&str, &str); 11] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -41,6 +43,10 @@ pub const COMMANDS: [(&str, &str); 10] = [
         "profile NAME: switch to another profile of the config file (no name: list them)",
     ),
     ("history", "the reports and connects sent"),
+    (
+        "overview",
+        "the loaded rows in charts: by type, by status, over time",
+    ),
     (
         "connect",
         "connect [new|PATH]: compose an app version (new: types inferred from the list)",
@@ -60,6 +66,7 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
         )),
         "refresh" => Ok(LineCommand::Refresh),
         "history" => Ok(LineCommand::History),
+        "overview" => Ok(LineCommand::Overview),
         "help" | "h" => Ok(LineCommand::Help),
         "quit" | "q" => Ok(LineCommand::Quit),
         "profile" => Ok(LineCommand::Profile(

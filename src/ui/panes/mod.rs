@@ -4,6 +4,7 @@ pub mod browser;
 pub mod connect;
 pub mod detail;
 pub mod history;
+pub mod overview;
 pub mod report;
 pub mod type_detail;
 pub mod types;

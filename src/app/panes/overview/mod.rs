@@ -1,0 +1,84 @@
+//! The overview (`4`, `:overview`): the loaded resources counted by type and by status as bar
+//! charts, and their `updated_at` over time as a histogram. It holds nothing of its own but the
+//! list's [`LoadedSummary`], which it hears of as pages load (`News::RowsLoaded`), and which
+//! bar has the cursor. `Enter` on a type lists that type; on a status, the rows of that status.
+
+pub mod keys;
+mod update;
+
+use std::sync::Arc;
+
+use crate::app::panes::browser::summary::LoadedSummary;
+
+/// The chart that has the cursor; the histogram has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OverviewPart {
+    #[default]
+    Types,
+    Statuses,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Overview {
+    pub summary: Arc<LoadedSummary>,
+    pub focus: OverviewPart,
+    /// The bar under the cursor in each chart (kept when the other chart has the focus).
+    pub type_bar: usize,
+    pub status_bar: usize,
+}
+
+impl Overview {
+    pub fn new(summary: Arc<LoadedSummary>) -> Self {
+        Overview {
+            summary,
+            ..Overview::default()
+        }
+    }
+
+    /// The bars of a chart: each name with its count, most rows first (then by name).
+    pub fn bars(&self, part: OverviewPart) -> Vec<(&str, usize)> {
+        let counts = match part {
+            OverviewPart::Types => &self.summary.per_type,
+            OverviewPart::Statuses => &self.summary.per_status,
+        };
+        let mut bars: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        bars.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        bars
+    }
+
+    /// The index of the bar under the cursor in `part`, within its bars.
+    pub fn selected(&self, part: OverviewPart) -> usize {
+        let index = match part {
+            OverviewPart::Types => self.type_bar,
+            OverviewPart::Statuses => self.status_bar,
+        };
+        index.min(self.bars(part).len().saturating_sub(1))
+    }
+
+    /// The name of the bar under the cursor in the focused chart.
+    pub fn selected_name(&self) -> Option<String> {
+        let bars = self.bars(self.focus);
+        bars.get(self.selected(self.focus))
+            .map(|(name, _)| (*name).to_owned())
+    }
+
+    /// The rows' `updated_at` in `columns` buckets of equal time from the oldest hour to the
+    /// newest, and the first and last hour (UNIX seconds); `None` when no row has a date.
+    pub fn histogram(&self, columns: usize) -> Option<(Vec<u64>, i64, i64)> {
+        let hours = &self.summary.updated_by_hour;
+        let (first, _) = hours.first_key_value()?;
+        let (last, _) = hours.last_key_value()?;
+        let columns = columns.max(1);
+        let span = last - first + super::browser::summary::HOUR;
+        let mut buckets = vec![0u64; columns];
+        for (hour, count) in hours {
+            // i128: a span of centuries of seconds times the columns stays far from overflow.
+            let at = (i128::from(hour - first) * columns as i128 / i128::from(span)) as usize;
+            buckets[at.min(columns - 1)] += *count as u64;
+        }
+        Some((buckets, *first, *last))
+    }
+}
+
+#[cfg(test)]
+mod tests;

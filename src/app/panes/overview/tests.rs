@@ -1,0 +1,188 @@
+//! The overview: `4` and `:overview` open it over the list's loaded rows, it follows the pages
+//! as they load, `Enter` lists the type or status under the cursor.
+
+use std::sync::Arc;
+
+use crossterm::event::KeyCode;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+use super::{Overview, OverviewPart};
+use crate::api::{Exchange, ListResponse, Reply};
+use crate::app::harness::{key, press, type_text};
+use crate::app::pane::Screen;
+use crate::app::panes::browser::summary::LoadedSummary;
+use crate::app::{Action, App, Command, RequestId, Session};
+
+const STATUSES: [&str; 3] = ["active", "failed", "active"];
+
+/// `count` resources from `start`: types repo, user, repo, …; statuses active, failed, active, …;
+/// one per hour from 2026-11-20 00:00.
+fn page(start: usize, count: usize, next: Option<&str>) -> ListResponse {
+    let rows: Vec<Value> = (start..start + count)
+        .map(|i| {
+            json!({
+                "id": format!("r{i}"),
+                "type": if i % 2 == 0 { "repo" } else { "user" },
+                "display_name": format!("row {i}"),
+                "status": STATUSES[i % 3],
+                "updated_at": format!("2026-11-20T{:02}:30:00Z", i % 24),
+            })
+        })
+        .collect();
+    ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap()
+}
+
+fn list_request(commands: &[Command]) -> Option<RequestId> {
+    commands.iter().find_map(|c| match c {
+        Command::Api { id, call } => call.as_list_request().map(|_| *id),
+        _ => None,
+    })
+}
+
+fn answer(app: &mut App, id: RequestId, page: ListResponse) -> Vec<Command> {
+    app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ))
+}
+
+/// An 80x24 app whose first page of 6 rows arrived (a second page is asked for at once, to fill
+/// the screen): the app and that request.
+fn loaded() -> (App, RequestId) {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let first = list_request(&commands).expect("the first page is asked for");
+    let commands = answer(&mut app, first, page(0, 6, Some("c2")));
+    let next = list_request(&commands).expect("the next page is asked for");
+    (app, next)
+}
+
+fn overview(app: &App) -> &Overview {
+    match app.stack.top() {
+        Some(Screen::Overview(overview)) => overview,
+        other => panic!("the overview is not on top: {other:?}"),
+    }
+}
+
+fn names(bars: Vec<(&str, usize)>) -> Vec<(String, usize)> {
+    bars.into_iter().map(|(n, c)| (n.to_owned(), c)).collect()
+}
+
+#[test]
+fn four_opens_the_counts_of_the_loaded_rows_and_they_follow_the_pages() {
+    let (mut app, next) = loaded();
+    key(&mut app, '4');
+    let shown = overview(&app);
+    assert_eq!(shown.summary.rows, 6);
+    assert!(shown.summary.more, "the service said there is more");
+    assert_eq!(
+        names(shown.bars(OverviewPart::Types)),
+        [("repo".to_owned(), 3), ("user".to_owned(), 3)]
+    );
+    assert_eq!(
+        names(shown.bars(OverviewPart::Statuses)),
+        [("active".to_owned(), 4), ("failed".to_owned(), 2)],
+        "most rows first"
+    );
+    answer(&mut app, next, page(6, 3, None));
+    let shown = overview(&app);
+    assert_eq!(shown.summary.rows, 9, "the next page is counted at once");
+    assert!(!shown.summary.more);
+    assert_eq!(
+        names(shown.bars(OverviewPart::Types)),
+        [("repo".to_owned(), 5), ("user".to_owned(), 4)]
+    );
+}
+
+#[test]
+fn the_command_line_opens_it_and_a_second_four_does_not_stack_another() {
+    let (mut app, _) = loaded();
+    key(&mut app, ':');
+    type_text(&mut app, "overview");
+    press(&mut app, KeyCode::Enter);
+    overview(&app);
+    key(&mut app, '2');
+    assert!(matches!(app.stack.top(), Some(Screen::Types(_))));
+    key(&mut app, '4');
+    overview(&app);
+    assert_eq!(
+        app.stack.layers().len(),
+        1,
+        "back to the one below, not a second"
+    );
+    press(&mut app, KeyCode::Esc);
+    assert!(app.stack.top().is_none(), "Esc goes back to the list");
+}
+
+#[test]
+fn enter_on_a_type_lists_that_type_over_the_overview() {
+    let (mut app, _) = loaded();
+    key(&mut app, '4');
+    key(&mut app, 'j');
+    assert_eq!(overview(&app).selected_name().as_deref(), Some("user"));
+    let commands = press(&mut app, KeyCode::Enter);
+    let Some(Screen::Browser(list)) = app.stack.top() else {
+        panic!("a list is opened");
+    };
+    assert_eq!(list.type_filter.as_deref(), Some("user"));
+    let id = list_request(&commands).expect("its first page is asked for");
+    assert_eq!(app.stack.layers().len(), 2, "over the overview");
+    answer(&mut app, id, page(0, 6, None));
+    press(&mut app, KeyCode::Esc);
+    overview(&app);
+}
+
+#[test]
+fn enter_on_a_status_lists_only_the_rows_of_that_status() {
+    let (mut app, _) = loaded();
+    key(&mut app, '4');
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(overview(&app).focus, OverviewPart::Statuses);
+    press(&mut app, KeyCode::End);
+    assert_eq!(overview(&app).selected_name().as_deref(), Some("failed"));
+    let commands = press(&mut app, KeyCode::Enter);
+    let id = list_request(&commands).expect("its first page is asked for");
+    answer(&mut app, id, page(0, 6, None));
+    let Some(Screen::Browser(list)) = app.stack.top() else {
+        panic!("a list is opened");
+    };
+    assert_eq!(list.status_filter.as_deref(), Some("failed"));
+    let shown: Vec<_> = list
+        .visible
+        .iter()
+        .map(|&i| list.rows()[i].status.as_deref())
+        .collect();
+    assert_eq!(shown, [Some("failed"), Some("failed")]);
+}
+
+#[test]
+fn the_cursor_stays_on_the_bars_and_enter_on_nothing_says_so() {
+    let mut empty = Overview::new(Arc::new(LoadedSummary::default()));
+    assert_eq!(empty.selected_name(), None);
+    empty.step(crate::app::action::Move::Down);
+    assert_eq!(empty.selected(OverviewPart::Types), 0);
+    let (mut app, _) = loaded();
+    key(&mut app, '4');
+    for _ in 0..5 {
+        key(&mut app, 'j');
+    }
+    assert_eq!(overview(&app).selected(OverviewPart::Types), 1, "two bars");
+    key(&mut app, 'k');
+    assert_eq!(overview(&app).selected(OverviewPart::Types), 0);
+}
+
+#[test]
+fn the_histogram_spreads_the_hours_over_the_columns() {
+    let mut summary = LoadedSummary::default();
+    // Hours 0, 1 and 3 of a day: 1, 2 and 4 rows.
+    for (hour, n) in [(0, 1), (1, 2), (3, 4)] {
+        summary.updated_by_hour.insert(hour * 3600, n);
+    }
+    let overview = Overview::new(Arc::new(summary));
+    let (buckets, first, last) = overview.histogram(4).unwrap();
+    assert_eq!((first, last), (0, 3 * 3600));
+    assert_eq!(buckets, [1, 2, 0, 4], "one column an hour");
+    let (buckets, _, _) = overview.histogram(2).unwrap();
+    assert_eq!(buckets, [3, 4], "two hours a column");
+    assert!(Overview::default().histogram(10).is_none());
+}

@@ -1,0 +1,183 @@
+//! The overview: the loaded rows by type and by status as two horizontal bar charts side by
+//! side (the bar under the cursor marked `▶` and in the selection style, so it shows without
+//! colour), and their `updated_at` over time as a histogram below, dated at both ends.
+
+use chrono::DateTime;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph, Sparkline};
+
+use crate::app::panes::overview::{Overview, OverviewPart};
+use crate::sanitize;
+use crate::text::{count, fit};
+use crate::ui::theme::Theme;
+
+/// Rows the histogram takes at least: its bars, the dates under them and the border.
+const HISTOGRAM_HEIGHT: u16 = 7;
+
+pub fn render(frame: &mut Frame, overview: &Overview, theme: &Theme, body: Rect) {
+    // The charts are as tall as their longest needs (and the histogram takes the rest), but
+    // leave the histogram its height first.
+    let bars = overview
+        .bars(OverviewPart::Types)
+        .len()
+        .max(overview.bars(OverviewPart::Statuses).len())
+        .max(1);
+    let charts_height = u16::try_from(bars + 2).unwrap_or(u16::MAX);
+    let room = body.height.saturating_sub(1 + HISTOGRAM_HEIGHT);
+    // Too short for both: the charts, without the histogram.
+    let charts_height = match room {
+        0..3 => body.height.saturating_sub(1),
+        room => charts_height.min(room),
+    };
+    let [header, charts, histogram] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(charts_height),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    frame.render_widget(
+        Paragraph::new(Span::styled(
+            fit(&header_text(overview), usize::from(header.width)),
+            theme.title(),
+        )),
+        header,
+    );
+    let [types, statuses] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(charts);
+    render_chart(frame, overview, OverviewPart::Types, theme, types);
+    render_chart(frame, overview, OverviewPart::Statuses, theme, statuses);
+    render_histogram(frame, overview, theme, histogram);
+}
+
+/// What the charts count: how many rows, of which type, and whether the service has more.
+fn header_text(overview: &Overview) -> String {
+    let summary = &overview.summary;
+    let of = match &summary.type_filter {
+        Some(t) => format!("type {}", sanitize::line(t)),
+        None => "all types".to_owned(),
+    };
+    let more = if summary.more {
+        "more pages exist"
+    } else {
+        "all loaded"
+    };
+    format!(
+        "Overview · {} rows loaded · {of} · {more}",
+        count(summary.rows)
+    )
+}
+
+fn render_chart(
+    frame: &mut Frame,
+    overview: &Overview,
+    part: OverviewPart,
+    theme: &Theme,
+    area: Rect,
+) {
+    let focused = overview.focus == part;
+    let bars = overview.bars(part);
+    let name = match part {
+        OverviewPart::Types => "By type",
+        OverviewPart::Statuses => "By status",
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(focused))
+        .border_type(theme.border_type(focused))
+        .title(Span::styled(
+            format!(" {name} ({}) ", count(bars.len())),
+            theme.pane_title(focused),
+        ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if bars.is_empty() {
+        let text = match part {
+            OverviewPart::Types => "No rows loaded.",
+            OverviewPart::Statuses => "No loaded row has a status.",
+        };
+        frame.render_widget(Paragraph::new(Span::styled(text, theme.dim())), inner);
+        return;
+    }
+    // The bars in view: from the top, scrolled so that the selected one shows.
+    let height = usize::from(inner.height).max(1);
+    let selected = overview.selected(part);
+    let first = (selected + 1).saturating_sub(height);
+    // Labels take at most 40% of the width, so the bars keep room.
+    let label_width = (usize::from(inner.width) * 2 / 5).max(4);
+    let most = bars.first().map_or(0, |(_, n)| *n) as u64;
+    let shown: Vec<Bar> = bars
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(height)
+        .map(|(i, (name, n))| {
+            let marker = if i == selected { "▶ " } else { "  " };
+            let label = fit(&format!("{marker}{}", sanitize::line(name)), label_width);
+            let label = if i == selected {
+                Line::styled(label, theme.selected(focused))
+            } else {
+                Line::raw(label)
+            };
+            Bar::default()
+                .value(*n as u64)
+                .text_value(count(*n))
+                .label(label)
+        })
+        .collect();
+    let chart = BarChart::default()
+        .direction(Direction::Horizontal)
+        .bar_width(1)
+        .bar_gap(0)
+        .max(most.max(1))
+        .bar_style(theme.info())
+        .value_style(theme.selected(false))
+        .data(BarGroup::default().bars(&shown));
+    frame.render_widget(chart, inner);
+}
+
+fn render_histogram(frame: &mut Frame, overview: &Overview, theme: &Theme, area: Rect) {
+    let undated = overview.summary.undated;
+    let mut title = " Updated (UTC) ".to_owned();
+    if undated > 0 {
+        title = format!(" Updated (UTC) · {} without a date ", count(undated));
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(false))
+        .title(Span::styled(title, theme.pane_title(false)));
+    if area.height < 3 {
+        return;
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some((buckets, first, last)) = overview.histogram(usize::from(inner.width)) else {
+        let text = "No loaded row has an updated_at date.";
+        frame.render_widget(Paragraph::new(Span::styled(text, theme.dim())), inner);
+        return;
+    };
+    let [bars, dates] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
+    frame.render_widget(
+        Sparkline::default().data(&buckets).style(theme.info()),
+        bars,
+    );
+    let date = |seconds: i64| {
+        DateTime::from_timestamp(seconds, 0)
+            .map_or_else(String::new, |d| d.format("%Y-%m-%d %H:00").to_string())
+    };
+    let (from, to) = (date(first), date(last));
+    let gap = usize::from(dates.width).saturating_sub(from.chars().count() + to.chars().count());
+    let line = if first == last {
+        from
+    } else {
+        format!("{from}{}{to}", " ".repeat(gap.max(1)))
+    };
+    frame.render_widget(
+        Paragraph::new(Span::styled(
+            fit(&line, usize::from(dates.width)),
+            theme.dim(),
+        )),
+        dates,
+    );
+}
