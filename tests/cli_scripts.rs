@@ -374,6 +374,117 @@ fn a_failed_listing_gives_the_cursor_and_from_resumes_without_repeating_a_row() 
     assert_eq!(all, ["a", "b", "c", "d"]);
 }
 
+/// The retry goal, small: through a proxy that resets one connection in ten and answers 503 with
+/// `Retry-After: 1` to one request in five, `list --all` gives every row exactly once, in the
+/// order and with the bytes of a listing without faults.
+#[test]
+fn list_all_through_resets_and_503s_gives_every_row_exactly_once() {
+    let sandbox = TestSandbox::start(false, 300, None);
+    let direct = run(sandbox
+        .appdeck()
+        .args(["list", "--all", "--limit", "20", "-o", "ndjson"]));
+    assert_eq!(direct.code, 0, "{}", direct.stderr);
+    assert_eq!(direct.lines().len(), 300);
+
+    let proxy = common::flaky_proxy::FlakyProxy::start(&sandbox.base_url, 7, 200);
+    // Bounded by the proxy: past 200 requests it answers none, and the retries run out.
+    let out = run(sandbox.appdeck().args([
+        "list",
+        "--all",
+        "--limit",
+        "20",
+        "-o",
+        "ndjson",
+        "--retries",
+        "10",
+        "--base-url",
+        &proxy.base_url,
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout, direct.stdout,
+        "every row once, as without faults"
+    );
+    let (resets, unavailable) = (proxy.count(|c| &c.resets), proxy.count(|c| &c.unavailable));
+    assert!(
+        resets > 0 && unavailable > 0,
+        "{resets} resets, {unavailable} 503s"
+    );
+    assert_eq!(
+        out.stderr.matches("; retry ").count() as u64,
+        resets + unavailable,
+        "each retry is said: {}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stderr
+            .matches("(as the server's Retry-After asks)")
+            .count() as u64,
+        unavailable
+    );
+}
+
+#[test]
+fn retries_come_from_the_profile_unless_the_flag_says() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("config.toml"),
+        "default_profile = \"flaky\"\n[profiles.flaky]\ntoken = \"t\"\nretries = 0\n",
+    )
+    .unwrap();
+    let list = |url: &str, extra: &[&str]| {
+        common::run_within(
+            common::appdeck(dir.path())
+                .args(["list", "-o", "ndjson", "--base-url", url])
+                .args(extra),
+            std::time::Duration::from_secs(30),
+        )
+        .expect("appdeck finishes")
+    };
+    let busy = || status("503 Service Unavailable", "retry-after: 0\r\n");
+    let (url, bodies) = scripted(vec![busy(), busy()]);
+    let out = list(&url, &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(!out.stderr.contains("retry"), "{}", out.stderr);
+    assert_eq!(
+        bodies.lock().unwrap().len(),
+        1,
+        "the profile's 0: never retried"
+    );
+
+    let (url, bodies) = scripted(vec![busy(), page(&["a"], None)]);
+    let out = list(&url, &["--retries", "1"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("retry 1 of 1"), "{}", out.stderr);
+    assert_eq!(
+        bodies.lock().unwrap().len(),
+        2,
+        "--retries overrides the profile"
+    );
+
+    let shown = run(common::appdeck(dir.path()).args(["config", "show"]));
+    assert!(
+        shown
+            .stdout
+            .contains("0 (from profile flaky; list's --retries overrides it)"),
+        "{}",
+        shown.stdout
+    );
+}
+
+/// A long listing shows its progress only on a terminal: with stderr a pipe, stderr stays
+/// empty (the terminal case is in tests/e2e_list_progress.rs).
+#[test]
+fn a_long_listing_says_nothing_on_a_stderr_that_is_no_terminal() {
+    let sandbox = TestSandbox::start(false, 120, None);
+    let out = run(sandbox.appdeck().args([
+        "list", "--all", "--limit", "10", "--rate", "20", "-o", "ndjson",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.lines().len(), 120);
+    assert_eq!(out.stderr, "", "nothing on a stderr that is no terminal");
+}
+
 #[test]
 fn max_items_stops_mid_page() {
     let (url, _) = scripted(vec![page(&["a", "b"], Some("c2")), page(&["c", "d"], None)]);
@@ -406,4 +517,187 @@ fn a_report_is_never_retried() {
     .expect("appdeck finishes");
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(bodies.lock().unwrap().len(), 1, "sent once: {}", out.stderr);
+}
+
+// ---------------------------------------------------------------- --watch
+
+/// A running `appdeck list --watch`: its stdout lines as they come, read by a thread.
+struct Watching {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Watching {
+    fn start(cmd: &mut std::process::Command) -> Watching {
+        use std::io::BufRead;
+        let mut child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("appdeck runs");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Watching {
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Reads lines until `done` holds of those read so far, for at most 30 s.
+    fn until(&mut self, what: &str, done: impl Fn(&[String]) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !done(&self.seen) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => self.seen.push(line),
+                Err(_) => panic!("no {what} within 30 s; stdout so far: {:#?}", self.seen),
+            }
+        }
+    }
+
+    /// Sends SIGINT (ctrl-c) and returns the exit status and stderr, within 10 s.
+    fn interrupt(mut self) -> (i32, String) {
+        use std::io::Read;
+        let pid = i32::try_from(self.child.id()).unwrap();
+        // SAFETY: kill(2) on our own child's pid.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("--watch did not stop within 10 s of SIGINT");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        let mut stderr = String::new();
+        let _ = self
+            .child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr);
+        (status.code().unwrap_or(-1), stderr)
+    }
+}
+
+fn event(line: &str) -> (String, Value) {
+    let value: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    (
+        value["event"].as_str().unwrap().to_owned(),
+        value["resource"].clone(),
+    )
+}
+
+#[test]
+fn watch_adds_everything_then_reports_a_report_sent_meanwhile() {
+    let sandbox = TestSandbox::demo();
+    let listed = run(sandbox.appdeck().args(["list", "--all", "-o", "ndjson"]));
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let current: Vec<&str> = listed.lines();
+    assert!(current.len() > 5);
+
+    let mut watching = Watching::start(sandbox.appdeck().args(["list", "--watch", "0.2"]));
+    let count = current.len();
+    watching.until("first look", |seen| seen.len() >= count);
+    // The first look: every resource added, its bytes exactly as `list -o ndjson` gives them.
+    let expected: Vec<String> = current
+        .iter()
+        .map(|r| format!(r#"{{"event":"added","resource":{r}}}"#))
+        .collect();
+    assert_eq!(watching.seen, expected);
+
+    // A report of a resource the sandbox lacks adds it; a second one, renaming it, changes it.
+    let report = sandbox.path("report.json");
+    let mut sent: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/examples/report.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    for (name, expected) in [
+        ("first name", "added"),
+        ("renamed while watched", "changed"),
+    ] {
+        sent["response"]["resource"]["name"] = json!(name);
+        std::fs::write(&report, sent.to_string()).unwrap();
+        let out = run(sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", sandbox.path("data"))
+            .arg("report")
+            .arg(&report));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let before = watching.seen.len();
+        watching.until(&format!("{expected} event for the report"), |seen| {
+            seen.len() > before
+        });
+        let (kind, resource) = event(&watching.seen[before]);
+        assert_eq!(
+            (kind.as_str(), &resource["external_id"], &resource["name"]),
+            (expected, &json!("gh-481516"), &json!(name)),
+            "{:#?}",
+            &watching.seen[count..]
+        );
+    }
+    assert!(
+        !current.iter().any(|r| r.contains("gh-481516")),
+        "the demo lacks the report's resource"
+    );
+    let (code, stderr) = watching.interrupt();
+    assert_eq!(code, 0, "ctrl-c ends a watch as asked: {stderr}");
+}
+
+#[test]
+fn watch_says_what_was_removed_and_goes_on_after_a_failed_look() {
+    let (url, bodies) = scripted(vec![
+        page(&["a", "b"], None),
+        status("500 Internal Server Error", ""),
+        page(&["a"], None),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut watching =
+        Watching::start(common::appdeck(dir.path()).env("APPDECK_TOKEN", "t").args([
+            "list",
+            "--watch",
+            "0.1",
+            "--retries",
+            "0",
+            "--base-url",
+            &url,
+        ]));
+    watching.until("removal", |seen| seen.len() >= 3);
+    assert_eq!(
+        watching.seen,
+        [
+            r#"{"event":"added","resource":{"id":"a","type":"t"}}"#,
+            r#"{"event":"added","resource":{"id":"b","type":"t"}}"#,
+            r#"{"event":"removed","resource":{"id":"b","type":"t"}}"#,
+        ]
+    );
+    // The script is spent: the server is gone, so the looks fail from now on; the watch goes on.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while bodies.lock().unwrap().len() < 3 {
+        assert!(std::time::Instant::now() < deadline, "three looks");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (code, stderr) = watching.interrupt();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("appdeck: watch: the look failed: HTTP 500 Internal Server Error: busy; looking again in"),
+        "{stderr}"
+    );
 }

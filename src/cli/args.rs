@@ -625,6 +625,27 @@ pub struct ListArgs {
     /// At most this many requests a second
     #[arg(long, value_name = "N", value_parser = parse_rate)]
     pub rate: Option<f64>,
+    /// List every page again SECS seconds after each look [default: 2] and print what changed
+    /// as NDJSON events ({"event":"added"|"changed"|"removed","resource":{...}}), the first look
+    /// adding everything, until ctrl-c (exit 0); --jq runs on each event
+    #[arg(
+        long,
+        value_name = "SECS",
+        num_args = 0..=1,
+        default_missing_value = "2",
+        value_parser = parse_watch_interval,
+        conflicts_with_all = ["all", "pages", "from", "max_items", "columns", "no_headers", "output"]
+    )]
+    pub watch: Option<Duration>,
+}
+
+/// `--watch`'s interval: seconds above 0, at most a day.
+fn parse_watch_interval(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(config::seconds)
+        .ok_or_else(|| "expected a number of seconds above 0 and at most a day".to_owned())
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {

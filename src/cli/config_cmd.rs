@@ -163,6 +163,13 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
                 ),
             ),
             ("read_only", read_only),
+            (
+                "retries",
+                format!(
+                    "{} (from {}; list's --retries overrides it)",
+                    settings.retries.value, settings.retries.source
+                ),
+            ),
             ("types", types_line(&settings.types)),
         ],
         warnings,

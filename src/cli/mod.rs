@@ -140,13 +140,15 @@ pub async fn run(command: Command, before: &GlobalArgs, demo: bool) -> ExitCode 
 async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> {
     match command {
         Command::List(args) => {
-            let client = connect(global)?;
+            let configured = configured(global)?;
+            let client = Client::new(&configured.settings)?;
+            let retries = args.retries.unwrap_or(configured.retries);
             let width = table::output_width();
             // One lock for the whole listing, written in large blocks.
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             // Not locked: the fetching task says its retries on stderr meanwhile.
             let mut err = std::io::stderr();
-            list::run(&client, &args, width, &mut out, &mut err).await
+            list::run(&client, &args, retries, width, &mut out, &mut err).await
         }
         Command::Report(args) => send::run(global, &args, Operation::OperationsReport, false).await,
         Command::Connect(args) => {
@@ -196,6 +198,8 @@ pub struct Configured {
     pub warnings: Vec<String>,
     /// Why writes are refused, when the profile or `--read-only` says so.
     pub read_only: Option<config::ReadOnly>,
+    /// How many times a read retries a failed page, unless the command's `--retries` says.
+    pub retries: u32,
 }
 
 /// The client's settings from flags, environment and config file, with what supplied the base
@@ -220,6 +224,7 @@ pub fn client_settings(global: &GlobalArgs) -> Result<Configured, Failure> {
         origin,
         warnings,
         read_only: loaded.write_refusal(),
+        retries: loaded.retries.value,
     })
 }
 

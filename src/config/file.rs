@@ -36,6 +36,9 @@ pub struct Profile {
     pub types: Vec<PathBuf>,
     /// Refuse every write (reports, connects) made with this profile; reads still work.
     pub read_only: Option<bool>,
+    /// How many times a read (`list`) retries a page that failed for a passing reason; 0 never
+    /// (`--retries` overrides it).
+    pub retries: Option<i64>,
     /// Keys this version does not know: reported as warnings, since they are most likely typos.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,

@@ -37,6 +37,9 @@ const MAX_RESPONSE_MIB: i64 = 16 * 1024;
 /// not a config file (`--config /dev/zero` would otherwise be read until memory runs out).
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
+/// Most retries accepted in a profile: past this, backoff alone would wait for days.
+pub const MAX_RETRIES: i64 = 100;
+
 /// Longest timeout accepted: beyond a day it is a typo, and it keeps `Duration` arithmetic safe.
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 
@@ -201,6 +204,9 @@ pub struct Settings {
     /// Whether writes (reports, connects) are refused: `--read-only`, or `read_only = true` in
     /// the selected profile.
     pub read_only: Sourced<bool>,
+    /// How many times `list` retries a failed page: the profile's `retries`, else the default
+    /// (`--retries` is the command's and overrides this).
+    pub retries: Sourced<u32>,
     /// Things the user should fix but that do not stop the command (exposed secrets, typos).
     pub warnings: Vec<String>,
 }
@@ -277,6 +283,8 @@ pub enum ConfigError {
         "profile {0:?}: `max_response_mib` must be a whole number of MiB from 1 to {MAX_RESPONSE_MIB}"
     )]
     BadResponseCap(String),
+    #[error("profile {0:?}: `retries` must be a whole number from 0 to {MAX_RETRIES}")]
+    BadRetries(String),
     #[error(
         "the token (from {0}) contains a control character; it must be the token alone, on one line"
     )]
@@ -457,7 +465,7 @@ pub fn resolve(
     if let (Some(p), Some(name)) = (profile, &name) {
         for key in p.unknown.keys() {
             warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, types, read_only)"
+                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, types, read_only, retries)"
             ));
         }
         if p.token.is_some() && p.token_file.is_some() {
@@ -562,7 +570,17 @@ pub fn resolve(
         }
     };
 
+    let retries = match profile.and_then(|p| p.retries) {
+        Some(n) if (0..=MAX_RETRIES).contains(&n) => Sourced::new(n as u32, from_profile()),
+        Some(_) => return Err(ConfigError::BadRetries(name.clone().unwrap_or_default())),
+        None => Sourced::new(
+            crate::api::retry::RetryPolicy::DEFAULT_RETRIES,
+            Source::Default,
+        ),
+    };
+
     Ok(Settings {
+        retries,
         types,
         profile_names: file.profile_names(),
         read_only,

@@ -356,3 +356,39 @@ fn read_only_must_be_a_boolean() {
     assert!(err.contains("config.toml:2:"), "{err}");
     assert!(err.contains("bool"), "{err}");
 }
+
+#[test]
+fn retries_come_from_the_profile_within_bounds() {
+    let text = "[profiles.flaky]\nretries = 7\n[profiles.off]\nretries = 0\n\
+                [profiles.plain]\n[profiles.wrong]\nretries = -1\n";
+    let choose = |name: &str| {
+        let flags = Flags {
+            profile: Some(name.to_owned()),
+            ..Flags::default()
+        };
+        resolve(&flags, &Env::default(), Some(&config(text)))
+    };
+    let flaky = choose("flaky").unwrap();
+    assert_eq!(
+        flaky.retries,
+        Sourced::new(7, Source::Profile("flaky".into()))
+    );
+    assert!(
+        flaky.warnings.is_empty(),
+        "a known key: {:?}",
+        flaky.warnings
+    );
+    assert_eq!(choose("off").unwrap().retries.value, 0);
+    assert_eq!(
+        choose("plain").unwrap().retries,
+        Sourced::new(
+            crate::api::retry::RetryPolicy::DEFAULT_RETRIES,
+            Source::Default
+        )
+    );
+    let err = choose("wrong").unwrap_err().to_string();
+    assert!(
+        err.contains("`retries` must be a whole number from 0 to 100"),
+        "{err}"
+    );
+}

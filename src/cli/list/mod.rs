@@ -2,8 +2,11 @@
 //! many resources there are. The next page is fetched while the current one is written (one page
 //! ahead, no more). What was written before an error stays written.
 
+mod changes;
 mod fetch;
+mod progress;
 mod sink;
+mod watch;
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -13,23 +16,40 @@ use super::args::ListArgs;
 use crate::api::retry::{RetryNotice, RetryPolicy};
 use crate::api::{ApiError, Client, Pager};
 use fetch::Fetched;
+use progress::Progress;
 use sink::Sink;
 
-/// Runs the listing, writing results to `out` and the table's footer to `err`.
+/// Runs the listing (or the watch), retrying a failed page `retries` times, writing results to
+/// `out` and the table's footer to `err`.
 pub async fn run(
     client: &Client,
     args: &ListArgs,
+    retries: u32,
     width: usize,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<(), Failure> {
+    let client = client.clone().with_rate(args.rate);
+    if let Some(every) = args.watch {
+        let retry = RetryPolicy::new(retries, Arc::new(say_retry));
+        return watch::run(&client, args, every, retry, out, err).await;
+    }
+    let stdout_terminal = std::io::stdout().is_terminal();
+    let progress = Progress::new(progress::wanted(
+        args.all,
+        stdout_terminal,
+        std::io::stderr().is_terminal(),
+    ));
+    let line = progress.clone();
+    let retry = RetryPolicy::new(
+        retries,
+        Arc::new(move |notice: &RetryNotice| line.aside(|| say_retry(notice))),
+    );
     let max_pages = (!args.all).then(|| args.pages.unwrap_or(1));
-    let mut sink = Sink::new(args, width, std::io::stdout().is_terminal())?;
-    let retries = args.retries.unwrap_or(RetryPolicy::DEFAULT_RETRIES);
+    let mut sink = Sink::new(args, width, stdout_terminal)?;
     let pager = Pager::new(args.resource_type.clone(), args.limit)
         .starting_at(args.from.clone())
-        .retrying(RetryPolicy::new(retries, Arc::new(say_retry)));
-    let client = client.clone().with_rate(args.rate);
+        .retrying(retry);
     let mut pages = fetch::ahead(client, pager, max_pages);
     let mut left = args.max_items;
     let mut fetched = 0u32;
@@ -52,6 +72,7 @@ pub async fn run(
                     *left -= page.len() as u64;
                 }
                 sink.page(&page, out)?;
+                progress.page(page.len(), fetched);
                 let capped = left == Some(0) || max_pages.is_some_and(|max| fetched >= max);
                 if has_next && capped {
                     more = true;
@@ -63,6 +84,7 @@ pub async fn run(
             }
         }
     };
+    progress.clear();
     sink.finish(&outcome, more, args.resource_type.as_deref(), out, err)?;
     if let (Err(_), Some(cursor)) = (&outcome, resume) {
         // Every row before the failed page is written: resuming there repeats none.

@@ -174,7 +174,7 @@ impl Sink {
 /// between tokens) dropped, and DEL, C1 controls and bidi marks written as `\u` escapes by
 /// [`sanitize::json_for_terminal`] (the output may be a terminal; the data a reader parses is the
 /// same either way). Most items are plain ASCII on one line and go through untouched.
-fn write_raw(item: &[u8], out: &mut impl Write) -> std::io::Result<()> {
+pub(super) fn write_raw(item: &[u8], out: &mut impl Write) -> std::io::Result<()> {
     let one_line = memchr::memchr2(b'\n', b'\r', item).is_none();
     if one_line && !sanitize::json_needs_escape(item) {
         return out.write_all(item);

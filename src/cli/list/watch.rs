@@ -1,0 +1,146 @@
+//! `appdeck list --watch [SECS]`: lists every page, says what changed since the last look as one
+//! NDJSON event a line (`{"event":"added","resource":{…}}`, `changed`, `removed`, the resource's
+//! bytes as the server sent them), waits SECS, and looks again, until a signal (ctrl-c, SIGTERM,
+//! SIGHUP) ends it with exit 0, as `kubectl get -w` does; a closed pipe ends it at the next event.
+//! The first look says every resource is `added`. A look that fails (after the retries of each
+//! page) is said on stderr and tried again with a growing wait; the watch goes on.
+
+use std::io::Write;
+use std::time::Duration;
+
+use super::changes::{Change, Snapshot};
+use super::sink::write_raw;
+use crate::api::retry::{RetryPolicy, backoff};
+use crate::api::{ApiError, Client, Pager};
+use crate::cli::Failure;
+use crate::cli::args::ListArgs;
+use crate::cli::shape::jq::Jq;
+use crate::cli::shape::jq_failure;
+use crate::signals::StopSignals;
+
+/// The longest wait after failed looks: a service down for an hour is looked at once a minute.
+const MAX_FAILED_WAIT: Duration = Duration::from_secs(60);
+
+/// Watches until a stop signal; an output error (a closed pipe) ends it too.
+pub async fn run(
+    client: &Client,
+    args: &ListArgs,
+    every: Duration,
+    retry: RetryPolicy,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<(), Failure> {
+    let jq = args
+        .jq
+        .as_deref()
+        .map(|expr| Jq::compile(expr, std::io::IsTerminal::is_terminal(&std::io::stdout())))
+        .transpose()
+        .map_err(Failure::Usage)?;
+    let stop = StopSignals::listen().received();
+    let mut watch = Watch {
+        args,
+        retry,
+        jq,
+        snapshot: Snapshot::default(),
+    };
+    let outcome = tokio::select! {
+        failure = watch.forever(client, every, out, err) => Err(failure),
+        // Events are written whole between awaits: what is buffered is whole lines.
+        _ = stop => Ok(()),
+    };
+    out.flush()?;
+    outcome
+}
+
+struct Watch<'a> {
+    args: &'a ListArgs,
+    retry: RetryPolicy,
+    jq: Option<Jq>,
+    snapshot: Snapshot,
+}
+
+impl Watch<'_> {
+    /// Looks, waits, looks again; returns only when the output fails.
+    async fn forever(
+        &mut self,
+        client: &Client,
+        every: Duration,
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> Failure {
+        let mut failed_in_a_row = 0;
+        loop {
+            let wait = match self.look(client, out).await {
+                Err(failure) => return failure,
+                Ok(Ok(())) => {
+                    failed_in_a_row = 0;
+                    every
+                }
+                Ok(Err(error)) => {
+                    failed_in_a_row += 1;
+                    let wait = backoff(every, failed_in_a_row).min(MAX_FAILED_WAIT);
+                    let said = writeln!(
+                        err,
+                        "appdeck: watch: the look failed: {}; looking again in {:.1}s",
+                        crate::sanitize::line(&error.to_string()),
+                        wait.as_secs_f64()
+                    );
+                    if let Err(e) = said {
+                        return e.into();
+                    }
+                    wait
+                }
+            };
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// One look over every page, writing the changes as they are found. The outer `Err` is the
+    /// output's failure; the inner one the service's.
+    async fn look(
+        &mut self,
+        client: &Client,
+        out: &mut impl Write,
+    ) -> Result<Result<(), ApiError>, Failure> {
+        let mut pager = Pager::new(self.args.resource_type.clone(), self.args.limit)
+            .retrying(self.retry.clone());
+        self.snapshot.begin_look();
+        while let Some(page) = pager.next_raw_page(client).await {
+            let page = match page {
+                Ok(page) => page,
+                Err(error) => return Ok(Err(error)),
+            };
+            for item in page.raw_items() {
+                if let Some(change) = self.snapshot.item(item) {
+                    self.event(change, item, out)?;
+                }
+            }
+            out.flush()?;
+        }
+        for gone in self.snapshot.end_look() {
+            self.event(Change::Removed, &gone, out)?;
+        }
+        out.flush()?;
+        Ok(Ok(()))
+    }
+
+    /// One event line, or the `--jq` expression's results for the event.
+    fn event(&self, change: Change, item: &[u8], out: &mut impl Write) -> Result<(), Failure> {
+        let head = format!(r#"{{"event":"{}","resource":"#, change.name());
+        match &self.jq {
+            None => {
+                out.write_all(head.as_bytes())?;
+                write_raw(item, out)?;
+                out.write_all(b"}\n")?;
+            }
+            Some(jq) => {
+                let mut event = Vec::with_capacity(head.len() + item.len() + 1);
+                event.extend_from_slice(head.as_bytes());
+                event.extend_from_slice(item);
+                event.push(b'}');
+                jq.run(&event, out).map_err(jq_failure)?;
+            }
+        }
+        Ok(())
+    }
+}
