@@ -701,3 +701,39 @@ fn watch_says_what_was_removed_and_goes_on_after_a_failed_look() {
         "{stderr}"
     );
 }
+
+#[test]
+fn watch_ends_quietly_at_the_next_event_once_its_reader_is_gone() {
+    use std::io::BufRead;
+    let sandbox = sandbox_with(&[json!({"id": "a", "type": "t"})]);
+    let mut child = sandbox
+        .appdeck()
+        .args(["list", "--watch", "0.1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("appdeck runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains(r#""event":"added""#), "{first}");
+    // The reader is gone (the pipe closed with it); the next event finds no one.
+    sandbox
+        .store()
+        .insert(resource(json!({"id": "b", "type": "t"})));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("--watch went on writing to a closed pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
+}
