@@ -47,7 +47,7 @@ pub fn up_to(source: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 
 /// Opening a FIFO for reading waits for a writer; `O_NONBLOCK` makes it return at once, so that
 /// its type can be checked. On a regular file the flag changes nothing.
-fn open_without_blocking(path: &Path) -> io::Result<File> {
+pub fn open_without_blocking(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -58,7 +58,7 @@ fn open_without_blocking(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
-fn kind_of(meta: &Metadata) -> &'static str {
+pub fn kind_of(meta: &Metadata) -> &'static str {
     let kind = meta.file_type();
     if kind.is_dir() {
         return "a directory";

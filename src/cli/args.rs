@@ -22,6 +22,7 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("APPDECK_BUILD
 /// The help headings the shared flags are listed under.
 const CONNECTION: &str = "Connection";
 const CONFIGURATION: &str = "Configuration";
+const EACH: &str = "Many reports (--each)";
 
 /// A fast, safe terminal UI explorer and scriptable CLI for the app-integration service's HTTP API.
 ///
@@ -293,7 +294,7 @@ impl Command {
         match self {
             Command::List(args) => args.connection.apply(&mut global),
             Command::Infer(args) => args.connection.apply(&mut global),
-            Command::Report(args) => args.apply(&mut global),
+            Command::Report(args) => args.send.apply(&mut global),
             Command::Connect(args) => args.send.apply(&mut global),
             Command::Config(ConfigCommand::Show(args)) => {
                 args.connection.apply(&mut global);
@@ -320,9 +321,10 @@ pub enum Command {
     /// List resources: the first page by default, or more with --pages or --all
     #[command(after_help = LIST_EXAMPLES)]
     List(ListArgs),
-    /// Check a payload, then send it as a task report (apps.operations.report)
-    #[command(after_help = "Example:\n  appdeck report assets/examples/report.json")]
-    Report(SendArgs),
+    /// Check a payload, then send it as a task report (apps.operations.report); --each sends
+    /// one a line
+    #[command(after_help = REPORT_EXAMPLES)]
+    Report(ReportArgs),
     /// Check a payload, then send it as an app version and its types (apps.version.connect)
     #[command(after_help = "Example:\n  appdeck connect assets/examples/connect.json")]
     Connect(ConnectArgs),
@@ -357,6 +359,18 @@ pub enum Command {
     #[command(after_help = "Example:\n  appdeck man > ~/.local/share/man/man1/appdeck.1")]
     Man,
 }
+
+const REPORT_EXAMPLES: &str = "Examples:
+  appdeck report assets/examples/report.json
+  appdeck report --each reports.ndjson -j 8 -o ndjson > results.ndjson
+  jq -c '.[]' reports.json | appdeck report --each - --jq 'select(.error) | .line'
+
+With --each, each line is checked as `appdeck report FILE` checks a file; a line that fails is
+reported and skipped (sent with --force), a blank line is skipped, and the run goes on past
+failures. Each result is one line on stdout (text, or with -o ndjson an object with line,
+task_id, http_status, status, error and answer), a summary goes to stderr, and a progress bar too
+when stderr is a terminal. Every send is recorded in the history. Exit status 1 when any line was
+skipped, refused or not answered.";
 
 const KEYS_HELP: &str = "Remap keys in config.toml, for every pane or for one:
   [keys]
@@ -658,22 +672,23 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum AnswerOutput {
-    /// `key: value` lines
+    /// `key: value` lines (with --each: a line per result)
     #[default]
     Text,
-    /// The answer's JSON as it came
+    /// The answer's JSON as it came, indented (with --each: one array of the results)
     Json,
+    /// The answer's JSON on one line (with --each: one result a line)
+    Ndjson,
 }
 
+/// What `report` and `connect` share: how the answer is printed, `--curl`, the connection.
 #[derive(Clone, Debug, Args)]
 pub struct SendArgs {
-    /// The JSON payload, or - for stdin
-    #[arg(value_name = "FILE|-")]
-    pub file: PathBuf,
-    /// Output format of the answer: text or json
+    /// Output format of the answer: text, json or ndjson (with --each: of each result)
     #[arg(long, short = 'o', value_enum, default_value_t = AnswerOutput::Text)]
     pub output: AnswerOutput,
-    /// Run this jq expression (jaq) on the answer instead; a string result prints raw
+    /// Run this jq expression (jaq) on the answer (with --each: on each result) instead; a
+    /// string result prints raw
     #[arg(long, value_name = "EXPR")]
     pub jq: Option<String>,
     /// Print the request as a curl command (the token read from $APPDECK_TOKEN) instead of
@@ -693,9 +708,38 @@ impl SendArgs {
     }
 }
 
+/// `appdeck report FILE`, or `appdeck report --each FILE`: many reports, one a line.
+#[derive(Clone, Debug, Args)]
+pub struct ReportArgs {
+    /// The JSON payload, or - for stdin
+    #[arg(value_name = "FILE|-", required_unless_present = "each")]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub send: SendArgs,
+    /// Send each line of this NDJSON file (or - for stdin) as a report, one result a line
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["file", "curl"],
+          help_heading = EACH)]
+    pub each: Option<PathBuf>,
+    /// With --each: send this many at a time [default: 4]
+    #[arg(long, short = 'j', value_name = "N", requires = "each", help_heading = EACH,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    /// With --each: at most this many requests a second
+    #[arg(long, value_name = "N", value_parser = parse_rate, requires = "each",
+          help_heading = EACH)]
+    pub rate: Option<f64>,
+    /// With --each: send a line that fails the checks all the same (a line that is not JSON
+    /// never is)
+    #[arg(long, requires = "each", help_heading = EACH)]
+    pub force: bool,
+}
+
 /// `appdeck connect FILE`: a send, guarded against breaking the version the service has now.
 #[derive(Clone, Debug, Args)]
 pub struct ConnectArgs {
+    /// The JSON payload, or - for stdin
+    #[arg(value_name = "FILE|-")]
+    pub file: PathBuf,
     #[command(flatten)]
     pub send: SendArgs,
     /// Send even when a change breaks the version of the same app this service last accepted

@@ -8,6 +8,7 @@
 pub mod args;
 mod config_cmd;
 mod diff;
+mod each;
 mod generate;
 mod history;
 mod infer;
@@ -150,10 +151,19 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             let mut err = std::io::stderr();
             list::run(&client, &args, retries, width, &mut out, &mut err).await
         }
-        Command::Report(args) => send::run(global, &args, Operation::OperationsReport, false).await,
+        Command::Report(args) => match (&args.each, &args.file) {
+            (Some(lines), _) => each::run(global, &args, lines).await,
+            (None, Some(file)) => {
+                send::run(global, file, &args.send, Operation::OperationsReport, false).await
+            }
+            (None, None) => Err(Failure::Usage(
+                "give a report FILE, or --each FILE".to_owned(),
+            )),
+        },
         Command::Connect(args) => {
             send::run(
                 global,
+                &args.file,
                 &args.send,
                 Operation::VersionConnect,
                 args.allow_breaking,

@@ -19,12 +19,13 @@ use crate::validate::{self as checks, PayloadKind, Validation};
 /// the send unless `allow_breaking`.
 pub async fn run(
     global: &GlobalArgs,
+    file: &std::path::Path,
     args: &SendArgs,
     operation: Operation,
     allow_breaking: bool,
 ) -> Result<(), Failure> {
     let jq = super::shape::compile_jq(args.jq.as_deref())?;
-    let payload = input::read(&args.file)?;
+    let payload = input::read(file)?;
     let invalid =
         |e: checks::ValidateError| Failure::Invalid(describe(&e, &payload.name, "--types"));
     let value = checks::parse_json(&payload.text).map_err(invalid)?;
@@ -111,7 +112,7 @@ pub async fn run(
     let mut out = std::io::stdout().lock();
     match args.output {
         // An empty answer is printed as what it was: nothing.
-        AnswerOutput::Json if empty => {}
+        AnswerOutput::Json | AnswerOutput::Ndjson if empty => {}
         // Whatever the HTTP status, as with json.
         _ if jq.is_some() => {
             if let Some(jq) = &jq {
@@ -121,6 +122,10 @@ pub async fn run(
         // Whatever the HTTP status: a script reads the service's body as it came.
         AnswerOutput::Json => {
             let json = serde_json::to_string_pretty(&answer.raw).map_err(std::io::Error::from)?;
+            writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
+        }
+        AnswerOutput::Ndjson => {
+            let json = serde_json::to_string(&answer.raw).map_err(std::io::Error::from)?;
             writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
         }
         // An error status is worded on stderr from the same body; its lines would repeat it.
@@ -216,7 +221,7 @@ fn token_note(
 }
 
 /// The kind of payload an operation takes.
-fn kind_of(operation: Operation) -> PayloadKind {
+pub(super) fn kind_of(operation: Operation) -> PayloadKind {
     match operation {
         Operation::VersionConnect => PayloadKind::Connect,
         Operation::OperationsReport | Operation::ResourcesList => PayloadKind::Report,
@@ -337,7 +342,11 @@ fn record_in_history(store: Option<&Store>, sent: &Sent) {
 }
 
 /// A report sent to `connect` (or the reverse) would only be refused by the service.
-fn check_kind(kind: &PayloadKind, operation: Operation, name: &str) -> Result<(), Failure> {
+pub(super) fn check_kind(
+    kind: &PayloadKind,
+    operation: Operation,
+    name: &str,
+) -> Result<(), Failure> {
     let command = match (kind, operation) {
         (PayloadKind::Report, Operation::OperationsReport)
         | (PayloadKind::Connect, Operation::VersionConnect) => return Ok(()),

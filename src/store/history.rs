@@ -143,27 +143,20 @@ const COLUMNS: &str = "id, sent_at, base_url, kind, body, answer, http_status, d
 impl Store {
     /// Records a send; returns its id.
     pub fn record_send(&self, sent: &Sent) -> Result<i64, StoreError> {
-        let duration_ms = sent
-            .duration
-            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-        self.conn
-            .execute(
-                "INSERT INTO history
-                    (sent_at, base_url, kind, body, answer, http_status, duration_ms, error)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    timestamp(&sent.sent_at),
-                    base_url_key(&sent.base_url),
-                    sent.kind.as_str(),
-                    sent.body,
-                    sent.answer,
-                    sent.http_status,
-                    duration_ms,
-                    sent.error,
-                ],
-            )
-            .map_err(|e| self.error(e))?;
-        Ok(self.conn.last_insert_rowid())
+        insert_send(&self.conn, sent).map_err(|e| self.error(e))
+    }
+
+    /// Records many sends in one transaction: all of them, or none (then the error says why).
+    /// `report --each` records thousands a second this way: each commit waits for the disk
+    /// (`synchronous = FULL`), so one commit per send would cap the rate.
+    pub fn record_sends(&mut self, sents: &[Sent]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let at = |e| StoreError::from_sqlite(&path, e);
+        let transaction = self.conn.transaction().map_err(at)?;
+        for sent in sents {
+            insert_send(&transaction, sent).map_err(at)?;
+        }
+        transaction.commit().map_err(at)
     }
 
     /// The sends `query` asks for, newest first (by time, then by id for sends in the same
@@ -195,6 +188,29 @@ impl Store {
             .optional()
             .map_err(|e| self.error(e))
     }
+}
+
+/// Inserts one send; returns its id.
+fn insert_send(conn: &rusqlite::Connection, sent: &Sent) -> rusqlite::Result<i64> {
+    let duration_ms = sent
+        .duration
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    conn.prepare_cached(
+        "INSERT INTO history
+            (sent_at, base_url, kind, body, answer, http_status, duration_ms, error)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        timestamp(&sent.sent_at),
+        base_url_key(&sent.base_url),
+        sent.kind.as_str(),
+        sent.body,
+        sent.answer,
+        sent.http_status,
+        duration_ms,
+        sent.error,
+    ])?;
+    Ok(conn.last_insert_rowid())
 }
 
 /// A row read back. Values this appdeck did not write (a time that does not parse, a status out

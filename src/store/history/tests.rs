@@ -147,3 +147,14 @@ fn threads_with_their_own_connections_record_at_once() {
     let store = Store::open(&path).unwrap();
     assert_eq!(all(&store).len(), 100);
 }
+
+#[test]
+fn a_batch_is_recorded_whole_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
+    let batch: Vec<Sent> = (0..5).map(|i| report(&format!("t{i}"), 1)).collect();
+    store.record_sends(&batch).unwrap();
+    let mut back: Vec<Sent> = all(&store).into_iter().map(|e| e.sent).collect();
+    back.reverse(); // newest first; same second, so by id
+    assert_eq!(back, batch);
+}

@@ -1,0 +1,271 @@
+//! One line of `report --each`: checked as `appdeck report FILE` checks a file, sent unless it
+//! fails the checks (or with `--force`), and what came of it, as a result line.
+
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+
+use super::lines::Line;
+use crate::api::{Client, Operation};
+use crate::cli::send::{check_kind, kind_of};
+use crate::cli::validate::summary;
+use crate::sanitize;
+use crate::store::{SendKind, Sent};
+use crate::validate::{self as checks, Severity, ValidateError};
+
+/// How a line ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Sent, and the service took it (2xx, `status` not `error`).
+    Accepted,
+    /// Sent, and refused, or no answer (or one that could not be read) came.
+    Failed,
+    /// Not sent: not JSON, or it fails the checks (without `--force`).
+    Skipped,
+}
+
+/// What came of one line.
+#[derive(Debug)]
+pub struct Outcome {
+    pub line: u64,
+    /// Bytes read up to the end of the line.
+    pub end: u64,
+    pub verdict: Verdict,
+    /// The payload's `task_id` as written, when it has one.
+    pub task_id: Option<Value>,
+    pub http_status: Option<u16>,
+    /// The answer's body as it came, when it was a JSON object.
+    pub answer: Option<Value>,
+    /// Why the line was not accepted; for a line sent with `--force`, none of its findings.
+    pub error: Option<String>,
+    /// What to say on stderr about the line (warnings, a forced send).
+    pub notes: Vec<String>,
+    /// The send as recorded in the history; `None` when nothing was sent.
+    pub sent: Option<Sent>,
+}
+
+impl Outcome {
+    fn skipped(line: &Line, task_id: Option<Value>, error: String, notes: Vec<String>) -> Self {
+        Outcome {
+            line: line.number,
+            end: line.end,
+            verdict: Verdict::Skipped,
+            task_id,
+            http_status: None,
+            answer: None,
+            error: Some(error),
+            notes,
+            sent: None,
+        }
+    }
+
+    /// The answer's `status`, as it came.
+    pub fn status(&self) -> Option<&Value> {
+        self.answer.as_ref()?.get("status")
+    }
+
+    /// The result as a JSON object: `line`, `task_id`, `http_status`, `status`, `error`,
+    /// `answer` (the last four `null` when there is none), in that order.
+    pub fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("line".into(), self.line.into());
+        map.insert(
+            "task_id".into(),
+            self.task_id.clone().unwrap_or(Value::Null),
+        );
+        map.insert(
+            "http_status".into(),
+            self.http_status.map_or(Value::Null, Value::from),
+        );
+        map.insert(
+            "status".into(),
+            self.status().cloned().unwrap_or(Value::Null),
+        );
+        map.insert(
+            "error".into(),
+            self.error.clone().map_or(Value::Null, Value::from),
+        );
+        map.insert("answer".into(), self.answer.clone().unwrap_or(Value::Null));
+        Value::Object(map)
+    }
+
+    /// The result as one line of text, safe to print: `line 3: task-1: HTTP 200, status ok`,
+    /// then the error when there is one.
+    pub fn to_text(&self) -> String {
+        let mut text = format!("line {}:", self.line);
+        if let Some(task_id) = &self.task_id {
+            text.push(' ');
+            text.push_str(&shown(task_id));
+            text.push(':');
+        }
+        match (self.verdict, self.http_status) {
+            (Verdict::Skipped, _) => text.push_str(" not sent"),
+            (_, Some(code)) => {
+                text.push_str(&format!(" HTTP {code}"));
+                if let Some(status) = self.status() {
+                    text.push_str(&format!(", status {}", shown(status)));
+                }
+            }
+            (_, None) => text.push_str(" no answer"),
+        }
+        if let Some(error) = &self.error {
+            text.push_str(": ");
+            text.push_str(&sanitize::line(error));
+        }
+        text
+    }
+}
+
+/// A JSON value for one line of text: a string as its text, anything else as JSON.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::String(s) => sanitize::line(s).into_owned(),
+        other => sanitize::line(&other.to_string()).into_owned(),
+    }
+}
+
+/// Checks `line`, sends it unless it fails (or `force`), and says what came of it.
+pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome {
+    let text = match &line.text {
+        Ok(text) => text,
+        Err(why) => return Outcome::skipped(&line, None, why.clone(), Vec::new()),
+    };
+    let value = match checks::parse_json(text) {
+        Ok(value) => value,
+        Err(e) => return Outcome::skipped(&line, None, not_json(&e), Vec::new()),
+    };
+    let task_id = value.get("task_id").cloned();
+    let (problem, mut notes) = check(&value);
+    if let Some(problem) = problem {
+        if !force {
+            return Outcome::skipped(&line, task_id, problem, notes);
+        }
+        notes.push(format!("sent all the same (--force): {problem}"));
+    }
+    let operation = Operation::OperationsReport;
+    let (sent_at, started) = (chrono::Utc::now(), Instant::now());
+    let (http_status, outcome) = client.send_with_status(operation, &value).await;
+    let sent = Sent::from_outcome(
+        client.base_url(),
+        SendKind::Report,
+        &value,
+        sent_at,
+        http_status,
+        Some(started.elapsed()),
+        outcome.as_ref(),
+    );
+    let (verdict, answer, error) = match outcome {
+        Ok(answer) => match answer.rejection() {
+            None => (Verdict::Accepted, Some(answer.raw), None),
+            Some(refusal) => (Verdict::Failed, Some(answer.raw), Some(refusal.to_string())),
+        },
+        Err(error) => (Verdict::Failed, None, Some(error.to_string())),
+    };
+    Outcome {
+        line: line.number,
+        end: line.end,
+        verdict,
+        task_id,
+        http_status,
+        answer,
+        error,
+        notes,
+        sent: Some(sent),
+    }
+}
+
+/// The checks of `appdeck report FILE`: why the payload should not be sent (its errors), and its
+/// warnings, each a line.
+fn check(value: &Value) -> (Option<String>, Vec<String>) {
+    let operation = Operation::OperationsReport;
+    let validation = match checks::validate_as(value, kind_of(operation)) {
+        Ok(validation) => validation,
+        Err(e) => {
+            return (
+                Some(sanitize::line(&e.to_string()).into_owned()),
+                Vec::new(),
+            );
+        }
+    };
+    let warnings = validation
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warning)
+        .map(ToString::to_string)
+        .collect();
+    if let Err(wrong_kind) = check_kind(&validation.kind, operation, "the line") {
+        return (Some(wrong_kind.to_string()), warnings);
+    }
+    if !validation.has_errors() {
+        return (None, warnings);
+    }
+    let errors: Vec<String> = validation
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    (
+        Some(format!("{}: {}", summary(&validation), errors.join("; "))),
+        warnings,
+    )
+}
+
+/// Why a line is not JSON, by column (the line is the result's).
+fn not_json(error: &ValidateError) -> String {
+    match error {
+        ValidateError::Syntax {
+            column, message, ..
+        } => format!("not JSON: column {column}: {}", sanitize::line(message)),
+        other => sanitize::line(&other.to_string()).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn outcome(verdict: Verdict, http_status: Option<u16>, answer: Option<Value>) -> Outcome {
+        Outcome {
+            line: 7,
+            end: 0,
+            verdict,
+            task_id: Some(json!("t\u{1b}[2J")),
+            http_status,
+            answer,
+            error: None,
+            notes: Vec::new(),
+            sent: None,
+        }
+    }
+
+    #[test]
+    fn a_result_reads_as_one_safe_line_and_as_json_in_a_fixed_order() {
+        let ok = outcome(Verdict::Accepted, Some(200), Some(json!({"status": "ok"})));
+        assert_eq!(ok.to_text(), "line 7: t␛[2J: HTTP 200, status ok");
+        assert_eq!(
+            ok.to_json().to_string(),
+            r#"{"line":7,"task_id":"t\u001b[2J","http_status":200,"status":"ok","error":null,"answer":{"status":"ok"}}"#
+        );
+        let mut skipped = outcome(Verdict::Skipped, None, None);
+        skipped.error = Some("invalid\nhere".into());
+        assert_eq!(skipped.to_text(), "line 7: t␛[2J: not sent: invalid␊here");
+        let mut lost = outcome(Verdict::Failed, None, None);
+        lost.task_id = None;
+        lost.error = Some("cannot connect".into());
+        assert_eq!(lost.to_text(), "line 7: no answer: cannot connect");
+    }
+
+    #[test]
+    fn the_checks_are_those_of_a_single_report() {
+        let (problem, _) = check(&json!({"task_id": "t"}));
+        let problem = problem.unwrap();
+        assert!(problem.starts_with("invalid: "), "{problem}");
+        let (problem, _) = check(&json!({"app_id": "a", "version": "1", "resources": []}));
+        assert!(problem.unwrap().contains("appdeck connect"));
+        let example: Value =
+            serde_json::from_str(include_str!("../../../assets/examples/report.json")).unwrap();
+        assert_eq!(check(&example), (None, Vec::new()));
+    }
+}

@@ -1,0 +1,363 @@
+//! Issue 21 item 3, `appdeck report --each`: many reports, one a line, each checked and sent,
+//! one result a line, every send in the history; run as the real binary against the sandbox and
+//! a small faulty server of its own on loopback.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{Output, TestSandbox};
+use serde_json::{Value, json};
+
+/// The example report with its own `task_id` and resource, on one line.
+fn report_line(task_id: &str) -> String {
+    let mut report: Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/examples/report.json"
+    )))
+    .unwrap();
+    report["task_id"] = json!(task_id);
+    report["response"]["resource"]["external_id"] = json!(format!("ext-{task_id}"));
+    report.to_string()
+}
+
+fn results(out: &Output) -> Vec<Value> {
+    out.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// The history's sends, oldest first, as `[task_id, http_status]`.
+fn history(data: &std::path::Path, home: &std::path::Path) -> Vec<(String, Value)> {
+    let out = common::run(
+        common::appdeck(home)
+            .env("APPDECK_DATA_DIR", data)
+            .args(["history", "--limit", "100000", "-o", "ndjson"]),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let mut sends: Vec<(String, Value)> = results(&out)
+        .into_iter()
+        .map(|send| {
+            let body: Value = send["body"].clone();
+            let task = body["task_id"].as_str().unwrap_or_default().to_owned();
+            (task, send["http_status"].clone())
+        })
+        .collect();
+    sends.reverse();
+    sends
+}
+
+#[test]
+fn each_line_is_checked_and_sent_with_a_result_a_line_and_every_send_recorded() {
+    let sandbox = TestSandbox::demo();
+    let lines = [
+        report_line("t-1"),
+        String::new(), // blank: skipped without a result
+        r#"{"task_id": "t-bad"}"#.to_owned(),
+        "{not json".to_owned(),
+        report_line("t-2"),
+        "   ".to_owned(),
+        report_line("t-3"),
+    ];
+    let file = sandbox.path("reports.ndjson");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let data = sandbox.path("data");
+    let out = common::run(
+        sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", &data)
+            .args(["report", "-o", "ndjson", "-j", "3", "--each"])
+            .arg(&file),
+    );
+    assert_eq!(out.code, 1, "an invalid line fails the run: {out:?}");
+    let got = results(&out);
+    let summary: Vec<(Value, Value, Value, Value)> = got
+        .iter()
+        .map(|r| {
+            (
+                r["line"].clone(),
+                r["task_id"].clone(),
+                r["http_status"].clone(),
+                r["status"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (json!(1), json!("t-1"), json!(200), json!("ok")),
+            (json!(3), json!("t-bad"), Value::Null, Value::Null),
+            (json!(4), Value::Null, Value::Null, Value::Null),
+            (json!(5), json!("t-2"), json!(200), json!("ok")),
+            (json!(7), json!("t-3"), json!(200), json!("ok")),
+        ],
+        "one result a line, in the lines' order: {}",
+        out.stdout
+    );
+    let bad = got[1]["error"].as_str().unwrap();
+    assert!(bad.starts_with("invalid: "), "{bad}");
+    let not_json = got[2]["error"].as_str().unwrap();
+    assert!(not_json.starts_with("not JSON: column 2"), "{not_json}");
+    assert!(got[0]["error"].is_null());
+    assert!(
+        got[0]["answer"]["metadata"]["platform_app_url"].is_string(),
+        "the answer as it came: {}",
+        got[0]
+    );
+    assert!(
+        out.stderr
+            .contains("3 sent (3 accepted, 0 refused or not answered), 2 skipped"),
+        "{}",
+        out.stderr
+    );
+    // Sent ones only, each once.
+    let mut sent = history(&data, sandbox.dir.path());
+    sent.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        sent,
+        [
+            ("t-1".to_owned(), json!(200)),
+            ("t-2".to_owned(), json!(200)),
+            ("t-3".to_owned(), json!(200))
+        ]
+    );
+}
+
+#[test]
+fn force_sends_a_line_that_fails_the_checks_and_text_results_read_from_stdin() {
+    let sandbox = TestSandbox::demo();
+    let data = sandbox.path("data");
+    let input = format!("{}\n{{\"task_id\": \"t-bad\"}}\n", report_line("t-1"));
+    let out = common::run_with_stdin(
+        sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", &data)
+            .args(["report", "--each", "-", "--force"]),
+        Some(&input),
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    let lines = out.lines();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert_eq!(lines[0], "line 1: t-1: HTTP 200, status ok");
+    assert!(
+        lines[1].starts_with("line 2: t-bad: HTTP 400, status error: "),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        out.stderr
+            .contains("appdeck: warning: line 2: sent all the same (--force): invalid: "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(history(&data, sandbox.dir.path()).len(), 2);
+}
+
+#[test]
+fn jq_runs_on_each_result_and_json_is_one_array() {
+    let sandbox = TestSandbox::demo();
+    let file = sandbox.path("reports.ndjson");
+    std::fs::write(
+        &file,
+        format!("{}\n{}\n", report_line("a"), report_line("b")),
+    )
+    .unwrap();
+    let out = common::run(
+        sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", sandbox.path("data"))
+            .args([
+                "report",
+                "--jq",
+                "[.line, .task_id, .http_status]",
+                "--each",
+            ])
+            .arg(&file),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.lines(), [r#"[1,"a",200]"#, r#"[2,"b",200]"#]);
+    let out = common::run(
+        sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", sandbox.path("data"))
+            .args(["report", "-o", "json", "--each"])
+            .arg(&file),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let array: Vec<Value> = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(array.len(), 2);
+    assert_eq!(array[1]["task_id"], "b");
+}
+
+#[test]
+fn a_read_only_profile_sends_nothing() {
+    let sandbox = TestSandbox::demo();
+    let file = sandbox.path("reports.ndjson");
+    std::fs::write(&file, report_line("a")).unwrap();
+    let out = common::run(
+        sandbox
+            .appdeck()
+            .args(["report", "--read-only", "--each"])
+            .arg(&file),
+    );
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("nothing sent"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}
+
+// ---------------------------------------------------------------- a faulty server of our own
+
+/// What the faulty server does with a request, by its body.
+enum Reply {
+    Answer(&'static str, String),
+    /// Closes the connection without a word.
+    Drop,
+}
+
+/// A server on loopback answering each request on its own thread as `reply` says from the body;
+/// it takes `limit` connections at most and stops listening after 30 s (bounded in requests and
+/// time). Returns its base URL and the bodies it received.
+fn faulty(
+    limit: usize,
+    reply: impl Fn(&str) -> Reply + Send + Sync + 'static,
+) -> (String, Arc<Mutex<Vec<String>>>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let bodies = Arc::new(Mutex::new(Vec::new()));
+    let seen = bodies.clone();
+    let reply = Arc::new(reply);
+    std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut taken = 0;
+        while taken < limit && Instant::now() < deadline {
+            let stream = match listener.accept() {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    std::thread::sleep(Duration::from_millis(2));
+                    continue;
+                }
+            };
+            taken += 1;
+            let (seen, reply) = (seen.clone(), reply.clone());
+            std::thread::spawn(move || {
+                let _ = stream.set_nonblocking(false);
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+                let mut reader = BufReader::new(stream);
+                let (mut length, mut line) = (0, String::new());
+                while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line.trim() != "" {
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                    line.clear();
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                let body = String::from_utf8_lossy(&body).into_owned();
+                seen.lock().unwrap().push(body.clone());
+                if let Reply::Answer(status, answer) = reply(&body) {
+                    let answer = format!(
+                        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n\
+                         content-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                        answer.len()
+                    );
+                    let _ = reader.get_mut().write_all(answer.as_bytes());
+                }
+            });
+        }
+    });
+    (format!("http://{addr}/api/v1"), bodies)
+}
+
+#[test]
+fn the_run_goes_on_past_a_server_that_fails_some_and_none_is_retried() {
+    let (url, bodies) = faulty(20, |body| {
+        if body.contains("t-busy") {
+            Reply::Answer("503 Service Unavailable", r#"{"error":"busy"}"#.into())
+        } else if body.contains("t-drop") {
+            Reply::Drop
+        } else if body.contains("t-refused") {
+            Reply::Answer(
+                "200 OK",
+                r#"{"status":"error","error":"no such task"}"#.into(),
+            )
+        } else {
+            Reply::Answer("200 OK", r#"{"status":"ok","n":1.50}"#.into())
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("reports.ndjson");
+    let tasks = ["t-1", "t-busy", "t-2", "t-drop", "t-refused", "t-3"];
+    let lines: Vec<String> = tasks.iter().map(|t| report_line(t)).collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let data = dir.path().join("data");
+    let out = common::run_within(
+        common::appdeck(dir.path())
+            .env("APPDECK_TOKEN", "t")
+            .env("APPDECK_DATA_DIR", &data)
+            .args([
+                "report",
+                "-o",
+                "ndjson",
+                "-j",
+                "4",
+                "--base-url",
+                &url,
+                "--each",
+            ])
+            .arg(&file),
+        Duration::from_secs(30),
+    )
+    .expect("appdeck finishes");
+    assert_eq!(out.code, 1, "{out:?}");
+    let got = results(&out);
+    let verdicts: Vec<(&str, Value, Value)> = got
+        .iter()
+        .map(|r| {
+            (
+                r["task_id"].as_str().unwrap(),
+                r["http_status"].clone(),
+                r["status"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("t-1", json!(200), json!("ok")),
+            ("t-busy", json!(503), Value::Null),
+            ("t-2", json!(200), json!("ok")),
+            ("t-drop", Value::Null, Value::Null),
+            ("t-refused", json!(200), json!("error")),
+            ("t-3", json!(200), json!("ok")),
+        ]
+    );
+    assert_eq!(got[1]["error"], "HTTP 503 Service Unavailable: busy");
+    assert!(got[3]["error"].is_string(), "{}", got[3]);
+    assert_eq!(
+        got[4]["error"],
+        "the service answered with an error: no such task"
+    );
+    assert_eq!(
+        got[0]["answer"].to_string(),
+        r#"{"status":"ok","n":1.50}"#,
+        "the answer's numbers as they came"
+    );
+    // Each line sent once: a write is never retried, not even after a 503 or a reset.
+    assert_eq!(bodies.lock().unwrap().len(), tasks.len(), "{}", out.stderr);
+    let mut sent = history(&data, dir.path());
+    sent.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut expected = vec![
+        ("t-1".to_owned(), json!(200)),
+        ("t-busy".to_owned(), json!(503)),
+        ("t-2".to_owned(), json!(200)),
+        ("t-drop".to_owned(), Value::Null),
+        ("t-refused".to_owned(), json!(200)),
+        ("t-3".to_owned(), json!(200)),
+    ];
+    expected.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(sent, expected, "every send recorded, whatever came of it");
+}
