@@ -4,9 +4,9 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::faulty::{Reply, faulty};
 use common::{Output, TestSandbox};
 use serde_json::{Value, json};
 
@@ -207,74 +207,12 @@ fn a_read_only_profile_sends_nothing() {
     assert!(out.stdout.is_empty());
 }
 
-// ---------------------------------------------------------------- a faulty server of our own
-
-/// What the faulty server does with a request, by its body.
-enum Reply {
-    Answer(&'static str, String),
-    /// Closes the connection without a word.
-    Drop,
-}
-
-/// A server on loopback answering each request on its own thread as `reply` says from the body;
-/// it takes `limit` connections at most and stops listening after 30 s (bounded in requests and
-/// time). Returns its base URL and the bodies it received.
-fn faulty(
-    limit: usize,
-    reply: impl Fn(&str) -> Reply + Send + Sync + 'static,
-) -> (String, Arc<Mutex<Vec<String>>>) {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let addr = listener.local_addr().unwrap();
-    let bodies = Arc::new(Mutex::new(Vec::new()));
-    let seen = bodies.clone();
-    let reply = Arc::new(reply);
-    std::thread::spawn(move || {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut taken = 0;
-        while taken < limit && Instant::now() < deadline {
-            let stream = match listener.accept() {
-                Ok((stream, _)) => stream,
-                Err(_) => {
-                    std::thread::sleep(Duration::from_millis(2));
-                    continue;
-                }
-            };
-            taken += 1;
-            let (seen, reply) = (seen.clone(), reply.clone());
-            std::thread::spawn(move || {
-                let _ = stream.set_nonblocking(false);
-                let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-                let mut reader = BufReader::new(stream);
-                let (mut length, mut line) = (0, String::new());
-                while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line.trim() != "" {
-                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                        length = v.trim().parse().unwrap_or(0);
-                    }
-                    line.clear();
-                }
-                let mut body = vec![0; length];
-                let _ = reader.read_exact(&mut body);
-                let body = String::from_utf8_lossy(&body).into_owned();
-                seen.lock().unwrap().push(body.clone());
-                if let Reply::Answer(status, answer) = reply(&body) {
-                    let answer = format!(
-                        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n\
-                         content-length: {}\r\nconnection: close\r\n\r\n{answer}",
-                        answer.len()
-                    );
-                    let _ = reader.get_mut().write_all(answer.as_bytes());
-                }
-            });
-        }
-    });
-    (format!("http://{addr}/api/v1"), bodies)
-}
+// ---------------------------------------------------------------- a faulty server
 
 #[test]
 fn the_run_goes_on_past_a_server_that_fails_some_and_none_is_retried() {
-    let (url, bodies) = faulty(20, |body| {
+    let (url, requests) = faulty(20, |request| {
+        let body = &request.body;
         if body.contains("t-busy") {
             Reply::Answer("503 Service Unavailable", r#"{"error":"busy"}"#.into())
         } else if body.contains("t-drop") {
@@ -347,7 +285,12 @@ fn the_run_goes_on_past_a_server_that_fails_some_and_none_is_retried() {
         "the answer's numbers as they came"
     );
     // Each line sent once: a write is never retried, not even after a 503 or a reset.
-    assert_eq!(bodies.lock().unwrap().len(), tasks.len(), "{}", out.stderr);
+    assert_eq!(
+        requests.lock().unwrap().len(),
+        tasks.len(),
+        "{}",
+        out.stderr
+    );
     let mut sent = history(&data, dir.path());
     sent.sort_by(|a, b| a.0.cmp(&b.0));
     let mut expected = vec![

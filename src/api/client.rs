@@ -284,16 +284,28 @@ impl Client {
         operation: Operation,
         body: &impl Serialize,
     ) -> Result<(reqwest::StatusCode, Vec<u8>, String, Option<String>), ApiError> {
+        let body = serde_json::to_vec(body)
+            .map_err(|e| ApiError::Invalid(format!("the request body: {e}")))?;
+        let answer = self.post_bytes(operation.path(), body).await?;
+        let retry_after = answer.retry_after();
+        Ok((answer.status, answer.body, answer.url, retry_after))
+    }
+
+    /// Posts `body`, JSON text sent as it is, to `{base_url}/{path}` and returns the answer
+    /// whatever its status (`appdeck api`). Only a failure to get an answer at all (or one over
+    /// the size cap) is an error here. Never retried: it may be a write.
+    pub async fn post_bytes(&self, path: &str, body: Vec<u8>) -> Result<RawAnswer, ApiError> {
         if let Some(rate) = &self.rate {
             rate.wait().await;
         }
-        let url = format!("{}/{}", self.base_url, operation.path());
+        let url = format!("{}/{}", self.base_url, path);
         let response = self
             .http
             .post(&url)
             .bearer_auth(self.token.expose())
             .header(reqwest::header::ACCEPT, "application/json")
-            .json(body)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body)
             .send()
             .await
             .map_err(|e| self.transport_error(e, &url))?;
@@ -307,13 +319,14 @@ impl Client {
                 excerpt: String::new(),
             });
         }
-        let retry_after = response
-            .headers()
-            .get(reqwest::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        let bytes = self.read_body(response, &url).await?;
-        Ok((status, bytes, url, retry_after))
+        let headers = response.headers().clone();
+        let body = self.read_body(response, &url).await?;
+        Ok(RawAnswer {
+            status,
+            headers,
+            body,
+            url,
+        })
     }
 
     /// Reads an answer's body, failing as soon as it is known to pass the size cap: at once from
@@ -425,6 +438,26 @@ pub fn check_base_url(base: &str) -> Result<reqwest::Url, ApiError> {
         )));
     }
     Ok(parsed)
+}
+
+/// An answer as it came: what `appdeck api` prints.
+#[derive(Debug)]
+pub struct RawAnswer {
+    pub status: reqwest::StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Vec<u8>,
+    /// The URL the request went to (credentials and all: mask it with [`redact_url`] to show it).
+    pub url: String,
+}
+
+impl RawAnswer {
+    /// The answer's `Retry-After`, as text.
+    pub fn retry_after(&self) -> Option<String> {
+        self.headers
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    }
 }
 
 /// How much of a body an error message quotes.

@@ -10,7 +10,7 @@ pub mod rate;
 pub mod retry;
 pub mod types;
 
-pub use client::{Answer, Client, ClientSettings, Exchange, Operation, Reply, Token};
+pub use client::{Answer, Client, ClientSettings, Exchange, Operation, RawAnswer, Reply, Token};
 pub use error::ApiError;
 pub use field::{Field, FieldIssue};
 pub use page::RawPage;

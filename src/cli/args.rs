@@ -254,6 +254,7 @@ impl Command {
             Command::Infer(_) => "infer",
             Command::History(_) => "history",
             Command::Keys(_) => "keys",
+            Command::Api(_) => "api",
             Command::Completions(_) => "completions",
             Command::Man => "man",
         }
@@ -263,7 +264,7 @@ impl Command {
     fn takes(&self) -> &'static [&'static str] {
         match self {
             Command::List(_) | Command::Infer(_) => CONNECTION_FLAGS,
-            Command::Report(_) | Command::Connect(_) => WRITE_FLAGS,
+            Command::Report(_) | Command::Connect(_) | Command::Api(_) => WRITE_FLAGS,
             Command::Config(ConfigCommand::Show(_)) => WRITE_FLAGS,
             Command::Config(ConfigCommand::Path(_)) | Command::Keys(_) => &["--config"],
             Command::Types(_) => CATALOG_FLAGS,
@@ -296,6 +297,10 @@ impl Command {
             Command::Infer(args) => args.connection.apply(&mut global),
             Command::Report(args) => args.send.apply(&mut global),
             Command::Connect(args) => args.send.apply(&mut global),
+            Command::Api(args) => {
+                args.connection.apply(&mut global);
+                args.write.apply(&mut global);
+            }
             Command::Config(ConfigCommand::Show(args)) => {
                 args.connection.apply(&mut global);
                 args.write.apply(&mut global);
@@ -352,6 +357,9 @@ pub enum Command {
     /// List the terminal UI's actions, their keys now (with the config file's [keys]) and panes
     #[command(after_help = KEYS_HELP)]
     Keys(KeysArgs),
+    /// Post a JSON body to any operation of the service and print the answer as it came
+    #[command(after_help = API_HELP)]
+    Api(ApiArgs),
     /// Print a shell completion script, generated from these commands and flags
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -371,6 +379,38 @@ failures. Each result is one line on stdout (text, or with -o ndjson an object w
 task_id, http_status, status, error and answer), a summary goes to stderr, and a progress bar too
 when stderr is a terminal. Every send is recorded in the history. Exit status 1 when any line was
 skipped, refused or not answered.";
+
+const API_HELP: &str = "Examples:
+  appdeck api resources.list '{\"limit\": 2}'
+  appdeck api resources.list --jq '.resources[].id'
+  appdeck api apps.operations.report @report.json
+  echo '{}' | appdeck api some.other.operation -
+
+The request is POST {base_url}/OPERATION with the profile's token; the body (default {}) must be
+JSON and is sent as written. A 2xx answer is printed as it came (numbers and key order
+unchanged); any other status goes to stderr with the body, and the exit status is 1. It is never
+retried (it may be a write), not recorded in the history, and under --read-only or a read-only
+profile only resources.list is allowed. OPERATION is one name: `/`, `?`, `#`, `%`, `\\` and `..`
+are refused.";
+
+#[derive(Clone, Debug, Args)]
+pub struct ApiArgs {
+    /// The operation: resources.list, apps.operations.report, apps.version.connect, or one the
+    /// spec does not show
+    #[arg(value_name = "OPERATION", value_parser = super::api::parse_operation,
+          value_hint = ValueHint::Other)]
+    pub operation: String,
+    /// The JSON body as text, @FILE to read it from a file, or - for stdin [default: {}]
+    #[arg(value_name = "BODY|@FILE|-")]
+    pub body: Option<String>,
+    /// Run this jq expression (jaq) on the answer instead; a string result prints raw
+    #[arg(long, value_name = "EXPR")]
+    pub jq: Option<String>,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
 
 const KEYS_HELP: &str = "Remap keys in config.toml, for every pane or for one:
   [keys]

@@ -1,10 +1,11 @@
-//! The non-interactive commands: `list`, `report`, `connect`, `validate`, `sandbox`, `config`,
-//! `diff`, `infer`, `history`.
+//! The non-interactive commands: `list`, `report`, `connect`, `api`, `validate`, `sandbox`,
+//! `config`, `diff`, `infer`, `history`.
 //!
 //! Every command returns `Result<(), Failure>`; [`run`] turns that into the documented exit
 //! status (0 ok, 1 API or network error, 2 usage, configuration or validation error) and prints
 //! the error as `appdeck: <message>` on stderr, with a hint when one helps.
 
+mod api;
 pub mod args;
 mod config_cmd;
 mod diff;
@@ -170,6 +171,7 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             )
             .await
         }
+        Command::Api(args) => api::run(global, &args).await,
         Command::Validate(args) => {
             validate::run(&args, &global.types, &mut std::io::stdout().lock())
         }

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 
 use appdeck::sandbox::{Fault, Sandbox, SandboxOptions, SandboxStore};
 
+pub mod faulty;
 pub mod flaky_proxy;
 pub mod tmux;
 

@@ -1,0 +1,150 @@
+//! `appdeck api OPERATION [BODY|@FILE|-]`: posts a JSON body to any operation of the service
+//! (the spec says there are others it does not show), with the profile's base URL and token, and
+//! prints the answer as it came, as `gh api` does. Never retried: it may be a write.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use super::Failure;
+use super::args::{ApiArgs, GlobalArgs};
+use super::validate::describe;
+use crate::api::client::redact_url;
+use crate::sanitize;
+
+pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
+    let jq = super::shape::compile_jq(args.jq.as_deref())?;
+    let (name, body) = body(args.body.as_deref())?;
+    crate::validate::parse_json(&body)
+        .map_err(|e| Failure::Invalid(describe(&e, &name, "--types")))?;
+    let configured = super::configured(global)?;
+    if let Some(read_only) = &configured.read_only
+        && args.operation != crate::api::Operation::ResourcesList.path()
+    {
+        return Err(Failure::Usage(format!(
+            "{read_only}: {} not sent (appdeck cannot tell a read from a write among the \
+             operations it does not know, so a read-only profile or --read-only allows \
+             resources.list only)",
+            args.operation
+        )));
+    }
+    let client = crate::api::Client::new(&configured.settings)?;
+    let answer = client
+        .post_bytes(&args.operation, body.into_bytes())
+        .await?;
+    if !answer.status.is_success() {
+        let mut err = std::io::stderr().lock();
+        writeln!(
+            err,
+            "appdeck: POST {}: HTTP {}",
+            sanitize::line(&redact_url(&answer.url)),
+            error_status(&answer.status)
+        )?;
+        if !answer.body.is_empty() {
+            let text = String::from_utf8_lossy(&answer.body);
+            writeln!(err, "{}", sanitize::multiline(text.trim_end()))?;
+        }
+        return Err(Failure::Reported(1));
+    }
+    let mut out = std::io::stdout().lock();
+    match &jq {
+        Some(jq) => jq
+            .run(&answer.body, &mut out)
+            .map_err(super::shape::jq_failure)?,
+        None => write_as_it_came(&answer.body, std::io::stdout().is_terminal(), &mut out)?,
+    }
+    Ok(out.flush()?)
+}
+
+/// The body to send and its name for messages: `{}` when none is given, the text of `@FILE` or
+/// of stdin (`-`), or the argument itself.
+fn body(given: Option<&str>) -> Result<(String, String), Failure> {
+    let file = match given {
+        None => return Ok(("the body".to_owned(), "{}".to_owned())),
+        Some("-") => Path::new("-"),
+        Some(text) => match text.strip_prefix('@') {
+            Some(path) => Path::new(path),
+            None => return Ok(("the body".to_owned(), text.to_owned())),
+        },
+    };
+    let input = super::input::read(file)?;
+    Ok((input.name, input.text))
+}
+
+/// `404 Not Found`, or the bare code when it has no reason.
+fn error_status(status: &reqwest::StatusCode) -> String {
+    match status.canonical_reason() {
+        Some(reason) => format!("{} {reason}", status.as_u16()),
+        None => status.as_u16().to_string(),
+    }
+}
+
+/// The answer's bytes as they came. JSON keeps its bytes: only DEL, C1 controls and bidi marks
+/// inside strings become `\u` escapes (the same data, safe to print). Anything else goes to a
+/// pipe as it came and to a terminal neutralised. A terminal gets a final newline if it has none.
+fn write_as_it_came(body: &[u8], terminal: bool, out: &mut impl Write) -> std::io::Result<()> {
+    let is_json = serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok();
+    let text = String::from_utf8_lossy(body);
+    match () {
+        () if is_json => out.write_all(sanitize::json_for_terminal(&text).as_bytes())?,
+        () if !terminal => out.write_all(body)?,
+        () => out.write_all(sanitize::multiline(&text).as_bytes())?,
+    }
+    if terminal && !body.ends_with(b"\n") {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// An operation is one path segment: `/`, `?`, `#`, `%`, `\` or `..` would reach another URL
+/// than `{base_url}/OPERATION`.
+pub fn parse_operation(text: &str) -> Result<String, String> {
+    if text.is_empty() {
+        return Err("an operation must not be empty (e.g. resources.list)".to_owned());
+    }
+    let refused = ['/', '?', '#', '%', '\\'];
+    if let Some(c) = text.chars().find(|c| refused.contains(c)) {
+        return Err(format!(
+            "an operation is one name such as resources.list; `{c}` would send the request \
+             elsewhere than {{base_url}}/OPERATION"
+        ));
+    }
+    if text.contains("..") {
+        return Err("an operation must not contain `..`".to_owned());
+    }
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("an operation must not contain spaces or control characters".to_owned());
+    }
+    Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_operation_is_one_path_segment() {
+        for ok in ["resources.list", "apps.operations.report", "x-y_z.1"] {
+            assert_eq!(parse_operation(ok).as_deref(), Ok(ok));
+        }
+        for bad in [
+            "", "a/b", "/x", "x?y=1", "x#y", "..", "a..b", "%2e%2e", "a\\b", "a b", "a\u{1b}",
+        ] {
+            assert!(parse_operation(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_answer_is_written_as_it_came_and_safe_on_a_terminal() {
+        let json = "{\"b\": 1.50, \"a\": 1E400, \"s\": \"x\u{9b}y\"}".as_bytes();
+        let mut out = Vec::new();
+        write_as_it_came(json, false, &mut out).unwrap();
+        assert_eq!(out, b"{\"b\": 1.50, \"a\": 1E400, \"s\": \"x\\u009by\"}");
+        let html = b"<p>\x1b[2Jbusy</p>\n";
+        let mut piped = Vec::new();
+        write_as_it_came(html, false, &mut piped).unwrap();
+        assert_eq!(piped, html);
+        let mut shown = Vec::new();
+        write_as_it_came(html, true, &mut shown).unwrap();
+        assert_eq!(String::from_utf8(shown).unwrap(), "<p>␛[2Jbusy</p>\n");
+    }
+}
