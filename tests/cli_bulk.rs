@@ -304,3 +304,44 @@ fn the_run_goes_on_past_a_server_that_fails_some_and_none_is_retried() {
     expected.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(sent, expected, "every send recorded, whatever came of it");
 }
+
+// ---------------------------------------------------------------- in a terminal
+
+/// In a real terminal (tmux) with stdout to a file: the progress bar shows on stderr, ctrl-c
+/// stops taking lines, the sends under way finish, every send made is in the history, exit 130.
+#[test]
+fn a_terminal_shows_the_bar_and_ctrl_c_stops_with_every_send_recorded() {
+    let sandbox = TestSandbox::demo();
+    let tmux = common::tmux::Tmux::start(120, 12);
+    let home = tmux.home.path();
+    let lines: Vec<String> = (0..5000).map(|i| report_line(&format!("t-{i}"))).collect();
+    std::fs::write(home.join("reports.ndjson"), lines.join("\n")).unwrap();
+    tmux.type_line(&format!(
+        "APPDECK_BASE_URL={} APPDECK_TOKEN={} APPDECK_DATA_DIR=data {} report --each \
+         reports.ndjson --rate 400 -o ndjson > results.ndjson; echo EXIT=$?",
+        sandbox.base_url,
+        common::TOKEN,
+        common::tmux::binary().display()
+    ));
+    let screen = tmux.wait_for("the progress bar", |s| {
+        s.contains("% ") && s.contains(" sent, 0 failed, 0 skipped")
+    });
+    let ended = |s: &str| s.lines().any(|l| l.starts_with("EXIT="));
+    assert!(!ended(&screen), "{screen}");
+    tmux.send(&["C-c"]);
+    let screen = tmux.wait_for("the end", ended);
+    assert!(screen.lines().any(|l| l == "EXIT=130"), "{screen}");
+    assert!(screen.contains("appdeck: warning: stopping"), "{screen}");
+    let results = std::fs::read_to_string(home.join("results.ndjson")).unwrap();
+    let sent = results.lines().count();
+    assert!(sent > 0 && sent < 5000, "{sent}");
+    assert!(
+        screen.contains(&format!("reports.ndjson: {sent} sent ({sent} accepted")),
+        "{screen}"
+    );
+    assert_eq!(
+        history(&home.join("data"), home).len(),
+        sent,
+        "every send made is recorded"
+    );
+}

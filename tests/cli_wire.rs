@@ -125,3 +125,126 @@ fn api_is_never_retried() {
     );
     assert_eq!(requests.lock().unwrap().len(), 1, "sent once");
 }
+
+// ---------------------------------------------------------------- -v / --trace
+
+/// Every command that talks to the service traces its requests and answers on stderr, and the
+/// token appears nowhere in what it prints.
+#[test]
+fn trace_shows_each_exchange_of_every_command_and_never_the_token() {
+    let sandbox = TestSandbox::demo();
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples");
+    let reports = sandbox.path("reports.ndjson");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{examples}/report.json")).unwrap())
+            .unwrap();
+    std::fs::write(&reports, format!("{report}\n")).unwrap();
+    let reports = reports.display().to_string();
+    let runs: [(Vec<String>, &str); 7] = [
+        (vec!["list".into(), "-v".into()], "resources.list"),
+        (
+            vec!["list".into(), "--all".into(), "--trace".into()],
+            "resources.list",
+        ),
+        (
+            vec![
+                "report".into(),
+                format!("{examples}/report.json"),
+                "-v".into(),
+            ],
+            "apps.operations.report",
+        ),
+        (
+            vec!["report".into(), "--each".into(), reports, "-v".into()],
+            "apps.operations.report",
+        ),
+        (
+            vec![
+                "connect".into(),
+                format!("{examples}/connect.json"),
+                "-v".into(),
+            ],
+            "apps.version.connect",
+        ),
+        (vec!["infer".into(), "-v".into()], "resources.list"),
+        (
+            vec!["api".into(), "resources.list".into(), "-v".into()],
+            "resources.list",
+        ),
+    ];
+    for (args, operation) in runs {
+        let out = run(sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", sandbox.path("data"))
+            .args(&args));
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        let err = &out.stderr;
+        for part in [
+            format!("> #1 POST {}/{operation} (", sandbox.base_url),
+            "> authorization: Bearer ••••\n".to_owned(),
+            "> content-type: application/json\n".to_owned(),
+            "< #1 HTTP 200 OK (".to_owned(),
+            "< content-length: ".to_owned(),
+        ] {
+            assert!(err.contains(&part), "{args:?}: no {part:?} in\n{err}");
+        }
+        assert!(
+            !out.stdout.contains(common::TOKEN) && !err.contains(common::TOKEN),
+            "{args:?}: the token is printed:\n{err}"
+        );
+    }
+    let quiet = run(sandbox.appdeck().args(["list"]));
+    assert!(!quiet.stderr.contains("> #1"), "no trace without -v");
+}
+
+#[test]
+fn trace_cuts_bodies_at_v_shows_them_whole_at_vv_and_neutralises_them() {
+    let body = format!(
+        "{{\"resources\": [], \"note\": \"\u{1b}]0;pwned\u{7}\u{1b}[2J{}\"}}",
+        "x".repeat(5000)
+    );
+    let answer = body.clone();
+    let (url, _) = faulty(2, move |_| Reply::Answer("200 OK", answer.clone()));
+    // `api`: the answer, not JSON with its raw controls, is still a 200 to print.
+    let cut = against(&url, &["api", "resources.list", "-v"]);
+    assert_eq!(cut.code, 0, "{cut:?}");
+    assert!(
+        cut.stderr.contains(&format!(
+            "< … (2000 of {} characters shown; -vv shows all)",
+            body.chars().count()
+        )),
+        "{}",
+        cut.stderr
+    );
+    assert!(cut.stderr.contains("␛]0;pwned␇␛[2J"), "{}", cut.stderr);
+    let whole = against(&url, &["api", "resources.list", "-vv"]);
+    assert_eq!(whole.code, 0, "{whole:?}");
+    assert!(whole.stderr.contains(&"x".repeat(5000)), "{}", whole.stderr);
+    for out in [&cut, &whole] {
+        assert!(
+            !out.stderr.chars().any(|c| c.is_control() && c != '\n'),
+            "a control character reached stderr: {:?}",
+            out.stderr
+        );
+    }
+}
+
+/// A server that echoes the request (its headers, the token among them) in its answer: the
+/// trace masks the token there too; a failed connection is traced as no answer.
+#[test]
+fn trace_masks_the_token_a_server_echoes_and_says_when_no_answer_came() {
+    let (url, _) = faulty(1, |request| {
+        Reply::Answer(
+            "200 OK",
+            serde_json::json!({"echo": request.head}).to_string(),
+        )
+    });
+    let out = against(&url, &["api", "echo.me", "-vv"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("Bearer ••••"), "{}", out.stderr);
+    assert!(!out.stderr.contains("t0ken-never-shown"), "{}", out.stderr);
+    let refused = common::RefusedPort::bind();
+    let out = against(&refused.base_url(), &["list", "-v", "--retries", "0"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("* #1 no answer ("), "{}", out.stderr);
+}

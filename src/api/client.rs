@@ -12,6 +12,7 @@ use super::error::{ApiError, FailedRequest};
 use super::page::RawPage;
 use super::rate::RateLimit;
 use super::retry::RetryPolicy;
+use super::trace::Trace;
 use super::types::{ConnectResponse, ListRequest, ListResponse, ReportResponse};
 use crate::sanitize;
 
@@ -94,7 +95,12 @@ pub struct Client {
     max_response_bytes: u64,
     /// `--rate`: shared by every clone, so concurrent requests share the budget.
     rate: Option<Arc<RateLimit>>,
+    /// `-v` / `--trace`: shared by every clone, so requests are numbered in one sequence.
+    trace: Option<Arc<Trace>>,
 }
+
+/// Set on each request rather than on the client, so that `--trace` shows it with the others.
+const USER_AGENT: &str = concat!("appdeck/", env!("CARGO_PKG_VERSION"));
 
 /// reqwest is built without a default crypto provider (ring is lighter to build than aws-lc);
 /// the process installs ring once before the first client.
@@ -111,7 +117,6 @@ impl Client {
         let base = settings.base_url.trim_end_matches('/');
         let parsed = check_base_url(base)?;
         let builder = reqwest::Client::builder()
-            .user_agent(concat!("appdeck/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(settings.connect_timeout)
             .timeout(settings.request_timeout)
             // No idle-connection reaper: its timer would wake an idle TUI every 90 s. A
@@ -137,12 +142,19 @@ impl Client {
             request_timeout: settings.request_timeout,
             max_response_bytes: settings.max_response_bytes,
             rate: None,
+            trace: None,
         })
     }
 
     /// At most `per_second` requests a second from this client and its clones (`--rate`).
     pub fn with_rate(mut self, per_second: Option<f64>) -> Self {
         self.rate = per_second.and_then(RateLimit::per_second).map(Arc::new);
+        self
+    }
+
+    /// Every request and answer on stderr (`-v` is 1: bodies cut; `-vv` 2: whole); 0 is off.
+    pub fn with_trace(mut self, level: u8) -> Self {
+        self.trace = Trace::new(level, self.token.clone()).map(Arc::new);
         self
     }
 
@@ -299,14 +311,50 @@ impl Client {
             rate.wait().await;
         }
         let url = format!("{}/{}", self.base_url, path);
-        let response = self
+        let request = self
             .http
             .post(&url)
             .bearer_auth(self.token.expose())
+            .header(reqwest::header::USER_AGENT, USER_AGENT)
             .header(reqwest::header::ACCEPT, "application/json")
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .body(body)
-            .send()
+            .build()
+            .map_err(|e| self.transport_error(e, &url))?;
+        let Some(trace) = &self.trace else {
+            return self.exchange_bytes(request, url).await;
+        };
+        let body = request.body().and_then(reqwest::Body::as_bytes);
+        let id = trace.request(
+            request.method().as_str(),
+            &url,
+            request.headers(),
+            body.unwrap_or_default(),
+        );
+        let started = Instant::now();
+        let result = self.exchange_bytes(request, url).await;
+        match &result {
+            Ok(answer) => trace.answer(
+                id,
+                answer.status,
+                &answer.headers,
+                &answer.body,
+                started.elapsed(),
+            ),
+            Err(error) => trace.failure(id, &error.to_string(), started.elapsed()),
+        }
+        result
+    }
+
+    /// Sends a built request and reads its answer.
+    async fn exchange_bytes(
+        &self,
+        request: reqwest::Request,
+        url: String,
+    ) -> Result<RawAnswer, ApiError> {
+        let response = self
+            .http
+            .execute(request)
             .await
             .map_err(|e| self.transport_error(e, &url))?;
         let status = response.status();

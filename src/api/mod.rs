@@ -8,6 +8,7 @@ pub mod page;
 pub mod paging;
 pub mod rate;
 pub mod retry;
+pub mod trace;
 pub mod types;
 
 pub use client::{Answer, Client, ClientSettings, Exchange, Operation, RawAnswer, Reply, Token};

@@ -27,7 +27,7 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
             args.operation
         )));
     }
-    let client = crate::api::Client::new(&configured.settings)?;
+    let client = super::client(&configured.settings, global)?;
     let answer = client
         .post_bytes(&args.operation, body.into_bytes())
         .await?;

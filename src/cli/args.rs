@@ -102,6 +102,22 @@ pub struct TypesFileArgs {
     pub types: Vec<PathBuf>,
 }
 
+/// `-v` / `--trace`, on the commands that talk to the service (not the terminal UI: stderr is its
+/// screen).
+#[derive(Clone, Debug, Default, Args)]
+pub struct TraceArgs {
+    /// Print each request and answer on stderr: method, URL, status, time, sizes, headers (the
+    /// token as Bearer ••••) and bodies, cut at 2,000 characters (-vv: whole)
+    #[arg(short = 'v', long = "trace", action = clap::ArgAction::Count, help_heading = CONNECTION)]
+    pub level: u8,
+}
+
+impl TraceArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.trace = global.trace.max(self.level);
+    }
+}
+
 /// `--read-only`, on the commands that write and the terminal UI.
 #[derive(Clone, Debug, Default, Args)]
 pub struct WriteArgs {
@@ -206,6 +222,8 @@ pub struct GlobalArgs {
     pub connect_timeout: Option<Duration>,
     pub types: Vec<PathBuf>,
     pub read_only: bool,
+    /// `-v` (1) or `-vv` (2): the requests and answers on stderr.
+    pub trace: u8,
 }
 
 impl GlobalArgs {
@@ -293,13 +311,20 @@ impl Command {
         }
         let mut global = before.clone();
         match self {
-            Command::List(args) => args.connection.apply(&mut global),
-            Command::Infer(args) => args.connection.apply(&mut global),
+            Command::List(args) => {
+                args.connection.apply(&mut global);
+                args.trace.apply(&mut global);
+            }
+            Command::Infer(args) => {
+                args.connection.apply(&mut global);
+                args.trace.apply(&mut global);
+            }
             Command::Report(args) => args.send.apply(&mut global),
             Command::Connect(args) => args.send.apply(&mut global),
             Command::Api(args) => {
                 args.connection.apply(&mut global);
                 args.write.apply(&mut global);
+                args.trace.apply(&mut global);
             }
             Command::Config(ConfigCommand::Show(args)) => {
                 args.connection.apply(&mut global);
@@ -410,6 +435,8 @@ pub struct ApiArgs {
     pub connection: ConnectionArgs,
     #[command(flatten)]
     pub write: WriteArgs,
+    #[command(flatten)]
+    pub trace: TraceArgs,
 }
 
 const KEYS_HELP: &str = "Remap keys in config.toml, for every pane or for one:
@@ -499,6 +526,8 @@ pub struct InferArgs {
     pub version: String,
     #[command(flatten)]
     pub connection: ConnectionArgs,
+    #[command(flatten)]
+    pub trace: TraceArgs,
 }
 
 const HISTORY_EXAMPLES: &str = "Examples:
@@ -691,6 +720,8 @@ pub struct ListArgs {
         conflicts_with_all = ["all", "pages", "from", "max_items", "columns", "no_headers", "output"]
     )]
     pub watch: Option<Duration>,
+    #[command(flatten)]
+    pub trace: TraceArgs,
 }
 
 /// `--watch`'s interval: seconds above 0, at most a day.
@@ -739,12 +770,15 @@ pub struct SendArgs {
     pub connection: ConnectionArgs,
     #[command(flatten)]
     pub write: WriteArgs,
+    #[command(flatten)]
+    pub trace: TraceArgs,
 }
 
 impl SendArgs {
     fn apply(&self, global: &mut GlobalArgs) {
         self.connection.apply(global);
         self.write.apply(global);
+        self.trace.apply(global);
     }
 }
 

@@ -254,7 +254,13 @@ pub fn command_settings(global: &GlobalArgs) -> Result<ClientSettings, Failure> 
 
 /// Builds the client from the configuration.
 fn connect(global: &GlobalArgs) -> Result<Client, Failure> {
-    Ok(Client::new(&command_settings(global)?)?)
+    client(&command_settings(global)?, global)
+}
+
+/// The client for `settings`, tracing as `-v` says: every command that talks to the service
+/// builds its client here.
+fn client(settings: &ClientSettings, global: &GlobalArgs) -> Result<Client, Failure> {
+    Ok(Client::new(settings)?.with_trace(global.trace))
 }
 
 /// Opens the local store, or says on stderr why it cannot be used and returns `None`: a command

@@ -63,7 +63,7 @@ pub async fn run(
         )));
     }
     let settings = configured.settings;
-    let client = crate::api::Client::new(&settings)?;
+    let client = super::client(&settings, global)?;
     // Opened once (and a store that cannot be used said once): the send never depends on it.
     let store = super::open_store();
     if operation == Operation::VersionConnect {

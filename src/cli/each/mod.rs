@@ -48,9 +48,11 @@ pub async fn run(global: &GlobalArgs, args: &ReportArgs, path: &Path) -> Result<
              or --read-only refuses every write)"
         )));
     }
-    let client = crate::api::Client::new(&configured.settings)?.with_rate(args.rate);
+    let client = super::client(&configured.settings, global)?.with_rate(args.rate);
     let recorder = Recorder::start(super::open_store());
-    let progress = Progress::new(std::io::stderr().is_terminal(), source.size);
+    // The trace writes to stderr as it goes: a bar would be drawn over it.
+    let bar = std::io::stderr().is_terminal() && global.trace == 0;
+    let mut progress = Progress::new(bar, source.size);
     let jobs = usize::from(args.jobs.unwrap_or(DEFAULT_JOBS));
     let name = source.name.clone();
     let mut received = lines::spawn(source, jobs * 2);
@@ -89,10 +91,12 @@ pub async fn run(global: &GlobalArgs, args: &ReportArgs, path: &Path) -> Result<
             signal = &mut signals, if stopped_by.is_none() => {
                 stopped_by = Some(signal);
                 stop.store(true, Ordering::Relaxed);
-                progress.print(|| super::warn(&[
+                // The bar goes: the few results left come at once.
+                progress.finish();
+                super::warn(&[
                     "stopping: the sends under way finish and are recorded (ctrl-c again to \
                      end now)".to_owned(),
-                ]));
+                ]);
                 // A second signal ends the process at once.
                 tokio::spawn(async move {
                     let again = crate::signals::StopSignals::listen().received().await;

@@ -48,9 +48,9 @@ impl Progress {
         }
     }
 
-    /// Takes the bar off the screen for good.
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
+    /// Takes the bar off the screen for good; what follows prints as if there had been none.
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
     }
