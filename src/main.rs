@@ -133,6 +133,10 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
         read_only,
         theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
         keymap: ui.keys,
+        openers: appdeck::tui::opener::choose(
+            ui.opener.as_deref(),
+            std::env::var("BROWSER").ok().as_deref(),
+        ),
         profiles,
         drafts,
         // Sends are recorded under --demo too: the history says where each one went.

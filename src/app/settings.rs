@@ -18,6 +18,9 @@ pub struct UiSettings {
     pub theme: ThemeChoice,
     /// The default keys with `[keys]` laid over them.
     pub keys: Keymap,
+    /// The command `o` opens links with (`opener = "firefox --new-tab"`; `%s` is the URL),
+    /// before `$BROWSER` and the platform's opener.
+    pub opener: Option<String>,
 }
 
 /// The UI settings of the config file `flags` and the environment choose (none when there is
@@ -62,5 +65,20 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
         keys: crate::config::keys::read(file, &config.text)
             .and_then(|entries| Keymap::with_entries(&entries))
             .map_err(located)?,
+        opener: opener(file, &config.text).map_err(located)?,
     })
+}
+
+/// The top-level `opener = "COMMAND"`: a string, or absent.
+fn opener(file: &DeTable, text: &str) -> Result<Option<String>, LineProblem> {
+    let Some(value) = file.get("opener") else {
+        return Ok(None);
+    };
+    match value.get_ref() {
+        toml::de::DeValue::String(line) => Ok(Some(line.to_string())),
+        _ => Err(LineProblem::new(
+            super::located::line_of(text, value.span().start),
+            "`opener` must be a string: the command that opens links, such as              opener = \"firefox --new-tab %s\" (%s is the URL; without it the URL goes last)",
+        )),
+    }
 }

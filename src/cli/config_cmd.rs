@@ -50,6 +50,14 @@ fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     // The terminal UI's settings: a mistake there is an error here too, with its line.
     let ui = crate::app::settings::load_ui(&global.flags())?;
     report.lines.push(("theme", describe_theme(&ui.theme)));
+    // What `o` in the terminal UI opens links with, first that works.
+    let openers = crate::tui::opener::choose(
+        ui.opener.as_deref(),
+        std::env::var("BROWSER").ok().as_deref(),
+    );
+    report
+        .lines
+        .push(("opener", crate::tui::opener::describe(&openers)));
     for line in describe_keys(&ui.keys) {
         report.lines.push(("keys", line));
     }

@@ -19,7 +19,10 @@ pub trait Effects {
 }
 
 /// The real terminal and desktop.
-pub struct TerminalEffects;
+pub struct TerminalEffects {
+    /// What `o` opens links with, in order (see `opener.rs`).
+    pub openers: Vec<super::opener::Opener>,
+}
 
 impl Effects for TerminalEffects {
     fn copy(&mut self, text: &str) -> io::Result<()> {
@@ -30,8 +33,9 @@ impl Effects for TerminalEffects {
     /// The opener may wait a moment to see whether the launcher failed, so it runs off the UI
     /// task.
     fn open_url(&mut self, url: String, report: UnboundedSender<Action>) {
+        let openers = self.openers.clone();
         tokio::task::spawn_blocking(move || {
-            if let Some(notice) = open_with(&url, |url| open::that_detached(url)) {
+            if let Some(notice) = open_with(&url, |url| super::opener::open(url, &openers)) {
                 let _ = report.send(Action::Notice(notice));
             }
         });
@@ -77,11 +81,15 @@ pub fn open_with(url: &str, opener: impl FnOnce(&str) -> io::Result<()>) -> Opti
     }
     let error = opener(url).err()?;
     tracing::warn!("opening a URL failed: {error}");
+    let set_by_user = error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<super::opener::CommandFailed>());
     let reason = match error.kind() {
+        _ if set_by_user.is_some() => error.to_string(),
         // No launcher could start, or the one that did (xdg-open and the like) found nothing
         // to open the URL with.
         io::ErrorKind::NotFound | io::ErrorKind::Other => {
-            "no opener found: set $BROWSER".to_owned()
+            "no opener found: set $BROWSER or `opener` in the config file".to_owned()
         }
         kind => kind.to_string(),
     };
@@ -212,11 +220,11 @@ mod tests {
         );
         assert_eq!(
             launcher_failed,
-            "could not open a browser (no opener found: set $BROWSER)"
+            "could not open a browser (no opener found: set $BROWSER or `opener` in the config file)"
         );
         assert_eq!(
             failed(io::ErrorKind::NotFound, "No such file or directory"),
-            "could not open a browser (no opener found: set $BROWSER)"
+            "could not open a browser (no opener found: set $BROWSER or `opener` in the config file)"
         );
         let denied = failed(io::ErrorKind::PermissionDenied, "EACCES");
         assert_eq!(denied, "could not open a browser (permission denied)");

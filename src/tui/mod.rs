@@ -7,6 +7,7 @@ pub mod event_loop;
 pub mod executor;
 pub mod external_editor;
 pub mod known_types;
+pub mod opener;
 pub mod profiles;
 pub mod startup;
 pub mod suspend;
@@ -47,6 +48,8 @@ pub struct LaunchOptions {
     /// The local store's file, where sends are recorded (the history); `None` without a data
     /// directory.
     pub store_path: Option<std::path::PathBuf>,
+    /// What `o` opens links with, in order: the config's `opener`, `$BROWSER`, the platform's.
+    pub openers: Vec<opener::Opener>,
     /// Whether the log file can be written: its first failure is said once in the status bar.
     pub log: crate::log_file::LogHealth,
 }
@@ -74,7 +77,9 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
         run_tag: chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string(),
     });
     let events = crossterm::event::EventStream::new();
-    let effects = Box::new(TerminalEffects);
+    let effects = Box::new(TerminalEffects {
+        openers: options.openers,
+    });
     let mut event_loop = EventLoop::new(terminal, app, Vec::new(), events, client, effects);
     event_loop.theme = options.theme;
     event_loop.profiles = switcher;
