@@ -17,3 +17,17 @@ pub use field::{Field, FieldIssue};
 pub use page::RawPage;
 pub use paging::{CursorTrail, Pager};
 pub use types::*;
+
+/// `host:port` of the base URL, for the status bar and the history's destination (never the path or credentials).
+pub fn host_of(base_url: &str) -> String {
+    reqwest::Url::parse(base_url)
+        .ok()
+        .and_then(|url| {
+            let host = url.host_str()?.to_owned();
+            Some(match url.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            })
+        })
+        .unwrap_or_else(|| "(invalid base URL)".to_owned())
+}

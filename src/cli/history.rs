@@ -13,8 +13,8 @@ use crate::config;
 use crate::sanitize;
 use crate::store::{HistoryEntry, HistoryQuery, SendKind, Store};
 
-const HEADERS: [&str; 6] = ["ID", "TIME (UTC)", "KIND", "SENT", "HTTP", "ANSWER"];
-const MIN_WIDTHS: [usize; 6] = [2, 16, 4, 12, 4, 8];
+const HEADERS: [&str; 7] = ["ID", "TIME (UTC)", "KIND", "TO", "SENT", "HTTP", "ANSWER"];
+const MIN_WIDTHS: [usize; 7] = [2, 16, 4, 6, 12, 4, 8];
 
 pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(), Failure> {
     let store = open()?;
@@ -117,6 +117,7 @@ fn table_row(entry: &HistoryEntry) -> Vec<String> {
         entry.id.to_string(),
         entry.sent.sent_at.format("%Y-%m-%d %H:%M:%S").to_string(),
         entry.sent.kind.to_string(),
+        safe(&entry.sent.destination()),
         safe(&summary.request),
         entry
             .sent

@@ -83,6 +83,12 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// Where it went, in a few words: the base URL's `host:port` (never its path or
+    /// credentials), for the history's TO column.
+    pub fn destination(&self) -> String {
+        crate::api::host_of(&self.base_url)
+    }
+
     /// A send of `body` and its outcome: the answer (a refusal included, its reason as the
     /// error), or why none could be read (the start of its body kept when there was one).
     pub fn from_outcome(

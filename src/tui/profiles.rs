@@ -61,16 +61,4 @@ impl ProfileSwitcher {
     }
 }
 
-/// `host:port` of the base URL, for the status bar (never the path or credentials).
-pub fn host_of(base_url: &str) -> String {
-    reqwest::Url::parse(base_url)
-        .ok()
-        .and_then(|url| {
-            let host = url.host_str()?.to_owned();
-            Some(match url.port() {
-                Some(port) => format!("{host}:{port}"),
-                None => host,
-            })
-        })
-        .unwrap_or_else(|| "(invalid base URL)".to_owned())
-}
+pub use crate::api::host_of;

@@ -13,10 +13,11 @@ use crate::text::{count, fit};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::filtered_table::{Column, FilteredTable, matches_suffix};
 
-const COLUMNS: [Column; 6] = [
+const COLUMNS: [Column; 7] = [
     Column::MARKER,
     Column::fitted("KIND", 0),
     Column::fitted("TIME (UTC)", 60),
+    Column::fitted("TO", 100),
     Column::rest("SENT", 0),
     Column::fitted("HTTP", 40),
     Column::fitted("ANSWER", 50),
@@ -95,6 +96,7 @@ fn cell(theme: &Theme, row: &HistoryRow, column: &str, selected: bool) -> (Strin
         "KIND" if row.unsent => (row.kind.clone(), theme.warning()),
         "KIND" => (row.kind.clone(), theme.key()),
         "TIME (UTC)" => (row.time.clone(), theme.dim()),
+        "TO" => (row.to.clone(), theme.dim()),
         "SENT" => (row.sent.clone(), Style::new()),
         "HTTP" => (row.http.clone(), Style::new()),
         "ANSWER" if row.unsent => (row.answer.clone(), theme.warning()),

@@ -27,6 +27,8 @@ pub struct HistoryRow {
     pub kind: String,
     /// `2026-11-22 12:40:03` (UTC).
     pub time: String,
+    /// Where it went: the service's `host:port` (`-` for a draft, not sent anywhere yet).
+    pub to: String,
     /// The request in a few words (a report's task, status and resource; a connect's app).
     pub sent: String,
     /// The HTTP status, or `-` when no answer came.
@@ -47,6 +49,7 @@ impl HistoryRow {
         HistoryRow {
             kind: sent.kind.to_string(),
             time: sent.sent_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            to: line(&sent.destination()),
             sent: line(&summary.request),
             http: sent
                 .http_status
@@ -61,6 +64,7 @@ impl HistoryRow {
         HistoryRow {
             kind: "draft".to_owned(),
             time: draft.saved_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            to: "-".to_owned(),
             sent: sanitize::line(&draft_summary(draft)).into_owned(),
             http: "-".to_owned(),
             answer: format!(
@@ -272,7 +276,7 @@ impl HistoryView {
     pub fn refilter(&mut self, height: usize) {
         self.list.refilter(
             &self.rows,
-            |r| [&r.kind, &r.time, &r.sent, &r.http, &r.answer].map(String::as_str),
+            |r| [&r.kind, &r.time, &r.to, &r.sent, &r.http, &r.answer].map(String::as_str),
             height,
         );
     }
