@@ -276,3 +276,49 @@ fn a_connect_sent_is_known_afterwards_without_types() {
         .arg("types"));
     assert!(!out.stdout.contains("gadget"), "{}", out.stdout);
 }
+
+/// Issue 20 item 7: a type that the newest version of its app no longer defines says which
+/// version removed it, in the table and in the JSON; a type still defined says nothing.
+#[test]
+fn types_marks_a_type_the_newest_version_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = json!({"app_id": "acme", "version": "1.4.0",
+                     "resources": [{"type": "repo"}, {"type": "team"}]});
+    let new = json!({"app_id": "acme", "version": "1.5.0", "resources": [{"type": "repo"}]});
+    let old = write_json(dir.path(), "old.json", &old);
+    let new = write_json(dir.path(), "new.json", &new);
+    // The newer file was written later.
+    let earlier = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(earlier)
+        .unwrap();
+    let out = run(appdeck(dir.path()).args(["types", "--types", &old, "--types", &new]));
+    assert_eq!(out.code, 0, "{out:?}");
+    let lines = out.lines();
+    let team = lines.iter().find(|l| l.starts_with("team")).expect("team");
+    assert!(team.contains("1.4.0, removed in 1.5.0"), "{team}");
+    for repo in lines.iter().filter(|l| l.starts_with("repo")) {
+        assert!(!repo.contains("removed"), "{repo}");
+    }
+    let out =
+        run(appdeck(dir.path()).args(["types", "-o", "json", "--types", &old, "--types", &new]));
+    let items: Value = serde_json::from_str(&out.stdout).unwrap();
+    let team = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["type"] == "team")
+        .unwrap();
+    assert_eq!(team["removed_in"], "1.5.0");
+    assert!(
+        items
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["type"] == "repo")
+            .all(|t| t.get("removed_in").is_none())
+    );
+}

@@ -168,7 +168,18 @@ pub struct Catalog {
 impl Catalog {
     /// Groups the types of app versions by name. Within a type the definitions are ordered by
     /// the time they were recorded (a send, a file's modification), newest first; the demo last.
-    pub fn from_versions(versions: Vec<AppVersion>) -> Catalog {
+    pub fn from_versions(mut versions: Vec<AppVersion>) -> Catalog {
+        // Newest first, as the definitions are ordered below: the first of each app is current.
+        versions.sort_by_key(|v| std::cmp::Reverse(v.recorded_at));
+        let mut newest_of_app: std::collections::HashMap<String, (Option<String>, _)> =
+            Default::default();
+        for version in &versions {
+            if let Some(app) = &version.app_id {
+                newest_of_app
+                    .entry(app.clone())
+                    .or_insert((version.version.clone(), version.recorded_at));
+            }
+        }
         let mut by_name: std::collections::BTreeMap<String, Vec<TypeDefinition>> =
             Default::default();
         for version in versions {
@@ -184,7 +195,16 @@ impl Catalog {
             .map(|(name, mut definitions)| {
                 // Stable: equal times keep the order of the sources.
                 definitions.sort_by_key(|d| std::cmp::Reverse(d.recorded_at));
-                KnownType { name, definitions }
+                let removed_in = definitions.first().and_then(|newest| {
+                    let (version, at) = newest_of_app.get(newest.app_id.as_ref()?)?;
+                    let current = (&newest.version, newest.recorded_at) == (version, *at);
+                    (!current).then(|| version.clone().unwrap_or_else(|| "a newer version".into()))
+                });
+                KnownType {
+                    name,
+                    definitions,
+                    removed_in,
+                }
             })
             .collect();
         Catalog { types }

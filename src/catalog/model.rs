@@ -199,6 +199,9 @@ impl Capabilities {
 pub struct KnownType {
     pub name: String,
     pub definitions: Vec<TypeDefinition>,
+    /// The version of its app that no longer defines it, when the newest known version of that
+    /// app left it out: it is not current, however recent its own definition looks.
+    pub removed_in: Option<String>,
 }
 
 impl KnownType {

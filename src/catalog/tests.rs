@@ -177,3 +177,27 @@ fn recorded_connects_carry_their_send_time() {
     assert_eq!(t.source.to_string(), "sent 2026-11-22 08:15 UTC");
     assert_eq!(loaded.problems.len(), 1);
 }
+
+/// Issue 20 item 7: a type the newest known version of its app no longer defines is marked with
+/// that version; types it still defines, and types of other apps, are not.
+#[test]
+fn a_type_the_newest_version_of_its_app_dropped_is_marked_removed() {
+    let catalog = Catalog::from_versions(vec![
+        version(
+            "a",
+            "1.4.0",
+            json!([{"type": "repo"}, {"type": "team"}]),
+            sent(1),
+            Some(1),
+        ),
+        version("b", "1", json!([{"type": "widget"}]), sent(2), Some(2)),
+        version("a", "1.5.0", json!([{"type": "repo"}]), sent(5), Some(5)),
+        demo(),
+    ]);
+    let removed = |name: &str| catalog.get(name).unwrap().removed_in.clone();
+    assert_eq!(removed("team").as_deref(), Some("1.5.0"));
+    assert_eq!(removed("repo"), None);
+    assert_eq!(removed("widget"), None, "another app");
+    // The demo's app (acme-devtools) has no newer version here: its types are current.
+    assert_eq!(removed("repository"), None);
+}

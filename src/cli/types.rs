@@ -111,14 +111,25 @@ fn list(
     if catalog.is_empty() {
         eprintln!("appdeck: no resource types known; {HOW_TO_ADD}");
     }
-    let definitions = catalog.types().iter().flat_map(|t| &t.definitions);
+    // Each definition with the app version that removed its type, if one did.
+    let definitions = catalog.types().iter().flat_map(|t| {
+        let removed_in = t.removed_in.as_deref();
+        t.definitions.iter().map(move |d| (d, removed_in))
+    });
+    let listed = |(d, removed_in): (&TypeDefinition, Option<&str>)| {
+        let mut value = summary_json(d);
+        if let (Some(version), Value::Object(map)) = (removed_in, &mut value) {
+            map.insert("removed_in".to_owned(), json!(version));
+        }
+        value
+    };
     if let Some(jq) = jq {
-        let items: Vec<Value> = definitions.map(summary_json).collect();
+        let items: Vec<Value> = definitions.map(listed).collect();
         return super::shape::write_jq(jq, &Value::Array(items), out);
     }
     match output {
         TypesOutput::Json => {
-            let items: Vec<Value> = definitions.map(summary_json).collect();
+            let items: Vec<Value> = definitions.map(listed).collect();
             print_json(&Value::Array(items), out)?;
         }
         TypesOutput::Table if catalog.is_empty() => {}
@@ -129,12 +140,16 @@ fn list(
             .map(str::to_owned)
             .to_vec();
             let mut rows = vec![header];
-            rows.extend(definitions.map(|d| {
+            rows.extend(definitions.map(|(d, removed_in)| {
+                let mut version = line(d.version.as_deref().unwrap_or("?"));
+                if let Some(removed) = removed_in {
+                    version.push_str(&format!(", removed in {}", line(removed)));
+                }
                 vec![
                     line(&d.name),
                     text_field(&d.definition.display_name),
                     line(d.app_id.as_deref().unwrap_or("?")),
-                    line(d.version.as_deref().unwrap_or("?")),
+                    version,
                     text_field(&d.definition.lifecycle_stage),
                     d.capabilities().marks(),
                     d.action_count().to_string(),

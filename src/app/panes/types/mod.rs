@@ -14,7 +14,7 @@ use ratatui::layout::Rect;
 use crate::app::KnownTypes;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::widgets::FilteredList;
-use crate::catalog::{NO_DEFINITION, TypeDefinition};
+use crate::catalog::{KnownType, NO_DEFINITION};
 use crate::sanitize;
 
 /// One row of the table, its texts sanitised once.
@@ -24,8 +24,11 @@ pub struct TypeRow {
     pub name: String,
     pub shown_name: String,
     pub display_name: String,
-    /// `app 1.2.0`, with `+N` when older versions are known too.
+    /// `app 1.2.0`, with `+N` when older versions are known too, and `· removed in 1.5.0` when
+    /// the app's newest known version no longer defines it.
     pub app_version: String,
+    /// The app version that dropped it (see [`KnownType::removed_in`]).
+    pub removed_in: Option<String>,
     pub stage: String,
     /// `LRCUDH` marks (see `Capabilities::marks`).
     pub capabilities: String,
@@ -39,7 +42,9 @@ pub struct TypeRow {
 }
 
 impl TypeRow {
-    fn defined(index: usize, newest: &TypeDefinition, versions: usize, loaded: usize) -> Self {
+    fn defined(index: usize, known: &KnownType, loaded: usize) -> Option<Self> {
+        let newest = known.newest()?;
+        let versions = known.definitions.len();
         let text = |f: &crate::api::Field<String>| {
             f.get()
                 .map(|s| sanitize::line(s).into_owned())
@@ -50,7 +55,14 @@ impl TypeRow {
         if versions > 1 {
             app_version.push_str(&format!(" +{}", versions - 1));
         }
-        TypeRow {
+        let removed_in = known
+            .removed_in
+            .as_deref()
+            .map(|v| sanitize::line(v).into_owned());
+        if let Some(version) = &removed_in {
+            app_version.push_str(&format!(" · removed in {version}"));
+        }
+        Some(TypeRow {
             name: newest.name.clone(),
             shown_name: sanitize::line(&newest.name).into_owned(),
             display_name: text(&d.display_name),
@@ -61,7 +73,8 @@ impl TypeRow {
             loaded,
             source: newest.source.to_string(),
             known: Some(index),
-        }
+            removed_in,
+        })
     }
 
     fn undefined(name: &str, loaded: usize) -> Self {
@@ -76,6 +89,7 @@ impl TypeRow {
             loaded,
             source: String::new(),
             known: None,
+            removed_in: None,
         }
     }
 }
@@ -138,12 +152,7 @@ impl TypesView {
             .enumerate()
             .filter_map(|(i, t)| {
                 let loaded = self.counts.get(&t.name).copied().unwrap_or(0);
-                Some(TypeRow::defined(
-                    i,
-                    t.newest()?,
-                    t.definitions.len(),
-                    loaded,
-                ))
+                TypeRow::defined(i, t, loaded)
             })
             .collect();
         rows.extend(
