@@ -1,6 +1,8 @@
 //! The sandbox over real HTTP on loopback, driven by appdeck's own client (and by reqwest directly
 //! where the raw status and body matter).
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -936,4 +938,44 @@ async fn date_times_are_rfc_3339_and_the_refusal_says_so() {
     .await;
     assert_eq!(status, 200, "{answer}");
     sandbox.shutdown().await;
+}
+
+/// Issue 20: the terminal UI reads answers through `exchange`, which must read them as
+/// `appdeck report` and `appdeck connect` do: a connect answered 2xx with an empty body is an
+/// accepted answer (it failed as "not JSON"), and a refusal with an error status keeps its JSON
+/// body, so its `status` and `error` show (it showed `status —`).
+#[tokio::test]
+async fn an_exchange_reads_an_empty_connect_answer_and_the_body_of_a_refusal() {
+    let connect = json!({"app_id": "acme", "version": "1.5.0", "resources": []});
+    let at = |base_url: String| {
+        Client::new(&ClientSettings::new(base_url, Token::new("t".to_owned()))).unwrap()
+    };
+    let empty = at(common::answer_once("200 OK", ""))
+        .exchange(Operation::VersionConnect, &connect)
+        .await;
+    assert_eq!(empty.status, Some(200));
+    let Ok(Reply::Answer(answer)) = &empty.result else {
+        panic!("an empty 2xx connect answer is an answer: {empty:?}");
+    };
+    assert!(
+        answer.raw.is_null() && answer.rejection().is_none(),
+        "{answer:?}"
+    );
+
+    let body = r#"{"status": "error", "error": "version 1.5.0 is already registered"}"#;
+    let refused = at(common::answer_once("409 Conflict", body))
+        .exchange(Operation::VersionConnect, &connect)
+        .await;
+    assert_eq!(refused.status, Some(409));
+    let Ok(Reply::Answer(answer)) = &refused.result else {
+        panic!("a refusal's JSON body is an answer: {refused:?}");
+    };
+    assert_eq!(
+        answer.response.status.get().map(String::as_str),
+        Some("error")
+    );
+    assert!(
+        matches!(answer.rejection(), Some(ApiError::Http { status: 409, .. })),
+        "{answer:?}"
+    );
 }

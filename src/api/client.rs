@@ -243,19 +243,20 @@ impl Client {
     /// view that shows the whole exchange needs. Never fails: the outcome is in `result`.
     pub async fn exchange(&self, operation: Operation, body: &Value) -> Exchange {
         let started = Instant::now();
-        let (status, result) = match self.post_raw(operation, body).await {
-            Ok((status, bytes)) => {
-                let result = match operation {
-                    Operation::ResourcesList => decode_page(bytes.as_ref()).map(Reply::page),
-                    Operation::OperationsReport | Operation::VersionConnect => {
-                        decode(bytes.as_ref())
-                            .and_then(answer_of)
-                            .map(|a| Reply::Answer(Box::new(a)))
-                    }
-                };
-                (Some(status.as_u16()), result)
+        let (status, result) = match operation {
+            Operation::ResourcesList => match self.post_raw(operation, body).await {
+                Ok((status, bytes)) => (
+                    Some(status.as_u16()),
+                    decode_page(bytes.as_ref()).map(Reply::page),
+                ),
+                Err(error) => (error.http_status(), Err(error)),
+            },
+            // Read as `send` reads it: a refusal's JSON body is an answer (its `status`, `error`
+            // and `message` are shown), and so is a connect's empty 2xx body.
+            Operation::OperationsReport | Operation::VersionConnect => {
+                let (status, answer) = self.send_with_status(operation, body).await;
+                (status, answer.map(|a| Reply::Answer(Box::new(a))))
             }
-            Err(error) => (error.http_status(), Err(error)),
         };
         Exchange {
             status,
@@ -652,24 +653,6 @@ fn decode_raw_page(bytes: Vec<u8>) -> Result<RawPage, ApiError> {
     match rejection_in(&page.envelope.extra) {
         Some(refusal) => Err(refusal),
         None => Ok(page),
-    }
-}
-
-/// The answer to a report or a connect: any JSON object.
-fn answer_of(raw: Value) -> Result<Answer, ApiError> {
-    match &raw {
-        Value::Object(map) => Ok(Answer {
-            response: ReportResponse::from_map(map.clone()),
-            http_error: None,
-            raw,
-        }),
-        other => Err(ApiError::Decode {
-            problem: format!(
-                "expected a JSON object, found {}",
-                super::field::json_type_name(other)
-            ),
-            excerpt: sanitize::excerpt(other.to_string().as_bytes(), EXCERPT_CHARS),
-        }),
     }
 }
 

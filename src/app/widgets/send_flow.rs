@@ -49,6 +49,8 @@ pub struct SendResult {
     pub platform_app_url: Option<String>,
     /// The service's `error`, or what went wrong on the way (network, timeout, not JSON).
     pub error: Option<String>,
+    /// Accepted with no body at all (a connect: the spec shows no connect answer).
+    pub empty: bool,
 }
 
 impl SendResult {
@@ -61,6 +63,7 @@ impl SendResult {
             message: None,
             platform_app_url: None,
             error: None,
+            empty: false,
         };
         match &exchange.result {
             Ok(Reply::Answer(answer)) => {
@@ -71,8 +74,14 @@ impl SendResult {
                     .metadata
                     .get()
                     .and_then(|m| m.platform_app_url.get().cloned());
-                result.error = response.error.get().cloned();
-                result.ok = !response.is_error();
+                // A refusal with an error status says why in its `error`, else in its status.
+                result.error = response
+                    .error
+                    .get()
+                    .cloned()
+                    .or_else(|| answer.http_error.as_ref().map(describe));
+                result.ok = answer.rejection().is_none();
+                result.empty = answer.raw.is_null();
             }
             Ok(Reply::Page(_)) => result.error = Some("the service answered with a page".into()),
             Err(error) => result.error = Some(describe(error)),
@@ -229,11 +238,26 @@ pub fn answer(
     )];
     let result = SendResult::from_exchange(exchange);
     let ok = result.ok;
-    if let Err(error) = &exchange.result {
+    // `!` shows the failure with its request and the start of the answer.
+    let failure = match &exchange.result {
+        Err(error) => Some(error),
+        Ok(Reply::Answer(answer)) => answer.http_error.as_ref(),
+        Ok(_) => None,
+    };
+    if let Some(error) = failure {
         cx.record_api_error(&format!("sending a {noun}"), error);
     }
+    let empty = result.empty;
     *phase = Phase::Answered(Box::new(result));
-    if ok {
+    if ok && empty {
+        // As `appdeck connect` warns: taken as accepted, but nothing confirmed it.
+        let http = exchange
+            .status
+            .map_or_else(|| "2xx".to_owned(), |s| s.to_string());
+        cx.error(format!(
+            "warning: the service accepted the {noun} (HTTP {http}) with an empty answer"
+        ));
+    } else if ok {
         cx.info(format!("{noun} sent: the service answered ok"));
     } else {
         cx.error(format!("the {noun} was refused: fix it and send again"));

@@ -53,7 +53,12 @@ pub fn render_answer(
         return;
     }
     let refused = format!("not accepted: fix the {noun} and send again");
-    let (verdict, style) = if result.ok {
+    let (verdict, style) = if result.ok && result.empty {
+        (
+            "sent: the service accepted it with an empty answer (no body)".to_owned(),
+            theme.info(),
+        )
+    } else if result.ok {
         ("sent: the service answered ok".to_owned(), theme.info())
     } else {
         (refused, theme.error())

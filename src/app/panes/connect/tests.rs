@@ -826,3 +826,37 @@ fn enter_on_a_change_goes_to_it_in_the_payload() {
         "row {row} of {name}: {line}"
     );
 }
+
+/// A connect answered 2xx with an empty body (the spec shows no connect answer) is accepted, as
+/// `appdeck connect` takes it: the answer says it was empty, the status bar warns, and the
+/// version is recorded as known.
+#[test]
+fn a_connect_answered_2xx_with_an_empty_body_is_accepted_with_a_warning_and_recorded() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    key(&mut app, 's');
+    let commands = code(&mut app, KeyCode::Enter);
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("nothing breaks: one Enter sends");
+    let after = app.update(Action::reply(id, answer(Value::Null, 200)));
+    let Phase::Answered(result) = &connect(&app).phase else {
+        panic!("no answer shown");
+    };
+    assert!(result.ok && result.empty, "{result:?}");
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(m)) if m == "warning: the service accepted the connect (HTTP 200) with an empty answer"),
+        "{:?}",
+        app.notice
+    );
+    assert!(
+        after
+            .iter()
+            .any(|c| matches!(c, Command::RecordAppVersion { .. })),
+        "recorded as a known version: {after:?}"
+    );
+}
