@@ -29,6 +29,9 @@ pub enum InputMode {
     None,
     /// A one-line input: `Enter` confirms, `Esc` cancels, `Tab` completes, the rest is text.
     Line,
+    /// A field of a form (the report's task id, message, response type): as [`InputMode::Line`],
+    /// but `Esc` leaves it with the text typed, so the keys say `done`, not `cancel`.
+    Field,
     /// A multi-line editor: only `Esc` (leave) and `^c` (quit) are commands; `Enter`, `Tab` and
     /// every other key are text.
     Editor,
@@ -41,6 +44,7 @@ impl InputMode {
         match self {
             InputMode::None => keys,
             InputMode::Line => &LINE_INPUT,
+            InputMode::Field => &FIELD_INPUT,
             InputMode::Editor => &EDITOR,
         }
     }
@@ -218,7 +222,7 @@ pub static GLOBAL: [Binding; 9] = [
         "show_error",
         &[Char('!')],
         "!",
-        "details of the last error",
+        "the last warning or error, whole",
         || Action::ShowError,
         "",
     ),
@@ -345,6 +349,42 @@ pub static LINE_INPUT: KeyTable = KeyTable {
     id: "line_input",
     name: "text input",
     own: &LINE_INPUT_KEYS,
+    shared: &[&FORCE_QUIT],
+};
+
+/// A form's field: the line input's keys, but `Enter` and `Esc` both leave it keeping the text.
+static FIELD_INPUT_KEYS: [Binding; 3] = [
+    bind(
+        "field_done",
+        &[Code(KeyCode::Enter), Code(KeyCode::Esc)],
+        "Enter/Esc",
+        "done: leave the field, keeping what was typed",
+        || Action::Submit,
+        "done",
+    ),
+    bind(
+        "field_down",
+        &[Code(KeyCode::Down)],
+        "↓",
+        "done, and to the next field",
+        || Action::Move(Move::Down),
+        "",
+    ),
+    bind(
+        "field_up",
+        &[Code(KeyCode::Up)],
+        "↑",
+        "done, and to the previous field",
+        || Action::Move(Move::Up),
+        "",
+    ),
+];
+
+/// A field of a form being typed into; every other key is text.
+pub static FIELD_INPUT: KeyTable = KeyTable {
+    id: "field_input",
+    name: "field",
+    own: &FIELD_INPUT_KEYS,
     shared: &[&FORCE_QUIT],
 };
 

@@ -1,7 +1,7 @@
 //! Every key table whose keys the config file's `[keys]` can remap, and that `appdeck keys`
 //! lists. A new pane's table goes here (its `assert_well_formed` test fails until it does).
 
-use super::{EDITOR, KeyTable, LINE_INPUT};
+use super::{EDITOR, FIELD_INPUT, KeyTable, LINE_INPUT};
 use crate::app::overlay::value::VALUE_KEYS;
 use crate::app::overlay::{PICKER_KEYS, POPUP_KEYS};
 use crate::app::panes::browser::keys::BROWSER_KEYS;
@@ -38,5 +38,6 @@ pub static TABLES: [&KeyTable; 23] = [
     &VALUE_KEYS,
     &PICKER_KEYS,
     &LINE_INPUT,
+    &FIELD_INPUT,
     &EDITOR,
 ];

@@ -135,7 +135,16 @@ fn r_in_the_detail_reports_on_that_resource_and_esc_returns_to_the_detail() {
 fn typing_replaces_the_provisional_task_id_and_enter_esc_edit_the_message() {
     let mut app = composing();
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.focus().mode, InputMode::Line);
+    assert_eq!(app.focus().mode, InputMode::Field);
+    // Esc keeps what was typed: the footer says so (it said "Esc cancel", issue 20 item 8).
+    let footer: Vec<String> = app
+        .focus()
+        .keys
+        .bindings()
+        .filter(|b| !b.footer.is_empty())
+        .map(|b| format!("{} {}", b.label, b.footer))
+        .collect();
+    assert_eq!(footer, ["Enter/Esc done"]);
     type_text(&mut app, "task-9");
     press(&mut app, KeyCode::Enter);
     assert_eq!(composer(&app).task_id.text(), "task-9");
@@ -1154,7 +1163,7 @@ fn the_response_type_is_typed_into_like_the_other_line_fields() {
     let mut app = composing();
     composer_mut(&mut app).field = Field::ResponseType;
     key(&mut app, 'i');
-    assert_eq!(app.focus().mode, InputMode::Line);
+    assert_eq!(app.focus().mode, InputMode::Field);
     app.update(Action::InsertText("_x".into()));
     press(&mut app, KeyCode::Enter);
     assert_eq!(composer(&app).response_type.text(), "resource_x");

@@ -36,7 +36,7 @@ impl Pane for ReportComposer {
     fn input_mode(&self) -> InputMode {
         match (&self.phase, self.editing, self.field) {
             (Phase::Editing, true, Field::Resource) => InputMode::Editor,
-            (Phase::Editing, true, _) => InputMode::Line,
+            (Phase::Editing, true, _) => InputMode::Field,
             _ => InputMode::None,
         }
     }
