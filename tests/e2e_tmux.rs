@@ -1077,3 +1077,98 @@ fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known
     tmux.send(&["q"]);
     tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
 }
+
+/// Issue 20 item 1: `G` until the 300 demo rows are loaded, a few rows up, `R`, send, `Esc`,
+/// `Esc`: the list still holds the 300 rows, with the cursor where it was.
+#[test]
+fn an_ok_report_keeps_the_loaded_rows_and_the_cursor() {
+    let tmux = Tmux::start(120, 40);
+    launch_demo(&tmux, "");
+    tmux.send(&["G"]);
+    tmux.wait_for("the last row of 300", |s| {
+        if position(s) == Some((300, 300)) {
+            return true;
+        }
+        // Each G goes to the last row loaded; the next page comes in behind it.
+        tmux.send(&["G"]);
+        false
+    });
+    tmux.send(&["k", "k", "k"]);
+    tmux.wait_for("row 297", |s| position(s) == Some((297, 300)));
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    tmux.send(&["Enter"]);
+    if review.contains("finding(s)") {
+        tmux.send(&["Enter"]);
+    }
+    tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
+    tmux.send(&["Escape"]);
+    tmux.wait_for("back to the report", |s| !s.contains("answer · HTTP 200"));
+    tmux.send(&["Escape"]);
+    let list = tmux.wait_for("the list, refreshed, at row 297 of 300", |s| {
+        position(s) == Some((297, 300)) && !s.contains("refreshing")
+    });
+    assert!(list.contains("300 loaded"), "{list}");
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell again");
+}
+
+/// Issue 20 item 2: a `--types` file that does not exist is said on the screen (the CLI exits 2
+/// for it), and `!` shows the message whole.
+#[test]
+fn a_missing_types_file_is_said_and_shown_under_bang() {
+    let tmux = Tmux::start(100, 30);
+    launch_demo(&tmux, "--types /nonexistent/acme-types.json");
+    // Cut to the width, with where to read it whole.
+    tmux.wait_for("the warning", |s| {
+        s.contains("⚠ warning: some known types") && s.contains("(! whole)")
+    });
+    tmux.send(&["!"]);
+    let popup = tmux.wait_for("the popup", |s| s.contains("While loading the known types"));
+    let joined: String = popup.lines().map(|l| l.trim_matches(['│', ' '])).collect();
+    assert!(
+        joined.contains("/nonexistent/acme-types.json: cannot read it"),
+        "{popup}"
+    );
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the popup closed", |s| {
+        !s.contains("While loading the known types")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell again");
+}
+
+/// Issue 20 item 3: `o` opens the row's `external_url` with `$BROWSER` (here a script that
+/// writes down what it was given), not with the platform's opener.
+#[test]
+fn o_opens_the_link_with_browser() {
+    let tmux = Tmux::start(120, 40);
+    let home = tmux.home.path().to_owned();
+    let script = common::write_file(
+        &home.join("browser.sh"),
+        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$HOME/opened.tmp\" && mv \"$HOME/opened.tmp\" \"$HOME/opened\"\n",
+        0o755,
+    );
+    tmux.type_line(&format!(
+        "BROWSER='{} --flag' {} --demo",
+        script.display(),
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&["o"]);
+    let opened = home.join("opened");
+    tmux.wait_for("the browser script to run", |_| opened.exists());
+    let args = std::fs::read_to_string(&opened).unwrap();
+    let args: Vec<&str> = args.lines().collect();
+    assert_eq!(args.len(), 2, "{args:?}");
+    assert_eq!(args[0], "--flag");
+    assert!(args[1].starts_with("https://"), "{args:?}");
+    let screen = tmux.screen();
+    assert!(!screen.contains("could not open"), "{screen}");
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell again");
+}

@@ -49,6 +49,13 @@ pub struct Session {
     pub warnings: Vec<String>,
 }
 
+/// What the status bar said before an action, to tell what the action made it say.
+struct Said {
+    notice: Option<Notice>,
+    last_error: Option<ErrorReport>,
+    problem: Option<String>,
+}
+
 #[derive(Clone, Debug)]
 pub struct App {
     pub session: Session,
@@ -177,6 +184,36 @@ impl App {
 
     /// Applies one action; returns the I/O it calls for.
     pub fn update(&mut self, action: Action) -> Vec<Command> {
+        let before = Said {
+            notice: self.notice.clone(),
+            last_error: self.last_error.clone(),
+            problem: self.problem(),
+        };
+        let commands = self.apply_action(action);
+        self.keep_for_bang(before);
+        commands
+    }
+
+    /// A warning or an error the status bar now says (a notice, or a problem such as "draft not
+    /// saved"), which may be cut to the terminal's width, becomes what `!` shows whole, unless
+    /// the action kept a fuller account of it (an API error with its exchange).
+    fn keep_for_bang(&mut self, before: Said) {
+        if self.last_error != before.last_error {
+            return;
+        }
+        let said = match &self.notice {
+            Some(Notice::Error(text)) if self.notice != before.notice => Some(text.clone()),
+            _ => self
+                .problem()
+                .filter(|p| Some(p) != before.problem.as_ref()),
+        };
+        if let Some(text) = said {
+            let place = format!("in the {}", self.top_pane().keys().name);
+            self.last_error = Some(ErrorReport::new(&place, &text, None));
+        }
+    }
+
+    fn apply_action(&mut self, action: Action) -> Vec<Command> {
         match action {
             Action::ForceQuit => self.quit_now(),
             Action::Resize { width, height } => {
@@ -312,6 +349,26 @@ impl App {
         });
     }
 
+    /// A `--types` file (or a profile's) that is missing or not a connect payload, or a store
+    /// that cannot be used, is said in the status bar and kept for `!` as soon as the known types
+    /// are loaded (the CLI refuses such a file; here the rest still loads). Said once: a reload
+    /// with the same problems stays quiet.
+    fn warn_of_type_sources(&mut self, types: &KnownTypes) {
+        let before = self.known_types.as_ref().map(|k| k.problems.as_slice());
+        if types.problems.is_empty() || before == Some(types.problems.as_slice()) {
+            return;
+        }
+        let problems = types.problems.join("; ");
+        self.notice = Some(Notice::Error(format!(
+            "warning: some known types were not loaded: {problems} (2 lists them)"
+        )));
+        self.last_error = Some(ErrorReport::new(
+            "loading the known types",
+            &problems,
+            Some("the other types were loaded; 2 shows them and the problems".into()),
+        ));
+    }
+
     /// An answer: the app's own (news for every pane, a screen to open), else the pane's that
     /// asked.
     fn answered(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
@@ -320,6 +377,7 @@ impl App {
             Delivery::Types(_) if id < self.types_since => Vec::new(),
             Delivery::Types(types) => {
                 self.check_reports_against(&types);
+                self.warn_of_type_sources(&types);
                 self.known_types = Some(types.clone());
                 self.deliver(id, Delivery::Types(types))
             }
@@ -420,8 +478,7 @@ impl App {
             Outcome::Open(open) => self.open(open),
             Outcome::RefreshList(mut commands) => {
                 self.stack.claim(screen, &commands);
-                let reload = self.browser.refresh(&mut self.ids);
-                commands.extend(self.browser_commands(reload));
+                commands.extend(self.broadcast(&News::ResourceReported));
                 commands
             }
         }
@@ -451,3 +508,9 @@ mod exact_tests;
 
 #[cfg(test)]
 mod settings_tests;
+
+#[cfg(test)]
+mod reload_tests;
+
+#[cfg(test)]
+mod warning_tests;

@@ -120,6 +120,9 @@ pub enum News {
     RowsLoaded(Arc<LoadedSummary>),
     /// A send was recorded in the history.
     SendRecorded,
+    /// The service accepted a report: the resource it carried may have changed, so the lists
+    /// fetch their rows again (keeping the user's place).
+    ResourceReported,
 }
 
 /// A screen a pane asks the app to open; the app decides how (on top, or back to one open

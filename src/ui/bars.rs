@@ -11,6 +11,9 @@ use crate::app::{App, Notice};
 use crate::sanitize;
 use crate::text::fit;
 
+/// Ends a warning or an error cut to the status bar's width.
+const WHOLE_UNDER_BANG: &str = " (! whole)";
+
 pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut spans = vec![Span::styled(" appdeck ", theme.title())];
     // Right after the name, so that no narrow terminal cuts it off.
@@ -27,11 +30,14 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     }
     // What the last key did, else what is wrong now (a fixed error leaves the bar; `!` keeps
     // the last one in full).
+    // A warning or an error cut to the width says where it is whole (`!` keeps the last one).
+    let mut whole_under_bang = false;
     match (&app.notice, app.problem()) {
         (Some(Notice::Info(text)), _) => {
             spans.push(Span::styled(format!("│ {text}"), theme.info()))
         }
         (Some(Notice::Error(text)), _) => {
+            whole_under_bang = true;
             spans.push(Span::styled(format!("│ ⚠ {text}"), theme.error()))
         }
         (None, Some(problem)) => spans.push(Span::styled(
@@ -45,13 +51,23 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut budget = usize::from(area.width);
     let mut fitted = Vec::new();
     if unicode_width::UnicodeWidthStr::width(text.as_str()) > budget {
-        for span in spans {
+        let last = spans.len() - 1;
+        for (i, span) in spans.into_iter().enumerate() {
             let w = unicode_width::UnicodeWidthStr::width(span.content.as_ref());
             if w <= budget {
                 budget -= w;
                 fitted.push(span);
             } else {
-                fitted.push(Span::styled(fit(&span.content, budget), span.style));
+                let pointer = if i == last && whole_under_bang {
+                    WHOLE_UNDER_BANG
+                } else {
+                    ""
+                };
+                let room = budget.saturating_sub(pointer.len());
+                fitted.push(Span::styled(fit(&span.content, room), span.style));
+                if room > 0 && !pointer.is_empty() {
+                    fitted.push(Span::styled(pointer, span.style));
+                }
                 break;
             }
         }

@@ -4,6 +4,7 @@
 
 pub mod columns;
 pub mod keys;
+mod reload;
 pub mod row;
 pub mod summary;
 mod update;
@@ -87,6 +88,9 @@ pub struct Browser {
     /// Opened over another screen (`b` on a type) rather than at the bottom of the stack: `Esc`,
     /// with nothing left to cancel or clear, goes back to that screen.
     pub pushed: bool,
+    /// The listing fetched again behind the rows on screen, after a report changed a resource
+    /// (see `reload.rs`).
+    pub reloading: Option<Box<reload::Reload>>,
 }
 
 impl Browser {
@@ -343,7 +347,8 @@ impl Browser {
 
     /// Cancels what is in flight and starts over from the first page.
     pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
-        let mut commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
+        let mut commands = self.cancel_reload();
+        commands.extend(self.cancel().map(Command::Cancel));
         commands.push(self.start(ids));
         commands
     }

@@ -12,7 +12,7 @@ use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::loadable::Loadable;
 use crate::app::overlay::Overlay;
-use crate::app::pane::{Ctx, Open, Outcome, Pane, Screen};
+use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen};
 use crate::app::panes::detail::Detail;
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
@@ -57,7 +57,10 @@ impl Pane for Browser {
             Loadable::Loading(_) => Some("loading the first page…".to_owned()),
             Loadable::Loaded(listing) => match listing.more {
                 More::Loading { .. } => Some(format!("loading page {}…", listing.pages + 1)),
-                _ => None,
+                _ => self
+                    .reloading
+                    .is_some()
+                    .then(|| "refreshing the list…".to_owned()),
             },
             _ => None,
         }
@@ -122,9 +125,9 @@ impl Pane for Browser {
                     .and_then(|r| r.id.as_deref().map(str::to_owned));
                 return cx.copy(id, "resource id").into();
             }
-            // The main list reports on its row; a list of one type opened over another screen
-            // leaves `R` to the global keys, as it always did.
-            Action::Report if !self.pushed => {
+            // Every list reports on its row: the main one, and a list of one type opened over
+            // another screen.
+            Action::Report => {
                 let resource = self
                     .selected()
                     .and_then(|r| serde_json::to_value(r.item()).ok());
@@ -146,6 +149,17 @@ impl Pane for Browser {
                     api::Reply::Answer(_) => Err(not_a_page()),
                 });
                 let height = self.table_height(cx.body);
+                if self.reloads(id) {
+                    return match self.on_reload_page(id, page, cx.ids, height) {
+                        Ok(commands) => commands.into(),
+                        Err(error) => {
+                            let shown = sanitize::line(&error.to_string()).into_owned();
+                            cx.error(format!("the list was not refreshed: {shown}; r reloads"));
+                            cx.record_api_error("refreshing the list", &error);
+                            Outcome::done()
+                        }
+                    };
+                }
                 let (taken, follow_up) = self.on_page(id, page, cx.ids, height);
                 if taken && let Some(error) = self.error() {
                     cx.record_api_error("loading resources", error);
@@ -162,6 +176,14 @@ impl Pane for Browser {
                 }
             }
             _ => Outcome::done(),
+        }
+    }
+
+    /// A report changed a resource: the list is fetched again behind the rows on screen.
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        match news {
+            News::ResourceReported => self.reload_in_place(cx.ids),
+            _ => Vec::new(),
         }
     }
 

@@ -440,3 +440,35 @@ fn a_smaller_terminal_keeps_the_selected_type_in_view() {
     assert!(height < 7, "{height} rows shown");
     v.list.cursor.assert_shows(selected, height);
 }
+
+/// `R` on a list of one type opened over a type (`b`) writes a report about its row, as on the
+/// main list (it said "no resource here to report on"); `Esc` comes back to that list.
+#[test]
+fn r_on_a_list_of_one_type_reports_on_its_row() {
+    let mut app = app();
+    press(&mut app, KeyCode::Char('2'));
+    chars(&mut app, "jjj"); // repository
+    let commands = press(&mut app, KeyCode::Char('b'));
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    let page = ListResponse::from_value(
+        json!({"resources": [{"id": "res_9", "type": "repository", "name": "nine"}]}),
+    )
+    .unwrap();
+    app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
+    press(&mut app, KeyCode::Char('R'));
+    let Some(Screen::Composer(composer)) = app.stack.top() else {
+        panic!("no report opened: {:?}", app.notice);
+    };
+    assert!(composer.resource_text().contains("res_9"));
+    press(&mut app, KeyCode::Esc);
+    assert!(matches!(app.stack.top(), Some(Screen::Browser(_))));
+}

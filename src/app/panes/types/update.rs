@@ -84,7 +84,7 @@ impl Pane for TypesView {
                 self.set_known(known.clone(), height);
             }
             News::RowsLoaded(summary) => self.set_counts(summary.per_type.clone(), cx.body),
-            News::SendRecorded => {}
+            News::SendRecorded | News::ResourceReported => {}
         }
         Vec::new()
     }

@@ -1,0 +1,117 @@
+//! Reloading the list without losing the user's place (after a report changed a resource): the
+//! listing is fetched again in the background as far as it was loaded, the rows on screen stay
+//! until it has caught up with them, then the new rows take their place with the cursor on the
+//! same resource, at the same height on the screen.
+
+use super::{Browser, PREFETCH_ROWS, row_matches};
+use crate::api::{ApiError, ListResponse};
+use crate::app::action::{Command, RequestId, RequestIds};
+
+/// A listing being fetched again behind the one on screen.
+#[derive(Clone, Debug)]
+pub struct Reload {
+    /// The same listing (type filter, page size) from its first page, not shown.
+    fresh: Box<Browser>,
+    /// How many rows were loaded when it began: it fetches at least as many.
+    rows: usize,
+}
+
+impl Browser {
+    /// Fetches the listing again behind the rows on screen. With nothing loaded yet there is no
+    /// place to keep: an ordinary reload.
+    pub fn reload_in_place(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        if self.listing.loaded().is_none() {
+            return self.restart(ids);
+        }
+        let mut commands = self.cancel_reload();
+        let mut fresh = Box::new(Browser {
+            type_filter: self.type_filter.clone(),
+            page_size: self.page_size,
+            ..Browser::default()
+        });
+        commands.push(fresh.start(ids));
+        self.reloading = Some(Box::new(Reload {
+            fresh,
+            rows: self.rows().len(),
+        }));
+        commands
+    }
+
+    /// Drops the reload in flight, if any: the cancel of its request.
+    pub(super) fn cancel_reload(&mut self) -> Vec<Command> {
+        let reload = self.reloading.take();
+        reload
+            .and_then(|r| r.fresh.in_flight())
+            .map(Command::Cancel)
+            .into_iter()
+            .collect()
+    }
+
+    /// Whether `id` is the request of the reload in flight.
+    pub(super) fn reloads(&self, id: RequestId) -> bool {
+        self.reloading
+            .as_ref()
+            .is_some_and(|r| r.fresh.in_flight() == Some(id))
+    }
+
+    /// A page for the reload (see [`Browser::reloads`]). Asks for the next page until
+    /// it holds as many rows as were loaded (or the listing ends), then swaps it in. A failure
+    /// keeps the rows on screen and says why.
+    pub(super) fn on_reload_page(
+        &mut self,
+        id: RequestId,
+        result: Result<ListResponse, ApiError>,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Result<Vec<Command>, ApiError> {
+        let Some(reload) = self.reloading.as_mut() else {
+            return Ok(Vec::new());
+        };
+        // `on_page` fills a screen of this height with some margin: as many rows as were loaded.
+        let wanted = reload.rows.saturating_sub(PREFETCH_ROWS).max(1);
+        let (_, follow_up) = reload.fresh.on_page(id, result, ids, wanted);
+        if let Some(next) = follow_up {
+            return Ok(vec![next]);
+        }
+        let Some(reload) = self.reloading.take() else {
+            return Ok(Vec::new());
+        };
+        if let Some(error) = reload.fresh.error() {
+            return Err(error.clone());
+        }
+        Ok(self.catch_up(*reload.fresh, ids, height))
+    }
+
+    /// Puts the reloaded rows in place of those on screen: the same `/` filter, the cursor on
+    /// the same resource (by id; else at the same index) and at the same height on the screen.
+    fn catch_up(&mut self, fresh: Browser, ids: &mut RequestIds, height: usize) -> Vec<Command> {
+        let here = self.selected().and_then(|row| row.id.clone());
+        let (index, from_top) = (
+            self.cursor.selected,
+            self.cursor.selected - self.cursor.offset.min(self.cursor.selected),
+        );
+        let commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
+        self.listing = fresh.listing;
+        self.types_seen.extend(fresh.types_seen);
+        self.reselect = None;
+        let needle = self.filter.text().to_lowercase();
+        let rows = self.rows();
+        let visible: Vec<usize> = (0..rows.len())
+            .filter(|&i| row_matches(&rows[i], &needle))
+            .collect();
+        let found = here.as_deref().and_then(|id| {
+            visible
+                .iter()
+                .position(|&i| rows[i].id.as_deref() == Some(id))
+        });
+        self.visible = visible;
+        let len = self.visible.len();
+        self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));
+        self.cursor.offset = self.cursor.selected.saturating_sub(from_top);
+        self.cursor.keep_visible(len, height);
+        commands
+            .into_iter()
+            .chain(self.prefetch(ids, height))
+            .collect()
+    }
+}

@@ -1,0 +1,118 @@
+//! What the status bar warns of, which a narrow terminal cuts, is what `!` shows whole (issue 20
+//! item 4), and a `--types` file that gave no types is said at once (item 2).
+
+use std::sync::Arc;
+
+use crossterm::event::KeyCode;
+use ratatui::layout::Rect;
+use serde_json::json;
+
+use super::overlay::Overlay;
+use super::tests::{code, key};
+use super::*;
+use crate::api::{Exchange, ListResponse, Reply};
+use crate::catalog::{Catalog, NO_DEFINITION_HINT};
+
+/// An 80x24 app over two rows of a type nothing defines, the known types (none) loaded with
+/// `problems`.
+fn app(problems: &[&str]) -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let id = commands.iter().find_map(Command::request_id).unwrap();
+    let rows = json!({"resources": [
+        {"id": "r1", "type": "mystery", "name": "one"},
+        {"id": "r2", "type": "mystery", "name": "two"}
+    ]});
+    let page = ListResponse::from_value(rows).unwrap();
+    app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
+    app.update(Action::reply(RequestId(999), known(problems)));
+    app
+}
+
+fn known(problems: &[&str]) -> Delivery {
+    Delivery::Types(Arc::new(KnownTypes {
+        catalog: Catalog::default(),
+        problems: problems.iter().map(|p| p.to_string()).collect(),
+    }))
+}
+
+/// The message `!` shows now.
+fn bang(app: &mut App) -> String {
+    key(app, '!');
+    let shown = match &app.overlay {
+        Some(Overlay::Error(popup)) => popup.report.message.clone(),
+        other => panic!("! shows no error: {other:?}"),
+    };
+    code(app, KeyCode::Esc);
+    shown
+}
+
+#[test]
+fn a_types_file_that_gave_no_types_is_said_at_once_and_under_bang() {
+    let problem = "/tmp/nosuch.json: cannot read it: No such file or directory (os error 2)";
+    let mut app = app(&[problem]);
+    match &app.notice {
+        Some(Notice::Error(text)) => assert!(text.contains(problem), "{text}"),
+        other => panic!("not said: {other:?}"),
+    }
+    assert!(bang(&mut app).contains(problem));
+    // The same problems loaded again (`r` in the types view) are not said again.
+    key(&mut app, 'j');
+    app.update(Action::reply(RequestId(1000), known(&[problem])));
+    assert_eq!(app.notice, None);
+}
+
+#[test]
+fn the_advice_on_a_type_without_definition_is_whole_under_bang() {
+    let mut app = app(&[]);
+    key(&mut app, '2');
+    code(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(_))),
+        "{:?}",
+        app.notice
+    );
+    let shown = bang(&mut app);
+    assert!(shown.starts_with("mystery: no definition known"), "{shown}");
+    assert!(shown.ends_with(NO_DEFINITION_HINT), "{shown}");
+}
+
+#[test]
+fn an_editor_not_found_is_whole_under_bang() {
+    let mut app = app(&[]);
+    key(&mut app, 'R');
+    let commands = key(&mut app, 'e');
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::EditExternally { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the editor asked for");
+    let why = "the editor `no-such-editor --wait` was not found: set $VISUAL or $EDITOR";
+    app.update(Action::reply(id, Delivery::Edited(Err(why.into()))));
+    assert!(bang(&mut app).contains(why));
+}
+
+#[test]
+fn a_draft_the_store_did_not_take_is_whole_under_bang() {
+    let mut app = app(&[]);
+    key(&mut app, 'R');
+    key(&mut app, 'j');
+    key(&mut app, 'j');
+    key(&mut app, 'i');
+    key(&mut app, 'x');
+    code(&mut app, KeyCode::Esc);
+    let at = app.now + std::time::Duration::from_secs(2);
+    let commands = super::tests::tick(&mut app, at);
+    let id = commands
+        .iter()
+        .find_map(Command::request_id)
+        .expect("a save");
+    let why = "cannot use the store at /home/someone/.local/share/appdeck/appdeck.sqlite3: \
+               database is locked";
+    app.update(Action::reply(id, Delivery::DraftSaved(Err(why.into()))));
+    assert!(bang(&mut app).contains(why));
+}
