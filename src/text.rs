@@ -84,6 +84,14 @@ pub fn count(n: usize) -> String {
     out
 }
 
+/// `n` and the noun, plural unless `n` is 1: "1 key", "12 keys", "1,024 sends".
+pub fn counted(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{} {noun}s", count(n)),
+    }
+}
+
 /// Where `text` breaks when wrapped at `width` columns: after the last space that fits, else
 /// (a URL, an id, a long JSON token) right at the edge. The byte ranges of its rows, at most
 /// `max_rows` of them; put end to end they give `text` back (spaces included), so a break never

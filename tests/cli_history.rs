@@ -72,7 +72,7 @@ fn a_report_sent_is_listed_and_shown_in_full() {
         lines[1]
     );
     assert!(
-        out.stderr.contains("1 sends, newest first"),
+        out.stderr.contains("1 send, newest first"),
         "{}",
         out.stderr
     );

@@ -8,7 +8,7 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::tests::{code, key};
+use super::harness::{key, press};
 use super::*;
 use crate::api::{Answer, Exchange, ListRequest, ListResponse, Reply, ReportResponse};
 
@@ -88,7 +88,7 @@ fn an_ok_report_keeps_the_loaded_rows_and_the_cursor() {
     key(&mut app, 'R');
     key(&mut app, 's');
     let sent = (0..2)
-        .flat_map(|_| code(&mut app, KeyCode::Enter))
+        .flat_map(|_| press(&mut app, KeyCode::Enter))
         .find_map(|c| match c {
             Command::Api { id, .. } => Some(id),
             _ => None,
@@ -103,8 +103,8 @@ fn an_ok_report_keeps_the_loaded_rows_and_the_cursor() {
     assert_eq!(app.activity().as_deref(), Some("refreshing the list…"));
     serve_pages(&mut app, after, Some("r295"));
 
-    code(&mut app, KeyCode::Esc);
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     assert!(app.stack.top().is_none(), "back on the list");
     assert_eq!(
         app.browser.rows().len(),

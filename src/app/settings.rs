@@ -77,8 +77,9 @@ fn opener(file: &DeTable, text: &str) -> Result<Option<String>, LineProblem> {
     match value.get_ref() {
         toml::de::DeValue::String(line) => Ok(Some(line.to_string())),
         _ => Err(LineProblem::new(
-            super::located::line_of(text, value.span().start),
-            "`opener` must be a string: the command that opens links, such as              opener = \"firefox --new-tab %s\" (%s is the URL; without it the URL goes last)",
+            crate::config::located::line_of(text, value.span().start),
+            "`opener` must be a string: the command that opens links, such as \
+             opener = \"firefox --new-tab %s\" (%s is the URL; without it the URL goes last)",
         )),
     }
 }

@@ -7,8 +7,8 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::json;
 
+use super::harness::{key, press};
 use super::overlay::Overlay;
-use super::tests::{code, key};
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
 use crate::catalog::{Catalog, NO_DEFINITION_HINT};
@@ -45,7 +45,7 @@ fn bang(app: &mut App) -> String {
         Some(Overlay::Error(popup)) => popup.report.message.clone(),
         other => panic!("! shows no error: {other:?}"),
     };
-    code(app, KeyCode::Esc);
+    press(app, KeyCode::Esc);
     shown
 }
 
@@ -68,7 +68,7 @@ fn a_types_file_that_gave_no_types_is_said_at_once_and_under_bang() {
 fn the_advice_on_a_type_without_definition_is_whole_under_bang() {
     let mut app = app(&[]);
     key(&mut app, '2');
-    code(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
     assert!(
         matches!(&app.notice, Some(Notice::Error(_))),
         "{:?}",
@@ -104,7 +104,7 @@ fn a_draft_the_store_did_not_take_is_whole_under_bang() {
     key(&mut app, 'j');
     key(&mut app, 'i');
     key(&mut app, 'x');
-    code(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
     let at = app.now + std::time::Duration::from_secs(2);
     let commands = super::tests::tick(&mut app, at);
     let id = commands

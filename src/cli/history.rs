@@ -86,12 +86,12 @@ fn list(
             }
         }
         HistoryOutput::Table => {
-            let what = kind.map_or("sends", |k| match k {
-                SendKind::Report => "reports",
-                SendKind::Connect => "connects",
+            let what = kind.map_or("send", |k| match k {
+                SendKind::Report => "report",
+                SendKind::Connect => "connect",
             });
             if entries.is_empty() {
-                eprintln!("no {what} recorded yet");
+                eprintln!("no {what}s recorded yet");
                 return Ok(());
             }
             let rows: Vec<Vec<String>> = entries.iter().map(table_row).collect();
@@ -102,8 +102,8 @@ fn list(
                 writeln!(out, "{}", join_cells(&widths, row))?;
             }
             eprintln!(
-                "{} {what}, newest first; `appdeck history show ID` shows one in full",
-                entries.len()
+                "{}, newest first; `appdeck history show ID` shows one in full",
+                crate::text::counted(entries.len(), what)
             );
         }
     }

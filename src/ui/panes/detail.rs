@@ -178,7 +178,7 @@ fn pane_title(detail: &Detail, pane: DetailPart) -> String {
         DetailPart::Tree => " Properties ".to_owned(),
         DetailPart::Raw => format!(
             " Raw JSON · {}{} ",
-            detail.raw_source.label(),
+            detail.raw_label(),
             if detail.raw_wrap { " · wrapped" } else { "" }
         ),
     }

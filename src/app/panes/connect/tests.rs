@@ -835,7 +835,7 @@ fn a_connect_answered_2xx_with_an_empty_body_is_accepted_with_a_warning_and_reco
     let mut app = app_knowing(Vec::new());
     key(&mut app, 'C');
     key(&mut app, 's');
-    let commands = code(&mut app, KeyCode::Enter);
+    let commands = press(&mut app, KeyCode::Enter);
     let id = commands
         .iter()
         .find_map(|c| match c {

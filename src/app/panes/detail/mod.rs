@@ -194,6 +194,15 @@ impl Detail {
         }
     }
 
+    /// What the raw JSON pane's title says it shows: the properties or the whole resource; for a
+    /// malformed item (no resource, so no properties) the item as it came.
+    pub fn raw_label(&self) -> &'static str {
+        match self.item.as_ref() {
+            PageItem::Malformed(_) => "the item as it came",
+            PageItem::Resource(_) => self.raw_source.label(),
+        }
+    }
+
     /// What the raw pane shows now: the properties or the whole resource.
     pub fn raw(&self) -> &RawJson {
         match self.raw_source {
@@ -498,7 +507,10 @@ fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
     if let Some(value) = r.properties.to_json() {
         let mut line = FieldLine::of_value(FieldKind::Field, "properties", &value);
         if let Value::Object(map) = &value {
-            line.value = format!("{} keys (tree and raw JSON on the right)", map.len());
+            line.value = format!(
+                "{} (tree and raw JSON on the right)",
+                crate::text::counted(map.len(), "key")
+            );
         }
         lines.push(line);
     }

@@ -228,3 +228,28 @@ fn v_on_a_field_shows_it_whole_and_on_a_heading_says_there_is_nothing() {
     app.update(Action::ShowValue);
     assert_eq!(popup(&app).unwrap().text, url);
 }
+
+/// Issue 20 item 8: one key is "1 key" (it said "1 keys").
+#[test]
+fn properties_with_one_key_say_1_key() {
+    let app = open(json!({"id": "r1", "properties": {"only": 1}}), (120, 40));
+    let line = detail(&app)
+        .unwrap()
+        .fields
+        .iter()
+        .find(|l| l.label == "properties")
+        .expect("the properties line");
+    assert!(line.value.starts_with("1 key ("), "{}", line.value);
+}
+
+/// Issue 20 item 8: a malformed item has no properties: its raw JSON pane says it shows the item
+/// as it came (it said "properties"); a resource's says which of the two it shows.
+#[test]
+fn the_raw_pane_of_a_malformed_item_says_it_is_the_item() {
+    let app = open(json!([1, 2]), (120, 40));
+    assert_eq!(detail(&app).unwrap().raw_label(), "the item as it came");
+    let mut app = open(json!({"id": "r1", "properties": {"a": 1}}), (120, 40));
+    assert_eq!(detail(&app).unwrap().raw_label(), "properties");
+    app.update(Action::ToggleRawSource);
+    assert_eq!(detail(&app).unwrap().raw_label(), "whole resource");
+}

@@ -465,7 +465,7 @@ fn r_on_a_list_of_one_type_reports_on_its_row() {
         Box::new(Exchange::local(Ok(Reply::page(page)))),
     ));
     press(&mut app, KeyCode::Char('R'));
-    let Some(Screen::Composer(composer)) = app.stack.top() else {
+    let Some(Screen::Report(composer)) = app.stack.top() else {
         panic!("no report opened: {:?}", app.notice);
     };
     assert!(composer.resource_text().contains("res_9"));
