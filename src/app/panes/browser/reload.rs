@@ -82,7 +82,7 @@ impl Browser {
         Ok(self.catch_up(*reload.fresh, ids, height))
     }
 
-    /// Puts the reloaded rows in place of those on screen: the same `/` filter, the cursor on
+    /// Puts the reloaded rows in place of those on screen: the same `/` and status filters, the cursor on
     /// the same resource (by id; else at the same index) and at the same height on the screen.
     fn catch_up(&mut self, fresh: Browser, ids: &mut RequestIds, height: usize) -> Vec<Command> {
         let here = self.selected().and_then(|row| row.id.clone());
@@ -96,8 +96,9 @@ impl Browser {
         self.reselect = None;
         let needle = self.filter.text().to_lowercase();
         let rows = self.rows();
+        let status = self.status_filter.as_deref();
         let visible: Vec<usize> = (0..rows.len())
-            .filter(|&i| row_matches(&rows[i], &needle))
+            .filter(|&i| row_matches(&rows[i], &needle, status))
             .collect();
         let found = here.as_deref().and_then(|id| {
             visible
