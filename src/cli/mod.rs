@@ -143,7 +143,7 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
     match command {
         Command::List(args) => {
             let configured = configured(global)?;
-            let client = Client::new(&configured.settings)?;
+            let client = client(&configured.settings, global)?;
             let retries = args.retries.unwrap_or(configured.retries);
             let width = table::output_width();
             // One lock for the whole listing, written in large blocks.
