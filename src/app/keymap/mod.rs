@@ -254,7 +254,7 @@ pub static GLOBAL: [Binding; 9] = [
         "show_overview",
         &[Char('4')],
         "4",
-        "the loaded rows in charts: by type, by status, updated over time",
+        "the loaded rows in charts, by type and status",
         || Action::ShowOverview,
         "overview",
     ),

@@ -43,10 +43,7 @@ pub const COMMANDS: [(&str, &str); 11] = [
         "profile NAME: switch to another profile of the config file (no name: list them)",
     ),
     ("history", "the reports and connects sent"),
-    (
-        "overview",
-        "the loaded rows in charts: by type, by status, over time",
-    ),
+    ("overview", "the loaded rows in charts, by type and status"),
     (
         "connect",
         "connect [new|PATH]: compose an app version (new: types inferred from the list)",
