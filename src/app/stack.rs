@@ -56,6 +56,8 @@ impl Stack {
     }
 
     pub fn push(&mut self, screen: Screen) -> ScreenId {
+        // Ids are only compared: they must be unique and never `ScreenId::BROWSER` (0). Counting
+        // down from there (the `-=` mutant, wrapping) would be as good: benches/mutants.toml.
         self.last_id += 1;
         let id = ScreenId(self.last_id);
         self.layers.push(Layer { id, screen });
