@@ -232,6 +232,9 @@ pub enum Delivery {
     Api(Box<ApiReply>),
     /// A pane's background job's answer ([`Command::Run`]); only that pane knows its type.
     Job(JobOutput),
+    /// How far a job still running has come ([`crate::app::job::Progress::set`]): `done` of
+    /// `total` units of its own.
+    Progress { done: u64, total: u64 },
     /// The known types ([`Command::LoadTypes`]); the app keeps them, then the pane that asked.
     Types(Arc<KnownTypes>),
     /// The newest sends of the history, or why the store could not be read
@@ -297,7 +300,8 @@ pub enum Command {
     Api { id: RequestId, call: ApiCall },
     /// Run a pane's job on a background task; [`Delivery::Job`].
     Run { id: RequestId, job: Work },
-    /// Abort a request in flight (its result, if any, is stale anyway).
+    /// Abort a request in flight (its result, if any, is stale anyway); a job is asked to stop
+    /// ([`crate::app::job::Progress::cancelled`]).
     Cancel(RequestId),
     /// Open an http(s) URL in the user's browser.
     OpenUrl(String),

@@ -1,29 +1,92 @@
 //! Work a pane hands the runtime to do off the UI thread: laying out megabytes of JSON, checking
-//! or comparing a large payload. The pane defines the job in its own folder ([`Job`]) and returns
-//! it as [`Command::Run`](super::Command::Run); the runtime runs every job the same way, on a
-//! blocking task, and the answer comes back by request id ([`Delivery::Job`](super::Delivery::Job))
-//! to the pane that asked, which alone knows its type ([`JobOutput::take`]).
+//! or comparing a large payload, going through every loaded row. The pane defines the job in its
+//! own folder ([`Job`]) and returns it as [`Command::Run`](super::Command::Run); the runtime runs
+//! every job the same way, on a blocking task, and the answer comes back by request id
+//! ([`Delivery::Job`](super::Delivery::Job)) to the pane that asked, which alone knows its type
+//! ([`JobOutput::take`]). A long job says how far it is ([`Progress::set`], arriving as
+//! [`Delivery::Progress`](super::Delivery::Progress) before the answer) and stops early once
+//! [`Command::Cancel`](super::Command::Cancel) names it ([`Progress::cancelled`]).
 
 use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-/// Pure work over data the pane copied into it: no I/O, no app state.
+/// Work over data the pane handed it (and what that data leads to: the rows' bodies, a file the
+/// user named), never the app's state.
 pub trait Job: Any + Send + Sync + fmt::Debug {
     /// What the pane gets back.
     type Output: Send + 'static;
 
-    fn run(&self) -> Self::Output;
+    fn run(&self, progress: &Progress) -> Self::Output;
+}
+
+/// How often, at most, a job's progress reaches the screen: every report would flood the loop
+/// with redraws no one can read.
+const PROGRESS_EVERY: Duration = Duration::from_millis(50);
+
+/// A running job's line back to the pane that asked: how far it is, and whether it should stop.
+pub struct Progress {
+    report: Box<dyn Fn(u64, u64) + Send + Sync>,
+    cancel: Arc<AtomicBool>,
+    /// When progress was last passed on.
+    last: Mutex<Option<Instant>>,
+}
+
+impl Progress {
+    /// Passes progress to `report` (at most every [`PROGRESS_EVERY`]); `cancel` turns true when
+    /// the job should stop.
+    pub fn new(report: impl Fn(u64, u64) + Send + Sync + 'static, cancel: Arc<AtomicBool>) -> Self {
+        Progress {
+            report: Box::new(report),
+            cancel,
+            last: Mutex::new(None),
+        }
+    }
+
+    /// Progress that goes nowhere, of a job no one cancels (tests, benches, a job run in place).
+    pub fn detached() -> Self {
+        Progress::new(|_, _| {}, Arc::default())
+    }
+
+    /// `done` of `total` units are done. Cheap enough to call for every unit.
+    pub fn set(&self, done: u64, total: u64) {
+        let now = Instant::now();
+        let Ok(mut last) = self.last.lock() else {
+            return;
+        };
+        if last.is_some_and(|at| now.duration_since(at) < PROGRESS_EVERY) {
+            return;
+        }
+        *last = Some(now);
+        (self.report)(done, total);
+    }
+
+    /// Whether the job should stop now and answer with what it has (the pane no longer wants
+    /// the answer, or wants a newer one).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+impl fmt::Debug for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Progress")
+            .field("cancelled", &self.cancelled())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Any [`Job`], as the runtime sees it: something to run that answers with a [`JobOutput`].
 trait AnyJob: Any + Send + Sync + fmt::Debug {
-    fn run_any(&self) -> JobOutput;
+    fn run_any(&self, progress: &Progress) -> JobOutput;
 }
 
 impl<J: Job> AnyJob for J {
-    fn run_any(&self) -> JobOutput {
-        JobOutput::new(self.run())
+    fn run_any(&self, progress: &Progress) -> JobOutput {
+        JobOutput::new(self.run(progress))
     }
 }
 
@@ -36,9 +99,14 @@ impl Work {
         Work(Arc::new(job))
     }
 
-    /// Runs it (the runtime does, on a blocking task; tests do, in place).
+    /// Runs it, reporting to `progress` (the runtime does, on a blocking task).
+    pub fn run_with(&self, progress: &Progress) -> JobOutput {
+        self.0.run_any(progress)
+    }
+
+    /// Runs it in place, with no one watching (tests and benches).
     pub fn run(&self) -> JobOutput {
-        self.0.run_any()
+        self.run_with(&Progress::detached())
     }
 
     /// The job itself, when it is a `J` (for tests and benches that look into it).
@@ -90,8 +158,25 @@ mod tests {
 
     impl Job for Double {
         type Output = u32;
-        fn run(&self) -> u32 {
+        fn run(&self, _: &Progress) -> u32 {
             self.0 * 2
+        }
+    }
+
+    /// Counts to its number, reporting each step, unless cancelled first.
+    #[derive(Debug)]
+    struct Count(u64);
+
+    impl Job for Count {
+        type Output = u64;
+        fn run(&self, progress: &Progress) -> u64 {
+            for done in 0..self.0 {
+                if progress.cancelled() {
+                    return done;
+                }
+                progress.set(done, self.0);
+            }
+            self.0
         }
     }
 
@@ -103,5 +188,33 @@ mod tests {
         assert_eq!(work.run().take::<String>(), None);
         assert_eq!(work, work.clone());
         assert_ne!(work, Work::new(Double(21)));
+    }
+
+    #[test]
+    fn progress_is_passed_on_at_most_every_interval_and_cancel_stops_the_job() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let sink = seen.clone();
+        let progress = Progress::new(
+            move |d, t| sink.lock().unwrap().push((d, t)),
+            cancel.clone(),
+        );
+        assert_eq!(
+            Work::new(Count(1000)).run_with(&progress).take::<u64>(),
+            Some(1000)
+        );
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [(0, 1000)],
+            "a fast job reports once, not a thousand times"
+        );
+        std::thread::sleep(PROGRESS_EVERY);
+        progress.set(5, 10);
+        assert_eq!(seen.lock().unwrap().last(), Some(&(5, 10)));
+        cancel.store(true, Ordering::Relaxed);
+        assert_eq!(
+            Work::new(Count(1000)).run_with(&progress).take::<u64>(),
+            Some(0)
+        );
     }
 }

@@ -279,7 +279,10 @@ where
     }
 
     fn apply(&mut self, action: Action) {
-        if let Action::Reply { id, .. } = &action {
+        // A job's progress is not its end: it can still be cancelled.
+        if let Action::Reply { id, delivery } = &action
+            && !matches!(delivery, Delivery::Progress { .. })
+        {
             self.executor.finished(*id);
         }
         self.app.now = std::time::Instant::now();

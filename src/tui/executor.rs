@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use futures_util::FutureExt;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::AbortHandle;
 
 use crate::api::{ApiError, Client, Exchange};
-use crate::app::job::Work;
+use crate::app::job::{Progress, Work};
 use crate::app::{Action, ApiCall, Delivery, OpenAs, RequestId};
 use crate::bounded_read::{self, MAX_PAYLOAD_BYTES};
 use crate::store::{HistoryQuery, Sent, Store};
@@ -24,6 +24,8 @@ pub struct Executor {
     client: Client,
     results: UnboundedSender<Action>,
     in_flight: HashMap<RequestId, AbortHandle>,
+    /// The jobs running, each with the flag that asks it to stop.
+    jobs: HashMap<RequestId, Arc<AtomicBool>>,
     /// API tasks that still exist, however they end (see [`TaskAlive`]).
     alive: Arc<AtomicUsize>,
     /// Where the known types come from (see [`Self::know_types`]).
@@ -38,6 +40,7 @@ impl Executor {
             client,
             results,
             in_flight: HashMap::new(),
+            jobs: HashMap::new(),
             alive: Arc::default(),
             type_sources: Arc::default(),
             store_path: None,
@@ -125,19 +128,33 @@ impl Executor {
     /// The result of `id` arrived: forget its task.
     pub fn finished(&mut self, id: RequestId) {
         self.in_flight.remove(&id);
+        self.jobs.remove(&id);
     }
 
     pub fn cancel(&mut self, id: RequestId) {
         if let Some(task) = self.in_flight.remove(&id) {
             task.abort();
         }
+        if let Some(stop) = self.jobs.remove(&id) {
+            stop.store(true, Ordering::Relaxed);
+        }
     }
 
-    /// Runs a pane's job off the UI thread; its answer goes back to the pane that asked.
-    pub fn run(&self, id: RequestId, job: Work) {
+    /// Runs a pane's job off the UI thread; its progress and answer go back to the pane that
+    /// asked.
+    pub fn run(&mut self, id: RequestId, job: Work) {
+        let results = self.results.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        self.jobs.insert(id, stop.clone());
+        let progress = Progress::new(
+            move |done, total| {
+                let _ = results.send(Action::reply(id, Delivery::Progress { done, total }));
+            },
+            stop,
+        );
         let results = self.results.clone();
         tokio::task::spawn_blocking(move || {
-            let _ = results.send(Action::reply(id, Delivery::Job(job.run())));
+            let _ = results.send(Action::reply(id, Delivery::Job(job.run_with(&progress))));
         });
     }
 
@@ -223,5 +240,58 @@ fn internal_error() -> ApiError {
     ApiError::Decode {
         problem: "appdeck failed while reading the answer (a bug; the log has the details)".into(),
         excerpt: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{ClientSettings, Token};
+    use crate::app::job::Job;
+    use std::time::Duration;
+
+    /// Reports once, then waits until it is cancelled; answers whether it was.
+    #[derive(Debug)]
+    struct UntilCancelled;
+
+    impl Job for UntilCancelled {
+        type Output = &'static str;
+        fn run(&self, progress: &Progress) -> &'static str {
+            progress.set(1, 2);
+            let deadline = std::time::Instant::now() + Duration::from_secs(10);
+            while !progress.cancelled() {
+                if std::time::Instant::now() > deadline {
+                    return "never cancelled";
+                }
+                std::thread::yield_now();
+            }
+            "cancelled"
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_job_reports_progress_and_stops_when_cancelled() {
+        let settings = ClientSettings::new("http://127.0.0.1:9/api/v1", Token::new("t"));
+        let (sender, mut replies) = tokio::sync::mpsc::unbounded_channel();
+        let mut executor = Executor::new(Client::new(&settings).unwrap(), sender);
+        let id = RequestId(7);
+        executor.run(id, Work::new(UntilCancelled));
+        let mut next = async || tokio::time::timeout(Duration::from_secs(10), replies.recv()).await;
+        match next().await {
+            Ok(Some(Action::Reply {
+                id: got,
+                delivery: Delivery::Progress { done: 1, total: 2 },
+            })) => assert_eq!(got, id),
+            other => panic!("expected progress, got {other:?}"),
+        }
+        // Progress is not the end: the job can still be cancelled.
+        executor.cancel(id);
+        match next().await {
+            Ok(Some(Action::Reply {
+                delivery: Delivery::Job(answer),
+                ..
+            })) => assert_eq!(answer.take::<&str>(), Some("cancelled")),
+            other => panic!("expected the answer, got {other:?}"),
+        }
     }
 }

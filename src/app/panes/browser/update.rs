@@ -7,7 +7,7 @@ use super::keys::BROWSER_KEYS;
 use super::row::Row;
 use super::{Browser, More};
 use crate::api::{self, ApiError};
-use crate::app::job::{Job, Work};
+use crate::app::job::{Job, Progress, Work};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::loadable::Loadable;
@@ -31,7 +31,7 @@ pub struct OpenDetail {
 impl Job for OpenDetail {
     type Output = Detail;
 
-    fn run(&self) -> Detail {
+    fn run(&self, _: &Progress) -> Detail {
         Detail::open(Arc::new(self.row.item()))
     }
 }

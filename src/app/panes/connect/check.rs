@@ -215,7 +215,7 @@ pub struct AnalysisJob {
 impl crate::app::job::Job for AnalysisJob {
     type Output = Analysis;
 
-    fn run(&self) -> Analysis {
+    fn run(&self, _: &crate::app::job::Progress) -> Analysis {
         analyse(self)
     }
 }

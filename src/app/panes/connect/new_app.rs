@@ -43,7 +43,7 @@ impl Inferring {
 impl crate::app::job::Job for InferJob {
     type Output = Start;
 
-    fn run(&self) -> Start {
+    fn run(&self, _: &crate::app::job::Progress) -> Start {
         infer(self)
     }
 }

@@ -54,7 +54,7 @@ pub struct CheckJob {
 impl crate::app::job::Job for CheckJob {
     type Output = Vec<ReportFinding>;
 
-    fn run(&self) -> Vec<ReportFinding> {
+    fn run(&self, _: &crate::app::job::Progress) -> Vec<ReportFinding> {
         run(self)
     }
 }

@@ -90,7 +90,7 @@ impl OpenType {
 impl crate::app::job::Job for OpenType {
     type Output = TypeDetail;
 
-    fn run(&self) -> TypeDetail {
+    fn run(&self, _: &crate::app::job::Progress) -> TypeDetail {
         TypeDetail::open(self)
     }
 }
