@@ -2,7 +2,6 @@
 
 pub(crate) use super::harness::{key, press};
 use crate::app::Delivery;
-use crate::app::job::JobOutput;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
@@ -581,26 +580,22 @@ fn a_large_resource_opens_in_the_background_and_a_stale_one_is_dropped() {
     let [Command::Run { id, job }] = commands.as_slice() else {
         panic!("expected the detail to be prepared off the UI thread: {commands:?}")
     };
-    let row = &job.get::<OpenDetail>().expect("a detail to prepare").row;
+    assert!(job.get::<OpenDetail>().is_some(), "a detail to prepare");
     assert!(
         detail(&app).is_none(),
         "the list stays until the detail is ready"
     );
     assert!(matches!(&app.notice, Some(Notice::Info(t)) if t.contains("opening a large resource")));
-    let prepared = Box::new(Detail::open(std::sync::Arc::new(row.item())));
     // Esc cancels: the detail that arrives later is dropped.
     app.update(Action::Back);
-    app.update(Action::reply(
-        *id,
-        Delivery::Job(JobOutput::new(*prepared.clone())),
-    ));
+    app.update(Action::reply(*id, Delivery::Job(job.run())));
     assert!(detail(&app).is_none());
     // Opened again, it is shown when ready.
     let commands = app.update(Action::Open);
-    let [Command::Run { id, .. }] = commands.as_slice() else {
+    let [Command::Run { id, job }] = commands.as_slice() else {
         panic!()
     };
-    app.update(Action::reply(*id, Delivery::Job(JobOutput::new(*prepared))));
+    app.update(Action::reply(*id, Delivery::Job(job.run())));
     assert!(detail(&app).unwrap().tree.lines().len() >= 4_000);
 }
 

@@ -186,10 +186,13 @@ mod tests {
     use serde_json::json;
 
     fn row(t: &str, name: &str, status: &str, id: &str) -> Row {
-        Row::from_item(&PageItem::from_value(json!({
-            "type": t, "display_name": name, "status": status, "id": id,
-            "external_id": "ser-293252716", "updated_at": "2024-06-27T10:56:00Z"
-        })))
+        Row::from_item(
+            &PageItem::from_value(json!({
+                "type": t, "display_name": name, "status": status, "id": id,
+                "external_id": "ser-293252716", "updated_at": "2024-06-27T10:56:00Z"
+            })),
+            &Default::default(),
+        )
     }
 
     fn widths_of(layout: &[(Column, usize)]) -> Vec<(&'static str, usize)> {

@@ -2,6 +2,7 @@
 //! over loaded rows, and the decisions of when to fetch the next page. Always at the bottom of
 //! the stack. Its keys are in `keys.rs`, its handling of actions in `update.rs`.
 
+pub mod bodies;
 pub mod columns;
 pub mod keys;
 mod reload;
@@ -22,6 +23,7 @@ use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
 use crate::app::overlay::TypePicker;
 use crate::app::widgets::{LineInput, ListCursor};
+use bodies::{Bodies, BodyError};
 use row::Row;
 use summary::LoadedSummary;
 
@@ -41,6 +43,8 @@ pub struct Listing {
     pub widths: columns::ColumnWidths,
     /// What the rows add up to, shared with the panes that count them.
     pub summary: Arc<LoadedSummary>,
+    /// The items' JSON texts, which the rows point into.
+    pub bodies: Bodies,
 }
 
 /// Whether the listing has more pages, and what became of the last attempt to get one.
@@ -138,6 +142,19 @@ impl Browser {
     pub fn selected(&self) -> Option<&Row> {
         let index = *self.visible.get(self.cursor.selected)?;
         self.rows().get(index)
+    }
+
+    /// The bodies the rows point into (empty before the first page).
+    pub fn bodies(&self) -> Bodies {
+        self.listing
+            .loaded()
+            .map(|l| l.bodies.clone())
+            .unwrap_or_default()
+    }
+
+    /// The whole item of one of the listing's rows, read back from its body.
+    pub fn item(&self, row: &Row) -> Result<crate::api::PageItem, BodyError> {
+        row.item(&self.bodies())
     }
 
     /// The request in flight, whichever page it is for.
@@ -249,9 +266,10 @@ impl Browser {
             },
         };
         let start = listing.rows.len();
+        let bodies = &listing.bodies;
         listing
             .rows
-            .extend(page.resources.iter().map(Row::from_item));
+            .extend((page.resources.iter()).map(|item| Row::from_item(item, bodies)));
         listing.widths.extend(&listing.rows[start..]);
         summary.add(&listing.rows[start..]);
         summary.more = !matches!(listing.more, More::End | More::Fault(_));

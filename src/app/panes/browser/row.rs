@@ -1,9 +1,9 @@
 //! One row of the resource list, kept small: what the table shows and the `/` filter reads, and
-//! the item's JSON as compact text. A resource held as a JSON tree costs about ten times its text
-//! (100,000 rows took over a gigabyte); the full item is parsed again when its detail opens.
+//! where the item's JSON is kept (as compact text, in the listing's [`Bodies`]). A resource held
+//! as a JSON tree costs about ten times its text (100,000 rows took over a gigabyte); the full
+//! item is parsed again when its detail opens.
 
-use std::sync::Arc;
-
+use super::bodies::{Bodies, BodyError, BodyId};
 use crate::api::{Field, PageItem};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,15 +20,19 @@ pub struct Row {
     pub malformed: bool,
     /// Not a resource, or a resource with fields of an unexpected type: the `!` mark.
     pub marked: bool,
-    /// The item as it came, as compact JSON; shared, so work off the UI thread can take it
-    /// without a copy.
-    raw: Arc<str>,
+    /// The item as it came, as compact JSON, in the listing's bodies.
+    pub body: BodyId,
+    /// The size of that JSON text, in bytes.
+    json_len: u32,
 }
 
 impl Row {
-    pub fn from_item(item: &PageItem) -> Row {
+    /// The row of `item`, its JSON kept in `bodies`.
+    pub fn from_item(item: &PageItem, bodies: &Bodies) -> Row {
         let text = |f: &Field<String>| f.get().map(|s| Box::from(s.as_str()));
-        let raw = Arc::from(serde_json::to_string(item).unwrap_or_default());
+        let json = serde_json::to_string(item).unwrap_or_default();
+        let json_len = u32::try_from(json.len()).unwrap_or(u32::MAX);
+        let body = bodies.push(json);
         match item.resource() {
             Some(r) => Row {
                 resource_type: text(&r.resource_type),
@@ -40,7 +44,8 @@ impl Row {
                 external_url: text(&r.external_url),
                 malformed: false,
                 marked: !r.field_issues().is_empty(),
-                raw,
+                body,
+                json_len,
             },
             None => Row {
                 resource_type: None,
@@ -52,19 +57,15 @@ impl Row {
                 external_url: None,
                 malformed: true,
                 marked: true,
-                raw,
+                body,
+                json_len,
             },
         }
     }
 
-    /// The whole item again, for the detail view.
-    pub fn item(&self) -> PageItem {
-        Row::item_of(&self.raw)
-    }
-
-    /// The item's compact JSON, shared (see [`Row::item_of`]).
-    pub fn json(&self) -> Arc<str> {
-        self.raw.clone()
+    /// The whole item again, for the detail view, from the bodies of the row's listing.
+    pub fn item(&self, bodies: &Bodies) -> Result<PageItem, BodyError> {
+        Ok(Row::item_of(&bodies.read(self.body)?))
     }
 
     /// The item again from its compact JSON.
@@ -78,7 +79,7 @@ impl Row {
 
     /// Size of the item's JSON text, in bytes.
     pub fn json_len(&self) -> usize {
-        self.raw.len()
+        self.json_len as usize
     }
 
     /// The texts the `/` filter matches against: what the table shows, and the id.
@@ -105,7 +106,8 @@ mod tests {
         let value = json!({"id": "r1", "type": "repo", "name": "alpha", "status": 3, "x": {"y": [1]},
             "properties": {"deep": {"list": [1, 2, 3]}}});
         let item = PageItem::from_value(value.clone());
-        let row = Row::from_item(&item);
+        let bodies = Bodies::default();
+        let row = Row::from_item(&item, &bodies);
         assert_eq!(row.id.as_deref(), Some("r1"));
         assert_eq!(row.title.as_deref(), Some("alpha"));
         assert_eq!(
@@ -113,15 +115,17 @@ mod tests {
             "a wrong-typed status is not shown as text"
         );
         assert!(row.marked && !row.malformed);
-        assert_eq!(row.item(), item);
-        assert_eq!(row.item().to_json(), value);
+        assert_eq!(row.item(&bodies), Ok(item));
+        assert_eq!(row.item(&bodies).unwrap().to_json(), value);
+        assert_eq!(row.json_len(), bodies.read(row.body).unwrap().len());
     }
 
     #[test]
     fn a_malformed_item_stays_what_it_was() {
         let item = PageItem::from_value(json!("oops"));
-        let row = Row::from_item(&item);
+        let bodies = Bodies::default();
+        let row = Row::from_item(&item, &bodies);
         assert!(row.malformed && row.marked);
-        assert_eq!(row.item(), item);
+        assert_eq!(row.item(&bodies), Ok(item));
     }
 }

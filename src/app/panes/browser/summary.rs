@@ -87,7 +87,7 @@ mod tests {
     use serde_json::json;
 
     fn row(value: serde_json::Value) -> Row {
-        Row::from_item(&PageItem::from_value(value))
+        Row::from_item(&PageItem::from_value(value), &Default::default())
     }
 
     #[test]

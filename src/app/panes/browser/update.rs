@@ -3,6 +3,7 @@
 use crate::app::action::Move;
 use std::sync::Arc;
 
+use super::bodies::Bodies;
 use super::keys::BROWSER_KEYS;
 use super::row::Row;
 use super::{Browser, More};
@@ -26,13 +27,16 @@ const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
 #[derive(Debug)]
 pub struct OpenDetail {
     pub row: Row,
+    pub bodies: Bodies,
 }
 
 impl Job for OpenDetail {
-    type Output = Detail;
+    type Output = Option<Detail>;
 
-    fn run(&self, _: &Progress) -> Detail {
-        Detail::open(Arc::new(self.row.item()))
+    /// `None` when the row's body cannot be read.
+    fn run(&self, _: &Progress) -> Option<Detail> {
+        let item = self.row.item(&self.bodies).ok()?;
+        Some(Detail::open(Arc::new(item)))
     }
 }
 
@@ -128,9 +132,9 @@ impl Pane for Browser {
             // Every list reports on its row: the main one, and a list of one type opened over
             // another screen.
             Action::Report => {
-                let resource = self
-                    .selected()
-                    .and_then(|r| serde_json::to_value(r.item()).ok());
+                let resource = (self.selected())
+                    .and_then(|r| self.item(r).ok())
+                    .and_then(|item| serde_json::to_value(item).ok());
                 return match resource {
                     Some(resource) => Outcome::Open(Open::ReportOn(Box::new(resource))),
                     None => Outcome::NotMine(Action::Report),
@@ -170,8 +174,14 @@ impl Pane for Browser {
             Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
                 *cx.notice = None;
-                match detail.take::<Detail>() {
-                    Some(detail) => Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
+                match detail.take::<Option<Detail>>() {
+                    Some(Some(detail)) => {
+                        Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new())
+                    }
+                    Some(None) => {
+                        cx.error("cannot open the resource: its JSON could not be read back");
+                        Outcome::done()
+                    }
                     None => Outcome::done(),
                 }
             }
@@ -231,8 +241,16 @@ impl Browser {
             return Outcome::done();
         };
         if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
-            let detail = Detail::open(Arc::new(row.item()));
-            return Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new());
+            return match self.item(row) {
+                Ok(item) => {
+                    let detail = Detail::open(Arc::new(item));
+                    Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new())
+                }
+                Err(error) => {
+                    cx.error(format!("cannot open the resource: {error}"));
+                    Outcome::done()
+                }
+            };
         }
         let (row, id) = (row.clone(), cx.ids.issue());
         cx.info(format!(
@@ -240,7 +258,10 @@ impl Browser {
             row.json_len() as f64 / 1e6
         ));
         self.opening = Some(id);
-        let job = Work::new(OpenDetail { row });
+        let job = Work::new(OpenDetail {
+            row,
+            bodies: self.bodies(),
+        });
         vec![Command::Run { id, job }].into()
     }
 }

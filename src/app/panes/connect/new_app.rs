@@ -1,16 +1,14 @@
 //! A new app's starting point: one resource type definition per type seen in the rows loaded in
 //! the list, inferred by `crate::infer`. With thousands of rows that takes tens of milliseconds
-//! (`cargo bench --bench diff_infer`), so it runs on a background task ([`Command::Infer`]): the
-//! composer opens at once saying so, and the payload fills in when [`Action::Inferred`] comes.
-//!
-//! [`Command::Infer`]: crate::app::Command::Infer
-//! [`Action::Inferred`]: crate::app::Action::Inferred
+//! (`cargo bench --bench diff_infer`), so it runs as a job ([`InferJob`]): the composer opens at
+//! once saying so, and the payload fills in when the job answers.
 
-use std::sync::Arc;
+use std::ops::ControlFlow;
 
 use super::Start;
 use crate::api::PageItem;
 use crate::app::RequestId;
+use crate::app::panes::browser::bodies::{Bodies, BodyId};
 use crate::app::panes::browser::row::Row;
 use crate::infer::Inference;
 
@@ -19,10 +17,11 @@ pub const NEW_APP_ID: &str = "new-app";
 pub const NEW_APP_VERSION: &str = "0.1.0";
 
 /// What the background inference needs: the list's rows as they were when the composer opened,
-/// each the row's compact JSON, shared with the list (no copy on the UI thread) and parsed there.
-#[derive(Clone, Debug, PartialEq)]
+/// as where their compact JSON is kept (read and parsed there, not on the UI thread).
+#[derive(Clone, Debug)]
 pub struct InferJob {
-    pub rows: Vec<Arc<str>>,
+    pub bodies: Bodies,
+    pub rows: Vec<BodyId>,
 }
 
 /// The inference the composer waits for: the request whose answer fills it, and how many rows
@@ -51,13 +50,15 @@ impl crate::app::job::Job for InferJob {
 /// A new app whose types are inferred from the job's rows. Pure; runs off the UI thread.
 pub fn infer(job: &InferJob) -> Start {
     let mut inference = Inference::new();
-    for row in &job.rows {
-        match Row::item_of(row) {
+    // The bodies of the list's own rows are always there; were one not, it is left out.
+    let _ = job.bodies.scan(&job.rows, |_, json| {
+        match Row::item_of(json) {
             PageItem::Resource(resource) => inference.add_resource(&resource),
             // Not an object: counted as a sample without a type, as `appdeck infer` counts it.
             PageItem::Malformed(_) => inference.add_value(&serde_json::Value::Null),
         }
-    }
+        ControlFlow::Continue(())
+    });
     Start::Inferred {
         payload: inference.connect_payload(NEW_APP_ID, NEW_APP_VERSION),
         samples: inference.samples(),
@@ -70,10 +71,6 @@ mod tests {
 
     use super::*;
 
-    fn row(value: serde_json::Value) -> Arc<str> {
-        Row::from_item(&PageItem::from_value(value)).json()
-    }
-
     /// The rows give the same definitions as their raw JSON does (what `appdeck infer` reads).
     #[test]
     fn rows_infer_what_their_json_infers() {
@@ -84,9 +81,11 @@ mod tests {
             json!({"id": "4", "type": "team", "properties": "not an object"}),
             json!("not a resource"),
         ];
-        let job = InferJob {
-            rows: values.iter().cloned().map(row).collect(),
-        };
+        let bodies = Bodies::default();
+        let rows = (values.iter().cloned())
+            .map(|value| Row::from_item(&PageItem::from_value(value), &bodies).body)
+            .collect();
+        let job = InferJob { bodies, rows };
         let Start::Inferred { payload, samples } = infer(&job) else {
             panic!("a new app's start")
         };

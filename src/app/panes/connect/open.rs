@@ -11,7 +11,6 @@ use super::new_app::{InferJob, Inferring};
 use super::{ConnectComposer, Start};
 use crate::app::job::Work;
 use crate::app::pane::Screen;
-use crate::app::panes::browser::row::Row;
 use crate::app::{App, Command, Notice, UnsentDraft};
 use crate::sanitize;
 
@@ -23,14 +22,17 @@ impl App {
     }
 
     /// A new app whose types are inferred from the rows loaded in the list: on a background
-    /// task, which shares the rows' compact JSON (not copied, not parsed here).
+    /// task, which reads the rows' compact JSON (not copied, not parsed here).
     fn infer_new_app(&mut self) -> (Inferring, Command) {
-        let rows: Vec<_> = self.browser.rows().iter().map(Row::json).collect();
+        let rows: Vec<_> = self.browser.rows().iter().map(|row| row.body).collect();
         let inferring = Inferring {
             id: self.ids.issue(),
             rows: rows.len(),
         };
-        let job = Work::new(InferJob { rows });
+        let job = Work::new(InferJob {
+            bodies: self.browser.bodies(),
+            rows,
+        });
         (
             inferring,
             Command::Run {

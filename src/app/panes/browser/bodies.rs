@@ -1,0 +1,150 @@
+//! The items' JSON texts of one listing, kept apart from its rows: a row holds what the table
+//! shows and a [`BodyId`]; the whole item is read back when something needs it (the detail, a
+//! report, the search over every field, an export). Keeping the texts behind this one door is
+//! what lets them leave memory without the readers changing.
+//!
+//! The UI thread appends as pages arrive; jobs on other threads read at the same time through a
+//! clone of the handle.
+
+use std::ops::ControlFlow;
+use std::sync::{Arc, RwLock};
+
+/// Where one item's JSON text is kept in its listing's [`Bodies`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BodyId(u32);
+
+/// Why a body could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BodyError {
+    /// The id is not from these bodies (a row of another listing).
+    #[error("no such row body ({0})")]
+    Missing(u32),
+}
+
+/// How many texts a scan takes at a time: the lock is never held while the caller works, so the
+/// UI thread appending a page never waits for a scan.
+const SCAN_CHUNK: usize = 1024;
+
+/// The JSON texts of a listing's items, in the order they were added. Cloning shares them.
+#[derive(Clone, Debug, Default)]
+pub struct Bodies {
+    texts: Arc<RwLock<Vec<Arc<str>>>>,
+}
+
+impl Bodies {
+    /// Keeps one item's compact JSON text; the id reads it back.
+    pub fn push(&self, json: String) -> BodyId {
+        let mut texts = self.texts.write().unwrap_or_else(|e| e.into_inner());
+        let id = BodyId(u32::try_from(texts.len()).unwrap_or(u32::MAX));
+        texts.push(Arc::from(json));
+        id
+    }
+
+    /// One item's JSON text, as it was kept.
+    pub fn read(&self, id: BodyId) -> Result<String, BodyError> {
+        let texts = self.texts.read().unwrap_or_else(|e| e.into_inner());
+        let text = texts.get(id.0 as usize).ok_or(BodyError::Missing(id.0))?;
+        Ok(text.to_string())
+    }
+
+    /// Calls `f` with the position in `ids` and the JSON text of each body, in the order of
+    /// `ids`, until it breaks. Meant for jobs going through many rows off the UI thread.
+    pub fn scan(
+        &self,
+        ids: &[BodyId],
+        mut f: impl FnMut(usize, &str) -> ControlFlow<()>,
+    ) -> Result<(), BodyError> {
+        for (chunk_index, chunk) in ids.chunks(SCAN_CHUNK).enumerate() {
+            let texts: Vec<Arc<str>> = {
+                let texts = self.texts.read().unwrap_or_else(|e| e.into_inner());
+                chunk
+                    .iter()
+                    .map(|id| {
+                        texts
+                            .get(id.0 as usize)
+                            .cloned()
+                            .ok_or(BodyError::Missing(id.0))
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            for (offset, text) in texts.iter().enumerate() {
+                if f(chunk_index * SCAN_CHUNK + offset, text).is_break() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_back_each_text_exactly_and_scans_in_the_order_asked() {
+        let bodies = Bodies::default();
+        let ids: Vec<BodyId> = (0..3000)
+            .map(|i| bodies.push(format!(r#"{{"n":{i}0000000000000000000001}}"#)))
+            .collect();
+        assert_eq!(
+            bodies.read(ids[2999]).unwrap(),
+            r#"{"n":29990000000000000000000001}"#
+        );
+        let wanted = [ids[2500], ids[7], ids[1500]];
+        let mut seen = Vec::new();
+        bodies
+            .scan(&wanted, |at, text| {
+                seen.push((at, text.to_owned()));
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(
+            seen,
+            [
+                (0, r#"{"n":25000000000000000000001}"#.to_owned()),
+                (1, r#"{"n":70000000000000000000001}"#.to_owned()),
+                (2, r#"{"n":15000000000000000000001}"#.to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_scan_stops_when_told_and_reads_while_rows_are_added() {
+        let bodies = Bodies::default();
+        let ids: Vec<BodyId> = (0..5000).map(|i| bodies.push(i.to_string())).collect();
+        let reader = bodies.clone();
+        let scanning = std::thread::spawn(move || {
+            let mut count = 0;
+            reader
+                .scan(&ids, |at, _| {
+                    count += 1;
+                    if at == 4000 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .map(|()| count)
+        });
+        for i in 0..5000 {
+            bodies.push(i.to_string());
+        }
+        assert_eq!(scanning.join().unwrap(), Ok(4001));
+        assert_eq!(bodies.read(BodyId(9999)).unwrap(), "4999");
+    }
+
+    #[test]
+    fn an_id_of_other_bodies_is_an_error() {
+        let other = Bodies::default();
+        let id = other.push("{}".into());
+        let _ = other.push("{}".into());
+        let second = BodyId(1);
+        let bodies = Bodies::default();
+        assert_eq!(bodies.read(id), Err(BodyError::Missing(0)));
+        assert_eq!(
+            bodies.scan(&[second], |_, _| ControlFlow::Continue(())),
+            Err(BodyError::Missing(1))
+        );
+    }
+}
