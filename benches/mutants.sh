@@ -5,7 +5,7 @@
 # Each missed mutant is a test to write, or a change that cannot matter (then say so in a
 # comment next to the code, or mark the function `#[mutants::skip]` with the reason).
 #
-# Usage: benches/mutants.sh [AREA...]      AREA: paging, cursor, validate, stack, update, app (default:
+# Usage: benches/mutants.sh [AREA...]      AREA: paging, cursor, validate, stack, routing, update, app (default:
 #                                          the first three; see below for update and app)
 # Needs: cargo-mutants, installed here if missing (`cargo install --locked cargo-mutants`).
 # Results: mutants.out/<area>/ (outcomes.json, caught.txt, missed.txt, unviable.txt, timeout.txt).
@@ -63,10 +63,12 @@ for area in "${areas[@]}"; do
         # (about 460 mutants).
         # The app's reply routing and its stack of screens (issue 19).
         stack) run stack src/app/stack.rs src/app/mod.rs -- --lib ;;
+        # The reply routing alone (src/app/mod.rs), for a run after stack.rs was done.
+        routing) run routing src/app/mod.rs -- --lib ;;
         update) run update 'src/app/**/update.rs' src/app/widgets/filtered_list.rs -- --lib ;;
         # All of the TUI state. Run it once src/app has settled: a rewrite in progress makes
         # its results stale at once.
         app) run app 'src/app/**/*.rs' -- --lib ;;
-        *) echo "unknown area $area (paging, cursor, validate, stack, update, app)" >&2; exit 2 ;;
+        *) echo "unknown area $area (paging, cursor, validate, stack, routing, update, app)" >&2; exit 2 ;;
     esac
 done
