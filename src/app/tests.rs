@@ -240,7 +240,10 @@ fn the_help_scrolls_by_line_and_by_page() {
         _ => panic!("the help is open"),
     };
     let body = layout::screen(app.size).body;
-    let page = super::overlay::Help::rows_in_view(body, scroll(&app).1);
+    let page = match &app.overlay {
+        Some(Overlay::Help(help)) => help.rows_in_view(body),
+        _ => panic!("the help is open"),
+    };
     assert!(
         scroll(&app).1 > 2 * page,
         "the help is over two pages long at 80x14"

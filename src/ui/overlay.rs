@@ -9,7 +9,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::theme::Theme;
 use crate::app::layout;
 use crate::app::overlay::value::ValuePopup;
-use crate::app::overlay::{CommandLine, ErrorPopup, ErrorReport, Help, TypePicker};
+use crate::app::overlay::{
+    CommandLine, ErrorPopup, ErrorReport, HELP_LABEL_WIDTH, Help, TypePicker,
+};
 use crate::sanitize;
 use crate::text::{count, fit};
 use crate::ui::theme::SELECTED_MARKER;
@@ -23,8 +25,8 @@ fn popup_block(theme: &Theme, title: String) -> Block<'static> {
 
 pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
     let entries = help.lines();
-    let popup = Help::popup(area, entries.len());
-    let in_view = Help::rows_in_view(area, entries.len());
+    let popup = help.popup(area);
+    let in_view = help.rows_in_view(area);
     let where_ = help.keys.name;
     frame.render_widget(Clear, popup);
     let mut block = popup_block(theme, format!(" Keys · {where_} "));
@@ -63,7 +65,7 @@ pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
         if entry.label.is_empty() {
             lines.push(Line::styled(fit(entry.text, width), theme.header()));
         } else {
-            let label = format!("  {:<12}", entry.label);
+            let label = format!("  {:<1$}", entry.label, HELP_LABEL_WIDTH - 2);
             let room = width.saturating_sub(label.chars().count());
             lines.push(Line::from(vec![
                 Span::styled(label, theme.title()),

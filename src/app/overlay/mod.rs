@@ -19,6 +19,7 @@ use super::layout;
 use super::widgets::{LineInput, ListCursor};
 use crate::api::ApiError;
 use crate::sanitize;
+use unicode_width::UnicodeWidthStr;
 
 #[derive(Clone, Debug)]
 pub enum Overlay {
@@ -171,9 +172,12 @@ const MOUSE: [(&str, &str); 3] = [
     ("click again", "open the selected row"),
 ];
 
-/// The help popup is this wide at most, and as high as its lines (plus border and filter line).
-const HELP_WIDTH: u16 = 64;
+/// The help popup is as wide as its widest line, so that no description is cut where the screen
+/// has room, and never narrower than this; as high as its lines (plus border and filter line).
+const HELP_MIN_WIDTH: u16 = 64;
 const HELP_CHROME: u16 = 3;
+/// The key column: two spaces, then the key padded to 12.
+pub const HELP_LABEL_WIDTH: usize = 14;
 
 impl Help {
     pub fn new(keys: std::sync::Arc<EffectiveTable>) -> Self {
@@ -195,10 +199,28 @@ impl Help {
 
     /// Every line of the help that matches the filter: keys, then commands, then the mouse.
     pub fn lines(&self) -> Vec<HelpLine> {
-        let needle = self.filter.text().to_lowercase();
-        let mut lines: Vec<HelpLine> = self
-            .entries()
-            .into_iter()
+        self.lines_matching(&self.filter.text().to_lowercase())
+    }
+
+    /// How wide the help's widest line is (filtered or not: the popup keeps its width as the
+    /// filter is typed), border included.
+    fn width(&self) -> u16 {
+        let widest = (self.lines_matching("").iter())
+            .map(|line| {
+                let label = match line.label.is_empty() {
+                    true => 0,
+                    false => HELP_LABEL_WIDTH.max(line.label.width() + 2),
+                };
+                label + line.text.width()
+            })
+            .max()
+            .unwrap_or(0);
+        u16::try_from(widest + 2).unwrap_or(u16::MAX)
+    }
+
+    fn lines_matching(&self, needle: &str) -> Vec<HelpLine> {
+        let mut lines: Vec<HelpLine> = (self.keys.bindings())
+            .filter(|b| matches(needle, &b.label, b.help))
             .map(|b| HelpLine {
                 label: b.label.clone().into_owned(),
                 text: b.help,
@@ -209,7 +231,7 @@ impl Help {
                 "── : commands (Tab completes, ↑/↓ recall)",
                 command_line::COMMANDS
                     .iter()
-                    .filter(|(c, what)| matches(&needle, c, what))
+                    .filter(|(c, what)| matches(needle, c, what))
                     .map(|(c, what)| HelpLine {
                         label: format!(":{c}"),
                         text: what,
@@ -220,7 +242,7 @@ impl Help {
                 "── mouse",
                 MOUSE
                     .iter()
-                    .filter(|(g, what)| matches(&needle, g, what))
+                    .filter(|(g, what)| matches(needle, g, what))
                     .map(|(g, what)| HelpLine {
                         label: (*g).to_owned(),
                         text: what,
@@ -240,24 +262,24 @@ impl Help {
         lines
     }
 
-    /// Where the popup goes in `body`, for `lines` lines.
-    pub fn popup(body: Rect, lines: usize) -> Rect {
-        let height = u16::try_from(lines)
+    /// Where the popup goes in `body`.
+    pub fn popup(&self, body: Rect) -> Rect {
+        let height = u16::try_from(self.lines().len())
             .unwrap_or(u16::MAX)
             .saturating_add(HELP_CHROME)
             .max(6);
-        layout::centered(body, HELP_WIDTH, height)
+        layout::centered(body, self.width().max(HELP_MIN_WIDTH), height)
     }
 
     /// How many help lines fit in the popup drawn in `body` (below the filter line).
-    pub fn rows_in_view(body: Rect, lines: usize) -> usize {
-        usize::from(Self::popup(body, lines).height.saturating_sub(HELP_CHROME))
+    pub fn rows_in_view(&self, body: Rect) -> usize {
+        usize::from(self.popup(body).height.saturating_sub(HELP_CHROME))
     }
 
     /// Scrolls by `delta` lines, never past the last screenful.
     pub fn scroll_by(&mut self, delta: isize, body: Rect) {
         let len = self.lines().len();
-        let last_top = len.saturating_sub(Self::rows_in_view(body, len));
+        let last_top = len.saturating_sub(self.rows_in_view(body));
         self.scroll = self.scroll.saturating_add_signed(delta).min(last_top);
     }
 }

@@ -2,7 +2,7 @@
 //! value in full.
 
 use super::command_line;
-use super::{Help, Overlay};
+use super::Overlay;
 use crate::app::action::Move;
 use crate::app::widgets::LineEvent;
 use crate::app::{Action, App, Command};
@@ -22,7 +22,7 @@ impl App {
                     LineEvent::Changed => help.scroll = 0,
                     LineEvent::Unchanged => {}
                     LineEvent::Other(action) => {
-                        let page = Help::rows_in_view(body, help.lines().len()).max(1) as isize;
+                        let page = help.rows_in_view(body).max(1) as isize;
                         match action {
                             Action::Move(Move::Up) => help.scroll_by(-1, body),
                             Action::Move(Move::Down) => help.scroll_by(1, body),
