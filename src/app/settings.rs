@@ -61,7 +61,13 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
     })?;
     let file = file.get_ref();
     Ok(UiSettings {
-        theme: theme::read(file, &config.text).map_err(located)?,
+        theme: theme::read(file, &config.text).map_err(|mut problems| match problems.len() {
+            1 => located(problems.remove(0)),
+            _ => ConfigError::Settings {
+                path: config.path.clone(),
+                problems,
+            },
+        })?,
         keys: crate::config::keys::read(file, &config.text)
             .and_then(|entries| Keymap::with_entries(&entries))
             .map_err(located)?,

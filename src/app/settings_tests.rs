@@ -149,3 +149,26 @@ fn keys_that_are_not_strings_are_an_error() {
         "/home/me/.config/appdeck/config.toml:2: [keys] quit: give a list of keys as strings, e.g. [\"x\", \"ctrl-x\"]"
     );
 }
+
+/// Issue 20 item 8: with two bad `[theme]` colours only one was reported, so fixing it showed
+/// the next at the following start.
+#[test]
+fn every_bad_theme_colour_is_named_at_once() {
+    let error = settings("[theme]\nborder = \"bluish\"\nkey = \"blue\"\nerror = 300\n")
+        .expect_err("two bad colours")
+        .to_string();
+    assert_eq!(
+        error
+            .lines()
+            .map(|l| l.split(": ").next().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "/home/me/.config/appdeck/config.toml:2",
+            "/home/me/.config/appdeck/config.toml:4"
+        ],
+        "{error}"
+    );
+    assert!(
+        error.contains("`border` is not a colour") && error.contains("`error` is not a colour")
+    );
+}

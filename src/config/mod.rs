@@ -266,6 +266,12 @@ pub enum ConfigError {
         line: usize,
         message: String,
     },
+    /// Several such mistakes: one per line, each `path:line: message`.
+    #[error("{}", .problems.iter().map(|p| format!("{}:{}: {}", .path.display(), p.line, p.message)).collect::<Vec<_>>().join("\n"))]
+    Settings {
+        path: PathBuf,
+        problems: Vec<located::LineProblem>,
+    },
     #[error("cannot read {}: {error}", .path.display())]
     Read {
         path: PathBuf,

@@ -219,54 +219,74 @@ pub fn describe_colour(colour: Color) -> String {
     }
 }
 
-/// Reads the `theme` key of the parsed config file (absent: the dark theme as it is).
-pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, LineProblem> {
+/// Reads the `theme` key of the parsed config file (absent: the dark theme as it is): a base
+/// theme's name, or a table of a base and colours by role. Every mistake in it is reported, not
+/// only the first, so that one start shows all there is to fix.
+pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, Vec<LineProblem>> {
     let Some(theme) = file.get("theme") else {
         return Ok(ThemeChoice::default());
     };
     let at = |span: std::ops::Range<usize>| line_of(text, span.start);
     match theme.get_ref() {
         DeValue::String(name) => Ok(ThemeChoice {
-            base: base(name, at(theme.span()))?,
+            base: base(name, at(theme.span())).map_err(|p| vec![p])?,
             colours: BTreeMap::new(),
         }),
         DeValue::Table(table) => {
             let mut choice = ThemeChoice::default();
+            let mut problems = Vec::new();
             for (key, value) in table.iter() {
                 let line = at(key.span());
-                let key = key.get_ref().as_ref();
-                if key == "name" {
-                    let DeValue::String(name) = value.get_ref() else {
-                        return Err(LineProblem::new(line, not_a_theme_name()));
-                    };
-                    choice.base = base(name, line)?;
-                    continue;
+                match entry(key.get_ref().as_ref(), value.get_ref(), line) {
+                    Ok(Entry::Base(base)) => choice.base = base,
+                    Ok(Entry::Colour(role, colour)) => {
+                        choice.colours.insert(role, colour);
+                    }
+                    Err(problem) => problems.push(problem),
                 }
-                let Some(role) = Role::parse(key) else {
-                    return Err(LineProblem::new(
-                        line,
-                        format!(
-                            "[theme]: unknown role `{}`; the roles are `name` (dark or light) and {}",
-                            crate::sanitize::line(key),
-                            Role::ALL.map(Role::name).join(", ")
-                        ),
-                    ));
-                };
-                let Some(colour) = parse_colour(value.get_ref()) else {
-                    return Err(LineProblem::new(
-                        line,
-                        format!(
-                            "[theme]: `{key}` is not a colour; {HOW_TO_WRITE_A_COLOUR}",
-                            key = role.name()
-                        ),
-                    ));
-                };
-                choice.colours.insert(role, colour);
             }
-            Ok(choice)
+            match problems.is_empty() {
+                true => Ok(choice),
+                false => Err(problems),
+            }
         }
-        _ => Err(LineProblem::new(at(theme.span()), not_a_theme_name())),
+        _ => Err(vec![LineProblem::new(at(theme.span()), not_a_theme_name())]),
     }
+}
+
+/// One line of a `[theme]` table.
+enum Entry {
+    Base(BaseTheme),
+    Colour(Role, Color),
+}
+
+fn entry(key: &str, value: &DeValue, line: usize) -> Result<Entry, LineProblem> {
+    if key == "name" {
+        let DeValue::String(name) = value else {
+            return Err(LineProblem::new(line, not_a_theme_name()));
+        };
+        return base(name, line).map(Entry::Base);
+    }
+    let Some(role) = Role::parse(key) else {
+        return Err(LineProblem::new(
+            line,
+            format!(
+                "[theme]: unknown role `{}`; the roles are `name` (dark or light) and {}",
+                crate::sanitize::line(key),
+                Role::ALL.map(Role::name).join(", ")
+            ),
+        ));
+    };
+    let Some(colour) = parse_colour(value) else {
+        return Err(LineProblem::new(
+            line,
+            format!(
+                "[theme]: `{key}` is not a colour; {HOW_TO_WRITE_A_COLOUR}",
+                key = role.name()
+            ),
+        ));
+    };
+    Ok(Entry::Colour(role, colour))
 }
 
 fn base(name: &str, line: usize) -> Result<BaseTheme, LineProblem> {
@@ -290,9 +310,16 @@ fn not_a_theme_name() -> String {
 mod tests {
     use super::*;
 
-    fn read_text(text: &str) -> Result<ThemeChoice, LineProblem> {
+    fn read_text(text: &str) -> Result<ThemeChoice, Vec<LineProblem>> {
         let file = DeTable::parse(text).expect("valid TOML");
         read(file.get_ref(), text)
+    }
+
+    /// The one mistake in `text`.
+    fn mistake(text: &str) -> LineProblem {
+        let mut problems = read_text(text).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        problems.remove(0)
     }
 
     #[test]
@@ -320,7 +347,7 @@ mod tests {
 
     #[test]
     fn mistakes_are_located_and_say_what_to_write() {
-        let err = read_text("theme = \"solarized\"").unwrap_err();
+        let err = mistake("theme = \"solarized\"");
         assert_eq!(err.line, 1);
         assert!(
             err.message.contains("unknown theme \"solarized\""),
@@ -328,7 +355,7 @@ mod tests {
         );
         assert!(err.message.contains("\"dark\" or \"light\""), "{err:?}");
 
-        let err = read_text("[theme]\nselection = \"#12345\"\n").unwrap_err();
+        let err = mistake("[theme]\nselection = \"#12345\"\n");
         assert_eq!(err.line, 2);
         assert!(
             err.message.contains("`selection` is not a colour"),
@@ -337,7 +364,7 @@ mod tests {
         assert!(err.message.contains("#rrggbb"), "{err:?}");
 
         for bad in ["256", "\"bluish\"", "-1", "true", "0x10"] {
-            let err = read_text(&format!("[theme]\n\nborder = {bad}\n")).unwrap_err();
+            let err = mistake(&format!("[theme]\n\nborder = {bad}\n"));
             assert_eq!(err.line, 3, "{bad}");
             assert!(
                 err.message.contains("`border` is not a colour"),
@@ -345,13 +372,22 @@ mod tests {
             );
         }
 
-        let err = read_text("[theme]\nselected = \"blue\"\n").unwrap_err();
+        let err = mistake("[theme]\nselected = \"blue\"\n");
         assert_eq!(err.line, 2);
         assert!(err.message.contains("unknown role `selected`"), "{err:?}");
         assert!(err.message.contains("selection"), "{err:?}");
 
-        let err = read_text("theme = 3").unwrap_err();
+        let err = mistake("theme = 3");
         assert!(err.message.contains("\"dark\" or \"light\""), "{err:?}");
+    }
+
+    #[test]
+    fn every_mistake_is_reported_not_only_the_first() {
+        let problems =
+            read_text("[theme]\nborder = \"bluish\"\nkey = \"blue\"\nerror = 300\n").unwrap_err();
+        let lines: Vec<_> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 4], "{problems:?}");
+        assert!(problems[1].message.contains("`error` is not a colour"));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Keys on the popups: `?` help, the `:` command line, the type picker, the error details, a
 //! value in full.
 
-use super::command_line;
 use super::Overlay;
+use super::command_line;
 use crate::app::action::Move;
 use crate::app::widgets::LineEvent;
 use crate::app::{Action, App, Command};
