@@ -5,7 +5,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::BorderType;
+use ratatui::widgets::{Block, BorderType, Borders};
 
 use crate::app::widgets::json_tree::JsonKind;
 pub use crate::config::theme::{BaseTheme, Role, ThemeChoice};
@@ -217,6 +217,15 @@ impl Theme {
         } else {
             BorderType::Plain
         }
+    }
+
+    /// The frame of one of a screen's parts that can have focus: every pane marks the focused
+    /// part the same way (thick and coloured, thick and bold without colour).
+    pub fn focus_block(&self, focused: bool) -> Block<'static> {
+        Block::default()
+            .borders(Borders::ALL)
+            .border_style(self.border(focused))
+            .border_type(self.border_type(focused))
     }
 
     /// The selected row or line. White on blue reads well on dark and light terminals alike

@@ -5,7 +5,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 
 use crate::app::layout;
 use crate::app::panes::connect::new_app::Inferring;
@@ -54,9 +54,8 @@ pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area
 /// A pane's frame; a title longer than the pane ends in `…` rather than stopping mid-word.
 fn block<'a>(theme: &Theme, title: String, focused: bool, area: Rect) -> Block<'a> {
     let width = usize::from(area.width.saturating_sub(2));
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(focused))
+    theme
+        .focus_block(focused)
         .title(Span::styled(crate::text::fit(&title, width), theme.title()))
 }
 

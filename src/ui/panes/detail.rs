@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::app::layout;
 use crate::app::panes::detail::{
@@ -71,10 +71,8 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
             &pane_title(detail, pane),
             usize::from(area.width.saturating_sub(2)),
         );
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border(focused))
-            .border_type(theme.border_type(focused))
+        let block = theme
+            .focus_block(focused)
             .title(Span::styled(title, theme.pane_title(focused)));
         let block = match position(cursor.selected, detail.pane_len(pane)) {
             Some(p) => block.title_bottom(Line::styled(p, theme.dim()).right_aligned()),

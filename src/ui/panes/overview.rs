@@ -82,14 +82,10 @@ fn render_chart(
         OverviewPart::Types => "By type",
         OverviewPart::Statuses => "By status",
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(focused))
-        .border_type(theme.border_type(focused))
-        .title(Span::styled(
-            format!(" {name} ({}) ", count(bars.len())),
-            theme.pane_title(focused),
-        ));
+    let block = theme.focus_block(focused).title(Span::styled(
+        format!(" {name} ({}) ", count(bars.len())),
+        theme.pane_title(focused),
+    ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if bars.is_empty() {

@@ -53,9 +53,8 @@ fn render_fields(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, ar
     let focused = composer.field != Field::Resource && composer.field != Field::Findings;
     // Anything cut at the border ends in `…`, the title as the fields.
     let width = usize::from(area.width.saturating_sub(2));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(focused))
+    let block = theme
+        .focus_block(focused)
         .title(Span::styled(fit(&title, width), theme.title()));
     let rows = [
         (Field::TaskId, composer.task_id.text().to_owned()),
@@ -164,9 +163,8 @@ fn render_editor(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, ar
         "Enter edits, f fills, u/^r undo/redo"
     };
     let title = format!(" resource (JSON) · {mode} ");
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(focused))
+    let block = theme
+        .focus_block(focused)
         .title(Span::styled(title, theme.title()));
     let marks = composer
         .findings

@@ -6,12 +6,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::app::panes::type_detail::layout::MARKER_WIDTH;
 use crate::app::panes::type_detail::schema::SchemaTree;
 use crate::app::panes::type_detail::{AboutKind, AboutLine, TypeDetail, TypePart};
 use crate::text::fit;
-use crate::ui::theme::Theme;
+use crate::ui::theme::{SELECTED_MARKER, Theme};
 
 /// Width of the about pane's label column (as the lines were wrapped for).
 const LABEL_WIDTH: usize = 13;
@@ -31,6 +32,12 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect)
         let height = usize::from(rows.height);
         let width = usize::from(rows.width);
         let range = cursor.offset.min(len)..(cursor.offset + height).min(len);
+        // Instructions scroll; the other parts have a selected line, marked in a column of its own.
+        let selectable = pane != TypePart::Instructions;
+        let width = match selectable {
+            true => width.saturating_sub(MARKER_WIDTH),
+            false => width,
+        };
         let lines: Vec<Line> = range
             .map(|i| {
                 let line = match pane {
@@ -48,22 +55,24 @@ pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect)
                     }
                     TypePart::Raw => Line::raw(fit(&detail.raw[i], width)),
                 };
-                // Instructions scroll; the other panes have a selected line.
-                if i == cursor.selected && pane != TypePart::Instructions {
-                    line.patch_style(selected(theme, focused))
-                } else {
-                    line
+                if !selectable {
+                    return line;
+                }
+                let chosen = i == cursor.selected;
+                let marker = if chosen { SELECTED_MARKER } else { " " };
+                let line = Line::from_iter(std::iter::once(Span::raw(marker)).chain(line.spans))
+                    .style(line.style);
+                match chosen {
+                    true => line.patch_style(selected(theme, focused)),
+                    false => line,
                 }
             })
             .collect();
         let marker = if focused { "▶ " } else { "" };
-        let mut block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border(focused))
-            .title(Span::styled(
-                format!(" {marker}{} ", pane_title(detail, pane)),
-                if focused { theme.title() } else { theme.dim() },
-            ));
+        let mut block = theme.focus_block(focused).title(Span::styled(
+            format!(" {marker}{} ", pane_title(detail, pane)),
+            if focused { theme.title() } else { theme.dim() },
+        ));
         if len > height {
             block = block.title_bottom(
                 Line::styled(format!(" {}/{} ", cursor.selected + 1, len), theme.dim())

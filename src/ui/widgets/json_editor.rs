@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 use ratatui_textarea::TextArea;
 
 use crate::sanitize;
@@ -69,9 +69,8 @@ pub fn render_findings(
         (0, false) => " findings: none ".to_owned(),
         (n, false) => format!(" findings: {n} (Enter goes to one, n/N next/previous) "),
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(focused))
+    let block = theme
+        .focus_block(focused)
         .title(Span::styled(title, theme.title()));
     let height = usize::from(block.inner(area).height);
     let offset = if selected >= height {
