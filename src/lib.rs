@@ -19,6 +19,7 @@ pub mod config;
 pub mod diff;
 pub mod explain;
 pub mod infer;
+pub mod jq;
 pub mod log_file;
 pub mod sandbox;
 pub mod sanitize;

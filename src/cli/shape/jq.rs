@@ -1,28 +1,17 @@
 //! `--jq EXPR`: a jq filter (jaq) over the JSON a command prints, as `gh --jq` does: each result
-//! on its own line, a string as its raw text, anything else as compact JSON.
-//!
-//! Numbers stay exact: the filter is fed the JSON *text* (serde_json here keeps every number's
-//! text), and jaq-json reads an integer that fits no machine word as a big integer and any other
-//! non-integer as a decimal that keeps its text, so `.n` prints `123456789012345678901234567890`
-//! or `1.10` as it came. Only arithmetic on such a number goes through f64.
+//! on its own line, a string as its raw text, anything else as compact JSON. The compiling and
+//! running are `crate::jq`'s (the list's `:where` uses them too); numbers stay exact there
+//! (serde_json here keeps every number's text).
 
 use std::io::Write;
+use std::ops::ControlFlow;
 
-use jaq_core::load::{Arena, File, Loader};
-use jaq_core::{Compiler, Ctx, Vars, data, unwrap_valr};
-use jaq_json::Val;
-
+use crate::jq::{Program, Val};
 use crate::sanitize;
-
-/// Nesting past this is refused before jaq reads it: its reader recurses, and a hostile
-/// answer must not overflow the stack.
-const MAX_DEPTH: usize = 512;
-
-type Filter = jaq_core::compile::Filter<jaq_core::Native<data::JustLut<Val>>>;
 
 /// A compiled `--jq` expression.
 pub struct Jq {
-    filter: Filter,
+    program: Program,
     /// Whether a raw string goes to a terminal (then it is neutralised).
     terminal: bool,
 }
@@ -47,79 +36,27 @@ pub enum JqError {
 impl Jq {
     /// Compiles `expr` with jq's standard library; the error says what is wrong and where.
     pub fn compile(expr: &str, terminal: bool) -> Result<Jq, String> {
-        let program = File {
-            code: expr,
-            path: (),
-        };
-        let defs = jaq_core::defs()
-            .chain(jaq_std::defs())
-            .chain(jaq_json::defs());
-        let funs = jaq_core::funs()
-            .chain(jaq_std::funs())
-            .chain(jaq_json::funs());
-        let loader = Loader::new(defs);
-        let arena = Arena::default();
-        let at = |part: &str| {
-            let offset = (part.as_ptr() as usize).saturating_sub(expr.as_ptr() as usize);
-            if offset <= expr.len() {
-                format!(" at character {}", expr[..offset].chars().count() + 1)
-            } else {
-                String::new()
-            }
-        };
-        let modules = loader.load(&arena, program).map_err(|errors| {
-            let mut said = Vec::new();
-            for (_, error) in errors {
-                match error {
-                    jaq_core::load::Error::Io(errs) => {
-                        said.extend(errs.into_iter().map(|(_, e)| e));
-                    }
-                    jaq_core::load::Error::Lex(errs) => {
-                        said.extend(errs.iter().map(|(expect, part)| {
-                            format!("expected {}{}", expect.as_str(), at(part))
-                        }))
-                    }
-                    jaq_core::load::Error::Parse(errs) => {
-                        said.extend(errs.iter().map(|(expect, part)| {
-                            format!("expected {}{}", expect.as_str(), at(part))
-                        }))
-                    }
-                }
-            }
-            invalid(expr, &said)
-        })?;
-        let filter = Compiler::default()
-            .with_funs(funs)
-            .compile(modules)
-            .map_err(|errors| {
-                let said: Vec<String> = errors
-                    .into_iter()
-                    .flat_map(|(_, errs)| errs)
-                    .map(|(name, undefined)| {
-                        format!("undefined {} `{name}`{}", undefined.as_str(), at(name))
-                    })
-                    .collect();
-                invalid(expr, &said)
-            })?;
-        Ok(Jq { filter, terminal })
+        let program = Program::compile(expr).map_err(|said| invalid(expr, &said))?;
+        Ok(Jq { program, terminal })
     }
 
     /// Runs the filter over one JSON text and writes each result on its own line.
     pub fn run(&self, json: &[u8], out: &mut impl Write) -> Result<(), JqError> {
-        if exceeds_depth(json, MAX_DEPTH) {
-            return Err(JqError::Input(format!(
-                "nested deeper than {MAX_DEPTH} levels"
-            )));
-        }
-        let input =
-            jaq_json::read::parse_single(json).map_err(|e| JqError::Input(e.to_string()))?;
-        let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, Vars::new([]));
-        for result in self.filter.id.run((ctx, input)).map(unwrap_valr) {
-            let value =
-                result.map_err(|e| JqError::Run(sanitize::line(&e.to_string()).into_owned()))?;
-            self.write(&value, out)?;
-        }
-        Ok(())
+        let mut outcome = Ok(());
+        self.program
+            .run(json, |result| {
+                outcome = match result {
+                    Ok(value) => self.write(&value, out).map_err(JqError::from),
+                    Err(error) => Err(JqError::Run(error)),
+                };
+                if outcome.is_ok() {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })
+            .map_err(|e| JqError::Input(e.0))?;
+        outcome
     }
 
     /// Runs the filter over a serde_json value (its text keeps every number exact).
@@ -161,34 +98,6 @@ fn invalid(expr: &str, said: &[String]) -> String {
         "--jq {:?} is not a valid jq expression: {what}",
         sanitize::line(expr)
     )
-}
-
-/// Whether arrays and objects in `json` nest deeper than `limit` (strings skipped).
-pub fn exceeds_depth(json: &[u8], limit: usize) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for &byte in json {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    false
 }
 
 #[cfg(test)]
@@ -252,7 +161,7 @@ mod tests {
         let err = run(".", &deep).unwrap_err();
         assert!(err.contains("deeper than 512"), "{err}");
         // Brackets inside strings do not count.
-        assert!(!exceeds_depth(
+        assert!(!crate::jq::exceeds_depth(
             format!("\"{}\"", "[".repeat(600)).as_bytes(),
             10
         ));
