@@ -400,7 +400,11 @@ impl App {
     /// Hands an answer to the pane that asked for it; a stale one (cancelled, or its pane
     /// closed) is dropped here.
     fn deliver(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
-        let Some(owner) = self.stack.route(id) else {
+        let owner = match delivery {
+            Delivery::Progress { .. } => self.stack.route_progress(id),
+            _ => self.stack.route(id),
+        };
+        let Some(owner) = owner else {
             tracing::debug!(?id, "stale result dropped");
             return Vec::new();
         };

@@ -101,6 +101,13 @@ impl Stack {
         (owner == ScreenId::BROWSER || self.layers.iter().any(|l| l.id == owner)).then_some(owner)
     }
 
+    /// The screen a job's progress is for, if it is still open and waiting: the request is kept,
+    /// its answer is still to come.
+    pub fn route_progress(&self, id: RequestId) -> Option<ScreenId> {
+        let owner = *self.owners.get(&id)?;
+        (owner == ScreenId::BROWSER || self.layers.iter().any(|l| l.id == owner)).then_some(owner)
+    }
+
     /// Forgets the requests of a closed screen, and says to cancel them.
     fn forget(&mut self, screen: ScreenId) -> Vec<Command> {
         let mut ids: Vec<RequestId> = self
