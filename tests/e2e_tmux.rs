@@ -1172,3 +1172,56 @@ fn o_opens_the_link_with_browser() {
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell again");
 }
+
+/// Issue 22 items 1 and 2 on the release binary against the sandbox: `:where` keeps the
+/// repositories with more than 4,600 stars (a jq expression over the whole resource) and the
+/// title says so; a wrong one says where it is wrong and keeps the list; `/` then finds rows by
+/// a field the table does not show and names it; `:where` alone gives every row back.
+#[test]
+fn where_keeps_the_rows_it_is_true_of_and_slash_searches_every_field() {
+    let tmux = Tmux::start(120, 40);
+    // One page holds the 300 demo resources: all of them are loaded.
+    launch_demo(&tmux, "--page-size 500");
+    tmux.wait_for("every row", |s| s.contains("300 loaded · all loaded"));
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "where .properties.stars > 4600"]);
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the six repositories", |s| {
+        s.contains("where .properties.stars > 4600 · 6 match · 300 loaded")
+            && s.contains("Mobile iOS app")
+    });
+    assert!(!screen.contains("Feature flags"), "{screen}");
+    assert_eq!(position(&screen), Some((1, 6)), "{screen}");
+
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "where .properties.stars >"]);
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the error", |s| s.contains("not a valid jq expression"));
+    assert!(
+        screen.contains("6 match"),
+        "the list stays as it was:\n{screen}"
+    );
+    // The status bar cuts it; `!` shows it whole, with where it is wrong.
+    tmux.send(&["!"]);
+    tmux.wait_for("the whole error", |s| s.contains("character 20"));
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the list again", |s| !s.contains("character 20"));
+
+    tmux.send(&["/"]);
+    tmux.send(&["-l", "ukrainian"]);
+    let screen = tmux.wait_for("the row found by its properties", |s| {
+        s.contains("1 match") && s.contains("properties.last_commit.message: Add Ukrainian")
+    });
+    assert!(screen.contains("Mobile iOS app"), "{screen}");
+    tmux.send(&["Escape"]);
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the six again", |s| s.contains("6 match"));
+
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "where"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("every row again", |s| {
+        s.contains("all types · 300 loaded") && s.contains("Feature flags")
+    });
+    tmux.send(&["q"]);
+}

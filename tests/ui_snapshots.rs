@@ -186,12 +186,37 @@ fn browser_next_page_failed_keeps_rows() {
     });
 }
 
+/// Each character typed, and the jobs it asks for run (`/` searches in a job).
+fn type_settled(app: &mut App, text: &str) {
+    for c in text.chars() {
+        let commands = press(app, KeyCode::Char(c));
+        settle(app, commands);
+    }
+}
+
 #[test]
 fn browser_filtered() {
     snapshot("browser_filtered", |size| {
         let mut app = loaded_app(size);
         press(&mut app, KeyCode::Char('/'));
-        type_text(&mut app, "deploy");
+        type_settled(&mut app, "deploy");
+        app
+    });
+}
+
+/// Issue 22 items 1 and 2: `:where` keeps the rows with fewer than 12 stars (the title says
+/// so), and `/runbook` finds them by a field the table does not show, named beside each row.
+#[test]
+fn browser_where_and_searched_every_field() {
+    snapshot("browser_where_searched", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char(':'));
+        type_text(&mut app, "where .properties.stars < 12");
+        let commands = app.update(Action::Submit);
+        settle(&mut app, commands);
+        press(&mut app, KeyCode::Char('/'));
+        type_settled(&mut app, "runbook");
+        press(&mut app, KeyCode::Enter);
         app
     });
 }

@@ -65,6 +65,7 @@ impl App {
             LineCommand::History => self.show_history(),
             LineCommand::Overview => self.show_overview(),
             LineCommand::Type(t) => self.set_type_filter(t),
+            LineCommand::Where(expr) => self.apply_where(expr),
             LineCommand::Refresh => {
                 let mut commands = self.show_resources();
                 let restart = self.browser.restart(&mut self.ids);
@@ -404,6 +405,35 @@ impl App {
     /// telling them is cheap).
     pub(super) fn rows_loaded(&mut self) -> Vec<Command> {
         self.broadcast(&News::RowsLoaded(self.browser.summary()))
+    }
+
+    /// `:where`: on the list in front (a list opened over another screen, else the resource
+    /// list, back to it). A wrong expression leaves the list as it was and says why.
+    fn apply_where(&mut self, expr: Option<String>) -> Vec<Command> {
+        let mut commands = Vec::new();
+        if !matches!(self.stack.top(), Some(Screen::Browser(_))) {
+            commands.extend(self.show_resources());
+        }
+        let body = self.body();
+        let top = self.stack.top_id();
+        let list = match self.stack.top_mut().map(|l| &mut l.screen) {
+            Some(Screen::Browser(list)) => list.as_mut(),
+            _ => &mut self.browser,
+        };
+        let height = list.table_height(body);
+        let notice = match &expr {
+            Some(e) => Notice::Info(format!("where {}", sanitize::line(e))),
+            None => Notice::Info("where cleared: all rows".to_owned()),
+        };
+        match list.set_where(expr, &mut self.ids, height) {
+            Ok(tests) => {
+                self.stack.claim(top, &tests);
+                commands.extend(tests);
+                self.notice = Some(notice);
+            }
+            Err(error) => self.notice = Some(Notice::Error(error)),
+        }
+        commands
     }
 
     /// Lists another type (or all types) from the first page, back on the resource list.

@@ -518,3 +518,6 @@ mod reload_tests;
 
 #[cfg(test)]
 mod warning_tests;
+
+#[cfg(test)]
+mod find_tests;

@@ -206,7 +206,8 @@ fn a_taller_terminal_fetches_what_it_can_now_show() {
 fn a_paste_filters_once_and_drops_control_characters() {
     let mut app = loaded(100);
     key(&mut app, '/');
-    app.update(Action::InsertText("row 1\u{7}".into()));
+    let commands = app.update(Action::InsertText("row 1\u{7}".into()));
+    super::harness::settle(&mut app, commands);
     assert_eq!(app.browser.filter.text(), "row 1");
     assert_eq!(app.browser.visible.len(), 11, "row 1 and rows 10 to 19");
 }
@@ -746,7 +747,8 @@ fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
     let mut app = loaded(30);
     key(&mut app, '/');
     for c in "row 1".chars() {
-        key(&mut app, c);
+        let commands = key(&mut app, c);
+        super::harness::settle(&mut app, commands);
     }
     press(&mut app, KeyCode::Enter);
     for _ in 0..3 {
@@ -764,7 +766,8 @@ fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
         (0..30).map(|i| json!({"id": format!("r{i}"), "type": "repo", "name": format!("row {i}")})),
     );
     let fresh = ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap();
-    app.update(reply(id, Ok(fresh)));
+    let commands = app.update(reply(id, Ok(fresh)));
+    super::harness::settle(&mut app, commands);
     assert_eq!(app.browser.filter.text(), "row 1", "the filter stays");
     assert_eq!(app.browser.selected().unwrap().id.as_deref(), Some("r12"));
     assert_eq!(app.browser.cursor.selected, 5, "two new matches above it");

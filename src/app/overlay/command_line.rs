@@ -22,13 +22,16 @@ pub enum LineCommand {
     History,
     /// `:overview`: the loaded rows in charts.
     Overview,
+    /// `:where EXPR` keeps the list's rows for which the jq expression is true; `:where` alone
+    /// clears it.
+    Where(Option<String>),
     /// `:connect` composes a connect (as `C`); `:connect new` a new app inferred from the loaded
     /// rows; `:connect PATH` opens a connect payload file.
     Connect(Option<String>),
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 11] = [
+pub const COMMANDS: [(&str, &str); 12] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -44,6 +47,10 @@ pub const COMMANDS: [(&str, &str); 11] = [
     ),
     ("history", "the reports and connects sent"),
     ("overview", "the loaded rows in charts, by type and status"),
+    (
+        "where",
+        "where EXPR: keep the rows for which the jq expression is true (none: all rows)",
+    ),
     (
         "connect",
         "connect [new|PATH]: compose an app version (new: types inferred from the list)",
@@ -64,6 +71,9 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
         "refresh" => Ok(LineCommand::Refresh),
         "history" => Ok(LineCommand::History),
         "overview" => Ok(LineCommand::Overview),
+        "where" => Ok(LineCommand::Where(
+            (!rest.is_empty()).then(|| rest.to_owned()),
+        )),
         "help" | "h" => Ok(LineCommand::Help),
         "quit" | "q" => Ok(LineCommand::Quit),
         "profile" => Ok(LineCommand::Profile(
@@ -222,6 +232,12 @@ mod tests {
         );
         assert_eq!(parse("type"), Ok(LineCommand::Type(None)));
         assert_eq!(parse("q"), Ok(LineCommand::Quit));
+        assert_eq!(
+            parse("where  .properties.stars > 100 "),
+            Ok(LineCommand::Where(Some(".properties.stars > 100".into())))
+        );
+        assert_eq!(parse("where"), Ok(LineCommand::Where(None)));
+        assert_eq!(complete("wh", std::iter::empty()).0, "where");
         assert!(parse("frobnicate").unwrap_err().contains("unknown command"));
     }
 

@@ -17,6 +17,7 @@ use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
 use crate::text::{count, fit};
 use crate::ui::theme::{SELECTED_MARKER, Theme};
+use unicode_width::UnicodeWidthStr;
 
 pub fn render(frame: &mut Frame, browser: &Browser, theme: &Theme, body: Rect) {
     let areas = browser.areas(body);
@@ -70,6 +71,9 @@ pub fn render(frame: &mut Frame, browser: &Browser, theme: &Theme, body: Rect) {
     }
 }
 
+/// A `:where` longer than this is cut in the title (the notice said it whole).
+const WHERE_IN_TITLE: usize = 40;
+
 fn title(browser: &Browser) -> String {
     let mut filter = match &browser.type_filter {
         Some(t) => format!("type {}", sanitize::line(t)),
@@ -77,6 +81,13 @@ fn title(browser: &Browser) -> String {
     };
     if let Some(status) = &browser.status_filter {
         filter.push_str(&format!(" · status {}", sanitize::line(status)));
+    }
+    if let Some(condition) = &browser.where_ {
+        let expr = sanitize::line(&condition.expr);
+        filter.push_str(&format!(
+            " · where {}",
+            fit(&expr, WHERE_IN_TITLE).trim_end()
+        ));
     }
     let rows = match &browser.listing {
         Loadable::Loaded(listing) => {
@@ -87,7 +98,10 @@ fn title(browser: &Browser) -> String {
                 More::Failed { .. } => "more failed to load",
                 More::Fault(_) => "stopped: server fault",
             };
-            let shown = if browser.filter.text().is_empty() && browser.status_filter.is_none() {
+            let shown = if browser.filter.text().is_empty()
+                && browser.status_filter.is_none()
+                && browser.where_.is_none()
+            {
                 String::new()
             } else {
                 format!("{} match · ", count(browser.visible.len()))
@@ -161,6 +175,18 @@ fn empty_message(
             }),
             Line::styled("t picks another type · r reloads", theme.dim()),
         ],
+        Loadable::Loaded(_) if browser.testing().is_some() && browser.visible.is_empty() => {
+            vec![Line::styled(
+                browser.testing().unwrap_or_default(),
+                theme.dim(),
+            )]
+        }
+        Loadable::Loaded(_) if browser.where_.is_some() && browser.filter.text().is_empty() => {
+            vec![
+                Line::raw("No loaded row passes :where."),
+                Line::styled(":where alone clears it", theme.dim()),
+            ]
+        }
         Loadable::Loaded(_) => match &browser.status_filter {
             Some(status) if browser.filter.text().is_empty() => vec![
                 Line::raw(format!(
@@ -211,7 +237,7 @@ fn render_table(
         .enumerate()
         .map(|(i, &row)| {
             let selected = cursor.offset + i == cursor.selected;
-            let cells: Vec<Span<'static>> = columns
+            let cells: Vec<Line<'static>> = columns
                 .iter()
                 .zip(&widths)
                 .map(|(&column, &w)| {
@@ -220,12 +246,20 @@ fn render_table(
                         let marker = if selected { SELECTED_MARKER } else { " " };
                         text = format!("{marker}{text}");
                     }
-                    Span::styled(fit(&text, w), style)
+                    match browser.note(row) {
+                        Some(note) if column == Column::Name => {
+                            with_note(text, style, note, w, theme)
+                        }
+                        _ => Line::from(Span::styled(fit(&text, w), style)),
+                    }
                 })
                 .collect();
             if selected {
-                let line = theme.select(cells, true);
-                Row::new(line.spans).style(line.style)
+                let cells: Vec<Line<'static>> = cells
+                    .into_iter()
+                    .map(|cell| theme.select(cell.spans, true))
+                    .collect();
+                Row::new(cells).style(theme.selected(true))
             } else {
                 Row::new(cells)
             }
@@ -243,6 +277,36 @@ fn render_table(
         .column_spacing(1)
         .block(block);
     frame.render_widget(table, areas.table);
+}
+
+/// A name and, beside it, the field `/` found the row by (`properties.owner: alice`), both cut
+/// to fit `width`: the note keeps at least half when the name is long.
+fn with_note(name: String, style: Style, note: &str, width: usize, theme: &Theme) -> Line<'static> {
+    let note = sanitize::line(note);
+    let name_width = name
+        .width()
+        .min(width.saturating_sub(note.width() + 2).max(width / 2));
+    let name = fit(&name, name_width);
+    let room = width.saturating_sub(name.width() + 2);
+    Line::from(vec![
+        Span::styled(name, style),
+        Span::styled(format!("  {}", fit_note(&note, room)), theme.info()),
+    ])
+}
+
+/// `path: value` in `room` columns: whole if it fits, else with the path cut to its last step
+/// (`…title: Runbook`: the value matters more than where it is), else cut at the end.
+fn fit_note(note: &str, room: usize) -> String {
+    if note.width() <= room {
+        return note.to_owned();
+    }
+    let Some((path, value)) = note.split_once(": ") else {
+        return fit(note, room);
+    };
+    let last = path.rfind(['.', '[']).map_or(path, |at| {
+        &path[at + usize::from(path[at..].starts_with('.'))..]
+    });
+    fit(&format!("…{last}: {value}"), room)
 }
 
 /// The text of one cell, sanitised, and its style.
@@ -283,5 +347,22 @@ fn render_filter(frame: &mut Frame, browser: &Browser, theme: &Theme, area: Rect
     frame.render_widget(Paragraph::new(line), area);
     if browser.filtering {
         crate::ui::text::place_cursor(frame, area, 1, &browser.filter);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_note;
+
+    #[test]
+    fn a_note_that_does_not_fit_keeps_the_last_step_of_its_path() {
+        let note = "links.links[0].title: Runbook";
+        assert_eq!(fit_note(note, 40), note);
+        assert_eq!(fit_note(note, 20), "…title: Runbook");
+        assert_eq!(
+            fit_note("properties.tags[1]: Blue Sky", 15),
+            "…[1]: Blue Sky"
+        );
+        assert_eq!(fit_note(note, 8), "…title:…");
     }
 }

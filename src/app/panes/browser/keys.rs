@@ -20,7 +20,7 @@ static OWN: [Binding; 8] = [
         "search",
         &[Char('/')],
         "/",
-        "filter the loaded rows",
+        "search every field of the loaded rows",
         || Action::Search,
         "filter",
     ),

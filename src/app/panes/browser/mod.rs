@@ -1,10 +1,14 @@
-//! The resource list: the rows loaded so far, the paging cursor, the type filter, the `/` filter
-//! over loaded rows, and the decisions of when to fetch the next page. Always at the bottom of
-//! the stack. Its keys are in `keys.rs`, its handling of actions in `update.rs`.
+//! The resource list: the rows loaded so far, the paging cursor, the type filter, and the
+//! decisions of when to fetch the next page. Always at the bottom of the stack. Its keys are in
+//! `keys.rs`, its handling of actions in `update.rs`, which rows it shows (`/`, `:where`, the
+//! status filter) in `find.rs`.
 
 pub mod bodies;
 pub mod columns;
+pub mod field_search;
+pub mod find;
 pub mod keys;
+pub mod narrowing;
 mod reload;
 pub mod row;
 pub mod summary;
@@ -75,10 +79,14 @@ pub struct Browser {
     /// Only rows of this status pass (a list opened from the overview's status chart): the
     /// service lists by type only, so this is a filter over the loaded rows, like `/`.
     pub status_filter: Option<String>,
-    /// The `/` filter over loaded rows, and whether it has focus.
+    /// The `/` text, and whether it has focus.
     pub filter: LineInput,
     pub filtering: bool,
-    /// Indices into the rows that pass the `/` filter, in order.
+    /// The `/` search over every field of the loaded rows, while there is a text.
+    pub search: Option<narrowing::Narrowing>,
+    /// `:where EXPR`, while one is applied.
+    pub where_: Option<find::Where>,
+    /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
     pub visible: Vec<usize>,
     pub cursor: ListCursor,
     /// Every type seen in any page, for the picker and completion.
@@ -273,15 +281,13 @@ impl Browser {
         listing.widths.extend(&listing.rows[start..]);
         summary.add(&listing.rows[start..]);
         summary.more = !matches!(listing.more, More::End | More::Fault(_));
-        let needle = self.filter.text().to_lowercase();
-        let status = self.status_filter.as_deref();
-        let new_visible: Vec<usize> = (start..listing.rows.len())
-            .filter(|&i| row_matches(&listing.rows[i], &needle, status))
-            .collect();
+        let end = listing.rows.len();
+        let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
+        let rows = self.rows();
         let found = self.reselect.as_deref().and_then(|id| {
             new_visible
                 .iter()
-                .position(|&i| listing.rows[i].id.as_deref() == Some(id))
+                .position(|&i| rows[i].id.as_deref() == Some(id))
                 .map(|p| p + self.visible.len())
         });
         self.visible.extend(new_visible);
@@ -292,9 +298,9 @@ impl Browser {
             }
             None => self.cursor.keep_visible(self.visible.len(), height),
         }
-        // Keep filling the screen, but a text filter never drags in pages by itself.
+        // Keep filling the screen, but `/` or `:where` never drags in pages by itself.
         let wants_more =
-            needle.is_empty() && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS;
+            !self.narrowed() && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS;
         let follow_up = if wants_more {
             self.fetch_more(ids)
         } else {
@@ -363,28 +369,14 @@ impl Browser {
         commands
     }
 
-    /// Cancels what is in flight and starts over from the first page.
+    /// Cancels what is in flight and starts over from the first page (`/` and `:where` stay,
+    /// and test the new rows as they come).
     pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
+        commands.extend(self.forget_tested_rows());
         commands.push(self.start(ids));
         commands
-    }
-
-    /// Recomputes which rows pass the `/` filter after it changed.
-    pub fn refilter(&mut self, height: usize) {
-        let needle = self.filter.text().to_lowercase();
-        let selected_row = self.visible.get(self.cursor.selected).copied();
-        let rows = self.rows();
-        let status = self.status_filter.as_deref();
-        self.visible = (0..rows.len())
-            .filter(|&i| row_matches(&rows[i], &needle, status))
-            .collect();
-        // Stay on the same row when it still passes.
-        let index = selected_row
-            .and_then(|row| self.visible.iter().position(|&v| v == row))
-            .unwrap_or(0);
-        self.cursor.select(index, self.visible.len(), height);
     }
 
     /// Where the table and its rows are in `body`.
@@ -408,31 +400,6 @@ impl Browser {
             _ => None,
         }
     }
-}
-
-/// Whether a row passes the status filter, if any, and the `/` filter: a case-insensitive match
-/// on what the table shows.
-fn row_matches(row: &Row, needle: &str, status: Option<&str>) -> bool {
-    if status.is_some_and(|s| row.status.as_deref() != Some(s)) {
-        return false;
-    }
-    if needle.is_empty() {
-        return true;
-    }
-    if row.malformed {
-        return "malformed".contains(needle);
-    }
-    row.searchable()
-        .any(|text| contains_ignore_case(text, needle))
-}
-
-/// `needle` must already be lowercase. Avoids allocating for the common ASCII case.
-fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
-    if haystack.is_ascii() && needle.is_ascii() {
-        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-        return n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
-    }
-    haystack.to_lowercase().contains(needle)
 }
 
 #[cfg(test)]
@@ -560,17 +527,27 @@ mod tests {
         assert_eq!(b.rows().len(), 2, "retry keeps the loaded rows");
     }
 
+    /// The `/` text changed: its jobs run here and answer.
+    fn search(b: &mut Browser, ids: &mut RequestIds) {
+        for command in b.search_changed(ids, 10) {
+            if let Command::Run { id, job } = command {
+                let tested = job.run().take().expect("rows tested");
+                b.on_tested(id, tested, 10);
+            }
+        }
+    }
+
     #[test]
     fn filter_narrows_and_keeps_the_selected_row() {
         let (mut b, mut ids, id) = started();
         b.on_page(id, Ok(page(0, 30, None)), &mut ids, 10);
         b.cursor.select(4, 30, 10); // r4, a repo
         b.filter.set("repo");
-        b.refilter(10);
+        search(&mut b, &mut ids);
         assert_eq!(b.visible.len(), 15);
         assert_eq!(b.selected().unwrap().id.as_deref().unwrap(), "r4");
         b.filter.set("ROW 2");
-        b.refilter(10);
+        search(&mut b, &mut ids);
         assert_eq!(b.visible.len(), 11, "row 2 and row 20..29");
     }
 

@@ -3,7 +3,7 @@
 //! until it has caught up with them, then the new rows take their place with the cursor on the
 //! same resource, at the same height on the screen.
 
-use super::{Browser, PREFETCH_ROWS, row_matches};
+use super::{Browser, PREFETCH_ROWS};
 use crate::api::{ApiError, ListResponse};
 use crate::app::action::{Command, RequestId, RequestIds};
 
@@ -82,8 +82,9 @@ impl Browser {
         Ok(self.catch_up(*reload.fresh, ids, height))
     }
 
-    /// Puts the reloaded rows in place of those on screen: the same `/` and status filters, the cursor on
-    /// the same resource (by id; else at the same index) and at the same height on the screen.
+    /// Puts the reloaded rows in place of those on screen: the same `/`, `:where` and status
+    /// filters (the queries test the new rows again), the cursor on the same resource (by id;
+    /// else at the same index) and at the same height on the screen.
     fn catch_up(&mut self, fresh: Browser, ids: &mut RequestIds, height: usize) -> Vec<Command> {
         let here = self.selected().and_then(|row| row.id.clone());
         let (index, from_top) = (
@@ -94,12 +95,14 @@ impl Browser {
         self.listing = fresh.listing;
         self.types_seen.extend(fresh.types_seen);
         self.reselect = None;
-        let needle = self.filter.text().to_lowercase();
+        let mut commands = commands;
+        commands.extend(self.retest_all(ids));
+        // Its rows show once the queries have tested them again: the cursor goes back to it then.
+        if self.narrowed() {
+            self.reselect = here.clone();
+        }
+        let visible: Vec<usize> = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
         let rows = self.rows();
-        let status = self.status_filter.as_deref();
-        let visible: Vec<usize> = (0..rows.len())
-            .filter(|&i| row_matches(&rows[i], &needle, status))
-            .collect();
         let found = here.as_deref().and_then(|id| {
             visible
                 .iter()

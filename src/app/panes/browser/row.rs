@@ -81,19 +81,6 @@ impl Row {
     pub fn json_len(&self) -> usize {
         self.json_len as usize
     }
-
-    /// The texts the `/` filter matches against: what the table shows, and the id.
-    pub fn searchable(&self) -> impl Iterator<Item = &str> {
-        [
-            &self.resource_type,
-            &self.title,
-            &self.status,
-            &self.external_id,
-            &self.id,
-        ]
-        .into_iter()
-        .filter_map(|f| f.as_deref())
-    }
 }
 
 #[cfg(test)]

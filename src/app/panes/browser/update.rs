@@ -4,7 +4,9 @@ use crate::app::action::Move;
 use std::sync::Arc;
 
 use super::bodies::Bodies;
+use super::find::Answered;
 use super::keys::BROWSER_KEYS;
+use super::narrowing::Tested;
 use super::row::Row;
 use super::{Browser, More};
 use crate::api::{self, ApiError};
@@ -57,6 +59,9 @@ impl Pane for Browser {
         if self.opening.is_some() {
             return Some("opening…".to_owned());
         }
+        if let Some(testing) = self.testing() {
+            return Some(testing);
+        }
         match &self.listing {
             Loadable::Loading(_) => Some("loading the first page…".to_owned()),
             Loadable::Loaded(listing) => match listing.more {
@@ -106,9 +111,20 @@ impl Pane for Browser {
                     cx.info("load cancelled; r resumes");
                     return vec![Command::Cancel(id)].into();
                 }
+                if self
+                    .where_
+                    .as_ref()
+                    .is_some_and(|w| w.narrowing.working().is_some())
+                {
+                    cx.info(":where cancelled");
+                    return self
+                        .set_where(None, cx.ids, height)
+                        .unwrap_or_default()
+                        .into();
+                }
                 if !self.filter.text().is_empty() {
                     self.filter.set("");
-                    self.refilter(height);
+                    return self.search_changed(cx.ids, height).into();
                 } else if self.pushed {
                     return Outcome::Pop;
                 }
@@ -164,11 +180,30 @@ impl Pane for Browser {
                         }
                     };
                 }
+                let before = self.rows().len();
                 let (taken, follow_up) = self.on_page(id, page, cx.ids, height);
                 if taken && let Some(error) = self.error() {
                     cx.record_api_error("loading resources", error);
                 }
-                follow_up.into_iter().collect::<Vec<_>>().into()
+                let mut commands: Vec<Command> = follow_up.into_iter().collect();
+                if taken && self.rows().len() > before {
+                    commands.extend(self.test_new_rows(before, cx.ids));
+                }
+                commands.into()
+            }
+            Delivery::Progress { done, total } => {
+                self.on_test_progress(id, done, total);
+                Outcome::done()
+            }
+            Delivery::Job(output) if self.tests(id) => {
+                let Some(tested) = output.take::<Tested>() else {
+                    return Outcome::done();
+                };
+                let height = self.table_height(cx.body);
+                if let Answered::Taken(Some(said)) = self.on_tested(id, tested, height) {
+                    cx.error(said);
+                }
+                Outcome::done()
             }
             // Dropped if the user moved on (Esc, another row) meanwhile.
             Delivery::Job(detail) if self.opening == Some(id) => {
@@ -208,14 +243,15 @@ impl Pane for Browser {
 impl Browser {
     /// The `/` filter has the keyboard: the rows narrow as the user types.
     fn update_filter(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        let height = self.table_height(cx.body);
         match self.filter.handle(action) {
-            LineEvent::Changed => self.refilter(self.table_height(cx.body)),
+            LineEvent::Changed => return self.search_changed(cx.ids, height).into(),
             LineEvent::Unchanged => {}
             LineEvent::Submitted => self.filtering = false,
             LineEvent::Cancelled => {
                 self.filtering = false;
                 self.filter.set("");
-                self.refilter(self.table_height(cx.body));
+                return self.search_changed(cx.ids, height).into();
             }
             LineEvent::Other(action @ (Action::Move(Move::Up) | Action::Move(Move::Down))) => {
                 return self.move_cursor(&action, cx);

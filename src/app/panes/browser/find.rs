@@ -1,0 +1,237 @@
+//! Which loaded rows the list shows: the status filter (instant, from the row), the `/` search
+//! over every field and the `:where` expression (each a [`Narrowing`], answered by jobs over the
+//! rows' JSON). `visible` is the rows that pass all three, in the order of the rows.
+
+use super::Browser;
+use super::bodies::{Bodies, BodyId};
+use super::field_search::Needle;
+use super::narrowing::{Narrowing, Test, Tested};
+use crate::app::action::{Command, RequestId, RequestIds};
+use crate::jq::Program;
+use crate::sanitize;
+
+/// A `:where` applied to the list: the expression as typed, and its rows.
+#[derive(Clone, Debug)]
+pub struct Where {
+    pub expr: String,
+    pub narrowing: Narrowing,
+}
+
+/// What a job answer did to the list.
+pub enum Answered {
+    /// Not a job of this list's queries (a stale one).
+    Stale,
+    /// Taken; a `:where` failed on some rows (they are left out): what to say.
+    Taken(Option<String>),
+}
+
+impl Browser {
+    /// The `/` text changed: a new search over every field (none when the text is empty).
+    pub fn search_changed(&mut self, ids: &mut RequestIds, height: usize) -> Vec<Command> {
+        let mut commands = Vec::new();
+        let before = self.search.take();
+        match Needle::new(self.filter.text()) {
+            Some(needle) => {
+                let test = Test::Search(needle.into());
+                let rows = self.all_bodies();
+                self.search = Some(Narrowing::start(test, before, rows, ids, &mut commands));
+            }
+            None => commands.extend(before.iter().flat_map(Narrowing::cancel)),
+        }
+        self.refresh_visible(height);
+        commands
+    }
+
+    /// `:where EXPR` keeps the rows for which it is true; `:where` alone clears it. A wrong
+    /// expression changes nothing: the error says what and where.
+    pub fn set_where(
+        &mut self,
+        expr: Option<String>,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Result<Vec<Command>, String> {
+        let mut commands = Vec::new();
+        let Some(expr) = expr else {
+            let before = self.where_.take();
+            commands.extend(before.iter().flat_map(|w| w.narrowing.cancel()));
+            self.refresh_visible(height);
+            return Ok(commands);
+        };
+        let program = Program::compile(&expr).map_err(|said| {
+            let what = match said.is_empty() {
+                true => "it does not compile".to_owned(),
+                false => said.join("; "),
+            };
+            format!(
+                "where {}: not a valid jq expression: {what}",
+                sanitize::line(&expr)
+            )
+        })?;
+        let before = self.where_.take().map(|w| w.narrowing);
+        let rows = self.all_bodies();
+        let test = Test::Where(program.into());
+        let narrowing = Narrowing::start(test, before, rows, ids, &mut commands);
+        self.where_ = Some(Where { expr, narrowing });
+        self.refresh_visible(height);
+        Ok(commands)
+    }
+
+    /// The queries applied, `/` then `:where`.
+    fn narrowings_mut(&mut self) -> impl Iterator<Item = &mut Narrowing> {
+        let search = self.search.as_mut();
+        search
+            .into_iter()
+            .chain(self.where_.as_mut().map(|w| &mut w.narrowing))
+    }
+
+    fn narrowings(&self) -> impl Iterator<Item = &Narrowing> {
+        let search = self.search.as_ref();
+        search
+            .into_iter()
+            .chain(self.where_.as_ref().map(|w| &w.narrowing))
+    }
+
+    /// Whether a query that reads the rows' JSON is applied (then pages are not fetched just to
+    /// fill the screen: the whole listing could be dragged in for a few matches).
+    pub fn narrowed(&self) -> bool {
+        self.narrowings().next().is_some()
+    }
+
+    /// The bodies of the rows loaded, for a job; `None` before the first page.
+    fn all_bodies(&self) -> Option<(&Bodies, Vec<BodyId>)> {
+        let listing = self.listing.loaded()?;
+        let ids = listing.rows.iter().map(|row| row.body).collect();
+        Some((&listing.bodies, ids))
+    }
+
+    /// Rows from `first` on arrived: each query tests them in a job of its own.
+    pub(super) fn test_new_rows(&mut self, first: usize, ids: &mut RequestIds) -> Vec<Command> {
+        if !self.narrowed() {
+            return Vec::new();
+        }
+        let Some(listing) = self.listing.loaded() else {
+            return Vec::new();
+        };
+        let bodies = listing.bodies.clone();
+        let rows: Vec<_> = (first..)
+            .zip(listing.rows[first..].iter().map(|r| r.body))
+            .collect();
+        self.narrowings_mut()
+            .filter_map(|n| n.test_rows(&bodies, rows.clone(), false, ids))
+            .collect()
+    }
+
+    /// The rows were replaced (a reload caught up): each query tests them all again.
+    pub(super) fn retest_all(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        let mut commands: Vec<Command> = self
+            .narrowings_mut()
+            .flat_map(|n| n.rows_replaced())
+            .collect();
+        commands.extend(self.test_new_rows(0, ids));
+        commands
+    }
+
+    /// The listing starts over: the queries' jobs are cancelled and what they found dropped.
+    pub(super) fn forget_tested_rows(&mut self) -> Vec<Command> {
+        self.narrowings_mut()
+            .flat_map(|n| n.rows_replaced())
+            .collect()
+    }
+
+    /// Whether the row at `index` passes the status filter, `/` and `:where`.
+    pub fn passes(&self, index: usize) -> bool {
+        let Some(row) = self.rows().get(index) else {
+            return false;
+        };
+        if let Some(status) = &self.status_filter
+            && row.status.as_deref() != Some(status.as_str())
+        {
+            return false;
+        }
+        self.narrowings().all(|n| n.passes(index))
+    }
+
+    /// What to show beside the row at `index`: the field `/` found it by, if no column shows it.
+    pub fn note(&self, index: usize) -> Option<&str> {
+        self.search.as_ref()?.note(index)
+    }
+
+    /// Recomputes which rows are shown after a query changed or answered; the cursor stays on
+    /// its row while that row is shown, or goes to the resource a reload is looking for
+    /// ([`Browser::reselect`]) once it shows.
+    pub fn refresh_visible(&mut self, height: usize) {
+        let selected_row = self.visible.get(self.cursor.selected).copied();
+        self.visible = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
+        let rows = self.rows();
+        let wanted = self.reselect.as_deref().and_then(|id| {
+            let at = self
+                .visible
+                .iter()
+                .position(|&i| rows[i].id.as_deref() == Some(id));
+            at
+        });
+        let index = match wanted {
+            Some(at) => {
+                self.reselect = None;
+                at
+            }
+            None => selected_row
+                .and_then(|row| self.visible.iter().position(|&v| v == row))
+                .unwrap_or(0),
+        };
+        self.cursor.select(index, self.visible.len(), height);
+    }
+
+    /// Whether `id` is a job of the queries applied.
+    pub fn tests(&self, id: RequestId) -> bool {
+        self.narrowings().any(|n| n.owns(id))
+    }
+
+    pub fn on_test_progress(&mut self, id: RequestId, done: u64, total: u64) {
+        for narrowing in self.narrowings_mut() {
+            narrowing.on_progress(id, done, total);
+        }
+    }
+
+    /// A query's job answered: its rows are shown or hidden.
+    pub fn on_tested(&mut self, id: RequestId, mut tested: Tested, height: usize) -> Answered {
+        let taken = self.narrowings_mut().any(|n| n.on_tested(id, &mut tested));
+        if !taken {
+            return Answered::Stale;
+        }
+        self.refresh_visible(height);
+        let said = match (&tested.unreadable, &tested.first_failure) {
+            (Some(error), _) => Some(format!(
+                "some rows could not be read, they are left out: {}",
+                sanitize::line(error)
+            )),
+            (None, Some(failure)) => Some(format!(
+                "where failed on {} row{}, left out: {}",
+                tested.failed,
+                if tested.failed == 1 { "" } else { "s" },
+                sanitize::line(failure)
+            )),
+            (None, None) => None,
+        };
+        Answered::Taken(said)
+    }
+
+    /// How far the queries' jobs are, for the status bar.
+    pub fn testing(&self) -> Option<String> {
+        let (done, total) = self.narrowings().filter_map(Narrowing::working).fold(
+            None,
+            |sum: Option<(u64, u64)>, (d, t)| {
+                let (sd, st) = sum.unwrap_or_default();
+                Some((sd + d, st + t))
+            },
+        )?;
+        let what = match (&self.search, &self.where_) {
+            (Some(s), _) if s.working().is_some() => "searching every field",
+            _ => "testing :where",
+        };
+        Some(match total {
+            0 => format!("{what}…"),
+            _ => format!("{what}… {}%", done * 100 / total),
+        })
+    }
+}

@@ -1,0 +1,416 @@
+//! Which loaded rows pass a test that reads their JSON: the `/` search over every field, or a
+//! `:where` jq expression. The JSON is read only off the UI thread ([`TestRows`], a job over the
+//! rows' bodies); this keeps the answers, by row index, in the order of the rows (the order
+//! they are shown in is not decided here).
+//!
+//! A new query wins: its jobs replace those in flight (cancelled; a late answer is dropped by
+//! its id), and until its first pass over the loaded rows answers, the rows the previous query
+//! let through stay on screen (all of them, for a first query). A page that arrives later is
+//! tested by a job of its own; its rows show once it answers.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::bodies::{Bodies, BodyId};
+use super::field_search::{self, Needle};
+use crate::app::action::{Command, RequestId, RequestIds};
+use crate::app::job::{Job, Progress, Work};
+use crate::jq::Program;
+
+/// Rows between two looks at whether the job was cancelled and two progress reports.
+const CHECK_EVERY: usize = 1024;
+
+/// A job shares its rows out between the cores by at least this many rows each (fewer are
+/// done sooner on one thread than threads are started).
+const ROWS_PER_THREAD: usize = 10_000;
+
+/// What a row's JSON is tested with.
+#[derive(Clone, Debug)]
+pub enum Test {
+    /// `/`: some value holds the needle.
+    Search(Arc<Needle>),
+    /// `:where`: the expression is true of the resource.
+    Where(Arc<Program>),
+}
+
+impl Test {
+    /// Whether every row `next` passes is among those `self` passes: a search for a text that
+    /// holds this one.
+    fn narrows_to(&self, next: &Test) -> bool {
+        match (self, next) {
+            (Test::Search(before), Test::Search(next)) => next.text().contains(before.text()),
+            _ => false,
+        }
+    }
+}
+
+/// Tests rows (their bodies, in row order); answers with [`Tested`].
+#[derive(Debug)]
+pub struct TestRows {
+    pub bodies: Bodies,
+    /// The rows' bodies, and the rows' indices in the listing, in the same order.
+    pub ids: Vec<BodyId>,
+    pub rows: Vec<usize>,
+    pub test: Test,
+}
+
+/// What a [`TestRows`] found.
+#[derive(Debug, Default)]
+pub struct Tested {
+    /// The rows that pass, by index in the listing, in order.
+    pub passed: Vec<usize>,
+    /// Beside a row found by a field the table does not show: that field and its value.
+    pub notes: Vec<(usize, Box<str>)>,
+    /// Rows the test failed on (a `:where` that cannot be applied to them), and the first
+    /// failure.
+    pub failed: usize,
+    pub first_failure: Option<String>,
+    /// The bodies could not be read (the job stopped there).
+    pub unreadable: Option<String>,
+}
+
+impl Job for TestRows {
+    type Output = Tested;
+
+    /// Large jobs are shared out between the cores, each taking a run of rows in turn.
+    fn run(&self, progress: &Progress) -> Tested {
+        let total = self.ids.len();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = threads.min(total / ROWS_PER_THREAD).max(1);
+        let done = AtomicUsize::new(0);
+        let share = total.div_ceil(threads).max(1);
+        let mut parts: Vec<Tested> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    let range = (t * share).min(total)..((t + 1) * share).min(total);
+                    let done = &done;
+                    scope.spawn(move || self.run_part(range, progress, done, total))
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        let mut tested = parts.remove(0);
+        for part in parts {
+            tested.passed.extend(part.passed);
+            tested.notes.extend(part.notes);
+            tested.failed += part.failed;
+            if tested.first_failure.is_none() {
+                tested.first_failure = part.first_failure;
+            }
+            if tested.unreadable.is_none() {
+                tested.unreadable = part.unreadable;
+            }
+        }
+        progress.set(total as u64, total as u64);
+        tested
+    }
+}
+
+impl TestRows {
+    /// Tests the rows at `range` of the job's list; `done` counts the rows all parts tested.
+    fn run_part(
+        &self,
+        range: std::ops::Range<usize>,
+        progress: &Progress,
+        done: &AtomicUsize,
+        total: usize,
+    ) -> Tested {
+        let mut tested = Tested::default();
+        let first = range.start;
+        let scanned = self.bodies.scan(&self.ids[range], |position, json| {
+            if position % CHECK_EVERY == CHECK_EVERY - 1 {
+                if progress.cancelled() {
+                    return ControlFlow::Break(());
+                }
+                let all = done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+                progress.set(all as u64, total as u64);
+            }
+            let index = self.rows[first + position];
+            match &self.test {
+                Test::Search(needle) => {
+                    if let Some(found) = field_search::find(json, needle) {
+                        tested.passed.push(index);
+                        if let Some(note) = found.note() {
+                            tested.notes.push((index, note.into()));
+                        }
+                    }
+                }
+                Test::Where(program) => match program.is_true(json.as_bytes()) {
+                    Ok(true) => tested.passed.push(index),
+                    Ok(false) => {}
+                    Err(error) => {
+                        tested.failed += 1;
+                        tested.first_failure.get_or_insert(error);
+                    }
+                },
+            }
+            ControlFlow::Continue(())
+        });
+        if let Err(error) = scanned {
+            tested.unreadable = Some(error.to_string());
+        }
+        tested
+    }
+}
+
+/// A set of row indices, one bit a row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowSet {
+    words: Vec<u64>,
+}
+
+impl RowSet {
+    pub fn insert(&mut self, index: usize) {
+        let word = index / 64;
+        if word >= self.words.len() {
+            self.words.resize(word + 1, 0);
+        }
+        self.words[word] |= 1 << (index % 64);
+    }
+
+    pub fn contains(&self, index: usize) -> bool {
+        self.words
+            .get(index / 64)
+            .is_some_and(|w| w & (1 << (index % 64)) != 0)
+    }
+}
+
+/// The rows a query lets through, as far as they are known.
+#[derive(Clone, Debug, Default)]
+struct Results {
+    passes: RowSet,
+    notes: Notes,
+}
+
+/// The notes of the rows found by a field the table does not show, as the jobs gave them: one
+/// list a job, in row order, the lists in the order of their first row. Taking a job's answer
+/// moves its list (a million notes are never inserted one by one on the UI thread); finding a
+/// row's note is two binary searches.
+#[derive(Clone, Debug, Default)]
+struct Notes {
+    lists: Vec<Vec<(usize, Box<str>)>>,
+}
+
+impl Notes {
+    fn add(&mut self, list: Vec<(usize, Box<str>)>) {
+        let Some(&(first, _)) = list.first() else {
+            return;
+        };
+        let at = self.lists.partition_point(|l| l[0].0 < first);
+        self.lists.insert(at, list);
+    }
+
+    fn get(&self, index: usize) -> Option<&str> {
+        let after = self.lists.partition_point(|l| l[0].0 <= index);
+        let list = &self.lists[after.checked_sub(1)?];
+        let at = list.binary_search_by_key(&index, |(i, _)| *i).ok()?;
+        Some(&list[at].1)
+    }
+}
+
+/// One query (`/` or `:where`) applied to the listing, and its jobs.
+#[derive(Clone, Debug)]
+pub struct Narrowing {
+    pub test: Test,
+    results: Results,
+    /// Until the first pass of `test` answers: what was shown before (`None`: every row).
+    meanwhile: Option<Option<Results>>,
+    /// Jobs in flight, each with whether it is the first pass over the rows loaded.
+    jobs: Vec<(RequestId, bool)>,
+    /// How far the jobs in flight are, for the status bar: (rows done, rows in all).
+    progress: HashMap<RequestId, (u64, u64)>,
+}
+
+impl Narrowing {
+    /// A new query over the rows loaded (their bodies; `None` before the first page). `before`
+    /// is the query it replaces (its jobs are cancelled; its rows stay on screen until the first
+    /// answer).
+    pub fn start(
+        test: Test,
+        before: Option<Narrowing>,
+        rows: Option<(&Bodies, Vec<BodyId>)>,
+        ids: &mut RequestIds,
+        commands: &mut Vec<Command>,
+    ) -> Narrowing {
+        let narrowed_from = before
+            .as_ref()
+            .filter(|b| b.complete() && b.test.narrows_to(&test))
+            .map(|b| b.results.passes.clone());
+        let meanwhile = match before {
+            Some(before) => {
+                commands.extend(before.cancel());
+                Some(before.meanwhile.unwrap_or(Some(before.results)))
+            }
+            None => Some(None),
+        };
+        let meanwhile = rows.as_ref().and(meanwhile);
+        let mut narrowing = Narrowing {
+            test,
+            results: Results::default(),
+            meanwhile,
+            jobs: Vec::new(),
+            progress: HashMap::new(),
+        };
+        if let Some((bodies, body_ids)) = rows {
+            let rows: Vec<(usize, BodyId)> = match narrowed_from {
+                // Typing on: only the rows the shorter text found can hold the longer one.
+                Some(passes) => body_ids
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| passes.contains(*i))
+                    .collect(),
+                None => body_ids.into_iter().enumerate().collect(),
+            };
+            commands.extend(narrowing.test_rows(bodies, rows, true, ids));
+        }
+        narrowing
+    }
+
+    /// Whether every loaded row has been tested (no job in flight).
+    fn complete(&self) -> bool {
+        self.jobs.is_empty() && self.meanwhile.is_none()
+    }
+
+    /// Tests `rows` (their indices and bodies): those of a new page, or all for a first pass.
+    pub fn test_rows(
+        &mut self,
+        bodies: &Bodies,
+        rows: Vec<(usize, BodyId)>,
+        first_pass: bool,
+        ids: &mut RequestIds,
+    ) -> Option<Command> {
+        if rows.is_empty() {
+            if first_pass {
+                self.meanwhile = None;
+            }
+            return None;
+        }
+        let id = ids.issue();
+        self.jobs.push((id, first_pass));
+        let (rows, body_ids) = rows.into_iter().unzip();
+        let job = Work::new(TestRows {
+            bodies: bodies.clone(),
+            ids: body_ids,
+            rows,
+            test: self.test.clone(),
+        });
+        Some(Command::Run { id, job })
+    }
+
+    /// The listing started over: what was found is for rows that are gone. Its jobs are
+    /// cancelled; the query stays, to be tested on the new rows as they come.
+    pub fn rows_replaced(&mut self) -> Vec<Command> {
+        let cancels = self.cancel();
+        self.results = Results::default();
+        self.meanwhile = None;
+        cancels
+    }
+
+    /// The cancels of the jobs in flight.
+    pub fn cancel(&self) -> Vec<Command> {
+        self.jobs
+            .iter()
+            .map(|(id, _)| Command::Cancel(*id))
+            .collect()
+    }
+
+    /// Whether `id` is one of this query's jobs.
+    pub fn owns(&self, id: RequestId) -> bool {
+        self.jobs.iter().any(|(job, _)| *job == id)
+    }
+
+    /// A job reported how far it is.
+    pub fn on_progress(&mut self, id: RequestId, done: u64, total: u64) {
+        if self.owns(id) {
+            self.progress.insert(id, (done, total));
+        }
+    }
+
+    /// A job answered: its rows are known. Returns false for a job that is not this query's.
+    pub fn on_tested(&mut self, id: RequestId, tested: &mut Tested) -> bool {
+        let Some(at) = self.jobs.iter().position(|(job, _)| *job == id) else {
+            return false;
+        };
+        let (_, first_pass) = self.jobs.remove(at);
+        self.progress.remove(&id);
+        for &index in &tested.passed {
+            self.results.passes.insert(index);
+        }
+        self.results.notes.add(std::mem::take(&mut tested.notes));
+        if first_pass {
+            self.meanwhile = None;
+        }
+        true
+    }
+
+    /// Whether the row at `index` passes (or, while the first pass runs, passed before).
+    pub fn passes(&self, index: usize) -> bool {
+        match &self.meanwhile {
+            Some(None) => true,
+            Some(Some(before)) => before.passes.contains(index),
+            None => self.results.passes.contains(index),
+        }
+    }
+
+    /// What to show beside the row at `index`: the field that let it through, if no column did.
+    pub fn note(&self, index: usize) -> Option<&str> {
+        let results = match &self.meanwhile {
+            Some(Some(before)) => before,
+            _ => &self.results,
+        };
+        results.notes.get(index)
+    }
+
+    /// Whether jobs are in flight, and how far they are (rows done, rows in all).
+    pub fn working(&self) -> Option<(u64, u64)> {
+        if self.jobs.is_empty() {
+            return None;
+        }
+        Some(
+            self.progress
+                .values()
+                .fold((0, 0), |(d, t), (done, total)| (d + done, t + total)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_are_found_across_the_lists_of_several_jobs() {
+        let mut notes = Notes::default();
+        let list = |rows: &[usize]| rows.iter().map(|&i| (i, format!("n{i}").into())).collect();
+        // A page's job answered before the first pass over the rows before it.
+        notes.add(list(&[500, 730]));
+        notes.add(list(&[]));
+        notes.add(list(&[3, 40, 499]));
+        for (index, note) in [(3, Some("n3")), (40, Some("n40")), (499, Some("n499"))] {
+            assert_eq!(notes.get(index), note);
+        }
+        assert_eq!(notes.get(730), Some("n730"));
+        for index in [0, 4, 500 - 2, 501, 10_000] {
+            assert_eq!(notes.get(index), None, "{index}");
+        }
+    }
+
+    #[test]
+    fn a_row_set_holds_what_was_put_in() {
+        let mut set = RowSet::default();
+        for i in [0, 63, 64, 1_000_001] {
+            set.insert(i);
+        }
+        assert!([0, 63, 64, 1_000_001].iter().all(|&i| set.contains(i)));
+        assert!(
+            ![1, 62, 65, 1_000_000, 5_000_000]
+                .iter()
+                .any(|&i| set.contains(i))
+        );
+    }
+}
