@@ -1,0 +1,194 @@
+//! `/` over every field and `:where` (issue 22 items 1 and 2) over 100,000 and 1,000,000 rows,
+//! in process. For each key typed: the UI thread's part (the key's `update`: the job handed
+//! out), the job's (reading every row's JSON, off the UI thread), and applying its answer (on
+//! the UI thread again). Goals: each key answered within 50 ms over 100,000 rows; over
+//! 1,000,000, results within 1 s and no UI-thread step over 16 ms. Run with
+//! `cargo bench --bench find`.
+
+mod common;
+use common::{measure, ms};
+
+use std::time::{Duration, Instant};
+
+use appdeck::api::{Exchange, ListResponse, Reply};
+use appdeck::app::harness::{key, press};
+use appdeck::app::{Action, App, Command, Delivery, Move, Session};
+use appdeck::ui::theme::Theme;
+use chrono::Utc;
+use crossterm::event::KeyCode;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+const TYPES: [&str; 3] = ["repository", "deployment", "incident"];
+const OWNERS: [&str; 7] = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"];
+
+/// A resource like the sandbox's: a few columns, then properties with nested values.
+fn resource(i: usize) -> Value {
+    json!({
+        "id": format!("res_{i:07}"),
+        "type": TYPES[i % 3],
+        "display_name": format!("Resource number {i} — ünïcødé"),
+        "name": format!("resource-{i}"),
+        "status": "active",
+        "external_id": format!("ext-{i}"),
+        "updated_at": "2026-11-20T09:30:00Z",
+        "created_at": "2026-01-02T03:04:05Z",
+        "properties": {"stars": i, "tags": ["a", "b"], "language": "Rust",
+            "owner": {"login": OWNERS[i % 7], "team": "platform"},
+            "description": "A service of the platform, described at some length as real ones are."},
+        "links": {"links": [{"title": "Docs", "type": "documentation", "url": "https://docs.example.com"}]}
+    })
+}
+
+/// An app with `rows` loaded, in pages of 500 as the sandbox's largest page.
+fn app_with_rows(rows: usize) -> App {
+    let session = Session {
+        origin: "bench".into(),
+        host: "127.0.0.1:1".into(),
+        warnings: Vec::new(),
+    };
+    let (mut app, mut commands) = App::new(session, Rect::new(0, 0, 120, 40), Some(500));
+    let mut start = 0;
+    while start < rows {
+        let end = (start + 500).min(rows);
+        let next = (end < rows).then(|| format!("c{end}"));
+        let page = ListResponse::from_value(json!({
+            "resources": (start..end).map(resource).collect::<Vec<_>>(),
+            "next": next,
+        }))
+        .expect("a page");
+        let asked = |commands: &[Command]| {
+            commands.iter().find_map(|c| match c {
+                Command::Api { id, .. } => Some(*id),
+                _ => None,
+            })
+        };
+        let id = asked(&commands)
+            .or_else(|| asked(&app.update(Action::Move(Move::Bottom))))
+            .expect("a page request");
+        commands = app.update(Action::reply(
+            id,
+            Box::new(Exchange::local(Ok(Reply::page(page)))),
+        ));
+        start = end;
+    }
+    app.update(Action::Move(Move::Top));
+    app
+}
+
+/// Times of one key: the UI thread's update, the jobs', and applying their answers.
+struct KeyTimes {
+    update: Duration,
+    job: Duration,
+    apply: Duration,
+}
+
+/// Runs the jobs `commands` hand out (as the executor would, here in turn) and applies their
+/// answers.
+fn run_jobs(app: &mut App, commands: Vec<Command>) -> (Duration, Duration) {
+    let (mut job_time, mut apply_time) = (Duration::ZERO, Duration::ZERO);
+    for command in commands {
+        if let Command::Run { id, job } = command {
+            let t = Instant::now();
+            let answer = job.run();
+            job_time += t.elapsed();
+            let t = Instant::now();
+            app.update(Action::reply(id, Delivery::Job(answer)));
+            apply_time += t.elapsed();
+        }
+    }
+    (job_time, apply_time)
+}
+
+/// Types `text` after `/`, key by key, each key's jobs run to the end before the next key.
+fn type_search(app: &mut App, text: &str) -> (Vec<KeyTimes>, usize) {
+    key(app, '/');
+    let times = text
+        .chars()
+        .map(|c| {
+            let t = Instant::now();
+            let commands = key(app, c);
+            let update = t.elapsed();
+            let (job, apply) = run_jobs(app, commands);
+            KeyTimes { update, job, apply }
+        })
+        .collect();
+    let shown = app.browser.visible.len();
+    // Esc clears the search for the next one.
+    press(app, KeyCode::Esc);
+    (times, shown)
+}
+
+fn report(rows: usize, query: &str, times: &[KeyTimes], shown: usize) {
+    let max = |f: fn(&KeyTimes) -> Duration| times.iter().map(f).max().unwrap_or_default();
+    let worst_key = times
+        .iter()
+        .map(|t| t.update + t.job + t.apply)
+        .max()
+        .unwrap_or_default();
+    println!(
+        "/{query:<10} {rows:>9} rows: worst key {:>7.1} ms (UI update {:>5.1} ms, job {:>7.1} ms, \
+         apply {:>5.1} ms), {shown} shown",
+        ms(worst_key),
+        ms(max(|t| t.update)),
+        ms(max(|t| t.job)),
+        ms(max(|t| t.apply)),
+    );
+}
+
+fn main() {
+    for rows in [100_000, 1_000_000] {
+        let t = Instant::now();
+        let mut app = app_with_rows(rows);
+        println!(
+            "load {rows} rows into the app: {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+        // A name in properties only (a note beside each row found), a column, a key's name only
+        // (found in the text, in no value: every row walked), nothing at all, every row.
+        for query in ["alice", "number 12", "propert", "zzzz", "platform"] {
+            let (times, shown) = type_search(&mut app, query);
+            report(rows, query, &times, shown);
+        }
+        // A frame of the list found by a field the table does not show: a note beside each row.
+        key(&mut app, '/');
+        for c in "alice".chars() {
+            let commands = key(&mut app, c);
+            run_jobs(&mut app, commands);
+        }
+        press(&mut app, KeyCode::Enter);
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        let (now, mut flip) = (Utc::now(), false);
+        measure(
+            &format!("frame, /alice over {rows} rows (notes)"),
+            5,
+            100,
+            || {
+                flip = !flip;
+                app.update(Action::Move(if flip { Move::Bottom } else { Move::Top }));
+                terminal
+                    .draw(|f| appdeck::ui::render(f, &app, &Theme::COLOR, now))
+                    .expect("draw");
+            },
+        );
+        press(&mut app, KeyCode::Esc);
+
+        let t = Instant::now();
+        key(&mut app, ':');
+        appdeck::app::harness::type_text(&mut app, "where .properties.stars > 500");
+        let commands = app.update(Action::Submit);
+        let update = t.elapsed();
+        let (job, apply) = run_jobs(&mut app, commands);
+        println!(
+            ":where .properties.stars > 500 {rows:>9} rows: UI update {:>5.1} ms, job {:>8.1} ms, \
+             apply {:>5.1} ms, {} shown",
+            ms(update),
+            ms(job),
+            ms(apply),
+            app.browser.visible.len()
+        );
+        drop(app);
+    }
+}
