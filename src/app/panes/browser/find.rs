@@ -164,11 +164,9 @@ impl Browser {
         self.visible = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
         let rows = self.rows();
         let wanted = self.reselect.as_deref().and_then(|id| {
-            let at = self
-                .visible
+            self.visible
                 .iter()
-                .position(|&i| rows[i].id.as_deref() == Some(id));
-            at
+                .position(|&i| rows[i].id.as_deref() == Some(id))
         });
         let index = match wanted {
             Some(at) => {
