@@ -1210,7 +1210,7 @@ fn where_keeps_the_rows_it_is_true_of_and_slash_searches_every_field() {
     tmux.send(&["/"]);
     tmux.send(&["-l", "ukrainian"]);
     let screen = tmux.wait_for("the row found by its properties", |s| {
-        s.contains("1 match") && s.contains("properties.last_commit.message: Add Ukrainian")
+        s.contains("1 match") && s.contains("…message: Add Ukrainian")
     });
     assert!(screen.contains("Mobile iOS app"), "{screen}");
     tmux.send(&["Escape"]);
