@@ -7,6 +7,7 @@
 //! - [`diff`] and [`infer`]: comparing connect payloads, inferring type definitions;
 //! - [`sandbox`]: the local stand-in for the service;
 //! - [`text`]: fitting text to terminal cells, for the CLI's tables and the TUI;
+//! - [`out`]: writing resources and records to files and pipes, for `list -o` and `:export`;
 //! - [`cli`]: the non-interactive commands;
 //! - [`app`] (state and `update`), [`ui`] (rendering) and [`tui`] (the event loop): the terminal UI.
 
@@ -21,6 +22,7 @@ pub mod explain;
 pub mod infer;
 pub mod jq;
 pub mod log_file;
+pub mod out;
 pub mod sandbox;
 pub mod sanitize;
 pub mod schema;

@@ -164,6 +164,14 @@ pub enum Action {
     DropEdited,
     /// A deadline a pane asked for (see `App::wake_at`) has come: the loop's only timer.
     Tick,
+    /// `s` in the list: sort by the next column (after the last: the server's order again).
+    SortNext,
+    /// `S` in the list: reverse the sort.
+    SortReverse,
+    /// `:sort COLUMN [desc]`, its words after `sort` (none or `off`: the server's order).
+    Sort(String),
+    /// `:export PATH` (`:export! PATH` overwrites): write what the pane shows to a file.
+    Export { path: String, overwrite: bool },
 }
 
 /// What a draft is about, within the service appdeck is connected to (the runtime adds the base

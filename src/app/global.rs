@@ -41,9 +41,26 @@ impl App {
             Action::ShowHistory => return self.show_history(),
             Action::ShowOverview => return self.show_overview(),
             Action::Connect => return self.open_connect(),
+            Action::Sort(_) | Action::SortNext | Action::SortReverse => {
+                self.notice = Some(Notice::Error("only a resource list sorts; 1 goes to it".into()));
+            }
+            Action::Export { .. } => {
+                self.notice = Some(Notice::Error(
+                    "nothing to export here: :export writes a resource list or a resource".into(),
+                ));
+            }
             _ => {}
         }
         Vec::new()
+    }
+
+    /// A `:` command for the pane on top (`:sort`, `:export`), as if it were its key.
+    fn to_top_pane(&mut self, action: Action) -> Vec<Command> {
+        let top = self.stack.top_id();
+        let outcome = self
+            .with_pane(top, |pane, cx| pane.update(action, cx))
+            .unwrap_or_else(super::pane::Outcome::done);
+        self.apply(top, outcome)
     }
 
     /// A screen a pane asked for.
@@ -96,6 +113,10 @@ impl App {
                 path,
                 opens: OpenAs::Connect,
             }],
+            LineCommand::Sort(words) => self.to_top_pane(Action::Sort(words)),
+            LineCommand::Export { path, overwrite } => {
+                self.to_top_pane(Action::Export { path, overwrite })
+            }
         }
     }
 

@@ -28,10 +28,14 @@ pub enum LineCommand {
     /// `:connect` composes a connect (as `C`); `:connect new` a new app inferred from the loaded
     /// rows; `:connect PATH` opens a connect payload file.
     Connect(Option<String>),
+    /// `:sort COLUMN [desc]` sorts the list (its words after `sort`; none or `off`: unsorted).
+    Sort(String),
+    /// `:export PATH` writes what the pane shows to a file; `:export! PATH` overwrites one.
+    Export { path: String, overwrite: bool },
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 12] = [
+pub const COMMANDS: [(&str, &str); 15] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -55,6 +59,15 @@ pub const COMMANDS: [(&str, &str); 12] = [
         "connect",
         "connect [new|PATH]: compose an app version (new: types inferred from the list)",
     ),
+    (
+        "sort",
+        "sort COLUMN [desc]: sort the list (type, name, status, id, external_id, updated_at; off)",
+    ),
+    (
+        "export",
+        "export PATH: write the rows shown (or the resource) to .csv, .json or .ndjson",
+    ),
+    ("export!", "export! PATH: export, overwriting PATH"),
     ("quit", "quit appdeck"),
 ];
 
@@ -85,6 +98,14 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
         "connect" => Ok(LineCommand::Connect(
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
+        "sort" => Ok(LineCommand::Sort(rest.to_owned())),
+        "export" | "export!" if rest.is_empty() => {
+            Err(format!("{word} PATH: name the file (.csv, .json or .ndjson)"))
+        }
+        "export" | "export!" => Ok(LineCommand::Export {
+            path: rest.to_owned(),
+            overwrite: word == "export!",
+        }),
         "" => Err("type a command; Tab lists them".to_owned()),
         other => Err(format!("unknown command {other:?}; Tab lists the commands")),
     }
@@ -239,6 +260,26 @@ mod tests {
         assert_eq!(parse("where"), Ok(LineCommand::Where(None)));
         assert_eq!(complete("wh", std::iter::empty()).0, "where");
         assert!(parse("frobnicate").unwrap_err().contains("unknown command"));
+        assert_eq!(
+            parse("sort name desc"),
+            Ok(LineCommand::Sort("name desc".into()))
+        );
+        assert_eq!(parse("sort"), Ok(LineCommand::Sort(String::new())));
+        assert_eq!(
+            parse("export  ~/out dir/rows.csv "),
+            Ok(LineCommand::Export {
+                path: "~/out dir/rows.csv".into(),
+                overwrite: false
+            })
+        );
+        assert_eq!(
+            parse("export! rows.ndjson"),
+            Ok(LineCommand::Export {
+                path: "rows.ndjson".into(),
+                overwrite: true
+            })
+        );
+        assert!(parse("export").unwrap_err().contains("name the file"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::cli::shape::delimited::{Delimiter, Records};
 use crate::cli::shape::jq::Jq;
 use crate::cli::shape::jq_failure;
 use crate::cli::table::{Layout, Row, fit_widths, join_cells};
+use crate::out::items::RawItems;
 use crate::sanitize;
 
 /// Notes about marked rows kept for the footer; beyond this only a count is kept.
@@ -19,11 +20,8 @@ const MAX_NOTES: usize = 20;
 
 /// Where the items go, per output format.
 pub enum Sink {
-    Ndjson,
-    /// `written` says whether the `[` and an item are out, for the separators.
-    Json {
-        written: bool,
-    },
+    /// json and ndjson: each item's bytes as they came.
+    Raw(RawItems),
     Table(TableState),
     /// `--jq`: the expression's results for each item.
     Jq(Box<Jq>),
@@ -76,8 +74,8 @@ impl Sink {
             ));
         }
         Ok(match args.output {
-            ListOutput::Ndjson => Sink::Ndjson,
-            ListOutput::Json => Sink::Json { written: false },
+            ListOutput::Ndjson => Sink::Raw(RawItems::ndjson()),
+            ListOutput::Json => Sink::Raw(RawItems::json()),
             ListOutput::Csv | ListOutput::Tsv => {
                 let delimiter = if args.output == ListOutput::Csv {
                     Delimiter::Comma
@@ -109,17 +107,9 @@ impl Sink {
     /// Writes one page and flushes, so a reader downstream sees it at once.
     pub fn page(&mut self, page: &RawPage, out: &mut impl Write) -> Result<(), Failure> {
         match self {
-            Sink::Ndjson => {
+            Sink::Raw(items) => {
                 for item in page.raw_items() {
-                    write_raw(item, out)?;
-                    out.write_all(b"\n")?;
-                }
-            }
-            Sink::Json { written } => {
-                for item in page.raw_items() {
-                    out.write_all(if *written { b",\n  " } else { b"[\n  " })?;
-                    write_raw(item, out)?;
-                    *written = true;
+                    items.write(item, out)?;
                 }
             }
             Sink::Table(table) => table.page(&page.items(), out)?,
@@ -158,38 +148,16 @@ impl Sink {
         err: &mut impl Write,
     ) -> std::io::Result<()> {
         match self {
-            Sink::Ndjson | Sink::Jq(_) | Sink::Delimited { .. } => {}
-            Sink::Json { written } => {
+            Sink::Jq(_) | Sink::Delimited { .. } => {}
+            Sink::Raw(items) => {
                 if outcome.is_ok() {
-                    out.write_all(if *written { b"\n]\n" } else { b"[]\n" })?;
+                    items.finish(out)?;
                 }
             }
             Sink::Table(table) => table.footer(outcome.is_ok(), more, resource_type, err)?,
         }
         out.flush()
     }
-}
-
-/// Writes one item's JSON text on one line, as it came: its line breaks (which JSON allows only
-/// between tokens) dropped, and DEL, C1 controls and bidi marks written as `\u` escapes by
-/// [`sanitize::json_for_terminal`] (the output may be a terminal; the data a reader parses is the
-/// same either way). Most items are plain ASCII on one line and go through untouched.
-pub(super) fn write_raw(item: &[u8], out: &mut impl Write) -> std::io::Result<()> {
-    let one_line = memchr::memchr2(b'\n', b'\r', item).is_none();
-    if one_line && !sanitize::json_needs_escape(item) {
-        return out.write_all(item);
-    }
-    let joined: Vec<u8> = if one_line {
-        item.to_vec()
-    } else {
-        item.iter()
-            .copied()
-            .filter(|b| !matches!(b, b'\n' | b'\r'))
-            .collect()
-    };
-    // The page reader hands out UTF-8 text only; lossy if that ever changes.
-    let text = String::from_utf8_lossy(&joined);
-    out.write_all(sanitize::json_for_terminal(&text).as_bytes())
 }
 
 impl TableState {

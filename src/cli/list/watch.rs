@@ -9,7 +9,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use super::changes::{Change, Snapshot};
-use super::sink::write_raw;
+use crate::out::items::write_raw;
 use crate::api::retry::{RetryPolicy, backoff};
 use crate::api::{ApiError, Client, Pager};
 use crate::cli::Failure;

@@ -1,8 +1,10 @@
 //! Shaping what a command prints for scripts: `--jq`, `--columns` and the delimited formats.
 
 pub mod columns;
-pub mod delimited;
 pub mod jq;
+
+/// The delimited formats' writer, shared with the TUI's `:export`.
+pub use crate::out::delimited;
 
 use std::io::{IsTerminal, Write};
 

@@ -89,6 +89,9 @@ fn title(browser: &Browser) -> String {
             fit(&expr, WHERE_IN_TITLE).trim_end()
         ));
     }
+    if let Some(spec) = browser.sorting.spec {
+        filter.push_str(&format!(" · by {}", spec.words()));
+    }
     let rows = match &browser.listing {
         Loadable::Loaded(listing) => {
             let more = match listing.more {
@@ -226,8 +229,13 @@ fn render_table(
     block: Block<'_>,
 ) {
     let inner_width = usize::from(layout::inset(areas.table).width);
-    let (columns, widths): (Vec<Column>, Vec<usize>) =
-        listing.widths.layout(inner_width).into_iter().unzip();
+    let sort = browser.sorting.spec;
+    let (columns, widths): (Vec<Column>, Vec<usize>) = listing
+        .widths
+        .with_room_for_mark(sort.map(|s| s.column))
+        .layout(inner_width)
+        .into_iter()
+        .unzip();
 
     let height = usize::from(areas.rows.height);
     let cursor = browser.cursor;
@@ -264,11 +272,13 @@ fn render_table(
                 Row::new(cells)
             }
         });
-    let header = Row::new(
-        columns
-            .iter()
-            .map(|c| Span::styled(c.title(), theme.header())),
-    );
+    // The sorted column's title ends in ▲ or ▼ (text, so it reads the same under NO_COLOR).
+    let header = Row::new(columns.iter().map(|&c| match sort {
+        Some(spec) if spec.column == c => {
+            Span::styled(format!("{} {}", c.title(), spec.arrow()), theme.header())
+        }
+        _ => Span::styled(c.title(), theme.header()),
+    }));
     let lengths = widths
         .iter()
         .map(|w| Constraint::Length(u16::try_from(*w).unwrap_or(u16::MAX)));

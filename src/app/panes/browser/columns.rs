@@ -131,6 +131,16 @@ impl ColumnWidths {
         }
     }
 
+    /// These widths with the title of `sorted` two cells wider, for the ` ▲` that marks it.
+    pub fn with_room_for_mark(&self, sorted: Option<Column>) -> ColumnWidths {
+        let mut widths = self.clone();
+        if let Some(column) = sorted {
+            let slot = &mut widths.0[column.index()];
+            *slot = (*slot).max(column.title().width() + 2);
+        }
+        widths
+    }
+
     /// The columns to draw in `width` cells and the width of each: optional columns are left
     /// out (first the id) until the name keeps a readable width; the name takes what is left.
     pub fn layout(&self, width: usize) -> Vec<(Column, usize)> {

@@ -178,6 +178,7 @@ impl Browser {
                 .unwrap_or(0),
         };
         self.cursor.select(index, self.visible.len(), height);
+        self.arrange_visible(height);
     }
 
     /// Whether `id` is a job of the queries applied.

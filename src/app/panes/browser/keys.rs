@@ -7,7 +7,7 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 8] = [
+static OWN: [Binding; 10] = [
     bind(
         "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
@@ -62,6 +62,22 @@ static OWN: [Binding; 8] = [
         "y",
         "copy the resource id",
         || Action::Copy,
+        "",
+    ),
+    bind(
+        "sort",
+        &[Char('s')],
+        "s",
+        "sort by the next column (after the last: unsorted)",
+        || Action::SortNext,
+        "sort",
+    ),
+    bind(
+        "sort_reverse",
+        &[Char('S')],
+        "S",
+        "reverse the sort",
+        || Action::SortReverse,
         "",
     ),
     bind(

@@ -9,8 +9,10 @@ pub mod field_search;
 pub mod find;
 pub mod keys;
 pub mod narrowing;
+pub mod ordering;
 mod reload;
 pub mod row;
+pub mod sort;
 pub mod summary;
 mod update;
 
@@ -103,6 +105,8 @@ pub struct Browser {
     /// The listing fetched again behind the rows on screen, after a report changed a resource
     /// (see `reload.rs`).
     pub reloading: Option<Box<reload::Reload>>,
+    /// The sort over the rows that pass the filters (see `sort.rs`).
+    pub sorting: sort::Sorting,
 }
 
 impl Browser {
@@ -185,6 +189,7 @@ impl Browser {
         self.visible.clear();
         self.cursor = ListCursor::default();
         self.reselect = None;
+        self.sort_restarted();
         self.request(id, None)
     }
 
@@ -290,6 +295,7 @@ impl Browser {
                 .position(|&i| rows[i].id.as_deref() == Some(id))
                 .map(|p| p + self.visible.len())
         });
+        let first_visible = self.visible.len();
         self.visible.extend(new_visible);
         match found {
             Some(index) => {
@@ -298,6 +304,7 @@ impl Browser {
             }
             None => self.cursor.keep_visible(self.visible.len(), height),
         }
+        self.sort_new_rows(start, first_visible, height);
         // Keep filling the screen, but `/` or `:where` never drags in pages by itself.
         let wants_more =
             !self.narrowed() && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS;
@@ -375,6 +382,7 @@ impl Browser {
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
         commands.extend(self.forget_tested_rows());
+        commands.extend(self.sort_restarted());
         commands.push(self.start(ids));
         commands
     }

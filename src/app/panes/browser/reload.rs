@@ -115,6 +115,7 @@ impl Browser {
         self.cursor.keep_visible(len, height);
         commands
             .into_iter()
+            .chain(self.resort(ids, height))
             .chain(self.prefetch(ids, height))
             .collect()
     }

@@ -7,6 +7,7 @@ use super::bodies::Bodies;
 use super::find::Answered;
 use super::keys::BROWSER_KEYS;
 use super::narrowing::Tested;
+use super::ordering::{SORTABLE, SortSpec};
 use super::row::Row;
 use super::{Browser, More};
 use crate::api::{self, ApiError};
@@ -20,6 +21,7 @@ use crate::app::panes::detail::Detail;
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
+use crate::text::count;
 
 /// Rows whose JSON is larger than this open on a background task: laying out megabytes of
 /// properties takes tens of milliseconds (about 100 ms for 5 MB), too long for a keypress.
@@ -61,6 +63,14 @@ impl Pane for Browser {
         }
         if let Some(testing) = self.testing() {
             return Some(testing);
+        }
+        if let (Some(spec), Some((done, total))) = (self.sorting.spec, self.sorting.progress) {
+            let percent = done * 100 / total.max(1);
+            return Some(format!(
+                "sorting {} rows by {}… {percent}% · Esc cancels",
+                count(total),
+                spec.words()
+            ));
         }
         match &self.listing {
             Loadable::Loading(_) => Some("loading the first page…".to_owned()),
@@ -106,6 +116,10 @@ impl Pane for Browser {
                 if self.opening.take().is_some() {
                     cx.info("opening cancelled");
                     return Outcome::done();
+                }
+                if self.sorting.pending() {
+                    cx.info("sort cancelled: the server's order");
+                    return self.set_sort(None, cx.ids, height).into();
                 }
                 if let Some(id) = self.cancel() {
                     cx.info("load cancelled; r resumes");
@@ -156,6 +170,24 @@ impl Pane for Browser {
                     None => Outcome::NotMine(Action::Report),
                 };
             }
+            Action::SortNext => return self.sort_by(SortSpec::next(self.sorting.spec), cx),
+            Action::SortReverse => {
+                let spec = match self.sorting.spec {
+                    Some(spec) => SortSpec {
+                        descending: !spec.descending,
+                        ..spec
+                    },
+                    None => SortSpec {
+                        column: SORTABLE[0],
+                        descending: true,
+                    },
+                };
+                return self.sort_by(Some(spec), cx);
+            }
+            Action::Sort(words) => match SortSpec::parse(&words) {
+                Ok(spec) => return self.sort_by(spec, cx),
+                Err(problem) => cx.error(problem),
+            },
             other => return Outcome::NotMine(other),
         }
         Outcome::done()
@@ -206,6 +238,16 @@ impl Pane for Browser {
                 Outcome::done()
             }
             // Dropped if the user moved on (Esc, another row) meanwhile.
+            Delivery::Job(order) if self.sorting.job() == Some(id) => {
+                let order = order.take::<Option<Vec<usize>>>().flatten();
+                let height = self.table_height(cx.body);
+                if self.sorted(id, order, height)
+                    && let Some(spec) = self.sorting.spec
+                {
+                    cx.info(format!("sorted by {}", spec.words()));
+                }
+                Outcome::done()
+            }
             Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
                 *cx.notice = None;
@@ -270,6 +312,19 @@ impl Browser {
             .into_iter()
             .collect::<Vec<_>>()
             .into()
+    }
+
+    /// Sorts by `spec` (`None`: the server's order) and says so; a large list is sorted by a
+    /// job, and says how far it got meanwhile.
+    fn sort_by(&mut self, spec: Option<SortSpec>, cx: &mut Ctx) -> Outcome {
+        let height = self.table_height(cx.body);
+        let commands = self.set_sort(spec, cx.ids, height);
+        match spec {
+            None => cx.info("unsorted: the server's order"),
+            Some(spec) if !self.sorting.pending() => cx.info(format!("sorted by {}", spec.words())),
+            Some(_) => {}
+        }
+        commands.into()
     }
 
     fn open_detail(&mut self, cx: &mut Ctx) -> Outcome {

@@ -1,5 +1,6 @@
-//! `-o csv` and `-o tsv`: one record a line. CSV quotes a field holding a comma, a quote, a
-//! carriage return or a newline, doubling its quotes (RFC 4180); TSV escapes backslash, tab,
+//! `-o csv` and `-o tsv` (and the TUI's `:export FILE.csv`): one record a line. CSV quotes a
+//! field holding a comma, a quote, a carriage return or a newline, doubling its quotes (RFC
+//! 4180); TSV escapes backslash, tab,
 //! newline and carriage return as `\\`, `\t`, `\n`, `\r` (as jq's `@tsv`), so that every record
 //! is one line. On a terminal the fields are neutralised as well (see [`crate::sanitize`]).
 

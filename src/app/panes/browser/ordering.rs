@@ -1,0 +1,419 @@
+//! The order of a sorted list, pure: which column and direction ([`SortSpec`]), how two values
+//! compare (case-insensitively, missing values last, ties in the server's order), sorting every
+//! loaded row at once ([`sort`], over keys copied out of the rows, so that it can run off the UI
+//! thread) and merging rows that arrive later into an order ([`merge`]).
+
+use std::cmp::Ordering;
+
+use super::columns::Column;
+use super::row::Row;
+
+/// A column to sort by and the direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortSpec {
+    pub column: Column,
+    pub descending: bool,
+}
+
+/// The columns a list sorts by, in the order `s` goes through them (the table's order).
+pub const SORTABLE: [Column; 6] = [
+    Column::Type,
+    Column::Name,
+    Column::Status,
+    Column::Id,
+    Column::ExternalId,
+    Column::Updated,
+];
+
+impl SortSpec {
+    /// Reads `:sort COLUMN [asc|desc]`'s words (after `sort`); `Ok(None)` for `off` or nothing.
+    pub fn parse(words: &str) -> Result<Option<SortSpec>, String> {
+        let mut words = words.split_whitespace();
+        let Some(name) = words.next() else {
+            return Ok(None);
+        };
+        if name.eq_ignore_ascii_case("off") && words.next().is_none() {
+            return Ok(None);
+        }
+        let column = column_named(name).ok_or_else(|| {
+            format!(
+                "no column {:?} to sort by; one of {}, or off",
+                crate::sanitize::line(name),
+                column_names()
+            )
+        })?;
+        let descending = match words.next().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("asc") => false,
+            Some("desc") => true,
+            Some(other) => {
+                return Err(format!(
+                    "sort {} asc or desc, not {:?}",
+                    column_name(column),
+                    crate::sanitize::line(other)
+                ));
+            }
+        };
+        if let Some(extra) = words.next() {
+            return Err(format!(
+                "unexpected {:?}: :sort COLUMN [desc]",
+                crate::sanitize::line(extra)
+            ));
+        }
+        Ok(Some(SortSpec { column, descending }))
+    }
+
+    /// The spec after `s`: the next column (ascending), and after the last, none.
+    pub fn next(current: Option<SortSpec>) -> Option<SortSpec> {
+        let at = current.and_then(|s| SORTABLE.iter().position(|c| *c == s.column));
+        let column = match at {
+            None => SORTABLE[0],
+            Some(i) => *SORTABLE.get(i + 1)?,
+        };
+        Some(SortSpec {
+            column,
+            descending: false,
+        })
+    }
+
+    /// The arrow the header puts after the column's title.
+    pub fn arrow(self) -> &'static str {
+        if self.descending { "▼" } else { "▲" }
+    }
+
+    /// How the title and the status bar say it: `name ▲ ascending`.
+    pub fn words(self) -> String {
+        let direction = if self.descending {
+            "descending"
+        } else {
+            "ascending"
+        };
+        format!("{} {} {direction}", column_name(self.column), self.arrow())
+    }
+}
+
+/// What `:sort` calls a column.
+pub fn column_name(column: Column) -> &'static str {
+    match column {
+        Column::Marker => "",
+        Column::Type => "type",
+        Column::Name => "name",
+        Column::Status => "status",
+        Column::Id => "id",
+        Column::ExternalId => "external_id",
+        Column::Updated => "updated_at",
+    }
+}
+
+fn column_names() -> String {
+    SORTABLE.map(column_name).join(", ")
+}
+
+/// A column by its `:sort` name, its title, or a short form (`updated`, `external-id`).
+fn column_named(name: &str) -> Option<Column> {
+    let name = name.to_ascii_lowercase().replace(['-', ' '], "_");
+    SORTABLE.into_iter().find(|&c| {
+        name == column_name(c)
+            || name == c.title().to_ascii_lowercase().replace(' ', "_")
+            || (c == Column::ExternalId && name == "externalid")
+    })
+}
+
+/// The value a row is sorted by in `column`: the text the service sent (the full `updated_at`,
+/// which sorts by time when it is ISO 8601); `None` when missing or empty, sorted last.
+pub fn key(row: &Row, column: Column) -> Option<&str> {
+    let field = match column {
+        Column::Marker => return None,
+        Column::Type => &row.resource_type,
+        Column::Name => &row.title,
+        Column::Status => &row.status,
+        Column::Id => &row.id,
+        Column::ExternalId => &row.external_id,
+        Column::Updated => &row.updated_at,
+    };
+    field.as_deref().filter(|s| !s.is_empty())
+}
+
+/// Two texts, case-insensitively (each character lowercased, as [`fold`] does).
+pub fn compare_text(a: &str, b: &str) -> Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        return a
+            .bytes()
+            .map(|b| b.to_ascii_lowercase())
+            .cmp(b.bytes().map(|b| b.to_ascii_lowercase()));
+    }
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .cmp(b.chars().flat_map(char::to_lowercase))
+}
+
+/// Two keys under `spec`: missing ones last in either direction.
+fn compare_keys(a: Option<&str>, b: Option<&str>, descending: bool) -> Ordering {
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (Some(a), Some(b)) => {
+            let order = compare_text(a, b);
+            if descending { order.reverse() } else { order }
+        }
+    }
+}
+
+/// Two rows (by their index in the listing) under `spec`; equal keys keep the server's order.
+pub fn compare_rows(rows: &[Row], a: usize, b: usize, spec: SortSpec) -> Ordering {
+    compare_keys(
+        key(&rows[a], spec.column),
+        key(&rows[b], spec.column),
+        spec.descending,
+    )
+    .then(a.cmp(&b))
+}
+
+/// A text lowercased character by character (the order [`compare_text`] reads it in).
+fn fold(text: &str, out: &mut Vec<u8>) {
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+    } else {
+        let mut buffer = [0; 4];
+        for c in text.chars().flat_map(char::to_lowercase) {
+            out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+        }
+    }
+}
+
+/// One column's keys of the first rows, copied out of them in one pass (a memcpy each), so that
+/// sorting them can run off the UI thread.
+#[derive(Clone, Debug, Default)]
+pub struct SortKeys {
+    text: String,
+    /// Where each row's key ends in `text`; `None` for a missing one.
+    ends: Vec<Option<usize>>,
+}
+
+impl SortKeys {
+    pub fn of(rows: &[Row], column: Column) -> SortKeys {
+        let mut keys = SortKeys {
+            text: String::new(),
+            ends: Vec::with_capacity(rows.len()),
+        };
+        for row in rows {
+            let end = key(row, column).map(|k| {
+                keys.text.push_str(k);
+                keys.text.len()
+            });
+            keys.ends.push(end);
+        }
+        keys
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// How often (in rows) a sort says how far it got and looks whether it was cancelled.
+pub const STEP: usize = 1 << 16;
+
+/// Sorts the rows whose keys are `keys` under `spec`: their indices in order, ties and missing
+/// values in the server's order. `tick(done, total)` is told of the progress and answers
+/// whether to go on; `None` when it said stop.
+pub fn sort(
+    keys: &SortKeys,
+    descending: bool,
+    mut tick: impl FnMut(usize, usize) -> bool,
+) -> Option<Vec<usize>> {
+    let total = keys.len();
+    // Each present key lowercased once, then compared as bytes: an 8-byte prefix first (most
+    // comparisons end there), the whole key on a tie, the row's index last.
+    let mut folded = Vec::with_capacity(keys.text.len());
+    let mut present: Vec<(u64, u32, u32, usize)> = Vec::with_capacity(total);
+    let mut missing = Vec::new();
+    let mut start = 0;
+    for (index, end) in keys.ends.iter().enumerate() {
+        if index % STEP == 0 && !tick(index / 2, total) {
+            return None;
+        }
+        match end {
+            Some(end) => {
+                let from = folded.len();
+                fold(&keys.text[start..*end], &mut folded);
+                start = *end;
+                let len = folded.len() - from;
+                let mut prefix = [0u8; 8];
+                let n = len.min(8);
+                prefix[..n].copy_from_slice(&folded[from..from + n]);
+                let (from, len) = (u32::try_from(from).ok()?, u32::try_from(len).ok()?);
+                present.push((u64::from_be_bytes(prefix), from, len, index));
+            }
+            None => missing.push(index),
+        }
+    }
+    if !tick(total / 2, total) {
+        return None;
+    }
+    let text = |from: u32, len: u32| &folded[from as usize..(from + len) as usize];
+    present.sort_unstable_by(|a, b| {
+        let by_key = a
+            .0
+            .cmp(&b.0)
+            .then_with(|| text(a.1, a.2).cmp(text(b.1, b.2)));
+        let by_key = if descending { by_key.reverse() } else { by_key };
+        by_key.then(a.3.cmp(&b.3))
+    });
+    let mut order: Vec<usize> = present.into_iter().map(|p| p.3).collect();
+    order.extend(missing);
+    tick(total, total).then_some(order)
+}
+
+/// Merges `new` (indices of rows not in `order`) into `order`, which is sorted under `spec`:
+/// the new ones are sorted, then each goes where it belongs, so that `order` stays sorted.
+pub fn merge(order: &mut Vec<usize>, mut new: Vec<usize>, rows: &[Row], spec: SortSpec) {
+    if new.is_empty() {
+        return;
+    }
+    new.sort_by(|&a, &b| compare_rows(rows, a, b, spec));
+    let mut merged = Vec::with_capacity(order.len() + new.len());
+    let mut from = 0;
+    for index in new {
+        let at = from
+            + order[from..]
+                .partition_point(|&o| compare_rows(rows, o, index, spec) == Ordering::Less);
+        merged.extend_from_slice(&order[from..at]);
+        merged.push(index);
+        from = at;
+    }
+    merged.extend_from_slice(&order[from..]);
+    *order = merged;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::PageItem;
+    use serde_json::json;
+
+    fn rows(names: &[Option<&str>]) -> Vec<Row> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let mut value = json!({"id": format!("r{i}"), "type": "repo"});
+                if let Some(name) = name {
+                    value["name"] = json!(name);
+                }
+                Row::from_item(&PageItem::from_value(value))
+            })
+            .collect()
+    }
+
+    fn sorted(rows: &[Row], spec: SortSpec) -> Vec<usize> {
+        sort(&SortKeys::of(rows, spec.column), spec.descending, |_, _| true).unwrap()
+    }
+
+    const NAME: SortSpec = SortSpec {
+        column: Column::Name,
+        descending: false,
+    };
+    const NAME_DESC: SortSpec = SortSpec {
+        column: Column::Name,
+        descending: true,
+    };
+
+    #[test]
+    fn sorts_case_insensitively_ties_in_server_order_missing_last() {
+        let rows = rows(&[
+            Some("beta"),
+            None,
+            Some("Alpha"),
+            Some("alpha"),
+            Some(""),
+            Some("Ärger"),
+            Some("zeta"),
+            Some("ALPHA"),
+        ]);
+        assert_eq!(sorted(&rows, NAME), [2, 3, 7, 0, 6, 5, 1, 4]);
+        assert_eq!(sorted(&rows, NAME_DESC), [5, 6, 0, 2, 3, 7, 1, 4]);
+    }
+
+    /// Every way of sorting agrees: the job's (keys copied out, folded once), the comparator the
+    /// merge uses, and merging rows page by page.
+    #[test]
+    fn the_sort_the_comparator_and_the_merge_agree() {
+        let names: Vec<String> = (0..300)
+            .map(|i: u32| match i % 7 {
+                0 => format!("Name {}", (i * 37) % 101),
+                1 => format!("name {}", (i * 37) % 101),
+                2 => String::new(),
+                3 => format!("Ünïcødé {}", i % 13),
+                4 => "same".into(),
+                5 => format!("longer than eight bytes {}", i % 5),
+                _ => format!("{}", i % 10),
+            })
+            .collect();
+        let named: Vec<Option<&str>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (i % 11 != 0).then_some(n.as_str()))
+            .collect();
+        let rows = rows(&named);
+        for spec in [NAME, NAME_DESC] {
+            let expected = {
+                let mut all: Vec<usize> = (0..rows.len()).collect();
+                all.sort_by(|&a, &b| compare_rows(&rows, a, b, spec));
+                all
+            };
+            assert_eq!(sorted(&rows, spec), expected, "{spec:?}");
+            let mut merged = Vec::new();
+            for page in (0..rows.len()).collect::<Vec<_>>().chunks(37) {
+                merge(&mut merged, page.to_vec(), &rows, spec);
+            }
+            assert_eq!(merged, expected, "{spec:?} merged page by page");
+        }
+    }
+
+    #[test]
+    fn a_sort_told_to_stop_stops() {
+        let rows = rows(&[Some("a"), Some("b")]);
+        assert_eq!(
+            sort(&SortKeys::of(&rows, Column::Name), false, |_, _| false),
+            None
+        );
+    }
+
+    #[test]
+    fn parses_columns_and_directions() {
+        let spec = |column, descending| Ok(Some(SortSpec { column, descending }));
+        assert_eq!(SortSpec::parse("name"), spec(Column::Name, false));
+        assert_eq!(SortSpec::parse(" NAME  desc "), spec(Column::Name, true));
+        assert_eq!(SortSpec::parse("updated"), spec(Column::Updated, false));
+        assert_eq!(
+            SortSpec::parse("external-id asc"),
+            spec(Column::ExternalId, false)
+        );
+        assert_eq!(
+            SortSpec::parse("external_id desc"),
+            spec(Column::ExternalId, true)
+        );
+        assert_eq!(SortSpec::parse("off"), Ok(None));
+        assert_eq!(SortSpec::parse(""), Ok(None));
+        assert!(SortSpec::parse("colour").unwrap_err().contains("type, name"));
+        assert!(SortSpec::parse("name up").unwrap_err().contains("asc or desc"));
+        assert!(SortSpec::parse("name desc x").is_err());
+    }
+
+    #[test]
+    fn s_goes_through_the_columns_then_off() {
+        let mut spec = None;
+        let mut seen = Vec::new();
+        for _ in 0..SORTABLE.len() {
+            spec = SortSpec::next(spec);
+            seen.push(spec.unwrap().column);
+        }
+        assert_eq!(seen, SORTABLE);
+        assert_eq!(SortSpec::next(spec), None);
+    }
+}

@@ -1,0 +1,179 @@
+//! Sorting the list (`s`, `S`, `:sort COLUMN [desc]`): a step of its own after the filters,
+//! which only reorders the rows that pass them (`visible`). Every loaded row's place in the order
+//! is kept ([`Sorting`]), so a new filter is reordered in one pass, and rows that arrive later
+//! are merged into it; a large list is sorted by a job off the UI thread, and the cursor stays
+//! on its row whatever moves around it.
+
+use super::Browser;
+use super::ordering::{self, SortKeys, SortSpec};
+use crate::app::action::{Command, RequestId, RequestIds};
+use crate::app::job::{Job, Work};
+
+/// Lists up to this many rows are sorted at once, on the keypress (a few milliseconds); larger
+/// ones by a [`SortJob`].
+pub const IN_PLACE_ROWS: usize = 20_000;
+
+/// How the list is sorted, and every loaded row's index in that order.
+#[derive(Clone, Debug, Default)]
+pub struct Sorting {
+    pub spec: Option<SortSpec>,
+    /// The indices of the first rows loaded, sorted under `spec`; `None` while a job sorts them.
+    /// Rows loaded since are merged in as they come.
+    order: Option<Vec<usize>>,
+    /// The job sorting them, and how far it got.
+    job: Option<RequestId>,
+    pub progress: Option<(usize, usize)>,
+}
+
+impl Sorting {
+    /// Whether a job is sorting the rows now.
+    pub fn pending(&self) -> bool {
+        self.job.is_some()
+    }
+
+    pub fn job(&self) -> Option<RequestId> {
+        self.job
+    }
+}
+
+/// Sorts one column's keys of every loaded row, off the UI thread; answers with their indices
+/// in order, or `None` when cancelled.
+#[derive(Debug)]
+pub struct SortJob {
+    pub keys: SortKeys,
+    pub descending: bool,
+}
+
+impl Job for SortJob {
+    type Output = Option<Vec<usize>>;
+
+    fn run(&self) -> Option<Vec<usize>> {
+        ordering::sort(&self.keys, self.descending, |_, _| true)
+    }
+}
+
+impl Browser {
+    /// Sorts by `spec` (`None`: back to the server's order). Returns the job's command when the
+    /// list is too large to sort at once, and the cancel of the job it replaces.
+    pub fn set_sort(
+        &mut self,
+        spec: Option<SortSpec>,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Vec<Command> {
+        let mut commands: Vec<Command> = self.sorting.job.take().map(Command::Cancel).into_iter().collect();
+        self.sorting = Sorting {
+            spec,
+            ..Sorting::default()
+        };
+        if spec.is_none() {
+            // The server's order is the rows' own: one pass, no comparisons.
+            let here = self.selected_index();
+            let mut passes = vec![false; self.rows().len()];
+            for &i in &self.visible {
+                passes[i] = true;
+            }
+            self.visible = (0..passes.len()).filter(|&i| passes[i]).collect();
+            self.keep_cursor_on(here, height);
+            return commands;
+        }
+        commands.extend(self.resort(ids, height));
+        commands
+    }
+
+    /// Sorts every loaded row again under the current spec (it changed, or the rows were
+    /// replaced): at once when they are few, else by a job whose command is returned.
+    pub fn resort(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
+        let spec = self.sorting.spec?;
+        let keys = SortKeys::of(self.rows(), spec.column);
+        if keys.len() <= IN_PLACE_ROWS {
+            self.sorting.order = ordering::sort(&keys, spec.descending, |_, _| true);
+            self.arrange_visible(height);
+            return None;
+        }
+        let id = ids.issue();
+        self.sorting.order = None;
+        self.sorting.job = Some(id);
+        self.sorting.progress = Some((0, keys.len()));
+        let job = Work::new(SortJob {
+            keys,
+            descending: spec.descending,
+        });
+        Some(Command::Run { id, job })
+    }
+
+    /// The listing starts over (another type, a reload): nothing loaded is in the order, and a
+    /// job sorting the old rows is dropped (its command: the cancel).
+    pub fn sort_restarted(&mut self) -> Option<Command> {
+        let job = self.sorting.job.take().map(Command::Cancel);
+        self.sorting.progress = None;
+        self.sorting.order = self.sorting.spec.map(|_| Vec::new());
+        job
+    }
+
+    /// A sort job answered: its order (of the rows loaded when it began) takes in the rows
+    /// loaded since, and the visible rows are put in it, the cursor on the row it was on.
+    /// `None`: it was cancelled.
+    pub fn sorted(&mut self, id: RequestId, order: Option<Vec<usize>>, height: usize) -> bool {
+        if self.sorting.job != Some(id) {
+            return false;
+        }
+        self.sorting.job = None;
+        self.sorting.progress = None;
+        let (Some(spec), Some(mut order)) = (self.sorting.spec, order) else {
+            return true;
+        };
+        let rows = self.rows();
+        let later: Vec<usize> = (order.len()..rows.len()).collect();
+        ordering::merge(&mut order, later, rows, spec);
+        self.sorting.order = Some(order);
+        self.arrange_visible(height);
+        true
+    }
+
+    /// Puts the rows that pass the filters (`visible`) in the sort's order, the cursor on the
+    /// row it was on. Called after every change of `visible` as a whole (a new filter).
+    pub fn arrange_visible(&mut self, height: usize) {
+        let (Some(_), Some(order)) = (self.sorting.spec, &self.sorting.order) else {
+            return;
+        };
+        let here = self.selected_index();
+        let mut passes = vec![false; self.rows().len()];
+        for &i in &self.visible {
+            passes[i] = true;
+        }
+        self.visible = order.iter().copied().filter(|&i| passes[i]).collect();
+        self.keep_cursor_on(here, height);
+    }
+
+    /// A page arrived: its rows (from `first_row` on) go into the order, and those of them that
+    /// pass the filters (appended to `visible` from `first_visible` on) go where they belong.
+    pub fn sort_new_rows(&mut self, first_row: usize, first_visible: usize, height: usize) {
+        let (Some(spec), Some(mut order)) = (self.sorting.spec, self.sorting.order.take()) else {
+            return;
+        };
+        let here = self.selected_index();
+        let rows = self.rows();
+        ordering::merge(&mut order, (first_row..rows.len()).collect(), rows, spec);
+        let new = self.visible.split_off(first_visible.min(self.visible.len()));
+        let mut visible = std::mem::take(&mut self.visible);
+        ordering::merge(&mut visible, new, self.rows(), spec);
+        self.visible = visible;
+        self.sorting.order = Some(order);
+        self.keep_cursor_on(here, height);
+    }
+
+    /// The row (its index in the listing) under the cursor.
+    fn selected_index(&self) -> Option<usize> {
+        self.visible.get(self.cursor.selected).copied()
+    }
+
+    /// The cursor back on `row` wherever it moved to in `visible` (when it is still there).
+    fn keep_cursor_on(&mut self, row: Option<usize>, height: usize) {
+        let len = self.visible.len();
+        match row.and_then(|row| self.visible.iter().position(|&v| v == row)) {
+            Some(at) => self.cursor.select(at, len, height),
+            None => self.cursor.keep_visible(len, height),
+        }
+    }
+}
