@@ -171,7 +171,10 @@ pub enum Action {
     /// `:sort COLUMN [desc]`, its words after `sort` (none or `off`: the server's order).
     Sort(String),
     /// `:export PATH` (`:export! PATH` overwrites): write what the pane shows to a file.
-    Export { path: String, overwrite: bool },
+    Export {
+        path: String,
+        overwrite: bool,
+    },
 }
 
 /// What a draft is about, within the service appdeck is connected to (the runtime adds the base

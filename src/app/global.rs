@@ -42,7 +42,9 @@ impl App {
             Action::ShowOverview => return self.show_overview(),
             Action::Connect => return self.open_connect(),
             Action::Sort(_) | Action::SortNext | Action::SortReverse => {
-                self.notice = Some(Notice::Error("only a resource list sorts; 1 goes to it".into()));
+                self.notice = Some(Notice::Error(
+                    "only a resource list sorts; 1 goes to it".into(),
+                ));
             }
             Action::Export { .. } => {
                 self.notice = Some(Notice::Error(

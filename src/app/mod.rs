@@ -6,6 +6,7 @@
 //! request id to the pane that asked (`stack.rs`). Nothing here imports the renderer (`ui/`).
 
 pub mod action;
+pub mod export;
 pub mod harness;
 pub mod job;
 pub mod keymap;
@@ -412,7 +413,7 @@ impl App {
             .with_pane(owner, |pane, cx| pane.on_reply(id, delivery, cx))
             .unwrap_or_else(Outcome::done);
         let mut commands = self.apply(owner, outcome);
-        if owner == ScreenId::BROWSER {
+        if owner == ScreenId::BROWSER && !progress {
             commands.extend(self.rows_loaded());
         }
         commands
@@ -521,3 +522,9 @@ mod warning_tests;
 
 #[cfg(test)]
 mod find_tests;
+
+#[cfg(test)]
+mod sort_tests;
+
+#[cfg(test)]
+mod export_tests;

@@ -11,7 +11,9 @@ use crate::sanitize;
 pub enum RawItems {
     Ndjson,
     /// `written` says whether the `[` and an item are out, for the separators.
-    Json { written: bool },
+    Json {
+        written: bool,
+    },
 }
 
 impl RawItems {
@@ -68,7 +70,6 @@ pub fn write_raw(item: &[u8], out: &mut impl Write) -> std::io::Result<()> {
     let text = String::from_utf8_lossy(&joined);
     out.write_all(sanitize::json_for_terminal(&text).as_bytes())
 }
-
 
 #[cfg(test)]
 mod tests {

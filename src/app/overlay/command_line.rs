@@ -31,7 +31,10 @@ pub enum LineCommand {
     /// `:sort COLUMN [desc]` sorts the list (its words after `sort`; none or `off`: unsorted).
     Sort(String),
     /// `:export PATH` writes what the pane shows to a file; `:export! PATH` overwrites one.
-    Export { path: String, overwrite: bool },
+    Export {
+        path: String,
+        overwrite: bool,
+    },
 }
 
 /// The commands, with what the completion hint says of them.
@@ -99,9 +102,9 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
         "sort" => Ok(LineCommand::Sort(rest.to_owned())),
-        "export" | "export!" if rest.is_empty() => {
-            Err(format!("{word} PATH: name the file (.csv, .json or .ndjson)"))
-        }
+        "export" | "export!" if rest.is_empty() => Err(format!(
+            "{word} PATH: name the file (.csv, .json or .ndjson)"
+        )),
         "export" | "export!" => Ok(LineCommand::Export {
             path: rest.to_owned(),
             overwrite: word == "export!",

@@ -9,13 +9,13 @@ use std::io::Write;
 use std::time::Duration;
 
 use super::changes::{Change, Snapshot};
-use crate::out::items::write_raw;
 use crate::api::retry::{RetryPolicy, backoff};
 use crate::api::{ApiError, Client, Pager};
 use crate::cli::Failure;
 use crate::cli::args::ListArgs;
 use crate::cli::shape::jq::Jq;
 use crate::cli::shape::jq_failure;
+use crate::out::items::write_raw;
 use crate::signals::StopSignals;
 
 /// The longest wait after failed looks: a service down for an hour is looked at once a minute.

@@ -107,6 +107,8 @@ pub struct Browser {
     pub reloading: Option<Box<reload::Reload>>,
     /// The sort over the rows that pass the filters (see `sort.rs`).
     pub sorting: sort::Sorting,
+    /// `:export` writing the rows shown to a file.
+    pub exporting: Option<crate::app::export::Exporting>,
 }
 
 impl Browser {

@@ -257,10 +257,9 @@ pub fn sort(
     }
     let text = |from: u32, len: u32| &folded[from as usize..(from + len) as usize];
     present.sort_unstable_by(|a, b| {
-        let by_key = a
-            .0
-            .cmp(&b.0)
-            .then_with(|| text(a.1, a.2).cmp(text(b.1, b.2)));
+        let by_key =
+            a.0.cmp(&b.0)
+                .then_with(|| text(a.1, a.2).cmp(text(b.1, b.2)));
         let by_key = if descending { by_key.reverse() } else { by_key };
         by_key.then(a.3.cmp(&b.3))
     });
@@ -311,7 +310,10 @@ mod tests {
     }
 
     fn sorted(rows: &[Row], spec: SortSpec) -> Vec<usize> {
-        sort(&SortKeys::of(rows, spec.column), spec.descending, |_, _| true).unwrap()
+        sort(&SortKeys::of(rows, spec.column), spec.descending, |_, _| {
+            true
+        })
+        .unwrap()
     }
 
     const NAME: SortSpec = SortSpec {
@@ -400,8 +402,16 @@ mod tests {
         );
         assert_eq!(SortSpec::parse("off"), Ok(None));
         assert_eq!(SortSpec::parse(""), Ok(None));
-        assert!(SortSpec::parse("colour").unwrap_err().contains("type, name"));
-        assert!(SortSpec::parse("name up").unwrap_err().contains("asc or desc"));
+        assert!(
+            SortSpec::parse("colour")
+                .unwrap_err()
+                .contains("type, name")
+        );
+        assert!(
+            SortSpec::parse("name up")
+                .unwrap_err()
+                .contains("asc or desc")
+        );
         assert!(SortSpec::parse("name desc x").is_err());
     }
 

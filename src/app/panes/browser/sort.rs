@@ -7,7 +7,7 @@
 use super::Browser;
 use super::ordering::{self, SortKeys, SortSpec};
 use crate::app::action::{Command, RequestId, RequestIds};
-use crate::app::job::{Job, Work};
+use crate::app::job::{Job, Progress, Work};
 
 /// Lists up to this many rows are sorted at once, on the keypress (a few milliseconds); larger
 /// ones by a [`SortJob`].
@@ -22,7 +22,9 @@ pub struct Sorting {
     order: Option<Vec<usize>>,
     /// The job sorting them, and how far it got.
     job: Option<RequestId>,
+    /// How far it got (of units of its own) and how many rows it sorts.
     pub progress: Option<(usize, usize)>,
+    pub rows: usize,
 }
 
 impl Sorting {
@@ -47,8 +49,11 @@ pub struct SortJob {
 impl Job for SortJob {
     type Output = Option<Vec<usize>>;
 
-    fn run(&self) -> Option<Vec<usize>> {
-        ordering::sort(&self.keys, self.descending, |_, _| true)
+    fn run(&self, progress: &Progress) -> Option<Vec<usize>> {
+        ordering::sort(&self.keys, self.descending, |done, total| {
+            progress.set(done as u64, total as u64);
+            !progress.cancelled()
+        })
     }
 }
 
@@ -61,7 +66,13 @@ impl Browser {
         ids: &mut RequestIds,
         height: usize,
     ) -> Vec<Command> {
-        let mut commands: Vec<Command> = self.sorting.job.take().map(Command::Cancel).into_iter().collect();
+        let mut commands: Vec<Command> = self
+            .sorting
+            .job
+            .take()
+            .map(Command::Cancel)
+            .into_iter()
+            .collect();
         self.sorting = Sorting {
             spec,
             ..Sorting::default()
@@ -95,11 +106,24 @@ impl Browser {
         self.sorting.order = None;
         self.sorting.job = Some(id);
         self.sorting.progress = Some((0, keys.len()));
+        self.sorting.rows = keys.len();
         let job = Work::new(SortJob {
             keys,
             descending: spec.descending,
         });
         Some(Command::Run { id, job })
+    }
+
+    /// How far the sort job `id` got, if it is the one in flight.
+    pub fn sort_progress(&mut self, id: RequestId, done: u64, total: u64) -> bool {
+        if self.sorting.job != Some(id) {
+            return false;
+        }
+        let (done, total) = (usize::try_from(done), usize::try_from(total));
+        if let (Ok(done), Ok(total)) = (done, total) {
+            self.sorting.progress = Some((done, total));
+        }
+        true
     }
 
     /// The listing starts over (another type, a reload): nothing loaded is in the order, and a
@@ -155,7 +179,9 @@ impl Browser {
         let here = self.selected_index();
         let rows = self.rows();
         ordering::merge(&mut order, (first_row..rows.len()).collect(), rows, spec);
-        let new = self.visible.split_off(first_visible.min(self.visible.len()));
+        let new = self
+            .visible
+            .split_off(first_visible.min(self.visible.len()));
         let mut visible = std::mem::take(&mut self.visible);
         ordering::merge(&mut visible, new, self.rows(), spec);
         self.visible = visible;

@@ -11,6 +11,7 @@ use super::ordering::{SORTABLE, SortSpec};
 use super::row::Row;
 use super::{Browser, More};
 use crate::api::{self, ApiError};
+use crate::app::export::{Exported, Exporting, Items};
 use crate::app::job::{Job, Progress, Work};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
@@ -64,11 +65,14 @@ impl Pane for Browser {
         if let Some(testing) = self.testing() {
             return Some(testing);
         }
+        if let Some(exporting) = &self.exporting {
+            return Some(exporting.activity());
+        }
         if let (Some(spec), Some((done, total))) = (self.sorting.spec, self.sorting.progress) {
             let percent = done * 100 / total.max(1);
             return Some(format!(
                 "sorting {} rows by {}… {percent}% · Esc cancels",
-                count(total),
+                count(self.sorting.rows),
                 spec.words()
             ));
         }
@@ -116,6 +120,13 @@ impl Pane for Browser {
                 if self.opening.take().is_some() {
                     cx.info("opening cancelled");
                     return Outcome::done();
+                }
+                if let Some(exporting) = self.exporting.take() {
+                    cx.info(format!(
+                        "export cancelled: {} not written",
+                        sanitize::line(&exporting.path)
+                    ));
+                    return vec![Command::Cancel(exporting.id)].into();
                 }
                 if self.sorting.pending() {
                     cx.info("sort cancelled: the server's order");
@@ -184,6 +195,7 @@ impl Pane for Browser {
                 };
                 return self.sort_by(Some(spec), cx);
             }
+            Action::Export { path, overwrite } => return self.export(path, overwrite, cx),
             Action::Sort(words) => match SortSpec::parse(&words) {
                 Ok(spec) => return self.sort_by(spec, cx),
                 Err(problem) => cx.error(problem),
@@ -223,10 +235,6 @@ impl Pane for Browser {
                 }
                 commands.into()
             }
-            Delivery::Progress { done, total } => {
-                self.on_test_progress(id, done, total);
-                Outcome::done()
-            }
             Delivery::Job(output) if self.tests(id) => {
                 let Some(tested) = output.take::<Tested>() else {
                     return Outcome::done();
@@ -238,6 +246,29 @@ impl Pane for Browser {
                 Outcome::done()
             }
             // Dropped if the user moved on (Esc, another row) meanwhile.
+            Delivery::Progress { done, total } => {
+                match &mut self.exporting {
+                    Some(exporting) if exporting.id == id => {
+                        exporting.done = usize::try_from(done).unwrap_or(usize::MAX);
+                    }
+                    _ => {
+                        self.on_test_progress(id, done, total);
+                        self.sort_progress(id, done, total);
+                    }
+                }
+                Outcome::done()
+            }
+            Delivery::Job(exported) if self.exporting.as_ref().is_some_and(|e| e.id == id) => {
+                if let (Some(exporting), Some(exported)) =
+                    (self.exporting.take(), exported.take::<Exported>())
+                {
+                    match exporting.outcome(exported) {
+                        Ok(news) => cx.info(news),
+                        Err(problem) => cx.error(problem),
+                    }
+                }
+                Outcome::done()
+            }
             Delivery::Job(order) if self.sorting.job() == Some(id) => {
                 let order = order.take::<Option<Vec<usize>>>().flatten();
                 let height = self.table_height(cx.body);
@@ -325,6 +356,30 @@ impl Browser {
             Some(_) => {}
         }
         commands.into()
+    }
+
+    /// `:export PATH`: the rows shown, in their order, written by a job; one at a time.
+    fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
+        if let Some(exporting) = &self.exporting {
+            cx.error(format!(
+                "already exporting to {}: Esc cancels it",
+                sanitize::line(&exporting.path)
+            ));
+            return Outcome::done();
+        }
+        let rows = self.rows();
+        let items = Items::Rows(self.visible.iter().map(|&i| rows[i].json()).collect());
+        match Exporting::start(path, overwrite, items, cx.ids) {
+            Ok((exporting, command)) => {
+                cx.info(exporting.activity());
+                self.exporting = Some(exporting);
+                vec![command].into()
+            }
+            Err(problem) => {
+                cx.error(problem);
+                Outcome::done()
+            }
+        }
     }
 
     fn open_detail(&mut self, cx: &mut Ctx) -> Outcome {

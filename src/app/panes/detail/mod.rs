@@ -140,6 +140,8 @@ pub struct Detail {
     pub focus: DetailPart,
     pub cursors: [ListCursor; 3],
     pub search: Option<DetailSearch>,
+    /// `:export` writing this resource to a file.
+    pub exporting: Option<crate::app::export::Exporting>,
 }
 
 impl Detail {
@@ -191,6 +193,7 @@ impl Detail {
             focus,
             cursors: [ListCursor::default(); 3],
             search: None,
+            exporting: None,
         }
     }
 

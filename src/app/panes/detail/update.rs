@@ -3,13 +3,14 @@
 use super::keys::DETAIL_KEYS;
 use super::{Detail, DetailPart, DetailSearch};
 use crate::app::action::Move;
+use crate::app::export::{Exported, Exporting, Items};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::overlay::Overlay;
 use crate::app::overlay::value::ValuePopup;
 use crate::app::pane::{Ctx, Open, Outcome, Pane};
 use crate::app::widgets::{LineEvent, is_movement};
-use crate::app::{Action, Command};
+use crate::app::{Action, Command, Delivery, RequestId};
 
 impl Pane for Detail {
     fn keys(&self) -> &'static KeyTable {
@@ -143,10 +144,15 @@ impl Pane for Detail {
                 return cx.copy(text, what).into();
             }
             Action::Back => {
+                if let Some(exporting) = self.exporting.take() {
+                    cx.info(exporting.outcome(Exported::Cancelled).unwrap_or_default());
+                    return vec![Command::Cancel(exporting.id)].into();
+                }
                 if self.search.take().is_none() {
                     return Outcome::Pop;
                 }
             }
+            Action::Export { path, overwrite } => return self.export(path, overwrite, cx),
             Action::Report => {
                 return match serde_json::to_value(self.item.as_ref()) {
                     Ok(resource) => Outcome::Open(Open::ReportOn(Box::new(resource))),
@@ -154,6 +160,23 @@ impl Pane for Detail {
                 };
             }
             other => return Outcome::NotMine(other),
+        }
+        Outcome::done()
+    }
+
+    fn activity(&self) -> Option<String> {
+        self.exporting.as_ref().map(Exporting::activity)
+    }
+
+    fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        if let Delivery::Job(exported) = delivery
+            && let Some(exporting) = self.exporting.take_if(|e| e.id == id)
+            && let Some(exported) = exported.take::<Exported>()
+        {
+            match exporting.outcome(exported) {
+                Ok(news) => cx.info(news),
+                Err(problem) => cx.error(problem),
+            }
         }
         Outcome::done()
     }
@@ -169,6 +192,26 @@ impl Pane for Detail {
 }
 
 impl Detail {
+    /// `:export PATH`: this resource, as it came, written by a job.
+    fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
+        if self.exporting.is_some() {
+            cx.error("already exporting: Esc cancels it");
+            return Outcome::done();
+        }
+        // The same text the list keeps of the row: the item as it came.
+        let json = serde_json::to_string(self.item.as_ref()).unwrap_or_default();
+        match Exporting::start(path, overwrite, Items::One(json), cx.ids) {
+            Ok((exporting, command)) => {
+                self.exporting = Some(exporting);
+                vec![command].into()
+            }
+            Err(problem) => {
+                cx.error(problem);
+                Outcome::done()
+            }
+        }
+    }
+
     /// `v`: the value under the cursor in full, in a popup over the view.
     fn show_value(&mut self, cx: &mut Ctx) {
         match self.value_to_show() {

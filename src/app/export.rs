@@ -1,0 +1,431 @@
+//! `:export PATH`: what a pane shows written to a file, off the UI thread. `.ndjson` and `.json`
+//! hold each resource as the service sent it (through the writer `appdeck list -o` uses, so the
+//! bytes are the same); `.csv` the list's columns with the id. The file is written under a
+//! temporary name beside it and renamed at the end: a cancelled or failed export leaves
+//! nothing, and an existing file is replaced only under `:export!`.
+
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::api::PageItem;
+use crate::app::action::{Command, RequestId, RequestIds};
+use crate::app::job::{Job, Progress, Work};
+use crate::app::panes::browser::row::Row;
+use crate::out::delimited::{Delimiter, Records};
+use crate::out::items::RawItems;
+use crate::sanitize;
+use crate::text::count;
+
+/// The file formats, by the path's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Csv,
+    Json,
+    Ndjson,
+}
+
+impl Format {
+    /// The format `path` names by its extension (`.jsonl` is ndjson too).
+    pub fn of(path: &str) -> Result<Format, String> {
+        let extension = Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("csv") => Ok(Format::Csv),
+            Some("json") => Ok(Format::Json),
+            Some("ndjson" | "jsonl") => Ok(Format::Ndjson),
+            _ => Err(format!(
+                "cannot tell the format of {}: name a .csv, .json or .ndjson file",
+                sanitize::line(path)
+            )),
+        }
+    }
+}
+
+/// The columns a `.csv` export has: the list's, with the id, the date as the service sent it.
+pub const CSV_HEADER: [&str; 6] = ["type", "name", "status", "id", "external_id", "updated_at"];
+
+/// The items to write, in the order shown, as compact JSON text.
+#[derive(Debug)]
+pub enum Items {
+    /// The rows of a list.
+    Rows(Vec<Arc<str>>),
+    /// One resource (the detail view).
+    One(String),
+}
+
+impl Items {
+    fn len(&self) -> usize {
+        match self {
+            Items::Rows(rows) => rows.len(),
+            Items::One(_) => 1,
+        }
+    }
+
+    /// Calls `each` with every item's JSON in order, until it says stop.
+    fn each(&self, mut each: impl FnMut(usize, &str) -> ControlFlow<()>) {
+        match self {
+            Items::Rows(rows) => {
+                for (position, json) in rows.iter().enumerate() {
+                    if each(position, json).is_break() {
+                        return;
+                    }
+                }
+            }
+            Items::One(json) => {
+                let _ = each(0, json);
+            }
+        }
+    }
+}
+
+/// Writes [`Items`] to a file.
+#[derive(Debug)]
+pub struct ExportJob {
+    /// As the user typed it (`~` not yet expanded).
+    pub path: String,
+    pub format: Format,
+    /// `:export!`: replace a file that is there.
+    pub overwrite: bool,
+    pub items: Items,
+}
+
+/// How an export ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Exported {
+    /// `rows` written to `path` (absolute).
+    Written { rows: usize, path: PathBuf },
+    /// `path` is there and `:export!` was not used.
+    Exists(PathBuf),
+    /// Esc: nothing was written.
+    Cancelled,
+    /// The file could not be written (why, in words).
+    Failed(String),
+}
+
+impl Job for ExportJob {
+    type Output = Exported;
+
+    fn run(&self, progress: &Progress) -> Exported {
+        let path = match expand_home(&self.path) {
+            Ok(path) => path,
+            Err(why) => return Exported::Failed(why),
+        };
+        let path = std::path::absolute(&path).unwrap_or(path);
+        if !self.overwrite && path.exists() {
+            return Exported::Exists(path);
+        }
+        match self.write(&path, progress) {
+            Ok(Some(rows)) => Exported::Written { rows, path },
+            Ok(None) => Exported::Cancelled,
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                Exported::Exists(path)
+            }
+            Err(error) => Exported::Failed(error.to_string()),
+        }
+    }
+}
+
+impl ExportJob {
+    /// Writes to a temporary file beside `path`, renamed to it once whole; `None` when
+    /// cancelled (the temporary file is removed when dropped).
+    fn write(&self, path: &Path, progress: &Progress) -> std::io::Result<Option<usize>> {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".appdeck-export-");
+        #[cfg(unix)]
+        {
+            // As any new file: the umask decides, not the temporary file's 0600.
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let temp = builder.tempfile_in(dir)?;
+        let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
+        let total = self.items.len();
+        let mut result = Ok(());
+        let mut cancelled = false;
+        let mut write =
+            |position: usize, json: &str, sink: &mut dyn FnMut(&str) -> std::io::Result<()>| {
+                if position % 1024 == 0 {
+                    progress.set(position as u64, total as u64);
+                    if progress.cancelled() {
+                        cancelled = true;
+                        return ControlFlow::Break(());
+                    }
+                }
+                match sink(json) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(error) => {
+                        result = Err(error);
+                        ControlFlow::Break(())
+                    }
+                }
+            };
+        match self.format {
+            Format::Ndjson | Format::Json => {
+                let mut items = if self.format == Format::Json {
+                    RawItems::json()
+                } else {
+                    RawItems::ndjson()
+                };
+                self.items.each(|position, json| {
+                    write(position, json, &mut |json| {
+                        items.write(json.as_bytes(), &mut out)
+                    })
+                });
+                result?;
+                items.finish(&mut out)?;
+            }
+            Format::Csv => {
+                let records = Records::new(Delimiter::Comma, false);
+                records.write(&CSV_HEADER, &mut out)?;
+                self.items.each(|position, json| {
+                    write(position, json, &mut |json| {
+                        records.write(&csv_record(&Row::item_of(json)), &mut out)
+                    })
+                });
+                result?;
+            }
+        }
+        if cancelled {
+            return Ok(None);
+        }
+        out.flush()?;
+        drop(out);
+        temp.as_file().sync_all()?;
+        if progress.cancelled() {
+            return Ok(None);
+        }
+        if self.overwrite {
+            temp.persist(path).map_err(|e| e.error)?;
+        } else {
+            temp.persist_noclobber(path).map_err(|e| e.error)?;
+        }
+        progress.set(total as u64, total as u64);
+        Ok(Some(total))
+    }
+}
+
+/// One resource's `.csv` record: [`CSV_HEADER`]'s fields as the service sent them (empty when
+/// missing, or for an item that is not a resource).
+fn csv_record(item: &PageItem) -> [String; 6] {
+    let Some(r) = item.resource() else {
+        return Default::default();
+    };
+    let text = |f: Option<&String>| f.cloned().unwrap_or_default();
+    [
+        text(r.resource_type.get()),
+        r.title().map(str::to_owned).unwrap_or_default(),
+        text(r.status.get()),
+        text(r.id.get()),
+        text(r.external_id.get()),
+        text(r.updated_at.get()),
+    ]
+}
+
+/// `~` and `~/…` at the start of `path` are the home directory.
+fn expand_home(path: &str) -> Result<PathBuf, String> {
+    let rest = match path.strip_prefix('~') {
+        None => return Ok(PathBuf::from(path)),
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => rest.trim_start_matches('/'),
+        // `~user/…` is left as a name.
+        Some(_) => return Ok(PathBuf::from(path)),
+    };
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .ok_or_else(|| "~ cannot be expanded: HOME is not set".to_owned())?;
+    Ok(PathBuf::from(home).join(rest))
+}
+
+/// An export in flight, for the pane that started it: its job and how far it got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exporting {
+    pub id: RequestId,
+    /// As the user typed it, for the status bar.
+    pub path: String,
+    pub done: usize,
+    pub total: usize,
+}
+
+impl Exporting {
+    /// Starts writing `items` to `path` (`overwrite`: `:export!`): the job's command, or why not
+    /// (a format the path does not name).
+    pub fn start(
+        path: String,
+        overwrite: bool,
+        items: Items,
+        ids: &mut RequestIds,
+    ) -> Result<(Exporting, Command), String> {
+        let format = Format::of(&path)?;
+        let id = ids.issue();
+        let total = items.len();
+        let job = Work::new(ExportJob {
+            path: path.clone(),
+            format,
+            overwrite,
+            items,
+        });
+        let exporting = Exporting {
+            id,
+            path,
+            done: 0,
+            total,
+        };
+        Ok((exporting, Command::Run { id, job }))
+    }
+
+    /// What the status bar says meanwhile.
+    pub fn activity(&self) -> String {
+        format!(
+            "exporting {}/{} to {}… Esc cancels",
+            count(self.done),
+            count(self.total),
+            sanitize::line(&self.path)
+        )
+    }
+
+    /// The notice for how it ended: `Ok` news, `Err` an error.
+    pub fn outcome(&self, exported: Exported) -> Result<String, String> {
+        let shown = |path: &Path| sanitize::line(&path.display().to_string()).into_owned();
+        match exported {
+            Exported::Written { rows, path } => Ok(format!(
+                "wrote {} to {}",
+                crate::text::counted(rows, "row"),
+                shown(&path)
+            )),
+            Exported::Exists(path) => Err(format!(
+                "{} exists: :export! {} replaces it",
+                shown(&path),
+                sanitize::line(&self.path)
+            )),
+            Exported::Cancelled => Ok(format!(
+                "export cancelled: {} not written",
+                sanitize::line(&self.path)
+            )),
+            Exported::Failed(why) => Err(format!(
+                "cannot export to {}: {}",
+                sanitize::line(&self.path),
+                sanitize::line(&why)
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    fn job(path: &Path, overwrite: bool, items: &[&str]) -> ExportJob {
+        let path = path.display().to_string();
+        ExportJob {
+            format: Format::of(&path).unwrap(),
+            path,
+            overwrite,
+            items: Items::Rows(items.iter().map(|s| Arc::from(*s)).collect()),
+        }
+    }
+
+    const ITEMS: [&str; 3] = [
+        r#"{"id":"a","type":"repo","name":"x, \"quoted\"","n":1E400}"#,
+        r#"{"id":"b","display_name":"Bee","updated_at":"2026-11-20T10:00:00Z"}"#,
+        r#""not a resource""#,
+    ];
+
+    #[test]
+    fn writes_ndjson_json_and_csv() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = |name: &str| {
+            let path = dir.path().join(name);
+            let done = job(&path, false, &ITEMS).run(&Progress::detached());
+            assert_eq!(
+                done,
+                Exported::Written {
+                    rows: 3,
+                    path: path.clone()
+                }
+            );
+            std::fs::read_to_string(&path).unwrap()
+        };
+        assert_eq!(out("a.ndjson"), format!("{}\n", ITEMS.join("\n")));
+        assert_eq!(out("a.json"), format!("[\n  {}\n]\n", ITEMS.join(",\n  ")));
+        assert_eq!(
+            out("a.CSV"),
+            "type,name,status,id,external_id,updated_at\n\
+             repo,\"x, \"\"quoted\"\"\",,a,,\n\
+             ,Bee,,b,,2026-11-20T10:00:00Z\n\
+             ,,,,,\n"
+        );
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 3, "no temporary file is left");
+    }
+
+    #[test]
+    fn an_existing_file_is_kept_unless_overwrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.ndjson");
+        std::fs::write(&path, "mine").unwrap();
+        let refused = job(&path, false, &ITEMS).run(&Progress::detached());
+        assert_eq!(refused, Exported::Exists(path.clone()));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
+        let replaced = job(&path, true, &ITEMS[..1]).run(&Progress::detached());
+        assert_eq!(
+            replaced,
+            Exported::Written {
+                rows: 1,
+                path: path.clone()
+            }
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{}\n", ITEMS[0])
+        );
+    }
+
+    #[test]
+    fn a_cancelled_export_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.ndjson");
+        let cancel = Arc::new(AtomicBool::new(true));
+        let progress = Progress::new(|_, _| {}, cancel);
+        assert_eq!(
+            job(&path, false, &ITEMS).run(&progress),
+            Exported::Cancelled
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_missing_directory_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no/such/x.csv");
+        let Exported::Failed(why) = job(&path, false, &ITEMS).run(&Progress::detached()) else {
+            panic!("a failure")
+        };
+        assert!(why.contains("No such file"), "{why}");
+    }
+
+    #[test]
+    fn the_format_is_the_extension_and_tilde_is_home() {
+        assert_eq!(Format::of("a/b.JSONL"), Ok(Format::Ndjson));
+        assert!(
+            Format::of("rows.txt")
+                .unwrap_err()
+                .contains(".csv, .json or .ndjson")
+        );
+        assert!(Format::of("rows").is_err());
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        if let Some(home) = home.filter(|h| !h.as_os_str().is_empty()) {
+            assert_eq!(expand_home("~/x.csv").unwrap(), home.join("x.csv"));
+            assert_eq!(expand_home("~").unwrap(), home);
+        }
+        assert_eq!(expand_home("~bob/x").unwrap(), PathBuf::from("~bob/x"));
+        assert_eq!(expand_home("a/~/x").unwrap(), PathBuf::from("a/~/x"));
+    }
+}

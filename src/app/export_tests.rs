@@ -1,0 +1,169 @@
+//! `:export PATH` through `update` (issue 22 item 4): the rows the list shows, filtered and
+//! sorted, written by a job; an existing file kept unless `:export!`; `Esc` cancels; the detail
+//! writes its resource; the status bar says how far it is, then where it wrote and how many.
+
+use crossterm::event::KeyCode;
+use ratatui::layout::Rect;
+
+use super::export::{ExportJob, Exported, Format};
+use super::harness::{key, press, settle, type_text};
+use super::*;
+use crate::api::{Exchange, ListResponse, Reply};
+
+/// Rows whose JSON is not written the way serde_json would (spaces, a big number, keys out of
+/// order), so that only the text as it came passes.
+fn loaded() -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 20), None);
+    let id = commands.iter().find_map(Command::request_id).unwrap();
+    let page = r#"{"resources": [
+        {"name": "beta", "id": "r0", "type": "repo", "properties": {"n": 12345678901234567890123}},
+        {"id": "r1", "type": "user", "name": "alpha, \"quoted\""},
+        {"id": "r2", "type": "repo", "name": "gamma", "updated_at": "2026-11-20T10:00:00Z"}
+    ]}"#;
+    let page = ListResponse::from_value(serde_json::from_str(page).unwrap()).unwrap();
+    app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
+    app
+}
+
+fn command(app: &mut App, line: &str) -> Vec<Command> {
+    key(app, ':');
+    type_text(app, line);
+    press(app, KeyCode::Enter)
+}
+
+fn notice(app: &App) -> Notice {
+    app.notice.clone().expect("a notice")
+}
+
+/// The item JSON of row `i`, as the list keeps it.
+fn json_of(app: &App, i: usize) -> String {
+    app.browser.rows()[i].json().to_string()
+}
+
+#[test]
+fn export_writes_the_rows_shown_in_their_order_and_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.ndjson");
+    let mut app = loaded();
+    command(&mut app, "sort name desc");
+    key(&mut app, '/');
+    type_text(&mut app, "repo");
+    press(&mut app, KeyCode::Enter);
+    let commands = command(&mut app, &format!("export {}", path.display()));
+    let job = commands
+        .iter()
+        .find_map(|c| c.job::<ExportJob>())
+        .expect("an export job");
+    assert_eq!((job.format, job.overwrite), (Format::Ndjson, false));
+    assert!(
+        app.activity().unwrap().starts_with("exporting 0/2 to "),
+        "{:?}",
+        app.activity()
+    );
+    settle(&mut app, commands);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        format!("{}\n{}\n", json_of(&app, 2), json_of(&app, 0))
+    );
+    assert!(json_of(&app, 0).starts_with(r#"{"name":"beta","id":"r0""#));
+    assert!(json_of(&app, 0).contains("12345678901234567890123"));
+    assert_eq!(
+        notice(&app),
+        Notice::Info(format!("wrote 2 rows to {}", path.display()))
+    );
+    assert_eq!(app.activity(), None);
+}
+
+#[test]
+fn export_refuses_to_overwrite_and_export_bang_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.csv");
+    std::fs::write(&path, "mine").unwrap();
+    let mut app = loaded();
+    let shown = path.display().to_string();
+    let commands = command(&mut app, &format!("export {shown}"));
+    settle(&mut app, commands);
+    assert_eq!(
+        notice(&app),
+        Notice::Error(format!("{shown} exists: :export! {shown} replaces it"))
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
+    let commands = command(&mut app, &format!("export! {shown}"));
+    settle(&mut app, commands);
+    assert_eq!(
+        notice(&app),
+        Notice::Info(format!("wrote 3 rows to {shown}"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "type,name,status,id,external_id,updated_at\n\
+         repo,beta,,r0,,\n\
+         user,\"alpha, \"\"quoted\"\"\",,r1,,\n\
+         repo,gamma,,r2,,2026-11-20T10:00:00Z\n"
+    );
+}
+
+#[test]
+fn esc_cancels_an_export_and_its_late_answer_is_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.json");
+    let mut app = loaded();
+    let commands = command(&mut app, &format!("export {}", path.display()));
+    let Some(Command::Run { id, .. }) = commands.first().cloned() else {
+        panic!("an export job")
+    };
+    app.update(Action::reply(id, Delivery::Progress { done: 2, total: 3 }));
+    assert!(app.activity().unwrap().starts_with("exporting 2/3 to "));
+    assert_eq!(press(&mut app, KeyCode::Esc), [Command::Cancel(id)]);
+    assert_eq!(
+        notice(&app),
+        Notice::Info(format!("export cancelled: {} not written", path.display()))
+    );
+    assert_eq!(app.activity(), None);
+    assert!(app.browser.listing.loaded().is_some(), "the list stays");
+    let said = app.notice.clone();
+    let late = job::JobOutput::new(Exported::Written {
+        rows: 3,
+        path: path.clone(),
+    });
+    app.update(Action::reply(id, Delivery::Job(late)));
+    assert_eq!(app.notice, said, "nothing more is said");
+}
+
+#[test]
+fn a_path_that_names_no_format_is_refused_at_once() {
+    let mut app = loaded();
+    assert!(command(&mut app, "export rows.txt").is_empty());
+    assert!(matches!(notice(&app), Notice::Error(e) if e.contains(".csv, .json or .ndjson")));
+}
+
+#[test]
+fn the_detail_exports_its_resource() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.json");
+    let mut app = loaded();
+    press(&mut app, KeyCode::Enter);
+    let commands = command(&mut app, &format!("export {}", path.display()));
+    assert!(commands.iter().any(|c| c.job::<ExportJob>().is_some()));
+    settle(&mut app, commands);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        format!("[\n  {}\n]\n", json_of(&app, 0))
+    );
+    assert_eq!(
+        notice(&app),
+        Notice::Info(format!("wrote 1 row to {}", path.display()))
+    );
+    assert!(app.stack.top().is_some(), "the detail stays open");
+}
+
+#[test]
+fn panes_with_nothing_to_export_say_so() {
+    let mut app = loaded();
+    key(&mut app, '3');
+    assert!(command(&mut app, "export x.csv").is_empty());
+    assert!(matches!(notice(&app), Notice::Error(e) if e.contains("nothing to export here")));
+}
