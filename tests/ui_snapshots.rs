@@ -221,6 +221,28 @@ fn browser_where_and_searched_every_field() {
     });
 }
 
+/// Issue 22 item 3: sorted by name, descending, as a user reads it: the header marks NAME ▼, the
+/// title says the sort in words, the rows run from the last name to the first (the malformed
+/// item, which has no name, last).
+#[test]
+fn browser_sorted() {
+    snapshot("browser_sorted", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char(':'));
+        type_text(&mut app, "sort name desc");
+        press(&mut app, KeyCode::Enter);
+        app
+    });
+    let app = {
+        let mut app = loaded_app((120, 40));
+        press(&mut app, KeyCode::Char('S'));
+        app
+    };
+    let screen = draw(&app);
+    assert!(screen.contains("TYPE ▼"), "{screen}");
+    assert!(screen.contains("by type ▼ descending"), "{screen}");
+}
+
 #[test]
 fn detail_view() {
     snapshot("detail", |size| {
@@ -501,7 +523,7 @@ fn help_scrolls_to_every_key_command_and_mouse_gesture() {
         press(&mut app, KeyCode::Char('?'));
         let first = draw(&app);
         let mut seen = first.clone();
-        for _ in 0..40 {
+        for _ in 0..60 {
             press(&mut app, KeyCode::Down);
             seen.push_str(&draw(&app));
         }
@@ -825,11 +847,11 @@ fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
 // Remapped keys (issue 11): the config file's `[keys]` reach the footer and the `?` help, which
 // read the same keymap as the dispatch.
 
-/// `loaded_app` with `?` on F1, quit on `Q`, and the list's filter and type picker on `s` / `T`.
+/// `loaded_app` with `?` on F1, quit on `Q`, and the list's filter and type picker on `f` / `T`.
 fn remapped_app(size: (u16, u16)) -> App {
     let settings = appdeck::app::settings::ui_settings(Some(&appdeck::config::ConfigText {
         path: "config.toml".into(),
-        text: "[keys]\nhelp = [\"F1\"]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"s\"]\ntype_picker = [\"T\"]\n"
+        text: "[keys]\nhelp = [\"F1\"]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"f\"]\ntype_picker = [\"T\"]\n"
             .to_owned(),
         shared: false,
     }))

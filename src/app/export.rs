@@ -4,19 +4,18 @@
 //! temporary name beside it and renamed at the end: a cancelled or failed export leaves
 //! nothing, and an existing file is replaced only under `:export!`.
 
-use std::io::{BufWriter, Write};
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
 use crate::api::PageItem;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
+use crate::app::panes::browser::bodies::{Bodies, BodyId};
 use crate::app::panes::browser::row::Row;
 use crate::out::delimited::{Delimiter, Records};
 use crate::out::items::RawItems;
 use crate::sanitize;
 use crate::text::count;
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 
 /// The file formats, by the path's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,8 +50,8 @@ pub const CSV_HEADER: [&str; 6] = ["type", "name", "status", "id", "external_id"
 /// The items to write, in the order shown, as compact JSON text.
 #[derive(Debug)]
 pub enum Items {
-    /// The rows of a list.
-    Rows(Vec<Arc<str>>),
+    /// The rows of a list: their bodies, read off the UI thread.
+    Rows { bodies: Bodies, ids: Vec<BodyId> },
     /// One resource (the detail view).
     One(String),
 }
@@ -60,23 +59,20 @@ pub enum Items {
 impl Items {
     fn len(&self) -> usize {
         match self {
-            Items::Rows(rows) => rows.len(),
+            Items::Rows { ids, .. } => ids.len(),
             Items::One(_) => 1,
         }
     }
 
     /// Calls `each` with every item's JSON in order, until it says stop.
-    fn each(&self, mut each: impl FnMut(usize, &str) -> ControlFlow<()>) {
+    fn each(&self, mut each: impl FnMut(usize, &str) -> ControlFlow<()>) -> std::io::Result<()> {
         match self {
-            Items::Rows(rows) => {
-                for (position, json) in rows.iter().enumerate() {
-                    if each(position, json).is_break() {
-                        return;
-                    }
-                }
-            }
+            Items::Rows { bodies, ids } => bodies
+                .scan(ids, each)
+                .map_err(|e| std::io::Error::other(e.to_string())),
             Items::One(json) => {
                 let _ = each(0, json);
+                Ok(())
             }
         }
     }
@@ -147,53 +143,27 @@ impl ExportJob {
         }
         let temp = builder.tempfile_in(dir)?;
         let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
-        let total = self.items.len();
-        let mut result = Ok(());
-        let mut cancelled = false;
-        let mut write =
-            |position: usize, json: &str, sink: &mut dyn FnMut(&str) -> std::io::Result<()>| {
-                if position % 1024 == 0 {
-                    progress.set(position as u64, total as u64);
-                    if progress.cancelled() {
-                        cancelled = true;
-                        return ControlFlow::Break(());
-                    }
-                }
-                match sink(json) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(error) => {
-                        result = Err(error);
-                        ControlFlow::Break(())
-                    }
-                }
-            };
-        match self.format {
+        let whole = match self.format {
             Format::Ndjson | Format::Json => {
                 let mut items = if self.format == Format::Json {
                     RawItems::json()
                 } else {
                     RawItems::ndjson()
                 };
-                self.items.each(|position, json| {
-                    write(position, json, &mut |json| {
-                        items.write(json.as_bytes(), &mut out)
-                    })
-                });
-                result?;
+                let whole =
+                    self.write_each(progress, |json| items.write(json.as_bytes(), &mut out))?;
                 items.finish(&mut out)?;
+                whole
             }
             Format::Csv => {
                 let records = Records::new(Delimiter::Comma, false);
                 records.write(&CSV_HEADER, &mut out)?;
-                self.items.each(|position, json| {
-                    write(position, json, &mut |json| {
-                        records.write(&csv_record(&Row::item_of(json)), &mut out)
-                    })
-                });
-                result?;
+                self.write_each(progress, |json| {
+                    records.write(&csv_record(&Row::item_of(json)), &mut out)
+                })?
             }
-        }
-        if cancelled {
+        };
+        if !whole {
             return Ok(None);
         }
         out.flush()?;
@@ -207,8 +177,39 @@ impl ExportJob {
         } else {
             temp.persist_noclobber(path).map_err(|e| e.error)?;
         }
+        let total = self.items.len();
         progress.set(total as u64, total as u64);
         Ok(Some(total))
+    }
+
+    /// Writes each item with `write_one`, saying how far it got; `Ok(false)` when cancelled.
+    fn write_each(
+        &self,
+        progress: &Progress,
+        mut write_one: impl FnMut(&str) -> std::io::Result<()>,
+    ) -> std::io::Result<bool> {
+        let total = self.items.len() as u64;
+        let (mut failed, mut cancelled) = (None, false);
+        self.items.each(|position, json| {
+            if position % 1024 == 0 {
+                progress.set(position as u64, total);
+                if progress.cancelled() {
+                    cancelled = true;
+                    return ControlFlow::Break(());
+                }
+            }
+            match write_one(json) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(error) => {
+                    failed = Some(error);
+                    ControlFlow::Break(())
+                }
+            }
+        })?;
+        match failed {
+            Some(error) => Err(error),
+            None => Ok(!cancelled),
+        }
     }
 }
 
@@ -320,15 +321,18 @@ impl Exporting {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
     fn job(path: &Path, overwrite: bool, items: &[&str]) -> ExportJob {
         let path = path.display().to_string();
+        let bodies = Bodies::default();
+        let ids = items.iter().map(|s| bodies.push(s.to_string())).collect();
         ExportJob {
             format: Format::of(&path).unwrap(),
             path,
             overwrite,
-            items: Items::Rows(items.iter().map(|s| Arc::from(*s)).collect()),
+            items: Items::Rows { bodies, ids },
         }
     }
 

@@ -40,7 +40,8 @@ fn notice(app: &App) -> Notice {
 
 /// The item JSON of row `i`, as the list keeps it.
 fn json_of(app: &App, i: usize) -> String {
-    app.browser.rows()[i].json().to_string()
+    let bodies = app.browser.bodies();
+    bodies.read(app.browser.rows()[i].body).unwrap()
 }
 
 #[test]

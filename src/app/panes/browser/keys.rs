@@ -68,7 +68,7 @@ static OWN: [Binding; 10] = [
         "sort",
         &[Char('s')],
         "s",
-        "sort by the next column (after the last: unsorted)",
+        "sort by the next column, then unsorted",
         || Action::SortNext,
         "sort",
     ),

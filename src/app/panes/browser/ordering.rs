@@ -304,7 +304,7 @@ mod tests {
                 if let Some(name) = name {
                     value["name"] = json!(name);
                 }
-                Row::from_item(&PageItem::from_value(value))
+                Row::from_item(&PageItem::from_value(value), &Default::default())
             })
             .collect()
     }

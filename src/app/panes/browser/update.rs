@@ -368,7 +368,10 @@ impl Browser {
             return Outcome::done();
         }
         let rows = self.rows();
-        let items = Items::Rows(self.visible.iter().map(|&i| rows[i].json()).collect());
+        let items = Items::Rows {
+            bodies: self.bodies(),
+            ids: self.visible.iter().map(|&i| rows[i].body).collect(),
+        };
         match Exporting::start(path, overwrite, items, cx.ids) {
             Ok((exporting, command)) => {
                 cx.info(exporting.activity());
