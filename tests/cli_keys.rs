@@ -27,7 +27,7 @@ fn keys_and_config_show_follow_the_config_file() {
     let dir = tempfile::tempdir().unwrap();
     write_file(
         &dir.path().join("config.toml"),
-        "[keys]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"s\", \"F3\"]\n",
+        "[keys]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"f\", \"F3\"]\n",
         0o600,
     );
     let out = run(appdeck(dir.path()).args(["keys", "--output", "json"]));
@@ -47,7 +47,7 @@ fn keys_and_config_show_follow_the_config_file() {
     assert_eq!(find("quit", "history")["keys"], serde_json::json!(["Q"]));
     assert_eq!(
         find("search", "browser")["keys"],
-        serde_json::json!(["s", "F3"])
+        serde_json::json!(["f", "F3"])
     );
     assert_eq!(find("search", "browser")["remapped"], Value::Bool(true));
     assert_eq!(find("search", "detail")["keys"], serde_json::json!(["/"]));
@@ -59,7 +59,7 @@ fn keys_and_config_show_follow_the_config_file() {
     assert!(
         shown
             .stdout
-            .contains("keys             search = s, F3 (default: /) in browser\n"),
+            .contains("keys             search = f, F3 (default: /) in browser\n"),
         "{}",
         shown.stdout
     );
