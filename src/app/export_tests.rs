@@ -6,7 +6,7 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 
 use super::export::{ExportJob, Exported, Format};
-use super::harness::{key, press, settle, type_text};
+use super::harness::{key, press, settle, type_settled, type_text};
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
 
@@ -51,7 +51,7 @@ fn export_writes_the_rows_shown_in_their_order_and_says_where() {
     let mut app = loaded();
     command(&mut app, "sort name desc");
     key(&mut app, '/');
-    type_text(&mut app, "repo");
+    type_settled(&mut app, "repo");
     press(&mut app, KeyCode::Enter);
     let commands = command(&mut app, &format!("export {}", path.display()));
     let job = commands

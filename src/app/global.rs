@@ -57,7 +57,7 @@ impl App {
     }
 
     /// A `:` command for the pane on top (`:sort`, `:export`), as if it were its key.
-    fn to_top_pane(&mut self, action: Action) -> Vec<Command> {
+    fn hand_to_top_pane(&mut self, action: Action) -> Vec<Command> {
         let top = self.stack.top_id();
         let outcome = self
             .with_pane(top, |pane, cx| pane.update(action, cx))
@@ -115,9 +115,9 @@ impl App {
                 path,
                 opens: OpenAs::Connect,
             }],
-            LineCommand::Sort(words) => self.to_top_pane(Action::Sort(words)),
+            LineCommand::Sort(words) => self.hand_to_top_pane(Action::Sort(words)),
             LineCommand::Export { path, overwrite } => {
-                self.to_top_pane(Action::Export { path, overwrite })
+                self.hand_to_top_pane(Action::Export { path, overwrite })
             }
         }
     }

@@ -41,6 +41,13 @@ pub fn type_text(app: &mut App, text: &str) {
     }
 }
 
+/// Types `text`, each key's background jobs run ([`settle`]): the `/` search answers by a job.
+pub fn type_settled(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key_settled(app, c);
+    }
+}
+
 /// Runs the background jobs `commands` ask for, as the executor would, and feeds their replies
 /// back (and the jobs those ask for, and so on): every command seen, in order.
 pub fn settle(app: &mut App, commands: Vec<Command>) -> Vec<Command> {

@@ -56,11 +56,11 @@ fn a_ctrl_key_can_take_a_global_action() {
 
 #[test]
 fn a_pane_remap_applies_in_that_pane_only() {
-    let mut app = app_with(&[entry(Some("browser"), "search", &["s"])]);
+    let mut app = app_with(&[entry(Some("browser"), "search", &["f"])]);
     assert!(press_with(&mut app, KeyCode::Char('/'), KeyModifiers::NONE).is_none());
     assert_eq!(app.focus().mode, InputMode::None);
-    press_with(&mut app, KeyCode::Char('s'), KeyModifiers::NONE).expect("s is bound");
-    assert_eq!(app.focus().mode, InputMode::Line, "s opened the filter");
+    press_with(&mut app, KeyCode::Char('f'), KeyModifiers::NONE).expect("f is bound");
+    assert_eq!(app.focus().mode, InputMode::Line, "f opened the filter");
     // The detail keeps its own `/`.
     let detail = app
         .keymap

@@ -401,9 +401,11 @@ impl App {
     /// Hands an answer to the pane that asked for it; a stale one (cancelled, or its pane
     /// closed) is dropped here.
     fn deliver(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
-        let owner = match delivery {
-            Delivery::Progress { .. } => self.stack.route_progress(id),
-            _ => self.stack.route(id),
+        // A job's progress leaves it waiting for its answer, and loads no rows.
+        let progress = matches!(delivery, Delivery::Progress { .. });
+        let owner = match progress {
+            true => self.stack.route_progress(id),
+            false => self.stack.route(id),
         };
         let Some(owner) = owner else {
             tracing::debug!(?id, "stale result dropped");

@@ -6,7 +6,7 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::harness::{key, press, type_text};
+use super::harness::{key, press, type_settled, type_text};
 use super::panes::browser::columns::Column;
 use super::panes::browser::ordering::SortSpec;
 use super::panes::browser::sort::{IN_PLACE_ROWS, SortJob};
@@ -185,7 +185,7 @@ fn the_sort_orders_the_rows_the_filter_keeps() {
     let mut app = loaded(&NAMES);
     command(&mut app, "sort name desc");
     key(&mut app, '/');
-    type_text(&mut app, "a");
+    type_settled(&mut app, "a");
     press(&mut app, KeyCode::Enter);
     assert_eq!(ids(&app), ["r0", "r3", "r5", "r1", "r4"]);
     key(&mut app, '/');
