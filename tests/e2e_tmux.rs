@@ -1225,3 +1225,70 @@ fn where_keeps_the_rows_it_is_true_of_and_slash_searches_every_field() {
     });
     tmux.send(&["q"]);
 }
+
+/// Issue 22 item 5: `:watch 1` in the TUI, then a report sent meanwhile with the CLI to the same
+/// sandbox renames the first row: within a look or two the row shows its new name, marked
+/// changed (`~`), and the title counts it.
+#[test]
+fn watch_marks_a_row_changed_by_a_report_sent_meanwhile() {
+    const TOKEN: &str = "watch-token";
+    let tmux = Tmux::start(120, 30);
+    let home = tmux.home.path().to_owned();
+    let sandbox = SandboxProcess::start(&home, TOKEN);
+    let cli = |args: &[&str]| {
+        let out = Command::new(binary())
+            .args(args)
+            .env_clear()
+            .env("HOME", &home)
+            .env("APPDECK_BASE_URL", &sandbox.base_url)
+            .env("APPDECK_TOKEN", TOKEN)
+            .output()
+            .expect("appdeck runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    tmux.type_line(&format!(
+        "APPDECK_TOKEN={TOKEN} APPDECK_BASE_URL={} {}",
+        sandbox.base_url,
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "watch 1"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the first look", |s| {
+        s.contains("watching every 1s · looked")
+    });
+
+    let first = cli(&["list", "--limit", "1", "-o", "ndjson"]);
+    let mut resource: serde_json::Value = serde_json::from_str(&first).expect("one resource");
+    let old_name = resource["display_name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(tmux.screen().contains(&old_name), "{}", tmux.screen());
+    resource["display_name"] = "renamed while watched".into();
+    let report = serde_json::json!({
+        "task_id": "watch-1", "status": "ok", "message": "renamed",
+        "response": {"response_type": "resource", "resource": resource}
+    });
+    common::write_file(&home.join("report.json"), &report.to_string(), 0o644);
+    let answer = cli(&[
+        "report",
+        home.join("report.json").to_str().unwrap_or_default(),
+    ]);
+    assert!(answer.contains("status: ok"), "{answer}");
+
+    let screen = tmux.wait_for("the row marked changed", |s| {
+        s.contains("~ renamed while watched") && s.contains("~1 changed")
+    });
+    let selected = screen.lines().find(|l| l.contains('▶')).unwrap_or_default();
+    assert!(
+        selected.contains("~ renamed while watched") && !selected.contains(&old_name),
+        "the cursor stays on the renamed row:\n{screen}"
+    );
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell again");
+}

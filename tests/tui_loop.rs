@@ -164,6 +164,47 @@ async fn idle_means_no_frames() {
     assert_eq!(h.event_loop.frames, frames, "no frame drawn while idle");
 }
 
+/// `:watch 2` (issue 22 item 5): the loop's one timer wakes it at the interval, no sooner and
+/// no later (with the clock paused, time jumps to the next timer: without a watch the loop
+/// above sleeps a whole day), and each wake-up looks at the list again.
+#[tokio::test]
+async fn with_watch_on_the_loop_wakes_at_the_interval() {
+    let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
+    h.until("the first page", |app| loaded(app) > 0).await;
+    h.until("nothing in flight", |app| app.browser.in_flight().is_none())
+        .await;
+    h.press(KeyCode::Char(':'));
+    for c in "watch 2".chars() {
+        h.press(KeyCode::Char(c));
+    }
+    h.press(KeyCode::Enter);
+    let looked = |app: &App| app.browser.watch.as_ref().and_then(|w| w.looked);
+    h.until("the first look", |app| {
+        looked(app).is_some() && app.browser.reloading.is_none()
+    })
+    .await;
+    h.until("the known types", |app| app.known_types.is_some())
+        .await;
+    let first = looked(&h.event_loop.app);
+    assert!(h.screen().contains("watching every 2s"), "{}", h.screen());
+
+    tokio::time::pause();
+    let paused = tokio::time::Instant::now();
+    let woke = tokio::time::timeout(Duration::from_secs(24 * 3600), h.event_loop.step()).await;
+    let waited = paused.elapsed();
+    tokio::time::resume();
+    assert!(woke.is_ok(), "the watch never woke the loop");
+    assert!(
+        // Timers fire on the millisecond after their deadline.
+        waited <= Duration::from_millis(2010) && waited > Duration::from_secs(1),
+        "woke after {waited:?}, not at the 2 s interval"
+    );
+    h.until("the next look", |app| {
+        looked(app) > first && app.browser.reloading.is_none()
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn q_quits_at_once_with_a_slow_request_in_flight_and_esc_cancels() {
     let options = SandboxOptions {

@@ -1080,3 +1080,48 @@ fn overview() {
         app
     });
 }
+
+/// `:watch 5`, then a look that finds one row new, one changed and one gone (issue 22 item 5):
+/// the title says it is live, when it looked and what it marked; each marked name starts with
+/// its mark (`+`, `~`, `x`), readable without colour; the gone row stays, struck through.
+#[test]
+fn browser_watched() {
+    let build = |size: (u16, u16)| {
+        let mut app = loaded_app(size);
+        app.update(Action::CommandLine);
+        type_text(&mut app, "watch 5");
+        let look = press(&mut app, KeyCode::Enter);
+        let mut after = resources(60);
+        after[4]["status"] = json!("rolled_back");
+        after.remove(6);
+        after.insert(
+            3,
+            json!({"id": "res_new", "type": "incident", "display_name": "a new incident", "status": "open"}),
+        );
+        let more = app.update(Action::reply(
+            first_request(&look),
+            page_reply(Ok(page(after, Some("c2")))),
+        ));
+        settle(&mut app, more);
+        app
+    };
+    snapshot("browser_watched", build);
+    let screen = draw_styled(&build((120, 40)), &Theme::MONOCHROME);
+    let gone = screen
+        .buffer()
+        .content()
+        .chunks(120)
+        .find(|line| {
+            line.iter()
+                .map(|c| c.symbol())
+                .collect::<String>()
+                .contains("x deployment number 4")
+        })
+        .expect("the gone row is shown");
+    assert!(
+        gone.iter()
+            .filter(|c| c.symbol() != " ")
+            .any(|c| c.modifier.contains(Modifier::CROSSED_OUT)),
+        "the gone row is struck through, also without colour"
+    );
+}

@@ -119,7 +119,26 @@ impl App {
             LineCommand::Export { path, overwrite } => {
                 self.hand_to_top_pane(Action::Export { path, overwrite })
             }
+            LineCommand::Watch(every) => self.watch(every),
         }
+    }
+
+    /// `:watch SECS` / `:watch off`, on the resource list (shown, if it was under others).
+    fn watch(&mut self, every: Option<std::time::Duration>) -> Vec<Command> {
+        let mut commands = self.show_resources();
+        let height = self.browser.table_height(self.body());
+        let look = self
+            .browser
+            .set_watch(every, &mut self.ids, self.now, height);
+        commands.extend(self.browser_commands(look));
+        self.notice = Some(Notice::Info(match every {
+            Some(every) => format!(
+                "watching the list every {}s; :watch off stops",
+                every.as_secs()
+            ),
+            None => "not watching the list any more".to_owned(),
+        }));
+        commands
     }
 
     /// `:profile NAME`: cancels every request in flight (the screens above the list close, the

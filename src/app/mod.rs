@@ -303,15 +303,20 @@ impl App {
         self.panes_top_down().filter_map(|p| p.wake_at()).min()
     }
 
-    /// Calls [`Pane::tick`] on every screen whose deadline has come.
+    /// Calls [`Pane::tick`] on every screen whose deadline has come, the list's included.
     fn tick(&mut self) -> Vec<Command> {
         let now = self.now;
-        let due: Vec<ScreenId> = self
-            .stack
-            .layers()
-            .iter()
-            .filter(|l| l.screen.pane().wake_at().is_some_and(|at| at <= now))
-            .map(|l| l.id)
+        let due = |pane: &dyn Pane| pane.wake_at().is_some_and(|at| at <= now);
+        let list = due(&self.browser).then_some(ScreenId::BROWSER);
+        let due: Vec<ScreenId> = list
+            .into_iter()
+            .chain(
+                self.stack
+                    .layers()
+                    .iter()
+                    .filter(|l| due(l.screen.pane()))
+                    .map(|l| l.id),
+            )
             .collect();
         let mut commands = Vec::new();
         for screen in due {
@@ -503,6 +508,9 @@ mod tests;
 
 #[cfg(test)]
 mod read_only_tests;
+
+#[cfg(test)]
+mod watch_tests;
 
 #[cfg(test)]
 mod profile_tests;

@@ -286,6 +286,11 @@ where
             self.executor.finished(*id);
         }
         self.app.now = std::time::Instant::now();
+        if let (Action::Tick, Some(due)) = (&action, self.app.wake_at()) {
+            // The timer said the deadline has come: it has, whatever the clocks' rounding (or a
+            // test's paused clock) says.
+            self.app.now = self.app.now.max(due);
+        }
         let commands = self.app.update(action);
         self.dirty = true;
         self.execute(commands);

@@ -26,7 +26,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
     bars::render_status(frame, app, theme, screen.status);
     // The screen on top of the stack; one arm per pane.
     match app.stack.top() {
-        None => panes::browser::render(frame, &app.browser, theme, screen.body),
+        None => panes::browser::render(frame, &app.browser, theme, screen.body, (now, app.now)),
         Some(Screen::Detail(detail)) => {
             panes::detail::render(frame, detail, theme, screen.body, now)
         }
@@ -40,7 +40,9 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         Some(Screen::History(history)) => {
             panes::history::render(frame, history, theme, screen.body)
         }
-        Some(Screen::Browser(list)) => panes::browser::render(frame, list, theme, screen.body),
+        Some(Screen::Browser(list)) => {
+            panes::browser::render(frame, list, theme, screen.body, (now, app.now))
+        }
         Some(Screen::Connect(connect)) => {
             panes::connect::render(frame, connect, theme, screen.body)
         }

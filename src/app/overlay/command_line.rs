@@ -35,10 +35,12 @@ pub enum LineCommand {
         path: String,
         overwrite: bool,
     },
+    /// `:watch SECS` looks at the list again every SECS seconds; `:watch off` stops.
+    Watch(Option<std::time::Duration>),
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 15] = [
+pub const COMMANDS: [(&str, &str); 16] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -71,6 +73,10 @@ pub const COMMANDS: [(&str, &str); 15] = [
         "export PATH: write the rows shown (or the resource) to .csv, .json or .ndjson",
     ),
     ("export!", "export! PATH: export, overwriting PATH"),
+    (
+        "watch",
+        "watch SECS: list again every SECS seconds, marking what changed (off: stop)",
+    ),
     ("quit", "quit appdeck"),
 ];
 
@@ -109,8 +115,29 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
             path: rest.to_owned(),
             overwrite: word == "export!",
         }),
+        "watch" => parse_watch(rest).map(LineCommand::Watch),
         "" => Err("type a command; Tab lists them".to_owned()),
         other => Err(format!("unknown command {other:?}; Tab lists the commands")),
+    }
+}
+
+/// `:watch`'s argument: whole seconds (`5` or `5s`), or `off`.
+fn parse_watch(rest: &str) -> Result<Option<std::time::Duration>, String> {
+    use crate::app::panes::browser::watch::MAX_EVERY;
+    if rest == "off" {
+        return Ok(None);
+    }
+    let usage = "watch SECS (every SECS seconds, 1 to 86400) or watch off";
+    let digits = rest.strip_suffix('s').unwrap_or(rest);
+    match digits.parse::<u64>() {
+        Ok(secs) if (1..=MAX_EVERY.as_secs()).contains(&secs) => {
+            Ok(Some(std::time::Duration::from_secs(secs)))
+        }
+        _ if rest.is_empty() => Err(format!("usage: {usage}")),
+        _ => Err(format!(
+            "not an interval: {:?}; {usage}",
+            crate::sanitize::line(rest)
+        )),
     }
 }
 

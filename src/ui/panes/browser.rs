@@ -3,7 +3,10 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Rect};
-use ratatui::style::Style;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
@@ -13,18 +16,31 @@ use crate::app::layout;
 use crate::app::layout::TableAreas;
 use crate::app::panes::browser::columns::Column;
 use crate::app::panes::browser::row::Row as ListRow;
+use crate::app::panes::browser::watch::{Mark, Watch};
 use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
 use crate::text::{count, fit};
 use crate::ui::theme::{SELECTED_MARKER, Theme};
 use unicode_width::UnicodeWidthStr;
 
-pub fn render(frame: &mut Frame, browser: &Browser, theme: &Theme, body: Rect) {
+/// `clock`: the wall-clock time now and the app's monotonic time it stands for (the watch's
+/// last look is kept as the latter and shown as the former).
+pub fn render(
+    frame: &mut Frame,
+    browser: &Browser,
+    theme: &Theme,
+    body: Rect,
+    clock: (DateTime<Utc>, Instant),
+) {
     let areas = browser.areas(body);
+    let mut title = title(browser);
+    if let Some(watch) = &browser.watch {
+        title.push_str(&watching(watch, clock));
+    }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(Span::styled(title(browser), theme.title()))
+        .title(Span::styled(title, theme.title()))
         .title_bottom(paging_note(browser, theme));
     let block = match browser.visible.len() {
         0 => block,
@@ -109,12 +125,41 @@ fn title(browser: &Browser) -> String {
             } else {
                 format!("{} match · ", count(browser.visible.len()))
             };
-            format!(" · {shown}{} loaded · {more}", count(listing.rows.len()))
+            let loaded = listing.rows.len() - browser.gone_shown();
+            format!(" · {shown}{} loaded · {more}", count(loaded))
         }
         Loadable::Loading(_) => " · loading…".to_owned(),
         _ => String::new(),
     };
     format!(" Resources · {filter}{rows} ")
+}
+
+/// The title's end under `:watch`: live, when it last looked, what it marked, and why the last
+/// look failed. The time is UTC, as the list's.
+fn watching(watch: &Watch, (now, at): (DateTime<Utc>, Instant)) -> String {
+    let mut text = format!("· watching every {}s ", watch.every.as_secs());
+    if let Some(looked) = watch.looked {
+        let ago =
+            chrono::Duration::from_std(at.saturating_duration_since(looked)).unwrap_or_default();
+        text.push_str(&format!("· looked {} ", (now - ago).format("%H:%M:%S")));
+    }
+    let marks: Vec<String> = watch
+        .counts()
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(mark, n)| format!("{}{n} {}", mark.symbol(), mark.word()))
+        .collect();
+    if !marks.is_empty() {
+        text.push_str(&format!("· {} ", marks.join(" ")));
+    }
+    if let Some(why) = &watch.failure {
+        text.push_str(&format!(
+            "· look failed: {}; next in {}s ",
+            sanitize::line(why),
+            watch.delay.as_secs()
+        ));
+    }
+    text
 }
 
 /// The bottom border: what went wrong with the next page and how to go on.
@@ -249,10 +294,15 @@ fn render_table(
                 .iter()
                 .zip(&widths)
                 .map(|(&column, &w)| {
-                    let (mut text, style) = cell(&listing.rows[row], column, theme);
+                    let item = &listing.rows[row];
+                    let (mut text, mut style) = cell(item, column, theme);
                     if column == Column::Marker {
                         let marker = if selected { SELECTED_MARKER } else { " " };
                         text = format!("{marker}{text}");
+                    }
+                    let mark = browser.watch.as_ref().and_then(|w| w.mark(item));
+                    if let Some(mark) = mark {
+                        (text, style) = marked(text, style, column, mark, theme);
                     }
                     match browser.note(row) {
                         Some(note) if column == Column::Name => {
@@ -317,6 +367,27 @@ fn fit_note(note: &str, room: usize) -> String {
         &path[at + usize::from(path[at..].starts_with('.'))..]
     });
     fit(&format!("…{last}: {value}"), room)
+}
+
+/// A cell of a row a look marked: the name starts with the mark's symbol (readable without
+/// colour); a gone row is struck through and dim, a new or changed one in the info colour.
+fn marked(
+    text: String,
+    style: Style,
+    column: Column,
+    mark: Mark,
+    theme: &Theme,
+) -> (String, Style) {
+    let text = match column {
+        Column::Name => format!("{} {text}", mark.symbol()),
+        _ => text,
+    };
+    let style = match mark {
+        Mark::Gone => theme.dim().add_modifier(Modifier::CROSSED_OUT),
+        Mark::New | Mark::Changed if column == Column::Name => theme.info(),
+        Mark::New | Mark::Changed => style,
+    };
+    (text, style)
 }
 
 /// The text of one cell, sanitised, and its style.

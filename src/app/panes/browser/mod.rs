@@ -15,6 +15,7 @@ pub mod row;
 pub mod sort;
 pub mod summary;
 mod update;
+pub mod watch;
 
 pub use update::OpenDetail;
 
@@ -109,6 +110,8 @@ pub struct Browser {
     pub sorting: sort::Sorting,
     /// `:export` writing the rows shown to a file.
     pub exporting: Option<crate::app::export::Exporting>,
+    /// `:watch`: looked at again every few seconds, rows new, changed or gone marked.
+    pub watch: Option<watch::Watch>,
 }
 
 impl Browser {
@@ -381,6 +384,10 @@ impl Browser {
     /// Cancels what is in flight and starts over from the first page (`/` and `:where` stay,
     /// and test the new rows as they come).
     pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        // The marks were about the rows on screen, which go.
+        if let Some(watch) = &mut self.watch {
+            watch.marks.clear();
+        }
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
         commands.extend(self.forget_tested_rows());

@@ -3,6 +3,9 @@
 //! until it has caught up with them, then the new rows take their place with the cursor on the
 //! same resource, at the same height on the screen.
 
+use std::time::Instant;
+
+use super::watch::LookDiff;
 use super::{Browser, PREFETCH_ROWS};
 use crate::api::{ApiError, ListResponse};
 use crate::app::action::{Command, RequestId, RequestIds};
@@ -14,6 +17,9 @@ pub struct Reload {
     fresh: Box<Browser>,
     /// How many rows were loaded when it began: it fetches at least as many.
     rows: usize,
+    /// Under `:watch`, the job comparing the look with the rows on screen, once it has caught
+    /// up with them (see `watch.rs`).
+    compare: Option<RequestId>,
 }
 
 impl Browser {
@@ -32,7 +38,8 @@ impl Browser {
         commands.push(fresh.start(ids));
         self.reloading = Some(Box::new(Reload {
             fresh,
-            rows: self.rows().len(),
+            rows: self.rows().len() - self.gone_shown(),
+            compare: None,
         }));
         commands
     }
@@ -41,10 +48,17 @@ impl Browser {
     pub(super) fn cancel_reload(&mut self) -> Vec<Command> {
         let reload = self.reloading.take();
         reload
-            .and_then(|r| r.fresh.in_flight())
+            .and_then(|r| r.compare.or(r.fresh.in_flight()))
             .map(Command::Cancel)
             .into_iter()
             .collect()
+    }
+
+    /// Whether `id` is the job comparing a look with the rows on screen.
+    pub(super) fn compares(&self, id: RequestId) -> bool {
+        self.reloading
+            .as_ref()
+            .is_some_and(|r| r.compare == Some(id))
     }
 
     /// Whether `id` is the request of the reload in flight.
@@ -73,13 +87,42 @@ impl Browser {
         if let Some(next) = follow_up {
             return Ok(vec![next]);
         }
-        let Some(reload) = self.reloading.take() else {
+        let Some(mut reload) = self.reloading.take() else {
             return Ok(Vec::new());
         };
         if let Some(error) = reload.fresh.error() {
             return Err(error.clone());
         }
+        if self.watch.is_some() {
+            let id = ids.issue();
+            let compare = self.compare_look(&reload.fresh, id);
+            reload.compare = Some(id);
+            self.reloading = Some(reload);
+            return Ok(vec![compare]);
+        }
         Ok(self.catch_up(*reload.fresh, ids, height))
+    }
+
+    /// The comparison of a look came back (see [`Browser::compares`]): the look's rows take the
+    /// place of those on screen, marked.
+    /// Should the rows' JSON not be read, the look's rows still come in, unmarked, and the
+    /// title says why.
+    pub(super) fn on_compared(
+        &mut self,
+        diff: Result<LookDiff, String>,
+        ids: &mut RequestIds,
+        height: usize,
+        now: Instant,
+    ) -> Vec<Command> {
+        let Some(reload) = self.reloading.take() else {
+            return Vec::new();
+        };
+        let mut fresh = *reload.fresh;
+        match diff {
+            Ok(diff) => self.apply_look(&mut fresh, diff, now),
+            Err(why) => self.look_failed(format!("the rows could not be compared: {why}"), now),
+        }
+        self.catch_up(fresh, ids, height)
     }
 
     /// Puts the reloaded rows in place of those on screen: the same `/`, `:where` and status

@@ -9,6 +9,7 @@ use super::keys::BROWSER_KEYS;
 use super::narrowing::Tested;
 use super::ordering::{SORTABLE, SortSpec};
 use super::row::Row;
+use super::watch::LookDiff;
 use super::{Browser, More};
 use crate::api::{self, ApiError};
 use crate::app::export::{Exported, Exporting, Items};
@@ -23,6 +24,7 @@ use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::text::count;
+use std::time::Instant;
 
 /// Rows whose JSON is larger than this open on a background task: laying out megabytes of
 /// properties takes tens of milliseconds (about 100 ms for 5 MB), too long for a keypress.
@@ -218,6 +220,7 @@ impl Pane for Browser {
                         Ok(commands) => commands.into(),
                         Err(error) => {
                             let shown = sanitize::line(&error.to_string()).into_owned();
+                            self.look_failed(shown.clone(), cx.now);
                             cx.error(format!("the list was not refreshed: {shown}; r reloads"));
                             cx.record_api_error("refreshing the list", &error);
                             Outcome::done()
@@ -244,6 +247,15 @@ impl Pane for Browser {
                     cx.error(said);
                 }
                 Outcome::done()
+            }
+            Delivery::Job(diff) if self.compares(id) => {
+                match diff.take::<Result<LookDiff, String>>() {
+                    Some(diff) => {
+                        let height = self.table_height(cx.body);
+                        self.on_compared(diff, cx.ids, height, cx.now).into()
+                    }
+                    None => Outcome::done(),
+                }
             }
             // Dropped if the user moved on (Esc, another row) meanwhile.
             Delivery::Progress { done, total } => {
@@ -303,6 +315,15 @@ impl Pane for Browser {
             News::ResourceReported => self.reload_in_place(cx.ids),
             _ => Vec::new(),
         }
+    }
+
+    /// Under `:watch`, when the next look is due; else never.
+    fn wake_at(&self) -> Option<Instant> {
+        self.watch.as_ref().map(|w| w.next_at)
+    }
+
+    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.look(cx.ids, cx.now)
     }
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# When an idle TUI wakes, measured from outside: the context switches of all its threads
+# (/proc/PID/task/*/status), second by second from the first rows on screen, over RUNS runs.
+#  - the first seconds hold one-off events of the start (a connection the server closes once it
+#    has been idle, a blocking thread that retires), each once: a 3 s window that happens to hold
+#    one reads as "0.3 wake-ups a second" although nothing repeats;
+#  - after them, idle is 0 wake-ups (the event loop sleeps without a timer);
+#  - under `:watch SECS` the loop wakes for each look, every SECS seconds.
+# Usage: benches/tui_wakeups.sh [RUNS] [SECONDS]     Needs: tmux.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-10}
+SECONDS_SHOWN=${2:-12}
+command -v tmux >/dev/null || { echo "needs tmux (apt-get install tmux)" >&2; exit 2; }
+
+echo "building the release binary..." >&2
+cargo build --release --quiet --bin appdeck
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/appdeck"
+WORK=$(mktemp -d)
+SOCK="appdeck-wake-$$"
+source benches/lib.sh
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
+trap cleanup EXIT
+start_sandbox "$WORK"
+
+screen() { tmux -L "$SOCK" capture-pane -p; }
+wait_screen() { # wait_screen PATTERN SECONDS
+    for _ in $(seq $(( $2 * 50 ))); do screen | grep -q "$1" && return 0; sleep 0.02; done
+    echo "timed out waiting for '$1'" >&2; screen >&2; return 1
+}
+# Context switches of every thread, summed, and per thread name (threads that ended drop out,
+# so each second is the difference between two readings of the threads alive at both).
+switches() {
+    for t in /proc/"$PID"/task/*; do
+        printf '%s %s %s\n' "${t##*/}" "$(tr ' ' _ <"$t/comm" 2>/dev/null)" \
+            "$(awk '/ctxt_switches/ {s += $2} END {print s}' "$t/status" 2>/dev/null)"
+    done | sort
+}
+between() { join "$1" "$2" | awk '$5 != $3 {n += $5 - $3; w = w " " $2 "+" ($5 - $3)} END {printf "%d%s", n, w}'; }
+
+launch() {
+    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
+        "exec env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench $BIN"
+    PID=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
+    local exe=""
+    for _ in $(seq 250); do
+        exe=$(readlink "/proc/$PID/exe" 2>/dev/null || true)
+        [[ "$exe" == "$BIN" ]] && return 0
+        sleep 0.02
+    done
+    echo "the pane's process $PID is ${exe:-gone}, not $BIN: refusing to measure it" >&2
+    return 1
+}
+
+declare -a total
+for run in $(seq "$RUNS"); do
+    launch
+    wait_screen "more available" 10
+    switches >"$WORK/s0"
+    line="run $run:"
+    for s in $(seq "$SECONDS_SHOWN"); do
+        sleep 1
+        switches >"$WORK/s$s"
+        n=$(between "$WORK/s$((s - 1))" "$WORK/s$s")
+        total[s]=$(( ${total[s]:-0} + ${n%% *} ))
+        [[ "${n%% *}" != 0 ]] && line="$line  ${s}s:${n#* }"
+    done
+    echo "$line"
+    # Under :watch 2 for 10 s: the looks (each a request and a frame) wake it.
+    tmux -L "$SOCK" send-keys : "watch 2" Enter
+    wait_screen "watching every 2s · looked" 10
+    switches >"$WORK/w0"; sleep 10; switches >"$WORK/w1"
+    w=$(between "$WORK/w0" "$WORK/w1"); watched=$(( ${watched:-0} + ${w%% *} ))
+    tmux -L "$SOCK" send-keys q
+done
+echo
+echo "wake-ups in each second after the first rows, summed over $RUNS runs:"
+for s in $(seq "$SECONDS_SHOWN"); do printf '  %2ds %4d\n' "$s" "${total[s]}"; done
+early=0; for s in 3 4 5; do early=$(( early + total[s] )); done
+late=0; for s in $(seq 7 "$SECONDS_SHOWN"); do late=$(( late + total[s] )); done
+printf 'idle 3 s from 2 s after the first rows:  %.2f wake-ups/s\n' "$(awk -v n="$early" -v r="$RUNS" 'BEGIN {print n / r / 3}')"
+printf 'idle from 6 s to %ss:                    %.2f wake-ups/s\n' "$SECONDS_SHOWN" "$(awk -v n="$late" -v r="$RUNS" -v s="$SECONDS_SHOWN" 'BEGIN {print n / r / (s - 6)}')"
+printf 'under :watch 2, 10 s:                    %.2f wake-ups/s\n' "$(awk -v n="$watched" -v r="$RUNS" 'BEGIN {print n / r / 10}')"

@@ -1,0 +1,295 @@
+//! `:watch SECS` through `App::update` (issue 22 item 5): the loop's deadline, a look that marks
+//! rows new, changed and gone, the cursor and the `/` filter that stay, failures that back off,
+//! and `:watch off`.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::KeyCode;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+use super::harness::{key, press, settle, type_settled, type_text};
+use super::panes::browser::watch::{MARK_LOOKS, Mark};
+use super::*;
+use crate::api::{ApiError, Exchange, ListResponse, Reply};
+
+/// One page holding every row of `rows` (id, name), the whole listing.
+fn page(rows: &[(&str, &str)]) -> ListResponse {
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|(id, name)| json!({"id": id, "type": "repo", "name": name}))
+        .collect();
+    ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap()
+}
+
+fn page_request(commands: &[Command]) -> Option<RequestId> {
+    commands.iter().find_map(|c| match c {
+        Command::Api { id, call } if call.as_list_request().is_some() => Some(*id),
+        _ => None,
+    })
+}
+
+/// Answers the page request among `commands` with `rows`, then runs the comparison job the
+/// look asks for, as the executor would.
+fn serve(app: &mut App, commands: &[Command], rows: &[(&str, &str)]) -> Vec<Command> {
+    let id = page_request(commands).expect("a page request");
+    let more = app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page(rows))))),
+    ));
+    settle(app, more)
+}
+
+fn fail(app: &mut App, commands: &[Command]) -> Vec<Command> {
+    let id = page_request(commands).expect("a page request");
+    let error = ApiError::Invalid("connection refused".into());
+    app.update(Action::reply(id, Box::new(Exchange::local(Err(error)))))
+}
+
+const FIRST: [(&str, &str); 4] = [
+    ("a", "alpha"),
+    ("b", "beta"),
+    ("c", "gamma"),
+    ("d", "delta"),
+];
+
+/// An app with `FIRST` loaded, at `t0`.
+fn loaded(t0: Instant) -> App {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 20), None);
+    app.now = t0;
+    serve(&mut app, &commands, &FIRST);
+    app
+}
+
+fn command(app: &mut App, line: &str) -> Vec<Command> {
+    key(app, ':');
+    type_text(app, line);
+    press(app, KeyCode::Enter)
+}
+
+/// The loop's timer: the app's deadline, and the tick the loop sends when it has come.
+fn tick_at(app: &mut App, at: Instant) -> Vec<Command> {
+    let due = app.wake_at().expect("a deadline");
+    assert!(due <= at, "not due yet at the time given");
+    app.now = at;
+    app.update(Action::Tick)
+}
+
+fn mark_of(app: &App, id: &str) -> Option<Mark> {
+    let watch = app.browser.watch.as_ref()?;
+    let row = app
+        .browser
+        .rows()
+        .iter()
+        .find(|r| r.id.as_deref() == Some(id))?;
+    watch.mark(row)
+}
+
+fn ids(app: &App) -> Vec<&str> {
+    app.browser
+        .visible
+        .iter()
+        .filter_map(|&i| app.browser.rows()[i].id.as_deref())
+        .collect()
+}
+
+#[test]
+fn without_watch_nothing_wakes_and_watch_sets_the_deadline_at_its_interval() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    assert_eq!(app.wake_at(), None, "no watch: no deadline");
+    assert!(
+        app.update(Action::Tick).is_empty(),
+        "a stray tick does nothing"
+    );
+
+    // `:watch 5` looks at once, then every 5 s from the look.
+    let look = command(&mut app, "watch 5");
+    assert!(page_request(&look).is_some(), "a look at once");
+    serve(&mut app, &look, &FIRST);
+    assert_eq!(app.wake_at(), Some(t0 + Duration::from_secs(5)));
+    let watch = app.browser.watch.as_ref().expect("watching");
+    assert_eq!(watch.looked, Some(t0));
+    assert!(watch.marks.is_empty(), "the same rows: nothing marked");
+
+    let t1 = t0 + Duration::from_secs(5);
+    let look = tick_at(&mut app, t1);
+    assert!(page_request(&look).is_some(), "the tick looks again");
+    serve(&mut app, &look, &FIRST);
+    assert_eq!(app.wake_at(), Some(t1 + Duration::from_secs(5)));
+
+    command(&mut app, "watch off");
+    assert_eq!(app.wake_at(), None, "off: no deadline any more");
+    assert!(app.browser.watch.is_none());
+}
+
+#[test]
+fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    // `/ta` keeps beta and delta; the cursor goes to delta.
+    key(&mut app, '/');
+    type_settled(&mut app, "ta");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(ids(&app), ["b", "d"]);
+    key(&mut app, 'j');
+    assert_eq!(
+        app.browser.selected().and_then(|r| r.id.as_deref()),
+        Some("d")
+    );
+    let look = command(&mut app, "watch 2");
+    serve(&mut app, &look, &FIRST);
+
+    // b goes, d changes, e comes (its name matches the filter), the others stay as they were.
+    let t1 = t0 + Duration::from_secs(2);
+    let look = tick_at(&mut app, t1);
+    let after = [
+        ("a", "alpha"),
+        ("c", "gamma"),
+        ("d", "delta renamed"),
+        ("e", "theta"),
+    ];
+    serve(&mut app, &look, &after);
+    assert_eq!(mark_of(&app, "b"), Some(Mark::Gone));
+    assert_eq!(mark_of(&app, "d"), Some(Mark::Changed));
+    assert_eq!(mark_of(&app, "e"), Some(Mark::New));
+    assert_eq!(mark_of(&app, "a"), None);
+    assert_eq!(mark_of(&app, "c"), None);
+    assert_eq!(
+        ids(&app),
+        ["b", "d", "e"],
+        "the gone row stays shown in its place; the filter stays"
+    );
+    assert_eq!(app.browser.filter.text(), "ta");
+    assert_eq!(
+        app.browser.selected().and_then(|r| r.id.as_deref()),
+        Some("d"),
+        "the cursor stays on its row"
+    );
+    assert_eq!(
+        app.browser.summary().rows,
+        4,
+        "the gone row is not counted as loaded"
+    );
+
+    // The marks last MARK_LOOKS more looks, then the gone row goes.
+    let mut at = t1;
+    for _ in 0..MARK_LOOKS {
+        assert_eq!(mark_of(&app, "b"), Some(Mark::Gone));
+        at += Duration::from_secs(2);
+        let look = tick_at(&mut app, at);
+        serve(&mut app, &look, &after);
+    }
+    assert_eq!(mark_of(&app, "d"), None, "the mark has lasted its looks");
+    assert_eq!(ids(&app), ["d", "e"], "and the gone row is gone");
+}
+
+#[test]
+fn a_failed_look_backs_off_and_shows_then_a_good_one_resets() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    let look = command(&mut app, "watch 3");
+    serve(&mut app, &look, &FIRST);
+    for expected in [6, 12, 24] {
+        let at = app.wake_at().expect("a deadline");
+        let look = tick_at(&mut app, at);
+        fail(&mut app, &look);
+        assert_eq!(
+            app.wake_at(),
+            Some(at + Duration::from_secs(expected)),
+            "each failure doubles the wait"
+        );
+        let watch = app.browser.watch.as_ref().expect("watching");
+        assert!(
+            watch
+                .failure
+                .as_deref()
+                .is_some_and(|f| f.contains("connection refused")),
+            "{:?}",
+            watch.failure
+        );
+        assert!(matches!(&app.notice, Some(Notice::Error(e)) if e.contains("not refreshed")));
+        assert_eq!(app.browser.rows().len(), 4, "the rows on screen stay");
+    }
+    let at = app.wake_at().expect("a deadline");
+    let look = tick_at(&mut app, at);
+    serve(&mut app, &look, &FIRST);
+    assert_eq!(app.wake_at(), Some(at + Duration::from_secs(3)), "reset");
+    assert!(
+        app.browser
+            .watch
+            .as_ref()
+            .is_some_and(|w| w.failure.is_none())
+    );
+}
+
+#[test]
+fn watch_off_drops_the_gone_rows_and_a_bad_interval_is_refused() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    let look = command(&mut app, "watch 1");
+    serve(&mut app, &look, &FIRST);
+    let look = tick_at(&mut app, t0 + Duration::from_secs(1));
+    serve(&mut app, &look, &FIRST[..3]);
+    assert_eq!(mark_of(&app, "d"), Some(Mark::Gone));
+    assert_eq!(app.browser.rows().len(), 4);
+    command(&mut app, "watch off");
+    assert_eq!(ids(&app), ["a", "b", "c"]);
+
+    for bad in ["watch", "watch 0", "watch soon", "watch 100000"] {
+        assert!(command(&mut app, bad).is_empty());
+        let error = match &app.overlay {
+            Some(overlay::Overlay::CommandLine(line)) => line.error.clone(),
+            _ => None,
+        };
+        assert!(
+            error.as_deref().is_some_and(|e| e.contains("watch SECS")),
+            "{bad}: {error:?}"
+        );
+        assert!(app.browser.watch.is_none());
+        press(&mut app, KeyCode::Esc);
+    }
+}
+
+#[test]
+fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
+    use super::job::Progress;
+    use super::panes::browser::bodies::Bodies;
+    use super::panes::browser::watch::{CompareLook, LookDiff, Side, compare};
+    let side = |rows: &[(&str, &str)], whole: bool| {
+        let bodies = Bodies::default();
+        Side {
+            ids: rows.iter().map(|(id, _)| Some((*id).into())).collect(),
+            body: rows
+                .iter()
+                .map(|(_, json)| bodies.push((*json).into()))
+                .collect(),
+            gone: vec![false; rows.len()],
+            bodies,
+            whole,
+        }
+    };
+    // On screen: a b c of a longer listing; the look (as deep) brings z a b y, c pushed past it.
+    let before = side(&[("a", "1"), ("b", "1"), ("c", "{\"c\":1}")], false);
+    let after = side(&[("z", "1"), ("a", "1"), ("b", "2"), ("y", "1")], false);
+    let look = CompareLook { before, after };
+    assert_eq!(
+        compare(&look, &Progress::detached()),
+        Ok(LookDiff {
+            new: vec!["z".into()],
+            changed: vec!["b".into()],
+            absent: Vec::new(),
+        }),
+        "y was not loaded before, c may be on the next page"
+    );
+    // The look reached the end: c is gone, shown after b, with its JSON.
+    let look = CompareLook {
+        after: Side {
+            whole: true,
+            ..look.after
+        },
+        ..look
+    };
+    let diff = compare(&look, &Progress::detached()).expect("readable");
+    assert_eq!(diff.absent, [(2, 3, "{\"c\":1}".to_owned())]);
+}
