@@ -2,7 +2,9 @@
 # What the TUI costs when nothing happens, and what it holds in memory:
 #  - resident memory at start (first page on screen);
 #  - CPU time and wake-ups (context switches of all its threads) over IDLE seconds of idling,
-#    once the start-up work in the background has settled (SETTLE seconds, 2 by default);
+#    once the start-up work in the background has settled and the sandbox has closed the
+#    connection left idle (SETTLE seconds, 6 by default: it closes one after 5 s idle, which
+#    wakes the client once; benches/tui_wakeups.sh shows each second);
 #  - resident and peak memory after loading 100,000 rows (pages of 500, `G` held).
 # Usage: benches/tui_idle.sh [IDLE_SECONDS]      Needs: tmux.
 set -euo pipefail
@@ -57,7 +59,7 @@ printf 'resident at start (first page on screen)    %6.1f MB\n' "$(mb VmRSS)"
 printf '  of which data / code and files            %6.1f / %.1f MB\n' "$(mb RssAnon)" "$(mb RssFile)"
 # The known types and the store load in the background after the first frame: let that finish,
 # so the idle window measures idling and not start-up work.
-sleep "${SETTLE:-2}"
+sleep "${SETTLE:-6}"
 ticks0=$(cpu_ticks); sw0=$(switches)
 sleep "$IDLE"
 ticks1=$(cpu_ticks); sw1=$(switches)

@@ -7,6 +7,8 @@
 #  - after them, idle is 0 wake-ups (the event loop sleeps without a timer);
 #  - under `:watch SECS` the loop wakes for each look, every SECS seconds.
 # Usage: benches/tui_wakeups.sh [RUNS] [SECONDS]     Needs: tmux.
+# SANDBOX_ARGS go to the sandbox: `--header-timeout 60` keeps an idle connection open for a
+# minute (5 s by default), and the wake-up at 5 s goes with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-10}
@@ -21,22 +23,28 @@ SOCK="appdeck-wake-$$"
 source benches/lib.sh
 cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
 trap cleanup EXIT
-start_sandbox "$WORK"
+# shellcheck disable=SC2086 # SANDBOX_ARGS is a list of words
+start_sandbox "$WORK" ${SANDBOX_ARGS:-}
 
 screen() { tmux -L "$SOCK" capture-pane -p; }
 wait_screen() { # wait_screen PATTERN SECONDS
     for _ in $(seq $(( $2 * 50 ))); do screen | grep -q "$1" && return 0; sleep 0.02; done
     echo "timed out waiting for '$1'" >&2; screen >&2; return 1
 }
-# Context switches of every thread, summed, and per thread name (threads that ended drop out,
-# so each second is the difference between two readings of the threads alive at both).
+# Context switches of every thread, by thread id and name; between two readings, the threads
+# alive at both count their new switches, and a thread that ended meanwhile counts one (it woke
+# to end: a blocking thread retiring).
 switches() {
     for t in /proc/"$PID"/task/*; do
-        printf '%s %s %s\n' "${t##*/}" "$(tr ' ' _ <"$t/comm" 2>/dev/null)" \
-            "$(awk '/ctxt_switches/ {s += $2} END {print s}' "$t/status" 2>/dev/null)"
+        { printf '%s %s %s\n' "${t##*/}" "$(tr ' ' _ <"$t/comm")" \
+            "$(awk '/ctxt_switches/ {s += $2} END {print s}' "$t/status")"; } 2>/dev/null
     done | sort
 }
-between() { join "$1" "$2" | awk '$5 != $3 {n += $5 - $3; w = w " " $2 "+" ($5 - $3)} END {printf "%d%s", n, w}'; }
+between() {
+    { join "$1" "$2" | awk '$5 != $3 {print $2 "+" ($5 - $3), $5 - $3}'
+      join -v 1 "$1" "$2" | awk '{print $2 "-ended", 1}'; } |
+        awk '{n += $2; w = w " " $1} END {printf "%d%s", n, w}'
+}
 
 launch() {
     tmux -L "$SOCK" kill-server 2>/dev/null || true
@@ -73,6 +81,7 @@ for run in $(seq "$RUNS"); do
     switches >"$WORK/w0"; sleep 10; switches >"$WORK/w1"
     w=$(between "$WORK/w0" "$WORK/w1"); watched=$(( ${watched:-0} + ${w%% *} ))
     tmux -L "$SOCK" send-keys q
+    for _ in $(seq 250); do kill -0 "$PID" 2>/dev/null || break; sleep 0.02; done
 done
 echo
 echo "wake-ups in each second after the first rows, summed over $RUNS runs:"

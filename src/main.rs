@@ -27,11 +27,15 @@ fn main() -> ExitCode {
     if matches!(cli.command, None | Some(Command::Sandbox(_))) {
         init_logging(&log);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.worker_threads(2).enable_all();
+    if cli.command.is_none() {
+        // A blocking thread (a job, the store) otherwise waits 10 s for more work, then wakes
+        // an idle TUI to retire: it retires as soon as its work is done instead. A job starts a
+        // thread (some 30 µs), next to milliseconds of work and a frame.
+        builder.thread_keep_alive(Duration::ZERO);
+    }
+    let runtime = match builder.build() {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("appdeck: cannot start the async runtime: {e}");
