@@ -14,7 +14,7 @@ command -v tmux >/dev/null || { echo "needs tmux (apt-get install tmux)" >&2; ex
 
 echo "building the release binary..." >&2
 cargo build --release --quiet --bin appdeck
-BIN="$PWD/target/release/appdeck"
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/appdeck"
 WORK=$(mktemp -d)
 SOCK="appdeck-idle-$$"
 source benches/lib.sh

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Writes build/startup.order: the functions of appdeck that the TUI runs from its start until
+# its first rows are on screen and the background start-up work (the store, the known types) is
+# done, which the linker then puts side by side (see build/link_layout.rs). Run it again when
+# benches/tui_idle.sh or benches/memory.sh show the start-up RSS grown back (a new compiler or new
+# dependencies rename symbols; new start-up code is not in the list).
+# Usage: benches/startup_order.sh      Needs: tmux, valgrind (callgrind).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for tool in tmux valgrind; do
+    command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install $tool)" >&2; exit 2; }
+done
+
+echo "building the release binary..." >&2
+cargo build --release --quiet --bin appdeck
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/appdeck"
+WORK=$(mktemp -d)
+SOCK="appdeck-order-$$"
+source benches/lib.sh
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
+trap cleanup EXIT
+start_sandbox "$WORK" --empty --generate 1000
+
+# Mangled names (--demangle=no), as the linker's order file wants them.
+tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
+    "exec env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench valgrind --tool=callgrind \
+     --demangle=no --compress-strings=no --callgrind-out-file=$WORK/callgrind.out $BIN"
+shown=""
+for _ in $(seq 1200); do
+    tmux -L "$SOCK" capture-pane -p | grep -q "more available" && { shown=1; break; }
+    sleep 0.05
+done
+[[ -n "$shown" ]] || { echo "the first rows never showed under callgrind" >&2; exit 1; }
+sleep 8 # the background start-up work, slowed down by callgrind
+tmux -L "$SOCK" send-keys q
+for _ in $(seq 600); do tmux -L "$SOCK" has-session 2>/dev/null || break; sleep 0.1; done
+[[ -s "$WORK/callgrind.out" ]] || { echo "callgrind wrote no profile" >&2; exit 1; }
+
+# Every function of the appdeck binary that ran, once each, in the order the profile names them.
+awk -v bin="$BIN" '
+    /^ob=/ { ob = substr($0, 4) }
+    /^fn=/ && ob == bin { name = substr($0, 4); if (!(name in seen)) { seen[name]; print name } }
+' "$WORK/callgrind.out" >build/startup.order
+echo "build/startup.order: $(wc -l <build/startup.order) functions" >&2
