@@ -116,7 +116,10 @@ fn main() {
     for _ in 0..100 {
         app.update(Action::Move(Move::Down));
     }
-    let here = app.browser.selected().and_then(|r| r.id.clone());
+    let here = app
+        .browser
+        .selected()
+        .and_then(|r| r.id().map(Box::<str>::from));
 
     for (line, what) in [
         ("sort name", "sort 1,000,000 rows by name"),
@@ -132,7 +135,12 @@ fn main() {
             matches!(&said, Some(Notice::Info(s)) if s.starts_with("sorted by")),
             "{said:?}"
         );
-        assert_eq!(app.browser.selected().and_then(|r| r.id.clone()), here);
+        assert_eq!(
+            app.browser
+                .selected()
+                .and_then(|r| r.id().map(Box::<str>::from)),
+            here
+        );
     }
 
     // A page arriving into a sorted million is merged on the UI thread, into the order of every

@@ -81,7 +81,11 @@ fn an_ok_report_keeps_the_loaded_rows_and_the_cursor() {
     for _ in 0..4 {
         key(&mut app, 'k');
     }
-    let here = |app: &App| app.browser.selected().and_then(|r| r.id.clone());
+    let here = |app: &App| {
+        app.browser
+            .selected()
+            .and_then(|r| r.id().map(Box::<str>::from))
+    };
     assert_eq!(here(&app).as_deref(), Some("r295"));
     let offset = app.browser.cursor.offset;
 
@@ -113,7 +117,10 @@ fn an_ok_report_keeps_the_loaded_rows_and_the_cursor() {
     );
     assert_eq!(here(&app).as_deref(), Some("r295"), "the cursor stays");
     assert_eq!(app.browser.cursor.offset, offset, "at the same height");
-    let title = app.browser.selected().and_then(|r| r.title.clone());
+    let title = app
+        .browser
+        .selected()
+        .and_then(|r| r.title().map(Box::<str>::from));
     assert_eq!(
         title.as_deref(),
         Some("row 295 renamed"),

@@ -77,11 +77,7 @@ fn tick_at(app: &mut App, at: Instant) -> Vec<Command> {
 
 fn mark_of(app: &App, id: &str) -> Option<Mark> {
     let watch = app.browser.watch.as_ref()?;
-    let row = app
-        .browser
-        .rows()
-        .iter()
-        .find(|r| r.id.as_deref() == Some(id))?;
+    let row = app.browser.rows().iter().find(|r| r.id() == Some(id))?;
     watch.mark(row)
 }
 
@@ -89,7 +85,7 @@ fn ids(app: &App) -> Vec<&str> {
     app.browser
         .visible
         .iter()
-        .filter_map(|&i| app.browser.rows()[i].id.as_deref())
+        .filter_map(|&i| app.browser.rows()[i].id())
         .collect()
 }
 
@@ -133,10 +129,7 @@ fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(ids(&app), ["b", "d"]);
     key(&mut app, 'j');
-    assert_eq!(
-        app.browser.selected().and_then(|r| r.id.as_deref()),
-        Some("d")
-    );
+    assert_eq!(app.browser.selected().and_then(|r| r.id()), Some("d"));
     let look = command(&mut app, "watch 2");
     serve(&mut app, &look, &FIRST);
 
@@ -162,7 +155,7 @@ fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
     );
     assert_eq!(app.browser.filter.text(), "ta");
     assert_eq!(
-        app.browser.selected().and_then(|r| r.id.as_deref()),
+        app.browser.selected().and_then(|r| r.id()),
         Some("d"),
         "the cursor stays on its row"
     );

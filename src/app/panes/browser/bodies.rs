@@ -1,79 +1,74 @@
 //! The items' JSON texts of one listing, kept apart from its rows: a row holds what the table
 //! shows and a [`BodyId`]; the whole item is read back when something needs it (the detail, a
 //! report, the search over every field, an export). Keeping the texts behind this one door is
-//! what lets them leave memory without the readers changing.
+//! what lets them leave memory without the readers changing: they are in a spill file (see
+//! `spill.rs`), a million rows' worth of JSON in page cache rather than in the process.
 //!
 //! The UI thread appends as pages arrive; jobs on other threads read at the same time through a
 //! clone of the handle.
 
 use std::ops::ControlFlow;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-/// Where one item's JSON text is kept in its listing's [`Bodies`].
+use super::spill::{Spill, SpillError};
+
+/// Where one item's JSON text is kept in its listing's [`Bodies`]: its offset in the spill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BodyId(u32);
+pub struct BodyId(u64);
+
+impl From<BodyId> for u64 {
+    fn from(id: BodyId) -> u64 {
+        id.0
+    }
+}
 
 /// Why a body could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BodyError {
     /// The id is not from these bodies (a row of another listing).
     #[error("no such row body ({0})")]
-    Missing(u32),
+    Missing(u64),
+    /// The spill file could not be read.
+    #[error("{0}")]
+    Unreadable(String),
 }
 
-/// How many texts a scan takes at a time: the lock is never held while the caller works, so the
-/// UI thread appending a page never waits for a scan.
-const SCAN_CHUNK: usize = 1024;
+impl From<SpillError> for BodyError {
+    fn from(error: SpillError) -> BodyError {
+        match error {
+            SpillError::Corrupt(at) => BodyError::Missing(at),
+            error @ SpillError::Io(_) => BodyError::Unreadable(error.to_string()),
+        }
+    }
+}
 
-/// The JSON texts of a listing's items, in the order they were added. Cloning shares them.
+/// The JSON texts of a listing's items, in the order they were added. Cloning shares them; the
+/// spill file goes with the last clone.
 #[derive(Clone, Debug, Default)]
 pub struct Bodies {
-    texts: Arc<RwLock<Vec<Arc<str>>>>,
+    spill: Arc<Spill>,
 }
 
 impl Bodies {
     /// Keeps one item's compact JSON text; the id reads it back.
     pub fn push(&self, json: String) -> BodyId {
-        let mut texts = self.texts.write().unwrap_or_else(|e| e.into_inner());
-        let id = BodyId(u32::try_from(texts.len()).unwrap_or(u32::MAX));
-        texts.push(Arc::from(json));
-        id
+        BodyId(self.spill.append(&json))
     }
 
     /// One item's JSON text, as it was kept.
     pub fn read(&self, id: BodyId) -> Result<String, BodyError> {
-        let texts = self.texts.read().unwrap_or_else(|e| e.into_inner());
-        let text = texts.get(id.0 as usize).ok_or(BodyError::Missing(id.0))?;
-        Ok(text.to_string())
+        Ok(self.spill.read(id.0)?)
     }
 
     /// Calls `f` with the position in `ids` and the JSON text of each body, in the order of
-    /// `ids`, until it breaks. Meant for jobs going through many rows off the UI thread.
+    /// `ids`, until it breaks. Meant for jobs going through many rows off the UI thread: the
+    /// UI thread appending a page waits at most for a copy of the texts not yet written.
     pub fn scan(
         &self,
         ids: &[BodyId],
-        mut f: impl FnMut(usize, &str) -> ControlFlow<()>,
+        f: impl FnMut(usize, &str) -> ControlFlow<()>,
     ) -> Result<(), BodyError> {
-        for (chunk_index, chunk) in ids.chunks(SCAN_CHUNK).enumerate() {
-            let texts: Vec<Arc<str>> = {
-                let texts = self.texts.read().unwrap_or_else(|e| e.into_inner());
-                chunk
-                    .iter()
-                    .map(|id| {
-                        texts
-                            .get(id.0 as usize)
-                            .cloned()
-                            .ok_or(BodyError::Missing(id.0))
-                    })
-                    .collect::<Result<_, _>>()?
-            };
-            for (offset, text) in texts.iter().enumerate() {
-                if f(chunk_index * SCAN_CHUNK + offset, text).is_break() {
-                    return Ok(());
-                }
-            }
-        }
-        Ok(())
+        Ok(self.spill.scan(ids, f)?)
     }
 }
 
@@ -127,24 +122,21 @@ mod tests {
                 })
                 .map(|()| count)
         });
-        for i in 0..5000 {
-            bodies.push(i.to_string());
-        }
+        let added: Vec<BodyId> = (0..5000).map(|i| bodies.push(i.to_string())).collect();
         assert_eq!(scanning.join().unwrap(), Ok(4001));
-        assert_eq!(bodies.read(BodyId(9999)).unwrap(), "4999");
+        assert_eq!(bodies.read(added[4999]).unwrap(), "4999");
     }
 
     #[test]
     fn an_id_of_other_bodies_is_an_error() {
         let other = Bodies::default();
         let id = other.push("{}".into());
-        let _ = other.push("{}".into());
-        let second = BodyId(1);
+        let second = other.push("{}".into());
         let bodies = Bodies::default();
-        assert_eq!(bodies.read(id), Err(BodyError::Missing(0)));
+        assert_eq!(bodies.read(id), Err(BodyError::Missing(id.0)));
         assert_eq!(
             bodies.scan(&[second], |_, _| ControlFlow::Continue(())),
-            Err(BodyError::Missing(1))
+            Err(BodyError::Missing(second.0))
         );
     }
 }

@@ -74,9 +74,8 @@ impl Column {
 
     /// The text of this column for `row`, sanitised, as the table shows it (before any cut).
     pub fn text(self, row: &Row) -> String {
-        let text = |f: &Option<Box<str>>| {
-            f.as_deref()
-                .map(|s| sanitize::line(s).into_owned())
+        let text = |f: Option<&str>| {
+            f.map(|s| sanitize::line(s).into_owned())
                 .unwrap_or_default()
         };
         if row.malformed {
@@ -89,14 +88,13 @@ impl Column {
         match self {
             Column::Marker if row.marked => "!".to_owned(),
             Column::Marker => String::new(),
-            Column::Type => text(&row.resource_type),
-            Column::Name => text(&row.title),
-            Column::Status => text(&row.status),
-            Column::Id => text(&row.id),
-            Column::ExternalId => text(&row.external_id),
+            Column::Type => text(row.resource_type()),
+            Column::Name => text(row.title()),
+            Column::Status => text(row.status()),
+            Column::Id => text(row.id()),
+            Column::ExternalId => text(row.external_id()),
             Column::Updated => row
-                .updated_at
-                .as_deref()
+                .updated_at()
                 .map(|t| sanitize::line(&short_time(t)).into_owned())
                 .unwrap_or_default(),
         }

@@ -144,7 +144,7 @@ impl Browser {
             return false;
         };
         if let Some(status) = &self.status_filter
-            && row.status.as_deref() != Some(status.as_str())
+            && row.status() != Some(status.as_str())
         {
             return false;
         }
@@ -163,11 +163,10 @@ impl Browser {
         let selected_row = self.visible.get(self.cursor.selected).copied();
         self.visible = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
         let rows = self.rows();
-        let wanted = self.reselect.as_deref().and_then(|id| {
-            self.visible
-                .iter()
-                .position(|&i| rows[i].id.as_deref() == Some(id))
-        });
+        let wanted = self
+            .reselect
+            .as_deref()
+            .and_then(|id| self.visible.iter().position(|&i| rows[i].id() == Some(id)));
         let index = match wanted {
             Some(at) => {
                 self.reselect = None;

@@ -12,7 +12,9 @@ pub mod narrowing;
 pub mod ordering;
 mod reload;
 pub mod row;
+mod row_texts;
 pub mod sort;
+mod spill;
 pub mod summary;
 mod update;
 pub mod watch;
@@ -297,7 +299,7 @@ impl Browser {
         let found = self.reselect.as_deref().and_then(|id| {
             new_visible
                 .iter()
-                .position(|&i| rows[i].id.as_deref() == Some(id))
+                .position(|&i| rows[i].id() == Some(id))
                 .map(|p| p + self.visible.len())
         });
         let first_visible = self.visible.len();
@@ -375,7 +377,7 @@ impl Browser {
             listing.more = More::Available(cursor);
             return self.fetch_more(ids).into_iter().collect();
         }
-        let here = self.selected().and_then(|row| row.id.clone());
+        let here = self.selected().and_then(|row| row.id().map(Box::from));
         let commands = self.restart(ids);
         self.reselect = here;
         commands
@@ -562,7 +564,7 @@ mod tests {
         b.filter.set("repo");
         search(&mut b, &mut ids);
         assert_eq!(b.visible.len(), 15);
-        assert_eq!(b.selected().unwrap().id.as_deref().unwrap(), "r4");
+        assert_eq!(b.selected().unwrap().id().unwrap(), "r4");
         b.filter.set("ROW 2");
         search(&mut b, &mut ids);
         assert_eq!(b.visible.len(), 11, "row 2 and row 20..29");
@@ -580,11 +582,7 @@ mod tests {
         let mixed = ListResponse::from_value(json!({"resources": rows})).unwrap();
         b.on_page(id, Ok(mixed), &mut ids, 10);
         assert_eq!(b.rows().len(), 6);
-        assert!(
-            b.rows()
-                .iter()
-                .all(|r| r.resource_type.as_deref() == Some("repo"))
-        );
+        assert!(b.rows().iter().all(|r| r.resource_type() == Some("repo")));
         assert_eq!(
             b.types_seen.len(),
             2,

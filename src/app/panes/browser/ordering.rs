@@ -123,14 +123,14 @@ fn column_named(name: &str) -> Option<Column> {
 pub fn key(row: &Row, column: Column) -> Option<&str> {
     let field = match column {
         Column::Marker => return None,
-        Column::Type => &row.resource_type,
-        Column::Name => &row.title,
-        Column::Status => &row.status,
-        Column::Id => &row.id,
-        Column::ExternalId => &row.external_id,
-        Column::Updated => &row.updated_at,
+        Column::Type => row.resource_type(),
+        Column::Name => row.title(),
+        Column::Status => row.status(),
+        Column::Id => row.id(),
+        Column::ExternalId => row.external_id(),
+        Column::Updated => row.updated_at(),
     };
-    field.as_deref().filter(|s| !s.is_empty())
+    field.filter(|s| !s.is_empty())
 }
 
 /// Two texts, case-insensitively (each character lowercased, as [`fold`] does).

@@ -4,18 +4,14 @@
 //! item is parsed again when its detail opens.
 
 use super::bodies::{Bodies, BodyError, BodyId};
+use super::row_texts::{RowTexts, Text};
 use crate::api::{Field, PageItem};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    pub resource_type: Option<Box<str>>,
-    /// `display_name`, else `name`.
-    pub title: Option<Box<str>>,
-    pub status: Option<Box<str>>,
-    pub external_id: Option<Box<str>>,
-    pub id: Option<Box<str>>,
-    pub updated_at: Option<Box<str>>,
-    pub external_url: Option<Box<str>>,
+    /// What the table shows and the `/` filter reads (see [`RowTexts`]); the rest of the item,
+    /// its `external_url` included, is read from its body.
+    texts: RowTexts,
     /// Not a JSON object at all.
     pub malformed: bool,
     /// Not a resource, or a resource with fields of an unexpected type: the `!` mark.
@@ -29,38 +25,60 @@ pub struct Row {
 impl Row {
     /// The row of `item`, its JSON kept in `bodies`.
     pub fn from_item(item: &PageItem, bodies: &Bodies) -> Row {
-        let text = |f: &Field<String>| f.get().map(|s| Box::from(s.as_str()));
+        fn text(f: &Field<String>) -> Option<&str> {
+            f.get().map(String::as_str)
+        }
         let json = serde_json::to_string(item).unwrap_or_default();
         let json_len = u32::try_from(json.len()).unwrap_or(u32::MAX);
         let body = bodies.push(json);
         match item.resource() {
             Some(r) => Row {
-                resource_type: text(&r.resource_type),
-                title: r.title().map(Box::from),
-                status: text(&r.status),
-                external_id: text(&r.external_id),
-                id: text(&r.id),
-                updated_at: text(&r.updated_at),
-                external_url: text(&r.external_url),
+                texts: RowTexts::new([
+                    text(&r.resource_type),
+                    r.title(),
+                    text(&r.status),
+                    text(&r.external_id),
+                    text(&r.id),
+                    text(&r.updated_at),
+                ]),
                 malformed: false,
                 marked: !r.field_issues().is_empty(),
                 body,
                 json_len,
             },
             None => Row {
-                resource_type: None,
-                title: None,
-                status: None,
-                external_id: None,
-                id: None,
-                updated_at: None,
-                external_url: None,
+                texts: RowTexts::new([None; 6]),
                 malformed: true,
                 marked: true,
                 body,
                 json_len,
             },
         }
+    }
+
+    pub fn resource_type(&self) -> Option<&str> {
+        self.texts.get(Text::Type)
+    }
+
+    /// `display_name`, else `name`.
+    pub fn title(&self) -> Option<&str> {
+        self.texts.get(Text::Title)
+    }
+
+    pub fn status(&self) -> Option<&str> {
+        self.texts.get(Text::Status)
+    }
+
+    pub fn external_id(&self) -> Option<&str> {
+        self.texts.get(Text::ExternalId)
+    }
+
+    pub fn id(&self) -> Option<&str> {
+        self.texts.get(Text::Id)
+    }
+
+    pub fn updated_at(&self) -> Option<&str> {
+        self.texts.get(Text::UpdatedAt)
     }
 
     /// The whole item again, for the detail view, from the bodies of the row's listing.
@@ -95,10 +113,11 @@ mod tests {
         let item = PageItem::from_value(value.clone());
         let bodies = Bodies::default();
         let row = Row::from_item(&item, &bodies);
-        assert_eq!(row.id.as_deref(), Some("r1"));
-        assert_eq!(row.title.as_deref(), Some("alpha"));
+        assert_eq!(row.id(), Some("r1"));
+        assert_eq!(row.title(), Some("alpha"));
         assert_eq!(
-            row.status, None,
+            row.status(),
+            None,
             "a wrong-typed status is not shown as text"
         );
         assert!(row.marked && !row.malformed);

@@ -52,13 +52,13 @@ impl LoadedSummary {
     pub fn add(&mut self, rows: &[Row]) {
         for row in rows {
             self.rows += 1;
-            if let Some(t) = row.resource_type.as_deref() {
+            if let Some(t) = row.resource_type() {
                 *entry(&mut self.per_type, t) += 1;
             }
-            if let Some(s) = row.status.as_deref() {
+            if let Some(s) = row.status() {
                 *entry(&mut self.per_status, s) += 1;
             }
-            match row.updated_at.as_deref().and_then(hour_of) {
+            match row.updated_at().and_then(hour_of) {
                 Some(hour) => *self.updated_by_hour.entry(hour).or_insert(0) += 1,
                 None => self.undated += 1,
             }

@@ -161,15 +161,14 @@ impl Pane for Browser {
                 *cx.overlay = Some(Overlay::TypePicker(self.type_picker()));
             }
             Action::OpenLink => {
-                let url = self
-                    .selected()
-                    .and_then(|r| r.external_url.as_deref().map(str::to_owned));
+                // One row's body, read here: `o` is one key on one row.
+                let url = (self.selected())
+                    .and_then(|r| self.item(r).ok())
+                    .and_then(|item| item.resource()?.external_url.get().cloned());
                 return cx.open_url(url, "this resource has no external_url").into();
             }
             Action::Copy => {
-                let id = self
-                    .selected()
-                    .and_then(|r| r.id.as_deref().map(str::to_owned));
+                let id = self.selected().and_then(|r| r.id().map(str::to_owned));
                 return cx.copy(id, "resource id").into();
             }
             // Every list reports on its row: the main one, and a list of one type opened over

@@ -85,7 +85,7 @@ impl Watch {
 
     /// The mark on `row`, if any.
     pub fn mark(&self, row: &Row) -> Option<Mark> {
-        let id = row.id.as_deref()?;
+        let id = row.id()?;
         self.marks.get(id).map(|(mark, _)| *mark)
     }
 
@@ -134,7 +134,7 @@ impl Side {
         let watch = browser.watch.as_ref();
         Side {
             bodies: browser.bodies(),
-            ids: rows.iter().map(|r| r.id.clone()).collect(),
+            ids: rows.iter().map(|r| r.id().map(Box::from)).collect(),
             body: rows.iter().map(|r| r.body).collect(),
             gone: rows
                 .iter()
@@ -360,7 +360,7 @@ impl Browser {
             let Some(row) = before.get(index) else {
                 continue;
             };
-            let Some(id) = row.id.clone() else {
+            let Some(id) = row.id().map(Box::from) else {
                 continue;
             };
             if previously_gone.contains(&id) && !watch.marks.contains_key(&id) {
@@ -412,7 +412,7 @@ impl Browser {
         if let Some(listing) = self.listing.loaded_mut() {
             listing
                 .rows
-                .retain(|r| r.id.as_ref().is_none_or(|id| !gone.contains(id)));
+                .retain(|r| r.id().is_none_or(|id| !gone.contains(id)));
         }
         let mut commands = self.retest_all(ids);
         self.refresh_visible(height);

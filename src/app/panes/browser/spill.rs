@@ -1,0 +1,313 @@
+//! The texts of the loaded items, kept in a file rather than in memory: a million items of a
+//! kilobyte would take a gigabyte of RSS, a file takes page cache the kernel can drop. Texts
+//! are only ever appended, each as its length (8 bytes, little-endian) and its bytes; a text is
+//! found again by the offset it was written at.
+//!
+//! The file is created unlinked (`O_TMPFILE`, or created and removed at once), so it leaves
+//! nothing behind however the process ends, and is read with positioned reads, so jobs on other
+//! threads read while the UI thread appends. Appends are gathered in memory and written a few
+//! hundred kilobytes at a time; what is not written yet is read from there. Where no file can
+//! be made or written (no writable directory, a full disk), the texts stay in memory: slower
+//! to grow, never lost.
+
+use std::fs::File;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+/// Appends are written to the file once this much has gathered.
+const WRITE_AT: usize = 256 * 1024;
+/// The most a scan reads at once when the texts it wants lie close together.
+const SCAN_WINDOW: u64 = 4 * 1024 * 1024;
+/// The length before each text.
+const HEADER: u64 = 8;
+
+pub struct Spill {
+    /// Where the file is made, the first time texts are written (small listings never touch
+    /// the disk); `None`: in memory.
+    dir: Option<PathBuf>,
+    tail: Mutex<Tail>,
+}
+
+#[derive(Default)]
+struct Tail {
+    file: Option<File>,
+    /// Bytes of the file written; everything below stays as it is.
+    written: u64,
+    /// The records from `written` on, not in the file yet.
+    pending: Vec<u8>,
+    /// Writing failed once: everything from `written` on stays in `pending`.
+    in_memory: bool,
+}
+
+/// A text that cannot be read back: the file failed, or it holds something else than was
+/// written (an offset that no append returned).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpillError {
+    #[error("cannot read the rows' spill file: {0}")]
+    Io(String),
+    #[error("the rows' spill file has no text at {0}")]
+    Corrupt(u64),
+}
+
+/// Sizes only: the texts themselves would flood a listing's debug output.
+impl std::fmt::Debug for Spill {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tail = self.tail();
+        f.debug_struct("Spill")
+            .field("dir", &self.dir)
+            .field("written", &tail.written)
+            .field("pending", &tail.pending.len())
+            .field("in_memory", &tail.in_memory)
+            .finish()
+    }
+}
+
+impl Default for Spill {
+    fn default() -> Spill {
+        Spill::new()
+    }
+}
+
+impl Spill {
+    /// Texts spilled to an unlinked file in the user's cache directory, which is on disk where
+    /// `/tmp` may be memory (tmpfs), once there are enough.
+    pub fn new() -> Spill {
+        let cache = directories::ProjectDirs::from("", "", "appdeck");
+        Spill::in_dir(cache.map_or_else(std::env::temp_dir, |d| d.cache_dir().to_path_buf()))
+    }
+
+    /// Texts spilled to an unlinked file in `dir` (made if missing; else the system's
+    /// temporary directory) once there are enough.
+    pub fn in_dir(dir: impl Into<PathBuf>) -> Spill {
+        Spill {
+            dir: Some(dir.into()),
+            tail: Mutex::default(),
+        }
+    }
+
+    /// Texts kept in memory only.
+    #[cfg(test)]
+    pub fn in_memory() -> Spill {
+        Spill {
+            dir: None,
+            tail: Mutex::default(),
+        }
+    }
+
+    /// Appends a text; returns the offset it is read back by.
+    pub fn append(&self, text: &str) -> u64 {
+        let mut tail = self.tail();
+        let offset = tail.written + tail.pending.len() as u64;
+        tail.pending
+            .extend_from_slice(&(text.len() as u64).to_le_bytes());
+        tail.pending.extend_from_slice(text.as_bytes());
+        if tail.pending.len() >= WRITE_AT && !tail.in_memory {
+            tail.write_out(self.dir.as_deref());
+        }
+        offset
+    }
+
+    /// The text appended at `offset`.
+    pub fn read(&self, offset: u64) -> Result<String, SpillError> {
+        let mut window = Window::default();
+        let snapshot = self.snapshot();
+        let text = snapshot.text::<u64>(&mut window, offset, &[])?;
+        Ok(text.to_owned())
+    }
+
+    /// Calls `f` with each text of `offsets`, in their order, with its position among them, until
+    /// `f` breaks. Texts that lie close together are read from the file in one go.
+    pub fn scan<T: Copy + Into<u64>>(
+        &self,
+        offsets: &[T],
+        mut f: impl FnMut(usize, &str) -> ControlFlow<()>,
+    ) -> Result<(), SpillError> {
+        let snapshot = self.snapshot();
+        let mut window = Window::default();
+        for (position, &offset) in offsets.iter().enumerate() {
+            let ahead = &offsets[position + 1..];
+            let text = snapshot.text(&mut window, offset.into(), ahead)?;
+            if f(position, text).is_break() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn tail(&self) -> MutexGuard<'_, Tail> {
+        // A panic while appending leaves whole records behind: the data is still good.
+        self.tail.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The file as written so far and a copy of what is not: reading then holds no lock.
+    fn snapshot(&self) -> Snapshot {
+        let tail = self.tail();
+        Snapshot {
+            file: tail.file.as_ref().and_then(|f| f.try_clone().ok()),
+            written: tail.written,
+            pending: tail.pending.clone(),
+        }
+    }
+
+    /// Whether the texts went to a file (for tests and the status of a bench).
+    #[cfg(test)]
+    fn on_disk(&self) -> bool {
+        self.tail().written > 0
+    }
+}
+
+impl Tail {
+    /// Writes `pending` at the end of the file, made on first use. On failure the texts stay in
+    /// memory from here on.
+    fn write_out(&mut self, dir: Option<&Path>) {
+        let written = match (&self.file, dir) {
+            (Some(file), _) => positioned::write_all_at(file, &self.pending, self.written),
+            (None, None) => Err(std::io::ErrorKind::Unsupported.into()),
+            (None, Some(dir)) => self.create(dir),
+        };
+        match written {
+            Ok(()) => {
+                self.written += self.pending.len() as u64;
+                self.pending.clear();
+            }
+            Err(error) => {
+                if dir.is_some() {
+                    tracing::warn!("rows kept in memory: cannot write their spill file: {error}");
+                }
+                self.in_memory = true;
+            }
+        }
+    }
+}
+
+impl Tail {
+    /// Makes the file, unlinked, and writes `pending` into it.
+    fn create(&mut self, dir: &Path) -> std::io::Result<()> {
+        let file = std::fs::create_dir_all(dir)
+            .and_then(|()| tempfile::tempfile_in(dir))
+            .or_else(|_| tempfile::tempfile())?;
+        positioned::write_all_at(&file, &self.pending, 0)?;
+        self.file = Some(file);
+        Ok(())
+    }
+}
+
+/// What a read sees: the file up to `written`, then `pending`.
+struct Snapshot {
+    file: Option<File>,
+    written: u64,
+    pending: Vec<u8>,
+}
+
+impl Snapshot {
+    /// The text at `offset`; `ahead` are the offsets to be read next, to read them along.
+    fn text<'a, T: Copy + Into<u64>>(
+        &'a self,
+        window: &'a mut Window,
+        offset: u64,
+        ahead: &[T],
+    ) -> Result<&'a str, SpillError> {
+        let bytes = if offset >= self.written {
+            record(&self.pending, offset - self.written).ok_or(SpillError::Corrupt(offset))?
+        } else {
+            let file = self.file.as_ref().ok_or(SpillError::Corrupt(offset))?;
+            window.record(file, offset, self.written, ahead)?
+        };
+        std::str::from_utf8(bytes).map_err(|_| SpillError::Corrupt(offset))
+    }
+}
+
+/// The record at `at` in `bytes`: its text, if it lies whole within them.
+fn record(bytes: &[u8], at: u64) -> Option<&[u8]> {
+    let at = usize::try_from(at).ok()?;
+    let header = bytes.get(at..at.checked_add(HEADER as usize)?)?;
+    let len = usize::try_from(u64::from_le_bytes(header.try_into().ok()?)).ok()?;
+    let start = at + HEADER as usize;
+    bytes.get(start..start.checked_add(len)?)
+}
+
+/// A stretch of the file read at once, reused from one text to the next.
+#[derive(Default)]
+struct Window {
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+impl Window {
+    /// The text of the record at `offset` (below `end`, the written length), reading the file
+    /// if the window does not hold it whole.
+    fn record<T: Copy + Into<u64>>(
+        &mut self,
+        file: &File,
+        offset: u64,
+        end: u64,
+        ahead: &[T],
+    ) -> Result<&[u8], SpillError> {
+        let within = |w: &Window| offset >= w.start && record(&w.bytes, offset - w.start).is_some();
+        if !within(self) {
+            // Read on up to the texts wanted next that lie close, so a dense scan reads large
+            // stretches and a sparse one little.
+            let near = (ahead.iter().map(|&next| next.into()))
+                .take_while(|&next| next > offset && next < offset.saturating_add(SCAN_WINDOW))
+                .last()
+                .map_or(0, |next| next - offset);
+            self.fill(file, offset, (near + 4096).min(SCAN_WINDOW), end)?;
+            if !within(self) {
+                // A text longer than the stretch read: its length says how much to read.
+                let len = self
+                    .bytes
+                    .get(..HEADER as usize)
+                    .and_then(|h| h.try_into().ok())
+                    .map(u64::from_le_bytes)
+                    .ok_or(SpillError::Corrupt(offset))?;
+                let whole = HEADER
+                    .checked_add(len)
+                    .filter(|&n| offset + n <= end)
+                    .ok_or(SpillError::Corrupt(offset))?;
+                self.fill(file, offset, whole, end)?;
+            }
+        }
+        record(&self.bytes, offset - self.start).ok_or(SpillError::Corrupt(offset))
+    }
+
+    fn fill(&mut self, file: &File, offset: u64, len: u64, end: u64) -> Result<(), SpillError> {
+        let len = len.min(end.saturating_sub(offset));
+        let len = usize::try_from(len).map_err(|_| SpillError::Corrupt(offset))?;
+        self.start = offset;
+        self.bytes.resize(len, 0);
+        positioned::read_exact_at(file, &mut self.bytes, offset)
+            .map_err(|e| SpillError::Io(e.to_string()))
+    }
+}
+
+/// Reads and writes at an offset, leaving the file's position alone (so threads share it).
+mod positioned {
+    use std::fs::File;
+    use std::io;
+
+    #[cfg(unix)]
+    pub fn write_all_at(file: &File, bytes: &[u8], offset: u64) -> io::Result<()> {
+        std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+    }
+
+    #[cfg(unix)]
+    pub fn read_exact_at(file: &File, bytes: &mut [u8], offset: u64) -> io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset)
+    }
+
+    /// Elsewhere the texts stay in memory.
+    #[cfg(not(unix))]
+    pub fn write_all_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
+        Err(io::ErrorKind::Unsupported.into())
+    }
+
+    #[cfg(not(unix))]
+    pub fn read_exact_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
+        Err(io::ErrorKind::Unsupported.into())
+    }
+}
+
+#[cfg(test)]
+#[path = "spill_tests.rs"]
+mod tests;
