@@ -280,6 +280,14 @@ pub enum Delivery {
     ProfileSwitched(Result<Box<ProfileSwitch>, String>),
 }
 
+impl Delivery {
+    /// Whether the request is over with this reply: all are but a job's progress, which its
+    /// answer follows (and until then the job can still be cancelled).
+    pub fn ends_request(&self) -> bool {
+        !matches!(self, Delivery::Progress { .. })
+    }
+}
+
 impl From<Box<ApiReply>> for Delivery {
     fn from(reply: Box<ApiReply>) -> Self {
         Delivery::Api(reply)

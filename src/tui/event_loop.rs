@@ -279,11 +279,8 @@ where
     }
 
     fn apply(&mut self, action: Action) {
-        // A job's progress is not its end: it can still be cancelled.
-        if let Action::Reply { id, delivery } = &action
-            && !matches!(delivery, Delivery::Progress { .. })
-        {
-            self.executor.finished(*id);
+        if let Action::Reply { id, delivery } = &action {
+            self.executor.replied(*id, delivery);
         }
         self.app.now = std::time::Instant::now();
         if let (Action::Tick, Some(due)) = (&action, self.app.wake_at()) {

@@ -125,10 +125,13 @@ impl Executor {
         self.in_flight.insert(id, task.abort_handle());
     }
 
-    /// The result of `id` arrived: forget its task.
-    pub fn finished(&mut self, id: RequestId) {
-        self.in_flight.remove(&id);
-        self.jobs.remove(&id);
+    /// A reply to `id` arrived: forget its task, unless the reply is a job's progress (the job
+    /// runs on, and can still be cancelled).
+    pub fn replied(&mut self, id: RequestId, delivery: &Delivery) {
+        if delivery.ends_request() {
+            self.in_flight.remove(&id);
+            self.jobs.remove(&id);
+        }
     }
 
     pub fn cancel(&mut self, id: RequestId) {
@@ -280,11 +283,15 @@ mod tests {
         match next().await {
             Ok(Some(Action::Reply {
                 id: got,
-                delivery: Delivery::Progress { done: 1, total: 2 },
-            })) => assert_eq!(got, id),
+                delivery: delivery @ Delivery::Progress { done: 1, total: 2 },
+            })) => {
+                assert_eq!(got, id);
+                // The loop hands every reply to the executor: progress is not the job's end, it
+                // can still be cancelled.
+                executor.replied(id, &delivery);
+            }
             other => panic!("expected progress, got {other:?}"),
         }
-        // Progress is not the end: the job can still be cancelled.
         executor.cancel(id);
         match next().await {
             Ok(Some(Action::Reply {
