@@ -407,10 +407,11 @@ impl App {
     /// closed) is dropped here.
     fn deliver(&mut self, id: RequestId, delivery: Delivery) -> Vec<Command> {
         // A job's progress leaves it waiting for its answer, and loads no rows.
-        let progress = matches!(delivery, Delivery::Progress { .. });
-        let owner = match progress {
-            true => self.stack.route_progress(id),
-            false => self.stack.route(id),
+        let ends = delivery.ends_request();
+        let owner = if ends {
+            self.stack.route(id)
+        } else {
+            self.stack.route_progress(id)
         };
         let Some(owner) = owner else {
             tracing::debug!(?id, "stale result dropped");
@@ -420,7 +421,7 @@ impl App {
             .with_pane(owner, |pane, cx| pane.on_reply(id, delivery, cx))
             .unwrap_or_else(Outcome::done);
         let mut commands = self.apply(owner, outcome);
-        if owner == ScreenId::BROWSER && !progress {
+        if owner == ScreenId::BROWSER && ends {
             commands.extend(self.rows_loaded());
         }
         commands

@@ -97,8 +97,9 @@ impl Stack {
     /// The screen a result is for, if it is still open and still waiting for it; the request is
     /// forgotten either way.
     pub fn route(&mut self, id: RequestId) -> Option<ScreenId> {
-        let owner = self.owners.remove(&id)?;
-        (owner == ScreenId::BROWSER || self.layers.iter().any(|l| l.id == owner)).then_some(owner)
+        let owner = self.route_progress(id);
+        self.owners.remove(&id);
+        owner
     }
 
     /// The screen a job's progress is for, if it is still open and waiting: the request is kept,
@@ -178,6 +179,28 @@ mod tests {
         assert_ne!(again, top, "a new screen is not taken for the closed one");
         assert_eq!(stack.route(RequestId(3)), None);
         assert_eq!(stack.route(RequestId(1)), Some(ScreenId::BROWSER));
+    }
+
+    #[test]
+    fn a_jobs_progress_keeps_the_request_for_its_answer() {
+        let mut stack = Stack::default();
+        let top = stack.push(detail());
+        stack.claim(top, &asks(2));
+        assert_eq!(stack.route_progress(RequestId(2)), Some(top));
+        assert_eq!(
+            stack.route_progress(RequestId(2)),
+            Some(top),
+            "progress again"
+        );
+        assert_eq!(stack.route(RequestId(2)), Some(top), "then the answer");
+        assert_eq!(stack.route_progress(RequestId(2)), None, "nothing after it");
+        stack.claim(top, &asks(3));
+        stack.pop();
+        assert_eq!(
+            stack.route_progress(RequestId(3)),
+            None,
+            "its screen closed"
+        );
     }
 
     #[test]
