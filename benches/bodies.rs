@@ -52,7 +52,7 @@ fn spill_file(texts: &[String]) {
     let mut pages = texts.chunks(PAGE);
     measure("  keep a page of 500", 0, texts.len() / PAGE, || {
         if let Some(page) = pages.next() {
-            ids.extend(page.iter().map(|t| bodies.push(t.clone())));
+            ids.extend(page.iter().map(|t| bodies.push(t)));
         }
     });
     let needle = memchr::memmem::Finder::new("no such text anywhere");

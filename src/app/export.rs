@@ -327,7 +327,7 @@ mod tests {
     fn job(path: &Path, overwrite: bool, items: &[&str]) -> ExportJob {
         let path = path.display().to_string();
         let bodies = Bodies::default();
-        let ids = items.iter().map(|s| bodies.push(s.to_string())).collect();
+        let ids = items.iter().map(|s| bodies.push(s)).collect();
         ExportJob {
             format: Format::of(&path).unwrap(),
             path,

@@ -253,10 +253,7 @@ fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
         let bodies = Bodies::default();
         Side {
             ids: rows.iter().map(|(id, _)| Some((*id).into())).collect(),
-            body: rows
-                .iter()
-                .map(|(_, json)| bodies.push((*json).into()))
-                .collect(),
+            body: rows.iter().map(|(_, json)| bodies.push(json)).collect(),
             gone: vec![false; rows.len()],
             bodies,
             whole,

@@ -10,7 +10,11 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use super::spill::{Spill, SpillError};
+use super::spill::Spill;
+
+/// Why a body could not be read: the spill file failed, or the id is not from these bodies (a
+/// row of another listing).
+pub use super::spill::SpillError as BodyError;
 
 /// Where one item's JSON text is kept in its listing's [`Bodies`]: its offset in the spill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,26 +23,6 @@ pub struct BodyId(u64);
 impl From<BodyId> for u64 {
     fn from(id: BodyId) -> u64 {
         id.0
-    }
-}
-
-/// Why a body could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BodyError {
-    /// The id is not from these bodies (a row of another listing).
-    #[error("no such row body ({0})")]
-    Missing(u64),
-    /// The spill file could not be read.
-    #[error("{0}")]
-    Unreadable(String),
-}
-
-impl From<SpillError> for BodyError {
-    fn from(error: SpillError) -> BodyError {
-        match error {
-            SpillError::Corrupt(at) => BodyError::Missing(at),
-            error @ SpillError::Io(_) => BodyError::Unreadable(error.to_string()),
-        }
     }
 }
 
@@ -51,13 +35,13 @@ pub struct Bodies {
 
 impl Bodies {
     /// Keeps one item's compact JSON text; the id reads it back.
-    pub fn push(&self, json: String) -> BodyId {
-        BodyId(self.spill.append(&json))
+    pub fn push(&self, json: &str) -> BodyId {
+        BodyId(self.spill.append(json))
     }
 
     /// One item's JSON text, as it was kept.
     pub fn read(&self, id: BodyId) -> Result<String, BodyError> {
-        Ok(self.spill.read(id.0)?)
+        self.spill.read(id.0)
     }
 
     /// Calls `f` with the position in `ids` and the JSON text of each body, in the order of
@@ -68,7 +52,7 @@ impl Bodies {
         ids: &[BodyId],
         f: impl FnMut(usize, &str) -> ControlFlow<()>,
     ) -> Result<(), BodyError> {
-        Ok(self.spill.scan(ids, f)?)
+        self.spill.scan(ids, f)
     }
 }
 
@@ -80,7 +64,7 @@ mod tests {
     fn reads_back_each_text_exactly_and_scans_in_the_order_asked() {
         let bodies = Bodies::default();
         let ids: Vec<BodyId> = (0..3000)
-            .map(|i| bodies.push(format!(r#"{{"n":{i}0000000000000000000001}}"#)))
+            .map(|i| bodies.push(&format!(r#"{{"n":{i}0000000000000000000001}}"#)))
             .collect();
         assert_eq!(
             bodies.read(ids[2999]).unwrap(),
@@ -107,7 +91,7 @@ mod tests {
     #[test]
     fn a_scan_stops_when_told_and_reads_while_rows_are_added() {
         let bodies = Bodies::default();
-        let ids: Vec<BodyId> = (0..5000).map(|i| bodies.push(i.to_string())).collect();
+        let ids: Vec<BodyId> = (0..5000).map(|i| bodies.push(&i.to_string())).collect();
         let reader = bodies.clone();
         let scanning = std::thread::spawn(move || {
             let mut count = 0;
@@ -122,7 +106,7 @@ mod tests {
                 })
                 .map(|()| count)
         });
-        let added: Vec<BodyId> = (0..5000).map(|i| bodies.push(i.to_string())).collect();
+        let added: Vec<BodyId> = (0..5000).map(|i| bodies.push(&i.to_string())).collect();
         assert_eq!(scanning.join().unwrap(), Ok(4001));
         assert_eq!(bodies.read(added[4999]).unwrap(), "4999");
     }
@@ -130,13 +114,13 @@ mod tests {
     #[test]
     fn an_id_of_other_bodies_is_an_error() {
         let other = Bodies::default();
-        let id = other.push("{}".into());
-        let second = other.push("{}".into());
+        let id = other.push("{}");
+        let second = other.push("{}");
         let bodies = Bodies::default();
-        assert_eq!(bodies.read(id), Err(BodyError::Missing(id.0)));
+        assert_eq!(bodies.read(id), Err(BodyError::Corrupt(id.0)));
         assert_eq!(
             bodies.scan(&[second], |_, _| ControlFlow::Continue(())),
-            Err(BodyError::Missing(second.0))
+            Err(BodyError::Corrupt(second.0))
         );
     }
 }

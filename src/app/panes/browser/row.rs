@@ -30,7 +30,7 @@ impl Row {
         }
         let json = serde_json::to_string(item).unwrap_or_default();
         let json_len = u32::try_from(json.len()).unwrap_or(u32::MAX);
-        let body = bodies.push(json);
+        let body = bodies.push(&json);
         match item.resource() {
             Some(r) => Row {
                 texts: RowTexts::new([

@@ -3,7 +3,7 @@
 use crate::app::action::Move;
 use std::sync::Arc;
 
-use super::bodies::Bodies;
+use super::bodies::{Bodies, BodyError};
 use super::find::Answered;
 use super::keys::BROWSER_KEYS;
 use super::narrowing::Tested;
@@ -38,12 +38,12 @@ pub struct OpenDetail {
 }
 
 impl Job for OpenDetail {
-    type Output = Option<Detail>;
+    /// An error when the row's body cannot be read.
+    type Output = Result<Detail, BodyError>;
 
-    /// `None` when the row's body cannot be read.
-    fn run(&self, _: &Progress) -> Option<Detail> {
-        let item = self.row.item(&self.bodies).ok()?;
-        Some(Detail::open(Arc::new(item)))
+    fn run(&self, _: &Progress) -> Result<Detail, BodyError> {
+        let item = self.row.item(&self.bodies)?;
+        Ok(Detail::open(Arc::new(item)))
     }
 }
 
@@ -293,12 +293,10 @@ impl Pane for Browser {
             Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
                 *cx.notice = None;
-                match detail.take::<Option<Detail>>() {
-                    Some(Some(detail)) => {
-                        Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new())
-                    }
-                    Some(None) => {
-                        cx.error("cannot open the resource: its JSON could not be read back");
+                match detail.take::<Result<Detail, BodyError>>() {
+                    Some(Ok(detail)) => Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
+                    Some(Err(error)) => {
+                        cx.error(format!("cannot open the resource: {error}"));
                         Outcome::done()
                     }
                     None => Outcome::done(),

@@ -372,7 +372,7 @@ impl Browser {
             }
             // Its JSON moves to the bodies of the listing it is shown in.
             let mut row = row.clone();
-            row.body = listing.bodies.push(json);
+            row.body = listing.bodies.push(&json);
             shown.push((at, row));
         }
         listing.widths.extend(shown.iter().map(|(_, row)| row));
