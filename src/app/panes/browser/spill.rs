@@ -13,7 +13,7 @@
 use std::fs::File;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Appends are written to the file once this much has gathered.
 const WRITE_AT: usize = 256 * 1024;
@@ -24,14 +24,15 @@ const HEADER: u64 = 8;
 
 pub struct Spill {
     /// Where the file is made, the first time texts are written (small listings never touch
-    /// the disk); `None`: in memory.
-    dir: Option<PathBuf>,
+    /// the disk).
+    dir: PathBuf,
     tail: Mutex<Tail>,
 }
 
 #[derive(Default)]
 struct Tail {
-    file: Option<File>,
+    /// Shared with the reads under way, which hold no lock.
+    file: Option<Arc<File>>,
     /// Bytes of the file written; everything below stays as it is.
     written: u64,
     /// The records from `written` on, not in the file yet.
@@ -81,18 +82,17 @@ impl Spill {
     /// temporary directory) once there are enough.
     pub fn in_dir(dir: impl Into<PathBuf>) -> Spill {
         Spill {
-            dir: Some(dir.into()),
+            dir: dir.into(),
             tail: Mutex::default(),
         }
     }
 
-    /// Texts kept in memory only.
+    /// Texts kept in memory only, as after a failed write.
     #[cfg(test)]
     pub fn in_memory() -> Spill {
-        Spill {
-            dir: None,
-            tail: Mutex::default(),
-        }
+        let spill = Spill::new();
+        spill.tail().in_memory = true;
+        spill
     }
 
     /// Appends a text; returns the offset it is read back by.
@@ -103,7 +103,7 @@ impl Spill {
             .extend_from_slice(&(text.len() as u64).to_le_bytes());
         tail.pending.extend_from_slice(text.as_bytes());
         if tail.pending.len() >= WRITE_AT && !tail.in_memory {
-            tail.write_out(self.dir.as_deref());
+            tail.write_out(&self.dir);
         }
         offset
     }
@@ -144,13 +144,13 @@ impl Spill {
     fn snapshot(&self) -> Snapshot {
         let tail = self.tail();
         Snapshot {
-            file: tail.file.as_ref().and_then(|f| f.try_clone().ok()),
+            file: tail.file.clone(),
             written: tail.written,
             pending: tail.pending.clone(),
         }
     }
 
-    /// Whether the texts went to a file (for tests and the status of a bench).
+    /// Whether the texts went to a file.
     #[cfg(test)]
     fn on_disk(&self) -> bool {
         self.tail().written > 0
@@ -160,11 +160,10 @@ impl Spill {
 impl Tail {
     /// Writes `pending` at the end of the file, made on first use. On failure the texts stay in
     /// memory from here on.
-    fn write_out(&mut self, dir: Option<&Path>) {
-        let written = match (&self.file, dir) {
-            (Some(file), _) => positioned::write_all_at(file, &self.pending, self.written),
-            (None, None) => Err(std::io::ErrorKind::Unsupported.into()),
-            (None, Some(dir)) => self.create(dir),
+    fn write_out(&mut self, dir: &Path) {
+        let written = match &self.file {
+            Some(file) => positioned::write_all_at(file, &self.pending, self.written),
+            None => self.create(dir),
         };
         match written {
             Ok(()) => {
@@ -172,30 +171,26 @@ impl Tail {
                 self.pending.clear();
             }
             Err(error) => {
-                if dir.is_some() {
-                    tracing::warn!("rows kept in memory: cannot write their spill file: {error}");
-                }
+                tracing::warn!("rows kept in memory: cannot write their spill file: {error}");
                 self.in_memory = true;
             }
         }
     }
-}
 
-impl Tail {
     /// Makes the file, unlinked, and writes `pending` into it.
     fn create(&mut self, dir: &Path) -> std::io::Result<()> {
         let file = std::fs::create_dir_all(dir)
             .and_then(|()| tempfile::tempfile_in(dir))
             .or_else(|_| tempfile::tempfile())?;
         positioned::write_all_at(&file, &self.pending, 0)?;
-        self.file = Some(file);
+        self.file = Some(Arc::new(file));
         Ok(())
     }
 }
 
 /// What a read sees: the file up to `written`, then `pending`.
 struct Snapshot {
-    file: Option<File>,
+    file: Option<Arc<File>>,
     written: u64,
     pending: Vec<u8>,
 }

@@ -1,3 +1,4 @@
+use std::fs::File;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -155,4 +156,35 @@ fn an_offset_no_append_returned_is_an_error_not_a_panic() {
             .scan(&[offsets[0], u64::MAX], |_, _| ControlFlow::Continue(()))
             .is_err()
     );
+}
+
+/// A write that fails once the file holds texts (a full disk): what is written is read from the
+/// file, everything after stays in memory, and every text reads back.
+#[cfg(target_os = "linux")]
+#[test]
+fn after_a_failed_write_the_texts_stay_in_memory_and_read_back() {
+    use std::os::fd::AsRawFd;
+    let spill = Spill::in_dir(tempfile::tempdir().unwrap().path());
+    let texts = texts(6000);
+    let (first, rest) = texts.split_at(2000);
+    let mut offsets: Vec<u64> = first.iter().map(|t| spill.append(t)).collect();
+    assert!(spill.on_disk());
+    {
+        // The same file, opened again for reading only: the next write fails.
+        let mut tail = spill.tail();
+        let fd = tail.file.as_ref().unwrap().as_raw_fd();
+        let read_only = File::open(format!("/proc/self/fd/{fd}")).unwrap();
+        tail.file = Some(Arc::new(read_only));
+    }
+    let written = spill.tail().written;
+    offsets.extend(rest.iter().map(|t| spill.append(t)));
+    let tail = spill.tail();
+    assert!(
+        tail.in_memory && tail.written == written,
+        "nothing more written"
+    );
+    assert!(tail.pending.len() > 2 * WRITE_AT, "the rest kept in memory");
+    drop(tail);
+    let expected: Vec<_> = texts.iter().cloned().enumerate().collect();
+    assert_eq!(all(&spill, &offsets), expected);
 }
