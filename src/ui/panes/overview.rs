@@ -19,11 +19,8 @@ const HISTOGRAM_HEIGHT: u16 = 7;
 pub fn render(frame: &mut Frame, overview: &Overview, theme: &Theme, body: Rect) {
     // The charts are as tall as their longest needs (and the histogram takes the rest), but
     // leave the histogram its height first.
-    let bars = overview
-        .bars(OverviewPart::Types)
-        .len()
-        .max(overview.bars(OverviewPart::Statuses).len())
-        .max(1);
+    let summary = &overview.summary;
+    let bars = summary.per_type.len().max(summary.per_status.len()).max(1);
     let charts_height = u16::try_from(bars + 2).unwrap_or(u16::MAX);
     let room = body.height.saturating_sub(1 + HISTOGRAM_HEIGHT);
     // Too short for both: the charts, without the histogram.

@@ -43,9 +43,7 @@ impl LoadedSummary {
 
     /// A type appeared in a page.
     pub fn saw_type(&mut self, name: &str) {
-        if !self.per_type.contains_key(name) {
-            self.per_type.insert(name.to_owned(), 0);
-        }
+        entry(&mut self.per_type, name);
     }
 
     /// Counts rows that were appended to the listing.

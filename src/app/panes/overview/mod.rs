@@ -6,6 +6,7 @@
 pub mod keys;
 mod update;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::app::panes::browser::summary::LoadedSummary;
@@ -35,12 +36,17 @@ impl Overview {
         }
     }
 
-    /// The bars of a chart: each name with its count, most rows first (then by name).
-    pub fn bars(&self, part: OverviewPart) -> Vec<(&str, usize)> {
-        let counts = match part {
+    /// The counts a chart shows, by name.
+    fn counts(&self, part: OverviewPart) -> &BTreeMap<String, usize> {
+        match part {
             OverviewPart::Types => &self.summary.per_type,
             OverviewPart::Statuses => &self.summary.per_status,
-        };
+        }
+    }
+
+    /// The bars of a chart: each name with its count, most rows first (then by name).
+    pub fn bars(&self, part: OverviewPart) -> Vec<(&str, usize)> {
+        let counts = self.counts(part);
         let mut bars: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         bars.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         bars
@@ -52,7 +58,7 @@ impl Overview {
             OverviewPart::Types => self.type_bar,
             OverviewPart::Statuses => self.status_bar,
         };
-        index.min(self.bars(part).len().saturating_sub(1))
+        index.min(self.counts(part).len().saturating_sub(1))
     }
 
     /// The name of the bar under the cursor in the focused chart.

@@ -59,7 +59,7 @@ impl Pane for Overview {
 
 impl Overview {
     pub(super) fn step(&mut self, step: Move) {
-        let last = self.bars(self.focus).len().saturating_sub(1);
+        let last = self.counts(self.focus).len().saturating_sub(1);
         let at = self.selected(self.focus);
         let to = match step {
             Move::Up => at.saturating_sub(1),
