@@ -72,11 +72,12 @@ pub fn areas(body: Rect, focus: TypePart) -> TypeDetailAreas {
     TypeDetailAreas { tabs, panes, node }
 }
 
-/// The widths the about and instructions texts wrap to, for a body `width` wide.
 /// The column left of each line of a part with a selected line, where `▶` marks it (so the
 /// selection shows without colour, and in a copy of the screen).
 pub const MARKER_WIDTH: usize = 1;
 
+/// The widths the about and instructions texts wrap to, for a body `width` wide (the about
+/// text right of the marker column).
 pub fn text_widths(width: u16) -> (usize, usize) {
     let a = areas(Rect::new(0, 0, width, 40), TypePart::About);
     (
