@@ -42,10 +42,9 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
     let Some(config) = config else {
         return Ok(UiSettings::default());
     };
-    let located = |problem: LineProblem| ConfigError::Setting {
+    let located = |problems: Vec<LineProblem>| ConfigError::Setting {
         path: config.path.clone(),
-        line: problem.line,
-        message: problem.message,
+        problems,
     };
     let file = DeTable::parse(&config.text).map_err(|e| {
         // The connection settings report syntax errors the same way; never with an excerpt.
@@ -61,17 +60,11 @@ pub fn ui_settings(config: Option<&ConfigText>) -> Result<UiSettings, ConfigErro
     })?;
     let file = file.get_ref();
     Ok(UiSettings {
-        theme: theme::read(file, &config.text).map_err(|mut problems| match problems.len() {
-            1 => located(problems.remove(0)),
-            _ => ConfigError::Settings {
-                path: config.path.clone(),
-                problems,
-            },
-        })?,
+        theme: theme::read(file, &config.text).map_err(located)?,
         keys: crate::config::keys::read(file, &config.text)
             .and_then(|entries| Keymap::with_entries(&entries))
-            .map_err(located)?,
-        opener: opener(file, &config.text).map_err(located)?,
+            .map_err(|problem| located(vec![problem]))?,
+        opener: opener(file, &config.text).map_err(|problem| located(vec![problem]))?,
     })
 }
 

@@ -259,16 +259,10 @@ pub enum ConfigError {
         path: PathBuf,
         problem: ParseProblem,
     },
-    /// A mistake in the terminal UI's settings (`theme`, `keys`), at a line of the file.
-    #[error("{}:{line}: {message}", .path.display())]
-    Setting {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
-    /// Several such mistakes: one per line, each `path:line: message`.
+    /// Mistakes in the terminal UI's settings (`theme`, `keys`), each at a line of the file:
+    /// one per line, `path:line: message`.
     #[error("{}", .problems.iter().map(|p| format!("{}:{}: {}", .path.display(), p.line, p.message)).collect::<Vec<_>>().join("\n"))]
-    Settings {
+    Setting {
         path: PathBuf,
         problems: Vec<located::LineProblem>,
     },
