@@ -24,6 +24,14 @@ pub fn press(app: &mut App, code: KeyCode) -> Vec<Command> {
     press_with(app, code, KeyModifiers::NONE).unwrap_or_default()
 }
 
+/// The request id of the first API call among `commands` (a page asked for, a report sent).
+pub fn api_request(commands: &[Command]) -> Option<super::RequestId> {
+    commands.iter().find_map(|c| match c {
+        Command::Api { id, .. } => Some(*id),
+        _ => None,
+    })
+}
+
 /// A character key.
 pub fn key(app: &mut App, c: char) -> Vec<Command> {
     press(app, KeyCode::Char(c))

@@ -3,6 +3,7 @@
 //! resource (`a`), and `y` in the raw JSON.
 
 use crate::app::action::Move;
+use crate::app::harness::api_request;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
@@ -17,13 +18,7 @@ use crate::app::{Action, App, Command, Session};
 /// An app of `size` with the detail of `resource` open.
 fn open(resource: Value, size: (u16, u16)) -> App {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, size.0, size.1), None);
-    let id = commands
-        .iter()
-        .find_map(|c| match c {
-            Command::Api { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let id = api_request(&commands).unwrap();
     let page = ListResponse::from_value(json!({ "resources": [resource] })).unwrap();
     app.update(Action::reply(
         id,

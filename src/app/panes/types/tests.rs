@@ -2,7 +2,7 @@
 //! commands out.
 
 use crate::app::Delivery;
-use crate::app::harness::press;
+use crate::app::harness::{api_request, press};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -48,13 +48,7 @@ fn chars(app: &mut App, text: &str) {
 /// known types have arrived.
 fn app() -> App {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
-    let id = commands
-        .iter()
-        .find_map(|c| match c {
-            Command::Api { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let id = api_request(&commands).unwrap();
     let rows: Vec<Value> = [
         "repository",
         "repository",
@@ -202,13 +196,7 @@ fn enter_opens_a_type_and_b_lists_its_resources() {
     });
     assert_eq!(listed.unwrap().resource_type.as_deref(), Some("repository"));
     // Its page reaches it (not the main list), then Esc goes back to the type.
-    let id = commands
-        .iter()
-        .find_map(|c| match c {
-            Command::Api { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let id = api_request(&commands).unwrap();
     let page = ListResponse::from_value(json!({"resources": [{"id": "x", "type": "repository"}]}))
         .unwrap();
     app.update(Action::reply(
@@ -262,13 +250,7 @@ fn esc_from_a_type_goes_back_to_the_types_and_two_returns_to_them() {
 #[test]
 fn the_counts_of_loaded_rows_follow_the_list_as_it_loads() {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
-    let first = commands
-        .iter()
-        .find_map(|c| match c {
-            Command::Api { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let first = api_request(&commands).unwrap();
     let page = |ids: std::ops::Range<usize>, t: &str, next: Option<&str>| {
         let rows: Vec<Value> = ids
             .map(|i| json!({"id": format!("r{i}"), "type": t}))
@@ -280,13 +262,7 @@ fn the_counts_of_loaded_rows_follow_the_list_as_it_loads() {
     app.update(Action::reply(RequestId(999), Delivery::Types(known())));
     // The first page asks for the next one at once (the screen is not full).
     let more = app.update(Action::reply(first, page(0..2, "repository", Some("c2"))));
-    let next = more
-        .iter()
-        .find_map(|c| match c {
-            Command::Api { id, .. } => Some(*id),
-            _ => None,
-        })
-        .expect("the next page is asked for");
+    let next = api_request(&more).expect("the next page is asked for");
     press(&mut app, KeyCode::Char('2'));
     let loaded = |app: &App, name: &str| {
         view(app)
@@ -449,13 +425,7 @@ fn r_on_a_list_of_one_type_reports_on_its_row() {
     press(&mut app, KeyCode::Char('2'));
     chars(&mut app, "jjj"); // repository
     let commands = press(&mut app, KeyCode::Char('b'));
-    let id = commands
-        .iter()
-        .find_map(|c| match c {
-            Command::Api { id, .. } => Some(*id),
-            _ => None,
-        })
-        .unwrap();
+    let id = api_request(&commands).unwrap();
     let page = ListResponse::from_value(
         json!({"resources": [{"id": "res_9", "type": "repository", "name": "nine"}]}),
     )
