@@ -1,5 +1,6 @@
 //! Frame costs of the TUI, in process: one frame with 100,000 rows loaded, one frame of a
-//! resource whose properties are 5 MB of JSON, and a keypress (update + frame). Run with
+//! resource whose properties are 5 MB of JSON, a keypress (update + frame), and the overview
+//! (`4`) of 1,000,000 rows of many types, statuses and hours. Run with
 //! `cargo bench --bench tui_frame`. Prints medians and 99th percentiles; the targets are a frame
 //! in at most 2 ms whatever is loaded.
 
@@ -38,8 +39,26 @@ fn resource(i: usize) -> Value {
     })
 }
 
+/// A resource for the overview: one of 12 types and 6 statuses, updated 10 minutes after the
+/// one before (a million span 19 years, 166,667 hours in the histogram).
+fn varied_resource(i: usize) -> Value {
+    let mut value = resource(i);
+    let updated = chrono::DateTime::from_timestamp(1_480_000_000 + i as i64 * 600, 0)
+        .expect("a date")
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    value["type"] = json!(format!("type_{:02}", i % 12));
+    value["status"] = json!(["active", "failed", "pending", "archived", "draft", "stale"][i % 6]);
+    value["updated_at"] = json!(updated);
+    value
+}
+
 /// An app with `rows` loaded, in pages of 500 as the sandbox's largest page.
 fn app_with_rows(rows: usize) -> App {
+    app_with(rows, resource)
+}
+
+/// An app with `rows` made by `resource` loaded, in pages of 500.
+fn app_with(rows: usize, resource: fn(usize) -> Value) -> App {
     let session = Session {
         origin: "bench".into(),
         host: "127.0.0.1:1".into(),
@@ -225,7 +244,49 @@ fn main() {
             .expect("draw");
     });
 
+    drop(app);
     bench_types(&mut terminal, now);
+    bench_overview(&mut terminal, now);
+}
+
+/// The overview (`4`) of 1,000,000 rows: its frames as the cursor moves and Tab changes chart.
+/// Its cost follows the distinct types, statuses and hours, not the rows (it draws the counts
+/// kept as pages load).
+fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>) {
+    let t = Instant::now();
+    let mut app = app_with(1_000_000, varied_resource);
+    println!(
+        "{:<48} {:>8.1} ms",
+        "load 1,000,000 rows into the app (2,000 pages)",
+        ms(t.elapsed())
+    );
+    app.update(Action::ShowOverview);
+    assert!(
+        matches!(app.stack.top(), Some(appdeck::app::pane::Screen::Overview(o))
+            if o.summary.rows == 1_000_000 && o.summary.updated_by_hour.len() > 100_000),
+        "the overview of every row"
+    );
+    let step = |n: usize| match n % 4 {
+        0 => Action::Move(Move::Down),
+        1 => Action::Move(Move::Bottom),
+        2 => Action::NextPane,
+        _ => Action::Move(Move::Top),
+    };
+    let mut n = 0;
+    measure(
+        "frame, overview of 1,000,000 rows, moving",
+        20,
+        SAMPLES,
+        || {
+            n += 1;
+            app.update(step(n));
+            terminal
+                .draw(|f| {
+                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                })
+                .expect("draw");
+        },
+    );
 }
 
 /// 200 known types whose schemas total about 5 MB: loading them (off the UI thread), opening
