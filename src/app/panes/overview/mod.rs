@@ -6,6 +6,7 @@
 pub mod keys;
 mod update;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -26,7 +27,22 @@ pub struct Overview {
     /// The bar under the cursor in each chart (kept when the other chart has the focus).
     pub type_bar: usize,
     pub status_bar: usize,
+    /// The last histogram drawn: a million rows can span 166,000 hours, too many to bucket
+    /// again on every frame, and the counts change only when a page loads.
+    histogram_drawn: RefCell<Option<DrawnHistogram>>,
 }
+
+/// A histogram as [`Overview::histogram`] made it, with what it was made from.
+#[derive(Clone, Debug)]
+struct DrawnHistogram {
+    /// Held, not compared by address: a new summary cannot reuse this one's memory.
+    summary: Arc<LoadedSummary>,
+    columns: usize,
+    histogram: Option<Histogram>,
+}
+
+/// The rows per bucket, and the first and last hour (UNIX seconds).
+pub type Histogram = (Vec<u64>, i64, i64);
 
 impl Overview {
     pub fn new(summary: Arc<LoadedSummary>) -> Self {
@@ -69,8 +85,26 @@ impl Overview {
     }
 
     /// The rows' `updated_at` in `columns` buckets of equal time from the oldest hour to the
-    /// newest, and the first and last hour (UNIX seconds); `None` when no row has a date.
-    pub fn histogram(&self, columns: usize) -> Option<(Vec<u64>, i64, i64)> {
+    /// newest, and the first and last hour (UNIX seconds); `None` when no row has a date. Made
+    /// again only when the counts or the width changed since the last call.
+    pub fn histogram(&self, columns: usize) -> Option<Histogram> {
+        let mut drawn = self.histogram_drawn.borrow_mut();
+        if let Some(drawn) = drawn.as_ref()
+            && drawn.columns == columns
+            && Arc::ptr_eq(&drawn.summary, &self.summary)
+        {
+            return drawn.histogram.clone();
+        }
+        let histogram = self.bucket_hours(columns);
+        *drawn = Some(DrawnHistogram {
+            summary: self.summary.clone(),
+            columns,
+            histogram: histogram.clone(),
+        });
+        histogram
+    }
+
+    fn bucket_hours(&self, columns: usize) -> Option<Histogram> {
         let hours = &self.summary.updated_by_hour;
         let (first, _) = hours.first_key_value()?;
         let (last, _) = hours.last_key_value()?;

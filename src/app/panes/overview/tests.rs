@@ -186,3 +186,20 @@ fn the_histogram_spreads_the_hours_over_the_columns() {
     assert_eq!(buckets, [3, 4], "two hours a column");
     assert!(Overview::default().histogram(10).is_none());
 }
+
+#[test]
+fn the_histogram_follows_new_counts_and_a_new_width() {
+    let day = |hours: &[i64]| {
+        let mut summary = LoadedSummary::default();
+        for hour in hours {
+            summary.updated_by_hour.insert(hour * 3600, 1);
+        }
+        Arc::new(summary)
+    };
+    let mut overview = Overview::new(day(&[0, 3]));
+    assert_eq!(overview.histogram(4).unwrap().0, [1, 0, 0, 1]);
+    assert_eq!(overview.histogram(2).unwrap().0, [1, 1], "a new width");
+    overview.summary = day(&[0, 1, 3]);
+    assert_eq!(overview.histogram(2).unwrap().0, [2, 1], "new counts");
+    assert_eq!(overview.histogram(2).unwrap().0, [2, 1], "asked again");
+}
