@@ -6,7 +6,7 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::harness::{key, press, settle, type_text};
+use super::harness::{key, page_request, press, settle, type_text};
 use super::panes::browser::narrowing::TestRows;
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
@@ -23,13 +23,6 @@ fn page(start: usize, count: usize, next: Option<&str>) -> ListResponse {
         })
         .collect();
     ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap()
-}
-
-fn page_request(commands: &[Command]) -> Option<RequestId> {
-    commands.iter().find_map(|c| match c {
-        Command::Api { id, call } if call.as_list_request().is_some() => Some(*id),
-        _ => None,
-    })
 }
 
 fn deliver_page(app: &mut App, id: RequestId, page: ListResponse) -> Vec<Command> {

@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::action::{Action, Delivery};
+use super::action::{Action, Delivery, RequestId};
 use super::keymap::action_for;
 use super::{App, Command};
 use crate::ui::theme::Theme;
@@ -54,6 +54,14 @@ pub fn type_settled(app: &mut App, text: &str) {
     for c in text.chars() {
         key_settled(app, c);
     }
+}
+
+/// The id of the request for a page of the list among `commands`, if one was made.
+pub fn page_request(commands: &[Command]) -> Option<RequestId> {
+    commands.iter().find_map(|c| match c {
+        Command::Api { id, call } if call.as_list_request().is_some() => Some(*id),
+        _ => None,
+    })
 }
 
 /// Runs the background jobs `commands` ask for, as the executor would, and feeds their replies

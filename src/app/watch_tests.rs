@@ -8,7 +8,7 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::harness::{key, press, settle, type_settled, type_text};
+use super::harness::{key, page_request, press, settle, type_settled, type_text};
 use super::panes::browser::watch::{MARK_LOOKS, Mark};
 use super::*;
 use crate::api::{ApiError, Exchange, ListResponse, Reply};
@@ -20,13 +20,6 @@ fn page(rows: &[(&str, &str)]) -> ListResponse {
         .map(|(id, name)| json!({"id": id, "type": "repo", "name": name}))
         .collect();
     ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap()
-}
-
-fn page_request(commands: &[Command]) -> Option<RequestId> {
-    commands.iter().find_map(|c| match c {
-        Command::Api { id, call } if call.as_list_request().is_some() => Some(*id),
-        _ => None,
-    })
 }
 
 /// Answers the page request among `commands` with `rows`, then runs the comparison job the
