@@ -7,18 +7,18 @@
 
 mod common;
 use common::{measure, ms};
+#[path = "common/rows.rs"]
+mod rows;
 
 use std::time::{Duration, Instant};
 
-use appdeck::api::{Exchange, ListResponse, Reply};
 use appdeck::app::harness::{key, press};
-use appdeck::app::{Action, App, Command, Delivery, Move, Session};
+use appdeck::app::{Action, App, Command, Delivery, Move};
 use appdeck::ui::theme::Theme;
 use chrono::Utc;
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 const TYPES: [&str; 3] = ["repository", "deployment", "incident"];
@@ -42,38 +42,9 @@ fn resource(i: usize) -> Value {
     })
 }
 
-/// An app with `rows` loaded, in pages of 500 as the sandbox's largest page.
+/// An app with `rows` loaded, the cursor on the first.
 fn app_with_rows(rows: usize) -> App {
-    let session = Session {
-        origin: "bench".into(),
-        host: "127.0.0.1:1".into(),
-        warnings: Vec::new(),
-    };
-    let (mut app, mut commands) = App::new(session, Rect::new(0, 0, 120, 40), Some(500));
-    let mut start = 0;
-    while start < rows {
-        let end = (start + 500).min(rows);
-        let next = (end < rows).then(|| format!("c{end}"));
-        let page = ListResponse::from_value(json!({
-            "resources": (start..end).map(resource).collect::<Vec<_>>(),
-            "next": next,
-        }))
-        .expect("a page");
-        let asked = |commands: &[Command]| {
-            commands.iter().find_map(|c| match c {
-                Command::Api { id, .. } => Some(*id),
-                _ => None,
-            })
-        };
-        let id = asked(&commands)
-            .or_else(|| asked(&app.update(Action::Move(Move::Bottom))))
-            .expect("a page request");
-        commands = app.update(Action::reply(
-            id,
-            Box::new(Exchange::local(Ok(Reply::page(page)))),
-        ));
-        start = end;
-    }
+    let mut app = rows::app_with_rows(rows, resource);
     app.update(Action::Move(Move::Top));
     app
 }

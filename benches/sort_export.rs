@@ -6,15 +6,15 @@
 
 mod common;
 use common::{measure, ms};
+#[path = "common/rows.rs"]
+mod rows;
 
 use std::time::Instant;
 
-use appdeck::api::{Exchange, ListResponse, Reply};
 use appdeck::app::harness::{press, type_text};
 use appdeck::app::panes::browser::ordering::{self, SortKeys};
-use appdeck::app::{Action, App, Command, Delivery, Move, Notice, Session};
+use appdeck::app::{Action, App, Command, Delivery, Move, Notice};
 use crossterm::event::KeyCode;
-use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 const TYPES: [&str; 3] = ["repository", "deployment", "incident"];
@@ -32,41 +32,6 @@ fn resource(i: usize) -> Value {
         "updated_at": format!("2026-{:02}-{:02}T{:02}:30:00Z", 1 + scrambled % 12, 1 + scrambled % 28, scrambled % 24),
         "properties": {"stars": i, "tags": ["a", "b"], "owner": {"name": "Zoë", "team": "platform"}},
     })
-}
-
-/// An app with `rows` loaded, in pages of 500.
-fn app_with_rows(rows: usize) -> App {
-    let session = Session {
-        origin: "bench".into(),
-        host: "127.0.0.1:1".into(),
-        warnings: Vec::new(),
-    };
-    let (mut app, mut commands) = App::new(session, Rect::new(0, 0, 120, 40), Some(500));
-    let mut start = 0;
-    while start < rows {
-        let end = (start + 500).min(rows);
-        let next = (end < rows).then(|| format!("c{end}"));
-        let page = ListResponse::from_value(json!({
-            "resources": (start..end).map(resource).collect::<Vec<_>>(),
-            "next": next,
-        }))
-        .expect("a page");
-        let request = |commands: &[Command]| {
-            commands.iter().find_map(|c| match c {
-                Command::Api { id, .. } => Some(*id),
-                _ => None,
-            })
-        };
-        let id = request(&commands)
-            .or_else(|| request(&app.update(Action::Move(Move::Bottom))))
-            .expect("a page request");
-        commands = app.update(Action::reply(
-            id,
-            Box::new(Exchange::local(Ok(Reply::page(page)))),
-        ));
-        start = end;
-    }
-    app
 }
 
 /// Runs a `:` command as typed.
@@ -105,7 +70,7 @@ fn timed_job(app: &mut App, line: &str, what: &str) -> Option<Notice> {
 
 fn main() {
     let t = Instant::now();
-    let mut app = app_with_rows(1_000_000);
+    let mut app = rows::app_with_rows(1_000_000, resource);
     println!(
         "{:<52} {:>8.1} ms",
         "load 1,000,000 rows (2,000 pages)",
@@ -174,7 +139,7 @@ fn main() {
     );
 
     let dir = tempfile::tempdir().expect("a temp dir");
-    let mut app = app_with_rows(100_000);
+    let mut app = rows::app_with_rows(100_000, resource);
     for (file, what) in [
         ("rows.ndjson", "export 100,000 rows to .ndjson"),
         ("rows.json", "export 100,000 rows to .json"),

@@ -6,6 +6,8 @@
 
 mod common;
 use common::{measure, ms};
+#[path = "common/rows.rs"]
+mod rows;
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -52,59 +54,12 @@ fn varied_resource(i: usize) -> Value {
     value
 }
 
-/// An app with `rows` loaded, in pages of 500 as the sandbox's largest page.
-fn app_with_rows(rows: usize) -> App {
-    app_with(rows, resource)
-}
-
-/// An app with `rows` made by `resource` loaded, in pages of 500.
-fn app_with(rows: usize, resource: fn(usize) -> Value) -> App {
-    let session = Session {
-        origin: "bench".into(),
-        host: "127.0.0.1:1".into(),
-        warnings: Vec::new(),
-    };
-    let (mut app, mut commands) = App::new(session, Rect::new(0, 0, WIDTH, HEIGHT), Some(500));
-    let mut start = 0;
-    while start < rows {
-        let end = (start + 500).min(rows);
-        let next = (end < rows).then(|| format!("c{end}"));
-        let page = ListResponse::from_value(json!({
-            "resources": (start..end).map(resource).collect::<Vec<_>>(),
-            "next": next,
-        }))
-        .expect("a page");
-        let id = commands
-            .iter()
-            .find_map(|c| match c {
-                Command::Api { id, .. } => Some(*id),
-                _ => None,
-            })
-            .or_else(|| {
-                // Nothing in flight: move to the bottom, which asks for the next page.
-                app.update(Action::Move(Move::Bottom))
-                    .iter()
-                    .find_map(|c| match c {
-                        Command::Api { id, .. } => Some(*id),
-                        _ => None,
-                    })
-            })
-            .expect("a page request");
-        commands = app.update(Action::reply(
-            id,
-            Box::new(Exchange::local(Ok(Reply::page(page)))),
-        ));
-        start = end;
-    }
-    app
-}
-
 fn main() {
     let now = Utc::now();
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("terminal");
 
     let t = Instant::now();
-    let mut app = app_with_rows(100_000);
+    let mut app = rows::app_with_rows(100_000, resource);
     println!(
         "{:<48} {:>8.1} ms",
         "load 100,000 rows into the app (200 pages)",
@@ -254,7 +209,7 @@ fn main() {
 /// kept as pages load).
 fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>) {
     let t = Instant::now();
-    let mut app = app_with(1_000_000, varied_resource);
+    let mut app = rows::app_with_rows(1_000_000, varied_resource);
     println!(
         "{:<48} {:>8.1} ms",
         "load 1,000,000 rows into the app (2,000 pages)",
@@ -340,7 +295,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     );
     assert_eq!(known.catalog.types().len(), 200, "{:?}", known.problems);
 
-    let mut app = app_with_rows(1_000);
+    let mut app = rows::app_with_rows(1_000, resource);
     app.update(Action::reply(
         appdeck::app::RequestId(u64::MAX),
         Delivery::Types(known.clone()),
@@ -425,7 +380,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
         "prepare a type with a 5 MB schema (background)",
         ms(t.elapsed())
     );
-    let mut app = app_with_rows(10);
+    let mut app = rows::app_with_rows(10, resource);
     app.stack
         .push(appdeck::app::pane::Screen::TypeDetail(Box::new(detail)));
     app.update(Action::NextPane);
