@@ -348,33 +348,15 @@ fn walk<'a>(
                     continue;
                 }
             }
-            Some(b'"') => {
-                let (raw, end) = string(json, at)?;
-                let value = Value {
-                    raw,
-                    string: true,
-                    at,
-                };
-                if visit(&path, value).is_break() {
-                    return Ok(());
-                }
-                at = end;
-            }
-            Some(_) => {
-                let end = bytes[at..]
-                    .iter()
-                    .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
-                    .map_or(bytes.len(), |n| at + n);
-                if end == at {
-                    return Err(Malformed);
-                }
-                let raw = Text {
-                    raw: &json[at..end],
-                    escaped: false,
+            Some(&first) => {
+                let is_string = first == b'"';
+                let (raw, end) = match is_string {
+                    true => string(json, at)?,
+                    false => scalar(json, at)?,
                 };
                 let value = Value {
                     raw,
-                    string: false,
+                    string: is_string,
                     at,
                 };
                 if visit(&path, value).is_break() {
@@ -435,6 +417,22 @@ fn object_key(json: &str, at: usize) -> Result<(Text<'_>, usize), Malformed> {
         return Err(Malformed);
     }
     Ok((key, colon + 1))
+}
+
+/// The number or literal (`true`, `false`, `null`) at `at`: its text, and where it ends.
+fn scalar(json: &str, at: usize) -> Result<(Text<'_>, usize), Malformed> {
+    let end = json.as_bytes()[at..]
+        .iter()
+        .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+        .map_or(json.len(), |n| at + n);
+    if end == at {
+        return Err(Malformed);
+    }
+    let raw = Text {
+        raw: &json[at..end],
+        escaped: false,
+    };
+    Ok((raw, end))
 }
 
 /// The string whose opening quote is at `at`: its text between the quotes, and where it ends.
