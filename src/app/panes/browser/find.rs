@@ -17,14 +17,6 @@ pub struct Where {
     pub narrowing: Narrowing,
 }
 
-/// What a job answer did to the list.
-pub enum Answered {
-    /// Not a job of this list's queries (a stale one).
-    Stale,
-    /// Taken; a `:where` failed on some rows (they are left out): what to say.
-    Taken(Option<String>),
-}
-
 impl Browser {
     /// The `/` text changed: a new search over every field (none when the text is empty).
     pub fn search_changed(&mut self, ids: &mut RequestIds, height: usize) -> Vec<Command> {
@@ -191,14 +183,21 @@ impl Browser {
         }
     }
 
-    /// A query's job answered: its rows are shown or hidden.
-    pub fn on_tested(&mut self, id: RequestId, mut tested: Tested, height: usize) -> Answered {
+    /// A query's job answered: its rows are shown or hidden. When some rows could not be read,
+    /// or a `:where` failed on some (they are left out): what to say. The answer of a job no
+    /// query owns any more (a stale one) changes nothing.
+    pub fn on_tested(
+        &mut self,
+        id: RequestId,
+        mut tested: Tested,
+        height: usize,
+    ) -> Option<String> {
         let taken = self.narrowings_mut().any(|n| n.on_tested(id, &mut tested));
         if !taken {
-            return Answered::Stale;
+            return None;
         }
         self.refresh_visible(height);
-        let said = match (&tested.unreadable, &tested.first_failure) {
+        match (&tested.unreadable, &tested.first_failure) {
             (Some(error), _) => Some(format!(
                 "some rows could not be read, they are left out: {}",
                 sanitize::line(error)
@@ -210,8 +209,7 @@ impl Browser {
                 sanitize::line(failure)
             )),
             (None, None) => None,
-        };
-        Answered::Taken(said)
+        }
     }
 
     /// How far the queries' jobs are, for the status bar.

@@ -4,7 +4,6 @@ use crate::app::action::Move;
 use std::sync::Arc;
 
 use super::bodies::{Bodies, BodyError};
-use super::find::Answered;
 use super::keys::BROWSER_KEYS;
 use super::narrowing::Tested;
 use super::ordering::{SORTABLE, SortSpec};
@@ -242,7 +241,7 @@ impl Pane for Browser {
                     return Outcome::done();
                 };
                 let height = self.table_height(cx.body);
-                if let Answered::Taken(Some(said)) = self.on_tested(id, tested, height) {
+                if let Some(said) = self.on_tested(id, tested, height) {
                     cx.error(said);
                 }
                 Outcome::done()
