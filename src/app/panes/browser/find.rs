@@ -18,7 +18,9 @@ pub struct Where {
 }
 
 impl Browser {
-    /// The `/` text changed: a new search over every field (none when the text is empty).
+    /// The `/` text changed: a new search over every field (none when the text is empty). While
+    /// its job runs, the rows shown before stay ([`Narrowing::start`]): the list is worked out
+    /// again when it answers, not on each key (a walk over every row).
     pub fn search_changed(&mut self, ids: &mut RequestIds, height: usize) -> Vec<Command> {
         let mut commands = Vec::new();
         let before = self.search.take();
@@ -26,7 +28,12 @@ impl Browser {
             Some(needle) => {
                 let test = Test::Search(needle.into());
                 let rows = self.all_bodies();
-                self.search = Some(Narrowing::start(test, before, rows, ids, &mut commands));
+                let search = Narrowing::start(test, before, rows, ids, &mut commands);
+                let running = search.working().is_some();
+                self.search = Some(search);
+                if running {
+                    return commands;
+                }
             }
             None => commands.extend(before.iter().flat_map(Narrowing::cancel)),
         }
@@ -63,8 +70,12 @@ impl Browser {
         let rows = self.all_bodies();
         let test = Test::Where(program.into());
         let narrowing = Narrowing::start(test, before, rows, ids, &mut commands);
+        // As for `/`: the rows shown stay until its job answers.
+        let running = narrowing.working().is_some();
         self.where_ = Some(Where { expr, narrowing });
-        self.refresh_visible(height);
+        if !running {
+            self.refresh_visible(height);
+        }
         Ok(commands)
     }
 
