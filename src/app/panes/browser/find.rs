@@ -5,7 +5,7 @@
 use super::Browser;
 use super::bodies::{Bodies, BodyId};
 use super::field_search::Needle;
-use super::narrowing::{Narrowing, Test, Tested};
+use super::narrowing::{self, Narrowing, Test, Tested};
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::jq::Program;
 use crate::sanitize;
@@ -101,10 +101,9 @@ impl Browser {
     }
 
     /// The bodies of the rows loaded, for a job; `None` before the first page.
-    fn all_bodies(&self) -> Option<(&Bodies, Vec<BodyId>)> {
+    fn all_bodies(&self) -> Option<(&Bodies, impl Iterator<Item = BodyId>)> {
         let listing = self.listing.loaded()?;
-        let ids = listing.rows.iter().map(|row| row.body).collect();
-        Some((&listing.bodies, ids))
+        Some((&listing.bodies, listing.rows.iter().map(|row| row.body)))
     }
 
     /// Rows from `first` on arrived: each query tests them in a job of its own.
@@ -116,11 +115,10 @@ impl Browser {
             return Vec::new();
         };
         let bodies = listing.bodies.clone();
-        let rows: Vec<_> = (first..)
-            .zip(listing.rows[first..].iter().map(|r| r.body))
-            .collect();
+        let new = listing.rows[first..].iter().map(|r| r.body);
+        let picked = narrowing::pick(first, new, |_| true);
         self.narrowings_mut()
-            .filter_map(|n| n.test_rows(&bodies, rows.clone(), false, ids))
+            .filter_map(|n| n.test_rows(&bodies, picked.clone(), false, ids))
             .collect()
     }
 

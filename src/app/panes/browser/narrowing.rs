@@ -71,6 +71,22 @@ pub struct Tested {
     pub unreadable: Option<String>,
 }
 
+/// The rows a job tests: their indices in the listing and, in the same order, their bodies.
+pub type Picked = (Vec<usize>, Vec<BodyId>);
+
+/// The rows from `first` on (`bodies`: theirs, in order) that `keep` lets through, in one pass
+/// on the UI thread: only the two lists the job takes are built, no longer than what passes.
+pub fn pick(
+    first: usize,
+    bodies: impl Iterator<Item = BodyId>,
+    keep: impl Fn(usize) -> bool,
+) -> Picked {
+    (first..)
+        .zip(bodies)
+        .filter(|&(index, _)| keep(index))
+        .unzip()
+}
+
 impl Job for TestRows {
     type Output = Tested;
 
@@ -233,7 +249,7 @@ impl Narrowing {
     pub fn start(
         test: Test,
         before: Option<Narrowing>,
-        rows: Option<(&Bodies, Vec<BodyId>)>,
+        rows: Option<(&Bodies, impl Iterator<Item = BodyId>)>,
         ids: &mut RequestIds,
         commands: &mut Vec<Command>,
     ) -> Narrowing {
@@ -257,16 +273,14 @@ impl Narrowing {
             progress: HashMap::new(),
         };
         if let Some((bodies, body_ids)) = rows {
-            let rows: Vec<(usize, BodyId)> = match narrowed_from {
-                // Typing on: only the rows the shorter text found can hold the longer one.
-                Some(passes) => body_ids
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| passes.contains(*i))
-                    .collect(),
-                None => body_ids.into_iter().enumerate().collect(),
+            // Typing on: only the rows the shorter text found can hold the longer one.
+            let keep = |i| {
+                narrowed_from
+                    .as_ref()
+                    .is_none_or(|passes| passes.contains(i))
             };
-            commands.extend(narrowing.test_rows(bodies, rows, true, ids));
+            let picked = pick(0, body_ids, keep);
+            commands.extend(narrowing.test_rows(bodies, picked, true, ids));
         }
         narrowing
     }
@@ -276,11 +290,11 @@ impl Narrowing {
         self.jobs.is_empty() && self.meanwhile.is_none()
     }
 
-    /// Tests `rows` (their indices and bodies): those of a new page, or all for a first pass.
+    /// Tests the rows `picked`: those of a new page, or all for a first pass.
     pub fn test_rows(
         &mut self,
         bodies: &Bodies,
-        rows: Vec<(usize, BodyId)>,
+        (rows, body_ids): Picked,
         first_pass: bool,
         ids: &mut RequestIds,
     ) -> Option<Command> {
@@ -292,7 +306,6 @@ impl Narrowing {
         }
         let id = ids.issue();
         self.jobs.push((id, first_pass));
-        let (rows, body_ids) = rows.into_iter().unzip();
         let job = Work::new(TestRows {
             bodies: bodies.clone(),
             ids: body_ids,
