@@ -86,9 +86,14 @@ fn typing_searches_every_field_in_a_job_and_the_newest_query_wins() {
     );
     key(&mut app, 'i');
     let newest = jobs(&key(&mut app, 'c'));
-    // The stale answer of "a" (every row, by "active") is dropped.
+    // The stale answer of "a" (every row, by "active") is dropped: the newest still runs.
     answer(&mut app, &first[0]);
     assert_eq!(app.browser.visible.len(), 30);
+    assert_eq!(app.activity().as_deref(), Some("searching every field…"));
+    assert!(
+        app.browser.tests(newest[0].0),
+        "the newest search's job is still awaited"
+    );
     answer(&mut app, &newest[0]);
     assert_eq!(
         shown_ids(&app),
