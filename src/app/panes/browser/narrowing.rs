@@ -408,6 +408,10 @@ mod tests {
             assert_eq!(notes.get(index), note);
         }
         assert_eq!(notes.get(730), Some("n730"));
+        // A later page's job answered last: its list goes after the others.
+        notes.add(list(&[1_000]));
+        assert_eq!(notes.get(1_000), Some("n1000"));
+        assert_eq!(notes.get(3), Some("n3"));
         for index in [0, 4, 500 - 2, 501, 10_000] {
             assert_eq!(notes.get(index), None, "{index}");
         }
