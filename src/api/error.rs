@@ -89,6 +89,12 @@ impl FailedRequest {
 /// How the API root of the service ends.
 pub const API_ROOT_SUFFIX: &str = "/api/v1";
 
+/// `HTTP 404 Not Found`, or `HTTP 599` for a status without a reason: as an HTTP error begins.
+pub fn status_line(status: reqwest::StatusCode) -> String {
+    let reason = status.canonical_reason().unwrap_or_default();
+    format!("HTTP {}{}", status.as_u16(), reason_suffix(reason))
+}
+
 fn reason_suffix(reason: &str) -> String {
     if reason.is_empty() {
         String::new()

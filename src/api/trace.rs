@@ -15,6 +15,7 @@ use std::time::Duration;
 use reqwest::header::HeaderMap;
 
 use super::client::{Token, redact_url};
+use super::error::status_line;
 use crate::sanitize;
 
 /// How much of a body `-v` shows.
@@ -150,13 +151,6 @@ fn write_headers(text: &mut String, prefix: &str, headers: &HeaderMap) {
             _ => sanitize::line(&String::from_utf8_lossy(value.as_bytes())).into_owned(),
         };
         let _ = writeln!(text, "{prefix} {}: {shown}", name.as_str());
-    }
-}
-
-fn status_line(status: reqwest::StatusCode) -> String {
-    match status.canonical_reason() {
-        Some(reason) => format!("HTTP {} {reason}", status.as_u16()),
-        None => format!("HTTP {}", status.as_u16()),
     }
 }
 

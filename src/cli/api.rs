@@ -9,6 +9,7 @@ use super::Failure;
 use super::args::{ApiArgs, GlobalArgs};
 use super::validate::describe;
 use crate::api::client::redact_url;
+use crate::api::error::status_line;
 use crate::sanitize;
 
 pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
@@ -35,9 +36,9 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
         let mut err = std::io::stderr().lock();
         writeln!(
             err,
-            "appdeck: POST {}: HTTP {}",
+            "appdeck: POST {}: {}",
             sanitize::line(&redact_url(&answer.url)),
-            error_status(&answer.status)
+            status_line(answer.status)
         )?;
         if !answer.body.is_empty() {
             let text = String::from_utf8_lossy(&answer.body);
@@ -68,14 +69,6 @@ fn body(given: Option<&str>) -> Result<(String, String), Failure> {
     };
     let input = super::input::read(file)?;
     Ok((input.name, input.text))
-}
-
-/// `404 Not Found`, or the bare code when it has no reason.
-fn error_status(status: &reqwest::StatusCode) -> String {
-    match status.canonical_reason() {
-        Some(reason) => format!("{} {reason}", status.as_u16()),
-        None => status.as_u16().to_string(),
-    }
 }
 
 /// The answer's bytes as they came. JSON keeps its bytes: only DEL, C1 controls and bidi marks
