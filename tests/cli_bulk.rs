@@ -141,11 +141,13 @@ fn force_sends_a_line_that_fails_the_checks_and_text_results_read_from_stdin() {
     let lines = out.lines();
     assert_eq!(lines.len(), 2, "{}", out.stdout);
     assert_eq!(lines[0], "line 1: t-1: HTTP 200, status ok");
+    // The refusal names its status itself: said once, with its reason.
     assert!(
-        lines[1].starts_with("line 2: t-bad: HTTP 400, status error: "),
+        lines[1].starts_with("line 2: t-bad: HTTP 400 Bad Request: "),
         "{}",
         lines[1]
     );
+    assert_eq!(lines[1].matches("HTTP 400").count(), 1, "{}", lines[1]);
     assert!(
         out.stderr
             .contains("appdeck: warning: line 2: sent all the same (--force): invalid: "),

@@ -90,7 +90,8 @@ impl Outcome {
     }
 
     /// The result as one line of text, safe to print: `line 3: task-1: HTTP 200, status ok`,
-    /// then the error when there is one.
+    /// then the error when there is one. An HTTP error names its status itself (`HTTP 503
+    /// Service Unavailable: busy`), and then the status is not said twice.
     pub fn to_text(&self) -> String {
         let mut text = format!("line {}:", self.line);
         if let Some(task_id) = &self.task_id {
@@ -98,22 +99,28 @@ impl Outcome {
             text.push_str(&shown(task_id));
             text.push(':');
         }
-        match (self.verdict, self.http_status) {
-            (Verdict::Skipped, _) => text.push_str(" not sent"),
-            (_, Some(code)) => {
-                text.push_str(&format!(" HTTP {code}"));
-                if let Some(status) = self.status() {
-                    text.push_str(&format!(", status {}", shown(status)));
-                }
-            }
-            (_, None) => text.push_str(" no answer"),
-        }
-        if let Some(error) = &self.error {
-            text.push_str(": ");
-            text.push_str(&sanitize::line(error));
-        }
+        let error = self.error.as_deref().map(sanitize::line);
+        let answered = match (self.verdict, self.http_status) {
+            (Verdict::Skipped, _) => Some("not sent".to_owned()),
+            (_, Some(code)) if error.as_deref().is_some_and(|e| names_status(e, code)) => None,
+            (_, Some(code)) => Some(match self.status() {
+                Some(status) => format!("HTTP {code}, status {}", shown(status)),
+                None => format!("HTTP {code}"),
+            }),
+            (_, None) => Some("no answer".to_owned()),
+        };
+        let said = answered.into_iter().chain(error.map(|e| e.into_owned()));
+        text.push(' ');
+        text.push_str(&said.collect::<Vec<_>>().join(": "));
         text
     }
+}
+
+/// Whether `error` starts by naming the HTTP status `code` (`HTTP 503`, `HTTP 503 …`).
+fn names_status(error: &str, code: u16) -> bool {
+    error
+        .strip_prefix(&format!("HTTP {code}"))
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ':']))
 }
 
 /// A JSON value for one line of text: a string as its text, anything else as JSON.
@@ -255,6 +262,19 @@ mod tests {
         lost.task_id = None;
         lost.error = Some("cannot connect".into());
         assert_eq!(lost.to_text(), "line 7: no answer: cannot connect");
+        let mut busy = outcome(Verdict::Failed, Some(503), None);
+        busy.error = Some("HTTP 503 Service Unavailable: busy".into());
+        assert_eq!(
+            busy.to_text(),
+            "line 7: t␛[2J: HTTP 503 Service Unavailable: busy",
+            "the status said once"
+        );
+        let mut unreadable = outcome(Verdict::Failed, Some(200), None);
+        unreadable.error = Some("unreadable answer: not JSON".into());
+        assert_eq!(
+            unreadable.to_text(),
+            "line 7: t␛[2J: HTTP 200: unreadable answer: not JSON"
+        );
     }
 
     #[test]
