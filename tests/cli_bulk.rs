@@ -334,6 +334,10 @@ fn a_terminal_shows_the_bar_and_ctrl_c_stops_with_every_send_recorded() {
     let screen = tmux.wait_for("the end", ended);
     assert!(screen.lines().any(|l| l == "EXIT=130"), "{screen}");
     assert!(screen.contains("appdeck: warning: stopping"), "{screen}");
+    assert!(
+        !screen.contains(" sent, 0 failed, 0 skipped"),
+        "the bar is gone, even with the ^C the terminal echoed on its line: {screen}"
+    );
     let results = std::fs::read_to_string(home.join("results.ndjson")).unwrap();
     let sent = results.lines().count();
     assert!(sent > 0 && sent < 5000, "{sent}");

@@ -2,7 +2,8 @@
 //! file (its size is known), else a count. Whatever else is printed while it shows goes through
 //! [`Progress::print`], which takes the bar off the screen for the moment.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use console::Term;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
 pub struct Progress {
     bar: Option<ProgressBar>,
@@ -16,11 +17,11 @@ impl Progress {
         }
         let (bar, template) = match size {
             Some(size) => (
-                ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::stderr()),
+                ProgressBar::with_draw_target(Some(size), stderr()),
                 "{bar:30} {percent:>3}%  {msg}  {elapsed}",
             ),
             None => (
-                ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+                ProgressBar::with_draw_target(None, stderr()),
                 "{spinner} {msg}  {elapsed}",
             ),
         };
@@ -53,5 +54,64 @@ impl Progress {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// Stderr, redrawn at most 20 times a second and hidden when it is not a terminal or `TERM` is
+/// `dumb`, as [`ProgressDrawTarget::stderr`], but two columns short of the terminal's width.
+/// indicatif pads the bar's line to the width and leaves the cursor at its end: the `^C` the
+/// terminal echoes on ctrl-c then wrapped onto a line of its own, the bar's clearing cleared that
+/// one, and the bar stayed on the screen above the summary.
+fn stderr() -> ProgressDrawTarget {
+    let term = Term::buffered_stderr();
+    if !term.is_term() || console::is_dumb() {
+        return ProgressDrawTarget::hidden();
+    }
+    ProgressDrawTarget::term_like_with_hz(Box::new(Narrower(term)), 20)
+}
+
+/// A terminal two columns narrower than it is: room for an echoed `^C` on the bar's line.
+#[derive(Debug)]
+struct Narrower(Term);
+
+impl TermLike for Narrower {
+    fn width(&self) -> u16 {
+        self.0.size().1.saturating_sub(2).max(1)
+    }
+
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_line(s)
+    }
+
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_str(s)
+    }
+
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.0.clear_line()
+    }
+
+    fn flush(&self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
