@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::faulty::{Reply, faulty};
 use common::{Output, TestSandbox};
 use serde_json::{Value, json};
@@ -234,24 +232,9 @@ fn the_run_goes_on_past_a_server_that_fails_some_and_none_is_retried() {
     let lines: Vec<String> = tasks.iter().map(|t| report_line(t)).collect();
     std::fs::write(&file, lines.join("\n")).unwrap();
     let data = dir.path().join("data");
-    let out = common::run_within(
-        common::appdeck(dir.path())
-            .env("APPDECK_TOKEN", "t")
-            .env("APPDECK_DATA_DIR", &data)
-            .args([
-                "report",
-                "-o",
-                "ndjson",
-                "-j",
-                "4",
-                "--base-url",
-                &url,
-                "--each",
-            ])
-            .arg(&file),
-        Duration::from_secs(30),
-    )
-    .expect("appdeck finishes");
+    let file = file.to_string_lossy();
+    let args = ["report", "-o", "ndjson", "-j", "4", "--each", &file];
+    let out = common::run_against(dir.path(), &url, &args);
     assert_eq!(out.code, 1, "{out:?}");
     let got = results(&out);
     let verdicts: Vec<(&str, Value, Value)> = got

@@ -285,15 +285,8 @@ fn scripted(steps: Vec<Step>) -> (String, std::sync::Arc<std::sync::Mutex<Vec<St
 }
 
 fn list_against(base_url: &str, args: &[&str]) -> common::Output {
-    let dir = tempfile::tempdir().unwrap();
-    common::run_within(
-        common::appdeck(dir.path())
-            .env("APPDECK_TOKEN", "t")
-            .args(["list", "-o", "ndjson", "--all", "--base-url", base_url])
-            .args(args),
-        std::time::Duration::from_secs(30),
-    )
-    .expect("appdeck finishes")
+    let args = [&["list", "-o", "ndjson", "--all"], args].concat();
+    common::run_against(tempfile::tempdir().unwrap().path(), base_url, &args)
 }
 
 fn ids(out: &common::Output) -> Vec<String> {
@@ -506,15 +499,7 @@ fn a_report_is_never_retried() {
         &report,
     )
     .unwrap();
-    let out = common::run_within(
-        common::appdeck(dir.path())
-            .env("APPDECK_TOKEN", "t")
-            .env("APPDECK_DATA_DIR", dir.path().join("data"))
-            .args(["report", "--base-url", &url])
-            .arg(&report),
-        std::time::Duration::from_secs(30),
-    )
-    .expect("appdeck finishes");
+    let out = common::run_against(dir.path(), &url, &["report", &report.to_string_lossy()]);
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(bodies.lock().unwrap().len(), 1, "sent once: {}", out.stderr);
 }

@@ -4,21 +4,11 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::faulty::{Reply, faulty};
 use common::{Output, TestSandbox, run};
 
 fn against(url: &str, args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().unwrap();
-    common::run_within(
-        common::appdeck(dir.path())
-            .env("APPDECK_TOKEN", "t0ken-never-shown")
-            .env("APPDECK_BASE_URL", url)
-            .args(args),
-        Duration::from_secs(30),
-    )
-    .expect("appdeck finishes")
+    common::run_against(tempfile::tempdir().unwrap().path(), url, args)
 }
 
 // ---------------------------------------------------------------- appdeck api
@@ -62,7 +52,7 @@ fn api_sends_the_body_as_written_and_prints_the_answer_as_it_came() {
     assert!(
         requests[0]
             .head
-            .contains("authorization: Bearer t0ken-never-shown"),
+            .contains(&format!("authorization: Bearer {}", common::TOKEN)),
         "the profile's auth: {}",
         requests[0].head
     );
@@ -242,7 +232,7 @@ fn trace_masks_the_token_a_server_echoes_and_says_when_no_answer_came() {
     let out = against(&url, &["api", "echo.me", "-vv"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stderr.contains("Bearer ••••"), "{}", out.stderr);
-    assert!(!out.stderr.contains("t0ken-never-shown"), "{}", out.stderr);
+    assert!(!out.stderr.contains(common::TOKEN), "{}", out.stderr);
     let refused = common::RefusedPort::bind();
     let out = against(&refused.base_url(), &["list", "-v", "--retries", "0"]);
     assert_eq!(out.code, 1, "{out:?}");

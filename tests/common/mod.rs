@@ -95,6 +95,20 @@ pub fn appdeck(dir: &Path) -> Command {
     cmd
 }
 
+/// `appdeck ARGS` run in `dir` against the service at `base_url`, with the token [`TOKEN`] and
+/// the history in `dir/data`, given 30 s to finish: a run against a scripted or faulty server.
+pub fn run_against(dir: &Path, base_url: &str, args: &[&str]) -> Output {
+    run_within(
+        appdeck(dir)
+            .env("APPDECK_BASE_URL", base_url)
+            .env("APPDECK_TOKEN", TOKEN)
+            .env("APPDECK_DATA_DIR", dir.join("data"))
+            .args(args),
+        std::time::Duration::from_secs(30),
+    )
+    .expect("appdeck finishes")
+}
+
 /// What a run of the binary produced.
 #[derive(Debug)]
 pub struct Output {
