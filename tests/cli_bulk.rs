@@ -290,6 +290,33 @@ fn the_run_goes_on_past_a_server_that_fails_some_and_none_is_retried() {
     assert_eq!(sent, expected, "every send recorded, whatever came of it");
 }
 
+/// `--rate` holds the sends of every job together to the rate: with `-j 4` and `--rate 10`, the
+/// requests come 100 ms apart, where without it four come at once.
+#[test]
+fn rate_spaces_the_sends_of_all_the_jobs() {
+    let arrivals = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = arrivals.clone();
+    let (url, _) = faulty(20, move |_| {
+        seen.lock().unwrap().push(std::time::Instant::now());
+        Reply::Answer("200 OK", r#"{"status":"ok"}"#.into())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("reports.ndjson");
+    let lines: Vec<String> = (0..6).map(|i| report_line(&format!("t-{i}"))).collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let file = file.to_string_lossy();
+    let args = ["report", "-j", "4", "--rate", "10", "--each", &file];
+    let out = common::run_against(dir.path(), &url, &args);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.lines().len(), 6, "{}", out.stdout);
+    let mut arrivals = arrivals.lock().unwrap().clone();
+    arrivals.sort();
+    let span = arrivals[5] - arrivals[0];
+    // Five slots of 100 ms after the first; a loaded machine only spreads them further (a
+    // limiter per job instead of one for all would let four come at once: 200 ms at most).
+    assert!(span >= std::time::Duration::from_millis(400), "{span:?}");
+}
+
 // ---------------------------------------------------------------- in a terminal
 
 /// In a real terminal (tmux) with stdout to a file: the progress bar shows on stderr, ctrl-c
