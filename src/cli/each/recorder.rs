@@ -20,31 +20,21 @@ pub struct Tally {
     pub first_error: Option<String>,
 }
 
-pub struct Recorder {
-    tx: Option<mpsc::Sender<Sent>>,
-    thread: Option<JoinHandle<Tally>>,
-}
+/// The sender to the recording thread and the thread; none without a store.
+pub struct Recorder(Option<(mpsc::Sender<Sent>, JoinHandle<Tally>)>);
 
 impl Recorder {
     /// Records into `store`; with none (it could not be opened, as was said), records nothing.
     pub fn start(store: Option<Store>) -> Recorder {
         let Some(mut store) = store else {
-            return Recorder {
-                tx: None,
-                thread: None,
-            };
+            return Recorder(None);
         };
         let (tx, rx) = mpsc::channel::<Sent>();
         let thread = std::thread::spawn(move || {
             let mut tally = Tally::default();
             while let Ok(first) = rx.recv() {
                 let mut batch = vec![first];
-                while batch.len() < BATCH {
-                    match rx.try_recv() {
-                        Ok(sent) => batch.push(sent),
-                        Err(_) => break,
-                    }
-                }
+                batch.extend(rx.try_iter().take(BATCH - 1));
                 match store.record_sends(&batch) {
                     Ok(()) => tally.recorded += batch.len() as u64,
                     Err(e) => {
@@ -55,14 +45,11 @@ impl Recorder {
             }
             tally
         });
-        Recorder {
-            tx: Some(tx),
-            thread: Some(thread),
-        }
+        Recorder(Some((tx, thread)))
     }
 
     pub fn record(&self, sent: Sent) {
-        if let Some(tx) = &self.tx {
+        if let Some((tx, _)) = &self.0 {
             // The thread ends only when this sender is dropped.
             let _ = tx.send(sent);
         }
@@ -70,9 +57,9 @@ impl Recorder {
 
     /// Waits until every send handed over is committed (or failed), and says what happened;
     /// `None` when there was no store.
-    pub fn finish(mut self) -> Option<Tally> {
-        drop(self.tx.take());
-        let thread = self.thread.take()?;
+    pub fn finish(self) -> Option<Tally> {
+        let (tx, thread) = self.0?;
+        drop(tx);
         Some(thread.join().unwrap_or_else(|_| Tally {
             first_error: Some("the recording thread failed".to_owned()),
             ..Tally::default()
