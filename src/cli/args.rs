@@ -794,17 +794,19 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE|-", conflicts_with_all = ["file", "curl"],
           help_heading = EACH)]
     pub each: Option<PathBuf>,
+    // The flags of --each also conflict with FILE: clap takes `requires = "each"` as met when
+    // --each is left out for a conflicting FILE, and `report FILE --force` ran without a word.
     /// With --each: send this many at a time [default: 4]
-    #[arg(long, short = 'j', value_name = "N", requires = "each", help_heading = EACH,
-          value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, short = 'j', value_name = "N", requires = "each", conflicts_with = "file",
+          help_heading = EACH, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
     /// With --each: at most this many requests a second
     #[arg(long, value_name = "N", value_parser = parse_rate, requires = "each",
-          help_heading = EACH)]
+          conflicts_with = "file", allow_negative_numbers = true, help_heading = EACH)]
     pub rate: Option<f64>,
     /// With --each: send a line that fails the checks all the same (a line that is not JSON
     /// never is)
-    #[arg(long, requires = "each", help_heading = EACH)]
+    #[arg(long, requires = "each", conflicts_with = "file", help_heading = EACH)]
     pub force: bool,
 }
 
@@ -1237,6 +1239,27 @@ mod tests {
             let err = Cli::try_parse_from(args).unwrap_err();
             assert_eq!(err.exit_code(), 2, "{args:?}");
         }
+    }
+
+    /// The flags of `report --each` are refused with a single payload, where they would do
+    /// nothing; a negative rate is refused as a rate, not taken for an unknown flag.
+    #[test]
+    fn the_flags_of_each_are_refused_without_it() {
+        for flag in [&["--force"][..], &["-j", "2"], &["--rate", "2"]] {
+            let args = [&["appdeck", "report", "r.json"][..], flag].concat();
+            let err = Cli::try_parse_from(&args).unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{args:?}");
+            assert!(
+                usage_error_text(&err).contains("cannot be used with"),
+                "{err}"
+            );
+        }
+        let each = ["appdeck", "report", "--each", "r.ndjson"];
+        let force =
+            Cli::try_parse_from([&each[..], &["--force", "-j", "2", "--rate", "2"]].concat());
+        assert!(force.is_ok(), "{force:?}");
+        let err = Cli::try_parse_from([&each[..], &["--rate", "-1"]].concat()).unwrap_err();
+        assert!(usage_error_text(&err).contains("above 0"), "{err}");
     }
 
     #[test]
