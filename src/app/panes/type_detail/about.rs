@@ -42,12 +42,14 @@ pub struct AboutLine {
 }
 
 impl AboutLine {
+    /// A line that copies its text; a line without text (a heading) copies nothing, so `y`
+    /// on it says so instead of sending an empty clipboard.
     fn new(kind: AboutKind, label: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
         AboutLine {
             kind,
             label: label.into(),
-            copy: Some(text.clone()),
+            copy: (!text.is_empty()).then(|| text.clone()),
             text,
             url: None,
         }
@@ -140,8 +142,11 @@ fn capability_lines(definition: &TypeDefinition, width: usize, lines: &mut Vec<A
             } else {
                 AboutKind::Field
             };
-            for (i, part) in wrap_text(&names.join(", "), width).into_iter().enumerate() {
-                lines.push(AboutLine::new(kind, if i == 0 { label } else { "" }, part));
+            let names = names.join(", ");
+            for (i, part) in wrap_text(&names, width).into_iter().enumerate() {
+                let mut line = AboutLine::new(kind, if i == 0 { label } else { "" }, part);
+                line.copy = Some(names.clone());
+                lines.push(line);
             }
         }
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
+use super::about::AboutLine;
 use super::schema::SchemaTree;
 use super::{AboutKind, OpenType, TypeDetail, TypePart};
 use crate::app::KnownTypes;
@@ -333,6 +334,34 @@ mod keys {
                 reqwest::Url::parse(&url).unwrap().to_string()
             )]
         );
+    }
+
+    #[test]
+    fn y_copies_a_wrapped_value_whole_and_nothing_on_a_heading() {
+        let mut app = showing(known(), "repository", 40);
+        let at = |app: &App, wanted: &dyn Fn(&AboutLine) -> bool| {
+            detail(app).about.iter().position(wanted).expect("the line")
+        };
+        let go_to = |app: &mut App, line: usize| {
+            key(app, 'g');
+            for _ in 0..line {
+                key(app, 'j');
+            }
+        };
+        let heading = at(&app, &|l| l.kind == AboutKind::Section);
+        go_to(&mut app, heading);
+        assert_eq!(key(&mut app, 'y'), [], "no empty clipboard");
+        assert_eq!(info(&app), "no value to copy here");
+
+        // The description wraps at 120 columns: its second line copies all of it.
+        let second = at(&app, &|l| l.kind == AboutKind::Text && l.label.is_empty());
+        let whole = detail(&app).about[second].copy.clone().unwrap();
+        assert!(
+            whole.len() > detail(&app).about[second].text.len(),
+            "a wrapped line"
+        );
+        go_to(&mut app, second);
+        assert_eq!(key(&mut app, 'y'), [Command::Copy(whole)]);
     }
 
     #[test]
