@@ -1,7 +1,8 @@
 //! End to end, the release binary in tmux against `appdeck sandbox` (its demo data, with its odd
-//! numbers and hostile strings, and generated rows over several pages): `:export FILE.ndjson`
-//! writes, byte for byte, what `appdeck list --all -o ndjson` prints; a second `:export` to the
-//! same file is refused, `:export!` replaces it; `:sort` orders what `:export` writes.
+//! numbers and hostile strings, and generated rows over several pages; it sends compact JSON):
+//! `:export FILE.ndjson` writes, byte for byte, what `appdeck list --all -o ndjson` prints; a
+//! second `:export` to the same file is refused, `:export!` replaces it; `:sort` orders what
+//! `:export` writes.
 
 mod common;
 

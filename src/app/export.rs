@@ -1,8 +1,10 @@
 //! `:export PATH`: what a pane shows written to a file, off the UI thread. `.ndjson` and `.json`
-//! hold each resource as the service sent it (through the writer `appdeck list -o` uses, so the
-//! bytes are the same); `.csv` the list's columns with the id. The file is written under a
-//! temporary name beside it and renamed at the end: a cancelled or failed export leaves
-//! nothing, and an existing file is replaced only under `:export!`.
+//! hold each resource as the list keeps it (compact JSON re-serialised with the service's keys,
+//! order and numbers), through the writer `appdeck list -o` uses: the same bytes as `list` when
+//! the service sends compact JSON without needless escapes (`list` keeps the bytes as they came);
+//! `.csv` the list's columns with the id. The file is written under a temporary name beside it
+//! and renamed at the end: a cancelled or failed export leaves nothing, and an existing file is
+//! replaced only under `:export!`.
 
 use crate::api::PageItem;
 use crate::app::action::{Command, RequestId, RequestIds};
