@@ -170,6 +170,39 @@ fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
     assert_eq!(ids(&app), ["d", "e"], "and the gone row is gone");
 }
 
+/// `:export` writes what the service has: a row a look found gone is shown (struck through) but
+/// not written.
+#[test]
+fn export_leaves_out_the_rows_a_look_found_gone() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    let look = command(&mut app, "watch 2");
+    serve(&mut app, &look, &FIRST);
+    let look = tick_at(&mut app, t0 + Duration::from_secs(2));
+    serve(
+        &mut app,
+        &look,
+        &[("a", "alpha"), ("c", "gamma"), ("d", "delta")],
+    );
+    assert_eq!(mark_of(&app, "b"), Some(Mark::Gone));
+    assert_eq!(ids(&app), ["a", "b", "c", "d"], "b is still shown");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.ndjson");
+    let export = command(&mut app, &format!("export {}", path.display()));
+    settle(&mut app, export);
+    let written = std::fs::read_to_string(&path).unwrap();
+    let ids: Vec<String> = written
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["id"].to_string())
+        .collect();
+    assert_eq!(ids, [r#""a""#, r#""c""#, r#""d""#], "{written}");
+    assert_eq!(
+        app.notice,
+        Some(Notice::Info(format!("wrote 3 rows to {}", path.display())))
+    );
+}
+
 #[test]
 fn a_failed_look_backs_off_and_shows_then_a_good_one_resets() {
     let t0 = Instant::now();

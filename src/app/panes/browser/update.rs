@@ -8,7 +8,7 @@ use super::keys::BROWSER_KEYS;
 use super::narrowing::Tested;
 use super::ordering::{SORTABLE, SortSpec};
 use super::row::Row;
-use super::watch::LookDiff;
+use super::watch::{LookDiff, Mark};
 use super::{Browser, More};
 use crate::api::{self, ApiError};
 use crate::app::export::{Exported, Exporting, Items};
@@ -375,7 +375,8 @@ impl Browser {
         commands.into()
     }
 
-    /// `:export PATH`: the rows shown, in their order, written by a job; one at a time.
+    /// `:export PATH`: the rows shown, in their order, written by a job; one at a time. Rows a
+    /// `:watch` still shows as gone are left out: the service no longer has them.
     fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
         if let Some(exporting) = &self.exporting {
             cx.error(format!(
@@ -385,9 +386,16 @@ impl Browser {
             return Outcome::done();
         }
         let rows = self.rows();
+        let gone = |row: &Row| {
+            let mark = self.watch.as_ref().and_then(|w| w.mark(row));
+            mark == Some(Mark::Gone)
+        };
         let items = Items::Rows {
             bodies: self.bodies(),
-            ids: self.visible.iter().map(|&i| rows[i].body).collect(),
+            ids: (self.visible.iter().map(|&i| &rows[i]))
+                .filter(|row| !gone(row))
+                .map(|row| row.body)
+                .collect(),
         };
         match Exporting::start(path, overwrite, items, cx.ids) {
             Ok((exporting, command)) => {
