@@ -123,10 +123,7 @@ impl Pane for Browser {
                     return Outcome::done();
                 }
                 if let Some(exporting) = self.exporting.take() {
-                    cx.info(format!(
-                        "export cancelled: {} not written",
-                        sanitize::line(&exporting.path)
-                    ));
+                    cx.info(exporting.outcome(Exported::Cancelled).unwrap_or_default());
                     return vec![Command::Cancel(exporting.id)].into();
                 }
                 if self.sorting.pending() {
