@@ -72,12 +72,22 @@ impl Column {
         Column::ALL.iter().position(|c| *c == self).unwrap_or(0)
     }
 
+    /// This column's field of `row` as the service sent it (the full `updated_at`); `None` for
+    /// the marker or a missing field. What the table shows and what a sort compares.
+    pub fn value(self, row: &Row) -> Option<&str> {
+        match self {
+            Column::Marker => None,
+            Column::Type => row.resource_type(),
+            Column::Name => row.title(),
+            Column::Status => row.status(),
+            Column::Id => row.id(),
+            Column::ExternalId => row.external_id(),
+            Column::Updated => row.updated_at(),
+        }
+    }
+
     /// The text of this column for `row`, sanitised, as the table shows it (before any cut).
     pub fn text(self, row: &Row) -> String {
-        let text = |f: Option<&str>| {
-            f.map(|s| sanitize::line(s).into_owned())
-                .unwrap_or_default()
-        };
         if row.malformed {
             return match self {
                 Column::Marker => "!".to_owned(),
@@ -85,17 +95,11 @@ impl Column {
                 _ => String::new(),
             };
         }
-        match self {
-            Column::Marker if row.marked => "!".to_owned(),
-            Column::Marker => String::new(),
-            Column::Type => text(row.resource_type()),
-            Column::Name => text(row.title()),
-            Column::Status => text(row.status()),
-            Column::Id => text(row.id()),
-            Column::ExternalId => text(row.external_id()),
-            Column::Updated => row
-                .updated_at()
-                .map(|t| sanitize::line(&short_time(t)).into_owned())
+        match (self, self.value(row)) {
+            (Column::Marker, _) if row.marked => "!".to_owned(),
+            (Column::Updated, Some(t)) => sanitize::line(&short_time(t)).into_owned(),
+            (_, value) => value
+                .map(|s| sanitize::line(s).into_owned())
                 .unwrap_or_default(),
         }
     }

@@ -15,15 +15,9 @@ pub struct SortSpec {
     pub descending: bool,
 }
 
-/// The columns a list sorts by, in the order `s` goes through them (the table's order).
-pub const SORTABLE: [Column; 6] = [
-    Column::Type,
-    Column::Name,
-    Column::Status,
-    Column::Id,
-    Column::ExternalId,
-    Column::Updated,
-];
+/// The columns a list sorts by, in the order `s` goes through them: the table's, past the
+/// selection marker.
+pub const SORTABLE: &[Column] = Column::ALL.split_at(1).1;
 
 impl SortSpec {
     /// Reads `:sort COLUMN [asc|desc]`'s words (after `sort`); `Ok(None)` for `off` or nothing.
@@ -105,13 +99,14 @@ pub fn column_name(column: Column) -> &'static str {
 }
 
 fn column_names() -> String {
-    SORTABLE.map(column_name).join(", ")
+    let names: Vec<&str> = SORTABLE.iter().map(|&c| column_name(c)).collect();
+    names.join(", ")
 }
 
 /// A column by its `:sort` name, its title, or a short form (`updated`, `external-id`).
 fn column_named(name: &str) -> Option<Column> {
     let name = name.to_ascii_lowercase().replace(['-', ' '], "_");
-    SORTABLE.into_iter().find(|&c| {
+    SORTABLE.iter().copied().find(|&c| {
         name == column_name(c)
             || name == c.title().to_ascii_lowercase().replace(' ', "_")
             || (c == Column::ExternalId && name == "externalid")
@@ -121,16 +116,7 @@ fn column_named(name: &str) -> Option<Column> {
 /// The value a row is sorted by in `column`: the text the service sent (the full `updated_at`,
 /// which sorts by time when it is ISO 8601); `None` when missing or empty, sorted last.
 pub fn key(row: &Row, column: Column) -> Option<&str> {
-    let field = match column {
-        Column::Marker => return None,
-        Column::Type => row.resource_type(),
-        Column::Name => row.title(),
-        Column::Status => row.status(),
-        Column::Id => row.id(),
-        Column::ExternalId => row.external_id(),
-        Column::Updated => row.updated_at(),
-    };
-    field.filter(|s| !s.is_empty())
+    column.value(row).filter(|s| !s.is_empty())
 }
 
 /// Two texts, case-insensitively (each character lowercased, as [`fold`] does).
