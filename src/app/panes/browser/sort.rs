@@ -80,11 +80,7 @@ impl Browser {
         if spec.is_none() {
             // The server's order is the rows' own: one pass, no comparisons.
             let here = self.selected_index();
-            let mut passes = vec![false; self.rows().len()];
-            for &i in &self.visible {
-                passes[i] = true;
-            }
-            self.visible = (0..passes.len()).filter(|&i| passes[i]).collect();
+            self.visible = self.visible_in(0..self.rows().len());
             self.keep_cursor_on(here, height);
             return commands;
         }
@@ -162,12 +158,17 @@ impl Browser {
             return;
         };
         let here = self.selected_index();
+        self.visible = self.visible_in(order.iter().copied());
+        self.keep_cursor_on(here, height);
+    }
+
+    /// The visible rows in the order of `order` (every loaded row's index, once each).
+    fn visible_in(&self, order: impl Iterator<Item = usize>) -> Vec<usize> {
         let mut passes = vec![false; self.rows().len()];
         for &i in &self.visible {
             passes[i] = true;
         }
-        self.visible = order.iter().copied().filter(|&i| passes[i]).collect();
-        self.keep_cursor_on(here, height);
+        order.filter(|&i| passes[i]).collect()
     }
 
     /// A page arrived: its rows (from `first_row` on) go into the order, and those of them that
