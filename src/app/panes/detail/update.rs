@@ -192,13 +192,13 @@ impl Pane for Detail {
 }
 
 impl Detail {
-    /// `:export PATH`: this resource, as it came, written by a job.
+    /// `:export PATH`: this resource, written by a job.
     fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
         if self.exporting.is_some() {
             cx.error("already exporting: Esc cancels it");
             return Outcome::done();
         }
-        // The same text the list keeps of the row: the item as it came.
+        // The same text the list keeps of the row: the item re-serialised compact.
         let json = serde_json::to_string(self.item.as_ref()).unwrap_or_default();
         match Exporting::start(path, overwrite, Items::One(json), cx.ids) {
             Ok((exporting, command)) => {
