@@ -15,12 +15,9 @@ RUNS=${RUNS:-3}
 
 command -v jq >/dev/null || { echo "benches/report_each.sh: needs jq (apt-get install -y jq)" >&2; exit 2; }
 
-echo "building the release binary..." >&2
-cargo build --release --quiet
-BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/appdeck"
-
-work=$(mktemp -d)
 source benches/lib.sh
+build_appdeck
+work=$(mktemp -d)
 cleanup() { stop_sandbox; rm -rf "$work"; }
 trap cleanup EXIT
 

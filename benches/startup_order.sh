@@ -7,30 +7,17 @@
 # Usage: benches/startup_order.sh      Needs: tmux, valgrind (callgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for tool in tmux valgrind; do
-    command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install $tool)" >&2; exit 2; }
-done
-
-echo "building the release binary..." >&2
-cargo build --release --quiet --bin appdeck
-BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/appdeck"
-WORK=$(mktemp -d)
-SOCK="appdeck-order-$$"
+command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 source benches/lib.sh
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
-trap cleanup EXIT
+bench_setup order
+build_appdeck
 start_sandbox "$WORK" --empty --generate 1000
 
 # Mangled names (--demangle=no), as the linker's order file wants them.
 tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
     "exec env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench valgrind --tool=callgrind \
      --demangle=no --compress-strings=no --callgrind-out-file=$WORK/callgrind.out $BIN"
-shown=""
-for _ in $(seq 1200); do
-    tmux -L "$SOCK" capture-pane -p | grep -q "more available" && { shown=1; break; }
-    sleep 0.05
-done
-[[ -n "$shown" ]] || { echo "the first rows never showed under callgrind" >&2; exit 1; }
+wait_screen "more available" 60 || { echo "the first rows never showed under callgrind" >&2; exit 1; }
 sleep 8 # the background start-up work, slowed down by callgrind
 tmux -L "$SOCK" send-keys q
 for _ in $(seq 600); do tmux -L "$SOCK" has-session 2>/dev/null || break; sleep 0.1; done

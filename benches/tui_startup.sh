@@ -11,17 +11,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-15}
-command -v tmux >/dev/null || { echo "needs tmux (apt-get install tmux)" >&2; exit 2; }
-
-echo "building release binaries..." >&2
-cargo build --release --quiet --bin appdeck --example bare_ratatui
-BIN="$PWD/target/release/appdeck"
-BARE="$PWD/target/release/examples/bare_ratatui"
-WORK=$(mktemp -d)
-SOCK="appdeck-bench-$$"
 source benches/lib.sh
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
-trap cleanup EXIT
+bench_setup startup
+build_appdeck
+cargo build --release --quiet --example bare_ratatui
+BARE="$TARGET/release/examples/bare_ratatui"
 start_sandbox "$WORK"
 
 # wait_for FILE PATTERN: polls (20 ms) until FILE has a line matching PATTERN, at most 10 s.

@@ -13,24 +13,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-10}
 SECONDS_SHOWN=${2:-12}
-command -v tmux >/dev/null || { echo "needs tmux (apt-get install tmux)" >&2; exit 2; }
-
-echo "building the release binary..." >&2
-cargo build --release --quiet --bin appdeck
-BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/appdeck"
-WORK=$(mktemp -d)
-SOCK="appdeck-wake-$$"
 source benches/lib.sh
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; stop_sandbox; rm -rf "$WORK"; }
-trap cleanup EXIT
+bench_setup wake
+build_appdeck
 # shellcheck disable=SC2086 # SANDBOX_ARGS is a list of words
 start_sandbox "$WORK" ${SANDBOX_ARGS:-}
 
-screen() { tmux -L "$SOCK" capture-pane -p; }
-wait_screen() { # wait_screen PATTERN SECONDS
-    for _ in $(seq $(( $2 * 50 ))); do screen | grep -q "$1" && return 0; sleep 0.02; done
-    echo "timed out waiting for '$1'" >&2; screen >&2; return 1
-}
 # Context switches of every thread, by thread id and name; between two readings, the threads
 # alive at both count their new switches, and a thread that ended meanwhile counts one (it woke
 # to end: a blocking thread retiring).
@@ -44,21 +32,6 @@ between() {
     { join "$1" "$2" | awk '$5 != $3 {print $2 "+" ($5 - $3), $5 - $3}'
       join -v 1 "$1" "$2" | awk '{print $2 "-ended", 1}'; } |
         awk '{n += $2; w = w " " $1} END {printf "%d%s", n, w}'
-}
-
-launch() {
-    tmux -L "$SOCK" kill-server 2>/dev/null || true
-    tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-        "exec env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench $BIN"
-    PID=$(tmux -L "$SOCK" display-message -p '#{pane_pid}')
-    local exe=""
-    for _ in $(seq 250); do
-        exe=$(readlink "/proc/$PID/exe" 2>/dev/null || true)
-        [[ "$exe" == "$BIN" ]] && return 0
-        sleep 0.02
-    done
-    echo "the pane's process $PID is ${exe:-gone}, not $BIN: refusing to measure it" >&2
-    return 1
 }
 
 declare -a total
