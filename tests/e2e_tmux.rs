@@ -410,6 +410,17 @@ impl SandboxProcess {
             .to_owned();
         SandboxProcess { child, base_url }
     }
+
+    /// `appdeck` with nothing of the caller's environment but `home`, pointed at this sandbox
+    /// with `token`.
+    fn appdeck(&self, home: &Path, token: &str) -> Command {
+        let mut cmd = Command::new(binary());
+        cmd.env_clear()
+            .env("HOME", home)
+            .env("APPDECK_BASE_URL", &self.base_url)
+            .env("APPDECK_TOKEN", token);
+        cmd
+    }
 }
 
 impl Drop for SandboxProcess {
@@ -429,13 +440,10 @@ fn the_token_is_never_logged_even_at_trace_level() {
     let home = tmux.home.path().to_owned();
     let sandbox = SandboxProcess::start(&home, TOKEN);
 
-    let list = Command::new(binary())
+    let list = sandbox
+        .appdeck(&home, TOKEN)
         .args(["list", "--limit", "5"])
-        .env_clear()
-        .env("HOME", &home)
         .env("APPDECK_LOG", "trace")
-        .env("APPDECK_BASE_URL", &sandbox.base_url)
-        .env("APPDECK_TOKEN", TOKEN)
         .output()
         .expect("appdeck list runs");
     assert!(list.status.success(), "{list:?}");
@@ -458,13 +466,10 @@ fn the_token_is_never_logged_even_at_trace_level() {
     tmux.wait_for_prompt("the shell prompt");
 
     // A refused token, which the sandbox logs as a refusal.
-    let refused = Command::new(binary())
+    let refused = sandbox
+        .appdeck(&home, &format!("{TOKEN}-wrong"))
         .args(["list"])
-        .env_clear()
-        .env("HOME", &home)
         .env("APPDECK_LOG", "trace")
-        .env("APPDECK_BASE_URL", &sandbox.base_url)
-        .env("APPDECK_TOKEN", format!("{TOKEN}-wrong"))
         .output()
         .expect("appdeck list runs");
     assert_eq!(refused.status.code(), Some(1), "{refused:?}");
@@ -1236,12 +1241,9 @@ fn watch_marks_a_row_changed_by_a_report_sent_meanwhile() {
     let home = tmux.home.path().to_owned();
     let sandbox = SandboxProcess::start(&home, TOKEN);
     let cli = |args: &[&str]| {
-        let out = Command::new(binary())
+        let out = sandbox
+            .appdeck(&home, TOKEN)
             .args(args)
-            .env_clear()
-            .env("HOME", &home)
-            .env("APPDECK_BASE_URL", &sandbox.base_url)
-            .env("APPDECK_TOKEN", TOKEN)
             .output()
             .expect("appdeck runs");
         assert!(out.status.success(), "{args:?}: {out:?}");
