@@ -144,23 +144,37 @@ async fn rows_arrive_pages_follow_the_cursor_and_enter_opens_the_detail() {
     assert!(!more, "q stops the loop");
 }
 
-#[tokio::test]
-async fn idle_means_no_frames() {
+/// The first page on screen, the prefetch that fills the screen and the known types loaded:
+/// from here on, nothing is due unless a timer is.
+async fn settled() -> Harness {
     let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
     h.until("the first page", |app| loaded(app) > 0).await;
-    // Let the prefetch that fills the screen settle, then nothing may wake the loop.
     h.until("nothing in flight", |app| app.browser.in_flight().is_none())
         .await;
     h.until("the known types", |app| app.known_types.is_some())
         .await;
-    let frames = h.event_loop.frames;
-    // With the clock paused, tokio jumps straight to the next timer whenever nothing else can
-    // run: a day passes at once unless the loop wakes first, so a timer or tick of any period
-    // (not only one shorter than a wait in real time) makes the step finish and fails here.
+    h
+}
+
+/// One step of the loop with tokio's clock paused: whether it woke within a day, and how long
+/// it waited. With the clock paused, tokio jumps straight to the next timer whenever nothing
+/// else can run: a timer or tick of any period (not only one shorter than a wait in real time)
+/// ends the step.
+async fn step_paused(h: &mut Harness) -> (bool, Duration) {
     tokio::time::pause();
-    let idle = tokio::time::timeout(Duration::from_secs(24 * 3600), h.event_loop.step()).await;
+    let paused = tokio::time::Instant::now();
+    let woke = tokio::time::timeout(Duration::from_secs(24 * 3600), h.event_loop.step()).await;
+    let waited = paused.elapsed();
     tokio::time::resume();
-    assert!(idle.is_err(), "the loop woke up with nothing to do");
+    (woke.is_ok(), waited)
+}
+
+#[tokio::test]
+async fn idle_means_no_frames() {
+    let mut h = settled().await;
+    let frames = h.event_loop.frames;
+    let (woke, _) = step_paused(&mut h).await;
+    assert!(!woke, "the loop woke up with nothing to do");
     assert_eq!(h.event_loop.frames, frames, "no frame drawn while idle");
 }
 
@@ -169,10 +183,7 @@ async fn idle_means_no_frames() {
 /// above sleeps a whole day), and each wake-up looks at the list again.
 #[tokio::test]
 async fn with_watch_on_the_loop_wakes_at_the_interval() {
-    let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
-    h.until("the first page", |app| loaded(app) > 0).await;
-    h.until("nothing in flight", |app| app.browser.in_flight().is_none())
-        .await;
+    let mut h = settled().await;
     h.press(KeyCode::Char(':'));
     for c in "watch 2".chars() {
         h.press(KeyCode::Char(c));
@@ -183,17 +194,11 @@ async fn with_watch_on_the_loop_wakes_at_the_interval() {
         looked(app).is_some() && app.browser.reloading.is_none()
     })
     .await;
-    h.until("the known types", |app| app.known_types.is_some())
-        .await;
     let first = looked(&h.event_loop.app);
     assert!(h.screen().contains("watching every 2s"), "{}", h.screen());
 
-    tokio::time::pause();
-    let paused = tokio::time::Instant::now();
-    let woke = tokio::time::timeout(Duration::from_secs(24 * 3600), h.event_loop.step()).await;
-    let waited = paused.elapsed();
-    tokio::time::resume();
-    assert!(woke.is_ok(), "the watch never woke the loop");
+    let (woke, waited) = step_paused(&mut h).await;
+    assert!(woke, "the watch never woke the loop");
     assert!(
         // Timers fire on the millisecond after their deadline.
         waited <= Duration::from_millis(2010) && waited > Duration::from_secs(1),
