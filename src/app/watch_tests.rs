@@ -60,6 +60,12 @@ fn command(app: &mut App, line: &str) -> Vec<Command> {
     press(app, KeyCode::Enter)
 }
 
+/// `:watch SECS` (`line`), its first look finding `FIRST` as loaded.
+fn watch_looked(app: &mut App, line: &str) {
+    let look = command(app, line);
+    serve(app, &look, &FIRST);
+}
+
 /// The loop's timer: the app's deadline, and the tick the loop sends when it has come.
 fn tick_at(app: &mut App, at: Instant) -> Vec<Command> {
     let due = app.wake_at().expect("a deadline");
@@ -123,8 +129,7 @@ fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
     assert_eq!(ids(&app), ["b", "d"]);
     key(&mut app, 'j');
     assert_eq!(app.browser.selected().and_then(|r| r.id()), Some("d"));
-    let look = command(&mut app, "watch 2");
-    serve(&mut app, &look, &FIRST);
+    watch_looked(&mut app, "watch 2");
 
     // b goes, d changes, e comes (its name matches the filter), the others stay as they were.
     let t1 = t0 + Duration::from_secs(2);
@@ -207,8 +212,7 @@ fn export_leaves_out_the_rows_a_look_found_gone() {
 fn a_failed_look_backs_off_and_shows_then_a_good_one_resets() {
     let t0 = Instant::now();
     let mut app = loaded(t0);
-    let look = command(&mut app, "watch 3");
-    serve(&mut app, &look, &FIRST);
+    watch_looked(&mut app, "watch 3");
     for expected in [6, 12, 24] {
         let at = app.wake_at().expect("a deadline");
         let look = tick_at(&mut app, at);
@@ -246,8 +250,7 @@ fn a_failed_look_backs_off_and_shows_then_a_good_one_resets() {
 fn watch_off_drops_the_gone_rows_and_a_bad_interval_is_refused() {
     let t0 = Instant::now();
     let mut app = loaded(t0);
-    let look = command(&mut app, "watch 1");
-    serve(&mut app, &look, &FIRST);
+    watch_looked(&mut app, "watch 1");
     let look = tick_at(&mut app, t0 + Duration::from_secs(1));
     serve(&mut app, &look, &FIRST[..3]);
     assert_eq!(mark_of(&app, "d"), Some(Mark::Gone));
@@ -268,6 +271,41 @@ fn watch_off_drops_the_gone_rows_and_a_bad_interval_is_refused() {
         assert!(app.browser.watch.is_none());
         press(&mut app, KeyCode::Esc);
     }
+}
+
+/// The gone row leaves a sorted, filtered list: the sort and `/` go over the rows again and the
+/// cursor stays on its resource.
+#[test]
+fn watch_off_under_a_sort_and_a_filter_keeps_both_and_the_cursor() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    let sorted = command(&mut app, "sort name desc");
+    settle(&mut app, sorted);
+    key(&mut app, '/');
+    type_settled(&mut app, "a");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(ids(&app), ["c", "d", "b", "a"]);
+    // The cursor followed alpha, last now; one up is beta.
+    key(&mut app, 'k');
+    assert_eq!(app.browser.selected().and_then(|r| r.id()), Some("b"));
+    watch_looked(&mut app, "watch 1");
+    let look = tick_at(&mut app, t0 + Duration::from_secs(1));
+    serve(
+        &mut app,
+        &look,
+        &[("a", "alpha"), ("b", "beta"), ("c", "gamma")],
+    );
+    assert_eq!(mark_of(&app, "d"), Some(Mark::Gone));
+    assert_eq!(ids(&app), ["c", "d", "b", "a"]);
+
+    let off = command(&mut app, "watch off");
+    settle(&mut app, off);
+    assert_eq!(ids(&app), ["c", "b", "a"], "sorted and filtered still");
+    assert_eq!(
+        app.browser.selected().and_then(|r| r.id()),
+        Some("b"),
+        "the cursor stays on its row"
+    );
 }
 
 #[test]

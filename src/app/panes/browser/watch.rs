@@ -300,7 +300,7 @@ impl Browser {
     }
 
     /// The watch's deadline has come: a look, unless the listing is still loading its first
-    /// page (then the next look waits an interval).
+    /// page or a look or reload is under way (then the next look waits an interval).
     pub fn look(&mut self, ids: &mut RequestIds, now: Instant) -> Vec<Command> {
         let Some(watch) = self.watch.as_mut() else {
             return Vec::new();
@@ -399,7 +399,10 @@ impl Browser {
     }
 
     /// Takes the rows of these ids out of the listing (gone rows, once the watch stops).
-    /// The rows change places: `/`, `:where` and the sort go over them again.
+    /// The rows change places: `visible`, the sort's order and a sort job in flight held their
+    /// indices before, so all three start again (the sort first, over no rows shown, then `/`,
+    /// `:where` and the status filter put the rows that pass in its order), and the cursor goes
+    /// back to its resource by id once that shows.
     fn drop_rows(
         &mut self,
         gone: &HashSet<Box<str>>,
@@ -409,14 +412,18 @@ impl Browser {
         if gone.is_empty() {
             return Vec::new();
         }
+        let here = self.selected().and_then(|row| row.id().map(Box::from));
         if let Some(listing) = self.listing.loaded_mut() {
             listing
                 .rows
                 .retain(|r| r.id().is_none_or(|id| !gone.contains(id)));
         }
-        let mut commands = self.retest_all(ids);
-        self.refresh_visible(height);
+        self.visible.clear();
+        let mut commands: Vec<Command> = self.sort_restarted().into_iter().collect();
         commands.extend(self.resort(ids, height));
+        commands.extend(self.retest_all(ids));
+        self.reselect = here;
+        self.refresh_visible(height);
         commands
     }
 }
