@@ -308,6 +308,50 @@ fn watch_off_under_a_sort_and_a_filter_keeps_both_and_the_cursor() {
     );
 }
 
+/// A comparison that cannot read the rows' JSON: the look's rows come in unmarked, the gone row
+/// shown so far leaves with the rows before, and so does its mark (the title counts the loaded
+/// rows as the rows less the gone marks).
+#[test]
+fn a_failed_comparison_takes_the_gone_rows_and_their_marks_away() {
+    use super::job::JobOutput;
+    use super::panes::browser::watch::LookDiff;
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    watch_looked(&mut app, "watch 1");
+    let look = tick_at(&mut app, t0 + Duration::from_secs(1));
+    serve(&mut app, &look, &FIRST[..3]);
+    assert_eq!(mark_of(&app, "d"), Some(Mark::Gone));
+
+    let look = tick_at(&mut app, t0 + Duration::from_secs(2));
+    let id = page_request(&look).expect("a page request");
+    let compare = app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page(&FIRST[..3]))))),
+    ));
+    let Some(Command::Run { id, .. }) = compare.first() else {
+        panic!("the comparison job, not {compare:?}");
+    };
+    let unreadable: Result<LookDiff, String> = Err("the spill file is gone".into());
+    let after = app.update(Action::reply(
+        *id,
+        Delivery::Job(JobOutput::new(unreadable)),
+    ));
+    settle(&mut app, after);
+    assert_eq!(
+        ids(&app),
+        ["a", "b", "c"],
+        "the look's rows, the gone row left"
+    );
+    assert_eq!(app.browser.gone_shown(), 0, "no gone mark without its row");
+    assert_eq!(app.browser.summary().rows, 3);
+    let watch = app.browser.watch.as_ref().expect("watching");
+    assert!(
+        (watch.failure.as_deref()).is_some_and(|f| f.contains("the spill file is gone")),
+        "{:?}",
+        watch.failure
+    );
+}
+
 #[test]
 fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
     use super::job::Progress;

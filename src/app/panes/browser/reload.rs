@@ -120,7 +120,7 @@ impl Browser {
         let mut fresh = *reload.fresh;
         match diff {
             Ok(diff) => self.apply_look(&mut fresh, diff, now),
-            Err(why) => self.look_failed(format!("the rows could not be compared: {why}"), now),
+            Err(why) => self.compare_failed(&why, now),
         }
         self.catch_up(fresh, ids, height)
     }

@@ -91,8 +91,11 @@ impl Watch {
 
     /// How many rows carry each mark (new, changed, gone), for the title.
     pub fn counts(&self) -> [(Mark, usize); 3] {
-        [Mark::New, Mark::Changed, Mark::Gone]
-            .map(|m| (m, self.marks.values().filter(|(x, _)| *x == m).count()))
+        [Mark::New, Mark::Changed, Mark::Gone].map(|m| (m, self.count(m)))
+    }
+
+    fn count(&self, mark: Mark) -> usize {
+        self.marks.values().filter(|(m, _)| *m == mark).count()
     }
 
     /// A look failed: the next waits twice as long, up to the cap.
@@ -320,6 +323,16 @@ impl Browser {
         }
     }
 
+    /// The comparison could not read the rows' JSON: the look's rows come in unmarked, and the
+    /// gone rows shown so far leave with the rows they were shown among, so their marks go too
+    /// (a gone mark stands for a row shown: see [`Browser::gone_shown`]).
+    pub(super) fn compare_failed(&mut self, why: &str, now: Instant) {
+        if let Some(watch) = self.watch.as_mut() {
+            watch.marks.retain(|_, (mark, _)| *mark != Mark::Gone);
+        }
+        self.look_failed(format!("the rows could not be compared: {why}"), now);
+    }
+
     /// The look has caught up with the rows on screen: the comparison, as a job.
     pub(super) fn compare_look(&self, fresh: &Browser, id: RequestId) -> Command {
         let job = CompareLook {
@@ -386,16 +399,12 @@ impl Browser {
             .is_some_and(|l| matches!(l.more, super::More::End))
     }
 
-    /// How many rows are shown although gone (they are not loaded resources any more).
+    /// How many rows are shown although gone (they are not loaded resources any more). Each
+    /// gone mark stands for one row shown (`apply_look` shows a gone row exactly while its mark
+    /// lasts; `compare_failed` and `restart` drop both), so the marks are counted: the title
+    /// asks on every frame, and a scan of the rows would cost a lookup per row loaded.
     pub fn gone_shown(&self) -> usize {
-        match &self.watch {
-            Some(watch) => self
-                .rows()
-                .iter()
-                .filter(|r| watch.mark(r) == Some(Mark::Gone))
-                .count(),
-            None => 0,
-        }
+        self.watch.as_ref().map_or(0, |w| w.count(Mark::Gone))
     }
 
     /// Takes the rows of these ids out of the listing (gone rows, once the watch stops).
