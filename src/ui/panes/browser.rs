@@ -35,7 +35,8 @@ pub fn render(
     let areas = browser.areas(body);
     let mut title = title(browser);
     if let Some(watch) = &browser.watch {
-        title.push_str(&watching(watch, clock));
+        let room = usize::from(areas.table.width.saturating_sub(2)).saturating_sub(title.width());
+        title.push_str(&watching(watch, clock, room));
     }
     let block = Block::default()
         .borders(Borders::ALL)
@@ -134,32 +135,69 @@ fn title(browser: &Browser) -> String {
     format!(" Resources · {filter}{rows} ")
 }
 
-/// The title's end under `:watch`: live, when it last looked, what it marked, and why the last
-/// look failed. The time is UTC, as the list's.
-fn watching(watch: &Watch, (now, at): (DateTime<Utc>, Instant)) -> String {
-    let mut text = format!("· watching every {}s ", watch.every.as_secs());
-    if let Some(looked) = watch.looked {
+/// The title's end under `:watch`, in `room` columns if it can: that the list is live, what the
+/// looks marked, why the last look failed and when it last looked (UTC, as the list's times).
+/// Where that does not fit, the short form (`watching 5s · +1 ~2 x1 · 14:02:31`), then the
+/// short form without the time: what the looks found matters more than when.
+fn watching(watch: &Watch, (now, at): (DateTime<Utc>, Instant), room: usize) -> String {
+    let looked = watch.looked.map(|looked| {
         let ago =
             chrono::Duration::from_std(at.saturating_duration_since(looked)).unwrap_or_default();
-        text.push_str(&format!("· looked {} ", (now - ago).format("%H:%M:%S")));
-    }
-    let marks: Vec<String> = watch
-        .counts()
-        .iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(mark, n)| format!("{}{n} {}", mark.symbol(), mark.word()))
-        .collect();
-    if !marks.is_empty() {
-        text.push_str(&format!("· {} ", marks.join(" ")));
-    }
-    if let Some(why) = &watch.failure {
-        text.push_str(&format!(
-            "· look failed: {}; next in {}s ",
-            sanitize::line(why),
-            watch.delay.as_secs()
-        ));
+        (now - ago).format("%H:%M:%S").to_string()
+    });
+    let mut text = String::new();
+    for (words, time) in [
+        (true, looked.as_deref()),
+        (false, looked.as_deref()),
+        (false, None),
+    ] {
+        text = watching_in(watch, time, words);
+        if text.width() <= room {
+            break;
+        }
     }
     text
+}
+
+/// [`watching`] in words or (`words` false) short: the marks by their symbols alone, a failed
+/// look without its reason (the status bar said it); with the time of the last look if given.
+fn watching_in(watch: &Watch, looked: Option<&str>, words: bool) -> String {
+    let every = watch.every.as_secs();
+    let mut parts = vec![if words {
+        format!("watching every {every}s")
+    } else {
+        format!("watching {every}s")
+    }];
+    let marks: Vec<String> = (watch.counts().iter())
+        .filter(|(_, n)| *n > 0)
+        .map(|(mark, n)| {
+            let symbol = mark.symbol();
+            if words {
+                format!("{symbol}{n} {}", mark.word())
+            } else {
+                format!("{symbol}{n}")
+            }
+        })
+        .collect();
+    if !marks.is_empty() {
+        parts.push(marks.join(" "));
+    }
+    if let Some(why) = &watch.failure {
+        let next = watch.delay.as_secs();
+        parts.push(if words {
+            format!("look failed: {}; next in {next}s", sanitize::line(why))
+        } else {
+            format!("look failed; next in {next}s")
+        });
+    }
+    if let Some(time) = looked {
+        parts.push(if words {
+            format!("looked {time}")
+        } else {
+            time.to_owned()
+        });
+    }
+    format!("· {} ", parts.join(" · "))
 }
 
 /// The bottom border: what went wrong with the next page and how to go on.
