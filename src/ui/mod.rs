@@ -5,6 +5,7 @@
 mod bars;
 mod overlay;
 mod panes;
+mod popup_clear;
 pub mod text;
 pub mod theme;
 pub mod widgets;

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
+use super::popup_clear::PopupClear;
 use super::theme::Theme;
 use crate::app::layout;
 use crate::app::overlay::value::ValuePopup;
@@ -28,7 +29,7 @@ pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
     let popup = help.popup(area);
     let in_view = help.rows_in_view(area);
     let where_ = help.keys.name;
-    frame.render_widget(Clear, popup);
+    frame.render_widget(PopupClear, popup);
     let mut block = popup_block(theme, format!(" Keys · {where_} "));
     // Where the view is, when not everything fits.
     if entries.len() > in_view {
@@ -123,7 +124,7 @@ pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme,
     // Border, filter line, and at least one row (for "nothing matches").
     let rows = picker.visible.len().max(1) as u16;
     let popup = layout::centered(area, 44, rows.saturating_add(3).min(22));
-    frame.render_widget(Clear, popup);
+    frame.render_widget(PopupClear, popup);
     let legend = " ✓ listed now · rows loaded ";
     let mut block = popup_block(theme, " Type filter ".to_owned());
     if usize::from(popup.width) >= legend.chars().count() + 2 {
@@ -179,7 +180,7 @@ pub fn render_value(frame: &mut Frame, popup: &ValuePopup, theme: &Theme, body: 
     let area = popup.area(body);
     let inner = popup.text_area(body);
     let height = usize::from(inner.height);
-    frame.render_widget(Clear, area);
+    frame.render_widget(PopupClear, area);
     let mut block = popup_block(
         theme,
         format!(
@@ -237,7 +238,7 @@ pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, 
     let text_width = ERROR_WIDTH.min(area.width).saturating_sub(2);
     let wanted = super::text::wrapped_height(&lines, text_width).saturating_add(2);
     let popup = layout::centered(area, ERROR_WIDTH, wanted.max(ERROR_MIN_HEIGHT));
-    frame.render_widget(Clear, popup);
+    frame.render_widget(PopupClear, popup);
     let block = popup_block(theme, " Error ".to_owned())
         .border_style(theme.error())
         .title_bottom(Line::styled(" Esc close · j/k scroll ", theme.dim()));
