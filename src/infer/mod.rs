@@ -12,7 +12,8 @@
 //! - nested objects and arrays of objects inferred the same way, recursively;
 //! - `format: date-time` for a string field whose values all parse as RFC 3339;
 //! - `enum` for a string field with at most [`ENUM_MAX_VALUES`] distinct values over at least
-//!   [`ENUM_MIN_SAMPLES`] samples.
+//!   [`ENUM_MIN_SAMPLES`] samples, each a choice rather than prose (at most
+//!   [`shape::ENUM_VALUE_MAX_WORDS`] words and [`shape::ENUM_VALUE_MAX_CHARS`] characters).
 //!
 //! Capabilities default to list and read only. The number of samples is in the definition's
 //! `description` and in its schema's `x-appdeck-samples` (an annotation JSON Schema ignores).

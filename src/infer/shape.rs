@@ -10,6 +10,10 @@ use serde_json::{Map, Value, json};
 pub const ENUM_MAX_VALUES: usize = 8;
 /// ... over at least this many samples.
 pub const ENUM_MIN_SAMPLES: usize = 20;
+/// The longest value, in characters, an `enum` is made of.
+pub const ENUM_VALUE_MAX_CHARS: usize = 40;
+/// The most words a value of an `enum` has.
+pub const ENUM_VALUE_MAX_WORDS: usize = 3;
 
 /// Everything seen at one place.
 #[derive(Debug, Default)]
@@ -169,6 +173,14 @@ impl Shape {
     }
 }
 
+/// Whether a string could be one of a set of choices (`active`, `rolled_back`, `In review`)
+/// rather than free text: a few words at most, and short. A description repeated across the
+/// samples is still prose, and an `enum` of it would refuse the next one written.
+fn names_a_choice(value: &str) -> bool {
+    value.chars().count() <= ENUM_VALUE_MAX_CHARS
+        && value.split_whitespace().count() <= ENUM_VALUE_MAX_WORDS
+}
+
 impl Strings {
     fn add(&mut self, value: &str) {
         self.count += 1;
@@ -178,7 +190,7 @@ impl Strings {
         if let Some(distinct) = &mut self.distinct
             && !distinct.iter().any(|d| d == value)
         {
-            if distinct.len() == ENUM_MAX_VALUES {
+            if distinct.len() == ENUM_MAX_VALUES || !names_a_choice(value) {
                 self.distinct = None;
             } else {
                 distinct.push(value.to_owned());

@@ -118,6 +118,26 @@ fn an_enum_needs_at_most_8_values() {
 }
 
 #[test]
+fn free_text_seen_often_is_no_enum() {
+    let sentences = [
+        "Deploys the service to the staging cluster.",
+        "Nightly build of the main branch",
+    ];
+    let states = ["In review", "done"];
+    let samples: Vec<Value> = (0..31)
+        .map(|i| json!({"description": sentences[i % 2], "state": states[i % 2]}))
+        .collect();
+    let s = schema_of(&samples);
+    assert!(s["properties"]["description"].get("enum").is_none(), "{s}");
+    assert_eq!(s["properties"]["description"]["type"], "string");
+    assert_eq!(
+        s["properties"]["state"]["enum"],
+        json!(["In review", "done"]),
+        "a choice of two words is still one"
+    );
+}
+
+#[test]
 fn an_enum_needs_at_least_20_samples() {
     let s = schema_of(&cycling(19, 3));
     assert!(s["properties"]["state"].get("enum").is_none(), "{s}");
