@@ -246,14 +246,20 @@ fn a_failed_look_backs_off_and_shows_then_a_good_one_resets() {
     );
 }
 
-#[test]
-fn watch_off_drops_the_gone_rows_and_a_bad_interval_is_refused() {
-    let t0 = Instant::now();
+/// A list watched every second whose first look found `d` gone (at `t0` + 1 s).
+fn watched_with_d_gone(t0: Instant) -> App {
     let mut app = loaded(t0);
     watch_looked(&mut app, "watch 1");
     let look = tick_at(&mut app, t0 + Duration::from_secs(1));
     serve(&mut app, &look, &FIRST[..3]);
     assert_eq!(mark_of(&app, "d"), Some(Mark::Gone));
+    app
+}
+
+#[test]
+fn watch_off_drops_the_gone_rows_and_a_bad_interval_is_refused() {
+    let t0 = Instant::now();
+    let mut app = watched_with_d_gone(t0);
     assert_eq!(app.browser.rows().len(), 4);
     command(&mut app, "watch off");
     assert_eq!(ids(&app), ["a", "b", "c"]);
@@ -316,11 +322,7 @@ fn a_failed_comparison_takes_the_gone_rows_and_their_marks_away() {
     use super::job::JobOutput;
     use super::panes::browser::watch::LookDiff;
     let t0 = Instant::now();
-    let mut app = loaded(t0);
-    watch_looked(&mut app, "watch 1");
-    let look = tick_at(&mut app, t0 + Duration::from_secs(1));
-    serve(&mut app, &look, &FIRST[..3]);
-    assert_eq!(mark_of(&app, "d"), Some(Mark::Gone));
+    let mut app = watched_with_d_gone(t0);
 
     let look = tick_at(&mut app, t0 + Duration::from_secs(2));
     let id = page_request(&look).expect("a page request");
