@@ -200,4 +200,15 @@ fn infer_samples_one_type_up_to_the_limit() {
     assert_eq!(types[0]["property_json_schema"]["x-appdeck-samples"], 3);
     assert!(payload["app_id"].as_str().unwrap().contains("REPLACE-ME"));
     assert!(out.stderr.contains("from 3 resources"), "{}", out.stderr);
+
+    // The placeholders are never sent as they are: validate (and connect, whose checks they
+    // are) refuses them, naming each (issue 20 item 8).
+    let file = sandbox.path("skeleton.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let checked = run(sandbox.appdeck().args(["validate", file.to_str().unwrap()]));
+    assert_eq!(checked.code, 2, "{checked:?}");
+    for key in ["app_id", "version"] {
+        let said = format!("error at /{key}: `{key}` is a placeholder: replace it with");
+        assert!(checked.stdout.contains(&said), "{}", checked.stdout);
+    }
 }

@@ -518,11 +518,11 @@ pub struct InferArgs {
     /// Sample at most this many resources [default: all]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: Option<u32>,
-    /// The payload's app_id (a placeholder to replace by default)
-    #[arg(long, value_name = "ID", default_value = "REPLACE-ME-app-id")]
+    /// The payload's app_id (the default is a placeholder: validate and connect refuse it)
+    #[arg(long, value_name = "ID", default_value = crate::validate::PLACEHOLDER_APP_ID)]
     pub app_id: String,
-    /// The payload's version (a placeholder to replace by default)
-    #[arg(long, value_name = "VERSION", default_value = "0.0.0-REPLACE-ME")]
+    /// The payload's version (the default is a placeholder: validate and connect refuse it)
+    #[arg(long, value_name = "VERSION", default_value = crate::validate::PLACEHOLDER_VERSION)]
     pub version: String,
     #[command(flatten)]
     pub connection: ConnectionArgs,

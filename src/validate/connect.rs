@@ -23,10 +23,25 @@ const TYPE_SCHEMAS: &[&str] = &[
 ];
 const ACTION_SCHEMAS: &[&str] = &["input_json_schema", "output_json_schema"];
 
+/// The `app_id` and `version` a payload starts with when appdeck writes it (`appdeck infer`
+/// without `--app-id`/`--version`, the composer's `:connect new`): values no one would send, which
+/// [`check`] flags until they are replaced, so that a skeleton is never connected as it is.
+pub const PLACEHOLDER_APP_ID: &str = "REPLACE-ME-app-id";
+pub const PLACEHOLDER_VERSION: &str = "0.0.0-REPLACE-ME";
+/// What marks a value as one of those placeholders, whole or partly edited.
+const PLACEHOLDER_MARK: &str = "REPLACE-ME";
+
 pub(super) fn check(map: &Map<String, Value>, out: &mut Vec<Finding>) {
     unknown_fields(map, &["app_id", "version", "resources"], out);
-    required_string(map, "app_id", "", out);
-    required_string(map, "version", "", out);
+    let app_id = required_string(map, "app_id", "", out);
+    placeholder(app_id, "app_id", "your app's id", out);
+    let version = required_string(map, "version", "", out);
+    placeholder(
+        version,
+        "version",
+        "the version to connect (such as 1.0.0)",
+        out,
+    );
     match map.get("resources") {
         None => out.push(Finding::error(
             "/resources",
@@ -41,6 +56,17 @@ pub(super) fn check(map: &Map<String, Value>, out: &mut Vec<Finding>) {
             "/resources",
             wrong_type("an array of resource type definitions", other),
         )),
+    }
+}
+
+/// An error when `value` (the top-level `key`) is still a placeholder: `write` says what goes
+/// in its place.
+fn placeholder(value: Option<&str>, key: &str, write: &str, out: &mut Vec<Finding>) {
+    if value.is_some_and(|v| v.contains(PLACEHOLDER_MARK)) {
+        out.push(Finding::error(
+            &child("", key),
+            format!("`{key}` is a placeholder: replace it with {write}"),
+        ));
     }
 }
 
@@ -237,6 +263,29 @@ mod tests {
         assert_eq!(
             findings(json!({"app_id": "a", "version": "1", "resources": []})),
             ["warning at /resources: the version declares no resource types"]
+        );
+    }
+
+    /// What `appdeck infer` and `:connect new` write until told otherwise is never sent as it is.
+    #[test]
+    fn the_placeholder_app_id_and_version_are_errors_until_replaced() {
+        let mut payload = good();
+        payload["app_id"] = json!(PLACEHOLDER_APP_ID);
+        payload["version"] = json!(PLACEHOLDER_VERSION);
+        assert_eq!(
+            findings(payload.clone()),
+            [
+                "error at /app_id: `app_id` is a placeholder: replace it with your app's id",
+                "error at /version: `version` is a placeholder: replace it with the version to \
+                 connect (such as 1.0.0)",
+            ]
+        );
+        // Half edited is still a placeholder; replaced, it is not.
+        payload["app_id"] = json!("acme-REPLACE-ME-app-id");
+        payload["version"] = json!("1.0.0");
+        assert_eq!(
+            findings(payload),
+            ["error at /app_id: `app_id` is a placeholder: replace it with your app's id"]
         );
     }
 

@@ -22,6 +22,7 @@ use crate::api::field::json_type_name;
 use crate::sanitize;
 
 pub(crate) use common::is_rfc3339;
+pub use connect::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
 pub use syntax::parse_json;
 
 /// What a payload is, told from its fields.
