@@ -1059,6 +1059,35 @@ fn connect_inferring() {
     });
 }
 
+/// `:connect new` (here `C` with no app known) once the types are inferred: the app_id and
+/// version are `appdeck infer`'s placeholders, marked on their lines and listed as findings, the
+/// cursor on the first (issue 20 item 8).
+fn connect_new_app(size: (u16, u16)) -> App {
+    let mut app = loaded_app(size);
+    app.report = std::sync::Arc::new(appdeck::app::panes::report::ReportContext {
+        base_url: "http://127.0.0.1:8080/api/v1".into(),
+        ..Default::default()
+    });
+    let opened = press(&mut app, KeyCode::Char('C'));
+    settle(&mut app, opened);
+    app
+}
+
+#[test]
+fn connect_new_app_placeholders() {
+    snapshot("connect_new_app_placeholders", connect_new_app);
+}
+
+/// Its review names what the checks reject: what to replace before sending.
+#[test]
+fn connect_new_app_review() {
+    snapshot("connect_new_app_review", |size| {
+        let mut app = connect_new_app(size);
+        press(&mut app, KeyCode::Char('s'));
+        app
+    });
+}
+
 /// The overview (`4`): the loaded rows by type and by status (the status chart focused, its
 /// first bar selected), and when they were updated over three weeks.
 #[test]

@@ -16,6 +16,7 @@ use crate::sanitize;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::json_editor::{self, FindingsText};
 use crate::ui::widgets::send;
+use crate::validate::Severity;
 
 pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
     if let Some(picker) = &composer.picker {
@@ -283,6 +284,21 @@ fn render_review(
             )
         };
         lines.push(Line::from(Span::styled(text, theme.warning())));
+    }
+    // What the checks reject, by name: a placeholder `app_id` says what to replace.
+    let rejected = composer.findings.iter().map(|l| &l.finding);
+    for finding in rejected.filter(|f| f.severity == Severity::Error) {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{} ", finding.severity), theme.error()),
+            Span::styled(
+                match finding.pointer.as_str() {
+                    "" => "(payload)".to_owned(),
+                    pointer => sanitize::line(pointer).into_owned(),
+                },
+                theme.key(),
+            ),
+            Span::raw(format!(": {}", sanitize::line(&finding.message))),
+        ]));
     }
     match (&composer.diff.against, &composer.diff.changes) {
         (Some(b), Some(changes)) => {

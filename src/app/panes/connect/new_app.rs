@@ -11,10 +11,7 @@ use crate::app::RequestId;
 use crate::app::panes::browser::bodies::{Bodies, BodyId};
 use crate::app::panes::browser::row::Row;
 use crate::infer::Inference;
-
-/// The `app_id` and `version` a new app starts with, for the user to change.
-pub const NEW_APP_ID: &str = "new-app";
-pub const NEW_APP_VERSION: &str = "0.1.0";
+use crate::validate::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
 
 /// What the background inference needs: the list's rows as they were when the composer opened,
 /// as where their compact JSON is kept (read and parsed there, not on the UI thread).
@@ -47,7 +44,9 @@ impl crate::app::job::Job for InferJob {
     }
 }
 
-/// A new app whose types are inferred from the job's rows. Pure; runs off the UI thread.
+/// A new app whose types are inferred from the job's rows. Pure; runs off the UI thread. Its
+/// `app_id` and `version` are `appdeck infer`'s placeholders, which the composer's checks (those
+/// of `appdeck validate`) flag as errors until the user writes real ones.
 pub fn infer(job: &InferJob) -> Start {
     let mut inference = Inference::new();
     // The bodies of the list's own rows are always there; were one not, it is left out.
@@ -60,7 +59,7 @@ pub fn infer(job: &InferJob) -> Start {
         ControlFlow::Continue(())
     });
     Start::Inferred {
-        payload: inference.connect_payload(NEW_APP_ID, NEW_APP_VERSION),
+        payload: inference.connect_payload(PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION),
         samples: inference.samples(),
     }
 }
@@ -90,7 +89,7 @@ mod tests {
             panic!("a new app's start")
         };
         assert_eq!(samples, 5, "every row counts, typed or not");
-        assert_eq!(payload["app_id"], NEW_APP_ID);
+        assert_eq!(payload["app_id"], PLACEHOLDER_APP_ID);
         assert_eq!(
             payload["resources"],
             json!(crate::infer::infer_types(&values))

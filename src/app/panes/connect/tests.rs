@@ -416,7 +416,10 @@ fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
     let commands = settle(&mut app, filled);
     let composer = connect(&app);
     assert!(!composer.waiting_for_inference());
-    assert_eq!(composer.app_id().as_deref(), Some("new-app"));
+    assert_eq!(
+        composer.app_id().as_deref(),
+        Some(crate::validate::PLACEHOLDER_APP_ID)
+    );
     let names: Vec<&str> = composer.outline.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["repository", "team"], "checked and outlined");
     assert!(
@@ -425,6 +428,51 @@ fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
             .any(|c| matches!(c, Command::LoadDraft { .. })),
         "the new app's draft is looked up once its payload is there"
     );
+}
+
+/// Issue 20 item 8: a new app starts from `appdeck infer`'s placeholder `app_id` and `version`,
+/// which the checks flag on their lines (the cursor and the status bar point at them); one
+/// `Enter` in the review does not send them. Written over, they are no longer findings.
+#[test]
+fn a_new_apps_placeholder_app_id_and_version_are_findings_until_replaced() {
+    use crate::validate::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION, Severity};
+    let mut app = app_knowing_no_app();
+    let (id, job) = infer_asked(&app.update(Action::Connect));
+    let start = Box::new(super::new_app::infer(&job));
+    let filled = app.update(Action::reply(id, Delivery::Job(JobOutput::new(*start))));
+    settle(&mut app, filled);
+    assert!(
+        matches!(&app.notice, Some(Notice::Info(m)) if m.starts_with("new app: replace its app_id and version;")),
+        "{:?}",
+        app.notice
+    );
+    let composer = connect(&app);
+    let flagged: Vec<_> = (composer.findings.iter())
+        .map(|l| (l.finding.pointer.as_str(), l.at.0, l.finding.severity))
+        .collect();
+    assert_eq!(
+        flagged,
+        [
+            ("/app_id", 1, Severity::Error),
+            ("/version", 2, Severity::Error)
+        ]
+    );
+    assert_eq!(composer.payload.cursor().0, 1, "the cursor waits on app_id");
+
+    key(&mut app, 's');
+    let first = press(&mut app, KeyCode::Enter);
+    assert!(
+        !first.iter().any(|c| matches!(c, Command::Api { .. })),
+        "one Enter does not send the placeholders: {first:?}"
+    );
+    assert!(matches!(&app.notice, Some(Notice::Info(m)) if m.contains("2 finding(s)")));
+    press(&mut app, KeyCode::Esc);
+    let text = connect(&app).text();
+    let written = text
+        .replace(PLACEHOLDER_APP_ID, "acme-inventory")
+        .replace(PLACEHOLDER_VERSION, "1.0.0");
+    edit_externally(&mut app, written);
+    assert_eq!(connect(&app).findings, vec![]);
 }
 
 #[test]
@@ -463,7 +511,10 @@ fn an_inference_for_a_closed_or_reopened_composer_is_dropped_and_esc_works_while
     let start = Box::new(super::new_app::infer(&job));
     let filled = app.update(Action::reply(second, Delivery::Job(JobOutput::new(*start))));
     settle(&mut app, filled);
-    assert_eq!(connect(&app).app_id().as_deref(), Some("new-app"));
+    assert_eq!(
+        connect(&app).app_id().as_deref(),
+        Some(crate::validate::PLACEHOLDER_APP_ID)
+    );
 }
 
 #[test]
@@ -487,7 +538,10 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
     let start = Box::new(super::new_app::infer(&job));
     let filled = app.update(Action::reply(id, Delivery::Job(JobOutput::new(*start))));
     settle(&mut app, filled);
-    assert_eq!(connect(&app).app_id().as_deref(), Some("new-app"));
+    assert_eq!(
+        connect(&app).app_id().as_deref(),
+        Some(crate::validate::PLACEHOLDER_APP_ID)
+    );
 
     // Another app picked while it runs: its result is not wanted any more.
     press(&mut app, KeyCode::Esc);

@@ -21,6 +21,7 @@ use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, News, Outcome, Pane};
 use crate::app::widgets::draft::{Restored, age_words};
 use crate::app::widgets::json_editor::{self, escape_controls};
+use crate::app::widgets::locate::position_of;
 use crate::app::widgets::send_flow::{self, Phase, Target};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
@@ -348,7 +349,18 @@ impl ConnectComposer {
     /// draft of its app looked up.
     fn start_from(&mut self, start: &Start, cx: &mut Ctx) -> Vec<Command> {
         *self = ConnectComposer::from_start(&self.base_url, self.known.clone(), start);
-        cx.info(format!("starting from {}", sanitize::line(&start.label())));
+        if let Start::Inferred { samples, .. } = start {
+            // Its app_id and version are placeholders the checks flag: the cursor waits on the
+            // first, and the status bar says so first (it is cut at 80 columns).
+            let (line, column) = position_of(&self.text(), "/app_id");
+            json_editor::jump_to(&mut self.payload, line, column);
+            cx.info(format!(
+                "new app: replace its app_id and version; types inferred from {samples} loaded \
+                 row(s)"
+            ));
+        } else {
+            cx.info(format!("starting from {}", sanitize::line(&start.label())));
+        }
         let mut commands = self.analyse(cx.ids);
         commands.push(self.load_draft(cx.ids.issue()));
         commands
@@ -524,7 +536,7 @@ impl ConnectComposer {
             return;
         };
         let text = self.text();
-        let (line, column) = crate::app::widgets::locate::position_of(&text, &change.path);
+        let (line, column) = position_of(&text, &change.path);
         self.focus = ConnectPart::Payload;
         json_editor::jump_to(&mut self.payload, line, column);
         self.payload.move_cursor(CursorMove::Head);
