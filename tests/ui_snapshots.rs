@@ -1088,6 +1088,20 @@ fn connect_new_app_review() {
     });
 }
 
+/// `Enter` on the outline's last type: its definition from the top of the editor (issue 20
+/// item 8; it was its opening line on the editor's last row).
+#[test]
+fn connect_outline_enter_on_the_last_type() {
+    snapshot("connect_outline_enter_on_the_last_type", |size| {
+        let mut app = connect_app(size);
+        draw(&app);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Char('G'));
+        press(&mut app, KeyCode::Enter);
+        app
+    });
+}
+
 /// The overview (`4`): the loaded rows by type and by status (the status chart focused, its
 /// first bar selected), and when they were updated over three weeks.
 #[test]

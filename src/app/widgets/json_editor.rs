@@ -48,6 +48,27 @@ pub fn jump_to(area: &mut TextArea<'_>, line: usize, column: usize) {
     area.move_cursor(CursorMove::Jump(clamp(line), clamp(column)));
 }
 
+/// Moves the cursor to a 0-based line and column and scrolls that line to the top of the editor
+/// (as far as the text goes: its last `height` lines fill the editor), for a jump to something
+/// that starts there, such as a type's definition. [`jump_to`] alone scrolls as little as it
+/// can, which leaves a line from below on the editor's last row and what starts there out of
+/// sight. `height`: the rows the editor is drawn with (the pane's layout says).
+pub fn jump_to_top(area: &mut TextArea<'_>, line: usize, column: usize, height: usize) {
+    let lines = area.lines().len();
+    let line = line.min(lines.saturating_sub(1));
+    let wanted = line.min(lines.saturating_sub(height.max(1)));
+    // The editor's rows are u16 and it scrolls by i16 steps.
+    let (top, _) = area.scroll_offset();
+    let mut delta = wanted.min(usize::from(u16::MAX)) as i64 - i64::from(top);
+    while delta != 0 {
+        let step = delta.clamp(i64::from(i16::MIN), i64::from(i16::MAX));
+        area.scroll((step as i16, 0));
+        delta -= step;
+    }
+    // Scrolling keeps the cursor in view by moving it: put it where it is wanted.
+    jump_to(area, line, column);
+}
+
 /// Pasted text for the editor: control characters other than newline and tab become `\u`
 /// escapes (the same data inside a JSON string), so none reaches the terminal raw.
 pub fn escape_controls(text: &str) -> String {

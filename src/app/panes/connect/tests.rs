@@ -178,6 +178,36 @@ fn c_opens_the_newest_known_version_and_enter_on_the_outline_jumps_to_its_type()
     assert_eq!(app.stack.layers().len(), 1);
 }
 
+/// Issue 20 item 8: `Enter` on the outline's last type brought only its opening line into view,
+/// on the editor's last row. Now the type's first line goes to the top (as far as the text goes),
+/// its definition below it, at 80x24 as at 120x40.
+#[test]
+fn enter_on_the_outlines_last_type_scrolls_its_definition_into_view_from_the_top() {
+    use crate::app::harness::{draw, line};
+    use crate::ui::theme::Theme;
+    for (width, height) in [(80, 24), (120, 40)] {
+        let mut app = app_knowing(Vec::new());
+        app.update(Action::Resize { width, height });
+        key(&mut app, 'C');
+        // The event loop draws a frame between keys: the editor keeps where it was scrolled.
+        draw(&app, &Theme::COLOR, chrono::Utc::now());
+        press(&mut app, KeyCode::Tab);
+        key(&mut app, 'G');
+        let target = connect(&app).outline.last().cloned().expect("types");
+        press(&mut app, KeyCode::Enter);
+        let composer = connect(&app);
+        assert_eq!(composer.payload.cursor(), target.at);
+        let screen = draw(&app, &Theme::COLOR, chrono::Utc::now());
+        // Row 0 is the status bar, row 1 the editor's top border: its text starts on row 2.
+        let (first, second) = (line(&screen, 2), line(&screen, 3));
+        assert!(
+            first.contains(&format!(" {} ", target.at.0 + 1))
+                && second.contains(&format!("\"type\": \"{}\"", target.name)),
+            "{width}x{height}: the type's first lines at the top:\n{first}\n{second}"
+        );
+    }
+}
+
 #[test]
 fn typing_edits_the_payload_u_undoes_and_every_change_is_checked() {
     let mut app = app_knowing(Vec::new());

@@ -510,7 +510,13 @@ impl ConnectComposer {
         };
         let (line, column) = entry.at;
         self.focus = ConnectPart::Payload;
-        json_editor::jump_to(&mut self.payload, line, column);
+        let height = self.editor_height(cx.body);
+        json_editor::jump_to_top(&mut self.payload, line, column, height);
+    }
+
+    /// The rows of text the editor shows in `body` (laid out with the editor focused).
+    fn editor_height(&self, body: ratatui::layout::Rect) -> usize {
+        usize::from(crate::app::layout::inset(self.areas(body).editor).height)
     }
 
     /// Selects the finding `step` away from the current one and moves the cursor where it points.
