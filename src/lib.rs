@@ -3,7 +3,7 @@
 //!
 //! - [`api`]: models, the HTTP client, errors, paging;
 //! - [`config`]: base URL, token and profiles; [`bounded_read`]: reading the files they name;
-//! - [`schema`] and [`validate`]: offline checks of payloads;
+//! - [`schema`] and [`validate`]: offline checks of payloads; [`placeholder`]: values that pass them;
 //! - [`diff`] and [`infer`]: comparing connect payloads, inferring type definitions;
 //! - [`sandbox`]: the local stand-in for the service;
 //! - [`text`]: fitting text to terminal cells, for the CLI's tables and the TUI;
@@ -23,6 +23,7 @@ pub mod infer;
 pub mod jq;
 pub mod log_file;
 pub mod out;
+pub mod placeholder;
 pub mod sandbox;
 pub mod sanitize;
 pub mod schema;

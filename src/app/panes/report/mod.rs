@@ -5,10 +5,8 @@
 //! are mapped to editor lines by `locate.rs`), where its parts go in `layout.rs`.
 
 pub mod check;
-
 pub mod draft;
 pub mod external;
-pub mod fill;
 pub mod keys;
 pub mod layout;
 mod update;

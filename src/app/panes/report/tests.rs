@@ -280,12 +280,67 @@ fn f_fills_the_required_properties_and_u_takes_them_back() {
     composer_mut(&mut app).replace_resource(&text);
     key(&mut app, 'f');
     let filled: Value = serde_json::from_str(&composer(&app).resource_text()).unwrap();
-    assert_eq!(filled["properties"]["full_name"], json!(""));
+    // The demo's `full_name` has minLength 3 and the pattern `^[^/]+/[^/]+$`.
+    assert_eq!(filled["properties"]["full_name"], json!("a/a"));
     assert_eq!(filled["unknown_field"], json!({"kept": [1, 2]}));
+    assert!(
+        composer(&app).findings.is_empty(),
+        "{:?}",
+        composer(&app).findings
+    );
     key(&mut app, 'u');
     key(&mut app, 'u');
     assert_eq!(composer(&app).resource_text(), text);
 }
+
+/// The composer opened with `R` on the first row, its type's schema being `schema`.
+fn composing_under(schema: Value) -> App {
+    let mut app = app();
+    let types = json!({"app_id": "t", "version": "1.0.0", "resources": [
+        {"type": "repository", "property_json_schema": schema}
+    ]});
+    app.report = Arc::new(ReportContext {
+        base_url: BASE.to_owned(),
+        types: Some(Arc::new(types)),
+        run_tag: "test".to_owned(),
+    });
+    key(&mut app, 'R');
+    app
+}
+
+#[test]
+fn f_fills_values_that_meet_min_length_and_pattern_and_names_what_it_cannot() {
+    let mut app = composing_under(json!({
+        "type": "object",
+        "required": ["key", "label", "twice"],
+        "properties": {
+            "key": {"type": "string", "minLength": 5, "pattern": "^[a-z]+-[0-9]+$"},
+            "label": {"type": "string", "minLength": 5},
+            "twice": {"type": "string", "pattern": "^(ab)\\1$"}
+        }
+    }));
+    key(&mut app, 'f');
+    let filled: Value = serde_json::from_str(&composer(&app).resource_text()).unwrap();
+    assert_eq!(filled["properties"]["key"], json!("aa-00"));
+    assert_eq!(filled["properties"]["label"], json!("xxxxx"));
+    assert_eq!(
+        filled["properties"]["twice"],
+        json!(""),
+        "the placeholder stays"
+    );
+    let pointers: Vec<&str> = composer(&app)
+        .findings
+        .iter()
+        .map(|f| f.finding.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/response/resource/properties/twice"]);
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(e)) if e.contains("of twice: write it")),
+        "{:?}",
+        app.notice
+    );
+}
+
 
 #[test]
 fn review_then_send_then_an_ok_answer_refreshes_the_list() {

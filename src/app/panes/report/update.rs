@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::draft::age_words;
 use super::external::EditOutcome;
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
-use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, ReportComposer, fill};
+use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, ReportComposer};
 use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Outcome, Pane};
@@ -332,15 +332,24 @@ impl ReportComposer {
             cx.error("`properties` is not an object: nothing filled");
             return Vec::new();
         };
-        let added = fill::fill_required(properties, &schema);
-        if added.is_empty() {
+        let filled = crate::placeholder::fill_required(properties, &schema);
+        if filled.added.is_empty() {
             cx.info("every required property is there");
             return Vec::new();
         }
         let text = serde_json::to_string_pretty(&resource).unwrap_or_default();
         self.replace_resource(&text);
         self.field = Field::Resource;
-        cx.info(format!("filled {}; u undoes", added.join(", ")));
+        let added = filled.added.join(", ");
+        if filled.unsatisfied.is_empty() {
+            cx.info(format!("filled {added}; u undoes"));
+        } else {
+            // The checks mark these lines; saying their names tells what is left to write.
+            let left = filled.unsatisfied.join(", ");
+            cx.error(format!(
+                "filled {added}; no value fits the schema of {left}: write it (n goes to the findings); u undoes"
+            ));
+        }
         self.changed(cx)
     }
 
