@@ -98,6 +98,23 @@ mod tests {
         assert_eq!(size_of(&area), text_of(&area).len() + 1);
     }
 
+    /// The editor's undo (a patch of the vendored crate) takes back a run of Delete up to the
+    /// start of a word, and a redo deletes it again.
+    #[test]
+    fn a_run_of_delete_is_one_undo_step_per_word() {
+        let mut area = new_editor("hello world");
+        for _ in 0..8 {
+            area.delete_next_char();
+        }
+        assert_eq!(text_of(&area), "rld");
+        assert!(area.undo());
+        assert_eq!(text_of(&area), "world");
+        assert!(area.undo());
+        assert_eq!(text_of(&area), "hello world");
+        assert!(area.redo());
+        assert_eq!(text_of(&area), "world");
+    }
+
     #[test]
     fn pasted_controls_become_escapes() {
         assert_eq!(escape_controls("a\r\nb\u{1b}[2J\t"), "a\nb\\u001b[2J\t");

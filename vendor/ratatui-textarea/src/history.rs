@@ -128,6 +128,54 @@ pub struct History {
     index: usize,
     max_items: usize,
     edits: VecDeque<Edit>,
+    /// appdeck patch: the last edit is a run of typed (or backspaced) characters that the next
+    /// one may join, so that undo takes back a word, not a character.
+    run_open: bool,
+}
+
+/// appdeck patch: whether `c` belongs to a word (a run of typing breaks before a word starts).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// appdeck patch: the edit that does `prev` then `next`, when `next` types (or deletes) the
+/// character right after (or before) `prev`'s run on the same line and does not start a new
+/// word: `hello ` is one step and `world` the next, as in other editors.
+fn joined(prev: &Edit, next: &Edit) -> Option<Edit> {
+    let (run, c) = match (&prev.kind, &next.kind) {
+        (EditKind::InsertChar(a), EditKind::InsertChar(c)) => (a.to_string(), *c),
+        (EditKind::InsertStr(s), EditKind::InsertChar(c)) => (s.clone(), *c),
+        (EditKind::DeleteChar(a), EditKind::DeleteChar(c)) => (a.to_string(), *c),
+        (EditKind::DeleteStr(s), EditKind::DeleteChar(c)) => (s.clone(), *c),
+        _ => return None,
+    };
+    let same_line = prev.after.row == next.before.row && prev.after.row == next.after.row;
+    let at = |a: &Pos, b: &Pos| a.offset == b.offset && a.col == b.col;
+    // The new text in reading order: typing and Delete add after the run, Backspace before it.
+    let (kind, before, after, left, right) = match &prev.kind {
+        EditKind::InsertChar(_) | EditKind::InsertStr(_) if at(&prev.after, &next.before) => {
+            let text = format!("{run}{c}");
+            let kind = EditKind::InsertStr(text);
+            (kind, prev.before.clone(), next.after.clone(), run.chars().last()?, c)
+        }
+        EditKind::DeleteChar(_) | EditKind::DeleteStr(_) if at(&prev.after, &next.before) => {
+            let kind = EditKind::DeleteStr(format!("{c}{run}"));
+            (kind, prev.before.clone(), next.after.clone(), c, run.chars().next()?)
+        }
+        EditKind::DeleteChar(_) | EditKind::DeleteStr(_) if at(&prev.after, &next.after) => {
+            let width = next.before.offset - next.after.offset;
+            let before = Pos::new(
+                prev.before.row,
+                prev.before.col + 1,
+                prev.before.offset + width,
+            );
+            let kind = EditKind::DeleteStr(format!("{run}{c}"));
+            (kind, before, prev.after.clone(), run.chars().last()?, c)
+        }
+        _ => return None,
+    };
+    let starts_a_word = !is_word_char(left) && is_word_char(right);
+    (same_line && !starts_a_word).then(|| Edit::new(kind, before, after))
 }
 
 impl History {
@@ -136,12 +184,25 @@ impl History {
             index: 0,
             max_items,
             edits: VecDeque::new(),
+            run_open: false,
         }
     }
 
     pub fn push(&mut self, edit: Edit) {
         if self.max_items == 0 {
             return;
+        }
+
+        // appdeck patch: a typed character joins the run of typing before it (see `joined`).
+        let typed = matches!(edit.kind, EditKind::InsertChar(_) | EditKind::DeleteChar(_));
+        let run_open = std::mem::replace(&mut self.run_open, typed);
+        if typed && run_open && self.index == self.edits.len() {
+            if let Some(last) = self.edits.back_mut() {
+                if let Some(run) = joined(last, &edit) {
+                    *last = run;
+                    return;
+                }
+            }
         }
 
         if self.edits.len() == self.max_items {
@@ -158,6 +219,7 @@ impl History {
     }
 
     pub fn redo(&mut self, lines: &mut Vec<String>) -> Option<DataCursor> {
+        self.run_open = false;
         if self.index == self.edits.len() {
             return None;
         }
@@ -168,6 +230,7 @@ impl History {
     }
 
     pub fn undo(&mut self, lines: &mut Vec<String>) -> Option<DataCursor> {
+        self.run_open = false;
         self.index = self.index.checked_sub(1)?;
         let edit = &self.edits[self.index];
         edit.undo(lines);

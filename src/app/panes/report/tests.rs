@@ -341,6 +341,31 @@ fn f_fills_values_that_meet_min_length_and_pattern_and_names_what_it_cannot() {
     );
 }
 
+#[test]
+fn undo_takes_back_a_word_not_a_character() {
+    let mut app = composing();
+    composer_mut(&mut app).replace_resource("");
+    composer_mut(&mut app).field = Field::Resource;
+    press(&mut app, KeyCode::Enter);
+    type_text(&mut app, "hello world");
+    assert_eq!(composer(&app).resource_text(), "hello world");
+    // `^u` in the editor, `u` out of it: one word each.
+    ctrl(&mut app, 'u');
+    assert_eq!(composer(&app).resource_text(), "hello ");
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, 'u');
+    assert_eq!(composer(&app).resource_text(), "");
+    ctrl(&mut app, 'r');
+    assert_eq!(composer(&app).resource_text(), "hello ");
+    // Backspaces come back a word at a time too.
+    press(&mut app, KeyCode::Enter);
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Backspace);
+    }
+    assert_eq!(composer(&app).resource_text(), "hel");
+    ctrl(&mut app, 'u');
+    assert_eq!(composer(&app).resource_text(), "hello ");
+}
 
 #[test]
 fn review_then_send_then_an_ok_answer_refreshes_the_list() {
