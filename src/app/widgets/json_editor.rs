@@ -34,12 +34,68 @@ pub fn size_of(area: &TextArea<'_>) -> usize {
     area.lines().iter().map(|l| l.len() + 1).sum()
 }
 
-/// Replaces the whole text, undoably (the cut, then the insert), cursor back at the top.
+/// Replaces the whole text, undoably, cursor back at the top. Only the part that differs is
+/// cut and inserted: `f` adding properties is one insert, which one `u` takes back, and an undo
+/// never shows the editor empty between the cut and the insert.
 pub fn replace_text(area: &mut TextArea<'_>, text: &str) {
-    area.select_all();
-    area.cut();
-    area.insert_str(text);
-    area.move_cursor(CursorMove::Top);
+    let old = text_of(area);
+    let (start, old_end, new_end) = differing_part(&old, text);
+    match (
+        position_of_char(&old, start),
+        position_of_char(&old, old_end),
+    ) {
+        (Some(from), Some(to)) => {
+            area.move_cursor(CursorMove::Jump(from.0, from.1));
+            if old_end > start {
+                area.start_selection();
+                area.move_cursor(CursorMove::Jump(to.0, to.1));
+                area.cut();
+            }
+            let inserted: String = text.chars().skip(start).take(new_end - start).collect();
+            area.insert_str(inserted);
+        }
+        // Past what a cursor jump can reach (65,536 lines or columns): all of it.
+        _ => {
+            area.select_all();
+            area.cut();
+            area.insert_str(text);
+        }
+    }
+    area.move_cursor(CursorMove::Jump(0, 0));
+}
+
+/// In characters: where `old` and `new` start to differ, and where the differing part ends in
+/// each (their common prefix and suffix, not overlapping, left out).
+fn differing_part(old: &str, new: &str) -> (usize, usize, usize) {
+    let (old_chars, new_chars): (Vec<char>, Vec<char>) =
+        (old.chars().collect(), new.chars().collect());
+    let prefix = old_chars
+        .iter()
+        .zip(&new_chars)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let room = old_chars.len().min(new_chars.len()) - prefix;
+    let suffix = old_chars
+        .iter()
+        .rev()
+        .zip(new_chars.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, old_chars.len() - suffix, new_chars.len() - suffix)
+}
+
+/// The line and column of the `index`th character of `text`, if a cursor jump reaches them.
+fn position_of_char(text: &str, index: usize) -> Option<(u16, u16)> {
+    let before: String = text.chars().take(index).collect();
+    let line = before.matches('\n').count();
+    let column = before
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .count();
+    Some((u16::try_from(line).ok()?, u16::try_from(column).ok()?))
 }
 
 /// Moves the cursor to a 0-based line and character column (clamped by the editor).
@@ -85,6 +141,25 @@ pub fn escape_controls(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replacing_the_text_changes_only_what_differs_and_one_undo_takes_an_insert_back() {
+        let before = "{\n  \"a\": 1\n}";
+        let mut area = new_editor(before);
+        replace_text(&mut area, "{\n  \"a\": 1,\n  \"b\": \"é\"\n}");
+        assert_eq!(text_of(&area), "{\n  \"a\": 1,\n  \"b\": \"é\"\n}");
+        assert_eq!(area.cursor(), (0, 0));
+        assert!(area.undo());
+        assert_eq!(text_of(&area), before);
+        assert!(!area.undo(), "one step");
+        // A change inside a line: the differing part is cut, then the new one inserted.
+        replace_text(&mut area, "{\n  \"a\": 22\n}");
+        assert_eq!(text_of(&area), "{\n  \"a\": 22\n}");
+        replace_text(&mut area, "x");
+        assert_eq!(text_of(&area), "x");
+        replace_text(&mut area, "");
+        assert_eq!(text_of(&area), "");
+    }
 
     #[test]
     fn replacing_the_text_can_be_undone() {

@@ -288,6 +288,7 @@ fn f_fills_the_required_properties_and_u_takes_them_back() {
         "{:?}",
         composer(&app).findings
     );
+    // The fill changed the blank line left by the removal too: a cut, then an insert.
     key(&mut app, 'u');
     key(&mut app, 'u');
     assert_eq!(composer(&app).resource_text(), text);
@@ -319,6 +320,7 @@ fn f_fills_values_that_meet_min_length_and_pattern_and_names_what_it_cannot() {
             "twice": {"type": "string", "pattern": "^(ab)\\1$"}
         }
     }));
+    let before = composer(&app).resource_text();
     key(&mut app, 'f');
     let filled: Value = serde_json::from_str(&composer(&app).resource_text()).unwrap();
     assert_eq!(filled["properties"]["key"], json!("aa-00"));
@@ -339,6 +341,9 @@ fn f_fills_values_that_meet_min_length_and_pattern_and_names_what_it_cannot() {
         "{:?}",
         app.notice
     );
+    // Added to a resource as the composer shows it, the properties are one insert: one `u`.
+    key(&mut app, 'u');
+    assert_eq!(composer(&app).resource_text(), before);
 }
 
 #[test]
