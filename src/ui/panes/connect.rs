@@ -18,6 +18,9 @@ use crate::ui::widgets::json_editor::{self, FindingsText};
 use crate::ui::widgets::send;
 use crate::validate::Severity;
 
+/// What stands for the whole payload where a finding has an empty pointer.
+const PAYLOAD: &str = "(payload)";
+
 pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
     if let Some(picker) = &composer.picker {
         render_picker(frame, picker, theme, area);
@@ -41,7 +44,7 @@ pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area
             let findings: Vec<_> = composer.findings.iter().map(|l| &l.finding).collect();
             let text = FindingsText {
                 none: "the payload passes the checks of appdeck validate",
-                whole: "(payload)",
+                whole: PAYLOAD,
             };
             let focused = composer.focus == ConnectPart::Findings;
             let state = (composer.finding, focused, composer.diff.running.is_some());
@@ -287,19 +290,11 @@ fn render_review(
     }
     // What the checks reject, by name: a placeholder `app_id` says what to replace.
     let rejected = composer.findings.iter().map(|l| &l.finding);
-    for finding in rejected.filter(|f| f.severity == Severity::Error) {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{} ", finding.severity), theme.error()),
-            Span::styled(
-                match finding.pointer.as_str() {
-                    "" => "(payload)".to_owned(),
-                    pointer => sanitize::line(pointer).into_owned(),
-                },
-                theme.key(),
-            ),
-            Span::raw(format!(": {}", sanitize::line(&finding.message))),
-        ]));
-    }
+    lines.extend(
+        rejected
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| json_editor::finding_line(theme, f, PAYLOAD)),
+    );
     match (&composer.diff.against, &composer.diff.changes) {
         (Some(b), Some(changes)) => {
             lines.push(Line::from(Span::styled(

@@ -87,18 +87,7 @@ pub fn render_findings(
             .skip(offset)
             .take(height)
             .map(|(i, finding)| {
-                let style = severity_style(theme, finding.severity);
-                let pointer = if finding.pointer.is_empty() {
-                    text.whole.to_owned()
-                } else {
-                    sanitize::line(&finding.pointer).into_owned()
-                };
-                let mut line = Line::from(vec![
-                    Span::styled(format!("{} ", finding.severity), style),
-                    Span::styled(pointer, theme.key()),
-                    Span::raw(": "),
-                    Span::raw(sanitize::line(&finding.message).into_owned()),
-                ]);
+                let mut line = finding_line(theme, finding, text.whole);
                 if focused && i == selected {
                     line = line.style(theme.selected(true));
                 }
@@ -107,6 +96,25 @@ pub fn render_findings(
             .collect()
     };
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// One finding as the findings list and a review show it: severity, pointer (`whole` standing
+/// for an empty one) and message.
+pub fn finding_line(theme: &Theme, finding: &Finding, whole: &str) -> Line<'static> {
+    let pointer = if finding.pointer.is_empty() {
+        whole.to_owned()
+    } else {
+        sanitize::line(&finding.pointer).into_owned()
+    };
+    Line::from(vec![
+        Span::styled(
+            format!("{} ", finding.severity),
+            severity_style(theme, finding.severity),
+        ),
+        Span::styled(pointer, theme.key()),
+        Span::raw(": "),
+        Span::raw(sanitize::line(&finding.message).into_owned()),
+    ])
 }
 
 pub fn severity_style(theme: &Theme, severity: Severity) -> ratatui::style::Style {
