@@ -30,3 +30,15 @@ pub fn measure(name: &str, warmup: usize, runs: usize, mut f: impl FnMut()) {
         times.len()
     );
 }
+
+/// CPU time this process has used so far, all its threads (ended ones too) counted. On a busy
+/// machine a job's wall time says more about the other processes than about the job; its CPU
+/// time divided by the threads it ran on is what it would take on quiet cores.
+#[allow(dead_code)] // not every bench needs it
+pub fn cpu_time() -> Duration {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}

@@ -8,9 +8,13 @@
 //! Most rows are settled without parsing: a text that holds no backslash and not the needle (in
 //! any case) cannot hold it in a value. The rest are walked, without building a tree.
 
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
 use aho_corasick::AhoCorasick;
+use memchr::memmem;
 
 /// The top-level fields the table shows as they are (when they are strings). `name` is shown
 /// only when there is no `display_name`: see [`find`].
@@ -29,6 +33,9 @@ pub struct Needle {
     text: String,
     /// For an ASCII needle: finds it in either case, fast (SIMD where the CPU has it).
     ascii: Option<AhoCorasick>,
+    /// For an ASCII needle: finds it in a text made ASCII lowercase, faster still where the
+    /// needle's bytes are frequent (a whole row is searched so, in a copy).
+    lowercase: Option<memmem::Finder<'static>>,
 }
 
 impl Needle {
@@ -44,7 +51,14 @@ impl Needle {
                 .build([&text])
                 .expect("one short literal always builds")
         });
-        Some(Needle { text, ascii })
+        let lowercase = text
+            .is_ascii()
+            .then(|| memmem::Finder::new(text.as_bytes()).into_owned());
+        Some(Needle {
+            text,
+            ascii,
+            lowercase,
+        })
     }
 
     pub fn text(&self) -> &str {
@@ -59,42 +73,21 @@ impl Needle {
         }
     }
 
-    /// Whether, in a JSON text without escapes, the needle is in a value: inside a string that is
-    /// not a key, or inside a number or literal. `true` when the text is not JSON enough to tell
-    /// (the walk then decides). Only the text is read; most rows need no more.
-    fn in_a_value(&self, json: &str) -> bool {
-        let Some(finder) = &self.ascii else {
-            return true;
-        };
-        // A value holds a quote only escaped.
-        if self.text.contains('"') {
-            return false;
-        }
-        let bytes = json.as_bytes();
-        let (mut quotes, mut counted) = (0usize, 0usize);
-        // Non-overlapping matches are enough: the needle holds no quote, so an occurrence
-        // overlapping one that was turned down is in the same key, or the same run of text
-        // outside strings, and is turned down too.
-        for found in finder.find_iter(json) {
-            let (start, end) = (found.start(), found.end());
-            quotes += memchr::memchr_iter(b'"', &bytes[counted..start]).count();
-            counted = start;
-            if quotes % 2 == 1 {
-                // In a string: a value's, unless it is followed by `:`, and not past its end.
-                let Some(close) = memchr::memchr(b'"', &bytes[start..]).map(|n| start + n) else {
-                    return true;
-                };
-                if end <= close && bytes.get(skip_space(bytes, close + 1)) != Some(&b':') {
-                    return true;
-                }
-            } else if bytes[start..end]
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
-            {
-                return true;
-            }
-        }
-        false
+    /// The needle's occurrences in the values of `json`, a JSON text without escapes, found
+    /// from the text alone as they are asked for (`lowercase` is `json` made ASCII lowercase:
+    /// same length, same offsets). `None` for a needle that is not ASCII (the walk then looks
+    /// at every value).
+    fn in_values<'a>(&'a self, json: &'a str, lowercase: &'a [u8]) -> Option<InValues<'a>> {
+        let finder = self.lowercase.as_ref()?;
+        Some(InValues {
+            found: finder.find_iter(lowercase),
+            len: self.text.len(),
+            bytes: json.as_bytes(),
+            // A value holds a quote only escaped.
+            none: self.text.contains('"'),
+            quotes: 0,
+            counted: 0,
+        })
     }
 
     /// Where in `haystack` (a byte offset) the needle is, ignoring case.
@@ -108,6 +101,55 @@ impl Needle {
                 haystack.char_indices().nth(at).map(|(i, _)| i)
             }
         }
+    }
+}
+
+/// Where the needle is in a value (inside a string that is not a key, or inside a number or
+/// literal) of a JSON text without escapes, occurrence by occurrence, in the order of the text.
+struct InValues<'a> {
+    /// Where the needle starts in the text, in order, not overlapping.
+    found: memmem::FindIter<'a, 'a>,
+    /// The needle's length, in bytes.
+    len: usize,
+    bytes: &'a [u8],
+    /// The needle holds a quote: no value can hold it.
+    none: bool,
+    /// Quotes before `counted`: an odd count is inside a string.
+    quotes: usize,
+    counted: usize,
+}
+
+/// The text is not JSON enough to tell where the needle is (a string that never ends).
+struct Unsure;
+
+impl InValues<'_> {
+    /// Where the next occurrence in a value starts, if there is one.
+    fn next_start(&mut self) -> Result<Option<usize>, Unsure> {
+        if self.none {
+            return Ok(None);
+        }
+        let bytes = self.bytes;
+        // Non-overlapping matches are enough: the needle holds no quote, so an occurrence
+        // overlapping one that was turned down is in the same key, or the same run of text
+        // outside strings, and is turned down too.
+        for start in self.found.by_ref() {
+            let end = start + self.len;
+            self.quotes += memchr::memchr_iter(b'"', &bytes[self.counted..start]).count();
+            self.counted = start;
+            let in_a_value = if self.quotes % 2 == 1 {
+                // In a string: a value's, unless it is followed by `:`, and not past its end.
+                let close = memchr::memchr(b'"', &bytes[start..]).ok_or(Unsure)? + start;
+                end <= close && bytes.get(skip_space(bytes, close + 1)) != Some(&b':')
+            } else {
+                bytes[start..end]
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
+            };
+            if in_a_value {
+                return Ok(Some(start));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -126,7 +168,14 @@ impl Found {
     pub fn note(&self) -> Option<String> {
         match self {
             Found::Column => None,
-            Found::Field { path, value } => Some(format!("{path}: {value}")),
+            Found::Field { path, value } => {
+                // Sized once: a search can leave a note beside each of a million rows.
+                let mut note = String::with_capacity(path.len() + 2 + value.len());
+                note.push_str(path);
+                note.push_str(": ");
+                note.push_str(value);
+                Some(note)
+            }
         }
     }
 }
@@ -137,23 +186,75 @@ pub fn find(json: &str, needle: &Needle) -> Option<Found> {
     if malformed && needle.is_in(MALFORMED) {
         return Some(Found::Column);
     }
-    // Without an escape, every value's text is in the JSON as it is: most rows are settled
-    // by where the needle is in the text.
-    if !json.contains('\\') && !needle.in_a_value(json) {
-        return None;
+    if needle.lowercase.is_none() || memchr::memchr(b'\\', json.as_bytes()).is_some() {
+        return find_by_walking(json, needle, None);
     }
-    find_by_walking(json, needle)
+    // Without an escape, every value's text is in the JSON as it is: where the needle is in
+    // the text settles most rows, and tells the walk which values to look at.
+    thread_local! {
+        /// The row made lowercase, in a buffer kept from one row to the next.
+        static LOWERCASE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+    LOWERCASE.with_borrow_mut(|lowercase| {
+        lowercase.clear();
+        lowercase.extend_from_slice(json.as_bytes());
+        lowercase.make_ascii_lowercase();
+        let mut hits = needle.in_values(json, lowercase)?;
+        match hits.next_start() {
+            Ok(None) => None,
+            Ok(Some(at)) => find_by_walking(
+                json,
+                needle,
+                Some(Hits {
+                    rest: hits,
+                    next: Some(at),
+                }),
+            ),
+            Err(Unsure) => find_by_walking(json, needle, None),
+        }
+    })
 }
 
-/// [`find`], from the walk of every value.
-fn find_by_walking(json: &str, needle: &Needle) -> Option<Found> {
+/// [`find`], from the walk of the values: each is tested, or with `hits` (where the needle is
+/// in values), only told whether it holds one, and the walk stops after the last.
+fn find_by_walking(json: &str, needle: &Needle, mut hits: Option<Hits<'_>>) -> Option<Found> {
     let mut search = Search::default();
-    let walked = walk(json, |path, value| search.visit(path, value, needle));
+    let walked = walk(json, |path, value| {
+        search.note_display_name(path, value);
+        let start = offset_in(json, value.raw.raw);
+        let end = start + value.raw.raw.len();
+        let known = hits.as_mut().map(|hits| hits.holds(start, end));
+        let holds = match known {
+            Some(Ok(holds)) => holds,
+            Some(Err(Unsure)) | None => {
+                hits = None;
+                needle.is_in(&value.text())
+            }
+        };
+        if holds && search.visit(path, value, needle).is_break() {
+            return Walk::Stop;
+        }
+        // Past the last hit, only a `display_name` still to come could change the answer (a
+        // match in `name` is a column only without one).
+        let waits_for_title = search.name.is_some() && !search.display_name;
+        if !waits_for_title
+            && hits
+                .as_mut()
+                .is_some_and(|h| !h.any_from(end).unwrap_or(true))
+        {
+            return Walk::Stop;
+        }
+        // Once a field is found, a later match can only be a column's, at the top level.
+        match search.name.is_some() || search.other.is_some() {
+            true => Walk::TopLevelOnly,
+            false => Walk::Continue,
+        }
+    });
     if walked.is_err() {
         // Not JSON (never from the list, which keeps what it parsed): matched as the text.
         return needle.is_in(json).then(|| Found::Field {
             path: ".".to_owned(),
-            value: cut_around(json, needle),
+            value: cut_around(json, needle).into_owned(),
         });
     }
     if search.column || (search.name.is_some() && !search.display_name) {
@@ -164,6 +265,33 @@ fn find_by_walking(json: &str, needle: &Needle) -> Option<Found> {
         (a, b) => a.or(b),
     };
     first.map(|(_, path, value)| Found::Field { path, value })
+}
+
+/// The needle's occurrences in values, as the walk goes by them.
+struct Hits<'a> {
+    rest: InValues<'a>,
+    /// The first occurrence not yet gone by.
+    next: Option<usize>,
+}
+
+impl Hits<'_> {
+    /// Whether an occurrence is at `from` or after.
+    fn any_from(&mut self, from: usize) -> Result<bool, Unsure> {
+        while self.next.is_some_and(|at| at < from) {
+            self.next = self.rest.next_start()?;
+        }
+        Ok(self.next.is_some())
+    }
+
+    /// Whether the value at `start..end` holds an occurrence.
+    fn holds(&mut self, start: usize, end: usize) -> Result<bool, Unsure> {
+        Ok(self.any_from(start)? && self.next.is_some_and(|at| at < end))
+    }
+}
+
+/// Where `part`, a slice of `whole`, starts in it.
+fn offset_in(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
 /// What the walk of one row found so far.
@@ -180,18 +308,20 @@ struct Search {
 }
 
 impl Search {
+    /// Every value passes here, whether or not it may hold the needle.
+    fn note_display_name(&mut self, path: &[Step<'_>], value: Value<'_>) {
+        if value.string && matches!(path, [Step::Key(key)] if key.raw == "display_name") {
+            self.display_name = true;
+        }
+    }
+
+    /// A value that holds the needle.
     fn visit(&mut self, path: &[Step<'_>], value: Value<'_>, needle: &Needle) -> ControlFlow<()> {
         let top_key = match path {
             [Step::Key(key)] => Some(key.raw),
             _ => None,
         };
-        if top_key == Some("display_name") && value.string {
-            self.display_name = true;
-        }
         let text = value.text();
-        if !needle.is_in(&text) {
-            return ControlFlow::Continue(());
-        }
         match top_key {
             Some(key) if value.string && COLUMN_KEYS.contains(&key) => {
                 self.column = true;
@@ -199,12 +329,14 @@ impl Search {
             }
             Some("name") if value.string => {
                 if self.name.is_none() {
-                    self.name = Some((value.at, show_path(path), cut_around(&text, needle)));
+                    let shown = cut_around(&text, needle).into_owned();
+                    self.name = Some((value.at, show_path(path), shown));
                 }
             }
             _ => {
                 if self.other.is_none() {
-                    self.other = Some((value.at, show_path(path), cut_around(&text, needle)));
+                    let shown = cut_around(&text, needle).into_owned();
+                    self.other = Some((value.at, show_path(path), shown));
                 }
             }
         }
@@ -215,10 +347,12 @@ impl Search {
 /// `properties.owner.name`, `links.links[0].url`; a key that is not a plain word is quoted as jq
 /// does (`."a key"`). The root alone is `.`.
 fn show_path(path: &[Step<'_>]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(32);
     for step in path {
         match step {
-            Step::Index(i) => out.push_str(&format!("[{i}]")),
+            Step::Index(i) => {
+                let _ = write!(out, "[{i}]");
+            }
             Step::Key(key) => {
                 let name = key.text();
                 let plain = !name.is_empty()
@@ -243,14 +377,14 @@ fn show_path(path: &[Step<'_>]) -> String {
 
 /// `text`, or when long, about [`SHOWN_CHARS`] of it from a little before the match, with `…`
 /// where it was cut.
-fn cut_around(text: &str, needle: &Needle) -> String {
-    if text.chars().count() <= SHOWN_CHARS {
-        return text.to_owned();
+fn cut_around<'a>(text: &'a str, needle: &Needle) -> Cow<'a, str> {
+    if text.len() <= SHOWN_CHARS || text.chars().count() <= SHOWN_CHARS {
+        return text.into();
     }
     let at = needle.position_in(text).unwrap_or(0);
     let before = text[..at].chars().count();
     let start = before.saturating_sub(SHOWN_CHARS / 4);
-    let mut out = String::new();
+    let mut out = String::with_capacity(SHOWN_CHARS * 4 + 6);
     if start > 0 {
         out.push('…');
     }
@@ -259,7 +393,7 @@ fn cut_around(text: &str, needle: &Needle) -> String {
     if rest.next().is_some() {
         out.push('…');
     }
-    out
+    out.into()
 }
 
 /// One step of a path into the JSON.
@@ -312,20 +446,34 @@ enum Open {
     Object,
 }
 
+/// What the walk does after a value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    Continue,
+    Stop,
+    /// Goes on with the values at the top level only (the fields of the row): the arrays and
+    /// objects below are skipped, unread.
+    TopLevelOnly,
+}
+
 /// Calls `visit` with each scalar value of `json` and its path, in the order of the text, until
 /// it says stop. Never recurses (any depth is safe) and allocates only the path.
 fn walk<'a>(
     json: &'a str,
-    mut visit: impl FnMut(&[Step<'a>], Value<'a>) -> ControlFlow<()>,
+    mut visit: impl FnMut(&[Step<'a>], Value<'a>) -> Walk,
 ) -> Result<(), Malformed> {
     let bytes = json.as_bytes();
     let mut at = 0;
     let mut open: Vec<Open> = Vec::new();
     let mut path: Vec<Step<'a>> = Vec::new();
+    let mut top_level_only = false;
     loop {
         // A value.
         at = skip_space(bytes, at);
         match bytes.get(at) {
+            Some(b'{' | b'[') if top_level_only && !open.is_empty() => {
+                at = close(json, at + 1, 1)?;
+            }
             Some(b'{') => {
                 at = skip_space(bytes, at + 1);
                 if bytes.get(at) == Some(&b'}') {
@@ -359,10 +507,19 @@ fn walk<'a>(
                     string: is_string,
                     at,
                 };
-                if visit(&path, value).is_break() {
-                    return Ok(());
-                }
                 at = end;
+                match visit(&path, value) {
+                    Walk::Continue => {}
+                    Walk::Stop => return Ok(()),
+                    Walk::TopLevelOnly => {
+                        top_level_only = true;
+                        if open.len() > 1 {
+                            at = close(json, at, open.len() - 1)?;
+                            open.truncate(1);
+                            path.truncate(1);
+                        }
+                    }
+                }
             }
             None => return Err(Malformed),
         }
@@ -397,6 +554,26 @@ fn walk<'a>(
             }
         }
     }
+}
+
+/// Where the text is once `levels` arrays or objects open at `at` have closed: just after the
+/// last one's end. What lies between is only skipped over (its strings whole).
+fn close(json: &str, mut at: usize, mut levels: usize) -> Result<usize, Malformed> {
+    let bytes = json.as_bytes();
+    while levels > 0 {
+        match bytes.get(at) {
+            Some(b'"') => {
+                at = string(json, at)?.1;
+                continue;
+            }
+            Some(b'{' | b'[') => levels += 1,
+            Some(b'}' | b']') => levels -= 1,
+            Some(_) => {}
+            None => return Err(Malformed),
+        }
+        at += 1;
+    }
+    Ok(at)
 }
 
 fn skip_space(bytes: &[u8], mut at: usize) -> usize {
@@ -535,16 +712,58 @@ mod tests {
             let needle = Needle::new(needle).unwrap();
             assert_eq!(
                 find(json, &needle).is_some(),
-                find_by_walking(json, &needle).is_some(),
+                find_by_walking(json, &needle, None).is_some(),
                 "{:?}",
                 needle.text()
             );
         }
         assert_eq!(find(json, &Needle::new("propert").unwrap()), None);
+        // The walk stops after the last value that holds the needle, except to learn whether a
+        // `display_name` follows a `name` that holds it.
+        let late_title = r#"{"name":"alpha","p":{"n":"alpine"},"id":"r9","display_name":"Beta"}"#;
+        for needle in ["alp", "alpha", "alpi", "r9", "beta", "9"] {
+            let needle = Needle::new(needle).unwrap();
+            assert_eq!(
+                find(late_title, &needle),
+                find_by_walking(late_title, &needle, None),
+                "{:?}",
+                needle.text()
+            );
+        }
+        assert_eq!(
+            find(late_title, &Needle::new("alp").unwrap()),
+            field("name", "alpha")
+        );
         assert_eq!(
             find(json, &Needle::new("key:").unwrap()),
             field("properties.tags[0]", "key:")
         );
+    }
+
+    /// Once a field holds the needle, the walk skips what lies below the top level; a column
+    /// further on still makes it a column match, with or without escapes in the row.
+    #[test]
+    fn after_a_field_a_later_column_still_wins() {
+        for escape in ["", r#","e":"\u00e9""#] {
+            let nested =
+                r#"{"id":"r1","p":{"a":"blue one","deep":{"b":["blue two"]}},"l":[{"u":"blue"}]"#;
+            let with_status = format!(r#"{nested}{escape},"status":"Blue"}}"#);
+            assert_eq!(
+                found(&with_status, "blue"),
+                Some(Found::Column),
+                "{with_status}"
+            );
+            let without = format!(r#"{nested}{escape},"status":"ok"}}"#);
+            assert_eq!(
+                found(&without, "blue"),
+                field("p.a", "blue one"),
+                "{without}"
+            );
+            let titled = format!(r#"{nested}{escape},"name":"blue-3","display_name":"B"}}"#);
+            assert_eq!(found(&titled, "blue"), field("p.a", "blue one"), "{titled}");
+            let named = format!(r#"{nested}{escape},"name":"blue-3"}}"#);
+            assert_eq!(found(&named, "blue"), Some(Found::Column), "{named}");
+        }
     }
 
     #[test]

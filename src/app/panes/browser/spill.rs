@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// Appends are written to the file once this much has gathered.
 const WRITE_AT: usize = 256 * 1024;
 /// The most a scan reads at once when the texts it wants lie close together.
-const SCAN_WINDOW: u64 = 4 * 1024 * 1024;
+const SCAN_WINDOW: u64 = 256 * 1024;
 /// The length before each text.
 const HEADER: u64 = 8;
 
