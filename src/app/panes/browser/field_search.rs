@@ -159,25 +159,8 @@ pub enum Found {
     /// By a value the table shows.
     Column,
     /// By another field: its path (`properties.tags[2]`) and its value, cut around the match
-    /// (not sanitised: the caller does, where it draws).
+    /// (not sanitised: the caller does, where it draws). Shown beside the row as `path: value`.
     Field { path: String, value: String },
-}
-
-impl Found {
-    /// `path: value`, for beside the row; `None` when a column shows the match.
-    pub fn note(&self) -> Option<String> {
-        match self {
-            Found::Column => None,
-            Found::Field { path, value } => {
-                // Sized once: a search can leave a note beside each of a million rows.
-                let mut note = String::with_capacity(path.len() + 2 + value.len());
-                note.push_str(path);
-                note.push_str(": ");
-                note.push_str(value);
-                Some(note)
-            }
-        }
-    }
 }
 
 /// How `needle` is in the row whose JSON is `json`; `None` when no value holds it.

@@ -5,7 +5,7 @@
 use super::Browser;
 use super::bodies::{Bodies, BodyId};
 use super::field_search::Needle;
-use super::narrowing::{self, Narrowing, Test, Tested};
+use super::narrowing::{self, Narrowing, RowSet, Test, Tested};
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::jq::Program;
 use crate::sanitize;
@@ -152,6 +152,19 @@ impl Browser {
         self.narrowings().all(|n| n.passes(index))
     }
 
+    /// The rows that pass the queries and the status filter, in the order of the rows (the
+    /// queries' sets first, a word of rows at a time: this runs on the UI thread for every
+    /// answer, over as many as a million rows).
+    fn passing_rows(&self) -> Vec<usize> {
+        let sets: Vec<&RowSet> = self.narrowings().filter_map(Narrowing::passing).collect();
+        let mut rows = RowSet::in_all(&sets, self.rows().len());
+        if let Some(status) = &self.status_filter {
+            let all = self.rows();
+            rows.retain(|&i| all[i].status() == Some(status.as_str()));
+        }
+        rows
+    }
+
     /// What to show beside the row at `index`: the field `/` found it by, if no column shows it.
     pub fn note(&self, index: usize) -> Option<&str> {
         self.search.as_ref()?.note(index)
@@ -162,7 +175,7 @@ impl Browser {
     /// ([`Browser::reselect`]) once it shows.
     pub fn refresh_visible(&mut self, height: usize) {
         let selected_row = self.visible.get(self.cursor.selected).copied();
-        self.visible = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
+        self.visible = self.passing_rows();
         let rows = self.rows();
         let wanted = self
             .reselect

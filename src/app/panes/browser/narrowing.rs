@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::bodies::{Bodies, BodyId};
-use super::field_search::{self, Needle};
+use super::field_search::{self, Found, Needle};
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 use crate::jq::Program;
@@ -62,7 +62,7 @@ pub struct Tested {
     /// The rows that pass, by index in the listing, in order.
     pub passed: Vec<usize>,
     /// Beside a row found by a field the table does not show: that field and its value.
-    pub notes: Vec<(usize, Box<str>)>,
+    pub notes: NoteList,
     /// Rows the test failed on (a `:where` that cannot be applied to them), and the first
     /// failure.
     pub failed: usize,
@@ -113,7 +113,7 @@ impl Job for TestRows {
         let mut tested = parts.remove(0);
         for part in parts {
             tested.passed.extend(part.passed);
-            tested.notes.extend(part.notes);
+            tested.notes.append(part.notes);
             tested.failed += part.failed;
             if tested.first_failure.is_none() {
                 tested.first_failure = part.first_failure;
@@ -151,8 +151,8 @@ impl TestRows {
                 Test::Search(needle) => {
                     if let Some(found) = field_search::find(json, needle) {
                         tested.passed.push(index);
-                        if let Some(note) = found.note() {
-                            tested.notes.push((index, note.into()));
+                        if let Found::Field { path, value } = found {
+                            tested.notes.push(index, [&path, ": ", &value]);
                         }
                     }
                 }
@@ -194,6 +194,29 @@ impl RowSet {
             .get(index / 64)
             .is_some_and(|w| w & (1 << (index % 64)) != 0)
     }
+
+    /// The indices below `len` that every one of `sets` holds, in order; all of them when there
+    /// is no set. Taken 64 at a time: a million rows in a millisecond or two.
+    pub fn in_all(sets: &[&RowSet], len: usize) -> Vec<usize> {
+        if sets.is_empty() {
+            return (0..len).collect();
+        }
+        let mut found = Vec::new();
+        for word in 0..len.div_ceil(64) {
+            let mut bits = sets.iter().fold(u64::MAX, |bits, set| {
+                bits & set.words.get(word).copied().unwrap_or(0)
+            });
+            while bits != 0 {
+                let index = word * 64 + bits.trailing_zeros() as usize;
+                if index >= len {
+                    break;
+                }
+                found.push(index);
+                bits &= bits - 1;
+            }
+        }
+        found
+    }
 }
 
 /// The rows a query lets through, as far as they are known.
@@ -203,29 +226,71 @@ struct Results {
     notes: Notes,
 }
 
+/// Notes beside rows, in row order, their texts end to end in one string: a search that finds
+/// a million rows by a field makes (and, when the next key replaces it, frees) one text, not a
+/// million, on the job's thread and then on the UI thread.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NoteList {
+    rows: Vec<usize>,
+    /// Where each row's note ends in `text`.
+    ends: Vec<usize>,
+    text: String,
+}
+
+impl NoteList {
+    /// The note of `row`, made of `parts`; rows come in order.
+    pub fn push<const N: usize>(&mut self, row: usize, parts: [&str; N]) {
+        for part in parts {
+            self.text.push_str(part);
+        }
+        self.rows.push(row);
+        self.ends.push(self.text.len());
+    }
+
+    /// Adds the notes of rows that come after these.
+    fn append(&mut self, mut other: NoteList) {
+        let shift = self.text.len();
+        self.rows.append(&mut other.rows);
+        self.ends.extend(other.ends.iter().map(|end| end + shift));
+        self.text.push_str(&other.text);
+    }
+
+    fn first_row(&self) -> Option<usize> {
+        self.rows.first().copied()
+    }
+
+    fn get(&self, row: usize) -> Option<&str> {
+        let at = self.rows.binary_search(&row).ok()?;
+        let start = at.checked_sub(1).map_or(0, |before| self.ends[before]);
+        self.text.get(start..self.ends[at])
+    }
+}
+
 /// The notes of the rows found by a field the table does not show, as the jobs gave them: one
-/// list a job, in row order, the lists in the order of their first row. Taking a job's answer
-/// moves its list (a million notes are never inserted one by one on the UI thread); finding a
-/// row's note is two binary searches.
+/// list a job, the lists in the order of their first row. Taking a job's answer moves its list
+/// (a million notes are never inserted one by one on the UI thread); finding a row's note is
+/// two binary searches.
 #[derive(Clone, Debug, Default)]
 struct Notes {
-    lists: Vec<Vec<(usize, Box<str>)>>,
+    lists: Vec<NoteList>,
 }
 
 impl Notes {
-    fn add(&mut self, list: Vec<(usize, Box<str>)>) {
-        let Some(&(first, _)) = list.first() else {
+    fn add(&mut self, list: NoteList) {
+        let Some(first) = list.first_row() else {
             return;
         };
-        let at = self.lists.partition_point(|l| l[0].0 < first);
+        let at = self
+            .lists
+            .partition_point(|l| l.first_row().is_some_and(|row| row < first));
         self.lists.insert(at, list);
     }
 
     fn get(&self, index: usize) -> Option<&str> {
-        let after = self.lists.partition_point(|l| l[0].0 <= index);
-        let list = &self.lists[after.checked_sub(1)?];
-        let at = list.binary_search_by_key(&index, |(i, _)| *i).ok()?;
-        Some(&list[at].1)
+        let after = self
+            .lists
+            .partition_point(|l| l.first_row().is_some_and(|row| row <= index));
+        self.lists[after.checked_sub(1)?].get(index)
     }
 }
 
@@ -363,10 +428,15 @@ impl Narrowing {
 
     /// Whether the row at `index` passes (or, while the first pass runs, passed before).
     pub fn passes(&self, index: usize) -> bool {
+        self.passing().is_none_or(|set| set.contains(index))
+    }
+
+    /// The rows that pass (or, while the first pass runs, passed before); `None`: every row.
+    pub fn passing(&self) -> Option<&RowSet> {
         match &self.meanwhile {
-            Some(None) => true,
-            Some(Some(before)) => before.passes.contains(index),
-            None => self.results.passes.contains(index),
+            Some(None) => None,
+            Some(Some(before)) => Some(&before.passes),
+            None => Some(&self.results.passes),
         }
     }
 
@@ -399,7 +469,13 @@ mod tests {
     #[test]
     fn notes_are_found_across_the_lists_of_several_jobs() {
         let mut notes = Notes::default();
-        let list = |rows: &[usize]| rows.iter().map(|&i| (i, format!("n{i}").into())).collect();
+        let list = |rows: &[usize]| {
+            let mut list = NoteList::default();
+            for &i in rows {
+                list.push(i, ["n", &i.to_string()]);
+            }
+            list
+        };
         // A page's job answered before the first pass over the rows before it.
         notes.add(list(&[500, 730]));
         notes.add(list(&[]));
@@ -418,6 +494,20 @@ mod tests {
     }
 
     #[test]
+    fn a_job_s_parts_join_into_one_list() {
+        let (mut first, mut second) = (NoteList::default(), NoteList::default());
+        first.push(2, ["a.b", ": ", "x"]);
+        first.push(7, ["", ": ", ""]);
+        second.push(9, ["c[0]: ", "yz"]);
+        first.append(second);
+        assert_eq!(first.get(2), Some("a.b: x"));
+        assert_eq!(first.get(7), Some(": "));
+        assert_eq!(first.get(9), Some("c[0]: yz"));
+        assert_eq!(first.get(3), None);
+        assert_eq!(first.get(10), None);
+    }
+
+    #[test]
     fn a_row_set_holds_what_was_put_in() {
         let mut set = RowSet::default();
         for i in [0, 63, 64, 1_000_001] {
@@ -429,5 +519,24 @@ mod tests {
                 .iter()
                 .any(|&i| set.contains(i))
         );
+    }
+
+    #[test]
+    fn the_rows_in_every_set_are_found_word_by_word() {
+        let set = |rows: &[usize]| {
+            let mut set = RowSet::default();
+            rows.iter().for_each(|&i| set.insert(i));
+            set
+        };
+        let (a, b) = (set(&[0, 5, 63, 64, 130, 200]), set(&[5, 63, 64, 65, 200]));
+        assert_eq!(RowSet::in_all(&[&a, &b], 201), [5, 63, 64, 200]);
+        assert_eq!(
+            RowSet::in_all(&[&a, &b], 200),
+            [5, 63, 64],
+            "below len only"
+        );
+        assert_eq!(RowSet::in_all(&[&a], 131), [0, 5, 63, 64, 130]);
+        assert_eq!(RowSet::in_all(&[], 3), [0, 1, 2]);
+        assert_eq!(RowSet::in_all(&[&a, &set(&[])], 300), Vec::<usize>::new());
     }
 }
