@@ -115,8 +115,8 @@ impl Browser {
             return Vec::new();
         };
         let bodies = listing.bodies.clone();
-        let new = listing.rows[first..].iter().map(|r| r.body);
-        let picked = narrowing::pick(first, new, |_| true);
+        let new = &listing.rows[first..];
+        let picked = narrowing::pick(first, new.iter().map(|r| r.body), |_| true, new.len());
         self.narrowings_mut()
             .filter_map(|n| n.test_rows(&bodies, picked.clone(), false, ids))
             .collect()

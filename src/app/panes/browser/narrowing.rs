@@ -75,16 +75,22 @@ pub struct Tested {
 pub type Picked = (Vec<usize>, Vec<BodyId>);
 
 /// The rows from `first` on (`bodies`: theirs, in order) that `keep` lets through, in one pass
-/// on the UI thread: only the two lists the job takes are built, no longer than what passes.
+/// on the UI thread: only the two lists the job takes are built, each made once at its size
+/// (`count`, how many pass: a million rows are picked without the lists growing by copies).
 pub fn pick(
     first: usize,
     bodies: impl Iterator<Item = BodyId>,
     keep: impl Fn(usize) -> bool,
+    count: usize,
 ) -> Picked {
-    (first..)
-        .zip(bodies)
-        .filter(|&(index, _)| keep(index))
-        .unzip()
+    let (mut rows, mut ids) = (Vec::with_capacity(count), Vec::with_capacity(count));
+    for (index, body) in (first..).zip(bodies) {
+        if keep(index) {
+            rows.push(index);
+            ids.push(body);
+        }
+    }
+    (rows, ids)
 }
 
 impl Job for TestRows {
@@ -187,6 +193,11 @@ impl RowSet {
             self.words.resize(word + 1, 0);
         }
         self.words[word] |= 1 << (index % 64);
+    }
+
+    /// How many indices it holds.
+    pub fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     pub fn contains(&self, index: usize) -> bool {
@@ -344,7 +355,10 @@ impl Narrowing {
                     .as_ref()
                     .is_none_or(|passes| passes.contains(i))
             };
-            let picked = pick(0, body_ids, keep);
+            let count = narrowed_from
+                .as_ref()
+                .map_or(body_ids.size_hint().0, RowSet::count);
+            let picked = pick(0, body_ids, keep, count);
             commands.extend(narrowing.test_rows(bodies, picked, true, ids));
         }
         narrowing
@@ -537,6 +551,7 @@ mod tests {
         );
         assert_eq!(RowSet::in_all(&[&a], 131), [0, 5, 63, 64, 130]);
         assert_eq!(RowSet::in_all(&[], 3), [0, 1, 2]);
+        assert_eq!((a.count(), b.count(), RowSet::default().count()), (6, 5, 0));
         assert_eq!(RowSet::in_all(&[&a, &set(&[])], 300), Vec::<usize>::new());
     }
 }
