@@ -190,6 +190,42 @@ mod tests {
         assert_eq!(text_of(&area), "world");
     }
 
+    /// The patch's other half: a cursor move ends a run of typing (or of Backspace), even a
+    /// move that comes back to where the run ended; a move that goes nowhere does not.
+    #[test]
+    fn a_cursor_move_ends_a_run_of_typing_or_deleting() {
+        let type_in =
+            |area: &mut TextArea<'_>, text: &str| text.chars().for_each(|c| area.insert_char(c));
+        let mut area = new_editor("");
+        type_in(&mut area, "abc");
+        area.move_cursor(CursorMove::Back);
+        area.move_cursor(CursorMove::Forward);
+        type_in(&mut area, "def");
+        assert!(area.undo());
+        assert_eq!(text_of(&area), "abc");
+        assert!(area.undo());
+        assert_eq!(text_of(&area), "");
+
+        let mut area = new_editor("hello");
+        area.move_cursor(CursorMove::End);
+        area.delete_char();
+        area.delete_char();
+        area.move_cursor(CursorMove::Back);
+        area.move_cursor(CursorMove::Forward);
+        area.delete_char();
+        assert_eq!(text_of(&area), "he");
+        assert!(area.undo());
+        assert_eq!(text_of(&area), "hel");
+
+        // End where the cursor already is moves nothing: the run goes on.
+        let mut area = new_editor("");
+        type_in(&mut area, "ab");
+        area.move_cursor(CursorMove::End);
+        type_in(&mut area, "c");
+        assert!(area.undo());
+        assert_eq!(text_of(&area), "");
+    }
+
     #[test]
     fn pasted_controls_become_escapes() {
         assert_eq!(escape_controls("a\r\nb\u{1b}[2J\t"), "a\nb\\u001b[2J\t");

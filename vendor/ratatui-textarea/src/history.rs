@@ -218,6 +218,13 @@ impl History {
         self.edits.push_back(edit);
     }
 
+    /// appdeck patch: the next typed character starts a new step. `TextArea` calls it when the
+    /// cursor moves, as editors do: `abc`, a move, `def` are two steps even where `def` lands
+    /// right after `abc` (Left then Right).
+    pub fn end_run(&mut self) {
+        self.run_open = false;
+    }
+
     pub fn redo(&mut self, lines: &mut Vec<String>) -> Option<DataCursor> {
         self.run_open = false;
         if self.index == self.edits.len() {

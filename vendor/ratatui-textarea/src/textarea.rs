@@ -1183,7 +1183,7 @@ impl<'a> TextArea<'a> {
         }
 
         let before = self.cursor;
-        self.move_cursor_with_shift(CursorMove::Forward, false);
+        self.place_cursor(CursorMove::Forward, false);
         if before == self.cursor {
             return false; // Cursor didn't move, meant no character at next of cursor.
         }
@@ -1570,6 +1570,17 @@ impl<'a> TextArea<'a> {
     }
 
     fn move_cursor_with_shift(&mut self, m: CursorMove, shift: bool) {
+        let before = self.cursor;
+        self.place_cursor(m, shift);
+        // appdeck patch: a cursor that moves ends the run of typing undo takes back as one.
+        if self.cursor != before {
+            self.history.end_run();
+        }
+    }
+
+    /// appdeck patch: the move itself, which does not end a run (Delete steps over the
+    /// character it then deletes with Backspace: a run of Delete is still one run).
+    fn place_cursor(&mut self, m: CursorMove, shift: bool) {
         let next = m.next_cursor(self.screen_cursor(), self, &self.viewport);
 
         if let Some(screen_cursor) = next {
@@ -2536,6 +2547,7 @@ impl<'a> TextArea<'a> {
     #[cfg_attr(docsrs, doc(cfg(feature = "search")))]
     pub fn search_forward(&mut self, match_cursor: bool) -> bool {
         if let Some(cursor) = self.search.forward(&self.lines, self.cursor, match_cursor) {
+            self.history.end_run(); // appdeck patch: a cursor move ends a run of typing.
             self.cursor = cursor.into();
             true
         } else {
@@ -2580,6 +2592,7 @@ impl<'a> TextArea<'a> {
     #[cfg_attr(docsrs, doc(cfg(feature = "search")))]
     pub fn search_back(&mut self, match_cursor: bool) -> bool {
         if let Some(cursor) = self.search.back(&self.lines, self.cursor, match_cursor) {
+            self.history.end_run(); // appdeck patch: a cursor move ends a run of typing.
             self.cursor = cursor.into();
             true
         } else {

@@ -346,30 +346,64 @@ fn f_fills_values_that_meet_min_length_and_pattern_and_names_what_it_cannot() {
     assert_eq!(composer(&app).resource_text(), before);
 }
 
-#[test]
-fn undo_takes_back_a_word_not_a_character() {
+/// The composer with the resource emptied and its editor taking the keys.
+fn editing_an_empty_resource() -> App {
     let mut app = composing();
     composer_mut(&mut app).replace_resource("");
     composer_mut(&mut app).field = Field::Resource;
     press(&mut app, KeyCode::Enter);
+    app
+}
+
+/// `^u` or `^r` in the editor, then the resource's text.
+fn ctrl_then_text(app: &mut App, c: char) -> String {
+    ctrl(app, c);
+    composer(app).resource_text()
+}
+
+#[test]
+fn undo_takes_back_a_word_not_a_character() {
+    let mut app = editing_an_empty_resource();
     type_text(&mut app, "hello world");
     assert_eq!(composer(&app).resource_text(), "hello world");
     // `^u` in the editor, `u` out of it: one word each.
-    ctrl(&mut app, 'u');
-    assert_eq!(composer(&app).resource_text(), "hello ");
+    assert_eq!(ctrl_then_text(&mut app, 'u'), "hello ");
     press(&mut app, KeyCode::Esc);
     key(&mut app, 'u');
     assert_eq!(composer(&app).resource_text(), "");
-    ctrl(&mut app, 'r');
-    assert_eq!(composer(&app).resource_text(), "hello ");
+    assert_eq!(ctrl_then_text(&mut app, 'r'), "hello ");
     // Backspaces come back a word at a time too.
     press(&mut app, KeyCode::Enter);
     for _ in 0..3 {
         press(&mut app, KeyCode::Backspace);
     }
     assert_eq!(composer(&app).resource_text(), "hel");
-    ctrl(&mut app, 'u');
-    assert_eq!(composer(&app).resource_text(), "hello ");
+    assert_eq!(ctrl_then_text(&mut app, 'u'), "hello ");
+}
+
+/// As in other editors, a cursor move ends the run of typing: `abc`, Left, Right, `def` are two
+/// undo steps, though `def` lands right after `abc`; so are `abc`, Home, `def`.
+#[test]
+fn a_cursor_move_ends_the_word_undo_takes_back() {
+    let mut app = editing_an_empty_resource();
+    type_text(&mut app, "abc");
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Right);
+    type_text(&mut app, "def");
+    assert_eq!(composer(&app).resource_text(), "abcdef");
+    assert_eq!(ctrl_then_text(&mut app, 'u'), "abc");
+    assert_eq!(ctrl_then_text(&mut app, 'u'), "");
+    // Home, then typing at the start of the line: the new word is its own step.
+    type_text(&mut app, "abc");
+    press(&mut app, KeyCode::Home);
+    type_text(&mut app, "def");
+    assert_eq!(composer(&app).resource_text(), "defabc");
+    assert_eq!(ctrl_then_text(&mut app, 'u'), "abc");
+    // Without a move, the run goes on: one step.
+    press(&mut app, KeyCode::End);
+    type_text(&mut app, "xy");
+    type_text(&mut app, "z");
+    assert_eq!(ctrl_then_text(&mut app, 'u'), "abc");
 }
 
 #[test]
