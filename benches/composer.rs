@@ -1,6 +1,7 @@
 //! The report composer's costs, in process: a keypress in the resource editor with a 1 MB
 //! resource (update + frame; the target is 2 ms), the background check of that resource (it must
-//! land within 50 ms), and a check of the demo's report (target 1 ms). Run with
+//! land within 50 ms), a check of the demo's report (target 1 ms), and `f`'s fill on the UI
+//! thread (target 2 ms for the demo's types, bounded for a schema made to be costly). Run with
 //! `cargo bench --bench composer`; prints medians and 99th percentiles.
 
 mod common;
@@ -137,6 +138,47 @@ fn main() {
 
     connect_composer(&mut terminal, now);
     connect_new_app(10_000);
+    fill();
+}
+
+/// `f` fills the required properties on the UI thread: each demo type's from nothing, and a
+/// schema made to be costly (nodes whose children are one of four shapes, three of them nodes
+/// again, through `$ref`s), where only the fill's bounds stop the work.
+fn fill() {
+    let types: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).expect("demo types");
+    let schemas: Vec<Value> = types["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .map(|r| r["property_json_schema"].clone())
+        .collect();
+    measure("f: fill each demo type from nothing", 5, 50, || {
+        for schema in &schemas {
+            let mut properties = serde_json::Map::new();
+            black_box(appdeck::placeholder::fill_required(&mut properties, schema));
+        }
+    });
+    let node = |i: usize| json!({"$ref": format!("#/$defs/node{i}")});
+    let costly = json!({
+        "required": ["root"],
+        "properties": {"root": node(0)},
+        "$defs": (0..3).map(|i| (format!("node{i}"), json!({
+            "type": "object",
+            "required": ["name", "left", "right"],
+            "properties": {
+                "name": {"type": "string", "pattern": "^(x|y|z)[0-9]{3}$", "minLength": 5},
+                "left": {"anyOf": [node(0), node(1), node(2), {"type": "null"}]},
+                "right": {"oneOf": [node(2), node(1), node(0), {"type": "null"}]}
+            }
+        }))).collect::<serde_json::Map<_, _>>()
+    });
+    measure("f: fill a costly recursive schema", 1, 10, || {
+        let mut properties = serde_json::Map::new();
+        black_box(appdeck::placeholder::fill_required(
+            &mut properties,
+            &costly,
+        ));
+    });
 }
 
 /// `C` with no app known and `rows` resources loaded in the list: the composer starts a new app

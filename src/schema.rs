@@ -37,11 +37,59 @@ const BACKTRACK_LIMIT: usize = 100_000;
 /// patterns need more (back-references, look-around) gets the backtracking engine, with a
 /// bounded number of steps per match.
 pub fn compile(schema: &Value) -> Result<CompiledSchema, String> {
+    build(schema, None)
+}
+
+/// The URI a [`SchemaDocument`] is known by while one of its parts is compiled.
+const DOCUMENT_URI: &str = "urn:appdeck:schema";
+
+/// A whole schema (a type's), so that one of its parts can be compiled where it stands: the
+/// part's `$ref`s to the rest of the document (`#/definitions/…`, `#/$defs/…`) resolve as they
+/// do when the whole is checked, which compiling the part alone cannot do.
+pub struct SchemaDocument<'a>(jsonschema::Registry<'a>);
+
+impl<'a> SchemaDocument<'a> {
+    pub fn new(root: &'a Value) -> Result<Self, String> {
+        jsonschema::Registry::new()
+            .add(DOCUMENT_URI, root)
+            .and_then(|registry| registry.prepare())
+            .map(SchemaDocument)
+            .map_err(|e| crate::sanitize::line(&e.to_string()).into_owned())
+    }
+
+    /// Compiles the part at the JSON `pointer` (`""` for the whole, `/properties/name`…).
+    pub fn compile_at(&self, pointer: &str) -> Result<CompiledSchema, String> {
+        let reference = format!("{DOCUMENT_URI}#{}", fragment(pointer));
+        build(&serde_json::json!({ "$ref": reference }), Some(&self.0))
+    }
+}
+
+/// A JSON pointer written as a URI fragment: what is not plainly allowed there is %-escaped.
+fn fragment(pointer: &str) -> String {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-._~/$".contains(&b);
+    pointer
+        .bytes()
+        .map(|b| match plain(b) {
+            true => char::from(b).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// [`compile`], with the documents a `$ref` may name besides the schema's own.
+fn build(
+    schema: &Value,
+    registry: Option<&jsonschema::Registry<'_>>,
+) -> Result<CompiledSchema, String> {
     let options = || {
-        if schema.get("$schema").is_some() {
+        let options = if schema.get("$schema").is_some() {
             jsonschema::options()
         } else {
             jsonschema::options().with_draft(jsonschema::Draft::Draft202012)
+        };
+        match registry {
+            Some(registry) => options.with_registry(registry),
+            None => options,
         }
     };
     if let Ok(validator) = options()
@@ -121,5 +169,26 @@ mod tests {
             compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#", "minimum": "x"}))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_part_compiled_in_its_document_resolves_its_references() {
+        let root = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "properties": {
+                "id": {"$ref": "#/definitions/id"},
+                "odd key/~%": {"$ref": "#/properties/id"}
+            },
+            "definitions": {"id": {"type": "string", "minLength": 2}}
+        });
+        let document = SchemaDocument::new(&root).unwrap();
+        for pointer in ["/properties/id", "/properties/odd key~1~0%"] {
+            let id = document.compile_at(pointer).unwrap();
+            assert!(id.violations(&json!("ab")).is_empty(), "{pointer}");
+            assert!(!id.violations(&json!("a")).is_empty(), "{pointer}");
+        }
+        // The part alone does not compile: its reference points outside it.
+        assert!(compile(&root["properties"]["id"]).is_err());
+        assert!(document.compile_at("/properties/none").is_err());
     }
 }

@@ -2,15 +2,23 @@
 //! schema's own `const`, `enum`, `default` and examples first, then values made from its
 //! keywords: `minLength`, `pattern`, `format`, `minimum`, `minItems`...) is checked with the
 //! validator appdeck uses everywhere ([`crate::schema`]), and the first that passes is kept.
+//! A local `$ref` is followed to its target, and each branch of an `anyOf`/`oneOf` and each
+//! alternative of a `pattern` is tried in turn ([`shape`], [`pattern`]); the candidates are
+//! checked against the schema where it stands in the type's, its references resolved.
 //! When none passes, the plain placeholder of the right type stays and the composer's checks
 //! report it, so the user sees which field to fix.
 
 mod number;
 mod pattern;
+mod shape;
+
+use std::cell::Cell;
 
 use serde_json::{Map, Value};
 
-use crate::schema::{self, CompiledSchema};
+use crate::schema::{self, CompiledSchema, SchemaDocument};
+use pattern::Made;
+use shape::{Part, Shape};
 
 /// What `fill_required` added.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -31,127 +39,182 @@ const MAX_ITEMS: u64 = 100;
 /// `minLength` of a few hundred.
 const STRETCHES: [u32; 10] = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256];
 
+/// Choices of a pattern's alternatives tried (`^(v|ver)[0-9]+$` has two).
+const MAX_VARIANTS: u64 = 64;
+
+/// Schemas a fill makes candidates for, at most: each shape of each nested schema costs one,
+/// so branches inside branches cannot multiply the work past this.
+const MAX_SCHEMAS: usize = 1_000;
+
 /// Adds the required properties missing from `properties` (an object that `schema` describes).
+/// With several shapes (`oneOf` at the top), the first whose result passes the whole schema.
 pub fn fill_required(properties: &mut Map<String, Value>, schema: &Value) -> Filled {
-    let maker = Maker {
-        draft: schema.get("$schema").cloned(),
+    let maker = Maker::new(schema);
+    let whole = Part {
+        schema,
+        pointer: String::new(),
     };
-    let mut filled = Filled::default();
-    for (name, property) in maker.missing(properties, schema) {
-        let (value, fits) = maker.value_for(property, 0);
-        properties.insert(name.clone(), value);
-        if fits == Some(false) {
-            filled.unsatisfied.push(name.clone());
+    let check = maker.check(&whole);
+    let mut first = None;
+    for shape in maker.shapes(whole) {
+        let (object, added) = maker.object(&shape, properties, 0);
+        let passes = check
+            .as_ref()
+            .is_some_and(|check| check.violations(&Value::Object(object.clone())).is_empty());
+        if passes {
+            first = Some((object, added));
+            break;
         }
-        filled.added.push(name);
+        first.get_or_insert((object, added));
+    }
+    let mut filled = Filled::default();
+    if let Some((object, added)) = first {
+        *properties = object;
+        for (name, fits) in added {
+            if fits == Some(false) {
+                filled.unsatisfied.push(name.clone());
+            }
+            filled.added.push(name);
+        }
     }
     filled
 }
 
-struct Maker {
-    /// The root's `$schema`, so that a property's schema is checked under the same draft.
+/// The properties [`Maker::object`] added, each with whether its value fits its schema.
+type Added = Vec<(String, Option<bool>)>;
+
+struct Maker<'a> {
+    root: &'a Value,
+    /// The type's schema, to check a value against one of its parts with its references.
+    document: Option<SchemaDocument<'a>>,
+    /// The root's `$schema`, so that a part compiled alone is checked under the same draft.
     draft: Option<Value>,
+    /// What is left of [`MAX_SCHEMAS`].
+    budget: Cell<usize>,
 }
 
-impl Maker {
-    /// The required properties `object` lacks, with their schemas.
-    fn missing<'a>(
+impl<'a> Maker<'a> {
+    fn new(root: &'a Value) -> Self {
+        Maker {
+            root,
+            document: SchemaDocument::new(root).ok(),
+            draft: root.get("$schema").cloned(),
+            budget: Cell::new(MAX_SCHEMAS),
+        }
+    }
+
+    fn shapes(&self, part: Part<'a>) -> Vec<Shape<'a>> {
+        shape::shapes(self.root, part)
+    }
+
+    /// `base` with the required properties of `shape` it lacks, each with whether its value
+    /// fits its schema (see [`Maker::value_for`]).
+    fn object(
         &self,
-        object: &Map<String, Value>,
-        schema: &'a Value,
-    ) -> Vec<(String, &'a Value)> {
-        let required = schema.get("required").and_then(Value::as_array);
-        required
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .filter(|name| !object.contains_key(*name))
-            .map(|name| {
-                let property = schema.get("properties").and_then(|p| p.get(name));
-                (name.to_owned(), property.unwrap_or(&Value::Null))
-            })
-            .collect()
-    }
-
-    /// The first candidate that satisfies `schema`, with `Some(true)`; else the plain placeholder,
-    /// with `Some(false)`, or `None` when the schema cannot be checked on its own.
-    fn value_for(&self, schema: &Value, depth: usize) -> (Value, Option<bool>) {
-        let given = given_values(schema);
-        let made = self.made_values(schema, depth);
-        let fallback = match (given.first(), kind_of(schema)) {
-            (Some(value), _) => value.clone(),
-            (None, "object") => made.first().cloned().unwrap_or_default(),
-            (None, kind) => plain(kind),
-        };
-        let Some(check) = self.compile(schema) else {
-            return (fallback, None);
-        };
-        let passes = |v: &Value| check.violations(v).is_empty();
-        if let Some(value) = given.into_iter().chain(made).find(passes) {
-            return (value, Some(true));
-        }
-        if let Some(value) = self.pattern_values(schema).find(passes) {
-            return (value, Some(true));
-        }
-        (fallback, Some(false))
-    }
-
-    /// Values made from the schema's keywords, the plain placeholder of its type first.
-    fn made_values(&self, schema: &Value, depth: usize) -> Vec<Value> {
-        match kind_of(schema) {
-            "integer" => number::candidates(schema, true),
-            "number" => number::candidates(schema, false),
-            "boolean" => vec![Value::Bool(false), Value::Bool(true)],
-            "null" => vec![Value::Null],
-            "array" => vec![self.array(schema, depth)],
-            "object" => vec![self.object(schema, depth)],
-            _ => string_values(schema),
-        }
-    }
-
-    /// An object with its required properties, themselves filled.
-    fn object(&self, schema: &Value, depth: usize) -> Value {
-        let mut object = Map::new();
+        shape: &Shape<'a>,
+        base: &Map<String, Value>,
+        depth: usize,
+    ) -> (Map<String, Value>, Added) {
+        let mut object = base.clone();
+        let mut added = Vec::new();
         if depth < MAX_DEPTH {
-            for (name, property) in self.missing(&Map::new(), schema) {
-                object.insert(name, self.value_for(property, depth + 1).0);
+            for name in shape.required() {
+                if object.contains_key(name) {
+                    continue;
+                }
+                let (value, fits) = self.value_for(shape.property(name), depth + 1);
+                object.insert(name.to_owned(), value);
+                added.push((name.to_owned(), fits));
             }
         }
-        Value::Object(object)
+        (object, added)
+    }
+
+    /// The first candidate that satisfies `part`, with `Some(true)`; else the plain placeholder,
+    /// with `Some(false)`, or `None` when the schema cannot be checked. Each shape of the schema
+    /// (its `$ref`'s target, each branch of an `anyOf`/`oneOf`) gives candidates in turn.
+    fn value_for(&self, part: Part<'a>, depth: usize) -> (Value, Option<bool>) {
+        if self.budget.get() == 0 {
+            return (plain(kind_of(part.schema)), None);
+        }
+        let check = self.check(&part);
+        let passes = |v: &Value| check.as_ref().is_some_and(|c| c.violations(v).is_empty());
+        let shapes: Vec<(Value, Shape)> = self
+            .shapes(part.clone())
+            .into_iter()
+            .map(|shape| (shape.merged(), shape))
+            .collect();
+        let mut fallback = None;
+        for (merged, shape) in &shapes {
+            if !self.spend() {
+                break;
+            }
+            let given = given_values(merged);
+            let made = self.made_values(shape, merged, depth);
+            fallback.get_or_insert_with(|| match (given.first(), kind_of(merged)) {
+                (Some(value), _) => value.clone(),
+                (None, "object") => made.first().cloned().unwrap_or_default(),
+                (None, kind) => plain(kind),
+            });
+            if check.is_none() {
+                break;
+            }
+            if let Some(value) = given.into_iter().chain(made).find(passes) {
+                return (value, Some(true));
+            }
+        }
+        if check.is_some() {
+            for (merged, _) in &shapes {
+                if let Some(value) = pattern_values(merged).find(passes) {
+                    return (value, Some(true));
+                }
+            }
+        }
+        let fallback = fallback.unwrap_or_else(|| plain(kind_of(part.schema)));
+        (fallback, check.map(|_| false))
+    }
+
+    /// Takes one schema off the budget; `false` when none is left.
+    fn spend(&self) -> bool {
+        let left = self.budget.get();
+        self.budget.set(left.saturating_sub(1));
+        left > 0
+    }
+
+    /// Values made from the shape's keywords, the plain placeholder of its type first.
+    fn made_values(&self, shape: &Shape<'a>, merged: &Value, depth: usize) -> Vec<Value> {
+        match kind_of(merged) {
+            "integer" => number::candidates(merged, true),
+            "number" => number::candidates(merged, false),
+            "boolean" => vec![Value::Bool(false), Value::Bool(true)],
+            "null" => vec![Value::Null],
+            "array" => vec![self.array(shape, merged, depth)],
+            "object" => vec![Value::Object(self.object(shape, &Map::new(), depth).0)],
+            _ => string_values(merged),
+        }
     }
 
     /// An array of `minItems` placeholders of its `items` (none when that is too many).
-    fn array(&self, schema: &Value, depth: usize) -> Value {
-        let count = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+    fn array(&self, shape: &Shape<'a>, merged: &Value, depth: usize) -> Value {
+        let count = merged.get("minItems").and_then(Value::as_u64).unwrap_or(0);
         if count == 0 || count > MAX_ITEMS || depth >= MAX_DEPTH {
             return Value::Array(Vec::new());
         }
-        let items = schema.get("items").unwrap_or(&Value::Null);
-        let item = self.value_for(items, depth + 1).0;
+        let item = self.value_for(shape.items(), depth + 1).0;
         Value::Array(vec![item; count as usize])
     }
 
-    /// Strings made from the schema's `pattern`, longer and longer, then padded to `minLength`
-    /// (an unanchored pattern matches within a longer string).
-    fn pattern_values(&self, schema: &Value) -> impl Iterator<Item = Value> {
-        let hir = schema
-            .get("pattern")
-            .and_then(Value::as_str)
-            .and_then(pattern::parse);
-        let min = min_length(schema);
-        STRETCHES
-            .into_iter()
-            .filter_map(move |stretch| pattern::generate(hir.as_ref()?, stretch))
-            .flat_map(move |made| {
-                let short = min.saturating_sub(made.chars().count());
-                let padded = (short > 0).then(|| format!("{made}{}", "x".repeat(short)));
-                std::iter::once(made).chain(padded)
-            })
-            .map(Value::String)
+    /// The validator for `part`: compiled where it stands in the type's schema (its references
+    /// resolved), else alone, else only its local keywords; `None` when nothing compiles.
+    fn check(&self, part: &Part) -> Option<CompiledSchema> {
+        let in_place = self.document.as_ref().map(|d| d.compile_at(&part.pointer));
+        in_place
+            .and_then(Result::ok)
+            .or_else(|| self.compile(part.schema))
     }
 
-    /// The schema compiled as it stands, else only its local keywords (a `$ref` to the root's
-    /// definitions does not resolve on its own); `None` when neither compiles.
+    /// The schema compiled as it stands, else only its local keywords (a `$ref` that does not
+    /// resolve on its own); `None` when neither compiles.
     fn compile(&self, schema: &Value) -> Option<CompiledSchema> {
         let with_draft = |mut schema: Map<String, Value>| {
             if let Some(draft) = &self.draft {
@@ -171,6 +234,37 @@ impl Maker {
             })
             .ok()
     }
+}
+
+/// Strings made from the schema's `pattern`, longer and longer, each choice of its alternatives
+/// in turn, then padded to `minLength` (an unanchored pattern matches within a longer string).
+fn pattern_values(schema: &Value) -> impl Iterator<Item = Value> {
+    let hir = schema
+        .get("pattern")
+        .and_then(Value::as_str)
+        .and_then(pattern::parse);
+    let min = min_length(schema);
+    STRETCHES
+        .into_iter()
+        .flat_map(move |stretch| {
+            let hir = hir.clone();
+            (0..MAX_VARIANTS)
+                .map(move |variant| match &hir {
+                    Some(hir) => pattern::generate(hir, stretch, variant),
+                    None => Made::PastTheLast,
+                })
+                .take_while(|made| *made != Made::PastTheLast)
+        })
+        .filter_map(|made| match made {
+            Made::Text(text) => Some(text),
+            _ => None,
+        })
+        .flat_map(move |made| {
+            let short = min.saturating_sub(made.chars().count());
+            let padded = (short > 0).then(|| format!("{made}{}", "x".repeat(short)));
+            std::iter::once(made).chain(padded)
+        })
+        .map(Value::String)
 }
 
 /// The keywords that constrain a value by themselves, without other schemas.
@@ -250,7 +344,7 @@ fn plain(kind: &str) -> Value {
 }
 
 /// Strings for the schema: a value of its `format`, then `minLength` times `x` (`""` when it has
-/// none). Patterns come later ([`Maker::pattern_values`]): they cost a parse.
+/// none). Patterns come later ([`pattern_values`]): they cost a parse.
 fn string_values(schema: &Value) -> Vec<Value> {
     let min = min_length(schema).min(pattern::MAX_CHARS);
     let format = schema
@@ -390,14 +484,158 @@ mod tests {
     }
 
     #[test]
-    fn a_reference_is_checked_by_its_local_keywords() {
+    fn a_reference_and_the_keywords_beside_it_both_apply() {
         let schema = json!({
             "required": ["id"],
             "properties": {"id": {"$ref": "#/$defs/id", "minLength": 3}},
-            "$defs": {"id": {"type": "string"}}
+            "$defs": {"id": {"type": "string", "pattern": "^[0-9]+$"}}
         });
         let (filled, report) = fill(&schema, json!({}));
-        assert_eq!(filled, json!({"id": "xxx"}));
+        assert_eq!(filled, json!({"id": "000"}));
         assert!(report.unsatisfied.is_empty());
+    }
+
+    #[test]
+    fn local_references_are_followed_to_their_targets() {
+        let schema = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "required": ["owner", "repo", "count", "alias"],
+            "properties": {
+                "owner": {"$ref": "#/definitions/login"},
+                "repo": {"$ref": "#/$defs/repo"},
+                "count": {"$ref": "#/properties/stars"},
+                "alias": {"$ref": "#/$defs/alias"},
+                "stars": {"type": "integer", "minimum": 1}
+            },
+            "definitions": {"login": {"type": "string", "pattern": "^[a-z]{3,}$"}},
+            "$defs": {
+                "repo": {
+                    "type": "object",
+                    "required": ["full_name"],
+                    "properties": {"full_name": {"type": "string", "pattern": "^[^/]+/[^/]+$"}}
+                },
+                "alias": {"$ref": "#/definitions/login"}
+            }
+        });
+        let (filled, report) = fill(&schema, json!({}));
+        assert!(report.unsatisfied.is_empty(), "{report:?}");
+        assert_eq!(
+            filled,
+            json!({"owner": "aaa", "repo": {"full_name": "a/a"}, "count": 1, "alias": "aaa"})
+        );
+        assert!(passes(&schema, &filled), "{filled}");
+        // The type's schema itself may be a reference.
+        let schema = json!({
+            "$ref": "#/definitions/Repo",
+            "definitions": {
+                "Repo": {"required": ["name"], "properties": {"name": {"minLength": 2}}}
+            }
+        });
+        assert_eq!(fill(&schema, json!({})).0, json!({"name": "xx"}));
+    }
+
+    #[test]
+    fn a_schema_that_refers_to_itself_is_filled_to_a_bounded_depth() {
+        let schema = json!({
+            "required": ["tree", "chain", "endless"],
+            "properties": {
+                "tree": {"$ref": "#/$defs/node"},
+                "chain": {"$ref": "#/$defs/chain"},
+                "endless": {"$ref": "#/$defs/endless"}
+            },
+            "$defs": {
+                // A node's child is null or another node: the null branch ends it.
+                "node": {
+                    "type": "object",
+                    "required": ["name", "child"],
+                    "properties": {
+                        "name": {"type": "string", "minLength": 1},
+                        "child": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}
+                    }
+                },
+                // Only references, round and round.
+                "chain": {"$ref": "#/$defs/loop"},
+                "loop": {"$ref": "#/$defs/chain"},
+                // A node that must hold another: no finite value, the fill stops all the same.
+                "endless": {
+                    "type": "object",
+                    "required": ["next"],
+                    "properties": {"next": {"$ref": "#/$defs/endless"}}
+                }
+            }
+        });
+        let (filled, report) = fill(&schema, json!({}));
+        let mut node = &filled["tree"];
+        let mut depth = 0;
+        while node.is_object() {
+            assert_eq!(node["name"], json!("x"));
+            node = &node["child"];
+            depth += 1;
+        }
+        assert!(
+            node.is_null() && (1..=MAX_DEPTH).contains(&depth),
+            "{filled}"
+        );
+        assert!(
+            !report.unsatisfied.contains(&"tree".to_owned()),
+            "{report:?}"
+        );
+        assert!(
+            report.unsatisfied.contains(&"endless".to_owned()),
+            "{report:?}"
+        );
+    }
+
+    #[test]
+    fn each_branch_of_any_of_and_one_of_is_tried_until_one_fits() {
+        let schema = json!({
+            "required": ["id", "size", "contact"],
+            "properties": {
+                // No integer is at least 10 and at most 5: the second branch.
+                "id": {"anyOf": [
+                    {"type": "integer", "minimum": 10, "maximum": 5},
+                    {"type": "string", "format": "uuid"}
+                ]},
+                "size": {"oneOf": [
+                    {"type": "string", "enum": ["small"], "minLength": 6},
+                    {"type": "integer", "minimum": 1, "multipleOf": 3}
+                ]},
+                // Keywords beside the branches apply to each.
+                "contact": {
+                    "type": "object",
+                    "maxProperties": 1,
+                    "oneOf": [
+                        {"required": ["phone", "fax"]},
+                        {"required": ["email"], "properties": {"email": {"format": "email"}}}
+                    ]
+                }
+            }
+        });
+        let (filled, report) = fill(&schema, json!({}));
+        assert!(report.unsatisfied.is_empty(), "{report:?}");
+        assert_eq!(
+            filled,
+            json!({
+                "id": "00000000-0000-0000-0000-000000000000",
+                "size": 3,
+                "contact": {"email": "user@example.com"}
+            })
+        );
+        assert!(passes(&schema, &filled), "{filled}");
+    }
+
+    #[test]
+    fn each_alternative_of_a_pattern_is_tried_until_one_fits() {
+        let schema = json!({
+            "required": ["version", "state"],
+            "properties": {
+                "version": {"type": "string", "pattern": "^(draft|v[0-9]+\\.[0-9]+)$", "maxLength": 4},
+                "state": {"type": "string", "pattern": "^(?:on|off|unknown)$", "minLength": 3}
+            }
+        });
+        let (filled, report) = fill(&schema, json!({}));
+        assert!(report.unsatisfied.is_empty(), "{report:?}");
+        assert_eq!(filled, json!({"version": "v0.0", "state": "off"}));
     }
 }

@@ -1,6 +1,6 @@
 //! A string that a `pattern` matches, made by walking the regex's syntax tree: each class gives
 //! one plain character (`a`, `0`... when the class has one), each repetition its minimum count
-//! plus `stretch`, each alternation its first branch. No generator crate: `regex-syntax` is the
+//! plus `stretch`, each alternation the branch its `variant` picks. No generator crate: `regex-syntax` is the
 //! parser the `regex` engine already uses. What it makes is only a candidate: the caller checks it
 //! with the validator's own engine, which also covers what this walk ignores (look-around, `\b`).
 
@@ -15,15 +15,33 @@ pub fn parse(pattern: &str) -> Option<Hir> {
     regex_syntax::parse(pattern).ok()
 }
 
-/// A string the pattern should match, with every open repetition taken `stretch` more times
-/// than its minimum (capped by its maximum); `None` when a class matches nothing printable.
-pub fn generate(hir: &Hir, stretch: u32) -> Option<String> {
-    let mut out = String::new();
-    walk(hir, stretch, &mut out)?;
-    Some(out)
+/// What one variant of a pattern gives.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Made {
+    /// A string the pattern should match.
+    Text(String),
+    /// None: a class in it matches nothing printable, or it grew past [`MAX_CHARS`].
+    Nothing,
+    /// The variant is past the last choice of branches: no further one gives anything new.
+    PastTheLast,
 }
 
-fn walk(hir: &Hir, stretch: u32, out: &mut String) -> Option<()> {
+/// A string the pattern should match, with every open repetition taken `stretch` more times
+/// than its minimum (capped by its maximum) and its alternations' branches chosen by `variant`:
+/// 0 takes every first branch; counting up goes through the choices, the first alternation met
+/// changing fastest (`^(ab|cd)-(ef|gh)$` gives `ab-ef`, `cd-ef`, `ab-gh`, `cd-gh`).
+pub fn generate(hir: &Hir, stretch: u32, variant: u64) -> Made {
+    let mut out = String::new();
+    let mut choices = variant;
+    match walk(hir, stretch, &mut choices, &mut out) {
+        _ if choices > 0 => Made::PastTheLast,
+        Some(()) => Made::Text(out),
+        None => Made::Nothing,
+    }
+}
+
+/// `choices`: what is left of the variant; each alternation met takes its branch from it.
+fn walk(hir: &Hir, stretch: u32, choices: &mut u64, out: &mut String) -> Option<()> {
     if out.len() > MAX_CHARS {
         return None;
     }
@@ -37,16 +55,21 @@ fn walk(hir: &Hir, stretch: u32, out: &mut String) -> Option<()> {
                 .saturating_add(stretch)
                 .min(repetition.max.unwrap_or(u32::MAX));
             for _ in 0..count {
-                walk(&repetition.sub, stretch, out)?;
+                walk(&repetition.sub, stretch, choices, out)?;
             }
         }
-        HirKind::Capture(capture) => walk(&capture.sub, stretch, out)?,
+        HirKind::Capture(capture) => walk(&capture.sub, stretch, choices, out)?,
         HirKind::Concat(parts) => {
             for part in parts {
-                walk(part, stretch, out)?;
+                walk(part, stretch, choices, out)?;
             }
         }
-        HirKind::Alternation(branches) => walk(branches.first()?, stretch, out)?,
+        HirKind::Alternation(branches) => {
+            let count = branches.len() as u64;
+            let branch = &branches[(*choices % count) as usize];
+            *choices /= count;
+            walk(branch, stretch, choices, out)?
+        }
     }
     Some(())
 }
@@ -84,7 +107,19 @@ mod tests {
     use super::*;
 
     fn make(pattern: &str, stretch: u32) -> Option<String> {
-        generate(&parse(pattern)?, stretch)
+        match generate(&parse(pattern)?, stretch, 0) {
+            Made::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Every variant of the pattern up to the last, as `generate` gives them.
+    fn variants(pattern: &str, stretch: u32) -> Vec<Made> {
+        let hir = parse(pattern).unwrap();
+        (0..)
+            .map(|variant| generate(&hir, stretch, variant))
+            .take_while(|made| *made != Made::PastTheLast)
+            .collect()
     }
 
     #[test]
@@ -106,5 +141,22 @@ mod tests {
         assert_eq!(make("^(a)\\1$", 0), None);
         assert_eq!(make("^[\\x00-\\x1f]$", 0), None);
         assert_eq!(make("^a{100000}$", 0), None);
+    }
+
+    #[test]
+    fn each_variant_takes_other_branches_until_the_last() {
+        let text = |t: &str| Made::Text(t.to_owned());
+        assert_eq!(
+            variants("^(ab|cd)-(ef|gh)$", 0),
+            [text("ab-ef"), text("cd-ef"), text("ab-gh"), text("cd-gh")]
+        );
+        // A branch with nothing printable gives nothing; the next one still comes.
+        assert_eq!(
+            variants("^(?:[\\x00-\\x1f]|ok)$", 0),
+            [Made::Nothing, text("ok")]
+        );
+        // Without an alternation there is one variant; a repeated one is chosen each time.
+        assert_eq!(variants("^[a-z]+$", 0), [text("a")]);
+        assert_eq!(variants("^(?:xa|yb)+$", 1).len(), 4);
     }
 }
