@@ -115,7 +115,12 @@ fn the_control_guard_rejects_bel_c1_and_bidi() {
 /// words), no control character reaches the screen, and the monochrome frame carries no
 /// colour at all.
 fn snapshot(name: &str, build: impl Fn((u16, u16)) -> App) {
-    for size in SIZES {
+    snapshot_at(name, &SIZES, build);
+}
+
+/// [`snapshot`] at the sizes given.
+fn snapshot_at(name: &str, sizes: &[(u16, u16)], build: impl Fn((u16, u16)) -> App) {
+    for &size in sizes {
         let app = build(size);
         let screen = draw(&app);
         let controls: Vec<char> = screen
@@ -596,13 +601,17 @@ fn composer_with_findings() {
     snapshot("composer_findings", composer_app);
 }
 
+/// The review names each finding the checks reject, wrapped, in at most half of it so that the
+/// request stays in sight: all six at 80x24, at 40x12 the first and how many more.
 #[test]
 fn composer_review() {
-    snapshot("composer_review", |size| {
+    let review = |size| {
         let mut app = composer_app(size);
         press(&mut app, KeyCode::Char('s'));
         app
-    });
+    };
+    snapshot("composer_review", review);
+    snapshot_at("composer_review", &[(40, 12)], review);
 }
 
 #[test]

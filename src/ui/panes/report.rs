@@ -16,6 +16,9 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::json_editor::{self, FindingsText};
 use crate::ui::widgets::send;
 
+/// What stands for the whole report where a finding has an empty pointer.
+const REPORT: &str = "(report)";
+
 pub fn render(frame: &mut Frame, composer: &ReportComposer, theme: &Theme, area: Rect) {
     if let Phase::Review { body, armed } = &composer.phase {
         render_review(theme, frame, composer, body, *armed, area);
@@ -178,7 +181,7 @@ fn render_findings(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, 
     let focused = composer.field == Field::Findings;
     let text = FindingsText {
         none: "the report passes the checks of appdeck validate",
-        whole: "(report)",
+        whole: REPORT,
     };
     let state = (composer.finding, focused, composer.checking.is_some());
     json_editor::render_findings(frame, theme, &findings, state, &text, area);
@@ -219,6 +222,15 @@ fn render_review(
             )
         };
         lines.push(Line::from(Span::styled(text, theme.warning())));
+        // Which ones, by name, in at most half the review: the request stays in sight below.
+        let findings: Vec<_> = composer.findings.iter().map(|l| &l.finding).collect();
+        let room = usize::from(inner.height).saturating_sub(1) / 2;
+        lines.extend(json_editor::review_findings(
+            theme,
+            &findings,
+            REPORT,
+            (width, room),
+        ));
     }
     lines.extend(send::request_head(
         theme,

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui_textarea::TextArea;
 
 use crate::sanitize;
+use crate::ui::text::{fit_spans, slice_spans};
 use crate::ui::theme::Theme;
 use crate::validate::{Finding, Severity};
 
@@ -117,9 +118,126 @@ pub fn finding_line(theme: &Theme, finding: &Finding, whole: &str) -> Line<'stat
     ])
 }
 
+/// The findings a review lists, each wrapped at `width`, in at most `room` rows: past that, as
+/// many as fit whole, then how many more, so that a long list leaves the request below in
+/// sight. When not even the first fits, as much of it as there is room for, cut with `…`.
+pub fn review_findings(
+    theme: &Theme,
+    findings: &[&Finding],
+    whole: &str,
+    (width, room): (usize, usize),
+) -> Vec<Line<'static>> {
+    let room = room.max(1);
+    let wrapped: Vec<Vec<Line<'static>>> = findings
+        .iter()
+        .map(|f| wrap_line(finding_line(theme, f, whole), width))
+        .collect();
+    let mut rows = Vec::new();
+    let mut shown = 0;
+    for (i, finding) in wrapped.iter().enumerate() {
+        let more_line = usize::from(i + 1 < wrapped.len());
+        if rows.len() + finding.len() + more_line > room {
+            break;
+        }
+        rows.extend(finding.iter().cloned());
+        shown += 1;
+    }
+    if shown == 0 && !findings.is_empty() {
+        let fit = room - usize::from(findings.len() > 1 && room > 1);
+        rows = if fit == 1 {
+            let line = finding_line(theme, findings[0], whole);
+            vec![Line::from(fit_spans(line.spans, width))]
+        } else {
+            let mut first = wrapped[0][..fit].to_vec();
+            if let Some(last) = first.last_mut() {
+                let mut spans = std::mem::take(&mut last.spans);
+                spans.push(Span::raw("…"));
+                *last = Line::from(fit_spans(spans, width));
+            }
+            first
+        };
+        shown = 1;
+    }
+    let more = findings.len() - shown;
+    if more > 0 && rows.len() < room {
+        rows.push(Line::from(Span::styled(
+            format!("… and {more} more (Esc, then n)"),
+            theme.dim(),
+        )));
+    }
+    rows
+}
+
+/// `line` as the rows it takes at `width` columns, each in its spans' styles.
+fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    crate::text::wrap_ranges(&text, width, usize::MAX)
+        .into_iter()
+        .map(|range| Line::from(slice_spans(&line.spans, range)))
+        .collect()
+}
+
 pub fn severity_style(theme: &Theme, severity: Severity) -> ratatui::style::Style {
     match severity {
         Severity::Error => theme.error(),
         Severity::Warning => theme.warning(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows_of(findings: &[Finding], width: usize, room: usize) -> Vec<String> {
+        let findings: Vec<_> = findings.iter().collect();
+        let lines = review_findings(&Theme::MONOCHROME, &findings, "(all)", (width, room));
+        lines.iter().map(|l| l.to_string()).collect()
+    }
+
+    fn finding(pointer: &str, message: &str) -> Finding {
+        Finding {
+            severity: Severity::Error,
+            pointer: pointer.to_owned(),
+            message: message.to_owned(),
+        }
+    }
+
+    /// A review's findings wrap, as many as fit whole and then how many more; when not even the
+    /// first fits, as much of it as the room holds, cut with `…`, so the request stays in sight.
+    #[test]
+    fn a_review_lists_the_findings_that_fit_then_how_many_more() {
+        let long = finding("/a", "one two three four five six seven eight nine ten");
+        let short = finding("", "bad");
+        let list = [short.clone(), long.clone(), short.clone()];
+        assert_eq!(
+            rows_of(&list, 80, 5),
+            [
+                "error (all): bad",
+                "error /a: one two three four five six seven eight nine ten",
+                "error (all): bad"
+            ]
+        );
+        assert_eq!(
+            rows_of(&list, 30, 4),
+            [
+                "error (all): bad",
+                "error /a: one two three four ",
+                "five six seven eight nine ten",
+                "error (all): bad"
+            ]
+        );
+        assert_eq!(
+            rows_of(&list, 30, 3),
+            ["error (all): bad", "… and 2 more (Esc, then n)"]
+        );
+        assert_eq!(
+            rows_of(&[long.clone(), short.clone()], 20, 3),
+            [
+                "error /a: one two ",
+                "three four five six…",
+                "… and 1 more (Esc, then n)"
+            ]
+        );
+        assert_eq!(rows_of(&[long, short], 20, 1), ["error /a: one two t…"]);
     }
 }
