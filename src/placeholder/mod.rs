@@ -12,7 +12,9 @@ mod number;
 mod pattern;
 mod shape;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -91,6 +93,9 @@ struct Maker<'a> {
     draft: Option<Value>,
     /// What is left of [`MAX_SCHEMAS`].
     budget: Cell<usize>,
+    /// The validators compiled so far, by pointer: a schema that refers to itself is met again
+    /// at each depth, and compiling costs more than making the candidates.
+    checks: RefCell<HashMap<String, Option<Rc<CompiledSchema>>>>,
 }
 
 impl<'a> Maker<'a> {
@@ -100,6 +105,7 @@ impl<'a> Maker<'a> {
             document: SchemaDocument::new(root).ok(),
             draft: root.get("$schema").cloned(),
             budget: Cell::new(MAX_SCHEMAS),
+            checks: RefCell::default(),
         }
     }
 
@@ -206,11 +212,18 @@ impl<'a> Maker<'a> {
 
     /// The validator for `part`: compiled where it stands in the type's schema (its references
     /// resolved), else alone, else only its local keywords; `None` when nothing compiles.
-    fn check(&self, part: &Part) -> Option<CompiledSchema> {
+    fn check(&self, part: &Part) -> Option<Rc<CompiledSchema>> {
+        if let Some(check) = self.checks.borrow().get(&part.pointer) {
+            return check.clone();
+        }
         let in_place = self.document.as_ref().map(|d| d.compile_at(&part.pointer));
-        in_place
+        let check = in_place
             .and_then(Result::ok)
             .or_else(|| self.compile(part.schema))
+            .map(Rc::new);
+        let mut checks = self.checks.borrow_mut();
+        checks.insert(part.pointer.clone(), check.clone());
+        check
     }
 
     /// The schema compiled as it stands, else only its local keywords (a `$ref` that does not
