@@ -186,7 +186,15 @@ pub(super) const TIMESTAMPS: &[&str] = &["created_at", "updated_at", "deleted_at
 /// `+02:00`. The sandbox refuses any other form with this same rule.
 pub(crate) fn is_rfc3339(value: &str) -> bool {
     matches!(value.as_bytes().get(10), Some(b'T' | b't'))
-        && DateTime::parse_from_rfc3339(value).is_ok()
+        && DateTime::parse_from_rfc3339(value).is_ok_and(|t| !misplaced_leap_second(&t))
+}
+
+/// RFC 3339 (5.6, 5.7) allows second 60 only as a leap second, the last second of a UTC day
+/// (`23:59:60Z`, `15:59:60-08:00`); chrono reads one at any minute (`12:00:60Z`).
+fn misplaced_leap_second(t: &DateTime<chrono::FixedOffset>) -> bool {
+    use chrono::Timelike as _;
+    let utc = t.naive_utc();
+    utc.nanosecond() >= 1_000_000_000 && (utc.hour(), utc.minute()) != (23, 59)
 }
 
 /// A date-time should be RFC 3339. One that is not, including the other ISO 8601 forms (`+0200`,
