@@ -170,6 +170,19 @@ async fn pages_follow_the_limit_and_the_type_filter() {
         .await
         .unwrap();
     assert_eq!(clamped.resources.len(), everything.len().min(500));
+    // Past 64 bits is more still, not an error (found by sandbox_model).
+    let (status, huge) = post_raw(
+        &sandbox,
+        "resources.list",
+        bearer(&sandbox),
+        r#"{"limit": 12345678901234567890123}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{huge}");
+    assert_eq!(
+        huge["resources"].as_array().map(Vec::len),
+        Some(everything.len().min(500))
+    );
     let none = list_all(&client, Some("no-such-type"), 10).await;
     assert!(none.is_empty());
     sandbox.shutdown().await;

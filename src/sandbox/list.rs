@@ -110,14 +110,17 @@ fn describe_filter(resource_type: Option<&str>) -> String {
     }
 }
 
-/// 1 to 500; more is clamped to 500 (a client asking for much is served the most allowed). Only
-/// an integer written as one counts: `1e2` and `1e30` are refused alike.
+/// 1 to 500; more is clamped to 500 (a client asking for much is served the most allowed), past
+/// 64 bits too. Only an integer written as one counts: `1e2` and `1e30` are refused alike.
 fn parse_limit(n: &serde_json::Number) -> Result<usize, OpError> {
+    // With arbitrary_precision a number keeps its text: digits alone are a positive integer.
+    let past_64_bits = || n.to_string().bytes().all(|b| b.is_ascii_digit());
     match n.as_u64() {
-        Some(0) | None => Err(OpError::bad_request(format!(
+        Some(limit) if limit > 0 => Ok(usize::try_from(limit).unwrap_or(MAX_LIMIT).min(MAX_LIMIT)),
+        None if past_64_bits() => Ok(MAX_LIMIT),
+        _ => Err(OpError::bad_request(format!(
             "limit: expected an integer from 1 to {MAX_LIMIT}, found {n}"
         ))),
-        Some(limit) => Ok(usize::try_from(limit).unwrap_or(MAX_LIMIT).min(MAX_LIMIT)),
     }
 }
 
@@ -204,6 +207,9 @@ mod tests {
         assert_eq!(parse(json!({"limit": 7})).unwrap().limit, 7);
         assert_eq!(parse(json!({"limit": 501})).unwrap().limit, MAX_LIMIT);
         assert_eq!(parse(json!({"limit": u64::MAX})).unwrap().limit, MAX_LIMIT);
+        let past_64_bits: Value =
+            serde_json::from_str(r#"{"limit": 12345678901234567890123}"#).unwrap();
+        assert_eq!(parse(past_64_bits).unwrap().limit, MAX_LIMIT);
         for bad in [
             json!(0),
             json!(-3),
