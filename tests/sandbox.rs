@@ -915,6 +915,37 @@ async fn a_report_with_null_in_a_typed_field_is_refused_naming_each() {
     sandbox.shutdown().await;
 }
 
+/// Found by sandbox_model: a connect registered the nulls a report is refused for.
+#[tokio::test]
+async fn a_connect_with_null_in_a_typed_field_is_refused_naming_each() {
+    let sandbox = start(empty()).await;
+    let body = json!({"app_id": "a", "version": "1", "resources": [
+        {"type": "ok"},
+        {"type": "t", "display_name": null, "list_supported": null, "x_note": null,
+         "links": {"links": [{"title": null, "url": "https://x"}]},
+         "actions": [{"name": "go", "input_json_schema": null}]}
+    ]});
+    let (status, answer) = post_raw(
+        &sandbox,
+        "apps.version.connect",
+        bearer(&sandbox),
+        body.to_string(),
+    )
+    .await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(
+        error_message(&answer),
+        "/resources/1/display_name, /resources/1/list_supported, /resources/1/links/links/0/title, \
+         /resources/1/actions/0/input_json_schema: null where the spec gives a string, a boolean, \
+         an object or an array; leave the field out instead"
+    );
+    assert!(
+        sandbox.store().resource_type("ok").is_none(),
+        "nothing registered"
+    );
+    sandbox.shutdown().await;
+}
+
 #[tokio::test]
 async fn date_times_are_rfc_3339_and_the_refusal_says_so() {
     let sandbox = start(empty()).await;

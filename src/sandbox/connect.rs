@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::error::OpError;
 use super::registry::RegisteredType;
-use super::request::{objects_in_array, refuse_issues, required_string};
+use super::request::{objects_in_array, refuse_connect_nulls, refuse_issues, required_string};
 use super::store::SandboxStore;
 use crate::api::field::json_type_name;
 use crate::api::{Field, ResourceType};
@@ -32,6 +32,7 @@ pub(crate) fn connect(store: &SandboxStore, body: Map<String, Value>) -> Result<
         }
     };
     objects_in_array(body.get("resources"), "/resources")?;
+    refuse_connect_nulls(&body)?;
 
     let mut types = Vec::with_capacity(items.len());
     let mut seen: HashMap<String, usize> = HashMap::new();
