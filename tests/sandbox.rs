@@ -252,8 +252,15 @@ async fn a_body_over_1_mib_gets_413_with_a_json_body() {
 #[tokio::test]
 async fn malformed_requests_get_400_naming_the_problem() {
     let sandbox = start(SandboxOptions::default()).await;
-    let cases: [(&str, &str, &str); 9] = [
+    let cases: [(&str, &str, &str); 11] = [
         ("resources.list", "{\"type\": ", "malformed JSON"),
+        // null is not the string the spec gives `next` (found by sandbox_model).
+        ("resources.list", r#"{"next": null}"#, "/next: null"),
+        (
+            "resources.list",
+            r#"{"type": null, "limit": null}"#,
+            "/type, /limit: null",
+        ),
         ("resources.list", "[1, 2]", "JSON object"),
         ("resources.list", "", "empty"),
         ("resources.list", r#"{"next": "bm90IGEgY3Vyc29y"}"#, "next"),

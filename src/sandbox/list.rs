@@ -24,8 +24,9 @@ pub(crate) struct ListQuery {
 
 impl ListQuery {
     pub fn parse(body: &Map<String, Value>) -> Result<ListQuery, OpError> {
+        refuse_nulls(body)?;
         let resource_type = match body.get("type") {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(Value::String(t)) if t.is_empty() => {
                 return Err(OpError::bad_request(
                     "type must not be empty; leave it out to list every type",
@@ -40,7 +41,7 @@ impl ListQuery {
             }
         };
         let (cursor_text, after) = match body.get("next") {
-            None | Some(Value::Null) => (None, 0),
+            None => (None, 0),
             Some(Value::String(text)) if text.is_empty() => (None, 0),
             Some(Value::String(text)) => {
                 let cursor = Cursor::decode(text)
@@ -62,7 +63,7 @@ impl ListQuery {
             }
         };
         let limit = match body.get("limit") {
-            None | Some(Value::Null) => DEFAULT_LIMIT,
+            None => DEFAULT_LIMIT,
             Some(Value::Number(n)) => parse_limit(n)?,
             Some(other) => {
                 return Err(OpError::bad_request(format!(
@@ -101,6 +102,25 @@ impl ListQuery {
         }
         .encode()
     }
+}
+
+/// Refuses `null` for `next` (a string in the spec), `type` and `limit` (a string and an integer
+/// here), naming each, as a report's nulls are refused: leaving the field out is how a first page
+/// or a listing of every type is asked for.
+fn refuse_nulls(body: &Map<String, Value>) -> Result<(), OpError> {
+    let nulls: Vec<String> = ["next", "type", "limit"]
+        .into_iter()
+        .filter(|key| body.get(*key).is_some_and(Value::is_null))
+        .map(|key| format!("/{key}"))
+        .collect();
+    if nulls.is_empty() {
+        return Ok(());
+    }
+    Err(OpError::bad_request(format!(
+        "{}: null where a string (`next`, `type`) or an integer (`limit`) is expected; \
+         leave the field out instead",
+        nulls.join(", ")
+    )))
 }
 
 fn describe_filter(resource_type: Option<&str>) -> String {
