@@ -87,6 +87,19 @@ impl Mutation {
     }
 }
 
+/// How many places a value has below itself (its fields and elements, at every depth).
+pub fn place_count(body: &Value) -> usize {
+    places(body).len() - 1
+}
+
+/// Puts `value` at the `n`th place below the body (in [`place_count`]'s order).
+pub fn replace_nth(body: &mut Value, n: usize, value: Value) {
+    let place = places(body)[n + 1].clone();
+    if let Some(slot) = walk(body, &place) {
+        *slot = value;
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Step {
     Key(String),
