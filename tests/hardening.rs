@@ -734,3 +734,67 @@ async fn a_report_over_the_server_limit_shows_the_early_413_every_time() {
     assert!(matches!(failed, ApiError::Network(_)), "{failed:?}");
     assert!(started.elapsed() < PATIENCE, "{:?}", started.elapsed());
 }
+
+// ------------------------------------------------------------------ refusals and keep-alive
+
+/// One answer read whole from `stream`: its head (lowercased) and its body.
+fn read_answer(stream: &mut TcpStream) -> Option<(String, Vec<u8>)> {
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if line == "\r\n" {
+            break;
+        }
+        head.push_str(&line.to_ascii_lowercase());
+    }
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse::<usize>().ok())?;
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some((head, body))
+}
+
+/// A client reuses its connection after an answer unless told `Connection: close`. A refusal
+/// sent before the request's body was read (a wrong token, a wrong method, an unknown path)
+/// left the body unread, and the sandbox closed the connection without saying so: a client's
+/// next request on it failed (hyper's "IncompleteMessage"), found by tests/sandbox_model.
+#[tokio::test]
+async fn after_a_refusal_the_connection_serves_the_next_request_or_says_it_closes() {
+    let sandbox = start(options(SandboxLimits::default())).await;
+    let addr = sandbox.addr();
+    tokio::task::spawn_blocking(move || {
+        let body = format!(r#"{{"type":"repository","pad":"{}"}}"#, "x".repeat(100_000));
+        let len = body.len();
+        let refusals = [
+            ("wrong token", format!("POST /api/v1/resources.list HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer nope\r\nContent-Type: application/json\r\nContent-Length: {len}\r\n\r\n{body}")),
+            ("no token", format!("POST /api/v1/resources.list HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len}\r\n\r\n{body}")),
+            ("wrong method", format!("PUT /api/v1/resources.list HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {len}\r\n\r\n{body}")),
+            ("unknown path", format!("POST /api/v1/nothing.here HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {len}\r\n\r\n{body}")),
+            ("declared over the limit", format!("POST /api/v1/resources.list HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: 2000000\r\n\r\n{body}")),
+        ];
+        for (what, request) in refusals {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            stream.write_all(request.as_bytes()).unwrap();
+            let (head, _) = read_answer(&mut stream).unwrap_or_else(|| panic!("{what}: no answer"));
+            assert!(!head.starts_with("http/1.1 200"), "{what}: {head}");
+            if head.contains("connection: close") {
+                continue;
+            }
+            let sent = stream.write_all(list_request().as_bytes()).is_ok();
+            let next = sent.then(|| read_answer(&mut stream)).flatten().map(|(head, _)| head);
+            assert!(
+                next.as_deref().is_some_and(|h| h.starts_with("http/1.1 200")),
+                "{what}: the connection was kept without a word, then the next request got {next:?}\n(first answer: {head})"
+            );
+        }
+    })
+    .await
+    .unwrap();
+}

@@ -10,7 +10,9 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, WWW_AUTHENTICATE};
+use axum::http::header::{
+    AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, WWW_AUTHENTICATE,
+};
 use axum::http::{HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -196,7 +198,7 @@ async fn read_body_in_time(State(app): State<AppState>, request: Request, next: 
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
-        return too_large().into_response();
+        return closing(too_large().into_response());
     }
     let (parts, body) = request.into_parts();
     let read = Limited::new(body, MAX_BODY_BYTES).collect();
@@ -250,10 +252,10 @@ async fn require_token(State(app): State<AppState>, request: Request, next: Next
         .is_some()
     {
         // Which one would count is ambiguous, and proxies disagree: refuse rather than guess.
-        return error_response(
+        return closing(error_response(
             StatusCode::BAD_REQUEST,
             "more than one Authorization header; send exactly one `Authorization: Bearer <token>`",
-        );
+        ));
     }
     let header = request.headers().get(AUTHORIZATION);
     let refusal = match header.map(|h| h.to_str().map(bearer_token)) {
@@ -268,7 +270,7 @@ async fn require_token(State(app): State<AppState>, request: Request, next: Next
         WWW_AUTHENTICATE,
         HeaderValue::from_static("Bearer realm=\"appdeck sandbox\""),
     );
-    response
+    closing(response)
 }
 
 /// The token of a `Bearer <token>` header value (the scheme is case-insensitive).
@@ -297,21 +299,30 @@ async fn resource_page_route(State(app): State<AppState>, Path(id): Path<String>
 }
 
 async fn not_found(uri: Uri) -> Response {
-    error_response(
+    closing(error_response(
         StatusCode::NOT_FOUND,
         &format!(
             "no operation at {}; the sandbox serves POST /api/v1/resources.list, \
              /api/v1/apps.operations.report and /api/v1/apps.version.connect",
             uri.path()
         ),
-    )
+    ))
 }
 
 async fn method_not_allowed(method: Method) -> Response {
-    error_response(
+    closing(error_response(
         StatusCode::METHOD_NOT_ALLOWED,
         &format!("method {method} is not allowed here; the operations take POST"),
-    )
+    ))
+}
+
+/// An answer sent before the request's body was read: hyper then closes the connection, and a
+/// client that reuses it fails its next request. The answer says the connection closes.
+fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 /// One debug log line per request: method, path, status and time. Never headers or bodies, which
