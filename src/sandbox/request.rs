@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::error::OpError;
 use crate::api::field::json_type_name;
-use crate::api::{Action, FieldIssue, Link, Links, Resource, ResourceType};
+use crate::api::{FieldIssue, Resource};
 
 /// Reads a request body as a JSON object, the only shape the three operations take.
 pub(crate) fn parse_object(body: &[u8]) -> Result<Map<String, Value>, OpError> {
@@ -70,67 +70,20 @@ pub(crate) fn refuse_issues(prefix: &str, issues: &[FieldIssue]) -> Result<(), O
 /// array, naming each by its JSON pointer: null is none of those, and the service would store and
 /// list it back. Leaving the field out is what a report without a value does.
 pub(crate) fn refuse_nulls(body: &Map<String, Value>) -> Result<(), OpError> {
-    let mut found = Vec::new();
-    nulls_in(
-        body,
-        &["task_id", "status", "message", "response"],
-        "",
-        &mut found,
-    );
-    if let Some(Value::Object(response)) = body.get("response") {
-        nulls_in(
-            response,
-            &["response_type", "resource"],
-            "/response",
-            &mut found,
-        );
-        if let Some(Value::Object(resource)) = response.get("resource") {
-            let at = "/response/resource";
-            nulls_in(resource, Resource::KNOWN_FIELDS, at, &mut found);
-            link_nulls(resource, at, &mut found);
-        }
-    }
-    refuse_found(&found, "a string, an object or an array")
+    refuse_found(
+        &crate::validate::report_nulls(body),
+        "a string, an object or an array",
+    )
 }
 
 /// Refuses a connect that gives `null` for a field of a resource type definition, of one of its
 /// actions or of one of its links, naming each: the spec types every one of them (a string, a
 /// boolean, an object or an array), and the sandbox would register the null.
 pub(crate) fn refuse_connect_nulls(body: &Map<String, Value>) -> Result<(), OpError> {
-    let mut found = Vec::new();
-    let definitions = body.get("resources").and_then(Value::as_array);
-    for (i, definition) in definitions.into_iter().flatten().enumerate() {
-        let Value::Object(definition) = definition else {
-            continue;
-        };
-        let at = format!("/resources/{i}");
-        nulls_in(definition, ResourceType::KNOWN_FIELDS, &at, &mut found);
-        link_nulls(definition, &at, &mut found);
-        let actions = definition.get("actions").and_then(Value::as_array);
-        for (j, action) in actions.into_iter().flatten().enumerate() {
-            if let Value::Object(action) = action {
-                let at = format!("{at}/actions/{j}");
-                nulls_in(action, Action::KNOWN_FIELDS, &at, &mut found);
-            }
-        }
-    }
-    refuse_found(&found, "a string, a boolean, an object or an array")
-}
-
-/// The nulls in the `links` object of a resource or a type, and in each of its links.
-fn link_nulls(owner: &Map<String, Value>, at: &str, found: &mut Vec<String>) {
-    let Some(Value::Object(links)) = owner.get("links") else {
-        return;
-    };
-    nulls_in(links, Links::KNOWN_FIELDS, &format!("{at}/links"), found);
-    if let Some(Value::Array(items)) = links.get("links") {
-        for (i, link) in items.iter().enumerate() {
-            if let Value::Object(link) = link {
-                let at = format!("{at}/links/links/{i}");
-                nulls_in(link, Link::KNOWN_FIELDS, &at, found);
-            }
-        }
-    }
+    refuse_found(
+        &crate::validate::connect_nulls(body),
+        "a string, a boolean, an object or an array",
+    )
 }
 
 fn refuse_found(found: &[String], typed_as: &str) -> Result<(), OpError> {
@@ -141,14 +94,6 @@ fn refuse_found(found: &[String], typed_as: &str) -> Result<(), OpError> {
         "{}: null where the spec gives {typed_as}; leave the field out instead",
         found.join(", ")
     )))
-}
-
-fn nulls_in(map: &Map<String, Value>, fields: &[&str], prefix: &str, found: &mut Vec<String>) {
-    for field in fields {
-        if map.get(*field).is_some_and(Value::is_null) {
-            found.push(format!("{prefix}/{field}"));
-        }
-    }
 }
 
 /// The resource fields the spec gives as ISO 8601 date-times.

@@ -10,6 +10,7 @@
 mod common;
 mod connect;
 mod duplicates;
+mod nulls;
 mod report;
 mod syntax;
 
@@ -23,6 +24,7 @@ use crate::sanitize;
 
 pub(crate) use common::is_rfc3339;
 pub use connect::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
+pub use nulls::{connect_nulls, report_nulls};
 pub use syntax::parse_json;
 
 /// What a payload is, told from its fields.
@@ -261,6 +263,19 @@ fn check(
                 ));
             }
             connect::check(map, &mut findings);
+        }
+    }
+    let nulls = match kind {
+        PayloadKind::Report => report_nulls(map),
+        PayloadKind::Connect => connect_nulls(map),
+    };
+    for pointer in nulls {
+        // A required field given null has its error already ("expected a string, found null").
+        if !findings.iter().any(|f| f.pointer == pointer) {
+            findings.push(Finding::error(
+                &pointer,
+                "null where the spec gives a value (the service refuses it): leave the field out",
+            ));
         }
     }
     Validation { kind, findings }
