@@ -67,7 +67,7 @@ impl ListQuery {
             Some(Value::Number(n)) => parse_limit(n)?,
             Some(other) => {
                 return Err(OpError::bad_request(format!(
-                    "limit: expected an integer from 1 to {MAX_LIMIT}, found {}",
+                    "{LIMIT_WANTED}, found {}",
                     json_type_name(other)
                 )));
             }
@@ -130,6 +130,11 @@ fn describe_filter(resource_type: Option<&str>) -> String {
     }
 }
 
+/// What a refused `limit` is told: more than the most is not refused but served the most, so the
+/// message must not say "from 1 to 500" (a client sending 501 would expect a 400).
+const LIMIT_WANTED: &str =
+    "limit: expected a whole number of at least 1 (more than 500 is served as 500)";
+
 /// 1 to 500; more is clamped to 500 (a client asking for much is served the most allowed), past
 /// 64 bits too. Only an integer written as one counts: `1e2` and `1e30` are refused alike.
 fn parse_limit(n: &serde_json::Number) -> Result<usize, OpError> {
@@ -138,9 +143,7 @@ fn parse_limit(n: &serde_json::Number) -> Result<usize, OpError> {
     match n.as_u64() {
         Some(limit) if limit > 0 => Ok(usize::try_from(limit).unwrap_or(MAX_LIMIT).min(MAX_LIMIT)),
         None if past_64_bits() => Ok(MAX_LIMIT),
-        _ => Err(OpError::bad_request(format!(
-            "limit: expected an integer from 1 to {MAX_LIMIT}, found {n}"
-        ))),
+        _ => Err(OpError::bad_request(format!("{LIMIT_WANTED}, found {n}"))),
     }
 }
 
@@ -240,7 +243,7 @@ mod tests {
             json!(true),
         ] {
             let error = parse(json!({ "limit": bad })).unwrap_err();
-            assert!(error.message.starts_with("limit:"), "{}", error.message);
+            assert!(error.message.starts_with(LIMIT_WANTED), "{}", error.message);
         }
     }
 
