@@ -62,6 +62,11 @@ impl TestSandbox {
         self.sandbox.as_ref().expect("running").store()
     }
 
+    /// Runs `future` (a request to the sandbox, say) on the sandbox's runtime.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+
     /// `appdeck` with a clean environment configured for this sandbox.
     pub fn appdeck(&self) -> Command {
         let mut cmd = appdeck(self.dir.path());

@@ -8,6 +8,8 @@
 //! Seeded (`SANDBOX_MODEL_SEED=<n>` tries another seed, `SANDBOX_MODEL_CASES=<percent>` scales
 //! the case counts); a failing case prints the request and the answer, shrunk.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod generate;
 mod model;
 mod mutate;

@@ -3,68 +3,47 @@
 
 use std::fmt;
 
-use appdeck::sandbox::{Sandbox, SandboxOptions};
 use reqwest::Method;
 use serde_json::Value;
 
 use super::model::Operation;
+use crate::common::{TOKEN, TestSandbox};
 
-pub const TOKEN: &str = "model-token";
-
-/// A sandbox with its own runtime; the run stays synchronous and blocks on each exchange.
+/// A sandbox with its own runtime ([`TestSandbox`]) and a client; the run stays synchronous and
+/// blocks on each exchange.
 pub struct Harness {
-    runtime: tokio::runtime::Runtime,
-    sandbox: Option<Sandbox>,
+    sandbox: TestSandbox,
     client: reqwest::Client,
 }
 
 impl Harness {
     /// An empty sandbox (no demo data) accepting [`TOKEN`].
     pub fn empty() -> Harness {
-        Self::start(false)
+        Self::over(TestSandbox::start(false, 0, None))
     }
 
     /// The demo data, so that listings have pages.
     pub fn demo() -> Harness {
-        Self::start(true)
+        Self::over(TestSandbox::demo())
     }
 
-    fn start(seed_demo: bool) -> Harness {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let options = SandboxOptions {
-            listen: "127.0.0.1:0".parse().expect("an address"),
-            tokens: vec![TOKEN.to_owned()],
-            seed_demo,
-            ..SandboxOptions::default()
-        };
-        let sandbox = runtime
-            .block_on(Sandbox::start(options))
-            .expect("the sandbox starts");
+    fn over(sandbox: TestSandbox) -> Harness {
         // appdeck's client installs the TLS provider reqwest needs; this one talks plain HTTP.
         let _ = rustls::crypto::ring::default_provider().install_default();
         Harness {
-            runtime,
-            sandbox: Some(sandbox),
+            sandbox,
             client: reqwest::Client::new(),
         }
     }
 
     /// The sandbox's data, to look at without going through HTTP.
     pub fn store(&self) -> appdeck::sandbox::SandboxStore {
-        self.sandbox.as_ref().expect("running").store()
-    }
-
-    fn base_url(&self) -> &str {
-        self.sandbox.as_ref().expect("running").base_url()
+        self.sandbox.store()
     }
 
     /// Sends one request and reads the whole answer.
     pub fn send(&self, request: &Request) -> Exchange {
-        let url = format!("{}{}", self.base_url(), request.operation.path());
+        let url = format!("{}{}", self.sandbox.base_url, request.operation.path());
         let mut builder = self
             .client
             .request(request.method.clone(), url)
@@ -73,7 +52,7 @@ impl Harness {
         for value in request.auth.headers() {
             builder = builder.header("authorization", value);
         }
-        let (status, www_authenticate, body) = self.runtime.block_on(async {
+        let (status, www_authenticate, body) = self.sandbox.block_on(async {
             let response = builder.send().await.expect("the sandbox answers");
             let status = response.status().as_u16();
             let www = response
@@ -89,14 +68,6 @@ impl Harness {
             status,
             www_authenticate,
             body,
-        }
-    }
-}
-
-impl Drop for Harness {
-    fn drop(&mut self) {
-        if let Some(sandbox) = self.sandbox.take() {
-            self.runtime.block_on(sandbox.shutdown());
         }
     }
 }
