@@ -31,11 +31,18 @@ const SHOWN_CHARS: usize = 60;
 pub struct Needle {
     /// Lowercased.
     text: String,
-    /// For an ASCII needle: finds it in either case, fast (SIMD where the CPU has it).
-    ascii: Option<AhoCorasick>,
-    /// For an ASCII needle: finds it in a text made ASCII lowercase, faster still where the
-    /// needle's bytes are frequent (a whole row is searched so, in a copy).
-    lowercase: Option<memmem::Finder<'static>>,
+    /// For an ASCII needle (any other is looked for in lowercased copies, slowly).
+    ascii: Option<AsciiFinders>,
+}
+
+/// Two ways to find an ASCII needle, fast (SIMD where the CPU has it).
+#[derive(Clone, Debug)]
+struct AsciiFinders {
+    /// In a text as it is, in either case: one value.
+    any_case: AhoCorasick,
+    /// In a text made ASCII lowercase, faster still where the needle's bytes are frequent: a
+    /// whole row, in a copy.
+    lowercase: memmem::Finder<'static>,
 }
 
 impl Needle {
@@ -45,20 +52,14 @@ impl Needle {
             return None;
         }
         let text = text.to_lowercase();
-        let ascii = text.is_ascii().then(|| {
-            AhoCorasick::builder()
+        let ascii = text.is_ascii().then(|| AsciiFinders {
+            any_case: AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .build([&text])
-                .expect("one short literal always builds")
+                .expect("one short literal always builds"),
+            lowercase: memmem::Finder::new(text.as_bytes()).into_owned(),
         });
-        let lowercase = text
-            .is_ascii()
-            .then(|| memmem::Finder::new(text.as_bytes()).into_owned());
-        Some(Needle {
-            text,
-            ascii,
-            lowercase,
-        })
+        Some(Needle { text, ascii })
     }
 
     pub fn text(&self) -> &str {
@@ -68,7 +69,7 @@ impl Needle {
     /// Whether `haystack` holds the needle, ignoring case.
     pub fn is_in(&self, haystack: &str) -> bool {
         match &self.ascii {
-            Some(finder) => finder.is_match(haystack),
+            Some(finders) => finders.any_case.is_match(haystack),
             None => haystack.to_lowercase().contains(&self.text),
         }
     }
@@ -78,9 +79,9 @@ impl Needle {
     /// same length, same offsets). `None` for a needle that is not ASCII (the walk then looks
     /// at every value).
     fn in_values<'a>(&'a self, json: &'a str, lowercase: &'a [u8]) -> Option<InValues<'a>> {
-        let finder = self.lowercase.as_ref()?;
+        let finders = self.ascii.as_ref()?;
         Some(InValues {
-            found: finder.find_iter(lowercase),
+            found: finders.lowercase.find_iter(lowercase),
             len: self.text.len(),
             bytes: json.as_bytes(),
             // A value holds a quote only escaped.
@@ -93,7 +94,7 @@ impl Needle {
     /// Where in `haystack` (a byte offset) the needle is, ignoring case.
     fn position_in(&self, haystack: &str) -> Option<usize> {
         match &self.ascii {
-            Some(finder) => finder.find(haystack).map(|m| m.start()),
+            Some(finders) => finders.any_case.find(haystack).map(|m| m.start()),
             // Lowercasing may change lengths: count in characters, then map back.
             None => {
                 let lower = haystack.to_lowercase();
@@ -169,7 +170,7 @@ pub fn find(json: &str, needle: &Needle) -> Option<Found> {
     if malformed && needle.is_in(MALFORMED) {
         return Some(Found::Column);
     }
-    if needle.lowercase.is_none() || memchr::memchr(b'\\', json.as_bytes()).is_some() {
+    if needle.ascii.is_none() || memchr::memchr(b'\\', json.as_bytes()).is_some() {
         return find_by_walking(json, needle, None);
     }
     // Without an escape, every value's text is in the JSON as it is: where the needle is in

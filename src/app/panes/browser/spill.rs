@@ -17,7 +17,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Appends are written to the file once this much has gathered.
 const WRITE_AT: usize = 256 * 1024;
-/// The most a scan reads at once when the texts it wants lie close together.
+/// The most a scan reads at once when the texts it wants lie close together: small enough that a
+/// stretch is still in the CPU cache while it is searched (4 MB made `/` 10% slower).
 const SCAN_WINDOW: u64 = 256 * 1024;
 /// The length before each text.
 const HEADER: u64 = 8;
