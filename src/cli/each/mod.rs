@@ -92,11 +92,10 @@ pub async fn run(global: &GlobalArgs, args: &ReportArgs, path: &Path) -> Result<
                 stopped_by = Some(signal);
                 stop.store(true, Ordering::Relaxed);
                 // The bar goes: the few results left come at once.
-                progress.finish();
-                super::warn(&[
+                progress.finish_with_warning(
                     "stopping: the sends under way finish and are recorded (ctrl-c again to \
-                     end now)".to_owned(),
-                ]);
+                     end now)",
+                );
                 // A second signal ends the process at once.
                 tokio::spawn(async move {
                     let again = crate::signals::StopSignals::listen().received().await;

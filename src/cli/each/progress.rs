@@ -55,6 +55,18 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+
+    /// Takes the bar off for good after a ctrl-c and prints `warning` on its line. On ctrl-c the
+    /// kernel throws away the terminal output not yet read (unless `noflsh` is set), and that can
+    /// be the bar's clearing: the warning then landed after the bar, which stayed on the screen.
+    /// So the warning clears the line again itself, in the same write.
+    pub fn finish_with_warning(&mut self, warning: &str) {
+        let shown = self.bar.is_some();
+        self.finish();
+        let clear = if shown { "\r\x1b[2K" } else { "" };
+        let line = format!("{clear}appdeck: warning: {warning}\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
+    }
 }
 
 /// Stderr, redrawn at most 20 times a second and hidden when it is not a terminal or `TERM` is
