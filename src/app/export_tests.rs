@@ -41,7 +41,7 @@ fn notice(app: &App) -> Notice {
 /// The item JSON of row `i`, as the list keeps it.
 fn json_of(app: &App, i: usize) -> String {
     let bodies = app.browser.bodies();
-    bodies.read(app.browser.rows()[i].body).unwrap()
+    bodies.read(app.browser.rows().at(i).body).unwrap()
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn shown_ids(app: &App) -> Vec<String> {
     app.browser
         .visible
         .iter()
-        .map(|&i| app.browser.rows()[i].id().unwrap_or("").to_owned())
+        .map(|&i| app.browser.rows().at(i).id().unwrap_or("").to_owned())
         .collect()
 }
 

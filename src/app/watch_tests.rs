@@ -84,7 +84,7 @@ fn ids(app: &App) -> Vec<&str> {
     app.browser
         .visible
         .iter()
-        .filter_map(|&i| app.browser.rows()[i].id())
+        .filter_map(|&i| app.browser.rows().at(i).id())
         .collect()
 }
 

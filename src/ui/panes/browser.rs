@@ -15,7 +15,7 @@ use crate::app::Loadable;
 use crate::app::layout;
 use crate::app::layout::TableAreas;
 use crate::app::panes::browser::columns::Column;
-use crate::app::panes::browser::row::Row as ListRow;
+use crate::app::panes::browser::row::RowView as ListRow;
 use crate::app::panes::browser::watch::{Mark, Watch};
 use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
@@ -332,7 +332,7 @@ fn render_table(
                 .iter()
                 .zip(&widths)
                 .map(|(&column, &w)| {
-                    let item = &listing.rows[row];
+                    let item = listing.rows.at(row);
                     let (mut text, mut style) = cell(item, column, theme);
                     if column == Column::Marker {
                         let marker = if selected { SELECTED_MARKER } else { " " };
@@ -429,7 +429,7 @@ fn marked(
 }
 
 /// The text of one cell, sanitised, and its style.
-fn cell(row: &ListRow, column: Column, theme: &Theme) -> (String, Style) {
+fn cell(row: ListRow<'_>, column: Column, theme: &Theme) -> (String, Style) {
     let text = column.text(row);
     if row.malformed {
         let style = match column {

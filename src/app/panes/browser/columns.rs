@@ -5,7 +5,8 @@
 
 use unicode_width::UnicodeWidthStr;
 
-use super::row::Row;
+use super::row::RowView;
+use super::row_texts::Text;
 use crate::sanitize;
 use crate::text::{fit_columns, short_time};
 
@@ -74,20 +75,25 @@ impl Column {
 
     /// This column's field of `row` as the service sent it (the full `updated_at`); `None` for
     /// the marker or a missing field. What the table shows and what a sort compares.
-    pub fn value(self, row: &Row) -> Option<&str> {
+    pub fn value<'a>(self, row: RowView<'a>) -> Option<&'a str> {
+        row.text(self.field()?)
+    }
+
+    /// Which of a row's texts this column shows; none for the marker.
+    pub fn field(self) -> Option<Text> {
         match self {
             Column::Marker => None,
-            Column::Type => row.resource_type(),
-            Column::Name => row.title(),
-            Column::Status => row.status(),
-            Column::Id => row.id(),
-            Column::ExternalId => row.external_id(),
-            Column::Updated => row.updated_at(),
+            Column::Type => Some(Text::Type),
+            Column::Name => Some(Text::Title),
+            Column::Status => Some(Text::Status),
+            Column::Id => Some(Text::Id),
+            Column::ExternalId => Some(Text::ExternalId),
+            Column::Updated => Some(Text::UpdatedAt),
         }
     }
 
     /// The text of this column for `row`, sanitised, as the table shows it (before any cut).
-    pub fn text(self, row: &Row) -> String {
+    pub fn text(self, row: RowView<'_>) -> String {
         if row.malformed {
             return match self {
                 Column::Marker => "!".to_owned(),
@@ -123,7 +129,7 @@ impl Default for ColumnWidths {
 
 impl ColumnWidths {
     /// Takes in rows that just arrived.
-    pub fn extend<'a>(&mut self, rows: impl IntoIterator<Item = &'a Row>) {
+    pub fn extend<'a>(&mut self, rows: impl IntoIterator<Item = RowView<'a>>) {
         for row in rows {
             for column in Column::ALL {
                 let w = column.text(row).width();
@@ -194,17 +200,14 @@ impl ColumnWidths {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::PageItem;
-    use serde_json::json;
+    use crate::app::panes::browser::rows::Rows;
+    use serde_json::{Value, json};
 
-    fn row(t: &str, name: &str, status: &str, id: &str) -> Row {
-        Row::from_item(
-            &PageItem::from_value(json!({
-                "type": t, "display_name": name, "status": status, "id": id,
-                "external_id": "ser-293252716", "updated_at": "2024-06-27T10:56:00Z"
-            })),
-            &Default::default(),
-        )
+    fn row(t: &str, name: &str, status: &str, id: &str) -> Value {
+        json!({
+            "type": t, "display_name": name, "status": status, "id": id,
+            "external_id": "ser-293252716", "updated_at": "2024-06-27T10:56:00Z"
+        })
     }
 
     fn widths_of(layout: &[(Column, usize)]) -> Vec<(&'static str, usize)> {
@@ -216,11 +219,11 @@ mod tests {
     #[test]
     fn columns_are_as_wide_as_their_values_and_the_name_takes_the_rest() {
         let mut widths = ColumnWidths::default();
-        let rows = [
+        let rows = Rows::of_values([
             row("service_account", "Alert Bot 31", "rolled_back", "res_12"),
             row("repository", "Feature flags", "active", "res_1"),
-        ];
-        widths.extend(&rows);
+        ]);
+        widths.extend(rows.iter());
         let layout = widths.layout(118);
         assert_eq!(
             widths_of(&layout),
@@ -235,7 +238,7 @@ mod tests {
             ]
         );
         for (column, width) in &layout {
-            for r in &rows {
+            for r in rows.iter() {
                 assert!(column.text(r).width() <= *width, "{column:?} cut");
             }
         }
@@ -246,10 +249,10 @@ mod tests {
     #[test]
     fn a_value_longer_than_its_columns_bound_gets_the_room_left_before_the_name() {
         let mut widths = ColumnWidths::default();
-        let rows = [row("repository", "Docs", "rolled_back_partially", "res_1")];
-        widths.extend(&rows);
+        let rows = Rows::of_values([row("repository", "Docs", "rolled_back_partially", "res_1")]);
+        widths.extend(rows.iter());
         for (column, width) in &widths.layout(118) {
-            assert!(column.text(&rows[0]).width() <= *width, "{column:?} cut");
+            assert!(column.text(rows.at(0)).width() <= *width, "{column:?} cut");
         }
         let status = |w: usize| {
             widths
@@ -264,12 +267,13 @@ mod tests {
     #[test]
     fn optional_columns_give_way_to_the_name_on_narrow_screens() {
         let mut widths = ColumnWidths::default();
-        widths.extend(&[row(
+        let rows = Rows::of_values([row(
             "service_account",
             &"a long display name ".repeat(3),
             "rolled_back",
             "res_12",
         )]);
+        widths.extend(rows.iter());
         let titles =
             |w: usize| -> Vec<&str> { widths.layout(w).iter().map(|(c, _)| c.title()).collect() };
         assert_eq!(titles(78), ["", "TYPE", "NAME", "STATUS", "UPDATED"]);

@@ -103,7 +103,7 @@ impl Browser {
     /// The bodies of the rows loaded, for a job; `None` before the first page.
     fn all_bodies(&self) -> Option<(&Bodies, impl Iterator<Item = BodyId>)> {
         let listing = self.listing.loaded()?;
-        Some((&listing.bodies, listing.rows.iter().map(|row| row.body)))
+        Some((&listing.bodies, listing.rows.bodies()))
     }
 
     /// Rows from `first` on arrived: each query tests them in a job of its own.
@@ -115,8 +115,9 @@ impl Browser {
             return Vec::new();
         };
         let bodies = listing.bodies.clone();
-        let new = &listing.rows[first..];
-        let picked = narrowing::pick(first, new.iter().map(|r| r.body), |_| true, new.len());
+        let new = listing.rows.from(first);
+        let count = new.len();
+        let picked = narrowing::pick(first, new.map(|r| r.body), |_| true, count);
         self.narrowings_mut()
             .filter_map(|n| n.test_rows(&bodies, picked.clone(), false, ids))
             .collect()
@@ -160,7 +161,7 @@ impl Browser {
         let mut rows = RowSet::in_all(&sets, self.rows().len());
         if let Some(status) = &self.status_filter {
             let all = self.rows();
-            rows.retain(|&i| all[i].status() == Some(status.as_str()));
+            rows.retain(|&i| all.at(i).status() == Some(status.as_str()));
         }
         rows
     }
@@ -177,10 +178,11 @@ impl Browser {
         let selected_row = self.visible.get(self.cursor.selected).copied();
         self.visible = self.passing_rows();
         let rows = self.rows();
-        let wanted = self
-            .reselect
-            .as_deref()
-            .and_then(|id| self.visible.iter().position(|&i| rows[i].id() == Some(id)));
+        let wanted = self.reselect.as_deref().and_then(|id| {
+            self.visible
+                .iter()
+                .position(|&i| rows.at(i).id() == Some(id))
+        });
         let index = match wanted {
             Some(at) => {
                 self.reselect = None;

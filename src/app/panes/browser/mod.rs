@@ -13,9 +13,11 @@ pub mod ordering;
 mod reload;
 pub mod row;
 mod row_texts;
+pub mod rows;
 pub mod sort;
 mod spill;
 pub mod summary;
+pub mod texts;
 mod update;
 pub mod watch;
 
@@ -33,7 +35,8 @@ use crate::app::loadable::Loadable;
 use crate::app::overlay::TypePicker;
 use crate::app::widgets::{LineInput, ListCursor};
 use bodies::{Bodies, BodyError};
-use row::Row;
+use row::RowView;
+use rows::Rows;
 use summary::LoadedSummary;
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
@@ -43,7 +46,8 @@ const PREFETCH_ROWS: usize = 40;
 /// The rows of one listing (one type filter) and where its paging stands.
 #[derive(Clone, Debug, Default)]
 pub struct Listing {
-    pub rows: Vec<Row>,
+    /// The rows and their columns' texts.
+    pub rows: Rows,
     pub more: More,
     trail: CursorTrail,
     /// How many pages arrived, for the status line.
@@ -150,15 +154,12 @@ impl Browser {
         }
     }
 
-    pub fn rows(&self) -> &[Row] {
-        self.listing
-            .loaded()
-            .map(|l| l.rows.as_slice())
-            .unwrap_or_default()
+    pub fn rows(&self) -> &Rows {
+        self.listing.loaded().map_or(&rows::NONE, |l| &l.rows)
     }
 
     /// The row under the cursor.
-    pub fn selected(&self) -> Option<&Row> {
+    pub fn selected(&self) -> Option<RowView<'_>> {
         let index = *self.visible.get(self.cursor.selected)?;
         self.rows().get(index)
     }
@@ -172,7 +173,7 @@ impl Browser {
     }
 
     /// The whole item of one of the listing's rows, read back from its body.
-    pub fn item(&self, row: &Row) -> Result<crate::api::PageItem, BodyError> {
+    pub fn item(&self, row: &row::Row) -> Result<crate::api::PageItem, BodyError> {
         row.item(&self.bodies())
     }
 
@@ -286,12 +287,11 @@ impl Browser {
             },
         };
         let start = listing.rows.len();
-        let bodies = &listing.bodies;
-        listing
-            .rows
-            .extend((page.resources.iter()).map(|item| Row::from_item(item, bodies)));
-        listing.widths.extend(&listing.rows[start..]);
-        summary.add(&listing.rows[start..]);
+        for item in &page.resources {
+            listing.rows.push(item, &listing.bodies);
+        }
+        listing.widths.extend(listing.rows.from(start));
+        summary.add(listing.rows.from(start));
         summary.more = !matches!(listing.more, More::End | More::Fault(_));
         let end = listing.rows.len();
         let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
@@ -299,7 +299,7 @@ impl Browser {
         let found = self.reselect.as_deref().and_then(|id| {
             new_visible
                 .iter()
-                .position(|&i| rows[i].id() == Some(id))
+                .position(|&i| rows.at(i).id() == Some(id))
                 .map(|p| p + self.visible.len())
         });
         let first_visible = self.visible.len();

@@ -1,12 +1,16 @@
 //! The order of a sorted list, pure: which column and direction ([`SortSpec`]), how two values
 //! compare (case-insensitively, missing values last, ties in the server's order), sorting every
 //! loaded row at once ([`sort`], over keys copied out of the rows, so that it can run off the UI
-//! thread) and merging rows that arrive later into an order ([`merge`]).
+//! thread, from the listing's texts shared with it) and merging rows that arrive later into an
+//! order ([`merge`]).
 
 use std::cmp::Ordering;
 
 use super::columns::Column;
-use super::row::Row;
+use super::row::RowView;
+use super::row_texts::Text;
+use super::rows::Rows;
+use super::texts::{SharedTexts, TextsAt};
 
 /// A column to sort by and the direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +119,7 @@ fn column_named(name: &str) -> Option<Column> {
 
 /// The value a row is sorted by in `column`: the text the service sent (the full `updated_at`,
 /// which sorts by time when it is ISO 8601); `None` when missing or empty, sorted last.
-pub fn key(row: &Row, column: Column) -> Option<&str> {
+pub fn key(row: RowView<'_>, column: Column) -> Option<&str> {
     column.value(row).filter(|s| !s.is_empty())
 }
 
@@ -146,10 +150,10 @@ fn compare_keys(a: Option<&str>, b: Option<&str>, descending: bool) -> Ordering 
 }
 
 /// Two rows (by their index in the listing) under `spec`; equal keys keep the server's order.
-pub fn compare_rows(rows: &[Row], a: usize, b: usize, spec: SortSpec) -> Ordering {
+pub fn compare_rows(rows: &Rows, a: usize, b: usize, spec: SortSpec) -> Ordering {
     compare_keys(
-        key(&rows[a], spec.column),
-        key(&rows[b], spec.column),
+        key(rows.at(a), spec.column),
+        key(rows.at(b), spec.column),
         spec.descending,
     )
     .then(a.cmp(&b))
@@ -167,42 +171,44 @@ fn fold(text: &str, out: &mut Vec<u8>) {
     }
 }
 
-/// One column's keys of the first rows, copied out of them in one pass (a memcpy each), so that
-/// sorting them can run off the UI thread.
+/// One column's keys of the first rows, for a job: where each row's texts are and the listing's
+/// texts shared (a copy of eight bytes a row on the UI thread); the job reads the keys.
 #[derive(Clone, Debug, Default)]
 pub struct SortKeys {
-    text: String,
-    /// Where each row's key ends in `text`; `None` for a missing one.
-    ends: Vec<Option<usize>>,
+    texts: SharedTexts,
+    rows: Vec<TextsAt>,
+    /// The texts of `column`; none for the marker, by which nothing sorts.
+    field: Option<Text>,
 }
 
 impl SortKeys {
-    pub fn of(rows: &[Row], column: Column) -> SortKeys {
-        // Sized from the first keys, so that the text is not copied again as it grows.
-        let sample: usize = (rows.iter().take(256))
-            .map(|r| key(r, column).map_or(0, str::len))
-            .sum();
-        let estimate = sample * rows.len() / rows.len().clamp(1, 256);
-        let mut keys = SortKeys {
-            text: String::with_capacity(estimate + estimate / 8),
-            ends: Vec::with_capacity(rows.len()),
-        };
-        for row in rows {
-            let end = key(row, column).map(|k| {
-                keys.text.push_str(k);
-                keys.text.len()
-            });
-            keys.ends.push(end);
+    /// The keys of every row.
+    pub fn of(rows: &Rows, column: Column) -> SortKeys {
+        SortKeys::of_first(rows, rows.len(), column)
+    }
+
+    /// The keys of the first `count` rows.
+    pub fn of_first(rows: &Rows, count: usize, column: Column) -> SortKeys {
+        let (rows, texts) = rows.share_texts(count);
+        SortKeys {
+            texts,
+            rows,
+            field: column.field(),
         }
-        keys
+    }
+
+    /// The key of the row at `index`, as [`key`] reads it.
+    fn key(&self, index: usize) -> Option<&str> {
+        let text = self.texts.get(self.rows[index], self.field?);
+        text.filter(|s| !s.is_empty())
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.rows.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.rows.is_empty()
     }
 }
 
@@ -221,21 +227,26 @@ pub fn sort(
     // Each present key lowercased once, then compared as bytes: 16 bytes inline first (past the
     // start all keys share, such as `resource `: most comparisons end there without touching
     // the text), the whole key on a tie, the row's index last.
-    let mut folded = Vec::with_capacity(keys.text.len());
+    // Sized from the first keys, so that the text is not copied again as it grows.
+    let sample = total.clamp(1, 256);
+    let sampled: usize = (0..total.min(256))
+        .filter_map(|i| keys.key(i))
+        .map(str::len)
+        .sum();
+    let estimate = sampled * total / sample;
+    let mut folded = Vec::with_capacity(estimate + estimate / 8);
     let mut spans: Vec<(u32, u32, u32)> = Vec::with_capacity(total);
     let mut missing = Vec::new();
-    let mut start = 0;
-    for (index, end) in keys.ends.iter().enumerate() {
+    for index in 0..total {
         if index % STEP == 0 && !tick(index / 3, total) {
             return None;
         }
-        let Some(end) = end else {
+        let Some(key) = keys.key(index) else {
             missing.push(index);
             continue;
         };
         let from = folded.len();
-        fold(&keys.text[start..*end], &mut folded);
-        start = *end;
+        fold(key, &mut folded);
         let len = folded.len() - from;
         spans.push((
             u32::try_from(from).ok()?,
@@ -309,7 +320,7 @@ pub fn sort(
 
 /// Merges `new` (indices of rows not in `order`) into `order`, which is sorted under `spec`:
 /// the new ones are sorted, then each goes where it belongs, so that `order` stays sorted.
-pub fn merge(order: &mut Vec<usize>, mut new: Vec<usize>, rows: &[Row], spec: SortSpec) {
+pub fn merge(order: &mut Vec<usize>, mut new: Vec<usize>, rows: &Rows, spec: SortSpec) {
     if new.is_empty() {
         return;
     }
@@ -331,24 +342,19 @@ pub fn merge(order: &mut Vec<usize>, mut new: Vec<usize>, rows: &[Row], spec: So
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::PageItem;
     use serde_json::json;
 
-    fn rows(names: &[Option<&str>]) -> Vec<Row> {
-        names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| {
-                let mut value = json!({"id": format!("r{i}"), "type": "repo"});
-                if let Some(name) = name {
-                    value["name"] = json!(name);
-                }
-                Row::from_item(&PageItem::from_value(value), &Default::default())
-            })
-            .collect()
+    fn rows(names: &[Option<&str>]) -> Rows {
+        Rows::of_values(names.iter().enumerate().map(|(i, name)| {
+            let mut value = json!({"id": format!("r{i}"), "type": "repo"});
+            if let Some(name) = name {
+                value["name"] = json!(name);
+            }
+            value
+        }))
     }
 
-    fn sorted(rows: &[Row], spec: SortSpec) -> Vec<usize> {
+    fn sorted(rows: &Rows, spec: SortSpec) -> Vec<usize> {
         sort(&SortKeys::of(rows, spec.column), spec.descending, |_, _| {
             true
         })

@@ -148,7 +148,7 @@ impl Browser {
         let rows = self.rows();
         let found = here
             .as_deref()
-            .and_then(|id| visible.iter().position(|&i| rows[i].id() == Some(id)));
+            .and_then(|id| visible.iter().position(|&i| rows.at(i).id() == Some(id)));
         self.visible = visible;
         let len = self.visible.len();
         self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));

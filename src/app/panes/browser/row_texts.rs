@@ -1,8 +1,8 @@
-//! The texts of a row's columns in one allocation: at a million rows, seven boxed strings a row
-//! cost more in pointers and allocator overhead than in text. The string starts with one
-//! `char` per column, its length plus one (`0`: the column has no value), then the texts one
-//! after the other. A length is a char's value (skipping the surrogates), so a column of up to
-//! 1,112,062 bytes fits, and the usual short ones take one byte each.
+//! How the texts of a row's columns are packed, one row after another in the listing's
+//! [`Texts`](super::texts::Texts): one `char` per column, its length plus one (`0`: the column
+//! has no value), then the texts one after the other. A length is a char's value (skipping the
+//! surrogates), so a column of up to 1,112,062 bytes fits, and the usual short ones take one
+//! byte each. A packed row says where it ends, so rows need no separator.
 
 /// The columns kept, in their order in the string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,42 +15,52 @@ pub enum Text {
     UpdatedAt,
 }
 
-const COUNT: usize = 6;
+pub const COUNT: usize = 6;
 
 /// The longest column text kept whole; a longer one (a name of over a megabyte) is cut at a
 /// character boundary: the table shows a screen's width of it, the detail the whole item.
 pub const MAX_LEN: usize = 0x10_FFFF - 0x800 - 1;
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct RowTexts(Box<str>);
+/// The bytes `texts` take packed (after [`cut`]).
+pub fn packed_len(texts: &[Option<&str>; COUNT]) -> usize {
+    let packed = |text: &str| length_char(text.len() + 1).len_utf8() + text.len();
+    texts.iter().map(|t| t.map_or(1, |t| packed(cut(t)))).sum()
+}
 
-impl RowTexts {
-    pub fn new(texts: [Option<&str>; COUNT]) -> RowTexts {
-        let texts = texts.map(|t| t.map(cut));
-        let len: usize = texts.iter().flatten().map(|t| t.len() + 4).sum();
-        let mut packed = String::with_capacity(len + COUNT);
-        for text in &texts {
-            packed.push(length_char(text.map_or(0, |t| t.len() + 1)));
-        }
-        for text in texts.iter().flatten() {
-            packed.push_str(text);
-        }
-        RowTexts(packed.into_boxed_str())
+/// Appends `texts`, packed, to `out`.
+pub fn pack(texts: &[Option<&str>; COUNT], out: &mut String) {
+    let texts = texts.map(|t| t.map(cut));
+    for text in &texts {
+        out.push(length_char(text.map_or(0, |t| t.len() + 1)));
     }
-
-    pub fn get(&self, which: Text) -> Option<&str> {
-        let mut chars = self.0.chars();
-        let mut lens = [0; COUNT];
-        for len in &mut lens {
-            *len = length_of(chars.next()?);
-        }
-        let texts = chars.as_str();
-        let which = which as usize;
-        let start: usize = lens[..which].iter().map(|n| n.saturating_sub(1)).sum();
-        let len = lens[which].checked_sub(1)?;
-        texts.get(start..start + len)
+    for text in texts.iter().flatten() {
+        out.push_str(text);
     }
 }
+
+/// One column of the row packed at the start of `packed` (rows packed after it may follow).
+pub fn get(packed: &str, which: Text) -> Option<&str> {
+    let mut chars = packed.chars();
+    let mut lens = [0; COUNT];
+    for len in &mut lens {
+        *len = length_of(chars.next()?);
+    }
+    let texts = chars.as_str();
+    let which = which as usize;
+    let start: usize = lens[..which].iter().map(|n| n.saturating_sub(1)).sum();
+    let len = lens[which].checked_sub(1)?;
+    texts.get(start..start + len)
+}
+
+/// Every column, in the order they are packed.
+pub const ALL: [Text; COUNT] = [
+    Text::Type,
+    Text::Title,
+    Text::Status,
+    Text::ExternalId,
+    Text::Id,
+    Text::UpdatedAt,
+];
 
 fn cut(text: &str) -> &str {
     if text.len() <= MAX_LEN {
@@ -85,18 +95,12 @@ fn length_of(c: char) -> usize {
 mod tests {
     use super::*;
 
-    const ALL: [Text; COUNT] = [
-        Text::Type,
-        Text::Title,
-        Text::Status,
-        Text::ExternalId,
-        Text::Id,
-        Text::UpdatedAt,
-    ];
-
     fn round_trip(texts: [Option<&str>; COUNT]) {
-        let packed = RowTexts::new(texts);
-        assert_eq!(ALL.map(|t| packed.get(t)), texts);
+        let mut packed = String::new();
+        pack(&texts, &mut packed);
+        assert_eq!(packed.len(), packed_len(&texts));
+        packed.push_str("\u{3}next row");
+        assert_eq!(ALL.map(|t| get(&packed, t)), texts);
     }
 
     #[test]
@@ -133,9 +137,12 @@ mod tests {
     #[test]
     fn a_text_past_the_longest_is_cut_at_a_character() {
         let long = "é".repeat(MAX_LEN / 2 + 5);
-        let packed = RowTexts::new([None, Some(&long), None, None, Some("id"), None]);
-        let title = packed.get(Text::Title).unwrap();
+        let texts = [None, Some(long.as_str()), None, None, Some("id"), None];
+        let mut packed = String::new();
+        pack(&texts, &mut packed);
+        assert_eq!(packed.len(), packed_len(&texts));
+        let title = get(&packed, Text::Title).unwrap();
         assert!(title.len() <= MAX_LEN && long.starts_with(title) && title.len() > MAX_LEN - 2);
-        assert_eq!(packed.get(Text::Id), Some("id"));
+        assert_eq!(get(&packed, Text::Id), Some("id"));
     }
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::DateTime;
 
-use super::row::Row;
+use super::row::RowView;
 
 /// Seconds in the buckets of [`LoadedSummary::updated_by_hour`].
 pub const HOUR: i64 = 3600;
@@ -47,7 +47,7 @@ impl LoadedSummary {
     }
 
     /// Counts rows that were appended to the listing.
-    pub fn add(&mut self, rows: &[Row]) {
+    pub fn add<'a>(&mut self, rows: impl IntoIterator<Item = RowView<'a>>) {
         for row in rows {
             self.rows += 1;
             if let Some(t) = row.resource_type() {
@@ -81,27 +81,24 @@ fn hour_of(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::PageItem;
+    use crate::app::panes::browser::rows::Rows;
     use serde_json::json;
-
-    fn row(value: serde_json::Value) -> Row {
-        Row::from_item(&PageItem::from_value(value), &Default::default())
-    }
 
     #[test]
     fn rows_are_counted_by_type_status_and_hour() {
         let seen = BTreeSet::from(["incident".to_owned()]);
         let mut summary = LoadedSummary::new(None, &seen);
         summary.saw_type("dashboard");
-        summary.add(&[
-            row(json!({"id": "a", "type": "repository", "status": "active",
-                "updated_at": "2026-11-20T14:03:00Z"})),
-            row(json!({"id": "b", "type": "repository", "status": "failed",
-                "updated_at": "2026-11-20T14:59:59+00:00"})),
-            row(json!({"id": "c", "type": "deployment", "status": "active",
-                "updated_at": "2026-11-20 15:00:00"})),
-            row(json!({"id": "d", "type": "deployment"})),
+        let rows = Rows::of_values([
+            json!({"id": "a", "type": "repository", "status": "active",
+                "updated_at": "2026-11-20T14:03:00Z"}),
+            json!({"id": "b", "type": "repository", "status": "failed",
+                "updated_at": "2026-11-20T14:59:59+00:00"}),
+            json!({"id": "c", "type": "deployment", "status": "active",
+                "updated_at": "2026-11-20 15:00:00"}),
+            json!({"id": "d", "type": "deployment"}),
         ]);
+        summary.add(rows.iter());
         assert_eq!(summary.rows, 4);
         fn counts(m: &BTreeMap<String, usize>) -> Vec<(&str, usize)> {
             m.iter().map(|(k, v)| (k.as_str(), *v)).collect()

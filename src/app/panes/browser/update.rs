@@ -7,7 +7,7 @@ use super::bodies::{Bodies, BodyError};
 use super::keys::BROWSER_KEYS;
 use super::narrowing::Tested;
 use super::ordering::{SORTABLE, SortSpec};
-use super::row::Row;
+use super::row::{Row, RowView};
 use super::watch::{LookDiff, Mark};
 use super::{Browser, More};
 use crate::api::{self, ApiError};
@@ -159,7 +159,7 @@ impl Pane for Browser {
             Action::OpenLink => {
                 // One row's body, read here: `o` is one key on one row.
                 let url = (self.selected())
-                    .and_then(|r| self.item(r).ok())
+                    .and_then(|r| self.item(&r).ok())
                     .and_then(|item| item.resource()?.external_url.get().cloned());
                 return cx.open_url(url, "this resource has no external_url").into();
             }
@@ -171,7 +171,7 @@ impl Pane for Browser {
             // another screen.
             Action::Report => {
                 let resource = (self.selected())
-                    .and_then(|r| self.item(r).ok())
+                    .and_then(|r| self.item(&r).ok())
                     .and_then(|item| serde_json::to_value(item).ok());
                 return match resource {
                     Some(resource) => Outcome::Open(Open::ReportOn(Box::new(resource))),
@@ -383,14 +383,14 @@ impl Browser {
             return Outcome::done();
         }
         let rows = self.rows();
-        let gone = |row: &Row| {
+        let gone = |row: RowView<'_>| {
             let mark = self.watch.as_ref().and_then(|w| w.mark(row));
             mark == Some(Mark::Gone)
         };
         let items = Items::Rows {
             bodies: self.bodies(),
-            ids: (self.visible.iter().map(|&i| &rows[i]))
-                .filter(|row| !gone(row))
+            ids: (self.visible.iter().map(|&i| rows.at(i)))
+                .filter(|&row| !gone(row))
                 .map(|row| row.body)
                 .collect(),
         };
@@ -412,7 +412,7 @@ impl Browser {
             return Outcome::done();
         };
         if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
-            return match self.item(row) {
+            return match self.item(&row) {
                 Ok(item) => {
                     let detail = Detail::open(Arc::new(item));
                     Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new())
@@ -423,7 +423,7 @@ impl Browser {
                 }
             };
         }
-        let (row, id) = (row.clone(), cx.ids.issue());
+        let (row, id) = (*row.row(), cx.ids.issue());
         cx.info(format!(
             "opening a large resource ({:.1} MB)…; Esc cancels",
             row.json_len() as f64 / 1e6

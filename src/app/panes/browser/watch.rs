@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::Browser;
 use super::bodies::{Bodies, BodyError, BodyId};
-use super::row::Row;
+use super::row::RowView;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 
@@ -84,7 +84,7 @@ impl Watch {
     }
 
     /// The mark on `row`, if any.
-    pub fn mark(&self, row: &Row) -> Option<Mark> {
+    pub fn mark(&self, row: RowView<'_>) -> Option<Mark> {
         let id = row.id()?;
         self.marks.get(id).map(|(mark, _)| *mark)
     }
@@ -348,7 +348,10 @@ impl Browser {
     /// The comparison came back: the marks, and the gone rows put in among the look's rows
     /// (`fresh`, about to take the place of those on screen).
     pub(super) fn apply_look(&mut self, fresh: &mut Browser, diff: LookDiff, now: Instant) {
-        let before = self.listing.loaded().map_or(&[][..], |l| &l.rows);
+        let before = self
+            .listing
+            .loaded()
+            .map_or(&super::rows::NONE, |l| &l.rows);
         let Some(watch) = self.watch.as_mut() else {
             return;
         };
@@ -383,13 +386,12 @@ impl Browser {
             if !previously_gone.contains(&id) {
                 watch.marks.insert(id, (Mark::Gone, MARK_LOOKS));
             }
-            // Its JSON moves to the bodies of the listing it is shown in.
-            let mut row = row.clone();
-            row.body = listing.bodies.push(&json);
-            shown.push((at, row));
+            // Its JSON and its texts move to the listing it is shown in.
+            listing.widths.extend([row]);
+            let body = listing.bodies.push(&json);
+            shown.push((at, listing.rows.adopt(row, body)));
         }
-        listing.widths.extend(shown.iter().map(|(_, row)| row));
-        listing.rows = with_inserted(std::mem::take(&mut listing.rows), shown);
+        listing.rows.insert(shown);
     }
 
     /// Whether the rows loaded are the whole listing.
@@ -435,18 +437,4 @@ impl Browser {
         self.refresh_visible(height);
         commands
     }
-}
-
-/// `rows` with `extra` put in, each before the row at its index (in order of index).
-fn with_inserted(rows: Vec<Row>, extra: Vec<(usize, Row)>) -> Vec<Row> {
-    let mut out = Vec::with_capacity(rows.len() + extra.len());
-    let mut extra = extra.into_iter().peekable();
-    for (i, row) in rows.into_iter().enumerate() {
-        while let Some((_, gone)) = extra.next_if(|(at, _)| *at <= i) {
-            out.push(gone);
-        }
-        out.push(row);
-    }
-    out.extend(extra.map(|(_, row)| row));
-    out
 }

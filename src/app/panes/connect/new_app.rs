@@ -69,6 +69,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::app::panes::browser::texts::Texts;
 
     /// The rows give the same definitions as their raw JSON does (what `appdeck infer` reads).
     #[test]
@@ -81,8 +82,9 @@ mod tests {
             json!("not a resource"),
         ];
         let bodies = Bodies::default();
+        let mut texts = Texts::new();
         let rows = (values.iter().cloned())
-            .map(|value| Row::from_item(&PageItem::from_value(value), &bodies).body)
+            .map(|value| Row::from_item(&PageItem::from_value(value), &bodies, &mut texts).body)
             .collect();
         let job = InferJob { bodies, rows };
         let Start::Inferred { payload, samples } = infer(&job) else {

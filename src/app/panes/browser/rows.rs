@@ -1,0 +1,173 @@
+//! A listing's rows and the texts of their columns, kept together: a [`Row`] only says where its
+//! texts are, so it is read through these ([`RowView`]), and a row of another listing comes in
+//! with its texts copied over ([`Rows::adopt`]).
+
+use super::bodies::{Bodies, BodyId};
+use super::row::{Row, RowView};
+use super::texts::{SharedTexts, Texts, TextsAt};
+use crate::api::PageItem;
+
+#[derive(Clone, Debug, Default)]
+pub struct Rows {
+    list: Vec<Row>,
+    texts: Texts,
+}
+
+/// The rows of no listing (before the first page).
+pub static NONE: Rows = Rows {
+    list: Vec::new(),
+    texts: Texts::new(),
+};
+
+impl Rows {
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Option<RowView<'_>> {
+        Some(RowView::new(self.list.get(index)?, &self.texts))
+    }
+
+    /// The row at `index`, which must be one of them (an index from `visible` or the sort).
+    pub fn at(&self, index: usize) -> RowView<'_> {
+        RowView::new(&self.list[index], &self.texts)
+    }
+
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = RowView<'_>> + ExactSizeIterator + Clone + '_ {
+        self.from(0)
+    }
+
+    /// The rows from `first` on.
+    pub fn from(
+        &self,
+        first: usize,
+    ) -> impl DoubleEndedIterator<Item = RowView<'_>> + ExactSizeIterator + Clone + '_ {
+        let list = self.list.get(first..).unwrap_or_default();
+        list.iter().map(|row| RowView::new(row, &self.texts))
+    }
+
+    /// Where each row's JSON is, in the order of the rows.
+    pub fn bodies(&self) -> impl ExactSizeIterator<Item = BodyId> + '_ {
+        self.list.iter().map(|row| row.body)
+    }
+
+    /// Appends the row of `item`, its JSON kept in `bodies`.
+    pub fn push(&mut self, item: &PageItem, bodies: &Bodies) {
+        self.list
+            .push(Row::from_item(item, bodies, &mut self.texts));
+    }
+
+    /// A row of another listing (`row`, its JSON now at `body` in this one's bodies), its texts
+    /// copied into these: to be put among them with [`Rows::insert`].
+    pub fn adopt(&mut self, row: RowView<'_>, body: BodyId) -> Row {
+        row.moved_to(self.texts.push(&row.all_texts()), body)
+    }
+
+    /// Puts `extra` in, each before the row at its index (in order of index).
+    pub fn insert(&mut self, extra: Vec<(usize, Row)>) {
+        let rows = std::mem::take(&mut self.list);
+        let mut out = Vec::with_capacity(rows.len() + extra.len());
+        let mut extra = extra.into_iter().peekable();
+        for (i, row) in rows.into_iter().enumerate() {
+            while let Some((_, gone)) = extra.next_if(|(at, _)| *at <= i) {
+                out.push(gone);
+            }
+            out.push(row);
+        }
+        out.extend(extra.map(|(_, row)| row));
+        self.list = out;
+    }
+
+    /// Keeps only the rows `keep` is true of.
+    pub fn retain(&mut self, mut keep: impl FnMut(RowView<'_>) -> bool) {
+        let texts = &self.texts;
+        self.list.retain(|row| keep(RowView::new(row, texts)));
+    }
+
+    /// The first `count` rows' texts as they are now, for a job: where each row's are, and the
+    /// texts shared (see [`Texts::share`]). A copy of eight bytes a row, and of the chunk being
+    /// filled.
+    pub fn share_texts(&self, count: usize) -> (Vec<TextsAt>, SharedTexts) {
+        let list = &self.list[..count.min(self.list.len())];
+        (
+            list.iter().map(|row| row.texts).collect(),
+            self.texts.share(),
+        )
+    }
+
+    /// The bytes the rows hold (their list, not their texts), for `benches/row_memory.rs`.
+    pub fn capacity_bytes(&self) -> usize {
+        self.list.capacity() * size_of::<Row>()
+    }
+
+    /// The bytes their texts hold.
+    pub fn text_bytes(&self) -> usize {
+        self.texts.bytes()
+    }
+
+    /// Rows of these items, for tests (their JSON in bodies of their own).
+    #[cfg(test)]
+    pub fn of_values(values: impl IntoIterator<Item = serde_json::Value>) -> Rows {
+        let (mut rows, bodies) = (Rows::default(), Bodies::default());
+        for value in values {
+            rows.push(&PageItem::from_value(value), &bodies);
+        }
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ids(rows: &Rows) -> Vec<Option<&str>> {
+        rows.iter().map(|r| r.id()).collect()
+    }
+
+    /// A row taken in from another listing (a gone row a `:watch` keeps showing) reads its own
+    /// texts from this listing's, after the other is gone, at the place it was put.
+    #[test]
+    fn an_adopted_row_keeps_its_texts_after_its_listing_goes() {
+        let mut rows = Rows::of_values((0..3).map(|i| json!({"id": format!("r{i}"), "type": "t"})));
+        let bodies = Bodies::default();
+        let adopted = {
+            let before = Rows::of_values([
+                json!({"id": "old", "type": "repo", "name": "was here", "status": "gone"}),
+            ]);
+            rows.adopt(before.at(0), bodies.push("{}"))
+        };
+        rows.insert(vec![(1, adopted)]);
+        assert_eq!(
+            ids(&rows),
+            [Some("r0"), Some("old"), Some("r1"), Some("r2")]
+        );
+        let row = rows.at(1);
+        assert_eq!(
+            row.all_texts(),
+            [
+                Some("repo"),
+                Some("was here"),
+                Some("gone"),
+                None,
+                Some("old"),
+                None
+            ]
+        );
+        assert_eq!(rows.at(2).title(), None, "the rows after it read their own");
+    }
+
+    #[test]
+    fn retain_keeps_each_row_with_its_texts() {
+        let mut rows = Rows::of_values((0..5).map(|i| json!({"id": format!("r{i}")})));
+        rows.retain(|r| r.id() != Some("r1") && r.id() != Some("r3"));
+        assert_eq!(ids(&rows), [Some("r0"), Some("r2"), Some("r4")]);
+        assert_eq!(ids(&Rows::default()), Vec::<Option<&str>>::new());
+    }
+}
