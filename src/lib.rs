@@ -19,6 +19,7 @@ pub mod cli;
 pub mod config;
 pub mod diff;
 pub mod explain;
+pub mod freed_memory;
 pub mod infer;
 pub mod jq;
 pub mod log_file;

@@ -290,6 +290,10 @@ impl Browser {
         for item in &page.resources {
             listing.rows.push(item, &listing.bodies);
         }
+        // The decoded page is done with: what it took goes back to the system, not to sit
+        // free under the rows that stay.
+        drop(page);
+        crate::freed_memory::give_back();
         listing.widths.extend(listing.rows.from(start));
         summary.add(listing.rows.from(start));
         summary.more = !matches!(listing.more, More::End | More::Fault(_));
