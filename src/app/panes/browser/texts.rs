@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::row_texts::{self, COUNT, Text};
+use super::row_texts::{self, COMMON, COUNT, Packed, Text};
 
 /// The size of a chunk; a row packed larger than this takes a chunk of its own (the next row
 /// starts another).
@@ -24,6 +24,9 @@ pub struct TextsAt {
     offset: u32,
 }
 
+/// A type or status this long or shorter may become one of a listing's common values.
+const COMMON_LEN: usize = 64;
+
 /// The texts of a listing's rows; rows added append to the last chunk.
 #[derive(Clone, Default)]
 pub struct Texts {
@@ -31,6 +34,9 @@ pub struct Texts {
     full: Vec<Arc<str>>,
     /// The chunk being filled (the one after the full ones).
     filling: String,
+    /// The first types and statuses seen (up to [`COMMON`]), each kept once: the rows refer
+    /// to them by their index, in a byte.
+    common: Vec<Box<str>>,
 }
 
 /// Sizes only: the texts themselves would flood a listing's debug output.
@@ -39,6 +45,7 @@ impl std::fmt::Debug for Texts {
         f.debug_struct("Texts")
             .field("full", &self.full.len())
             .field("filling", &self.filling.len())
+            .field("common", &self.common.len())
             .finish()
     }
 }
@@ -48,12 +55,17 @@ impl Texts {
         Texts {
             full: Vec::new(),
             filling: String::new(),
+            common: Vec::new(),
         }
     }
 
     /// Appends one row's texts; where they start reads them back.
     pub fn push(&mut self, texts: &[Option<&str>; COUNT]) -> TextsAt {
-        let len = row_texts::packed_len(texts);
+        let mut columns = [Packed::Missing; COUNT];
+        for ((column, text), which) in columns.iter_mut().zip(texts).zip(row_texts::ALL) {
+            *column = text.map_or(Packed::Missing, |text| self.packed(which, text));
+        }
+        let len = row_texts::packed_len(&columns);
         if !self.filling.is_empty() && self.filling.len() + len > CHUNK {
             self.seal();
         }
@@ -64,8 +76,24 @@ impl Texts {
             chunk: u32::try_from(self.full.len()).unwrap_or(u32::MAX),
             offset: u32::try_from(self.filling.len()).unwrap_or(u32::MAX),
         };
-        row_texts::pack(texts, &mut self.filling);
+        row_texts::pack(&columns, &mut self.filling);
         at
+    }
+
+    /// How `text`, the `which` column of a row, is packed: a type or status as one of the
+    /// common values (made one while there is room), any other text as itself.
+    fn packed<'a>(&mut self, which: Text, text: &'a str) -> Packed<'a> {
+        if !matches!(which, Text::Type | Text::Status) || text.len() > COMMON_LEN {
+            return Packed::inline(text);
+        }
+        if let Some(index) = self.common.iter().position(|c| **c == *text) {
+            return Packed::Common(index);
+        }
+        if self.common.len() == COMMON {
+            return Packed::inline(text);
+        }
+        self.common.push(text.into());
+        Packed::Common(self.common.len() - 1)
     }
 
     /// The chunk being filled becomes a full one (copied to its size: it is shared from then).
@@ -91,7 +119,7 @@ impl Texts {
             None if at.chunk as usize == self.full.len() => self.filling.as_str(),
             None => return None,
         };
-        row_texts::get(chunk.get(at.offset as usize..)?, which)
+        row_texts::get(chunk.get(at.offset as usize..)?, which, &self.common)
     }
 
     /// Every column of the row at `at`, in their order.
@@ -100,11 +128,14 @@ impl Texts {
     }
 
     /// The texts as they are now, for a job on another thread: the full chunks shared, a copy of
-    /// the one being filled (at most a chunk).
+    /// the one being filled (at most a chunk) and of the common values (a few kilobytes).
     pub fn share(&self) -> SharedTexts {
         let mut chunks = self.full.clone();
         chunks.push(Arc::from(self.filling.as_str()));
-        SharedTexts { chunks }
+        SharedTexts {
+            chunks,
+            common: self.common.clone(),
+        }
     }
 }
 
@@ -112,6 +143,7 @@ impl Texts {
 #[derive(Clone, Default)]
 pub struct SharedTexts {
     chunks: Vec<Arc<str>>,
+    common: Vec<Box<str>>,
 }
 
 impl std::fmt::Debug for SharedTexts {
@@ -126,7 +158,7 @@ impl SharedTexts {
     /// As [`Texts::get`], for the rows there were when these were shared.
     pub fn get(&self, at: TextsAt, which: Text) -> Option<&str> {
         let chunk = self.chunks.get(at.chunk as usize)?;
-        row_texts::get(chunk.get(at.offset as usize..)?, which)
+        row_texts::get(chunk.get(at.offset as usize..)?, which, &self.common)
     }
 }
 
@@ -214,5 +246,48 @@ mod tests {
         };
         assert_eq!(texts.get(beyond, Text::Title), None);
         assert_eq!(texts.share().get(beyond, Text::Title), None);
+    }
+
+    /// Types and statuses are kept once each, up to [`COMMON`] of them; past that, and for a
+    /// long one, in the row; every row reads back what it was given, a share too.
+    #[test]
+    fn types_and_statuses_are_kept_once_and_read_back() {
+        let mut texts = Texts::new();
+        let long = "s".repeat(COMMON_LEN + 1);
+        let rows: Vec<[Option<String>; COUNT]> = (0..3 * COMMON)
+            .map(|i| {
+                let status = if i % 5 == 0 {
+                    long.clone()
+                } else {
+                    format!("st{}", i % 3)
+                };
+                [
+                    Some(format!("type {}", i % (COMMON + 10))),
+                    Some(format!("type {i}")),
+                    Some(status),
+                    None,
+                    Some(format!("r{i}")),
+                    None,
+                ]
+            })
+            .collect();
+        let ats: Vec<TextsAt> = rows.iter().map(|r| texts.push(&borrowed(r))).collect();
+        assert_eq!(texts.common.len(), COMMON);
+        assert!(
+            texts
+                .common
+                .iter()
+                .all(|c| c.starts_with("type") || c.starts_with("st"))
+        );
+        let shared = texts.share();
+        for (row, &at) in rows.iter().zip(&ats) {
+            assert_eq!(texts.row(at), borrowed(row));
+            let seen = row_texts::ALL.map(|which| shared.get(at, which));
+            assert_eq!(seen, borrowed(row));
+        }
+        // A row of the first type and status takes a byte for each.
+        let before = texts.filling.len();
+        texts.push(&[Some("type 0"), None, Some("st1"), None, None, None]);
+        assert_eq!(texts.filling.len() - before, COUNT);
     }
 }
