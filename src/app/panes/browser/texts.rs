@@ -170,7 +170,7 @@ mod tests {
         [
             Some("repo".into()),
             Some(name.into()),
-            (i % 3 != 0).then(|| format!("s{}", i % 3)),
+            (!i.is_multiple_of(3)).then(|| format!("s{}", i % 3)),
             None,
             Some(format!("r{i}")),
             Some(String::new()),
@@ -256,7 +256,7 @@ mod tests {
         let long = "s".repeat(COMMON_LEN + 1);
         let rows: Vec<[Option<String>; COUNT]> = (0..3 * COMMON)
             .map(|i| {
-                let status = if i % 5 == 0 {
+                let status = if i.is_multiple_of(5) {
                     long.clone()
                 } else {
                     format!("st{}", i % 3)
