@@ -921,7 +921,8 @@ pub struct SandboxArgs {
           value_hint = ValueHint::Other)]
     pub generate: usize,
     /// Misbehave on purpose: slow:<millis>, status:<code> and not-json apply to all three
-    /// operations; repeat-cursor, empty-pages, malformed-item and nulls to resources.list pages
+    /// operations; repeat-cursor, empty-pages, malformed-item, nulls and spaced to
+    /// resources.list pages
     #[arg(long, value_name = "SPEC", value_parser = parse_fault, value_hint = ValueHint::Other)]
     pub fault: Option<Fault>,
     /// Seconds a client has to send a request's headers (from connecting or from its previous

@@ -1,7 +1,7 @@
 //! Misbehaviour the sandbox can inject into `resources.list`, so that a client can be tried against
 //! the server faults DESIGN.md says it must survive (a body that is not JSON, a cursor that
 //! repeats, empty pages for ever, a malformed item, nulls, a server too slow to answer, an error
-//! status).
+//! status), and JSON laid out otherwise than compact (`spaced`), which it must keep as it came.
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,6 +22,9 @@ pub enum Fault {
     /// Serves `null` for every resource field the spec names that a resource leaves out, and
     /// ends paging with `"next": null`: for clients to test their tolerance of nulls.
     Nulls,
+    /// Lays every page out over many lines, with needless escapes (see `spaced.rs`): the same
+    /// JSON values, other bytes.
+    Spaced,
     /// Waits this long before answering (cut short when the sandbox shuts down).
     Slow(Duration),
     /// Answers with this HTTP status (400–599) and a JSON error body.
@@ -29,7 +32,7 @@ pub enum Fault {
 }
 
 /// The forms `Fault::from_str` accepts, for error and help messages.
-pub const FAULT_FORMS: &str = "not-json, repeat-cursor, empty-pages, malformed-item, nulls, slow:<millis>, status:<code 400-599>";
+pub const FAULT_FORMS: &str = "not-json, repeat-cursor, empty-pages, malformed-item, nulls, spaced, slow:<millis>, status:<code 400-599>";
 
 /// A fault description that is not one of [`FAULT_FORMS`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -55,6 +58,7 @@ impl FromStr for Fault {
                 "empty-pages" => Ok(Fault::EmptyPages),
                 "malformed-item" => Ok(Fault::MalformedItem),
                 "nulls" => Ok(Fault::Nulls),
+                "spaced" => Ok(Fault::Spaced),
                 "slow" | "status" => Err(fail("a value is needed after the colon")),
                 _ => Err(fail("unknown fault")),
             },
@@ -81,6 +85,7 @@ impl fmt::Display for Fault {
             Fault::EmptyPages => f.write_str("empty-pages"),
             Fault::MalformedItem => f.write_str("malformed-item"),
             Fault::Nulls => f.write_str("nulls"),
+            Fault::Spaced => f.write_str("spaced"),
             Fault::Slow(delay) => write!(f, "slow:{}", delay.as_millis()),
             Fault::Status(code) => write!(f, "status:{code}"),
         }
@@ -99,6 +104,7 @@ mod tests {
             ("empty-pages", Fault::EmptyPages),
             ("malformed-item", Fault::MalformedItem),
             ("nulls", Fault::Nulls),
+            ("spaced", Fault::Spaced),
             ("slow:1500", Fault::Slow(Duration::from_millis(1500))),
             ("status:503", Fault::Status(503)),
         ] {

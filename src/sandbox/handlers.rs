@@ -29,6 +29,7 @@ use super::list::{ListQuery, page_body, page_body_with_nulls};
 use super::report::{RESOURCE_PAGE_PREFIX, report};
 use super::request::parse_object;
 use super::resource_page::resource_page;
+use super::spaced::spaced_out;
 use super::store::SandboxStore;
 
 /// Bodies above this get 413: the service's limits are not in its spec, and 1 MiB is far above
@@ -92,7 +93,8 @@ const EMPTY_PAGES_FROM: u64 = 1 << 62;
 const MALFORMED_ITEM: &str = r#""injected fault: this item is not a resource object""#;
 
 /// Applies the configured fault to every operation: `slow`, `status` and `not-json` to all
-/// three; `repeat-cursor`, `empty-pages` and `malformed-item` shape `resources.list` pages (see [`list`]).
+/// three; `repeat-cursor`, `empty-pages`, `malformed-item`, `nulls` and `spaced` shape
+/// `resources.list` pages (see [`list`]).
 async fn inject_fault(State(app): State<AppState>, request: Request, next: Next) -> Response {
     match app.fault {
         Some(Fault::Slow(delay)) if !pause(&app, delay).await => error_response(
@@ -133,6 +135,7 @@ async fn list(State(app): State<AppState>, body: Result<Bytes, BytesRejection>) 
     let json = HeaderValue::from_static("application/json");
     let body = match app.fault {
         Some(Fault::Nulls) => page_body_with_nulls(&page, next.as_deref()),
+        Some(Fault::Spaced) => spaced_out(&page_body(&page, next.as_deref(), None)),
         _ => page_body(&page, next.as_deref(), extra),
     };
     ([(CONTENT_TYPE, json)], body).into_response()

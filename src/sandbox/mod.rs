@@ -7,7 +7,7 @@
 //! - `list`, `report`, `connect`: the operations; `request` and `error`: their input and errors;
 //! - `checks`: schema checks of reports, off the server's threads and within a time budget;
 //! - `store`, `rows`, `cursor`, `registry`: the data;
-//! - `seed`: demo and generated data; `fault`: injected misbehaviour.
+//! - `seed`: demo and generated data; `fault`: injected misbehaviour (`spaced`: JSON spaced out).
 
 mod checks;
 mod connect;
@@ -24,6 +24,7 @@ mod resource_page;
 mod rows;
 mod seed;
 mod server;
+mod spaced;
 mod store;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
