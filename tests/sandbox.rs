@@ -712,6 +712,38 @@ async fn an_error_status_is_an_http_error() {
 
 /// `Client::exchange`, the TUI's one way to call any operation: the answer is read as that
 /// operation's reply, with the HTTP status (of an error status too) and the time taken.
+/// The TUI's list reads its pages through `exchange`: each item comes as the bytes the service
+/// sent, as `list` reads them, however the service lays its JSON out (the `spaced` fault).
+#[tokio::test]
+async fn an_exchange_keeps_a_pages_items_as_they_came() {
+    let sandbox = start(with_fault(Fault::Spaced)).await;
+    let appdeck = client(&sandbox);
+    let request = ListRequest::default();
+    let listed = appdeck
+        .exchange(Operation::ResourcesList, &json!(request))
+        .await;
+    let Ok(Reply::Page(page)) = listed.result else {
+        panic!("expected a page, got {listed:?}");
+    };
+    let raw = appdeck.list_page_raw(&request).await.unwrap();
+    assert!(page.len() > 10, "{}", page.len());
+    assert!(
+        page.raw.raw_items().eq(raw.raw_items()),
+        "the same bytes as list's"
+    );
+    let first = String::from_utf8_lossy(page.raw.raw_items().next().unwrap()).into_owned();
+    assert!(
+        first.starts_with("{\n      \""),
+        "spaced out as it came: {first}"
+    );
+    let texts: Vec<_> = page
+        .items_and_texts()
+        .map(|(_, text)| text.into_owned())
+        .collect();
+    assert_eq!(texts[0], first);
+    sandbox.shutdown().await;
+}
+
 #[tokio::test]
 async fn an_exchange_reads_each_operation_and_keeps_the_status() {
     let sandbox = start(empty()).await;
@@ -730,7 +762,7 @@ async fn an_exchange_reads_each_operation_and_keeps_the_status() {
     let Ok(Reply::Page(page)) = &listed.result else {
         panic!("expected a page, got {listed:?}");
     };
-    assert_eq!(page.resources.len(), 1, "the reported widget is listed");
+    assert_eq!(page.len(), 1, "the reported widget is listed");
     // A refusal is still an answer (the caller shows it), with its status.
     let refused = appdeck
         .exchange(Operation::VersionConnect, &json!({"app_id": ""}))

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, FailedRequest};
-use super::page::RawPage;
+use super::page::{RawPage, ReadPage};
 use super::rate::RateLimit;
 use super::retry::RetryPolicy;
 use super::trace::Trace;
@@ -244,10 +244,12 @@ impl Client {
     pub async fn exchange(&self, operation: Operation, body: &Value) -> Exchange {
         let started = Instant::now();
         let (status, result) = match operation {
+            // Read as `list` reads it, each item kept as the bytes that came (which the list
+            // keeps and `:export` writes), and read here, off the UI thread.
             Operation::ResourcesList => match self.post_raw(operation, body).await {
                 Ok((status, bytes)) => (
                     Some(status.as_u16()),
-                    decode_page(bytes.as_ref()).map(Reply::page),
+                    decode_raw_page(bytes).map(|page| Reply::Page(Box::new(page.into()))),
                 ),
                 Err(error) => (error.http_status(), Err(error)),
             },
@@ -281,7 +283,7 @@ impl Client {
         &self,
         operation: Operation,
         body: &impl Serialize,
-    ) -> Result<(reqwest::StatusCode, impl AsRef<[u8]>), ApiError> {
+    ) -> Result<(reqwest::StatusCode, Vec<u8>), ApiError> {
         let (status, bytes, url, _) = self.post_any(operation, body).await?;
         if !status.is_success() {
             return Err(http_error(status, &url, &bytes));
@@ -571,16 +573,17 @@ impl Exchange {
 /// A successful answer, read as its operation's reply.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    /// `resources.list`: boxed, a page is large.
-    Page(Box<ListResponse>),
+    /// `resources.list`, each item read and as the bytes that came: boxed, a page is large.
+    Page(Box<ReadPage>),
     /// `apps.operations.report` and `apps.version.connect`, judged by the caller (a refusal is
     /// an answer to show).
     Answer(Box<Answer>),
 }
 
 impl Reply {
+    /// A page already read item by item (tests, benchmarks): its items as compact JSON.
     pub fn page(page: ListResponse) -> Self {
-        Reply::Page(Box::new(page))
+        Reply::Page(Box::new(RawPage::from_response(page).into()))
     }
 }
 

@@ -14,7 +14,7 @@ pub mod types;
 pub use client::{Answer, Client, ClientSettings, Exchange, Operation, RawAnswer, Reply, Token};
 pub use error::ApiError;
 pub use field::{Field, FieldIssue};
-pub use page::RawPage;
+pub use page::{RawPage, ReadPage};
 pub use paging::{CursorTrail, Pager};
 pub use types::*;
 

@@ -2,6 +2,8 @@
 //! item may hold what the parser cannot (nesting past its depth, a lone surrogate): that item is
 //! marked with the reason and kept as the text it came as, and the rest of the page still loads.
 
+use std::borrow::Cow;
+
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -106,7 +108,7 @@ type Span = std::ops::Range<usize>;
 /// item's text lies in the body. Items are read only when a caller needs them as records (a
 /// table); `list -o ndjson` writes their bytes as they are, which keeps every number, key order
 /// and unknown field by construction and costs one scan of the body.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RawPage {
     body: Vec<u8>,
     items: Vec<Span>,
@@ -198,6 +200,44 @@ impl RawPage {
     }
 }
 
+/// A page as the TUI's list takes it: each item read as a record, where the answer is read (off
+/// the UI thread), beside its text as it came, which the list keeps and `:export` writes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadPage {
+    pub raw: RawPage,
+    items: Vec<PageItem>,
+}
+
+impl From<RawPage> for ReadPage {
+    fn from(raw: RawPage) -> ReadPage {
+        ReadPage {
+            items: raw.items(),
+            raw,
+        }
+    }
+}
+
+impl ReadPage {
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// `next`, `response_type` and the rest of the envelope.
+    pub fn envelope(&self) -> &ListResponse {
+        &self.raw.envelope
+    }
+
+    /// Each item as a record beside its JSON text as it came.
+    pub fn items_and_texts(&self) -> impl Iterator<Item = (&PageItem, Cow<'_, str>)> {
+        // The page reader hands out UTF-8 text only; lossy if that ever changes.
+        (self.items.iter()).zip(self.raw.raw_items().map(String::from_utf8_lossy))
+    }
+}
+
 /// A page read in one pass: the envelope's values as their text, `resources` as its elements'
 /// text. Fails when `resources` is neither an array nor null.
 struct RawEnvelope<'a> {
@@ -272,7 +312,7 @@ fn read_item(raw: &RawValue) -> PageItem {
 }
 
 /// One element of `resources` from its text: a record, or marked and kept as the text it came as.
-fn read_item_text(text: &str) -> PageItem {
+pub fn read_item_text(text: &str) -> PageItem {
     match serde_json::from_str::<Value>(text) {
         Ok(value) => PageItem::from_value(value),
         Err(e) => PageItem::Malformed(MalformedItem {

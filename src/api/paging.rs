@@ -55,11 +55,14 @@ impl CursorTrail {
 /// Drops the rows whose valid `type` differs from the filter. Rows with no readable type and
 /// malformed items stay: they are shown and marked rather than silently lost.
 pub fn retain_type(page: &mut ListResponse, wanted: Option<&str>) {
-    if let Some(wanted) = wanted {
-        page.resources.retain(|item| match item {
-            PageItem::Resource(r) => r.resource_type.get().is_none_or(|t| t == wanted),
-            PageItem::Malformed(_) => true,
-        });
+    page.resources.retain(|item| keeps_type(item, wanted));
+}
+
+/// Whether [`retain_type`] keeps `item` under the filter `wanted`.
+pub fn keeps_type(item: &PageItem, wanted: Option<&str>) -> bool {
+    match (item, wanted) {
+        (PageItem::Resource(r), Some(wanted)) => r.resource_type.get().is_none_or(|t| t == wanted),
+        _ => true,
     }
 }
 

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::harness::{key, page_request, press, settle, type_settled, type_text};
 use super::panes::browser::watch::{MARK_LOOKS, Mark};
 use super::*;
-use crate::api::{ApiError, Exchange, ListResponse, Reply};
+use crate::api::{ApiError, Exchange, ListResponse, RawPage, Reply};
 
 /// One page holding every row of `rows` (id, name), the whole listing.
 fn page(rows: &[(&str, &str)]) -> ListResponse {
@@ -173,6 +173,41 @@ fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
     }
     assert_eq!(mark_of(&app, "d"), None, "the mark has lasted its looks");
     assert_eq!(ids(&app), ["d", "e"], "and the gone row is gone");
+}
+
+/// A look whose service lays its JSON out otherwise (spaces, line breaks, a needless escape,
+/// the keys in another order) has changed nothing: only a row whose values differ is marked.
+#[test]
+fn the_same_json_spaced_otherwise_is_not_a_change() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    watch_looked(&mut app, "watch 2");
+    let look = tick_at(&mut app, t0 + Duration::from_secs(2));
+    let body = r#"{
+  "resources": [
+    { "id" : "a", "type" : "repo", "name" : "\u0061lpha" },
+    {"name": "beta", "type": "repo", "id": "b"},
+    {"id": "c",
+     "type": "repo",
+     "name": "gamma"},
+    { "id": "d", "type": "repo", "name": "delta", "n": 1 }
+  ]
+}"#;
+    let id = page_request(&look).expect("a page request");
+    let page = RawPage::read(body.as_bytes().to_vec()).expect("a page");
+    let more = app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::Page(Box::new(page.into()))))),
+    ));
+    settle(&mut app, more);
+    for same in ["a", "b", "c"] {
+        assert_eq!(mark_of(&app, same), None, "{same} is the same JSON");
+    }
+    assert_eq!(
+        mark_of(&app, "d"),
+        Some(Mark::Changed),
+        "d has a field more"
+    );
 }
 
 /// `:export` writes what the service has: a row a look found gone is shown (struck through) but

@@ -294,19 +294,20 @@ struct Search {
 impl Search {
     /// Every value passes here, whether or not it may hold the needle.
     fn note_display_name(&mut self, path: &[Step<'_>], value: Value<'_>) {
-        if value.string && matches!(path, [Step::Key(key)] if key.raw == "display_name") {
+        if value.string && matches!(path, [Step::Key(key)] if key.text() == "display_name") {
             self.display_name = true;
         }
     }
 
     /// A value that holds the needle.
     fn visit(&mut self, path: &[Step<'_>], value: Value<'_>, needle: &Needle) -> ControlFlow<()> {
+        // A key may come escaped (`"\u0069d"` is `id`).
         let top_key = match path {
-            [Step::Key(key)] => Some(key.raw),
+            [Step::Key(key)] => Some(key.text()),
             _ => None,
         };
         let text = value.text();
-        match top_key {
+        match top_key.as_deref() {
             Some(key) if value.string && COLUMN_KEYS.contains(&key) => {
                 self.column = true;
                 return ControlFlow::Break(());
@@ -748,6 +749,50 @@ mod tests {
             let named = format!(r#"{nested}{escape},"name":"blue-3"}}"#);
             assert_eq!(found(&named, "blue"), Some(Found::Column), "{named}");
         }
+    }
+
+    /// The list keeps each row as the service sent it: spaced out over lines, keys and values
+    /// escaped where nothing needs it, `/` finds what it finds in the compact row, and says it
+    /// the same way (by the text alone without escapes, by the walk with them).
+    #[test]
+    fn a_row_laid_out_otherwise_is_found_the_same() {
+        let spaced = r#"{
+  "id" : "r1",   "type": "repo",
+  "name"	:	"alpha-copy-3",
+  "display_name" : "Alpha",
+  "status": "active",
+  "properties" : {
+    "owner" : { "name" : "Zoë" },
+    "tags" : [ "x" , "Blue Sky" ],
+    "stars" : 1.50 ,
+    "odd key" : true,
+    "esc" : "a\"b\u00e9"
+  }
+}"#;
+        let escaped = spaced
+            .replace(r#""id""#, r#""\u0069d""#)
+            .replace(r#""display_name""#, r#""display\u005fname""#)
+            .replace("active", r"\u0061ctive")
+            .replace("Zoë", r"Zo\u00eb");
+        // Without a backslash: settled by the text alone, spaces and line breaks and all.
+        let plain = spaced.replace(",\n    \"esc\" : \"a\\\"b\\u00e9\"", "");
+        assert!(!plain.contains('\\'), "{plain}");
+        for row in [spaced, &escaped, &plain] {
+            let value: serde_json::Value = serde_json::from_str(row).unwrap();
+            let compact = serde_json::to_string(&value).unwrap();
+            for needle in [
+                "REPO", "alp", "activ", "zo", "ZOË", "sky", "1.5", "tru", "copy-3", "propert",
+                "odd", "u00e9", "a\"bé", "r1", " ", ":", "\"", "e\"",
+            ] {
+                assert_eq!(
+                    found(row, needle),
+                    found(&compact, needle),
+                    "{needle:?} in {row}"
+                );
+            }
+        }
+        assert_eq!(found(&escaped, "activ"), Some(Found::Column));
+        assert_eq!(found(&plain, "zo"), field("properties.owner.name", "Zoë"));
     }
 
     #[test]

@@ -28,8 +28,8 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::api::paging::retain_type;
-use crate::api::{ApiError, CursorTrail, ListRequest, ListResponse};
+use crate::api::paging::keeps_type;
+use crate::api::{ApiError, CursorTrail, ListRequest, ReadPage};
 use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
 use crate::app::overlay::TypePicker;
@@ -217,7 +217,7 @@ impl Browser {
     pub fn on_page(
         &mut self,
         id: RequestId,
-        result: Result<ListResponse, ApiError>,
+        result: Result<ReadPage, ApiError>,
         ids: &mut RequestIds,
         height: usize,
     ) -> (bool, Option<Command>) {
@@ -249,7 +249,7 @@ impl Browser {
             More::Loading { cursor, .. } => cursor.clone(),
             _ => String::new(),
         };
-        let mut page = match result {
+        let page = match result {
             Ok(page) => page,
             Err(error) => {
                 listing.more = More::Failed {
@@ -260,18 +260,21 @@ impl Browser {
             }
         };
         let summary = Arc::make_mut(&mut listing.summary);
-        for t in page
-            .resources
-            .iter()
-            .filter_map(|i| i.resource()?.resource_type.get())
-        {
-            if !self.types_seen.contains(t) {
-                self.types_seen.insert(t.clone());
+        let received = page.len();
+        let start = listing.rows.len();
+        let bodies = &listing.bodies;
+        for (item, json) in page.items_and_texts() {
+            if let Some(t) = item.resource().and_then(|r| r.resource_type.get()) {
+                if !self.types_seen.contains(t) {
+                    self.types_seen.insert(t.clone());
+                }
+                summary.saw_type(t);
             }
-            summary.saw_type(t);
+            if keeps_type(item, type_filter.as_deref()) {
+                listing.rows.push_text(item, &json, bodies);
+            }
         }
-        let received = page.resources.len();
-        retain_type(&mut page, type_filter.as_deref());
+        let page = page.envelope();
         listing.pages += 1;
         listing.more = match (page.next_cursor(), page.next_fault()) {
             (_, Some(fault)) => More::Fault(fault),
@@ -286,10 +289,6 @@ impl Browser {
                 Err(fault) => More::Fault(fault),
             },
         };
-        let start = listing.rows.len();
-        for item in &page.resources {
-            listing.rows.push(item, &listing.bodies);
-        }
         // The decoded page is done with: what it took goes back to the system, not to sit
         // free under the rows that stay.
         drop(page);
@@ -431,11 +430,21 @@ mod tests {
     use crate::api::paging::MAX_EMPTY_PAGES;
     use serde_json::json;
 
-    fn page(start: usize, count: usize, next: Option<&str>) -> ListResponse {
+    fn page(start: usize, count: usize, next: Option<&str>) -> ReadPage {
         let rows: Vec<_> = (start..start + count)
             .map(|i| json!({"id": format!("r{i}"), "type": if i % 2 == 0 { "repo" } else { "user" }, "name": format!("row {i}")}))
             .collect();
-        ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap()
+        raw(json!({"resources": rows, "next": next}))
+    }
+
+    /// A page as the client reads it from a body of this value.
+    fn raw(value: serde_json::Value) -> ReadPage {
+        read(serde_json::to_vec(&value).unwrap())
+    }
+
+    /// A page as the client reads it from `body`.
+    fn read(body: Vec<u8>) -> ReadPage {
+        crate::api::RawPage::read(body).expect("a page").into()
     }
 
     /// The one page request among `commands`.
@@ -528,8 +537,7 @@ mod tests {
     #[test]
     fn a_next_of_the_wrong_type_stops_paging_with_an_error() {
         let (mut b, mut ids, id) = started();
-        let page = ListResponse::from_value(json!({"resources": [{"id": "a"}], "next": {"x": 1}}))
-            .unwrap();
+        let page = raw(json!({"resources": [{"id": "a"}], "next": {"x": 1}}));
         b.on_page(id, Ok(page), &mut ids, 20);
         assert!(matches!(b.error(), Some(ApiError::Decode { .. })));
         assert_eq!(b.rows().len(), 1);
@@ -583,7 +591,7 @@ mod tests {
         let rows: Vec<_> = (0..10)
             .map(|i| json!({"id": format!("r{i}"), "type": if i % 3 == 0 { "user" } else { "repo" }}))
             .collect();
-        let mixed = ListResponse::from_value(json!({"resources": rows})).unwrap();
+        let mixed = raw(json!({"resources": rows}));
         b.on_page(id, Ok(mixed), &mut ids, 10);
         assert_eq!(b.rows().len(), 6);
         assert!(b.rows().iter().all(|r| r.resource_type() == Some("repo")));
@@ -592,5 +600,25 @@ mod tests {
             2,
             "types are still learnt from every row"
         );
+    }
+
+    /// Each row keeps its item's text as the service sent it (spaces, line breaks, needless
+    /// escapes), which `:export` writes as `list` does; the table reads the same values.
+    #[test]
+    fn rows_keep_each_item_as_its_bytes_came() {
+        let (mut b, mut ids, id) = started();
+        let items = [
+            "{\n  \"id\" : \"r\\u0031\",\n  \"type\": \"repo\",  \"name\":\"Zo\\u00eb\", \"n\": 1.50\n}",
+            "[ 1 ]",
+        ];
+        let body = format!("{{ \"resources\" : [ {} ,\n{} ] }}", items[0], items[1]);
+        let page = read(body.into_bytes());
+        b.on_page(id, Ok(page), &mut ids, 20);
+        let (rows, bodies) = (b.rows(), b.bodies());
+        let texts: Vec<String> = rows.iter().map(|r| bodies.read(r.body).unwrap()).collect();
+        assert_eq!(texts, items);
+        assert_eq!((rows[0].id(), rows[0].title()), (Some("r1"), Some("Zoë")));
+        assert!(rows[1].malformed);
+        assert_eq!(rows[0].json_len(), items[0].len());
     }
 }

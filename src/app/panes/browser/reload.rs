@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::watch::LookDiff;
 use super::{Browser, PREFETCH_ROWS};
-use crate::api::{ApiError, ListResponse};
+use crate::api::{ApiError, ReadPage};
 use crate::app::action::{Command, RequestId, RequestIds};
 
 /// A listing being fetched again behind the one on screen.
@@ -74,7 +74,7 @@ impl Browser {
     pub(super) fn on_reload_page(
         &mut self,
         id: RequestId,
-        result: Result<ListResponse, ApiError>,
+        result: Result<ReadPage, ApiError>,
         ids: &mut RequestIds,
         height: usize,
     ) -> Result<Vec<Command>, ApiError> {

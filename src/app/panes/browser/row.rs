@@ -1,6 +1,6 @@
 //! One row of the resource list, kept small (24 bytes, no allocation of its own): where the
 //! texts the table shows and a sort compares are (in the listing's [`Texts`]), and where the
-//! item's JSON is kept (as compact text, in the listing's [`Bodies`]). A resource held as a JSON
+//! item's JSON is kept (its text as the service sent it, in the listing's [`Bodies`]). A resource held as a JSON
 //! tree costs about ten times its text (100,000 rows took over a gigabyte); the full item is
 //! parsed again when its detail opens. A row is read through a [`RowView`], which pairs it with
 //! its listing's texts.
@@ -21,21 +21,28 @@ pub struct Row {
     pub malformed: bool,
     /// Not a resource, or a resource with fields of an unexpected type: the `!` mark.
     pub marked: bool,
-    /// The item as it came, as compact JSON, in the listing's bodies.
+    /// The item's JSON text as it came, in the listing's bodies.
     pub body: BodyId,
     /// The size of that JSON text, in bytes.
     json_len: u32,
 }
 
 impl Row {
-    /// The row of `item`, its JSON kept in `bodies`, its columns' texts in `texts`.
+    /// The row of `item`, its JSON kept in `bodies` as compact text (an item that did not come
+    /// as text: tests, benchmarks), its columns' texts in `texts`.
     pub fn from_item(item: &PageItem, bodies: &Bodies, texts: &mut Texts) -> Row {
+        let json = serde_json::to_string(item).unwrap_or_default();
+        Row::from_text(item, &json, bodies, texts)
+    }
+
+    /// The row of `item`, read from `json`, the text it came as, which `bodies` keeps as it is
+    /// (`:export` writes it as `list` does); its columns' texts in `texts`.
+    pub fn from_text(item: &PageItem, json: &str, bodies: &Bodies, texts: &mut Texts) -> Row {
         fn text(f: &Field<String>) -> Option<&str> {
             f.get().map(String::as_str)
         }
-        let json = serde_json::to_string(item).unwrap_or_default();
         let json_len = u32::try_from(json.len()).unwrap_or(u32::MAX);
-        let body = bodies.push(&json);
+        let body = bodies.push(json);
         match item.resource() {
             Some(r) => Row {
                 texts: texts.push(&[
@@ -66,13 +73,10 @@ impl Row {
         Ok(Row::item_of(&bodies.read(self.body)?))
     }
 
-    /// The item again from its compact JSON.
+    /// The item again from its JSON text, read as its page was (one the parser cannot hold is
+    /// marked and kept as it came).
     pub fn item_of(json: &str) -> PageItem {
-        match serde_json::from_str(json) {
-            Ok(value) => PageItem::from_value(value),
-            // Not reachable: the JSON was written by serde_json.
-            Err(_) => PageItem::from_value(serde_json::Value::Null),
-        }
+        crate::api::page::read_item_text(json)
     }
 
     /// This row, its texts and its JSON kept elsewhere (in another listing).

@@ -63,6 +63,12 @@ impl Rows {
             .push(Row::from_item(item, bodies, &mut self.texts));
     }
 
+    /// Adds the row of `item`, which came as the text `json` (kept as it is in `bodies`).
+    pub fn push_text(&mut self, item: &PageItem, json: &str, bodies: &Bodies) {
+        self.list
+            .push(Row::from_text(item, json, bodies, &mut self.texts));
+    }
+
     /// A row of another listing (`row`, its JSON now at `body` in this one's bodies), its texts
     /// copied into these: to be put among them with [`Rows::insert`].
     pub fn adopt(&mut self, row: RowView<'_>, body: BodyId) -> Row {

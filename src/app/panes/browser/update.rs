@@ -41,9 +41,14 @@ impl Job for OpenDetail {
     type Output = Result<Detail, BodyError>;
 
     fn run(&self, _: &Progress) -> Result<Detail, BodyError> {
-        let item = self.row.item(&self.bodies)?;
-        Ok(Detail::open(Arc::new(item)))
+        detail_of(&self.row, &self.bodies)
     }
+}
+
+/// The detail of `row`, read from its JSON text in `bodies`, which its `:export` writes.
+fn detail_of(row: &Row, bodies: &Bodies) -> Result<Detail, BodyError> {
+    let json = bodies.read(row.body)?;
+    Ok(Detail::open(Arc::new(Row::item_of(&json))).sent_as(&json))
 }
 
 impl Pane for Browser {
@@ -412,11 +417,8 @@ impl Browser {
             return Outcome::done();
         };
         if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
-            return match self.item(&row) {
-                Ok(item) => {
-                    let detail = Detail::open(Arc::new(item));
-                    Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new())
-                }
+            return match detail_of(row.row(), &self.bodies()) {
+                Ok(detail) => Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
                 Err(error) => {
                     cx.error(format!("cannot open the resource: {error}"));
                     Outcome::done()

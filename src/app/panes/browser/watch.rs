@@ -227,7 +227,7 @@ pub fn compare(look: &CompareLook, progress: &Progress) -> Result<LookDiff, Body
         let was = texts(before, chunk.iter().map(|&(_, j)| j))?;
         let ids: Vec<BodyId> = chunk.iter().map(|&(i, _)| after.body[i]).collect();
         after.bodies.scan(&ids, |k, text| {
-            if was[k] != text
+            if !same_json(&was[k], text)
                 && let Some(id) = after.ids[chunk[k].0].as_deref()
             {
                 diff.changed.push(id.into());
@@ -256,6 +256,23 @@ pub fn compare(look: &CompareLook, progress: &Progress) -> Result<LookDiff, Body
         .map(|((i, at), json)| (i, at, json))
         .collect();
     Ok(diff)
+}
+
+/// Whether two texts of a row are the same JSON: the same bytes, or the same values laid out
+/// otherwise (a service may space its JSON, or escape what needs no escape, differently from one
+/// look to the next). Numbers are compared as they were sent (`1.0` is not `1`), objects by their
+/// members whatever their order.
+fn same_json(was: &str, now: &str) -> bool {
+    if was == now {
+        return true;
+    }
+    match (
+        serde_json::from_str::<serde_json::Value>(was),
+        serde_json::from_str::<serde_json::Value>(now),
+    ) {
+        (Ok(was), Ok(now)) => was == now,
+        _ => false,
+    }
 }
 
 /// The JSON texts of some of a side's rows, by index, in that order.

@@ -142,6 +142,9 @@ pub struct Detail {
     pub search: Option<DetailSearch>,
     /// `:export` writing this resource to a file.
     pub exporting: Option<crate::app::export::Exporting>,
+    /// The item's JSON text as the service sent it, when opened from the list: what `:export`
+    /// writes (`None`: the item re-serialised compact).
+    pub sent: Option<Arc<str>>,
 }
 
 impl Detail {
@@ -194,6 +197,15 @@ impl Detail {
             cursors: [ListCursor::default(); 3],
             search: None,
             exporting: None,
+            sent: None,
+        }
+    }
+
+    /// The detail of an item read from `json`, the text it came as, which `:export` writes.
+    pub fn sent_as(self, json: &str) -> Self {
+        Detail {
+            sent: Some(Arc::from(json)),
+            ..self
         }
     }
 

@@ -198,8 +198,11 @@ impl Detail {
             cx.error("already exporting: Esc cancels it");
             return Outcome::done();
         }
-        // The same text the list keeps of the row: the item re-serialised compact.
-        let json = serde_json::to_string(self.item.as_ref()).unwrap_or_default();
+        // The text the list keeps of the row, as the service sent it (as `list` writes it).
+        let json = match &self.sent {
+            Some(json) => json.to_string(),
+            None => serde_json::to_string(self.item.as_ref()).unwrap_or_default(),
+        };
         match Exporting::start(path, overwrite, Items::One(json), cx.ids) {
             Ok((exporting, command)) => {
                 self.exporting = Some(exporting);
