@@ -32,16 +32,26 @@ fn main() {
     let compact = serde_json::to_vec(&page).unwrap();
     let spaced = serde_json::to_vec_pretty(&page).unwrap();
     for (body, how) in [(&compact, "compact"), (&spaced, "pretty-printed")] {
-        measure(&format!("read a page of {PAGE}, {how} (task)"), 5, 100, || {
-            let raw = RawPage::read(body.clone()).expect("a page");
-            std::hint::black_box(ReadPage::from(raw));
-        });
+        measure(
+            &format!("read a page of {PAGE}, {how} (task)"),
+            5,
+            100,
+            || {
+                let raw = RawPage::read(body.clone()).expect("a page");
+                std::hint::black_box(ReadPage::from(raw));
+            },
+        );
         let read = ReadPage::from(RawPage::read(body.clone()).expect("a page"));
         let bodies = Bodies::default();
-        measure(&format!("keep its {PAGE} rows, {how} (UI thread)"), 5, 100, || {
-            for (item, text) in read.items_and_texts() {
-                std::hint::black_box(Row::from_text(item, &text, &bodies));
-            }
-        });
+        measure(
+            &format!("keep its {PAGE} rows, {how} (UI thread)"),
+            5,
+            100,
+            || {
+                for (item, text) in read.items_and_texts() {
+                    std::hint::black_box(Row::from_text(item, &text, &bodies));
+                }
+            },
+        );
     }
 }

@@ -1,8 +1,7 @@
 //! `:export PATH`: what a pane shows written to a file, off the UI thread. `.ndjson` and `.json`
-//! hold each resource as the list keeps it (compact JSON re-serialised with the service's keys,
-//! order and numbers), through the writer `appdeck list -o` uses: the same bytes as `list` when
-//! the service sends compact JSON without needless escapes (`list` keeps the bytes as they came);
-//! `.csv` the list's columns with the id. The file is written under a temporary name beside it
+//! hold each resource as the list keeps it (its JSON text as the service sent it), through the
+//! writer `appdeck list -o` uses: the same bytes as `list`, however the service lays its JSON
+//! out; `.csv` the list's columns with the id. The file is written under a temporary name beside it
 //! and renamed at the end: a cancelled or failed export leaves nothing, and an existing file is
 //! replaced only under `:export!`.
 
@@ -49,7 +48,7 @@ impl Format {
 /// The columns a `.csv` export has: the list's, with the id, the date as the service sent it.
 pub const CSV_HEADER: [&str; 6] = ["type", "name", "status", "id", "external_id", "updated_at"];
 
-/// The items to write, in the order shown, as compact JSON text.
+/// The items to write, in the order shown, as JSON text (as the service sent it).
 #[derive(Debug)]
 pub enum Items {
     /// The rows of a list: their bodies, read off the UI thread.

@@ -34,7 +34,7 @@ pub struct Bodies {
 }
 
 impl Bodies {
-    /// Keeps one item's compact JSON text; the id reads it back.
+    /// Keeps one item's JSON text (as the service sent it); the id reads it back.
     pub fn push(&self, json: &str) -> BodyId {
         BodyId(self.spill.append(json))
     }

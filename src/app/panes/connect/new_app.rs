@@ -14,7 +14,7 @@ use crate::infer::Inference;
 use crate::validate::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
 
 /// What the background inference needs: the list's rows as they were when the composer opened,
-/// as where their compact JSON is kept (read and parsed there, not on the UI thread).
+/// as where their JSON is kept (read and parsed there, not on the UI thread).
 #[derive(Clone, Debug)]
 pub struct InferJob {
     pub bodies: Bodies,

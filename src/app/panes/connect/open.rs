@@ -22,7 +22,7 @@ impl App {
     }
 
     /// A new app whose types are inferred from the rows loaded in the list: on a background
-    /// task, which reads the rows' compact JSON (not copied, not parsed here).
+    /// task, which reads the rows' JSON (not copied, not parsed here).
     fn infer_new_app(&mut self) -> (Inferring, Command) {
         let rows: Vec<_> = self.browser.rows().iter().map(|row| row.body).collect();
         let inferring = Inferring {
