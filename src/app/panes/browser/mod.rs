@@ -274,9 +274,9 @@ impl Browser {
                 listing.rows.push_text(item, &json, bodies);
             }
         }
-        let page = page.envelope();
+        let envelope = page.envelope();
         listing.pages += 1;
-        listing.more = match (page.next_cursor(), page.next_fault()) {
+        listing.more = match (envelope.next_cursor(), envelope.next_fault()) {
             (_, Some(fault)) => More::Fault(fault),
             (None, None) => More::End,
             (Some(next), None) => match listing.trail.accept(next, received) {
@@ -289,8 +289,8 @@ impl Browser {
                 Err(fault) => More::Fault(fault),
             },
         };
-        // The decoded page is done with: what it took goes back to the system, not to sit
-        // free under the rows that stay.
+        // The page is done with: what its text and its decoded items took goes back to the
+        // system, not to sit free under the rows that stay.
         drop(page);
         crate::freed_memory::give_back();
         listing.widths.extend(listing.rows.from(start));
@@ -617,8 +617,11 @@ mod tests {
         let (rows, bodies) = (b.rows(), b.bodies());
         let texts: Vec<String> = rows.iter().map(|r| bodies.read(r.body).unwrap()).collect();
         assert_eq!(texts, items);
-        assert_eq!((rows[0].id(), rows[0].title()), (Some("r1"), Some("Zoë")));
-        assert!(rows[1].malformed);
-        assert_eq!(rows[0].json_len(), items[0].len());
+        assert_eq!(
+            (rows.at(0).id(), rows.at(0).title()),
+            (Some("r1"), Some("Zoë"))
+        );
+        assert!(rows.at(1).malformed);
+        assert_eq!(rows.at(0).json_len(), items[0].len());
     }
 }
