@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Writes build/startup.order: the functions of appdeck that the TUI runs from its start until
 # its first rows are on screen and the background start-up work (the store, the known types) is
-# done, which the linker then puts side by side (see build/link_layout.rs). Run it again when
+# done, then while it loads more pages, which the linker then puts side by side (see
+# build/link_layout.rs): the code of loading a long list stays resident as it grows, so it is
+# laid out with the start-up's rather than scattered over the rest. Run it again when
 # benches/tui_idle.sh or benches/memory.sh show the start-up RSS grown back (a new compiler or new
 # dependencies rename symbols; new start-up code is not in the list).
 # Usage: benches/startup_order.sh      Needs: tmux, valgrind (callgrind).
@@ -19,6 +21,7 @@ tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
      --demangle=no --compress-strings=no --callgrind-out-file=$WORK/callgrind.out $BIN"
 wait_screen "more available" 60 || { echo "the first rows never showed under callgrind" >&2; exit 1; }
 sleep 8 # the background start-up work, slowed down by callgrind
+load_all 1000 >/dev/null
 tmux -L "$SOCK" send-keys q
 for _ in $(seq 600); do tmux -L "$SOCK" has-session 2>/dev/null || break; sleep 0.1; done
 [[ -s "$WORK/callgrind.out" ]] || { echo "callgrind wrote no profile" >&2; exit 1; }
