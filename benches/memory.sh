@@ -22,6 +22,16 @@ report() { # report LABEL: appdeck's resident memory now, data apart from code a
         "$(mb "$PID" VmRSS)" "$(mb "$PID" RssAnon)" "$(mb "$PID" RssFile)"
 }
 
+# The start-up RSS rests on build/startup.order naming the binary's start-up functions (see
+# build/link_layout.rs): say how many of its names the binary still has. Well under all of them,
+# run benches/startup_order.sh again.
+if command -v nm >/dev/null && [[ -s build/startup.order ]]; then
+    found=$(comm -12 <(nm --defined-only "$BIN" | awk '{print $3}' | sort -u) \
+        <(sort -u build/startup.order) | wc -l)
+    printf '%-44s %s of %s\n' "build/startup.order: names in the binary" "$found" \
+        "$(wc -l <build/startup.order)"
+fi
+
 rows=100000
 while (( rows <= MAX )); do
     start_sandbox "$WORK" --empty --generate "$rows"
