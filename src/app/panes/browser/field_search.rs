@@ -155,23 +155,33 @@ impl InValues<'_> {
 }
 
 /// How a row was found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Found {
     /// By a value the table shows.
     Column,
-    /// By another field: its path (`properties.tags[2]`) and its value, cut around the match
-    /// (not sanitised: the caller does, where it draws). Shown beside the row as `path: value`.
-    Field { path: String, value: String },
+    /// By another field, written in the [`Note`].
+    Field,
 }
 
-/// How `needle` is in the row whose JSON is `json`; `None` when no value holds it.
-pub fn find(json: &str, needle: &Needle) -> Option<Found> {
+/// The field a row was found by, when no column holds the needle: its path
+/// (`properties.tags[2]`) and its value, cut around the match (not sanitised: the caller does,
+/// where it draws). Shown beside the row as `path: value`. A search writes a note for nearly
+/// every row it finds, so one is kept and written over from row to row, never allocated each.
+#[derive(Clone, Debug, Default)]
+pub struct Note {
+    pub path: String,
+    pub value: String,
+}
+
+/// How `needle` is in the row whose JSON is `json`; `None` when no value holds it. With
+/// [`Found::Field`], `note` says which field.
+pub fn find(json: &str, needle: &Needle, note: &mut Note) -> Option<Found> {
     let malformed = !json.trim_start().starts_with('{');
     if malformed && needle.is_in(MALFORMED) {
         return Some(Found::Column);
     }
     if needle.ascii.is_none() || memchr::memchr(b'\\', json.as_bytes()).is_some() {
-        return find_by_walking(json, needle, None);
+        return find_by_walking(json, needle, None, note);
     }
     // Without an escape, every value's text is in the JSON as it is: where the needle is in
     // the text settles most rows, and tells the walk which values to look at.
@@ -193,15 +203,21 @@ pub fn find(json: &str, needle: &Needle) -> Option<Found> {
                     rest: hits,
                     next: Some(at),
                 }),
+                note,
             ),
-            Err(Unsure) => find_by_walking(json, needle, None),
+            Err(Unsure) => find_by_walking(json, needle, None, note),
         }
     })
 }
 
 /// [`find`], from the walk of the values: each is tested, or with `hits` (where the needle is
 /// in values), only told whether it holds one, and the walk stops after the last.
-fn find_by_walking(json: &str, needle: &Needle, mut hits: Option<Hits<'_>>) -> Option<Found> {
+fn find_by_walking(
+    json: &str,
+    needle: &Needle,
+    mut hits: Option<Hits<'_>>,
+    note: &mut Note,
+) -> Option<Found> {
     let mut search = Search::default();
     let walked = walk(json, |path, value| {
         search.note_display_name(path, value);
@@ -215,7 +231,7 @@ fn find_by_walking(json: &str, needle: &Needle, mut hits: Option<Hits<'_>>) -> O
                 needle.is_in(&value.text())
             }
         };
-        if holds && search.visit(path, value, needle).is_break() {
+        if holds && search.visit(path, value).is_break() {
             return Walk::Stop;
         }
         // Past the last hit, only a `display_name` still to come could change the answer (a
@@ -236,19 +252,27 @@ fn find_by_walking(json: &str, needle: &Needle, mut hits: Option<Hits<'_>>) -> O
     });
     if walked.is_err() {
         // Not JSON (never from the list, which keeps what it parsed): matched as the text.
-        return needle.is_in(json).then(|| Found::Field {
-            path: ".".to_owned(),
-            value: cut_around(json, needle).into_owned(),
-        });
+        if !needle.is_in(json) {
+            return None;
+        }
+        note.path.clear();
+        note.path.push('.');
+        note.value.clear();
+        cut_around(json, needle, &mut note.value);
+        return Some(Found::Field);
     }
     if search.column || (search.name.is_some() && !search.display_name) {
         return Some(Found::Column);
     }
     let first = match (search.name, search.other) {
-        (Some(a), Some(b)) => Some(if a.0 < b.0 { a } else { b }),
+        (Some(a), Some(b)) => Some(if a.value.at < b.value.at { a } else { b }),
         (a, b) => a.or(b),
-    };
-    first.map(|(_, path, value)| Found::Field { path, value })
+    }?;
+    note.path.clear();
+    show_path(&first.path, &mut note.path);
+    note.value.clear();
+    cut_around(&first.value.text(), needle, &mut note.value);
+    Some(Found::Field)
 }
 
 /// The needle's occurrences in values, as the walk goes by them.
@@ -278,20 +302,26 @@ fn offset_in(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
+/// A value that holds the needle, and where it is.
+struct Match<'a> {
+    path: Vec<Step<'a>>,
+    value: Value<'a>,
+}
+
 /// What the walk of one row found so far.
 #[derive(Default)]
-struct Search {
+struct Search<'a> {
     /// A column matched: the row is found, nothing to say beside it.
     column: bool,
     /// The row has a `display_name` string (then `name` is not shown).
     display_name: bool,
-    /// The first match in `name`, and the first in a field that is no column, each with where it
-    /// is in the text (to say the earlier).
-    name: Option<(usize, String, String)>,
-    other: Option<(usize, String, String)>,
+    /// The first match in `name`, and the first in a field that is no column (the earlier is
+    /// said; its note written only once the walk is over).
+    name: Option<Match<'a>>,
+    other: Option<Match<'a>>,
 }
 
-impl Search {
+impl<'a> Search<'a> {
     /// Every value passes here, whether or not it may hold the needle.
     fn note_display_name(&mut self, path: &[Step<'_>], value: Value<'_>) {
         if value.string && matches!(path, [Step::Key(key)] if key.text() == "display_name") {
@@ -300,30 +330,25 @@ impl Search {
     }
 
     /// A value that holds the needle.
-    fn visit(&mut self, path: &[Step<'_>], value: Value<'_>, needle: &Needle) -> ControlFlow<()> {
+    fn visit(&mut self, path: &[Step<'a>], value: Value<'a>) -> ControlFlow<()> {
         // A key may come escaped (`"\u0069d"` is `id`).
         let top_key = match path {
             [Step::Key(key)] => Some(key.text()),
             _ => None,
         };
-        let text = value.text();
-        match top_key.as_deref() {
+        let first = match top_key.as_deref() {
             Some(key) if value.string && COLUMN_KEYS.contains(&key) => {
                 self.column = true;
                 return ControlFlow::Break(());
             }
-            Some("name") if value.string => {
-                if self.name.is_none() {
-                    let shown = cut_around(&text, needle).into_owned();
-                    self.name = Some((value.at, show_path(path), shown));
-                }
-            }
-            _ => {
-                if self.other.is_none() {
-                    let shown = cut_around(&text, needle).into_owned();
-                    self.other = Some((value.at, show_path(path), shown));
-                }
-            }
+            Some("name") if value.string => &mut self.name,
+            _ => &mut self.other,
+        };
+        if first.is_none() {
+            *first = Some(Match {
+                path: path.to_vec(),
+                value,
+            });
         }
         ControlFlow::Continue(())
     }
@@ -331,8 +356,7 @@ impl Search {
 
 /// `properties.owner.name`, `links.links[0].url`; a key that is not a plain word is quoted as jq
 /// does (`."a key"`). The root alone is `.`.
-fn show_path(path: &[Step<'_>]) -> String {
-    let mut out = String::with_capacity(32);
+fn show_path(path: &[Step<'_>], out: &mut String) {
     for step in path {
         match step {
             Step::Index(i) => {
@@ -357,19 +381,18 @@ fn show_path(path: &[Step<'_>]) -> String {
     if out.is_empty() {
         out.push('.');
     }
-    out
 }
 
-/// `text`, or when long, about [`SHOWN_CHARS`] of it from a little before the match, with `…`
-/// where it was cut.
-fn cut_around<'a>(text: &'a str, needle: &Needle) -> Cow<'a, str> {
+/// Writes `text`, or when long, about [`SHOWN_CHARS`] of it from a little before the match,
+/// with `…` where it was cut.
+fn cut_around(text: &str, needle: &Needle, out: &mut String) {
     if text.len() <= SHOWN_CHARS || text.chars().count() <= SHOWN_CHARS {
-        return text.into();
+        out.push_str(text);
+        return;
     }
     let at = needle.position_in(text).unwrap_or(0);
     let before = text[..at].chars().count();
     let start = before.saturating_sub(SHOWN_CHARS / 4);
-    let mut out = String::with_capacity(SHOWN_CHARS * 4 + 6);
     if start > 0 {
         out.push('…');
     }
@@ -378,7 +401,6 @@ fn cut_around<'a>(text: &'a str, needle: &Needle) -> Cow<'a, str> {
     if rest.next().is_some() {
         out.push('…');
     }
-    out.into()
 }
 
 /// One step of a path into the JSON.
@@ -396,7 +418,7 @@ struct Text<'a> {
 }
 
 impl Text<'_> {
-    fn text(&self) -> std::borrow::Cow<'_, str> {
+    fn text(&self) -> Cow<'_, str> {
         if !self.escaped {
             return self.raw.into();
         }
@@ -416,7 +438,7 @@ struct Value<'a> {
 }
 
 impl Value<'_> {
-    fn text(&self) -> std::borrow::Cow<'_, str> {
+    fn text(&self) -> Cow<'_, str> {
         self.raw.text()
     }
 }
@@ -623,12 +645,43 @@ fn string(json: &str, at: usize) -> Result<(Text<'_>, usize), Malformed> {
 mod tests {
     use super::*;
 
-    fn found(json: &str, needle: &str) -> Option<Found> {
-        find(json, &Needle::new(needle).unwrap())
+    /// What [`find`] says, with the note of a field.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Seen {
+        Column,
+        Field { path: String, value: String },
     }
 
-    fn field(path: &str, value: &str) -> Option<Found> {
-        Some(Found::Field {
+    fn seen_as(found: Option<Found>, note: Note) -> Option<Seen> {
+        found.map(|found| match found {
+            Found::Column => Seen::Column,
+            Found::Field => Seen::Field {
+                path: note.path,
+                value: note.value,
+            },
+        })
+    }
+
+    fn seen(json: &str, needle: &Needle) -> Option<Seen> {
+        // A note left by an earlier row must not show through.
+        let mut note = Note {
+            path: "stale".into(),
+            value: "stale".into(),
+        };
+        seen_as(find(json, needle, &mut note), note)
+    }
+
+    fn walked(json: &str, needle: &Needle) -> Option<Seen> {
+        let mut note = Note::default();
+        seen_as(find_by_walking(json, needle, None, &mut note), note)
+    }
+
+    fn found(json: &str, needle: &str) -> Option<Seen> {
+        seen(json, &Needle::new(needle).unwrap())
+    }
+
+    fn field(path: &str, value: &str) -> Option<Seen> {
+        Some(Seen::Field {
             path: path.into(),
             value: value.into(),
         })
@@ -638,9 +691,9 @@ mod tests {
 
     #[test]
     fn a_column_match_says_nothing_beside_the_row() {
-        assert_eq!(found(ROW, "REPO"), Some(Found::Column));
-        assert_eq!(found(ROW, "alp"), Some(Found::Column), "display_name");
-        assert_eq!(found(ROW, "activ"), Some(Found::Column));
+        assert_eq!(found(ROW, "REPO"), Some(Seen::Column));
+        assert_eq!(found(ROW, "alp"), Some(Seen::Column), "display_name");
+        assert_eq!(found(ROW, "activ"), Some(Seen::Column));
     }
 
     #[test]
@@ -653,7 +706,7 @@ mod tests {
         // `name` is not shown when there is a display name.
         assert_eq!(found(ROW, "copy-3"), field("name", "alpha-copy-3"));
         let no_display = r#"{"id":"r2","name":"alpha-copy-3"}"#;
-        assert_eq!(found(no_display, "copy-3"), Some(Found::Column));
+        assert_eq!(found(no_display, "copy-3"), Some(Seen::Column));
     }
 
     #[test]
@@ -696,31 +749,31 @@ mod tests {
         ] {
             let needle = Needle::new(needle).unwrap();
             assert_eq!(
-                find(json, &needle).is_some(),
-                find_by_walking(json, &needle, None).is_some(),
+                seen(json, &needle).is_some(),
+                walked(json, &needle).is_some(),
                 "{:?}",
                 needle.text()
             );
         }
-        assert_eq!(find(json, &Needle::new("propert").unwrap()), None);
+        assert_eq!(seen(json, &Needle::new("propert").unwrap()), None);
         // The walk stops after the last value that holds the needle, except to learn whether a
         // `display_name` follows a `name` that holds it.
         let late_title = r#"{"name":"alpha","p":{"n":"alpine"},"id":"r9","display_name":"Beta"}"#;
         for needle in ["alp", "alpha", "alpi", "r9", "beta", "9"] {
             let needle = Needle::new(needle).unwrap();
             assert_eq!(
-                find(late_title, &needle),
-                find_by_walking(late_title, &needle, None),
+                seen(late_title, &needle),
+                walked(late_title, &needle),
                 "{:?}",
                 needle.text()
             );
         }
         assert_eq!(
-            find(late_title, &Needle::new("alp").unwrap()),
+            seen(late_title, &Needle::new("alp").unwrap()),
             field("name", "alpha")
         );
         assert_eq!(
-            find(json, &Needle::new("key:").unwrap()),
+            seen(json, &Needle::new("key:").unwrap()),
             field("properties.tags[0]", "key:")
         );
     }
@@ -735,7 +788,7 @@ mod tests {
             let with_status = format!(r#"{nested}{escape},"status":"Blue"}}"#);
             assert_eq!(
                 found(&with_status, "blue"),
-                Some(Found::Column),
+                Some(Seen::Column),
                 "{with_status}"
             );
             let without = format!(r#"{nested}{escape},"status":"ok"}}"#);
@@ -747,7 +800,7 @@ mod tests {
             let titled = format!(r#"{nested}{escape},"name":"blue-3","display_name":"B"}}"#);
             assert_eq!(found(&titled, "blue"), field("p.a", "blue one"), "{titled}");
             let named = format!(r#"{nested}{escape},"name":"blue-3"}}"#);
-            assert_eq!(found(&named, "blue"), Some(Found::Column), "{named}");
+            assert_eq!(found(&named, "blue"), Some(Seen::Column), "{named}");
         }
     }
 
@@ -791,7 +844,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(found(&escaped, "activ"), Some(Found::Column));
+        assert_eq!(found(&escaped, "activ"), Some(Seen::Column));
         assert_eq!(found(&plain, "zo"), field("properties.owner.name", "Zoë"));
     }
 
@@ -799,7 +852,7 @@ mod tests {
     fn a_long_value_is_cut_around_the_match() {
         let long = format!("{}needle{}", "x".repeat(200), "y".repeat(200));
         let json = format!(r#"{{"id":"a","p":{{"d":"{long}"}}}}"#);
-        let Some(Found::Field { path, value }) = found(&json, "NEEDLE") else {
+        let Some(Seen::Field { path, value }) = found(&json, "NEEDLE") else {
             panic!("not found")
         };
         assert_eq!(path, "p.d");
@@ -810,7 +863,7 @@ mod tests {
 
     #[test]
     fn malformed_rows_and_odd_json_never_panic() {
-        assert_eq!(found(r#""oops""#, "malf"), Some(Found::Column));
+        assert_eq!(found(r#""oops""#, "malf"), Some(Seen::Column));
         assert_eq!(found(r#""oops""#, "oop"), field(".", "oops"));
         assert_eq!(found("[1,[2,[]],{}]", "2"), field("[1][0]", "2"));
         for bad in [
@@ -828,7 +881,7 @@ mod tests {
         }
         let deep = format!("{}\"x\"{}", "[".repeat(100_000), "]".repeat(100_000));
         assert_eq!(
-            found(&deep, "x").map(|f| matches!(f, Found::Field { .. })),
+            found(&deep, "x").map(|f| matches!(f, Seen::Field { .. })),
             Some(true)
         );
     }

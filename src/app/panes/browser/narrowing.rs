@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::bodies::{Bodies, BodyId};
-use super::field_search::{self, Found, Needle};
+use super::field_search::{self, Found, Needle, Note};
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 use crate::jq::Program;
@@ -144,6 +144,7 @@ impl TestRows {
     ) -> Tested {
         let mut tested = Tested::default();
         let first = range.start;
+        let mut note = Note::default();
         let scanned = self.bodies.scan(&self.ids[range], |position, json| {
             if position % CHECK_EVERY == CHECK_EVERY - 1 {
                 if progress.cancelled() {
@@ -155,10 +156,10 @@ impl TestRows {
             let index = self.rows[first + position];
             match &self.test {
                 Test::Search(needle) => {
-                    if let Some(found) = field_search::find(json, needle) {
+                    if let Some(found) = field_search::find(json, needle, &mut note) {
                         tested.passed.push(index);
-                        if let Found::Field { path, value } = found {
-                            tested.notes.push(index, [&path, ": ", &value]);
+                        if found == Found::Field {
+                            tested.notes.push(index, [&note.path, ": ", &note.value]);
                         }
                     }
                 }

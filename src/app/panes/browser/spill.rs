@@ -210,7 +210,7 @@ impl Snapshot {
             let file = self.file.as_ref().ok_or(SpillError::Corrupt(offset))?;
             window.record(file, offset, self.written, ahead)?
         };
-        std::str::from_utf8(bytes).map_err(|_| SpillError::Corrupt(offset))
+        simdutf8::basic::from_utf8(bytes).map_err(|_| SpillError::Corrupt(offset))
     }
 }
 
