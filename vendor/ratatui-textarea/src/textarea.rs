@@ -1595,6 +1595,13 @@ impl<'a> TextArea<'a> {
         }
     }
 
+    /// appdeck patch: the next change starts a new undo step, as after a cursor move. appdeck
+    /// calls it when the user leaves the editor (`Esc`): typing again after coming back is a
+    /// step of its own, not part of the word typed before leaving.
+    pub fn end_undo_step(&mut self) {
+        self.history.end_run();
+    }
+
     /// Undo the last modification. This method returns if the undo modified text contents or not in the textarea.
     /// ```
     /// use ratatui_textarea::{TextArea, CursorMove};

@@ -244,6 +244,29 @@ fn typing_edits_the_payload_u_undoes_and_every_change_is_checked() {
 }
 
 #[test]
+fn leaving_the_payload_editor_ends_the_step_u_takes_back() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    press(&mut app, KeyCode::Enter);
+    key(&mut app, 'x');
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Enter);
+    key(&mut app, 'y');
+    assert!(
+        connect(&app).text().starts_with("xy{"),
+        "{}",
+        connect(&app).text()
+    );
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, 'u');
+    assert!(
+        connect(&app).text().starts_with("x{"),
+        "{}",
+        connect(&app).text()
+    );
+}
+
+#[test]
 fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_recorded() {
     let mut app = app_knowing(Vec::new());
     key(&mut app, 'C');

@@ -485,6 +485,8 @@ impl ConnectComposer {
             Action::InsertText(text) => self.payload.insert_str(escape_controls(&text)),
             Action::Back => {
                 self.editing = false;
+                // Typing after coming back is a step of its own.
+                self.payload.end_undo_step();
                 false
             }
             _ => false,

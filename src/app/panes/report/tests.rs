@@ -407,6 +407,17 @@ fn a_cursor_move_ends_the_word_undo_takes_back() {
 }
 
 #[test]
+fn leaving_the_editor_ends_the_word_undo_takes_back() {
+    let mut app = editing_an_empty_resource();
+    type_text(&mut app, "abc");
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Enter);
+    type_text(&mut app, "def");
+    assert_eq!(composer(&app).resource_text(), "abcdef");
+    assert_eq!(ctrl_then_text(&mut app, 'u'), "abc");
+}
+
+#[test]
 fn review_then_send_then_an_ok_answer_refreshes_the_list() {
     let mut app = composing();
     assert!(

@@ -214,6 +214,8 @@ impl ReportComposer {
                 Action::InsertText(text) => self.resource.insert_str(escape_controls(&text)),
                 Action::Back => {
                     self.editing = false;
+                    // Typing after coming back is a step of its own.
+                    self.resource.end_undo_step();
                     false
                 }
                 _ => false,
