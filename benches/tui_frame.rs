@@ -5,6 +5,7 @@
 //! in at most 2 ms whatever is loaded.
 
 mod common;
+use appdeck::app::{Toward, View};
 use common::{measure, ms};
 #[path = "common/rows.rs"]
 mod rows;
@@ -179,7 +180,7 @@ fn main() {
             })
             .expect("draw");
     });
-    detail_app.update(Action::NextPane);
+    detail_app.update(Action::Pane(Toward::Next));
     measure("frame, 5 MB tree pane, scrolling", 20, SAMPLES, || {
         flip = !flip;
         detail_app.update(if flip {
@@ -215,7 +216,7 @@ fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Ut
         "load 1,000,000 rows into the app (2,000 pages)",
         ms(t.elapsed())
     );
-    app.update(Action::ShowOverview);
+    app.update(Action::Show(View::Overview));
     assert!(
         matches!(app.stack.top(), Some(appdeck::app::pane::Screen::Overview(o))
             if o.summary.rows == 1_000_000 && o.summary.updated_by_hour.len() > 100_000),
@@ -224,7 +225,7 @@ fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Ut
     let step = |n: usize| match n % 4 {
         0 => Action::Move(Move::Down),
         1 => Action::Move(Move::Bottom),
-        2 => Action::NextPane,
+        2 => Action::Pane(Toward::Next),
         _ => Action::Move(Move::Top),
     };
     let mut n = 0;
@@ -312,8 +313,8 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
         20,
         SAMPLES,
         || {
-            app.update(Action::ShowResources);
-            app.update(Action::ShowTypes);
+            app.update(Action::Show(View::Resources));
+            app.update(Action::Show(View::Types));
             draw(terminal, &app);
         },
     );
@@ -337,13 +338,13 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
         20,
         SAMPLES,
         || {
-            app.update(Action::ShowTypes);
+            app.update(Action::Show(View::Types));
             app.update(Action::Open);
             draw(terminal, &app);
         },
     );
-    app.update(Action::NextPane);
-    app.update(Action::NextPane);
+    app.update(Action::Pane(Toward::Next));
+    app.update(Action::Pane(Toward::Next));
     measure("frame, type's schema tree, scrolling", 20, SAMPLES, || {
         flip = !flip;
         app.update(if flip {
@@ -383,8 +384,8 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     let mut app = rows::app_with_rows(10, resource);
     app.stack
         .push(appdeck::app::pane::Screen::TypeDetail(Box::new(detail)));
-    app.update(Action::NextPane);
-    app.update(Action::NextPane);
+    app.update(Action::Pane(Toward::Next));
+    app.update(Action::Pane(Toward::Next));
     app.update(Action::Right);
     measure("frame, 5 MB schema tree, scrolling", 20, SAMPLES, || {
         flip = !flip;

@@ -74,15 +74,13 @@ pub enum Action {
     /// `/`: filter the list, or search the detail.
     Search,
     /// `n` / `N`: next or previous search match.
-    NextMatch,
-    PrevMatch,
+    Match(Toward),
     /// `r`: retry what failed, else reload from the first page.
     Refresh,
     /// `t`: pick a type among those seen.
     TypePicker,
-    /// `Tab` / `Shift-Tab`: next or previous pane of the detail view.
-    NextPane,
-    PrevPane,
+    /// `Tab` / `Shift-Tab`: next or previous part of a screen (the detail's panes).
+    Pane(Toward),
     /// `o`: open the link under the cursor in the browser.
     OpenLink,
     /// `y`: copy the link (or value) under the cursor with OSC 52.
@@ -95,14 +93,8 @@ pub enum Action {
     ToggleRawSource,
     /// `!`: details of the last error.
     ShowError,
-    /// `1`: back to the resource list.
-    ShowResources,
-    /// `2`: the known resource types.
-    ShowTypes,
-    /// `3`: the history of sends.
-    ShowHistory,
-    /// `4`: the overview of the loaded rows in charts.
-    ShowOverview,
+    /// `1`-`4`: one of the views every screen can go to.
+    Show(View),
     /// `E` in the history: edit a sent report in the composer and resend it.
     EditAndResend,
     /// `C`: compose a connect (an app version and its types).
@@ -119,9 +111,8 @@ pub enum Action {
     Submit,
     /// `Tab` in the command line.
     Complete,
-    /// Mouse wheel.
-    ScrollUp,
-    ScrollDown,
+    /// Mouse wheel: `Previous` is up.
+    Scroll(Toward),
     /// A left click at a screen position.
     Click {
         column: u16,
@@ -147,9 +138,8 @@ pub enum Action {
     StartEdit,
     /// `Space`: toggle a value (a report's `status`).
     Toggle,
-    /// `u` / `^r`: undo and redo in an editor.
-    Undo,
-    Redo,
+    /// `u` / `^r`: undo (`Previous`) and redo (`Next`) in an editor.
+    Undo(Toward),
     /// `f`: fill what the schema requires and is missing.
     Fill,
     /// `s` / `^s`: review what will be sent.
@@ -175,6 +165,26 @@ pub enum Action {
         path: String,
         overwrite: bool,
     },
+}
+
+/// Which way an action goes: to the next match, part or step, or back to the previous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Toward {
+    Next,
+    Previous,
+}
+
+/// The views `1`-`4` (`:types`, `:history`, `:overview`) go to from any screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// `1`: back to the resource list.
+    Resources,
+    /// `2`: the known resource types.
+    Types,
+    /// `3`: the history of sends.
+    History,
+    /// `4`: the overview of the loaded rows in charts.
+    Overview,
 }
 
 /// What a draft is about, within the service appdeck is connected to (the runtime adds the base

@@ -12,6 +12,7 @@ use super::panes::overview::Overview;
 use super::panes::report::ReportComposer;
 use super::panes::types::TypesView;
 use super::{Action, App, Command, KnownTypes, Notice, OpenAs};
+use crate::app::View;
 use crate::sanitize;
 use std::sync::Arc;
 
@@ -36,10 +37,10 @@ impl App {
                 }
                 None => self.notice = Some(Notice::Info("no error so far".into())),
             },
-            Action::ShowResources => return self.show_resources(),
-            Action::ShowTypes => return self.show_types(),
-            Action::ShowHistory => return self.show_history(),
-            Action::ShowOverview => return self.show_overview(),
+            Action::Show(View::Resources) => return self.show_resources(),
+            Action::Show(View::Types) => return self.show_types(),
+            Action::Show(View::History) => return self.show_history(),
+            Action::Show(View::Overview) => return self.show_overview(),
             Action::Connect => return self.open_connect(),
             Action::Sort(_) | Action::SortNext | Action::SortReverse => {
                 self.notice = Some(Notice::Error(

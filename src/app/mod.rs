@@ -26,7 +26,7 @@ use ratatui::layout::Rect;
 
 pub use action::{
     Action, ApiCall, ApiReply, Command, Delivery, DraftSlot, DraftSubject, Move, Notice, OpenAs,
-    ProfileSwitch, RequestId, StoredDraft, UnsentDraft,
+    ProfileSwitch, RequestId, StoredDraft, Toward, UnsentDraft, View,
 };
 pub use known_types::KnownTypes;
 pub use loadable::Loadable;

@@ -2,6 +2,7 @@
 
 pub(crate) use super::harness::{key, press};
 use crate::app::Delivery;
+use crate::app::Toward;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
@@ -152,7 +153,7 @@ fn only_http_links_are_opened() {
     assert!(key(&mut app, 'o').is_empty());
     assert!(matches!(&app.notice, Some(Notice::Error(t)) if t.contains("refused")));
     app.update(Action::Open);
-    app.update(Action::NextPane);
+    app.update(Action::Pane(Toward::Next));
     assert!(
         app.update(Action::OpenLink).is_empty(),
         "a file: URL in the tree is refused too"
@@ -331,7 +332,7 @@ fn detail_panes_tree_and_search() {
         json!({"resources": [{"id": "x", "properties": {"a": {"b": "needle"}, "c": 1}}]});
     app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
     app.update(Action::Open);
-    app.update(Action::NextPane);
+    app.update(Action::Pane(Toward::Next));
     let d = detail(&app).unwrap();
     assert_eq!(d.focus, DetailPart::Tree);
     assert_eq!(d.tree.lines().len(), 3);
@@ -390,7 +391,7 @@ fn the_detail_keys_act_on_the_focused_pane() {
         [Command::OpenUrl("https://example.com/x".into())]
     );
 
-    app.update(Action::NextPane);
+    app.update(Action::Pane(Toward::Next));
     assert_eq!(detail(&app).unwrap().focus, DetailPart::Tree);
     key(&mut app, 'l');
     assert_eq!(shown(&app), 3, "l on an open node keeps it open");
@@ -421,7 +422,7 @@ fn tree_of(properties: Value) -> App {
     let resource = json!({"resources": [{"id": "x", "properties": properties}]});
     app.update(reply(id, Ok(ListResponse::from_value(resource).unwrap())));
     app.update(Action::Open);
-    app.update(Action::NextPane);
+    app.update(Action::Pane(Toward::Next));
     assert_eq!(detail(&app).unwrap().focus, DetailPart::Tree);
     app
 }

@@ -3,6 +3,7 @@
 //! appdeck does not wake up. Generic over the backend and the input stream, so tests drive it
 //! with a `TestBackend` and scripted events.
 
+use crate::app::Toward;
 use std::io;
 use std::task::Poll;
 
@@ -371,8 +372,8 @@ where
         match event {
             Event::Key(key) => action_for(self.app.focus(), key),
             Event::Mouse(mouse) => match mouse.kind {
-                MouseEventKind::ScrollUp => Some(Action::ScrollUp),
-                MouseEventKind::ScrollDown => Some(Action::ScrollDown),
+                MouseEventKind::ScrollUp => Some(Action::Scroll(Toward::Previous)),
+                MouseEventKind::ScrollDown => Some(Action::Scroll(Toward::Next)),
                 MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
                     column: mouse.column,
                     row: mouse.row,

@@ -14,6 +14,7 @@ pub mod syntax;
 
 pub use effective::{ActionKeys, EffectiveBinding, EffectiveTable, Keymap};
 
+use crate::app::View;
 use crate::app::action::Move;
 use std::sync::Arc;
 
@@ -231,7 +232,7 @@ pub static GLOBAL: [Binding; 9] = [
         &[Char('1')],
         "1",
         "the resource list",
-        || Action::ShowResources,
+        || Action::Show(View::Resources),
         "list",
     ),
     bind(
@@ -239,7 +240,7 @@ pub static GLOBAL: [Binding; 9] = [
         &[Char('2')],
         "2",
         "the known resource types",
-        || Action::ShowTypes,
+        || Action::Show(View::Types),
         "types",
     ),
     bind(
@@ -247,7 +248,7 @@ pub static GLOBAL: [Binding; 9] = [
         &[Char('3')],
         "3",
         "the history of reports and connects sent",
-        || Action::ShowHistory,
+        || Action::Show(View::History),
         "history",
     ),
     bind(
@@ -255,7 +256,7 @@ pub static GLOBAL: [Binding; 9] = [
         &[Char('4')],
         "4",
         "the loaded rows in charts, by type and status",
-        || Action::ShowOverview,
+        || Action::Show(View::Overview),
         "overview",
     ),
     bind(

@@ -1,6 +1,7 @@
 //! The value popup (`v`, or `Enter` on a leaf, in the detail view): one value in full, wrapped
 //! to the popup's width and scrolled, for what a pane can only show cut. `y` copies it whole.
 
+use crate::app::Toward;
 use crate::app::action::Move;
 use std::ops::Range;
 
@@ -156,8 +157,10 @@ impl ValuePopup {
         let page = usize::from(self.text_area(body).height).max(1);
         let last = self.last_top(body);
         self.scroll = match action {
-            Action::Move(Move::Down) | Action::ScrollDown => self.scroll + 1,
-            Action::Move(Move::Up) | Action::ScrollUp => self.scroll.saturating_sub(1),
+            Action::Move(Move::Down) | Action::Scroll(Toward::Next) => self.scroll + 1,
+            Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
+                self.scroll.saturating_sub(1)
+            }
             Action::Move(Move::PageDown) => self.scroll + page,
             Action::Move(Move::PageUp) => self.scroll.saturating_sub(page),
             Action::Move(Move::Top) => 0,

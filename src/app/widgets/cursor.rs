@@ -2,6 +2,7 @@
 //! The offset lives in state (not in the renderer) so scrolling is smooth and `render` stays pure.
 
 use crate::app::Action;
+use crate::app::Toward;
 use crate::app::action::Move;
 
 /// Lines the mouse wheel moves.
@@ -69,10 +70,7 @@ impl ListCursor {
 
 /// Whether an action moves a cursor (keys or the wheel).
 pub fn is_movement(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::Move(_) | Action::ScrollUp | Action::ScrollDown
-    )
+    matches!(action, Action::Move(_) | Action::Scroll(_))
 }
 
 impl ListCursor {
@@ -87,8 +85,8 @@ impl ListCursor {
             Action::Move(Move::PageDown) => self.move_by(page, len, height),
             Action::Move(Move::Top) => self.select(0, len, height),
             Action::Move(Move::Bottom) => self.select(len.saturating_sub(1), len, height),
-            Action::ScrollUp => self.scroll(-WHEEL_LINES, len, height),
-            Action::ScrollDown => self.scroll(WHEEL_LINES, len, height),
+            Action::Scroll(Toward::Previous) => self.scroll(-WHEEL_LINES, len, height),
+            Action::Scroll(Toward::Next) => self.scroll(WHEEL_LINES, len, height),
             _ => {}
         }
     }

@@ -3,6 +3,7 @@
 //! for a second `Enter` when something should make the user think twice), `Esc` to cancel a send
 //! in flight, and the answer with its `platform_app_url`. Every send is recorded in the history.
 
+use crate::app::Toward;
 use crate::app::action::Move;
 use std::time::Duration;
 
@@ -118,8 +119,10 @@ pub fn update_review(
         return Outcome::done();
     };
     match action {
-        Action::Move(Move::Down) | Action::ScrollDown => *scroll += 1,
-        Action::Move(Move::Up) | Action::ScrollUp => *scroll = scroll.saturating_sub(1),
+        Action::Move(Move::Down) | Action::Scroll(Toward::Next) => *scroll += 1,
+        Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
+            *scroll = scroll.saturating_sub(1)
+        }
         Action::Move(Move::PageDown) => *scroll += 10,
         Action::Move(Move::PageUp) => *scroll = scroll.saturating_sub(10),
         Action::Move(Move::Top) => *scroll = 0,

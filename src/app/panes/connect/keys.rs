@@ -2,6 +2,7 @@
 //! findings, the diff), the review, the send in flight and the answer. Movement and global keys
 //! come from `keymap.rs`; while the editor has the keyboard the keymap's editor table applies.
 
+use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
@@ -58,7 +59,7 @@ static WRITING: [Binding; 12] = [
         &[Code(KeyCode::Tab)],
         "Tab",
         "next part: payload, outline, findings, diff",
-        || Action::NextPane,
+        || Action::Pane(Toward::Next),
         "part",
     ),
     bind(
@@ -66,7 +67,7 @@ static WRITING: [Binding; 12] = [
         &[Code(KeyCode::BackTab)],
         "S-Tab",
         "previous part",
-        || Action::PrevPane,
+        || Action::Pane(Toward::Previous),
         "",
     ),
     bind(
@@ -74,7 +75,7 @@ static WRITING: [Binding; 12] = [
         &[Char('u')],
         "u",
         "undo in the payload",
-        || Action::Undo,
+        || Action::Undo(Toward::Previous),
         "",
     ),
     bind(
@@ -82,7 +83,7 @@ static WRITING: [Binding; 12] = [
         &[Ctrl('r')],
         "^r",
         "redo in the payload",
-        || Action::Redo,
+        || Action::Undo(Toward::Next),
         "",
     ),
     bind(
@@ -114,7 +115,7 @@ static WRITING: [Binding; 12] = [
         &[Char('n')],
         "n",
         "go to the next finding",
-        || Action::NextMatch,
+        || Action::Match(Toward::Next),
         "",
     ),
     bind(
@@ -122,7 +123,7 @@ static WRITING: [Binding; 12] = [
         &[Char('N')],
         "N",
         "go to the previous finding",
-        || Action::PrevMatch,
+        || Action::Match(Toward::Previous),
         "",
     ),
     bind(

@@ -2,6 +2,7 @@
 //! payload (checked and compared after every change), jumping from the outline, a finding or a
 //! change to its place in the editor, the review, the send and its answer.
 
+use crate::app::Toward;
 use crate::app::action::Move;
 use std::sync::Arc;
 use std::time::Instant;
@@ -314,10 +315,10 @@ impl ConnectComposer {
         };
         let last = picker.starts.len().saturating_sub(1);
         match action {
-            Action::Move(Move::Down) | Action::ScrollDown => {
+            Action::Move(Move::Down) | Action::Scroll(Toward::Next) => {
                 picker.cursor = (picker.cursor + 1).min(last)
             }
-            Action::Move(Move::Up) | Action::ScrollUp => {
+            Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
                 picker.cursor = picker.cursor.saturating_sub(1)
             }
             Action::Move(Move::Top) | Action::Move(Move::PageUp) => picker.cursor = 0,
@@ -393,14 +394,14 @@ impl ConnectComposer {
     /// Normal mode: moving in and between the parts, and the composer's own keys.
     fn update_writing(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match action {
-            Action::Move(Move::Down) | Action::ScrollDown => self.step(1),
-            Action::Move(Move::Up) | Action::ScrollUp => self.step(-1),
+            Action::Move(Move::Down) | Action::Scroll(Toward::Next) => self.step(1),
+            Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => self.step(-1),
             Action::Move(Move::PageDown) => self.step(10),
             Action::Move(Move::PageUp) => self.step(-10),
             Action::Move(Move::Top) => self.step(isize::MIN / 2),
             Action::Move(Move::Bottom) => self.step(isize::MAX / 2),
-            Action::NextPane => self.focus = self.focus.step(true),
-            Action::PrevPane => self.focus = self.focus.step(false),
+            Action::Pane(Toward::Next) => self.focus = self.focus.step(true),
+            Action::Pane(Toward::Previous) => self.focus = self.focus.step(false),
             Action::Open => match self.focus {
                 ConnectPart::Payload => self.editing = true,
                 ConnectPart::Outline => self.go_to_type(cx),
@@ -411,8 +412,8 @@ impl ConnectComposer {
                 self.focus = ConnectPart::Payload;
                 self.editing = true;
             }
-            Action::Undo | Action::Redo => {
-                let undo = matches!(action, Action::Undo);
+            Action::Undo(toward) => {
+                let undo = toward == Toward::Previous;
                 if let Err(nothing) = json_editor::undo_or_redo(&mut self.payload, undo) {
                     cx.info(nothing);
                     return Outcome::done();
@@ -427,8 +428,8 @@ impl ConnectComposer {
                 return vec![Command::EditExternally { id, text }].into();
             }
             Action::DiscardDraft => return self.discard(cx).into(),
-            Action::NextMatch => self.go_to_finding(1),
-            Action::PrevMatch => self.go_to_finding(-1),
+            Action::Match(Toward::Next) => self.go_to_finding(1),
+            Action::Match(Toward::Previous) => self.go_to_finding(-1),
             Action::Review => self.review(cx),
             Action::Back => return Outcome::Pop,
             Action::Click { .. } => {}

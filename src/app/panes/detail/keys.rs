@@ -1,5 +1,6 @@
 //! The detail view's own keys; movement and global keys come from `keymap.rs`.
 
+use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
@@ -13,7 +14,7 @@ static OWN: [Binding; 15] = [
         &[Code(KeyCode::Tab)],
         "Tab",
         "next pane",
-        || Action::NextPane,
+        || Action::Pane(Toward::Next),
         "pane",
     ),
     bind(
@@ -21,7 +22,7 @@ static OWN: [Binding; 15] = [
         &[Code(KeyCode::BackTab)],
         "S-Tab",
         "previous pane",
-        || Action::PrevPane,
+        || Action::Pane(Toward::Previous),
         "",
     ),
     bind(
@@ -85,7 +86,7 @@ static OWN: [Binding; 15] = [
         &[Char('n')],
         "n",
         "next match",
-        || Action::NextMatch,
+        || Action::Match(Toward::Next),
         "",
     ),
     bind(
@@ -93,7 +94,7 @@ static OWN: [Binding; 15] = [
         &[Char('N')],
         "N",
         "previous match",
-        || Action::PrevMatch,
+        || Action::Match(Toward::Previous),
         "",
     ),
     bind(

@@ -2,6 +2,7 @@
 //! full (`v`, `Enter` on a leaf), wrapping the raw JSON (`w`), the raw JSON of the whole
 //! resource (`a`), and `y` in the raw JSON.
 
+use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::harness::api_request;
 use ratatui::layout::Rect;
@@ -46,7 +47,7 @@ fn popup(app: &App) -> Option<&ValuePopup> {
 /// Focuses `pane` and puts its cursor on the first line containing `text`.
 fn select(app: &mut App, pane: DetailPart, text: &str) {
     while detail(app).unwrap().focus != pane {
-        app.update(Action::NextPane);
+        app.update(Action::Pane(Toward::Next));
     }
     app.update(Action::Move(Move::Top));
     for _ in 0..200 {

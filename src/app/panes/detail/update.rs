@@ -2,6 +2,7 @@
 
 use super::keys::DETAIL_KEYS;
 use super::{Detail, DetailPart, DetailSearch};
+use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::export::{Exported, Exporting, Items};
 use crate::app::keymap::{InputMode, KeyTable};
@@ -79,8 +80,8 @@ impl Pane for Detail {
                 ));
             }
             Action::Click { column, row } => self.click(column, row, cx),
-            Action::NextPane | Action::PrevPane => {
-                self.focus = focus.cycle(matches!(action, Action::NextPane));
+            Action::Pane(toward) => {
+                self.focus = focus.cycle(toward == Toward::Next);
                 self.run_search();
                 // When the screen is low the pane just shown was hidden: put its cursor in view.
                 let (pane, height) = (self.focus, self.pane_height(self.focus, cx.body));
@@ -121,12 +122,8 @@ impl Pane for Detail {
                     ..DetailSearch::default()
                 });
             }
-            Action::NextMatch | Action::PrevMatch => {
-                let step = if matches!(action, Action::NextMatch) {
-                    1
-                } else {
-                    -1
-                };
+            Action::Match(toward) => {
+                let step = if toward == Toward::Next { 1 } else { -1 };
                 self.goto_hit(step, height);
                 self.keep_raw_in_view(cx.body);
             }

@@ -4,6 +4,7 @@
 use super::keys::{ENTRY_KEYS, HISTORY_KEYS};
 use super::{HistoryView, Listed, layout};
 use crate::api::curl;
+use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, News, Open, Outcome, Pane};
@@ -114,8 +115,8 @@ impl HistoryView {
         let last = detail.lines.len().saturating_sub(page);
         let scroll = detail.scroll;
         detail.scroll = match action {
-            Action::Move(Move::Down) | Action::ScrollDown => (scroll + 1).min(last),
-            Action::Move(Move::Up) | Action::ScrollUp => scroll.saturating_sub(1),
+            Action::Move(Move::Down) | Action::Scroll(Toward::Next) => (scroll + 1).min(last),
+            Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => scroll.saturating_sub(1),
             Action::Move(Move::PageDown) => (scroll + page).min(last),
             Action::Move(Move::PageUp) => scroll.saturating_sub(page),
             Action::Move(Move::Top) => 0,

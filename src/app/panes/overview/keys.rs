@@ -1,5 +1,6 @@
 //! The overview's own keys; movement and the global keys come from `keymap`.
 
+use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
@@ -21,7 +22,7 @@ static OWN: [Binding; 4] = [
         &[Code(KeyCode::Tab)],
         "Tab",
         "the other chart (types, statuses)",
-        || Action::NextPane,
+        || Action::Pane(Toward::Next),
         "chart",
     ),
     bind(

@@ -2,6 +2,7 @@
 
 use super::keys::OVERVIEW_KEYS;
 use super::{Overview, OverviewPart};
+use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::KeyTable;
 use crate::app::pane::{Ctx, News, Open, Outcome, Pane};
@@ -18,7 +19,7 @@ impl Pane for Overview {
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match action {
             Action::Move(step) => self.step(step),
-            Action::NextPane => {
+            Action::Pane(Toward::Next) => {
                 self.focus = match self.focus {
                     OverviewPart::Types => OverviewPart::Statuses,
                     OverviewPart::Statuses => OverviewPart::Types,

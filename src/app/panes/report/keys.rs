@@ -2,6 +2,7 @@
 //! flight and one for the answer. Movement and global keys come from `keymap.rs`; while a field
 //! is being edited the keymap's line or editor input table applies instead.
 
+use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
@@ -40,7 +41,7 @@ static WRITING: [Binding; 12] = [
         &[Char('u')],
         "u",
         "undo in the resource",
-        || Action::Undo,
+        || Action::Undo(Toward::Previous),
         "",
     ),
     bind(
@@ -48,7 +49,7 @@ static WRITING: [Binding; 12] = [
         &[Ctrl('r')],
         "^r",
         "redo in the resource",
-        || Action::Redo,
+        || Action::Undo(Toward::Next),
         "",
     ),
     bind(
@@ -89,7 +90,7 @@ static WRITING: [Binding; 12] = [
         &[Char('n')],
         "n",
         "go to the next finding",
-        || Action::NextMatch,
+        || Action::Match(Toward::Next),
         "",
     ),
     bind(
@@ -97,7 +98,7 @@ static WRITING: [Binding; 12] = [
         &[Char('N')],
         "N",
         "go to the previous finding",
-        || Action::PrevMatch,
+        || Action::Match(Toward::Previous),
         "",
     ),
     bind(

@@ -1,6 +1,7 @@
 //! Keys on the composer: moving between fields, editing them, the checks that follow every
 //! change, the review, the send and its answer.
 
+use crate::app::Toward;
 use crate::app::action::Move;
 use ratatui_textarea::{CursorMove, Input, Key};
 use serde_json::Value;
@@ -147,14 +148,14 @@ impl ReportComposer {
     /// Normal mode: moving between fields and the composer's own keys.
     fn update_writing(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match action {
-            Action::Move(Move::Down) | Action::ScrollDown => {
+            Action::Move(Move::Down) | Action::Scroll(Toward::Next) => {
                 if self.field == Field::Findings {
                     self.finding = (self.finding + 1).min(self.findings.len().saturating_sub(1));
                 } else {
                     self.field = self.field.step(true);
                 }
             }
-            Action::Move(Move::Up) | Action::ScrollUp => {
+            Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
                 if self.field == Field::Findings && self.finding > 0 {
                     self.finding -= 1;
                 } else {
@@ -176,8 +177,8 @@ impl ReportComposer {
                 _ => self.editing = true,
             },
             Action::Toggle => return self.toggle_status(cx).into(),
-            Action::Undo | Action::Redo => {
-                let undo = matches!(action, Action::Undo);
+            Action::Undo(toward) => {
+                let undo = toward == Toward::Previous;
                 if let Err(nothing) = json_editor::undo_or_redo(&mut self.resource, undo) {
                     cx.info(nothing);
                     return Outcome::done();
@@ -188,8 +189,8 @@ impl ReportComposer {
             Action::Fill => return self.fill(cx).into(),
             Action::EditExternally => return vec![self.edit_externally(cx.ids.issue())].into(),
             Action::DiscardDraft => return self.discard(cx).into(),
-            Action::NextMatch => self.go_to_finding(1),
-            Action::PrevMatch => self.go_to_finding(-1),
+            Action::Match(Toward::Next) => self.go_to_finding(1),
+            Action::Match(Toward::Previous) => self.go_to_finding(-1),
             Action::Review => match self.body() {
                 Ok(body) => {
                     self.review_scroll = 0;

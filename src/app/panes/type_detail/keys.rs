@@ -1,5 +1,6 @@
 //! A type's own keys; movement and global keys come from `keymap.rs`.
 
+use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
@@ -13,7 +14,7 @@ static OWN: [Binding; 10] = [
         &[Code(KeyCode::Tab)],
         "Tab",
         "next pane: about, instructions, schemas, raw JSON",
-        || Action::NextPane,
+        || Action::Pane(Toward::Next),
         "pane",
     ),
     bind(
@@ -21,7 +22,7 @@ static OWN: [Binding; 10] = [
         &[Code(KeyCode::BackTab)],
         "S-Tab",
         "previous pane",
-        || Action::PrevPane,
+        || Action::Pane(Toward::Previous),
         "",
     ),
     bind(

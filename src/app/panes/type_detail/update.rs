@@ -2,6 +2,7 @@
 
 use super::keys::TYPE_DETAIL_KEYS;
 use super::{OpenType, TypeDetail, TypePart};
+use crate::app::Toward;
 use crate::app::job::Work;
 use crate::app::keymap::KeyTable;
 use crate::app::layout;
@@ -21,8 +22,8 @@ impl Pane for TypeDetail {
         match action {
             action if is_movement(&action) => self.cursor_mut(focus).apply(&action, len, height),
             Action::Click { column, row } => self.click(column, row, cx),
-            Action::NextPane | Action::PrevPane => {
-                self.focus = focus.cycle(matches!(action, Action::NextPane));
+            Action::Pane(toward) => {
+                self.focus = focus.cycle(toward == Toward::Next);
                 let (pane, height) = (self.focus, self.pane_height(self.focus, cx.body));
                 let len = self.pane_len(pane);
                 self.cursor_mut(pane).keep_visible(len, height);
