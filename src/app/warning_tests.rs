@@ -116,3 +116,20 @@ fn a_draft_the_store_did_not_take_is_whole_under_bang() {
     app.update(Action::reply(id, Delivery::DraftSaved(Err(why.into()))));
     assert!(bang(&mut app).contains(why));
 }
+
+/// A notice that stays up while other things happen (a reply, a resize: no key clears it) is not
+/// taken again for `!`: the account kept when it was said (what appdeck was doing, the exchange)
+/// stays the one `!` shows.
+#[test]
+fn a_notice_still_up_is_not_taken_again_for_bang() {
+    let mut app = app(&[]);
+    app.update(Action::Notice(Notice::Error("the command failed".into())));
+    let kept = app.last_error.clone().expect("! has it");
+    assert_eq!(kept.doing, "running a command");
+    app.update(Action::Resize {
+        width: 100,
+        height: 30,
+    });
+    app.update(Action::Tick);
+    assert_eq!(app.last_error, Some(kept), "the first account stays");
+}
