@@ -841,3 +841,20 @@ fn the_type_picker_filters_as_you_type_counts_and_marks_the_current_type() {
     app.update(Action::Submit);
     assert!(app.overlay.is_some());
 }
+
+/// Only the screen in front closes itself: a `Pop` from a screen below it (an answer it heard
+/// late) or from the resource list under everything closes nothing.
+#[test]
+fn only_the_screen_in_front_closes_itself() {
+    let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    app.update(Action::Show(View::Types));
+    app.update(Action::Show(View::History));
+    let open = |app: &App| -> Vec<ScreenId> { app.stack.layers().iter().map(|l| l.id).collect() };
+    let ids = open(&app);
+    assert_eq!(ids.len(), 2, "the types view, the history over it");
+    app.apply(ids[0], Outcome::Pop);
+    app.apply(ScreenId::BROWSER, Outcome::Pop);
+    assert_eq!(open(&app), ids, "nothing closed");
+    app.apply(ids[1], Outcome::Pop);
+    assert_eq!(open(&app), ids[..1], "the one in front closed");
+}
