@@ -286,8 +286,13 @@ fn open_store() -> Option<crate::store::Store> {
 pub fn warn(warnings: &[String]) {
     let mut err = std::io::stderr().lock();
     for warning in warnings {
-        let _ = writeln!(err, "appdeck: warning: {warning}");
+        let _ = err.write_all(warning_line(warning).as_bytes());
     }
+}
+
+/// A warning as every command words it on stderr, with its line break.
+pub fn warning_line(warning: &str) -> String {
+    format!("appdeck: warning: {warning}\n")
 }
 
 #[cfg(test)]

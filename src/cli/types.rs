@@ -71,7 +71,7 @@ fn report_problems(problems: &[SourceProblem]) -> Result<(), Failure> {
     for problem in problems {
         match problem {
             SourceProblem::Recorded { .. } => {
-                let _ = writeln!(err, "appdeck: warning: {problem}");
+                let _ = err.write_all(super::warning_line(&problem.to_string()).as_bytes());
             }
             SourceProblem::Invalid { path, findings } => {
                 fatal = true;

@@ -64,7 +64,7 @@ impl Progress {
         let shown = self.bar.is_some();
         self.finish();
         let clear = if shown { "\r\x1b[2K" } else { "" };
-        let line = format!("{clear}appdeck: warning: {warning}\n");
+        let line = format!("{clear}{}", crate::cli::warning_line(warning));
         let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
     }
 }
