@@ -37,10 +37,7 @@ impl App {
                 }
                 None => self.notice = Some(Notice::Info("no error so far".into())),
             },
-            Action::Show(View::Resources) => return self.show_resources(),
-            Action::Show(View::Types) => return self.show_types(),
-            Action::Show(View::History) => return self.show_history(),
-            Action::Show(View::Overview) => return self.show_overview(),
+            Action::Show(view) => return self.show(view),
             Action::Connect => return self.open_connect(),
             Action::Sort(_) | Action::SortNext | Action::SortReverse => {
                 self.notice = Some(Notice::Error(
@@ -78,12 +75,22 @@ impl App {
         }
     }
 
+    /// One of the views `1`-`4` (`:resources`, `:types`, `:history`, `:overview`).
+    fn show(&mut self, view: View) -> Vec<Command> {
+        match view {
+            View::Resources => self.show_resources(),
+            View::Types => self.show_types(),
+            View::History => self.show_history(),
+            View::Overview => self.show_overview(),
+        }
+    }
+
     pub(super) fn run_line_command(&mut self, command: LineCommand) -> Vec<Command> {
         match command {
-            LineCommand::Resources => self.show_resources(),
-            LineCommand::Types => self.show_types(),
-            LineCommand::History => self.show_history(),
-            LineCommand::Overview => self.show_overview(),
+            LineCommand::Resources => self.show(View::Resources),
+            LineCommand::Types => self.show(View::Types),
+            LineCommand::History => self.show(View::History),
+            LineCommand::Overview => self.show(View::Overview),
             LineCommand::Type(t) => self.set_type_filter(t),
             LineCommand::Where(expr) => self.apply_where(expr),
             LineCommand::Refresh => {
