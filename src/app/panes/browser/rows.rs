@@ -57,12 +57,6 @@ impl Rows {
         self.list.iter().map(|row| row.body)
     }
 
-    /// Appends the row of `item`, its JSON kept in `bodies`.
-    pub fn push(&mut self, item: &PageItem, bodies: &Bodies) {
-        self.list
-            .push(Row::from_item(item, bodies, &mut self.texts));
-    }
-
     /// Adds the row of `item`, which came as the text `json` (kept as it is in `bodies`).
     pub fn push_text(&mut self, item: &PageItem, json: &str, bodies: &Bodies) {
         self.list
@@ -122,7 +116,8 @@ impl Rows {
     pub fn of_values(values: impl IntoIterator<Item = serde_json::Value>) -> Rows {
         let (mut rows, bodies) = (Rows::default(), Bodies::default());
         for value in values {
-            rows.push(&PageItem::from_value(value), &bodies);
+            let json = value.to_string();
+            rows.push_text(&PageItem::from_value(value), &json, &bodies);
         }
         rows
     }
