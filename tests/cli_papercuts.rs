@@ -379,3 +379,90 @@ fn infer_with_a_type_that_matches_nothing_says_so() {
         out.stderr
     );
 }
+
+/// The stderr line `validate` gives for a `task_id` written twice at the top of a report.
+const TASK_ID_TWICE: &str = "warning: the key \"task_id\" appears more than once in this object: \
+                             only the last one is read, the others are lost";
+
+/// Audit of item 14 (duplicate keys): every send path (`report`, `report --each` per line,
+/// `connect`, and their `--curl`) says validate's warning for a key written twice, and sends all
+/// the same (a warning, as in `validate`, whose exit status it does not change).
+#[test]
+fn every_send_warns_about_a_key_written_twice_as_validate_does() {
+    let sandbox = TestSandbox::demo();
+    let read = |name: &str| std::fs::read_to_string(format!("{EXAMPLES}/{name}")).unwrap();
+    // On one line (JSON strings hold no raw line break), for --each too.
+    let report =
+        read("report.json")
+            .replace('\n', " ")
+            .replacen('{', "{\"task_id\": \"first\",", 1);
+    let report_file = sandbox.path("dup-report.json");
+    std::fs::write(&report_file, format!("{report}\n")).unwrap();
+    let connect = read("connect.json").replacen('{', "{\"app_id\": \"first\",", 1);
+    let connect_file = sandbox.path("dup-connect.json");
+    std::fs::write(&connect_file, &connect).unwrap();
+    let (report_file, connect_file) = (
+        report_file.to_str().unwrap(),
+        connect_file.to_str().unwrap(),
+    );
+
+    let validated = run(sandbox.appdeck().args(["validate", report_file]));
+    assert_eq!(validated.code, 0, "{validated:?}");
+    assert!(validated.stdout.contains(TASK_ID_TWICE), "{validated:?}");
+
+    for args in [
+        vec!["report", report_file],
+        vec!["report", report_file, "--curl"],
+        vec!["report", "--each", report_file],
+    ] {
+        let out = run(sandbox.appdeck().args(&args));
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains(TASK_ID_TWICE),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    let app_id_twice = TASK_ID_TWICE.replace("task_id", "app_id");
+    for args in [
+        vec!["connect", connect_file],
+        vec!["connect", connect_file, "--curl"],
+    ] {
+        let out = run(sandbox.appdeck().args(&args));
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains(&app_id_twice),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+/// Audit of item 14 (a report answered `200 {}`): `report --each` warns per line, as a single
+/// `report` does, whatever `-o`.
+#[test]
+fn report_each_warns_about_an_answer_without_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = std::fs::read_to_string(format!("{EXAMPLES}/report.json"))
+        .unwrap()
+        .replace('\n', " ");
+    let file = common::write_file(&dir.path().join("reports.ndjson"), &lines, 0o644);
+    let file = file.to_str().unwrap();
+    for output in ["text", "ndjson"] {
+        let base_url = common::answer_once("200 OK", "{}");
+        let out = common::run_against(
+            dir.path(),
+            &base_url,
+            &["report", "--each", file, "-o", output],
+        );
+        assert_eq!(out.code, 0, "{output}: {out:?}");
+        assert!(
+            out.stderr.contains(
+                "appdeck: warning: line 1: the service's answer has no `status` (the spec \
+                 requires one)"
+            ),
+            "{output}: {}",
+            out.stderr
+        );
+    }
+}

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::args::{AnswerOutput, GlobalArgs, SendArgs};
 use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
-use crate::api::{Field, Operation, ReportResponse};
+use crate::api::{Answer, Field, Operation, ReportResponse};
 use crate::config;
 use crate::sanitize;
 use crate::store::{SendKind, Sent, Store};
@@ -29,7 +29,8 @@ pub async fn run(
     let invalid =
         |e: checks::ValidateError| Failure::Invalid(describe(&e, &payload.name, "--types"));
     let value = checks::parse_json(&payload.text).map_err(invalid)?;
-    let validation = checks::validate_as(&value, kind_of(operation)).map_err(invalid)?;
+    let mut validation = checks::validate_as(&value, kind_of(operation)).map_err(invalid)?;
+    validation.note_duplicate_keys(&payload.text);
     check_kind(&validation.kind, operation, &payload.name)?;
     for finding in &validation.findings {
         eprintln!("appdeck: {}", finding_line(finding));
@@ -93,17 +94,10 @@ pub async fn run(
             app_version(&value)
         )]);
     }
-    // The spec requires a report answer's `status`: without it, whether the report was taken is
-    // not said (an answer of `{}` used to pass in silence).
     if operation == Operation::OperationsReport
-        && answer.http_error.is_none()
-        && matches!(answer.response.status, Field::Absent | Field::Null)
+        && let Some(warning) = missing_status(&answer)
     {
-        super::warn(&[
-            "the service's answer has no `status` (the spec requires one): it does not say \
-             whether the report was taken"
-                .to_owned(),
-        ]);
+        super::warn(&[warning.to_owned()]);
     }
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
         let answer = (!empty).then_some(&answer.raw);
@@ -142,6 +136,17 @@ pub async fn run(
         Some(refusal) => Err(Failure::Api(refusal)),
         None => Ok(()),
     }
+}
+
+/// The spec requires a report answer's `status`: without it, whether the report was taken is not
+/// said (an answer of `{}` used to pass in silence). The warning for a 2xx report answer without
+/// one, for `report` and each line of `report --each`.
+pub(super) fn missing_status(answer: &Answer) -> Option<&'static str> {
+    (answer.http_error.is_none() && matches!(answer.response.status, Field::Absent | Field::Null))
+        .then_some(
+            "the service's answer has no `status` (the spec requires one): it does not say \
+             whether the report was taken",
+        )
 }
 
 /// `--curl`: the same checks and exit status as a send, but the command is printed whatever they

@@ -117,6 +117,23 @@ impl Validation {
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
+
+    /// Adds a warning for each key written twice in one object of `text`, the payload as written:
+    /// the parsed value kept the last one only, so only the text can tell. `validate` and every
+    /// send (`report`, each line of `report --each`, `connect`, and their `--curl`) call this, so
+    /// that they word it the same way.
+    pub fn note_duplicate_keys(&mut self, text: &str) {
+        for (object, key) in duplicates::duplicate_keys(text) {
+            self.findings.push(Finding::warning(
+                &object,
+                format!(
+                    "the key {} appears more than once in this object: only the last one is \
+                     read, the others are lost",
+                    common::quote(&key)
+                ),
+            ));
+        }
+    }
 }
 
 /// Why a payload could not be checked at all.
@@ -228,16 +245,7 @@ pub fn validate_text(text: &str, types: Option<&str>) -> Result<Validation, Vali
         .map(report::TypeIndex::from_connect)
         .transpose()?;
     let mut validation = check(&value, kind, index.as_ref(), types.is_some());
-    for (object, key) in duplicates::duplicate_keys(text) {
-        validation.findings.push(Finding::warning(
-            &object,
-            format!(
-                "the key {} appears more than once in this object: only the last one is read, \
-                 the others are lost",
-                common::quote(&key)
-            ),
-        ));
-    }
+    validation.note_duplicate_keys(text);
     Ok(validation)
 }
 

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::lines::Line;
 use crate::api::{Client, Operation};
-use crate::cli::send::{check_kind, kind_of};
+use crate::cli::send::{check_kind, kind_of, missing_status};
 use crate::cli::validate::summary;
 use crate::sanitize;
 use crate::store::{SendKind, Sent};
@@ -142,7 +142,7 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
         Err(e) => return Outcome::skipped(&line, None, not_json(&e), Vec::new()),
     };
     let task_id = value.get("task_id").cloned();
-    let (problem, mut notes) = check(&value);
+    let (problem, mut notes) = check(&value, text);
     if let Some(problem) = problem {
         if !force {
             return Outcome::skipped(&line, task_id, problem, notes);
@@ -163,7 +163,10 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
     );
     let (verdict, answer, error) = match outcome {
         Ok(answer) => match answer.rejection() {
-            None => (Verdict::Accepted, Some(answer.raw), None),
+            None => {
+                notes.extend(missing_status(&answer).map(str::to_owned));
+                (Verdict::Accepted, Some(answer.raw), None)
+            }
             Some(refusal) => (Verdict::Failed, Some(answer.raw), Some(refusal.to_string())),
         },
         Err(error) => (Verdict::Failed, None, Some(error.to_string())),
@@ -182,11 +185,14 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
 }
 
 /// The checks of `appdeck report FILE`: why the payload should not be sent (its errors), and its
-/// warnings, each a line.
-fn check(value: &Value) -> (Option<String>, Vec<String>) {
+/// warnings, each a line. `text` is the line as written, `value` what it parses to.
+fn check(value: &Value, text: &str) -> (Option<String>, Vec<String>) {
     let operation = Operation::OperationsReport;
     let validation = match checks::validate_as(value, kind_of(operation)) {
-        Ok(validation) => validation,
+        Ok(mut validation) => {
+            validation.note_duplicate_keys(text);
+            validation
+        }
         Err(e) => {
             return (
                 Some(sanitize::line(&e.to_string()).into_owned()),
@@ -279,13 +285,16 @@ mod tests {
 
     #[test]
     fn the_checks_are_those_of_a_single_report() {
-        let (problem, _) = check(&json!({"task_id": "t"}));
+        let (problem, _) = check(&json!({"task_id": "t"}), "{}");
         let problem = problem.unwrap();
         assert!(problem.starts_with("invalid: "), "{problem}");
-        let (problem, _) = check(&json!({"app_id": "a", "version": "1", "resources": []}));
+        let (problem, _) = check(
+            &json!({"app_id": "a", "version": "1", "resources": []}),
+            "{}",
+        );
         assert!(problem.unwrap().contains("appdeck connect"));
-        let example: Value =
-            serde_json::from_str(include_str!("../../../assets/examples/report.json")).unwrap();
-        assert_eq!(check(&example), (None, Vec::new()));
+        let text = include_str!("../../../assets/examples/report.json");
+        let example: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(check(&example, text), (None, Vec::new()));
     }
 }
