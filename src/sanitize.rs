@@ -116,9 +116,58 @@ pub fn excerpt(body: &[u8], max_chars: usize) -> String {
     out
 }
 
+/// A value quoted exactly as it was given, for a message that must show what is wrong with it: a
+/// JSON string (tab, newline and return as `\t`, `\n`, `\r`), where every character a reader
+/// could not see or tell from a space (controls, other spaces, zero-width and bidi marks, the
+/// BOM) is a `\uXXXX` escape. At most `max_chars` characters of `text`, then `…` after the quote.
+pub fn quoted_exactly(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars().take(max_chars) {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if is_dangerous(c) || is_unseen(c) => {
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    if text.chars().nth(max_chars).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// Characters a reader cannot see, or cannot tell from an ordinary space: the other Unicode
+/// spaces, the soft hyphen, zero-width and invisible format characters, tags.
+fn is_unseen(c: char) -> bool {
+    matches!(c,
+        '\u{a0}' | '\u{ad}' | '\u{034f}' | '\u{115f}' | '\u{1160}' | '\u{1680}' | '\u{180e}'
+        | '\u{2000}'..='\u{200f}' | '\u{2028}'..='\u{202f}' | '\u{205f}'..='\u{206f}'
+        | '\u{3000}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{ffa0}' | '\u{fff9}'..='\u{fffb}'
+        | '\u{e0000}'..='\u{e0fff}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_quoted_exactly_with_what_cannot_be_seen_escaped() {
+        assert_eq!(
+            quoted_exactly(" 2024\t\n\u{200b}\u{1b}\"\\é\u{e0041}", 40),
+            r#"" 2024\t\n\u200b\u001b\"\\é\udb40\udc41""#
+        );
+        assert_eq!(quoted_exactly("abcdef", 3), "\"abc\"…");
+        assert_eq!(quoted_exactly("abc", 3), "\"abc\"");
+    }
 
     /// The byte scan agrees with the character test on every character it could meet.
     #[test]

@@ -1024,6 +1024,33 @@ async fn date_times_are_rfc_3339_and_the_refusal_says_so() {
             );
         }
     }
+    // The value is quoted as sent, JSON-escaped: it was trimmed (a refusal of a leading space
+    // quoted a valid date-time) and written as Rust (`\u{200b}`).
+    for (date, quoted) in [
+        (" 2024-05-01T12:00:00Z", r#"" 2024-05-01T12:00:00Z""#),
+        ("2024-05-01T12:00:00Z\n", r#""2024-05-01T12:00:00Z\n""#),
+        (
+            "\u{200b}2024-05-01T12:00:00Z\t",
+            r#""\u200b2024-05-01T12:00:00Z\t""#,
+        ),
+    ] {
+        let body = report_of(json!({"type": "w", "external_id": "1", "synced_at": date}));
+        let (status, answer) = post_raw(
+            &sandbox,
+            "apps.operations.report",
+            bearer(&sandbox),
+            body.to_string(),
+        )
+        .await;
+        assert_eq!(status, 400, "{date:?}: {answer}");
+        let message = error_message(&answer);
+        assert!(
+            message.starts_with(&format!(
+                "/response/resource/synced_at: {quoted} is not an RFC 3339 date-time"
+            )),
+            "{message}"
+        );
+    }
     sandbox.shutdown().await;
 }
 

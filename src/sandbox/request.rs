@@ -113,9 +113,10 @@ pub(crate) fn refuse_non_dates(resource: &Resource, pointer: &str) -> Result<(),
         if let Some(value) = field.get()
             && !is_date_time(value)
         {
-            let shown = crate::sanitize::excerpt(value.as_bytes(), 40);
+            // Exactly as sent: a leading space or a zero-width one is what is wrong with it.
+            let shown = crate::sanitize::quoted_exactly(value, 40);
             return Err(OpError::bad_request(format!(
-                "{pointer}/{name}: {shown:?} is not an RFC 3339 date-time such as \"2024-05-01T12:00:00Z\" \
+                "{pointer}/{name}: {shown} is not an RFC 3339 date-time such as \"2024-05-01T12:00:00Z\" \
                  (the ISO 8601 form the spec's examples use: a `T`, and `Z` or an offset such as +02:00)"
             )));
         }

@@ -209,15 +209,16 @@ pub(super) fn check_timestamp(value: &str, pointer: &str, out: &mut Vec<Finding>
     let naive = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f"]
         .iter()
         .any(|f| NaiveDateTime::parse_from_str(value, f).is_ok());
+    // Exactly as written, as the sandbox quotes it: a stray space or zero-width character is
+    // what is wrong with it.
+    let shown = sanitize::quoted_exactly(value, 60);
     let message = if naive {
         format!(
-            "{} has no UTC offset, so its instant depends on the reader's time zone; add `Z` or an offset, {EXAMPLE}",
-            quote(value)
+            "{shown} has no UTC offset, so its instant depends on the reader's time zone; add `Z` or an offset, {EXAMPLE}"
         )
     } else {
         format!(
-            "{} is not an RFC 3339 date-time (the ISO 8601 form of the spec's examples) {EXAMPLE}",
-            quote(value)
+            "{shown} is not an RFC 3339 date-time (the ISO 8601 form of the spec's examples) {EXAMPLE}"
         )
     };
     out.push(Finding::warning(pointer, message));
@@ -360,6 +361,24 @@ mod tests {
                 .all(|f| f.message.contains("not an RFC 3339 date-time"))
         );
         assert!(out.iter().all(|f| f.severity == Severity::Warning));
+        // Quoted as written, never trimmed: the stray character is what is wrong.
+        out.clear();
+        check_timestamp(" 2024-05-01T12:00:00Z", "/t", &mut out);
+        check_timestamp("\u{200b}2024-05-01T12:00:00Z\t", "/t", &mut out);
+        assert!(
+            out[0]
+                .message
+                .starts_with(r#"" 2024-05-01T12:00:00Z" is not"#),
+            "{}",
+            out[0].message
+        );
+        assert!(
+            out[1]
+                .message
+                .starts_with(r#""\u200b2024-05-01T12:00:00Z\t" is not"#),
+            "{}",
+            out[1].message
+        );
     }
 
     #[test]
