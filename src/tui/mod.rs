@@ -12,6 +12,7 @@ pub mod profiles;
 pub mod startup;
 pub mod suspend;
 pub mod terminal;
+pub mod terminal_gone;
 
 use ratatui::layout::Rect;
 
@@ -109,6 +110,18 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
             let _ = sender.send(Action::ForceQuit);
         }
     });
+    // A terminal hung up with no signal sent (appdeck has no controlling terminal) quits as a
+    // hangup does, and says so once the terminal is handed back.
+    let gone = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    terminal_gone::watch({
+        let (gone, stopped_by, sender) = (gone.clone(), stopped_by.clone(), event_loop.sender());
+        move || {
+            tracing::info!("the terminal was hung up, quitting");
+            gone.store(true, std::sync::atomic::Ordering::SeqCst);
+            let _ = stopped_by.set(libc::SIGHUP);
+            let _ = sender.send(Action::ForceQuit);
+        }
+    });
     // The log never writes on the screen; when it cannot be written, the status bar says so once.
     let log = options.log;
     let sender = event_loop.sender();
@@ -123,6 +136,9 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     drop(event_loop);
     drop(guard);
     tracing::info!("TUI closed");
+    if gone.load(std::sync::atomic::Ordering::SeqCst) {
+        eprintln!("appdeck: the terminal went away (its other end closed); quit as on a hangup");
+    }
     result?;
     Ok(stopped_by.get().copied())
 }
