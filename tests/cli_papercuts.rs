@@ -187,6 +187,39 @@ fn curl_says_the_command_needs_appdeck_token_and_works_without_a_token() {
     );
 }
 
+/// Audit of item 11: with `--token-file` and `$APPDECK_TOKEN` holding another token, the command
+/// (which reads `$APPDECK_TOKEN`) would use another token than appdeck, whose flag beats the
+/// environment: said, without either token. The same token in both says nothing.
+#[test]
+fn curl_warns_when_appdeck_token_is_not_the_token_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = common::write_file(&dir.path().join("token"), "file-s3cret\n", 0o600);
+    let report = format!("{EXAMPLES}/report.json");
+    let curl = |env_token: &str| {
+        run(common::appdeck(dir.path())
+            .env("APPDECK_BASE_URL", "http://127.0.0.1:9/api/v1")
+            .env("APPDECK_TOKEN", env_token)
+            .args(["report", &report, "--curl", "--token-file"])
+            .arg(&token))
+    };
+    let out = curl("env-s3cret");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("warning: the command uses $APPDECK_TOKEN, which differs from the token in ")
+            && out
+                .stderr
+                .contains("(flag --token-file), the one appdeck itself would use"),
+        "{}",
+        out.stderr
+    );
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert!(!all.contains("s3cret"), "no token printed: {all}");
+    let same = curl("file-s3cret");
+    assert_eq!(same.code, 0, "{same:?}");
+    assert!(same.stderr.is_empty(), "{}", same.stderr);
+}
+
 /// Item 14: `appdeck` with no terminal says the TUI needs one and names `appdeck list`.
 #[test]
 fn the_terminal_ui_without_a_terminal_points_at_appdeck_list() {

@@ -187,8 +187,8 @@ fn print_curl(
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
     out.flush()?;
-    let env_set = std::env::var_os(config::ENV_TOKEN).is_some_and(|t| !t.is_empty());
-    if let Some(note) = token_note(settings.token.as_ref(), env_set) {
+    let env_token = config::Env::from_process()?.token;
+    if let Some(note) = token_note(settings.token.as_ref(), env_token.as_ref()) {
         super::warn(&[note]);
     }
     if validation.has_errors() {
@@ -200,29 +200,61 @@ fn print_curl(
     compared
 }
 
-/// What the printed command needs when `$APPDECK_TOKEN` is not set in this environment.
+/// What to know about the token of the printed command, which reads `$APPDECK_TOKEN` when it
+/// runs: how to set it when it is not set here, and that it is another token than appdeck's own
+/// when a flag (which beats the environment) gave appdeck a different one. Neither token is said.
 fn token_note(
     token: Option<&config::Sourced<config::TokenSource>>,
-    env_set: bool,
+    env_token: Option<&crate::api::Token>,
 ) -> Option<String> {
     let env = config::ENV_TOKEN;
-    if env_set {
-        return None;
-    }
-    let how = match token {
-        Some(config::Sourced {
-            value: config::TokenSource::File(path),
-            ..
-        }) => format!(
-            "export {env}=\"$(cat {})\" first",
-            crate::api::curl::quote(&path.display().to_string())
-        ),
-        Some(t) => format!("set it to the token of {} first", t.source),
-        None => "set it to your token first".to_owned(),
+    let Some(env_token) = env_token else {
+        let how = match token {
+            Some(config::Sourced {
+                value: config::TokenSource::File(path),
+                ..
+            }) => format!("export {env}=\"$(cat {})\" first", shell_path(path)),
+            Some(t) => format!("set it to the token of {} first", t.source),
+            None => "set it to your token first".to_owned(),
+        };
+        return Some(format!(
+            "the command reads the token from ${env}, which is not set here: {how}"
+        ));
     };
-    Some(format!(
-        "the command reads the token from ${env}, which is not set here: {how}"
-    ))
+    let token = token.filter(|t| t.source != config::Source::Env(config::ENV_TOKEN))?;
+    let (ours, what, fix) = match &token.value {
+        config::TokenSource::Value(t) => (
+            Ok(t.clone()),
+            format!("the token of {}", token.source),
+            String::new(),
+        ),
+        config::TokenSource::File(path) => (
+            config::read_token_file(path).map(|(t, _)| t),
+            format!(
+                "the token in {} ({})",
+                sanitize::line(&path.display().to_string()),
+                token.source
+            ),
+            format!(
+                ": `export {env}=\"$(cat {})\"` first to send with it",
+                shell_path(path)
+            ),
+        ),
+    };
+    match ours {
+        Ok(ours) if ours.expose() == env_token.expose() => None,
+        Ok(_) => Some(format!(
+            "the command uses ${env}, which differs from {what}, the one appdeck itself would use{fix}"
+        )),
+        Err(e) => Some(format!(
+            "the command uses ${env}, not {what}, which cannot be read: {e}"
+        )),
+    }
+}
+
+/// A path as the shell reads it, quoted, safe to print.
+fn shell_path(path: &std::path::Path) -> String {
+    sanitize::line(&crate::api::curl::quote(&path.display().to_string())).into_owned()
 }
 
 /// The kind of payload an operation takes.
