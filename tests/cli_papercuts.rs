@@ -319,6 +319,11 @@ fn config_show_hides_the_token_length_and_shows_the_profiles_types() {
         "[profiles.p]\nbase_url = \"http://127.0.0.1:9/api/v1\"\ntoken = \"abc\"\ntypes = [\"t.json\"]\n",
         0o600,
     );
+    std::fs::copy(
+        format!("{EXAMPLES}/connect.json"),
+        dir.path().join("t.json"),
+    )
+    .unwrap();
     let out = run(common::appdeck(dir.path()).args(["config", "show", "--profile", "p"]));
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!out.stdout.contains("characters"), "{}", out.stdout);
@@ -337,6 +342,42 @@ fn config_show_hides_the_token_length_and_shows_the_profiles_types() {
     );
     let path = run(common::appdeck(dir.path()).args(["config", "path"]));
     assert_eq!(path.stdout, format!("{}\n", config.display()));
+}
+
+/// Audit of item 14: `config show` checks the profile's `types` files as `appdeck types` reads
+/// them: one that cannot be read is named, with why, and exits 2 (it was listed, exit 0).
+#[test]
+fn config_show_says_which_types_file_cannot_be_used() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_file(
+        &dir.path().join("config.toml"),
+        "[profiles.prod]\nbase_url = \"http://127.0.0.1:9/api/v1\"\ntoken = \"abc\"\n\
+         types = [\"connect.json\", \"nosuch.json\"]\n",
+        0o600,
+    );
+    std::fs::copy(
+        format!("{EXAMPLES}/connect.json"),
+        dir.path().join("connect.json"),
+    )
+    .unwrap();
+    let nosuch = dir.path().join("nosuch.json").display().to_string();
+    let out = run(common::appdeck(dir.path()).args(["config", "show", "--profile", "prod"]));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stdout.contains(&format!(
+            "types            (unusable: {nosuch}: cannot read it: "
+        )),
+        "{}",
+        out.stdout
+    );
+    let connect = dir.path().join("connect.json").display().to_string();
+    assert!(
+        !out.stdout.contains(&format!("(unusable: {connect}")),
+        "{}",
+        out.stdout
+    );
+    let types = run(common::appdeck(dir.path()).args(["types", "--profile", "prod"]));
+    assert_eq!(types.code, 2, "as config show: {types:?}");
 }
 
 /// Item 14: `sandbox --generate` past the bound is refused, naming the memory it would need.

@@ -971,7 +971,8 @@ const CONFIG_EXAMPLES: &str = "Examples:
   appdeck config show                  # every setting and where it comes from
   appdeck config show --profile prod   # what a profile gives, checked
 
-`config show` exits 2 when the base URL or the token is missing or unusable.";
+`config show` exits 2 when the base URL or the token is missing or unusable, or a types file
+cannot be used.";
 
 const TYPES_SHOW_EXAMPLES: &str = "Examples:
   appdeck types show repository --types connect.json

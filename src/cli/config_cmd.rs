@@ -154,7 +154,9 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
         },
         from(&settings.read_only.source)
     );
-    Report {
+    let (types, unusable) = types_lines(&settings.types);
+    complete &= unusable.is_empty();
+    let mut report = Report {
         lines: vec![
             ("config_file", config_file),
             ("profile", profile),
@@ -178,23 +180,35 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
                     settings.retries.value, settings.retries.source
                 ),
             ),
-            ("types", types_line(&settings.types)),
+            ("types", types),
         ],
         warnings,
         complete,
+    };
+    for problem in unusable {
+        report
+            .lines
+            .push(("types", format!("(unusable: {problem})")));
     }
+    report
 }
 
-/// The profile's `types` files, resolved against the config file's directory.
-fn types_line(files: &[std::path::PathBuf]) -> String {
+/// The profile's `types` files, resolved against the config file's directory, and why each one
+/// that `appdeck types` (and the terminal UI) could not use cannot be, checked as they read it.
+fn types_lines(files: &[std::path::PathBuf]) -> (String, Vec<String>) {
     if files.is_empty() {
-        return "(none)".to_owned();
+        return ("(none)".to_owned(), Vec::new());
     }
     let shown: Vec<String> = files
         .iter()
         .map(|f| sanitize::line(&f.display().to_string()).into_owned())
         .collect();
-    format!("{} (from the profile)", shown.join(", "))
+    let unusable = files
+        .iter()
+        .filter_map(|f| crate::catalog::load_file(f).err())
+        .map(|problem| sanitize::line(&problem.to_string()).into_owned())
+        .collect();
+    (format!("{} (from the profile)", shown.join(", ")), unusable)
 }
 
 /// The theme's name and the colours the config file changes in it, as `[theme]` spells them.
