@@ -422,12 +422,36 @@ fn bash_completion_offers_files_only_where_files_go() {
         "appdeck list --type",
         "appdeck list --profile",
         "appdeck sandbox --fault",
+        // Audit: these offered files too.
+        "appdeck list --limit",
+        "appdeck list --base-url",
+        "appdeck list --jq",
+        "appdeck sandbox --listen",
+        "appdeck sandbox --header-timeout",
     ] {
         assert!(
             !complete(line).contains("payload.json"),
             "{line}: {}",
             complete(line)
         );
+    }
+    // Every flag of every command: files only where a file goes.
+    let mut flag = "";
+    for line in script.stdout.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('-') && trimmed.ends_with(')') {
+            flag = trimmed.trim_end_matches(')');
+        } else if trimmed.contains("compgen -f") && !trimmed.contains("compgen -f --") {
+            assert!(
+                ["--config", "--token-file", "--types", "--each"].contains(&flag),
+                "{flag} offers files"
+            );
+        }
+    }
+    // --fault offers its faults.
+    let faults = complete("appdeck sandbox --fault");
+    for fault in ["not-json", "repeat-cursor", "nulls", "spaced", "slow:1000"] {
+        assert!(faults.split(' ').any(|f| f == fault), "{fault}: {faults}");
     }
     assert!(
         complete("appdeck report").contains("payload.json"),

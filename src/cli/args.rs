@@ -923,7 +923,7 @@ pub struct SandboxArgs {
     /// Misbehave on purpose: slow:<millis>, status:<code> and not-json apply to all three
     /// operations; repeat-cursor, empty-pages, malformed-item, nulls and spaced to
     /// resources.list pages
-    #[arg(long, value_name = "SPEC", value_parser = parse_fault, value_hint = ValueHint::Other)]
+    #[arg(long, value_name = "SPEC", value_parser = FaultParser, hide_possible_values = true)]
     pub fault: Option<Fault>,
     /// Seconds a client has to send a request's headers (from connecting or from its previous
     /// answer: an idle keep-alive connection is closed after this long)
@@ -1021,6 +1021,44 @@ fn parse_generate(text: &str) -> Result<usize, String> {
 
 fn parse_fault(text: &str) -> Result<Fault, String> {
     text.parse::<Fault>().map_err(|e| e.to_string())
+}
+
+/// `--fault`'s parser: [`parse_fault`] (and its wording of a bad value), and the faults as
+/// possible values for completion (`slow` and `status` with a value to edit). The help lists the
+/// forms in words already, so clap's list of them is hidden there.
+#[derive(Clone, Copy, Debug)]
+struct FaultParser;
+
+impl clap::builder::TypedValueParser for FaultParser {
+    type Value = Fault;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Fault, clap::Error> {
+        let parse: fn(&str) -> Result<Fault, String> = parse_fault;
+        parse.parse_ref(command, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let faults = [
+            "not-json",
+            "repeat-cursor",
+            "empty-pages",
+            "malformed-item",
+            "nulls",
+            "spaced",
+            "slow:1000",
+            "status:503",
+        ];
+        Some(Box::new(
+            faults.into_iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 /// The text under `appdeck --help`: exit codes, environment, and the files appdeck uses. Built at

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 
+use clap::ValueHint;
 use clap_complete::Shell;
 
 use super::Failure;
@@ -14,7 +15,7 @@ const FILE_COMMANDS: [&str; 4] = ["report", "connect", "validate", "diff"];
 
 /// Writes the completion script for `shell`.
 pub fn completions(shell: Shell, out: &mut impl Write) -> Result<(), Failure> {
-    let mut command = args::command();
+    let mut command = files_only_for_paths(args::command(), shell);
     let name = command.get_name().to_owned();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, name, &mut script);
@@ -26,6 +27,27 @@ pub fn completions(shell: Shell, out: &mut impl Write) -> Result<(), Failure> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Completion offers files for a value only where it is a path: clap_complete offers them for any
+/// value it is told nothing about (`--limit`, `--jq`, `--listen`...), and bash for a URL too
+/// (`--base-url`; zsh completes URLs). A `PathBuf` value is a path to clap already (once built);
+/// a flag with possible values offers those.
+fn files_only_for_paths(command: clap::Command, shell: Shell) -> clap::Command {
+    command
+        .mut_args(|arg| {
+            let is_path = arg.get_value_parser().type_id()
+                == clap::builder::ValueParser::path_buf().type_id();
+            let hint = arg.get_value_hint();
+            let unknown =
+                hint == ValueHint::Unknown || (hint == ValueHint::Url && shell == Shell::Bash);
+            if arg.get_action().takes_values() && !is_path && unknown {
+                arg.value_hint(ValueHint::Other)
+            } else {
+                arg
+            }
+        })
+        .mut_subcommands(|sub| files_only_for_paths(sub, shell))
 }
 
 /// clap_complete's bash script offers a command's flags where its file argument goes (`appdeck
