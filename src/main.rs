@@ -46,10 +46,17 @@ fn main() -> ExitCode {
     let code = match cli.command {
         None => runtime.block_on(open_tui(&cli, &global, started, log)),
         // The terminal UI's own flag: a command given it would ignore it.
-        Some(_) if cli.page_size.is_some() => appdeck::cli::Failure::Usage(
-            "--page-size is the terminal UI's; `appdeck list` takes --limit".to_owned(),
-        )
-        .report(),
+        Some(command) if cli.page_size.is_some() => {
+            let instead = match command {
+                Command::List(_) => ": it takes --limit",
+                _ => "",
+            };
+            appdeck::cli::Failure::Usage(format!(
+                "`appdeck {}` does not take --page-size, the terminal UI's flag{instead}",
+                command.name()
+            ))
+            .report()
+        }
         Some(command) => runtime.block_on(appdeck::cli::run(command, &global, cli.demo)),
     };
     // `q` quits at once: requests still in flight are dropped, not awaited.

@@ -564,3 +564,154 @@ fn report_each_warns_about_an_answer_without_status() {
         );
     }
 }
+
+/// The names under the `Commands:` heading of a `--help`.
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        // A description wrapped onto the next line is indented further.
+        .filter(|line| !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Audit of item 13: every example of a `--help` that runs on `--demo` prints something (`types
+/// show`'s `| jq .trees` printed `null`: the key is `schemas`). A `| jq EXPR` is run as appdeck's
+/// own `--jq EXPR`, so the test needs no jq.
+#[test]
+fn the_help_examples_that_run_on_the_demo_print_something() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = |path: &[String]| {
+        let out = run(common::appdeck(dir.path()).args(path).arg("--help"));
+        assert_eq!(out.code, 0, "{path:?}: {out:?}");
+        out.stdout
+    };
+    let mut paths: Vec<Vec<String>> = vec![Vec::new()];
+    let mut examples = Vec::new();
+    while let Some(path) = paths.pop() {
+        let text = help(&path);
+        for name in subcommands(&text) {
+            paths.push([path.clone(), vec![name]].concat());
+        }
+        examples.extend(
+            text.lines()
+                .map(|line| line.split(" #").next().unwrap_or(line).trim().to_owned())
+                .filter(|line| line.starts_with("appdeck --demo ")),
+        );
+    }
+    assert!(
+        examples
+            .iter()
+            .any(|e| e.contains("types show") && e.contains("| jq")),
+        "{examples:?}"
+    );
+    for example in &examples {
+        let (command, jq) = match example.split_once(" | jq ") {
+            Some((command, jq)) => (command, Some(jq)),
+            None => (example.as_str(), None),
+        };
+        assert!(!command.contains(['\'', '"']), "split on spaces: {example}");
+        let mut args: Vec<String> = command
+            .split_whitespace()
+            .skip(1)
+            .map(str::to_owned)
+            .collect();
+        if let Some(jq) = jq {
+            let expr = jq.strip_prefix("-r ").unwrap_or(jq).trim_matches('\'');
+            args.extend(["--jq".to_owned(), expr.to_owned()]);
+        }
+        let out = run(common::appdeck(dir.path()).args(&args));
+        assert_eq!(out.code, 0, "{example}: {out:?}");
+        assert!(
+            !out.stdout.trim().is_empty() && out.lines().iter().all(|l| l.trim() != "null"),
+            "{example} prints nothing useful: {:?}",
+            out.stdout
+        );
+    }
+}
+
+/// Audit of item 14 (validate): `-o json` gives every file the same keys, a file that cannot be
+/// read or parsed included (`kind` null, the reason its one error finding); in text such a file
+/// has its heading too; `-` twice is refused (stdin is read once).
+#[test]
+fn validate_gives_every_file_the_same_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = common::write_file(&dir.path().join("broken.json"), "{\"task_id\": }", 0o644);
+    let missing = dir.path().join("nosuch.json");
+    let good = format!("{EXAMPLES}/report.json");
+    let validate = |args: &[&str]| {
+        run(common::appdeck(dir.path())
+            .arg("validate")
+            .args(args)
+            .arg(&good)
+            .arg(&broken)
+            .arg(&missing))
+    };
+    let out = validate(&["-o", "json"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    let results: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let results = results.as_array().unwrap();
+    assert_eq!(results.len(), 3, "{results:?}");
+    for result in results {
+        let keys: Vec<&String> = result.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["file", "kind", "valid", "findings"], "{result}");
+    }
+    assert_eq!(results[1]["kind"], serde_json::Value::Null);
+    assert_eq!(results[1]["valid"], false);
+    assert_eq!(results[1]["findings"][0]["severity"], "error");
+    let syntax = results[1]["findings"][0]["message"].as_str().unwrap();
+    assert!(syntax.contains(":1:13: syntax error"), "{syntax}");
+    let unreadable = results[2]["findings"][0]["message"].as_str().unwrap();
+    assert!(unreadable.starts_with("cannot read "), "{unreadable}");
+
+    let text = validate(&[]);
+    assert_eq!(text.code, 2, "{text:?}");
+    for file in [broken.display().to_string(), missing.display().to_string()] {
+        assert!(
+            text.stdout
+                .contains(&format!("{file}:\nkind: unknown\nerror: ")),
+            "{}",
+            text.stdout
+        );
+    }
+
+    let twice = run(common::appdeck(dir.path()).args(["validate", "-", "-"]));
+    assert_eq!(twice.code, 2, "{twice:?}");
+    assert!(
+        twice.stderr.contains("- (stdin) is given more than once"),
+        "{}",
+        twice.stderr
+    );
+}
+
+/// Audit of item 14 (smaller): `--page-size` names the command it does not apply to; a blank
+/// `APPDECK_SANDBOX_TOKEN` is refused as `--token ''` is (it was ignored).
+#[test]
+fn page_size_and_a_blank_sandbox_token_are_refused_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(common::appdeck(dir.path()).args(["--page-size", "3", "validate", "f.json"]));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(
+        out.stderr,
+        "appdeck: `appdeck validate` does not take --page-size, the terminal UI's flag\n"
+    );
+    // Before, it served with a random token until stopped.
+    let out = common::run_within(
+        common::appdeck(dir.path())
+            .env("APPDECK_SANDBOX_TOKEN", "")
+            .args(["sandbox", "--listen", "127.0.0.1:0"]),
+        std::time::Duration::from_secs(20),
+    )
+    .expect("refused at once, not served");
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("invalid value '' for APPDECK_SANDBOX_TOKEN: a token must not be empty"),
+        "{}",
+        out.stderr
+    );
+}

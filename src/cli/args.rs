@@ -681,7 +681,7 @@ pub struct ListArgs {
     /// Ask for this many resources per page (the server may cap it)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: Option<u32>,
-    /// Output format: table, json or ndjson
+    /// Output format: table, json, ndjson, csv or tsv
     #[arg(long, short = 'o', value_enum, default_value_t = ListOutput::Table)]
     pub output: ListOutput,
     #[command(flatten)]
@@ -865,7 +865,8 @@ pub struct TypesArgs {
     pub output: TypesOutput,
     #[command(flatten)]
     pub catalog: CatalogArgs,
-    /// Run this jq expression (jaq) on the JSON array instead; a string result prints raw
+    /// Run this jq expression (jaq) on the JSON (the array, or the object of `types show`)
+    /// instead; a string result prints raw
     #[arg(long, value_name = "EXPR", global = true)]
     pub jq: Option<String>,
 }
@@ -977,7 +978,7 @@ cannot be used.";
 const TYPES_SHOW_EXAMPLES: &str = "Examples:
   appdeck types show repository --types connect.json
   appdeck types show repository --app-version 1.4.0
-  appdeck --demo types show repository -o json | jq .trees";
+  appdeck --demo types show repository -o json | jq -r '.schemas[].name'";
 
 const HISTORY_SHOW_EXAMPLES: &str = "Examples:
   appdeck history show 12
@@ -1000,7 +1001,7 @@ fn parse_type_name(text: &str) -> Result<String, String> {
 }
 
 /// A sandbox token: an empty one would make `Authorization: Bearer ` a valid login.
-fn parse_token(text: &str) -> Result<String, String> {
+pub(super) fn parse_token(text: &str) -> Result<String, String> {
     if text.trim().is_empty() {
         return Err("a token must not be empty".to_owned());
     }
@@ -1300,6 +1301,35 @@ mod tests {
         assert!(force.is_ok(), "{force:?}");
         let err = Cli::try_parse_from([&each[..], &["--rate", "-1"]].concat()).unwrap_err();
         assert!(usage_error_text(&err).contains("above 0"), "{err}");
+    }
+
+    /// Every `-o` says in its description each value clap accepts (`list -o` named three of
+    /// five).
+    #[test]
+    fn each_output_description_names_every_value() {
+        fn check(command: &clap::Command, path: &str) -> usize {
+            let mut checked = 0;
+            for arg in command.get_arguments().filter(|a| a.get_id() == "output") {
+                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                let words: Vec<&str> = help.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+                for value in arg.get_possible_values() {
+                    assert!(
+                        words.contains(&value.get_name()),
+                        "`{path} -o {}` is accepted, but its description is {help:?}",
+                        value.get_name()
+                    );
+                }
+                checked += 1;
+            }
+            checked
+                + command
+                    .get_subcommands()
+                    .map(|sub| check(sub, &format!("{path} {}", sub.get_name())))
+                    .sum::<usize>()
+        }
+        let mut command = command();
+        command.build();
+        assert!(check(&command, "appdeck") >= 9, "every -o was seen");
     }
 
     #[test]

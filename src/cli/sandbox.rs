@@ -61,19 +61,28 @@ pub async fn run(args: SandboxArgs, token_file: Option<&Path>) -> Result<(), Fai
 }
 
 /// The tokens the sandbox accepts: every `--token`, and the token of `--token-file`; when neither
-/// is given, `APPDECK_SANDBOX_TOKEN` (ignored when blank); none means a random one.
+/// is given, `APPDECK_SANDBOX_TOKEN`; none means a random one. A blank `APPDECK_SANDBOX_TOKEN` is
+/// refused as `--token ''` is (it was ignored, and a random token served instead of the one meant).
 fn accepted_tokens(
     mut flags: Vec<String>,
     token_file: Option<&Path>,
     env_token: Option<String>,
 ) -> Result<Vec<String>, Failure> {
+    if let Some(token) = &env_token {
+        super::args::parse_token(token).map_err(|why| {
+            Failure::Usage(format!(
+                "invalid value '{}' for {ENV_SANDBOX_TOKEN}: {why}",
+                crate::sanitize::line(token)
+            ))
+        })?;
+    }
     if let Some(path) = token_file {
         let (token, warning) = crate::config::read_token_file(path)?;
         super::warn(&warning.into_iter().collect::<Vec<_>>());
         flags.push(token.expose().to_owned());
     }
     if flags.is_empty()
-        && let Some(token) = env_token.filter(|t| !t.trim().is_empty())
+        && let Some(token) = env_token
     {
         flags.push(token);
     }
@@ -95,7 +104,7 @@ fn shell_quote(value: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{accepted_tokens, shell_quote};
+    use super::{Failure, accepted_tokens, shell_quote};
 
     #[test]
     fn flags_and_the_token_file_beat_the_environment() {
@@ -116,7 +125,14 @@ mod tests {
         assert_eq!(tokens(&[], Some(&file), env()), ["from-file"]);
         assert_eq!(tokens(&["flag"], Some(&file), env()), ["flag", "from-file"]);
         assert_eq!(tokens(&["flag"], None, env()), ["flag"]);
-        assert!(tokens(&[], None, Some("  ".to_owned())).is_empty());
+        let Err(Failure::Usage(blank)) = accepted_tokens(Vec::new(), None, Some("  ".to_owned()))
+        else {
+            panic!("a blank APPDECK_SANDBOX_TOKEN is refused");
+        };
+        assert_eq!(
+            blank,
+            "invalid value '  ' for APPDECK_SANDBOX_TOKEN: a token must not be empty"
+        );
         assert!(accepted_tokens(Vec::new(), Some(&dir.path().join("none")), None).is_err());
     }
 
