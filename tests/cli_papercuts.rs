@@ -636,7 +636,7 @@ fn the_help_examples_that_run_on_the_demo_print_something() {
 
 /// Audit of item 14 (validate): `-o json` gives every file the same keys, a file that cannot be
 /// read or parsed included (`kind` null, the reason its one error finding); in text such a file
-/// has its heading too; `-` twice is refused (stdin is read once).
+/// has its heading too.
 #[test]
 fn validate_gives_every_file_the_same_shape() {
     let dir = tempfile::tempdir().unwrap();
@@ -678,7 +678,13 @@ fn validate_gives_every_file_the_same_shape() {
             text.stdout
         );
     }
+}
 
+/// Audit of item 14 (validate, smaller): `-` twice is refused: stdin is read once (the second
+/// read found it empty).
+#[test]
+fn validate_refuses_stdin_twice() {
+    let dir = tempfile::tempdir().unwrap();
     let twice = run(common::appdeck(dir.path()).args(["validate", "-", "-"]));
     assert_eq!(twice.code, 2, "{twice:?}");
     assert!(
