@@ -988,13 +988,24 @@ async fn a_connect_with_null_in_a_typed_field_is_refused_naming_each() {
 #[tokio::test]
 async fn date_times_are_rfc_3339_and_the_refusal_says_so() {
     let sandbox = start(empty()).await;
+    // Each refused value, and how the refusal quotes it: as sent, JSON-escaped (it was trimmed,
+    // so a refusal of a leading space quoted a valid date-time, and written as Rust, `\u{200b}`).
     let bad = [
-        "2024-05-01 12:00:00",
-        "2024-05-01T12:00:00+0200",
-        "20240501T120000Z",
+        ("2024-05-01 12:00:00", r#""2024-05-01 12:00:00""#),
+        ("2024-05-01T12:00:00+0200", r#""2024-05-01T12:00:00+0200""#),
+        ("20240501T120000Z", r#""20240501T120000Z""#),
         // A leap second is the last second of a UTC day, nothing else (found by sandbox_model).
-        "1900-01-01T00:00:60Z",
-        "2016-12-31T23:59:60+01:00",
+        ("1900-01-01T00:00:60Z", r#""1900-01-01T00:00:60Z""#),
+        (
+            "2016-12-31T23:59:60+01:00",
+            r#""2016-12-31T23:59:60+01:00""#,
+        ),
+        (" 2024-05-01T12:00:00Z", r#"" 2024-05-01T12:00:00Z""#),
+        ("2024-05-01T12:00:00Z\n", r#""2024-05-01T12:00:00Z\n""#),
+        (
+            "\u{200b}2024-05-01T12:00:00Z\t",
+            r#""\u200b2024-05-01T12:00:00Z\t""#,
+        ),
     ];
     let good = [
         "2024-05-01T12:00:00+02:00",
@@ -1003,9 +1014,9 @@ async fn date_times_are_rfc_3339_and_the_refusal_says_so() {
     ];
     let cases = bad
         .iter()
-        .map(|d| (d, 400))
-        .chain(good.iter().map(|d| (d, 200)));
-    for (date, expected) in cases {
+        .map(|(date, quoted)| (*date, Some(*quoted)))
+        .chain(good.iter().map(|date| (*date, None)));
+    for (date, refused_as) in cases {
         let body = report_of(json!({"type": "w", "external_id": "1", "synced_at": date}));
         let (status, answer) = post_raw(
             &sandbox,
@@ -1014,34 +1025,10 @@ async fn date_times_are_rfc_3339_and_the_refusal_says_so() {
             body.to_string(),
         )
         .await;
-        assert_eq!(status, expected, "{date}: {answer}");
-        if expected == 400 {
-            let message = error_message(&answer);
-            assert!(
-                message.starts_with("/response/resource/synced_at:")
-                    && message.contains("is not an RFC 3339 date-time"),
-                "{message}"
-            );
-        }
-    }
-    // The value is quoted as sent, JSON-escaped: it was trimmed (a refusal of a leading space
-    // quoted a valid date-time) and written as Rust (`\u{200b}`).
-    for (date, quoted) in [
-        (" 2024-05-01T12:00:00Z", r#"" 2024-05-01T12:00:00Z""#),
-        ("2024-05-01T12:00:00Z\n", r#""2024-05-01T12:00:00Z\n""#),
-        (
-            "\u{200b}2024-05-01T12:00:00Z\t",
-            r#""\u200b2024-05-01T12:00:00Z\t""#,
-        ),
-    ] {
-        let body = report_of(json!({"type": "w", "external_id": "1", "synced_at": date}));
-        let (status, answer) = post_raw(
-            &sandbox,
-            "apps.operations.report",
-            bearer(&sandbox),
-            body.to_string(),
-        )
-        .await;
+        let Some(quoted) = refused_as else {
+            assert_eq!(status, 200, "{date:?}: {answer}");
+            continue;
+        };
         assert_eq!(status, 400, "{date:?}: {answer}");
         let message = error_message(&answer);
         assert!(

@@ -2,8 +2,8 @@
 //! started with `setsid`) reading a pty gets no SIGHUP when the pty's other end closes: the pty is
 //! hung up, every read returns 0 at once, and crossterm's reader takes that for "nothing yet" and
 //! polls again, for ever, at full speed. A thread of its own waits in `poll(2)` for the hangup
-//! alone (no event asked for, so a live terminal never wakes it: no timer, no cost), so that
-//! appdeck quits as a hangup signal would make it.
+//! alone (no event asked for: input and output do not wake it, and there is no timer), so that
+//! appdeck quits as a hangup signal would make it. Tested end to end in tests/terminal_gone.rs.
 
 /// Starts waiting for the terminal appdeck reads (stdin when it is a terminal, else
 /// `/dev/tty`, as crossterm chooses) to be hung up; `gone` is called once when it is. Nothing is
@@ -60,43 +60,5 @@ fn wait_for_hangup(fd: std::os::fd::RawFd) -> bool {
         if watched.revents & (libc::POLLHUP | libc::POLLERR) != 0 {
             return true;
         }
-    }
-}
-
-#[cfg(all(test, unix))]
-mod tests {
-    use super::*;
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-
-    fn pty() -> (OwnedFd, OwnedFd) {
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: two out-pointers to valid ints; no name, termios or size asked for.
-        let made = unsafe {
-            libc::openpty(
-                &raw mut master,
-                &raw mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
-        // SAFETY: openpty gave two new descriptors, owned from here on.
-        unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
-    }
-
-    /// A pty whose other end closes is seen as hung up, whoever its session leader is.
-    #[test]
-    fn a_closed_pty_is_a_hangup() {
-        let (master, slave) = pty();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let fd = slave.as_raw_fd();
-        std::thread::spawn(move || tx.send(wait_for_hangup(fd)));
-        drop(master);
-        assert_eq!(
-            rx.recv_timeout(std::time::Duration::from_secs(10)),
-            Ok(true)
-        );
-        drop(slave);
     }
 }
