@@ -16,8 +16,8 @@ use crate::ui::widgets::filtered_table::{Column, FilteredTable, matches_suffix};
 const COLUMNS: [Column; 7] = [
     Column::MARKER,
     Column::fitted("KIND", 0),
-    Column::fitted("TIME (UTC)", 60),
-    Column::fitted("TO", 100),
+    Column::whole("TIME (UTC)", 60),
+    Column::fitted("TO", 60),
     Column::rest("SENT", 0),
     Column::fitted("HTTP", 40),
     Column::fitted("ANSWER", 50),

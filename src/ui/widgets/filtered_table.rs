@@ -29,6 +29,9 @@ enum Fit {
     Values,
     /// As wide as its widest value, and what is left over.
     Rest,
+    /// As wide as its widest value, never cut (a time cut to `2026-11-21 11:…` says nothing):
+    /// the others give way, or it is dropped below `shown_from`.
+    Whole,
     /// One cell, for the `▶` of the selected row.
     Marker,
 }
@@ -46,6 +49,15 @@ impl Column {
             title,
             shown_from,
             kind: Fit::Values,
+        }
+    }
+
+    /// A column as wide as its values and never cut, shown from a table `shown_from` wide.
+    pub const fn whole(title: &'static str, shown_from: u16) -> Column {
+        Column {
+            title,
+            shown_from,
+            kind: Fit::Whole,
         }
     }
 
@@ -162,8 +174,8 @@ impl<R> FilteredTable<'_, R> {
 impl<R> FilteredTable<'_, R> {
     /// The one fitting rule of every table: each column as wide as its widest value (and its
     /// title); when they do not all fit, the widest are cut first, to the same width, so that no
-    /// column is wider than its values while another is cut; what is left over widens the
-    /// column that takes the rest.
+    /// column is wider than its values while another is cut (a time is never cut: the others
+    /// give way); what is left over widens the column that takes the rest.
     fn widths(&self, columns: &[&Column], inner_width: usize) -> Vec<u16> {
         let natural: Vec<usize> = columns
             .iter()
@@ -178,7 +190,12 @@ impl<R> FilteredTable<'_, R> {
                 widest.fold(column.title.width(), usize::max)
             })
             .collect();
-        let least: Vec<usize> = natural.iter().map(|&n| n.min(NARROWEST)).collect();
+        let least: Vec<usize> = (natural.iter().zip(columns))
+            .map(|(&n, column)| match column.kind {
+                Fit::Whole => n,
+                _ => n.min(NARROWEST),
+            })
+            .collect();
         // A gap between columns, and one blank cell before the right border as the marker
         // column leaves one on the left.
         let room = inner_width.saturating_sub(columns.len());
