@@ -46,16 +46,15 @@ impl Column {
         }
     }
 
-    /// (narrowest, widest) a column is given; the name has no upper bound.
-    fn bounds(self) -> (usize, usize) {
+    /// The narrowest a column is cut to (a value wider than the screen leaves too little for
+    /// the rest).
+    fn narrowest(self) -> usize {
         match self {
-            Column::Marker => (2, 2),
-            Column::Type => (4, 24),
-            Column::Name => (8, usize::MAX),
-            Column::Status => (4, 16),
-            Column::Id => (4, 24),
-            Column::ExternalId => (6, 24),
-            Column::Updated => (10, 16),
+            Column::Marker => 2,
+            Column::Type | Column::Status | Column::Id => 4,
+            Column::ExternalId => 6,
+            Column::Name => 8,
+            Column::Updated => 10,
         }
     }
 
@@ -176,20 +175,15 @@ impl ColumnWidths {
         let (natural, min): (Vec<usize>, Vec<usize>) = shown
             .iter()
             .map(|c| {
-                let (lo, hi) = c.bounds();
-                (self.0[c.index()].clamp(lo, hi), lo)
+                let lo = c.narrowest();
+                (self.0[c.index()].max(lo), lo)
             })
             .unzip();
+        // Each column as wide as its widest value; when they do not all fit, the widest give
+        // way first (a status of `rolled_back_partially` stays whole while a longer name is
+        // cut). What is left over widens the name, so the table spans the screen.
         let mut widths = fit_columns(&natural, &min, room);
-        // What is left over goes first to the values cut at their column's usual bound (a
-        // status of `rolled_back_partially`): no column stays cut while room is left. The
-        // rest widens the name, so the table spans the screen.
-        let mut left = room.saturating_sub(widths.iter().sum());
-        for (width, column) in widths.iter_mut().zip(shown) {
-            let more = self.0[column.index()].saturating_sub(*width).min(left);
-            *width += more;
-            left -= more;
-        }
+        let left = room.saturating_sub(widths.iter().sum());
         if let Some(at) = shown.iter().position(|c| *c == Column::Name) {
             widths[at] += left;
         }
@@ -262,6 +256,38 @@ mod tests {
                 .map(|(_, w)| w)
         };
         assert!(status(50).is_some_and(|w| w < 21), "cut on a narrow screen");
+    }
+
+    /// Issue 20 item 6, with the demo's names: a name longer than the screen has room for
+    /// cut `rolled_back_partially` at the status column's old bound of 16, though the name
+    /// was the widest. When columns are cut, the widest are cut first: no cut column is
+    /// narrower than another column (by more than the cell an uneven share leaves).
+    #[test]
+    fn the_widest_columns_are_cut_first() {
+        let long_name = "Payments platform: the reconciliation service (eu)";
+        let mut widths = ColumnWidths::default();
+        let rows = Rows::of_values([
+            row("repository", "dx", "rolled_back_partially", "res_301"),
+            row("service_account", long_name, "active", "res_1"),
+        ]);
+        widths.extend(rows.iter());
+        let status = |w: usize| {
+            let layout = widths.layout(w);
+            layout.into_iter().find(|(c, _)| *c == Column::Status)
+        };
+        assert_eq!(status(118), Some((Column::Status, 21)), "whole at 118");
+        for width in [60, 80, 100, 118, 140] {
+            let layout = widths.layout(width);
+            let widest = |c: Column| rows.iter().map(|r| c.text(r).width()).max().unwrap_or(0);
+            for &(cut, w) in layout.iter().filter(|(c, w)| widest(*c) > *w) {
+                for &(other, ow) in &layout {
+                    assert!(
+                        ow <= w + 1 || w == cut.narrowest(),
+                        "{width}: {cut:?} cut to {w} while {other:?} is {ow}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
