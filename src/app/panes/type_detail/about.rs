@@ -59,6 +59,7 @@ impl AboutLine {
 /// The about pane of one definition, wrapped to `width` columns.
 pub fn about_lines(
     definition: &TypeDefinition,
+    removed_in: Option<&str>,
     version: usize,
     versions: usize,
     width: usize,
@@ -95,6 +96,13 @@ pub fn about_lines(
         None => lines.push(AboutLine::new(AboutKind::Note, "description", "none given")),
     }
     field(&mut lines, "app", &definition.app_version_label());
+    if let Some(newer) = removed_in {
+        field(
+            &mut lines,
+            "removed",
+            &format!("in {newer}: the app's newest known version no longer defines this type"),
+        );
+    }
     field(&mut lines, "source", &definition.source.to_string());
     if let Some(stage) = d.lifecycle_stage.get() {
         field(&mut lines, "stage", stage);

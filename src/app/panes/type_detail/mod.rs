@@ -17,7 +17,7 @@ use ratatui::text::Line;
 
 use crate::app::KnownTypes;
 use crate::app::widgets::ListCursor;
-use crate::catalog::TypeDefinition;
+use crate::catalog::{KnownType, TypeDefinition};
 use crate::sanitize;
 pub use about::{AboutKind, AboutLine};
 use schema::SchemaTree;
@@ -70,12 +70,16 @@ pub struct OpenType {
 
 impl OpenType {
     pub fn definition(&self) -> Option<&TypeDefinition> {
-        self.known
-            .catalog
-            .types()
-            .get(self.type_index)?
-            .definitions
-            .get(self.version)
+        self.known_type()?.definitions.get(self.version)
+    }
+
+    fn known_type(&self) -> Option<&KnownType> {
+        self.known.catalog.types().get(self.type_index)
+    }
+
+    /// The app version that no longer defines the type, if one does not.
+    fn removed_in(&self) -> Option<&str> {
+        self.known_type()?.removed_in.as_deref()
     }
 
     /// Whether laying it out could take long enough to be felt.
@@ -146,7 +150,14 @@ impl TypeDetail {
             return detail;
         };
         detail.title = sanitize::line(&definition.name).into_owned();
-        detail.about = about::about_lines(definition, request.version, versions, about_width);
+        let removed_in = request.removed_in();
+        detail.about = about::about_lines(
+            definition,
+            removed_in,
+            request.version,
+            versions,
+            about_width,
+        );
         detail.instructions = about::instructions(definition, instructions_width);
         detail.schemas = SchemaTree::new(&definition.schemas());
         detail.raw = serde_json::to_string_pretty(&definition.definition)
@@ -158,12 +169,11 @@ impl TypeDetail {
     }
 
     pub fn definition(&self) -> Option<&TypeDefinition> {
-        self.known
-            .catalog
-            .types()
-            .get(self.type_index)?
-            .definitions
-            .get(self.version)
+        self.known_type()?.definitions.get(self.version)
+    }
+
+    fn known_type(&self) -> Option<&KnownType> {
+        self.known.catalog.types().get(self.type_index)
     }
 
     /// The texts again at a new width (after a resize); the schemas and raw JSON do not wrap.
@@ -174,8 +184,9 @@ impl TypeDetail {
         self.width = width;
         let (about_width, instructions_width) = layout::text_widths(width);
         let (version, versions) = (self.version, self.versions);
+        let removed_in = self.known_type().and_then(|t| t.removed_in.as_deref());
         if let Some(definition) = self.definition() {
-            let about = about::about_lines(definition, version, versions, about_width);
+            let about = about::about_lines(definition, removed_in, version, versions, about_width);
             let instructions = about::instructions(definition, instructions_width);
             self.about = about;
             self.instructions = instructions;

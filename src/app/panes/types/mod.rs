@@ -24,11 +24,13 @@ pub struct TypeRow {
     pub name: String,
     pub shown_name: String,
     pub display_name: String,
-    /// `app 1.2.0`, with `+N` when older versions are known too, and `· removed in 1.5.0` when
-    /// the app's newest known version no longer defines it.
+    /// `app 1.2.0`, with `+N` when older versions are known too, and `, removed in 1.5.0` when
+    /// the app's newest known version no longer defines it (as `appdeck types` says it).
     pub app_version: String,
     /// The app version that dropped it (see [`KnownType::removed_in`]).
     pub removed_in: Option<String>,
+    /// The lifecycle stage, or `removed` for a type the app's newest version dropped (a short
+    /// word that stays whole where the version beside it is cut).
     pub stage: String,
     /// `LRCUDH` marks (see `Capabilities::marks`).
     pub capabilities: String,
@@ -60,14 +62,17 @@ impl TypeRow {
             .as_deref()
             .map(|v| sanitize::line(v).into_owned());
         if let Some(version) = &removed_in {
-            app_version.push_str(&format!(" · removed in {version}"));
+            app_version.push_str(&format!(", removed in {version}"));
         }
         Some(TypeRow {
             name: newest.name.clone(),
             shown_name: sanitize::line(&newest.name).into_owned(),
             display_name: text(&d.display_name),
             app_version,
-            stage: text(&d.lifecycle_stage),
+            stage: match removed_in {
+                Some(_) => "removed".to_owned(),
+                None => text(&d.lifecycle_stage),
+            },
             capabilities: newest.capabilities().marks(),
             actions: Some(newest.action_count()),
             loaded,

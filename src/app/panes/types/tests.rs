@@ -442,3 +442,50 @@ fn r_on_a_list_of_one_type_reports_on_its_row() {
     press(&mut app, KeyCode::Esc);
     assert!(matches!(app.stack.top(), Some(Screen::Browser(_))));
 }
+
+/// Issue 20 item 7: a type the newest version of its app dropped was marked only at the end of
+/// its APP VERSION cell, which a narrow screen cuts first, and not in its About pane. Its stage
+/// now says `removed` (a word no screen cuts), its version says when, and so does its About.
+#[test]
+fn a_type_its_app_dropped_says_removed_in_its_row_and_its_about() {
+    let version = |v: &str, types: Value, day: i64| {
+        let Value::Object(map) = json!({"app_id": "acme", "version": v, "resources": types}) else {
+            panic!()
+        };
+        let at = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap();
+        let at = at.with_timezone(&Utc) + chrono::Duration::days(day);
+        AppVersion::from_payload(map, Source::File(format!("{v}.json").into()), Some(at))
+    };
+    let known = Arc::new(KnownTypes {
+        catalog: Catalog::from_versions(vec![
+            version("1.0.0", json!([{"type": "widget"}, {"type": "gadget"}]), 1),
+            version("1.1.0", json!([{"type": "gadget"}]), 2),
+        ]),
+        problems: Vec::new(),
+    });
+    let mut app = app();
+    app.update(Action::reply(RequestId(998), Delivery::Types(known)));
+    app.update(Action::Resize {
+        width: 80,
+        height: 24,
+    });
+    press(&mut app, KeyCode::Char('2'));
+    let row = |app: &App, name: &str| view(app).rows.iter().find(|r| r.name == name).cloned();
+    let widget = row(&app, "widget").unwrap();
+    assert_eq!(widget.stage, "removed");
+    assert_eq!(widget.app_version, "acme 1.0.0, removed in 1.1.0");
+    assert_ne!(row(&app, "gadget").unwrap().stage, "removed");
+    // Drawn at 80 columns, the widget's line still says so.
+    let screen = crate::app::harness::draw(&app, &crate::ui::theme::Theme::COLOR, Utc::now());
+    let lines: Vec<String> = (0..24)
+        .map(|y| crate::app::harness::line(&screen, y))
+        .collect();
+    let line = lines.iter().find(|l| l.contains("widget")).unwrap();
+    assert!(line.contains("removed"), "{line}");
+    chars(&mut app, "/widget");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    let about = &detail(&app).about;
+    let said = about.iter().find(|l| l.label == "removed").expect("said");
+    assert!(said.text.starts_with("in 1.1.0"), "{}", said.text);
+}
