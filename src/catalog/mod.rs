@@ -45,7 +45,7 @@ pub enum SourceProblem {
     #[error("{}: {}", .path.display(), crate::sanitize::line(&.error.to_string()))]
     NotConnect { path: PathBuf, error: ValidateError },
     /// A connect payload that fails `appdeck validate`'s checks; the findings say why.
-    #[error("{}: not a valid connect payload ({} error(s))", .path.display(), .findings.iter().filter(|f| f.severity == Severity::Error).count())]
+    #[error("{}: not a valid connect payload ({})", .path.display(), crate::text::counted(.findings.iter().filter(|f| f.severity == Severity::Error).count(), "error"))]
     Invalid {
         path: PathBuf,
         findings: Vec<Finding>,

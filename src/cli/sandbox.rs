@@ -50,8 +50,8 @@ pub async fn run(args: SandboxArgs, token_file: Option<&Path>) -> Result<(), Fai
         out.flush()?;
     }
     eprintln!(
-        "appdeck: sandbox serving {} resources at {}; stop it with ctrl-c",
-        sandbox.store().len(),
+        "appdeck: sandbox serving {} at {}; stop it with ctrl-c",
+        crate::text::counted(sandbox.store().len(), "resource"),
         sandbox.base_url()
     );
     StopSignals::listen().received().await;

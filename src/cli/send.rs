@@ -330,8 +330,12 @@ fn compare_with_sent(
     let breaking = changes.breaking().count();
     if breaking > 0 && !allow_breaking {
         return Err(Failure::Invalid(format!(
-            "not sent: {breaking} change(s) break or may break {against}; \
-             send with --allow-breaking if that is intended"
+            "not sent: {} or may break {against}; send with --allow-breaking if that is \
+             intended",
+            match breaking {
+                1 => "1 change breaks".to_owned(),
+                n => format!("{n} changes break"),
+            }
         )));
     }
     Ok(())

@@ -13,6 +13,7 @@ use crate::app::panes::connect::{ConnectComposer, ConnectPart, Picker};
 use crate::app::widgets::send_flow::Phase;
 use crate::diff::{Change, Impact};
 use crate::sanitize;
+use crate::text::counted;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::json_editor::{self, FindingsText};
 use crate::ui::widgets::send;
@@ -90,9 +91,9 @@ fn render_picker(frame: &mut Frame, picker: &Picker, theme: &Theme, area: Rect) 
 fn render_inferring(frame: &mut Frame, inferring: Inferring, theme: &Theme, area: Rect) {
     let lines = vec![
         Line::from(format!(
-            "Inferring a resource type definition for each type among the {} row(s) loaded in \
-             the list…",
-            inferring.rows
+            "Inferring a resource type definition for each type among the {} loaded in the \
+             list…",
+            counted(inferring.rows, "row")
         )),
         Line::from(Span::styled(
             "The payload opens here, ready to edit, when they are done.",
@@ -136,8 +137,8 @@ fn render_outline(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, 
     }
     let focused = composer.focus == ConnectPart::Outline;
     let title = format!(
-        " outline: {} type(s) · Enter goes to one ",
-        composer.outline.len()
+        " outline: {} · Enter goes to one ",
+        counted(composer.outline.len(), "type")
     );
     let block = block(theme, title, focused, area);
     let inner = block.inner(area);
@@ -283,7 +284,9 @@ fn render_review(
             "press Enter again to send anyway".to_owned()
         } else {
             format!(
-                "{breaking} breaking change(s), {errors} finding(s) the checks reject: Enter twice sends anyway"
+                "{}, {} the checks reject: Enter twice sends anyway",
+                counted(breaking, "breaking change"),
+                counted(errors, "finding")
             )
         };
         lines.push(Line::from(Span::styled(text, theme.warning())));
@@ -299,11 +302,11 @@ fn render_review(
         (Some(b), Some(changes)) => {
             lines.push(Line::from(Span::styled(
                 format!(
-                    "against {} {} ({}): {} change(s), breaking first",
+                    "against {} {} ({}): {}, breaking first",
                     sanitize::line(&b.app_id),
                     sanitize::line(&b.version),
                     sanitize::line(&b.source),
-                    changes.changes.len()
+                    counted(changes.changes.len(), "change")
                 ),
                 theme.key(),
             )));

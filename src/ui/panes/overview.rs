@@ -10,7 +10,7 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph, Spark
 
 use crate::app::panes::overview::{Overview, OverviewPart};
 use crate::sanitize;
-use crate::text::{count, fit};
+use crate::text::{count, counted, fit};
 use crate::ui::theme::Theme;
 
 /// Rows the histogram takes at least: its bars, the dates under them and the border.
@@ -61,8 +61,8 @@ fn header_text(overview: &Overview) -> String {
         "all loaded"
     };
     format!(
-        "Overview · {} rows loaded · {of} · {more}",
-        count(summary.rows)
+        "Overview · {} loaded · {of} · {more}",
+        counted(summary.rows, "row")
     )
 }
 

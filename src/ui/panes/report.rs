@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use crate::app::layout;
 use crate::app::panes::report::{Field, Kept, Phase, ReportComposer, SendResult, Unparsed};
 use crate::sanitize;
-use crate::text::fit;
+use crate::text::{counted, fit};
 use crate::ui::text::fit_spans;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::json_editor::{self, FindingsText};
@@ -215,10 +215,14 @@ fn render_review(
     let errors = composer.findings.len();
     if errors > 0 {
         let text = if armed {
-            format!("{errors} finding(s): press Enter again to send anyway")
+            format!(
+                "{}: press Enter again to send anyway",
+                counted(errors, "finding")
+            )
         } else {
             format!(
-                "{errors} finding(s): the checks reject this report; Enter twice sends it anyway"
+                "{}: the checks reject this report; Enter twice sends it anyway",
+                counted(errors, "finding")
             )
         };
         lines.push(Line::from(Span::styled(text, theme.warning())));

@@ -22,7 +22,7 @@ use crate::app::panes::detail::Detail;
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
-use crate::text::count;
+use crate::text::counted;
 use std::time::Instant;
 
 /// Rows whose JSON is larger than this open on a background task: laying out megabytes of
@@ -77,8 +77,8 @@ impl Pane for Browser {
         if let (Some(spec), Some((done, total))) = (self.sorting.spec, self.sorting.progress) {
             let percent = done * 100 / total.max(1);
             return Some(format!(
-                "sorting {} rows by {}… {percent}% · Esc cancels",
-                count(self.sorting.rows),
+                "sorting {} by {}… {percent}% · Esc cancels",
+                counted(self.sorting.rows, "row"),
                 spec.words()
             ));
         }

@@ -27,6 +27,7 @@ use crate::app::widgets::json_editor;
 use crate::app::widgets::send_flow::Phase;
 use crate::app::{Command, DraftSubject, RequestId};
 use crate::diff::Changes;
+use crate::text::counted;
 use baseline::Baseline;
 use check::PayloadFinding;
 use new_app::Inferring;
@@ -57,10 +58,16 @@ impl Start {
                 b.app_id, b.version, b.source
             ),
             Start::Inferring { rows } => {
-                format!("new app · inferring types from {rows} loaded row(s)…")
+                format!(
+                    "new app · inferring types from {} loaded…",
+                    counted(*rows, "row")
+                )
             }
             Start::Inferred { samples, .. } => {
-                format!("new app · types inferred from {samples} loaded row(s)")
+                format!(
+                    "new app · types inferred from {} loaded",
+                    counted(*samples, "row")
+                )
             }
         }
     }

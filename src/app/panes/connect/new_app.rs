@@ -11,6 +11,7 @@ use crate::app::RequestId;
 use crate::app::panes::browser::bodies::{Bodies, BodyId};
 use crate::app::panes::browser::row::Row;
 use crate::infer::Inference;
+use crate::text::counted;
 use crate::validate::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
 
 /// What the background inference needs: the list's rows as they were when the composer opened,
@@ -32,7 +33,7 @@ pub struct Inferring {
 impl Inferring {
     /// What the composer says while it waits.
     pub fn words(&self) -> String {
-        format!("inferring types from {} loaded row(s)…", self.rows)
+        format!("inferring types from {} loaded…", counted(self.rows, "row"))
     }
 }
 

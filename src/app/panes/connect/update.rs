@@ -27,6 +27,7 @@ use crate::app::widgets::send_flow::{self, Phase, Target};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
+use crate::text::counted;
 
 /// What a connect draft holds: the payload as typed, JSON or not.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -296,14 +297,17 @@ impl ConnectComposer {
         match (breaking, errors) {
             (0, 0) => None,
             (0, e) => Some(format!(
-                "{e} finding(s): Enter again sends anyway, Esc goes back"
+                "{}: Enter again sends anyway, Esc goes back",
+                counted(e, "finding")
             )),
             (b, 0) => Some(format!(
-                "{b} breaking change(s) against {against}: Enter again sends anyway, Esc goes back"
+                "{} against {against}: Enter again sends anyway, Esc goes back",
+                counted(b, "breaking change")
             )),
             (b, e) => Some(format!(
-                "{b} breaking change(s) against {against} and {e} finding(s): Enter again sends \
-                 anyway, Esc goes back"
+                "{} against {against} and {}: Enter again sends anyway, Esc goes back",
+                counted(b, "breaking change"),
+                counted(e, "finding")
             )),
         }
     }
@@ -356,8 +360,8 @@ impl ConnectComposer {
             let (line, column) = position_of(&self.text(), "/app_id");
             json_editor::jump_to(&mut self.payload, line, column);
             cx.info(format!(
-                "new app: replace its app_id and version; types inferred from {samples} loaded \
-                 row(s)"
+                "new app: replace its app_id and version; types inferred from {} loaded",
+                counted(*samples, "row")
             ));
         } else {
             cx.info(format!("starting from {}", sanitize::line(&start.label())));

@@ -203,3 +203,19 @@ fn the_histogram_follows_new_counts_and_a_new_width() {
     assert_eq!(overview.histogram(2).unwrap().0, [2, 1], "new counts");
     assert_eq!(overview.histogram(2).unwrap().0, [2, 1], "asked again");
 }
+
+/// Issue 20 item 8: the header said "1 rows loaded".
+#[test]
+fn the_header_counts_one_row_in_the_singular() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let first = list_request(&commands).expect("the first page is asked for");
+    answer(&mut app, first, page(0, 1, None));
+    key(&mut app, '4');
+    let screen =
+        crate::app::harness::draw(&app, &crate::ui::theme::Theme::COLOR, chrono::Utc::now());
+    let header = (0..6)
+        .map(|y| crate::app::harness::line(&screen, y))
+        .collect::<Vec<_>>();
+    let header = header.join("\n");
+    assert!(header.contains("Overview · 1 row loaded ·"), "{header}");
+}

@@ -22,6 +22,7 @@ use crate::app::widgets::send_flow::{self, Target};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
+use crate::text::counted;
 
 impl Pane for ReportComposer {
     fn keys(&self) -> &'static KeyTable {
@@ -277,8 +278,8 @@ impl ReportComposer {
         } else {
             (!self.findings.is_empty()).then(|| {
                 format!(
-                    "{} finding(s): Enter again sends anyway, Esc goes back",
-                    self.findings.len()
+                    "{}: Enter again sends anyway, Esc goes back",
+                    counted(self.findings.len(), "finding")
                 )
             })
         };
