@@ -133,3 +133,61 @@ fn a_notice_still_up_is_not_taken_again_for_bang() {
     app.update(Action::Tick);
     assert_eq!(app.last_error, Some(kept), "the first account stays");
 }
+
+/// The first line of the screen as drawn.
+fn status_bar(app: &App) -> String {
+    let screen = super::harness::draw(app, &crate::ui::theme::Theme::COLOR, chrono::Utc::now());
+    super::harness::line(&screen, 0)
+}
+
+/// Issue 20 item 4: the types view's advice on a row without definition was cut in its border
+/// and `!` said "no error so far": it is now the pane's problem, in the status bar (cut, saying
+/// where it is whole) and under `!` before any key.
+#[test]
+fn the_advice_on_a_type_without_definition_is_under_bang_at_once() {
+    let mut app = app(&[]);
+    key(&mut app, '2');
+    let bar = status_bar(&app);
+    assert!(bar.contains("⚠ mystery: no definition known"), "{bar}");
+    assert!(bar.trim_end().ends_with("(! whole)"), "{bar}");
+    let shown = bang(&mut app);
+    assert!(shown.ends_with(NO_DEFINITION_HINT), "{shown}");
+}
+
+/// Issue 20 item 2: the types view's border showed only the first types file that could not be
+/// read; every one is the view's problem (under `!` whole) when no row without definition is
+/// under the cursor.
+#[test]
+fn every_types_file_that_failed_is_the_types_views_problem() {
+    let (first, second) = ("/tmp/a.json: cannot read it", "/tmp/b.json: not JSON");
+    let mut app = app(&[first, second]);
+    key(&mut app, '2');
+    key(&mut app, '/');
+    crate::app::harness::type_text(&mut app, "nothing matches");
+    press(&mut app, KeyCode::Enter);
+    let problem = app.problem().expect("a problem");
+    assert!(
+        problem.contains(first) && problem.contains(second),
+        "{problem}"
+    );
+}
+
+/// Issue 20 items 2 and 4: on a narrow terminal the warning was never seen, as where appdeck is
+/// connected took the whole bar; what is said now comes first, and a cut one still says `!`.
+#[test]
+fn a_narrow_status_bar_shows_the_warning_before_the_host() {
+    let mut app = app(&[]);
+    app.update(Action::Resize {
+        width: 40,
+        height: 12,
+    });
+    app.update(Action::Notice(Notice::Error(
+        "the editor `vim` was not found: set $VISUAL or $EDITOR".into(),
+    )));
+    let bar = status_bar(&app);
+    assert!(bar.starts_with(" appdeck │ ⚠ the editor"), "{bar}");
+    assert!(bar.trim_end().ends_with("(! whole)"), "{bar}");
+    app.update(Action::Notice(Notice::Info("sorted by name".into())));
+    let bar = status_bar(&app);
+    assert!(bar.contains("sorted by name"), "{bar}");
+}

@@ -10,74 +10,95 @@ use super::theme::Theme;
 use crate::app::{App, Notice};
 use crate::sanitize;
 use crate::text::fit;
+use unicode_width::UnicodeWidthStr;
 
 /// Ends a warning or an error cut to the status bar's width.
 const WHOLE_UNDER_BANG: &str = " (! whole)";
 
+/// With fewer cells left for a cut message, it ends with ` (!)` only.
+const WIDE_ENOUGH_TO_SAY_WHOLE: usize = 30;
+
+/// Where appdeck is connected is shown cut to no fewer cells than this, or not at all.
+const MIN_PLACE: usize = 12;
+
 pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
-    let mut spans = vec![Span::styled(" appdeck ", theme.title())];
+    let mut name = vec![Span::styled(" appdeck ", theme.title())];
     // Right after the name, so that no narrow terminal cuts it off.
     if app.read_only.is_some() {
-        spans.push(Span::styled(" read-only ", theme.banner()));
+        name.push(Span::styled(" read-only ", theme.banner()));
     }
-    spans.push(Span::raw(format!(
+    let place = format!(
         "│ {} │ {} ",
         sanitize::line(&app.session.origin),
         sanitize::line(&app.session.host)
-    )));
+    );
+    let mut said = Vec::new();
     if let Some(activity) = app.activity() {
-        spans.push(Span::styled(format!("│ {activity} "), theme.warning()));
+        said.push(Span::styled(format!("│ {activity} "), theme.warning()));
     }
     // What the last key did, else what is wrong now (a fixed error leaves the bar; `!` keeps
     // the last one in full).
-    // A warning or an error cut to the width says where it is whole (`!` keeps the last one).
     let mut whole_under_bang = false;
     match (&app.notice, app.problem()) {
-        (Some(Notice::Info(text)), _) => {
-            spans.push(Span::styled(format!("│ {text}"), theme.info()))
-        }
+        (Some(Notice::Info(text)), _) => said.push(Span::styled(format!("│ {text}"), theme.info())),
         (Some(Notice::Error(text)), _) => {
             whole_under_bang = true;
-            spans.push(Span::styled(format!("│ ⚠ {text}"), theme.error()))
+            said.push(Span::styled(format!("│ ⚠ {text}"), theme.error()))
         }
-        (None, Some(problem)) => spans.push(Span::styled(
-            format!("│ ⚠ {problem} (! details)"),
-            theme.error(),
-        )),
+        (None, Some(problem)) => {
+            whole_under_bang = true;
+            said.push(Span::styled(
+                format!("│ ⚠ {problem} (! details)"),
+                theme.error(),
+            ))
+        }
         (None, None) => {}
     }
-    let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
-    // Cut the whole line to the width, keeping the styles of the parts that fit.
-    let mut budget = usize::from(area.width);
-    let mut fitted = Vec::new();
-    if unicode_width::UnicodeWidthStr::width(text.as_str()) > budget {
-        let last = spans.len() - 1;
-        for (i, span) in spans.into_iter().enumerate() {
-            let w = unicode_width::UnicodeWidthStr::width(span.content.as_ref());
-            if w <= budget {
-                budget -= w;
-                fitted.push(span);
-            } else {
-                let pointer = if i == last && whole_under_bang {
-                    WHOLE_UNDER_BANG
-                } else {
-                    ""
-                };
-                let room = budget.saturating_sub(pointer.len());
-                fitted.push(Span::styled(fit(&span.content, room), span.style));
-                if room > 0 && !pointer.is_empty() {
-                    fitted.push(Span::styled(pointer, span.style));
-                }
-                break;
-            }
+    let mut budget = usize::from(area.width).saturating_sub(widths(&name));
+    // What is said now goes before where appdeck is connected: on a narrow terminal the place
+    // gives way first, then the message is cut, saying where it is whole.
+    let place_room = budget.saturating_sub(widths(&said));
+    let mut line = name;
+    if place_room >= place.width().min(MIN_PLACE) {
+        let place = match (place.width() <= place_room, said.is_empty()) {
+            (true, _) => place,
+            (false, true) => fit(&place, place_room),
+            // Cut, it still ends with a blank before what is said.
+            (false, false) => format!("{} ", fit(place.trim_end(), place_room - 1)),
+        };
+        budget -= place.width();
+        line.push(Span::raw(place));
+    }
+    let last = said.len().saturating_sub(1);
+    for (i, span) in said.into_iter().enumerate() {
+        let w = span.content.width();
+        if w <= budget {
+            budget -= w;
+            line.push(span);
+            continue;
         }
-    } else {
-        fitted = spans;
+        let pointer = match (i == last && whole_under_bang, budget) {
+            (false, _) => "",
+            // On a narrow terminal the pointer leaves room for the start of the message.
+            (true, ..WIDE_ENOUGH_TO_SAY_WHOLE) => " (!)",
+            (true, _) => WHOLE_UNDER_BANG,
+        };
+        let room = budget.saturating_sub(pointer.len());
+        line.push(Span::styled(fit(&span.content, room), span.style));
+        if room > 0 && !pointer.is_empty() {
+            line.push(Span::styled(pointer, span.style));
+        }
+        break;
     }
     frame.render_widget(
-        Paragraph::new(Line::from(fitted)).style(theme.status_bar()),
+        Paragraph::new(Line::from(line)).style(theme.status_bar()),
         area,
     );
+}
+
+/// The cells `spans` take.
+fn widths(spans: &[Span]) -> usize {
+    spans.iter().map(|s| s.content.width()).sum()
 }
 
 pub fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
@@ -88,8 +109,7 @@ pub fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     for binding in app.focus().keys.bindings().filter(|b| !b.footer.is_empty()) {
         let key = format!(" {} ", binding.label);
         let word = format!("{} ", binding.footer);
-        let width = unicode_width::UnicodeWidthStr::width(key.as_str())
-            + unicode_width::UnicodeWidthStr::width(word.as_str());
+        let width = key.width() + word.width();
         if width > room {
             continue;
         }

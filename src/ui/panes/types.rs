@@ -8,8 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
 use crate::app::panes::types::{TypeRow, TypesView};
-use crate::catalog::NO_DEFINITION_HINT;
-use crate::text::{count, fit};
+use crate::text::count;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::filtered_table::{Column, FilteredTable, matches_suffix};
 
@@ -27,23 +26,12 @@ const COLUMNS: [Column; 9] = [
 
 pub fn render(frame: &mut Frame, view: &TypesView, theme: &Theme, body: Rect) {
     let areas = view.areas(body);
-    let mut block = Block::default()
+    // What a row without a definition lacks, and types files that could not be read, are said
+    // in the status bar and whole under `!` (the pane's problem), not cut in a border.
+    let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(Span::styled(title(view), theme.title()));
-    if let Some(row) = view.selected() {
-        if row.known.is_none() {
-            block = block.title_bottom(Line::styled(
-                fit(
-                    &format!(" {NO_DEFINITION_HINT} "),
-                    usize::from(areas.table.width.saturating_sub(10)),
-                ),
-                theme.warning(),
-            ));
-        } else if let Some(problem) = view.known.as_ref().and_then(|k| k.problems.first()) {
-            block = block.title_bottom(Line::styled(format!(" ⚠ {problem} "), theme.error()));
-        }
-    }
     let table = FilteredTable {
         list: &view.list,
         rows: &view.rows,
@@ -105,6 +93,7 @@ fn cell(theme: &Theme, row: &TypeRow, column: &str, selected: bool) -> (String, 
         "NAME" => (row.display_name.clone(), Style::new()),
         "APP VERSION" if row.removed_in.is_some() => (row.app_version.clone(), theme.warning()),
         "APP VERSION" => (row.app_version.clone(), theme.dim()),
+        "STAGE" if row.removed_in.is_some() => (row.stage.clone(), theme.warning()),
         "STAGE" => (row.stage.clone(), theme.info()),
         "CAPS" => (row.capabilities.clone(), Style::new()),
         "ACT" => (

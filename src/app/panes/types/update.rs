@@ -1,7 +1,7 @@
 //! Keys, clicks and replies on the types view, and its `/` filter while it is being typed.
 
-use super::TypesView;
 use super::keys::TYPES_KEYS;
+use super::{TypeRow, TypesView};
 use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen};
@@ -27,6 +27,16 @@ impl Pane for TypesView {
         } else {
             None
         }
+    }
+
+    /// The row under the cursor has no definition (what to do about it), or the known types
+    /// could not all be read (each file that failed): in the status bar, and whole under `!`.
+    fn problem(&self) -> Option<String> {
+        if let Some(row) = self.selected().filter(|row| row.known.is_none()) {
+            return Some(no_definition(row));
+        }
+        let problems = &self.known.as_ref()?.problems;
+        (!problems.is_empty()).then(|| problems.join("; "))
     }
 
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
@@ -106,11 +116,7 @@ impl TypesView {
             return Outcome::done();
         };
         let Some(index) = row.known else {
-            cx.error(format!(
-                "{}: {}; {NO_DEFINITION_HINT}",
-                row.shown_name,
-                crate::catalog::NO_DEFINITION
-            ));
+            cx.error(no_definition(row));
             return Outcome::done();
         };
         let request = OpenType {
@@ -132,4 +138,13 @@ impl TypesView {
         }]
         .into()
     }
+}
+
+/// What a row without a definition lacks, and what to do about it.
+fn no_definition(row: &TypeRow) -> String {
+    format!(
+        "{}: {}; {NO_DEFINITION_HINT}",
+        row.shown_name,
+        crate::catalog::NO_DEFINITION
+    )
 }
