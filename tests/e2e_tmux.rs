@@ -571,7 +571,7 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
     assert!(review.contains("Bearer ••••"), "{review}");
     assert!(review.contains("/apps.operations.report"), "{review}");
     tmux.send(&["Enter"]);
-    if review.contains("finding(s)") {
+    if review.contains(" finding: ") || review.contains(" findings: ") {
         tmux.send(&["Enter"]);
     }
     let answer = tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
@@ -774,7 +774,7 @@ fn a_report_sent_from_the_tui_is_in_the_history_of_the_cli_and_of_the_tui() {
     tmux.send(&["s"]);
     let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
     tmux.send(&["Enter"]);
-    if review.contains("finding(s)") {
+    if review.contains(" finding: ") || review.contains(" findings: ") {
         tmux.send(&["Enter"]);
     }
     tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
@@ -1105,7 +1105,7 @@ fn an_ok_report_keeps_the_loaded_rows_and_the_cursor() {
     tmux.send(&["s"]);
     let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
     tmux.send(&["Enter"]);
-    if review.contains("finding(s)") {
+    if review.contains(" finding: ") || review.contains(" findings: ") {
         tmux.send(&["Enter"]);
     }
     tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
