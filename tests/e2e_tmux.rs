@@ -923,7 +923,7 @@ fn a_report_that_breaks_its_type_schema_shows_the_finding_then_the_service_error
     assert!(screen.contains("\"visibility\": 42"), "{screen}");
     tmux.send(&["s"]);
     let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
-    assert!(review.contains("1 finding(s)"), "{review}");
+    assert!(review.contains("1 finding:"), "{review}");
     tmux.send(&["Enter"]);
     tmux.wait_for("the second confirmation", |s| s.contains("again"));
     tmux.send(&["Enter"]);
@@ -1019,7 +1019,7 @@ fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known
     tmux.wait_for("the composer on the demo app", |s| {
         s.contains("Connect payload (JSON)")
             && s.contains("\"app_id\": \"acme-devtools\"")
-            && s.contains("outline: 5 type(s)")
+            && s.contains("outline: 5 types")
     });
     tmux.send(&["e"]);
     let screen = tmux.wait_for("the edited payload, compared", |s| {
