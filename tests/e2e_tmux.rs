@@ -1023,7 +1023,7 @@ fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known
     });
     tmux.send(&["e"]);
     let screen = tmux.wait_for("the edited payload, compared", |s| {
-        s.contains("outline: 4 type(s)") && s.contains("diff: 1 breaking of 2")
+        s.contains("outline: 4 types") && s.contains("diff: 1 breaking of 2")
     });
     assert!(
         screen.contains("BREAKING type \"repository\"")

@@ -397,7 +397,7 @@ fn several_known_apps_open_a_picker_and_new_infers_from_the_loaded_rows() {
     assert!(
         picker.starts[2]
             .label()
-            .contains("inferred from 3 loaded row(s)")
+            .contains("inferred from 3 rows loaded")
     );
     key(&mut app, 'j');
     press(&mut app, KeyCode::Enter);
@@ -446,7 +446,7 @@ fn c_with_no_app_known_opens_at_once_and_the_inferred_types_fill_it() {
     assert!(composer.outline.is_empty() && composer.findings.is_empty());
     let activity = app.activity().unwrap_or_default();
     assert!(
-        activity.contains("inferring types from 3 loaded row(s)"),
+        activity.contains("inferring types from 3 rows loaded"),
         "{activity}"
     );
     // Only Esc and the global keys work meanwhile (and the footer offers no others); nothing
@@ -518,7 +518,7 @@ fn a_new_apps_placeholder_app_id_and_version_are_findings_until_replaced() {
         !first.iter().any(|c| matches!(c, Command::Api { .. })),
         "one Enter does not send the placeholders: {first:?}"
     );
-    assert!(matches!(&app.notice, Some(Notice::Info(m)) if m.contains("2 finding(s)")));
+    assert!(matches!(&app.notice, Some(Notice::Info(m)) if m.contains("2 findings")));
     press(&mut app, KeyCode::Esc);
     let text = connect(&app).text();
     let written = text
@@ -582,7 +582,7 @@ fn the_pickers_new_app_waits_for_its_inference_and_may_be_picked_before_it_ends(
     assert!(
         picker.starts[2]
             .label()
-            .contains("inferring types from 3 loaded row(s)…")
+            .contains("inferring types from 3 rows loaded…")
     );
     // Picked while it runs: the composer waits for it.
     key(&mut app, 'G');
