@@ -341,10 +341,10 @@ async fn a_malformed_item_is_marked_and_the_rest_is_shown() {
     h.until("the first page", |app| loaded(app) > 1).await;
     let app = &h.event_loop.app;
     assert!(
-        app.browser.rows().iter().any(|r| r.malformed),
+        app.browser.rows().iter().any(|r| r.malformed()),
         "a malformed row is kept"
     );
-    assert!(app.browser.rows().iter().filter(|r| !r.malformed).count() >= 1);
+    assert!(app.browser.rows().iter().filter(|r| !r.malformed()).count() >= 1);
     h.event_loop.draw().expect("frame");
     assert!(h.screen().contains("malformed item"), "{}", h.screen());
 }

@@ -60,7 +60,13 @@ fn shown_ids(app: &App) -> Vec<String> {
     app.browser
         .visible
         .iter()
-        .map(|&i| app.browser.rows().at(i).id().unwrap_or("").to_owned())
+        .map(|&i| {
+            app.browser
+                .rows()
+                .at(i)
+                .id()
+                .map_or(String::new(), |id| id.to_string())
+        })
         .collect()
 }
 

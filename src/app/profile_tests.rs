@@ -62,7 +62,7 @@ fn names(app: &App) -> Vec<String> {
     app.browser
         .rows()
         .iter()
-        .filter_map(|r| r.id().map(str::to_owned))
+        .filter_map(|r| r.id().map(|id| id.to_string()))
         .collect()
 }
 

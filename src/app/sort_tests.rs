@@ -57,12 +57,16 @@ fn loaded(names: &[Option<&str>]) -> App {
 fn ids(app: &App) -> Vec<String> {
     let rows = app.browser.rows();
     (app.browser.visible.iter())
-        .map(|&i| rows.at(i).id().unwrap_or("").to_owned())
+        .map(|&i| rows.at(i).id().map_or(String::new(), |id| id.to_string()))
         .collect()
 }
 
-fn selected(app: &App) -> &str {
-    app.browser.selected().and_then(|r| r.id()).unwrap()
+fn selected(app: &App) -> String {
+    app.browser
+        .selected()
+        .and_then(|r| r.id())
+        .unwrap()
+        .to_string()
 }
 
 fn command(app: &mut App, line: &str) -> Vec<Command> {

@@ -755,7 +755,7 @@ fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
     for _ in 0..3 {
         key(&mut app, 'j');
     }
-    assert_eq!(app.browser.selected().unwrap().id(), Some("r12"));
+    assert_eq!(app.browser.selected().unwrap().id().unwrap(), "r12");
     let commands = key(&mut app, 'r');
     let (id, request) = request_of(&commands).expect("a reload");
     assert_eq!(request.next, None, "from the first page");
@@ -770,7 +770,7 @@ fn reload_keeps_the_filter_and_the_resource_under_the_cursor() {
     let commands = app.update(reply(id, Ok(fresh)));
     super::harness::settle(&mut app, commands);
     assert_eq!(app.browser.filter.text(), "row 1", "the filter stays");
-    assert_eq!(app.browser.selected().unwrap().id(), Some("r12"));
+    assert_eq!(app.browser.selected().unwrap().id().unwrap(), "r12");
     assert_eq!(app.browser.cursor.selected, 5, "two new matches above it");
 }
 

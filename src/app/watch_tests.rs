@@ -76,16 +76,24 @@ fn tick_at(app: &mut App, at: Instant) -> Vec<Command> {
 
 fn mark_of(app: &App, id: &str) -> Option<Mark> {
     let watch = app.browser.watch.as_ref()?;
-    let row = app.browser.rows().iter().find(|r| r.id() == Some(id))?;
+    let row = app
+        .browser
+        .rows()
+        .iter()
+        .find(|r| r.id().as_deref() == Some(id))?;
     watch.mark(row)
 }
 
-fn ids(app: &App) -> Vec<&str> {
+fn ids(app: &App) -> Vec<String> {
     app.browser
         .visible
         .iter()
-        .filter_map(|&i| app.browser.rows().at(i).id())
+        .filter_map(|&i| Some(app.browser.rows().at(i).id()?.to_string()))
         .collect()
+}
+
+fn selected(app: &App) -> Option<String> {
+    Some(app.browser.selected()?.id()?.to_string())
 }
 
 #[test]
@@ -128,7 +136,7 @@ fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(ids(&app), ["b", "d"]);
     key(&mut app, 'j');
-    assert_eq!(app.browser.selected().and_then(|r| r.id()), Some("d"));
+    assert_eq!(selected(&app).as_deref(), Some("d"));
     watch_looked(&mut app, "watch 2");
 
     // b goes, d changes, e comes (its name matches the filter), the others stay as they were.
@@ -153,7 +161,7 @@ fn a_look_marks_rows_new_changed_and_gone_and_the_cursor_and_filter_stay() {
     );
     assert_eq!(app.browser.filter.text(), "ta");
     assert_eq!(
-        app.browser.selected().and_then(|r| r.id()),
+        selected(&app).as_deref(),
         Some("d"),
         "the cursor stays on its row"
     );
@@ -328,7 +336,7 @@ fn watch_off_under_a_sort_and_a_filter_keeps_both_and_the_cursor() {
     assert_eq!(ids(&app), ["c", "d", "b", "a"]);
     // The cursor followed alpha, last now; one up is beta.
     key(&mut app, 'k');
-    assert_eq!(app.browser.selected().and_then(|r| r.id()), Some("b"));
+    assert_eq!(selected(&app).as_deref(), Some("b"));
     watch_looked(&mut app, "watch 1");
     let look = tick_at(&mut app, t0 + Duration::from_secs(1));
     serve(
@@ -343,7 +351,7 @@ fn watch_off_under_a_sort_and_a_filter_keeps_both_and_the_cursor() {
     settle(&mut app, off);
     assert_eq!(ids(&app), ["c", "b", "a"], "sorted and filtered still");
     assert_eq!(
-        app.browser.selected().and_then(|r| r.id()),
+        selected(&app).as_deref(),
         Some("b"),
         "the cursor stays on its row"
     );

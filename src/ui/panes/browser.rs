@@ -431,7 +431,7 @@ fn marked(
 /// The text of one cell, sanitised, and its style.
 fn cell(row: ListRow<'_>, column: Column, theme: &Theme) -> (String, Style) {
     let text = column.text(row);
-    if row.malformed {
+    if row.malformed() {
         let style = match column {
             Column::Marker | Column::Name => theme.warning(),
             _ => theme.dim(),
@@ -439,7 +439,7 @@ fn cell(row: ListRow<'_>, column: Column, theme: &Theme) -> (String, Style) {
         return (text, style);
     }
     let style = match column {
-        Column::Marker if row.marked => theme.warning(),
+        Column::Marker if row.marked() => theme.warning(),
         Column::Marker => theme.dim(),
         Column::Type => theme.key(),
         Column::Name => Style::new(),

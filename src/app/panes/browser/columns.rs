@@ -5,7 +5,7 @@
 
 use unicode_width::UnicodeWidthStr;
 
-use super::row::RowView;
+use super::row::{Cell, RowView};
 use super::row_texts::Text;
 use crate::sanitize;
 use crate::text::{fit_columns, short_time};
@@ -74,7 +74,7 @@ impl Column {
 
     /// This column's field of `row` as the service sent it (the full `updated_at`); `None` for
     /// the marker or a missing field. What the table shows and what a sort compares.
-    pub fn value<'a>(self, row: RowView<'a>) -> Option<&'a str> {
+    pub fn value<'a>(self, row: RowView<'a>) -> Option<Cell<'a>> {
         row.text(self.field()?)
     }
 
@@ -93,7 +93,7 @@ impl Column {
 
     /// The text of this column for `row`, sanitised, as the table shows it (before any cut).
     pub fn text(self, row: RowView<'_>) -> String {
-        if row.malformed {
+        if row.malformed() {
             return match self {
                 Column::Marker => "!".to_owned(),
                 Column::Name => MALFORMED_NAME.to_owned(),
@@ -101,10 +101,10 @@ impl Column {
             };
         }
         match (self, self.value(row)) {
-            (Column::Marker, _) if row.marked => "!".to_owned(),
-            (Column::Updated, Some(t)) => sanitize::line(&short_time(t)).into_owned(),
+            (Column::Marker, _) if row.marked() => "!".to_owned(),
+            (Column::Updated, Some(t)) => sanitize::line(&short_time(&t)).into_owned(),
             (_, value) => value
-                .map(|s| sanitize::line(s).into_owned())
+                .map(|s| sanitize::line(&s).into_owned())
                 .unwrap_or_default(),
         }
     }

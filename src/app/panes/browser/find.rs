@@ -181,7 +181,7 @@ impl Browser {
         let wanted = self.reselect.as_deref().and_then(|id| {
             self.visible
                 .iter()
-                .position(|&i| rows.at(i).id() == Some(id))
+                .position(|&i| rows.at(i).id().as_deref() == Some(id))
         });
         let index = match wanted {
             Some(at) => {

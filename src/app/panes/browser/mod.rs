@@ -5,6 +5,7 @@
 
 pub mod bodies;
 pub mod columns;
+mod compact;
 pub mod field_search;
 pub mod find;
 pub mod keys;
@@ -302,7 +303,7 @@ impl Browser {
         let found = self.reselect.as_deref().and_then(|id| {
             new_visible
                 .iter()
-                .position(|&i| rows.at(i).id() == Some(id))
+                .position(|&i| rows.at(i).id().as_deref() == Some(id))
                 .map(|p| p + self.visible.len())
         });
         let first_visible = self.visible.len();
@@ -380,7 +381,9 @@ impl Browser {
             listing.more = More::Available(cursor);
             return self.fetch_more(ids).into_iter().collect();
         }
-        let here = self.selected().and_then(|row| row.id().map(Box::from));
+        let here = self
+            .selected()
+            .and_then(|row| row.id().map(Box::<str>::from));
         let commands = self.restart(ids);
         self.reselect = here;
         commands
@@ -618,10 +621,10 @@ mod tests {
         let texts: Vec<String> = rows.iter().map(|r| bodies.read(r.body).unwrap()).collect();
         assert_eq!(texts, items);
         assert_eq!(
-            (rows.at(0).id(), rows.at(0).title()),
+            (rows.at(0).id().as_deref(), rows.at(0).title()),
             (Some("r1"), Some("Zoë"))
         );
-        assert!(rows.at(1).malformed);
+        assert!(rows.at(1).malformed());
         assert_eq!(rows.at(0).json_len(), items[0].len());
     }
 }

@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use super::columns::Column;
-use super::row::RowView;
+use super::row::{Cell, RowView};
 use super::row_texts::Text;
 use super::rows::Rows;
 use super::texts::{SharedTexts, TextsAt};
@@ -119,7 +119,7 @@ fn column_named(name: &str) -> Option<Column> {
 
 /// The value a row is sorted by in `column`: the text the service sent (the full `updated_at`,
 /// which sorts by time when it is ISO 8601); `None` when missing or empty, sorted last.
-pub fn key(row: RowView<'_>, column: Column) -> Option<&str> {
+pub fn key(row: RowView<'_>, column: Column) -> Option<Cell<'_>> {
     column.value(row).filter(|s| !s.is_empty())
 }
 
@@ -152,8 +152,8 @@ fn compare_keys(a: Option<&str>, b: Option<&str>, descending: bool) -> Ordering 
 /// Two rows (by their index in the listing) under `spec`; equal keys keep the server's order.
 pub fn compare_rows(rows: &Rows, a: usize, b: usize, spec: SortSpec) -> Ordering {
     compare_keys(
-        key(rows.at(a), spec.column),
-        key(rows.at(b), spec.column),
+        key(rows.at(a), spec.column).as_deref(),
+        key(rows.at(b), spec.column).as_deref(),
         spec.descending,
     )
     .then(a.cmp(&b))
@@ -198,7 +198,7 @@ impl SortKeys {
     }
 
     /// The key of the row at `index`, as [`key`] reads it.
-    fn key(&self, index: usize) -> Option<&str> {
+    fn key(&self, index: usize) -> Option<Cell<'_>> {
         let text = self.texts.get(self.rows[index], self.field?);
         text.filter(|s| !s.is_empty())
     }
@@ -231,7 +231,7 @@ pub fn sort(
     let sample = total.clamp(1, 256);
     let sampled: usize = (0..total.min(256))
         .filter_map(|i| keys.key(i))
-        .map(str::len)
+        .map(|key| key.len())
         .sum();
     let estimate = sampled * total / sample;
     let mut folded = Vec::with_capacity(estimate + estimate / 8);
@@ -246,7 +246,7 @@ pub fn sort(
             continue;
         };
         let from = folded.len();
-        fold(key, &mut folded);
+        fold(&key, &mut folded);
         let len = folded.len() - from;
         spans.push((
             u32::try_from(from).ok()?,

@@ -129,7 +129,9 @@ impl Browser {
     /// filters (the queries test the new rows again), the cursor on the same resource (by id;
     /// else at the same index) and at the same height on the screen.
     fn catch_up(&mut self, fresh: Browser, ids: &mut RequestIds, height: usize) -> Vec<Command> {
-        let here = self.selected().and_then(|row| row.id().map(Box::from));
+        let here = self
+            .selected()
+            .and_then(|row| row.id().map(Box::<str>::from));
         let (index, from_top) = (
             self.cursor.selected,
             self.cursor.selected - self.cursor.offset.min(self.cursor.selected),
@@ -146,9 +148,11 @@ impl Browser {
         }
         let visible: Vec<usize> = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
         let rows = self.rows();
-        let found = here
-            .as_deref()
-            .and_then(|id| visible.iter().position(|&i| rows.at(i).id() == Some(id)));
+        let found = here.as_deref().and_then(|id| {
+            visible
+                .iter()
+                .position(|&i| rows.at(i).id().as_deref() == Some(id))
+        });
         self.visible = visible;
         let len = self.visible.len();
         self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));

@@ -1,10 +1,15 @@
 //! How the texts of a row's columns are packed, one row after another in the listing's
 //! [`Texts`](super::texts::Texts): one `char` per column, then the texts one after the other.
 //! A column's char is `0` when it has no value, 1 to [`COMMON`] for one of the listing's common
-//! values (the few types and statuses that every row repeats, kept once), else its length plus
-//! [`COMMON`] plus one. The char's value skips the surrogates, so a column of over a megabyte
-//! fits, and the usual short ones take one byte each. A packed row says where it ends, so rows
-//! need no separator.
+//! values (the few types and statuses that every row repeats, kept once), then one of the
+//! [`KINDS`] of compact texts (see `compact.rs`: a time, a prefixed number, a UUID, each
+//! followed by its payload), else its length plus [`INLINE`]. The char's value skips the
+//! surrogates, so a column of over a megabyte fits, and the usual short ones take one byte
+//! each. A packed row says where it ends, so rows need no separator.
+
+use std::ops::Deref;
+
+use super::compact::{Compact, KINDS, Made, payload_len};
 
 /// The columns kept, in their order in the string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,12 +25,15 @@ pub enum Text {
 pub const COUNT: usize = 6;
 
 /// How many common values a listing keeps: their chars take one byte, as do the lengths of
-/// texts of up to 62 bytes.
+/// texts of up to 42 bytes (see [`INLINE`]).
 pub const COMMON: usize = 64;
+
+/// The char of a text kept as itself, less its length.
+const INLINE: usize = COMMON + 1 + KINDS;
 
 /// The longest column text kept whole; a longer one (a name of over a megabyte) is cut at a
 /// character boundary: the table shows a screen's width of it, the detail the whole item.
-pub const MAX_LEN: usize = 0x10_FFFF - 0x800 - 1 - COMMON;
+pub const MAX_LEN: usize = 0x10_FFFF - 0x800 - INLINE;
 
 /// A column as it is packed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +43,8 @@ pub enum Packed<'a> {
     Common(usize),
     /// The text itself, cut to [`MAX_LEN`].
     Inline(&'a str),
+    /// A text in a compact form that prints it back.
+    Compact(Compact),
 }
 
 impl<'a> Packed<'a> {
@@ -48,22 +58,25 @@ impl<'a> Packed<'a> {
         match self {
             Packed::Missing => 0,
             Packed::Common(index) => index + 1,
-            Packed::Inline(text) => text.len() + 1 + COMMON,
+            Packed::Compact(compact) => COMMON + 1 + compact.kind(),
+            Packed::Inline(text) => text.len() + INLINE,
         }
+    }
+}
+
+/// The bytes after the chars that the column whose char has `value` takes.
+fn payload(value: usize) -> usize {
+    match value {
+        0..=COMMON => 0,
+        _ if value < INLINE => payload_len(value - COMMON - 1),
+        _ => value - INLINE,
     }
 }
 
 /// The bytes `columns` take packed.
 pub fn packed_len(columns: &[Packed<'_>; COUNT]) -> usize {
-    let text = |c: Packed<'_>| {
-        if let Packed::Inline(t) = c {
-            t.len()
-        } else {
-            0
-        }
-    };
     (columns.iter())
-        .map(|&c| length_char(c.value()).len_utf8() + text(c))
+        .map(|&c| length_char(c.value()).len_utf8() + payload(c.value()))
         .sum()
 }
 
@@ -73,30 +86,102 @@ pub fn pack(columns: &[Packed<'_>; COUNT], out: &mut String) {
         out.push(length_char(column.value()));
     }
     for column in columns {
-        if let Packed::Inline(text) = column {
-            out.push_str(text);
+        match column {
+            Packed::Inline(text) => out.push_str(text),
+            Packed::Compact(compact) => compact.write_payload(out),
+            Packed::Missing | Packed::Common(_) => {}
         }
     }
 }
 
+/// The values a listing keeps once for all its rows.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    /// The common types and statuses.
+    pub common: &'a [Box<str>],
+    /// The prefixes of compact numbers.
+    pub prefixes: &'a [Box<str>],
+}
+
 /// One column of the row packed at the start of `packed` (rows packed after it may follow),
-/// `common` the listing's common values.
-pub fn get<'a>(packed: &'a str, which: Text, common: &'a [Box<str>]) -> Option<&'a str> {
+/// with the listing's `shared` values.
+pub fn get<'a>(packed: &'a str, which: Text, shared: Shared<'a>) -> Option<Cell<'a>> {
     let mut chars = packed.chars();
     let mut values = [0; COUNT];
     for value in &mut values {
         *value = length_of(chars.next()?);
     }
     let texts = chars.as_str();
-    let inline_len = |value: usize| value.saturating_sub(COMMON + 1);
     let which = which as usize;
+    let start: usize = values[..which].iter().map(|&v| payload(v)).sum();
     match values[which] {
         0 => None,
-        value if value <= COMMON => common.get(value - 1).map(|c| &**c),
-        value => {
-            let start: usize = values[..which].iter().map(|&v| inline_len(v)).sum();
-            texts.get(start..start + inline_len(value))
+        value if value <= COMMON => shared.common.get(value - 1).map(|c| Cell::Text(c)),
+        value if value < INLINE => {
+            let compact = Compact::read(value - COMMON - 1, texts.as_bytes().get(start..)?)?;
+            compact.text(shared.prefixes).map(Cell::Made)
         }
+        value => texts.get(start..start + payload(value)).map(Cell::Text),
+    }
+}
+
+/// A column's text as read from a listing's texts: borrowed from them, or printed back from its
+/// compact form (no allocation either way). Reads as a `str`.
+#[derive(Clone, Copy)]
+pub enum Cell<'a> {
+    Text(&'a str),
+    Made(Made),
+}
+
+impl<'a> Cell<'a> {
+    /// The text, when it is borrowed from the listing's (a column never kept compact: the
+    /// type, the title, the status).
+    pub fn borrowed(self) -> Option<&'a str> {
+        match self {
+            Cell::Text(text) => Some(text),
+            Cell::Made(_) => None,
+        }
+    }
+}
+
+impl Deref for Cell<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Cell::Text(text) => text,
+            Cell::Made(made) => made.as_str(),
+        }
+    }
+}
+
+impl PartialEq for Cell<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl PartialEq<&str> for Cell<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        **self == **other
+    }
+}
+
+impl From<Cell<'_>> for Box<str> {
+    fn from(cell: Cell<'_>) -> Box<str> {
+        Box::from(&*cell)
+    }
+}
+
+impl std::fmt::Display for Cell<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl std::fmt::Debug for Cell<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
     }
 }
 
@@ -143,13 +228,68 @@ fn length_of(c: char) -> usize {
 mod tests {
     use super::*;
 
+    const NONE: Shared<'static> = Shared {
+        common: &[],
+        prefixes: &[],
+    };
+
+    fn read<'a>(packed: &'a str, shared: Shared<'a>) -> [Option<String>; COUNT] {
+        ALL.map(|t| get(packed, t, shared).map(|c| c.to_string()))
+    }
+
+    fn owned(texts: [Option<&str>; COUNT]) -> [Option<String>; COUNT] {
+        texts.map(|t| t.map(str::to_owned))
+    }
+
     fn round_trip(texts: [Option<&str>; COUNT]) {
         let columns = texts.map(|t| t.map_or(Packed::Missing, Packed::inline));
         let mut packed = String::new();
         pack(&columns, &mut packed);
         assert_eq!(packed.len(), packed_len(&columns));
         packed.push_str("\u{3}next row");
-        assert_eq!(ALL.map(|t| get(&packed, t, &[])), texts);
+        assert_eq!(read(&packed, NONE), owned(texts));
+    }
+
+    /// Compact texts between others, each read back as it was, the texts after them too.
+    #[test]
+    fn compact_texts_read_back_between_texts() {
+        let prefixes: Vec<Box<str>> = vec!["res_".into()];
+        let shared = Shared {
+            common: &[],
+            prefixes: &prefixes,
+        };
+        let time = "2024-12-28T22:14:00.120Z";
+        let uuid = "123e4567-e89b-12d3-a456-426614174000";
+        let columns = [
+            Packed::Compact(Compact::uuid(uuid).unwrap()),
+            Packed::inline("title"),
+            Packed::Compact(Compact::time(time).unwrap()),
+            Packed::Compact(Compact::Number {
+                prefix: 0,
+                value: 1234,
+            }),
+            Packed::inline("id"),
+            Packed::Missing,
+        ];
+        let mut packed = String::new();
+        pack(&columns, &mut packed);
+        assert_eq!(packed.len(), packed_len(&columns));
+        assert_eq!(
+            read(&packed, shared),
+            owned([
+                Some(uuid),
+                Some("title"),
+                Some(time),
+                Some("res_1234"),
+                Some("id"),
+                None
+            ])
+        );
+        assert!(
+            packed.len() < 6 + uuid.len() + time.len(),
+            "{}",
+            packed.len()
+        );
     }
 
     /// Common values are read from the listing's, the texts around them from the row.
@@ -168,16 +308,20 @@ mod tests {
         let mut packed = String::new();
         pack(&columns, &mut packed);
         assert_eq!(packed.len(), packed_len(&columns));
+        let shared = Shared {
+            common: &common,
+            prefixes: &[],
+        };
         assert_eq!(
-            ALL.map(|t| get(&packed, t, &common)),
-            [
+            read(&packed, shared),
+            owned([
                 Some("common 0"),
                 Some("title"),
                 Some("common 63"),
                 None,
                 Some(long.as_str()),
                 Some("2024")
-            ]
+            ])
         );
         assert_eq!(
             packed.len(),
@@ -210,7 +354,7 @@ mod tests {
     /// Lengths around the surrogates, which no char holds, and the longest kept.
     #[test]
     fn long_texts_keep_their_length() {
-        let near = |value: usize| [value - COMMON - 2, value - COMMON - 1, value - COMMON];
+        let near = |value: usize| [value - INLINE - 1, value - INLINE, value - INLINE + 1];
         let lengths = [62, 63, 127, 128, 0xD7FF, 0xD800, 0xDFFF, 0xE000, MAX_LEN];
         for n in lengths.into_iter().chain(near(0xD800)).chain(near(0xE000)) {
             let long = "a".repeat(n);
@@ -226,8 +370,8 @@ mod tests {
         let mut packed = String::new();
         pack(&columns, &mut packed);
         assert_eq!(packed.len(), packed_len(&columns));
-        let title = get(&packed, Text::Title, &[]).unwrap();
+        let title = get(&packed, Text::Title, NONE).unwrap().borrowed().unwrap();
         assert!(title.len() <= MAX_LEN && long.starts_with(title) && title.len() > MAX_LEN - 2);
-        assert_eq!(get(&packed, Text::Id, &[]), Some("id"));
+        assert_eq!(get(&packed, Text::Id, NONE).unwrap(), "id");
     }
 }

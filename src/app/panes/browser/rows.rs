@@ -66,7 +66,11 @@ impl Rows {
     /// A row of another listing (`row`, its JSON now at `body` in this one's bodies), its texts
     /// copied into these: to be put among them with [`Rows::insert`].
     pub fn adopt(&mut self, row: RowView<'_>, body: BodyId) -> Row {
-        row.moved_to(self.texts.push(&row.all_texts()), body)
+        let cells = row.all_texts();
+        row.moved_to(
+            self.texts.push(&cells.each_ref().map(|c| c.as_deref())),
+            body,
+        )
     }
 
     /// Puts `extra` in, each before the row at its index (in order of index).
@@ -128,8 +132,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn ids(rows: &Rows) -> Vec<Option<&str>> {
-        rows.iter().map(|r| r.id()).collect()
+    fn ids(rows: &Rows) -> Vec<Option<String>> {
+        rows.iter()
+            .map(|r| r.id().map(|id| id.to_string()))
+            .collect()
+    }
+
+    fn some(ids: &[&str]) -> Vec<Option<String>> {
+        ids.iter().map(|id| Some(id.to_string())).collect()
     }
 
     /// A row taken in from another listing (a gone row a `:watch` keeps showing) reads its own
@@ -145,13 +155,10 @@ mod tests {
             rows.adopt(before.at(0), bodies.push("{}"))
         };
         rows.insert(vec![(1, adopted)]);
-        assert_eq!(
-            ids(&rows),
-            [Some("r0"), Some("old"), Some("r1"), Some("r2")]
-        );
+        assert_eq!(ids(&rows), some(&["r0", "old", "r1", "r2"]));
         let row = rows.at(1);
         assert_eq!(
-            row.all_texts(),
+            row.all_texts().map(|c| c.map(|c| c.to_string())),
             [
                 Some("repo"),
                 Some("was here"),
@@ -160,6 +167,7 @@ mod tests {
                 Some("old"),
                 None
             ]
+            .map(|t| t.map(str::to_owned))
         );
         assert_eq!(rows.at(2).title(), None, "the rows after it read their own");
     }
@@ -167,8 +175,8 @@ mod tests {
     #[test]
     fn retain_keeps_each_row_with_its_texts() {
         let mut rows = Rows::of_values((0..5).map(|i| json!({"id": format!("r{i}")})));
-        rows.retain(|r| r.id() != Some("r1") && r.id() != Some("r3"));
-        assert_eq!(ids(&rows), [Some("r0"), Some("r2"), Some("r4")]);
-        assert_eq!(ids(&Rows::default()), Vec::<Option<&str>>::new());
+        rows.retain(|r| r.id().is_none_or(|id| id != "r1" && id != "r3"));
+        assert_eq!(ids(&rows), some(&["r0", "r2", "r4"]));
+        assert_eq!(ids(&Rows::default()), some(&[]));
     }
 }

@@ -56,7 +56,7 @@ impl LoadedSummary {
             if let Some(s) = row.status() {
                 *entry(&mut self.per_status, s) += 1;
             }
-            match row.updated_at().and_then(hour_of) {
+            match row.updated_at().and_then(|time| hour_of(&time)) {
                 Some(hour) => *self.updated_by_hour.entry(hour).or_insert(0) += 1,
                 None => self.undated += 1,
             }

@@ -1,6 +1,6 @@
 //! The column texts of a listing's rows, packed one row after another (see `row_texts.rs`) in
 //! chunks of a megabyte, only ever appended to. A row holds where its texts start
-//! ([`TextsAt`], eight bytes, `Copy`) instead of a string of its own: at a million rows, one
+//! ([`TextsAt`], four bytes, `Copy`) instead of a string of its own: at a million rows, one
 //! allocation a row cost a pointer, the allocator's header and rounding (about 30 bytes a row),
 //! and copying the rows' keys out for a sort meant a cache miss a row on the UI thread. A job
 //! takes the chunks as they are ([`SharedTexts`]: the full ones shared, the one being filled
@@ -11,17 +11,44 @@
 
 use std::sync::Arc;
 
-use super::row_texts::{self, COMMON, COUNT, Packed, Text};
+use super::compact::Compact;
+use super::row_texts::{self, COMMON, COUNT, Cell, Packed, Shared, Text};
 
 /// The size of a chunk; a row packed larger than this takes a chunk of its own (the next row
 /// starts another).
 pub const CHUNK: usize = 1 << 20;
 
-/// Where a row's texts start: a chunk and an offset in it.
+/// Where a row's texts start: a chunk (the high 12 bits) and an offset in it (the low 20, as
+/// a chunk is a megabyte: a row starts before its end). Four bytes, not eight: a row is 16.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TextsAt {
-    chunk: u32,
-    offset: u32,
+pub struct TextsAt(u32);
+
+/// The bits of a [`TextsAt`] that hold the offset.
+const OFFSET_BITS: u32 = CHUNK.trailing_zeros();
+/// How many chunks a listing's texts take at most (4 GB of them: memory runs out long before);
+/// the rows added past them read no texts (empty cells), their items whole as ever.
+const MAX_CHUNKS: usize = 1 << (32 - OFFSET_BITS);
+
+impl TextsAt {
+    /// Where no texts are: past the last chunk there can be.
+    const NOWHERE: TextsAt = TextsAt(u32::MAX);
+
+    fn new(chunk: usize, offset: usize) -> TextsAt {
+        match (u32::try_from(chunk), u32::try_from(offset)) {
+            (Ok(chunk), Ok(offset)) if chunk < MAX_CHUNKS as u32 - 1 && offset < CHUNK as u32 => {
+                TextsAt(chunk << OFFSET_BITS | offset)
+            }
+            _ => TextsAt::NOWHERE,
+        }
+    }
+
+    fn chunk(self) -> usize {
+        (self.0 >> OFFSET_BITS) as usize
+    }
+
+    fn offset(self) -> usize {
+        (self.0 & (CHUNK as u32 - 1)) as usize
+    }
 }
 
 /// A type or status this long or shorter may become one of a listing's common values.
@@ -37,6 +64,9 @@ pub struct Texts {
     /// The first types and statuses seen (up to [`COMMON`]), each kept once: the rows refer
     /// to them by their index, in a byte.
     common: Vec<Box<str>>,
+    /// The prefixes of the ids kept as a prefix and a number (see `compact.rs`), up to
+    /// [`COMMON`] of them: the first seen.
+    prefixes: Vec<Box<str>>,
 }
 
 /// Sizes only: the texts themselves would flood a listing's debug output.
@@ -46,6 +76,7 @@ impl std::fmt::Debug for Texts {
             .field("full", &self.full.len())
             .field("filling", &self.filling.len())
             .field("common", &self.common.len())
+            .field("prefixes", &self.prefixes.len())
             .finish()
     }
 }
@@ -56,6 +87,7 @@ impl Texts {
             full: Vec::new(),
             filling: String::new(),
             common: Vec::new(),
+            prefixes: Vec::new(),
         }
     }
 
@@ -69,40 +101,66 @@ impl Texts {
         if !self.filling.is_empty() && self.filling.len() + len > CHUNK {
             self.seal();
         }
+        let at = TextsAt::new(self.full.len(), self.filling.len());
+        if at == TextsAt::NOWHERE {
+            return at;
+        }
         if self.filling.capacity() == 0 {
             self.filling.reserve_exact(CHUNK.max(len));
         }
-        let at = TextsAt {
-            chunk: u32::try_from(self.full.len()).unwrap_or(u32::MAX),
-            offset: u32::try_from(self.filling.len()).unwrap_or(u32::MAX),
-        };
         row_texts::pack(&columns, &mut self.filling);
         at
     }
 
     /// How `text`, the `which` column of a row, is packed: a type or status as one of the
-    /// common values (made one while there is room), any other text as itself.
+    /// common values (made one while there is room), an id or a time in a compact form when
+    /// it prints back exactly as it came, any other text as itself.
     fn packed<'a>(&mut self, which: Text, text: &'a str) -> Packed<'a> {
-        if !matches!(which, Text::Type | Text::Status) || text.len() > COMMON_LEN {
+        let compact = match which {
+            Text::Type | Text::Status => return self.common(text),
+            Text::Title => None,
+            Text::Id | Text::ExternalId => Compact::uuid(text).or_else(|| self.number(text)),
+            Text::UpdatedAt => Compact::time(text),
+        };
+        match compact {
+            // Checked here once for every kind: what is shown is what was sent.
+            Some(c) if c.text(&self.prefixes).is_some_and(|t| t.as_str() == text) => {
+                Packed::Compact(c)
+            }
+            _ => Packed::inline(text),
+        }
+    }
+
+    /// A type or status as one of the common values, made one while there is room.
+    fn common<'a>(&mut self, text: &'a str) -> Packed<'a> {
+        if text.len() > COMMON_LEN {
             return Packed::inline(text);
         }
-        if let Some(index) = self.common.iter().position(|c| **c == *text) {
-            return Packed::Common(index);
+        match kept_once(&mut self.common, text) {
+            Some(index) => Packed::Common(index),
+            None => Packed::inline(text),
         }
-        if self.common.len() == COMMON {
-            return Packed::inline(text);
-        }
-        self.common.push(text.into());
-        Packed::Common(self.common.len() - 1)
+    }
+
+    /// An id as a prefix and a number, its prefix one of the listing's while there is room.
+    fn number(&mut self, text: &str) -> Option<Compact> {
+        let (prefix, value) = Compact::split_number(text)?;
+        let prefix = u8::try_from(kept_once(&mut self.prefixes, prefix)?).ok()?;
+        Some(Compact::Number { prefix, value })
     }
 
     /// The chunk being filled becomes a full one (copied to its size: it is shared from then).
+    /// The next chunk is a new allocation rather than this one cleared: the pages of a cleared
+    /// chunk stay resident, a new one's only as they are written (up to a megabyte less).
     fn seal(&mut self) {
         self.full.push(Arc::from(self.filling.as_str()));
-        self.filling.clear();
-        if self.filling.capacity() > CHUNK {
-            // It held a row larger than a chunk: back to the usual size.
-            self.filling = String::new();
+        self.filling = String::new();
+    }
+
+    fn shared(&self) -> Shared<'_> {
+        Shared {
+            common: &self.common,
+            prefixes: &self.prefixes,
         }
     }
 
@@ -113,17 +171,17 @@ impl Texts {
 
     /// One column of the row whose texts start at `at`; `None` when it has no value, or when
     /// `at` lies past these texts (it is from another listing's).
-    pub fn get(&self, at: TextsAt, which: Text) -> Option<&str> {
-        let chunk = match self.full.get(at.chunk as usize) {
+    pub fn get(&self, at: TextsAt, which: Text) -> Option<Cell<'_>> {
+        let chunk = match self.full.get(at.chunk()) {
             Some(full) => full,
-            None if at.chunk as usize == self.full.len() => self.filling.as_str(),
+            None if at.chunk() == self.full.len() => self.filling.as_str(),
             None => return None,
         };
-        row_texts::get(chunk.get(at.offset as usize..)?, which, &self.common)
+        row_texts::get(chunk.get(at.offset()..)?, which, self.shared())
     }
 
     /// Every column of the row at `at`, in their order.
-    pub fn row(&self, at: TextsAt) -> [Option<&str>; COUNT] {
+    pub fn row(&self, at: TextsAt) -> [Option<Cell<'_>>; COUNT] {
         row_texts::ALL.map(|which| self.get(at, which))
     }
 
@@ -135,8 +193,22 @@ impl Texts {
         SharedTexts {
             chunks,
             common: self.common.clone(),
+            prefixes: self.prefixes.clone(),
         }
     }
+}
+
+/// The index of `text` in `values`, added if it is not there and there is room (up to
+/// [`COMMON`]).
+fn kept_once(values: &mut Vec<Box<str>>, text: &str) -> Option<usize> {
+    if let Some(index) = values.iter().position(|v| **v == *text) {
+        return Some(index);
+    }
+    if values.len() == COMMON {
+        return None;
+    }
+    values.push(text.into());
+    Some(values.len() - 1)
 }
 
 /// The texts of a listing at one moment, read by a job while the listing goes on growing.
@@ -144,6 +216,7 @@ impl Texts {
 pub struct SharedTexts {
     chunks: Vec<Arc<str>>,
     common: Vec<Box<str>>,
+    prefixes: Vec<Box<str>>,
 }
 
 impl std::fmt::Debug for SharedTexts {
@@ -156,9 +229,13 @@ impl std::fmt::Debug for SharedTexts {
 
 impl SharedTexts {
     /// As [`Texts::get`], for the rows there were when these were shared.
-    pub fn get(&self, at: TextsAt, which: Text) -> Option<&str> {
-        let chunk = self.chunks.get(at.chunk as usize)?;
-        row_texts::get(chunk.get(at.offset as usize..)?, which, &self.common)
+    pub fn get(&self, at: TextsAt, which: Text) -> Option<Cell<'_>> {
+        let chunk = self.chunks.get(at.chunk())?;
+        let shared = Shared {
+            common: &self.common,
+            prefixes: &self.prefixes,
+        };
+        row_texts::get(chunk.get(at.offset()..)?, which, shared)
     }
 }
 
@@ -181,6 +258,10 @@ mod tests {
         texts.each_ref().map(|t| t.as_deref())
     }
 
+    fn owned(cells: [Option<Cell<'_>>; COUNT]) -> [Option<String>; COUNT] {
+        cells.map(|c| c.map(|c| c.to_string()))
+    }
+
     /// Enough rows to fill several chunks, each read back whole, from the texts and from a
     /// share taken halfway (which does not see the rows added after it).
     #[test]
@@ -200,15 +281,15 @@ mod tests {
         let shared = shared.unwrap();
         for (i, &at) in ats.iter().enumerate() {
             let want = texts_of(i, &name);
-            assert_eq!(texts.row(at), borrowed(&want), "row {i}");
+            assert_eq!(owned(texts.row(at)), want, "row {i}");
             let seen = row_texts::ALL.map(|which| shared.get(at, which));
             if i <= rows / 2 {
-                assert_eq!(seen, borrowed(&want), "row {i} in the share");
+                assert_eq!(owned(seen), want, "row {i} in the share");
             } else {
                 assert!(seen.iter().all(Option::is_none), "row {i} after the share");
             }
         }
-        let chunks: std::collections::BTreeSet<u32> = ats.iter().map(|at| at.chunk).collect();
+        let chunks: std::collections::BTreeSet<usize> = ats.iter().map(|at| at.chunk()).collect();
         assert!(chunks.len() >= 3, "{chunks:?}");
     }
 
@@ -220,13 +301,16 @@ mod tests {
         let huge = "é".repeat(CHUNK / 2 + 10);
         let large = texts.push(&borrowed(&texts_of(2, &huge)));
         let after = texts.push(&borrowed(&texts_of(3, "after")));
-        assert_eq!(texts.get(small, Text::Title), Some("before"));
-        assert_eq!(texts.get(large, Text::Title), Some(huge.as_str()));
-        assert_eq!(texts.get(large, Text::Id), Some("r2"));
-        assert_eq!(texts.get(after, Text::Title), Some("after"));
-        assert_ne!(small.chunk, large.chunk);
-        assert_ne!(large.chunk, after.chunk);
-        assert_eq!(texts.share().get(large, Text::Title), Some(huge.as_str()));
+        assert_eq!(texts.get(small, Text::Title).unwrap(), "before");
+        assert_eq!(texts.get(large, Text::Title).unwrap(), huge.as_str());
+        assert_eq!(texts.get(large, Text::Id).unwrap(), "r2");
+        assert_eq!(texts.get(after, Text::Title).unwrap(), "after");
+        assert_ne!(small.chunk(), large.chunk());
+        assert_ne!(large.chunk(), after.chunk());
+        assert_eq!(
+            texts.share().get(large, Text::Title).unwrap(),
+            huge.as_str()
+        );
         assert!(texts.filling.capacity() <= CHUNK, "back to the usual size");
     }
 
@@ -240,12 +324,113 @@ mod tests {
         let mut texts = Texts::new();
         texts.push(&borrowed(&texts_of(0, "x")));
         assert_eq!(texts.get(elsewhere, Text::Title), None);
-        let beyond = TextsAt {
-            chunk: 7,
-            offset: 0,
-        };
+        let beyond = TextsAt::new(7, 0);
         assert_eq!(texts.get(beyond, Text::Title), None);
         assert_eq!(texts.share().get(beyond, Text::Title), None);
+    }
+
+    /// Ids and times that print back the same are kept compact; the others, and the same
+    /// shapes in the columns that are never compact, as they came; all read back as given.
+    #[test]
+    fn compact_columns_read_back_exactly_as_they_came() {
+        let rows: [[Option<&str>; COUNT]; 5] = [
+            [
+                None,
+                Some("2024-05-01T12:00:00Z"),
+                None,
+                Some("gen-7"),
+                Some("res_12"),
+                Some("2024-05-01T12:00:00Z"),
+            ],
+            [
+                None,
+                None,
+                None,
+                Some("123e4567-e89b-12d3-a456-426614174000"),
+                Some("res_007"),
+                Some("2024-05-01T12:00:00.000Z"),
+            ],
+            [
+                None,
+                None,
+                None,
+                Some("123E4567-E89B-12D3-A456-426614174000"),
+                Some("res_"),
+                Some("2024-05-01T12:00:00+00:00"),
+            ],
+            [
+                None,
+                None,
+                None,
+                Some("42"),
+                Some("r-1"),
+                Some("2024-05-01T12:00:00.000000Z"),
+            ],
+            [
+                None,
+                None,
+                None,
+                None,
+                Some("9223372036854775807"),
+                Some("1969-12-31T23:59:59Z"),
+            ],
+        ];
+        let mut texts = Texts::new();
+        let mut sizes = Vec::new();
+        let ats: Vec<TextsAt> = (rows.iter())
+            .map(|row| {
+                let before = texts.filling.len();
+                let at = texts.push(row);
+                sizes.push(texts.filling.len() - before);
+                at
+            })
+            .collect();
+        for (row, &at) in rows.iter().zip(&ats) {
+            assert_eq!(owned(texts.row(at)), row.map(|t| t.map(str::to_owned)));
+        }
+        // Row 0: the title as text, the ids (a prefix and a number byte each) and the time (its
+        // seconds) compact.
+        assert_eq!(sizes[0], COUNT + 20 + 2 + 2 + 5, "{sizes:?}");
+        let inline: usize = rows[2].iter().flatten().map(|t| t.len()).sum();
+        assert_eq!(sizes[2], COUNT + inline, "{sizes:?}: nothing compact");
+        assert_eq!(
+            texts.prefixes,
+            ["gen-", "res_", "", "r-"].map(Box::<str>::from)
+        );
+    }
+
+    /// The prefixes kept are the first [`COMMON`]; an id of another prefix stays text.
+    #[test]
+    fn ids_past_the_prefixes_kept_stay_text() {
+        let mut texts = Texts::new();
+        let ids: Vec<String> = (0..COMMON + 5).map(|i| format!("p{i}x-1")).collect();
+        let ats: Vec<TextsAt> = (ids.iter())
+            .map(|id| texts.push(&[None, None, None, None, Some(id.as_str()), None]))
+            .collect();
+        assert_eq!(texts.prefixes.len(), COMMON);
+        for (id, &at) in ids.iter().zip(&ats) {
+            assert_eq!(texts.get(at, Text::Id).unwrap(), id.as_str());
+        }
+        let share = texts.share();
+        assert_eq!(share.get(ats[3], Text::Id).unwrap(), "p3x-1");
+    }
+
+    /// Past the most chunks a place can say, rows read no texts rather than another row's.
+    #[test]
+    fn rows_past_the_last_chunk_read_nothing() {
+        assert_eq!(
+            TextsAt::new(MAX_CHUNKS - 2, CHUNK - 1).chunk(),
+            MAX_CHUNKS - 2
+        );
+        assert_eq!(TextsAt::new(MAX_CHUNKS - 2, CHUNK - 1).offset(), CHUNK - 1);
+        assert_eq!(TextsAt::new(MAX_CHUNKS - 1, 0), TextsAt::NOWHERE);
+        assert_eq!(TextsAt::new(0, CHUNK), TextsAt::NOWHERE);
+        let mut texts = Texts::new();
+        texts.full = vec![Arc::from(""); MAX_CHUNKS - 1];
+        let at = texts.push(&borrowed(&texts_of(1, "late")));
+        assert_eq!(at, TextsAt::NOWHERE);
+        assert!(texts.row(at).iter().all(Option::is_none));
+        assert!(texts.filling.is_empty());
     }
 
     /// Types and statuses are kept once each, up to [`COMMON`] of them; past that, and for a
@@ -281,9 +466,9 @@ mod tests {
         );
         let shared = texts.share();
         for (row, &at) in rows.iter().zip(&ats) {
-            assert_eq!(texts.row(at), borrowed(row));
+            assert_eq!(owned(texts.row(at)), *row);
             let seen = row_texts::ALL.map(|which| shared.get(at, which));
-            assert_eq!(seen, borrowed(row));
+            assert_eq!(owned(seen), *row);
         }
         // A row of the first type and status takes a byte for each.
         let before = texts.filling.len();

@@ -169,7 +169,9 @@ impl Pane for Browser {
                 return cx.open_url(url, "this resource has no external_url").into();
             }
             Action::Copy => {
-                let id = self.selected().and_then(|r| r.id().map(str::to_owned));
+                let id = self
+                    .selected()
+                    .and_then(|r| r.id().map(|id| id.to_string()));
                 return cx.copy(id, "resource id").into();
             }
             // Every list reports on its row: the main one, and a list of one type opened over

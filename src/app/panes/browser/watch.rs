@@ -86,7 +86,7 @@ impl Watch {
     /// The mark on `row`, if any.
     pub fn mark(&self, row: RowView<'_>) -> Option<Mark> {
         let id = row.id()?;
-        self.marks.get(id).map(|(mark, _)| *mark)
+        self.marks.get(&*id).map(|(mark, _)| *mark)
     }
 
     /// How many rows carry each mark (new, changed, gone), for the title.
@@ -137,7 +137,10 @@ impl Side {
         let watch = browser.watch.as_ref();
         Side {
             bodies: browser.bodies(),
-            ids: rows.iter().map(|r| r.id().map(Box::from)).collect(),
+            ids: rows
+                .iter()
+                .map(|r| r.id().map(Box::<str>::from))
+                .collect(),
             body: rows.iter().map(|r| r.body).collect(),
             gone: rows
                 .iter()
@@ -393,7 +396,7 @@ impl Browser {
             let Some(row) = before.get(index) else {
                 continue;
             };
-            let Some(id) = row.id().map(Box::from) else {
+            let Some(id) = row.id().map(Box::<str>::from) else {
                 continue;
             };
             if previously_gone.contains(&id) && !watch.marks.contains_key(&id) {
@@ -440,11 +443,13 @@ impl Browser {
         if gone.is_empty() {
             return Vec::new();
         }
-        let here = self.selected().and_then(|row| row.id().map(Box::from));
+        let here = self
+            .selected()
+            .and_then(|row| row.id().map(Box::<str>::from));
         if let Some(listing) = self.listing.loaded_mut() {
             listing
                 .rows
-                .retain(|r| r.id().is_none_or(|id| !gone.contains(id)));
+                .retain(|r| r.id().is_none_or(|id| !gone.contains(&*id)));
         }
         self.visible.clear();
         let mut commands: Vec<Command> = self.sort_restarted().into_iter().collect();
