@@ -90,7 +90,7 @@ fn main() {
         ("  their columns' texts", rows.text_bytes()),
         (
             "  the rows shown (visible)",
-            app.browser.visible.capacity() * size_of::<usize>(),
+            app.browser.visible.capacity_bytes(),
         ),
     ];
     let mut rest = held;

@@ -60,7 +60,7 @@ fn shown_ids(app: &App) -> Vec<String> {
     app.browser
         .visible
         .iter()
-        .map(|&i| {
+        .map(|i| {
             app.browser
                 .rows()
                 .at(i)
@@ -107,7 +107,7 @@ fn typing_searches_every_field_in_a_job_and_the_newest_query_wins() {
             "r0", "r3", "r6", "r9", "r12", "r15", "r18", "r21", "r24", "r27"
         ]
     );
-    let row = app.browser.visible[1];
+    let row = app.browser.visible.get(1).unwrap();
     assert_eq!(app.browser.note(row), Some("properties.owner: alice"));
     assert_eq!(app.activity(), None);
     // Typing on tests only the rows the shorter text found.
@@ -135,7 +135,7 @@ fn a_name_found_in_a_column_has_no_note_and_esc_clears_the_search() {
         app.browser
             .visible
             .iter()
-            .all(|&i| app.browser.note(i).is_none())
+            .all(|i| app.browser.note(i).is_none())
     );
     let commands = press(&mut app, KeyCode::Esc);
     assert!(jobs(&commands).is_empty());

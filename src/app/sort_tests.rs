@@ -57,7 +57,7 @@ fn loaded(names: &[Option<&str>]) -> App {
 fn ids(app: &App) -> Vec<String> {
     let rows = app.browser.rows();
     (app.browser.visible.iter())
-        .map(|&i| rows.at(i).id().map_or(String::new(), |id| id.to_string()))
+        .map(|i| rows.at(i).id().map_or(String::new(), |id| id.to_string()))
         .collect()
 }
 
@@ -230,7 +230,7 @@ fn a_large_list_is_sorted_by_a_job_and_a_page_arriving_meanwhile_joins_in() {
     assert_eq!(ids[n + 1], format!("r{}", n + 1), "the nameless one last");
     let rows = app.browser.rows();
     let names: Vec<&str> = (app.browser.visible.iter())
-        .filter_map(|&i| rows.at(i).title())
+        .filter_map(|i| rows.at(i).title())
         .collect();
     assert!(names.is_sorted_by(|a, b| a >= b), "descending");
     assert_eq!(selected(&app), "r1", "the cursor stays on its row");

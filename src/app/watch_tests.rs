@@ -88,7 +88,7 @@ fn ids(app: &App) -> Vec<String> {
     app.browser
         .visible
         .iter()
-        .filter_map(|&i| Some(app.browser.rows().at(i).id()?.to_string()))
+        .filter_map(|i| Some(app.browser.rows().at(i).id()?.to_string()))
         .collect()
 }
 

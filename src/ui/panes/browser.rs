@@ -323,10 +323,9 @@ fn render_table(
     let height = usize::from(areas.rows.height);
     let cursor = browser.cursor;
     let end = (cursor.offset + height).min(browser.visible.len());
-    let rows = browser.visible[cursor.offset.min(end)..end]
-        .iter()
+    let rows = (browser.visible.range(cursor.offset..end))
         .enumerate()
-        .map(|(i, &row)| {
+        .map(|(i, row)| {
             let selected = cursor.offset + i == cursor.selected;
             let cells: Vec<Line<'static>> = columns
                 .iter()

@@ -175,13 +175,13 @@ impl Browser {
     /// its row while that row is shown, or goes to the resource a reload is looking for
     /// ([`Browser::reselect`]) once it shows.
     pub fn refresh_visible(&mut self, height: usize) {
-        let selected_row = self.visible.get(self.cursor.selected).copied();
-        self.visible = self.passing_rows();
+        let selected_row = self.visible.get(self.cursor.selected);
+        self.visible = self.passing_rows().into();
         let rows = self.rows();
         let wanted = self.reselect.as_deref().and_then(|id| {
             self.visible
                 .iter()
-                .position(|&i| rows.at(i).id().as_deref() == Some(id))
+                .position(|i| rows.at(i).id().as_deref() == Some(id))
         });
         let index = match wanted {
             Some(at) => {
@@ -189,7 +189,7 @@ impl Browser {
                 at
             }
             None => selected_row
-                .and_then(|row| self.visible.iter().position(|&v| v == row))
+                .and_then(|row| self.visible.position(row))
                 .unwrap_or(0),
         };
         self.cursor.select(index, self.visible.len(), height);

@@ -15,6 +15,7 @@ mod reload;
 pub mod row;
 mod row_texts;
 pub mod rows;
+pub mod shown;
 pub mod sort;
 mod spill;
 pub mod summary;
@@ -97,7 +98,7 @@ pub struct Browser {
     /// `:where EXPR`, while one is applied.
     pub where_: Option<find::Where>,
     /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
-    pub visible: Vec<usize>,
+    pub visible: shown::Shown,
     pub cursor: ListCursor,
     /// Every type seen in any page, for the picker and completion.
     pub types_seen: BTreeSet<String>,
@@ -161,7 +162,7 @@ impl Browser {
 
     /// The row under the cursor.
     pub fn selected(&self) -> Option<RowView<'_>> {
-        let index = *self.visible.get(self.cursor.selected)?;
+        let index = self.visible.get(self.cursor.selected)?;
         self.rows().get(index)
     }
 

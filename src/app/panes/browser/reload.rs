@@ -153,7 +153,7 @@ impl Browser {
                 .iter()
                 .position(|&i| rows.at(i).id().as_deref() == Some(id))
         });
-        self.visible = visible;
+        self.visible = visible.into();
         let len = self.visible.len();
         self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));
         self.cursor.offset = self.cursor.selected.saturating_sub(from_top);

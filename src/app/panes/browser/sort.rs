@@ -6,6 +6,7 @@
 
 use super::Browser;
 use super::ordering::{self, SortKeys, SortSpec};
+use super::shown::Shown;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 
@@ -163,9 +164,9 @@ impl Browser {
     }
 
     /// The visible rows in the order of `order` (every loaded row's index, once each).
-    fn visible_in(&self, order: impl Iterator<Item = usize>) -> Vec<usize> {
+    fn visible_in(&self, order: impl Iterator<Item = usize>) -> Shown {
         let mut passes = vec![false; self.rows().len()];
-        for &i in &self.visible {
+        for i in self.visible.iter() {
             passes[i] = true;
         }
         order.filter(|&i| passes[i]).collect()
@@ -180,25 +181,23 @@ impl Browser {
         let here = self.selected_index();
         let rows = self.rows();
         ordering::merge(&mut order, (first_row..rows.len()).collect(), rows, spec);
-        let new = self
-            .visible
-            .split_off(first_visible.min(self.visible.len()));
-        let mut visible = std::mem::take(&mut self.visible);
+        let new = self.visible.split_off(first_visible);
+        let mut visible: Vec<usize> = self.visible.iter().collect();
         ordering::merge(&mut visible, new, self.rows(), spec);
-        self.visible = visible;
+        self.visible = visible.into();
         self.sorting.order = Some(order);
         self.keep_cursor_on(here, height);
     }
 
     /// The row (its index in the listing) under the cursor.
     fn selected_index(&self) -> Option<usize> {
-        self.visible.get(self.cursor.selected).copied()
+        self.visible.get(self.cursor.selected)
     }
 
     /// The cursor back on `row` wherever it moved to in `visible` (when it is still there).
     fn keep_cursor_on(&mut self, row: Option<usize>, height: usize) {
         let len = self.visible.len();
-        match row.and_then(|row| self.visible.iter().position(|&v| v == row)) {
+        match row.and_then(|row| self.visible.position(row)) {
             Some(at) => self.cursor.select(at, len, height),
             None => self.cursor.keep_visible(len, height),
         }

@@ -396,7 +396,7 @@ impl Browser {
         };
         let items = Items::Rows {
             bodies: self.bodies(),
-            ids: (self.visible.iter().map(|&i| rows.at(i)))
+            ids: (self.visible.iter().map(|i| rows.at(i)))
                 .filter(|&row| !gone(row))
                 .map(|row| row.body)
                 .collect(),

@@ -137,10 +137,7 @@ impl Side {
         let watch = browser.watch.as_ref();
         Side {
             bodies: browser.bodies(),
-            ids: rows
-                .iter()
-                .map(|r| r.id().map(Box::<str>::from))
-                .collect(),
+            ids: rows.iter().map(|r| r.id().map(Box::<str>::from)).collect(),
             body: rows.iter().map(|r| r.body).collect(),
             gone: rows
                 .iter()

@@ -150,7 +150,7 @@ fn enter_on_a_status_lists_only_the_rows_of_that_status() {
     let shown: Vec<_> = list
         .visible
         .iter()
-        .map(|&i| list.rows().at(i).status())
+        .map(|i| list.rows().at(i).status())
         .collect();
     assert_eq!(shown, [Some("failed"), Some("failed")]);
 }
