@@ -172,7 +172,7 @@ fn fold(text: &str, out: &mut Vec<u8>) {
 }
 
 /// One column's keys of the first rows, for a job: where each row's texts are and the listing's
-/// texts shared (a copy of eight bytes a row on the UI thread); the job reads the keys.
+/// texts shared (a copy of four bytes a row on the UI thread); the job reads the keys.
 #[derive(Clone, Debug, Default)]
 pub struct SortKeys {
     texts: SharedTexts,

@@ -95,7 +95,7 @@ impl Rows {
     }
 
     /// The first `count` rows' texts as they are now, for a job: where each row's are, and the
-    /// texts shared (see [`Texts::share`]). A copy of eight bytes a row, and of the chunk being
+    /// texts shared (see [`Texts::share`]). A copy of four bytes a row, and of the chunk being
     /// filled.
     pub fn share_texts(&self, count: usize) -> (Vec<TextsAt>, SharedTexts) {
         let list = &self.list[..count.min(self.list.len())];
