@@ -176,12 +176,28 @@ pub struct Note {
 /// How `needle` is in the row whose JSON is `json`; `None` when no value holds it. With
 /// [`Found::Field`], `note` says which field.
 pub fn find(json: &str, needle: &Needle, note: &mut Note) -> Option<Found> {
+    search(json, needle, Some(note)).map(|found| found.unwrap_or(Found::Field))
+}
+
+/// Whether some value of `json` holds `needle`, as [`find`] says, without working out which
+/// field: most rows are answered from the text alone, where naming the field walks the row. A
+/// search over many rows answers with this first, and names the fields after.
+pub fn holds(json: &str, needle: &Needle) -> bool {
+    search(json, needle, None).is_some()
+}
+
+/// [`find`], or with no `note` to write, [`holds`]: `Some(None)` when the row holds the needle
+/// and the walk that would say how was not made.
+fn search(json: &str, needle: &Needle, note: Option<&mut Note>) -> Option<Option<Found>> {
+    let name_field = note.is_some();
+    let mut unused = Note::default();
+    let note = note.unwrap_or(&mut unused);
     let malformed = !json.trim_start().starts_with('{');
     if malformed && needle.is_in(MALFORMED) {
-        return Some(Found::Column);
+        return Some(Some(Found::Column));
     }
     if needle.ascii.is_none() || memchr::memchr(b'\\', json.as_bytes()).is_some() {
-        return find_by_walking(json, needle, None, note);
+        return find_by_walking(json, needle, None, note).map(Some);
     }
     // Without an escape, every value's text is in the JSON as it is: where the needle is in
     // the text settles most rows, and tells the walk which values to look at.
@@ -196,6 +212,7 @@ pub fn find(json: &str, needle: &Needle, note: &mut Note) -> Option<Found> {
         let mut hits = needle.in_values(json, lowercase)?;
         match hits.next_start() {
             Ok(None) => None,
+            Ok(Some(_)) if !name_field => Some(None),
             Ok(Some(at)) => find_by_walking(
                 json,
                 needle,
@@ -204,8 +221,9 @@ pub fn find(json: &str, needle: &Needle, note: &mut Note) -> Option<Found> {
                     next: Some(at),
                 }),
                 note,
-            ),
-            Err(Unsure) => find_by_walking(json, needle, None, note),
+            )
+            .map(Some),
+            Err(Unsure) => find_by_walking(json, needle, None, note).map(Some),
         }
     })
 }
@@ -688,6 +706,33 @@ mod tests {
     }
 
     const ROW: &str = r#"{"id":"r1","type":"repo","name":"alpha-copy-3","display_name":"Alpha","status":"active","properties":{"owner":{"name":"Zoë"},"tags":["x","Blue Sky"],"stars":1.50,"odd key":true,"esc":"a\"b\u00e9"}}"#;
+
+    /// What [`holds`] answers without naming a field is what [`find`] answers naming it.
+    #[test]
+    fn holds_agrees_with_find() {
+        let rows = [
+            ROW,
+            r#"{"id":"r1","name":"x","properties":{"k":"Zoë zed","n":12.5,"key zed":1}}"#,
+            r#"{"id":"r1","properties":{"a":"un\"zed\"","b":[true,null,"ZED"]}}"#,
+            r#"{"id":"r1","properties":{"zed":1,"s":"a string that never ends}}"#,
+            r#""a zed string, an item that is no object""#,
+            r#"["malformed", 12.5]"#,
+        ];
+        for needle in [
+            "zed", "ZED", "zoë", "12.5", "key", "blue", "alpha", "1.50", "mal", "\"", "e",
+        ] {
+            let needle = Needle::new(needle).unwrap();
+            for row in rows {
+                let found = find(row, &needle, &mut Note::default());
+                assert_eq!(
+                    holds(row, &needle),
+                    found.is_some(),
+                    "{row} {}",
+                    needle.text()
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_column_match_says_nothing_beside_the_row() {

@@ -119,7 +119,7 @@ impl Browser {
         let count = new.len();
         let picked = narrowing::pick(first, new.map(|r| r.body), |_| true, count);
         self.narrowings_mut()
-            .filter_map(|n| n.test_rows(&bodies, picked.clone(), false, ids))
+            .filter_map(|n| n.test_rows(&bodies, picked.clone(), ids))
             .collect()
     }
 
@@ -207,21 +207,35 @@ impl Browser {
         }
     }
 
-    /// A query's job answered: its rows are shown or hidden. When some rows could not be read,
-    /// or a `:where` failed on some (they are left out): what to say. The answer of a job no
-    /// query owns any more (a stale one) changes nothing.
+    /// A query's job answered: its rows are shown or hidden, and a search that found them
+    /// without naming their fields names them in a job of its own. When some rows could not be
+    /// read, or a `:where` failed on some (they are left out): what to say. The answer of a job
+    /// no query owns any more (a stale one) changes nothing.
     pub fn on_tested(
         &mut self,
         id: RequestId,
         mut tested: Tested,
         height: usize,
-    ) -> Option<String> {
+        ids: &mut RequestIds,
+    ) -> (Option<String>, Vec<Command>) {
         let taken = self.narrowings_mut().any(|n| n.on_tested(id, &mut tested));
         if !taken {
-            return None;
+            return (None, Vec::new());
         }
         self.refresh_visible(height);
-        match (&tested.unreadable, &tested.first_failure) {
+        let naming = match self.listing.loaded() {
+            Some(listing) => {
+                let (bodies, rows) = (listing.bodies.clone(), &listing.rows);
+                let body = |row: usize| rows.at(row).body;
+                let search = self.search.as_mut();
+                search
+                    .and_then(|s| s.name_fields(&bodies, body, ids))
+                    .into_iter()
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let said = match (&tested.unreadable, &tested.first_failure) {
             (Some(error), _) => Some(format!(
                 "some rows could not be read, they are left out: {}",
                 sanitize::line(error)
@@ -233,7 +247,8 @@ impl Browser {
                 sanitize::line(failure)
             )),
             (None, None) => None,
-        }
+        };
+        (said, naming)
     }
 
     /// How far the queries' jobs are, for the status bar.

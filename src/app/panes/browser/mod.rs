@@ -563,11 +563,13 @@ mod tests {
     }
 
     /// The `/` text changed: its jobs run here and answer.
+    /// The `/` text changed: its jobs (and those they call for) run here and answer.
     fn search(b: &mut Browser, ids: &mut RequestIds) {
-        for command in b.search_changed(ids, 10) {
+        let mut commands = b.search_changed(ids, 10);
+        while let Some(command) = commands.pop() {
             if let Command::Run { id, job } = command {
                 let tested = job.run().take().expect("rows tested");
-                b.on_tested(id, tested, 10);
+                commands.extend(b.on_tested(id, tested, 10, ids).1);
             }
         }
     }
@@ -584,6 +586,45 @@ mod tests {
         b.filter.set("ROW 2");
         search(&mut b, &mut ids);
         assert_eq!(b.visible.len(), 11, "row 2 and row 20..29");
+    }
+
+    /// Over many rows, `/` shows which rows hold the text as soon as that is known, and names
+    /// the field each was found by in a second job: the rows stay while their notes come.
+    #[test]
+    fn a_search_over_many_rows_shows_its_rows_then_names_their_fields() {
+        let (mut b, mut ids, id) = started();
+        let count = narrowing::NAME_FIELDS_AFTER + 2;
+        let rows: Vec<_> = (0..count)
+            .map(|i| {
+                let owner = if i % 2 == 0 { "Zed" } else { "Amy" };
+                json!({"id": format!("r{i}"), "type": "repo", "properties": {"owner": owner}})
+            })
+            .collect();
+        b.on_page(id, Ok(raw(json!({"resources": rows}))), &mut ids, 10);
+        b.filter.set("zed");
+        let mut first = b.search_changed(&mut ids, 10);
+        let Some(Command::Run { id, job }) = first.pop() else {
+            panic!("a job")
+        };
+        let tested = job.run().take().expect("rows tested");
+        let (said, mut naming) = b.on_tested(id, tested, 10, &mut ids);
+        assert_eq!(said, None);
+        assert_eq!(b.visible.len(), count / 2, "the rows show at once");
+        assert_eq!(b.note(0), None, "not named yet");
+        let Some(Command::Run { id, job }) = naming.pop() else {
+            panic!("a job naming the fields")
+        };
+        let tested = job.run().take().expect("rows named");
+        let (_, more) = b.on_tested(id, tested, 10, &mut ids);
+        assert!(more.is_empty());
+        assert_eq!(b.visible.len(), count / 2);
+        assert_eq!(b.note(0), Some("properties.owner: Zed"));
+        assert_eq!(b.note(count - 2), Some("properties.owner: Zed"));
+        assert_eq!(b.note(1), None, "not found");
+        // A longer text narrows from the rows found, named or not.
+        b.filter.set("zed!");
+        search(&mut b, &mut ids);
+        assert!(b.visible.is_empty());
     }
 
     /// A server that ignores `type`: only the asked type is shown. The counts differ (6 repo,

@@ -26,6 +26,12 @@ const CHECK_EVERY: usize = 1024;
 /// done sooner on one thread than threads are started).
 const ROWS_PER_THREAD: usize = 10_000;
 
+/// A search's first pass over more rows than this answers which rows hold the text first, and
+/// a second job then names the field that let each through: nearly every row found by a field
+/// the table does not show is walked to name it, five times the work of finding it (`/al` over
+/// 100,000 rows: 14 ms to answer, 70 ms to name).
+pub(super) const NAME_FIELDS_AFTER: usize = 20_000;
+
 /// What a row's JSON is tested with.
 #[derive(Clone, Debug)]
 pub enum Test {
@@ -54,6 +60,8 @@ pub struct TestRows {
     pub ids: Vec<BodyId>,
     pub rows: Vec<usize>,
     pub test: Test,
+    /// For a search: whether to name the field each row was found by (else only which pass).
+    pub names_fields: bool,
 }
 
 /// What a [`TestRows`] found.
@@ -155,6 +163,11 @@ impl TestRows {
             }
             let index = self.rows[first + position];
             match &self.test {
+                Test::Search(needle) if !self.names_fields => {
+                    if field_search::holds(json, needle) {
+                        tested.passed.push(index);
+                    }
+                }
                 Test::Search(needle) => {
                     if let Some(found) = field_search::find(json, needle, &mut note) {
                         tested.passed.push(index);
@@ -306,6 +319,17 @@ impl Notes {
     }
 }
 
+/// What a job of a query is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// The first test of the rows loaded when the query began; `named` if it names fields.
+    First { named: bool },
+    /// The rows of a page that arrived since.
+    NewRows,
+    /// Naming the fields of the rows a first pass let through without naming them.
+    Naming,
+}
+
 /// One query (`/` or `:where`) applied to the listing, and its jobs.
 #[derive(Clone, Debug)]
 pub struct Narrowing {
@@ -313,8 +337,10 @@ pub struct Narrowing {
     results: Results,
     /// Until the first pass of `test` answers: what was shown before (`None`: every row).
     meanwhile: Option<Option<Results>>,
-    /// Jobs in flight, each with whether it is the first pass over the rows loaded.
-    jobs: Vec<(RequestId, bool)>,
+    /// Jobs in flight.
+    jobs: Vec<(RequestId, Pass)>,
+    /// Rows a first pass let through without naming their fields, for [`Narrowing::name_fields`].
+    unnamed: Vec<usize>,
     /// How far the jobs in flight are, for the status bar: (rows done, rows in all).
     progress: HashMap<RequestId, (u64, u64)>,
 }
@@ -347,6 +373,7 @@ impl Narrowing {
             results: Results::default(),
             meanwhile,
             jobs: Vec::new(),
+            unnamed: Vec::new(),
             progress: HashMap::new(),
         };
         if let Some((bodies, body_ids)) = rows {
@@ -360,37 +387,63 @@ impl Narrowing {
                 .as_ref()
                 .map_or(body_ids.size_hint().0, RowSet::count);
             let picked = pick(0, body_ids, keep, count);
-            commands.extend(narrowing.test_rows(bodies, picked, true, ids));
+            let named = !matches!(narrowing.test, Test::Search(_)) || count <= NAME_FIELDS_AFTER;
+            let pass = Pass::First { named };
+            commands.extend(narrowing.run(bodies, picked, pass, ids));
         }
         narrowing
     }
 
-    /// Whether every loaded row has been tested (no job in flight).
+    /// Whether every loaded row has been tested (the fields that let rows through may still be
+    /// being named).
     fn complete(&self) -> bool {
-        self.jobs.is_empty() && self.meanwhile.is_none()
+        self.jobs.iter().all(|(_, pass)| *pass == Pass::Naming) && self.meanwhile.is_none()
     }
 
-    /// Tests the rows `picked`: those of a new page, or all for a first pass.
+    /// Tests the rows `picked` of a page that arrived.
     pub fn test_rows(
         &mut self,
         bodies: &Bodies,
+        picked: Picked,
+        ids: &mut RequestIds,
+    ) -> Option<Command> {
+        self.run(bodies, picked, Pass::NewRows, ids)
+    }
+
+    /// After a first pass that did not name fields: a job naming the fields of the rows it let
+    /// through (`body` gives a row's body).
+    pub fn name_fields(
+        &mut self,
+        bodies: &Bodies,
+        body: impl Fn(usize) -> BodyId,
+        ids: &mut RequestIds,
+    ) -> Option<Command> {
+        let rows = std::mem::take(&mut self.unnamed);
+        let body_ids = rows.iter().map(|&row| body(row)).collect();
+        self.run(bodies, (rows, body_ids), Pass::Naming, ids)
+    }
+
+    fn run(
+        &mut self,
+        bodies: &Bodies,
         (rows, body_ids): Picked,
-        first_pass: bool,
+        pass: Pass,
         ids: &mut RequestIds,
     ) -> Option<Command> {
         if rows.is_empty() {
-            if first_pass {
+            if matches!(pass, Pass::First { .. }) {
                 self.meanwhile = None;
             }
             return None;
         }
         let id = ids.issue();
-        self.jobs.push((id, first_pass));
+        self.jobs.push((id, pass));
         let job = Work::new(TestRows {
             bodies: bodies.clone(),
             ids: body_ids,
             rows,
             test: self.test.clone(),
+            names_fields: pass != Pass::First { named: false },
         });
         Some(Command::Run { id, job })
     }
@@ -401,6 +454,7 @@ impl Narrowing {
         let cancels = self.cancel();
         self.results = Results::default();
         self.meanwhile = None;
+        self.unnamed.clear();
         cancels
     }
 
@@ -429,14 +483,17 @@ impl Narrowing {
         let Some(at) = self.jobs.iter().position(|(job, _)| *job == id) else {
             return false;
         };
-        let (_, first_pass) = self.jobs.remove(at);
+        let (_, pass) = self.jobs.remove(at);
         self.progress.remove(&id);
         for &index in &tested.passed {
             self.results.passes.insert(index);
         }
         self.results.notes.add(std::mem::take(&mut tested.notes));
-        if first_pass {
+        if let Pass::First { named } = pass {
             self.meanwhile = None;
+            if !named {
+                self.unnamed = std::mem::take(&mut tested.passed);
+            }
         }
         true
     }

@@ -245,10 +245,11 @@ impl Pane for Browser {
                     return Outcome::done();
                 };
                 let height = self.table_height(cx.body);
-                if let Some(said) = self.on_tested(id, tested, height) {
+                let (said, naming) = self.on_tested(id, tested, height, cx.ids);
+                if let Some(said) = said {
                     cx.error(said);
                 }
-                Outcome::done()
+                naming.into()
             }
             Delivery::Job(diff) if self.compares(id) => {
                 match diff.take::<Result<LookDiff, String>>() {
