@@ -117,7 +117,7 @@ impl Browser {
         let bodies = listing.bodies.clone();
         let new = listing.rows.from(first);
         let count = new.len();
-        let picked = narrowing::pick(first, new.map(|r| r.body), |_| true, count);
+        let picked = narrowing::pick(first, new.map(|r| r.body), None, count);
         self.narrowings_mut()
             .filter_map(|n| n.test_rows(&bodies, picked.clone(), ids))
             .collect()
@@ -223,17 +223,9 @@ impl Browser {
             return (None, Vec::new());
         }
         self.refresh_visible(height);
-        let naming = match self.listing.loaded() {
-            Some(listing) => {
-                let (bodies, rows) = (listing.bodies.clone(), &listing.rows);
-                let body = |row: usize| rows.at(row).body;
-                let search = self.search.as_mut();
-                search
-                    .and_then(|s| s.name_fields(&bodies, body, ids))
-                    .into_iter()
-                    .collect()
-            }
-            None => Vec::new(),
+        let naming = match (self.listing.loaded(), self.search.as_mut()) {
+            (Some(listing), Some(search)) => search.name_fields(&listing.bodies, ids),
+            _ => None,
         };
         let said = match (&tested.unreadable, &tested.first_failure) {
             (Some(error), _) => Some(format!(
@@ -248,7 +240,7 @@ impl Browser {
             )),
             (None, None) => None,
         };
-        (said, naming)
+        (said, naming.into_iter().collect())
     }
 
     /// How far the queries' jobs are, for the status bar.

@@ -58,7 +58,7 @@ pub struct TestRows {
     pub bodies: Bodies,
     /// The rows' bodies, and the rows' indices in the listing, in the same order.
     pub ids: Vec<BodyId>,
-    pub rows: Vec<usize>,
+    pub rows: RowIndices,
     pub test: Test,
     /// For a search: whether to name the field each row was found by (else only which pass).
     pub names_fields: bool,
@@ -69,6 +69,9 @@ pub struct TestRows {
 pub struct Tested {
     /// The rows that pass, by index in the listing, in order.
     pub passed: Vec<usize>,
+    /// For a search that did not name fields: the bodies of the rows that pass, in the same
+    /// order, for the job that names them (not looked up again on the UI thread).
+    pub passed_bodies: Vec<BodyId>,
     /// Beside a row found by a field the table does not show: that field and its value.
     pub notes: NoteList,
     /// Rows the test failed on (a `:where` that cannot be applied to them), and the first
@@ -80,25 +83,57 @@ pub struct Tested {
 }
 
 /// The rows a job tests: their indices in the listing and, in the same order, their bodies.
-pub type Picked = (Vec<usize>, Vec<BodyId>);
+pub type Picked = (RowIndices, Vec<BodyId>);
 
-/// The rows from `first` on (`bodies`: theirs, in order) that `keep` lets through, in one pass
-/// on the UI thread: only the two lists the job takes are built, each made once at its size
-/// (`count`, how many pass: a million rows are picked without the lists growing by copies).
+/// Which rows of the listing a job tests, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowIndices {
+    /// Every row from this one on, as many as there are bodies (a first pass, a page): not
+    /// listed one by one on the UI thread, where a million took 10 ms.
+    From(usize),
+    /// These (the rows a shorter text found, the rows to name fields of).
+    Listed(Vec<usize>),
+}
+
+impl Default for RowIndices {
+    fn default() -> Self {
+        RowIndices::Listed(Vec::new())
+    }
+}
+
+impl RowIndices {
+    /// The index of the `position`-th row tested.
+    fn at(&self, position: usize) -> usize {
+        match self {
+            RowIndices::From(first) => first + position,
+            RowIndices::Listed(rows) => rows[position],
+        }
+    }
+}
+
+/// The rows from `first` on (`bodies`: theirs, in order) that `keep` lets through (all of them
+/// without it), in one pass on the UI thread: only the lists the job takes are built, each made
+/// once at its size (`count`, how many pass: a million rows are picked without the lists
+/// growing by copies).
 pub fn pick(
     first: usize,
     bodies: impl Iterator<Item = BodyId>,
-    keep: impl Fn(usize) -> bool,
+    keep: Option<&RowSet>,
     count: usize,
 ) -> Picked {
+    let Some(keep) = keep else {
+        let mut ids = Vec::with_capacity(count);
+        ids.extend(bodies);
+        return (RowIndices::From(first), ids);
+    };
     let (mut rows, mut ids) = (Vec::with_capacity(count), Vec::with_capacity(count));
     for (index, body) in (first..).zip(bodies) {
-        if keep(index) {
+        if keep.contains(index) {
             rows.push(index);
             ids.push(body);
         }
     }
-    (rows, ids)
+    (RowIndices::Listed(rows), ids)
 }
 
 impl Job for TestRows {
@@ -127,6 +162,7 @@ impl Job for TestRows {
         let mut tested = parts.remove(0);
         for part in parts {
             tested.passed.extend(part.passed);
+            tested.passed_bodies.extend(part.passed_bodies);
             tested.notes.append(part.notes);
             tested.failed += part.failed;
             if tested.first_failure.is_none() {
@@ -161,11 +197,12 @@ impl TestRows {
                 let all = done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
                 progress.set(all as u64, total as u64);
             }
-            let index = self.rows[first + position];
+            let index = self.rows.at(first + position);
             match &self.test {
                 Test::Search(needle) if !self.names_fields => {
                     if field_search::holds(json, needle) {
                         tested.passed.push(index);
+                        tested.passed_bodies.push(self.ids[first + position]);
                     }
                 }
                 Test::Search(needle) => {
@@ -339,8 +376,9 @@ pub struct Narrowing {
     meanwhile: Option<Option<Results>>,
     /// Jobs in flight.
     jobs: Vec<(RequestId, Pass)>,
-    /// Rows a first pass let through without naming their fields, for [`Narrowing::name_fields`].
-    unnamed: Vec<usize>,
+    /// Rows a first pass let through without naming their fields, and their bodies, for
+    /// [`Narrowing::name_fields`].
+    unnamed: Picked,
     /// How far the jobs in flight are, for the status bar: (rows done, rows in all).
     progress: HashMap<RequestId, (u64, u64)>,
 }
@@ -373,20 +411,15 @@ impl Narrowing {
             results: Results::default(),
             meanwhile,
             jobs: Vec::new(),
-            unnamed: Vec::new(),
+            unnamed: Picked::default(),
             progress: HashMap::new(),
         };
         if let Some((bodies, body_ids)) = rows {
             // Typing on: only the rows the shorter text found can hold the longer one.
-            let keep = |i| {
-                narrowed_from
-                    .as_ref()
-                    .is_none_or(|passes| passes.contains(i))
-            };
             let count = narrowed_from
                 .as_ref()
                 .map_or(body_ids.size_hint().0, RowSet::count);
-            let picked = pick(0, body_ids, keep, count);
+            let picked = pick(0, body_ids, narrowed_from.as_ref(), count);
             let named = !matches!(narrowing.test, Test::Search(_)) || count <= NAME_FIELDS_AFTER;
             let pass = Pass::First { named };
             commands.extend(narrowing.run(bodies, picked, pass, ids));
@@ -411,16 +444,10 @@ impl Narrowing {
     }
 
     /// After a first pass that did not name fields: a job naming the fields of the rows it let
-    /// through (`body` gives a row's body).
-    pub fn name_fields(
-        &mut self,
-        bodies: &Bodies,
-        body: impl Fn(usize) -> BodyId,
-        ids: &mut RequestIds,
-    ) -> Option<Command> {
-        let rows = std::mem::take(&mut self.unnamed);
-        let body_ids = rows.iter().map(|&row| body(row)).collect();
-        self.run(bodies, (rows, body_ids), Pass::Naming, ids)
+    /// through.
+    pub fn name_fields(&mut self, bodies: &Bodies, ids: &mut RequestIds) -> Option<Command> {
+        let unnamed = std::mem::take(&mut self.unnamed);
+        self.run(bodies, unnamed, Pass::Naming, ids)
     }
 
     fn run(
@@ -430,7 +457,7 @@ impl Narrowing {
         pass: Pass,
         ids: &mut RequestIds,
     ) -> Option<Command> {
-        if rows.is_empty() {
+        if body_ids.is_empty() {
             if matches!(pass, Pass::First { .. }) {
                 self.meanwhile = None;
             }
@@ -454,7 +481,7 @@ impl Narrowing {
         let cancels = self.cancel();
         self.results = Results::default();
         self.meanwhile = None;
-        self.unnamed.clear();
+        self.unnamed = Picked::default();
         cancels
     }
 
@@ -492,7 +519,8 @@ impl Narrowing {
         if let Pass::First { named } = pass {
             self.meanwhile = None;
             if !named {
-                self.unnamed = std::mem::take(&mut tested.passed);
+                let rows = RowIndices::Listed(std::mem::take(&mut tested.passed));
+                self.unnamed = (rows, std::mem::take(&mut tested.passed_bodies));
             }
         }
         true
