@@ -5,7 +5,7 @@
 use super::Browser;
 use super::bodies::{Bodies, BodyId};
 use super::field_search::Needle;
-use super::narrowing::{self, Narrowing, RowSet, Test, Tested};
+use super::narrowing::{self, Answered, Narrowing, RowSet, Test, Tested};
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::jq::Program;
 use crate::sanitize;
@@ -218,11 +218,14 @@ impl Browser {
         height: usize,
         ids: &mut RequestIds,
     ) -> (Option<String>, Vec<Command>) {
-        let taken = self.narrowings_mut().any(|n| n.on_tested(id, &mut tested));
-        if !taken {
-            return (None, Vec::new());
+        let answered = self
+            .narrowings_mut()
+            .find_map(|n| n.on_tested(id, &mut tested));
+        match answered {
+            None => return (None, Vec::new()),
+            Some(Answered::Rows) => self.refresh_visible(height),
+            Some(Answered::Notes) => {}
         }
-        self.refresh_visible(height);
         let naming = match (self.listing.loaded(), self.search.as_mut()) {
             (Some(listing), Some(search)) => search.name_fields(&listing.bodies, ids),
             _ => None,

@@ -367,6 +367,16 @@ enum Pass {
     Naming,
 }
 
+/// What a query's job answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answered {
+    /// Which rows pass: the rows shown are worked out again.
+    Rows,
+    /// Only the fields the rows passing were found by: the rows shown stay as they are (a
+    /// million of them are not worked out again on the UI thread for notes).
+    Notes,
+}
+
 /// One query (`/` or `:where`) applied to the listing, and its jobs.
 #[derive(Clone, Debug)]
 pub struct Narrowing {
@@ -506,16 +516,18 @@ impl Narrowing {
     }
 
     /// A job answered: its rows are known. Returns false for a job that is not this query's.
-    pub fn on_tested(&mut self, id: RequestId, tested: &mut Tested) -> bool {
-        let Some(at) = self.jobs.iter().position(|(job, _)| *job == id) else {
-            return false;
-        };
+    pub fn on_tested(&mut self, id: RequestId, tested: &mut Tested) -> Option<Answered> {
+        let at = self.jobs.iter().position(|(job, _)| *job == id)?;
         let (_, pass) = self.jobs.remove(at);
         self.progress.remove(&id);
+        self.results.notes.add(std::mem::take(&mut tested.notes));
+        if pass == Pass::Naming {
+            // The rows it named pass already.
+            return Some(Answered::Notes);
+        }
         for &index in &tested.passed {
             self.results.passes.insert(index);
         }
-        self.results.notes.add(std::mem::take(&mut tested.notes));
         if let Pass::First { named } = pass {
             self.meanwhile = None;
             if !named {
@@ -523,7 +535,7 @@ impl Narrowing {
                 self.unnamed = (rows, std::mem::take(&mut tested.passed_bodies));
             }
         }
-        true
+        Some(Answered::Rows)
     }
 
     /// Whether the row at `index` passes (or, while the first pass runs, passed before).
