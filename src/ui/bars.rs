@@ -18,8 +18,11 @@ const WHOLE_UNDER_BANG: &str = " (! whole)";
 /// With fewer cells left for a cut message, it ends with ` (!)` only.
 const WIDE_ENOUGH_TO_SAY_WHOLE: usize = 30;
 
-/// Where appdeck is connected is shown cut to no fewer cells than this, or not at all.
+/// The host appdeck is connected to is shown cut to no fewer cells than this, or not at all.
 const MIN_PLACE: usize = 12;
+
+/// The settings' name (a profile, `demo`) is cut to this many cells at most.
+const MAX_ORIGIN: usize = 16;
 
 pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut name = vec![Span::styled(" appdeck ", theme.title())];
@@ -27,11 +30,13 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     if app.read_only.is_some() {
         name.push(Span::styled(" read-only ", theme.banner()));
     }
-    let place = format!(
-        "│ {} │ {} ",
-        sanitize::line(&app.session.origin),
-        sanitize::line(&app.session.host)
-    );
+    // Which settings are in use (the profile, `demo`) stays whatever is said; the host gives
+    // way to what is said.
+    if !app.session.origin.is_empty() {
+        let origin = fit(&sanitize::line(&app.session.origin), MAX_ORIGIN);
+        name.push(Span::raw(format!("│ {origin} ")));
+    }
+    let place = format!("│ {} ", sanitize::line(&app.session.host));
     let mut said = Vec::new();
     if let Some(activity) = app.activity() {
         said.push(Span::styled(format!("│ {activity} "), theme.warning()));
@@ -55,11 +60,11 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         (None, None) => {}
     }
     let mut budget = usize::from(area.width).saturating_sub(widths(&name));
-    // What is said now goes before where appdeck is connected: on a narrow terminal the place
-    // gives way first, then the message is cut, saying where it is whole.
+    // What is said now goes before the host: on a narrow terminal the host gives way first,
+    // then the message is cut, saying where it is whole.
     let place_room = budget.saturating_sub(widths(&said));
     let mut line = name;
-    if place_room >= place.width().min(MIN_PLACE) {
+    if place_room >= place.width().min(MIN_PLACE) || said.is_empty() {
         let place = match (place.width() <= place_room, said.is_empty()) {
             (true, _) => place,
             (false, true) => fit(&place, place_room),
