@@ -21,7 +21,8 @@ const WIDE_ENOUGH_TO_SAY_WHOLE: usize = 30;
 /// The host appdeck is connected to is shown cut to no fewer cells than this, or not at all.
 const MIN_PLACE: usize = 12;
 
-/// The settings' name (a profile, `demo`) is cut to this many cells at most.
+/// The settings' name (a profile, `demo`) is cut to this many cells at most, and to a quarter
+/// of the width.
 const MAX_ORIGIN: usize = 16;
 
 pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
@@ -33,7 +34,8 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // Which settings are in use (the profile, `demo`) stays whatever is said; the host gives
     // way to what is said.
     if !app.session.origin.is_empty() {
-        let origin = fit(&sanitize::line(&app.session.origin), MAX_ORIGIN);
+        let most = MAX_ORIGIN.min(usize::from(area.width) / 4);
+        let origin = fit(&sanitize::line(&app.session.origin), most);
         name.push(Span::raw(format!("│ {origin} ")));
     }
     let place = format!("│ {} ", sanitize::line(&app.session.host));
