@@ -19,7 +19,7 @@ const WHOLE_UNDER_BANG: &str = " (! whole)";
 const WIDE_ENOUGH_TO_SAY_WHOLE: usize = 30;
 
 /// The host appdeck is connected to is shown cut to no fewer cells than this, or not at all.
-const MIN_PLACE: usize = 12;
+const MIN_HOST: usize = 12;
 
 /// The settings' name (a profile, `demo`) is cut to this many cells at most, and to a quarter
 /// of the width.
@@ -38,7 +38,7 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         let origin = fit(&sanitize::line(&app.session.origin), most);
         name.push(Span::raw(format!("│ {origin} ")));
     }
-    let place = format!("│ {} ", sanitize::line(&app.session.host));
+    let host = format!("│ {} ", sanitize::line(&app.session.host));
     let mut said = Vec::new();
     if let Some(activity) = app.activity() {
         said.push(Span::styled(format!("│ {activity} "), theme.warning()));
@@ -64,17 +64,17 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut budget = usize::from(area.width).saturating_sub(widths(&name));
     // What is said now goes before the host: on a narrow terminal the host gives way first,
     // then the message is cut, saying where it is whole.
-    let place_room = budget.saturating_sub(widths(&said));
+    let host_room = budget.saturating_sub(widths(&said));
     let mut line = name;
-    if place_room >= place.width().min(MIN_PLACE) || said.is_empty() {
-        let place = match (place.width() <= place_room, said.is_empty()) {
-            (true, _) => place,
-            (false, true) => fit(&place, place_room),
+    if host_room >= host.width().min(MIN_HOST) || said.is_empty() {
+        let host = match (host.width() <= host_room, said.is_empty()) {
+            (true, _) => host,
+            (false, true) => fit(&host, host_room),
             // Cut, it still ends with a blank before what is said.
-            (false, false) => format!("{} ", fit(place.trim_end(), place_room - 1)),
+            (false, false) => format!("{} ", fit(host.trim_end(), host_room - 1)),
         };
-        budget -= place.width();
-        line.push(Span::raw(place));
+        budget -= host.width();
+        line.push(Span::raw(host));
     }
     let last = said.len().saturating_sub(1);
     for (i, span) in said.into_iter().enumerate() {

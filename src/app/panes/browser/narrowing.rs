@@ -377,6 +377,14 @@ pub enum Answered {
     Notes,
 }
 
+impl Pass {
+    /// Whether its job names the field each row was found by (every job but a first pass told
+    /// not to).
+    fn names_fields(self) -> bool {
+        self != Pass::First { named: false }
+    }
+}
+
 /// One query (`/` or `:where`) applied to the listing, and its jobs.
 #[derive(Clone, Debug)]
 pub struct Narrowing {
@@ -480,7 +488,7 @@ impl Narrowing {
             ids: body_ids,
             rows,
             test: self.test.clone(),
-            names_fields: pass != Pass::First { named: false },
+            names_fields: pass.names_fields(),
         });
         Some(Command::Run { id, job })
     }
