@@ -252,18 +252,12 @@ fn leaving_the_payload_editor_ends_the_step_u_takes_back() {
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Enter);
     key(&mut app, 'y');
-    assert!(
-        connect(&app).text().starts_with("xy{"),
-        "{}",
-        connect(&app).text()
-    );
+    let typed = connect(&app).text();
+    assert!(typed.starts_with("xy{"), "{typed}");
     press(&mut app, KeyCode::Esc);
     key(&mut app, 'u');
-    assert!(
-        connect(&app).text().starts_with("x{"),
-        "{}",
-        connect(&app).text()
-    );
+    let undone = connect(&app).text();
+    assert!(undone.starts_with("x{"), "{undone}");
 }
 
 #[test]
