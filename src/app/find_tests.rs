@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::harness::{key, page_request, press, settle, type_text};
-use super::panes::browser::narrowing::{RowIndices, TestRows};
+use super::panes::browser::narrowing::{JobRows, TestRows};
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
 
@@ -113,8 +113,11 @@ fn typing_searches_every_field_in_a_job_and_the_newest_query_wins() {
     // Typing on tests only the rows the shorter text found.
     let next = jobs(&key(&mut app, 'e'));
     let tested = next[0].1.get::<TestRows>().expect("a search job");
-    assert_eq!(tested.ids.len(), 10, "{:?}", tested.rows);
-    assert!(matches!(&tested.rows, RowIndices::Listed(rows) if rows.len() == 10));
+    assert!(
+        matches!(&tested.rows, JobRows::Kept { .. }) && tested.rows.len() == 10,
+        "{:?}",
+        tested.rows
+    );
     answer(&mut app, &next[0]);
     assert_eq!(app.browser.visible.len(), 10);
     // A key's name is not a value.

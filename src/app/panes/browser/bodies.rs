@@ -52,7 +52,17 @@ impl Bodies {
         ids: &[BodyId],
         f: impl FnMut(usize, &str) -> ControlFlow<()>,
     ) -> Result<(), BodyError> {
-        self.spill.scan(ids, f)
+        self.scan_by(ids, |id| id, f)
+    }
+
+    /// As [`Bodies::scan`], over the bodies of `items` (rows, say) that `body_of` says.
+    pub fn scan_by<T: Copy>(
+        &self,
+        items: &[T],
+        body_of: impl Fn(T) -> BodyId + Copy,
+        f: impl FnMut(usize, &str) -> ControlFlow<()>,
+    ) -> Result<(), BodyError> {
+        self.spill.scan(items, move |item| body_of(item).0, f)
     }
 }
 

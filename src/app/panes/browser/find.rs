@@ -3,9 +3,10 @@
 //! rows' JSON). `visible` is the rows that pass all three, in the order of the rows.
 
 use super::Browser;
-use super::bodies::{Bodies, BodyId};
+use super::bodies::Bodies;
 use super::field_search::Needle;
-use super::narrowing::{self, Answered, Narrowing, RowSet, Test, Tested};
+use super::narrowing::{Answered, JobRows, Narrowing, RowSet, Test, Tested};
+use super::rows::Rows;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::jq::Program;
 use crate::sanitize;
@@ -100,10 +101,10 @@ impl Browser {
         self.narrowings().next().is_some()
     }
 
-    /// The bodies of the rows loaded, for a job; `None` before the first page.
-    fn all_bodies(&self) -> Option<(&Bodies, impl Iterator<Item = BodyId>)> {
+    /// The rows loaded and their bodies, for a job; `None` before the first page.
+    fn all_bodies(&self) -> Option<(&Bodies, &Rows)> {
         let listing = self.listing.loaded()?;
-        Some((&listing.bodies, listing.rows.bodies()))
+        Some((&listing.bodies, &listing.rows))
     }
 
     /// Rows from `first` on arrived: each query tests them in a job of its own.
@@ -115,9 +116,7 @@ impl Browser {
             return Vec::new();
         };
         let bodies = listing.bodies.clone();
-        let new = listing.rows.from(first);
-        let count = new.len();
-        let picked = narrowing::pick(first, new.map(|r| r.body), None, count);
+        let picked = JobRows::pick(&listing.rows, first, None);
         self.narrowings_mut()
             .filter_map(|n| n.test_rows(&bodies, picked.clone(), ids))
             .collect()

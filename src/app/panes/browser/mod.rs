@@ -13,6 +13,7 @@ pub mod narrowing;
 pub mod ordering;
 mod reload;
 pub mod row;
+pub mod row_list;
 mod row_texts;
 pub mod rows;
 pub mod shown;

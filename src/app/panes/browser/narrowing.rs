@@ -8,13 +8,16 @@
 //! let through stay on screen (all of them, for a first query). A page that arrives later is
 //! tested by a job of its own; its rows show once it answers.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::bodies::{Bodies, BodyId};
+use super::bodies::{Bodies, BodyError, BodyId};
 use super::field_search::{self, Found, Needle, Note};
+use super::row_list::SharedRows;
+use super::rows::Rows;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 use crate::jq::Program;
@@ -56,9 +59,7 @@ impl Test {
 #[derive(Debug)]
 pub struct TestRows {
     pub bodies: Bodies,
-    /// The rows' bodies, and the rows' indices in the listing, in the same order.
-    pub ids: Vec<BodyId>,
-    pub rows: RowIndices,
+    pub rows: JobRows,
     pub test: Test,
     /// For a search: whether to name the field each row was found by (else only which pass).
     pub names_fields: bool,
@@ -82,58 +83,110 @@ pub struct Tested {
     pub unreadable: Option<String>,
 }
 
-/// The rows a job tests: their indices in the listing and, in the same order, their bodies.
-pub type Picked = (RowIndices, Vec<BodyId>);
-
-/// Which rows of the listing a job tests, in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RowIndices {
-    /// Every row from this one on, as many as there are bodies (a first pass, a page): not
-    /// listed one by one on the UI thread, where a million took 10 ms.
-    From(usize),
-    /// These (the rows a shorter text found, the rows to name fields of).
-    Listed(Vec<usize>),
+/// Which rows of the listing a job tests, in order, and where their bodies are.
+#[derive(Clone, Debug)]
+pub enum JobRows {
+    /// Every row from `first` on, of the rows shared (a first pass, a page).
+    From { first: usize, rows: SharedRows },
+    /// The rows of `keep` (the rows a shorter text found), listed by the job on its thread.
+    Kept { rows: SharedRows, keep: RowSet },
+    /// These rows (the rows to name fields of), with their bodies in the same order.
+    Listed {
+        rows: Vec<usize>,
+        bodies: Vec<BodyId>,
+    },
 }
 
-impl Default for RowIndices {
+impl Default for JobRows {
     fn default() -> Self {
-        RowIndices::Listed(Vec::new())
+        JobRows::Listed {
+            rows: Vec::new(),
+            bodies: Vec::new(),
+        }
     }
 }
 
-impl RowIndices {
-    /// The index of the `position`-th row tested.
-    fn at(&self, position: usize) -> usize {
+impl JobRows {
+    /// The rows of `rows` from `first` on, or those of `keep`: shared, not listed one by one on
+    /// the UI thread, where a million rows' bodies took 8 to 16 MB and 10 to 30 ms.
+    pub fn pick(rows: &Rows, first: usize, keep: Option<&RowSet>) -> JobRows {
+        let rows = rows.share(usize::MAX);
+        match keep {
+            None => JobRows::From { first, rows },
+            Some(keep) => JobRows::Kept {
+                rows,
+                keep: keep.clone(),
+            },
+        }
+    }
+
+    /// The rows of a [`JobRows::Kept`] listed with their bodies (on the job's thread), each list
+    /// made once at its size; the others as they are.
+    fn listed(&self) -> Cow<'_, JobRows> {
+        let JobRows::Kept { rows, keep } = self else {
+            return Cow::Borrowed(self);
+        };
+        let count = keep.count();
+        let (mut indices, mut bodies) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        for index in keep.iter().take_while(|&i| i < rows.len()) {
+            indices.push(index);
+            bodies.push(rows.at(index).body);
+        }
+        Cow::Owned(JobRows::Listed {
+            rows: indices,
+            bodies,
+        })
+    }
+
+    /// How many rows are tested.
+    pub fn len(&self) -> usize {
         match self {
-            RowIndices::From(first) => first + position,
-            RowIndices::Listed(rows) => rows[position],
+            JobRows::From { first, rows } => rows.len().saturating_sub(*first),
+            // A set is of rows loaded when it was made, which the rows shared since hold.
+            JobRows::Kept { keep, .. } => keep.count(),
+            JobRows::Listed { rows, .. } => rows.len(),
         }
     }
-}
 
-/// The rows from `first` on (`bodies`: theirs, in order) that `keep` lets through (all of them
-/// without it), in one pass on the UI thread: only the lists the job takes are built, each made
-/// once at its size (`count`, how many pass: a million rows are picked without the lists
-/// growing by copies).
-pub fn pick(
-    first: usize,
-    bodies: impl Iterator<Item = BodyId>,
-    keep: Option<&RowSet>,
-    count: usize,
-) -> Picked {
-    let Some(keep) = keep else {
-        let mut ids = Vec::with_capacity(count);
-        ids.extend(bodies);
-        return (RowIndices::From(first), ids);
-    };
-    let (mut rows, mut ids) = (Vec::with_capacity(count), Vec::with_capacity(count));
-    for (index, body) in (first..).zip(bodies) {
-        if keep.contains(index) {
-            rows.push(index);
-            ids.push(body);
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with the position in `range` (of the rows tested), the index in the listing,
+    /// the body and its JSON text of each row of `range`, in order, until `f` breaks.
+    fn scan(
+        &self,
+        bodies: &Bodies,
+        range: std::ops::Range<usize>,
+        mut f: impl FnMut(usize, usize, BodyId, &str) -> ControlFlow<()>,
+    ) -> Result<(), BodyError> {
+        match self {
+            JobRows::From { first, rows } => {
+                let start = first + range.start;
+                for (at, slice) in rows.slices(start..first + range.end) {
+                    let mut stopped = false;
+                    bodies.scan_by(
+                        slice,
+                        |row| row.body,
+                        |k, json| {
+                            let flow = f(at + k - start, at + k, slice[k].body, json);
+                            stopped = flow.is_break();
+                            flow
+                        },
+                    )?;
+                    if stopped {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            JobRows::Listed { rows, bodies: ids } => {
+                let (ids, indices) = (&ids[range.clone()], &rows[range]);
+                bodies.scan(ids, |k, json| f(k, indices[k], ids[k], json))
+            }
+            JobRows::Kept { .. } => self.listed().scan(bodies, range, f),
         }
     }
-    (RowIndices::Listed(rows), ids)
 }
 
 impl Job for TestRows {
@@ -141,7 +194,8 @@ impl Job for TestRows {
 
     /// Large jobs are shared out between the cores, each taking a run of rows in turn.
     fn run(&self, progress: &Progress) -> Tested {
-        let total = self.ids.len();
+        let rows = &*self.rows.listed();
+        let total = rows.len();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let threads = threads.min(total / ROWS_PER_THREAD).max(1);
         let done = AtomicUsize::new(0);
@@ -151,7 +205,7 @@ impl Job for TestRows {
                 .map(|t| {
                     let range = (t * share).min(total)..((t + 1) * share).min(total);
                     let done = &done;
-                    scope.spawn(move || self.run_part(range, progress, done, total))
+                    scope.spawn(move || self.run_part(rows, range, progress, done, total))
                 })
                 .collect();
             workers
@@ -181,15 +235,15 @@ impl TestRows {
     /// Tests the rows at `range` of the job's list; `done` counts the rows all parts tested.
     fn run_part(
         &self,
+        rows: &JobRows,
         range: std::ops::Range<usize>,
         progress: &Progress,
         done: &AtomicUsize,
         total: usize,
     ) -> Tested {
         let mut tested = Tested::default();
-        let first = range.start;
         let mut note = Note::default();
-        let scanned = self.bodies.scan(&self.ids[range], |position, json| {
+        let scanned = rows.scan(&self.bodies, range, |position, index, body, json| {
             if position % CHECK_EVERY == CHECK_EVERY - 1 {
                 if progress.cancelled() {
                     return ControlFlow::Break(());
@@ -197,12 +251,11 @@ impl TestRows {
                 let all = done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
                 progress.set(all as u64, total as u64);
             }
-            let index = self.rows.at(first + position);
             match &self.test {
                 Test::Search(needle) if !self.names_fields => {
                     if field_search::holds(json, needle) {
                         tested.passed.push(index);
-                        tested.passed_bodies.push(self.ids[first + position]);
+                        tested.passed_bodies.push(body);
                     }
                 }
                 Test::Search(needle) => {
@@ -249,6 +302,20 @@ impl RowSet {
     /// How many indices it holds.
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The rows in the set, in order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.words.iter().enumerate()).flat_map(|(at, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                let bit = bits.trailing_zeros() as usize;
+                (bits != 0).then(|| {
+                    bits &= bits - 1;
+                    at * 64 + bit
+                })
+            })
+        })
     }
 
     pub fn contains(&self, index: usize) -> bool {
@@ -396,7 +463,7 @@ pub struct Narrowing {
     jobs: Vec<(RequestId, Pass)>,
     /// Rows a first pass let through without naming their fields, and their bodies, for
     /// [`Narrowing::name_fields`].
-    unnamed: Picked,
+    unnamed: JobRows,
     /// How far the jobs in flight are, for the status bar: (rows done, rows in all).
     progress: HashMap<RequestId, (u64, u64)>,
 }
@@ -408,7 +475,7 @@ impl Narrowing {
     pub fn start(
         test: Test,
         before: Option<Narrowing>,
-        rows: Option<(&Bodies, impl Iterator<Item = BodyId>)>,
+        rows: Option<(&Bodies, &Rows)>,
         ids: &mut RequestIds,
         commands: &mut Vec<Command>,
     ) -> Narrowing {
@@ -429,15 +496,13 @@ impl Narrowing {
             results: Results::default(),
             meanwhile,
             jobs: Vec::new(),
-            unnamed: Picked::default(),
+            unnamed: JobRows::default(),
             progress: HashMap::new(),
         };
-        if let Some((bodies, body_ids)) = rows {
+        if let Some((bodies, rows)) = rows {
             // Typing on: only the rows the shorter text found can hold the longer one.
-            let count = narrowed_from
-                .as_ref()
-                .map_or(body_ids.size_hint().0, RowSet::count);
-            let picked = pick(0, body_ids, narrowed_from.as_ref(), count);
+            let count = narrowed_from.as_ref().map_or(rows.len(), RowSet::count);
+            let picked = JobRows::pick(rows, 0, narrowed_from.as_ref());
             let named = !matches!(narrowing.test, Test::Search(_)) || count <= NAME_FIELDS_AFTER;
             let pass = Pass::First { named };
             commands.extend(narrowing.run(bodies, picked, pass, ids));
@@ -455,7 +520,7 @@ impl Narrowing {
     pub fn test_rows(
         &mut self,
         bodies: &Bodies,
-        picked: Picked,
+        picked: JobRows,
         ids: &mut RequestIds,
     ) -> Option<Command> {
         self.run(bodies, picked, Pass::NewRows, ids)
@@ -471,11 +536,11 @@ impl Narrowing {
     fn run(
         &mut self,
         bodies: &Bodies,
-        (rows, body_ids): Picked,
+        rows: JobRows,
         pass: Pass,
         ids: &mut RequestIds,
     ) -> Option<Command> {
-        if body_ids.is_empty() {
+        if rows.is_empty() {
             if matches!(pass, Pass::First { .. }) {
                 self.meanwhile = None;
             }
@@ -485,7 +550,6 @@ impl Narrowing {
         self.jobs.push((id, pass));
         let job = Work::new(TestRows {
             bodies: bodies.clone(),
-            ids: body_ids,
             rows,
             test: self.test.clone(),
             names_fields: pass.names_fields(),
@@ -499,7 +563,7 @@ impl Narrowing {
         let cancels = self.cancel();
         self.results = Results::default();
         self.meanwhile = None;
-        self.unnamed = Picked::default();
+        self.unnamed = JobRows::default();
         cancels
     }
 
@@ -539,8 +603,10 @@ impl Narrowing {
         if let Pass::First { named } = pass {
             self.meanwhile = None;
             if !named {
-                let rows = RowIndices::Listed(std::mem::take(&mut tested.passed));
-                self.unnamed = (rows, std::mem::take(&mut tested.passed_bodies));
+                self.unnamed = JobRows::Listed {
+                    rows: std::mem::take(&mut tested.passed),
+                    bodies: std::mem::take(&mut tested.passed_bodies),
+                };
             }
         }
         Some(Answered::Rows)
@@ -585,6 +651,65 @@ impl Narrowing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::panes::browser::row_list::CHUNK_ROWS;
+
+    /// What a scan of `range` of `job` sees: (position, index, the body's text), up to `stop`.
+    fn scanned(
+        job: &JobRows,
+        bodies: &Bodies,
+        range: std::ops::Range<usize>,
+        stop: usize,
+    ) -> Vec<(usize, usize, String)> {
+        let mut seen = Vec::new();
+        job.scan(bodies, range, |position, index, body, json| {
+            assert_eq!(bodies.read(body).unwrap(), json);
+            seen.push((position, index, json.to_owned()));
+            match seen.len() == stop {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
+        })
+        .unwrap();
+        seen
+    }
+
+    /// A job over every row from one on reads the listing's shared rows: each part of it (as
+    /// the threads share it out) sees its rows' positions, indices and bodies, across chunks,
+    /// and stops when told; a listed job sees the rows listed.
+    #[test]
+    fn a_job_reads_the_rows_it_tests_across_chunks() {
+        let count = 2 * CHUNK_ROWS + 50;
+        let (rows, bodies) = Rows::with_bodies((0..count).map(|i| serde_json::json!({ "n": i })));
+        let text = |i: usize| format!(r#"{{"n":{i}}}"#);
+        let first = 7;
+        let job = JobRows::pick(&rows, first, None);
+        assert!(matches!(job, JobRows::From { .. }), "shared, not listed");
+        assert_eq!(job.len(), count - first);
+        for range in [0..job.len(), CHUNK_ROWS - 10..CHUNK_ROWS + 10, 5..6] {
+            let seen = scanned(&job, &bodies, range.clone(), usize::MAX);
+            let want: Vec<_> = (range.clone().enumerate())
+                .map(|(position, at)| (position, first + at, text(first + at)))
+                .collect();
+            assert_eq!(seen, want, "{range:?}");
+        }
+        let stopped = scanned(&job, &bodies, CHUNK_ROWS - 10..job.len(), 30);
+        assert_eq!(stopped.len(), 30, "stops across a chunk's end");
+        let mut keep = RowSet::default();
+        for i in [3, CHUNK_ROWS + 1, count - 1] {
+            keep.insert(i);
+        }
+        let kept = JobRows::pick(&rows, 0, Some(&keep));
+        assert!(matches!(kept, JobRows::Kept { .. }), "shared, not listed");
+        assert_eq!(kept.len(), 3);
+        let seen = scanned(&kept, &bodies, 1..3, usize::MAX);
+        assert_eq!(
+            seen,
+            [
+                (0, CHUNK_ROWS + 1, text(CHUNK_ROWS + 1)),
+                (1, count - 1, text(count - 1))
+            ]
+        );
+    }
 
     #[test]
     fn notes_are_found_across_the_lists_of_several_jobs() {
@@ -639,6 +764,8 @@ mod tests {
                 .iter()
                 .any(|&i| set.contains(i))
         );
+        assert_eq!(set.iter().collect::<Vec<_>>(), [0, 63, 64, 1_000_001]);
+        assert_eq!(set.count(), 4);
     }
 
     #[test]

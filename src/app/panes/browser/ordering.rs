@@ -8,9 +8,10 @@ use std::cmp::Ordering;
 
 use super::columns::Column;
 use super::row::{Cell, RowView};
+use super::row_list::SharedRows;
 use super::row_texts::Text;
 use super::rows::Rows;
-use super::texts::{SharedTexts, TextsAt};
+use super::texts::SharedTexts;
 
 /// A column to sort by and the direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,12 +172,12 @@ fn fold(text: &str, out: &mut Vec<u8>) {
     }
 }
 
-/// One column's keys of the first rows, for a job: where each row's texts are and the listing's
-/// texts shared (a copy of four bytes a row on the UI thread); the job reads the keys.
+/// One column's keys of the first rows, for a job: the rows and the listing's texts shared (no
+/// copy of a row's on the UI thread but the chunk being filled); the job reads the keys.
 #[derive(Clone, Debug, Default)]
 pub struct SortKeys {
     texts: SharedTexts,
-    rows: Vec<TextsAt>,
+    rows: SharedRows,
     /// The texts of `column`; none for the marker, by which nothing sorts.
     field: Option<Text>,
 }
@@ -189,17 +190,16 @@ impl SortKeys {
 
     /// The keys of the first `count` rows.
     pub fn of_first(rows: &Rows, count: usize, column: Column) -> SortKeys {
-        let (rows, texts) = rows.share_texts(count);
         SortKeys {
-            texts,
-            rows,
+            texts: rows.share_texts(),
+            rows: rows.share(count),
             field: column.field(),
         }
     }
 
     /// The key of the row at `index`, as [`key`] reads it.
     fn key(&self, index: usize) -> Option<Cell<'_>> {
-        let text = self.texts.get(self.rows[index], self.field?);
+        let text = self.texts.get(self.rows.at(index).texts, self.field?);
         text.filter(|s| !s.is_empty())
     }
 

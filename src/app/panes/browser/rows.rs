@@ -4,18 +4,19 @@
 
 use super::bodies::{Bodies, BodyId};
 use super::row::{Row, RowView};
-use super::texts::{SharedTexts, Texts, TextsAt};
+use super::row_list::{RowList, SharedRows};
+use super::texts::{SharedTexts, Texts};
 use crate::api::PageItem;
 
 #[derive(Clone, Debug, Default)]
 pub struct Rows {
-    list: Vec<Row>,
+    list: RowList,
     texts: Texts,
 }
 
 /// The rows of no listing (before the first page).
 pub static NONE: Rows = Rows {
-    list: Vec::new(),
+    list: RowList::new(),
     texts: Texts::new(),
 };
 
@@ -34,7 +35,10 @@ impl Rows {
 
     /// The row at `index`, which must be one of them (an index from `visible` or the sort).
     pub fn at(&self, index: usize) -> RowView<'_> {
-        RowView::new(&self.list[index], &self.texts)
+        match self.list.get(index) {
+            Some(row) => RowView::new(row, &self.texts),
+            None => panic!("row {index} of {}", self.len()),
+        }
     }
 
     pub fn iter(
@@ -48,13 +52,7 @@ impl Rows {
         &self,
         first: usize,
     ) -> impl DoubleEndedIterator<Item = RowView<'_>> + ExactSizeIterator + Clone + '_ {
-        let list = self.list.get(first..).unwrap_or_default();
-        list.iter().map(|row| RowView::new(row, &self.texts))
-    }
-
-    /// Where each row's JSON is, in the order of the rows.
-    pub fn bodies(&self) -> impl ExactSizeIterator<Item = BodyId> + '_ {
-        self.list.iter().map(|row| row.body)
+        (first.min(self.len())..self.len()).map(|index| self.at(index))
     }
 
     /// Adds the row of `item`, which came as the text `json` (kept as it is in `bodies`).
@@ -75,39 +73,39 @@ impl Rows {
 
     /// Puts `extra` in, each before the row at its index (in order of index).
     pub fn insert(&mut self, extra: Vec<(usize, Row)>) {
-        let rows = std::mem::take(&mut self.list);
-        let mut out = Vec::with_capacity(rows.len() + extra.len());
+        let mut out = Vec::with_capacity(self.len() + extra.len());
         let mut extra = extra.into_iter().peekable();
-        for (i, row) in rows.into_iter().enumerate() {
+        for (i, &row) in self.list.chunks().flatten().enumerate() {
             while let Some((_, gone)) = extra.next_if(|(at, _)| *at <= i) {
                 out.push(gone);
             }
             out.push(row);
         }
         out.extend(extra.map(|(_, row)| row));
-        self.list = out;
+        self.list = RowList::rebuilt(out);
     }
 
     /// Keeps only the rows `keep` is true of.
     pub fn retain(&mut self, mut keep: impl FnMut(RowView<'_>) -> bool) {
         let texts = &self.texts;
-        self.list.retain(|row| keep(RowView::new(row, texts)));
+        let kept = (self.list.chunks().flatten()).filter(|row| keep(RowView::new(row, texts)));
+        self.list = RowList::rebuilt(kept.copied().collect::<Vec<_>>());
     }
 
-    /// The first `count` rows' texts as they are now, for a job: where each row's are, and the
-    /// texts shared (see [`Texts::share`]). A copy of four bytes a row, and of the chunk being
-    /// filled.
-    pub fn share_texts(&self, count: usize) -> (Vec<TextsAt>, SharedTexts) {
-        let list = &self.list[..count.min(self.list.len())];
-        (
-            list.iter().map(|row| row.texts).collect(),
-            self.texts.share(),
-        )
+    /// The first `count` rows as they are now, for a job (where their texts and bodies are).
+    /// The full chunks are shared: a copy of at most a chunk of rows.
+    pub fn share(&self, count: usize) -> SharedRows {
+        self.list.share(count)
+    }
+
+    /// The texts as they are now, for a job (see [`Texts::share`]).
+    pub fn share_texts(&self) -> SharedTexts {
+        self.texts.share()
     }
 
     /// The bytes the rows hold (their list, not their texts), for `benches/row_memory.rs`.
     pub fn capacity_bytes(&self) -> usize {
-        self.list.capacity() * size_of::<Row>()
+        self.list.capacity_bytes()
     }
 
     /// The bytes their texts hold.
@@ -118,12 +116,18 @@ impl Rows {
     /// Rows of these items, for tests (their JSON in bodies of their own).
     #[cfg(test)]
     pub fn of_values(values: impl IntoIterator<Item = serde_json::Value>) -> Rows {
+        Rows::with_bodies(values).0
+    }
+
+    /// Rows of these items, and the bodies their JSON is in, for tests.
+    #[cfg(test)]
+    pub fn with_bodies(values: impl IntoIterator<Item = serde_json::Value>) -> (Rows, Bodies) {
         let (mut rows, bodies) = (Rows::default(), Bodies::default());
         for value in values {
             let json = value.to_string();
             rows.push_text(&PageItem::from_value(value), &json, &bodies);
         }
-        rows
+        (rows, bodies)
     }
 }
 

@@ -113,22 +113,24 @@ impl Spill {
     pub fn read(&self, offset: u64) -> Result<String, SpillError> {
         let mut window = Window::default();
         let snapshot = self.snapshot();
-        let text = snapshot.text::<u64>(&mut window, offset, &[])?;
+        let text = snapshot.text(&mut window, offset, std::iter::empty())?;
         Ok(text.to_owned())
     }
 
-    /// Calls `f` with each text of `offsets`, in their order, with its position among them, until
-    /// `f` breaks. Texts that lie close together are read from the file in one go.
-    pub fn scan<T: Copy + Into<u64>>(
+    /// Calls `f` with the text of each of `items` (at the offset `offset_of` says), in their
+    /// order, with its position among them, until `f` breaks. Texts that lie close together are
+    /// read from the file in one go.
+    pub fn scan<T: Copy>(
         &self,
-        offsets: &[T],
+        items: &[T],
+        offset_of: impl Fn(T) -> u64 + Copy,
         mut f: impl FnMut(usize, &str) -> ControlFlow<()>,
     ) -> Result<(), SpillError> {
         let snapshot = self.snapshot();
         let mut window = Window::default();
-        for (position, &offset) in offsets.iter().enumerate() {
-            let ahead = &offsets[position + 1..];
-            let text = snapshot.text(&mut window, offset.into(), ahead)?;
+        for (position, &item) in items.iter().enumerate() {
+            let ahead = items[position + 1..].iter().map(|&next| offset_of(next));
+            let text = snapshot.text(&mut window, offset_of(item), ahead)?;
             if f(position, text).is_break() {
                 break;
             }
@@ -198,11 +200,11 @@ struct Snapshot {
 
 impl Snapshot {
     /// The text at `offset`; `ahead` are the offsets to be read next, to read them along.
-    fn text<'a, T: Copy + Into<u64>>(
+    fn text<'a>(
         &'a self,
         window: &'a mut Window,
         offset: u64,
-        ahead: &[T],
+        ahead: impl Iterator<Item = u64>,
     ) -> Result<&'a str, SpillError> {
         let bytes = if offset >= self.written {
             record(&self.pending, offset - self.written).ok_or(SpillError::Corrupt(offset))?
@@ -233,18 +235,18 @@ struct Window {
 impl Window {
     /// The text of the record at `offset` (below `end`, the written length), reading the file
     /// if the window does not hold it whole.
-    fn record<T: Copy + Into<u64>>(
+    fn record(
         &mut self,
         file: &File,
         offset: u64,
         end: u64,
-        ahead: &[T],
+        ahead: impl Iterator<Item = u64>,
     ) -> Result<&[u8], SpillError> {
         let within = |w: &Window| offset >= w.start && record(&w.bytes, offset - w.start).is_some();
         if !within(self) {
             // Read on up to the texts wanted next that lie close, so a dense scan reads large
             // stretches and a sparse one little.
-            let near = (ahead.iter().map(|&next| next.into()))
+            let near = ahead
                 .take_while(|&next| next > offset && next < offset.saturating_add(SCAN_WINDOW))
                 .last()
                 .map_or(0, |next| next - offset);

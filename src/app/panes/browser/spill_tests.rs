@@ -20,10 +20,14 @@ fn texts(n: usize) -> Vec<String> {
 fn all(spill: &Spill, offsets: &[u64]) -> Vec<(usize, String)> {
     let mut seen = Vec::new();
     spill
-        .scan(offsets, |position, text| {
-            seen.push((position, text.to_owned()));
-            ControlFlow::Continue(())
-        })
+        .scan(
+            offsets,
+            |o| o,
+            |position, text| {
+                seen.push((position, text.to_owned()));
+                ControlFlow::Continue(())
+            },
+        )
         .unwrap();
     seen
 }
@@ -71,14 +75,18 @@ fn a_scan_goes_in_the_order_given_and_stops_when_told() {
     assert_eq!(all(&spill, &picked), expected);
     let mut calls = 0;
     spill
-        .scan(&offsets, |position, _| {
-            calls += 1;
-            if position == 9 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
+        .scan(
+            &offsets,
+            |o| o,
+            |position, _| {
+                calls += 1;
+                if position == 9 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        )
         .unwrap();
     assert_eq!(calls, 10);
 }
@@ -153,7 +161,11 @@ fn an_offset_no_append_returned_is_an_error_not_a_panic() {
     }
     assert!(
         spill
-            .scan(&[offsets[0], u64::MAX], |_, _| ControlFlow::Continue(()))
+            .scan(
+                &[offsets[0], u64::MAX],
+                |o| o,
+                |_, _| ControlFlow::Continue(())
+            )
             .is_err()
     );
 }
