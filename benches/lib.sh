@@ -89,8 +89,9 @@ launch() {
 kib() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
 mb() { awk -v k="$(kib "$1" "$2")" 'BEGIN {printf "%.1f", k / 1024}'; }
 
-# load_all ROWS: in the appdeck launched, holds G (each press goes to the last loaded row, which
-# asks for the next page) until the title says all ROWS are loaded; prints the time it took.
+# load_all ROWS [SECONDS]: in the appdeck launched, holds G (each press goes to the last loaded
+# row, which asks for the next page) until the title says all ROWS are loaded, waiting at most
+# SECONDS (120) after the presses; prints the time it took.
 load_all() {
     local label
     label="$(commas "$1") loaded · all loaded"
@@ -100,7 +101,7 @@ load_all() {
         tmux -L "$SOCK" send-keys G
         sleep 0.02
     done
-    wait_screen "$label" 120
+    wait_screen "$label" "${2:-120}"
     printf '%-44s %7d s\n' "loaded in" "$(( SECONDS - t0 ))"
 }
 
