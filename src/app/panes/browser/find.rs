@@ -7,6 +7,7 @@ use super::bodies::Bodies;
 use super::field_search::Needle;
 use super::narrowing::{Answered, JobRows, Narrowing, RowSet, Test, Tested};
 use super::rows::Rows;
+use super::shown::Shown;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::jq::Program;
 use crate::sanitize;
@@ -155,14 +156,13 @@ impl Browser {
     /// The rows that pass the queries and the status filter, in the order of the rows (the
     /// queries' sets first, a word of rows at a time: this runs on the UI thread for every
     /// answer, over as many as a million rows).
-    fn passing_rows(&self) -> Vec<usize> {
+    fn passing_rows(&self) -> Shown {
         let sets: Vec<&RowSet> = self.narrowings().filter_map(Narrowing::passing).collect();
-        let mut rows = RowSet::in_all(&sets, self.rows().len());
-        if let Some(status) = &self.status_filter {
-            let all = self.rows();
-            rows.retain(|&i| all.at(i).status() == Some(status.as_str()));
-        }
-        rows
+        let rows = self.rows();
+        let status = self.status_filter.as_deref();
+        RowSet::in_all(&sets, rows.len(), |i| {
+            status.is_none_or(|status| rows.at(i).status() == Some(status))
+        })
     }
 
     /// What to show beside the row at `index`: the field `/` found it by, if no column shows it.
@@ -175,7 +175,7 @@ impl Browser {
     /// ([`Browser::reselect`]) once it shows.
     pub fn refresh_visible(&mut self, height: usize) {
         let selected_row = self.visible.get(self.cursor.selected);
-        self.visible = self.passing_rows().into();
+        self.visible = self.passing_rows();
         let rows = self.rows();
         let wanted = self.reselect.as_deref().and_then(|id| {
             self.visible

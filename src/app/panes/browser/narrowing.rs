@@ -18,6 +18,7 @@ use super::bodies::{Bodies, BodyError, BodyId};
 use super::field_search::{self, Found, Needle, Note};
 use super::row_list::SharedRows;
 use super::rows::Rows;
+use super::shown::Shown;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 use crate::jq::Program;
@@ -324,25 +325,32 @@ impl RowSet {
             .is_some_and(|w| w & (1 << (index % 64)) != 0)
     }
 
-    /// The indices below `len` that every one of `sets` holds, in order; all of them when there
-    /// is no set. Taken 64 at a time: a million rows in a millisecond or two.
-    pub fn in_all(sets: &[&RowSet], len: usize) -> Vec<usize> {
-        if sets.is_empty() {
-            return (0..len).collect();
-        }
-        let mut found = Vec::new();
-        for word in 0..len.div_ceil(64) {
-            let mut bits = sets.iter().fold(u64::MAX, |bits, set| {
+    /// The indices below `len` that every one of `sets` holds and `keep` lets through, in order
+    /// (with no set, every index `keep` lets through). Taken 64 at a time, into a list made at
+    /// its size: a million rows in a few milliseconds, on the UI thread.
+    pub fn in_all(sets: &[&RowSet], len: usize, mut keep: impl FnMut(usize) -> bool) -> Shown {
+        let words = len.div_ceil(64);
+        let in_every = |word: usize| {
+            let all = sets.iter().fold(u64::MAX, |bits, set| {
                 bits & set.words.get(word).copied().unwrap_or(0)
             });
-            while bits != 0 {
-                let index = word * 64 + bits.trailing_zeros() as usize;
-                if index >= len {
-                    break;
-                }
-                found.push(index);
-                bits &= bits - 1;
+            // The bits past `len` of the last word.
+            match (word + 1) * 64 > len {
+                true => all & (u64::MAX >> ((word + 1) * 64 - len)),
+                false => all,
             }
+        };
+        let count = (0..words).map(|w| in_every(w).count_ones() as usize).sum();
+        let mut found = Shown::with_capacity(count);
+        for word in 0..words {
+            let mut bits = in_every(word);
+            found.extend(
+                std::iter::from_fn(|| {
+                    let index = word * 64 + bits.trailing_zeros() as usize;
+                    (bits != 0).then(|| bits &= bits - 1).map(|()| index)
+                })
+                .filter(|&index| keep(index)),
+            );
         }
         found
     }
@@ -776,15 +784,17 @@ mod tests {
             set
         };
         let (a, b) = (set(&[0, 5, 63, 64, 130, 200]), set(&[5, 63, 64, 65, 200]));
-        assert_eq!(RowSet::in_all(&[&a, &b], 201), [5, 63, 64, 200]);
-        assert_eq!(
-            RowSet::in_all(&[&a, &b], 200),
-            [5, 63, 64],
-            "below len only"
-        );
-        assert_eq!(RowSet::in_all(&[&a], 131), [0, 5, 63, 64, 130]);
-        assert_eq!(RowSet::in_all(&[], 3), [0, 1, 2]);
+        let in_all = |sets: &[&RowSet], len| -> Vec<usize> {
+            RowSet::in_all(sets, len, |_| true).iter().collect()
+        };
+        assert_eq!(in_all(&[&a, &b], 201), [5, 63, 64, 200]);
+        assert_eq!(in_all(&[&a, &b], 200), [5, 63, 64], "below len only");
+        assert_eq!(in_all(&[&a], 131), [0, 5, 63, 64, 130]);
+        assert_eq!(in_all(&[&a], 64), [0, 5, 63]);
+        assert_eq!(in_all(&[], 3), [0, 1, 2]);
         assert_eq!((a.count(), b.count(), RowSet::default().count()), (6, 5, 0));
-        assert_eq!(RowSet::in_all(&[&a, &set(&[])], 300), Vec::<usize>::new());
+        assert_eq!(in_all(&[&a, &set(&[])], 300), Vec::<usize>::new());
+        let even: Vec<usize> = RowSet::in_all(&[&a], 300, |i| i % 2 == 0).iter().collect();
+        assert_eq!(even, [0, 64, 130, 200]);
     }
 }

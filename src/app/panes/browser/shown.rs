@@ -8,6 +8,11 @@ use std::ops::Range;
 pub struct Shown(Vec<u32>);
 
 impl Shown {
+    /// No rows yet, room for `count`.
+    pub fn with_capacity(count: usize) -> Shown {
+        Shown(Vec::with_capacity(count))
+    }
+
     pub fn len(&self) -> usize {
         self.0.len()
     }
