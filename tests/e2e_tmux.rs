@@ -1045,7 +1045,7 @@ fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known
         s.contains("answer · HTTP 200") && s.contains("sent: the service answered ok")
     });
 
-    tmux.send(&["Escape"]);
+    tmux.escape();
     tmux.send(&["Escape"]);
     tmux.wait_for("back on the list", |s| position(s).is_some());
     tmux.send(&["2"]);
@@ -1218,7 +1218,7 @@ fn where_keeps_the_rows_it_is_true_of_and_slash_searches_every_field() {
         s.contains("1 match") && s.contains("…message: Add Ukrainian")
     });
     assert!(screen.contains("Mobile iOS app"), "{screen}");
-    tmux.send(&["Escape"]);
+    tmux.escape();
     tmux.send(&["Escape"]);
     tmux.wait_for("the six again", |s| s.contains("6 match"));
 

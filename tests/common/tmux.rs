@@ -66,6 +66,15 @@ impl Tmux {
         assert!(self.run(&args).status.success());
     }
 
+    /// Sends `Esc` and waits until the screen changed: an `Esc` sent right after another can
+    /// reach appdeck in the same read, which crossterm takes for a single `Esc` (an e2e test
+    /// flaked so on a loaded machine). Only for an `Esc` that changes the screen.
+    pub fn escape(&self) -> String {
+        let before = self.screen();
+        self.send(&["Escape"]);
+        self.wait_for("the Esc to be taken", |s| s != before)
+    }
+
     pub fn type_line(&self, line: &str) {
         self.send(&["-l", line]);
         self.send(&["Enter"]);
