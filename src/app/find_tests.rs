@@ -7,7 +7,8 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::harness::{key, page_request, press, settle, type_text};
-use super::panes::browser::narrowing::{JobRows, TestRows};
+use super::panes::browser::job_rows::JobRows;
+use super::panes::browser::narrowing::TestRows;
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
 

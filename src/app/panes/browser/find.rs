@@ -5,7 +5,8 @@
 use super::Browser;
 use super::bodies::Bodies;
 use super::field_search::Needle;
-use super::narrowing::{Answered, JobRows, Narrowing, RowSet, Test, Tested};
+use super::job_rows::JobRows;
+use super::narrowing::{Answered, Narrowing, RowSet, Test, Tested};
 use super::rows::Rows;
 use super::shown::Shown;
 use crate::app::action::{Command, RequestId, RequestIds};

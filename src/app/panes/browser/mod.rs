@@ -8,6 +8,7 @@ pub mod columns;
 mod compact;
 pub mod field_search;
 pub mod find;
+pub mod job_rows;
 pub mod keys;
 pub mod narrowing;
 pub mod ordering;
