@@ -229,8 +229,8 @@ fn a_large_list_is_sorted_by_a_job_and_a_page_arriving_meanwhile_joins_in() {
     assert_eq!(ids[0], format!("r{n}"), "the later row merged in first");
     assert_eq!(ids[n + 1], format!("r{}", n + 1), "the nameless one last");
     let rows = app.browser.rows();
-    let names: Vec<&str> = (app.browser.visible.iter())
-        .filter_map(|i| rows.at(i).title())
+    let names: Vec<String> = (app.browser.visible.iter())
+        .filter_map(|i| rows.at(i).title().map(|t| t.to_string()))
         .collect();
     assert!(names.is_sorted_by(|a, b| a >= b), "descending");
     assert_eq!(selected(&app), "r1", "the cursor stays on its row");

@@ -22,6 +22,7 @@ pub mod sort;
 mod spill;
 pub mod summary;
 pub mod texts;
+mod title_starts;
 mod update;
 pub mod watch;
 
@@ -665,7 +666,7 @@ mod tests {
         let texts: Vec<String> = rows.iter().map(|r| bodies.read(r.body).unwrap()).collect();
         assert_eq!(texts, items);
         assert_eq!(
-            (rows.at(0).id().as_deref(), rows.at(0).title()),
+            (rows.at(0).id().as_deref(), rows.at(0).title().as_deref()),
             (Some("r1"), Some("Zoë"))
         );
         assert!(rows.at(1).malformed());

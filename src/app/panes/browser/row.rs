@@ -138,9 +138,9 @@ impl<'a> RowView<'a> {
         self.borrowed(Text::Type)
     }
 
-    /// `display_name`, else `name`.
-    pub fn title(self) -> Option<&'a str> {
-        self.borrowed(Text::Title)
+    /// `display_name`, else `name` (kept by its start: see `title_starts.rs`).
+    pub fn title(self) -> Option<Cell<'a>> {
+        self.text(Text::Title)
     }
 
     pub fn status(self) -> Option<&'a str> {
@@ -192,7 +192,7 @@ mod tests {
         let row = Row::from_item(&item, &bodies, &mut texts);
         let row = RowView::new(&row, &texts);
         assert_eq!(row.id().unwrap(), "r1");
-        assert_eq!(row.title(), Some("alpha"));
+        assert_eq!(row.title().as_deref(), Some("alpha"));
         assert_eq!(
             row.status(),
             None,

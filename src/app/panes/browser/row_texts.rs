@@ -3,13 +3,16 @@
 //! A column's char is `0` when it has no value, 1 to [`COMMON`] for one of the listing's common
 //! values (the few types and statuses that every row repeats, kept once), then one of the
 //! [`KINDS`] of compact texts (see `compact.rs`: a time, a prefixed number, a UUID, each
-//! followed by its payload), else its length plus [`INLINE`]. The char's value skips the
+//! followed by its payload), then [`JOINED`] for a title kept as one of the listing's title
+//! starts and its rest (see `title_starts.rs`: followed by the start's index and the rest's
+//! length, each as a char, and the rest), else its length plus [`INLINE`]. The char's value skips the
 //! surrogates, so a column of over a megabyte fits, and the usual short ones take one byte
 //! each. A packed row says where it ends, so rows need no separator.
 
 use std::ops::Deref;
 
 use super::compact::{Compact, KINDS, Made, payload_len};
+use super::title_starts::{Joined, Starts};
 
 /// The columns kept, in their order in the string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,8 +31,11 @@ pub const COUNT: usize = 6;
 /// texts of up to 42 bytes (see [`INLINE`]).
 pub const COMMON: usize = 64;
 
+/// The char of a title kept as a start and its rest.
+const JOINED: usize = COMMON + 1 + KINDS;
+
 /// The char of a text kept as itself, less its length.
-const INLINE: usize = COMMON + 1 + KINDS;
+const INLINE: usize = JOINED + 1;
 
 /// The longest column text kept whole; a longer one (a name of over a megabyte) is cut at a
 /// character boundary: the table shows a screen's width of it, the detail the whole item.
@@ -45,6 +51,11 @@ pub enum Packed<'a> {
     Inline(&'a str),
     /// A text in a compact form that prints it back.
     Compact(Compact),
+    /// A title: the listing's title start of this index, then `rest`.
+    Joined {
+        start: usize,
+        rest: &'a str,
+    },
 }
 
 impl<'a> Packed<'a> {
@@ -59,25 +70,36 @@ impl<'a> Packed<'a> {
             Packed::Missing => 0,
             Packed::Common(index) => index + 1,
             Packed::Compact(compact) => COMMON + 1 + compact.kind(),
+            Packed::Joined { .. } => JOINED,
             Packed::Inline(text) => text.len() + INLINE,
         }
     }
+
+    /// The bytes it takes packed: its char and what follows.
+    fn len(self) -> usize {
+        let payload = match self {
+            Packed::Joined { start, rest } => {
+                length_char(start).len_utf8() + length_char(rest.len()).len_utf8() + rest.len()
+            }
+            _ => payload(self.value()),
+        };
+        length_char(self.value()).len_utf8() + payload
+    }
 }
 
-/// The bytes after the chars that the column whose char has `value` takes.
+/// The bytes after the chars that the column whose char has `value` takes, when its char says
+/// (all but [`JOINED`]: see [`joined_at`]).
 fn payload(value: usize) -> usize {
     match value {
         0..=COMMON => 0,
-        _ if value < INLINE => payload_len(value - COMMON - 1),
-        _ => value - INLINE,
+        _ if value < JOINED => payload_len(value - COMMON - 1),
+        _ => value.saturating_sub(INLINE),
     }
 }
 
 /// The bytes `columns` take packed.
 pub fn packed_len(columns: &[Packed<'_>; COUNT]) -> usize {
-    (columns.iter())
-        .map(|&c| length_char(c.value()).len_utf8() + payload(c.value()))
-        .sum()
+    columns.iter().map(|&c| c.len()).sum()
 }
 
 /// Appends `columns`, packed, to `out`.
@@ -89,6 +111,11 @@ pub fn pack(columns: &[Packed<'_>; COUNT], out: &mut String) {
         match column {
             Packed::Inline(text) => out.push_str(text),
             Packed::Compact(compact) => compact.write_payload(out),
+            &Packed::Joined { start, rest } => {
+                out.push(length_char(start));
+                out.push(length_char(rest.len()));
+                out.push_str(rest);
+            }
             Packed::Missing | Packed::Common(_) => {}
         }
     }
@@ -101,6 +128,8 @@ pub struct Shared<'a> {
     pub common: &'a [Box<str>],
     /// The prefixes of compact numbers.
     pub prefixes: &'a [Box<str>],
+    /// The title starts.
+    pub titles: &'a Starts,
 }
 
 /// One column of the row packed at the start of `packed` (rows packed after it may follow),
@@ -111,35 +140,58 @@ pub fn get<'a>(packed: &'a str, which: Text, shared: Shared<'a>) -> Option<Cell<
     for value in &mut values {
         *value = length_of(chars.next()?);
     }
-    let texts = chars.as_str();
+    let mut texts = chars.as_str();
     let which = which as usize;
-    let start: usize = values[..which].iter().map(|&v| payload(v)).sum();
+    for &value in &values[..which] {
+        let skip = match value {
+            JOINED => joined_at(texts)?.2,
+            value => payload(value),
+        };
+        texts = texts.get(skip..)?;
+    }
     match values[which] {
         0 => None,
         value if value <= COMMON => shared.common.get(value - 1).map(|c| Cell::Text(c)),
-        value if value < INLINE => {
-            let compact = Compact::read(value - COMMON - 1, texts.as_bytes().get(start..)?)?;
+        JOINED => {
+            let (start, rest, _) = joined_at(texts)?;
+            Joined::new(shared.titles.get(start)?, rest).map(Cell::Joined)
+        }
+        value if value < JOINED => {
+            let compact = Compact::read(value - COMMON - 1, texts.as_bytes())?;
             compact.text(shared.prefixes).map(Cell::Made)
         }
-        value => texts.get(start..start + payload(value)).map(Cell::Text),
+        value => texts.get(..payload(value)).map(Cell::Text),
     }
 }
 
-/// A column's text as read from a listing's texts: borrowed from them, or printed back from its
-/// compact form (no allocation either way). Reads as a `str`.
+/// A [`JOINED`] column's payload at the start of `payload`: the index of its start, its rest,
+/// and the bytes they take.
+fn joined_at(payload: &str) -> Option<(usize, &str, usize)> {
+    let mut chars = payload.chars();
+    let start = length_of(chars.next()?);
+    let len = length_of(chars.next()?);
+    let after = chars.as_str();
+    let rest = after.get(..len)?;
+    Some((start, rest, payload.len() - after.len() + len))
+}
+
+/// A column's text as read from a listing's texts: borrowed from them, printed back from its
+/// compact form, or a title put back together from its start and rest (no allocation in any
+/// case). Reads as a `str`.
 #[derive(Clone, Copy)]
 pub enum Cell<'a> {
     Text(&'a str),
     Made(Made),
+    Joined(Joined),
 }
 
 impl<'a> Cell<'a> {
-    /// The text, when it is borrowed from the listing's (a column never kept compact: the
-    /// type, the title, the status).
+    /// The text, when it is borrowed from the listing's (a column never kept compact or
+    /// joined: the type, the status).
     pub fn borrowed(self) -> Option<&'a str> {
         match self {
             Cell::Text(text) => Some(text),
-            Cell::Made(_) => None,
+            Cell::Made(_) | Cell::Joined(_) => None,
         }
     }
 }
@@ -151,6 +203,7 @@ impl Deref for Cell<'_> {
         match self {
             Cell::Text(text) => text,
             Cell::Made(made) => made.as_str(),
+            Cell::Joined(joined) => joined.as_str(),
         }
     }
 }
@@ -231,6 +284,7 @@ mod tests {
     const NONE: Shared<'static> = Shared {
         common: &[],
         prefixes: &[],
+        titles: &Starts::new(),
     };
 
     fn read<'a>(packed: &'a str, shared: Shared<'a>) -> [Option<String>; COUNT] {
@@ -257,6 +311,7 @@ mod tests {
         let shared = Shared {
             common: &[],
             prefixes: &prefixes,
+            titles: &Starts::new(),
         };
         let time = "2024-12-28T22:14:00.120Z";
         let uuid = "123e4567-e89b-12d3-a456-426614174000";
@@ -292,6 +347,58 @@ mod tests {
         );
     }
 
+    /// Titles kept by a start (its index one byte or two), between texts
+    /// of every kind: each read back as it was.
+    #[test]
+    fn joined_titles_read_back_between_texts() {
+        let names: Vec<String> = (0..300).map(|i| format!("start {i} · ")).collect();
+        let titles = Starts::of(&names.iter().map(String::as_str).collect::<Vec<_>>());
+        let shared = Shared {
+            common: &[],
+            prefixes: &[],
+            titles: &titles,
+        };
+        let long = "é".repeat(55);
+        let columns = [
+            Packed::Joined {
+                start: 299,
+                rest: &long,
+            },
+            Packed::Joined {
+                start: 3,
+                rest: "copy 7",
+            },
+            Packed::Compact(Compact::time("2024-12-28T22:14:00Z").unwrap()),
+            Packed::Joined {
+                start: 127,
+                rest: "",
+            },
+            Packed::inline("id"),
+            Packed::Joined {
+                start: 300,
+                rest: "x",
+            },
+        ];
+        let mut packed = String::new();
+        pack(&columns, &mut packed);
+        assert_eq!(packed.len(), packed_len(&columns));
+        packed.push_str("\u{3}next row");
+        let first = format!("start 299 · {long}");
+        assert_eq!(
+            read(&packed, shared),
+            owned([
+                Some(&first),
+                Some("start 3 · copy 7"),
+                Some("2024-12-28T22:14:00Z"),
+                Some("start 127 · "),
+                Some("id"),
+                None,
+            ])
+        );
+        let cell = get(&packed, Text::Title, shared).unwrap();
+        assert!(cell.borrowed().is_none(), "put together, not borrowed");
+    }
+
     /// Common values are read from the listing's, the texts around them from the row.
     #[test]
     fn common_values_read_back_between_texts() {
@@ -311,6 +418,7 @@ mod tests {
         let shared = Shared {
             common: &common,
             prefixes: &[],
+            titles: &Starts::new(),
         };
         assert_eq!(
             read(&packed, shared),

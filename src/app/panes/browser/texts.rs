@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::compact::Compact;
 use super::row_texts::{self, COMMON, COUNT, Cell, Packed, Shared, Text};
+use super::title_starts::{Starts, TitleStarts};
 
 /// The size of a chunk; a row packed larger than this takes a chunk of its own (the next row
 /// starts another).
@@ -67,6 +68,8 @@ pub struct Texts {
     /// The prefixes of the ids kept as a prefix and a number (see `compact.rs`), up to
     /// [`COMMON`] of them: the first seen.
     prefixes: Vec<Box<str>>,
+    /// The starts the titles are kept by (see `title_starts.rs`).
+    titles: TitleStarts,
 }
 
 /// Sizes only: the texts themselves would flood a listing's debug output.
@@ -77,6 +80,7 @@ impl std::fmt::Debug for Texts {
             .field("filling", &self.filling.len())
             .field("common", &self.common.len())
             .field("prefixes", &self.prefixes.len())
+            .field("titles", &self.titles.kept().len())
             .finish()
     }
 }
@@ -88,6 +92,7 @@ impl Texts {
             filling: String::new(),
             common: Vec::new(),
             prefixes: Vec::new(),
+            titles: TitleStarts::new(),
         }
     }
 
@@ -113,12 +118,16 @@ impl Texts {
     }
 
     /// How `text`, the `which` column of a row, is packed: a type or status as one of the
-    /// common values (made one while there is room), an id or a time in a compact form when
-    /// it prints back exactly as it came, any other text as itself.
+    /// common values (made one while there is room), a title by one of the listing's title
+    /// starts when one fits, an id or a time in a compact form when it prints back exactly as
+    /// it came, any other text as itself.
     fn packed<'a>(&mut self, which: Text, text: &'a str) -> Packed<'a> {
         let compact = match which {
             Text::Type | Text::Status => return self.common(text),
-            Text::Title => None,
+            Text::Title => match self.titles.split(text) {
+                Some((start, rest)) => return Packed::Joined { start, rest },
+                None => None,
+            },
             Text::Id | Text::ExternalId => Compact::uuid(text).or_else(|| self.number(text)),
             Text::UpdatedAt => Compact::time(text),
         };
@@ -161,6 +170,7 @@ impl Texts {
         Shared {
             common: &self.common,
             prefixes: &self.prefixes,
+            titles: self.titles.kept(),
         }
     }
 
@@ -186,7 +196,8 @@ impl Texts {
     }
 
     /// The texts as they are now, for a job on another thread: the full chunks shared, a copy of
-    /// the one being filled (at most a chunk) and of the common values (a few kilobytes).
+    /// the one being filled (at most a chunk) and of the common values, prefixes and title
+    /// starts (a few kilobytes).
     pub fn share(&self) -> SharedTexts {
         let mut chunks = self.full.clone();
         chunks.push(Arc::from(self.filling.as_str()));
@@ -194,6 +205,7 @@ impl Texts {
             chunks,
             common: self.common.clone(),
             prefixes: self.prefixes.clone(),
+            titles: self.titles.kept().clone(),
         }
     }
 }
@@ -217,6 +229,7 @@ pub struct SharedTexts {
     chunks: Vec<Arc<str>>,
     common: Vec<Box<str>>,
     prefixes: Vec<Box<str>>,
+    titles: Starts,
 }
 
 impl std::fmt::Debug for SharedTexts {
@@ -234,6 +247,7 @@ impl SharedTexts {
         let shared = Shared {
             common: &self.common,
             prefixes: &self.prefixes,
+            titles: &self.titles,
         };
         row_texts::get(chunk.get(at.offset()..)?, which, shared)
     }
@@ -291,6 +305,69 @@ mod tests {
         }
         let chunks: std::collections::BTreeSet<usize> = ats.iter().map(|at| at.chunk()).collect();
         assert!(chunks.len() >= 3, "{chunks:?}");
+    }
+
+    /// Titles kept by their starts (see `title_starts.rs`), between columns of every kind,
+    /// over several chunks: each row reads back as given, from the texts and from a share
+    /// taken while starts were still being found (which reads the rows before it, and only
+    /// those).
+    #[test]
+    fn titles_kept_by_their_start_read_back_across_chunks_and_from_a_share() {
+        let first = [
+            "payments-api v2.30.9 → staging",
+            "INC-1009: 決済APIの遅延",
+            "Ledger",
+        ];
+        let then = ["Checkout web #4", "東京リージョン監視 (38)"];
+        let rows = 3 * CHUNK / 80;
+        let half = rows / 2;
+        let row = |i: usize| -> [Option<String>; COUNT] {
+            let name = match i < half {
+                true => first[i % first.len()],
+                false => then[i % then.len()],
+            };
+            [
+                Some("deploy".into()),
+                Some(format!("{name} · copy {i}")),
+                None,
+                Some(format!("gen-{i}")),
+                Some(format!(
+                    "a text of sixty bytes or so, not compact, row {i:>8}"
+                )),
+                Some("2024-12-28T22:14:00Z".into()),
+            ]
+        };
+        let (mut texts, mut ats, mut shared) = (Texts::new(), Vec::new(), None);
+        for i in 0..rows {
+            if i == half {
+                shared = Some((texts.share(), texts.titles.kept().len()));
+            }
+            ats.push(texts.push(&borrowed(&row(i))));
+        }
+        let (shared, starts_then) = shared.unwrap();
+        assert!(
+            texts.titles.kept().len() > starts_then,
+            "found after the share"
+        );
+        assert!(texts.full.len() >= 2, "{texts:?}");
+        for (i, &at) in ats.iter().enumerate() {
+            assert_eq!(owned(texts.row(at)), row(i), "row {i}");
+            let seen = row_texts::ALL.map(|which| shared.get(at, which));
+            if i < half {
+                assert_eq!(owned(seen), row(i), "row {i} in the share");
+            } else {
+                assert!(seen.iter().all(Option::is_none), "row {i} after the share");
+            }
+        }
+        let joined = |at| matches!(texts.get(at, Text::Title), Some(Cell::Joined(_)));
+        assert!(
+            ats[30..half].iter().all(|&at| joined(at)),
+            "after the first rounds"
+        );
+        assert!(
+            ats[half + 30..].iter().all(|&at| joined(at)),
+            "the later ones too"
+        );
     }
 
     /// A row larger than a chunk takes one of its own; the rows around it are read back.
