@@ -179,6 +179,18 @@ fn a_wrong_where_says_where_it_is_wrong_and_keeps_the_list() {
         app.browser.where_.as_ref().map(|w| w.expr.as_str()),
         Some(".properties.stars > 25")
     );
+    // A definition that calls itself overflowed the job's stack and aborted appdeck, leaving
+    // the terminal raw: it is refused before anything runs.
+    let commands = command(&mut app, "where def f: 1 + f; f > 0");
+    assert!(commands.is_empty(), "{commands:?}");
+    let Some(Notice::Error(error)) = &app.notice else {
+        panic!("no error: {:?}", app.notice)
+    };
+    assert!(
+        error.contains("`f` at character 12 calls itself"),
+        "{error}"
+    );
+    assert_eq!(shown_ids(&app), ["r26", "r27", "r28", "r29"]);
 }
 
 #[test]

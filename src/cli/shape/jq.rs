@@ -155,6 +155,8 @@ mod tests {
         assert!(err.contains("not a valid jq expression"), "{err}");
         let err = run("nosuchfilter", "{}").unwrap_err();
         assert!(err.contains("undefined filter `nosuchfilter`"), "{err}");
+        let err = run("def f: [f]; f", "{}").unwrap_err();
+        assert!(err.contains("`f` at character 9 calls itself"), "{err}");
         let err = run(".a + 1", r#"{"a":"x"}"#).unwrap_err();
         assert!(err.starts_with("--jq: "), "{err}");
         let deep = format!("{}1{}", "[".repeat(600), "]".repeat(600));

@@ -15,6 +15,8 @@ pub use jaq_json::Val;
 
 use crate::sanitize;
 
+mod recursion;
+
 /// Nesting past this is refused before jaq reads it: its reader recurses, and a hostile
 /// answer must not overflow the stack.
 pub const MAX_DEPTH: usize = 512;
@@ -94,6 +96,13 @@ impl Program {
                     })
                     .collect::<Vec<_>>()
             })?;
+        if let Some(name) = recursion::calling_itself(expr) {
+            return Err(vec![format!(
+                "`{name}`{} calls itself, which is refused: jaq has no depth limit, and a deep or \
+                 endless recursion would crash appdeck",
+                at(name)
+            )]);
+        }
         Ok(Program { filter })
     }
 
