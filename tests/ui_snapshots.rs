@@ -1177,3 +1177,39 @@ fn browser_watched() {
         "the gone row is struck through, also without colour"
     );
 }
+
+/// `:sort updated_at desc`, a long `:where` and `:watch 5`, then a look (issue 22 item 5, the
+/// audit: at 80 columns the title ended `by updated_at ▼ descendin┐`, the count and the watch
+/// gone): the `:where` is cut, the sort left to the column's arrow and the counts said short,
+/// so that the counts and the watch segment stay whole at the title's end.
+#[test]
+fn browser_watched_sorted_and_narrowed() {
+    let build = |size: (u16, u16)| {
+        let mut app = loaded_app(size);
+        for command in [
+            "sort updated_at desc",
+            "where .status == \"active\" and .properties.stars > 3",
+            "watch 5",
+        ] {
+            press(&mut app, KeyCode::Char(':'));
+            type_text(&mut app, command);
+            let commands = app.update(Action::Submit);
+            let look = settle(&mut app, commands);
+            if command.starts_with("watch") {
+                let more = app.update(Action::reply(
+                    first_request(&look),
+                    page_reply(Ok(page(resources(60), Some("c2")))),
+                ));
+                settle(&mut app, more);
+            }
+        }
+        app
+    };
+    snapshot("browser_watched_sorted_and_narrowed", build);
+    let title = appdeck::app::harness::line(&draw_styled(&build((80, 24)), &Theme::COLOR), 1);
+    assert!(
+        title.starts_with("┌ where .status ==")
+            && title.contains("… · 42 of 62 loaded · loading more… · watching 5s · 12:00:00 "),
+        "{title}"
+    );
+}

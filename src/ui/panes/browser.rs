@@ -16,7 +16,7 @@ use crate::app::layout;
 use crate::app::layout::TableAreas;
 use crate::app::panes::browser::columns::Column;
 use crate::app::panes::browser::row::RowView as ListRow;
-use crate::app::panes::browser::watch::{Mark, Watch};
+use crate::app::panes::browser::watch::Mark;
 use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
 use crate::text::{count, fit};
@@ -33,11 +33,8 @@ pub fn render(
     clock: (DateTime<Utc>, Instant),
 ) {
     let areas = browser.areas(body);
-    let mut title = title(browser);
-    if let Some(watch) = &browser.watch {
-        let room = usize::from(areas.table.width.saturating_sub(2)).saturating_sub(title.width());
-        title.push_str(&watching(watch, clock, room));
-    }
+    let room = usize::from(areas.table.width.saturating_sub(2));
+    let title = super::browser_title::title(browser, clock, room);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
@@ -86,118 +83,6 @@ pub fn render(
     if let Some(area) = areas.filter {
         render_filter(frame, browser, theme, area);
     }
-}
-
-/// A `:where` longer than this is cut in the title (the notice said it whole).
-const WHERE_IN_TITLE: usize = 40;
-
-fn title(browser: &Browser) -> String {
-    let mut filter = match &browser.type_filter {
-        Some(t) => format!("type {}", sanitize::line(t)),
-        None => "all types".to_owned(),
-    };
-    if let Some(status) = &browser.status_filter {
-        filter.push_str(&format!(" · status {}", sanitize::line(status)));
-    }
-    if let Some(condition) = &browser.where_ {
-        let expr = sanitize::line(&condition.expr);
-        filter.push_str(&format!(
-            " · where {}",
-            fit(&expr, WHERE_IN_TITLE).trim_end()
-        ));
-    }
-    if let Some(spec) = browser.sorting.spec {
-        filter.push_str(&format!(" · by {}", spec.words()));
-    }
-    let rows = match &browser.listing {
-        Loadable::Loaded(listing) => {
-            let more = match listing.more {
-                More::End => "all loaded",
-                More::Available(_) | More::Paused(_) => "more available",
-                More::Loading { .. } => "loading more…",
-                More::Failed { .. } => "more failed to load",
-                More::Fault(_) => "stopped: server fault",
-            };
-            let shown = if browser.filter.text().is_empty()
-                && browser.status_filter.is_none()
-                && browser.where_.is_none()
-            {
-                String::new()
-            } else {
-                format!("{} match · ", count(browser.visible.len()))
-            };
-            let loaded = listing.rows.len() - browser.gone_shown();
-            format!(" · {shown}{} loaded · {more}", count(loaded))
-        }
-        Loadable::Loading(_) => " · loading…".to_owned(),
-        _ => String::new(),
-    };
-    format!(" Resources · {filter}{rows} ")
-}
-
-/// The title's end under `:watch`, in `room` columns if it can: that the list is live, what the
-/// looks marked, why the last look failed and when it last looked (UTC, as the list's times).
-/// Where that does not fit, the short form (`watching 5s · +1 ~2 x1 · 14:02:31`), then the
-/// short form without the time: what the looks found matters more than when.
-fn watching(watch: &Watch, (now, at): (DateTime<Utc>, Instant), room: usize) -> String {
-    let looked = watch.looked.map(|looked| {
-        let ago =
-            chrono::Duration::from_std(at.saturating_duration_since(looked)).unwrap_or_default();
-        (now - ago).format("%H:%M:%S").to_string()
-    });
-    let mut text = String::new();
-    for (words, time) in [
-        (true, looked.as_deref()),
-        (false, looked.as_deref()),
-        (false, None),
-    ] {
-        text = watching_in(watch, time, words);
-        if text.width() <= room {
-            break;
-        }
-    }
-    text
-}
-
-/// [`watching`] in words or (`words` false) short: the marks by their symbols alone, a failed
-/// look without its reason (the status bar said it); with the time of the last look if given.
-fn watching_in(watch: &Watch, looked: Option<&str>, words: bool) -> String {
-    let every = watch.every.as_secs();
-    let mut parts = vec![if words {
-        format!("watching every {every}s")
-    } else {
-        format!("watching {every}s")
-    }];
-    let marks: Vec<String> = (watch.counts().iter())
-        .filter(|(_, n)| *n > 0)
-        .map(|(mark, n)| {
-            let symbol = mark.symbol();
-            if words {
-                format!("{symbol}{n} {}", mark.word())
-            } else {
-                format!("{symbol}{n}")
-            }
-        })
-        .collect();
-    if !marks.is_empty() {
-        parts.push(marks.join(" "));
-    }
-    if let Some(why) = &watch.failure {
-        let next = watch.delay.as_secs();
-        parts.push(if words {
-            format!("look failed: {}; next in {next}s", sanitize::line(why))
-        } else {
-            format!("look failed; next in {next}s")
-        });
-    }
-    if let Some(time) = looked {
-        parts.push(if words {
-            format!("looked {time}")
-        } else {
-            time.to_owned()
-        });
-    }
-    format!("· {} ", parts.join(" · "))
 }
 
 /// The bottom border: what went wrong with the next page and how to go on.

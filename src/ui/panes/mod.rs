@@ -1,6 +1,7 @@
 //! One file per pane, mirroring `app/panes/`.
 
 pub mod browser;
+mod browser_title;
 pub mod connect;
 pub mod detail;
 pub mod history;

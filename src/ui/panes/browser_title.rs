@@ -1,0 +1,292 @@
+//! The list's title: what is listed (type, status, `:where`, sort), how many rows, and under
+//! `:watch` that the list is live and when it last looked. When the border is short on room
+//! the parts that say the least give way first, so that the counts and the watch segment stay
+//! whole (issue 22 item 5: a long `:where` pushed "watching" off the border).
+
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use unicode_width::UnicodeWidthStr;
+
+use crate::app::Loadable;
+use crate::app::panes::browser::ordering::{SortSpec, column_name};
+use crate::app::panes::browser::watch::Watch;
+use crate::app::panes::browser::{Browser, More};
+use crate::sanitize;
+use crate::text::{count, fit};
+
+/// A `:where` longer than this is cut in the title even with room to spare (the notice said
+/// it whole).
+const WHERE_IN_TITLE: usize = 40;
+
+/// The narrowest a cut free text gets (with its `…`): enough to tell two apart.
+const FREE_TEXT_MIN: usize = 8;
+
+/// The title in `room` columns if it can (`clock`: the wall-clock time now and the monotonic
+/// time it stands for, to say when the watch last looked). Each [`Form`] gives up more than
+/// the one before; the first that fits is the title. On a screen too narrow for even the last
+/// (the counts alone do not fit), nothing is cut: the border cuts the title's end, and what
+/// is listed stays readable at its start.
+pub fn title(browser: &Browser, clock: (DateTime<Utc>, Instant), room: usize) -> String {
+    let parts = Parts::of(browser, clock);
+    (Form::STEPS.iter())
+        .map(|&form| parts.compose(form, room))
+        .find(|text| text.width() <= room)
+        .unwrap_or_else(|| parts.compose(Form::UNFITTED, room))
+}
+
+/// How much a title gives up to fit, each of [`Form::STEPS`] more than the one before.
+#[derive(Clone, Copy)]
+struct Form {
+    /// The watch segment in words (`watching every 5s · … · looked 14:02:31`), else short
+    /// (`watching 5s · … · 14:02:31`).
+    watch_words: bool,
+    /// When the watch last looked; the last to go: what the looks found matters more.
+    watch_time: bool,
+    sort: SortSaid,
+    /// `all types` when no type is picked (it says only that nothing is).
+    all_types: bool,
+    /// The `Resources` the title starts with (the list is the only one with counts).
+    label: bool,
+    /// `42 of 62 loaded` for `42 match · 62 loaded`.
+    short_counts: bool,
+    /// Cut the free texts (`:where`, the type and status names) by what the title is over its
+    /// room, none narrower than this (with its `…`); `None`: not cut.
+    cut_to: Option<usize>,
+}
+
+/// How the title says the sort.
+#[derive(Clone, Copy)]
+enum SortSaid {
+    /// `by name ▲ ascending`
+    Words,
+    /// `by name ▲`
+    Arrow,
+    /// Not at all: the sorted column's title has the arrow.
+    Not,
+}
+
+impl Form {
+    const WHOLE: Form = Form {
+        watch_words: true,
+        watch_time: true,
+        sort: SortSaid::Words,
+        all_types: true,
+        label: true,
+        short_counts: false,
+        cut_to: None,
+    };
+    /// When no step fits: the short watch segment, nothing else given up.
+    const UNFITTED: Form = Form {
+        watch_words: false,
+        ..Form::WHOLE
+    };
+    const STEPS: [Form; 9] = {
+        let mut steps = [Form::WHOLE; 9];
+        let mut i = 1;
+        while i < steps.len() {
+            let mut form = steps[i - 1];
+            match i {
+                1 => form.watch_words = false,
+                2 => form.sort = SortSaid::Arrow,
+                3 => form.all_types = false,
+                4 => form.cut_to = Some(FREE_TEXT_MIN),
+                5 => {
+                    form.sort = SortSaid::Not;
+                    form.label = false;
+                }
+                6 => form.short_counts = true,
+                7 => form.cut_to = Some(1),
+                _ => form.watch_time = false,
+            }
+            steps[i] = form;
+            i += 1;
+        }
+        steps
+    };
+}
+
+/// What the title says, sanitised, before it is fitted.
+struct Parts<'a> {
+    type_: Option<String>,
+    status: Option<String>,
+    where_: Option<String>,
+    sort: Option<SortSpec>,
+    counts: Counts,
+    watch: Option<&'a Watch>,
+    /// When the watch last looked (UTC, as the list's times).
+    looked: Option<String>,
+}
+
+/// How many rows there are: never cut.
+enum Counts {
+    /// `42 match` (under a filter; `None` without), `62 loaded`, and whether there are more.
+    Loaded {
+        matching: Option<usize>,
+        loaded: usize,
+        more: &'static str,
+    },
+    Loading,
+    /// Nothing to count (not loaded, or the load failed).
+    None,
+}
+
+impl<'a> Parts<'a> {
+    fn of(browser: &'a Browser, (now, at): (DateTime<Utc>, Instant)) -> Self {
+        let looked = (browser.watch.as_ref().and_then(|w| w.looked)).map(|looked| {
+            let ago = chrono::Duration::from_std(at.saturating_duration_since(looked))
+                .unwrap_or_default();
+            (now - ago).format("%H:%M:%S").to_string()
+        });
+        Parts {
+            type_: (browser.type_filter.as_deref()).map(|t| sanitize::line(t).into_owned()),
+            status: (browser.status_filter.as_deref()).map(|s| sanitize::line(s).into_owned()),
+            where_: (browser.where_.as_ref()).map(|w| {
+                fit(&sanitize::line(&w.expr), WHERE_IN_TITLE)
+                    .trim_end()
+                    .to_owned()
+            }),
+            sort: browser.sorting.spec,
+            counts: Counts::of(browser),
+            watch: browser.watch.as_ref(),
+            looked,
+        }
+    }
+
+    /// The title in `form`; with `form.cut_to`, the free texts cut (the `:where` first, then
+    /// the type, then the status) by what the whole title is over `room`.
+    fn compose(&self, form: Form, room: usize) -> String {
+        let mut widths = [&self.where_, &self.type_, &self.status]
+            .map(|text| text.as_deref().map_or(0, UnicodeWidthStr::width));
+        if let Some(narrowest) = form.cut_to {
+            let mut over = self.compose_in(form, widths).width().saturating_sub(room);
+            for width in &mut widths {
+                let give = over.min(width.saturating_sub(narrowest));
+                *width -= give;
+                over -= give;
+            }
+        }
+        self.compose_in(form, widths)
+    }
+
+    /// The title in `form` with the `:where`, type and status cut to `widths`.
+    fn compose_in(&self, form: Form, [where_, type_, status]: [usize; 3]) -> String {
+        let mut said = Vec::new();
+        if form.label {
+            said.push("Resources".to_owned());
+        }
+        match &self.type_ {
+            Some(t) => said.push(format!("type {}", fit(t, type_))),
+            None if form.all_types => said.push("all types".to_owned()),
+            None => {}
+        }
+        if let Some(s) = &self.status {
+            said.push(format!("status {}", fit(s, status)));
+        }
+        if let Some(expr) = &self.where_ {
+            said.push(format!("where {}", fit(expr, where_)));
+        }
+        match (self.sort, form.sort) {
+            (Some(spec), SortSaid::Words) => said.push(format!("by {}", spec.words())),
+            (Some(spec), SortSaid::Arrow) => {
+                said.push(format!("by {} {}", column_name(spec.column), spec.arrow()))
+            }
+            (None, _) | (_, SortSaid::Not) => {}
+        }
+        said.extend(self.counts.said(form.short_counts));
+        let mut title = format!(" {} ", said.join(" · "));
+        if let Some(watch) = self.watch {
+            let time = self.looked.as_deref().filter(|_| form.watch_time);
+            title.push_str(&watching(watch, time, form.watch_words));
+        }
+        title
+    }
+}
+
+impl Counts {
+    fn of(browser: &Browser) -> Self {
+        match &browser.listing {
+            Loadable::Loaded(listing) => Counts::Loaded {
+                matching: (!browser.filter.text().is_empty()
+                    || browser.status_filter.is_some()
+                    || browser.where_.is_some())
+                .then(|| browser.visible.len()),
+                loaded: listing.rows.len() - browser.gone_shown(),
+                more: match listing.more {
+                    More::End => "all loaded",
+                    More::Available(_) | More::Paused(_) => "more available",
+                    More::Loading { .. } => "loading more…",
+                    More::Failed { .. } => "more failed to load",
+                    More::Fault(_) => "stopped: server fault",
+                },
+            },
+            Loadable::Loading(_) => Counts::Loading,
+            _ => Counts::None,
+        }
+    }
+
+    /// `42 match`, `62 loaded`, `all loaded`; `short`: `42 of 62 loaded`, `all loaded`.
+    fn said(&self, short: bool) -> Vec<String> {
+        match *self {
+            Counts::Loaded {
+                matching,
+                loaded,
+                more,
+            } => {
+                let loaded = count(loaded);
+                let mut said = match matching {
+                    Some(n) if short => vec![format!("{} of {loaded} loaded", count(n))],
+                    Some(n) => vec![format!("{} match", count(n)), format!("{loaded} loaded")],
+                    None => vec![format!("{loaded} loaded")],
+                };
+                said.push(more.to_owned());
+                said
+            }
+            Counts::Loading => vec!["loading…".to_owned()],
+            Counts::None => Vec::new(),
+        }
+    }
+}
+
+/// The title's end under `:watch`: that the list is live, what the looks marked, why the last
+/// look failed and when the next is, and when it last looked if `looked` is given. In words or
+/// (`words` false) short: the marks by their symbols alone, a failed look without its reason
+/// (the status bar said it).
+fn watching(watch: &Watch, looked: Option<&str>, words: bool) -> String {
+    let every = watch.every.as_secs();
+    let mut parts = vec![if words {
+        format!("watching every {every}s")
+    } else {
+        format!("watching {every}s")
+    }];
+    let marks: Vec<String> = (watch.counts().iter())
+        .filter(|(_, n)| *n > 0)
+        .map(|(mark, n)| {
+            let symbol = mark.symbol();
+            if words {
+                format!("{symbol}{n} {}", mark.word())
+            } else {
+                format!("{symbol}{n}")
+            }
+        })
+        .collect();
+    if !marks.is_empty() {
+        parts.push(marks.join(" "));
+    }
+    if let Some(why) = &watch.failure {
+        let next = watch.delay.as_secs();
+        parts.push(if words {
+            format!("look failed: {}; next in {next}s", sanitize::line(why))
+        } else {
+            format!("look failed; next in {next}s")
+        });
+    }
+    if let Some(time) = looked {
+        parts.push(if words {
+            format!("looked {time}")
+        } else {
+            time.to_owned()
+        });
+    }
+    format!("· {} ", parts.join(" · "))
+}
