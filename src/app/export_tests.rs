@@ -137,6 +137,24 @@ fn esc_cancels_an_export_and_its_late_answer_is_dropped() {
     assert_eq!(app.notice, said, "nothing more is said");
 }
 
+/// The audit of issue 22 item 4: the status bar said `exporting 94,208/200,000 … │ exporting
+/// 0/200,000 …`, the count at the start kept as a notice beside the live one.
+#[test]
+fn a_running_export_is_counted_once_in_the_status_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.ndjson");
+    let mut app = loaded();
+    let commands = command(&mut app, &format!("export {}", path.display()));
+    let Some(Command::Run { id, .. }) = commands.first().cloned() else {
+        panic!("an export job")
+    };
+    app.update(Action::reply(id, Delivery::Progress { done: 2, total: 3 }));
+    let theme = crate::ui::theme::Theme::COLOR;
+    let bar = harness::line(&harness::draw(&app, &theme, chrono::Utc::now()), 0);
+    assert_eq!(bar.matches("exporting").count(), 1, "{bar}");
+    assert!(bar.contains("exporting 2/3 to "), "{bar}");
+}
+
 #[test]
 fn a_path_that_names_no_format_is_refused_at_once() {
     let mut app = loaded();

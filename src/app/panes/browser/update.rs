@@ -403,8 +403,9 @@ impl Browser {
                 .collect(),
         };
         match Exporting::start(path, overwrite, items, cx.ids) {
+            // The status bar says how far it is (its activity); a notice would keep the
+            // count at the start beside it.
             Ok((exporting, command)) => {
-                cx.info(exporting.activity());
                 self.exporting = Some(exporting);
                 vec![command].into()
             }
