@@ -1,7 +1,8 @@
 //! `:export PATH`: what a pane shows written to a file, off the UI thread. `.ndjson` and `.json`
 //! hold each resource as the list keeps it (its JSON text as the service sent it), through the
 //! writer `appdeck list -o` uses: the same bytes as `list`, however the service lays its JSON
-//! out; `.csv` the list's columns with the id. The file is written under a temporary name beside it
+//! out (in the detail, `.json` is the resource itself, not an array of one); `.csv` the list's
+//! columns with the id. The file is written under a temporary name beside it
 //! and renamed at the end: a cancelled or failed export leaves nothing, and an existing file is
 //! replaced only under `:export!`.
 
@@ -146,10 +147,11 @@ impl ExportJob {
         let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
         let whole = match self.format {
             Format::Ndjson | Format::Json => {
-                let mut items = if self.format == Format::Json {
-                    RawItems::json()
-                } else {
-                    RawItems::ndjson()
+                let mut items = match (self.format, &self.items) {
+                    // One resource (the detail's) is the object itself, not an array of one:
+                    // the line `.ndjson` writes.
+                    (Format::Json, Items::Rows { .. }) => RawItems::json(),
+                    _ => RawItems::ndjson(),
                 };
                 let whole =
                     self.write_each(progress, |json| items.write(json.as_bytes(), &mut out))?;

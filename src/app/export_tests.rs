@@ -162,23 +162,33 @@ fn a_path_that_names_no_format_is_refused_at_once() {
     assert!(matches!(notice(&app), Notice::Error(e) if e.contains(".csv, .json or .ndjson")));
 }
 
+/// In the detail `.json` is the resource itself, not an array of one (the audit of issue 22
+/// item 4): its bytes as the service sent them, as `.ndjson` writes its line; `.csv` its record
+/// under the header.
 #[test]
 fn the_detail_exports_its_resource() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("one.json");
     let mut app = loaded();
     press(&mut app, KeyCode::Enter);
-    let commands = command(&mut app, &format!("export {}", path.display()));
-    assert!(commands.iter().any(|c| c.job::<ExportJob>().is_some()));
-    settle(&mut app, commands);
-    assert_eq!(
-        std::fs::read_to_string(&path).unwrap(),
-        format!("[\n  {}\n]\n", json_of(&app, 0))
-    );
-    assert_eq!(
-        notice(&app),
-        Notice::Info(format!("wrote 1 row to {}", path.display()))
-    );
+    let sent = json_of(&app, 0);
+    for (name, written) in [
+        ("one.json", format!("{sent}\n")),
+        ("one.ndjson", format!("{sent}\n")),
+        (
+            "one.csv",
+            "type,name,status,id,external_id,updated_at\nrepo,beta,,r0,,\n".to_owned(),
+        ),
+    ] {
+        let path = dir.path().join(name);
+        let commands = command(&mut app, &format!("export {}", path.display()));
+        assert!(commands.iter().any(|c| c.job::<ExportJob>().is_some()));
+        settle(&mut app, commands);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), written, "{name}");
+        assert_eq!(
+            notice(&app),
+            Notice::Info(format!("wrote 1 row to {}", path.display()))
+        );
+    }
     assert!(app.stack.top().is_some(), "the detail stays open");
 }
 
