@@ -253,3 +253,54 @@ fn esc_cancels_a_sort_job() {
     app.update(Action::reply(id, Delivery::Job(job.run())));
     assert_eq!(app.browser.sorting.spec, None);
 }
+
+/// The audit of issue 22 item 3: `:sort name desc`, then `:sort id` on a large list and `Esc`
+/// while it sorts: the sort before stays (it said "the server's order" and lost it), with a
+/// page that arrived meanwhile merged into it, and a late answer of the cancelled job dropped.
+#[test]
+fn esc_on_a_sort_job_keeps_the_sort_before_it() {
+    let n = IN_PLACE_ROWS + 10;
+    let names: Vec<String> = (0..n).map(|i| format!("n{:05}", (i * 7919) % n)).collect();
+    let names: Vec<Option<&str>> = names.iter().map(|s| Some(s.as_str())).collect();
+    let (mut app, next) = loaded_and_next(&names);
+    let commands = command(&mut app, "sort name desc");
+    let Some(Command::Run { id, job }) = commands.first().cloned() else {
+        panic!("a sort job")
+    };
+    app.update(Action::reply(id, Delivery::Job(job.run())));
+    let by_name = app.browser.sorting.spec;
+    let commands = command(&mut app, "sort id");
+    let Some(Command::Run { id, job }) = commands.first().cloned() else {
+        panic!("a sort job")
+    };
+    let next = next
+        .or_else(|| page_request(&press(&mut app, KeyCode::End)))
+        .expect("the next page");
+    app.update(reply(next, page_of(n, &[Some("zz top"), Some("a")], None)));
+
+    assert_eq!(press(&mut app, KeyCode::Esc), [Command::Cancel(id)]);
+    assert_eq!(app.browser.sorting.spec, by_name);
+    assert_eq!(
+        notice(&app),
+        "sort cancelled: still sorted by name ▼ descending"
+    );
+    assert_eq!(app.activity(), None);
+    let check = |app: &App| {
+        let ids = ids(app);
+        assert_eq!(ids.len(), n + 2);
+        assert_eq!(ids[0], format!("r{n}"), "the later row merged in first");
+        assert_eq!(ids[n + 1], format!("r{}", n + 1), "and the other last");
+        let rows = app.browser.rows();
+        let names: Vec<String> = (app.browser.visible.iter())
+            .filter_map(|i| rows.at(i).title().map(|t| t.to_string()))
+            .collect();
+        assert!(names.is_sorted_by(|a, b| a >= b), "descending");
+    };
+    check(&app);
+    app.update(Action::reply(id, Delivery::Job(job.run())));
+    assert_eq!(
+        app.browser.sorting.spec, by_name,
+        "the late answer is dropped"
+    );
+    check(&app);
+}

@@ -26,6 +26,9 @@ pub struct Sorting {
     /// How far it got (of units of its own) and how many rows it sorts.
     pub progress: Option<(usize, usize)>,
     pub rows: usize,
+    /// While a job sorts under a new spec, the sort it replaces (no job of its own): `Esc`
+    /// puts it back.
+    before: Option<Box<Sorting>>,
 }
 
 impl Sorting {
@@ -67,6 +70,11 @@ impl Browser {
         ids: &mut RequestIds,
         height: usize,
     ) -> Vec<Command> {
+        // The sort to go back to: the one shown, or, while a job replaced it, the one before.
+        let before = match self.sorting.job {
+            Some(_) => self.sorting.before.take(),
+            None => Some(Box::new(std::mem::take(&mut self.sorting))),
+        };
         let mut commands: Vec<Command> = self
             .sorting
             .job
@@ -86,7 +94,44 @@ impl Browser {
             return commands;
         }
         commands.extend(self.resort(ids, height));
+        if self.sorting.pending() {
+            self.sorting.before = before;
+        }
         commands
+    }
+
+    /// `Esc` on a sort job: it is cancelled (the command) and the sort it was to replace comes
+    /// back, with the rows loaded since merged in; the server's order when there is none (the
+    /// job sorted again under the same spec rows that were replaced). Returns the spec now.
+    pub fn cancel_sort(
+        &mut self,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> (Vec<Command>, Option<SortSpec>) {
+        let Some(before) = self.sorting.before.take() else {
+            return (self.set_sort(None, ids, height), None);
+        };
+        let cancel = self.sorting.job.take().map(Command::Cancel);
+        self.sorting = *before;
+        match (self.sorting.spec, self.sorting.order.take()) {
+            (Some(spec), Some(mut order)) => {
+                self.merge_later_rows(&mut order, spec);
+                self.sorting.order = Some(order);
+                self.arrange_visible(height);
+            }
+            _ => {
+                let here = self.selected_index();
+                self.visible = self.visible_in(0..self.rows().len());
+                self.keep_cursor_on(here, height);
+            }
+        }
+        (cancel.into_iter().collect(), self.sorting.spec)
+    }
+
+    /// The rows loaded after those `order` holds go into it, where `spec` puts them.
+    fn merge_later_rows(&self, order: &mut Vec<usize>, spec: SortSpec) {
+        let rows = self.rows();
+        ordering::merge(order, (order.len()..rows.len()).collect(), rows, spec);
     }
 
     /// Sorts every loaded row again under the current spec (it changed, or the rows were
@@ -128,6 +173,7 @@ impl Browser {
     pub fn sort_restarted(&mut self) -> Option<Command> {
         let job = self.sorting.job.take().map(Command::Cancel);
         self.sorting.progress = None;
+        self.sorting.before = None;
         self.sorting.order = self.sorting.spec.map(|_| Vec::new());
         job
     }
@@ -141,12 +187,11 @@ impl Browser {
         }
         self.sorting.job = None;
         self.sorting.progress = None;
+        self.sorting.before = None;
         let (Some(spec), Some(mut order)) = (self.sorting.spec, order) else {
             return true;
         };
-        let rows = self.rows();
-        let later: Vec<usize> = (order.len()..rows.len()).collect();
-        ordering::merge(&mut order, later, rows, spec);
+        self.merge_later_rows(&mut order, spec);
         self.sorting.order = Some(order);
         self.arrange_visible(height);
         true

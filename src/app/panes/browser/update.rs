@@ -132,8 +132,12 @@ impl Pane for Browser {
                     return vec![Command::Cancel(exporting.id)].into();
                 }
                 if self.sorting.pending() {
-                    cx.info("sort cancelled: the server's order");
-                    return self.set_sort(None, cx.ids, height).into();
+                    let (commands, kept) = self.cancel_sort(cx.ids, height);
+                    cx.info(match kept {
+                        Some(spec) => format!("sort cancelled: still sorted by {}", spec.words()),
+                        None => "sort cancelled: the server's order".to_owned(),
+                    });
+                    return commands.into();
                 }
                 if let Some(id) = self.cancel() {
                     cx.info("load cancelled; r resumes");
