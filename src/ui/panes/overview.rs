@@ -4,14 +4,21 @@
 
 use chrono::DateTime;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, Paragraph, Sparkline};
+use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
+use unicode_width::UnicodeWidthStr;
 
 use crate::app::panes::overview::{Overview, OverviewPart};
 use crate::sanitize;
 use crate::text::{count, counted, fit};
-use crate::ui::theme::Theme;
+use crate::ui::theme::{SELECTED_MARKER, Theme};
+
+mod bars;
+#[cfg(test)]
+mod tests;
+
+use bars::{BarColumns, bar_cells};
 
 /// Rows the histogram takes at least: its bars, the dates under them and the border.
 const HISTOGRAM_HEIGHT: u16 = 7;
@@ -97,37 +104,32 @@ fn render_chart(
     let height = usize::from(inner.height).max(1);
     let selected = overview.selected(part);
     let first = (selected + 1).saturating_sub(height);
-    // Labels take at most 40% of the width, so the bars keep room.
-    let label_width = (usize::from(inner.width) * 2 / 5).max(4);
-    let most = bars.first().map_or(0, |(_, n)| *n) as u64;
-    let shown: Vec<Bar> = bars
+    let columns = BarColumns::of(&bars, usize::from(inner.width));
+    let lines: Vec<Line> = bars
         .iter()
         .enumerate()
         .skip(first)
         .take(height)
         .map(|(i, (name, n))| {
-            let marker = if i == selected { "▶ " } else { "  " };
-            let label = fit(&format!("{marker}{}", sanitize::line(name)), label_width);
+            let marker = if i == selected { SELECTED_MARKER } else { " " };
+            // Padded by display width: a wide character takes two cells, not one.
+            let name = fit(&sanitize::line(name), columns.name);
+            let pad = " ".repeat(columns.name.saturating_sub(name.width()));
+            let label = format!(
+                "{marker} {name}{pad} {:>width$} ",
+                count(*n),
+                width = columns.count
+            );
             let label = if i == selected {
-                Line::styled(label, theme.selected(focused))
+                Span::styled(label, theme.selected(focused))
             } else {
-                Line::raw(label)
+                Span::raw(label)
             };
-            Bar::default()
-                .value(*n as u64)
-                .text_value(count(*n))
-                .label(label)
+            let bar = "█".repeat(bar_cells(*n, columns.most, columns.bar));
+            Line::from(vec![label, Span::styled(bar, theme.info())])
         })
         .collect();
-    let chart = BarChart::default()
-        .direction(Direction::Horizontal)
-        .bar_width(1)
-        .bar_gap(0)
-        .max(most.max(1))
-        .bar_style(theme.info())
-        .value_style(theme.selected(false))
-        .data(BarGroup::default().bars(&shown));
-    frame.render_widget(chart, inner);
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 fn render_histogram(frame: &mut Frame, overview: &Overview, theme: &Theme, area: Rect) {
