@@ -110,15 +110,21 @@ fn export_refuses_to_overwrite_and_export_bang_overwrites() {
     );
 }
 
+/// `:export PATH` typed: the id of the job it starts.
+fn export_started(app: &mut App, path: &std::path::Path) -> RequestId {
+    let commands = command(app, &format!("export {}", path.display()));
+    match commands.first() {
+        Some(Command::Run { id, .. }) => *id,
+        other => panic!("an export job, not {other:?}"),
+    }
+}
+
 #[test]
 fn esc_cancels_an_export_and_its_late_answer_is_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rows.json");
     let mut app = loaded();
-    let commands = command(&mut app, &format!("export {}", path.display()));
-    let Some(Command::Run { id, .. }) = commands.first().cloned() else {
-        panic!("an export job")
-    };
+    let id = export_started(&mut app, &path);
     app.update(Action::reply(id, Delivery::Progress { done: 2, total: 3 }));
     assert!(app.activity().unwrap().starts_with("exporting 2/3 to "));
     assert_eq!(press(&mut app, KeyCode::Esc), [Command::Cancel(id)]);
@@ -144,10 +150,7 @@ fn a_running_export_is_counted_once_in_the_status_bar() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rows.ndjson");
     let mut app = loaded();
-    let commands = command(&mut app, &format!("export {}", path.display()));
-    let Some(Command::Run { id, .. }) = commands.first().cloned() else {
-        panic!("an export job")
-    };
+    let id = export_started(&mut app, &path);
     app.update(Action::reply(id, Delivery::Progress { done: 2, total: 3 }));
     let theme = crate::ui::theme::Theme::COLOR;
     let bar = harness::line(&harness::draw(&app, &theme, chrono::Utc::now()), 0);

@@ -61,6 +61,14 @@ fn ids(app: &App) -> Vec<String> {
         .collect()
 }
 
+/// The names of the rows shown, in their order (the nameless left out).
+fn shown_names(app: &App) -> Vec<String> {
+    let rows = app.browser.rows();
+    (app.browser.visible.iter())
+        .filter_map(|i| rows.at(i).title().map(|t| t.to_string()))
+        .collect()
+}
+
 fn selected(app: &App) -> String {
     app.browser
         .selected()
@@ -228,11 +236,7 @@ fn a_large_list_is_sorted_by_a_job_and_a_page_arriving_meanwhile_joins_in() {
     assert_eq!(ids.len(), n + 2);
     assert_eq!(ids[0], format!("r{n}"), "the later row merged in first");
     assert_eq!(ids[n + 1], format!("r{}", n + 1), "the nameless one last");
-    let rows = app.browser.rows();
-    let names: Vec<String> = (app.browser.visible.iter())
-        .filter_map(|i| rows.at(i).title().map(|t| t.to_string()))
-        .collect();
-    assert!(names.is_sorted_by(|a, b| a >= b), "descending");
+    assert!(shown_names(&app).is_sorted_by(|a, b| a >= b), "descending");
     assert_eq!(selected(&app), "r1", "the cursor stays on its row");
 }
 
@@ -290,11 +294,7 @@ fn esc_on_a_sort_job_keeps_the_sort_before_it() {
         assert_eq!(ids.len(), n + 2);
         assert_eq!(ids[0], format!("r{n}"), "the later row merged in first");
         assert_eq!(ids[n + 1], format!("r{}", n + 1), "and the other last");
-        let rows = app.browser.rows();
-        let names: Vec<String> = (app.browser.visible.iter())
-            .filter_map(|i| rows.at(i).title().map(|t| t.to_string()))
-            .collect();
-        assert!(names.is_sorted_by(|a, b| a >= b), "descending");
+        assert!(shown_names(app).is_sorted_by(|a, b| a >= b), "descending");
     };
     check(&app);
     app.update(Action::reply(id, Delivery::Job(job.run())));
