@@ -157,6 +157,11 @@ fn from_env<T>(name: &str, default: &str, parse: impl Fn(&str) -> T) -> Vec<T> {
 }
 
 fn main() {
+    // `:where` runs in a worker process, as in the TUI; `FIND_WHERE_IN_PLACE=1` runs it on the
+    // job's threads instead, to see what the worker costs.
+    if std::env::var_os("FIND_WHERE_IN_PLACE").is_none() {
+        appdeck::jq::worker::enable_with(env!("CARGO_BIN_EXE_appdeck").into());
+    }
     let sizes = from_env("FIND_ROWS", "100000,1000000", |n| {
         n.parse::<usize>().expect("FIND_ROWS: numbers")
     });

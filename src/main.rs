@@ -19,6 +19,10 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
 
 fn main() -> ExitCode {
     let started = Instant::now();
+    // A `:where` worker the TUI started (src/jq/worker): no arguments, no runtime, no logging.
+    if std::env::args_os().nth(1).as_deref() == Some(appdeck::jq::worker::ARG.as_ref()) {
+        return appdeck::jq::worker::serve();
+    }
     one_malloc_arena();
     let cli = appdeck::cli::args::parse();
     let global = cli.global();
@@ -44,7 +48,10 @@ fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
-        None => runtime.block_on(open_tui(&cli, &global, started, log)),
+        None => {
+            appdeck::jq::worker::enable();
+            runtime.block_on(open_tui(&cli, &global, started, log))
+        }
         // The terminal UI's own flag: a command given it would ignore it.
         Some(command) if cli.page_size.is_some() => {
             let instead = match command {

@@ -1231,6 +1231,66 @@ fn where_keeps_the_rows_it_is_true_of_and_slash_searches_every_field() {
     tmux.send(&["q"]);
 }
 
+/// The `:where` workers (src/jq/worker) that `pid` started and that still run.
+fn workers_of(pid: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| {
+            let child = entry.ok()?.file_name().into_string().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
+            let mut after_name = stat.rsplit(") ").next()?.split(' ');
+            let (state, parent) = (after_name.next()?, after_name.next()?);
+            let cmdline = std::fs::read(format!("/proc/{child}/cmdline")).ok()?;
+            let worker = String::from_utf8_lossy(&cmdline).contains("--internal-jq-worker");
+            (parent == pid && state != "Z" && worker).then_some(child)
+        })
+        .collect()
+}
+
+/// A `:where` jaq cannot stop or bound runs in a worker: one that grows without end is stopped
+/// at the worker's memory cap and says so, the TUI still answering; one that runs without end
+/// is killed by `Esc`, and by appdeck's own death (`kill -9`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_runaway_where_is_stopped_and_killed_without_harm_to_appdeck() {
+    let tmux = Tmux::start(160, 30);
+    let pid = launch_demo_with_pid(&tmux);
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "where [range(1e10)] | length > 0"]);
+    tmux.send(&["Enter"]);
+    let screen = tmux.wait_for("the worker to stop at its cap", |s| {
+        s.contains("where stopped: the expression needed more than 1 GiB of memory")
+    });
+    assert!(screen.contains("0 match"), "{screen}");
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "where"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("every row again", |s| s.contains("Feature flags"));
+
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "where last(range(1e15)) > 0"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("a worker computing", |_| !workers_of(&pid).is_empty());
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the cancel", |s| s.contains(":where cancelled"));
+    tmux.wait_for("the worker killed", |_| workers_of(&pid).is_empty());
+
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "where last(range(1e15)) > 0"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("a worker computing", |_| !workers_of(&pid).is_empty());
+    let worker = workers_of(&pid).remove(0);
+    let killed = Command::new("kill").args(["-KILL", &pid]).status();
+    assert!(killed.is_ok_and(|s| s.success()));
+    tmux.wait_for("the worker to die with appdeck", |_| {
+        !std::path::Path::new(&format!("/proc/{worker}")).exists()
+            || std::fs::read_to_string(format!("/proc/{worker}/stat"))
+                .is_ok_and(|s| s.rsplit(") ").next().is_some_and(|r| r.starts_with('Z')))
+    });
+}
+
 /// Issue 22 item 5: `:watch 1` in the TUI, then a report sent meanwhile with the CLI to the same
 /// sandbox renames the first row: within a look or two the row shows its new name, marked
 /// changed (`~`), and the title counts it.

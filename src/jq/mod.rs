@@ -16,6 +16,7 @@ pub use jaq_json::Val;
 use crate::sanitize;
 
 mod recursion;
+pub mod worker;
 
 /// Nesting past this is refused before jaq reads it: its reader recurses, and a hostile
 /// answer must not overflow the stack.
@@ -26,6 +27,8 @@ type Filter = jaq_core::compile::Filter<jaq_core::Native<data::JustLut<Val>>>;
 /// A compiled jq expression, with jq's standard library.
 pub struct Program {
     filter: Filter,
+    /// The expression as written, for a worker to compile again (src/jq/worker).
+    source: String,
 }
 
 impl std::fmt::Debug for Program {
@@ -103,7 +106,15 @@ impl Program {
                 at(name)
             )]);
         }
-        Ok(Program { filter })
+        Ok(Program {
+            filter,
+            source: expr.to_owned(),
+        })
+    }
+
+    /// The expression as written.
+    pub fn source(&self) -> &str {
+        &self.source
     }
 
     /// Runs the program over one JSON text, handing each result (or its error, sanitised) to

@@ -230,18 +230,24 @@ impl Browser {
             (Some(listing), Some(search)) => search.name_fields(&listing.bodies, ids),
             _ => None,
         };
-        let said = match (&tested.unreadable, &tested.first_failure) {
-            (Some(error), _) => Some(format!(
+        let said = match (&tested.unreadable, &tested.stopped, &tested.first_failure) {
+            (Some(error), _, _) => Some(format!(
                 "some rows could not be read, they are left out: {}",
                 sanitize::line(error)
             )),
-            (None, Some(failure)) => Some(format!(
+            (None, Some(why), _) => Some(format!(
+                "where stopped: {}; {} row{} not tested, left out",
+                sanitize::line(why),
+                tested.untested,
+                if tested.untested == 1 { "" } else { "s" },
+            )),
+            (None, None, Some(failure)) => Some(format!(
                 "where failed on {} row{}, left out: {}",
                 tested.failed,
                 if tested.failed == 1 { "" } else { "s" },
                 sanitize::line(failure)
             )),
-            (None, None) => None,
+            (None, None, None) => None,
         };
         (said, naming.into_iter().collect())
     }

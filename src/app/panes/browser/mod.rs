@@ -25,6 +25,7 @@ pub mod texts;
 mod title_starts;
 mod update;
 pub mod watch;
+mod where_worker;
 
 pub use update::OpenDetail;
 

@@ -23,7 +23,7 @@ use crate::app::job::{Job, Progress, Work};
 use crate::jq::Program;
 
 /// Rows between two looks at whether the job was cancelled and two progress reports.
-const CHECK_EVERY: usize = 1024;
+pub(super) const CHECK_EVERY: usize = 1024;
 
 /// A job shares its rows out between the cores by at least this many rows each (fewer are
 /// done sooner on one thread than threads are started).
@@ -81,6 +81,10 @@ pub struct Tested {
     pub first_failure: Option<String>,
     /// The bodies could not be read (the job stopped there).
     pub unreadable: Option<String>,
+    /// A `:where` worker ended before testing every row: why, and how many rows it left
+    /// untested (they are left out).
+    pub stopped: Option<String>,
+    pub untested: usize,
 }
 
 impl Job for TestRows {
@@ -119,6 +123,10 @@ impl Job for TestRows {
             if tested.unreadable.is_none() {
                 tested.unreadable = part.unreadable;
             }
+            if tested.stopped.is_none() {
+                tested.stopped = part.stopped;
+            }
+            tested.untested += part.untested;
         }
         progress.set(total as u64, total as u64);
         tested
@@ -135,6 +143,9 @@ impl TestRows {
         done: &AtomicUsize,
         total: usize,
     ) -> Tested {
+        if let (Test::Where(program), Some(worker)) = (&self.test, crate::jq::worker::command()) {
+            return self.run_part_in_worker(worker, program, rows, range, progress, done, total);
+        }
         let mut tested = Tested::default();
         let mut note = Note::default();
         let scanned = rows.scan(&self.bodies, range, |position, index, body, json| {
@@ -160,6 +171,7 @@ impl TestRows {
                         }
                     }
                 }
+                // In place only where no worker can be started (see `run_part_in_worker`).
                 Test::Where(program) => match program.is_true(json.as_bytes()) {
                     Ok(true) => tested.passed.push(index),
                     Ok(false) => {}

@@ -1,0 +1,96 @@
+//! `:where` over a run of rows in a worker process (src/jq/worker): jaq cannot be stopped or
+//! bounded in place, a worker can be killed. One thread sends the rows' JSON in, this one reads
+//! the answers, in the same order, and kills the worker once the job is cancelled.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::job_rows::JobRows;
+use super::narrowing::{CHECK_EVERY, TestRows, Tested};
+use crate::app::job::Progress;
+use crate::jq::Program;
+use crate::jq::worker::{Answer, Stopped, Worker};
+
+impl TestRows {
+    /// Tests the rows at `range` of `rows` with `program` in a worker started from `worker`;
+    /// `done` counts the rows all parts tested. Rows after a worker that ended early (out of
+    /// memory, killed) are counted untested, with why.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run_part_in_worker(
+        &self,
+        worker: &Path,
+        program: &Program,
+        rows: &JobRows,
+        range: std::ops::Range<usize>,
+        progress: &Progress,
+        done: &AtomicUsize,
+        total: usize,
+    ) -> Tested {
+        let mut tested = Tested::default();
+        let size = range.len();
+        let mut worker = match Worker::start(worker, program.source()) {
+            Ok(worker) => worker,
+            Err(e) => {
+                tested.stopped = Some(format!("the worker could not be started: {e}"));
+                tested.untested = size;
+                return tested;
+            }
+        };
+        let Some(mut sender) = worker.take_rows() else {
+            tested.untested = size;
+            return tested;
+        };
+        // The rows the answers are for, in the order sent; the rows that passed, by position.
+        let (indices, scanned, passed) = std::thread::scope(|scope| {
+            let sending = scope.spawn(move || {
+                let mut indices = Vec::with_capacity(size);
+                let scanned = rows.scan(&self.bodies, range, |_, index, _, json| {
+                    // Fails once the worker is gone: nothing more to send.
+                    if sender.send(json.as_bytes()).is_err() {
+                        return ControlFlow::Break(());
+                    }
+                    indices.push(index);
+                    ControlFlow::Continue(())
+                });
+                let _ = sender.finish();
+                (indices, scanned)
+            });
+            let mut passed = Vec::new();
+            let mut answered = 0;
+            loop {
+                match worker.next(|| progress.cancelled()) {
+                    Ok(Some(Answer::True)) => passed.push(answered),
+                    Ok(Some(Answer::False)) => {}
+                    Ok(Some(Answer::Failed(error))) => {
+                        tested.failed += 1;
+                        tested.first_failure.get_or_insert(error);
+                    }
+                    Ok(None) | Err(Stopped::Cancelled) => break,
+                    Err(Stopped::Ended(why)) => {
+                        tested.stopped = Some(why);
+                        break;
+                    }
+                }
+                answered += 1;
+                if answered % CHECK_EVERY == 0 {
+                    let all = done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+                    progress.set(all as u64, total as u64);
+                }
+            }
+            // The sender may be waiting on a full pipe: it fails and ends once this is gone.
+            worker.kill();
+            tested.untested = size - answered;
+            let (indices, scanned) = sending.join().unwrap_or_else(|_| (Vec::new(), Ok(())));
+            (indices, scanned, passed)
+        });
+        tested.passed = passed
+            .into_iter()
+            .filter_map(|at| indices.get(at).copied())
+            .collect();
+        if let Err(error) = scanned {
+            tested.unreadable = Some(error.to_string());
+        }
+        tested
+    }
+}
