@@ -29,6 +29,9 @@ impl TestRows {
     ) -> Tested {
         let mut tested = Tested::default();
         let size = range.len();
+        if size == 0 {
+            return tested;
+        }
         let mut worker = match Worker::start(worker, program.source()) {
             Ok(worker) => worker,
             Err(e) => {
