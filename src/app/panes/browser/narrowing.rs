@@ -101,9 +101,14 @@ impl Job for TestRows {
         let mut parts: Vec<Tested> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|t| {
-                    let range = (t * share).min(total)..((t + 1) * share).min(total);
-                    let done = &done;
-                    scope.spawn(move || self.run_part(rows, range, progress, done, total))
+                    let part = Part {
+                        rows,
+                        range: (t * share).min(total)..((t + 1) * share).min(total),
+                        progress,
+                        done: &done,
+                        total,
+                    };
+                    scope.spawn(move || self.run_part(part))
                 })
                 .collect();
             workers
@@ -133,56 +138,70 @@ impl Job for TestRows {
     }
 }
 
+/// One thread's share of a job: the rows at `range` of `rows`; `done` counts the rows all
+/// parts tested, of `total`.
+pub(super) struct Part<'a> {
+    pub rows: &'a JobRows,
+    pub range: std::ops::Range<usize>,
+    pub progress: &'a Progress,
+    pub done: &'a AtomicUsize,
+    pub total: usize,
+}
+
+impl Part<'_> {
+    /// Another [`CHECK_EVERY`] rows were tested: passed on as progress.
+    pub fn tested_more(&self) {
+        let all = self.done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+        self.progress.set(all as u64, self.total as u64);
+    }
+}
+
 impl TestRows {
-    /// Tests the rows at `range` of the job's list; `done` counts the rows all parts tested.
-    fn run_part(
-        &self,
-        rows: &JobRows,
-        range: std::ops::Range<usize>,
-        progress: &Progress,
-        done: &AtomicUsize,
-        total: usize,
-    ) -> Tested {
+    /// Tests the rows of `part`.
+    fn run_part(&self, part: Part) -> Tested {
         if let (Test::Where(program), Some(worker)) = (&self.test, crate::jq::worker::command()) {
-            return self.run_part_in_worker(worker, program, rows, range, progress, done, total);
+            return self.run_part_in_worker(worker, program, part);
         }
         let mut tested = Tested::default();
         let mut note = Note::default();
-        let scanned = rows.scan(&self.bodies, range, |position, index, body, json| {
-            if position % CHECK_EVERY == CHECK_EVERY - 1 {
-                if progress.cancelled() {
-                    return ControlFlow::Break(());
-                }
-                let all = done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
-                progress.set(all as u64, total as u64);
-            }
-            match &self.test {
-                Test::Search(needle) if !self.names_fields => {
-                    if field_search::holds(json, needle) {
-                        tested.passed.push(index);
-                        tested.passed_bodies.push(body);
+        let scanned = part.rows.scan(
+            &self.bodies,
+            part.range.clone(),
+            |position, index, body, json| {
+                if position % CHECK_EVERY == CHECK_EVERY - 1 {
+                    if part.progress.cancelled() {
+                        return ControlFlow::Break(());
                     }
+                    part.tested_more();
                 }
-                Test::Search(needle) => {
-                    if let Some(found) = field_search::find(json, needle, &mut note) {
-                        tested.passed.push(index);
-                        if found == Found::Field {
-                            tested.notes.push(index, [&note.path, ": ", &note.value]);
+                match &self.test {
+                    Test::Search(needle) if !self.names_fields => {
+                        if field_search::holds(json, needle) {
+                            tested.passed.push(index);
+                            tested.passed_bodies.push(body);
                         }
                     }
-                }
-                // In place only where no worker can be started (see `run_part_in_worker`).
-                Test::Where(program) => match program.is_true(json.as_bytes()) {
-                    Ok(true) => tested.passed.push(index),
-                    Ok(false) => {}
-                    Err(error) => {
-                        tested.failed += 1;
-                        tested.first_failure.get_or_insert(error);
+                    Test::Search(needle) => {
+                        if let Some(found) = field_search::find(json, needle, &mut note) {
+                            tested.passed.push(index);
+                            if found == Found::Field {
+                                tested.notes.push(index, [&note.path, ": ", &note.value]);
+                            }
+                        }
                     }
-                },
-            }
-            ControlFlow::Continue(())
-        });
+                    // In place only where no worker can be started (see `run_part_in_worker`).
+                    Test::Where(program) => match program.is_true(json.as_bytes()) {
+                        Ok(true) => tested.passed.push(index),
+                        Ok(false) => {}
+                        Err(error) => {
+                            tested.failed += 1;
+                            tested.first_failure.get_or_insert(error);
+                        }
+                    },
+                }
+                ControlFlow::Continue(())
+            },
+        );
         if let Err(error) = scanned {
             tested.unreadable = Some(error.to_string());
         }

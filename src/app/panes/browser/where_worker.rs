@@ -4,30 +4,27 @@
 
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::job_rows::JobRows;
-use super::narrowing::{CHECK_EVERY, TestRows, Tested};
-use crate::app::job::Progress;
+use super::narrowing::{CHECK_EVERY, Part, TestRows, Tested};
 use crate::jq::Program;
 use crate::jq::worker::{Answer, Stopped, Worker};
 
 impl TestRows {
-    /// Tests the rows at `range` of `rows` with `program` in a worker started from `worker`;
-    /// `done` counts the rows all parts tested. Rows after a worker that ended early (out of
-    /// memory, killed) are counted untested, with why.
-    #[allow(clippy::too_many_arguments)]
+    /// Tests the rows of `part` with `program` in a worker started from `worker`. Rows after
+    /// a worker that ended early (out of memory, killed) are counted untested, with why.
     pub(super) fn run_part_in_worker(
         &self,
         worker: &Path,
         program: &Program,
-        rows: &JobRows,
-        range: std::ops::Range<usize>,
-        progress: &Progress,
-        done: &AtomicUsize,
-        total: usize,
+        part: Part,
     ) -> Tested {
         let mut tested = Tested::default();
+        let Part {
+            rows,
+            range,
+            progress,
+            ..
+        } = &part;
         let size = range.len();
         if size == 0 {
             return tested;
@@ -48,7 +45,7 @@ impl TestRows {
         let (indices, scanned, passed) = std::thread::scope(|scope| {
             let sending = scope.spawn(move || {
                 let mut indices = Vec::with_capacity(size);
-                let scanned = rows.scan(&self.bodies, range, |_, index, _, json| {
+                let scanned = rows.scan(&self.bodies, range.clone(), |_, index, _, json| {
                     // Fails once the worker is gone: nothing more to send.
                     if sender.send(json.as_bytes()).is_err() {
                         return ControlFlow::Break(());
@@ -77,8 +74,7 @@ impl TestRows {
                 }
                 answered += 1;
                 if answered % CHECK_EVERY == 0 {
-                    let all = done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
-                    progress.set(all as u64, total as u64);
+                    part.tested_more();
                 }
             }
             // The sender may be waiting on a full pipe: it fails and ends once this is gone.
