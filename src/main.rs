@@ -21,7 +21,8 @@ fn main() -> ExitCode {
     let started = Instant::now();
     // A `:where` worker the TUI started (src/jq/worker): no arguments, no runtime, no logging.
     if std::env::args_os().nth(1).as_deref() == Some(appdeck::jq::worker::ARG.as_ref()) {
-        return appdeck::jq::worker::serve();
+        return appdeck::jq::on_large_stack(appdeck::jq::worker::serve)
+            .unwrap_or(ExitCode::from(1));
     }
     one_malloc_arena();
     let cli = appdeck::cli::args::parse();
@@ -64,7 +65,15 @@ fn main() -> ExitCode {
             ))
             .report()
         }
-        Some(command) => runtime.block_on(appdeck::cli::run(command, &global, cli.demo)),
+        // On a large stack: `--jq` runs jaq here, which goes a call deeper for each term of a
+        // long chain (see appdeck::jq::STACK_BYTES).
+        Some(command) => appdeck::jq::on_large_stack(|| {
+            runtime.block_on(appdeck::cli::run(command, &global, cli.demo))
+        })
+        .unwrap_or_else(|e| {
+            eprintln!("appdeck: cannot start its main thread: {e}");
+            ExitCode::from(1)
+        }),
     };
     // `q` quits at once: requests still in flight are dropped, not awaited.
     runtime.shutdown_timeout(SHUTDOWN_GRACE);

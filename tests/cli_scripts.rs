@@ -72,6 +72,32 @@ fn a_bad_jq_expression_is_a_usage_error_before_any_request() {
     assert!(out.stdout.is_empty());
 }
 
+/// jaq ends the process on `halt` unless told otherwise: the lines before it were lost and the
+/// exit status was 0. And a long chain of terms (a pasted list of ids) overflowed the stack.
+#[test]
+fn halt_is_an_error_after_the_lines_before_it_and_a_long_chain_runs() {
+    let sandbox = sandbox_with(&awkward());
+    let halt = ".id, (if .id == \"r2\" then halt else empty end)";
+    let out = run(sandbox.appdeck().args(["list", "--jq", halt]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("halt(0) is not supported"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.lines(), ["r1", "r2"], "the lines before it are written");
+
+    let ids: Vec<String> = (0..5000).map(|i| format!("\"x{i}\"")).collect();
+    let long = format!(".id as $i | [{},\"r2\"] | any(. == $i)", ids.join(","));
+    let out = run(sandbox.appdeck().args(["list", "--jq", &long]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.lines()[..2], ["false", "true"]);
+    let pipes = format!(".id{}", " | .".repeat(15_000));
+    let out = run(sandbox.appdeck().args(["list", "--jq", &pipes]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.lines()[0], "r1");
+}
+
 #[test]
 fn jq_shapes_the_answer_of_report_and_history() {
     let sandbox = TestSandbox::demo();

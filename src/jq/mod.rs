@@ -10,11 +10,12 @@
 use std::ops::ControlFlow;
 
 use jaq_core::load::{Arena, File, Loader};
-use jaq_core::{Compiler, Ctx, Vars, data, unwrap_valr};
+use jaq_core::{Compiler, Ctx, Exn, Vars, data};
 pub use jaq_json::Val;
 
 use crate::sanitize;
 
+mod nesting;
 mod recursion;
 pub mod worker;
 
@@ -42,10 +43,46 @@ impl std::fmt::Debug for Program {
 #[error("{0}")]
 pub struct InputError(pub String);
 
+/// The longest expression taken: a list of some 5,000 ids pasted in fits.
+pub const MAX_EXPR_BYTES: usize = 64 * 1024;
+
+/// The deepest nesting of brackets and interpolations taken (jq written by hand nests a few
+/// levels): jaq's lexer reads each level a call deeper.
+pub const MAX_NESTING: usize = 256;
+
+/// The stack jaq reads, checks, compiles and runs an expression on (the compiler's thread, a
+/// `:where` worker's, the CLI's): each term of a chain (`a, b, …`, `a | b | …`) is a call deeper
+/// there, some 3 KB each, and the 8 MB of a main thread overflowed at 5,000 (appdeck aborted,
+/// the terminal left raw). Only what a thread uses of it is ever memory.
+pub const STACK_BYTES: usize = 256 << 20;
+
 impl Program {
     /// Compiles `expr`. On failure, what is wrong, each with its place (`at character N`,
-    /// counted from 1 in characters).
+    /// counted from 1 in characters). An expression longer than [`MAX_EXPR_BYTES`] or nested
+    /// deeper than [`MAX_NESTING`] is refused before jaq reads it; the rest is read on a stack
+    /// of [`STACK_BYTES`], where a chain as long as the longest expression fits.
     pub fn compile(expr: &str) -> Result<Program, Vec<String>> {
+        if expr.len() > MAX_EXPR_BYTES {
+            return Err(vec![format!(
+                "the expression is {} bytes long, over the {} appdeck takes",
+                crate::text::count(expr.len()),
+                crate::text::count(MAX_EXPR_BYTES)
+            )]);
+        }
+        if let Some(at) = nesting::deeper_than(expr, MAX_NESTING) {
+            return Err(vec![format!(
+                "the expression nests deeper than {MAX_NESTING} levels at character {}",
+                expr[..at].chars().count() + 1
+            )]);
+        }
+        on_large_stack(|| Program::compile_here(expr)).unwrap_or_else(|e| {
+            Err(vec![format!(
+                "no thread could be started to compile it: {e}"
+            )])
+        })
+    }
+
+    fn compile_here(expr: &str) -> Result<Program, Vec<String>> {
         let program = File {
             code: expr,
             path: (),
@@ -129,8 +166,8 @@ impl Program {
         }
         let input = jaq_json::read::parse_single(json).map_err(|e| InputError(e.to_string()))?;
         let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, Vars::new([]));
-        for result in self.filter.id.run((ctx, input)).map(unwrap_valr) {
-            let result = result.map_err(|e| sanitize::line(&e.to_string()).into_owned());
+        for result in self.filter.id.run((ctx, input)) {
+            let result = result.map_err(said);
             if each(result).is_break() {
                 break;
             }
@@ -156,6 +193,33 @@ impl Program {
         })
         .map_err(|e| e.0)?;
         answer
+    }
+}
+
+/// Runs `f` on a thread of its own with a stack of [`STACK_BYTES`], and gives back what it
+/// returns (an error when no such thread can be started).
+pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::io::Result<T> {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .name("jq".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, f)?;
+        thread
+            .join()
+            .map_err(|_| std::io::Error::other("the thread panicked"))
+    })
+}
+
+/// What an exception says. jaq's own `unwrap_valr` ends the process on `halt`, which ended
+/// appdeck with the terminal raw (`:where`) or its output unwritten (`--jq`): here it is an
+/// error of the value it was called on.
+fn said(exn: Exn<Val>) -> String {
+    match exn.get_err() {
+        Ok(error) => sanitize::line(&error.to_string()).into_owned(),
+        Err(exn) => match exn.get_halt() {
+            Ok(code) => format!("halt({code}) is not supported: appdeck does not end on it"),
+            Err(_) => "jaq stopped on an exception of its own".to_owned(),
+        },
     }
 }
 
@@ -209,6 +273,35 @@ mod tests {
         let err = p(".properties + 1").is_true(row).unwrap_err();
         assert!(err.contains("cannot"), "{err}");
         assert!(p(".").is_true(b"{").is_err());
+        let halt = p(".a or halt").is_true(b"{}").unwrap_err();
+        assert!(halt.contains("halt(0) is not supported"), "{halt}");
+        assert_eq!(p(".a or halt").is_true(br#"{"a":1}"#), Ok(true));
+    }
+
+    /// A long chain of terms compiles (on the large stack); an expression too long or nested
+    /// too deep is refused with why, before jaq reads it (it overflowed the stack).
+    #[test]
+    fn a_long_chain_compiles_and_a_deep_or_huge_expression_is_refused() {
+        let ids: Vec<String> = (0..5000).map(|i| format!("\"res_{i}\"")).collect();
+        let list = format!(".id as $i | [{}] | any(. == $i)", ids.join(","));
+        assert!(list.len() < MAX_EXPR_BYTES);
+        let program = Program::compile(&list).unwrap();
+        assert_eq!(program.is_true(br#"{"id":"res_4999"}"#), Ok(true));
+        assert_eq!(program.is_true(br#"{"id":"res_5000"}"#), Ok(false));
+        let pipes = format!(".id{}", " | .".repeat(15_000));
+        assert!(Program::compile(&pipes).is_ok());
+        let deep = format!("{}1{}", "[".repeat(4000), "]".repeat(4000));
+        let said = Program::compile(&deep).unwrap_err();
+        assert_eq!(
+            said,
+            ["the expression nests deeper than 256 levels at character 257"]
+        );
+        let huge = format!(".a{}", " ".repeat(MAX_EXPR_BYTES));
+        let said = Program::compile(&huge).unwrap_err();
+        assert!(
+            said[0].contains("over the 65,536 appdeck takes"),
+            "{said:?}"
+        );
     }
 
     #[test]

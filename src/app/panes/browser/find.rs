@@ -64,9 +64,10 @@ impl Browser {
                 true => "it does not compile".to_owned(),
                 false => said.join("; "),
             };
+            // The expression cut: one pasted in may be thousands of characters long.
             format!(
                 "where {}: not a valid jq expression: {what}",
-                sanitize::line(&expr)
+                sanitize::excerpt(expr.as_bytes(), 80)
             )
         })?;
         let before = self.where_.take().map(|w| w.narrowing);
