@@ -1251,12 +1251,22 @@ fn workers_of(pid: &str) -> Vec<String> {
 
 /// A `:where` jaq cannot stop or bound runs in a worker: one that grows without end is stopped
 /// at the worker's memory cap and says so, the TUI still answering; one that runs without end
-/// is killed by `Esc`, and by appdeck's own death (`kill -9`).
+/// is killed by `Esc`, and by appdeck's own death (`kill -9`). One nested too deep for jaq's
+/// reader is refused before it reads it.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_runaway_where_is_stopped_and_killed_without_harm_to_appdeck() {
     let tmux = Tmux::start(160, 30);
     let pid = launch_demo_with_pid(&tmux);
+    // Nested past what jaq's reader takes (it overflowed the stack): refused, appdeck lives on.
+    let deep = format!("where {}1{} | length > 0", "[".repeat(300), "]".repeat(300));
+    tmux.send(&[":"]);
+    tmux.send(&["-l", &deep]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the refusal", |s| s.contains("not a valid jq expression"));
+    tmux.send(&["!"]);
+    tmux.wait_for("why, whole", |s| s.contains("nests") && s.contains("256"));
+    tmux.escape();
     tmux.send(&[":"]);
     tmux.send(&["-l", "where [range(1e10)] | length > 0"]);
     tmux.send(&["Enter"]);

@@ -45,7 +45,7 @@ fn cpu_ticks(pid: u32) -> u64 {
 
 #[test]
 fn a_worker_answers_each_row_in_order_and_ends_with_the_rows() {
-    let mut worker = Worker::start(appdeck(), ".properties.stars > 10").unwrap();
+    let mut worker = Worker::start(appdeck(), ".properties.stars > 10", &|| false).unwrap();
     let mut rows = worker.take_rows().unwrap();
     let sent = [
         r#"{"properties":{"stars":123456789012345678901234567890}}"#,
@@ -75,7 +75,7 @@ fn a_worker_answers_each_row_in_order_and_ends_with_the_rows() {
 #[cfg(target_os = "linux")]
 #[test]
 fn an_expression_that_grows_without_end_is_stopped_at_the_memory_cap() {
-    let mut worker = Worker::start(appdeck(), "[range(1e10)] | length > 0").unwrap();
+    let mut worker = Worker::start(appdeck(), "[range(1e10)] | length > 0", &|| false).unwrap();
     let mut rows = worker.take_rows().unwrap();
     rows.send(b"{}").unwrap();
     rows.send(b"{}").unwrap();
@@ -92,7 +92,7 @@ fn an_expression_that_grows_without_end_is_stopped_at_the_memory_cap() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_cancelled_worker_is_killed_while_it_computes() {
-    let mut worker = Worker::start(appdeck(), "last(range(1e15)) > 0").unwrap();
+    let mut worker = Worker::start(appdeck(), "last(range(1e15)) > 0", &|| false).unwrap();
     let pid = worker.id();
     let mut rows = worker.take_rows().unwrap();
     rows.send(b"{}").unwrap();

@@ -14,6 +14,7 @@
 
 mod process;
 mod serve;
+mod slots;
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;

@@ -5,6 +5,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 
+use super::slots::Slot;
 use super::{ARG, ERROR, FALSE, MAX_ERROR_BYTES, MEMORY_LIMIT, TRUE, read_frame, write_frame};
 use crate::sanitize;
 
@@ -15,6 +16,8 @@ const LOOK_EVERY_MS: i32 = 100;
 /// A running worker and its answers. Dropped, it is killed (and reaped).
 pub struct Worker {
     child: Child,
+    /// Its turn among the workers of every job, given back when it is dropped (after the kill).
+    _slot: Slot,
     rows: Option<RowSender>,
     answers: BufReader<ChildStdout>,
     stderr: Option<ChildStderr>,
@@ -56,8 +59,19 @@ impl RowSender {
 }
 
 impl Worker {
-    /// Starts `program` as a worker for `expr` (which compiles: appdeck compiled it first).
-    pub fn start(program: &Path, expr: &str) -> io::Result<Worker> {
+    /// Starts `program` as a worker for `expr` (which compiles: appdeck compiled it first) once
+    /// its turn comes ([`Slot`]): `Stopped::Cancelled` when `cancelled` says stop first.
+    pub fn start(
+        program: &Path,
+        expr: &str,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Worker, Stopped> {
+        let slot = Slot::take(cancelled).ok_or(Stopped::Cancelled)?;
+        Worker::start_in(program, expr, slot)
+            .map_err(|e| Stopped::Ended(format!("the worker could not be started: {e}")))
+    }
+
+    fn start_in(program: &Path, expr: &str, slot: Slot) -> io::Result<Worker> {
         let mut command = Command::new(program);
         command
             .arg(ARG)
@@ -79,6 +93,7 @@ impl Worker {
         // Made first, so that a failure below kills it.
         let mut worker = Worker {
             child,
+            _slot: slot,
             rows: Some(rows),
             answers: BufReader::with_capacity(1 << 16, stdout),
             stderr,

@@ -29,10 +29,11 @@ impl TestRows {
         if size == 0 {
             return tested;
         }
-        let mut worker = match Worker::start(worker, program.source()) {
+        let mut worker = match Worker::start(worker, program.source(), &|| progress.cancelled()) {
             Ok(worker) => worker,
-            Err(e) => {
-                tested.stopped = Some(format!("the worker could not be started: {e}"));
+            Err(Stopped::Cancelled) => return tested,
+            Err(Stopped::Ended(why)) => {
+                tested.stopped = Some(why);
                 tested.untested = size;
                 return tested;
             }
