@@ -237,15 +237,13 @@ impl Browser {
                 sanitize::line(error)
             )),
             (None, Some(why), _) => Some(format!(
-                "where stopped: {}; {} row{} not tested, left out",
+                "where stopped: {}; {} not tested, left out",
                 sanitize::line(why),
-                tested.untested,
-                if tested.untested == 1 { "" } else { "s" },
+                crate::text::counted(tested.untested, "row"),
             )),
             (None, None, Some(failure)) => Some(format!(
-                "where failed on {} row{}, left out: {}",
-                tested.failed,
-                if tested.failed == 1 { "" } else { "s" },
+                "where failed on {}, left out: {}",
+                crate::text::counted(tested.failed, "row"),
                 sanitize::line(failure)
             )),
             (None, None, None) => None,
