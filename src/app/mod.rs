@@ -516,6 +516,8 @@ mod tests;
 mod read_only_tests;
 
 #[cfg(test)]
+mod watch_narrowed_tests;
+#[cfg(test)]
 mod watch_tests;
 
 #[cfg(test)]

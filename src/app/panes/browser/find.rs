@@ -91,7 +91,7 @@ impl Browser {
             .chain(self.where_.as_mut().map(|w| &mut w.narrowing))
     }
 
-    fn narrowings(&self) -> impl Iterator<Item = &Narrowing> {
+    pub(super) fn narrowings(&self) -> impl Iterator<Item = &Narrowing> {
         let search = self.search.as_ref();
         search
             .into_iter()
@@ -125,7 +125,7 @@ impl Browser {
             .collect()
     }
 
-    /// The rows were replaced (a reload caught up): each query tests them all again.
+    /// The rows were replaced (the gone rows taken out): each query tests them all again.
     pub(super) fn retest_all(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         let mut commands: Vec<Command> = self
             .narrowings_mut()
@@ -133,6 +133,41 @@ impl Browser {
             .collect();
         commands.extend(self.test_new_rows(0, ids));
         commands
+    }
+
+    /// The rows were replaced by a reload's, which `tested` (queries started on them, see
+    /// `reload.rs`) tested: each query applied takes the answers of the same query over them; a
+    /// query changed since tests them all again. Returns the commands (cancels, jobs) and
+    /// whether some query tests them again.
+    pub(super) fn take_tests(
+        &mut self,
+        mut tested: Vec<Narrowing>,
+        ids: &mut RequestIds,
+    ) -> (Vec<Command>, bool) {
+        let mut commands = Vec::new();
+        let mut again = Vec::new();
+        for mine in self.narrowings_mut() {
+            commands.extend(mine.rows_replaced());
+            match tested.iter().position(|t| t.test.is(&mine.test)) {
+                Some(at) => *mine = tested.swap_remove(at),
+                None => again.push(mine.test.clone()),
+            }
+        }
+        commands.extend(tested.iter().flat_map(Narrowing::cancel));
+        let Some(listing) = self.listing.loaded() else {
+            return (commands, !again.is_empty());
+        };
+        let (bodies, picked) = (
+            listing.bodies.clone(),
+            JobRows::pick(&listing.rows, 0, None),
+        );
+        let retesting = !again.is_empty();
+        for mine in self.narrowings_mut() {
+            if again.iter().any(|test| test.is(&mine.test)) {
+                commands.extend(mine.test_rows(&bodies, picked.clone(), ids));
+            }
+        }
+        (commands, retesting)
     }
 
     /// The listing starts over: the queries' jobs are cancelled and what they found dropped.

@@ -45,6 +45,15 @@ pub enum Test {
 }
 
 impl Test {
+    /// Whether `other` is this very query (the one applied, not the same text applied again).
+    pub fn is(&self, other: &Test) -> bool {
+        match (self, other) {
+            (Test::Search(a), Test::Search(b)) => Arc::ptr_eq(a, b),
+            (Test::Where(a), Test::Where(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// Whether every row `next` passes is among those `self` passes: a search for a text that
     /// holds this one.
     fn narrows_to(&self, next: &Test) -> bool {
@@ -444,7 +453,7 @@ impl Narrowing {
 
     /// Whether every loaded row has been tested (the fields that let rows through may still be
     /// being named).
-    fn complete(&self) -> bool {
+    pub(super) fn complete(&self) -> bool {
         self.jobs.iter().all(|(_, pass)| *pass == Pass::Naming) && self.meanwhile.is_none()
     }
 

@@ -1,12 +1,16 @@
 //! Reloading the list without losing the user's place (after a report changed a resource): the
 //! listing is fetched again in the background as far as it was loaded, the rows on screen stay
-//! until it has caught up with them, then the new rows take their place with the cursor on the
-//! same resource, at the same height on the screen.
+//! until it has caught up with them and the queries applied (`/`, `:where`) have tested its rows,
+//! then the new rows take their place with the cursor on the same resource, at the same height on
+//! the screen. A reload never goes deeper than the rows loaded: only a page the user's move had
+//! in flight when the rows were replaced is asked for again.
 
 use std::time::Instant;
 
+use super::find::Where;
+use super::narrowing::{Narrowing, Tested};
 use super::watch::LookDiff;
-use super::{Browser, PREFETCH_ROWS};
+use super::{Browser, More, PREFETCH_ROWS};
 use crate::api::{ApiError, ReadPage};
 use crate::app::action::{Command, RequestId, RequestIds};
 
@@ -46,11 +50,15 @@ impl Browser {
 
     /// Drops the reload in flight, if any: the cancel of its request.
     pub(super) fn cancel_reload(&mut self) -> Vec<Command> {
-        let reload = self.reloading.take();
-        reload
-            .and_then(|r| r.compare.or(r.fresh.in_flight()))
+        let Some(reload) = self.reloading.take() else {
+            return Vec::new();
+        };
+        let request = reload.compare.or(reload.fresh.in_flight());
+        let tests = reload.fresh.narrowings().flat_map(Narrowing::cancel);
+        request
             .map(Command::Cancel)
             .into_iter()
+            .chain(tests)
             .collect()
     }
 
@@ -100,7 +108,7 @@ impl Browser {
             self.reloading = Some(reload);
             return Ok(vec![compare]);
         }
-        Ok(self.catch_up(*reload.fresh, ids, height))
+        Ok(self.test_fresh(reload, ids, height))
     }
 
     /// The comparison of a look came back (see [`Browser::compares`]): the look's rows take the
@@ -114,20 +122,73 @@ impl Browser {
         height: usize,
         now: Instant,
     ) -> Vec<Command> {
-        let Some(reload) = self.reloading.take() else {
+        let Some(mut reload) = self.reloading.take() else {
             return Vec::new();
         };
-        let mut fresh = *reload.fresh;
+        reload.compare = None;
         match diff {
-            Ok(diff) => self.apply_look(&mut fresh, diff, now),
+            Ok(diff) => self.apply_look(&mut reload.fresh, diff, now),
             Err(why) => self.compare_failed(&why, now),
         }
-        self.catch_up(fresh, ids, height)
+        self.test_fresh(reload, ids, height)
+    }
+
+    /// The reload has all its rows (marked, under `:watch`): the queries applied test them in
+    /// jobs of their own, the rows on screen staying meanwhile (a list narrowed to a few rows
+    /// would otherwise show none until they answer); with no query, they take their place now.
+    fn test_fresh(
+        &mut self,
+        mut reload: Box<Reload>,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Vec<Command> {
+        let mut commands = Vec::new();
+        let fresh = &mut *reload.fresh;
+        let rows = fresh.listing.loaded().map(|l| (&l.bodies, &l.rows));
+        let mut start =
+            |n: &Narrowing| Narrowing::start(n.test.clone(), None, rows, ids, &mut commands);
+        fresh.search = self.search.as_ref().map(&mut start);
+        fresh.where_ = (self.where_.as_ref()).map(|w| Where {
+            expr: w.expr.clone(),
+            narrowing: start(&w.narrowing),
+        });
+        if fresh.narrowings().all(Narrowing::complete) {
+            return self.catch_up(*reload.fresh, ids, height);
+        }
+        self.reloading = Some(reload);
+        commands
+    }
+
+    /// Whether `id` is a job of the queries testing the reload's rows.
+    pub(super) fn tests_reload(&self, id: RequestId) -> bool {
+        self.reloading.as_ref().is_some_and(|r| r.fresh.tests(id))
+    }
+
+    /// A query's job over the reload's rows answered: once they are all tested, they take the
+    /// place of those on screen. What to say (rows left out), as [`Browser::on_tested`].
+    pub(super) fn on_reload_tested(
+        &mut self,
+        id: RequestId,
+        tested: Tested,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> (Option<String>, Vec<Command>) {
+        let Some(reload) = self.reloading.as_mut() else {
+            return (None, Vec::new());
+        };
+        let (said, mut commands) = reload.fresh.on_tested(id, tested, height, ids);
+        if reload.fresh.narrowings().all(Narrowing::complete)
+            && let Some(reload) = self.reloading.take()
+        {
+            commands.extend(self.catch_up(*reload.fresh, ids, height));
+        }
+        (said, commands)
     }
 
     /// Puts the reloaded rows in place of those on screen: the same `/`, `:where` and status
-    /// filters (the queries test the new rows again), the cursor on the same resource (by id;
-    /// else at the same index) and at the same height on the screen.
+    /// filters (the queries' answers over the new rows come with them; a query changed since is
+    /// tested again), the cursor on the same resource (by id; else at the same index) and at the
+    /// same height on the screen.
     fn catch_up(&mut self, fresh: Browser, ids: &mut RequestIds, height: usize) -> Vec<Command> {
         let here = self
             .selected()
@@ -136,14 +197,23 @@ impl Browser {
             self.cursor.selected,
             self.cursor.selected - self.cursor.offset.min(self.cursor.selected),
         );
-        let commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
+        // A page the user asked for, cancelled here: asked for again from the new rows.
+        let asked_more = matches!(
+            self.listing.loaded().map(|l| &l.more),
+            Some(More::Loading { .. })
+        );
+        let mut commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
         self.listing = fresh.listing;
         self.types_seen.extend(fresh.types_seen);
         self.reselect = None;
-        let mut commands = commands;
-        commands.extend(self.retest_all(ids));
+        let tested = fresh
+            .search
+            .into_iter()
+            .chain(fresh.where_.map(|w| w.narrowing));
+        let (retests, retesting) = self.take_tests(tested.collect(), ids);
+        commands.extend(retests);
         // Its rows show once the queries have tested them again: the cursor goes back to it then.
-        if self.narrowed() {
+        if retesting {
             self.reselect = here.clone();
         }
         let visible: Vec<usize> = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
@@ -158,10 +228,15 @@ impl Browser {
         self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));
         self.cursor.offset = self.cursor.selected.saturating_sub(from_top);
         self.cursor.keep_visible(len, height);
+        // As for a page (`on_page`): a query never drags pages in by itself.
+        let more = match asked_more || !self.narrowed() {
+            true => self.prefetch(ids, height),
+            false => None,
+        };
         commands
             .into_iter()
             .chain(self.resort(ids, height))
-            .chain(self.prefetch(ids, height))
+            .chain(more)
             .collect()
     }
 }

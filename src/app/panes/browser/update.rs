@@ -255,6 +255,17 @@ impl Pane for Browser {
                 }
                 naming.into()
             }
+            Delivery::Job(output) if self.tests_reload(id) => {
+                let Some(tested) = output.take::<Tested>() else {
+                    return Outcome::done();
+                };
+                let height = self.table_height(cx.body);
+                let (said, commands) = self.on_reload_tested(id, tested, cx.ids, height);
+                if let Some(said) = said {
+                    cx.error(said);
+                }
+                commands.into()
+            }
             Delivery::Job(diff) if self.compares(id) => {
                 match diff.take::<Result<LookDiff, String>>() {
                     Some(diff) => {
