@@ -1,6 +1,7 @@
 //! `:watch` on a list narrowed by `:where` or `/`: a look re-lists as deep as was loaded, no
 //! deeper (a page the user asked for meanwhile is asked for again), and the rows shown stay on
-//! screen while the queries test the look's rows.
+//! screen while the queries test the look's rows; a large sorted list sorted again by a look
+//! says nothing of it.
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +10,7 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::harness::{key, page_request, press, settle, type_settled, type_text};
+use super::panes::browser::sort::IN_PLACE_ROWS;
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
 
@@ -139,4 +141,28 @@ fn a_look_under_a_search_that_finds_nothing_loads_no_deeper() {
     let seen = settle(&mut app, after_page);
     assert!(app.browser.reloading.is_none(), "the look caught up");
     assert!(page_request(&seen).is_some(), "asked for again");
+}
+
+#[test]
+fn a_look_sorting_a_large_list_again_says_nothing_of_the_sort() {
+    let n = IN_PLACE_ROWS + 10;
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 20), None);
+    reply_page(&mut app, &commands, numbered(n, None));
+    let sort = command(&mut app, "sort name");
+    settle(&mut app, sort);
+    assert!(
+        matches!(&app.notice, Some(Notice::Info(said)) if said.starts_with("sorted by name")),
+        "the sort asked for is said: {:?}",
+        app.notice
+    );
+    app.notice = None;
+    let look = command(&mut app, "watch 2");
+    let after_page = reply_page(&mut app, &look, numbered(n, None));
+    settle(&mut app, after_page);
+    assert!(app.browser.reloading.is_none(), "the look caught up");
+    assert!(
+        !matches!(&app.notice, Some(Notice::Info(said)) if said.contains("sorted")),
+        "the look says nothing of the sort: {:?}",
+        app.notice
+    );
 }

@@ -29,6 +29,9 @@ pub struct Sorting {
     /// While a job sorts under a new spec, the sort it replaces (no job of its own): `Esc`
     /// puts it back.
     before: Option<Box<Sorting>>,
+    /// Whether the user asked for the job's sort (a key, `:sort`), so that its answer says
+    /// "sorted by": a reload or a `:watch` look sorting its rows again says nothing.
+    pub asked: bool,
 }
 
 impl Sorting {
@@ -96,6 +99,7 @@ impl Browser {
         commands.extend(self.resort(ids, height));
         if self.sorting.pending() {
             self.sorting.before = before;
+            self.sorting.asked = true;
         }
         commands
     }
@@ -147,6 +151,7 @@ impl Browser {
         let id = ids.issue();
         self.sorting.order = None;
         self.sorting.job = Some(id);
+        self.sorting.asked = false;
         self.sorting.progress = Some((0, keys.len()));
         self.sorting.rows = keys.len();
         let job = Work::new(SortJob {

@@ -302,7 +302,9 @@ impl Pane for Browser {
             Delivery::Job(order) if self.sorting.job() == Some(id) => {
                 let order = order.take::<Option<Vec<usize>>>().flatten();
                 let height = self.table_height(cx.body);
+                let asked = self.sorting.asked;
                 if self.sorted(id, order, height)
+                    && asked
                     && let Some(spec) = self.sorting.spec
                 {
                     cx.info(format!("sorted by {}", spec.words()));
