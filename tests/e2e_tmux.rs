@@ -1364,3 +1364,52 @@ fn watch_marks_a_row_changed_by_a_report_sent_meanwhile() {
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell again");
 }
+
+/// The count of rows loaded the list's title says ("1,234 loaded").
+fn loaded_count(screen: &str) -> Option<usize> {
+    let before = screen.split(" loaded").next()?;
+    before.rsplit(' ').next()?.replace(',', "").parse().ok()
+}
+
+/// The time of the last look the list's title says ("watching 1s · 12:34:56").
+fn looked_at(screen: &str) -> Option<String> {
+    let title = screen.lines().find(|l| l.contains("Resources"))?;
+    let is_time = |w: &&str| w.len() == 8 && w.matches(':').count() == 2;
+    title.split(' ').find(is_time).map(str::to_owned)
+}
+
+/// `:watch 1` on a list narrowed by a `:where` that matches nothing: look after look, the list
+/// stays as deep as was loaded (a look used to fetch a page more each time, to fill the screen
+/// the query left empty).
+#[test]
+fn watch_on_a_narrowed_list_looks_as_deep_as_was_loaded() {
+    const TOKEN: &str = "watch-narrow-token";
+    let tmux = Tmux::start(120, 30);
+    let home = tmux.home.path().to_owned();
+    let sandbox = SandboxProcess::start(&home, TOKEN);
+    tmux.type_line(&format!(
+        "APPDECK_TOKEN={TOKEN} APPDECK_BASE_URL={} {} --page-size 20",
+        sandbox.base_url,
+        binary().display()
+    ));
+    let screen = tmux.wait_for("the screen filled", |s| {
+        s.contains("loaded · more available") && !s.contains("loading")
+    });
+    let loaded = loaded_count(&screen).expect("a count loaded");
+    tmux.send(&[":"]);
+    tmux.send(&["-l", r#"where .status == "no such status""#]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("nothing to match", |s| s.contains("· 0 match ·"));
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "watch 1"]);
+    tmux.send(&["Enter"]);
+    let looks = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let screen = tmux.wait_for("four looks", |s| {
+        assert_eq!(loaded_count(s), Some(loaded), "no look goes deeper:\n{s}");
+        looks.borrow_mut().extend(looked_at(s));
+        looks.borrow().len() >= 4
+    });
+    assert!(screen.contains("· 0 match ·"), "{screen}");
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell again");
+}
