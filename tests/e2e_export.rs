@@ -2,8 +2,8 @@
 //! numbers and hostile strings, and generated rows over several pages): `:export FILE.ndjson`
 //! writes, byte for byte, what `appdeck list --all -o ndjson` prints, and `.json` what `-o json`
 //! prints, whether the sandbox sends compact JSON or spaces it out (its `spaced` fault: many
-//! lines, `\u` escapes); a second `:export` to the same file is refused, `:export!` replaces it;
-//! `:sort` orders what `:export` writes.
+//! lines, `\u` escapes), and `.csv` what `-o csv` prints; a second `:export` to the same file is
+//! refused, `:export!` replaces it; `:sort` orders what `:export` writes.
 
 mod common;
 
@@ -22,7 +22,8 @@ fn tui_with_every_row_loaded(tmux: &Tmux, args: &str) -> String {
     );
     tmux.wait_for("the sandbox", |s| s.lines().any(|l| l == "ready"));
     tmux.type_line(&format!(
-        "{bin} list --all -o ndjson > cli.ndjson && {bin} list --all -o json > cli.json && echo listed"
+        "{bin} list --all -o ndjson > cli.ndjson && {bin} list --all -o json > cli.json && \
+         {bin} list --all -o csv > cli.csv && echo listed"
     ));
     tmux.wait_for("the CLI's listing", |s| s.lines().any(|l| l == "listed"));
     tmux.type_line(&format!("{bin} --page-size 100"));
@@ -90,6 +91,10 @@ fn export_ndjson_is_byte_identical_to_list_all_and_refuses_to_overwrite() {
     let (cli, rows) = listed(&tmux, &screen, "cli.ndjson");
     let exported = export(&tmux, "export rows.ndjson", rows);
     assert_same(&exported, &cli, "list --all -o ndjson");
+    // `.csv` has the columns and cells `list -o csv` writes, under the same header.
+    let exported = export(&tmux, "export rows.csv", rows);
+    let csv = std::fs::read(tmux.home.path().join("cli.csv")).expect("list's csv");
+    assert_same(&exported, &csv, "list --all -o csv");
 
     tmux.send(&[":"]);
     tmux.type_line("sort name desc");

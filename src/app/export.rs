@@ -1,16 +1,17 @@
 //! `:export PATH`: what a pane shows written to a file, off the UI thread. `.ndjson` and `.json`
 //! hold each resource as the list keeps it (its JSON text as the service sent it), through the
 //! writer `appdeck list -o` uses: the same bytes as `list`, however the service lays its JSON
-//! out (in the detail, `.json` is the resource itself, not an array of one); `.csv` the list's
-//! columns with the id. The file is written under a temporary name beside it
+//! out (in the detail, `.json` is the resource itself, not an array of one); `.csv` the columns
+//! and cells `appdeck list -o csv` writes (the list's, with the id, the name and the display
+//! name apart). The file is written under a temporary name beside it
 //! and renamed at the end: a cancelled or failed export leaves nothing, and an existing file is
 //! replaced only under `:export!`.
 
-use crate::api::PageItem;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 use crate::app::panes::browser::bodies::{Bodies, BodyId};
 use crate::app::panes::browser::row::Row;
+use crate::out::columns;
 use crate::out::delimited::{Delimiter, Records};
 use crate::out::items::RawItems;
 use crate::sanitize;
@@ -46,9 +47,6 @@ impl Format {
     }
 }
 
-/// The columns a `.csv` export has: the list's, with the id, the date as the service sent it.
-pub const CSV_HEADER: [&str; 6] = ["type", "name", "status", "id", "external_id", "updated_at"];
-
 /// The items to write, in the order shown, as JSON text (as the service sent it).
 #[derive(Debug)]
 pub enum Items {
@@ -59,6 +57,11 @@ pub enum Items {
 }
 
 impl Items {
+    /// Whether this is one resource (the detail's), said as such rather than counted in rows.
+    fn is_one(&self) -> bool {
+        matches!(self, Items::One(_))
+    }
+
     fn len(&self) -> usize {
         match self {
             Items::Rows { ids, .. } => ids.len(),
@@ -159,10 +162,15 @@ impl ExportJob {
                 whole
             }
             Format::Csv => {
+                // The columns `list -o csv` writes, each cell as it does: the same file.
+                let columns = columns::default_columns();
                 let records = Records::new(Delimiter::Comma, false);
-                records.write(&CSV_HEADER, &mut out)?;
+                let header: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
+                records.write(&header, &mut out)?;
                 self.write_each(progress, |json| {
-                    records.write(&csv_record(&Row::item_of(json)), &mut out)
+                    let value = Row::item_of(json).to_json();
+                    let cells: Vec<String> = columns.iter().map(|c| c.cell(&value)).collect();
+                    records.write(&cells, &mut out)
                 })?
             }
         };
@@ -216,23 +224,6 @@ impl ExportJob {
     }
 }
 
-/// One resource's `.csv` record: [`CSV_HEADER`]'s fields as the service sent them (empty when
-/// missing, or for an item that is not a resource).
-fn csv_record(item: &PageItem) -> [String; 6] {
-    let Some(r) = item.resource() else {
-        return Default::default();
-    };
-    let text = |f: Option<&String>| f.cloned().unwrap_or_default();
-    [
-        text(r.resource_type.get()),
-        r.title().map(str::to_owned).unwrap_or_default(),
-        text(r.status.get()),
-        text(r.id.get()),
-        text(r.external_id.get()),
-        text(r.updated_at.get()),
-    ]
-}
-
 /// `~` and `~/…` at the start of `path` are the home directory.
 fn expand_home(path: &str) -> Result<PathBuf, String> {
     let rest = match path.strip_prefix('~') {
@@ -255,6 +246,8 @@ pub struct Exporting {
     pub path: String,
     pub done: usize,
     pub total: usize,
+    /// The detail's resource, not rows of a list: said as "the resource", not "1 row".
+    pub one: bool,
 }
 
 impl Exporting {
@@ -268,7 +261,7 @@ impl Exporting {
     ) -> Result<(Exporting, Command), String> {
         let format = Format::of(&path)?;
         let id = ids.issue();
-        let total = items.len();
+        let (total, one) = (items.len(), items.is_one());
         let job = Work::new(ExportJob {
             path: path.clone(),
             format,
@@ -280,16 +273,19 @@ impl Exporting {
             path,
             done: 0,
             total,
+            one,
         };
         Ok((exporting, Command::Run { id, job }))
     }
 
     /// What the status bar says meanwhile.
     pub fn activity(&self) -> String {
+        let what = match self.one {
+            true => "the resource".to_owned(),
+            false => format!("{}/{}", count(self.done), count(self.total)),
+        };
         format!(
-            "exporting {}/{} to {}… Esc cancels",
-            count(self.done),
-            count(self.total),
+            "exporting {what} to {}… Esc cancels",
             sanitize::line(&self.path)
         )
     }
@@ -298,11 +294,13 @@ impl Exporting {
     pub fn outcome(&self, exported: Exported) -> Result<String, String> {
         let shown = |path: &Path| sanitize::line(&path.display().to_string()).into_owned();
         match exported {
-            Exported::Written { rows, path } => Ok(format!(
-                "wrote {} to {}",
-                crate::text::counted(rows, "row"),
-                shown(&path)
-            )),
+            Exported::Written { rows, path } => {
+                let what = match self.one {
+                    true => "the resource".to_owned(),
+                    false => crate::text::counted(rows, "row"),
+                };
+                Ok(format!("wrote {what} to {}", shown(&path)))
+            }
             Exported::Exists(path) => Err(format!(
                 "{} exists: :export! {} replaces it",
                 shown(&path),
@@ -341,10 +339,12 @@ mod tests {
 
     const ITEMS: [&str; 3] = [
         r#"{"id":"a","type":"repo","name":"x, \"quoted\"","n":1E400}"#,
-        r#"{"id":"b","display_name":"Bee","updated_at":"2026-11-20T10:00:00Z"}"#,
+        r#"{"id":"b","name":"bee","display_name":"Bee","updated_at":"2026-11-20T10:00:00Z"}"#,
         r#""not a resource""#,
     ];
 
+    /// `.csv` has the columns and cells of `list -o csv`: the name and the display name apart
+    /// (an audit found the display name headed `name`, and the name itself left out).
     #[test]
     fn writes_ndjson_json_and_csv() {
         let dir = tempfile::tempdir().unwrap();
@@ -364,10 +364,10 @@ mod tests {
         assert_eq!(out("a.json"), format!("[\n  {}\n]\n", ITEMS.join(",\n  ")));
         assert_eq!(
             out("a.CSV"),
-            "type,name,status,id,external_id,updated_at\n\
-             repo,\"x, \"\"quoted\"\"\",,a,,\n\
-             ,Bee,,b,,2026-11-20T10:00:00Z\n\
-             ,,,,,\n"
+            "type,id,name,display_name,status,external_id,updated_at\n\
+             repo,a,\"x, \"\"quoted\"\"\",,,,\n\
+             ,b,bee,Bee,,,2026-11-20T10:00:00Z\n\
+             ,,,,,,\n"
         );
         let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 3, "no temporary file is left");

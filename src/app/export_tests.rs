@@ -103,10 +103,10 @@ fn export_refuses_to_overwrite_and_export_bang_overwrites() {
     );
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
-        "type,name,status,id,external_id,updated_at\n\
-         repo,beta,,r0,,\n\
-         user,\"alpha, \"\"quoted\"\"\",,r1,,\n\
-         repo,gamma,,r2,,2026-11-20T10:00:00Z\n"
+        "type,id,name,display_name,status,external_id,updated_at\n\
+         repo,r0,beta,,,,\n\
+         user,r1,\"alpha, \"\"quoted\"\"\",,,,\n\
+         repo,r2,gamma,,,,2026-11-20T10:00:00Z\n"
     );
 }
 
@@ -167,7 +167,7 @@ fn a_path_that_names_no_format_is_refused_at_once() {
 
 /// In the detail `.json` is the resource itself, not an array of one (the audit of issue 22
 /// item 4): its bytes as the service sent them, as `.ndjson` writes its line; `.csv` its record
-/// under the header.
+/// under the header. The status bar says "the resource", not "1 row" (a later audit).
 #[test]
 fn the_detail_exports_its_resource() {
     let dir = tempfile::tempdir().unwrap();
@@ -179,17 +179,23 @@ fn the_detail_exports_its_resource() {
         ("one.ndjson", format!("{sent}\n")),
         (
             "one.csv",
-            "type,name,status,id,external_id,updated_at\nrepo,beta,,r0,,\n".to_owned(),
+            "type,id,name,display_name,status,external_id,updated_at\nrepo,r0,beta,,,,\n"
+                .to_owned(),
         ),
     ] {
         let path = dir.path().join(name);
         let commands = command(&mut app, &format!("export {}", path.display()));
         assert!(commands.iter().any(|c| c.job::<ExportJob>().is_some()));
+        let activity = app.activity().unwrap_or_default();
+        assert!(
+            activity.starts_with("exporting the resource to "),
+            "{activity}"
+        );
         settle(&mut app, commands);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), written, "{name}");
         assert_eq!(
             notice(&app),
-            Notice::Info(format!("wrote 1 row to {}", path.display()))
+            Notice::Info(format!("wrote the resource to {}", path.display()))
         );
     }
     assert!(app.stack.top().is_some(), "the detail stays open");

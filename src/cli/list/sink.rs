@@ -50,9 +50,6 @@ enum TableLayout {
     Chosen(Vec<usize>),
 }
 
-/// The columns csv and tsv print without `--columns`: the table's, as paths.
-const DEFAULT_COLUMNS: &str = "type,id,name,display_name,status,external_id,updated_at";
-
 impl Sink {
     pub fn new(args: &ListArgs, width: usize, terminal: bool) -> Result<Sink, Failure> {
         let chosen = args
@@ -84,7 +81,7 @@ impl Sink {
                 };
                 let columns = match chosen {
                     Some(columns) => columns,
-                    None => columns::parse(DEFAULT_COLUMNS).map_err(Failure::Usage)?,
+                    None => columns::default_columns(),
                 };
                 Sink::Delimited {
                     records: Records::new(delimiter, terminal),

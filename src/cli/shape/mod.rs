@@ -1,10 +1,9 @@
 //! Shaping what a command prints for scripts: `--jq`, `--columns` and the delimited formats.
 
-pub mod columns;
 pub mod jq;
 
-/// The delimited formats' writer, shared with the TUI's `:export`.
-pub use crate::out::delimited;
+/// The columns by path and the delimited formats' writer, shared with the TUI's `:export`.
+pub use crate::out::{columns, delimited};
 
 use std::io::{IsTerminal, Write};
 

@@ -4,6 +4,16 @@
 
 use serde_json::Value;
 
+/// The columns csv and tsv write without `--columns` (`list -o csv`, and the TUI's `:export
+/// FILE.csv`): the table's, as paths, the name and the display name each in its own column as
+/// the service sent them.
+pub const DEFAULT: &str = "type,id,name,display_name,status,external_id,updated_at";
+
+/// [`DEFAULT`], parsed.
+pub fn default_columns() -> Vec<ColumnPath> {
+    parse(DEFAULT).expect("the default columns are paths")
+}
+
 /// One chosen column: its path as given (the header) and the keys along it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColumnPath {
