@@ -299,6 +299,19 @@ fn command_line_completion() {
     });
 }
 
+/// A command that failed closes the line and says why in the status bar (the line stayed open
+/// and empty under the error, and the `:` typed next made `::`).
+#[test]
+fn command_line_after_a_failure() {
+    snapshot("command_line_failed", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char(':'));
+        type_text(&mut app, "frob");
+        press(&mut app, KeyCode::Enter);
+        app
+    });
+}
+
 #[test]
 fn type_picker() {
     snapshot("type_picker", |size| {

@@ -78,7 +78,8 @@ pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
     super::text::place_cursor(frame, inner, 8, &help.filter);
 }
 
-/// The command line sits on the footer's row; Tab's candidates or an error go just above it.
+/// The command line sits on the footer's row; Tab's candidates (or, on an empty line, the
+/// commands) go just above it.
 pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme, footer: Rect) {
     let text = sanitize::line(line.input.text()).into_owned();
     frame.render_widget(Clear, footer);
@@ -90,13 +91,12 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme,
         footer,
     );
     super::text::place_cursor(frame, footer, 1, &line.input);
-    let note = match (&line.error, line.candidates.is_empty()) {
-        (Some(error), _) => Some(Line::styled(format!("⚠ {error}"), theme.error())),
-        (None, false) => Some(Line::styled(
+    let note = match line.candidates.is_empty() {
+        false => Some(Line::styled(
             sanitize::line(&line.candidates.join("  ")).into_owned(),
             theme.warning(),
         )),
-        (None, true) if line.input.text().is_empty() => Some(Line::styled(
+        true if line.input.text().is_empty() => Some(Line::styled(
             crate::app::overlay::command_line::COMMANDS
                 .iter()
                 .map(|(c, _)| *c)

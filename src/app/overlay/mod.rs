@@ -295,7 +295,6 @@ pub struct CommandLine {
     pub input: LineInput,
     /// What Tab found, shown above the line; Tab again cycles through them.
     pub candidates: Vec<String>,
-    pub error: Option<String>,
     /// Which earlier command Up/Down brought back (an index into the app's history).
     pub recalled: Option<usize>,
 }

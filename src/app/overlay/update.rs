@@ -5,7 +5,7 @@ use super::Overlay;
 use super::command_line;
 use crate::app::action::Move;
 use crate::app::widgets::LineEvent;
-use crate::app::{Action, App, Command};
+use crate::app::{Action, App, Command, Notice};
 
 impl App {
     /// Handles a key for the popup taken out of `self.overlay`; puts it back unless it closes.
@@ -38,11 +38,10 @@ impl App {
                 match line.input.handle(action) {
                     LineEvent::Cancelled => return Vec::new(),
                     LineEvent::Changed => {
-                        line.error = None;
                         line.candidates.clear();
                         line.recalled = None;
                     }
-                    LineEvent::Unchanged => line.error = None,
+                    LineEvent::Unchanged => {}
                     LineEvent::Other(Action::Complete) => {
                         // Tab again cycles through several candidates. A single one is already
                         // in the line whole, so `>= 1` would change nothing (cargo-mutants
@@ -86,19 +85,23 @@ impl App {
                             }
                         }
                     }
+                    // The line closes whatever came of it: a command it does not know is said
+                    // in the status bar, as the errors of one that ran are (a line left open
+                    // and empty read as closed, and the next `:` made `::`); Up on the next
+                    // line brings it back to fix. Enter on an empty line just closes it.
                     LineEvent::Submitted => {
                         let text = line.input.text().to_owned();
                         self.command_history.push(&text);
-                        match command_line::parse(&text) {
-                            Ok(command) => return self.run_line_command(command),
-                            // The error stays above an empty line, ready for the next try.
-                            Err(error) => {
-                                line.error = Some(error);
-                                line.input.set("");
-                                line.candidates.clear();
-                                line.recalled = None;
-                            }
+                        if text.trim().is_empty() {
+                            return Vec::new();
                         }
+                        return match command_line::parse(&text) {
+                            Ok(command) => self.run_line_command(command),
+                            Err(error) => {
+                                self.notice = Some(Notice::Error(error));
+                                Vec::new()
+                            }
+                        };
                     }
                     LineEvent::Other(_) => {}
                 }
