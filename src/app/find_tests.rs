@@ -270,3 +270,60 @@ fn progress_shows_and_the_answer_still_arrives_after_it() {
     assert_eq!(shown_ids(&app), ["r26", "r27", "r28", "r29"]);
     assert_eq!(app.activity(), None);
 }
+
+/// The title of the list as drawn now.
+fn title(app: &App) -> String {
+    let theme = crate::ui::theme::Theme::COLOR;
+    harness::line(&harness::draw(app, &theme, chrono::Utc::now()), 1)
+}
+
+/// An audit: while a `:where` ran over 200,000 rows the title said `200,000 match` for two
+/// seconds, the count of the rows shown before it, not its answer. Until a query's first job
+/// answers the title says `… match` (the status bar says how far it is), for `/` as for
+/// `:where`, and for a query that replaces another.
+#[test]
+fn the_title_claims_no_count_before_the_query_answers() {
+    let mut app = loaded(30);
+    let running = jobs(&command(&mut app, "where .properties.stars > 25"));
+    assert!(
+        title(&app).contains("… match · 30 loaded"),
+        "{}",
+        title(&app)
+    );
+    answer(&mut app, &running[0]);
+    assert!(
+        title(&app).contains("4 match · 30 loaded"),
+        "{}",
+        title(&app)
+    );
+
+    let running = jobs(&command(&mut app, "where .properties.stars > 20"));
+    assert!(
+        title(&app).contains("… match · 30 loaded"),
+        "{}",
+        title(&app)
+    );
+    answer(&mut app, &running[0]);
+    assert!(
+        title(&app).contains("9 match · 30 loaded"),
+        "{}",
+        title(&app)
+    );
+
+    key(&mut app, '/');
+    let mut commands = Vec::new();
+    for c in "alice".chars() {
+        commands = key(&mut app, c);
+    }
+    assert!(
+        title(&app).contains("… match · 30 loaded"),
+        "{}",
+        title(&app)
+    );
+    settle(&mut app, commands);
+    assert!(
+        title(&app).contains("3 match · 30 loaded"),
+        "{}",
+        title(&app)
+    );
+}

@@ -120,9 +120,9 @@ struct Parts<'a> {
 
 /// How many rows there are: never cut.
 enum Counts {
-    /// `42 match` (under a filter; `None` without), `62 loaded`, and whether there are more.
+    /// `42 match` (under a filter), `62 loaded`, and whether there are more.
     Loaded {
-        matching: Option<usize>,
+        matching: Matching,
         loaded: usize,
         more: &'static str,
     },
@@ -203,14 +203,31 @@ impl<'a> Parts<'a> {
     }
 }
 
+/// How many rows pass the filters, as far as the title can say.
+#[derive(Clone, Copy)]
+enum Matching {
+    /// No filter: every row.
+    All,
+    Known(usize),
+    /// A `/` or `:where` whose job has not answered yet: the rows shown are still those of the
+    /// query before, so their count is not this one's (`… match`; the status bar says how far
+    /// it is).
+    Pending,
+}
+
 impl Counts {
     fn of(browser: &Browser) -> Self {
+        let filtered = !browser.filter.text().is_empty()
+            || browser.status_filter.is_some()
+            || browser.where_.is_some();
+        let matching = match filtered {
+            false => Matching::All,
+            true if !browser.queries_answered() => Matching::Pending,
+            true => Matching::Known(browser.visible.len()),
+        };
         match &browser.listing {
             Loadable::Loaded(listing) => Counts::Loaded {
-                matching: (!browser.filter.text().is_empty()
-                    || browser.status_filter.is_some()
-                    || browser.where_.is_some())
-                .then(|| browser.visible.len()),
+                matching,
                 loaded: listing.rows.len() - browser.gone_shown(),
                 more: match listing.more {
                     More::End => "all loaded",
@@ -234,9 +251,14 @@ impl Counts {
                 more,
             } => {
                 let loaded = count(loaded);
-                let mut said = match matching {
-                    Some(n) if short => vec![format!("{} of {loaded} loaded", count(n))],
-                    Some(n) => vec![format!("{} match", count(n)), format!("{loaded} loaded")],
+                let matched = match matching {
+                    Matching::All => None,
+                    Matching::Known(n) => Some(count(n)),
+                    Matching::Pending => Some("…".to_owned()),
+                };
+                let mut said = match matched {
+                    Some(n) if short => vec![format!("{n} of {loaded} loaded")],
+                    Some(n) => vec![format!("{n} match"), format!("{loaded} loaded")],
                     None => vec![format!("{loaded} loaded")],
                 };
                 said.push(more.to_owned());

@@ -98,6 +98,12 @@ impl Browser {
             .chain(self.where_.as_ref().map(|w| &w.narrowing))
     }
 
+    /// Whether every query applied has answered over the rows loaded: until then the rows
+    /// shown (and their count) are those of the queries before.
+    pub fn queries_answered(&self) -> bool {
+        self.narrowings().all(Narrowing::answered)
+    }
+
     /// Whether a query that reads the rows' JSON is applied (then pages are not fetched just to
     /// fill the screen: the whole listing could be dragged in for a few matches).
     pub fn narrowed(&self) -> bool {

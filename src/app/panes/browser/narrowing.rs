@@ -553,6 +553,12 @@ impl Narrowing {
         Some(Answered::Rows)
     }
 
+    /// Whether the first pass over the rows loaded has answered: until then the rows shown are
+    /// those the query before let through, not this one's.
+    pub fn answered(&self) -> bool {
+        self.meanwhile.is_none()
+    }
+
     /// Whether the row at `index` passes (or, while the first pass runs, passed before).
     pub fn passes(&self, index: usize) -> bool {
         self.passing().is_none_or(|set| set.contains(index))
