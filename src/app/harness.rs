@@ -105,3 +105,18 @@ pub fn line(screen: &TestBackend, y: u16) -> String {
         .map(|x| buffer[(x, y)].symbol())
         .collect()
 }
+
+/// The background jobs among `commands`, to run when and in the order a test needs.
+pub fn jobs(commands: &[Command]) -> Vec<(RequestId, super::job::Work)> {
+    (commands.iter())
+        .filter_map(|c| match c {
+            Command::Run { id, job } => Some((*id, job.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Runs one job and hands its answer back (not the jobs that asks for: see [`settle`]).
+pub fn answer(app: &mut App, (id, job): &(RequestId, super::job::Work)) -> Vec<Command> {
+    app.update(Action::reply(*id, Delivery::Job(job.run())))
+}
