@@ -433,3 +433,99 @@ fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
     let diff = compare(&look, &Progress::detached()).expect("readable");
     assert_eq!(diff.absent, [(2, 3, "{\"c\":1}".to_owned())]);
 }
+
+/// The jobs among `commands`, one step (not the jobs their answers ask for).
+fn jobs_of(commands: &[Command]) -> Vec<(RequestId, job::Work)> {
+    (commands.iter())
+        .filter_map(|c| match c {
+            Command::Run { id, job } => Some((*id, job.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn run(app: &mut App, (id, job): &(RequestId, job::Work)) -> Vec<Command> {
+    app.update(Action::reply(*id, Delivery::Job(job.run())))
+}
+
+/// An audit: under `:watch`, a list sorted over more rows than are sorted on the keypress
+/// showed each look's rows in the server's order while a sort job of the list's own sorted them,
+/// and `Esc` on that job left the list in the server's order. A look's rows are now sorted
+/// behind the rows on screen, by a job of the look's: the sorted rows stay until they come in
+/// sorted, there is no sort job for `Esc` to meet, and nothing is said of it.
+#[test]
+fn a_look_at_a_large_sorted_list_comes_in_sorted_without_a_sort_job_of_the_list() {
+    use super::panes::browser::sort::{IN_PLACE_ROWS, SortJob};
+    let n = IN_PLACE_ROWS + 10;
+    let named: Vec<(String, String)> = (0..n)
+        .map(|i| (format!("r{i}"), format!("n{:05}", (i * 7919) % n)))
+        .collect();
+    let rows = |renamed: Option<&'static str>| -> Vec<(&str, &str)> {
+        let mut rows: Vec<(&str, &str)> = named
+            .iter()
+            .map(|(i, n)| (i.as_str(), n.as_str()))
+            .collect();
+        if let Some(name) = renamed {
+            rows[5].1 = name;
+        }
+        rows
+    };
+    let t0 = Instant::now();
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 20), None);
+    app.now = t0;
+    serve(&mut app, &commands, &rows(None));
+    let sort = command(&mut app, "sort name desc");
+    settle(&mut app, sort);
+    let sorted_before = ids(&app);
+    assert_ne!(sorted_before[0], "r0", "sorted");
+    let look = command(&mut app, "watch 5");
+    serve(&mut app, &look, &rows(None));
+    assert!(
+        ids(&app) == sorted_before,
+        "the same rows, in the same order"
+    );
+
+    // The next look brings r5 renamed `zzz`: first, descending.
+    let look = tick_at(&mut app, t0 + Duration::from_secs(5));
+    let id = page_request(&look).expect("a look");
+    let compare = app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page(&rows(Some("zzz"))))))),
+    ));
+    let sorting = run(&mut app, &jobs_of(&compare)[0]);
+    let sort = jobs_of(&sorting);
+    assert!(
+        matches!(sort.as_slice(), [(_, job)] if job.get::<SortJob>().is_some()),
+        "the look's rows are sorted by a job: {sorting:?}"
+    );
+    assert!(
+        !app.browser.sorting.pending(),
+        "not a sort job of the list's"
+    );
+    assert!(
+        ids(&app) == sorted_before,
+        "the rows on screen stay, sorted"
+    );
+    assert!(
+        !app.activity().unwrap_or_default().contains("sorting"),
+        "{:?}",
+        app.activity()
+    );
+    let esc = press(&mut app, KeyCode::Esc);
+    assert!(!esc.contains(&Command::Cancel(sort[0].0)), "{esc:?}");
+    assert!(app.browser.sorting.spec.is_some(), "still sorted");
+    let said = format!("{:?}", app.notice);
+    assert!(!said.contains("sort"), "Esc met no sort: {said}");
+
+    let after = run(&mut app, &sort[0]);
+    assert!(jobs_of(&after).is_empty(), "no sort again: {after:?}");
+    let shown = ids(&app);
+    assert_eq!(shown[0], "r5", "the look's rows, sorted: {:?}", &shown[..3]);
+    assert_eq!(shown.len(), n);
+    assert_eq!(mark_of(&app, "r5"), Some(Mark::Changed));
+    let said = format!("{:?}", app.notice);
+    assert!(
+        !said.contains("sort"),
+        "nothing said of the look's sort: {said}"
+    );
+}

@@ -2,8 +2,10 @@
 //! listing is fetched again in the background as far as it was loaded, the rows on screen stay
 //! until it has caught up with them and the queries applied (`/`, `:where`) have tested its rows,
 //! then the new rows take their place with the cursor on the same resource, at the same height on
-//! the screen. A reload never goes deeper than the rows loaded: only a page the user's move had
-//! in flight when the rows were replaced is asked for again.
+//! the screen. Under a sort the new rows are sorted first, behind those on screen (a large list by
+//! a job of the reload's own): they never show unsorted, and `Esc` has no sort job of the user's
+//! to meet. A reload never goes deeper than the rows loaded: only a page the user's move had in
+//! flight when the rows were replaced is asked for again.
 
 use std::time::Instant;
 
@@ -53,7 +55,9 @@ impl Browser {
         let Some(reload) = self.reloading.take() else {
             return Vec::new();
         };
-        let request = reload.compare.or(reload.fresh.in_flight());
+        let request = (reload.compare)
+            .or(reload.fresh.sorting.job())
+            .or(reload.fresh.in_flight());
         let tests = reload.fresh.narrowings().flat_map(Narrowing::cancel);
         request
             .map(Command::Cancel)
@@ -67,6 +71,14 @@ impl Browser {
         self.reloading
             .as_ref()
             .is_some_and(|r| r.compare == Some(id))
+    }
+
+    /// Whether `id` is the job sorting the reloaded rows before they take the place of those
+    /// on screen.
+    pub(super) fn sorts_reload(&self, id: RequestId) -> bool {
+        self.reloading
+            .as_ref()
+            .is_some_and(|r| r.fresh.sorting.job() == Some(id))
     }
 
     /// Whether `id` is the request of the reload in flight.
@@ -153,7 +165,8 @@ impl Browser {
             narrowing: start(&w.narrowing),
         });
         if fresh.narrowings().all(Narrowing::complete) {
-            return self.catch_up(*reload.fresh, ids, height);
+            commands.extend(self.sort_then_catch_up(reload, ids, height));
+            return commands;
         }
         self.reloading = Some(reload);
         commands
@@ -180,16 +193,57 @@ impl Browser {
         if reload.fresh.narrowings().all(Narrowing::complete)
             && let Some(reload) = self.reloading.take()
         {
-            commands.extend(self.catch_up(*reload.fresh, ids, height));
+            commands.extend(self.sort_then_catch_up(reload, ids, height));
         }
         (said, commands)
+    }
+
+    /// The reloaded rows, tested and whole (a look's with its gone rows among them), sorted as
+    /// the rows on screen are before they take their place: at once when few, else by a job
+    /// (its command) whose answer [`Browser::on_reload_sorted`] takes.
+    fn sort_then_catch_up(
+        &mut self,
+        mut reload: Box<Reload>,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Vec<Command> {
+        reload.fresh.sorting.spec = self.sorting.spec;
+        match reload.fresh.resort(ids, height) {
+            Some(job) => {
+                self.reloading = Some(reload);
+                vec![job]
+            }
+            None => self.catch_up(*reload.fresh, ids, height),
+        }
+    }
+
+    /// The job sorting the reloaded rows answered (see [`Browser::sorts_reload`]): they take
+    /// the place of those on screen.
+    pub(super) fn on_reload_sorted(
+        &mut self,
+        id: RequestId,
+        order: Option<Vec<usize>>,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Vec<Command> {
+        let Some(mut reload) = self.reloading.take() else {
+            return Vec::new();
+        };
+        reload.fresh.sorted(id, order, height);
+        self.catch_up(*reload.fresh, ids, height)
     }
 
     /// Puts the reloaded rows in place of those on screen: the same `/`, `:where` and status
     /// filters (the queries' answers over the new rows come with them; a query changed since is
     /// tested again), the cursor on the same resource (by id; else at the same index) and at the
     /// same height on the screen.
-    fn catch_up(&mut self, fresh: Browser, ids: &mut RequestIds, height: usize) -> Vec<Command> {
+    fn catch_up(
+        &mut self,
+        mut fresh: Browser,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Vec<Command> {
+        let sorted = std::mem::take(&mut fresh.sorting);
         let here = self
             .selected()
             .and_then(|row| row.id().map(Box::<str>::from));
@@ -233,10 +287,8 @@ impl Browser {
             true => self.prefetch(ids, height),
             false => None,
         };
+        commands.extend(self.take_sorted(sorted, ids, height));
+        commands.extend(more);
         commands
-            .into_iter()
-            .chain(self.resort(ids, height))
-            .chain(more)
-            .collect()
     }
 }

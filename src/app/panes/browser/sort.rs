@@ -161,6 +161,48 @@ impl Browser {
         Some(Command::Run { id, job })
     }
 
+    /// The rows were replaced by a reload's, sorted by `theirs` (their spec and order, if
+    /// sorted) before they came. A job sorting the rows replaced is dropped (the cancel), and:
+    /// - under the spec sorted now, their order is taken as it is: no job, nothing for `Esc`;
+    /// - under the spec a job of the user's was to replace (asked for while they were being
+    ///   sorted), that sort is sorted again over them, and `Esc` still goes back to theirs;
+    /// - else they are sorted again (at once, or by a job).
+    pub(super) fn take_sorted(
+        &mut self,
+        theirs: Sorting,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Vec<Command> {
+        let mut commands: Vec<Command> = self
+            .sorting
+            .job
+            .take()
+            .map(Command::Cancel)
+            .into_iter()
+            .collect();
+        let before = self.sorting.before.take();
+        self.sorting.progress = None;
+        let Sorting { spec, order, .. } = theirs;
+        match (spec, order) {
+            (Some(spec), Some(order)) if self.sorting.spec == Some(spec) => {
+                self.sorting.order = Some(order);
+                self.arrange_visible(height);
+            }
+            (Some(spec), Some(order)) if before.as_ref().is_some_and(|b| b.spec == Some(spec)) => {
+                commands.extend(self.resort(ids, height));
+                if self.sorting.pending() {
+                    self.sorting.before = Some(Box::new(Sorting {
+                        spec: Some(spec),
+                        order: Some(order),
+                        ..Sorting::default()
+                    }));
+                }
+            }
+            _ => commands.extend(self.resort(ids, height)),
+        }
+        commands
+    }
+
     /// How far the sort job `id` got, if it is the one in flight.
     pub fn sort_progress(&mut self, id: RequestId, done: u64, total: u64) -> bool {
         if self.sorting.job != Some(id) {

@@ -299,6 +299,11 @@ impl Pane for Browser {
                 }
                 Outcome::done()
             }
+            Delivery::Job(order) if self.sorts_reload(id) => {
+                let order = order.take::<Option<Vec<usize>>>().flatten();
+                let height = self.table_height(cx.body);
+                self.on_reload_sorted(id, order, cx.ids, height).into()
+            }
             Delivery::Job(order) if self.sorting.job() == Some(id) => {
                 let order = order.take::<Option<Vec<usize>>>().flatten();
                 let height = self.table_height(cx.body);
