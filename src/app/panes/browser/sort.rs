@@ -35,6 +35,11 @@ pub struct Sorting {
 }
 
 impl Sorting {
+    /// Drops the job sorting the rows, if any: its cancel.
+    fn drop_job(&mut self) -> Option<Command> {
+        self.job.take().map(Command::Cancel)
+    }
+
     /// Whether a job is sorting the rows now.
     pub fn pending(&self) -> bool {
         self.job.is_some()
@@ -78,13 +83,7 @@ impl Browser {
             Some(_) => self.sorting.before.take(),
             None => Some(Box::new(std::mem::take(&mut self.sorting))),
         };
-        let mut commands: Vec<Command> = self
-            .sorting
-            .job
-            .take()
-            .map(Command::Cancel)
-            .into_iter()
-            .collect();
+        let mut commands: Vec<Command> = self.sorting.drop_job().into_iter().collect();
         self.sorting = Sorting {
             spec,
             ..Sorting::default()
@@ -115,7 +114,7 @@ impl Browser {
         let Some(before) = self.sorting.before.take() else {
             return (self.set_sort(None, ids, height), None);
         };
-        let cancel = self.sorting.job.take().map(Command::Cancel);
+        let cancel = self.sorting.drop_job();
         self.sorting = *before;
         match (self.sorting.spec, self.sorting.order.take()) {
             (Some(spec), Some(mut order)) => {
@@ -173,13 +172,7 @@ impl Browser {
         ids: &mut RequestIds,
         height: usize,
     ) -> Vec<Command> {
-        let mut commands: Vec<Command> = self
-            .sorting
-            .job
-            .take()
-            .map(Command::Cancel)
-            .into_iter()
-            .collect();
+        let mut commands: Vec<Command> = self.sorting.drop_job().into_iter().collect();
         let before = self.sorting.before.take();
         self.sorting.progress = None;
         let Sorting { spec, order, .. } = theirs;
@@ -218,7 +211,7 @@ impl Browser {
     /// The listing starts over (another type, a reload): nothing loaded is in the order, and a
     /// job sorting the old rows is dropped (its command: the cancel).
     pub fn sort_restarted(&mut self) -> Option<Command> {
-        let job = self.sorting.job.take().map(Command::Cancel);
+        let job = self.sorting.drop_job();
         self.sorting.progress = None;
         self.sorting.before = None;
         self.sorting.order = self.sorting.spec.map(|_| Vec::new());
