@@ -18,11 +18,12 @@ build_appdeck
 ROWS=20000
 start_sandbox "$WORK" --empty --generate "$ROWS"
 
-# Mangled names (--demangle=no), as the linker's order file wants them.
+# Mangled names (--demangle=no), as the linker's order file wants them. valgrind's own messages go
+# to a file: written to the pane, they drew over the list, and the title waited for never showed.
 tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
     "exec env HOME=$WORK APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench valgrind --tool=callgrind \
-     --demangle=no --compress-strings=no --callgrind-out-file=$WORK/callgrind.out $BIN \
-     --page-size 500"
+     --log-file=$WORK/valgrind.log --demangle=no --compress-strings=no \
+     --callgrind-out-file=$WORK/callgrind.out $BIN --page-size 500"
 wait_screen "more available" 60 || { echo "the first rows never showed under callgrind" >&2; exit 1; }
 sleep 8 # the background start-up work, slowed down by callgrind
 load_all "$ROWS" 900 >/dev/null
