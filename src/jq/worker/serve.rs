@@ -24,10 +24,7 @@ fn answer_rows(input: &mut BufReader<impl Read>, output: &mut impl Write) -> io:
     if !read_frame(input, &mut frame)? {
         return Ok(true);
     }
-    let Ok(program) = std::str::from_utf8(&frame).map(Program::compile) else {
-        return Ok(false);
-    };
-    let Ok(program) = program else {
+    let Ok(Ok(program)) = std::str::from_utf8(&frame).map(Program::compile) else {
         return Ok(false);
     };
     loop {
