@@ -4,15 +4,10 @@
 //! there is no git or no repository (a source tarball, a crates.io download): the build never
 //! fails for want of git. It reruns only when the checked-out commit changes (`HEAD`, the branch
 //! it points to, packed refs), not on every build.
-//!
-//! Also links the binary with its start-up code laid out together (see `build/link_layout.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
-
-#[path = "build/link_layout.rs"]
-mod link_layout;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -27,9 +22,6 @@ fn main() {
         None => String::new(),
     };
     println!("cargo:rustc-env=APPDECK_BUILD_INFO={info}");
-    if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
-        link_layout::emit(Path::new(&dir));
-    }
 }
 
 /// The short commit id, and the files that change when another commit is checked out.
