@@ -11,7 +11,7 @@ use common::{measure, ms};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use appdeck::app::panes::browser::bodies::{Bodies, BodyId};
+use appdeck_tui::app::panes::browser::bodies::{Bodies, BodyId};
 use serde_json::Value;
 
 const PAGE: usize = 500;
@@ -38,7 +38,7 @@ fn main() {
 
 /// The demo's resources, each made distinct by its id, over and over.
 fn texts(rows: usize) -> Vec<String> {
-    let demo: Vec<Value> = serde_json::from_str(appdeck::sandbox::DEMO_RESOURCES).unwrap();
+    let demo: Vec<Value> = serde_json::from_str(appdeck_sandbox::DEMO_RESOURCES).unwrap();
     let demo: Vec<String> = demo.iter().map(|v| v.to_string()).collect();
     (0..rows)
         .map(|i| demo[i % demo.len()].replacen("\"id\":\"", &format!("\"id\":\"g{i}-"), 1))

@@ -11,12 +11,12 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use appdeck::api::{Exchange, ListResponse, Reply};
-use appdeck::app::panes::connect::check::AnalysisJob;
-use appdeck::app::panes::connect::new_app::InferJob;
-use appdeck::app::panes::report::ReportContext;
-use appdeck::app::panes::report::check::{self, CheckJob};
-use appdeck::app::{Action, App, Command, Delivery, Session};
+use appdeck_core::api::{Exchange, ListResponse, Reply};
+use appdeck_tui::app::panes::connect::check::AnalysisJob;
+use appdeck_tui::app::panes::connect::new_app::InferJob;
+use appdeck_tui::app::panes::report::ReportContext;
+use appdeck_tui::app::panes::report::check::{self, CheckJob};
+use appdeck_tui::app::{Action, App, Command, Delivery, Session};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -26,7 +26,8 @@ use serde_json::{Value, json};
 const SAMPLES: usize = 300;
 
 fn key(app: &mut App, code: KeyCode) -> Vec<Command> {
-    match appdeck::app::keymap::action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
+    match appdeck_tui::app::keymap::action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE))
+    {
         Some(action) => app.update(action),
         None => Vec::new(),
     }
@@ -43,7 +44,8 @@ fn typed_key(flip: &mut bool) -> KeyCode {
 }
 
 fn main() {
-    let types: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).expect("demo types");
+    let types: Value =
+        serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).expect("demo types");
     let types = Arc::new(types);
 
     // A check of the demo's report, against the demo's types.
@@ -118,7 +120,12 @@ fn main() {
     measure("frame only, 1 MB resource", 20, SAMPLES, || {
         terminal
             .draw(|f| {
-                appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                appdeck_tui::ui::render(
+                    f,
+                    black_box(&app),
+                    &appdeck_tui::ui::theme::Theme::COLOR,
+                    now,
+                )
             })
             .expect("draw");
     });
@@ -130,7 +137,12 @@ fn main() {
             black_box(key(&mut app, typed_key(&mut flip)));
             terminal
                 .draw(|f| {
-                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                    appdeck_tui::ui::render(
+                        f,
+                        black_box(&app),
+                        &appdeck_tui::ui::theme::Theme::COLOR,
+                        now,
+                    )
                 })
                 .expect("draw");
         },
@@ -145,7 +157,8 @@ fn main() {
 /// schema made to be costly (nodes whose children are one of four shapes, three of them nodes
 /// again, through `$ref`s), where only the fill's bounds stop the work.
 fn fill() {
-    let types: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).expect("demo types");
+    let types: Value =
+        serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).expect("demo types");
     let schemas: Vec<Value> = types["resources"]
         .as_array()
         .expect("resources")
@@ -155,7 +168,10 @@ fn fill() {
     measure("f: fill each demo type from nothing", 5, 50, || {
         for schema in &schemas {
             let mut properties = serde_json::Map::new();
-            black_box(appdeck::placeholder::fill_required(&mut properties, schema));
+            black_box(appdeck_core::placeholder::fill_required(
+                &mut properties,
+                schema,
+            ));
         }
     });
     let node = |i: usize| json!({"$ref": format!("#/$defs/node{i}")});
@@ -174,7 +190,7 @@ fn fill() {
     });
     measure("f: fill a costly recursive schema", 1, 10, || {
         let mut properties = serde_json::Map::new();
-        black_box(appdeck::placeholder::fill_required(
+        black_box(appdeck_core::placeholder::fill_required(
             &mut properties,
             &costly,
         ));
@@ -236,7 +252,7 @@ fn connect_new_app(rows: usize) {
     let mut times: Vec<Duration> = (0..10)
         .map(|_| {
             let t = Instant::now();
-            black_box(appdeck::app::panes::connect::new_app::infer(black_box(
+            black_box(appdeck_tui::app::panes::connect::new_app::infer(black_box(
                 &job,
             )));
             t.elapsed()
@@ -254,12 +270,14 @@ fn connect_new_app(rows: usize) {
 /// The connect composer on the demo payload (`C` with the demo's app known): a key that moves
 /// (`j`) and a key typed inside a string (checked and compared again), each with its frame.
 fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<chrono::Utc>) {
-    use appdeck::app::KnownTypes;
+    use appdeck_tui::app::KnownTypes;
     let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
     app.update(Action::reply(
-        appdeck::app::RequestId(u64::MAX),
+        appdeck_tui::app::RequestId(u64::MAX),
         Delivery::Types(Arc::new(KnownTypes {
-            catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
+            catalog: appdeck_core::catalog::Catalog::from_versions(vec![
+                appdeck_core::catalog::demo(),
+            ]),
             problems: Vec::new(),
         })),
     ));
@@ -268,7 +286,12 @@ fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<
     let mut frame = |app: &App| {
         terminal
             .draw(|f| {
-                appdeck::ui::render(f, black_box(app), &appdeck::ui::theme::Theme::COLOR, now)
+                appdeck_tui::ui::render(
+                    f,
+                    black_box(app),
+                    &appdeck_tui::ui::theme::Theme::COLOR,
+                    now,
+                )
             })
             .expect("draw");
     };

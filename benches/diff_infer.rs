@@ -7,7 +7,7 @@ use common::measure;
 
 use std::hint::black_box;
 
-use appdeck::{diff, infer};
+use appdeck_core::{diff, infer};
 use serde_json::{Map, Value, json};
 
 const RUNS: usize = 30;

@@ -12,9 +12,9 @@ mod rows;
 
 use std::time::{Duration, Instant};
 
-use appdeck::app::harness::{key, press};
-use appdeck::app::{Action, App, Command, Delivery, Move};
-use appdeck::ui::theme::Theme;
+use appdeck_tui::app::harness::{key, press};
+use appdeck_tui::app::{Action, App, Command, Delivery, Move};
+use appdeck_tui::ui::theme::Theme;
 use chrono::Utc;
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
@@ -160,7 +160,7 @@ fn main() {
     // `:where` runs in a worker process, as in the TUI; `FIND_WHERE_IN_PLACE=1` runs it on the
     // job's threads instead, to see what the worker costs.
     if std::env::var_os("FIND_WHERE_IN_PLACE").is_none() {
-        appdeck::jq::worker::enable_with(env!("CARGO_BIN_EXE_appdeck").into());
+        appdeck_core::jq::worker::enable_with(env!("CARGO_BIN_EXE_appdeck").into());
     }
     let sizes = from_env("FIND_ROWS", "100000,1000000", |n| {
         n.parse::<usize>().expect("FIND_ROWS: numbers")
@@ -200,7 +200,7 @@ fn main() {
                 flip = !flip;
                 app.update(Action::Move(if flip { Move::Bottom } else { Move::Top }));
                 terminal
-                    .draw(|f| appdeck::ui::render(f, &app, &Theme::COLOR, now))
+                    .draw(|f| appdeck_tui::ui::render(f, &app, &Theme::COLOR, now))
                     .expect("draw");
             },
         );
@@ -208,7 +208,7 @@ fn main() {
 
         let t = Instant::now();
         key(&mut app, ':');
-        appdeck::app::harness::type_text(&mut app, "where .properties.stars > 500");
+        appdeck_tui::app::harness::type_text(&mut app, "where .properties.stars > 500");
         let commands = app.update(Action::Submit);
         let update = t.elapsed();
         let (job, job_cpu, apply, _) = run_jobs(&mut app, commands);

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use appdeck::sandbox::{Sandbox, SandboxOptions};
+use appdeck_sandbox::{Sandbox, SandboxOptions};
 
 const TOKEN: &str = "bench";
 

@@ -37,10 +37,12 @@ run() {
     echo "== $area: ${files[*]} (tests: $*)" >&2
     mkdir -p "mutants.out/$area"
     # --copy-target: start from this tree's built dependencies instead of a cold build. The
-    # dependencies stay optimised as built; appdeck itself is built unoptimised and
+    # dependencies stay optimised as built; appdeck's crates are built unoptimised and
     # incrementally, so that each mutant's rebuild takes seconds rather than minutes.
     cargo mutants --jobs "$JOBS" --profile release --copy-target=true --config benches/mutants.toml \
-        --cargo-arg=--config=profile.release.package.appdeck.opt-level=0 \
+        --cargo-arg=--config='profile.release.package."appdeck-core".opt-level=0' \
+        --cargo-arg=--config='profile.release.package."appdeck-sandbox".opt-level=0' \
+        --cargo-arg=--config='profile.release.package."appdeck-tui".opt-level=0' \
         --cargo-arg=--config=profile.release.incremental=true \
         "${targets[@]}" \
         ${MUTANTS_ITERATE:+--iterate} \
@@ -56,19 +58,19 @@ areas=("$@")
 ((${#areas[@]})) || areas=(paging cursor validate)
 for area in "${areas[@]}"; do
     case $area in
-        paging) run paging src/api/paging.rs -- --lib ;;
-        cursor) run cursor src/sandbox/cursor.rs -- --lib --test sandbox ;;
-        validate) run validate 'src/validate/*.rs' -- --lib --test validate ;;
+        paging) run paging crates/core/src/api/paging.rs -- -p appdeck-core --lib -p appdeck-sandbox --test pager ;;
+        cursor) run cursor crates/sandbox/src/cursor.rs -- -p appdeck-sandbox --lib -p appdeck --test sandbox ;;
+        validate) run validate 'crates/core/src/validate/*.rs' -- -p appdeck-core --lib -p appdeck --test validate ;;
         # Every pane's and popup's update(), and the filterable list two panes delegate to
         # (about 460 mutants).
         # The app's reply routing and its stack of screens (issue 19).
-        stack) run stack src/app/stack.rs src/app/mod.rs -- --lib ;;
-        # The reply routing alone (src/app/mod.rs), for a run after stack.rs was done.
-        routing) run routing src/app/mod.rs -- --lib ;;
-        update) run update 'src/app/**/update.rs' src/app/widgets/filtered_list.rs -- --lib ;;
-        # All of the TUI state. Run it once src/app has settled: a rewrite in progress makes
+        stack) run stack crates/tui/src/app/stack.rs crates/tui/src/app/mod.rs -- -p appdeck-tui --lib ;;
+        # The reply routing alone (crates/tui/src/app/mod.rs), for a run after stack.rs was done.
+        routing) run routing crates/tui/src/app/mod.rs -- -p appdeck-tui --lib ;;
+        update) run update 'crates/tui/src/app/**/update.rs' crates/tui/src/app/widgets/filtered_list.rs -- -p appdeck-tui --lib ;;
+        # All of the TUI state. Run it once crates/tui/src/app has settled: a rewrite in progress makes
         # its results stale at once.
-        app) run app 'src/app/**/*.rs' -- --lib ;;
+        app) run app 'crates/tui/src/app/**/*.rs' -- -p appdeck-tui --lib ;;
         *) echo "unknown area $area (paging, cursor, validate, stack, routing, update, app)" >&2; exit 2 ;;
     esac
 done

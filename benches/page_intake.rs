@@ -7,9 +7,9 @@
 mod common;
 use common::measure;
 
-use appdeck::api::{RawPage, ReadPage};
-use appdeck::app::panes::browser::bodies::Bodies;
-use appdeck::app::panes::browser::rows::Rows;
+use appdeck_core::api::{RawPage, ReadPage};
+use appdeck_tui::app::panes::browser::bodies::Bodies;
+use appdeck_tui::app::panes::browser::rows::Rows;
 use serde_json::{Value, json};
 
 const PAGE: usize = 500;

@@ -11,9 +11,9 @@ mod rows;
 
 use std::time::Instant;
 
-use appdeck::app::harness::{press, type_text};
-use appdeck::app::panes::browser::ordering::{self, SortKeys};
-use appdeck::app::{Action, App, Command, Delivery, Move, Notice};
+use appdeck_tui::app::harness::{press, type_text};
+use appdeck_tui::app::panes::browser::ordering::{self, SortKeys};
+use appdeck_tui::app::{Action, App, Command, Delivery, Move, Notice};
 use crossterm::event::KeyCode;
 use serde_json::{Value, json};
 

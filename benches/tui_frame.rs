@@ -5,7 +5,7 @@
 //! in at most 2 ms whatever is loaded.
 
 mod common;
-use appdeck::app::{Toward, View};
+use appdeck_tui::app::{Toward, View};
 use common::{measure, ms};
 #[path = "common/rows.rs"]
 mod rows;
@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use std::sync::Arc;
 
-use appdeck::api::{Exchange, ListResponse, Reply};
-use appdeck::app::{Action, App, Command, Delivery, Move, Session};
+use appdeck_core::api::{Exchange, ListResponse, Reply};
+use appdeck_tui::app::{Action, App, Command, Delivery, Move, Session};
 use chrono::Utc;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -84,7 +84,12 @@ fn main() {
             app.update(target);
             terminal
                 .draw(|f| {
-                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                    appdeck_tui::ui::render(
+                        f,
+                        black_box(&app),
+                        &appdeck_tui::ui::theme::Theme::COLOR,
+                        now,
+                    )
                 })
                 .expect("draw");
         },
@@ -113,7 +118,12 @@ fn main() {
             }
             terminal
                 .draw(|f| {
-                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                    appdeck_tui::ui::render(
+                        f,
+                        black_box(&app),
+                        &appdeck_tui::ui::theme::Theme::COLOR,
+                        now,
+                    )
                 })
                 .expect("draw");
         },
@@ -171,10 +181,10 @@ fn main() {
         });
         terminal
             .draw(|f| {
-                appdeck::ui::render(
+                appdeck_tui::ui::render(
                     f,
                     black_box(&detail_app),
-                    &appdeck::ui::theme::Theme::COLOR,
+                    &appdeck_tui::ui::theme::Theme::COLOR,
                     now,
                 )
             })
@@ -190,10 +200,10 @@ fn main() {
         });
         terminal
             .draw(|f| {
-                appdeck::ui::render(
+                appdeck_tui::ui::render(
                     f,
                     black_box(&detail_app),
-                    &appdeck::ui::theme::Theme::COLOR,
+                    &appdeck_tui::ui::theme::Theme::COLOR,
                     now,
                 )
             })
@@ -218,7 +228,7 @@ fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Ut
     );
     app.update(Action::Show(View::Overview));
     assert!(
-        matches!(app.stack.top(), Some(appdeck::app::pane::Screen::Overview(o))
+        matches!(app.stack.top(), Some(appdeck_tui::app::pane::Screen::Overview(o))
             if o.summary.rows == 1_000_000 && o.summary.updated_by_hour.len() > 100_000),
         "the overview of every row"
     );
@@ -238,7 +248,12 @@ fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Ut
             app.update(step(n));
             terminal
                 .draw(|f| {
-                    appdeck::ui::render(f, black_box(&app), &appdeck::ui::theme::Theme::COLOR, now)
+                    appdeck_tui::ui::render(
+                        f,
+                        black_box(&app),
+                        &appdeck_tui::ui::theme::Theme::COLOR,
+                        now,
+                    )
                 })
                 .expect("draw");
         },
@@ -279,13 +294,13 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("connect.json");
     std::fs::write(&file, &text).expect("write");
-    let sources = appdeck::tui::known_types::TypeSources {
+    let sources = appdeck_tui::runtime::known_types::TypeSources {
         files: vec![file],
         store: None,
         demo: false,
     };
     let t = Instant::now();
-    let known = Arc::new(appdeck::tui::known_types::load(&sources));
+    let known = Arc::new(appdeck_tui::runtime::known_types::load(&sources));
     println!(
         "{:<48} {:>8.1} ms",
         format!(
@@ -298,13 +313,18 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
 
     let mut app = rows::app_with_rows(1_000, resource);
     app.update(Action::reply(
-        appdeck::app::RequestId(u64::MAX),
+        appdeck_tui::app::RequestId(u64::MAX),
         Delivery::Types(known.clone()),
     ));
     let draw = |terminal: &mut Terminal<TestBackend>, app: &App| {
         terminal
             .draw(|f| {
-                appdeck::ui::render(f, black_box(app), &appdeck::ui::theme::Theme::COLOR, now)
+                appdeck_tui::ui::render(
+                    f,
+                    black_box(app),
+                    &appdeck_tui::ui::theme::Theme::COLOR,
+                    now,
+                )
             })
             .expect("draw");
     };
@@ -361,13 +381,16 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     let Value::Object(map) = huge else {
         unreachable!()
     };
-    let version =
-        appdeck::catalog::AppVersion::from_payload(map, appdeck::catalog::Source::Demo, None);
-    let known = Arc::new(appdeck::app::KnownTypes {
-        catalog: appdeck::catalog::Catalog::from_versions(vec![version]),
+    let version = appdeck_core::catalog::AppVersion::from_payload(
+        map,
+        appdeck_core::catalog::Source::Demo,
+        None,
+    );
+    let known = Arc::new(appdeck_tui::app::KnownTypes {
+        catalog: appdeck_core::catalog::Catalog::from_versions(vec![version]),
         problems: Vec::new(),
     });
-    let request = appdeck::app::panes::type_detail::OpenType {
+    let request = appdeck_tui::app::panes::type_detail::OpenType {
         known,
         type_index: 0,
         version: 0,
@@ -375,7 +398,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     };
     assert!(request.is_large());
     let t = Instant::now();
-    let detail = appdeck::app::panes::type_detail::TypeDetail::open(&request);
+    let detail = appdeck_tui::app::panes::type_detail::TypeDetail::open(&request);
     println!(
         "{:<48} {:>8.1} ms",
         "prepare a type with a 5 MB schema (background)",
@@ -383,7 +406,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     );
     let mut app = rows::app_with_rows(10, resource);
     app.stack
-        .push(appdeck::app::pane::Screen::TypeDetail(Box::new(detail)));
+        .push(appdeck_tui::app::pane::Screen::TypeDetail(Box::new(detail)));
     app.update(Action::Pane(Toward::Next));
     app.update(Action::Pane(Toward::Next));
     app.update(Action::Right);

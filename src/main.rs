@@ -1,18 +1,29 @@
 //! The appdeck binary: parses the arguments, sets up logging to a file, starts the async runtime,
 //! and hands over to the library (the terminal UI, or one of the commands for scripts).
 
+mod cli;
+
+// The crates' modules under the names the CLI's files use (`crate::api`...).
+use appdeck_core::{
+    api, bounded_read, catalog, config, diff, explain, infer, jq, log_file, out, sanitize, signals,
+    text, validate,
+};
+use appdeck_sandbox as sandbox;
+use appdeck_store as store;
+use appdeck_tui::{app, runtime, ui};
+
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use appdeck::api::{ClientSettings, Token};
-use appdeck::app::Session;
-use appdeck::cli::args::{Cli, Command, GlobalArgs};
-use appdeck::config::ReadOnly;
-use appdeck::log_file::{DropOnError, LogHealth, RotatingFile};
-use appdeck::sandbox::{Sandbox, SandboxOptions};
-use appdeck::tui::LaunchOptions;
-use appdeck::tui::known_types::TypeSources;
-use appdeck::tui::profiles::{ProfileSwitcher, host_of};
+use crate::api::{ClientSettings, Token};
+use crate::app::Session;
+use crate::cli::args::{Cli, Command, GlobalArgs};
+use crate::config::ReadOnly;
+use crate::log_file::{DropOnError, LogHealth, RotatingFile};
+use crate::runtime::LaunchOptions;
+use crate::runtime::known_types::TypeSources;
+use crate::runtime::profiles::{ProfileSwitcher, host_of};
+use crate::sandbox::{Sandbox, SandboxOptions};
 
 /// How long quitting may wait for background work (a slow request, the demo sandbox).
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
@@ -20,12 +31,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
 fn main() -> ExitCode {
     let started = Instant::now();
     // A `:where` worker the TUI started (src/jq/worker): no arguments, no runtime, no logging.
-    if std::env::args_os().nth(1).as_deref() == Some(appdeck::jq::worker::ARG.as_ref()) {
-        return appdeck::jq::on_large_stack(appdeck::jq::worker::serve)
-            .unwrap_or(ExitCode::from(1));
+    if std::env::args_os().nth(1).as_deref() == Some(crate::jq::worker::ARG.as_ref()) {
+        return crate::jq::on_large_stack(crate::jq::worker::serve).unwrap_or(ExitCode::from(1));
     }
     one_malloc_arena();
-    let cli = appdeck::cli::args::parse();
+    let cli = crate::cli::args::parse();
     let global = cli.global();
     // The TUI and the sandbox run for a while and have no other place to report to; a one-shot
     // command says what it has to say on stdout and stderr.
@@ -50,7 +60,7 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         None => {
-            appdeck::jq::worker::enable();
+            crate::jq::worker::enable();
             runtime.block_on(open_tui(&cli, &global, started, log))
         }
         // The terminal UI's own flag: a command given it would ignore it.
@@ -59,16 +69,16 @@ fn main() -> ExitCode {
                 Command::List(_) => ": it takes --limit",
                 _ => "",
             };
-            appdeck::cli::Failure::Usage(format!(
+            crate::cli::Failure::Usage(format!(
                 "`appdeck {}` does not take --page-size, the terminal UI's flag{instead}",
                 command.name()
             ))
             .report()
         }
         // On a large stack: `--jq` runs jaq here, which goes a call deeper for each term of a
-        // long chain (see appdeck::jq::STACK_BYTES).
-        Some(command) => appdeck::jq::on_large_stack(|| {
-            runtime.block_on(appdeck::cli::run(command, &global, cli.demo))
+        // long chain (see crate::jq::STACK_BYTES).
+        Some(command) => crate::jq::on_large_stack(|| {
+            runtime.block_on(crate::cli::run(command, &global, cli.demo))
         })
         .unwrap_or_else(|e| {
             eprintln!("appdeck: cannot start its main thread: {e}");
@@ -96,9 +106,9 @@ fn one_malloc_arena() {
 async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHealth) -> ExitCode {
     // The look of the UI comes from the config file even under --demo; a mistake there is
     // said before the terminal is taken over.
-    let ui = match appdeck::app::settings::load_ui(&global.flags()) {
+    let ui = match crate::app::settings::load_ui(&global.flags()) {
         Ok(ui) => ui,
-        Err(e) => return appdeck::cli::Failure::from(e).report(),
+        Err(e) => return crate::cli::Failure::from(e).report(),
     };
     let mut sandbox = None;
     let (settings, origin, warnings, read_only) = if cli.demo {
@@ -123,14 +133,14 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
             }
         }
     } else {
-        match appdeck::cli::client_settings(global) {
+        match crate::cli::client_settings(global) {
             Ok(configured) => {
                 // After the configuration's checks: their errors are the more useful.
                 if let Some(refused) = needs_terminal() {
                     return refused;
                 }
                 // On stderr too: it stays readable once the TUI has left the screen.
-                appdeck::cli::warn(&configured.warnings);
+                crate::cli::warn(&configured.warnings);
                 (
                     configured.settings,
                     configured.origin,
@@ -148,7 +158,7 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
     };
     // `:profile NAME` switches among the config file's profiles (not under --demo).
     let profiles = (!cli.demo).then(|| {
-        let names = appdeck::config::load(&global.flags())
+        let names = crate::config::load(&global.flags())
             .map(|s| s.profile_names)
             .unwrap_or_default();
         let switcher = ProfileSwitcher {
@@ -168,25 +178,25 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
         // The demo's types at once; every known type replaces them once loaded (after the first frame).
         known_types: cli
             .demo
-            .then(|| serde_json::from_str(appdeck::catalog::DEMO_CONNECT).ok())
+            .then(|| serde_json::from_str(crate::catalog::DEMO_CONNECT).ok())
             .flatten(),
         read_only,
-        theme: appdeck::ui::theme::Theme::from_env(&ui.theme),
+        theme: crate::ui::theme::Theme::from_env(&ui.theme),
         keymap: ui.keys,
-        openers: appdeck::tui::opener::choose(
+        openers: crate::runtime::opener::choose(
             ui.opener.as_deref(),
             std::env::var("BROWSER").ok().as_deref(),
         ),
         profiles,
         drafts,
         // Sends are recorded under --demo too: the history says where each one went.
-        store_path: appdeck::config::Env::from_process()
+        store_path: crate::config::Env::from_process()
             .ok()
-            .and_then(|env| appdeck::config::store_path(&env))
+            .and_then(|env| crate::config::store_path(&env))
             .map(|path| path.value),
         log,
     };
-    let result = appdeck::tui::launch(options).await;
+    let result = crate::runtime::launch(options).await;
     if let Some(sandbox) = sandbox {
         sandbox.shutdown().await;
     }
@@ -209,7 +219,7 @@ fn needs_terminal() -> Option<ExitCode> {
         return None;
     }
     Some(
-        appdeck::cli::Failure::Usage(
+        crate::cli::Failure::Usage(
             "the terminal UI needs a terminal, and stdout is not one; for scripts, `appdeck list` \
              lists the resources (`appdeck --help` shows every command)"
                 .to_owned(),
@@ -228,12 +238,12 @@ fn type_sources(cli: &Cli, global: &GlobalArgs, base_url: &str) -> TypeSources {
         demo: cli.demo,
     };
     if !cli.demo {
-        if let Ok(settings) = appdeck::config::load(&global.flags()) {
+        if let Ok(settings) = crate::config::load(&global.flags()) {
             sources.files.extend(settings.types);
         }
-        sources.store = appdeck::config::Env::from_process()
+        sources.store = crate::config::Env::from_process()
             .ok()
-            .and_then(|env| appdeck::config::store_path(&env))
+            .and_then(|env| crate::config::store_path(&env))
             .map(|path| (path.value, base_url.to_owned()));
     }
     sources
@@ -241,11 +251,11 @@ fn type_sources(cli: &Cli, global: &GlobalArgs, base_url: &str) -> TypeSources {
 
 /// Where the composer keeps its drafts: the store, under the base URL; under `--demo`, under
 /// `demo`, since the demo's port changes with every run and its resources do not.
-fn draft_place(cli: &Cli, base_url: &str) -> Option<appdeck::tui::drafts::DraftPlace> {
-    let store = appdeck::config::Env::from_process()
+fn draft_place(cli: &Cli, base_url: &str) -> Option<crate::runtime::drafts::DraftPlace> {
+    let store = crate::config::Env::from_process()
         .ok()
-        .and_then(|env| appdeck::config::store_path(&env))?;
-    Some(appdeck::tui::drafts::DraftPlace {
+        .and_then(|env| crate::config::store_path(&env))?;
+    Some(crate::runtime::drafts::DraftPlace {
         store: store.value,
         base_url: if cli.demo { "demo" } else { base_url }.to_owned(),
     })
@@ -257,7 +267,7 @@ fn draft_place(cli: &Cli, base_url: &str) -> Option<appdeck::tui::drafts::DraftP
 /// never fill a disk. A file that cannot be opened or written (a full disk) drops the lines and
 /// tells `health`, for the TUI's status bar; nothing about it is ever printed over the screen.
 fn init_logging(health: &LogHealth) {
-    let Some(path) = appdeck::config::log_path() else {
+    let Some(path) = crate::config::log_path() else {
         return;
     };
     if let Some(dir) = path.parent() {

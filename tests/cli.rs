@@ -8,8 +8,8 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use appdeck::api::Resource;
-use appdeck::sandbox::Fault;
+use appdeck_core::api::Resource;
+use appdeck_sandbox::Fault;
 use common::{RefusedPort, TOKEN, TestSandbox, appdeck, run, run_with_stdin, write_file};
 use serde_json::{Value, json};
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use appdeck::app::keymap::{Keymap, syntax};
+use appdeck_tui::app::keymap::{Keymap, syntax};
 use common::{appdeck, run, write_file};
 use serde_json::Value;
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use appdeck::api::Resource;
+use appdeck_core::api::Resource;
 use common::{TestSandbox, run};
 use serde_json::{Value, json};
 

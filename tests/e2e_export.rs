@@ -52,7 +52,7 @@ fn listed(tmux: &Tmux, screen: &str, file: &str) -> (Vec<u8>, usize) {
     let rows = cli.iter().filter(|&&b| b == b'\n').count();
     assert!(rows > 700, "the demo data and the generated rows: {rows}");
     assert!(
-        screen.contains(&format!("{} loaded", appdeck::text::count(rows))),
+        screen.contains(&format!("{} loaded", appdeck_core::text::count(rows))),
         "{screen}"
     );
     (cli, rows)
@@ -67,7 +67,7 @@ fn export(tmux: &Tmux, line: &str, rows: usize) -> Vec<u8> {
     let path = tmux.home.path().join(file);
     let wrote = format!(
         "wrote {} rows to {}",
-        appdeck::text::count(rows),
+        appdeck_core::text::count(rows),
         path.display()
     );
     tmux.wait_for("the export", |s| s.contains(&wrote));

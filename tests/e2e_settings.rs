@@ -28,7 +28,7 @@ fn profile(name: &str, sandbox: &TestSandbox, extra: &str) -> String {
 }
 
 /// A sandbox holding one resource, stamped long ago: any report about it would restamp it.
-fn one_resource() -> (TestSandbox, appdeck::api::Resource) {
+fn one_resource() -> (TestSandbox, appdeck_core::api::Resource) {
     let sandbox = TestSandbox::start(false, 0, None);
     let resource = serde_json::from_value(serde_json::json!({
         "id": "res_kept", "type": "team", "external_id": "t-1", "name": "untouched",

@@ -990,7 +990,7 @@ fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known
     let home = tmux.home.path().to_owned();
     let data = home.join("data");
     let mut payload: serde_json::Value =
-        serde_json::from_str(appdeck::catalog::DEMO_CONNECT).unwrap();
+        serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).unwrap();
     payload["version"] = serde_json::json!("1.5.0");
     payload["resources"]
         .as_array_mut()

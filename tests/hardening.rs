@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use appdeck::sandbox::{Fault, Sandbox, SandboxLimits, SandboxOptions};
+use appdeck_sandbox::{Fault, Sandbox, SandboxLimits, SandboxOptions};
 use common::{TOKEN, appdeck, run, write_file};
 use serde_json::{Value, json};
 
@@ -711,7 +711,7 @@ fn early_closing_server(connections: usize, answer: bool) -> String {
 /// write's error, at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_report_over_the_server_limit_shows_the_early_413_every_time() {
-    use appdeck::api::{ApiError, Client, ClientSettings, Token};
+    use appdeck_core::api::{ApiError, Client, ClientSettings, Token};
     const RUNS: usize = 12;
     let report = json!({"task_id": "t", "status": "ok", "message": "x".repeat(16 << 20)});
     let client = |base_url: String| {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
-use appdeck::jq::worker::{Answer, MEMORY_LIMIT, Stopped, Worker};
+use appdeck_core::jq::worker::{Answer, MEMORY_LIMIT, Stopped, Worker};
 
 fn appdeck() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_appdeck"))

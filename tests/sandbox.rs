@@ -8,13 +8,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use appdeck::api::{
+use appdeck_core::api::{
     ApiError, Client, ClientSettings, Field, ListRequest, Operation, PageItem, Pager, Reply,
     Resource, Token,
 };
-use appdeck::catalog::DEMO_CONNECT;
-use appdeck::sandbox::{Fault, Sandbox, SandboxOptions};
-use appdeck::schema::{self, CompiledSchema};
+use appdeck_core::catalog::DEMO_CONNECT;
+use appdeck_core::schema::{self, CompiledSchema};
+use appdeck_sandbox::{Fault, Sandbox, SandboxOptions};
 use serde_json::{Value, json};
 
 /// Generous bound for anything awaited in these tests: reached only when something is broken.

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use appdeck::api::{ApiError, Client, ClientSettings, ListRequest, Token};
-use appdeck::sandbox::{Fault, Sandbox, SandboxOptions};
+use appdeck_core::api::{ApiError, Client, ClientSettings, ListRequest, Token};
+use appdeck_sandbox::{Fault, Sandbox, SandboxOptions};
 
 /// Generous bound for anything awaited here: reached only when something is broken.
 const PATIENCE: Duration = Duration::from_secs(10);

@@ -4,12 +4,12 @@
 use std::io;
 use std::time::Duration;
 
-use appdeck::api::{Client, ClientSettings, Token};
-use appdeck::app::pane::Screen;
-use appdeck::app::{App, Session};
-use appdeck::sandbox::{Fault, Sandbox, SandboxOptions};
-use appdeck::tui::effects::RecordedEffects;
-use appdeck::tui::event_loop::EventLoop;
+use appdeck_core::api::{Client, ClientSettings, Token};
+use appdeck_sandbox::{Fault, Sandbox, SandboxOptions};
+use appdeck_tui::app::pane::Screen;
+use appdeck_tui::app::{App, Session};
+use appdeck_tui::runtime::effects::RecordedEffects;
+use appdeck_tui::runtime::event_loop::EventLoop;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures_util::Stream;
 use ratatui::Terminal;
@@ -442,8 +442,8 @@ async fn the_mouse_wheel_scrolls_and_a_paste_fills_the_filter_at_once() {
 /// only timer; once it is in the store, the loop sleeps again with nothing to wake it.
 #[tokio::test]
 async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
-    use appdeck::store::{DraftKey, Store};
-    use appdeck::tui::drafts::DraftPlace;
+    use appdeck_store::{DraftKey, Store};
+    use appdeck_tui::runtime::drafts::DraftPlace;
     let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("appdeck.db");

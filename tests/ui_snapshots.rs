@@ -1,11 +1,11 @@
 //! Whole-screen snapshots of the TUI at 120x40, 80x24 and a tiny size. The app is driven only
 //! through `update` with actions, as the event loop would, and drawn with a fixed clock.
 
-use appdeck::api::{ApiError, Exchange, ListResponse, Reply};
-use appdeck::app::harness::{press, settle, type_text};
-use appdeck::app::panes::connect::new_app::InferJob;
-use appdeck::app::{Action, ApiReply, App, Command, Delivery, Move, RequestId, Session};
-use appdeck::ui::theme::Theme;
+use appdeck_core::api::{ApiError, Exchange, ListResponse, Reply};
+use appdeck_tui::app::harness::{press, settle, type_text};
+use appdeck_tui::app::panes::connect::new_app::InferJob;
+use appdeck_tui::app::{Action, ApiReply, App, Command, Delivery, Move, RequestId, Session};
+use appdeck_tui::ui::theme::Theme;
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
@@ -91,7 +91,7 @@ fn draw(app: &App) -> String {
 
 /// The screen with its styles, for assertions on what text snapshots cannot see.
 fn draw_styled(app: &App, theme: &Theme) -> TestBackend {
-    appdeck::app::harness::draw(app, theme, now())
+    appdeck_tui::app::harness::draw(app, theme, now())
 }
 
 /// Characters that would drive the terminal if they reached it: C0 controls (ESC, BEL, ...),
@@ -342,7 +342,7 @@ fn error_popup_of_an_error_status() {
             status: 500,
             reason: "Internal Server Error".into(),
             message: "database unavailable".into(),
-            request: Box::new(appdeck::api::error::FailedRequest {
+            request: Box::new(appdeck_core::api::error::FailedRequest {
                 method: "POST".into(),
                 url: "http://127.0.0.1:8080/api/v1/resources.list".into(),
                 body_start: r#"{"status":"error","error":"database unavailable","trace":"db-7"}"#
@@ -376,8 +376,8 @@ fn with_types(size: (u16, u16)) -> App {
         app2
     };
     std::mem::swap(&mut app, &mut app2);
-    let known = appdeck::app::KnownTypes {
-        catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
+    let known = appdeck_tui::app::KnownTypes {
+        catalog: appdeck_core::catalog::Catalog::from_versions(vec![appdeck_core::catalog::demo()]),
         problems: Vec::new(),
     };
     app.update(Action::reply(
@@ -571,12 +571,12 @@ fn help_at_the_bottom() {
 /// The composer opened with `R` on the first row, with the demo's types known; its resource's
 /// `stars` made a string so the schema has something to say.
 fn composer_app(size: (u16, u16)) -> App {
-    use appdeck::app::panes::report::ReportContext;
+    use appdeck_tui::app::panes::report::ReportContext;
     let mut app = loaded_app(size);
     app.report = std::sync::Arc::new(ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         types: Some(std::sync::Arc::new(
-            serde_json::from_str(appdeck::catalog::DEMO_CONNECT).unwrap(),
+            serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).unwrap(),
         )),
         run_tag: "20261121-120000".into(),
     });
@@ -597,8 +597,8 @@ fn sent_report(app: &mut App) -> RequestId {
 }
 
 fn report_answer(status: u16, body: Value) -> Box<ApiReply> {
-    let answer = appdeck::api::Answer {
-        response: appdeck::api::ReportResponse::from_map(body.as_object().cloned().unwrap()),
+    let answer = appdeck_core::api::Answer {
+        response: appdeck_core::api::ReportResponse::from_map(body.as_object().cloned().unwrap()),
         raw: body,
         http_error: None,
     };
@@ -651,7 +651,7 @@ fn composer_error_answer() {
 }
 
 /// The request id of the first command of `kind` among `commands`.
-fn request_of(commands: &[appdeck::app::Command], kind: &str) -> RequestId {
+fn request_of(commands: &[appdeck_tui::app::Command], kind: &str) -> RequestId {
     commands
         .iter()
         .find(|c| format!("{c:?}").starts_with(kind))
@@ -664,7 +664,7 @@ fn composer_restored_draft() {
     snapshot("composer_restored_draft", |size| {
         let mut app = composer_app(size);
         let body = match app.stack.top() {
-            Some(appdeck::app::pane::Screen::Report(c)) => {
+            Some(appdeck_tui::app::pane::Screen::Report(c)) => {
                 serde_json::to_string(&c.draft_body()).unwrap()
             }
             _ => panic!("no composer"),
@@ -673,10 +673,10 @@ fn composer_restored_draft() {
         let id = request_of(&press(&mut app, KeyCode::Char('R')), "LoadDraft");
         app.update(Action::reply(
             id,
-            Delivery::DraftLoaded(Ok(Some(appdeck::app::StoredDraft {
+            Delivery::DraftLoaded(Ok(Some(appdeck_tui::app::StoredDraft {
                 body,
                 age: std::time::Duration::from_secs(180),
-                revision: appdeck::store::DraftRevision {
+                revision: appdeck_store::DraftRevision {
                     row: 1,
                     revision: 1,
                 },
@@ -702,8 +702,8 @@ fn composer_edit_not_json() {
 
 /// Sends as the store lists them, newest first: a refused report (with hostile text), a network
 /// failure, a connect, an ok report.
-fn history_entries() -> Vec<appdeck::store::HistoryEntry> {
-    use appdeck::store::{HistoryEntry, SendKind, Sent};
+fn history_entries() -> Vec<appdeck_store::HistoryEntry> {
+    use appdeck_store::{HistoryEntry, SendKind, Sent};
     let report = |task: &str, id: &str| {
         json!({"task_id": task, "status": "ok", "message": "synced by hand",
                "response": {"response_type": "resource",
@@ -816,12 +816,12 @@ fn history_with_a_draft() {
                         "response_type": "resource", "resource": "{\"id\": \"res_7\"}"});
                     app.update(Action::reply(
                         id,
-                        Delivery::Drafts(Ok(vec![appdeck::app::UnsentDraft {
-                            subject: appdeck::app::DraftSubject {
+                        Delivery::Drafts(Ok(vec![appdeck_tui::app::UnsentDraft {
+                            subject: appdeck_tui::app::DraftSubject {
                                 kind: "report".into(),
                                 subject: "res_7".into(),
                             },
-                            revision: appdeck::store::DraftRevision {
+                            revision: appdeck_store::DraftRevision {
                                 row: 1,
                                 revision: 1,
                             },
@@ -871,7 +871,7 @@ fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
 
 /// `loaded_app` with `?` on F1, quit on `Q`, and the list's filter and type picker on `f` / `T`.
 fn remapped_app(size: (u16, u16)) -> App {
-    let settings = appdeck::app::settings::ui_settings(Some(&appdeck::config::ConfigText {
+    let settings = appdeck_tui::app::settings::ui_settings(Some(&appdeck_core::config::ConfigText {
         path: "config.toml".into(),
         text: "[keys]\nhelp = [\"F1\"]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"f\"]\ntype_picker = [\"T\"]\n"
             .to_owned(),
@@ -894,7 +894,10 @@ fn help_with_remapped_keys() {
         let mut app = remapped_app(size);
         press(&mut app, KeyCode::F(1));
         assert!(
-            matches!(app.overlay, Some(appdeck::app::overlay::Overlay::Help(_))),
+            matches!(
+                app.overlay,
+                Some(appdeck_tui::app::overlay::Overlay::Help(_))
+            ),
             "F1 opens the help"
         );
         app
@@ -994,22 +997,24 @@ fn the_resources_of_a_type_over_the_type() {
 /// `C` with the demo's app known, then `$EDITOR` left the payload with the version bumped to
 /// 1.5.0 and the `repository` type removed (a breaking change).
 fn connect_app(size: (u16, u16)) -> App {
-    use appdeck::app::KnownTypes;
+    use appdeck_tui::app::KnownTypes;
     let mut app = loaded_app(size);
-    app.report = std::sync::Arc::new(appdeck::app::panes::report::ReportContext {
+    app.report = std::sync::Arc::new(appdeck_tui::app::panes::report::ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         ..Default::default()
     });
     app.update(Action::reply(
         RequestId(u64::MAX),
         Delivery::Types(std::sync::Arc::new(KnownTypes {
-            catalog: appdeck::catalog::Catalog::from_versions(vec![appdeck::catalog::demo()]),
+            catalog: appdeck_core::catalog::Catalog::from_versions(vec![
+                appdeck_core::catalog::demo(),
+            ]),
             problems: Vec::new(),
         })),
     ));
     let opened = press(&mut app, KeyCode::Char('C'));
     settle(&mut app, opened);
-    let mut payload: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).unwrap();
+    let mut payload: Value = serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).unwrap();
     payload["version"] = json!("1.5.0");
     payload["resources"]
         .as_array_mut()
@@ -1086,7 +1091,7 @@ fn connect_inferring() {
 /// cursor on the first (issue 20 item 8).
 fn connect_new_app(size: (u16, u16)) -> App {
     let mut app = loaded_app(size);
-    app.report = std::sync::Arc::new(appdeck::app::panes::report::ReportContext {
+    app.report = std::sync::Arc::new(appdeck_tui::app::panes::report::ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         ..Default::default()
     });
@@ -1219,7 +1224,7 @@ fn browser_watched_sorted_and_narrowed() {
         app
     };
     snapshot("browser_watched_sorted_and_narrowed", build);
-    let title = appdeck::app::harness::line(&draw_styled(&build((80, 24)), &Theme::COLOR), 1);
+    let title = appdeck_tui::app::harness::line(&draw_styled(&build((80, 24)), &Theme::COLOR), 1);
     assert!(
         title.starts_with("┌ where .status =")
             && title.contains("… · 42 of 62 loaded · more available · watching 5s · 12:00:00 "),

@@ -2,12 +2,12 @@
 //! screens: the words never change, the colours of each role do, and without colour the
 //! selection and the focus still show. The cells of `TestBackend` carry their styles.
 
-use appdeck::api::{Exchange, ListResponse, Reply};
-use appdeck::app::harness::{line, press};
-use appdeck::app::settings::ui_settings;
-use appdeck::app::{Action, App, Command, Session};
-use appdeck::config::ConfigText;
-use appdeck::ui::theme::{Palette, Role, Theme};
+use appdeck_core::api::{Exchange, ListResponse, Reply};
+use appdeck_core::config::ConfigText;
+use appdeck_tui::app::harness::{line, press};
+use appdeck_tui::app::settings::ui_settings;
+use appdeck_tui::app::{Action, App, Command, Session};
+use appdeck_tui::ui::theme::{Palette, Role, Theme};
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
@@ -63,7 +63,7 @@ fn detail() -> App {
 }
 
 fn draw(app: &App, theme: &Theme) -> TestBackend {
-    appdeck::app::harness::draw(app, theme, now())
+    appdeck_tui::app::harness::draw(app, theme, now())
 }
 
 /// The theme a config file with `text` gives.

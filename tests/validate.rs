@@ -1,7 +1,7 @@
 //! `appdeck validate`'s checks on the example payloads shipped in `assets/examples/`, which users
 //! copy: they must stay clean, and the invalid one must keep showing each kind of mistake.
 
-use appdeck::validate::{
+use appdeck_core::validate::{
     Finding, PayloadKind, Severity, ValidateError, Validation, parse_json, validate_text,
     validate_value,
 };

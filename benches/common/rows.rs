@@ -1,9 +1,9 @@
 //! Loading a listing into the app as the sandbox sends it, for the benches that time the list
 //! (`#[path = "common/rows.rs"] mod rows;` in each: not every bench loads rows).
 
-use appdeck::api::{Exchange, ListResponse, Reply};
-use appdeck::app::harness::page_request;
-use appdeck::app::{Action, App, Move, Session};
+use appdeck_core::api::{Exchange, ListResponse, Reply};
+use appdeck_tui::app::harness::page_request;
+use appdeck_tui::app::{Action, App, Move, Session};
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 

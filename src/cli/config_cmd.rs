@@ -9,7 +9,7 @@ use super::Failure;
 use super::args::{ConfigCommand, GlobalArgs};
 use crate::api::Token;
 use crate::api::client::redact_url;
-use crate::config::theme::{ThemeChoice, describe_colour};
+use crate::app::settings::theme::{ThemeChoice, describe_colour};
 use crate::config::{self, ConfigError, Env, Settings, Sourced, TokenSource};
 use crate::sanitize;
 
@@ -51,13 +51,13 @@ fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     let ui = crate::app::settings::load_ui(&global.flags())?;
     report.lines.push(("theme", describe_theme(&ui.theme)));
     // What `o` in the terminal UI opens links with, first that works.
-    let openers = crate::tui::opener::choose(
+    let openers = crate::runtime::opener::choose(
         ui.opener.as_deref(),
         std::env::var("BROWSER").ok().as_deref(),
     );
     report
         .lines
-        .push(("opener", crate::tui::opener::describe(&openers)));
+        .push(("opener", crate::runtime::opener::describe(&openers)));
     for line in describe_keys(&ui.keys) {
         report.lines.push(("keys", line));
     }
@@ -260,7 +260,7 @@ mod tests {
     #[test]
     fn the_keys_that_differ_from_the_defaults_are_shown() {
         use crate::app::keymap::Keymap;
-        use crate::config::keys::KeyEntry;
+        use crate::app::settings::keys::KeyEntry;
         assert_eq!(
             describe_keys(&Keymap::default()),
             ["(defaults; `appdeck keys` lists them)"]
@@ -281,11 +281,11 @@ mod tests {
     #[test]
     fn the_theme_is_shown_with_its_overrides() {
         let mut theme = ThemeChoice {
-            base: config::theme::BaseTheme::Light,
+            base: crate::app::settings::theme::BaseTheme::Light,
             ..ThemeChoice::default()
         };
         theme.colours.insert(
-            config::theme::Role::Selection,
+            crate::app::settings::theme::Role::Selection,
             ratatui::style::Color::Rgb(1, 2, 3),
         );
         let shown = describe_theme(&theme);

@@ -98,7 +98,7 @@ fn as_json(keymap: &Keymap) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::keys::KeyEntry;
+    use crate::app::settings::keys::KeyEntry;
 
     fn remapped() -> Keymap {
         Keymap::with_entries(&[KeyEntry {

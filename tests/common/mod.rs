@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use appdeck::sandbox::{Fault, Sandbox, SandboxOptions, SandboxStore};
+use appdeck_sandbox::{Fault, Sandbox, SandboxOptions, SandboxStore};
 
 pub mod faulty;
 pub mod flaky_proxy;

@@ -219,7 +219,7 @@ fn reports_get_the_answers_the_model_declares() {
 
 /// A report's answer by the rules the model states in words: an `ok` report naming an `id`
 /// updates that resource, and is a 404 when there is none.
-fn report_status(store: &appdeck::sandbox::SandboxStore, body: &Map<String, Value>) -> u16 {
+fn report_status(store: &appdeck_sandbox::SandboxStore, body: &Map<String, Value>) -> u16 {
     let id = body
         .get("response")
         .and_then(|r| r.get("resource"))

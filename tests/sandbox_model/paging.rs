@@ -20,7 +20,8 @@ const STAMPED: [&str; 4] = ["id", "created_at", "updated_at", "organization_id"]
 
 /// The demo types, for filters that match something.
 pub fn demo_types() -> Vec<String> {
-    let connect: Value = serde_json::from_str(appdeck::catalog::DEMO_CONNECT).expect("demo JSON");
+    let connect: Value =
+        serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).expect("demo JSON");
     connect["resources"]
         .as_array()
         .expect("demo types")

@@ -37,7 +37,7 @@ impl Harness {
     }
 
     /// The sandbox's data, to look at without going through HTTP.
-    pub fn store(&self) -> appdeck::sandbox::SandboxStore {
+    pub fn store(&self) -> appdeck_sandbox::SandboxStore {
         self.sandbox.store()
     }
 

@@ -1,0 +1,29 @@
+//! appdeck-core: what appdeck knows of the app-integration service and of what is sent to it,
+//! with no terminal in sight. The store, the sandbox, the terminal UI and the CLI build on it.
+//!
+//! - [`api`]: models, the HTTP client, errors, paging;
+//! - [`config`]: base URL, token and profiles; [`bounded_read`]: reading the files they name;
+//! - [`schema`] and [`validate`]: offline checks of payloads; [`placeholder`]: values that pass them;
+//! - [`diff`] and [`infer`]: comparing connect payloads, inferring type definitions;
+//! - [`catalog`]: the resource types appdeck knows; [`explain`]: a schema as a tree;
+//! - [`jq`]: `:where` and `--jq`; [`sanitize`]: server text made safe for a terminal;
+//! - [`text`]: fitting text to terminal cells; [`out`]: writing resources to files and pipes;
+//! - [`log_file`], [`signals`], [`freed_memory`]: what a long-running process needs.
+
+pub mod api;
+pub mod bounded_read;
+pub mod catalog;
+pub mod config;
+pub mod diff;
+pub mod explain;
+pub mod freed_memory;
+pub mod infer;
+pub mod jq;
+pub mod log_file;
+pub mod out;
+pub mod placeholder;
+pub mod sanitize;
+pub mod schema;
+pub mod signals;
+pub mod text;
+pub mod validate;
