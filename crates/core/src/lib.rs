@@ -18,6 +18,7 @@ pub mod diff;
 pub mod explain;
 pub mod freed_memory;
 pub mod infer;
+pub mod job;
 pub mod jq;
 pub mod log_file;
 pub mod out;

@@ -24,21 +24,7 @@ pub struct ProfileSwitch {
     pub read_only: Option<crate::config::ReadOnly>,
 }
 
-/// Identifies one background request, so a result that arrives after the user moved on (a
-/// refresh, a new type filter, a cancel, a closed pane) is recognised as stale and dropped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RequestId(pub u64);
-
-/// Hands out request ids; owned by the app so ids never repeat across panes.
-#[derive(Clone, Debug, Default)]
-pub struct RequestIds(u64);
-
-impl RequestIds {
-    pub fn issue(&mut self) -> RequestId {
-        self.0 += 1;
-        RequestId(self.0)
-    }
-}
+pub use crate::job::{RequestId, RequestIds};
 
 /// Where a movement key moves the cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

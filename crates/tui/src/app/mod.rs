@@ -9,7 +9,8 @@ pub mod action;
 pub mod export;
 #[cfg(any(test, feature = "test-harness"))]
 pub mod harness;
-pub mod job;
+// The jobs moved to the core, which the list engine shares; the app's files still name them here.
+pub use appdeck_core::job;
 pub mod keymap;
 pub mod known_types;
 pub mod layout;

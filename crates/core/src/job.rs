@@ -1,11 +1,10 @@
-//! Work a pane hands the runtime to do off the UI thread: laying out megabytes of JSON, checking
-//! or comparing a large payload, going through every loaded row. The pane defines the job in its
-//! own folder ([`Job`]) and returns it as [`Command::Run`](super::Command::Run); the runtime runs
-//! every job the same way, on a blocking task, and the answer comes back by request id
-//! ([`Delivery::Job`](super::Delivery::Job)) to the pane that asked, which alone knows its type
-//! ([`JobOutput::take`]). A long job says how far it is ([`Progress::set`], arriving as
-//! [`Delivery::Progress`](super::Delivery::Progress) before the answer) and stops early once
-//! [`Command::Cancel`](super::Command::Cancel) names it ([`Progress::cancelled`]).
+//! Work handed to a runtime to do off the UI thread: laying out megabytes of JSON, checking or
+//! comparing a large payload, going through every loaded row. Whoever needs it defines the job
+//! ([`Job`]: the TUI's panes, the list engine) and hands it over as a [`Work`] under a
+//! [`RequestId`]; the TUI's runtime runs every job the same way, on a blocking task, and the
+//! answer comes back by that id to whoever asked, which alone knows its type
+//! ([`JobOutput::take`]). A long job says how far it is ([`Progress::set`]) and stops early once
+//! cancelled ([`Progress::cancelled`]).
 
 use std::any::Any;
 use std::fmt;
@@ -13,6 +12,22 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Identifies one background request, so a result that arrives after the user moved on (a
+/// refresh, a new type filter, a cancel, a closed pane) is recognised as stale and dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub u64);
+
+/// Hands out request ids; owned by the app so ids never repeat across panes.
+#[derive(Clone, Debug, Default)]
+pub struct RequestIds(u64);
+
+impl RequestIds {
+    pub fn issue(&mut self) -> RequestId {
+        self.0 += 1;
+        RequestId(self.0)
+    }
+}
 
 /// Work over data the pane handed it (and what that data leads to: the rows' bodies, a file the
 /// user named), never the app's state.
