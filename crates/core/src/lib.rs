@@ -8,6 +8,7 @@
 //! - [`catalog`]: the resource types appdeck knows; [`explain`]: a schema as a tree;
 //! - [`jq`]: `:where` and `--jq`; [`sanitize`]: server text made safe for a terminal;
 //! - [`text`]: fitting text to terminal cells; [`out`]: writing resources to files and pipes;
+//! - [`order`]: the order listings sort in (numbers by value, digit runs by value);
 //! - [`log_file`], [`signals`], [`freed_memory`]: what a long-running process needs.
 
 pub mod api;
@@ -21,6 +22,7 @@ pub mod infer;
 pub mod job;
 pub mod jq;
 pub mod log_file;
+pub mod order;
 pub mod out;
 pub mod placeholder;
 pub mod sanitize;

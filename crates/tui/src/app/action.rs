@@ -142,6 +142,8 @@ pub enum Action {
     Tick,
     /// `s` in the list: sort by the next column (after the last: the server's order again).
     SortNext,
+    /// `L` / `:load all` in the list: every page to the last.
+    LoadAll,
     /// `S` in the list: reverse the sort.
     SortReverse,
     /// `:sort COLUMN [desc]`, its words after `sort` (none or `off`: the server's order).

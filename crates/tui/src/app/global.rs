@@ -44,6 +44,11 @@ impl App {
                     "only a resource list sorts; 1 goes to it".into(),
                 ));
             }
+            Action::LoadAll => {
+                self.notice = Some(Notice::Error(
+                    "only a resource list loads pages; 1 goes to it".into(),
+                ));
+            }
             Action::Export { .. } => {
                 self.notice = Some(Notice::Error(
                     "nothing to export here: :export writes a resource list or a resource".into(),
@@ -72,6 +77,7 @@ impl App {
             Open::Draft(draft) => self.open_draft(&draft),
             Open::TypeList(name) => self.push_type_list(name),
             Open::StatusList(status) => self.push_status_list(status),
+            Open::LoadedTypeList(name) => self.push_loaded_type_list(name),
         }
     }
 
@@ -128,6 +134,15 @@ impl App {
                 self.hand_to_top_pane(Action::Export { path, overwrite })
             }
             LineCommand::Watch(every) => self.watch(every),
+            LineCommand::LoadAll => {
+                // On the list in front, else the resource list (shown).
+                let mut commands = Vec::new();
+                if !matches!(self.stack.top(), Some(Screen::Browser(_))) {
+                    commands.extend(self.show_resources());
+                }
+                commands.extend(self.hand_to_top_pane(Action::LoadAll));
+                commands
+            }
         }
     }
 
@@ -426,12 +441,45 @@ impl App {
         self.push_list(Some(name), None, notice)
     }
 
-    /// The resources of one status, of the main list's type, in a list opened over the current
-    /// screen (`Enter` on a status of the overview); `Esc` comes back to it.
+    /// The rows of one status, of the main list's type, in a list opened over the current screen
+    /// (`Enter` on a status of the overview); `Esc` comes back to it. The rows are the main
+    /// list's, filtered: the list counts what the chart counted.
     pub(super) fn push_status_list(&mut self, status: String) -> Vec<Command> {
         let notice = format!("showing status {} (Esc goes back)", sanitize::line(&status));
-        let type_filter = self.browser.type_filter.clone();
-        self.push_list(type_filter, Some(status), notice)
+        match self.browser.over_loaded_rows() {
+            Some(mut list) => {
+                list.status_filter = Some(status);
+                self.push_over_loaded(list, notice)
+            }
+            None => {
+                let type_filter = self.browser.type_filter.clone();
+                self.push_list(type_filter, Some(status), notice)
+            }
+        }
+    }
+
+    /// The rows of one type in a list opened over the current screen (`Enter` on a type of the
+    /// overview), out of the main list's loaded rows as [`App::push_status_list`]'s are.
+    pub(super) fn push_loaded_type_list(&mut self, name: String) -> Vec<Command> {
+        let notice = format!("showing type {} (Esc goes back)", sanitize::line(&name));
+        match self.browser.over_loaded_rows() {
+            Some(mut list) => {
+                if list.type_filter.as_ref() != Some(&name) {
+                    list.type_shown = Some(name);
+                }
+                self.push_over_loaded(list, notice)
+            }
+            None => self.push_list(Some(name), None, notice),
+        }
+    }
+
+    /// Opens `list`, made over the main list's loaded rows, with its rows shown at once.
+    fn push_over_loaded(&mut self, mut list: Browser, notice: String) -> Vec<Command> {
+        let height = list.table_height(self.body());
+        list.refresh_visible(height);
+        self.notice = Some(Notice::Info(notice));
+        self.stack.push(Screen::Browser(Box::new(list)));
+        Vec::new()
     }
 
     fn push_list(

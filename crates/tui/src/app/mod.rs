@@ -542,6 +542,8 @@ mod warning_tests;
 
 #[cfg(test)]
 mod find_tests;
+#[cfg(test)]
+mod list_meets_tests;
 
 #[cfg(test)]
 mod sort_tests;

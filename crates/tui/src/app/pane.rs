@@ -141,6 +141,9 @@ pub enum Open {
     TypeList(String),
     /// The resources of one status (of the main list's type), in a list over this screen.
     StatusList(String),
+    /// The loaded rows of one type (`Enter` on the overview's type chart): the main list's rows
+    /// filtered, not asked of the service again, so the list counts what the chart counted.
+    LoadedTypeList(String),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -37,10 +37,12 @@ pub enum LineCommand {
     },
     /// `:watch SECS` looks at the list again every SECS seconds; `:watch off` stops.
     Watch(Option<std::time::Duration>),
+    /// `:load all` (or `:load`): every page of the list, as `L`.
+    LoadAll,
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 16] = [
+pub const COMMANDS: [(&str, &str); 17] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -77,6 +79,7 @@ pub const COMMANDS: [(&str, &str); 16] = [
         "watch",
         "watch SECS: list again every SECS seconds, marking what changed (off: stop)",
     ),
+    ("load", "load all: every page of the list (as L; Esc stops)"),
     ("quit", "quit appdeck"),
 ];
 
@@ -116,6 +119,11 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
             overwrite: word == "export!",
         }),
         "watch" => parse_watch(rest).map(LineCommand::Watch),
+        "load" if rest.is_empty() || rest == "all" => Ok(LineCommand::LoadAll),
+        "load" => Err(format!(
+            "load all: every page; not {:?}",
+            crate::sanitize::line(rest)
+        )),
         "" => Err("type a command; Tab lists them".to_owned()),
         other => Err(format!("unknown command {other:?}; Tab lists the commands")),
     }

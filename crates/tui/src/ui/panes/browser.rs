@@ -226,6 +226,11 @@ fn render_table(
                     if let Some(mark) = mark {
                         (text, style) = marked(text, style, column, mark, theme);
                     }
+                    // A row marked with Space: `●` before its name (readable without colour).
+                    if column == Column::Name && browser.is_picked(item) {
+                        text = format!("{PICKED} {text}");
+                        style = style.add_modifier(Modifier::BOLD);
+                    }
                     match browser.note(row) {
                         Some(note) if column == Column::Name => {
                             with_note(text, style, note, w, theme)
@@ -260,6 +265,9 @@ fn render_table(
         .block(block);
     frame.render_widget(table, areas.table);
 }
+
+/// Before the name of a row marked with `Space`.
+const PICKED: char = '●';
 
 /// A name and, beside it, the field `/` found the row by (`properties.owner: alice`), both cut
 /// to fit `width`: the note keeps at least half when the name is long.

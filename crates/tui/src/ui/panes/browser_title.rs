@@ -114,6 +114,8 @@ struct Parts<'a> {
     sort: Option<SortSpec>,
     counts: Counts,
     watch: Option<&'a Watch>,
+    /// How many rows are marked with `Space`.
+    picked: usize,
     /// When the watch last looked (UTC, as the list's times).
     looked: Option<String>,
 }
@@ -139,7 +141,9 @@ impl<'a> Parts<'a> {
             (now - ago).format("%H:%M:%S").to_string()
         });
         Parts {
-            type_: (browser.type_filter.as_deref()).map(|t| sanitize::line(t).into_owned()),
+            type_: (browser.type_shown.as_deref())
+                .or(browser.type_filter.as_deref())
+                .map(|t| sanitize::line(t).into_owned()),
             status: (browser.status_filter.as_deref()).map(|s| sanitize::line(s).into_owned()),
             where_: (browser.where_.as_ref()).map(|w| {
                 fit(&sanitize::line(&w.expr), WHERE_IN_TITLE)
@@ -149,6 +153,7 @@ impl<'a> Parts<'a> {
             sort: browser.sorting.spec,
             counts: Counts::of(browser),
             watch: browser.watch.as_ref(),
+            picked: browser.picked.len(),
             looked,
         }
     }
@@ -194,6 +199,9 @@ impl<'a> Parts<'a> {
             (None, _) | (_, SortSaid::Not) => {}
         }
         said.extend(self.counts.said(form.short_counts));
+        if self.picked > 0 {
+            said.push(format!("{} marked", count(self.picked)));
+        }
         let mut title = format!(" {} ", said.join(" · "));
         if let Some(watch) = self.watch {
             let time = self.looked.as_deref().filter(|_| form.watch_time);
@@ -219,19 +227,24 @@ impl Counts {
     fn of(browser: &Browser) -> Self {
         let filtered = !browser.filter.text().is_empty()
             || browser.status_filter.is_some()
+            || browser.type_shown.is_some()
             || browser.where_.is_some();
         let matching = match filtered {
             false => Matching::All,
             true if !browser.queries_answered() => Matching::Pending,
             true => Matching::Known(browser.visible.len()),
         };
+        // A filter or a sort is only over the rows loaded: the title says the rest is a key away.
+        let partial = filtered || browser.sorting.spec.is_some();
         match &browser.listing {
             Loadable::Loaded(listing) => Counts::Loaded {
                 matching,
                 loaded: listing.rows.len() - browser.gone_shown(),
                 more: match listing.more {
                     More::End => "all loaded",
+                    More::Available(_) | More::Paused(_) if partial => "more pages: L loads all",
                     More::Available(_) | More::Paused(_) => "more available",
+                    More::Loading { .. } if browser.loading_all => "loading all…",
                     More::Loading { .. } => "loading more…",
                     More::Failed { .. } => "more failed to load",
                     More::Fault(_) => "stopped: server fault",

@@ -33,7 +33,16 @@ pub struct Needle {
     text: String,
     /// For an ASCII needle (any other is looked for in lowercased copies, slowly).
     ascii: Option<AsciiFinders>,
+    /// `/re/`: a regular expression (case-insensitive) rather than a text; then `ascii` is
+    /// `None`, and each value is tested on the walk.
+    regex: Option<regex::Regex>,
+    /// `!text`: the rows where no value holds it.
+    inverse: bool,
 }
+
+/// The largest compiled regular expression `/` builds: a pasted pattern cannot take the
+/// memory of the search's threads.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// Two ways to find an ASCII needle, fast (SIMD where the CPU has it).
 #[derive(Clone, Debug)]
@@ -59,15 +68,71 @@ impl Needle {
                 .expect("one short literal always builds"),
             lowercase: memmem::Finder::new(text.as_bytes()).into_owned(),
         });
-        Some(Needle { text, ascii })
+        Some(Needle {
+            text,
+            ascii,
+            regex: None,
+            inverse: false,
+        })
+    }
+
+    /// What the user typed after `/`: a text to look for in any case; `!text`, the rows
+    /// without it; `/pattern/` (`!/pattern/`), a regular expression. `None` for an empty text
+    /// (everything matches), an error for a pattern that is not one.
+    pub fn parse(typed: &str) -> Result<Option<Needle>, String> {
+        let (inverse, rest) = match typed.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, typed),
+        };
+        let pattern = (rest.len() >= 3)
+            .then(|| rest.strip_prefix('/')?.strip_suffix('/'))
+            .flatten();
+        let needle = match pattern {
+            Some(pattern) => {
+                let regex = regex::RegexBuilder::new(pattern)
+                    .case_insensitive(true)
+                    .size_limit(REGEX_SIZE_LIMIT)
+                    .build()
+                    .map_err(|e| {
+                        let said = e.to_string();
+                        let last = said.lines().last().unwrap_or_default().to_owned();
+                        format!(
+                            "/{}/ is not a regular expression: {last}",
+                            crate::sanitize::line(pattern)
+                        )
+                    })?;
+                Some(Needle {
+                    text: rest.to_owned(),
+                    ascii: None,
+                    regex: Some(regex),
+                    inverse,
+                })
+            }
+            None => Needle::new(rest),
+        };
+        Ok(needle.map(|n| Needle { inverse, ..n }))
     }
 
     pub fn text(&self) -> &str {
         &self.text
     }
 
+    /// Whether the rows it keeps are those without it (`!text`).
+    pub fn inverse(&self) -> bool {
+        self.inverse
+    }
+
+    /// Whether every row `next` keeps is among those this keeps: a longer plain text, typed on.
+    pub fn narrows_to(&self, next: &Needle) -> bool {
+        let plain = |n: &Needle| n.regex.is_none() && !n.inverse;
+        plain(self) && plain(next) && next.text.contains(&self.text)
+    }
+
     /// Whether `haystack` holds the needle, ignoring case.
     pub fn is_in(&self, haystack: &str) -> bool {
+        if let Some(regex) = &self.regex {
+            return regex.is_match(haystack);
+        }
         match &self.ascii {
             Some(finders) => finders.any_case.is_match(haystack),
             None => haystack.to_lowercase().contains(&self.text),
@@ -93,6 +158,9 @@ impl Needle {
 
     /// Where in `haystack` (a byte offset) the needle is, ignoring case.
     fn position_in(&self, haystack: &str) -> Option<usize> {
+        if let Some(regex) = &self.regex {
+            return regex.find(haystack).map(|m| m.start());
+        }
         match &self.ascii {
             Some(finders) => finders.any_case.find(haystack).map(|m| m.start()),
             // Lowercasing may change lengths: count in characters, then map back.

@@ -20,14 +20,52 @@ pub struct Where {
     pub narrowing: Narrowing,
 }
 
+/// The query that was in effect when a new one started (`/` text or `:where`), kept until the
+/// new one answers so that `Esc` meanwhile goes back to it rather than to no query at all.
+#[derive(Clone, Debug, Default)]
+pub struct Before {
+    /// The `/` text and its answered search; `None`: there was no search.
+    pub search: Option<Option<(String, Narrowing)>>,
+    /// The `:where` answered; `None`: none was kept (no `:where` is running).
+    pub where_: Option<Option<Where>>,
+    /// How many rows they had tested: rows that came since are tested when one comes back.
+    pub rows: usize,
+}
+
+impl Before {
+    /// What to keep of the query `current` as a new one replaces it: itself when it had
+    /// answered; when it was still running, what was kept before it (`kept`), as that is
+    /// what the screen still shows.
+    fn keep<T>(current: Option<(&Narrowing, T)>, kept: Option<Option<T>>) -> Option<Option<T>> {
+        match current {
+            None => Some(None),
+            Some((narrowing, query)) if narrowing.complete() => Some(Some(query)),
+            Some(_) => kept,
+        }
+    }
+}
+
 impl Browser {
     /// The `/` text changed: a new search over every field (none when the text is empty). While
     /// its job runs, the rows shown before stay ([`Narrowing::start`]): the list is worked out
     /// again when it answers, not on each key (a walk over every row).
     pub fn search_changed(&mut self, ids: &mut RequestIds, height: usize) -> Vec<Command> {
         let mut commands = Vec::new();
+        let needle = match Needle::parse(self.filter.text()) {
+            Ok(needle) => needle,
+            Err(problem) => {
+                // The search before stays until the text is a pattern again.
+                self.search_problem = Some(problem);
+                return commands;
+            }
+        };
+        self.search_problem = None;
+        let current = (self.search.as_ref()).map(|s| (s, (self.searched.clone(), s.clone())));
+        self.before.search = Before::keep(current, self.before.search.take());
+        self.before.rows = self.rows().len();
+        self.searched = self.filter.text().to_owned();
         let before = self.search.take();
-        match Needle::new(self.filter.text()) {
+        match needle {
             Some(needle) => {
                 let test = Test::Search(needle.into());
                 let rows = self.all_bodies();
@@ -70,6 +108,9 @@ impl Browser {
                 sanitize::excerpt(expr.as_bytes(), 80)
             )
         })?;
+        let current = (self.where_.as_ref()).map(|w| (&w.narrowing, w.clone()));
+        self.before.where_ = Before::keep(current, self.before.where_.take());
+        self.before.rows = self.rows().len();
         let before = self.where_.take().map(|w| w.narrowing);
         let rows = self.all_bodies();
         let test = Test::Where(program.into());
@@ -81,6 +122,53 @@ impl Browser {
             self.refresh_visible(height);
         }
         Ok(commands)
+    }
+
+    /// `Esc` while a `/` or `:where` is running: back to the query in effect before it, with
+    /// the rows it let through (rows that came since are tested by it). Returns what to say and
+    /// the commands (the running jobs cancelled, the new rows' tests); `None` when nothing runs.
+    pub fn restore_before(
+        &mut self,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Option<(String, Vec<Command>)> {
+        let running = |n: &Narrowing| !n.answered();
+        let mut commands = Vec::new();
+        let said;
+        if self.where_.as_ref().is_some_and(|w| running(&w.narrowing)) {
+            let cancelled = self.where_.take()?;
+            commands.extend(cancelled.narrowing.cancel());
+            let kept = self.before.where_.take().flatten();
+            said = match &kept {
+                Some(w) => format!(":where cancelled: still where {}", sanitize::line(&w.expr)),
+                None => ":where cancelled".to_owned(),
+            };
+            self.where_ = kept.map(|mut w| {
+                w.narrowing.forget_jobs();
+                w
+            });
+        } else if self.search.as_ref().is_some_and(running) {
+            let cancelled = self.search.take()?;
+            commands.extend(cancelled.cancel());
+            let kept = self.before.search.take().flatten();
+            said = match &kept {
+                Some((text, _)) => format!("search cancelled: still /{}", sanitize::line(text)),
+                None => "search cancelled".to_owned(),
+            };
+            let (text, search) = kept.unzip();
+            self.filter.set(text.as_deref().unwrap_or(""));
+            self.searched = text.unwrap_or_default();
+            self.search = search.map(|mut n| {
+                n.forget_jobs();
+                n
+            });
+        } else {
+            return None;
+        }
+        let tested = std::mem::take(&mut self.before.rows);
+        commands.extend(self.test_new_rows(tested.min(self.rows().len()), ids));
+        self.refresh_visible(height);
+        Some((said, commands))
     }
 
     /// The queries applied, `/` then `:where`.
@@ -193,6 +281,11 @@ impl Browser {
         {
             return false;
         }
+        if let Some(type_) = &self.type_shown
+            && row.resource_type() != Some(type_.as_str())
+        {
+            return false;
+        }
         self.narrowings().all(|n| n.passes(index))
     }
 
@@ -203,8 +296,11 @@ impl Browser {
         let sets: Vec<&RowSet> = self.narrowings().filter_map(Narrowing::passing).collect();
         let rows = self.rows();
         let status = self.status_filter.as_deref();
+        let type_ = self.type_shown.as_deref();
         RowSet::in_all(&sets, rows.len(), |i| {
-            status.is_none_or(|status| rows.at(i).status() == Some(status))
+            let row = rows.at(i);
+            status.is_none_or(|status| row.status() == Some(status))
+                && type_.is_none_or(|type_| row.resource_type() == Some(type_))
         })
     }
 

@@ -7,7 +7,7 @@ use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 10] = [
+static OWN: [Binding; 12] = [
     bind(
         "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
@@ -60,8 +60,24 @@ static OWN: [Binding; 10] = [
         "copy",
         &[Char('y')],
         "y",
-        "copy the resource id",
+        "copy the resource id (the marked rows' ids)",
         || Action::Copy,
+        "",
+    ),
+    bind(
+        "mark",
+        &[Char(' ')],
+        "Space",
+        "mark the row (export and y act on the marked rows)",
+        || Action::Toggle,
+        "mark",
+    ),
+    bind(
+        "load_all",
+        &[Char('L')],
+        "L",
+        "load every page (Esc stops)",
+        || Action::LoadAll,
         "",
     ),
     bind(

@@ -12,6 +12,7 @@ pub mod job_rows;
 pub mod keys;
 pub mod narrowing;
 pub mod ordering;
+mod picks;
 mod reload;
 pub mod row;
 pub mod row_list;
@@ -94,13 +95,22 @@ pub struct Browser {
     /// Only rows of this status pass (a list opened from the overview's status chart): the
     /// service lists by type only, so this is a filter over the loaded rows, like `/`.
     pub status_filter: Option<String>,
+    /// Only rows of this type pass: a list opened from the overview's type chart over a listing
+    /// of every type, filtering the rows loaded rather than asking the service again.
+    pub type_shown: Option<String>,
     /// The `/` text, and whether it has focus.
     pub filter: LineInput,
     pub filtering: bool,
     /// The `/` search over every field of the loaded rows, while there is a text.
     pub search: Option<narrowing::Narrowing>,
+    /// The `/` text the search applied was started with (the input may be ahead of it).
+    pub searched: String,
+    /// Why the `/` text is not applied (a `/pattern/` that is not a regular expression).
+    pub search_problem: Option<String>,
     /// `:where EXPR`, while one is applied.
     pub where_: Option<find::Where>,
+    /// The queries before the ones running, for `Esc`.
+    pub before: find::Before,
     /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
     pub visible: shown::Shown,
     pub cursor: ListCursor,
@@ -124,6 +134,12 @@ pub struct Browser {
     pub exporting: Option<crate::app::export::Exporting>,
     /// `:watch`: looked at again every few seconds, rows new, changed or gone marked.
     pub watch: Option<watch::Watch>,
+    /// `L` / `:load all`: each page is asked for as the one before arrives, to the last; `Esc`
+    /// stops (the pages loaded stay), as does a page that fails.
+    pub loading_all: bool,
+    /// Rows marked with `Space`, by resource id (see `picks.rs`): `:export` and `y` act on
+    /// them when there are any.
+    pub picked: BTreeSet<Box<str>>,
 }
 
 impl Browser {
@@ -141,6 +157,32 @@ impl Browser {
         let all = (loaded && !filtered).then_some(summary.rows);
         TypePicker::new(all, types, self.type_filter.as_ref())
     }
+    /// A list over this one's loaded rows (shared, not copied) to show some of them (the
+    /// overview's bars): the counts agree with the chart, as nothing is asked again. A page this
+    /// list has in flight stays its own; the other asks for that page itself when it needs it.
+    /// `None` before the first page.
+    pub fn over_loaded_rows(&self) -> Option<Browser> {
+        let mut listing = self.listing.loaded()?.clone();
+        if let More::Loading { cursor, .. } = &listing.more {
+            listing.more = More::Available(cursor.clone());
+        }
+        Some(Browser {
+            type_filter: self.type_filter.clone(),
+            listing: Loadable::Loaded(listing),
+            types_seen: self.types_seen.clone(),
+            page_size: self.page_size,
+            pushed: true,
+            ..Browser::default()
+        })
+    }
+
+    /// Whether only some of the rows of the listing's pages are meant to show (a status or type
+    /// picked in the overview, `/`, `:where`): a page that arrives then is not a reason to ask
+    /// for the next one, or filling the screen could load thousands of rows unasked.
+    fn shows_some(&self) -> bool {
+        self.narrowed() || self.status_filter.is_some() || self.type_shown.is_some()
+    }
+
     pub fn new(page_size: Option<u32>) -> Self {
         Browser {
             page_size,
@@ -262,6 +304,7 @@ impl Browser {
                     cursor: cursor_used,
                     error,
                 };
+                self.loading_all = false;
                 return (true, None);
             }
         };
@@ -322,13 +365,17 @@ impl Browser {
         }
         self.sort_new_rows(start, first_visible, height);
         // Keep filling the screen, but `/` or `:where` never drags in pages by itself.
-        let wants_more =
-            !self.narrowed() && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS;
+        let wants_more = self.loading_all
+            || (!self.shows_some()
+                && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS);
         let follow_up = if wants_more {
             self.fetch_more(ids)
         } else {
             None
         };
+        if follow_up.is_none() {
+            self.loading_all = false;
+        }
         (true, follow_up)
     }
 
@@ -359,6 +406,7 @@ impl Browser {
 
     /// `Esc` during a load: cancels it. Returns the request to abort.
     pub fn cancel(&mut self) -> Option<RequestId> {
+        self.loading_all = false;
         match &mut self.listing {
             Loadable::Loading(id) => {
                 let id = *id;
@@ -392,6 +440,27 @@ impl Browser {
         let commands = self.restart(ids);
         self.reselect = here;
         commands
+    }
+
+    /// `L`: every page to the last, one after the other (a paused or failed page first, a
+    /// failed first page from the start); the title counts them as they come. Says why not
+    /// when there is nothing left to load.
+    pub fn load_all(&mut self, ids: &mut RequestIds) -> Result<Vec<Command>, &'static str> {
+        let commands = match &self.listing {
+            Loadable::Loaded(listing) => match &listing.more {
+                More::End => return Err("all loaded already"),
+                More::Fault(_) => {
+                    return Err("the server broke the paging: r reloads from the first page");
+                }
+                More::Loading { .. } => Vec::new(),
+                More::Available(_) => self.fetch_more(ids).into_iter().collect(),
+                More::Paused(_) | More::Failed { .. } => self.refresh(ids),
+            },
+            Loadable::Loading(_) => Vec::new(),
+            Loadable::NotLoaded | Loadable::Failed(_) => self.refresh(ids),
+        };
+        self.loading_all = true;
+        Ok(commands)
     }
 
     /// Cancels what is in flight and starts over from the first page (`/` and `:where` stay,

@@ -58,7 +58,7 @@ impl Test {
     /// holds this one.
     fn narrows_to(&self, next: &Test) -> bool {
         match (self, next) {
-            (Test::Search(before), Test::Search(next)) => next.text().contains(before.text()),
+            (Test::Search(before), Test::Search(next)) => before.narrows_to(next),
             _ => false,
         }
     }
@@ -184,6 +184,11 @@ impl TestRows {
                     part.tested_more();
                 }
                 match &self.test {
+                    Test::Search(needle) if needle.inverse() => {
+                        if !field_search::holds(json, needle) {
+                            tested.passed.push(index);
+                        }
+                    }
                     Test::Search(needle) if !self.names_fields => {
                         if field_search::holds(json, needle) {
                             tested.passed.push(index);
@@ -444,7 +449,9 @@ impl Narrowing {
             // Typing on: only the rows the shorter text found can hold the longer one.
             let count = narrowed_from.as_ref().map_or(rows.len(), RowSet::count);
             let picked = JobRows::pick(rows, 0, narrowed_from.as_ref());
-            let named = !matches!(narrowing.test, Test::Search(_)) || count <= NAME_FIELDS_AFTER;
+            // Rows `!text` keeps hold no field to name.
+            let named = !matches!(&narrowing.test, Test::Search(n) if !n.inverse())
+                || count <= NAME_FIELDS_AFTER;
             let pass = Pass::First { named };
             commands.extend(narrowing.run(bodies, picked, pass, ids));
         }
@@ -506,6 +513,12 @@ impl Narrowing {
         self.meanwhile = None;
         self.unnamed = JobRows::default();
         cancels
+    }
+
+    /// Its jobs were cancelled while it was kept aside (see `find::Before`): it waits for none.
+    pub fn forget_jobs(&mut self) {
+        self.jobs.clear();
+        self.progress.clear();
     }
 
     /// The cancels of the jobs in flight.

@@ -1,5 +1,6 @@
 //! The order of a sorted list, pure: which column and direction ([`SortSpec`]), how two values
-//! compare (case-insensitively, missing values last, ties in the server's order), sorting every
+//! compare (numbers by value, texts case-insensitively with digit runs by value: see
+//! `appdeck_core::order`; missing values last, ties in the server's order), sorting every
 //! loaded row at once ([`sort`], over keys copied out of the rows, so that it can run off the UI
 //! thread, from the listing's texts shared with it) and merging rows that arrive later into an
 //! order ([`merge`]).
@@ -124,17 +125,10 @@ pub fn key(row: RowView<'_>, column: Column) -> Option<Cell<'_>> {
     column.value(row).filter(|s| !s.is_empty())
 }
 
-/// Two texts, case-insensitively (each character lowercased, as [`fold`] does).
+/// Two texts in sort order ([`crate::order`]: numbers by value, case-insensitively, digit runs
+/// by value), as [`sort`] orders their keys.
 pub fn compare_text(a: &str, b: &str) -> Ordering {
-    if a.is_ascii() && b.is_ascii() {
-        return a
-            .bytes()
-            .map(|b| b.to_ascii_lowercase())
-            .cmp(b.bytes().map(|b| b.to_ascii_lowercase()));
-    }
-    a.chars()
-        .flat_map(char::to_lowercase)
-        .cmp(b.chars().flat_map(char::to_lowercase))
+    crate::order::compare(a, b)
 }
 
 /// Two keys under `spec`: missing ones last in either direction.
@@ -160,16 +154,9 @@ pub fn compare_rows(rows: &Rows, a: usize, b: usize, spec: SortSpec) -> Ordering
     .then(a.cmp(&b))
 }
 
-/// A text lowercased character by character (the order [`compare_text`] reads it in).
+/// A text's sort key (the order [`compare_text`] reads it in).
 fn fold(text: &str, out: &mut Vec<u8>) {
-    if text.is_ascii() {
-        out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
-    } else {
-        let mut buffer = [0; 4];
-        for c in text.chars().flat_map(char::to_lowercase) {
-            out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
-        }
-    }
+    crate::order::sort_key(text, out);
 }
 
 /// One column's keys of the first rows, for a job: the rows and the listing's texts shared (no

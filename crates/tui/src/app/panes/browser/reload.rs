@@ -36,12 +36,15 @@ impl Browser {
             return self.restart(ids);
         }
         let mut commands = self.cancel_reload();
+        // A listing loaded to its end is fetched again to its end, which may have moved: a look
+        // of `:watch` then sees (and marks) every row added since.
         let mut fresh = Box::new(Browser {
             type_filter: self.type_filter.clone(),
             page_size: self.page_size,
             ..Browser::default()
         });
         commands.push(fresh.start(ids));
+        fresh.loading_all = self.whole();
         self.reloading = Some(Box::new(Reload {
             fresh,
             rows: self.rows().len() - self.gone_shown(),

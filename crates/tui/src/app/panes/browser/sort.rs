@@ -246,6 +246,11 @@ impl Browser {
         let here = self.selected_index();
         self.visible = self.visible_in(order.iter().copied());
         self.keep_cursor_on(here, height);
+        // The order is new: with the selected row on the first screen, that screen is shown
+        // whole rather than the rows above the selection hidden.
+        if self.cursor.selected < height {
+            self.cursor.offset = 0;
+        }
     }
 
     /// The visible rows in the order of `order` (every loaded row's index, once each).

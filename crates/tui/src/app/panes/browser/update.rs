@@ -85,6 +85,10 @@ impl Pane for Browser {
         match &self.listing {
             Loadable::Loading(_) => Some("loading the first page…".to_owned()),
             Loadable::Loaded(listing) => match listing.more {
+                More::Loading { .. } if self.loading_all => Some(format!(
+                    "loading every page: page {}… · Esc stops",
+                    listing.pages + 1
+                )),
                 More::Loading { .. } => Some(format!("loading page {}…", listing.pages + 1)),
                 _ => self
                     .reloading
@@ -143,25 +147,28 @@ impl Pane for Browser {
                     cx.info("load cancelled; r resumes");
                     return vec![Command::Cancel(id)].into();
                 }
-                if self
-                    .where_
-                    .as_ref()
-                    .is_some_and(|w| w.narrowing.working().is_some())
-                {
-                    cx.info(":where cancelled");
-                    return self
-                        .set_where(None, cx.ids, height)
-                        .unwrap_or_default()
-                        .into();
+                if let Some((said, commands)) = self.restore_before(cx.ids, height) {
+                    cx.info(said);
+                    return commands.into();
                 }
                 if !self.filter.text().is_empty() {
                     self.filter.set("");
                     return self.search_changed(cx.ids, height).into();
+                } else if !self.picked.is_empty() {
+                    self.picked.clear();
+                    cx.info("marks cleared");
                 } else if self.pushed {
                     return Outcome::Pop;
                 }
             }
             Action::Refresh => return self.refresh(cx.ids).into(),
+            Action::LoadAll => match self.load_all(cx.ids) {
+                Ok(commands) => {
+                    cx.info("loading every page; Esc stops");
+                    return commands.into();
+                }
+                Err(why) => cx.info(why),
+            },
             Action::TypePicker => {
                 *cx.overlay = Some(Overlay::TypePicker(self.type_picker()));
             }
@@ -172,12 +179,28 @@ impl Pane for Browser {
                     .and_then(|item| item.resource()?.external_url.get().cloned());
                 return cx.open_url(url, "this resource has no external_url").into();
             }
+            Action::Copy if !self.picked.is_empty() => {
+                let rows = self.rows();
+                let ids: Vec<String> = (self.picked_rows().into_iter())
+                    .filter_map(|i| rows.at(i).id().map(|id| id.to_string()))
+                    .collect();
+                let what = format!("{} marked ids", crate::text::count(ids.len()));
+                return cx.copy(Some(ids.join("\n")), &what).into();
+            }
             Action::Copy => {
                 let id = self
                     .selected()
                     .and_then(|r| r.id().map(|id| id.to_string()));
                 return cx.copy(id, "resource id").into();
             }
+            Action::Toggle => match self.toggle_pick(height) {
+                Ok(0) => cx.info("no row marked"),
+                Ok(n) => cx.info(format!(
+                    "{} marked · y copies their ids, :export writes them · Esc unmarks",
+                    crate::text::count(n)
+                )),
+                Err(why) => cx.error(why),
+            },
             // Every list reports on its row: the main one, and a list of one type opened over
             // another screen.
             Action::Report => {
@@ -362,11 +385,21 @@ impl Browser {
     fn update_filter(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         let height = self.table_height(cx.body);
         match self.filter.handle(action) {
-            LineEvent::Changed => return self.search_changed(cx.ids, height).into(),
+            LineEvent::Changed => {
+                let commands = self.search_changed(cx.ids, height);
+                if let Some(problem) = &self.search_problem {
+                    cx.error(problem.clone());
+                }
+                return commands.into();
+            }
             LineEvent::Unchanged => {}
             LineEvent::Submitted => self.filtering = false,
             LineEvent::Cancelled => {
                 self.filtering = false;
+                if let Some((said, commands)) = self.restore_before(cx.ids, height) {
+                    cx.info(said);
+                    return commands.into();
+                }
                 self.filter.set("");
                 return self.search_changed(cx.ids, height).into();
             }
@@ -417,9 +450,15 @@ impl Browser {
             let mark = self.watch.as_ref().and_then(|w| w.mark(row));
             mark == Some(Mark::Gone)
         };
+        // The marked rows, when there are any; else the rows shown.
+        let picked = self.picked_rows();
+        let indices: Box<dyn Iterator<Item = usize>> = match picked.is_empty() {
+            true => Box::new(self.visible.iter()),
+            false => Box::new(picked.into_iter()),
+        };
         let items = Items::Rows {
             bodies: self.bodies(),
-            ids: (self.visible.iter().map(|i| rows.at(i)))
+            ids: (indices.map(|i| rows.at(i)))
                 .filter(|&row| !gone(row))
                 .map(|row| row.body)
                 .collect(),

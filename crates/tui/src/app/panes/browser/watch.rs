@@ -13,6 +13,7 @@ use super::bodies::{Bodies, BodyError, BodyId};
 use super::row::RowView;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
+use crate::app::loadable::Loadable;
 
 /// A failed look doubles the time to the next one, up to this (or the interval, if longer).
 pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
@@ -327,8 +328,13 @@ impl Browser {
         };
         // Should this look be dropped (`r`, another filter), the next still comes.
         watch.next_at = now + watch.delay;
-        if self.listing.loaded().is_none() || self.reloading.is_some() {
-            return Vec::new();
+        match &self.listing {
+            // A look after a first page that failed is that load again (issue 36 item 4): the
+            // title says the list is watched, so the service is asked.
+            Loadable::Failed(_) | Loadable::NotLoaded => return self.restart(ids),
+            Loadable::Loading(_) => return Vec::new(),
+            Loadable::Loaded(_) if self.reloading.is_some() => return Vec::new(),
+            Loadable::Loaded(_) => {}
         }
         self.reload_in_place(ids)
     }
@@ -412,7 +418,7 @@ impl Browser {
     }
 
     /// Whether the rows loaded are the whole listing.
-    fn whole(&self) -> bool {
+    pub(super) fn whole(&self) -> bool {
         self.listing
             .loaded()
             .is_some_and(|l| matches!(l.more, super::More::End))

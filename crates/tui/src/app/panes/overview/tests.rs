@@ -114,45 +114,65 @@ fn the_command_line_opens_it_and_a_second_four_does_not_stack_another() {
     assert!(app.stack.top().is_none(), "Esc goes back to the list");
 }
 
+/// The list opened over the overview: its type shown and the statuses of its rows.
+fn opened_list(app: &App) -> (Option<&str>, Vec<Option<&str>>) {
+    let Some(Screen::Browser(list)) = app.stack.top() else {
+        panic!("a list is opened");
+    };
+    let statuses = (list.visible.iter())
+        .map(|i| list.rows().at(i).status())
+        .collect();
+    let type_ = list.type_shown.as_deref().or(list.type_filter.as_deref());
+    (type_, statuses)
+}
+
 #[test]
-fn enter_on_a_type_lists_that_type_over_the_overview() {
+fn enter_on_a_type_lists_the_loaded_rows_of_that_type_over_the_overview() {
     let (mut app, _) = loaded();
     key(&mut app, '4');
     key(&mut app, 'j');
     assert_eq!(overview(&app).selected_name().as_deref(), Some("user"));
+    let charted = overview(&app).bars(OverviewPart::Types)[1].1;
     let commands = press(&mut app, KeyCode::Enter);
-    let Some(Screen::Browser(list)) = app.stack.top() else {
-        panic!("a list is opened");
-    };
-    assert_eq!(list.type_filter.as_deref(), Some("user"));
-    let id = list_request(&commands).expect("its first page is asked for");
+    assert_eq!(
+        list_request(&commands),
+        None,
+        "the service is not asked again"
+    );
+    let (type_, statuses) = opened_list(&app);
+    assert_eq!(type_, Some("user"));
+    assert_eq!(
+        statuses.len(),
+        charted,
+        "the list counts what the chart counted"
+    );
     assert_eq!(app.stack.layers().len(), 2, "over the overview");
-    answer(&mut app, id, page(0, 6, None));
     press(&mut app, KeyCode::Esc);
     overview(&app);
 }
 
 #[test]
-fn enter_on_a_status_lists_only_the_rows_of_that_status() {
+fn enter_on_a_status_lists_only_the_loaded_rows_of_that_status() {
     let (mut app, _) = loaded();
     key(&mut app, '4');
     press(&mut app, KeyCode::Tab);
     assert_eq!(overview(&app).focus, OverviewPart::Statuses);
     press(&mut app, KeyCode::End);
     assert_eq!(overview(&app).selected_name().as_deref(), Some("failed"));
+    let charted = overview(&app).bars(OverviewPart::Statuses)[1].1;
     let commands = press(&mut app, KeyCode::Enter);
-    let id = list_request(&commands).expect("its first page is asked for");
-    answer(&mut app, id, page(0, 6, None));
-    let Some(Screen::Browser(list)) = app.stack.top() else {
-        panic!("a list is opened");
-    };
-    assert_eq!(list.status_filter.as_deref(), Some("failed"));
-    let shown: Vec<_> = list
-        .visible
-        .iter()
-        .map(|i| list.rows().at(i).status())
-        .collect();
-    assert_eq!(shown, [Some("failed"), Some("failed")]);
+    assert_eq!(
+        list_request(&commands),
+        None,
+        "the service is not asked again"
+    );
+    let (_, statuses) = opened_list(&app);
+    assert_eq!(statuses, [Some("failed"), Some("failed")]);
+    assert_eq!(
+        statuses.len(),
+        charted,
+        "the list counts what the chart counted"
+    );
 }
 
 #[test]

@@ -31,7 +31,7 @@ impl Pane for Overview {
                     return Outcome::done();
                 };
                 return Outcome::Open(match self.focus {
-                    OverviewPart::Types => Open::TypeList(name),
+                    OverviewPart::Types => Open::LoadedTypeList(name),
                     OverviewPart::Statuses => Open::StatusList(name),
                 });
             }

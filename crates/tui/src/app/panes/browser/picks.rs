@@ -1,0 +1,45 @@
+//! Rows marked with `Space` (as k9s marks them), for `:export` and `y` to act on several rows
+//! at once. Kept by resource id, so that a mark stays on its resource when the rows are
+//! fetched again (`r`, a `:watch` look, a reload after a report).
+
+use super::Browser;
+use super::row::RowView;
+
+impl Browser {
+    /// `Space`: marks the row under the cursor, or unmarks it, and moves to the next row (so
+    /// that `Space` held marks a run). Returns how many are marked, or why the row cannot be.
+    pub fn toggle_pick(&mut self, height: usize) -> Result<usize, &'static str> {
+        let row = self.selected().ok_or("no row here to mark")?;
+        let id = row.id().ok_or("this row has no id to mark it by")?;
+        let id = Box::<str>::from(&*id);
+        if !self.picked.remove(&id) {
+            self.picked.insert(id);
+        }
+        let next = self.cursor.selected + 1;
+        if next < self.visible.len() {
+            self.cursor.select(next, self.visible.len(), height);
+        }
+        Ok(self.picked.len())
+    }
+
+    pub fn is_picked(&self, row: RowView<'_>) -> bool {
+        !self.picked.is_empty() && row.id().is_some_and(|id| self.picked.contains(&*id))
+    }
+
+    /// The marked rows loaded (by index): those shown, in their order, then those the filters
+    /// hide, in the listing's order (a mark is not undone by a filter).
+    pub fn picked_rows(&self) -> Vec<usize> {
+        if self.picked.is_empty() {
+            return Vec::new();
+        }
+        let rows = self.rows();
+        let shown: Vec<usize> = (self.visible.iter())
+            .filter(|&i| self.is_picked(rows.at(i)))
+            .collect();
+        let mut hidden: Vec<usize> = (0..rows.len())
+            .filter(|&i| self.is_picked(rows.at(i)))
+            .collect();
+        hidden.retain(|i| !shown.contains(i));
+        shown.into_iter().chain(hidden).collect()
+    }
+}
