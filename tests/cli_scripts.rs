@@ -748,3 +748,55 @@ fn watch_ends_quietly_at_the_next_event_once_its_reader_is_gone() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
 }
+
+// ---------------------------------------------------------------- --where and --sort
+
+/// Resources `res_{n}` over two pages of 4, in the order given, `stars` = n.
+fn numbered(order: &[u32]) -> TestSandbox {
+    let rows: Vec<Value> = (order.iter())
+        .map(|n| {
+            json!({"id": format!("r{n}"), "type": "repo", "name": format!("res_{n}"),
+                        "properties": {"stars": n}})
+        })
+        .collect();
+    sandbox_with(&rows)
+}
+
+#[test]
+fn sort_orders_every_page_as_the_tui_does_and_where_keeps_what_it_is_true_of() {
+    let sandbox = numbered(&[10, 2, 1, 100, 20, 3, 30, 9]);
+    let list = |extra: &[&str]| {
+        let mut args = vec!["list", "--all", "--limit", "4", "--jq", ".id"];
+        args.extend_from_slice(extra);
+        run(sandbox.appdeck().args(&args))
+    };
+    let out = list(&["--sort", "name"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.lines(),
+        ["r1", "r2", "r3", "r9", "r10", "r20", "r30", "r100"],
+        "res_2 before res_10, across pages"
+    );
+    let out = list(&[
+        "--sort",
+        "properties.stars:desc",
+        "--where",
+        ".properties.stars > 5",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.lines(), ["r100", "r30", "r20", "r10", "r9"]);
+    // An expression that fails on a resource leaves it out, says so, and ends with status 5.
+    let out = list(&[
+        "--where",
+        "(.properties.stars | if . == 3 then error(\"three\") else . end) > 20",
+    ]);
+    assert_eq!(out.lines(), ["r100", "r30"]);
+    assert_eq!(out.code, 5, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("--where failed on 1 resource"),
+        "{}",
+        out.stderr
+    );
+    let out = list(&["--sort", "a,b"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}

@@ -695,6 +695,15 @@ pub struct ListArgs {
     /// Leave out the header line of table, csv and tsv
     #[arg(long)]
     pub no_headers: bool,
+    /// Only the resources this jq expression is true of (as the TUI's :where); a resource it
+    /// fails on is left out, said on stderr, and the exit status is 5
+    #[arg(long = "where", value_name = "EXPR")]
+    pub where_: Option<String>,
+    /// Sort by this column (a path: name, id, properties.stars; :desc to reverse) in the TUI's
+    /// order: numbers by value, res_2 before res_10, missing values last. Every page is read
+    /// before the first line is written
+    #[arg(long, value_name = "COLUMN")]
+    pub sort: Option<String>,
     /// Start from this cursor: the one a failed listing printed, to resume it
     #[arg(long, value_name = "CURSOR")]
     pub from: Option<String>,
@@ -717,7 +726,7 @@ pub struct ListArgs {
         num_args = 0..=1,
         default_missing_value = "2",
         value_parser = parse_watch_interval,
-        conflicts_with_all = ["all", "pages", "from", "max_items", "columns", "no_headers", "output"]
+        conflicts_with_all = ["all", "pages", "from", "max_items", "columns", "no_headers", "output", "sort", "where_"]
     )]
     pub watch: Option<Duration>,
     #[command(flatten)]

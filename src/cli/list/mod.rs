@@ -5,6 +5,7 @@
 mod changes;
 mod fetch;
 mod progress;
+mod query;
 mod sink;
 mod watch;
 
@@ -17,6 +18,7 @@ use crate::api::retry::{RetryNotice, RetryPolicy};
 use crate::api::{ApiError, Client, Pager};
 use fetch::Fetched;
 use progress::Progress;
+use query::Query;
 use sink::Sink;
 
 /// Runs the listing (or the watch), retrying a failed page `retries` times, writing results to
@@ -46,6 +48,7 @@ pub async fn run(
         Arc::new(move |notice: &RetryNotice| line.aside(|| say_retry(notice))),
     );
     let max_pages = (!args.all).then(|| args.pages.unwrap_or(1));
+    let mut query = Query::new(args.where_.as_deref(), args.sort.as_deref())?;
     let mut sink = Sink::new(args, width, stdout_terminal)?;
     let pager = Pager::new(args.resource_type.clone(), args.limit)
         .starting_at(args.from.clone())
@@ -64,6 +67,7 @@ pub async fn run(
             }
             Some(Fetched::Page(mut page)) => {
                 fetched += 1;
+                query.filter(&mut page);
                 let mut has_next = page.envelope.next_cursor().is_some();
                 if let Some(left) = &mut left {
                     let keep = usize::try_from(*left).unwrap_or(usize::MAX);
@@ -71,8 +75,11 @@ pub async fn run(
                     page.truncate(keep);
                     *left -= page.len() as u64;
                 }
-                sink.page(&page, out)?;
-                progress.page(page.len(), fetched);
+                let kept = page.len();
+                if let Some(page) = query.pass(page) {
+                    sink.page(&page, out)?;
+                }
+                progress.page(kept, fetched);
                 let capped = left == Some(0) || max_pages.is_some_and(|max| fetched >= max);
                 if has_next && capped {
                     more = true;
@@ -85,6 +92,9 @@ pub async fn run(
         }
     };
     progress.clear();
+    if let Some(sorted) = query.sorted() {
+        sink.page(&sorted, out)?;
+    }
     sink.finish(&outcome, more, args.resource_type.as_deref(), out, err)?;
     if let (Err(_), Some(cursor)) = (&outcome, resume) {
         // Every row before the failed page is written: resuming there repeats none.
@@ -94,7 +104,15 @@ pub async fn run(
             crate::sanitize::line(&cursor)
         )?;
     }
-    outcome.map_err(Failure::Api)
+    outcome.map_err(Failure::Api)?;
+    match query.failure_note() {
+        // As jq over inputs it fails on: the others are written, the status says some were not.
+        Some(note) => {
+            writeln!(err, "{note}")?;
+            Err(Failure::Reported(5))
+        }
+        None => Ok(()),
+    }
 }
 
 /// Says on stderr what failed and when the retry comes.

@@ -180,6 +180,29 @@ impl RawPage {
         }
     }
 
+    /// Keeps the items whose text `keep` says yes to, in order.
+    pub fn retain_raw(&mut self, mut keep: impl FnMut(&[u8]) -> bool) {
+        let body = &self.body;
+        self.items.retain(|span| keep(&body[span.clone()]));
+    }
+
+    /// Puts the items of `next` after these (its envelope is dropped): the pages of a listing
+    /// held as one, to be sorted.
+    pub fn append(&mut self, next: RawPage) {
+        let shift = self.body.len();
+        self.body.extend_from_slice(&next.body);
+        (self.items).extend(
+            next.items
+                .into_iter()
+                .map(|s| s.start + shift..s.end + shift),
+        );
+    }
+
+    /// Puts the items in the order of `order` (each index once).
+    pub fn reorder(&mut self, order: &[usize]) {
+        self.items = order.iter().map(|&i| self.items[i].clone()).collect();
+    }
+
     /// Drops the items whose valid `type` differs from `wanted` (see
     /// [`super::paging::retain_type`]): items with no readable type stay.
     pub fn retain_type(&mut self, wanted: &str) {
