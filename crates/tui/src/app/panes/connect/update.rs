@@ -74,6 +74,10 @@ impl Pane for ConnectComposer {
         }
     }
 
+    fn idle_keys(&self) -> &'static [&'static str] {
+        send_flow::idle_keys(&self.phase)
+    }
+
     fn problem(&self) -> Option<String> {
         self.draft.problem()
     }
@@ -212,12 +216,16 @@ impl Pane for ConnectComposer {
     }
 
     /// A connect the service accepted is the newest version of its app: compared with from now
-    /// on.
-    fn on_broadcast(&mut self, news: &News, _cx: &mut Ctx) -> Vec<Command> {
-        if let News::KnownTypes(known) = news {
-            self.known = Arc::new(baseline::newest_versions(&known.catalog));
+    /// on, the payload on screen at once (sending it again warns of the same version).
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        let News::KnownTypes(known) = news else {
+            return Vec::new();
+        };
+        self.known = Arc::new(baseline::newest_versions(&known.catalog));
+        if self.picker.is_some() || self.inferring.is_some() {
+            return Vec::new();
         }
-        Vec::new()
+        self.analyse(cx.ids)
     }
 
     /// Nothing kept depends on the size: the composer is laid out anew every frame.

@@ -393,7 +393,7 @@ fn in_order(map: &mut Map<String, Value>, order: &[String]) {
 
 /// A `task_id` that says it must be replaced, unique enough not to collide by accident.
 fn provisional_task_id(tag: &str, seed: u64) -> String {
-    format!("PROVISIONAL-{tag}-{seed}")
+    format!("{}{tag}-{seed}", check::PROVISIONAL_PREFIX)
 }
 
 #[cfg(test)]

@@ -51,6 +51,10 @@ impl Pane for ReportComposer {
         }
     }
 
+    fn idle_keys(&self) -> &'static [&'static str] {
+        send_flow::idle_keys(&self.phase)
+    }
+
     fn problem(&self) -> Option<String> {
         self.draft.problem()
     }
