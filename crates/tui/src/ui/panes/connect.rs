@@ -55,7 +55,7 @@ pub fn render(
                 whole: PAYLOAD,
             };
             let focused = composer.focus == ConnectPart::Findings;
-            let state = (composer.finding, focused, composer.diff.running.is_some());
+            let state = (composer.finding, focused, composer.checking.is_some());
             json_editor::render_findings(frame, theme, &findings, state, &text, areas.bottom);
         }
     }
@@ -213,7 +213,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
     }
     let focused = composer.focus == ConnectPart::Diff;
     let diff = &composer.diff;
-    let title = match (&diff.against, &diff.changes, diff.running) {
+    let title = match (&diff.against, &diff.changes, composer.checking) {
         (_, _, Some(_)) => " diff: comparing… ".to_owned(),
         (None, _, None) => " diff: no known version of this app ".to_owned(),
         (Some(b), Some(c), None) => format!(
