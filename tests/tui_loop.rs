@@ -475,7 +475,7 @@ async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
     })
     .await;
     let id = composer(&h.event_loop.app)
-        .and_then(|c| c.resource_id)
+        .and_then(|c| c.resource_id.clone())
         .expect("a resource");
     let key = DraftKey::report("http://service.example/api/v1", Some(&id));
     let draft = Store::open(&store)

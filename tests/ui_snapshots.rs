@@ -650,6 +650,63 @@ fn composer_error_answer() {
     });
 }
 
+/// Issue 35 item 13: the review warns while `task_id` is the provisional one, and not once the
+/// task's own id is written.
+#[test]
+fn composer_review_warns_of_a_provisional_task_id() {
+    let mut app = composer_app((120, 40));
+    press(&mut app, KeyCode::Char('s'));
+    let warning = "warning: task_id is still the provisional one appdeck made up";
+    assert!(draw(&app).contains(warning), "{}", draw(&app));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('g'));
+    press(&mut app, KeyCode::Enter);
+    type_text(&mut app, "task-9");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('s'));
+    let screen = draw(&app);
+    assert!(screen.contains("Review: the exact request"), "{screen}");
+    assert!(!screen.contains(warning), "{screen}");
+}
+
+/// Issue 35 item 14: under a read-only profile the review says that `Enter` sends nothing.
+#[test]
+fn composer_review_read_only() {
+    let review = |size| {
+        let mut app = composer_app(size);
+        app.read_only = Some(appdeck_core::config::ReadOnly::Profile("prod".into()));
+        press(&mut app, KeyCode::Char('s'));
+        app
+    };
+    let screen = draw(&review((120, 40)));
+    assert!(
+        screen.contains("profile \"prod\" is read-only: Enter sends nothing"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Enter sends,"), "{screen}");
+    snapshot_at("composer_review_read_only", &[(120, 40)], review);
+}
+
+/// Issue 35 item 14: an answer without a `platform_app_url` offers neither `o` nor `y`.
+#[test]
+fn composer_answer_without_a_link() {
+    let answered = |size| {
+        let mut app = composer_app(size);
+        let id = sent_report(&mut app);
+        let body = json!({"status": "ok", "message": "updated resource res_0000"});
+        app.update(Action::reply(id, report_answer(200, body)));
+        app
+    };
+    let screen = draw(&answered((120, 40)));
+    assert!(screen.contains("Esc back to the report"), "{screen}");
+    assert!(!screen.contains("o opens"), "{screen}");
+    assert!(
+        !screen.contains(" o open ") && !screen.contains(" y copy "),
+        "{screen}"
+    );
+    snapshot_at("composer_answer_without_a_link", &[(120, 40)], answered);
+}
+
 /// The request id of the first command of `kind` among `commands`.
 fn request_of(commands: &[appdeck_tui::app::Command], kind: &str) -> RequestId {
     commands

@@ -280,6 +280,15 @@ impl App {
         let report =
             text.and_then(|text| crate::validate::parse_json(&text).map_err(|e| e.to_string()));
         match report {
+            // Opened as a report it would be all findings about fields it never had.
+            Ok(payload)
+                if crate::validate::detect_kind(&payload)
+                    == Ok(crate::validate::PayloadKind::Connect) =>
+            {
+                self.notice = Some(Notice::Error(format!(
+                    "{shown} is a version-connect payload, not a report: use `:connect {shown}`"
+                )));
+            }
             Ok(report) => {
                 let composer = ReportComposer::from_report(self.report.clone(), &report);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));

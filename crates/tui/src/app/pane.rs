@@ -252,6 +252,12 @@ pub trait Pane {
         None
     }
 
+    /// Keys of its table (by binding name) that would do nothing now: left out of the footer
+    /// rather than offered (`o` on an answer with no link).
+    fn idle_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// What is wrong with it now, in one line, for the status bar.
     fn problem(&self) -> Option<String> {
         None

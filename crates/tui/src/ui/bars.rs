@@ -113,7 +113,14 @@ pub fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // never cut in the middle of a word.
     let mut spans = Vec::new();
     let mut room = usize::from(area.width);
-    for binding in app.focus().keys.bindings().filter(|b| !b.footer.is_empty()) {
+    let idle = if app.overlay.is_none() {
+        app.top_pane().idle_keys()
+    } else {
+        &[]
+    };
+    let offered =
+        |b: &&crate::app::keymap::EffectiveBinding| !b.footer.is_empty() && !idle.contains(&b.name);
+    for binding in app.focus().keys.bindings().filter(offered) {
         let key = format!(" {} ", binding.label);
         let word = format!("{} ", binding.footer);
         let width = key.width() + word.width();

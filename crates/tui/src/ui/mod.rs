@@ -36,7 +36,8 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
             panes::type_detail::render(frame, detail, theme, screen.body)
         }
         Some(Screen::Report(composer)) => {
-            panes::report::render(frame, composer, theme, screen.body)
+            let read_only = app.read_only.as_ref();
+            panes::report::render(frame, composer, theme, screen.body, read_only)
         }
         Some(Screen::History(history)) => {
             panes::history::render(frame, history, theme, screen.body)
@@ -45,7 +46,8 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
             panes::browser::render(frame, list, theme, screen.body, (now, app.now))
         }
         Some(Screen::Connect(connect)) => {
-            panes::connect::render(frame, connect, theme, screen.body)
+            let read_only = app.read_only.as_ref();
+            panes::connect::render(frame, connect, theme, screen.body, read_only)
         }
         Some(Screen::Overview(overview)) => {
             panes::overview::render(frame, overview, theme, screen.body)

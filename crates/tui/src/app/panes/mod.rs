@@ -2,6 +2,7 @@
 //! `impl Pane`), its keys (`keys.rs`) and where its parts go on screen (`layout.rs`).
 
 pub mod browser;
+pub mod composer;
 pub mod connect;
 pub mod detail;
 pub mod history;

@@ -180,6 +180,14 @@ pub fn update_sending(
     }
 }
 
+/// The answer's keys that do nothing: `o` and `y` when it has no `platform_app_url`.
+pub fn idle_keys(phase: &Phase) -> &'static [&'static str] {
+    match phase {
+        Phase::Answered(result) if result.platform_app_url.is_none() => &["open_link", "copy"],
+        _ => &[],
+    }
+}
+
 /// A key on the answer: `o` opens `platform_app_url`, `y` copies it, `Esc` goes back to editing.
 pub fn update_answered(phase: &mut Phase, action: Action, cx: &mut Ctx) -> Outcome {
     let Phase::Answered(result) = phase else {

@@ -22,7 +22,13 @@ use crate::validate::Severity;
 /// What stands for the whole payload where a finding has an empty pointer.
 const PAYLOAD: &str = "(payload)";
 
-pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area: Rect) {
+pub fn render(
+    frame: &mut Frame,
+    composer: &ConnectComposer,
+    theme: &Theme,
+    area: Rect,
+    read_only: Option<&crate::config::ReadOnly>,
+) {
     if let Some(picker) = &composer.picker {
         render_picker(frame, picker, theme, area);
         return;
@@ -32,7 +38,8 @@ pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area
         return;
     }
     if let Phase::Review { body, armed } = &composer.phase {
-        render_review(frame, composer, body, *armed, theme, area);
+        let keys = send::review_keys(read_only);
+        render_review(frame, composer, (body, *armed, &keys), theme, area);
         return;
     }
     let areas = composer.areas(area);
@@ -48,7 +55,7 @@ pub fn render(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, area
                 whole: PAYLOAD,
             };
             let focused = composer.focus == ConnectPart::Findings;
-            let state = (composer.finding, focused, composer.diff.running.is_some());
+            let state = (composer.finding, focused, composer.checking.is_some());
             json_editor::render_findings(frame, theme, &findings, state, &text, areas.bottom);
         }
     }
@@ -206,7 +213,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
     }
     let focused = composer.focus == ConnectPart::Diff;
     let diff = &composer.diff;
-    let title = match (&diff.against, &diff.changes, diff.running) {
+    let title = match (&diff.against, &diff.changes, composer.checking) {
         (_, _, Some(_)) => " diff: comparing… ".to_owned(),
         (None, _, None) => " diff: no known version of this app ".to_owned(),
         (Some(b), Some(c), None) => format!(
@@ -267,14 +274,11 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
 fn render_review(
     frame: &mut Frame,
     composer: &ConnectComposer,
-    body: &serde_json::Value,
-    armed: bool,
+    (body, armed, keys): (&serde_json::Value, bool, &str),
     theme: &Theme,
     area: Rect,
 ) {
-    let title =
-        " Review: the changes and the exact request (Enter sends, c copies curl, Esc edits) "
-            .to_owned();
+    let title = format!(" Review: the changes and the exact request ({keys}) ");
     let block = block(theme, title, true, area);
     let inner = layout::inset(area);
     let mut lines = Vec::new();

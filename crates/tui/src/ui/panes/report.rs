@@ -8,7 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::layout;
+use crate::app::panes::report::check::PROVISIONAL_PREFIX;
 use crate::app::panes::report::{Field, Kept, Phase, ReportComposer, SendResult, Unparsed};
+use crate::config::ReadOnly;
 use crate::sanitize;
 use crate::text::{counted, fit};
 use crate::ui::text::fit_spans;
@@ -19,9 +21,16 @@ use crate::ui::widgets::send;
 /// What stands for the whole report where a finding has an empty pointer.
 const REPORT: &str = "(report)";
 
-pub fn render(frame: &mut Frame, composer: &ReportComposer, theme: &Theme, area: Rect) {
+pub fn render(
+    frame: &mut Frame,
+    composer: &ReportComposer,
+    theme: &Theme,
+    area: Rect,
+    read_only: Option<&ReadOnly>,
+) {
     if let Phase::Review { body, armed } = &composer.phase {
-        render_review(theme, frame, composer, body, *armed, area);
+        let keys = send::review_keys(read_only);
+        render_review(theme, frame, composer, (body, *armed, &keys), area);
         return;
     }
     let areas = composer.areas(area);
@@ -195,8 +204,7 @@ fn render_review(
     theme: &Theme,
     frame: &mut Frame,
     composer: &ReportComposer,
-    body: &serde_json::Value,
-    armed: bool,
+    (body, armed, keys): (&serde_json::Value, bool, &str),
     area: Rect,
 ) {
     let inner = layout::inset(area);
@@ -205,10 +213,7 @@ fn render_review(
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(Span::styled(
-            fit(
-                " Review: the exact request (Enter sends, c copies curl, Esc edits) ",
-                width,
-            ),
+            fit(&format!(" Review: the exact request ({keys}) "), width),
             theme.title(),
         ));
     let mut lines = Vec::new();
@@ -235,6 +240,14 @@ fn render_review(
             REPORT,
             (width, room),
         ));
+    }
+    if composer.task_id.text().starts_with(PROVISIONAL_PREFIX) {
+        // Sent as it is, the report would be filed under a task that does not exist.
+        lines.push(Line::from(Span::styled(
+            "warning: task_id is still the provisional one appdeck made up: Esc, then write the \
+             task's id",
+            theme.warning(),
+        )));
     }
     lines.extend(send::request_head(
         theme,

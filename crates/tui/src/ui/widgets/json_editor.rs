@@ -73,7 +73,8 @@ pub fn render_findings(
     let block = theme
         .focus_block(focused)
         .title(Span::styled(title, theme.title()));
-    let height = usize::from(block.inner(area).height);
+    let inner = block.inner(area);
+    let (height, width) = (usize::from(inner.height), usize::from(inner.width));
     let offset = if selected >= height {
         selected + 1 - height
     } else {
@@ -88,7 +89,9 @@ pub fn render_findings(
             .skip(offset)
             .take(height)
             .map(|(i, finding)| {
-                let mut line = finding_line(theme, finding, text.whole);
+                // Cut with `…` at the border: a cut message never passes for a whole one.
+                let line = finding_line(theme, finding, text.whole);
+                let mut line = Line::from(fit_spans(line.spans, width));
                 if focused && i == selected {
                     line = line.style(theme.selected(true));
                 }

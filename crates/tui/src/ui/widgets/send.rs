@@ -9,6 +9,15 @@ use crate::app::widgets::send_flow::SendResult;
 use crate::sanitize;
 use crate::ui::theme::Theme;
 
+/// What the review's keys do, for its title: under a read-only profile `Enter` sends nothing,
+/// and the title says so rather than offer it.
+pub fn review_keys(read_only: Option<&crate::config::ReadOnly>) -> String {
+    match read_only {
+        None => "Enter sends, c copies curl, Esc edits".to_owned(),
+        Some(read_only) => format!("{read_only}: Enter sends nothing; c copies curl, Esc edits"),
+    }
+}
+
 /// `POST <url>` and the headers (the token masked), then a blank line: the top of a review.
 pub fn request_head(theme: &Theme, base_url: &str, path: &str) -> Vec<Line<'static>> {
     let url = format!("{}/{path}", base_url.trim_end_matches('/'));
@@ -88,7 +97,10 @@ pub fn render_answer(
         field("platform_app_url", &result.platform_app_url),
         field("error", &result.error),
         Line::from(Span::styled(
-            format!("o opens platform_app_url, y copies it, Esc back to the {noun}"),
+            match result.platform_app_url {
+                Some(_) => format!("o opens platform_app_url, y copies it, Esc back to the {noun}"),
+                None => format!("Esc back to the {noun}"),
+            },
             theme.dim(),
         )),
     ];

@@ -53,10 +53,16 @@ pub fn run(text: &str, known: &[Baseline]) -> Checked {
             };
         }
     };
-    let mut findings: Vec<Finding> = match validate::validate_as(&payload, PayloadKind::Connect) {
-        Ok(validation) => validation.findings,
-        Err(e) => vec![error(String::new(), e.to_string())],
+    let mut validation = match validate::validate_as(&payload, PayloadKind::Connect) {
+        Ok(validation) => validation,
+        Err(e) => validate::Validation {
+            kind: PayloadKind::Connect,
+            findings: vec![error(String::new(), e.to_string())],
+        },
     };
+    // As `appdeck connect FILE` says it: the parsed payload kept the last one only.
+    validation.note_duplicate_keys(text);
+    let mut findings = validation.findings;
     findings.extend(version_warning(&payload, known));
     let findings = findings
         .into_iter()

@@ -4,8 +4,8 @@
 //! changes first, a second `Enter` when there are any), sends it and shows the answer. A version
 //! the service accepts becomes a known version (the types view shows it) and goes in the history.
 //!
-//! It reuses the report composer's parts (`app::widgets::{json_editor, draft, send_flow}`); its
-//! own are the starting points (`baseline.rs`, the picker, `new_app.rs`), the checks (`check.rs`), the outline
+//! It is the composer (`panes/composer`) of the kind [`Connect`]; its own parts are the starting
+//! points (`baseline.rs`, the picker, `new_app.rs`), the checks (`check.rs`), the outline
 //! (`outline.rs`), its keys (`keys.rs`), its handling of actions (`update.rs`) and its layout.
 
 pub mod baseline;
@@ -22,14 +22,12 @@ use std::sync::Arc;
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
-use crate::app::widgets::draft::DraftState;
+use crate::app::DraftSubject;
+use crate::app::panes::composer::Composer;
 use crate::app::widgets::json_editor;
-use crate::app::widgets::send_flow::Phase;
-use crate::app::{Command, DraftSubject, RequestId};
 use crate::diff::Changes;
 use crate::text::counted;
 use baseline::Baseline;
-use check::PayloadFinding;
 use new_app::Inferring;
 use outline::OutlineType;
 
@@ -111,16 +109,17 @@ pub struct DiffState {
     pub against: Option<Baseline>,
     /// The changes, once compared (`None` while the payload is not JSON or being compared).
     pub changes: Option<Changes>,
-    /// The comparison running on a background task; an older one's result is dropped.
-    pub running: Option<RequestId>,
-    /// The payload changed while it ran: compare again when it ends.
-    pub again: bool,
     /// The selected change, in review order.
     pub cursor: usize,
 }
 
+/// The connect composer: the composer of version-connect payloads.
+pub type ConnectComposer = Composer<Connect>;
+
+/// What a connect brings to the composer: where it starts from, the payload's editor, its
+/// outline and its comparison with the newest known version of its app.
 #[derive(Clone, Debug)]
-pub struct ConnectComposer {
+pub struct Connect {
     /// Where connects go (the review, curl).
     pub base_url: String,
     /// The newest known version of every app, to compare with and to warn about versions.
@@ -132,18 +131,9 @@ pub struct ConnectComposer {
     pub inferring: Option<Inferring>,
     pub payload: TextArea<'static>,
     pub focus: ConnectPart,
-    /// Whether the editor has the keyboard.
-    pub editing: bool,
-    pub findings: Vec<PayloadFinding>,
-    pub finding: usize,
     pub outline: Vec<OutlineType>,
     pub outline_cursor: usize,
     pub diff: DiffState,
-    pub phase: Phase,
-    pub review_scroll: usize,
-    pub draft: DraftState<ConnectComposer>,
-    /// The external editor running on the payload.
-    pub editing_externally: Option<RequestId>,
 }
 
 /// The starting points to choose from.
@@ -157,26 +147,19 @@ impl ConnectComposer {
     /// A composer on `text` (a payload as JSON text, not necessarily valid).
     pub fn new(base_url: &str, known: Arc<Vec<Baseline>>, text: &str) -> Self {
         let text = crate::sanitize::json_for_terminal(text);
-        let mut composer = ConnectComposer {
+        let connect = Connect {
             base_url: base_url.to_owned(),
             known,
             picker: None,
             inferring: None,
             payload: json_editor::new_editor(&text),
             focus: ConnectPart::Payload,
-            editing: false,
-            findings: Vec::new(),
-            finding: 0,
             outline: Vec::new(),
             outline_cursor: 0,
             diff: DiffState::default(),
-            phase: Phase::Editing,
-            review_scroll: 0,
-            draft: DraftState::new(draft_subject(None)),
-            editing_externally: None,
         };
-        composer.draft.subject = draft_subject(composer.app_id().as_deref());
-        composer
+        let subject = draft_subject(connect.app_id().as_deref());
+        Composer::with(connect, subject)
     }
 
     /// A composer starting from `start`: its payload, or (a new app still being inferred) an
@@ -211,7 +194,9 @@ impl ConnectComposer {
         composer.inferring = inferring;
         composer
     }
+}
 
+impl Connect {
     /// Whether the whole composer waits for a new app's inferred types (not only the picker).
     pub fn waiting_for_inference(&self) -> bool {
         self.picker.is_none() && self.inferring.is_some()
@@ -234,18 +219,6 @@ impl ConnectComposer {
             .changes
             .as_ref()
             .map_or(0, |c| c.breaking().count())
-    }
-
-    pub fn error_count(&self) -> usize {
-        self.findings
-            .iter()
-            .filter(|l| l.finding.severity == crate::validate::Severity::Error)
-            .count()
-    }
-
-    /// Asks for the stored draft of this app, to restore it when it comes.
-    pub fn load_draft(&mut self, id: RequestId) -> Command {
-        self.draft.load(id)
     }
 }
 

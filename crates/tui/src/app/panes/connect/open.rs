@@ -143,7 +143,7 @@ impl App {
         mut commands: Vec<Command>,
     ) -> Vec<Command> {
         if composer.picker.is_none() && composer.inferring.is_none() {
-            commands.extend(composer.analyse(&mut self.ids));
+            commands.extend(composer.check(|| self.ids.issue()));
             if draft {
                 commands.push(composer.load_draft(self.ids.issue()));
             }

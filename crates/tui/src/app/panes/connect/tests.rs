@@ -339,6 +339,47 @@ fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_record
     assert_eq!(connect(&app).known[0].version, "1.5.0");
 }
 
+/// Issue 35 item 12: a connect the service accepted is what the payload on screen is compared
+/// with at once: sending the same version again warns before any edit.
+#[test]
+fn an_accepted_connect_is_compared_with_at_once() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let edited = serde_json::to_string_pretty(&bumped_without_repository()).unwrap();
+    edit_externally(&mut app, edited);
+    key(&mut app, 's');
+    press(&mut app, KeyCode::Enter);
+    let second = press(&mut app, KeyCode::Enter);
+    let Some(id) = second.iter().find_map(|c| match c {
+        Command::Api { id, .. } => Some(*id),
+        _ => None,
+    }) else {
+        panic!("the second Enter sends: {second:?}");
+    };
+    let after = app.update(Action::reply(id, answer(json!({"status": "ok"}), 200)));
+    let Some((id, payload)) = after.iter().find_map(|c| match c {
+        Command::RecordAppVersion { id, payload, .. } => Some((*id, payload.clone())),
+        _ => None,
+    }) else {
+        panic!("recorded as a known version: {after:?}");
+    };
+    assert!(connect(&app).findings.is_empty(), "1.5.0 is new so far");
+    let recorded = Delivery::VersionRecorded {
+        payload,
+        at: chrono::Utc::now(),
+        result: Ok(()),
+    };
+    let commands = app.update(Action::reply(id, recorded));
+    settle(&mut app, commands);
+    let findings = &connect(&app).findings;
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.finding.message.contains("not greater than 1.5.0")),
+        "{findings:?}"
+    );
+}
+
 #[test]
 fn a_refused_connect_stays_unknown_and_a_read_only_profile_sends_nothing() {
     let mut app = app_knowing(Vec::new());

@@ -87,17 +87,36 @@ pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
         .as_deref()
         .filter(|types| type_schema(types, &resource).is_some());
     let body = assemble(&job.header, resource);
-    match validate::validate_value(&body, types) {
-        Ok(validation) => validation
-            .findings
-            .into_iter()
-            .map(|finding| {
-                let place = place_of(&finding.pointer, &job.resource_text);
-                ReportFinding { finding, place }
-            })
-            .collect(),
-        Err(error) => vec![whole(error.to_string())],
+    let mut findings = match validate::validate_value(&body, types) {
+        Ok(validation) => validation.findings,
+        Err(error) => return vec![whole(error.to_string())],
+    };
+    findings.extend(duplicate_keys(&job.resource_text));
+    findings
+        .into_iter()
+        .map(|finding| {
+            let place = place_of(&finding.pointer, &job.resource_text);
+            ReportFinding { finding, place }
+        })
+        .collect()
+}
+
+/// What starts a `task_id` the composer made up: the service would file the report under a task
+/// that does not exist, so the review warns of it.
+pub const PROVISIONAL_PREFIX: &str = "PROVISIONAL-";
+
+/// The warning `appdeck report FILE` gives for a key written twice in one object of the
+/// resource: the parsed value keeps the last one only, so only the text can tell.
+fn duplicate_keys(resource_text: &str) -> Vec<Finding> {
+    let mut noted = validate::Validation {
+        kind: validate::PayloadKind::Report,
+        findings: Vec::new(),
+    };
+    noted.note_duplicate_keys(resource_text);
+    for finding in &mut noted.findings {
+        finding.pointer = format!("{RESOURCE_POINTER}{}", finding.pointer);
     }
+    noted.findings
 }
 
 /// The report to send: the header with the resource put in `response.resource`.

@@ -1,22 +1,20 @@
 //! Drafts of the report being composed: what is saved (every field as typed, even a resource or
-//! an edited report that is not JSON), restoring one when the composer opens on the same
-//! subject, and discarding it. When to save is `app::widgets::draft`, shared with the connect
-//! composer; the store itself is the runtime's.
+//! an edited report that is not JSON), and putting a stored one back. When to save, restoring
+//! and discarding are the composer's (`panes/composer`, `app::widgets::draft`); the store
+//! itself is the runtime's.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::ReportComposer;
-use crate::app::{Command, DraftSubject, RequestId};
+use super::{Report, ReportComposer};
+use crate::app::DraftSubject;
 
-pub use crate::app::widgets::draft::{LONGEST_UNSAVED, QUIET, Unsaved, age_words};
+pub use crate::app::widgets::draft::{LONGEST_UNSAVED, QUIET, age_words};
 
 /// The report composer's draft: the shared timing, with the composer as it opened for `D`.
 pub type DraftState = crate::app::widgets::draft::DraftState<ReportComposer>;
-pub type Restored = crate::app::widgets::draft::Restored<ReportComposer>;
 
 /// Every field of the composer as typed: what a draft holds (as JSON text in the store).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,7 +32,7 @@ pub struct ReportDraft {
     /// An edited report that was not JSON, kept as typed.
     #[serde(default)]
     pub unparsed: Option<super::Unparsed>,
-    /// Fields still as a file had them (absent, or not strings): see `ReportComposer::kept`.
+    /// Fields still as a file had them (absent, or not strings): see `Report::kept`.
     #[serde(default)]
     pub kept: BTreeMap<String, super::Kept>,
 }
@@ -47,12 +45,9 @@ impl ReportComposer {
             subject: resource_id.unwrap_or("new").to_owned(),
         }
     }
+}
 
-    /// Asks for the stored draft of this subject, to restore it when it comes.
-    pub fn load_draft(&mut self, id: RequestId) -> Command {
-        self.draft.load(id)
-    }
-
+impl Report {
     pub fn draft_body(&self) -> ReportDraft {
         ReportDraft {
             task_id: self.task_id.text().to_owned(),
@@ -67,23 +62,16 @@ impl ReportComposer {
         }
     }
 
-    /// The save of what is unsaved, now; nothing when everything is saved.
-    pub fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
-        let body = self.draft_text();
-        self.draft.save(id, || body)
-    }
-
     /// The draft as the store keeps it.
     pub fn draft_text(&self) -> String {
         // A struct of strings and a JSON map always serialises.
         serde_json::to_string(&self.draft_body()).unwrap_or_default()
     }
 
-    /// Puts a stored draft's fields in place, keeping the composer as it was for `D`. A body
-    /// this appdeck cannot read is an error, and the composer stays as it was.
-    pub fn restore_draft(&mut self, body: &str, age: Duration) -> Result<(), String> {
+    /// Puts a stored draft's fields in place. A body this appdeck cannot read is an error, and
+    /// nothing changes.
+    pub fn restore(&mut self, body: &str) -> Result<(), String> {
         let draft: ReportDraft = serde_json::from_str(body).map_err(|e| e.to_string())?;
-        let fresh = Box::new(self.clone());
         self.task_id.set(&draft.task_id);
         self.task_id_provisional = draft.task_id_provisional;
         self.status = draft.status;
@@ -93,23 +81,6 @@ impl ReportComposer {
         self.extra = draft.extra;
         self.unparsed = draft.unparsed;
         self.kept = draft.kept;
-        self.draft.restored = Some(Restored { age, fresh });
         Ok(())
-    }
-
-    /// `D`: back to the composer as it opened, before the draft was restored. Returns whether
-    /// there was a restored draft to discard.
-    pub fn discard_draft(&mut self) -> bool {
-        let Some((fresh, draft)) = self.draft.discard() else {
-            return false;
-        };
-        *self = fresh;
-        self.draft = draft;
-        // `fresh` is the composer as it was when the draft came, with the check then in
-        // flight, long answered: waiting for it again would leave this one "checking…" for
-        // good. A check of the draft's text still running is not this text's; it is dropped.
-        self.checking = None;
-        self.recheck = false;
-        true
     }
 }

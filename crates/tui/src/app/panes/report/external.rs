@@ -1,12 +1,11 @@
 //! `e`: the whole report in `$VISUAL` / `$EDITOR`. The composer only decides: the text to edit
-//! goes out in [`Command::EditExternally`] (the runtime suspends the terminal and runs the
+//! goes out in `Command::EditExternally` (the runtime suspends the terminal and runs the
 //! editor), and what comes back is read here. A result that is not JSON is kept as typed with its
 //! syntax error ([`Unparsed`]), never thrown away.
 
 use serde_json::Value;
 
-use super::{ReportComposer, Unparsed};
-use crate::app::{Command, RequestId};
+use super::{Report, Unparsed};
 
 /// Stands for the resource while a report whose resource is not JSON is laid out.
 const RESOURCE_MARK: &str = "\u{0}appdeck-resource\u{0}";
@@ -18,11 +17,11 @@ pub enum EditOutcome {
     Unchanged,
     /// A report: its fields are in place.
     Applied,
-    /// Not JSON, or not an object: kept as [`ReportComposer::unparsed`].
+    /// Not JSON, or not an object: kept as [`Report::unparsed`].
     Kept,
 }
 
-impl ReportComposer {
+impl Report {
     /// The whole report as pretty JSON, as the external editor gets it. Text that is not JSON
     /// is edited as it is: the unparsed report itself, or the report laid out around a resource
     /// whose text is not JSON.
@@ -52,15 +51,6 @@ impl ReportComposer {
         let resource = resource.replace('\n', &format!("\n{}", " ".repeat(indent)));
         let mark = serde_json::to_string(RESOURCE_MARK).unwrap_or_default();
         laid_out.replacen(&mark, &resource, 1)
-    }
-
-    /// `e`: asks the runtime for the external editor on the report.
-    pub fn edit_externally(&mut self, id: RequestId) -> Command {
-        self.editing_externally = Some(id);
-        Command::EditExternally {
-            id,
-            text: self.report_text(),
-        }
     }
 
     /// Reads what the external editor left.

@@ -1,8 +1,8 @@
-//! The report composer: writes an `apps.operations.report` about a resource, checks it as it is
-//! typed, shows the exact request, sends it and shows the answer. Its fields are `task_id`,
-//! `status`, `message`, `response_type` and the resource as JSON in a multi-line editor. Its keys
-//! are in `keys.rs`, its handling of actions in `update.rs`, the checks in `check.rs` (pointers
-//! are mapped to editor lines by `locate.rs`), where its parts go in `layout.rs`.
+//! The report composer: the composer (`panes/composer`) of the kind [`Report`], which writes an
+//! `apps.operations.report` about a resource. Its fields are `task_id`, `status`, `message`,
+//! `response_type` and the resource as JSON in the editor. Its keys are in `keys.rs`, its own
+//! handling of actions in `update.rs`, the checks in `check.rs` (pointers are mapped to editor
+//! lines by `locate.rs`), where its parts go in `layout.rs`.
 
 pub mod check;
 pub mod draft;
@@ -18,9 +18,9 @@ use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
 use crate::app::RequestId;
+use crate::app::panes::composer::Composer;
 use crate::app::widgets::LineInput;
 use crate::app::widgets::json_editor;
-use check::{CheckJob, ReportFinding};
 
 /// Reports whose text is larger than this are checked on a background task, so typing never
 /// waits for a check.
@@ -82,8 +82,12 @@ impl Field {
 
 pub use crate::app::widgets::send_flow::{Phase, SendResult};
 
+/// The report composer: the composer of reports.
+pub type ReportComposer = Composer<Report>;
+
+/// What a report brings to the composer: its fields and the resource's editor.
 #[derive(Clone, Debug)]
-pub struct ReportComposer {
+pub struct Report {
     pub context: Arc<ReportContext>,
     /// What the resource is keyed by: its id, or `None` for a new one.
     pub resource_id: Option<String>,
@@ -104,25 +108,9 @@ pub struct ReportComposer {
     /// sent with its keys in that order (new ones after). Empty for a report composed here.
     pub key_order: (Vec<String>, Vec<String>),
     pub field: Field,
-    /// Whether the field under the cursor has the keyboard.
-    pub editing: bool,
-    pub findings: Vec<ReportFinding>,
-    /// The selected finding, when the findings list has the cursor.
-    pub finding: usize,
-    /// The check running on a background task; an older one's result is dropped.
-    pub checking: Option<RequestId>,
-    /// The text changed while a background check ran: check again when it ends.
-    pub recheck: bool,
-    pub phase: Phase,
-    /// Lines the review is scrolled by.
-    pub review_scroll: usize,
-    /// The draft of this report in the store: when to save, what was restored.
-    pub draft: draft::DraftState,
     /// The report as the external editor left it, when that was not JSON: kept as typed, with
     /// its syntax error, until it is edited again or dropped (`x`).
     pub unparsed: Option<Unparsed>,
-    /// The external editor running on this report.
-    pub editing_externally: Option<RequestId>,
 }
 
 /// A field of a report as it was read, when it was not a string.
@@ -179,6 +167,53 @@ impl ReportComposer {
         composer
     }
 
+    fn new(
+        context: Arc<ReportContext>,
+        resource_id: Option<String>,
+        text: &str,
+        seed: u64,
+    ) -> Self {
+        let mut task_id = LineInput::new();
+        task_id.set(&provisional_task_id(&context.run_tag, seed));
+        let mut response_type = LineInput::new();
+        response_type.set("resource");
+        let subject = ReportComposer::draft_subject(resource_id.as_deref());
+        let report = Report {
+            context,
+            resource_id,
+            task_id,
+            task_id_provisional: true,
+            status: "ok".to_owned(),
+            message: LineInput::new(),
+            response_type,
+            resource: json_editor::new_editor(text),
+            extra: Map::new(),
+            kept: BTreeMap::new(),
+            key_order: Default::default(),
+            field: Field::TaskId,
+            unparsed: None,
+        };
+        Composer::with(report, subject)
+    }
+
+    /// The first check, once whatever opened the composer (a key, a file, a draft, a resend)
+    /// has put every field in place: here for a small report, on a background task under `id`
+    /// for a large one. Checking earlier would show the findings of fields that were replaced
+    /// since, and let a report the checks reject through with one `Enter`.
+    pub fn check_on_open(&mut self, id: RequestId) -> Vec<crate::app::Command> {
+        self.check(|| id)
+    }
+
+    /// How many findings point at `field` (those in the resource point at lines instead).
+    pub fn findings_on(&self, field: Field) -> usize {
+        self.findings
+            .iter()
+            .filter(|l| l.place == check::Place::Field(field))
+            .count()
+    }
+}
+
+impl Report {
     /// Puts a whole report's fields in place (from a file, or back from the external editor);
     /// top-level fields the composer has no place for are kept and sent as they were, and so
     /// are fields that are absent or not strings (see [`ReportComposer::kept`]).
@@ -232,58 +267,6 @@ impl ReportComposer {
         self.kept = kept;
     }
 
-    fn new(
-        context: Arc<ReportContext>,
-        resource_id: Option<String>,
-        text: &str,
-        seed: u64,
-    ) -> Self {
-        let mut task_id = LineInput::new();
-        task_id.set(&provisional_task_id(&context.run_tag, seed));
-        let mut response_type = LineInput::new();
-        response_type.set("resource");
-        ReportComposer {
-            context,
-            resource_id: resource_id.clone(),
-            task_id,
-            task_id_provisional: true,
-            status: "ok".to_owned(),
-            message: LineInput::new(),
-            response_type,
-            resource: json_editor::new_editor(text),
-            extra: Map::new(),
-            kept: BTreeMap::new(),
-            key_order: Default::default(),
-            field: Field::TaskId,
-            editing: false,
-            findings: Vec::new(),
-            finding: 0,
-            checking: None,
-            recheck: false,
-            phase: Phase::Editing,
-            review_scroll: 0,
-            draft: draft::DraftState::new(ReportComposer::draft_subject(resource_id.as_deref())),
-            unparsed: None,
-            editing_externally: None,
-        }
-    }
-
-    /// The first check, once whatever opened the composer (a key, a file, a draft, a resend)
-    /// has put every field in place: here for a small report, on a background task under `id`
-    /// for a large one. Checking earlier would show the findings of fields that were replaced
-    /// since, and let a report the checks reject through with one `Enter`.
-    pub fn check_on_open(&mut self, id: RequestId) -> Vec<crate::app::Command> {
-        if self.resource_text().len() < CHECK_IN_BACKGROUND_BYTES {
-            self.findings = check::run(&self.check_job());
-            return Vec::new();
-        }
-        self.checking = Some(id);
-        vec![crate::app::Command::Run {
-            id,
-            job: crate::app::job::Work::new(self.check_job()),
-        }]
-    }
-
     /// The resource as typed.
     pub fn resource_text(&self) -> String {
         json_editor::text_of(&self.resource)
@@ -327,14 +310,6 @@ impl ReportComposer {
         self.kept.get(field.label())
     }
 
-    pub fn check_job(&self) -> CheckJob {
-        CheckJob {
-            header: self.header(),
-            resource_text: Arc::from(self.resource_text()),
-            types: self.context.types.clone(),
-        }
-    }
-
     /// The whole report, if the resource is JSON; else the syntax error, as a finding says it.
     pub fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
@@ -352,22 +327,6 @@ impl ReportComposer {
             }
             Err(error) => Err(error.to_string()),
         }
-    }
-
-    /// How many findings point at `field` (those in the resource point at lines instead).
-    pub fn findings_on(&self, field: Field) -> usize {
-        self.findings
-            .iter()
-            .filter(|l| l.place == check::Place::Field(field))
-            .count()
-    }
-
-    /// Findings that are errors (warnings are advice).
-    pub fn error_count(&self) -> usize {
-        self.findings
-            .iter()
-            .filter(|l| l.finding.severity == crate::validate::Severity::Error)
-            .count()
     }
 
     /// Replaces the resource's text as one undoable edit.
@@ -393,7 +352,7 @@ fn in_order(map: &mut Map<String, Value>, order: &[String]) {
 
 /// A `task_id` that says it must be replaced, unique enough not to collide by accident.
 fn provisional_task_id(tag: &str, seed: u64) -> String {
-    format!("PROVISIONAL-{tag}-{seed}")
+    format!("{}{tag}-{seed}", check::PROVISIONAL_PREFIX)
 }
 
 #[cfg(test)]

@@ -1545,3 +1545,46 @@ fn while_the_first_check_runs_the_send_asks_twice() {
         "the first Enter only arms"
     );
 }
+
+/// Issue 36 item 3: a key written twice in the resource is the warning `appdeck report FILE`
+/// gives, on the object's line.
+#[test]
+fn a_key_written_twice_in_the_resource_is_the_warning_of_appdeck_report() {
+    let mut app = composing();
+    let text = "{\n  \"type\": \"team\",\n  \"external_id\": \"x\",\n  \"name\": \"a\",\n  \"name\": \"b\"\n}";
+    composer_mut(&mut app).replace_resource(text);
+    // Toggled twice: the status as it was, the report checked again.
+    key(&mut app, ' ');
+    key(&mut app, ' ');
+    let findings = &composer(&app).findings;
+    let twice: Vec<_> = findings
+        .iter()
+        .filter(|l| l.finding.message.contains("more than once"))
+        .collect();
+    let [twice] = twice.as_slice() else {
+        panic!("{findings:?}");
+    };
+    assert_eq!(twice.finding.pointer, "/response/resource");
+    assert!(twice.finding.message.contains("\"name\""), "{twice:?}");
+    assert_eq!(twice.line(), Some(0));
+}
+
+/// Issue 35 item 14: a version-connect payload opened with `:report` is not a report with
+/// findings about fields it never had: the notice names the command that opens it.
+#[test]
+fn a_connect_payload_opened_as_a_report_points_at_connect() {
+    let mut app = app();
+    app.update(Action::reply(
+        RequestId(1),
+        Delivery::FileRead {
+            opens: crate::app::OpenAs::Report,
+            path: "v2.json".into(),
+            text: Ok(crate::catalog::DEMO_CONNECT.to_owned()),
+        },
+    ));
+    assert!(app.stack.top().is_none(), "no composer opened");
+    let Some(Notice::Error(message)) = &app.notice else {
+        panic!("{:?}", app.notice);
+    };
+    assert!(message.contains("use `:connect v2.json`"), "{message}");
+}

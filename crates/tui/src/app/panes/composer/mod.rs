@@ -1,0 +1,285 @@
+//! One composer for every payload appdeck sends, as one editor serves many kinds: a JSON editor
+//! (with the kind's own fields or parts around it) checked as it is typed (on a background task
+//! when the text is large), `$EDITOR` on it, its draft saved as one types (`widgets::draft`),
+//! and the review of the exact request, the send and its answer (`widgets::send_flow`). What
+//! differs is the kind's ([`Kind`]: `panes/report`, `panes/connect`): its template, checks,
+//! operation, review header and draft subject. Its handling of actions is in `update.rs`.
+
+mod update;
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use ratatui_textarea::TextArea;
+use serde_json::Value;
+
+use crate::app::job::{Job, Progress, Work};
+use crate::app::keymap::{InputMode, KeyTable};
+use crate::app::pane::{Ctx, News, Outcome};
+use crate::app::widgets::draft::{DraftState, Restored};
+use crate::app::widgets::send_flow::Phase;
+use crate::app::{Action, Command, Delivery, DraftSubject, RequestId};
+use crate::store::SendKind;
+use crate::validate::{Finding, Severity};
+
+/// A composer of the kind `K`: what every kind has (the findings, the phase of the send, the
+/// draft, `$EDITOR`), the kind's own state reached through `Deref`.
+#[derive(Clone, Debug)]
+pub struct Composer<K: Kind> {
+    pub kind: K,
+    /// Whether the editor (or one of the kind's fields) has the keyboard.
+    pub editing: bool,
+    pub findings: Vec<K::Finding>,
+    /// The selected finding.
+    pub finding: usize,
+    /// The check running on a background task; an older one's result is dropped.
+    pub checking: Option<RequestId>,
+    /// The text changed while a background check ran: check again when it ends.
+    pub recheck: bool,
+    pub phase: Phase,
+    /// Lines the review is scrolled by.
+    pub review_scroll: usize,
+    /// The draft in the store: when to save, what was restored (the composer as it was, for `D`).
+    pub draft: DraftState<Composer<K>>,
+    /// The external editor running on the text.
+    pub editing_externally: Option<RequestId>,
+}
+
+/// A finding of a kind's checks, with where it points.
+pub trait Located {
+    fn finding(&self) -> &Finding;
+}
+
+/// The key tables of a kind's phases.
+pub struct PhaseKeys {
+    pub writing: &'static KeyTable,
+    pub review: &'static KeyTable,
+    pub sending: &'static KeyTable,
+    pub answer: &'static KeyTable,
+}
+
+/// What a kind of payload brings to the composer. The functions that take the whole composer
+/// are the kind's keys and answers; the others read or change the kind's own state.
+pub trait Kind: Clone + fmt::Debug + Sized + 'static {
+    type Finding: Located + Clone + fmt::Debug;
+    /// The checks of the text as typed, owned, to run here or on a background task.
+    type Check: Job<Output = Self::Checked>;
+    type Checked: Send + 'static;
+
+    /// The operation, and what the history and the messages call a send ("report").
+    const SEND: SendKind;
+    /// What the editor holds, in messages ("resource", "payload").
+    const TEXT: &'static str;
+    /// What `$EDITOR` edits, in messages ("report", "payload").
+    const EDITED: &'static str;
+    /// Texts of this size or more are checked on a background task.
+    const BACKGROUND_BYTES: usize;
+    /// The activity while a check runs.
+    const CHECKING: &'static str;
+    /// What `D` says once the restored draft is gone.
+    const DISCARDED: &'static str;
+    /// What `s` says while a check runs, when the review waits for it.
+    const REVIEW_WAITS: Option<&'static str>;
+    const KEYS: PhaseKeys;
+
+    fn editor(&self) -> &TextArea<'static>;
+    fn editor_mut(&mut self) -> &mut TextArea<'static>;
+    fn base_url(&self) -> &str;
+    /// The size the choice of a background check goes by.
+    fn check_size(&self) -> usize;
+    fn check_job(&self) -> Self::Check;
+    /// A check started on a background task: results it replaces are stale.
+    fn check_started(&mut self) {}
+    /// A check's results: the kind keeps its part, the findings come back.
+    fn checked(&mut self, checked: Self::Checked) -> Vec<Self::Finding>;
+    /// The cursor goes to the editor (after an undo, a jump).
+    fn focus_editor(&mut self);
+    /// The whole text `$EDITOR` gets.
+    fn external_text(&self) -> String;
+    /// The body to review, or why there is none.
+    fn body(&self) -> Result<Value, String>;
+    /// The draft as the store keeps it.
+    fn draft_text(&self) -> String;
+    /// Puts a stored draft's fields in place; a body this appdeck cannot read changes nothing.
+    fn restore(&mut self, body: &str) -> Result<(), String>;
+
+    /// The kind's keys while writing (moving between its parts, its own commands).
+    fn update_writing(c: &mut Composer<Self>, action: Action, cx: &mut Ctx) -> Outcome;
+    /// Keys the kind takes before anything else (a picker, a text that is not JSON), or the
+    /// action back.
+    fn intercept(
+        _c: &mut Composer<Self>,
+        action: Action,
+        _cx: &mut Ctx,
+    ) -> Result<Outcome, Action> {
+        Err(action)
+    }
+    /// A key while one of the kind's fields (not the editor) has the keyboard, or the action
+    /// back when the editor has it.
+    fn update_field(
+        _c: &mut Composer<Self>,
+        action: Action,
+        _cx: &mut Ctx,
+    ) -> Result<Vec<Command>, Action> {
+        Err(action)
+    }
+    /// The input mode while editing.
+    fn editing_mode(&self) -> InputMode {
+        InputMode::Editor
+    }
+    /// A key table of the kind's own for now (a picker, a text that is not JSON).
+    fn own_keys(_c: &Composer<Self>) -> Option<&'static KeyTable> {
+        None
+    }
+    /// The kind's own activity, before the checks'.
+    fn activity(_c: &Composer<Self>) -> Option<String> {
+        None
+    }
+    /// Where finding `i` points: the cursor goes there.
+    fn go_to(c: &mut Composer<Self>, i: usize);
+    /// What `$EDITOR` left, not the same as what went out.
+    fn edited(c: &mut Composer<Self>, text: String, cx: &mut Ctx) -> Vec<Command>;
+    /// What the first `Enter` of the review says when the send needs a second.
+    fn hold(c: &Composer<Self>) -> Option<String>;
+    /// The service accepted the send of `body`; `commands` record it.
+    fn accepted(
+        c: &mut Composer<Self>,
+        body: Value,
+        commands: Vec<Command>,
+        cx: &mut Ctx,
+    ) -> Outcome;
+    /// An answer to a request of the kind's own.
+    fn on_reply(_c: &mut Composer<Self>, _id: RequestId, _d: Delivery, _cx: &mut Ctx) -> Outcome {
+        Outcome::done()
+    }
+    fn on_broadcast(_c: &mut Composer<Self>, _news: &News, _cx: &mut Ctx) -> Vec<Command> {
+        Vec::new()
+    }
+}
+
+impl<K: Kind> Deref for Composer<K> {
+    type Target = K;
+
+    fn deref(&self) -> &K {
+        &self.kind
+    }
+}
+
+impl<K: Kind> DerefMut for Composer<K> {
+    fn deref_mut(&mut self) -> &mut K {
+        &mut self.kind
+    }
+}
+
+impl<K: Kind> Composer<K> {
+    /// A composer of `kind`, its draft kept under `subject`; nothing checked yet.
+    pub fn with(kind: K, subject: DraftSubject) -> Self {
+        Composer {
+            kind,
+            editing: false,
+            findings: Vec::new(),
+            finding: 0,
+            checking: None,
+            recheck: false,
+            phase: Phase::Editing,
+            review_scroll: 0,
+            draft: DraftState::new(subject),
+            editing_externally: None,
+        }
+    }
+
+    /// Findings that are errors (warnings are advice).
+    pub fn error_count(&self) -> usize {
+        let errors = |l: &&K::Finding| l.finding().severity == Severity::Error;
+        self.findings.iter().filter(errors).count()
+    }
+
+    /// Checks the text, here when it is small, else on a background task under the id `issue`
+    /// gives (at most one runs; a change meanwhile makes its result stale).
+    pub fn check(&mut self, issue: impl FnOnce() -> RequestId) -> Vec<Command> {
+        if self.kind.check_size() < K::BACKGROUND_BYTES {
+            self.recheck = false;
+            self.checking = None;
+            let findings = self.kind.check_job().run(&Progress::detached());
+            self.set_findings(findings);
+            return Vec::new();
+        }
+        if self.checking.is_some() {
+            self.recheck = true;
+            return Vec::new();
+        }
+        self.recheck = false;
+        self.kind.check_started();
+        let job = self.kind.check_job();
+        let id = issue();
+        self.checking = Some(id);
+        vec![Command::Run {
+            id,
+            job: Work::new(job),
+        }]
+    }
+
+    fn set_findings(&mut self, checked: K::Checked) {
+        self.findings = self.kind.checked(checked);
+        self.finding = self.finding.min(self.findings.len().saturating_sub(1));
+    }
+
+    /// The text changed: its draft is due for a save, and it is checked again.
+    pub fn changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.draft.touch(cx.now);
+        self.check(|| cx.ids.issue())
+    }
+
+    /// Asks for the stored draft of this subject, to restore it when it comes.
+    pub fn load_draft(&mut self, id: RequestId) -> Command {
+        self.draft.load(id)
+    }
+
+    /// The save of what is unsaved, now; nothing when everything is saved.
+    pub fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
+        let body = self.kind.draft_text();
+        self.draft.save(id, || body)
+    }
+
+    /// Puts a stored draft in place, keeping the composer as it was for `D`. A body this
+    /// appdeck cannot read is an error, and the composer stays as it was.
+    pub fn restore_draft(&mut self, body: &str, age: std::time::Duration) -> Result<(), String> {
+        let fresh = Box::new(self.clone());
+        self.kind.restore(body)?;
+        self.draft.restored = Some(Restored { age, fresh });
+        Ok(())
+    }
+
+    /// `D`: back to the composer as it opened, before the draft was restored. Returns whether
+    /// there was a restored draft to discard.
+    pub fn discard_draft(&mut self) -> bool {
+        let Some((fresh, draft)) = self.draft.discard() else {
+            return false;
+        };
+        *self = fresh;
+        self.draft = draft;
+        // `fresh` is the composer as it was when the draft came, with the check then in
+        // flight, long answered: waiting for it again would leave this one "checking…" for
+        // good. A check of the draft's text still running is not this text's; it is dropped.
+        self.checking = None;
+        self.recheck = false;
+        true
+    }
+
+    /// Selects the finding `step` away from the current one and moves the cursor where it points.
+    pub fn go_to_finding(&mut self, step: isize) {
+        if self.findings.is_empty() {
+            return;
+        }
+        let n = self.findings.len() as isize;
+        self.finding = (self.finding as isize + step).rem_euclid(n) as usize;
+        K::go_to(self, self.finding);
+    }
+
+    /// `e`: asks the runtime for the external editor on the text.
+    pub fn edit_externally(&mut self, id: RequestId) -> Command {
+        self.editing_externally = Some(id);
+        let text = self.kind.external_text();
+        Command::EditExternally { id, text }
+    }
+}
