@@ -412,5 +412,72 @@ fn jq_that_grows_without_end_is_stopped_at_its_memory_bound() {
         "{}",
         out.stderr
     );
-    assert!(!out.stderr.contains("memory allocation of"), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("memory allocation of"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Item 10: completion offers the names of now: `--type` the types appdeck knows, `--profile`
+/// the config file's profiles, and `api` the operations (the bash script asks `appdeck
+/// complete-names` at each TAB).
+#[test]
+fn bash_completion_offers_types_profiles_and_operations() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[profiles.staging]\nbase_url = \"http://127.0.0.1:9/api/v1\"\ntypes = [{:?}]\n\
+             [profiles.prod]\nbase_url = \"http://127.0.0.1:9/api/v1\"\n",
+            format!("{EXAMPLES}/connect.json")
+        ),
+    )
+    .unwrap();
+    let script = run(common::appdeck(dir.path()).args(["completions", "bash"]));
+    assert_eq!(script.code, 0);
+    assert!(
+        script
+            .stdout
+            .lines()
+            .filter(|l| l.trim_start().starts_with("opts="))
+            .all(|l| !l.contains("complete-names")),
+        "a hidden command is not offered"
+    );
+    std::fs::write(dir.path().join("appdeck.bash"), &script.stdout).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_appdeck")).parent().unwrap();
+    let complete = |line: &str| {
+        let probe = format!(
+            "source appdeck.bash; read -ra COMP_WORDS <<< '{line}'; COMP_WORDS+=(''); \
+             COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)); COMPREPLY=(); \
+             _appdeck appdeck '' \"${{COMP_WORDS[COMP_CWORD-1]}}\"; echo \"${{COMPREPLY[*]}}\""
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &probe])
+            .current_dir(dir.path())
+            .env_clear()
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env("HOME", dir.path())
+            .env("APPDECK_CONFIG", &config)
+            .env("APPDECK_PROFILE", "staging")
+            .output()
+            .expect("bash runs");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    let words =
+        |line: &str| -> Vec<String> { complete(line).split(' ').map(str::to_owned).collect() };
+    assert!(words("appdeck list --type").contains(&"repository".to_owned()));
+    assert!(words("appdeck list -t").contains(&"repository".to_owned()));
+    let mut profiles = words("appdeck list --profile");
+    profiles.sort();
+    assert_eq!(profiles, ["prod", "staging"]);
+    assert_eq!(
+        words("appdeck api"),
+        [
+            "resources.list",
+            "apps.operations.report",
+            "apps.version.connect"
+        ]
+    );
 }

@@ -275,6 +275,7 @@ impl Command {
             Command::Api(_) => "api",
             Command::Completions(_) => "completions",
             Command::Man => "man",
+            Command::CompleteNames(_) => "complete-names",
         }
     }
 
@@ -288,7 +289,11 @@ impl Command {
             Command::Types(_) => CATALOG_FLAGS,
             Command::Validate(_) => &["--types"],
             Command::Sandbox(_) => &["--token-file"],
-            Command::Diff(_) | Command::History(_) | Command::Completions(_) | Command::Man => &[],
+            Command::Diff(_)
+            | Command::History(_)
+            | Command::Completions(_)
+            | Command::Man
+            | Command::CompleteNames(_) => &[],
         }
     }
 
@@ -340,7 +345,11 @@ impl Command {
             }
             Command::Validate(args) => args.known_types.apply(&mut global),
             Command::Sandbox(args) => given(&mut global.token_file, &args.token_file),
-            Command::Diff(_) | Command::History(_) | Command::Completions(_) | Command::Man => {}
+            Command::Diff(_)
+            | Command::History(_)
+            | Command::Completions(_)
+            | Command::Man
+            | Command::CompleteNames(_) => {}
         }
         Ok(global)
     }
@@ -391,6 +400,26 @@ pub enum Command {
     /// Print the manual page (roff), generated from these commands and flags
     #[command(after_help = "Example:\n  appdeck man > ~/.local/share/man/man1/appdeck.1")]
     Man,
+    /// The names completion offers, one a line (the completion scripts call it)
+    #[command(name = "complete-names", hide = true)]
+    CompleteNames(CompleteNamesArgs),
+}
+
+/// What `complete-names` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NameKind {
+    /// The resource types appdeck knows (as `appdeck types` lists them)
+    Types,
+    /// The config file's profiles
+    Profiles,
+    /// The operations of the spec
+    Operations,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct CompleteNamesArgs {
+    #[arg(value_enum)]
+    pub kind: NameKind,
 }
 
 const REPORT_EXAMPLES: &str = "Examples:

@@ -184,6 +184,9 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             generate::completions(args.shell, &mut std::io::stdout().lock())
         }
         Command::Man => generate::man_page(&mut std::io::stdout().lock()),
+        Command::CompleteNames(args) => {
+            generate::names(args.kind, global, &mut std::io::stdout().lock())
+        }
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
         Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),
