@@ -361,3 +361,70 @@ fn a_terminal_shows_the_bar_and_ctrl_c_stops_with_every_send_recorded() {
         "every send made is recorded"
     );
 }
+
+/// Issue 35 item 1: `--each FIFO` opened the path twice: a writer let in by the first open lost
+/// what it wrote before the second, and the second waited for ever once that writer was gone.
+/// A writer that writes its lines and leaves at once, and one that pauses between lines, both
+/// get every line sent, numbered as written, exit 0.
+#[cfg(unix)]
+#[test]
+fn each_from_a_fifo_sends_every_line_whenever_the_writer_writes() {
+    use std::io::Write;
+    let sandbox = TestSandbox::demo();
+    for pause in [false, true] {
+        let fifo = common::mkfifo(&sandbox.path(&format!("each-{pause}.fifo")));
+        let tasks: Vec<String> = (1..=7).map(|i| format!("f-{pause}-{i}")).collect();
+        let lines: Vec<String> = tasks.iter().map(|t| report_line(t)).collect();
+        let writer_path = fifo.clone();
+        // Not joined: if appdeck never opens the FIFO the test fails by its time-out, not here.
+        std::thread::spawn(move || {
+            // Blocks until appdeck opens the FIFO to read.
+            let mut w = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&writer_path)
+                .unwrap();
+            w.write_all((lines[..5].join("\n") + "\n").as_bytes())
+                .unwrap();
+            if pause {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            w.write_all((lines[5..].join("\n") + "\n").as_bytes())
+                .unwrap();
+        });
+        let out = common::run_within(
+            sandbox
+                .appdeck()
+                .env("APPDECK_DATA_DIR", sandbox.path("data"))
+                .args(["report", "-o", "ndjson", "--each"])
+                .arg(&fifo),
+            std::time::Duration::from_secs(30),
+        )
+        .unwrap_or_else(|| panic!("report --each on a FIFO hangs (pause: {pause})"));
+        assert_eq!(out.code, 0, "{out:?}");
+        let got: Vec<(Value, Value)> = results(&out)
+            .iter()
+            .map(|r| (r["line"].clone(), r["task_id"].clone()))
+            .collect();
+        let want: Vec<(Value, Value)> = tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (json!(i + 1), json!(t)))
+            .collect();
+        assert_eq!(got, want, "{}", out.stderr);
+    }
+}
+
+/// Issue 35 item 9: `--each /dev/null` sends nothing and succeeds, as `cat /dev/null` would.
+#[test]
+fn each_from_dev_null_sends_nothing() {
+    let sandbox = TestSandbox::demo();
+    let out = common::run(
+        sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", sandbox.path("data"))
+            .args(["report", "--each", "/dev/null"]),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("0 sent"), "{}", out.stderr);
+}

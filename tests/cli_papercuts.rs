@@ -443,7 +443,7 @@ fn bash_completion_offers_files_only_where_files_go() {
             flag = trimmed.trim_end_matches(')');
         } else if trimmed.contains("compgen -f") && !trimmed.contains("compgen -f --") {
             assert!(
-                ["--config", "--token-file", "--types", "--each"].contains(&flag),
+                ["--config", "--token-file", "--types", "--each", "--input"].contains(&flag),
                 "{flag} offers files"
             );
         }

@@ -79,13 +79,19 @@ fn halt_is_an_error_after_the_lines_before_it_and_a_long_chain_runs() {
     let sandbox = sandbox_with(&awkward());
     let halt = ".id, (if .id == \"r2\" then halt else empty end)";
     let out = run(sandbox.appdeck().args(["list", "--jq", halt]));
-    assert_eq!(out.code, 2, "{}", out.stderr);
+    // Issue 35 item 2: an error on one resource is that resource's; the listing goes on.
+    assert_eq!(out.code, 5, "{}", out.stderr);
     assert!(
-        out.stderr.contains("halt(0) is not supported"),
+        out.stderr
+            .contains("line 2 (id r2): --jq: halt(0) is not supported"),
         "{}",
         out.stderr
     );
-    assert_eq!(out.lines(), ["r1", "r2"], "the lines before it are written");
+    assert_eq!(
+        out.lines(),
+        ["r1", "r2", "r3"],
+        "the lines before it are written"
+    );
 
     let ids: Vec<String> = (0..5000).map(|i| format!("\"x{i}\"")).collect();
     let long = format!(".id as $i | [{},\"r2\"] | any(. == $i)", ids.join(","));
@@ -510,6 +516,48 @@ fn max_items_stops_mid_page() {
     let out = list_against(&url, &["--max-items", "3"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(ids(&out), ["a", "b", "c"]);
+}
+
+/// Issue 35 item 9: `--max-items 800` at 100 a page sent a 9th request, for nothing.
+#[test]
+fn max_items_asks_for_no_page_past_the_one_that_brings_them() {
+    let (url, bodies) = scripted(vec![
+        page(&["a", "b"], Some("c2")),
+        page(&["c", "d"], Some("c3")),
+        page(&["e", "f"], None),
+    ]);
+    let out = list_against(&url, &["--max-items", "4"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(ids(&out), ["a", "b", "c", "d"]);
+    assert_eq!(bodies.lock().unwrap().len(), 2, "no third request");
+}
+
+/// Issue 35 item 9: the `resume with:` hint came before its error, named a cursor the server had
+/// just refused, and a csv resume wrote the header line again.
+#[test]
+fn the_resume_hint_follows_its_error_and_is_offered_only_when_it_can_help() {
+    let (url, _) = scripted(vec![
+        page(&["a", "b"], Some("c2")),
+        status("503 Service Unavailable", ""),
+    ]);
+    let args = ["list", "-o", "csv", "--all", "--retries", "0"];
+    let out = common::run_against(tempfile::tempdir().unwrap().path(), &url, &args);
+    assert_eq!(out.code, 1, "{out:?}");
+    let error = out.stderr.find("appdeck: HTTP 503").expect("the error");
+    let hint = out
+        .stderr
+        .find("appdeck: resume with: --from c2 --no-headers")
+        .unwrap_or_else(|| panic!("the hint: {}", out.stderr));
+    assert!(error < hint, "{}", out.stderr);
+
+    let (url, _) = scripted(vec![
+        page(&["a", "b"], Some("c2")),
+        status("400 Bad Request", ""),
+    ]);
+    let out = list_against(&url, &["--retries", "0"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("HTTP 400"), "{}", out.stderr);
+    assert!(!out.stderr.contains("resume with"), "{}", out.stderr);
 }
 
 #[test]

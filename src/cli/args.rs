@@ -275,6 +275,7 @@ impl Command {
             Command::Api(_) => "api",
             Command::Completions(_) => "completions",
             Command::Man => "man",
+            Command::CompleteNames(_) => "complete-names",
         }
     }
 
@@ -288,7 +289,11 @@ impl Command {
             Command::Types(_) => CATALOG_FLAGS,
             Command::Validate(_) => &["--types"],
             Command::Sandbox(_) => &["--token-file"],
-            Command::Diff(_) | Command::History(_) | Command::Completions(_) | Command::Man => &[],
+            Command::Diff(_)
+            | Command::History(_)
+            | Command::Completions(_)
+            | Command::Man
+            | Command::CompleteNames(_) => &[],
         }
     }
 
@@ -340,7 +345,11 @@ impl Command {
             }
             Command::Validate(args) => args.known_types.apply(&mut global),
             Command::Sandbox(args) => given(&mut global.token_file, &args.token_file),
-            Command::Diff(_) | Command::History(_) | Command::Completions(_) | Command::Man => {}
+            Command::Diff(_)
+            | Command::History(_)
+            | Command::Completions(_)
+            | Command::Man
+            | Command::CompleteNames(_) => {}
         }
         Ok(global)
     }
@@ -391,6 +400,26 @@ pub enum Command {
     /// Print the manual page (roff), generated from these commands and flags
     #[command(after_help = "Example:\n  appdeck man > ~/.local/share/man/man1/appdeck.1")]
     Man,
+    /// The names completion offers, one a line (the completion scripts call it)
+    #[command(name = "complete-names", hide = true)]
+    CompleteNames(CompleteNamesArgs),
+}
+
+/// What `complete-names` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NameKind {
+    /// The resource types appdeck knows (as `appdeck types` lists them)
+    Types,
+    /// The config file's profiles
+    Profiles,
+    /// The operations of the spec
+    Operations,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct CompleteNamesArgs {
+    #[arg(value_enum)]
+    pub kind: NameKind,
 }
 
 const REPORT_EXAMPLES: &str = "Examples:
@@ -408,7 +437,9 @@ skipped, refused or not answered.";
 const API_HELP: &str = "Examples:
   appdeck api resources.list '{\"limit\": 2}'
   appdeck api resources.list --jq '.resources[].id'
+  appdeck api resources.list -F limit=500 -f type=repository --paginate --jq '.resources[].id'
   appdeck api apps.operations.report @report.json
+  appdeck api apps.operations.report --input report.json -H 'X-Request-Id: 42'
   echo '{}' | appdeck api some.other.operation -
 
 The request is POST {base_url}/OPERATION with the profile's token; the body (default {}) must be
@@ -428,6 +459,23 @@ pub struct ApiArgs {
     /// The JSON body as text, @FILE to read it from a file, or - for stdin [default: {}]
     #[arg(value_name = "BODY|@FILE|-")]
     pub body: Option<String>,
+    /// Read the body from this file, or - for stdin (as BODY's @FILE)
+    #[arg(long, value_name = "FILE|-", conflicts_with = "body")]
+    pub input: Option<PathBuf>,
+    /// Add a string field to the body: KEY=VALUE, the value as text (repeatable)
+    #[arg(short = 'f', long = "raw-field", value_name = "KEY=VALUE")]
+    pub raw_fields: Vec<String>,
+    /// Add a field to the body: KEY=VALUE, where true, false, null and numbers are JSON, @FILE
+    /// is the file's text, and anything else a string (repeatable)
+    #[arg(short = 'F', long = "field", value_name = "KEY=VALUE")]
+    pub fields: Vec<String>,
+    /// Add a request header: 'NAME: VALUE' (repeatable; the token is the only Authorization)
+    #[arg(short = 'H', long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// Follow the answers' `next` cursor: post again with "next": CURSOR in the body until an
+    /// answer has none, printing each answer (--jq runs on each)
+    #[arg(long)]
+    pub paginate: bool,
     /// Run this jq expression (jaq) on the answer instead; a string result prints raw
     #[arg(long, value_name = "EXPR")]
     pub jq: Option<String>,
@@ -681,14 +729,19 @@ pub struct ListArgs {
     /// Ask for this many resources per page (the server may cap it)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: Option<u32>,
-    /// Output format: table, json, ndjson, csv or tsv
-    #[arg(long, short = 'o', value_enum, default_value_t = ListOutput::Table)]
-    pub output: ListOutput,
+    /// Output format: table, json, ndjson, csv or tsv [default: table; with --jq or --watch:
+    /// ndjson, the only one they write]
+    #[arg(long, short = 'o', value_enum)]
+    pub output: Option<ListOutput>,
     #[command(flatten)]
     pub connection: ConnectionArgs,
     /// Run this jq expression (jaq) on each resource instead; a string result prints raw
     #[arg(long, value_name = "EXPR", conflicts_with_all = ["columns", "no_headers"])]
     pub jq: Option<String>,
+    /// Run --jq once, on one array of every resource listed (as jq -s and gh's --jq see one
+    /// document); the listing is held in memory until its end
+    #[arg(long, requires = "jq", conflicts_with = "watch")]
+    pub slurp: bool,
     /// The table's, csv's or tsv's columns, by path: id,name,properties.stars
     #[arg(long, value_name = "PATHS")]
     pub columns: Option<String>,
@@ -705,7 +758,7 @@ pub struct ListArgs {
     #[arg(long, value_name = "COLUMN")]
     pub sort: Option<String>,
     /// Start from this cursor: the one a failed listing printed, to resume it
-    #[arg(long, value_name = "CURSOR")]
+    #[arg(long, value_name = "CURSOR", value_parser = parse_cursor)]
     pub from: Option<String>,
     /// Stop after this many resources
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -726,11 +779,33 @@ pub struct ListArgs {
         num_args = 0..=1,
         default_missing_value = "2",
         value_parser = parse_watch_interval,
-        conflicts_with_all = ["all", "pages", "from", "max_items", "columns", "no_headers", "output", "sort", "where_"]
+        conflicts_with_all = ["all", "pages", "from", "max_items", "columns", "no_headers", "sort", "where_"]
     )]
     pub watch: Option<Duration>,
     #[command(flatten)]
     pub trace: TraceArgs,
+}
+
+impl ListArgs {
+    /// The output format, `-o`'s or the table.
+    pub fn output(&self) -> ListOutput {
+        self.output.unwrap_or_default()
+    }
+
+    /// `-o` given with a flag whose output is NDJSON whatever it says (`--jq`, `--watch`): a
+    /// usage error unless it says ndjson, since a flag is never silently ignored.
+    pub fn refuse_output_beside(&self, flag: &str) -> Result<(), String> {
+        match self.output {
+            None | Some(ListOutput::Ndjson) => Ok(()),
+            Some(other) => Err(format!(
+                "{flag} writes one JSON value a line (ndjson); -o {} would be ignored, so it is \
+                 refused (leave -o out, or use -o ndjson)",
+                other
+                    .to_possible_value()
+                    .map_or_else(String::new, |v| v.get_name().to_owned())
+            )),
+        }
+    }
 }
 
 /// `--watch`'s interval: seconds above 0, at most a day.
@@ -1009,6 +1084,17 @@ fn parse_type_name(text: &str) -> Result<String, String> {
     Ok(text.to_owned())
 }
 
+/// A `--from` cursor: an empty one (a resume loop's unset variable) would list from the start
+/// and append the whole listing a second time.
+fn parse_cursor(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        return Err(
+            "a cursor must not be empty: leave --from out to list from the start".to_owned(),
+        );
+    }
+    Ok(text.to_owned())
+}
+
 /// A sandbox token: an empty one would make `Authorization: Bearer ` a valid login.
 pub(super) fn parse_token(text: &str) -> Result<String, String> {
     if text.trim().is_empty() {
@@ -1109,6 +1195,7 @@ fn after_help_with(config_file: &str, store: &str, log: &str) -> String {
   1  API or network error (the service refused, failed or did not answer in time)
   2  usage, configuration or validation error
   3  appdeck diff: a change breaks the old version's users
+  5  list --jq failed on some resources (each said on stderr, the others written)
 
 Configuration (flags beat the environment, which beats the profile):
   APPDECK_BASE_URL  the service's API root, ending in /api/v1
@@ -1267,6 +1354,7 @@ mod tests {
             &["appdeck", "sandbox", "--token", ""][..],
             &["appdeck", "list", "-t", ""],
             &["appdeck", "infer", "--type", " "],
+            &["appdeck", "list", "--from", ""],
         ] {
             let err = Cli::try_parse_from(args).unwrap_err();
             assert_eq!(err.exit_code(), 2, "{args:?}");

@@ -8,7 +8,8 @@ use clap::ValueHint;
 use clap_complete::Shell;
 
 use super::Failure;
-use super::args;
+use super::args::{self, GlobalArgs, NameKind};
+use crate::api::Operation;
 
 /// The commands whose argument is a file (or `-`): completion offers files there.
 const FILE_COMMANDS: [&str; 4] = ["report", "connect", "validate", "diff"];
@@ -19,12 +20,14 @@ pub fn completions(shell: Shell, out: &mut impl Write) -> Result<(), Failure> {
     let name = command.get_name().to_owned();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, name, &mut script);
-    if shell == Shell::Bash {
-        let text = String::from_utf8_lossy(&script);
-        out.write_all(bash_offers_files(&text, &FILE_COMMANDS).as_bytes())?;
-    } else {
-        out.write_all(&script)?;
-    }
+    let text = hide_complete_names(&String::from_utf8_lossy(&script));
+    let script = match shell {
+        Shell::Bash => bash_offers_names(&bash_offers_files(&text, &FILE_COMMANDS)),
+        Shell::Zsh => zsh_offers_names(&text),
+        Shell::Fish => fish_offers_names(&text),
+        _ => text,
+    };
+    out.write_all(script.as_bytes())?;
     out.flush()?;
     Ok(())
 }
@@ -79,6 +82,182 @@ fn bash_offers_files(script: &str, commands: &[&str]) -> String {
         out.push_str(replaced.as_deref().unwrap_or(line));
         out.push('\n');
     }
+    out
+}
+
+/// The names `appdeck complete-names KIND` prints: what a script asks for at each TAB, so that
+/// the types, profiles and operations offered are those of now.
+pub fn names(kind: NameKind, global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let names: Vec<String> = match kind {
+        NameKind::Types => {
+            let sources = super::types::sources(global, false)?;
+            crate::catalog::load(&sources)
+                .catalog
+                .types()
+                .iter()
+                .map(|t| t.name.clone())
+                .collect()
+        }
+        NameKind::Profiles => crate::config::load(&global.flags())?.profile_names,
+        NameKind::Operations => [
+            Operation::ResourcesList,
+            Operation::OperationsReport,
+            Operation::VersionConnect,
+        ]
+        .map(|o| o.path().to_owned())
+        .to_vec(),
+    };
+    for name in names {
+        // One a line, nothing a shell would take for more than a word.
+        if !name.is_empty() && !name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            writeln!(out, "{name}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// clap_complete offers hidden commands too: `complete-names` is the scripts' own, not a user's.
+fn hide_complete_names(script: &str) -> String {
+    let mut out = String::with_capacity(script.len());
+    for line in script.lines() {
+        let trimmed = line.trim_start();
+        if line.contains("-a \"complete-names\"") || trimmed.starts_with("'complete-names:") {
+            continue;
+        }
+        if trimmed.starts_with("opts=") {
+            out.push_str(&line.replace(" complete-names ", " "));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The command a script runs for the names of `kind`, its errors silenced.
+fn names_of(kind: &str) -> String {
+    format!("appdeck complete-names {kind} 2>/dev/null")
+}
+
+/// Which names a flag's value is: `--type` a type's, `--profile` a profile's.
+fn kind_of_flag(flag: &str) -> Option<&'static str> {
+    match flag {
+        "--type" | "-t" => Some("types"),
+        "--profile" => Some("profiles"),
+        _ => None,
+    }
+}
+
+/// bash: `--type`, `-t` and `--profile` offer the names of now, and `api`'s first word the
+/// operations (clap_complete offered nothing there).
+fn bash_offers_names(script: &str) -> String {
+    let mut out = String::with_capacity(script.len());
+    let mut lines = script.lines().peekable();
+    let mut in_api = false;
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim();
+        if let Some(block) = trimmed
+            .strip_prefix("appdeck__subcmd__")
+            .and_then(|b| b.strip_suffix(')'))
+        {
+            in_api = block == "api";
+        }
+        let indent = &line[..line.len() - line.trim_start().len()];
+        if in_api && trimmed.starts_with("if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]]") {
+            out.push_str(&format!(
+                "{indent}if [[ ${{cur}} != -* && ${{COMP_CWORD}} -eq 2 ]] ; then\n{indent}    \
+                 COMPREPLY=( $(compgen -W \"$({})\" -- \"${{cur}}\") )\n{indent}    return 0\n\
+                 {indent}fi\n",
+                names_of("operations")
+            ));
+        }
+        out.push_str(line);
+        out.push('\n');
+        let Some(kind) = trimmed.strip_suffix(')').and_then(kind_of_flag) else {
+            continue;
+        };
+        // The value's block: `COMPREPLY=("${cur}")`, then `compopt -o nospace` in an `if`.
+        if lines
+            .peek()
+            .is_some_and(|l| l.trim() == "COMPREPLY=(\"${cur}\")")
+        {
+            let value = lines.next().unwrap_or_default();
+            let indent = &value[..value.len() - value.trim_start().len()];
+            out.push_str(&format!(
+                "{indent}COMPREPLY=( $(compgen -W \"$({})\" -- \"${{cur}}\") )\n",
+                names_of(kind)
+            ));
+            if lines
+                .peek()
+                .is_some_and(|l| l.trim().starts_with("if [[ \"${BASH_VERSINFO[0]}\""))
+            {
+                // Names end where they end: no `nospace`.
+                lines.next();
+                lines.next();
+                lines.next();
+            }
+        }
+    }
+    out
+}
+
+/// zsh: `--type`, `-t` and `--profile` offer the names of now, and `api`'s operation the
+/// operations.
+fn zsh_offers_names(script: &str) -> String {
+    let mut out = String::with_capacity(script.len());
+    for line in script.lines() {
+        let trimmed = line.trim_start();
+        let kind = if trimmed.starts_with("'--type=[") || trimmed.starts_with("'-t+[") {
+            Some(("TYPE", "types"))
+        } else if trimmed.starts_with("'--profile=[") {
+            Some(("NAME", "profiles"))
+        } else if trimmed.starts_with("':operation -- ") {
+            Some(("", "operations"))
+        } else {
+            None
+        };
+        // A flag's spec ends `:VALUE:' \`, a positional's `:' \`: the action goes last.
+        let offered = kind.and_then(|(value, kind)| {
+            let value = match value {
+                "" => String::new(),
+                value => format!(":{value}"),
+            };
+            let start = line.strip_suffix(&format!("{value}:' \\"))?;
+            Some(format!(
+                "{start}{value}:{{compadd -- $({})}}' \\",
+                names_of(kind)
+            ))
+        });
+        out.push_str(offered.as_deref().unwrap_or(line));
+        out.push('\n');
+    }
+    out
+}
+
+/// fish: `--type`, `-t` and `--profile` offer the names of now, and `api` the operations.
+fn fish_offers_names(script: &str) -> String {
+    let mut out = String::with_capacity(script.len());
+    for line in script.lines() {
+        out.push_str(line);
+        let kind = if line.contains(" -l type ") {
+            Some("types")
+        } else if line.contains(" -l profile ") {
+            Some("profiles")
+        } else {
+            None
+        };
+        if let Some(kind) = kind
+            && line.ends_with(" -r -f")
+        {
+            out.push_str(&format!(" -a \"({})\"", names_of(kind)));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "complete -c appdeck -n \"__fish_appdeck_using_subcommand api\" -f -a \"({})\"\n",
+        names_of("operations")
+    ));
     out
 }
 

@@ -15,8 +15,9 @@ pub struct Input {
     pub text: String,
 }
 
-/// Reads `path`, or stdin when it is `-`. Unreadable, oversized and non-UTF-8 input, and
-/// anything but a regular file (a device, a FIFO), are usage errors.
+/// Reads `path`, or stdin when it is `-`: a regular file or a pipe (`<(…)`, a FIFO), a pipe for
+/// at most [`bounded_read::PIPE_PATIENCE`]. Unreadable, oversized, late and non-UTF-8 input,
+/// and anything else (a device, a directory), are usage errors.
 pub fn read(path: &Path) -> Result<Input, Failure> {
     read_capped(path, bounded_read::MAX_PAYLOAD_BYTES)
 }
@@ -27,7 +28,7 @@ fn read_capped(path: &Path, cap: u64) -> Result<Input, Failure> {
         let read = bounded_read::up_to(std::io::stdin().lock(), cap);
         (name, read)
     } else {
-        let read = bounded_read::file(path, cap).map(|(bytes, _)| bytes);
+        let read = bounded_read::file_or_pipe(path, cap, bounded_read::PIPE_PATIENCE);
         (path.display().to_string(), read)
     };
     let bytes = read.map_err(|e| match e.kind() {
@@ -37,6 +38,10 @@ fn read_capped(path: &Path, cap: u64) -> Result<Input, Failure> {
         )),
         ErrorKind::InvalidInput => Failure::Usage(format!(
             "cannot read {name}: {e} (give a JSON file, or - for stdin)"
+        )),
+        ErrorKind::TimedOut => Failure::Usage(format!(
+            "cannot read {name}: it did not end within {}s (is anything writing to it?)",
+            bounded_read::PIPE_PATIENCE.as_secs()
         )),
         _ => Failure::Usage(format!("cannot read {name}: {e}")),
     })?;

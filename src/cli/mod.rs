@@ -15,7 +15,7 @@ mod history;
 mod infer;
 mod input;
 mod keys;
-mod list;
+pub mod list;
 mod sandbox;
 mod send;
 pub mod shape;
@@ -148,9 +148,13 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             let width = table::output_width();
             // One lock for the whole listing, written in large blocks.
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            // `--jq` past its memory bound ends the command: what is buffered goes out first.
+            let kept = shape::memory::Kept::new(&mut out);
             // Not locked: the fetching task says its retries on stderr meanwhile.
             let mut err = std::io::stderr();
-            list::run(&client, &args, retries, width, &mut out, &mut err).await
+            let listed = list::run(&client, &args, retries, width, &mut out, &mut err).await;
+            drop(kept);
+            listed
         }
         Command::Report(args) => match (&args.each, &args.file) {
             (Some(lines), _) => each::run(global, &args, lines).await,
@@ -180,6 +184,9 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             generate::completions(args.shell, &mut std::io::stdout().lock())
         }
         Command::Man => generate::man_page(&mut std::io::stdout().lock()),
+        Command::CompleteNames(args) => {
+            generate::names(args.kind, global, &mut std::io::stdout().lock())
+        }
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
         Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
         Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),

@@ -10,11 +10,13 @@ use crate::api::PageItem;
 use crate::sanitize;
 use crate::text::{fit, short_time};
 
-/// Width used when the output is not a terminal and `COLUMNS` says nothing.
-pub const FALLBACK_WIDTH: usize = 100;
+/// The width when stdout is neither a terminal nor given `COLUMNS`: a pipe or a file, where a
+/// cut value is a lost one (`appdeck list | grep …`), so every value is written whole, as `gh`
+/// does.
+pub const UNBOUNDED: usize = usize::MAX;
 
 /// The terminal UI's list columns, in its order: the id is what every next step needs.
-const HEADERS: [&str; COLUMNS] = [
+pub const HEADERS: [&str; COLUMNS] = [
     "!",
     "TYPE",
     "NAME",
@@ -25,13 +27,13 @@ const HEADERS: [&str; COLUMNS] = [
 ];
 /// Below these a column stops shrinking: a row that still does not fit wraps, which beats
 /// columns too narrow to tell rows apart.
-const MIN_WIDTHS: [usize; COLUMNS] = [1, 4, 8, 4, 6, 6, 10];
+pub const MIN_WIDTHS: [usize; COLUMNS] = [1, 4, 8, 4, 6, 6, 10];
 const COLUMNS: usize = 7;
 const GAP: &str = "  ";
 /// A malformed item is shown by an excerpt of its JSON in the name column.
 const RAW_EXCERPT_CHARS: usize = 60;
 
-/// The width to fit: the terminal's when stdout is one, else `COLUMNS`, else [`FALLBACK_WIDTH`].
+/// The width to fit: the terminal's when stdout is one, else `COLUMNS`, else [`UNBOUNDED`].
 pub fn width_from(tty_columns: Option<u16>, columns_env: Option<&str>) -> usize {
     tty_columns
         .map(usize::from)
@@ -41,7 +43,7 @@ pub fn width_from(tty_columns: Option<u16>, columns_env: Option<&str>) -> usize 
                 .and_then(|c| c.trim().parse::<usize>().ok())
                 .filter(|w| *w > 0)
         })
-        .unwrap_or(FALLBACK_WIDTH)
+        .unwrap_or(UNBOUNDED)
 }
 
 /// [`width_from`] for this process's stdout.
@@ -111,36 +113,6 @@ fn safe(text: &str) -> String {
     sanitize::line(text).into_owned()
 }
 
-/// Column widths, chosen once from the first page so that later pages line up with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    widths: [usize; COLUMNS],
-}
-
-impl Layout {
-    /// Fits the columns to `width`: each as wide as its widest cell, then the widest columns give
-    /// way first until the row fits or every column is at its minimum.
-    pub fn fit(rows: &[Row], width: usize) -> Layout {
-        let cells: Vec<&[String]> = rows.iter().map(|r| r.cells.as_slice()).collect();
-        let fitted = fit_widths(&HEADERS, &MIN_WIDTHS, &cells, width);
-        let mut widths = [0; COLUMNS];
-        widths.copy_from_slice(&fitted);
-        Layout { widths }
-    }
-
-    pub fn header(&self) -> String {
-        self.line(&HEADERS.map(str::to_owned))
-    }
-
-    pub fn row(&self, row: &Row) -> String {
-        self.line(&row.cells)
-    }
-
-    fn line(&self, cells: &[String; COLUMNS]) -> String {
-        join_cells(&self.widths, cells)
-    }
-}
-
 /// Fits columns to `width`, for any table of text cells (the list's, the history's): each as
 /// wide as its widest cell or header, then the widest columns give way first until the row fits
 /// or every column is at its minimum. `headers`, `min_widths` and every row have one entry per
@@ -151,21 +123,41 @@ pub fn fit_widths(
     rows: &[&[String]],
     width: usize,
 ) -> Vec<usize> {
-    let columns = headers.len();
+    let mut natural: Vec<usize> = headers.iter().map(|h| h.width()).collect();
+    for row in rows {
+        widen(&mut natural, row);
+    }
+    fit_natural(&natural, min_widths, width)
+}
+
+/// Widens `natural` (each column's widest cell so far) to hold `row`'s cells; whether it grew.
+pub fn widen(natural: &mut [usize], row: &[String]) -> bool {
+    let mut grew = false;
+    for (widest, cell) in natural.iter_mut().zip(row) {
+        // Most cells are ASCII: their width is their length, and no wider than it.
+        if cell.len() <= *widest {
+            continue;
+        }
+        let width = cell.width();
+        if width > *widest {
+            *widest = width;
+            grew = true;
+        }
+    }
+    grew
+}
+
+/// [`fit_widths`] from each column's widest cell (headers included).
+pub fn fit_natural(natural: &[usize], min_widths: &[usize], width: usize) -> Vec<usize> {
+    let columns = natural.len();
     let room = width.saturating_sub(GAP.len() * columns.saturating_sub(1));
-    let natural: Vec<usize> = (0..columns)
-        .map(|i| {
-            let widest = rows.iter().map(|r| r[i].width()).max().unwrap_or(0);
-            widest.max(headers[i].width())
-        })
-        .collect();
     // A column narrower than its minimum keeps its own width.
     let min: Vec<usize> = natural
         .iter()
         .zip(min_widths)
         .map(|(n, m)| *n.min(m))
         .collect();
-    crate::text::fit_columns(&natural, &min, room)
+    crate::text::fit_columns(natural, &min, room)
 }
 
 /// One line of a table: each cell cut to its column's width (with `…`) and padded, columns
@@ -199,12 +191,34 @@ mod tests {
         PageItem::from_value(value)
     }
 
+    /// The list's columns fitted to rows, as `list` fits them.
+    struct Layout {
+        widths: Vec<usize>,
+    }
+
+    impl Layout {
+        fn fit(rows: &[Row], width: usize) -> Layout {
+            let cells: Vec<&[String]> = rows.iter().map(|r| r.cells.as_slice()).collect();
+            Layout {
+                widths: fit_widths(&HEADERS, &MIN_WIDTHS, &cells, width),
+            }
+        }
+
+        fn header(&self) -> String {
+            join_cells(&self.widths, &HEADERS.map(str::to_owned))
+        }
+
+        fn row(&self, row: &Row) -> String {
+            join_cells(&self.widths, &row.cells)
+        }
+    }
+
     #[test]
     fn width_prefers_the_terminal_then_columns_then_a_default() {
         assert_eq!(width_from(Some(120), Some("80")), 120);
         assert_eq!(width_from(None, Some(" 80 ")), 80);
-        assert_eq!(width_from(None, Some("wide")), FALLBACK_WIDTH);
-        assert_eq!(width_from(Some(0), None), FALLBACK_WIDTH);
+        assert_eq!(width_from(None, Some("wide")), UNBOUNDED);
+        assert_eq!(width_from(Some(0), None), UNBOUNDED);
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub fn run(
 
 /// `--types` files, then the profile's; the connects recorded for the configured base URL; the
 /// demo under `--demo` (which ignores the configuration, as the demo TUI does).
-fn sources(global: &GlobalArgs, demo: bool) -> Result<catalog::Sources, Failure> {
+pub(super) fn sources(global: &GlobalArgs, demo: bool) -> Result<catalog::Sources, Failure> {
     let mut sources = catalog::Sources {
         files: global.types.clone(),
         demo,

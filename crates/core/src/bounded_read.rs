@@ -8,6 +8,7 @@
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use crate::api::error::describe_bytes;
 
@@ -43,6 +44,117 @@ pub fn up_to(source: impl Read, cap: u64) -> io::Result<Vec<u8>> {
         ));
     }
     Ok(bytes)
+}
+
+/// How long a payload named as a pipe (`validate <(…)`, `api @FIFO`) may take to arrive whole.
+pub const PIPE_PATIENCE: Duration = Duration::from_secs(60);
+
+/// Reads the payload a user named at `path`: a regular file, or a pipe (a FIFO, or the
+/// `/dev/fd/N` of a shell's process substitution `<(…)`), as kubectl, gh and jq do. Never more
+/// than `cap` bytes (`FileTooLarge`), and a pipe never longer than `patience` (`TimedOut`): a
+/// FIFO nobody writes to, or a writer that never ends, is said instead of waited for. Anything
+/// else (a directory, a device, a socket) is refused unread (`InvalidInput`).
+pub fn file_or_pipe(path: &Path, cap: u64, patience: Duration) -> io::Result<Vec<u8>> {
+    let file = open_without_blocking(path)?;
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        return up_to(file, cap);
+    }
+    if is_fifo(&meta) {
+        return up_to(Pipe::new(file, Some(patience)), cap);
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {}, not a file or a pipe", kind_of(&meta)),
+    ))
+}
+
+/// Whether `meta` is a pipe's (a FIFO, or an unnamed pipe reached through `/dev/fd/N`).
+pub fn is_fifo(meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+/// A pipe opened once, without blocking ([`open_without_blocking`]), read through that same
+/// descriptor: opening it a second time to read loses what a writer let in by the first open
+/// wrote before the second, and waits for ever once that writer is gone. Each read waits (poll)
+/// until bytes are there or the writers are gone; a FIFO no writer has opened yet is waited for,
+/// not taken for an empty one (Linux reports the end only after a writer came and went).
+pub struct Pipe {
+    file: File,
+    /// When a read stops waiting (`TimedOut`); `None`: it never does.
+    deadline: Option<Instant>,
+}
+
+impl Pipe {
+    /// Reads `file`, a pipe opened with `O_NONBLOCK`, giving up `patience` from now.
+    pub fn new(file: File, patience: Option<Duration>) -> Pipe {
+        Pipe {
+            file,
+            deadline: patience.map(|p| Instant::now() + p),
+        }
+    }
+
+    /// Waits until a read has something to say: bytes, or the end.
+    #[cfg(unix)]
+    fn wait(&self) -> io::Result<()> {
+        use std::os::fd::AsRawFd;
+        loop {
+            let timeout = match self.deadline {
+                None => -1,
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            "the pipe did not end in time (is anything writing to it?)",
+                        ));
+                    }
+                    i32::try_from(left.as_millis().max(1)).unwrap_or(i32::MAX)
+                }
+            };
+            let mut fd = libc::pollfd {
+                fd: self.file.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for the length given.
+            let ready = unsafe { libc::poll(&mut fd, 1, timeout) };
+            if ready > 0 {
+                return Ok(());
+            }
+            if ready < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() != io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn wait(&self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Read for Pipe {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            self.wait()?;
+            match self.file.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+                other => return other,
+            }
+        }
+    }
 }
 
 /// Opening a FIFO for reading waits for a writer; `O_NONBLOCK` makes it return at once, so that
@@ -124,6 +236,39 @@ mod tests {
             .expect("a FIFO is refused without waiting for a writer")
             .unwrap_err();
         assert!(error.to_string().contains("FIFO"), "{error}");
+    }
+
+    /// Issue 35 item 7: a pipe a user names is read (a writer that comes after the open, then
+    /// pauses, loses nothing), and one nobody writes to is given up on after its patience.
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_read_whole_and_a_silent_one_within_its_patience() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let writer_path = path.clone();
+        let writer = std::thread::spawn(move || {
+            let mut w = OpenOptions::new().write(true).open(&writer_path).unwrap();
+            w.write_all(b"{\"a\":").unwrap();
+            std::thread::sleep(Duration::from_millis(100));
+            w.write_all(b"1}").unwrap();
+        });
+        let read = file_or_pipe(&path, 100, Duration::from_secs(20)).unwrap();
+        writer.join().unwrap();
+        assert_eq!(read, b"{\"a\":1}");
+
+        let started = Instant::now();
+        let error = file_or_pipe(&path, 100, Duration::from_millis(300)).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut, "{error}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+
+        let error = file_or_pipe(Path::new("/dev/zero"), 10, PIPE_PATIENCE).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{error}");
     }
 
     #[cfg(unix)]

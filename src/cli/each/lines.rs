@@ -4,12 +4,12 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tokio::sync::mpsc;
 
 use crate::api::error::describe_bytes;
-use crate::bounded_read::MAX_PAYLOAD_BYTES;
+use crate::bounded_read::{MAX_PAYLOAD_BYTES, Pipe};
 use crate::cli::Failure;
 
 /// Where the lines come from.
@@ -24,8 +24,11 @@ pub struct Source {
 enum What {
     Stdin,
     File(File),
-    /// Opened on the reading thread: opening a FIFO waits for its writer.
-    Fifo(PathBuf),
+    /// A pipe (a FIFO, `<(…)`), opened once without blocking and read through that descriptor:
+    /// a second open lost what a writer let in by the first had written, and waited for ever.
+    Pipe(File),
+    /// `/dev/null`: no lines.
+    Nothing,
 }
 
 /// One line that is not blank.
@@ -47,8 +50,9 @@ pub enum Next {
     Failed(String),
 }
 
-/// Opens `path` (`-` for stdin). A regular file or a pipe is read; a directory, a device or a
-/// socket is a usage error (a device such as `/dev/zero` would never end).
+/// Opens `path` (`-` for stdin). A regular file or a pipe is read, `/dev/null` gives no lines;
+/// a directory, another device or a socket is a usage error (a device such as `/dev/zero` would
+/// never end).
 pub fn open(path: &Path) -> Result<Source, Failure> {
     if path == Path::new("-") {
         return Ok(Source {
@@ -61,10 +65,13 @@ pub fn open(path: &Path) -> Result<Source, Failure> {
     let cannot = |e: std::io::Error| Failure::Usage(format!("cannot read {name}: {e}"));
     let file = crate::bounded_read::open_without_blocking(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
+    let size = meta.is_file().then_some(meta.len());
     let what = if meta.is_file() {
         What::File(file)
-    } else if is_fifo(&meta) {
-        What::Fifo(path.to_owned())
+    } else if crate::bounded_read::is_fifo(&meta) {
+        What::Pipe(file)
+    } else if is_dev_null(&meta) {
+        What::Nothing
     } else {
         return Err(Failure::Usage(format!(
             "cannot read {name}: it is {}, not a file of lines (give an NDJSON file, or - for \
@@ -72,21 +79,22 @@ pub fn open(path: &Path) -> Result<Source, Failure> {
             crate::bounded_read::kind_of(&meta)
         )));
     };
-    Ok(Source {
-        size: meta.is_file().then_some(meta.len()),
-        name,
-        what,
-    })
+    Ok(Source { size, name, what })
 }
 
-#[cfg(unix)]
-fn is_fifo(meta: &std::fs::Metadata) -> bool {
-    std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type())
-}
-
-#[cfg(not(unix))]
-fn is_fifo(_: &std::fs::Metadata) -> bool {
-    false
+/// Whether `meta` is `/dev/null`'s (under whatever name: `/dev/stdin` redirected from it).
+fn is_dev_null(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/dev/null")
+            .is_ok_and(|null| null.rdev() == meta.rdev() && null.dev() == meta.dev())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
 }
 
 /// Starts reading `source` on its own thread; the channel holds `ahead` lines at most and closes
@@ -99,13 +107,9 @@ pub fn spawn(source: Source, ahead: usize) -> mpsc::Receiver<Next> {
             What::Stdin => Box::new(std::io::stdin()),
             // O_NONBLOCK changes nothing for a regular file.
             What::File(file) => Box::new(file),
-            What::Fifo(path) => match File::open(&path) {
-                Ok(file) => Box::new(file),
-                Err(e) => {
-                    let _ = tx.blocking_send(Next::Failed(format!("cannot read {name}: {e}")));
-                    return;
-                }
-            },
+            // A stream of reports may pause for as long as its writer likes.
+            What::Pipe(file) => Box::new(Pipe::new(file, None)),
+            What::Nothing => return,
         };
         let mut lines = Lines::new(BufReader::with_capacity(1 << 16, reader), MAX_PAYLOAD_BYTES);
         loop {

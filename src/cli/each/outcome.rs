@@ -94,10 +94,17 @@ impl Outcome {
     /// Service Unavailable: busy`), and then the status is not said twice.
     pub fn to_text(&self) -> String {
         let mut text = format!("line {}:", self.line);
-        if let Some(task_id) = &self.task_id {
-            text.push(' ');
-            text.push_str(&shown(task_id));
-            text.push(':');
+        match &self.task_id {
+            None => {}
+            // `line 7: : not sent` read as a line with nothing to say.
+            Some(Value::String(task_id)) if task_id.trim().is_empty() => {
+                text.push_str(&format!(" task_id {task_id:?}:"));
+            }
+            Some(task_id) => {
+                text.push(' ');
+                text.push_str(&shown(task_id));
+                text.push(':');
+            }
         }
         let error = self.error.as_deref().map(sanitize::line);
         let answered = match (self.verdict, self.http_status) {
@@ -264,6 +271,12 @@ mod tests {
         let mut skipped = outcome(Verdict::Skipped, None, None);
         skipped.error = Some("invalid\nhere".into());
         assert_eq!(skipped.to_text(), "line 7: t␛[2J: not sent: invalid␊here");
+        // Issue 35 item 9: an empty task_id is named, not a blank between two colons.
+        skipped.task_id = Some(json!(""));
+        assert_eq!(
+            skipped.to_text(),
+            "line 7: task_id \"\": not sent: invalid␊here"
+        );
         let mut lost = outcome(Verdict::Failed, None, None);
         lost.task_id = None;
         lost.error = Some("cannot connect".into());

@@ -18,13 +18,20 @@ pub enum Fetched {
     },
 }
 
-/// Starts fetching `pager`'s pages, at most `max_pages` of them; the channel closes at the end.
-/// Dropping the receiver stops the task at its next page.
-pub fn ahead(client: Client, mut pager: Pager, max_pages: Option<u32>) -> mpsc::Receiver<Fetched> {
+/// Starts fetching `pager`'s pages, at most `max_pages` of them and none after the page that
+/// brings `max_items` (`--max-items 800` at 100 a page asked for a 9th); the channel closes at
+/// the end. Dropping the receiver stops the task at its next page.
+pub fn ahead(
+    client: Client,
+    mut pager: Pager,
+    max_pages: Option<u32>,
+    max_items: Option<u64>,
+) -> mpsc::Receiver<Fetched> {
     let (tx, rx) = mpsc::channel(1);
     tokio::spawn(async move {
         let mut fetched = 0u32;
-        while max_pages.is_none_or(|max| fetched < max) {
+        let mut items = 0u64;
+        while max_pages.is_none_or(|max| fetched < max) && max_items.is_none_or(|max| items < max) {
             let fault_pending = pager.fault_pending();
             let cursor = pager.cursor().map(str::to_owned);
             let Some(result) = pager.next_raw_page(&client).await else {
@@ -32,7 +39,10 @@ pub fn ahead(client: Client, mut pager: Pager, max_pages: Option<u32>) -> mpsc::
             };
             fetched += 1;
             let message = match result {
-                Ok(page) => Fetched::Page(page),
+                Ok(page) => {
+                    items += page.len() as u64;
+                    Fetched::Page(page)
+                }
                 Err(error) => Fetched::Failed {
                     error,
                     resume: if fault_pending { None } else { cursor },

@@ -13,7 +13,7 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use super::Failure;
-use super::args::ListArgs;
+use super::args::{ListArgs, ListOutput};
 use crate::api::retry::{RetryNotice, RetryPolicy};
 use crate::api::{ApiError, Client, Pager};
 use fetch::Fetched;
@@ -53,7 +53,7 @@ pub async fn run(
     let pager = Pager::new(args.resource_type.clone(), args.limit)
         .starting_at(args.from.clone())
         .retrying(retry);
-    let mut pages = fetch::ahead(client, pager, max_pages);
+    let mut pages = fetch::ahead(client, pager, max_pages, args.max_items);
     let mut left = args.max_items;
     let mut fetched = 0u32;
     let mut more = false;
@@ -77,7 +77,7 @@ pub async fn run(
                 }
                 let kept = page.len();
                 if let Some(page) = query.pass(page) {
-                    sink.page(&page, out)?;
+                    sink.page(&page, out, err)?;
                 }
                 progress.page(kept, fetched);
                 let capped = left == Some(0) || max_pages.is_some_and(|max| fetched >= max);
@@ -93,26 +93,64 @@ pub async fn run(
     };
     progress.clear();
     if let Some(sorted) = query.sorted() {
-        sink.page(&sorted, out)?;
+        sink.page(&sorted, out, err)?;
     }
     sink.finish(&outcome, more, args.resource_type.as_deref(), out, err)?;
-    if let (Err(_), Some(cursor)) = (&outcome, resume) {
-        // Every row before the failed page is written: resuming there repeats none.
+    if let Err(error) = outcome {
+        let Some(cursor) = resume.filter(|_| worth_resuming(&error)) else {
+            return Err(Failure::Api(error));
+        };
+        // The error first, then what to do about it.
+        let _ = Failure::Api(error).report();
+        // Every row before the failed page is written: resuming there repeats none (nor the
+        // header line of a table, csv or tsv, with --no-headers).
+        let headers = match args.output() {
+            ListOutput::Table | ListOutput::Csv | ListOutput::Tsv
+                if !args.no_headers && args.jq.is_none() =>
+            {
+                " --no-headers"
+            }
+            _ => "",
+        };
         writeln!(
             err,
-            "appdeck: resume with: --from {}",
+            "appdeck: resume with: --from {}{headers}",
             crate::sanitize::line(&cursor)
         )?;
+        return Err(Failure::Reported(1));
     }
-    outcome.map_err(Failure::Api)?;
-    match query.failure_note() {
-        // As jq over inputs it fails on: the others are written, the status says some were not.
-        Some(note) => {
-            writeln!(err, "{note}")?;
-            Err(Failure::Reported(5))
+    let where_failed = query.failure_note();
+    if let Some(note) = &where_failed {
+        writeln!(err, "{note}")?;
+    }
+    match (sink.jq_failed(), where_failed) {
+        (0, None) => Ok(()),
+        // As jq over its inputs: the failures are said; the status says there were some.
+        _ => Err(Failure::Reported(JQ_FAILED)),
+    }
+}
+
+/// The exit status when `--jq` failed on some item but the listing went on (jq's own for an
+/// error while running: 2 is a usage error here).
+pub const JQ_FAILED: u8 = 5;
+
+/// Whether the page that failed may be asked for again: not when the service refused the
+/// request itself (a 4xx but 408 and 429: the cursor it was given, say), which a resume would
+/// only send again.
+fn worth_resuming(error: &ApiError) -> bool {
+    !matches!(
+        error,
+        ApiError::Http {
+            status: 400..=499,
+            ..
         }
-        None => Ok(()),
-    }
+    ) || matches!(
+        error,
+        ApiError::Http {
+            status: 408 | 429,
+            ..
+        }
+    )
 }
 
 /// Says on stderr what failed and when the retry comes.

@@ -4,16 +4,17 @@
 
 use std::io::Write;
 
+use super::changes::Identity;
 use crate::api::{ApiError, PageItem, RawPage};
 use crate::cli::Failure;
 use crate::cli::args::{ListArgs, ListOutput};
 use crate::cli::shape::columns::{self, ColumnPath};
 use crate::cli::shape::delimited::{Delimiter, Records};
-use crate::cli::shape::jq::Jq;
-use crate::cli::shape::jq_failure;
-use crate::cli::table::{Layout, Row, fit_widths, join_cells};
+use crate::cli::shape::jq::{Jq, JqError};
+use crate::cli::table::{self, Row, join_cells};
 use crate::out::items::RawItems;
 use crate::sanitize;
+use unicode_width::UnicodeWidthStr;
 
 /// Notes about marked rows kept for the footer; beyond this only a count is kept.
 const MAX_NOTES: usize = 20;
@@ -24,7 +25,7 @@ pub enum Sink {
     Raw(RawItems),
     Table(TableState),
     /// `--jq`: the expression's results for each item.
-    Jq(Box<Jq>),
+    Jq(JqState),
     /// csv or tsv: the header once (unless `--no-headers`), then a record per item.
     Delimited {
         records: Records,
@@ -33,21 +34,89 @@ pub enum Sink {
     },
 }
 
+/// `--jq` over each item, as jq runs over its inputs: an item the expression fails on is said
+/// on stderr (its line and id) and the listing goes on; the exit status says it at the end.
+pub struct JqState {
+    jq: Box<Jq>,
+    /// `--slurp`: the items so far, as the text of one JSON array not yet closed.
+    slurped: Option<Vec<u8>>,
+    /// Items given to the expression so far (an item's line in `-o ndjson`).
+    items: u64,
+    /// Items the expression failed on.
+    pub failed: u64,
+}
+
+impl JqState {
+    /// `--slurp` at the end: the expression over the array of every item.
+    fn slurp(
+        &mut self,
+        mut array: Vec<u8>,
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> std::io::Result<()> {
+        if array.is_empty() {
+            array.push(b'[');
+        }
+        array.push(b']');
+        match self.jq.run(&array, out) {
+            Ok(()) => Ok(()),
+            Err(JqError::Output(e)) => Err(e),
+            Err(error) => {
+                self.failed += 1;
+                out.flush()?;
+                writeln!(err, "appdeck: {}", sanitize::line(&error.to_string()))
+            }
+        }
+    }
+
+    fn item(
+        &mut self,
+        item: &[u8],
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> Result<(), Failure> {
+        self.items += 1;
+        if let Some(array) = &mut self.slurped {
+            array.push(if self.items == 1 { b'[' } else { b',' });
+            array.extend_from_slice(item);
+            return Ok(());
+        }
+        match self.jq.run(item, out) {
+            Ok(()) => Ok(()),
+            Err(JqError::Output(e)) => Err(Failure::Output(e)),
+            Err(error) => {
+                self.failed += 1;
+                let id = match Identity::of(item) {
+                    Identity::Named { id, .. } => format!(" (id {})", sanitize::line(&id)),
+                    Identity::Anonymous(_) => String::new(),
+                };
+                // What came before the failure is on stdout: it goes out first.
+                out.flush()?;
+                writeln!(
+                    err,
+                    "appdeck: line {}{id}: {}",
+                    self.items,
+                    sanitize::line(&error.to_string())
+                )?;
+                Ok(())
+            }
+        }
+    }
+}
+
 pub struct TableState {
     width: usize,
     /// The columns of `--columns`, instead of the fixed ones.
     columns: Option<Vec<ColumnPath>>,
     headers: bool,
-    layout: Option<TableLayout>,
+    /// Each column's widest cell so far, its header's included.
+    natural: Vec<usize>,
+    /// The widths the rows are written at: fitted on the first page, fitted again when a later
+    /// page has a wider cell (an id from `res_100` on is never cut while there is room).
+    widths: Option<Vec<usize>>,
     rows: usize,
     marked: usize,
     notes: Vec<String>,
-}
-
-/// Column widths, fitted on the first page.
-enum TableLayout {
-    Fixed(Layout),
-    Chosen(Vec<usize>),
 }
 
 impl Sink {
@@ -58,23 +127,36 @@ impl Sink {
             .map(columns::parse)
             .transpose()
             .map_err(Failure::Usage)?;
-        if let Some(expr) = &args.jq {
-            return Ok(Sink::Jq(Box::new(
-                Jq::compile(expr, terminal).map_err(Failure::Usage)?,
-            )));
+        if args.jq.is_some() {
+            args.refuse_output_beside("--jq").map_err(Failure::Usage)?;
         }
-        if chosen.is_some() && matches!(args.output, ListOutput::Json | ListOutput::Ndjson) {
+        if args.no_headers && matches!(args.output(), ListOutput::Json | ListOutput::Ndjson) {
+            return Err(Failure::Usage(
+                "--no-headers leaves out the header line of table, csv and tsv; json and ndjson \
+                 have none"
+                    .to_owned(),
+            ));
+        }
+        if let Some(expr) = &args.jq {
+            return Ok(Sink::Jq(JqState {
+                jq: Box::new(Jq::compile(expr, terminal).map_err(Failure::Usage)?),
+                slurped: args.slurp.then(Vec::new),
+                items: 0,
+                failed: 0,
+            }));
+        }
+        if chosen.is_some() && matches!(args.output(), ListOutput::Json | ListOutput::Ndjson) {
             return Err(Failure::Usage(
                 "--columns chooses the columns of table, csv and tsv; json and ndjson give each \
                  resource whole (use --jq to pick fields)"
                     .to_owned(),
             ));
         }
-        Ok(match args.output {
+        Ok(match args.output() {
             ListOutput::Ndjson => Sink::Raw(RawItems::ndjson()),
             ListOutput::Json => Sink::Raw(RawItems::json()),
             ListOutput::Csv | ListOutput::Tsv => {
-                let delimiter = if args.output == ListOutput::Csv {
+                let delimiter = if args.output() == ListOutput::Csv {
                     Delimiter::Comma
                 } else {
                     Delimiter::Tab
@@ -93,7 +175,8 @@ impl Sink {
                 width,
                 columns: chosen,
                 headers: !args.no_headers,
-                layout: None,
+                natural: Vec::new(),
+                widths: None,
                 rows: 0,
                 marked: 0,
                 notes: Vec::new(),
@@ -101,8 +184,14 @@ impl Sink {
         })
     }
 
-    /// Writes one page and flushes, so a reader downstream sees it at once.
-    pub fn page(&mut self, page: &RawPage, out: &mut impl Write) -> Result<(), Failure> {
+    /// Writes one page and flushes, so a reader downstream sees it at once. `err` hears of an
+    /// item `--jq` fails on.
+    pub fn page(
+        &mut self,
+        page: &RawPage,
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> Result<(), Failure> {
         match self {
             Sink::Raw(items) => {
                 for item in page.raw_items() {
@@ -112,7 +201,7 @@ impl Sink {
             Sink::Table(table) => table.page(&page.items(), out)?,
             Sink::Jq(jq) => {
                 for item in page.raw_items() {
-                    jq.run(item, out).map_err(jq_failure)?;
+                    jq.item(item, out, err)?;
                 }
             }
             Sink::Delimited {
@@ -134,6 +223,14 @@ impl Sink {
         Ok(out.flush()?)
     }
 
+    /// How many items `--jq` failed on.
+    pub fn jq_failed(&self) -> u64 {
+        match self {
+            Sink::Jq(jq) => jq.failed,
+            _ => 0,
+        }
+    }
+
     /// Closes the output. After an error a JSON array is left open on purpose: a truncated listing
     /// must not parse as a complete one.
     pub fn finish(
@@ -145,7 +242,25 @@ impl Sink {
         err: &mut impl Write,
     ) -> std::io::Result<()> {
         match self {
-            Sink::Jq(_) | Sink::Delimited { .. } => {}
+            Sink::Delimited { .. } => {}
+            Sink::Jq(jq) => {
+                // A listing cut short is not the whole listing: nothing is said about it.
+                let slurped = jq.slurped.take();
+                let slurp = slurped.is_some();
+                if let Some(array) = slurped
+                    && outcome.is_ok()
+                {
+                    jq.slurp(array, out, err)?;
+                }
+                if jq.failed > 0 && !slurp {
+                    out.flush()?;
+                    writeln!(
+                        err,
+                        "appdeck: --jq failed on {} of {} resources (each said above)",
+                        jq.failed, jq.items
+                    )?;
+                }
+            }
             Sink::Raw(items) => {
                 if outcome.is_ok() {
                     items.finish(out)?;
@@ -158,6 +273,23 @@ impl Sink {
 }
 
 impl TableState {
+    /// The header texts and each column's minimum width.
+    fn heads(&self) -> (Vec<String>, Vec<usize>) {
+        match &self.columns {
+            None => (
+                table::HEADERS.map(str::to_owned).to_vec(),
+                table::MIN_WIDTHS.to_vec(),
+            ),
+            Some(columns) => (
+                columns
+                    .iter()
+                    .map(|c| sanitize::line(&c.text.to_uppercase()).into_owned())
+                    .collect(),
+                vec![4; columns.len()],
+            ),
+        }
+    }
+
     fn page(&mut self, items: &[PageItem], out: &mut impl Write) -> std::io::Result<()> {
         if items.is_empty() {
             return Ok(());
@@ -177,40 +309,31 @@ impl TableState {
                 .collect(),
             None => Vec::new(),
         };
-        let layout = match &self.layout {
-            Some(layout) => layout,
-            None => {
-                let (layout, header) = match &self.columns {
-                    None => {
-                        let layout = Layout::fit(&rows, self.width);
-                        let header = layout.header();
-                        (TableLayout::Fixed(layout), header)
-                    }
-                    Some(columns) => {
-                        let headers: Vec<String> = columns
-                            .iter()
-                            .map(|c| sanitize::line(&c.text.to_uppercase()).into_owned())
-                            .collect();
-                        let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();
-                        let mins = vec![4; headers.len()];
-                        let cells: Vec<&[String]> = chosen.iter().map(Vec::as_slice).collect();
-                        let widths = fit_widths(&header_refs, &mins, &cells, self.width);
-                        let header = join_cells(&widths, &headers);
-                        (TableLayout::Chosen(widths), header)
-                    }
-                };
-                if self.headers {
-                    writeln!(out, "{header}")?;
-                }
-                self.layout.insert(layout)
+        let cells = |i: usize| -> &[String] {
+            match self.columns {
+                None => &rows[i].cells,
+                Some(_) => &chosen[i],
             }
         };
+        let (headers, mins) = self.heads();
+        let first = self.widths.is_none();
+        if first {
+            self.natural = headers.iter().map(|h| h.width()).collect();
+        }
+        let mut grew = false;
+        for i in 0..rows.len() {
+            grew |= table::widen(&mut self.natural, cells(i));
+        }
+        if first || grew {
+            self.widths = Some(table::fit_natural(&self.natural, &mins, self.width));
+        }
+        let widths = self.widths.as_deref().unwrap_or_default();
+        if first && self.headers {
+            writeln!(out, "{}", join_cells(widths, &headers))?;
+        }
         for (i, (item, row)) in items.iter().zip(&rows).enumerate() {
             self.rows += 1;
-            match layout {
-                TableLayout::Fixed(layout) => writeln!(out, "{}", layout.row(row))?,
-                TableLayout::Chosen(widths) => writeln!(out, "{}", join_cells(widths, &chosen[i]))?,
-            }
+            writeln!(out, "{}", join_cells(widths, cells(i)))?;
             if !row.problems.is_empty() {
                 self.marked += 1;
                 if self.notes.len() < MAX_NOTES {

@@ -30,6 +30,8 @@ pub async fn run(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<(), Failure> {
+    args.refuse_output_beside("--watch")
+        .map_err(Failure::Usage)?;
     let jq = args
         .jq
         .as_deref()
@@ -50,6 +52,40 @@ pub async fn run(
     };
     out.flush()?;
     outcome
+}
+
+/// Waits `wait`, or less when stdout's reader goes away (`| head -1` had its line): `true` then.
+/// Between looks nothing is written, so a closed pipe was noticed only when the data changed.
+async fn reader_gone_within(wait: Duration) -> bool {
+    #[cfg(unix)]
+    {
+        let ms = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
+        let gone = tokio::task::spawn_blocking(move || {
+            // No event asked for: only an error or a hang-up (the reader closed) ends the wait.
+            let mut fd = libc::pollfd {
+                fd: libc::STDOUT_FILENO,
+                events: 0,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for the length given.
+            let ready = unsafe { libc::poll(&mut fd, 1, ms) };
+            ready > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0
+        });
+        let started = tokio::time::Instant::now();
+        match gone.await {
+            Ok(true) => true,
+            // A poll cut short (a signal) or that could not run: the rest of the wait, plainly.
+            _ => {
+                tokio::time::sleep_until(started + wait).await;
+                false
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::time::sleep(wait).await;
+        false
+    }
 }
 
 struct Watch<'a> {
@@ -91,7 +127,9 @@ impl Watch<'_> {
                     wait
                 }
             };
-            tokio::time::sleep(wait).await;
+            if reader_gone_within(wait).await {
+                return Failure::Output(std::io::ErrorKind::BrokenPipe.into());
+            }
         }
     }
 

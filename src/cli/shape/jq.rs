@@ -43,8 +43,9 @@ impl Jq {
     /// Runs the filter over one JSON text and writes each result on its own line.
     pub fn run(&self, json: &[u8], out: &mut impl Write) -> Result<(), JqError> {
         let mut outcome = Ok(());
-        self.program
-            .run(json, |result| {
+        let program = &self.program;
+        super::memory::bounded(|| {
+            program.run(json, |result| {
                 outcome = match result {
                     Ok(value) => self.write(&value, out).map_err(JqError::from),
                     Err(error) => Err(JqError::Run(error)),
@@ -55,7 +56,8 @@ impl Jq {
                     ControlFlow::Break(())
                 }
             })
-            .map_err(|e| JqError::Input(e.0))?;
+        })
+        .map_err(|e| JqError::Input(e.0))?;
         outcome
     }
 

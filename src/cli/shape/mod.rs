@@ -1,6 +1,7 @@
 //! Shaping what a command prints for scripts: `--jq`, `--columns` and the delimited formats.
 
 pub mod jq;
+pub mod memory;
 
 /// The columns by path and the delimited formats' writer, shared with the TUI's `:export`.
 pub use crate::out::{columns, delimited};

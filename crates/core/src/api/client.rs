@@ -310,6 +310,18 @@ impl Client {
     /// whatever its status (`appdeck api`). Only a failure to get an answer at all (or one over
     /// the size cap) is an error here. Never retried: it may be a write.
     pub async fn post_bytes(&self, path: &str, body: Vec<u8>) -> Result<RawAnswer, ApiError> {
+        self.post_bytes_with(path, body, reqwest::header::HeaderMap::new())
+            .await
+    }
+
+    /// [`Client::post_bytes`] with `headers` added (`appdeck api -H`), each replacing appdeck's
+    /// own of the same name (`Accept`, say); the caller keeps `Authorization` out of them.
+    pub async fn post_bytes_with(
+        &self,
+        path: &str,
+        body: Vec<u8>,
+        headers: reqwest::header::HeaderMap,
+    ) -> Result<RawAnswer, ApiError> {
         if let Some(rate) = &self.rate {
             rate.wait().await;
         }
@@ -321,6 +333,7 @@ impl Client {
             .header(reqwest::header::USER_AGENT, USER_AGENT)
             .header(reqwest::header::ACCEPT, "application/json")
             .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .headers(headers)
             .body(body)
             .build()
             .map_err(|e| self.transport_error(e, &url))?;
@@ -486,6 +499,15 @@ pub fn check_base_url(base: &str) -> Result<reqwest::Url, ApiError> {
     if !matches!(parsed.scheme(), "http" | "https") {
         return Err(ApiError::Invalid(format!(
             "base URL {shown:?}: only http and https are supported"
+        )));
+    }
+    // reqwest would send them as a Basic `Authorization` beside the bearer token's: the service
+    // refuses a request with two, every time.
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(ApiError::Invalid(format!(
+            "base URL {shown:?} holds a user name or password (user:pass@): appdeck signs \
+             every request with the token alone, and a second Authorization header gets every \
+             request refused; take them out of the URL"
         )));
     }
     Ok(parsed)
@@ -861,6 +883,16 @@ mod tests {
             assert!(!error.contains("secret"), "{error}");
         }
         assert!(check_base_url("http://127.0.0.1:8080/api/v1").is_ok());
+        // Issue 35 item 5: credentials in the URL would add a Basic header to the bearer one.
+        for url in [
+            "http://u:hunter2@h/api/v1",
+            "http://hunter2@h/api/v1",
+            "http://:hunter2@h/api/v1",
+        ] {
+            let error = check_base_url(url).unwrap_err().to_string();
+            assert!(error.contains("user name or password"), "{error}");
+            assert!(!error.contains("hunter2"), "{error}");
+        }
         let ftp = check_base_url("ftp://h/api/v1").unwrap_err().to_string();
         assert!(ftp.contains("only http and https"), "{ftp}");
     }

@@ -155,7 +155,15 @@ impl ApiError {
                 "the base URL must be the service's API root, ending in /api/v1 \
                  (e.g. http://127.0.0.1:8080/api/v1)",
             ),
-            ApiError::Network(_) => Some("check the base URL and that the service is running"),
+            // Refused, unresolved, TLS: nothing answered at that address.
+            ApiError::Network(message) if message.starts_with("cannot connect") => {
+                Some("check the base URL and that the service is running")
+            }
+            // Connected, then reset or closed: the address is right.
+            ApiError::Network(_) => Some(
+                "the connection was made, then reset or closed by the service or a proxy on the \
+                 way; retry (list retries it on its own: see --retries)",
+            ),
             ApiError::CutOff(_) => {
                 Some("the service, or a proxy on the way, closed the connection mid-answer; retry")
             }
@@ -190,6 +198,19 @@ mod tests {
         assert_eq!(
             decode("<html>").to_string(),
             "unreadable answer: not JSON (body starts: <html>)"
+        );
+    }
+
+    /// Issue 35 item 9: after a reset the hint said "check the base URL", which was right.
+    #[test]
+    fn a_reset_hints_at_a_retry_and_a_refusal_at_the_base_url() {
+        let refused = ApiError::Network("cannot connect to http://h/api/v1: refused".into());
+        assert!(refused.hint().unwrap().contains("check the base URL"));
+        let reset = ApiError::Network("request to http://h/api/v1 failed: reset".into());
+        let hint = reset.hint().unwrap();
+        assert!(
+            !hint.contains("base URL") && hint.contains("retry"),
+            "{hint}"
         );
     }
 

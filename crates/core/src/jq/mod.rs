@@ -15,6 +15,7 @@ pub use jaq_json::Val;
 
 use crate::sanitize;
 
+mod negative_zero;
 mod nesting;
 mod recursion;
 pub mod worker;
@@ -164,7 +165,14 @@ impl Program {
         if exceeds_depth(json, MAX_DEPTH) {
             return Err(InputError(format!("nested deeper than {MAX_DEPTH} levels")));
         }
-        let input = jaq_json::read::parse_single(json).map_err(|e| InputError(e.to_string()))?;
+        let input = match negative_zero::holds(json) {
+            true => negative_zero::read(json),
+            false => None,
+        };
+        let input = match input {
+            Some(input) => input,
+            None => jaq_json::read::parse_single(json).map_err(|e| InputError(e.to_string()))?,
+        };
         let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, Vars::new([]));
         for result in self.filter.id.run((ctx, input)) {
             let result = result.map_err(said);

@@ -14,28 +14,38 @@ pub fn default_columns() -> Vec<ColumnPath> {
     parse(DEFAULT).expect("the default columns are paths")
 }
 
-/// One chosen column: its path as given (the header) and the keys along it.
+/// One chosen column: its header (the path as given, or the name before its `:`) and the keys
+/// along its path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColumnPath {
     pub text: String,
     keys: Vec<String>,
 }
 
-/// Reads `--columns`: comma-separated paths, none empty.
+/// Reads `--columns`: comma-separated paths, none empty, each with its header in front if wanted
+/// (`STARS:properties.stars`, as kubectl's `custom-columns`; `ID:id` gave a blank column).
 pub fn parse(spec: &str) -> Result<Vec<ColumnPath>, String> {
     let columns: Vec<ColumnPath> = spec
         .split(',')
         .map(str::trim)
-        .map(|text| {
-            let keys: Vec<String> = text.split('.').map(str::to_owned).collect();
-            if text.is_empty() || keys.iter().any(String::is_empty) {
+        .map(|column| {
+            let (header, path) = match column.split_once(':') {
+                Some((header, path)) => (header.trim(), path.trim()),
+                None => (column, column),
+            };
+            let keys: Vec<String> = path.split('.').map(str::to_owned).collect();
+            if path.is_empty() || keys.iter().any(String::is_empty) {
                 Err(format!(
-                    "--columns {spec:?}: {text:?} is not a path (keys joined by dots, such as \
-                     properties.stars)"
+                    "--columns {spec:?}: {path:?} is not a path (keys joined by dots, such as \
+                     properties.stars, with a header in front if wanted: STARS:properties.stars)"
+                ))
+            } else if header.is_empty() {
+                Err(format!(
+                    "--columns {spec:?}: {column:?} has an empty header before its `:`"
                 ))
             } else {
                 Ok(ColumnPath {
-                    text: text.to_owned(),
+                    text: header.to_owned(),
                     keys,
                 })
             }
@@ -96,9 +106,20 @@ mod tests {
         assert_eq!(parse("id").unwrap()[0].cell(&json!(5)), "");
     }
 
+    /// Issue 35 item 9: kubectl's `NAME:path` gives the header and the path.
+    #[test]
+    fn a_header_may_come_before_the_path() {
+        let columns = parse("ID:id, Stars : properties.stars,name").unwrap();
+        let texts: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["ID", "Stars", "name"]);
+        let value = json!({"id": "r1", "name": "n", "properties": {"stars": 3}});
+        let cells: Vec<String> = columns.iter().map(|c| c.cell(&value)).collect();
+        assert_eq!(cells, ["r1", "3", "n"]);
+    }
+
     #[test]
     fn empty_paths_are_refused() {
-        for bad in ["", "id,,name", "a..b", "id,"] {
+        for bad in ["", "id,,name", "a..b", "id,", "ID:", ":id"] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
     }

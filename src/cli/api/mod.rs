@@ -2,21 +2,29 @@
 //! (the spec says there are others it does not show), with the profile's base URL and token, and
 //! prints the answer as it came, as `gh api` does. Never retried: it may be a write.
 
+mod request;
+
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 
 use super::Failure;
 use super::args::{ApiArgs, GlobalArgs};
-use super::validate::describe;
+use crate::api::ApiError;
 use crate::api::client::redact_url;
 use crate::api::error::status_line;
 use crate::sanitize;
+use request::Body;
 
 pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
     let jq = super::shape::compile_jq(args.jq.as_deref())?;
-    let (name, body) = body(args.body.as_deref())?;
-    crate::validate::parse_json(&body)
-        .map_err(|e| Failure::Invalid(describe(&e, &name, "--types")))?;
+    let headers = request::headers(&args.headers)?;
+    let body = Body::from_args(args)?;
+    if args.paginate && request::with_next(&body.text, "").is_none() {
+        return Err(Failure::Usage(format!(
+            "--paginate sends the answer's `next` cursor in the body, and {} is not an object",
+            body.name
+        )));
+    }
     let configured = super::configured(global)?;
     if let Some(read_only) = &configured.read_only
         && args.operation != crate::api::Operation::ResourcesList.path()
@@ -29,51 +37,55 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
         )));
     }
     let client = super::client(&configured.settings, global)?;
-    let answer = client
-        .post_bytes(&args.operation, body.into_bytes())
-        .await?;
-    if !answer.status.is_success() {
-        let mut err = std::io::stderr().lock();
-        writeln!(
-            err,
-            "appdeck: POST {}: {}",
-            sanitize::line(&redact_url(&answer.url)),
-            status_line(answer.status)
-        )?;
-        if !answer.body.is_empty() {
-            let text = String::from_utf8_lossy(&answer.body);
-            writeln!(err, "{}", sanitize::multiline(text.trim_end()))?;
+    let terminal = std::io::stdout().is_terminal();
+    let mut text = body.text;
+    let mut cursors = HashSet::new();
+    loop {
+        let answer = client
+            .post_bytes_with(&args.operation, text.clone().into_bytes(), headers.clone())
+            .await?;
+        if !answer.status.is_success() {
+            let mut err = std::io::stderr().lock();
+            writeln!(
+                err,
+                "appdeck: POST {}: {}",
+                sanitize::line(&redact_url(&answer.url)),
+                status_line(answer.status)
+            )?;
+            if !answer.body.is_empty() {
+                let text = String::from_utf8_lossy(&answer.body);
+                writeln!(err, "{}", sanitize::multiline(text.trim_end()))?;
+            }
+            return Err(Failure::Reported(1));
         }
-        return Err(Failure::Reported(1));
+        let mut out = std::io::stdout().lock();
+        match &jq {
+            Some(jq) => jq
+                .run(&answer.body, &mut out)
+                .map_err(super::shape::jq_failure)?,
+            // Each page on its own line(s), so that pages never run together.
+            None => write_as_it_came(&answer.body, terminal || args.paginate, &mut out)?,
+        }
+        out.flush()?;
+        if !args.paginate {
+            return Ok(());
+        }
+        let Some(cursor) = request::next_cursor(&answer.body) else {
+            return Ok(());
+        };
+        if !cursors.insert(cursor.clone()) {
+            return Err(Failure::Api(ApiError::RepeatedCursor(
+                sanitize::line(&cursor).into_owned(),
+            )));
+        }
+        text = request::with_next(&text, &cursor).unwrap_or_default();
     }
-    let mut out = std::io::stdout().lock();
-    match &jq {
-        Some(jq) => jq
-            .run(&answer.body, &mut out)
-            .map_err(super::shape::jq_failure)?,
-        None => write_as_it_came(&answer.body, std::io::stdout().is_terminal(), &mut out)?,
-    }
-    Ok(out.flush()?)
-}
-
-/// The body to send and its name for messages: `{}` when none is given, the text of `@FILE` or
-/// of stdin (`-`), or the argument itself.
-fn body(given: Option<&str>) -> Result<(String, String), Failure> {
-    let file = match given {
-        None => return Ok(("the body".to_owned(), "{}".to_owned())),
-        Some("-") => Path::new("-"),
-        Some(text) => match text.strip_prefix('@') {
-            Some(path) => Path::new(path),
-            None => return Ok(("the body".to_owned(), text.to_owned())),
-        },
-    };
-    let input = super::input::read(file)?;
-    Ok((input.name, input.text))
 }
 
 /// The answer's bytes as they came. JSON keeps its bytes: only DEL, C1 controls and bidi marks
 /// inside strings become `\u` escapes (the same data, safe to print). Anything else goes to a
-/// pipe as it came and to a terminal neutralised. A terminal gets a final newline if it has none.
+/// pipe as it came and to a terminal neutralised. A terminal (and each page of `--paginate`)
+/// gets a final newline if it has none.
 fn write_as_it_came(body: &[u8], terminal: bool, out: &mut impl Write) -> std::io::Result<()> {
     let is_json = serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok();
     let text = String::from_utf8_lossy(body);
@@ -101,6 +113,13 @@ pub fn parse_operation(text: &str) -> Result<String, String> {
              elsewhere than {{base_url}}/OPERATION"
         ));
     }
+    if text == "." {
+        return Err(
+            "`.` is no operation: {base_url}/. is the base URL itself (name one, such as \
+             resources.list)"
+                .to_owned(),
+        );
+    }
     if text.contains("..") {
         return Err("an operation must not contain `..`".to_owned());
     }
@@ -120,7 +139,7 @@ mod tests {
             assert_eq!(parse_operation(ok).as_deref(), Ok(ok));
         }
         for bad in [
-            "", "a/b", "/x", "x?y=1", "x#y", "..", "a..b", "%2e%2e", "a\\b", "a b", "a\u{1b}",
+            "", ".", "a/b", "/x", "x?y=1", "x#y", "..", "a..b", "%2e%2e", "a\\b", "a b", "a\u{1b}",
         ] {
             assert!(parse_operation(bad).is_err(), "{bad:?}");
         }

@@ -1,0 +1,202 @@
+//! What `appdeck api` sends: the body (BODY, `@FILE`, `-` or `--input`, with `-f`/`-F` fields
+//! added, as `gh api` builds one) and the extra headers of `-H`.
+
+use std::path::Path;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
+
+use crate::cli::Failure;
+use crate::cli::args::ApiArgs;
+use crate::cli::validate::describe;
+
+/// The body to send: its text, and its name for messages.
+pub struct Body {
+    pub name: String,
+    pub text: String,
+}
+
+impl Body {
+    /// The body `args` give: `{}` when none is, the text of `@FILE`, `--input` or stdin (`-`), or
+    /// the argument itself; then the fields added, which make it an object written anew (numbers
+    /// and key order kept). Not JSON, or fields on a body that is no object: a usage error.
+    pub fn from_args(args: &ApiArgs) -> Result<Body, Failure> {
+        let file = match (&args.input, args.body.as_deref()) {
+            (Some(path), _) => Some(path.as_path()),
+            (None, Some("-")) => Some(Path::new("-")),
+            (None, Some(text)) => text.strip_prefix('@').map(Path::new),
+            (None, None) => None,
+        };
+        let body = match (file, args.body.as_deref()) {
+            (Some(file), _) => {
+                let input = crate::cli::input::read(file)?;
+                Body {
+                    name: input.name,
+                    text: input.text,
+                }
+            }
+            (None, Some(text)) => Body {
+                name: "the body".to_owned(),
+                text: text.to_owned(),
+            },
+            (None, None) => Body {
+                name: "the body".to_owned(),
+                text: "{}".to_owned(),
+            },
+        };
+        let value = crate::validate::parse_json(&body.text)
+            .map_err(|e| Failure::Invalid(describe(&e, &body.name, "--types")))?;
+        if args.raw_fields.is_empty() && args.fields.is_empty() {
+            // Sent as written.
+            return Ok(body);
+        }
+        let Value::Object(mut object) = value else {
+            return Err(Failure::Usage(format!(
+                "-f and -F add fields to an object, and {} is not one",
+                body.name
+            )));
+        };
+        for field in &args.raw_fields {
+            let (key, value) = split_field("-f", field)?;
+            object.insert(key.to_owned(), Value::String(value.to_owned()));
+        }
+        for field in &args.fields {
+            let (key, value) = split_field("-F", field)?;
+            object.insert(key.to_owned(), typed(value)?);
+        }
+        Ok(Body {
+            name: body.name,
+            text: Value::Object(object).to_string(),
+        })
+    }
+}
+
+/// `KEY=VALUE`, split at the first `=`; the key must not be empty.
+fn split_field<'a>(flag: &str, field: &'a str) -> Result<(&'a str, &'a str), Failure> {
+    match field.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key, value)),
+        _ => Err(Failure::Usage(format!(
+            "{flag} {field:?}: expected KEY=VALUE, such as limit=100"
+        ))),
+    }
+}
+
+/// A `-F` value as gh reads it: `true`, `false`, `null` and a JSON number as JSON (the number's
+/// text kept), `@FILE` as the file's text, anything else as a string.
+fn typed(value: &str) -> Result<Value, Failure> {
+    match value {
+        "true" => return Ok(Value::Bool(true)),
+        "false" => return Ok(Value::Bool(false)),
+        "null" => return Ok(Value::Null),
+        _ => {}
+    }
+    if let Some(path) = value.strip_prefix('@') {
+        return Ok(Value::String(
+            crate::cli::input::read(Path::new(path))?.text,
+        ));
+    }
+    let number = value.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    if number && let Ok(n @ Value::Number(_)) = serde_json::from_str::<Value>(value) {
+        return Ok(n);
+    }
+    Ok(Value::String(value.to_owned()))
+}
+
+/// The headers of `-H 'NAME: VALUE'`. `Authorization` is refused: the token is the only one (a
+/// second gets every request refused), and `Host` and `Content-Length` are the client's.
+pub fn headers(given: &[String]) -> Result<HeaderMap, Failure> {
+    let mut headers = HeaderMap::new();
+    for header in given {
+        let bad = |why: &str| Failure::Usage(format!("-H {header:?}: {why}"));
+        let (name, value) = header
+            .split_once(':')
+            .ok_or_else(|| bad("expected 'NAME: VALUE', such as 'X-Request-Id: 42'"))?;
+        let name =
+            HeaderName::from_bytes(name.trim().as_bytes()).map_err(|_| bad("not a header name"))?;
+        if matches!(name.as_str(), "authorization" | "host" | "content-length") {
+            return Err(bad(
+                "appdeck sets this header itself (the token is the only Authorization)",
+            ));
+        }
+        let value = HeaderValue::from_str(value.trim()).map_err(|_| bad("not a header value"))?;
+        headers.append(name, value);
+    }
+    Ok(headers)
+}
+
+/// The body again, asking for the page after `cursor` (`--paginate`).
+pub fn with_next(body: &str, cursor: &str) -> Option<String> {
+    let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(body) else {
+        return None;
+    };
+    object.insert("next".to_owned(), Value::String(cursor.to_owned()));
+    Some(Value::Object(object).to_string())
+}
+
+/// The answer's `next` cursor, when it is a string that is not empty.
+pub fn next_cursor(answer: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Next {
+        next: Option<Value>,
+    }
+    match serde_json::from_slice::<Next>(answer).ok()?.next? {
+        Value::String(cursor) if !cursor.is_empty() => Some(cursor),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_fields_read_as_gh_reads_them() {
+        assert_eq!(typed("true").unwrap(), Value::Bool(true));
+        assert_eq!(typed("null").unwrap(), Value::Null);
+        assert_eq!(typed("1.50").unwrap().to_string(), "1.50");
+        assert_eq!(
+            typed("123456789012345678901234567890").unwrap().to_string(),
+            "123456789012345678901234567890"
+        );
+        assert_eq!(typed("12abc").unwrap(), Value::String("12abc".into()));
+        assert_eq!(
+            typed("repository").unwrap(),
+            Value::String("repository".into())
+        );
+    }
+
+    #[test]
+    fn headers_are_name_colon_value_and_never_authorization() {
+        let map = headers(&[
+            "X-Request-Id: 42".to_owned(),
+            "accept:text/plain".to_owned(),
+        ])
+        .unwrap();
+        assert_eq!(map["x-request-id"], "42");
+        assert_eq!(map["accept"], "text/plain");
+        for bad in [
+            "Authorization: Bearer x",
+            "no colon",
+            "bad name: x",
+            "X: a\nb",
+        ] {
+            assert!(headers(&[bad.to_owned()]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_next_page_is_asked_with_the_answers_cursor() {
+        assert_eq!(
+            next_cursor(br#"{"resources":[],"next":"c2"}"#).as_deref(),
+            Some("c2")
+        );
+        assert_eq!(next_cursor(br#"{"next":""}"#), None);
+        assert_eq!(next_cursor(br#"{"next":null}"#), None);
+        assert_eq!(next_cursor(b"not json"), None);
+        assert_eq!(
+            with_next(r#"{"limit":2,"next":"c1"}"#, "c2").as_deref(),
+            Some(r#"{"limit":2,"next":"c2"}"#)
+        );
+        assert_eq!(with_next("[1]", "c2"), None);
+    }
+}
