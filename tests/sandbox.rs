@@ -395,6 +395,38 @@ async fn a_report_creates_then_updates_by_id_and_by_external_id() {
     sandbox.shutdown().await;
 }
 
+/// The README says the sandbox never sends `null` for a field the spec types: its answers to a
+/// report (applied, or a failure recorded) leave `error` out rather than send it null.
+#[tokio::test]
+async fn a_report_is_answered_without_a_null() {
+    fn has_null(value: &Value) -> bool {
+        match value {
+            Value::Null => true,
+            Value::Array(items) => items.iter().any(has_null),
+            Value::Object(map) => map.values().any(has_null),
+            _ => false,
+        }
+    }
+    let sandbox = start(SandboxOptions::default()).await;
+    let failure = json!({
+        "task_id": "task-43", "status": "error", "message": "timed out",
+        "response": {"response_type": "resource", "resource": {"id": "res_1"}}
+    });
+    let applied = report_of(json!({
+        "type": "widget", "external_id": "w-null", "display_name": "no nulls",
+        "properties": {"size": 3}
+    }));
+    for report in [failure, applied] {
+        let answer = client(&sandbox)
+            .send(Operation::OperationsReport, &report)
+            .await
+            .unwrap();
+        assert_eq!(answer.raw["status"], "ok", "{}", answer.raw);
+        assert!(!has_null(&answer.raw), "{}", answer.raw);
+    }
+    sandbox.shutdown().await;
+}
+
 #[tokio::test]
 async fn an_error_report_is_recorded_and_changes_nothing() {
     let sandbox = start(SandboxOptions::default()).await;

@@ -150,15 +150,35 @@ impl<W: Write> Write for DropOnError<W> {
 }
 
 /// Opens for appending, creating the file 0600; an existing file is made 0600 too (an older
-/// appdeck created it 0644).
+/// appdeck created it 0644). Only a regular file is a log: a FIFO (whose open would wait for a
+/// reader, hanging the start), a terminal or another device (whose lines would draw over the
+/// TUI) at the log's path is refused, and nothing is logged. The open cannot block: it is
+/// non-blocking, and the type is checked on what was opened.
 fn open_private(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).append(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        options.mode(0o600);
-        let file = options.open(path)?;
+        options.mode(0o600).custom_flags(libc::O_NONBLOCK);
+        let file = options.open(path).map_err(|e| match e.raw_os_error() {
+            // What a FIFO with no reader answers a non-blocking open for writing.
+            Some(libc::ENXIO) => io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "it is a named pipe (FIFO), not a regular file; nothing is logged",
+            ),
+            _ => e,
+        })?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "it is {}, not a regular file; nothing is logged",
+                    crate::bounded_read::kind_of(&meta)
+                ),
+            ));
+        }
         file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
         Ok(file)
     }
@@ -196,6 +216,54 @@ mod tests {
                 assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{name}");
             }
         }
+    }
+
+    /// Opens the log at `path` on a thread of its own, given 5 s: an open that hangs fails the
+    /// test instead of hanging it.
+    #[cfg(unix)]
+    fn open_within_5s(path: &Path) -> io::Result<RotatingFile> {
+        let (done, opened) = std::sync::mpsc::channel();
+        let path = path.to_owned();
+        std::thread::spawn(move || {
+            let _ = done.send(RotatingFile::open(&path, 1000, 1));
+        });
+        opened
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("the open returns at once")
+    }
+
+    /// A FIFO at the log's path, with a reader or without, or a link to a device (a terminal
+    /// would have the lines drawn over the TUI): refused at once, with the reason, never waited on
+    /// nor written to.
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_is_a_log() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("appdeck.log");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let error = open_within_5s(&fifo).unwrap_err();
+        assert!(error.to_string().contains("named pipe (FIFO)"), "{error}");
+        let _reader = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap();
+        let error = open_within_5s(&fifo).unwrap_err();
+        assert!(error.to_string().contains("named pipe (FIFO)"), "{error}");
+
+        let link = dir.path().join("linked.log");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        let error = open_within_5s(&link).unwrap_err();
+        assert!(
+            error.to_string().contains("a device, not a regular file"),
+            "{error}"
+        );
+
+        let regular = dir.path().join("regular.log");
+        open_within_5s(&regular).expect("a regular file is opened");
+        assert!(std::fs::metadata(&regular).unwrap().is_file());
     }
 
     /// A full disk (`/dev/full`): every line is dropped without an error reaching the caller

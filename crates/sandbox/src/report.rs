@@ -81,7 +81,6 @@ pub(crate) async fn report(
             Ok(json!({
                 "status": "ok",
                 "message": format!("recorded the failure of task {task_id}; no resource was changed"),
-                "error": null,
             }))
         }
         Some(other) => Err(OpError::bad_request(format!(
@@ -210,7 +209,6 @@ fn store_resource(
             if created { "created" } else { "updated" }
         ),
         "metadata": {"platform_app_url": platform_app_url(origin, &id)},
-        "error": null,
     })
 }
 

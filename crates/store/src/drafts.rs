@@ -142,9 +142,11 @@ impl Store {
         tx.commit().map_err(|e| self.error(e))
     }
 
-    /// The newest draft about this key, whoever wrote it, if there is one.
+    /// The newest draft about this key, whoever wrote it, if there is one. One whose send was
+    /// accepted but whose removal is still pending comes marked as sent.
     pub fn load_draft(&self, key: &DraftKey) -> Result<Option<Draft>, StoreError> {
-        self.conn
+        let draft = self
+            .conn
             .query_row(
                 &format!(
                     "{SELECT} WHERE base_url = ?1 AND kind = ?2 AND subject = ?3
@@ -154,7 +156,14 @@ impl Store {
                 read_draft,
             )
             .optional()
-            .map_err(|e| self.error(e))
+            .map_err(|e| self.error(e))?;
+        let pending = self.pending_sent_drafts();
+        Ok(draft.map(|mut draft| {
+            if let Some(sent) = pending.iter().find_map(|p| p.sent(&draft)) {
+                draft.sent_at = Some(sent);
+            }
+            draft
+        }))
     }
 
     /// Removes a composer's draft about this key (it was sent, or discarded): its own (`owner`,
@@ -197,7 +206,13 @@ impl Store {
         let rows = statement
             .query_map([base_url_key(base_url)], read_draft)
             .map_err(|e| self.error(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
+        let drafts: Vec<Draft> = rows.collect::<Result<_, _>>().map_err(|e| self.error(e))?;
+        // A draft whose send was accepted, its removal pending, is not kept as a draft.
+        let pending = self.pending_sent_drafts();
+        Ok(drafts
+            .into_iter()
+            .filter(|d| !pending.iter().any(|p| p.sent(d).is_some()))
+            .collect())
     }
 
     /// A transaction that takes the write lock at once, so that what it reads is still so

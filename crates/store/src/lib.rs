@@ -15,6 +15,7 @@ mod drafts;
 mod error;
 mod history;
 mod migrations;
+mod pending;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -26,6 +27,7 @@ pub use drafts::{Draft, DraftKey, DraftRevision};
 pub use error::StoreError;
 pub use history::{HistoryEntry, HistoryQuery, SendKind, Sent, Summary};
 pub use migrations::SCHEMA_VERSION;
+pub use pending::{Pending, keep_pending, pending_path};
 
 /// The store's file name inside the data directory.
 pub use appdeck_core::config::STORE_FILE_NAME as FILE_NAME;
@@ -80,6 +82,10 @@ impl Store {
             path: path.to_owned(),
         };
         migrations::migrate(&mut store.conn, path)?;
+        // What an earlier send could not record: now, if the store takes it.
+        if let Err(e) = store.apply_pending() {
+            tracing::warn!("store {}: pending records not applied: {e}", path.display());
+        }
         Ok(store)
     }
 

@@ -45,3 +45,18 @@ pub fn full_disk(path: &Path, full: bool) {
     };
     conn.execute_batch(sql).unwrap();
 }
+
+/// Makes the store at `path` refuse, as a full disk does, to save a draft or mark one as being
+/// sent (`full`), or take them again (`!full`).
+pub fn full_drafts(path: &Path, full: bool) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let sql = if full {
+        "CREATE TRIGGER full_draft_saves BEFORE UPDATE ON drafts
+            BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;
+         CREATE TRIGGER full_draft_inserts BEFORE INSERT ON drafts
+            BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;"
+    } else {
+        "DROP TRIGGER full_draft_saves; DROP TRIGGER full_draft_inserts;"
+    };
+    conn.execute_batch(sql).unwrap();
+}

@@ -32,6 +32,8 @@ pub async fn run(
     err: &mut impl Write,
 ) -> Result<(), Failure> {
     let client = client.clone().with_rate(args.rate);
+    // The resume hint repeats a cursor the user may have given: the token never shows.
+    let mask = client.mask().clone();
     if let Some(every) = args.watch {
         let retry = RetryPolicy::new(retries, Arc::new(say_retry));
         return watch::run(&client, args, every, retry, out, err).await;
@@ -115,7 +117,7 @@ pub async fn run(
         writeln!(
             err,
             "appdeck: resume with: --from {}{headers}",
-            crate::sanitize::line(&cursor)
+            crate::sanitize::line(&mask.text(&cursor))
         )?;
         return Err(Failure::Reported(1));
     }

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, FailedRequest};
+use super::mask::TokenMask;
 use super::page::{RawPage, ReadPage};
 use super::rate::RateLimit;
 use super::retry::RetryPolicy;
@@ -91,6 +92,8 @@ pub struct Client {
     http: reqwest::Client,
     base_url: Arc<str>,
     token: Token,
+    /// Applied to every answer and error as it enters, so nothing downstream sees the token.
+    mask: Arc<TokenMask>,
     request_timeout: Duration,
     max_response_bytes: u64,
     /// `--rate`: shared by every clone, so concurrent requests share the budget.
@@ -139,6 +142,7 @@ impl Client {
             http,
             base_url: Arc::from(base),
             token: settings.token.clone(),
+            mask: Arc::new(TokenMask::new(&settings.token)),
             request_timeout: settings.request_timeout,
             max_response_bytes: settings.max_response_bytes,
             rate: None,
@@ -160,6 +164,12 @@ impl Client {
 
     pub fn base_url(&self) -> &str {
         &self.base_url
+    }
+
+    /// The token's mask, for the lines a command prints that echo what the user gave (a cursor,
+    /// a path): answers and errors from this client come masked already.
+    pub fn mask(&self) -> &TokenMask {
+        &self.mask
     }
 
     /// One page of `resources.list`.
@@ -336,9 +346,9 @@ impl Client {
             .headers(headers)
             .body(body)
             .build()
-            .map_err(|e| self.transport_error(e, &url))?;
+            .map_err(|e| self.mask.error(self.transport_error(e, &url)))?;
         let Some(trace) = &self.trace else {
-            return self.exchange_bytes(request, url).await;
+            return self.masked(self.exchange_bytes(request, url).await);
         };
         let body = request.body().and_then(reqwest::Body::as_bytes);
         let id = trace.request(
@@ -348,7 +358,7 @@ impl Client {
             body.unwrap_or_default(),
         );
         let started = Instant::now();
-        let result = self.exchange_bytes(request, url).await;
+        let result = self.masked(self.exchange_bytes(request, url).await);
         match &result {
             Ok(answer) => trace.answer(
                 id,
@@ -360,6 +370,20 @@ impl Client {
             Err(error) => trace.failure(id, &error.to_string(), started.elapsed()),
         }
         result
+    }
+
+    /// An answer, or the failure to get one, with the token masked in everything it says: where
+    /// answers enter, so no list, report, history, status bar or log line can show it.
+    fn masked(&self, result: Result<RawAnswer, ApiError>) -> Result<RawAnswer, ApiError> {
+        match result {
+            Ok(answer) => Ok(RawAnswer {
+                status: answer.status,
+                headers: self.mask.headers(answer.headers),
+                body: self.mask.bytes(answer.body),
+                url: self.mask.text(&answer.url).into_owned(),
+            }),
+            Err(error) => Err(self.mask.error(error)),
+        }
     }
 
     /// Sends a built request and reads its answer.
@@ -519,7 +543,8 @@ pub struct RawAnswer {
     pub status: reqwest::StatusCode,
     pub headers: reqwest::header::HeaderMap,
     pub body: Vec<u8>,
-    /// The URL the request went to (credentials and all: mask it with [`redact_url`] to show it).
+    /// The URL the request went to (credentials and all: mask it with [`redact_url`] to show it;
+    /// the token, should a path hold it, is masked already).
     pub url: String,
 }
 

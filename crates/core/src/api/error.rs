@@ -48,6 +48,10 @@ pub enum ApiError {
     /// The connection closed before the whole answer came: the bytes received so far.
     #[error("the answer was cut off after {0} bytes: the connection closed before its end")]
     CutOff(usize),
+    /// A send held back before it went out, and why: nothing reached the service (the store
+    /// could not mark the draft as being sent, and the user is asked first).
+    #[error("not sent: {0}")]
+    NotSent(String),
     /// A request appdeck could not even build (bad base URL and the like).
     #[error("invalid request: {0}")]
     Invalid(String),

@@ -16,23 +16,18 @@ use reqwest::header::HeaderMap;
 
 use super::client::{Token, redact_url};
 use super::error::status_line;
+use super::mask::{MASK, TokenMask};
 use crate::sanitize;
 
 /// How much of a body `-v` shows.
 pub const BODY_CHARS: usize = 2000;
 
-/// What stands for the token and other secrets.
-const MASK: &str = "••••";
-
-/// A token shorter than this is not searched for in the text shown: it would mask ordinary words.
-/// Headers are masked by name whatever the token.
-const MIN_SCRUBBED_TOKEN: usize = 8;
-
 #[derive(Debug)]
 pub struct Trace {
     /// `-vv`: bodies whole.
     whole_bodies: bool,
-    token: Token,
+    /// The client's mask: answers come masked already; what goes out is masked here.
+    mask: TokenMask,
     requests: AtomicU64,
 }
 
@@ -41,7 +36,7 @@ impl Trace {
     pub fn new(level: u8, token: Token) -> Option<Trace> {
         (level > 0).then(|| Trace {
             whole_bodies: level > 1,
-            token,
+            mask: TokenMask::new(&token),
             requests: AtomicU64::new(0),
         })
     }
@@ -123,12 +118,7 @@ impl Trace {
 
     /// `text` with the token masked wherever it appears.
     fn scrub<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
-        let token = self.token.expose();
-        if token.chars().count() >= MIN_SCRUBBED_TOKEN && text.contains(token) {
-            std::borrow::Cow::Owned(text.replace(token, MASK))
-        } else {
-            std::borrow::Cow::Borrowed(text)
-        }
+        self.mask.text(text)
     }
 }
 

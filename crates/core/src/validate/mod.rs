@@ -24,6 +24,7 @@ use crate::sanitize;
 
 pub use common::is_rfc3339;
 pub use connect::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
+pub use duplicates::duplicate_keys;
 pub use nulls::{connect_nulls, report_nulls};
 pub use syntax::parse_json;
 

@@ -147,6 +147,7 @@ impl ExportJob {
             builder.permissions(std::fs::Permissions::from_mode(0o666));
         }
         let temp = builder.tempfile_in(dir)?;
+        let _unfinished = UNFINISHED.register(temp.path())?;
         let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
         let whole = match self.format {
             Format::Ndjson | Format::Json => {
@@ -221,6 +222,73 @@ impl ExportJob {
             Some(error) => Err(error),
             None => Ok(!cancelled),
         }
+    }
+}
+
+/// The temporary files of the exports under way. A job removes its own when it ends (the
+/// file renamed, or dropped); but `q` or a signal ends the process without waiting for a job on
+/// its thread, so the runtime removes what is left here as it closes ([`remove_unfinished`]).
+static UNFINISHED: ExportFiles = ExportFiles::new();
+
+/// Removes the temporary files of the exports still under way, and lets no other start: the TUI
+/// is closing (`q`, a signal), and their jobs will not finish. Returns how many were removed.
+pub fn remove_unfinished() -> usize {
+    UNFINISHED.remove_all()
+}
+
+/// Temporary files of exports, each listed for as long as its [`Unfinished`] lives.
+struct ExportFiles {
+    files: std::sync::Mutex<Vec<PathBuf>>,
+    /// Set by [`ExportFiles::remove_all`]: an export that would start after it starts no file.
+    closing: std::sync::atomic::AtomicBool,
+}
+
+impl ExportFiles {
+    const fn new() -> Self {
+        ExportFiles {
+            files: std::sync::Mutex::new(Vec::new()),
+            closing: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn files(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+        self.files
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn register(&self, path: &Path) -> std::io::Result<Unfinished<'_>> {
+        let mut files = self.files();
+        if self.closing.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(std::io::Error::other("appdeck is closing"));
+        }
+        files.push(path.to_owned());
+        Ok(Unfinished {
+            list: self,
+            path: path.to_owned(),
+        })
+    }
+
+    fn remove_all(&self) -> usize {
+        let mut files = self.files();
+        self.closing
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        files
+            .drain(..)
+            .filter(|path| std::fs::remove_file(path).is_ok())
+            .count()
+    }
+}
+
+/// One export's temporary file, listed while this lives.
+struct Unfinished<'a> {
+    list: &'a ExportFiles,
+    path: PathBuf,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        self.list.files().retain(|p| p != &self.path);
     }
 }
 
@@ -405,6 +473,30 @@ mod tests {
             job(&path, false, &ITEMS).run(&progress),
             Exported::Cancelled
         );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// `q` or a signal ends the process while an export's job still writes: what the runtime
+    /// does as it closes removes the hidden file, and no export starts one after that.
+    #[test]
+    fn closing_removes_the_files_of_exports_still_under_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = ExportFiles::new();
+        let temp = tempfile::Builder::new()
+            .prefix(".appdeck-export-")
+            .tempfile_in(dir.path())
+            .unwrap();
+        let done = files.register(temp.path()).unwrap();
+        drop(done);
+        // Still being written: its job holds it.
+        let writing = files.register(temp.path()).unwrap();
+        assert!(temp.path().exists());
+        assert_eq!(files.remove_all(), 1);
+        assert!(!temp.path().exists(), "removed as the TUI closes");
+        let refused = files.register(&dir.path().join(".appdeck-export-later"));
+        assert!(refused.is_err(), "no export starts a file once closing");
+        drop(writing);
+        drop(temp);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 

@@ -550,3 +550,6 @@ mod sort_tests;
 
 #[cfg(test)]
 mod export_tests;
+
+#[cfg(test)]
+mod typing_tests;

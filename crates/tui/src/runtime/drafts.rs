@@ -38,18 +38,22 @@ enum Job {
         body: String,
     },
     Remove(Removal),
-    /// Saves the text about to be sent, marked as being sent.
+    /// Saves the text about to be sent, marked as being sent; `gate` lets the send go.
     MarkSending {
         key: DraftKey,
         owner: String,
         from: Option<DraftRevision>,
         body: String,
+        gate: Option<Gate>,
     },
     List {
         id: RequestId,
         base_url: String,
     },
 }
+
+/// What lets a send go (`Ok`), or holds it back and says why (see [`Worker::mark_sending`]).
+pub type Gate = tokio::sync::oneshot::Sender<Result<(), String>>;
 
 /// Hands draft jobs to the worker task, starting it on first use.
 pub struct Drafts {
@@ -116,18 +120,23 @@ impl Drafts {
     }
 
     /// Saves a composer's text as it goes out, marked as being sent: should this window end
-    /// before the answer is recorded, the draft is never offered again as unsent.
-    pub fn sending(&mut self, slot: DraftSlot, body: String) {
-        let Some(composer) = slot.owner else { return };
+    /// before the answer is recorded, the draft is never offered again as unsent. The send
+    /// waits on `gate` for the mark (with no data directory there is nothing to mark).
+    pub fn sending(&mut self, slot: DraftSlot, body: String, gate: Option<Gate>) {
+        let (Some(composer), Some(key)) = (slot.owner, self.key(slot.subject.clone())) else {
+            if let Some(gate) = gate {
+                let _ = gate.send(Ok(()));
+            }
+            return;
+        };
         let owner = self.owner(composer);
-        if let Some(key) = self.key(slot.subject) {
-            self.send(Job::MarkSending {
-                key,
-                owner,
-                from: slot.from,
-                body,
-            });
-        }
+        self.send(Job::MarkSending {
+            key,
+            owner,
+            from: slot.from,
+            body,
+            gate,
+        });
     }
 
     /// Removes a composer's draft: discarded, or (`sent`) sent and accepted.
@@ -233,6 +242,9 @@ struct Worker {
     /// Removals of sent drafts the store did not take (a full disk): tried again when the draft
     /// is looked up, and meanwhile it comes back marked as sent, never as unsent, nor listed.
     sent_not_removed: Vec<Removal>,
+    /// The composers whose last send was held back because the store could not mark it: their
+    /// next send goes out unmarked (the user, told, chose so); a mark taken or a save clears it.
+    held_back: std::collections::HashSet<String>,
 }
 
 fn error(e: &dyn std::fmt::Display) -> String {
@@ -245,6 +257,7 @@ impl Worker {
             path,
             store: None,
             sent_not_removed: Vec::new(),
+            held_back: std::collections::HashSet::new(),
         }
     }
 
@@ -257,8 +270,14 @@ impl Worker {
         Ok(self.store.insert(store))
     }
 
-    /// Runs one job; what to tell the loop, if anything.
+    /// Runs one job; what to tell the loop, if anything. What earlier sends could not record
+    /// is recorded first, should the store take writes again.
     fn run(&mut self, job: Job) -> Option<Action> {
+        if crate::store::pending_path(&self.path).exists()
+            && let Ok(store) = self.store()
+        {
+            let _ = store.apply_pending();
+        }
         Some(match job {
             Job::Load { id, key } => Action::reply(id, Delivery::DraftLoaded(self.load(&key))),
             Job::Save {
@@ -268,6 +287,7 @@ impl Worker {
                 from,
                 body,
             } => {
+                self.held_back.remove(&owner);
                 let saved = self.store().and_then(|store| {
                     store
                         .save_draft(&key, (&owner, from), &body, chrono::Utc::now())
@@ -280,28 +300,33 @@ impl Worker {
                 owner,
                 from,
                 body,
-            } => {
-                let failed = self
-                    .store()
-                    .and_then(|store| {
-                        store
-                            .save_draft_sending(&key, (&owner, from), &body, chrono::Utc::now())
-                            .map_err(|e| error(&e))
-                    })
-                    .err()?;
-                Action::Notice(Notice::Error(format!(
-                    "the draft could not be marked as being sent ({failed}): should this window \
-                     end before the answer is recorded, it will be offered again as unsent"
-                )))
-            }
+                gate,
+            } => return self.mark_sending(&key, owner, from, &body, gate),
             Job::List { id, base_url } => Action::reply(id, Delivery::Drafts(self.list(&base_url))),
             Job::Remove(removal) => {
                 let failed = self.remove(&removal).err()?;
-                if removal.sent.is_some() {
+                if let Some(sent_at) = removal.sent {
+                    // Kept beside the store too, for the next window, which removes it once the
+                    // store takes writes; until then no window offers it as unsent.
+                    let kept = crate::store::keep_pending(
+                        &self.path,
+                        &crate::store::Pending::SentDraft {
+                            key: removal.key.clone(),
+                            owner: removal.owner.clone(),
+                            from: removal.from,
+                            sent_at,
+                        },
+                    );
                     self.sent_not_removed.push(removal);
+                    let kept = match kept {
+                        Ok(path) => format!(
+                            "kept as sent in {} until the store takes writes again",
+                            path.display()
+                        ),
+                        Err(e) => format!("this window will not offer it as unsent ({e})"),
+                    };
                     return Some(Action::Notice(Notice::Error(format!(
-                        "the sent draft could not be removed ({failed}); this window will not \
-                         offer it as unsent"
+                        "the sent draft could not be removed ({failed}); {kept}"
                     ))));
                 }
                 Action::Notice(Notice::Error(format!(
@@ -309,6 +334,50 @@ impl Worker {
                 )))
             }
         })
+    }
+
+    /// Marks a draft as being sent before its send goes out. When the store cannot take the
+    /// mark, a send waiting on `gate` is held back, saying why: the user chooses, and their next
+    /// send goes out unmarked (said once more then). A send with no gate has gone already.
+    fn mark_sending(
+        &mut self,
+        key: &DraftKey,
+        owner: String,
+        from: Option<DraftRevision>,
+        body: &str,
+        gate: Option<Gate>,
+    ) -> Option<Action> {
+        let marked = self.store().and_then(|store| {
+            store
+                .save_draft_sending(key, (&owner, from), body, chrono::Utc::now())
+                .map_err(|e| error(&e))
+        });
+        let failed = match marked {
+            Ok(()) => {
+                self.held_back.remove(&owner);
+                if let Some(gate) = gate {
+                    let _ = gate.send(Ok(()));
+                }
+                return None;
+            }
+            Err(failed) => failed,
+        };
+        if let Some(gate) = gate {
+            if self.held_back.insert(owner.clone()) {
+                let _ = gate.send(Err(format!(
+                    "the store cannot mark the draft as being sent ({failed}), and a send not \
+                     marked could be offered again as unsent should this window end before its \
+                     answer is recorded; Enter sends it all the same, Esc goes back"
+                )));
+                return None;
+            }
+            self.held_back.remove(&owner);
+            let _ = gate.send(Ok(()));
+        }
+        Some(Action::Notice(Notice::Error(format!(
+            "sent without the draft's mark ({failed}): should this window end before the answer \
+             is recorded, it will be offered again as unsent"
+        ))))
     }
 
     fn remove(&mut self, removal: &Removal) -> Result<bool, String> {
@@ -456,8 +525,9 @@ mod tests {
 
     /// A draft is saved marked as being sent before its send goes out. Should the store then
     /// refuse its removal (a full disk) and the window end, the next window (a new worker)
-    /// restores it saying when it was sent, before and after space is freed, and never lists
-    /// it as unsent; a save (the text edited again) clears the mark.
+    /// restores it saying when it was sent and never lists it as unsent; once space is freed, the
+    /// removal kept beside the store is made. A draft only marked (its answer never recorded)
+    /// is restored as sent too, until a save (the text edited again) clears the mark.
     #[test]
     fn a_draft_marked_as_being_sent_is_never_offered_as_unsent_after_a_restart() {
         use crate::store::test_support::full_disk;
@@ -481,6 +551,7 @@ mod tests {
             owner: owner.clone(),
             from: None,
             body: "as sent".to_owned(),
+            gate: None,
         });
         assert!(marked.is_none(), "marked without a word: {marked:?}");
         full_disk(&path, true);
@@ -512,21 +583,93 @@ mod tests {
             }) => d.len(),
             other => panic!("{other:?}"),
         };
-        for full in [true, false] {
-            if !full {
-                full_disk(&path, false);
-            }
-            let mut next_window = Worker::new(path.clone());
-            let draft = restored(&mut next_window);
-            assert_eq!(draft.body, "as sent");
-            assert!(draft.sent.is_some(), "says it was sent: {draft:?}");
-            assert_eq!(listed(&mut next_window), 0, "not listed as unsent");
-            if !full {
-                save(&mut next_window, "edited since");
-                assert!(restored(&mut next_window).sent.is_none());
-                assert_eq!(listed(&mut next_window), 1);
-            }
-        }
+        let mut next_window = Worker::new(path.clone());
+        let draft = restored(&mut next_window);
+        assert_eq!(draft.body, "as sent");
+        assert!(draft.sent.is_some(), "says it was sent: {draft:?}");
+        assert_eq!(listed(&mut next_window), 0, "not listed as unsent");
+        // Space freed: the removal kept beside the store is made by the next window's first job.
+        full_disk(&path, false);
+        let mut next_window = Worker::new(path.clone());
+        assert_eq!(listed(&mut next_window), 0);
+        assert_eq!(Store::open(&path).unwrap().load_draft(&key).unwrap(), None);
+        assert!(!crate::store::pending_path(&path).exists());
+
+        // A send whose answer was never recorded (the window ended): marked, so restored as
+        // sent; a save (the text edited again) clears the mark.
+        save(&mut next_window, "typed again");
+        next_window.run(Job::MarkSending {
+            key: key.clone(),
+            owner: owner.clone(),
+            from: None,
+            body: "as sent".to_owned(),
+            gate: None,
+        });
+        drop(next_window);
+        let mut last_window = Worker::new(path.clone());
+        assert!(restored(&mut last_window).sent.is_some());
+        assert_eq!(listed(&mut last_window), 0, "not listed as unsent");
+        save(&mut last_window, "edited since");
+        assert!(restored(&mut last_window).sent.is_none());
+        assert_eq!(listed(&mut last_window), 1);
+    }
+
+    /// The store cannot mark the draft as being sent: its send is held back, saying why; the
+    /// same composer's next send (the user, told, chose to send) goes out, said once more; a
+    /// mark the store takes lets the send go at once, and the draft says it was sent.
+    #[test]
+    fn a_send_whose_mark_the_store_refuses_is_held_back_until_sent_again() {
+        use crate::store::test_support::full_drafts;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(crate::store::FILE_NAME);
+        let key = DraftKey::report("http://service.example/api/v1", Some("res_1"));
+        let owner = "window/1".to_owned();
+        let mut window = Worker::new(path.clone());
+        window.run(Job::Save {
+            id: RequestId(1),
+            key: key.clone(),
+            owner: owner.clone(),
+            from: None,
+            body: "typed".to_owned(),
+        });
+        let send = |window: &mut Worker| {
+            let (gate, mut told) = tokio::sync::oneshot::channel();
+            let said = window.run(Job::MarkSending {
+                key: key.clone(),
+                owner: owner.clone(),
+                from: None,
+                body: "as sent".to_owned(),
+                gate: Some(gate),
+            });
+            (told.try_recv().expect("the gate is answered at once"), said)
+        };
+        full_drafts(&path, true);
+        let (held, said) = send(&mut window);
+        let why = held.expect_err("held back");
+        assert!(
+            why.contains("disk is full") && why.contains("Enter sends it"),
+            "{why}"
+        );
+        assert!(said.is_none(), "the composer says it: {said:?}");
+        let (went, said) = send(&mut window);
+        assert_eq!(went, Ok(()), "sent when the user sends again");
+        assert!(
+            matches!(&said, Some(Action::Notice(Notice::Error(e))) if e.contains("without the draft's mark")),
+            "{said:?}"
+        );
+        assert!(
+            send(&mut window).0.is_err(),
+            "the next send is asked about anew"
+        );
+        full_drafts(&path, false);
+        let (went, said) = send(&mut window);
+        assert_eq!((went, said.is_none()), (Ok(()), true));
+        let stored = Store::open(&path)
+            .unwrap()
+            .load_draft(&key)
+            .unwrap()
+            .unwrap();
+        assert!(stored.sent_at.is_some(), "marked as being sent");
     }
 
     #[test]

@@ -296,7 +296,21 @@ where
 
     /// Runs commands (the app's first ones, when they had to wait for [`Self::know_types`]).
     pub fn execute(&mut self, commands: Vec<Command>) {
-        for command in commands {
+        let mut commands = commands.into_iter().peekable();
+        while let Some(command) = commands.next() {
+            // A composer's send comes right after its draft's mark, and waits for it: a store
+            // that cannot take the mark holds it back, and the user is asked first.
+            if let Command::DraftSending { slot, body } = command {
+                match commands.next_if(|c| matches!(c, Command::Api { .. })) {
+                    Some(Command::Api { id, call }) => {
+                        let (marked, gate) = tokio::sync::oneshot::channel();
+                        self.drafts.sending(slot, body, Some(marked));
+                        self.executor.call_after(id, call, Some(gate));
+                    }
+                    _ => self.drafts.sending(slot, body, None),
+                }
+                continue;
+            }
             match command {
                 Command::Api { id, call } => self.executor.call(id, call),
                 Command::Cancel(id) => self.executor.cancel(id),
@@ -314,7 +328,7 @@ where
                 Command::LoadDraft { id, subject } => self.drafts.load(id, subject),
                 Command::SaveDraft { id, slot, body } => self.drafts.save(id, slot, body),
                 Command::RemoveDraft(slot) => self.drafts.remove(slot, false),
-                Command::DraftSending { slot, body } => self.drafts.sending(slot, body),
+                Command::DraftSending { slot, body } => self.drafts.sending(slot, body, None),
                 Command::DraftSent(slot) => self.drafts.remove(slot, true),
                 Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
                 Command::ListDrafts { id } => self.drafts.list(id),

@@ -68,7 +68,7 @@ impl Executor {
                 Some(path) => Store::open(path)
                     .and_then(|store| store.record_send(&sent))
                     .map(drop)
-                    .map_err(|e| e.to_string()),
+                    .map_err(|e| keep_aside(path, *sent, &e)),
                 None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
             };
             if let Err(problem) = &result {
@@ -78,7 +78,8 @@ impl Executor {
         });
     }
 
-    /// Reads the newest sends of the history on a blocking task, with a connection of its own.
+    /// Reads the newest sends of the history on a blocking task, with a connection of its own
+    /// (opening it records what earlier sends could not: see [`crate::store::Pending`]).
     pub fn load_history(&self, id: RequestId, limit: usize) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         tokio::task::spawn_blocking(move || {
@@ -108,11 +109,30 @@ impl Executor {
     }
 
     pub fn call(&mut self, id: RequestId, call: ApiCall) {
+        self.call_after(id, call, None);
+    }
+
+    /// Makes the call once `gate` says it may go (a send waits for its draft's mark); when the
+    /// gate says why not, nothing goes out and the answer is [`ApiError::NotSent`]. A gate
+    /// dropped unanswered lets it go, as a send went before there were gates.
+    pub fn call_after(
+        &mut self,
+        id: RequestId,
+        call: ApiCall,
+        gate: Option<tokio::sync::oneshot::Receiver<Result<(), String>>>,
+    ) {
         let client = self.client.clone();
         let results = self.results.clone();
         let alive = TaskAlive::new(&self.alive);
         let task = tokio::spawn(async move {
             let _alive = alive;
+            if let Some(gate) = gate
+                && let Ok(Err(why)) = gate.await
+            {
+                let held = Exchange::local(Err(ApiError::NotSent(why)));
+                let _ = results.send(Action::reply(id, Box::new(held)));
+                return;
+            }
             // A bug while reading an answer must still answer, or the pane would say "loading"
             // for ever; the panic itself is in the log.
             let reply = AssertUnwindSafe(client.exchange(call.operation, &call.body))
@@ -243,6 +263,18 @@ fn internal_error() -> ApiError {
     ApiError::Decode {
         problem: "appdeck failed while reading the answer (a bug; the log has the details)".into(),
         excerpt: String::new(),
+    }
+}
+
+/// Why a send was not recorded (`problem`), after keeping it in the store's pending file, which
+/// the next open of the store records: the message says where it waits.
+fn keep_aside(store: &Path, sent: Sent, problem: &dyn std::fmt::Display) -> String {
+    match crate::store::keep_pending(store, &crate::store::Pending::Send(sent)) {
+        Ok(kept) => format!(
+            "{problem}; kept in {} until the store takes writes again",
+            kept.display()
+        ),
+        Err(also) => format!("{problem}; it could not be kept aside either ({also})"),
     }
 }
 

@@ -131,6 +131,11 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
         let _ = sender.send(Action::Notice(Notice::Error(notice)));
     });
     let result = event_loop.run().await;
+    // `q` or a signal: an export's job is not waited for, so its hidden file goes now.
+    let removed = crate::app::export::remove_unfinished();
+    if removed > 0 {
+        tracing::info!(removed, "removed the files of unfinished exports");
+    }
     signals.abort();
     log_failed.abort();
     drop(event_loop);

@@ -21,9 +21,22 @@ pub enum LineEvent {
     Other(Action),
 }
 
+/// The text area does the editing, but inserting one character costs it a walk over the line
+/// (to find the byte of the cursor's column): keys typed one by one into a long line (a paste
+/// without bracketed paste) would take quadratic time. So characters typed at the end of the line
+/// are gathered here, in constant time each, and handed to the text area at once when another
+/// key needs it.
 #[derive(Clone, Debug, Default)]
 pub struct LineInput {
     area: TextArea<'static>,
+    /// The whole line: the area's, then `typed`.
+    text: String,
+    /// Where in `text` the characters typed at its end and not yet in `area` begin.
+    typed_from: usize,
+    /// How many characters those are.
+    typed_chars: usize,
+    /// The characters of the area's line (its cursor is at the end when its column is this).
+    area_chars: usize,
 }
 
 impl LineInput {
@@ -32,11 +45,7 @@ impl LineInput {
     }
 
     pub fn text(&self) -> &str {
-        self.area
-            .lines()
-            .first()
-            .map(String::as_str)
-            .unwrap_or_default()
+        &self.text
     }
 
     /// Applies an action while the input has the keyboard.
@@ -57,25 +66,71 @@ impl LineInput {
 
     /// Applies an editing key; says whether the text changed.
     pub fn edit(&mut self, input: Input) -> bool {
-        let before = self.text().to_owned();
-        // Ctrl-U clears to the start of the line, as in a shell (the text area would undo).
-        if input.ctrl && !input.alt && input.key == ratatui_textarea::Key::Char('u') {
-            self.area.delete_line_by_head();
-        } else {
-            self.area.input(input);
+        if let Some(c) = self.typed_at_end(&input) {
+            if self.typed_chars == 0 {
+                self.typed_from = self.text.len();
+            }
+            self.text.push(c);
+            self.typed_chars += 1;
+            return true;
         }
+        self.hand_over_typed();
+        // Ctrl-U clears to the start of the line, as in a shell (the text area would undo).
+        let changed = if input.ctrl && !input.alt && input.key == ratatui_textarea::Key::Char('u') {
+            self.area.delete_line_by_head()
+        } else {
+            self.area.input(input)
+        };
         // Enter never reaches here (it submits), but Ctrl-M/Ctrl-J would split the line.
         if self.area.lines().len() > 1 {
             let joined = self.area.lines().join(" ");
             self.set(&joined);
+        } else if changed {
+            self.sync_from_area();
         }
-        before != self.text()
+        changed
+    }
+
+    /// The character `input` types, when it goes at the end of the line with nothing selected:
+    /// what can be gathered.
+    fn typed_at_end(&self, input: &Input) -> Option<char> {
+        let ratatui_textarea::Key::Char(c) = input.key else {
+            return None;
+        };
+        let cursor = self.area.cursor();
+        let at_end = self.typed_chars > 0 || (cursor.0 == 0 && cursor.1 == self.area_chars);
+        (!input.ctrl && !input.alt && !c.is_control() && at_end && !self.area.is_selecting())
+            .then_some(c)
+    }
+
+    /// Gives the area the characters gathered, as one insertion.
+    fn hand_over_typed(&mut self) {
+        if self.typed_chars == 0 {
+            return;
+        }
+        self.area.insert_str(&self.text[self.typed_from..]);
+        self.area_chars += self.typed_chars;
+        self.typed_chars = 0;
+    }
+
+    /// The text as the area has it, after an edit there.
+    fn sync_from_area(&mut self) {
+        self.text.clear();
+        self.text
+            .push_str(self.area.lines().first().map_or("", String::as_str));
+        self.area_chars = self.text.chars().count();
     }
 
     /// Inserts pasted text at the cursor (control characters dropped); says whether it changed.
     pub fn insert(&mut self, text: &str) -> bool {
         let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-        !clean.is_empty() && self.area.insert_str(clean)
+        if clean.is_empty() {
+            return false;
+        }
+        self.hand_over_typed();
+        let changed = self.area.insert_str(clean);
+        self.sync_from_area();
+        changed
     }
 
     /// The text left of the cursor, for placing the terminal cursor by display width.
@@ -92,11 +147,13 @@ impl LineInput {
     pub fn set(&mut self, text: &str) {
         self.area = TextArea::new(vec![text.replace(['\n', '\r'], " ")]);
         self.area.move_cursor(CursorMove::End);
+        self.typed_chars = 0;
+        self.sync_from_area();
     }
 
     /// The cursor's position in characters, for drawing it.
     pub fn cursor_column(&self) -> usize {
-        self.area.cursor().1
+        self.area.cursor().1 + self.typed_chars
     }
 }
 
@@ -168,6 +225,44 @@ mod tests {
         }));
         assert_eq!(input.text(), "repo");
         assert_eq!(input.cursor_column(), 0);
+    }
+
+    /// Characters gathered at the end of the line and edits the text area makes take turns
+    /// without losing or reordering a character: typing, moving into the line, typing there,
+    /// deleting, pasting, Ctrl-U.
+    #[test]
+    fn typed_characters_and_other_edits_take_turns() {
+        let plain = |key| Input {
+            key,
+            ..Input::default()
+        };
+        let mut input = LineInput::new();
+        for c in "héllo".chars() {
+            assert!(input.edit(key(c)));
+        }
+        assert_eq!((input.text(), input.cursor_column()), ("héllo", 5));
+        assert_eq!(input.before_cursor(), "héllo");
+        assert!(!input.edit(plain(Key::Left)));
+        assert!(input.edit(key('X')));
+        assert_eq!((input.text(), input.cursor_column()), ("héllXo", 5));
+        assert_eq!(input.before_cursor(), "héllX");
+        assert!(!input.edit(plain(Key::End)));
+        assert!(input.edit(key('!')));
+        assert!(input.edit(plain(Key::Backspace)));
+        assert!(input.edit(plain(Key::Backspace)));
+        assert_eq!(input.text(), "héllX");
+        assert!(input.edit(key('y')));
+        assert!(input.insert("\u{7}z"));
+        assert_eq!((input.text(), input.cursor_column()), ("héllXyz", 7));
+        assert!(input.edit(Input {
+            key: Key::Char('u'),
+            ctrl: true,
+            ..Input::default()
+        }));
+        assert_eq!((input.text(), input.cursor_column()), ("", 0));
+        input.set("ab");
+        assert!(input.edit(key('c')));
+        assert_eq!(input.text(), "abc");
     }
 
     #[test]

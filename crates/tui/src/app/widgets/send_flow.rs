@@ -18,6 +18,7 @@ use crate::app::keymap::{
 use crate::app::pane::{Ctx, Outcome};
 use crate::app::panes::history::record::{record, record_cancelled};
 use crate::app::{Action, ApiCall, Command, RequestId};
+use crate::sanitize;
 use crate::store::SendKind;
 use crossterm::event::KeyCode;
 
@@ -239,6 +240,20 @@ pub fn answer(
     }
     let body = std::mem::take(body);
     let noun = target.kind.as_str();
+    // Held back before it went out (the store could not mark its draft): nothing to record; the
+    // review again, where Enter sends it all the same.
+    if let Err(ApiError::NotSent(why)) = &exchange.result {
+        cx.error(format!("the {noun} was not sent: {}", sanitize::line(why)));
+        *phase = Phase::Review {
+            body: body.clone(),
+            armed: true,
+        };
+        return Some(Answered {
+            ok: false,
+            body,
+            commands: Vec::new(),
+        });
+    }
     // Every answer is recorded, a refusal or a network failure too.
     let commands = vec![record(
         cx.ids.issue(),

@@ -187,6 +187,9 @@ impl Tail {
         let file = std::fs::create_dir_all(dir)
             .and_then(|()| tempfile::tempfile_in(dir))
             .or_else(|_| tempfile::tempfile())?;
+        // Owner-only, as the store is: it holds the service's rows (tempfile makes it 0666 & umask).
+        #[cfg(unix)]
+        file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
         positioned::write_all_at(&file, &self.pending, 0)?;
         self.file = Some(Arc::new(file));
         Ok(())

@@ -201,8 +201,34 @@ impl Detail {
         }
     }
 
-    /// The detail of an item read from `json`, the text it came as, which `:export` writes.
-    pub fn sent_as(self, json: &str) -> Self {
+    /// The detail of an item read from `json`, the text it came as, which `:export` writes. A
+    /// key written twice in one object is marked, as a wrong field is: the parsed item keeps the
+    /// last, so only the text tells that another was there.
+    pub fn sent_as(mut self, json: &str) -> Self {
+        let twice: Vec<FieldLine> = crate::validate::duplicate_keys(json)
+            .into_iter()
+            .map(|(object, key)| {
+                let place = if object.is_empty() {
+                    "the item".to_owned()
+                } else {
+                    object
+                };
+                let problem = format!(
+                    "the key {} is written twice in {place}: the last is shown, the other lost",
+                    serde_json::Value::from(key)
+                );
+                FieldLine::new(FieldKind::Problem, "problem", sanitize::line(&problem))
+            })
+            .collect();
+        if !twice.is_empty() {
+            let at = self
+                .fields
+                .iter()
+                .take_while(|f| f.kind == FieldKind::Problem)
+                .count();
+            self.fields.splice(at..at, twice);
+            self.fields_width = fields_width(&self.fields);
+        }
         Detail {
             sent: Some(Arc::from(json)),
             ..self
@@ -681,6 +707,37 @@ mod tests {
                 .iter()
                 .any(|f| f.label == "display_name" && f.value == "7")
         );
+    }
+
+    /// `{"a":1,"a":2}` reads as `{"a":2}`: the detail says a key was written twice, where, and
+    /// which one it shows, as it marks a wrong field (issue 36 item 3).
+    #[test]
+    fn a_key_written_twice_is_marked() {
+        let json = r#"{"id": "x", "display_name": 7, "properties": {"a": 1, "a": 2}, "id": "y"}"#;
+        let item = PageItem::from_value(serde_json::from_str(json).unwrap());
+        let d = Detail::open(Arc::new(item)).sent_as(json);
+        let problems: Vec<&str> = d
+            .fields
+            .iter()
+            .take_while(|f| f.kind == FieldKind::Problem)
+            .map(|f| f.value.as_str())
+            .collect();
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(
+            problems[0].contains("/display_name"),
+            "the wrong field first"
+        );
+        assert_eq!(
+            problems[1],
+            "the key \"a\" is written twice in /properties: the last is shown, the other lost"
+        );
+        assert!(problems[2].contains("\"id\" is written twice in the item"));
+        assert!(d.fields.iter().any(|f| f.label == "id" && f.value == "y"));
+        assert!(d.fields_width >= 1 + LABEL_WIDTH + problems[1].chars().count());
+        let once = r#"{"id": "x", "properties": {"a": 1}}"#;
+        let item = PageItem::from_value(serde_json::from_str(once).unwrap());
+        let d = Detail::open(Arc::new(item)).sent_as(once);
+        assert!(d.fields.iter().all(|f| f.kind != FieldKind::Problem));
     }
 
     #[test]
