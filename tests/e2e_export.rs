@@ -119,7 +119,10 @@ fn export_ndjson_is_byte_identical_to_list_all_and_refuses_to_overwrite() {
         })
         .collect();
     let named: Vec<&String> = names.iter().filter(|n| !n.is_empty()).collect();
-    assert!(named.is_sorted_by(|a, b| a >= b), "by name, descending");
+    // In the list's order (numbers and digit runs by value), descending.
+    let descending =
+        |a: &&String, b: &&String| appdeck_core::order::compare(a, b) != std::cmp::Ordering::Less;
+    assert!(named.is_sorted_by(descending), "by name, descending");
     tmux.send(&["q"]);
     tmux.type_line("kill %1");
 }

@@ -51,11 +51,8 @@ fn list_and_its_resume_hint_mask_a_token_the_server_repeats() {
         "{}",
         out.stderr
     );
-    assert!(
-        out.stderr.contains(&format!("--from {MASK}")),
-        "{}",
-        out.stderr
-    );
+    // No resume hint after a 401 (the request itself was refused): nothing to mask there.
+    assert!(!out.stderr.contains("--from"), "{}", out.stderr);
 
     // A header the answer depends on (an encoding appdeck cannot read) is masked as well.
     let url = answer_once_raw(format!(

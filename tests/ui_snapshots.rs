@@ -1283,8 +1283,8 @@ fn browser_watched_sorted_and_narrowed() {
     snapshot("browser_watched_sorted_and_narrowed", build);
     let title = appdeck_tui::app::harness::line(&draw_styled(&build((80, 24)), &Theme::COLOR), 1);
     assert!(
-        title.starts_with("┌ where .status =")
-            && title.contains("… · 42 of 62 loaded · more available · watching 5s · 12:00:00 "),
+        title.starts_with("┌ where .status")
+            && title.contains("62 loaded · L loads all · watching 5s · 12:00:00 "),
         "{title}"
     );
 }

@@ -242,7 +242,7 @@ impl Counts {
                 loaded: listing.rows.len() - browser.gone_shown(),
                 more: match listing.more {
                     More::End => "all loaded",
-                    More::Available(_) | More::Paused(_) if partial => "more pages: L loads all",
+                    More::Available(_) | More::Paused(_) if partial => "L loads all",
                     More::Available(_) | More::Paused(_) => "more available",
                     More::Loading { .. } if browser.loading_all => "loading all…",
                     More::Loading { .. } => "loading more…",

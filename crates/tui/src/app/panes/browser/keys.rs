@@ -70,7 +70,7 @@ static OWN: [Binding; 12] = [
         "Space",
         "mark the row (export and y act on the marked rows)",
         || Action::Toggle,
-        "mark",
+        "",
     ),
     bind(
         "load_all",
