@@ -1031,7 +1031,9 @@ fn c_composes_a_connect_whose_breaking_removal_is_confirmed_twice_sent_and_known
         "{screen}"
     );
     tmux.send(&["s"]);
-    let review = tmux.wait_for("the review", |s| s.contains("Review: the changes"));
+    let review = tmux.wait_for("the review", |s| {
+        s.contains("Review: the changes") && s.contains("/apps.version.connect")
+    });
     assert!(
         review.contains("breaking first") && review.contains("/apps.version.connect"),
         "{review}"

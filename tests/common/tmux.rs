@@ -85,12 +85,29 @@ impl Tmux {
     }
 
     /// Polls the screen until `ready` holds; panics with the last screen after the deadline.
+    ///
+    /// The screen returned is a settled one: tmux can be captured while appdeck is halfway
+    /// through writing a frame (CI once caught a review popup with only its top lines drawn,
+    /// which satisfied `ready` but not the test's next assert). So a ready screen is captured
+    /// again until two captures agree; a screen that keeps moving (a spinner) is returned after
+    /// `SETTLE_TRIES` captures.
     pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        const SETTLE_TRIES: usize = 25;
         let deadline = Instant::now() + WAIT;
         loop {
-            let screen = self.screen();
+            let mut screen = self.screen();
             if ready(&screen) {
-                return screen;
+                for _ in 0..SETTLE_TRIES {
+                    std::thread::sleep(Duration::from_millis(20));
+                    let again = self.screen();
+                    if again == screen {
+                        break;
+                    }
+                    screen = again;
+                }
+                if ready(&screen) {
+                    return screen;
+                }
             }
             assert!(
                 Instant::now() < deadline,
