@@ -267,7 +267,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
 fn render_review(
     frame: &mut Frame,
     composer: &ConnectComposer,
-    body: &serde_json::Value,
+    body: &crate::app::Body,
     armed: bool,
     theme: &Theme,
     area: Rect,
@@ -329,7 +329,7 @@ fn render_review(
         "apps.version.connect",
     ));
     let height = usize::from(inner.height);
-    lines.extend(send::body_lines(body, 0, usize::MAX));
+    lines.extend(send::body_lines(body.text(), 0, usize::MAX));
     let scroll = composer
         .review_scroll
         .min(lines.len().saturating_sub(height / 2));

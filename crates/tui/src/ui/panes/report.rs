@@ -195,7 +195,7 @@ fn render_review(
     theme: &Theme,
     frame: &mut Frame,
     composer: &ReportComposer,
-    body: &serde_json::Value,
+    body: &crate::app::Body,
     armed: bool,
     area: Rect,
 ) {
@@ -242,7 +242,7 @@ fn render_review(
         "apps.operations.report",
     ));
     lines.extend(send::body_lines(
-        body,
+        body.text(),
         composer.review_scroll,
         usize::from(inner.height),
     ));

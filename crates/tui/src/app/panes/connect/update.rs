@@ -202,7 +202,7 @@ impl Pane for ConnectComposer {
                 commands.push(Command::RecordAppVersion {
                     id: cx.ids.issue(),
                     base_url: self.base_url.clone(),
-                    payload: Box::new(answered.body),
+                    payload: Box::new(answered.body.value().clone()),
                 });
                 return commands.into();
             }
@@ -472,9 +472,11 @@ impl ConnectComposer {
             cx.info("still checking and comparing the payload; s again in a moment");
             return;
         }
-        match crate::validate::parse_json(&self.text()) {
+        let text = self.text();
+        match crate::validate::parse_json(&text) {
             Ok(body) => {
                 self.review_scroll = 0;
+                let body = crate::app::Body::new(&text, body);
                 self.phase = Phase::Review { body, armed: false };
             }
             Err(error) => cx.error(format!(

@@ -9,7 +9,7 @@ use super::{ReportComposer, Unparsed};
 use crate::app::{Command, RequestId};
 
 /// Stands for the resource while a report whose resource is not JSON is laid out.
-const RESOURCE_MARK: &str = "\u{0}appdeck-resource\u{0}";
+pub(super) const RESOURCE_MARK: &str = "\u{0}appdeck-resource\u{0}";
 
 /// What the external editor's text turned out to be.
 #[derive(Debug, PartialEq)]

@@ -192,7 +192,7 @@ impl ReportComposer {
             Action::DiscardDraft => return self.discard(cx).into(),
             Action::Match(Toward::Next) => self.go_to_finding(1),
             Action::Match(Toward::Previous) => self.go_to_finding(-1),
-            Action::Review => match self.body() {
+            Action::Review => match self.sent_body() {
                 Ok(body) => {
                     self.review_scroll = 0;
                     self.phase = Phase::Review { body, armed: false };
