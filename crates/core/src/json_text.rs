@@ -117,8 +117,12 @@ pub fn lines(json: &str) -> Vec<Line> {
                     continue;
                 }
             }
-            Some(_) => {
-                let end = scalar_end(b, i);
+            Some(&first) => {
+                let end = if first == b'"' {
+                    string_end(b, i)
+                } else {
+                    scalar_end(b, i)
+                };
                 if end == i {
                     break;
                 }
@@ -292,7 +296,7 @@ mod tests {
             "{laid}"
         );
         assert!(laid.contains("\"c\": {\n    \"d\""), "{laid}");
-        assert!(laid.contains("    {},\n"), "{laid}");
+        assert!(laid.contains("    {}\n  ],"), "{laid}");
         assert!(laid.contains("\"e\": []\n"), "{laid}");
         // The same value, other bytes.
         let parsed: Value = serde_json::from_str(&laid).unwrap();

@@ -385,7 +385,7 @@ impl Client {
             .and_then(reqwest::Body::as_bytes)
             .map_or(0, |b| b.len() as u64);
         let response = self.http.execute(request).await.map_err(|e| {
-            if size > 0 && is_failed_write(&e) {
+            if is_failed_write(&e, size) {
                 self.write_error(&e, &url, size)
             } else {
                 self.transport_error(e, &url)
@@ -491,20 +491,28 @@ impl Client {
     }
 }
 
-/// Whether `error` is the connection failing while the request was written: hyper's "error
-/// writing a body to connection", or a broken pipe under it. A server that answers early (a 413)
-/// and closes leaves the client here; hyper then does not read the answer (see
-/// docs/upstream/hyper-early-answer.md).
-fn is_failed_write(error: &reqwest::Error) -> bool {
-    if error.is_timeout() || error.is_connect() {
+/// Bodies from this size up that the connection drops under are taken as refused for their
+/// size: smaller ones fit in the socket's buffers before the server could refuse them.
+const LARGE_BODY_BYTES: u64 = 1024 * 1024;
+
+/// Whether `error` is the connection failing while a body of `size` bytes was written: hyper's
+/// "error writing a body to connection", a broken pipe, or (for a large body) the connection
+/// reset under it. A server that answers early (a 413) and closes leaves the client here; hyper
+/// then does not read the answer (see docs/upstream/hyper-early-answer.md).
+fn is_failed_write(error: &reqwest::Error, size: u64) -> bool {
+    if size == 0 || error.is_timeout() || error.is_connect() {
         return false;
     }
     let mut current: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(cause) = current {
-        let broken_pipe = cause
+        let kind = cause
             .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
-        if broken_pipe || cause.to_string().starts_with("error writing a body") {
+            .map(std::io::Error::kind);
+        let reset = kind == Some(std::io::ErrorKind::ConnectionReset) && size >= LARGE_BODY_BYTES;
+        if reset
+            || kind == Some(std::io::ErrorKind::BrokenPipe)
+            || cause.to_string().starts_with("error writing a body")
+        {
             return true;
         }
         current = cause.source();

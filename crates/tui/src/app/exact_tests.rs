@@ -8,7 +8,7 @@ use super::harness::{key, press};
 use super::pane::Screen;
 use super::tests::review_and_send_body;
 use super::{Action, App, Command, Session};
-use crate::api::page::read_page;
+use crate::api::page::RawPage;
 use crate::api::{Exchange, Reply};
 
 /// Numbers an `f64` would rewrite, and one past its range: one a line, shared with
@@ -31,7 +31,8 @@ fn app() -> App {
         r#"{{"resources": [{{"properties": {{{}}}, "name": "exact", "id": "r1", "type": "exactness", "note": "a\u202eb"}}]}}"#,
         properties.join(", ")
     );
-    let Some(Ok(page)) = read_page(text.as_bytes()) else {
+    // Read as the client reads a page: each item's text kept as it came.
+    let Ok(page) = RawPage::read(text.into_bytes()) else {
         panic!("a page");
     };
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 30), None);
@@ -41,7 +42,7 @@ fn app() -> App {
         .expect("first page");
     app.update(Action::reply(
         id,
-        Box::new(Exchange::local(Ok(Reply::page(page)))),
+        Box::new(Exchange::local(Ok(Reply::Page(Box::new(page.into()))))),
     ));
     app
 }
