@@ -13,7 +13,7 @@ fn numbers() -> Vec<&'static str> {
     include_str!("common/exact_numbers.txt").lines().collect()
 }
 
-/// A report whose resource holds [`numbers`] (as `n0`..`n7`), its keys out of the spec's order.
+/// A report whose resource holds [`numbers`] (as `n0`..`n8`), its keys out of the spec's order.
 fn report() -> String {
     let properties: Vec<String> = numbers()
         .iter()

@@ -172,6 +172,14 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
                     from(&settings.max_response_bytes.source)
                 ),
             ),
+            (
+                "max_request",
+                format!(
+                    "{} MiB {}",
+                    settings.max_request_bytes.value / (1024 * 1024),
+                    from(&settings.max_request_bytes.source)
+                ),
+            ),
             ("read_only", read_only),
             (
                 "retries",

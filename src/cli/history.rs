@@ -32,7 +32,7 @@ pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(),
             }
             match show.output {
                 EntryOutput::Text => write_entry(&entry, out)?,
-                EntryOutput::Json => write_json(&entry_json(&entry), true, out)?,
+                EntryOutput::Json => write_exact(&entry, out)?,
             }
         }
         None => {
@@ -144,6 +144,25 @@ fn entry_json(entry: &HistoryEntry) -> Value {
     })
 }
 
+/// [`entry_json`] written with the body as it was sent (its numbers as written, which the parsed
+/// value does not keep: `1E2` would be `1e+2`), escaped as [`write_json`] escapes.
+fn write_exact(entry: &HistoryEntry, out: &mut impl Write) -> std::io::Result<()> {
+    let mut value = entry_json(entry);
+    let Some(body) = crate::json_text::body(&entry.sent.body) else {
+        return write_json(&value, true, out);
+    };
+    const MARK: &str = "\u{0}appdeck-body\u{0}";
+    value["body"] = Value::from(MARK);
+    let text = serde_json::to_string_pretty(&value).map_err(std::io::Error::from)?;
+    let mark = Value::from(MARK).to_string();
+    let text = if text.matches(&mark).count() == 1 {
+        text.replacen(&mark, body.get(), 1)
+    } else {
+        serde_json::to_string_pretty(&entry_json(entry)).map_err(std::io::Error::from)?
+    };
+    writeln!(out, "{}", sanitize::json_for_terminal(&text))
+}
+
 /// JSON escaped by [`sanitize::json_for_terminal`]: the same data, nothing a terminal acts on.
 fn write_json(value: &Value, pretty: bool, out: &mut impl Write) -> std::io::Result<()> {
     let text = if pretty {
@@ -211,10 +230,9 @@ fn entry_lines(entry: &HistoryEntry) -> Vec<String> {
 
 /// Pretty JSON with what could drive a terminal escaped; text that is not JSON, neutralised.
 fn pretty(text: &str) -> Vec<String> {
-    let shown = match serde_json::from_str::<Value>(text) {
-        Ok(value) => serde_json::to_string_pretty(&value)
-            .map(|p| sanitize::json_for_terminal(&p).into_owned())
-            .unwrap_or_default(),
+    // Laid out from the text, so numbers show as they were sent.
+    let shown = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Ok(_) => sanitize::json_for_terminal(&crate::json_text::pretty(text)).into_owned(),
         Err(_) => sanitize::multiline(text).into_owned(),
     };
     shown.lines().map(str::to_owned).collect()

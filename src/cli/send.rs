@@ -29,6 +29,10 @@ pub async fn run(
     let invalid =
         |e: checks::ValidateError| Failure::Invalid(describe(&e, &payload.name, "--types"));
     let value = checks::parse_json(&payload.text).map_err(invalid)?;
+    // What is sent, printed for curl and recorded: the file's text, compact (its numbers and
+    // strings as written, which the parsed value does not keep: `1E2` would be `1e+2`).
+    let body = crate::json_text::body(&payload.text)
+        .ok_or_else(|| Failure::Invalid(format!("{}: not JSON", payload.name)))?;
     let mut validation = checks::validate_as(&value, kind_of(operation)).map_err(invalid)?;
     validation.note_duplicate_keys(&payload.text);
     check_kind(&validation.kind, operation, &payload.name)?;
@@ -39,7 +43,7 @@ pub async fn run(
         return print_curl(
             global,
             operation,
-            &value,
+            (&value, body.get()),
             &validation,
             &payload.name,
             allow_breaking,
@@ -71,12 +75,12 @@ pub async fn run(
         compare_with_sent(store.as_ref(), &settings.base_url, &value, allow_breaking)?;
     }
     let (sent_at, started) = (chrono::Utc::now(), Instant::now());
-    let (http_status, outcome) = client.send_with_status(operation, &value).await;
+    let (http_status, outcome) = client.send_with_status(operation, &body).await;
     if let Some(kind) = SendKind::of(operation) {
         let sent = Sent::from_outcome(
             &settings.base_url,
             kind,
-            &value,
+            body.get(),
             sent_at,
             http_status,
             Some(started.elapsed()),
@@ -155,7 +159,7 @@ pub(super) fn missing_status(answer: &Answer) -> Option<&'static str> {
 fn print_curl(
     global: &GlobalArgs,
     operation: Operation,
-    value: &serde_json::Value,
+    (value, body): (&serde_json::Value, &str),
     validation: &Validation,
     name: &str,
     allow_breaking: bool,
@@ -183,7 +187,7 @@ fn print_curl(
     } else {
         Ok(())
     };
-    let line = crate::api::curl::command(&base_url, operation, value);
+    let line = crate::api::curl::command(&base_url, operation, body);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
     out.flush()?;

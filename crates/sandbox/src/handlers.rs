@@ -145,11 +145,16 @@ async fn report_route(
     State(app): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    // The text too: the resource is stored as it was written.
+    let text = match &body {
+        Ok(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+        Err(_) => String::new(),
+    };
     let map = match read_body(body) {
         Ok(map) => map,
         Err(error) => return error.into_response(),
     };
-    answer(report(&app.store, &app.checks, map, &app.origin).await)
+    answer(report(&app.store, &app.checks, (map, &text), &app.origin).await)
 }
 
 async fn connect_route(

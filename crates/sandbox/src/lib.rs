@@ -10,7 +10,7 @@
 //! - `seed`: demo and generated data; `fault`: injected misbehaviour (`spaced`: JSON spaced out).
 
 // The core's modules under the names this crate's files use (`crate::api`...).
-use appdeck_core::{api, catalog, sanitize, schema, validate};
+use appdeck_core::{api, catalog, json_text, sanitize, schema, validate};
 
 mod checks;
 mod connect;

@@ -25,12 +25,13 @@ const MAX_LISTED_VIOLATIONS: usize = 10;
 /// How often a report is checked again when its type is connected anew during the check.
 const MAX_CHECK_ATTEMPTS: usize = 3;
 
-/// Applies a report and returns the answer's body. `origin` (`http://host:port`) is where the
-/// sandbox serves, for the answer's `platform_app_url`.
+/// Applies a report and returns the answer's body. `sent` is the body's text, whose resource is
+/// stored as it was written. `origin` (`http://host:port`) is where the sandbox serves, for the
+/// answer's `platform_app_url`.
 pub(crate) async fn report(
     store: &SandboxStore,
     checks: &SchemaChecks,
-    body: Map<String, Value>,
+    (body, sent): (Map<String, Value>, &str),
     origin: &str,
 ) -> Result<Value, OpError> {
     let resource_json = body
@@ -67,7 +68,8 @@ pub(crate) async fn report(
                     "response.resource is required (an object) when status is \"ok\"",
                 )
             })?;
-            apply(store, checks, resource, origin).await
+            let sent = crate::json_text::span_of(sent, "/response/resource").map(|at| &sent[at]);
+            apply(store, checks, (resource, sent), origin).await
         }
         Some("error") => {
             let message = request.message.get().cloned();
@@ -99,7 +101,7 @@ pub(crate) async fn report(
 async fn apply(
     store: &SandboxStore,
     checks: &SchemaChecks,
-    resource: Resource,
+    (resource, sent): (Resource, Option<&str>),
     origin: &str,
 ) -> Result<Value, OpError> {
     let properties = properties_of(&resource);
@@ -127,7 +129,7 @@ async fn apply(
             return Ok(store_resource(
                 &mut state,
                 target,
-                resource,
+                (resource, sent),
                 &resource_type,
                 origin,
             ));
@@ -194,12 +196,12 @@ fn type_of(state: &State, resource: &Resource, target: Option<u64>) -> Result<St
 fn store_resource(
     state: &mut State,
     target: Option<u64>,
-    resource: Resource,
+    (resource, sent): (Resource, Option<&str>),
     resource_type: &str,
     origin: &str,
 ) -> Value {
     let created = target.is_none();
-    let stored = state.put(target, resource, Stamp::Report);
+    let stored = state.put_sent(target, resource, Stamp::Report, sent);
     let id = non_empty(&stored.id).unwrap_or_default().to_owned();
     tracing::debug!(id = ?id, resource_type = ?resource_type, created, "applied a report");
     json!({

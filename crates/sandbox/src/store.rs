@@ -2,7 +2,7 @@
 //! task failures. One lock keeps a report atomic: it is checked against the types and applied to
 //! the table with nothing changing in between, and a refused report changes nothing.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use serde_json::Value;
@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::registry::Registry;
 use super::rows::{Row, RowJson, Rows};
 use crate::api::{Field, Resource, ResourceType};
+use crate::json_text;
 
 /// The `organization_id` the sandbox gives every resource it stamps.
 pub const SANDBOX_ORGANIZATION: &str = "org_sandbox";
@@ -55,7 +56,19 @@ impl State {
 
     /// Stores a resource, as a new row (`target` is `None`) or in place of row `target`, and
     /// returns it as stored. The caller has matched and checked it.
-    pub fn put(&mut self, target: Option<u64>, mut resource: Resource, stamp: Stamp) -> Resource {
+    pub fn put(&mut self, target: Option<u64>, resource: Resource, stamp: Stamp) -> Resource {
+        self.put_sent(target, resource, stamp, None)
+    }
+
+    /// [`State::put`] of a resource that came as the JSON text `sent`: the row keeps each field
+    /// the sandbox does not set as that text (`1E2` as written), and so lists it.
+    pub fn put_sent(
+        &mut self,
+        target: Option<u64>,
+        mut resource: Resource,
+        stamp: Stamp,
+        sent: Option<&str>,
+    ) -> Resource {
         let now = now();
         let existing = target.and_then(|seq| self.rows.get(seq)).cloned();
         let given_id = non_empty(&resource.id).map(str::to_owned);
@@ -86,7 +99,7 @@ impl State {
             resource.resource_type = Field::Valid(stored_type);
         }
 
-        let row = row_of(&resource);
+        let row = row_of(&resource, sent);
         match target {
             Some(seq) if existing.is_some() => self.rows.replace(seq, row),
             _ => {
@@ -97,10 +110,13 @@ impl State {
     }
 }
 
-/// The row for a stamped resource.
-fn row_of(resource: &Resource) -> Row {
-    // Serialising a record of JSON values cannot fail; an empty object is the safe fallback.
-    let json = serde_json::to_string(resource).unwrap_or_else(|_| "{}".to_owned());
+/// The row for a stamped resource, its fields as `sent` has them where the sandbox kept them.
+fn row_of(resource: &Resource, sent: Option<&str>) -> Row {
+    let json = match sent {
+        Some(sent) => text_keeping(resource, sent),
+        // Serialising a record of JSON values cannot fail; an empty object is the safe fallback.
+        None => serde_json::to_string(resource).unwrap_or_else(|_| "{}".to_owned()),
+    };
     Row {
         id: non_empty(&resource.id).unwrap_or_default().to_owned(),
         resource_type: non_empty(&resource.resource_type).map(str::to_owned),
@@ -108,6 +124,33 @@ fn row_of(resource: &Resource) -> Row {
         created_at: non_empty(&resource.created_at).map(str::to_owned),
         json: RowJson::Whole(Arc::from(json)),
     }
+}
+
+/// `resource` as JSON text, each field written as `sent` wrote it when its value is the same
+/// (the fields the sandbox set are written anew): what the service was sent is what it serves.
+/// The parsed value cannot say it (serde_json writes `1E2` as `1e+2`).
+fn text_keeping(resource: &Resource, sent: &str) -> String {
+    let Ok(Value::Object(fields)) = serde_json::to_value(resource) else {
+        return "{}".to_owned();
+    };
+    let as_sent: HashMap<String, &str> = json_text::members(sent).into_iter().collect();
+    let mut out = String::with_capacity(sent.len() + 128);
+    out.push('{');
+    for (i, (key, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::from(key.as_str()).to_string());
+        out.push(':');
+        match as_sent.get(key) {
+            Some(text) if serde_json::from_str::<Value>(text).is_ok_and(|v| v == *value) => {
+                out.push_str(&json_text::compact(text));
+            }
+            _ => out.push_str(&value.to_string()),
+        }
+    }
+    out.push('}');
+    out
 }
 
 /// A string field's value when it is present, a string, and not blank.

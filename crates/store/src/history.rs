@@ -89,12 +89,12 @@ impl Sent {
         crate::api::host_of(&self.base_url)
     }
 
-    /// A send of `body` and its outcome: the answer (a refusal included, its reason as the
+    /// A send of `body` (its text as sent) and its outcome: the answer (a refusal included, its reason as the
     /// error), or why none could be read (the start of its body kept when there was one).
     pub fn from_outcome(
         base_url: &str,
         kind: SendKind,
-        body: &serde_json::Value,
+        body: &str,
         sent_at: DateTime<Utc>,
         http_status: Option<u16>,
         duration: Option<Duration>,
@@ -119,7 +119,7 @@ impl Sent {
             sent_at,
             base_url: base_url.to_owned(),
             kind,
-            body: body.to_string(),
+            body: body.to_owned(),
             answer,
             http_status,
             duration,

@@ -158,11 +158,15 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
     }
     let operation = Operation::OperationsReport;
     let (sent_at, started) = (chrono::Utc::now(), Instant::now());
-    let (http_status, outcome) = client.send_with_status(operation, &value).await;
+    // The line's text as sent and recorded (its numbers as written), not the parsed value.
+    let Some(body) = crate::json_text::body(text) else {
+        return Outcome::skipped(&line, task_id, "not JSON".to_owned(), notes);
+    };
+    let (http_status, outcome) = client.send_with_status(operation, &body).await;
     let sent = Sent::from_outcome(
         client.base_url(),
         SendKind::Report,
-        &value,
+        body.get(),
         sent_at,
         http_status,
         Some(started.elapsed()),

@@ -51,12 +51,19 @@ pub struct ClientSettings {
     /// The largest answer read; past it the request fails (an endless or huge body must not
     /// exhaust memory).
     pub max_response_bytes: u64,
+    /// The largest body sent; a larger one is refused before anything goes out. A server
+    /// refusing a body for its size may answer early and close, and the client, still writing,
+    /// then sees only "Broken pipe" (see docs/upstream/hyper-early-answer.md).
+    pub max_request_bytes: u64,
 }
 
 impl ClientSettings {
     pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
     pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
     pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
+    /// Far above a report or a connect of hundreds of types, and below the sizes (8 MiB and
+    /// more on loopback) where an early refusal shows as a failed write.
+    pub const DEFAULT_MAX_REQUEST_BYTES: u64 = 8 * 1024 * 1024;
 
     pub fn new(base_url: impl Into<String>, token: Token) -> Self {
         ClientSettings {
@@ -65,6 +72,7 @@ impl ClientSettings {
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             request_timeout: Self::DEFAULT_REQUEST_TIMEOUT,
             max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
+            max_request_bytes: Self::DEFAULT_MAX_REQUEST_BYTES,
         }
     }
 }
@@ -96,6 +104,7 @@ pub struct Client {
     mask: Arc<TokenMask>,
     request_timeout: Duration,
     max_response_bytes: u64,
+    max_request_bytes: u64,
     /// `--rate`: shared by every clone, so concurrent requests share the budget.
     rate: Option<Arc<RateLimit>>,
     /// `-v` / `--trace`: shared by every clone, so requests are numbered in one sequence.
@@ -145,6 +154,7 @@ impl Client {
             mask: Arc::new(TokenMask::new(&settings.token)),
             request_timeout: settings.request_timeout,
             max_response_bytes: settings.max_response_bytes,
+            max_request_bytes: settings.max_request_bytes,
             rate: None,
             trace: None,
         })
@@ -228,7 +238,11 @@ impl Client {
     /// that show the answer even when it is a refusal (`appdeck report`): a JSON object is an
     /// answer whatever the HTTP status, and [`Answer::rejection`] says whether it is a refusal.
     /// Transport errors, and bodies that are not JSON objects, are errors here already.
-    pub async fn send(&self, operation: Operation, body: &Value) -> Result<Answer, ApiError> {
+    pub async fn send(
+        &self,
+        operation: Operation,
+        body: &(impl Serialize + ?Sized),
+    ) -> Result<Answer, ApiError> {
         self.send_with_status(operation, body).await.1
     }
 
@@ -237,7 +251,7 @@ impl Client {
     pub async fn send_with_status(
         &self,
         operation: Operation,
-        body: &Value,
+        body: &(impl Serialize + ?Sized),
     ) -> (Option<u16>, Result<Answer, ApiError>) {
         match self.post_any(operation, body).await {
             Ok((status, bytes, url, _)) => (
@@ -251,7 +265,11 @@ impl Client {
     /// Posts `body` to `operation` and reads the answer as that operation's reply (a page, or
     /// the answer to a report or a connect), with the HTTP status and the time it took: what a
     /// view that shows the whole exchange needs. Never fails: the outcome is in `result`.
-    pub async fn exchange(&self, operation: Operation, body: &Value) -> Exchange {
+    pub async fn exchange(
+        &self,
+        operation: Operation,
+        body: &(impl Serialize + ?Sized),
+    ) -> Exchange {
         let started = Instant::now();
         let (status, result) = match operation {
             // Read as `list` reads it, each item kept as the bytes that came (which the list
@@ -292,7 +310,7 @@ impl Client {
     async fn post_raw(
         &self,
         operation: Operation,
-        body: &impl Serialize,
+        body: &(impl Serialize + ?Sized),
     ) -> Result<(reqwest::StatusCode, Vec<u8>), ApiError> {
         let (status, bytes, url, _) = self.post_any(operation, body).await?;
         if !status.is_success() {
@@ -307,7 +325,7 @@ impl Client {
     async fn post_any(
         &self,
         operation: Operation,
-        body: &impl Serialize,
+        body: &(impl Serialize + ?Sized),
     ) -> Result<(reqwest::StatusCode, Vec<u8>, String, Option<String>), ApiError> {
         let body = serde_json::to_vec(body)
             .map_err(|e| ApiError::Invalid(format!("the request body: {e}")))?;
@@ -332,6 +350,13 @@ impl Client {
         body: Vec<u8>,
         headers: reqwest::header::HeaderMap,
     ) -> Result<RawAnswer, ApiError> {
+        let size = body.len() as u64;
+        if size > self.max_request_bytes {
+            return Err(ApiError::RequestTooLarge {
+                size,
+                limit: self.max_request_bytes,
+            });
+        }
         if let Some(rate) = &self.rate {
             rate.wait().await;
         }
@@ -392,11 +417,17 @@ impl Client {
         request: reqwest::Request,
         url: String,
     ) -> Result<RawAnswer, ApiError> {
-        let response = self
-            .http
-            .execute(request)
-            .await
-            .map_err(|e| self.transport_error(e, &url))?;
+        let size = request
+            .body()
+            .and_then(reqwest::Body::as_bytes)
+            .map_or(0, |b| b.len() as u64);
+        let response = self.http.execute(request).await.map_err(|e| {
+            if is_failed_write(&e, size) {
+                self.write_error(&e, &url, size)
+            } else {
+                self.transport_error(e, &url)
+            }
+        })?;
         let status = response.status();
         if let Some(encoding) = unasked_encoding(&response) {
             return Err(ApiError::Decode {
@@ -478,6 +509,52 @@ impl Client {
         };
         ApiError::Network(sanitize::line(&message).into_owned())
     }
+}
+
+impl Client {
+    /// The body could not be written whole: the server stopped reading it. Said with the body's
+    /// size and the setting that bounds it, since the usual cause is a server refusing the size.
+    fn write_error(&self, error: &reqwest::Error, url: &str, size: u64) -> ApiError {
+        let mut cause: &dyn std::error::Error = error;
+        while let Some(inner) = cause.source() {
+            cause = inner;
+        }
+        ApiError::WriteFailed {
+            url: redact_url(url).into_owned(),
+            size,
+            limit: self.max_request_bytes,
+            cause: sanitize::line(&cause.to_string()).into_owned(),
+        }
+    }
+}
+
+/// Bodies from this size up that the connection drops under are taken as refused for their
+/// size: smaller ones fit in the socket's buffers before the server could refuse them.
+const LARGE_BODY_BYTES: u64 = 1024 * 1024;
+
+/// Whether `error` is the connection failing while a body of `size` bytes was written: hyper's
+/// "error writing a body to connection", a broken pipe, or (for a large body) the connection
+/// reset under it. A server that answers early (a 413) and closes leaves the client here; hyper
+/// then does not read the answer (see docs/upstream/hyper-early-answer.md).
+fn is_failed_write(error: &reqwest::Error, size: u64) -> bool {
+    if size == 0 || error.is_timeout() || error.is_connect() {
+        return false;
+    }
+    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(cause) = current {
+        let kind = cause
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind);
+        let reset = kind == Some(std::io::ErrorKind::ConnectionReset) && size >= LARGE_BODY_BYTES;
+        if reset
+            || kind == Some(std::io::ErrorKind::BrokenPipe)
+            || cause.to_string().starts_with("error writing a body")
+        {
+            return true;
+        }
+        current = cause.source();
+    }
+    false
 }
 
 /// The `Content-Encoding` of an answer, when it is one appdeck cannot read: it asks for none, so

@@ -45,6 +45,27 @@ pub enum ApiError {
         describe_bytes(*.0)
     )]
     TooLarge(u64),
+    /// A body larger than the profile's `max_request_mib`: refused before anything was sent.
+    #[error(
+        "the request body is {}, more than the {} limit; nothing was sent (raise `max_request_mib` in the profile if the service takes bodies this large)",
+        describe_size(*.size),
+        describe_bytes(*.limit)
+    )]
+    RequestTooLarge { size: u64, limit: u64 },
+    /// Writing the body failed part way: the server stopped reading it and closed the
+    /// connection, most often because it refuses a body of that size (and may have answered
+    /// so, an answer the HTTP client does not read once its write failed).
+    #[error(
+        "request to {url} failed while sending its {} body: {cause}; the server closed the connection before reading it all, most likely because it refuses a body this large (the profile's `max_request_mib`, now {}, is the largest body appdeck sends)",
+        describe_size(*.size),
+        describe_bytes(*.limit)
+    )]
+    WriteFailed {
+        url: String,
+        size: u64,
+        limit: u64,
+        cause: String,
+    },
     /// The connection closed before the whole answer came: the bytes received so far.
     #[error("the answer was cut off after {0} bytes: the connection closed before its end")]
     CutOff(usize),
@@ -65,6 +86,16 @@ pub fn describe_bytes(bytes: u64) -> String {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes}-byte")
+    }
+}
+
+/// A body's size for a message: `9.0 MiB`, or bytes below 1 MiB.
+pub fn describe_size(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes < MIB {
+        format!("{bytes}-byte")
+    } else {
+        format!("{:.1} MiB", bytes as f64 / MIB as f64)
     }
 }
 
@@ -168,6 +199,9 @@ impl ApiError {
                 "the connection was made, then reset or closed by the service or a proxy on the \
                  way; retry (list retries it on its own: see --retries)",
             ),
+            ApiError::WriteFailed { .. } => {
+                Some("send a smaller body, or ask the service's operators for its size limit")
+            }
             ApiError::CutOff(_) => {
                 Some("the service, or a proxy on the way, closed the connection mid-answer; retry")
             }

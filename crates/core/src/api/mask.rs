@@ -126,9 +126,21 @@ impl TokenMask {
             ApiError::RepeatedCursor(s) => ApiError::RepeatedCursor(text(s)),
             ApiError::Invalid(s) => ApiError::Invalid(text(s)),
             ApiError::NotSent(s) => ApiError::NotSent(text(s)),
+            ApiError::WriteFailed {
+                url,
+                size,
+                limit,
+                cause,
+            } => ApiError::WriteFailed {
+                url: text(url),
+                size,
+                limit,
+                cause: text(cause),
+            },
             other @ (ApiError::Timeout(_)
             | ApiError::EmptyPages(_)
             | ApiError::TooLarge(_)
+            | ApiError::RequestTooLarge { .. }
             | ApiError::CutOff(_)) => other,
         }
     }

@@ -31,6 +31,8 @@ pub struct Profile {
     pub request_timeout_secs: Option<f64>,
     /// The largest answer read from the service, in MiB (64 when not given).
     pub max_response_mib: Option<i64>,
+    /// The largest body sent to the service, in MiB (8 when not given).
+    pub max_request_mib: Option<i64>,
     /// Connect payload files whose resource types appdeck should know (`--types` does the same).
     #[serde(default)]
     pub types: Vec<PathBuf>,

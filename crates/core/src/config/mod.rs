@@ -197,6 +197,8 @@ pub struct Settings {
     pub request_timeout: Sourced<Duration>,
     /// The largest answer read, in bytes.
     pub max_response_bytes: Sourced<u64>,
+    /// The largest body sent, in bytes.
+    pub max_request_bytes: Sourced<u64>,
     /// Connect payload files of the selected profile's `types`, relative paths resolved against
     /// the config file's directory.
     pub types: Vec<PathBuf>,
@@ -284,6 +286,10 @@ pub enum ConfigError {
         "profile {0:?}: `max_response_mib` must be a whole number of MiB from 1 to {MAX_RESPONSE_MIB}"
     )]
     BadResponseCap(String),
+    #[error(
+        "profile {0:?}: `max_request_mib` must be a whole number of MiB from 1 to {MAX_RESPONSE_MIB}"
+    )]
+    BadRequestCap(String),
     #[error("profile {0:?}: `retries` must be a whole number from 0 to {MAX_RETRIES}")]
     BadRetries(String),
     #[error(
@@ -466,7 +472,7 @@ pub fn resolve(
     if let (Some(p), Some(name)) = (profile, &name) {
         for key in p.unknown.keys() {
             warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, types, read_only, retries)"
+                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, max_request_mib, types, read_only, retries)"
             ));
         }
         if p.token.is_some() && p.token_file.is_some() {
@@ -555,6 +561,15 @@ pub fn resolve(
         }
         None => Sourced::new(ClientSettings::DEFAULT_MAX_RESPONSE_BYTES, Source::Default),
     };
+    let max_request_bytes = match profile.and_then(|p| p.max_request_mib) {
+        Some(mib) if (1..=MAX_RESPONSE_MIB).contains(&mib) => {
+            Sourced::new(mib as u64 * 1024 * 1024, from_profile())
+        }
+        Some(_) => {
+            return Err(ConfigError::BadRequestCap(name.clone().unwrap_or_default()));
+        }
+        None => Sourced::new(ClientSettings::DEFAULT_MAX_REQUEST_BYTES, Source::Default),
+    };
     let types = profile.map_or_else(Vec::new, |p| {
         p.types
             .iter()
@@ -593,6 +608,7 @@ pub fn resolve(
         connect_timeout,
         request_timeout,
         max_response_bytes,
+        max_request_bytes,
         warnings,
     })
 }
@@ -662,6 +678,7 @@ impl Settings {
             connect_timeout: self.connect_timeout.value,
             request_timeout: self.request_timeout.value,
             max_response_bytes: self.max_response_bytes.value,
+            max_request_bytes: self.max_request_bytes.value,
         };
         Ok((settings, warnings))
     }

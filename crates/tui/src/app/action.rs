@@ -403,11 +403,73 @@ impl Command {
     }
 }
 
+/// A request body as it goes out: its text, which is what is posted, reviewed, put in the curl
+/// command and recorded (a parsed value would not keep it: `1E2` would go out as `1e+2`), and
+/// its value, for reading its fields. Reads as its value (`body["status"]`).
+#[derive(Clone, Debug)]
+pub struct Body {
+    text: Box<serde_json::value::RawValue>,
+    value: Value,
+}
+
+impl Body {
+    /// `text`, which is `value` as the user wrote it; `value`'s own text if `text` is not JSON.
+    pub fn new(text: &str, value: Value) -> Self {
+        match crate::json_text::body(text) {
+            Some(text) => Body { text, value },
+            None => Body::of_value(value),
+        }
+    }
+
+    /// A body with no text of its own: `value`, compact.
+    pub fn of_value(value: Value) -> Self {
+        // A value always serialises; `null` is the fallback all the same.
+        let text = serde_json::value::to_raw_value(&value).unwrap_or_default();
+        Body { text, value }
+    }
+
+    /// The text posted.
+    pub fn text(&self) -> &str {
+        self.text.get()
+    }
+
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+}
+
+impl Default for Body {
+    fn default() -> Self {
+        Body::of_value(Value::Null)
+    }
+}
+
+impl PartialEq for Body {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+    }
+}
+
+impl std::ops::Deref for Body {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+impl serde::Serialize for Body {
+    /// As its text, unchanged.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.text.serialize(serializer)
+    }
+}
+
 /// One API call: the operation and the body to post, exactly as it will be sent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApiCall {
     pub operation: Operation,
-    pub body: Value,
+    pub body: Body,
 }
 
 impl ApiCall {
@@ -416,22 +478,14 @@ impl ApiCall {
         ApiCall {
             operation: Operation::ResourcesList,
             // A struct of strings and numbers always serialises.
-            body: serde_json::to_value(request).unwrap_or(Value::Null),
+            body: Body::of_value(serde_json::to_value(request).unwrap_or(Value::Null)),
         }
     }
 
     /// A task report (`apps.operations.report`), sent as written.
-    pub fn report(body: Value) -> Self {
+    pub fn report(body: Body) -> Self {
         ApiCall {
             operation: Operation::OperationsReport,
-            body,
-        }
-    }
-
-    /// An app version and its resource types (`apps.version.connect`), sent as written.
-    pub fn connect(body: Value) -> Self {
-        ApiCall {
-            operation: Operation::VersionConnect,
             body,
         }
     }
@@ -439,7 +493,7 @@ impl ApiCall {
     /// The body read back as a page request, when this is one (for tests and logs).
     pub fn as_list_request(&self) -> Option<ListRequest> {
         (self.operation == Operation::ResourcesList)
-            .then(|| serde_json::from_value(self.body.clone()).ok())
+            .then(|| serde_json::from_value(self.body.value().clone()).ok())
             .flatten()
     }
 }

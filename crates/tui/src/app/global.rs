@@ -250,7 +250,7 @@ impl App {
     }
 
     /// `R` on a pane that shows a resource (the detail view, the list's row): a report about it.
-    fn open_report_on(&mut self, resource: &serde_json::Value) -> Vec<Command> {
+    fn open_report_on(&mut self, resource: &str) -> Vec<Command> {
         let seed = self.ids.issue().0;
         let composer = ReportComposer::for_resource(self.report.clone(), resource, seed);
         // A draft about the same resource, kept from an earlier session, is restored when found.
@@ -330,8 +330,9 @@ impl App {
         let resource = saved
             .as_ref()
             .and_then(|body| body.get("resource")?.as_str())
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
-            .filter(serde_json::Value::is_object);
+            .filter(|text| {
+                serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.is_object())
+            });
         let mut composer = match &resource {
             Some(resource) => ReportComposer::for_resource(self.report.clone(), resource, seed),
             None => ReportComposer::blank(self.report.clone(), None, seed),

@@ -27,8 +27,8 @@ mod global;
 use ratatui::layout::Rect;
 
 pub use action::{
-    Action, ApiCall, ApiReply, Command, Delivery, DraftSlot, DraftSubject, Move, Notice, OpenAs,
-    ProfileSwitch, RequestId, StoredDraft, Toward, UnsentDraft, View,
+    Action, ApiCall, ApiReply, Body, Command, Delivery, DraftSlot, DraftSubject, Move, Notice,
+    OpenAs, ProfileSwitch, RequestId, StoredDraft, Toward, UnsentDraft, View,
 };
 pub use known_types::KnownTypes;
 pub use loadable::Loadable;

@@ -129,8 +129,8 @@ pub enum News {
 /// below).
 #[derive(Debug)]
 pub enum Open {
-    /// A report about this resource (`R`).
-    ReportOn(Box<Value>),
+    /// A report about this resource (`R`): its JSON text as it came.
+    ReportOn(Box<str>),
     /// The report composer on a report as it was sent (`E` in the history).
     Report(Box<Value>),
     /// The connect composer on a payload as it was sent (`E` on a sent connect).

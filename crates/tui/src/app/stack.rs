@@ -146,7 +146,7 @@ mod tests {
         .into_iter()
         .chain([Command::Api {
             id: RequestId(id),
-            call: crate::app::ApiCall::report(serde_json::json!({})),
+            call: crate::app::ApiCall::report(crate::app::Body::of_value(serde_json::json!({}))),
         }])
         .collect()
     }

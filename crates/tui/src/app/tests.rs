@@ -73,11 +73,16 @@ pub(crate) fn tick(app: &mut App, at: std::time::Instant) -> Vec<Command> {
 /// `s` on a composer, then `Enter` until the request goes out (twice when findings ask for a
 /// second one): the body sent.
 pub(crate) fn review_and_send(app: &mut App) -> serde_json::Value {
+    review_and_send_body(app).value().clone()
+}
+
+/// [`review_and_send`], with the body's text as it is posted.
+pub(crate) fn review_and_send_body(app: &mut App) -> super::Body {
     key(app, 's');
     (0..2)
         .flat_map(|_| press(app, crossterm::event::KeyCode::Enter))
         .find_map(|c| match c {
-            Command::Api { call, .. } => Some(call.body.clone()),
+            Command::Api { call, .. } => Some(call.body),
             _ => None,
         })
         .expect("the request is sent")

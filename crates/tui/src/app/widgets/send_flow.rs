@@ -7,8 +7,6 @@ use crate::app::Toward;
 use crate::app::action::Move;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use crate::api::{ApiError, Exchange, Reply, curl};
 use crate::app::keymap::{
     Binding,
@@ -17,7 +15,7 @@ use crate::app::keymap::{
 };
 use crate::app::pane::{Ctx, Outcome};
 use crate::app::panes::history::record::{record, record_cancelled};
-use crate::app::{Action, ApiCall, Command, RequestId};
+use crate::app::{Action, ApiCall, Body, Command, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 use crossterm::event::KeyCode;
@@ -29,13 +27,13 @@ pub enum Phase {
     /// The exact request on screen; when it needs a second confirmation, `armed` once the first
     /// `Enter` was pressed.
     Review {
-        body: Value,
+        body: Body,
         armed: bool,
     },
     /// Sent; waiting for the answer (`Esc` cancels).
     Sending {
         id: RequestId,
-        body: Value,
+        body: Body,
     },
     Answered(Box<SendResult>),
 }
@@ -150,7 +148,7 @@ pub fn update_review(
             }
         }
         Action::CopyCurl => {
-            let line = curl::command(target.base_url, target.kind.operation(), body);
+            let line = curl::command(target.base_url, target.kind.operation(), body.text());
             return cx.copy(Some(line), "curl command").into();
         }
         Action::Back => *phase = Phase::Editing,
@@ -218,7 +216,7 @@ pub struct Answered {
     /// The service accepted it.
     pub ok: bool,
     /// The body as it was sent.
-    pub body: Value,
+    pub body: Body,
     /// Its record in the history.
     pub commands: Vec<Command>,
 }

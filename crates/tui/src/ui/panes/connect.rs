@@ -274,7 +274,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
 fn render_review(
     frame: &mut Frame,
     composer: &ConnectComposer,
-    (body, armed, keys): (&serde_json::Value, bool, &str),
+    (body, armed, keys): (&crate::app::Body, bool, &str),
     theme: &Theme,
     area: Rect,
 ) {
@@ -333,7 +333,7 @@ fn render_review(
         "apps.version.connect",
     ));
     let height = usize::from(inner.height);
-    lines.extend(send::body_lines(body, 0, usize::MAX));
+    lines.extend(send::body_lines(body.text(), 0, usize::MAX));
     let scroll = composer
         .review_scroll
         .min(lines.len().saturating_sub(height / 2));

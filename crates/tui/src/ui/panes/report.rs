@@ -204,7 +204,7 @@ fn render_review(
     theme: &Theme,
     frame: &mut Frame,
     composer: &ReportComposer,
-    (body, armed, keys): (&serde_json::Value, bool, &str),
+    (body, armed, keys): (&crate::app::Body, bool, &str),
     area: Rect,
 ) {
     let inner = layout::inset(area);
@@ -255,7 +255,7 @@ fn render_review(
         "apps.operations.report",
     ));
     lines.extend(send::body_lines(
-        body,
+        body.text(),
         composer.review_scroll,
         usize::from(inner.height),
     ));

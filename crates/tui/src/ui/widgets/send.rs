@@ -36,10 +36,10 @@ pub fn request_head(theme: &Theme, base_url: &str, path: &str) -> Vec<Line<'stat
     lines
 }
 
-/// The body as pretty JSON, from line `scroll` (kept so that half the area stays filled),
-/// at most `height` lines.
-pub fn body_lines(body: &serde_json::Value, scroll: usize, height: usize) -> Vec<Line<'static>> {
-    let pretty = serde_json::to_string_pretty(body).unwrap_or_default();
+/// The body's text as pretty JSON (its numbers and strings as they are sent), from line `scroll`
+/// (kept so that half the area stays filled), at most `height` lines.
+pub fn body_lines(body: &str, scroll: usize, height: usize) -> Vec<Line<'static>> {
+    let pretty = crate::json_text::pretty(body);
     let max_scroll = pretty.lines().count().saturating_sub(height / 2);
     pretty
         .lines()

@@ -48,7 +48,7 @@ impl Job for OpenDetail {
 /// The detail of `row`, read from its JSON text in `bodies`, which its `:export` writes.
 fn detail_of(row: &Row, bodies: &Bodies) -> Result<Detail, BodyError> {
     let json = bodies.read(row.body)?;
-    Ok(Detail::open(Arc::new(Row::item_of(&json))).sent_as(&json))
+    Ok(Detail::open_sent(Arc::new(Row::item_of(&json)), &json))
 }
 
 impl Pane for Browser {
@@ -204,11 +204,9 @@ impl Pane for Browser {
             // Every list reports on its row: the main one, and a list of one type opened over
             // another screen.
             Action::Report => {
-                let resource = (self.selected())
-                    .and_then(|r| self.item(&r).ok())
-                    .and_then(|item| serde_json::to_value(item).ok());
+                let resource = (self.selected()).and_then(|r| self.bodies().read(r.body).ok());
                 return match resource {
-                    Some(resource) => Outcome::Open(Open::ReportOn(Box::new(resource))),
+                    Some(resource) => Outcome::Open(Open::ReportOn(resource.into())),
                     None => Outcome::NotMine(Action::Report),
                 };
             }

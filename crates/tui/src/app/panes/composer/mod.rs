@@ -11,7 +11,6 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use ratatui_textarea::TextArea;
-use serde_json::Value;
 
 use crate::app::job::{Job, Progress, Work};
 use crate::app::keymap::{InputMode, KeyTable};
@@ -97,7 +96,7 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     /// The whole text `$EDITOR` gets.
     fn external_text(&self) -> String;
     /// The body to review, or why there is none.
-    fn body(&self) -> Result<Value, String>;
+    fn body(&self) -> Result<crate::app::Body, String>;
     /// The draft as the store keeps it.
     fn draft_text(&self) -> String;
     /// Puts a stored draft's fields in place; a body this appdeck cannot read changes nothing.
@@ -144,7 +143,7 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     /// The service accepted the send of `body`; `commands` record it.
     fn accepted(
         c: &mut Composer<Self>,
-        body: Value,
+        body: crate::app::Body,
         commands: Vec<Command>,
         cx: &mut Ctx,
     ) -> Outcome;

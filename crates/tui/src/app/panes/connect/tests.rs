@@ -290,7 +290,7 @@ fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_record
     let second = press(&mut app, KeyCode::Enter);
     let Some((id, body)) = second.iter().find_map(|c| match c {
         Command::Api { id, call } if call.operation == Operation::VersionConnect => {
-            Some((*id, call.body.clone()))
+            Some((*id, call.body.value().clone()))
         }
         _ => None,
     }) else {
@@ -389,7 +389,7 @@ fn a_refused_connect_stays_unknown_and_a_read_only_profile_sends_nothing() {
     let (id, _) = commands
         .iter()
         .find_map(|c| match c {
-            Command::Api { id, call } => Some((*id, call.body.clone())),
+            Command::Api { id, call } => Some((*id, call.body.value().clone())),
             _ => None,
         })
         .expect("nothing breaks: one Enter sends");

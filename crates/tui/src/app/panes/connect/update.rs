@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use ratatui_textarea::{CursorMove, TextArea};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::baseline;
 use super::check::{Analysis, AnalysisJob, PayloadFinding};
@@ -119,8 +118,10 @@ impl Kind for Connect {
         self.text()
     }
 
-    fn body(&self) -> Result<Value, String> {
-        crate::validate::parse_json(&self.text()).map_err(|error| error.to_string())
+    fn body(&self) -> Result<crate::app::Body, String> {
+        let text = self.text();
+        let value = crate::validate::parse_json(&text).map_err(|error| error.to_string())?;
+        Ok(crate::app::Body::new(&text, value))
     }
 
     fn draft_text(&self) -> String {
@@ -235,14 +236,14 @@ impl Kind for Connect {
     /// (`Delivery::VersionRecorded`).
     fn accepted(
         c: &mut ConnectComposer,
-        body: Value,
+        body: crate::app::Body,
         mut commands: Vec<Command>,
         cx: &mut Ctx,
     ) -> Outcome {
         commands.push(Command::RecordAppVersion {
             id: cx.ids.issue(),
             base_url: c.base_url.clone(),
-            payload: Box::new(body),
+            payload: Box::new(body.value().clone()),
         });
         commands.into()
     }

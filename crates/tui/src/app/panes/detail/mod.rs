@@ -148,7 +148,27 @@ pub struct Detail {
 }
 
 impl Detail {
+    /// The detail of `item` with no text of its own (the raw pane lays out its JSON).
     pub fn open(item: Arc<PageItem>) -> Self {
+        let text = serde_json::to_string(&item.to_json()).unwrap_or_default();
+        Detail::laid_out(item, Arc::from(text), None)
+    }
+
+    /// The detail of an item read from `json`, the text it came as: the raw pane lays that text
+    /// out, and `:export` writes it.
+    pub fn open_sent(item: Arc<PageItem>, json: &str) -> Self {
+        let sent: Arc<str> = Arc::from(json);
+        let text = match item.as_ref() {
+            // An item the parser could not hold is shown as its text, quoted.
+            PageItem::Malformed(m) if m.source.is_some() => {
+                Arc::from(serde_json::to_string(&m.raw).unwrap_or_default())
+            }
+            _ => sent.clone(),
+        };
+        Detail::laid_out(item, text, Some(sent)).mark_keys_twice(json)
+    }
+
+    fn laid_out(item: Arc<PageItem>, text: Arc<str>, sent: Option<Arc<str>>) -> Self {
         let (title, fields, properties) = match item.as_ref() {
             PageItem::Resource(r) => (
                 sanitize::line(
@@ -170,13 +190,17 @@ impl Detail {
                 Some(m.raw.clone()),
             ),
         };
-        let properties = Arc::new(properties.unwrap_or(Value::Null));
-        let raw_properties = RawJson::new(properties.clone());
-        // A malformed item's properties are the item itself: no second copy.
-        let raw_resource = match item.as_ref() {
-            PageItem::Resource(_) => RawJson::new(Arc::new(item.to_json())),
-            PageItem::Malformed(_) => raw_properties.clone(),
+        let raw_resource = RawJson::whole(text.clone());
+        // A malformed item's properties are the item itself: no second layout.
+        let raw_properties = match item.as_ref() {
+            PageItem::Resource(_) if properties.is_some() => {
+                let within = raw_resource.span_of("/properties").unwrap_or(0..0);
+                RawJson::new(text, within)
+            }
+            PageItem::Resource(_) => RawJson::default(),
+            PageItem::Malformed(_) => raw_resource.clone(),
         };
+        let properties = Arc::new(properties.unwrap_or(Value::Null));
         let focus = if raw_properties.is_empty() || !matches!(item.as_ref(), PageItem::Malformed(_))
         {
             DetailPart::Fields
@@ -197,14 +221,13 @@ impl Detail {
             cursors: [ListCursor::default(); 3],
             search: None,
             exporting: None,
-            sent: None,
+            sent,
         }
     }
 
-    /// The detail of an item read from `json`, the text it came as, which `:export` writes. A
-    /// key written twice in one object is marked, as a wrong field is: the parsed item keeps the
-    /// last, so only the text tells that another was there.
-    pub fn sent_as(mut self, json: &str) -> Self {
+    /// A key written twice in one object of `json` is marked, as a wrong field is: the parsed
+    /// item keeps the last, so only the text tells that another was there.
+    fn mark_keys_twice(mut self, json: &str) -> Self {
         let twice: Vec<FieldLine> = crate::validate::duplicate_keys(json)
             .into_iter()
             .map(|(object, key)| {
@@ -229,10 +252,7 @@ impl Detail {
             self.fields.splice(at..at, twice);
             self.fields_width = fields_width(&self.fields);
         }
-        Detail {
-            sent: Some(Arc::from(json)),
-            ..self
-        }
+        self
     }
 
     /// What the raw JSON pane's title says it shows: the properties or the whole resource; for a
@@ -379,7 +399,7 @@ impl Detail {
                 let value = self.tree.root().pointer(&line.pointer)?;
                 Some((as_text(value), "value"))
             }
-            DetailPart::Raw => Some((as_text(self.raw().value_at(selected)?), "value")),
+            DetailPart::Raw => Some((raw::copied(self.raw().text_at(selected)?), "value")),
         }
     }
 
@@ -413,12 +433,12 @@ impl Detail {
             }
             DetailPart::Raw => {
                 let pointer = self.raw().pointer(selected)?;
-                let value = self.raw().value_at(selected)?;
+                let text = self.raw().text_at(selected)?;
                 let prefix = match self.raw_source {
                     RawSource::Properties => "properties",
                     RawSource::Resource => "resource",
                 };
-                Some((place(prefix, pointer), pretty(value)))
+                Some((place(prefix, pointer), raw::shown(text)))
             }
         }
     }
@@ -715,7 +735,7 @@ mod tests {
     fn a_key_written_twice_is_marked() {
         let json = r#"{"id": "x", "display_name": 7, "properties": {"a": 1, "a": 2}, "id": "y"}"#;
         let item = PageItem::from_value(serde_json::from_str(json).unwrap());
-        let d = Detail::open(Arc::new(item)).sent_as(json);
+        let d = Detail::open_sent(Arc::new(item), json);
         let problems: Vec<&str> = d
             .fields
             .iter()
@@ -736,7 +756,7 @@ mod tests {
         assert!(d.fields_width >= 1 + LABEL_WIDTH + problems[1].chars().count());
         let once = r#"{"id": "x", "properties": {"a": 1}}"#;
         let item = PageItem::from_value(serde_json::from_str(once).unwrap());
-        let d = Detail::open(Arc::new(item)).sent_as(once);
+        let d = Detail::open_sent(Arc::new(item), once);
         assert!(d.fields.iter().all(|f| f.kind != FieldKind::Problem));
     }
 

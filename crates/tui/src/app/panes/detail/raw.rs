@@ -1,11 +1,13 @@
-//! The raw JSON pane's text: a value pretty-printed exactly as `serde_json::to_string_pretty`
-//! prints it, one entry per line, each line knowing the JSON pointer of the value it belongs to,
-//! so that `y` and `v` on any line (a closing `}` included) reach a whole value.
+//! The raw JSON pane's text: the item's own text laid out as `serde_json::to_string_pretty`
+//! lays out a value, re-indented token by token (numbers and strings as they came: `1E2` stays
+//! `1E2`, see `core::json_text`), one entry per line, each line knowing the JSON pointer and the
+//! text of the value it belongs to, so that `y` and `v` on any line (a closing `}` included)
+//! reach a whole value as it came.
 
+use std::ops::Range;
 use std::sync::Arc;
 
-use serde_json::Value;
-
+use crate::json_text;
 use crate::sanitize;
 
 /// Which value the raw pane shows.
@@ -34,29 +36,47 @@ impl RawSource {
     }
 }
 
-/// A value laid out as pretty JSON lines (sanitised), with the pointer of each line's value.
+/// A value's text laid out as pretty JSON lines (sanitised), with the pointer and the text of
+/// each line's value.
 #[derive(Clone, Debug, Default)]
 pub struct RawJson {
-    root: Arc<Value>,
+    /// The text the value is part of (the whole item's, shared by both layouts).
+    source: Arc<str>,
     lines: Vec<String>,
-    /// For each line, the pointer (within `root`) of the value that starts on it, or that a
-    /// closing `}` / `]` ends.
+    /// For each line, the pointer (within the value laid out) of the value that starts on it,
+    /// or that a closing `}` / `]` ends.
     pointers: Vec<Box<str>>,
+    /// For each line, where that value is in `source`.
+    spans: Vec<Range<usize>>,
 }
 
 impl RawJson {
-    /// Lays `root` out; nothing at all for `null` (no properties).
-    pub fn new(root: Arc<Value>) -> Self {
-        let mut raw = RawJson {
-            root,
-            lines: Vec::new(),
-            pointers: Vec::new(),
+    /// Lays out the value at `within` in `source`; nothing at all for an empty range (no
+    /// properties).
+    pub fn new(source: Arc<str>, within: Range<usize>) -> Self {
+        let Some(text) = source.get(within.clone()) else {
+            return RawJson::default();
         };
-        if !raw.root.is_null() {
-            let root = raw.root.clone();
-            raw.push_value(&root, "", 0, "", "");
+        let laid = json_text::lines(text);
+        let mut raw = RawJson {
+            lines: Vec::with_capacity(laid.len()),
+            pointers: Vec::with_capacity(laid.len()),
+            spans: Vec::with_capacity(laid.len()),
+            source: source.clone(),
+        };
+        for line in laid {
+            raw.lines.push(sanitize::line(&line.text).into_owned());
+            raw.pointers.push(line.pointer.into());
+            raw.spans
+                .push(line.span.start + within.start..line.span.end + within.start);
         }
         raw
+    }
+
+    /// Lays out the whole of `source`.
+    pub fn whole(source: Arc<str>) -> Self {
+        let all = 0..source.len();
+        RawJson::new(source, all)
     }
 
     pub fn lines(&self) -> &[String] {
@@ -71,68 +91,42 @@ impl RawJson {
         self.lines.is_empty()
     }
 
-    pub fn root(&self) -> &Value {
-        &self.root
-    }
-
     /// The pointer of the value line `line` belongs to.
     pub fn pointer(&self, line: usize) -> Option<&str> {
         self.pointers.get(line).map(|p| &**p)
     }
 
-    /// The value line `line` belongs to: the scalar on it, the object or array it opens, or the
-    /// one a closing `}` / `]` ends.
-    pub fn value_at(&self, line: usize) -> Option<&Value> {
-        self.root.pointer(self.pointer(line)?)
+    /// The text, as it came, of the value line `line` belongs to: the scalar on it, the object
+    /// or array it opens, or the one a closing `}` / `]` ends.
+    pub fn text_at(&self, line: usize) -> Option<&str> {
+        self.source.get(self.spans.get(line)?.clone())
+    }
+
+    /// Where the value at `pointer` is in the text, if it is shown.
+    pub fn span_of(&self, pointer: &str) -> Option<Range<usize>> {
+        self.spans.get(self.line_of(pointer)?).cloned()
     }
 
     /// The first line of the value at `pointer`, if it is shown.
     pub fn line_of(&self, pointer: &str) -> Option<usize> {
         self.pointers.iter().position(|p| &**p == pointer)
     }
+}
 
-    fn push(&mut self, text: String, pointer: &str) {
-        self.lines.push(sanitize::line(&text).into_owned());
-        self.pointers.push(pointer.into());
-    }
-
-    /// `key` is `"name": ` (or empty in an array and at the top), `comma` is `,` or empty.
-    fn push_value(&mut self, value: &Value, pointer: &str, depth: usize, key: &str, comma: &str) {
-        let indent = "  ".repeat(depth);
-        let (open, close, len) = match value {
-            Value::Object(map) if !map.is_empty() => ('{', '}', map.len()),
-            Value::Array(items) if !items.is_empty() => ('[', ']', items.len()),
-            scalar => {
-                let text = serde_json::to_string(scalar).unwrap_or_default();
-                self.push(format!("{indent}{key}{text}{comma}"), pointer);
-                return;
-            }
-        };
-        self.push(format!("{indent}{key}{open}"), pointer);
-        match value {
-            Value::Object(map) => {
-                for (i, (k, child)) in map.iter().enumerate() {
-                    let child_key = format!("{}: ", serde_json::to_string(k).unwrap_or_default());
-                    let child_pointer = format!("{pointer}/{}", escape_token(k));
-                    let comma = if i + 1 < len { "," } else { "" };
-                    self.push_value(child, &child_pointer, depth + 1, &child_key, comma);
-                }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    let comma = if i + 1 < len { "," } else { "" };
-                    self.push_value(child, &format!("{pointer}/{i}"), depth + 1, "", comma);
-                }
-            }
-            _ => {}
-        }
-        self.push(format!("{indent}{close}{comma}"), pointer);
+/// A value's text as `y` copies it: a string's contents, anything else compact as it came.
+pub fn copied(text: &str) -> String {
+    match serde_json::from_str::<String>(text) {
+        Ok(string) => string,
+        Err(_) => json_text::compact(text),
     }
 }
 
-/// A key as one token of a JSON pointer (RFC 6901).
-fn escape_token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// A value's text as `v` shows it: a string's contents, anything else pretty as it came.
+pub fn shown(text: &str) -> String {
+    match serde_json::from_str::<String>(text) {
+        Ok(string) => string,
+        Err(_) => json_text::pretty(text),
+    }
 }
 
 /// The pointer of `pointer` (inside `properties`) within the whole resource, and back.
@@ -154,10 +148,10 @@ pub fn map_pointer(pointer: &str, to: RawSource) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn raw(value: Value) -> RawJson {
-        RawJson::new(Arc::new(value))
+        RawJson::whole(Arc::from(value.to_string()))
     }
 
     #[test]
@@ -174,7 +168,32 @@ mod tests {
         assert_eq!(raw(value).lines(), expected.as_slice());
         assert_eq!(raw(json!([])).lines(), ["[]"]);
         assert_eq!(raw(json!("s")).lines(), ["\"s\""]);
-        assert!(raw(Value::Null).is_empty());
+        assert!(RawJson::new(Arc::from("{}"), 0..0).is_empty());
+    }
+
+    #[test]
+    fn numbers_and_strings_are_laid_out_as_they_came() {
+        let text: Arc<str> = Arc::from(r#"{"p": {"a": 1E2, "b": -0, "c": "\u202e", "d": [2E+3]}}"#);
+        let within = json_text::span_of(&text, "/p").unwrap();
+        let r = RawJson::new(text.clone(), within);
+        assert_eq!(
+            r.lines(),
+            [
+                "{",
+                "  \"a\": 1E2,",
+                "  \"b\": -0,",
+                "  \"c\": \"\\u202e\",",
+                "  \"d\": [",
+                "    2E+3",
+                "  ]",
+                "}"
+            ]
+        );
+        assert_eq!(r.pointer(5), Some("/d/0"));
+        assert_eq!(r.text_at(4), Some("[2E+3]"));
+        assert_eq!(copied(r.text_at(4).unwrap()), "[2E+3]");
+        assert_eq!(shown(r.text_at(4).unwrap()), "[\n  2E+3\n]");
+        assert_eq!(copied(r.text_at(3).unwrap()), "\u{202e}");
     }
 
     #[test]
@@ -198,8 +217,8 @@ mod tests {
                 ("}", ""),
             ]
         );
-        assert_eq!(r.value_at(7), Some(&json!({"b": 1, "c": [2, 3]})));
-        assert_eq!(r.value_at(8), Some(&json!("x")));
+        assert_eq!(r.text_at(7), Some(r#"{"b":1,"c":[2,3]}"#));
+        assert_eq!(r.text_at(8), Some(r#""x""#));
         assert_eq!(r.line_of("/a/c"), Some(3));
     }
 

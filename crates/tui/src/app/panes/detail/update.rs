@@ -151,10 +151,11 @@ impl Pane for Detail {
             }
             Action::Export { path, overwrite } => return self.export(path, overwrite, cx),
             Action::Report => {
-                return match serde_json::to_value(self.item.as_ref()) {
-                    Ok(resource) => Outcome::Open(Open::ReportOn(Box::new(resource))),
-                    Err(_) => Outcome::NotMine(Action::Report),
+                let text = match &self.sent {
+                    Some(json) => json.to_string(),
+                    None => serde_json::to_string(self.item.as_ref()).unwrap_or_default(),
                 };
+                return Outcome::Open(Open::ReportOn(text.into()));
             }
             other => return Outcome::NotMine(other),
         }

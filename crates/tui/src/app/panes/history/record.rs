@@ -2,10 +2,9 @@
 //! absence) here and ask the runtime to record it ([`Command::RecordSend`]), off the UI thread.
 
 use chrono::DateTime;
-use serde_json::Value;
 
 use crate::api::{ApiError, Exchange, Reply};
-use crate::app::{Command, RequestId};
+use crate::app::{Body, Command, RequestId};
 use crate::store::{SendKind, Sent};
 
 /// Records a send of `body` to `base_url` that got `exchange` back. The time is stamped by the
@@ -14,7 +13,7 @@ pub fn record(
     id: RequestId,
     base_url: &str,
     kind: SendKind,
-    body: &Value,
+    body: &Body,
     exchange: &Exchange,
 ) -> Command {
     let page = ApiError::Decode {
@@ -29,7 +28,7 @@ pub fn record(
     let sent = Sent::from_outcome(
         base_url,
         kind,
-        body,
+        body.text(),
         DateTime::UNIX_EPOCH,
         exchange.status,
         Some(exchange.elapsed),
@@ -42,12 +41,12 @@ pub fn record(
 }
 
 /// Records a send cancelled before its answer: the service may have received it.
-pub fn record_cancelled(id: RequestId, base_url: &str, kind: SendKind, body: &Value) -> Command {
+pub fn record_cancelled(id: RequestId, base_url: &str, kind: SendKind, body: &Body) -> Command {
     let sent = Box::new(Sent {
         sent_at: DateTime::UNIX_EPOCH,
         base_url: base_url.to_owned(),
         kind,
-        body: body.to_string(),
+        body: body.text().to_owned(),
         answer: None,
         http_status: None,
         duration: None,

@@ -167,8 +167,11 @@ impl HistoryView {
         let Some(entry) = self.current() else {
             return cx.copy(None, "curl command");
         };
-        let line = crate::validate::parse_json(&entry.sent.body)
-            .map(|body| curl::command(&entry.sent.base_url, entry.sent.kind.operation(), &body));
+        // The body as it was recorded, which is as it was sent.
+        let line = crate::validate::parse_json(&entry.sent.body).map(|_| {
+            let operation = entry.sent.kind.operation();
+            curl::command(&entry.sent.base_url, operation, &entry.sent.body)
+        });
         match line {
             Ok(line) => cx.copy(Some(line), "curl command"),
             Err(error) => {

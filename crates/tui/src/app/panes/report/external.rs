@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{Report, Unparsed};
 
 /// Stands for the resource while a report whose resource is not JSON is laid out.
-const RESOURCE_MARK: &str = "\u{0}appdeck-resource\u{0}";
+pub(super) const RESOURCE_MARK: &str = "\u{0}appdeck-resource\u{0}";
 
 /// What the external editor's text turned out to be.
 #[derive(Debug, PartialEq)]

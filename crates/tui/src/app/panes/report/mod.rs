@@ -132,13 +132,19 @@ pub struct Unparsed {
 }
 
 impl ReportComposer {
-    /// A report about `resource`, exactly as it was received (unknown fields included).
-    pub fn for_resource(context: Arc<ReportContext>, resource: &Value, seed: u64) -> Self {
-        let resource_id = resource
-            .get("id")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let text = serde_json::to_string_pretty(resource).unwrap_or_else(|_| "{}".to_owned());
+    /// A report about `resource`, the JSON text it came as: laid out token by token, so every
+    /// number, string and escape (`1E2`, `\u202e`) stays as it was received, and unknown fields
+    /// and key order too.
+    pub fn for_resource(context: Arc<ReportContext>, resource: &str, seed: u64) -> Self {
+        /// Only the `id`: the rest of the resource is skipped, not built.
+        #[derive(serde::Deserialize)]
+        struct Id {
+            id: Option<Value>,
+        }
+        let resource_id = serde_json::from_str::<Id>(resource)
+            .ok()
+            .and_then(|r| r.id?.as_str().map(str::to_owned));
+        let text = crate::json_text::pretty(resource);
         // The same data with what could drive the terminal written as `\u` escapes.
         let text = crate::sanitize::json_for_terminal(&text);
         ReportComposer::new(context, resource_id, &text, seed)
@@ -162,7 +168,8 @@ impl ReportComposer {
             .and_then(|r| r.get("resource"))
             .cloned()
             .unwrap_or(Value::Null);
-        let mut composer = ReportComposer::for_resource(context, &resource, 0);
+        let text = serde_json::to_string(&resource).unwrap_or_default();
+        let mut composer = ReportComposer::for_resource(context, &text, 0);
         composer.set_report(report);
         composer
     }
@@ -314,19 +321,37 @@ impl Report {
     pub fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
         match crate::validate::parse_json(&text) {
-            Ok(resource) => {
-                let mut body = check::assemble(&self.header(), resource);
-                let (order, response_order) = &self.key_order;
-                if let Value::Object(map) = &mut body {
-                    in_order(map, order);
-                    if let Some(Value::Object(response)) = map.get_mut("response") {
-                        in_order(response, response_order);
-                    }
-                }
-                Ok(body)
-            }
+            Ok(resource) => Ok(self.around(resource)),
             Err(error) => Err(error.to_string()),
         }
+    }
+
+    /// The report as it is reviewed and sent: [`ReportComposer::body`], written with the
+    /// resource's text as typed (compact), so its numbers and strings go out as written.
+    pub fn sent_body(&self) -> Result<crate::app::Body, String> {
+        let value = self.body()?;
+        let mark = Value::from(external::RESOURCE_MARK);
+        let around = serde_json::to_string(&self.around(mark.clone())).unwrap_or_default();
+        let mark = mark.to_string();
+        if around.matches(&mark).count() != 1 {
+            return Ok(crate::app::Body::of_value(value));
+        }
+        let resource = crate::json_text::compact(&self.resource_text());
+        let text = around.replacen(&mark, &resource, 1);
+        Ok(crate::app::Body::new(&text, value))
+    }
+
+    /// The header's fields around `resource`, in the order of the report that was read.
+    fn around(&self, resource: Value) -> Value {
+        let mut body = check::assemble(&self.header(), resource);
+        let (order, response_order) = &self.key_order;
+        if let Value::Object(map) = &mut body {
+            in_order(map, order);
+            if let Some(Value::Object(response)) = map.get_mut("response") {
+                in_order(response, response_order);
+            }
+        }
+        body
     }
 
     /// Replaces the resource's text as one undoable edit.

@@ -98,7 +98,7 @@ fn sent(commands: &[Command]) -> (RequestId, Value) {
     commands
         .iter()
         .find_map(|c| match c {
-            Command::Api { id, call } => Some((*id, call.body.clone())),
+            Command::Api { id, call } => Some((*id, call.body.value().clone())),
             _ => None,
         })
         .expect("an API call")
@@ -1372,7 +1372,7 @@ fn review_and_enter(app: &mut App) -> Option<Value> {
     key(app, 's');
     let commands = press(app, KeyCode::Enter);
     commands.iter().find_map(|c| match c {
-        Command::Api { call, .. } => Some(call.body.clone()),
+        Command::Api { call, .. } => Some(call.body.value().clone()),
         _ => None,
     })
 }
@@ -1488,7 +1488,8 @@ fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
     );
 
     let mut app = app();
-    let mut draft = ReportComposer::for_resource(app.report.clone(), &rows()["resources"][0], 1);
+    let mut draft =
+        ReportComposer::for_resource(app.report.clone(), &rows()["resources"][0].to_string(), 1);
     draft.status = "OK".into();
     let body = serde_json::to_string(&draft.draft_body()).expect("draft");
     app.open(Open::Draft(Box::new(crate::app::UnsentDraft {

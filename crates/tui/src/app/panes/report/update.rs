@@ -83,8 +83,8 @@ impl Kind for Report {
         self.report_text()
     }
 
-    fn body(&self) -> Result<Value, String> {
-        Report::body(self)
+    fn body(&self) -> Result<crate::app::Body, String> {
+        Report::sent_body(self)
     }
 
     fn draft_text(&self) -> String {
@@ -262,7 +262,12 @@ impl Kind for Report {
     }
 
     /// The report changed a resource: the list reloads.
-    fn accepted(_: &mut ReportComposer, _: Value, commands: Vec<Command>, _: &mut Ctx) -> Outcome {
+    fn accepted(
+        _: &mut ReportComposer,
+        _: crate::app::Body,
+        commands: Vec<Command>,
+        _: &mut Ctx,
+    ) -> Outcome {
         Outcome::RefreshList(commands)
     }
 }
