@@ -1288,3 +1288,120 @@ fn browser_watched_sorted_and_narrowed() {
         "{title}"
     );
 }
+
+/// Issue 35 item 11: `q` with a draft the store did not take. The question was cut off the
+/// status bar at 120 columns; a popup says it whole, and what each answer does.
+#[test]
+fn quit_popup_with_a_draft_not_saved() {
+    snapshot("quit_popup", |size| {
+        let mut app = composer_app(size);
+        app.now = app.wake_at().expect("a save is due");
+        let save = request_of(&app.update(Action::Tick), "SaveDraft");
+        let refused =
+            "attempt to write a readonly database: /home/zoe/.local/share/appdeck/appdeck.db";
+        app.update(Action::reply(
+            save,
+            Delivery::DraftSaved(Err(refused.to_owned())),
+        ));
+        press(&mut app, KeyCode::Char('q'));
+        app
+    });
+    let mut app = composer_app((120, 40));
+    app.now = app.wake_at().unwrap();
+    let save = request_of(&app.update(Action::Tick), "SaveDraft");
+    app.update(Action::reply(
+        save,
+        Delivery::DraftSaved(Err("disk I/O error".into())),
+    ));
+    press(&mut app, KeyCode::Char('q'));
+    let screen = draw(&app);
+    assert!(screen.contains("disk I/O error"), "{screen}");
+    assert!(screen.contains("kept in a file"), "{screen}");
+}
+
+/// Issue 35 item 14: the row of commands above an empty `:` line was cut at the screen's edge
+/// without a sign (`quit` never showed). It says how many are left out.
+#[test]
+fn command_line_lists_the_commands_it_has_room_for() {
+    snapshot("command_line_commands", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char(':'));
+        app
+    });
+}
+
+/// Tab cycled to a candidate past the screen's edge: the row scrolls to show it.
+#[test]
+fn command_line_shows_the_candidate_tab_chose() {
+    use appdeck_tui::app::overlay::Overlay;
+    snapshot("command_line_quit_chosen", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char(':'));
+        for _ in 0..40 {
+            press(&mut app, KeyCode::Tab);
+            if matches!(&app.overlay, Some(Overlay::CommandLine(l)) if l.input.text() == "quit") {
+                break;
+            }
+        }
+        app
+    });
+}
+
+/// Issue 35 item 14: a `/` that matched nothing said no more than "the filter"; it names the
+/// query and the way out. The footer offers no key that acts on a row.
+#[test]
+fn browser_search_that_matches_nothing() {
+    snapshot("browser_search_empty", |size| {
+        let mut app = loaded_app(size);
+        press(&mut app, KeyCode::Char('/'));
+        type_settled(&mut app, "zzz-nowhere");
+        press(&mut app, KeyCode::Enter);
+        app
+    });
+    let mut app = loaded_app((120, 40));
+    press(&mut app, KeyCode::Char('/'));
+    type_settled(&mut app, "zzz-nowhere");
+    press(&mut app, KeyCode::Enter);
+    let screen = draw(&app);
+    assert!(
+        screen.contains("No loaded row matches /zzz-nowhere."),
+        "{screen}"
+    );
+    let footer = appdeck_tui::app::harness::line(&draw_styled(&app, &Theme::COLOR), 39);
+    assert!(
+        !footer.contains("open") && !footer.contains("report"),
+        "{footer}"
+    );
+}
+
+/// Issue 35 item 14: at 60 columns or less the title dropped the counts and the watch; the
+/// README says they stay.
+#[test]
+fn browser_title_at_sixty_columns_keeps_the_counts_and_the_watch() {
+    let build = |size: (u16, u16)| {
+        let mut app = loaded_app(size);
+        for command in ["where .status == \"active\"", "watch 5"] {
+            press(&mut app, KeyCode::Char(':'));
+            type_text(&mut app, command);
+            let commands = app.update(Action::Submit);
+            let look = settle(&mut app, commands);
+            if command.starts_with("watch") {
+                let more = app.update(Action::reply(
+                    first_request(&look),
+                    page_reply(Ok(page(resources(60), Some("c2")))),
+                ));
+                settle(&mut app, more);
+            }
+        }
+        app
+    };
+    snapshot_at("browser_title_narrow", &[(60, 20), (50, 16)], build);
+    for width in [60, 50, 44] {
+        let title =
+            appdeck_tui::app::harness::line(&draw_styled(&build((width, 16)), &Theme::COLOR), 1);
+        assert!(
+            title.contains("loaded") && title.contains("watching"),
+            "{width}: {title}"
+        );
+    }
+}

@@ -375,6 +375,9 @@ pub enum Command {
     /// runtime stamps its time (the answer's arrival less the time taken).
     /// [`Delivery::SendRecorded`].
     RecordSend { id: RequestId, sent: Box<Sent> },
+    /// appdeck quits with a text the store did not take as a draft: keep it in a file, and name
+    /// that file once the terminal is handed back.
+    KeepUnsaved(crate::app::pane::UnsavedWork),
 }
 
 impl Command {

@@ -354,17 +354,19 @@ impl App {
         self.push_report(composer, false)
     }
 
-    /// The history view: back to it when it is open below (reloaded), else opened on top.
+    /// The history view: back to it when it is open below (reloaded), else opened on top. The
+    /// open composers' drafts are saved first (the store takes them before it lists the drafts),
+    /// so that what was just typed is listed (issue 35: the list was the one before).
     pub(super) fn show_history(&mut self) -> Vec<Command> {
+        let mut commands = self.save_drafts_now();
         if self
             .stack
             .layers()
             .iter()
             .any(|l| matches!(l.screen, Screen::History(_)))
         {
-            let mut commands = Vec::new();
             while !matches!(self.stack.top(), Some(Screen::History(_))) {
-                commands.extend(self.stack.pop());
+                commands.extend(self.pop_screen());
             }
             // Back to it, reloaded.
             if let Some(layer) = self.stack.top_mut()
@@ -376,10 +378,25 @@ impl App {
             }
             return commands;
         }
-        let (view, commands) = HistoryView::open(&mut self.ids);
+        let (view, load) = HistoryView::open(&mut self.ids);
         let id = self.stack.push(Screen::History(Box::new(view)));
-        self.stack.claim(id, &commands);
+        self.stack.claim(id, &load);
+        commands.extend(load);
         commands
+    }
+
+    /// Every open screen's unsaved draft, saved now; each answer goes back to its composer (one
+    /// that stays open hears that the save was taken, or why not).
+    fn save_drafts_now(&mut self) -> Vec<Command> {
+        let screens: Vec<super::stack::ScreenId> =
+            self.stack.layers().iter().map(|l| l.id).collect();
+        let mut saves = Vec::new();
+        for screen in screens {
+            let owed = (self.with_pane(screen, |pane, cx| pane.closing(cx))).unwrap_or_default();
+            self.stack.claim(screen, &owed);
+            saves.extend(owed);
+        }
+        saves
     }
 
     /// The overview of the loaded rows: back to it when it is open below, else opened on top.

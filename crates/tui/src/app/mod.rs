@@ -78,9 +78,6 @@ pub struct App {
     /// The `:` commands run so far, for Up/Down on the command line.
     pub command_history: overlay::command_line::History,
     pub should_quit: bool,
-    /// `q` asked whether to quit and lose a draft the store did not take: the next key answers
-    /// (`q` again quits, any other stays).
-    pub quit_asked: bool,
     /// The resource types appdeck knows, once the runtime has loaded them (see
     /// [`Command::LoadTypes`]); the types view opens on them at once.
     pub known_types: Option<std::sync::Arc<KnownTypes>>,
@@ -115,7 +112,6 @@ impl App {
             last_error: None,
             command_history: Default::default(),
             should_quit: false,
-            quit_asked: false,
             known_types: None,
             report: Default::default(),
             read_only: None,
@@ -247,8 +243,7 @@ impl App {
             action => {
                 // A key or a click: what the previous one did is old news.
                 self.notice = None;
-                let asked = self.quit_asked;
-                let commands = match self.overlay.take() {
+                match self.overlay.take() {
                     Some(overlay) => self.update_overlay(overlay, action),
                     None => {
                         let top = self.stack.top_id();
@@ -257,36 +252,37 @@ impl App {
                             .unwrap_or_else(Outcome::done);
                         self.apply(top, outcome)
                     }
-                };
-                // Only the key right after the question answers it.
-                if asked {
-                    self.quit_asked = false;
                 }
-                commands
             }
         }
     }
 
     /// `q`, `:quit`: quits, unless a draft the store did not take would be lost; then asks
-    /// first, and the next `q` quits.
+    /// first, in a popup that says it whole (the status bar cut it).
     fn quit(&mut self) -> Vec<Command> {
-        let unsaved = self.panes_top_down().find_map(|p| p.unsaved_work());
-        if !self.quit_asked
-            && let Some(why) = unsaved
-        {
-            self.quit_asked = true;
-            self.notice = Some(Notice::Error(format!(
-                "{why}: q again quits and loses it, any other key stays"
-            )));
+        let unsaved = self.unsaved_work();
+        if !unsaved.is_empty() {
+            self.overlay = Some(Overlay::Quit(overlay::QuitAsk { unsaved }));
             return Vec::new();
         }
         self.quit_now()
     }
 
-    /// Quits, after every open screen has said what it still owes (a draft to save).
+    /// What the open screens would lose, top first.
+    fn unsaved_work(&self) -> Vec<pane::UnsavedWork> {
+        self.panes_top_down()
+            .filter_map(|p| p.unsaved_work())
+            .collect()
+    }
+
+    /// Quits, after every open screen has said what it still owes (a draft to save); a text the
+    /// store did not take goes to a file (`q` asked first; `^c` and signals do not ask).
     fn quit_now(&mut self) -> Vec<Command> {
         self.should_quit = true;
-        self.owed_by_screens()
+        let kept = self.unsaved_work().into_iter().map(Command::KeepUnsaved);
+        let mut commands: Vec<Command> = kept.collect();
+        commands.extend(self.owed_by_screens());
+        commands
     }
 
     /// What every open screen still owes before it closes (a draft to save), asked of each.

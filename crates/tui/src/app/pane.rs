@@ -236,6 +236,18 @@ pub fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Ve
     }
 }
 
+/// A text the store did not take as a draft: `q` asks before quitting, and the quit keeps it
+/// in a file the exit names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsavedWork {
+    /// Why the store did not take it (`disk full`).
+    pub why: String,
+    /// What it is (`report`, `connect`): the file's name, and the command that opens it again.
+    pub what: &'static str,
+    /// The whole text, as `$EDITOR` gets it (`:report PATH` or `:connect PATH` reads it).
+    pub text: String,
+}
+
 /// One pane of the TUI. Dispatch goes through [`Screen`] (or straight to the browser at the
 /// bottom of the stack); the trait is only the shape every pane has.
 pub trait Pane {
@@ -263,8 +275,9 @@ pub trait Pane {
         None
     }
 
-    /// Why quitting now would lose work (a draft the store did not take), for `q` to ask first.
-    fn unsaved_work(&self) -> Option<String> {
+    /// Work quitting now would lose (a draft the store did not take), for `q` to ask first and
+    /// for the quit to keep in a file.
+    fn unsaved_work(&self) -> Option<UnsavedWork> {
         None
     }
 

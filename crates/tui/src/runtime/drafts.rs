@@ -5,7 +5,7 @@
 //! Each composer's draft is saved under its owner, this window's name and the composer's own
 //! number, so two windows on one store never write over, nor remove, each other's.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Sender, channel};
 
 use tokio::sync::mpsc::UnboundedSender;
@@ -76,6 +76,12 @@ impl Drafts {
             results,
             jobs: None,
         }
+    }
+
+    /// The directory of the store the drafts go to (`None` without a data directory).
+    pub fn dir(&self) -> Option<PathBuf> {
+        let store = &self.place.as_ref()?.store;
+        store.parent().map(Path::to_path_buf)
     }
 
     /// Keeps the drafts asked for from now on under `base_url` (after a `:profile` switch).

@@ -40,6 +40,9 @@ pub struct EventLoop<B: Backend, E> {
     drafts: Drafts,
     /// Whether state changed since the last frame.
     dirty: bool,
+    /// What to say once the terminal is handed back: where the texts the store did not take
+    /// were kept as appdeck quit.
+    pub kept: Vec<String>,
     /// Frames drawn so far (tests and benchmarks check that idle means no frames).
     pub frames: u64,
     startup: Option<StartupClock>,
@@ -88,6 +91,7 @@ where
             editor: None,
             drafts,
             dirty: true,
+            kept: Vec::new(),
             frames: 0,
             startup: None,
             theme: Theme::default(),
@@ -333,6 +337,12 @@ where
                 Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
                 Command::ListDrafts { id } => self.drafts.list(id),
                 Command::RecordSend { id, sent } => self.executor.record_send(id, sent),
+                Command::KeepUnsaved(work) => {
+                    // appdeck is quitting: written now, before the loop ends.
+                    let mut dirs: Vec<std::path::PathBuf> = self.drafts.dir().into_iter().collect();
+                    dirs.push(std::env::temp_dir());
+                    self.kept.push(super::kept::keep(&work, &dirs));
+                }
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

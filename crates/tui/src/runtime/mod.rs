@@ -6,6 +6,7 @@ pub mod effects;
 pub mod event_loop;
 pub mod executor;
 pub mod external_editor;
+pub mod kept;
 pub mod known_types;
 pub mod opener;
 pub mod profiles;
@@ -131,6 +132,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
         let _ = sender.send(Action::Notice(Notice::Error(notice)));
     });
     let result = event_loop.run().await;
+    let kept = std::mem::take(&mut event_loop.kept);
     // `q` or a signal: an export's job is not waited for, so its hidden file goes now.
     let removed = crate::app::export::remove_unfinished();
     if removed > 0 {
@@ -141,6 +143,10 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     drop(event_loop);
     drop(guard);
     tracing::info!("TUI closed");
+    // Once the terminal is back, where the texts the store did not take are.
+    for line in kept {
+        eprintln!("appdeck: {line}");
+    }
     if gone.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("appdeck: the terminal went away (its other end closed); quit as on a hangup");
     }

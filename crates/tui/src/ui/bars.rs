@@ -21,9 +21,12 @@ const WIDE_ENOUGH_TO_SAY_WHOLE: usize = 30;
 /// The host appdeck is connected to is shown cut to no fewer cells than this, or not at all.
 const MIN_HOST: usize = 12;
 
-/// The settings' name (a profile, `demo`) is cut to this many cells at most, and to a quarter
-/// of the width.
-const MAX_ORIGIN: usize = 16;
+/// The settings' name (a profile, `demo (built-in sandbox)`) is cut to a quarter of the width,
+/// and on a narrow terminal to no more than this: it stays whole wherever a quarter holds it.
+const NARROW_ORIGIN: usize = 16;
+
+/// From this width on the settings' name may take a quarter of it.
+const WIDE: usize = 100;
 
 pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut name = vec![Span::styled(" appdeck ", theme.title())];
@@ -34,7 +37,11 @@ pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // Which settings are in use (the profile, `demo`) stays whatever is said; the host gives
     // way to what is said.
     if !app.session.origin.is_empty() {
-        let most = MAX_ORIGIN.min(usize::from(area.width) / 4);
+        let width = usize::from(area.width);
+        let most = match width >= WIDE {
+            true => width / 4,
+            false => NARROW_ORIGIN.min(width / 4),
+        };
         let origin = fit(&sanitize::line(&app.session.origin), most);
         name.push(Span::raw(format!("│ {origin} ")));
     }
@@ -132,4 +139,37 @@ pub fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
         spans.push(Span::styled(word, theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::harness::{draw, line};
+    use crate::app::{App, Session};
+    use crate::ui::theme::Theme;
+    use ratatui::layout::Rect;
+
+    fn status_bar(origin: &str, width: u16) -> String {
+        let session = Session {
+            origin: origin.to_owned(),
+            host: "127.0.0.1:39181".to_owned(),
+            warnings: Vec::new(),
+        };
+        let (app, _) = App::new(session, Rect::new(0, 0, width, 10), None);
+        line(&draw(&app, &Theme::MONOCHROME, chrono::Utc::now()), 0)
+    }
+
+    /// Issue 35 item 14: `demo (built-in …` even at 220 columns. Whole where a quarter of the
+    /// width holds it; cut on a narrow terminal, where the message needs the room.
+    #[test]
+    fn the_settings_name_is_whole_where_there_is_room() {
+        for width in [100, 120, 220] {
+            let bar = status_bar("demo (built-in sandbox)", width);
+            assert!(
+                bar.contains("│ demo (built-in sandbox) │"),
+                "{width}: {bar}"
+            );
+        }
+        let bar = status_bar("demo (built-in sandbox)", 80);
+        assert!(bar.contains("│ demo (built-in … │"), "{bar}");
+    }
 }

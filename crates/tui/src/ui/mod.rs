@@ -64,6 +64,13 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
         }
         Some(Overlay::Error(popup)) => overlay::render_error(frame, popup, theme, screen.body),
         Some(Overlay::Value(popup)) => overlay::render_value(frame, popup, theme, screen.body),
+        Some(Overlay::Quit(ask)) => {
+            // The key that answers, as the config file may have remapped it.
+            let keys = app.focus().keys;
+            let quit = keys.bindings().find(|b| b.name == "quit");
+            let quit = quit.map_or_else(|| "q".to_owned(), |b| b.label.to_string());
+            overlay::render_quit(frame, ask, &quit, theme, screen.body)
+        }
         None => {}
     }
 }

@@ -1,5 +1,5 @@
-//! The popups: `?` help, the `:` command line, the type picker, the error details and a value
-//! in full.
+//! The popups: `?` help, the `:` command line, the type picker, the error details, a value in
+//! full and the question before quitting.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,9 +9,10 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::popup_clear::PopupClear;
 use super::theme::Theme;
 use crate::app::layout;
+use crate::app::overlay::command_line;
 use crate::app::overlay::value::ValuePopup;
 use crate::app::overlay::{
-    CommandLine, ErrorPopup, ErrorReport, HELP_LABEL_WIDTH, Help, TypePicker,
+    CommandLine, ErrorPopup, ErrorReport, HELP_LABEL_WIDTH, Help, QuitAsk, TypePicker,
 };
 use crate::sanitize;
 use crate::text::{count, fit};
@@ -91,19 +92,27 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme,
         footer,
     );
     super::text::place_cursor(frame, footer, 1, &line.input);
+    let room = usize::from(footer.width);
     let note = match line.candidates.is_empty() {
-        false => Some(Line::styled(
-            sanitize::line(&line.candidates.join("  ")).into_owned(),
-            theme.warning(),
-        )),
-        true if line.input.text().is_empty() => Some(Line::styled(
-            crate::app::overlay::command_line::COMMANDS
-                .iter()
-                .map(|(c, _)| *c)
-                .collect::<Vec<_>>()
-                .join("  "),
-            theme.dim(),
-        )),
+        false => {
+            // Type names come from the service: neutralised before they are measured.
+            let clean: Vec<String> = (line.candidates.iter())
+                .map(|c| sanitize::line(c).into_owned())
+                .collect();
+            let items: Vec<&str> = clean.iter().map(String::as_str).collect();
+            let chosen = command_line::chosen(line.input.text(), &line.candidates);
+            Some(Line::styled(
+                command_line::candidates_row(&items, chosen, room),
+                theme.warning(),
+            ))
+        }
+        true if line.input.text().is_empty() => {
+            let commands: Vec<&str> = command_line::COMMANDS.iter().map(|(c, _)| *c).collect();
+            Some(Line::styled(
+                command_line::candidates_row(&commands, None, room),
+                theme.dim(),
+            ))
+        }
         _ => None,
     };
     if let Some(note) = note
@@ -281,4 +290,51 @@ fn exchange_lines(report: &ErrorReport, theme: &Theme) -> Vec<Line<'static>> {
         field("Status   ", format!("HTTP {}", exchange.status)),
         field("Answer   ", body),
     ]
+}
+
+/// The question before quitting is this wide at most.
+const QUIT_WIDTH: u16 = 64;
+
+/// `q` with a draft the store did not take: what would be lost and why, whole (wrapped), and
+/// what each answer does.
+pub fn render_quit(frame: &mut Frame, ask: &QuitAsk, quit: &str, theme: &Theme, area: Rect) {
+    let mut lines = Vec::new();
+    for work in &ask.unsaved {
+        lines.push(Line::styled(
+            format!("The store did not take the {} as a draft:", work.what),
+            theme.title(),
+        ));
+        lines.push(Line::styled(
+            sanitize::line(&work.why).into_owned(),
+            theme.error(),
+        ));
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::from(vec![
+        Span::styled(format!("{quit} "), theme.key()),
+        Span::raw(
+            "quits all the same: the text is kept in a file, whose name appdeck prints as it \
+             exits.",
+        ),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled("Esc ", theme.key()),
+        Span::raw("stays: the draft is saved again at the next change."),
+    ]));
+    let text_width = QUIT_WIDTH.min(area.width).saturating_sub(2);
+    let wanted = super::text::wrapped_height(&lines, text_width).saturating_add(2);
+    let popup = layout::centered(area, QUIT_WIDTH, wanted);
+    frame.render_widget(PopupClear, popup);
+    let block = popup_block(theme, " Quit? ".to_owned())
+        .border_style(theme.error())
+        .title_bottom(Line::styled(
+            format!(" {quit} quit · Esc stay "),
+            theme.dim(),
+        ));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        popup,
+    );
 }

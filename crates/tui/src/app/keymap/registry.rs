@@ -3,7 +3,7 @@
 
 use super::{EDITOR, FIELD_INPUT, KeyTable, LINE_INPUT};
 use crate::app::overlay::value::VALUE_KEYS;
-use crate::app::overlay::{PICKER_KEYS, POPUP_KEYS};
+use crate::app::overlay::{PICKER_KEYS, POPUP_KEYS, QUIT_KEYS};
 use crate::app::panes::browser::keys::BROWSER_KEYS;
 use crate::app::panes::connect::keys as connect;
 use crate::app::panes::detail::keys::DETAIL_KEYS;
@@ -15,7 +15,7 @@ use crate::app::panes::report::keys::{
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub static TABLES: [&KeyTable; 24] = [
+pub static TABLES: [&KeyTable; 25] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,
@@ -35,6 +35,7 @@ pub static TABLES: [&KeyTable; 24] = [
     &connect::SENDING_KEYS,
     &connect::ANSWER_KEYS,
     &POPUP_KEYS,
+    &QUIT_KEYS,
     &VALUE_KEYS,
     &PICKER_KEYS,
     &LINE_INPUT,

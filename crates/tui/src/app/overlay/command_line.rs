@@ -2,6 +2,8 @@
 //! [`LineCommand`], a word in [`parse`], a line in [`COMMANDS`] (for completion and the hint) and
 //! an arm in `App::run_line_command` (`global.rs`).
 
+use unicode_width::UnicodeWidthStr;
+
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LineCommand {
@@ -222,6 +224,56 @@ pub fn cycle(line: &str, candidates: &[String]) -> Option<String> {
     Some(format!("{prefix}{next}"))
 }
 
+/// Which of `candidates` the line holds now (Tab cycled to it), if any.
+pub fn chosen(line: &str, candidates: &[String]) -> Option<usize> {
+    let trimmed = line.trim_start();
+    let word = match trimmed.split_once(' ') {
+        Some((_, rest)) => rest.trim_start(),
+        None => trimmed,
+    };
+    candidates.iter().position(|c| c == word)
+}
+
+/// The row of candidates (or commands) above the line, in `room` cells: all of them when they
+/// fit; else as many as fit around the one chosen (from the first when none is), with `…`
+/// where some are left out before and `… +N` saying how many after.
+pub fn candidates_row(items: &[&str], chosen: Option<usize>, room: usize) -> String {
+    const GAP: &str = "  ";
+    let width = |item: &&str| item.width();
+    let whole: usize =
+        items.iter().map(width).sum::<usize>() + GAP.len() * items.len().saturating_sub(1);
+    if whole <= room {
+        return items.join(GAP);
+    }
+    let after_mark = |hidden: usize| match hidden {
+        0 => String::new(),
+        n => format!("{GAP}… +{n}"),
+    };
+    let fits = |start: usize, end: usize| {
+        let before = if start > 0 { 1 + GAP.len() } else { 0 };
+        let shown: usize = items[start..end].iter().map(width).sum::<usize>()
+            + GAP.len() * (end - start).saturating_sub(1);
+        before + shown + after_mark(items.len() - end).width() <= room
+    };
+    let chosen = chosen.filter(|&c| c < items.len()).unwrap_or(0);
+    let mut start = 0;
+    while start < chosen && !fits(start, chosen + 1) {
+        start += 1;
+    }
+    let mut end = (chosen + 1).min(items.len());
+    while end < items.len() && fits(start, end + 1) {
+        end += 1;
+    }
+    let mut row = String::new();
+    if start > 0 {
+        row.push('…');
+        row.push_str(GAP);
+    }
+    row.push_str(&items[start..end].join(GAP));
+    row.push_str(&after_mark(items.len() - end));
+    row
+}
+
 /// The commands run so far, oldest first, for Up/Down on the command line.
 #[derive(Clone, Debug, Default)]
 pub struct History {
@@ -282,6 +334,38 @@ fn common_prefix(words: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 35 item 14: the row of commands was cut at the screen's edge without a sign, and
+    /// `quit` never showed. What is left out is said (`… +N`), and the candidate Tab chose is
+    /// always in view.
+    #[test]
+    fn the_candidates_row_says_what_it_leaves_out_and_shows_the_chosen() {
+        let items = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"];
+        assert_eq!(
+            candidates_row(&items, None, 80),
+            "alpha  beta  gamma  delta  epsilon  zeta"
+        );
+        assert_eq!(candidates_row(&items, None, 26), "alpha  beta  gamma  … +3");
+        let last = candidates_row(&items, Some(5), 26);
+        assert_eq!(last, "…  delta  epsilon  zeta");
+        assert!(last.width() <= 26);
+        let middle = candidates_row(&items, Some(3), 26);
+        assert!(
+            middle.contains("delta") && middle.ends_with("… +2"),
+            "{middle}"
+        );
+        assert!(middle.width() <= 26, "{middle}");
+        let commands: Vec<&str> = COMMANDS.iter().map(|(c, _)| *c).collect();
+        let all = commands.len();
+        let row = candidates_row(&commands, None, 60);
+        assert!(
+            row.ends_with(&format!("… +{}", all - row.split("  ").count() + 1)),
+            "{row}"
+        );
+        let candidates: Vec<String> = commands.iter().map(|c| c.to_string()).collect();
+        let quit = chosen("quit", &candidates);
+        assert!(candidates_row(&commands, quit, 60).contains("quit"));
+    }
 
     #[test]
     fn parses_commands() {

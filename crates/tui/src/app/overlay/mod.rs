@@ -1,5 +1,6 @@
-//! Popups drawn over the panes: the `?` help, the `:` command line, the type picker, and the
-//! details of the last error. Each owns its own small state; `update.rs` handles their keys.
+//! Popups drawn over the panes: the `?` help, the `:` command line, the type picker, the
+//! details of the last error, and the question `q` asks before losing a draft. Each owns its
+//! own small state; `update.rs` handles their keys.
 
 pub mod command_line;
 mod update;
@@ -28,6 +29,7 @@ pub enum Overlay {
     TypePicker(TypePicker),
     Error(ErrorPopup),
     Value(value::ValuePopup),
+    Quit(QuitAsk),
 }
 
 impl Overlay {
@@ -44,6 +46,7 @@ impl Overlay {
             },
             Overlay::Error(_) => keymap.focus(&POPUP_KEYS, InputMode::None),
             Overlay::Value(_) => keymap.focus(&value::VALUE_KEYS, InputMode::None),
+            Overlay::Quit(_) => keymap.focus(&QUIT_KEYS, InputMode::None),
         }
     }
 }
@@ -145,6 +148,41 @@ pub static POPUP_KEYS: KeyTable = KeyTable {
     own: &POPUP,
     shared: &[&FORCE_QUIT],
 };
+
+/// `q` with a draft the store did not take: quit all the same (the text kept in a file), or
+/// stay. Quitting is the `quit` action, so that a remapped quit key answers it too.
+static QUIT_ASK: [Binding; 2] = [
+    bind(
+        "quit",
+        &[Key::Char('q')],
+        "q",
+        "quit all the same, keeping the text in a file",
+        || Action::Quit,
+        "quit, keep the text in a file",
+    ),
+    bind(
+        "back",
+        &[Key::Code(KeyCode::Esc)],
+        "Esc",
+        "stay",
+        || Action::Back,
+        "stay",
+    ),
+];
+
+pub static QUIT_KEYS: KeyTable = KeyTable {
+    id: "quit_popup",
+    name: "quit?",
+    own: &QUIT_ASK,
+    shared: &[&FORCE_QUIT],
+};
+
+/// The question `q` asks when quitting would lose what the store did not take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuitAsk {
+    /// What would be lost, top screen first.
+    pub unsaved: Vec<super::pane::UnsavedWork>,
+}
 
 /// The keys of the pane that was focused when `?` was pressed, then the `:` commands and what
 /// the mouse does, narrowed as the user types and scrolled with the arrows and PgUp/PgDn.
@@ -509,5 +547,6 @@ mod tests {
     #[test]
     fn popup_tables_are_well_formed() {
         assert_well_formed(&POPUP_KEYS);
+        assert_well_formed(&QUIT_KEYS);
     }
 }

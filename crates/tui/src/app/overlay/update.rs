@@ -1,5 +1,5 @@
 //! Keys on the popups: `?` help, the `:` command line, the type picker, the error details, a
-//! value in full.
+//! value in full, the question before quitting.
 
 use super::Overlay;
 use super::command_line;
@@ -142,6 +142,12 @@ impl App {
                 }
                 self.overlay = Some(Overlay::Value(popup));
             }
+            // `q` again quits, keeping the text in a file; Esc stays; other keys do nothing.
+            Overlay::Quit(ask) => match action {
+                Action::Quit => return self.quit_now(),
+                Action::Back => return Vec::new(),
+                _ => self.overlay = Some(Overlay::Quit(ask)),
+            },
             Overlay::Error(mut popup) => {
                 match action {
                     Action::Back => return Vec::new(),

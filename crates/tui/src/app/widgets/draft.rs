@@ -243,6 +243,14 @@ impl<F> DraftState<F> {
         }
     }
 
+    /// Why the last save failed, if it did (sanitised).
+    pub fn save_error(&self) -> Option<String> {
+        match &self.saved {
+            Some(Err(error)) => Some(sanitize::line(error).into_owned()),
+            _ => None,
+        }
+    }
+
     /// For the status bar, when the last save failed.
     pub fn problem(&self) -> Option<String> {
         match &self.saved {

@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use unicode_width::UnicodeWidthStr;
 
 use serde_json::Value;
 
@@ -61,6 +62,8 @@ pub struct JsonTree {
     root: Arc<Value>,
     expanded: HashSet<String>,
     lines: Vec<TreeLine>,
+    /// The cells the widest visible line takes, for the detail view to share its width by.
+    widest: usize,
 }
 
 impl JsonTree {
@@ -80,6 +83,11 @@ impl JsonTree {
 
     pub fn lines(&self) -> &[TreeLine] {
         &self.lines
+    }
+
+    /// The cells the widest visible line takes as drawn (indent, marker, `label: summary`).
+    pub fn widest(&self) -> usize {
+        self.widest
     }
 
     pub fn root(&self) -> &Value {
@@ -139,6 +147,10 @@ impl JsonTree {
     fn rebuild(&mut self) {
         let mut lines = Vec::new();
         push_children(&self.root, "", 0, &self.expanded, &mut lines);
+        self.widest = (lines.iter())
+            .map(|l| 2 * l.depth + 2 + l.label.width() + 2 + l.summary.width())
+            .max()
+            .unwrap_or(0);
         self.lines = lines;
     }
 }

@@ -114,6 +114,9 @@ fn paging_note(browser: &Browser, theme: &Theme) -> Line<'static> {
     }
 }
 
+/// A `/` query longer than this is cut in the message that nothing matches it.
+const FILTER_IN_MESSAGE: usize = 40;
+
 fn empty_message(
     browser: &Browser,
     state: &Loadable<Listing>,
@@ -167,7 +170,10 @@ fn empty_message(
                 Line::styled("r reloads · Esc goes back", theme.dim()),
             ],
             _ => vec![
-                Line::raw("No loaded row matches the filter."),
+                Line::raw(format!(
+                    "No loaded row matches /{}.",
+                    fit(&sanitize::line(browser.filter.text()), FILTER_IN_MESSAGE)
+                )),
                 Line::styled("Esc clears it", theme.dim()),
             ],
         },
@@ -270,12 +276,13 @@ fn render_table(
 const PICKED: char = '●';
 
 /// A name and, beside it, the field `/` found the row by (`properties.owner: alice`), both cut
-/// to fit `width`: the note keeps at least half when the name is long.
+/// to fit `width`: the note keeps at least two thirds when the name is long (the path it names
+/// says where the match was).
 fn with_note(name: String, style: Style, note: &str, width: usize, theme: &Theme) -> Line<'static> {
     let note = sanitize::line(note);
     let name_width = name
         .width()
-        .min(width.saturating_sub(note.width() + 2).max(width / 2));
+        .min(width.saturating_sub(note.width() + 2).max(width / 3));
     let name = fit(&name, name_width);
     let room = width.saturating_sub(name.width() + 2);
     Line::from(vec![
@@ -284,8 +291,10 @@ fn with_note(name: String, style: Style, note: &str, width: usize, theme: &Theme
     ])
 }
 
-/// `path: value` in `room` columns: whole if it fits, else with the path cut to its last step
-/// (`…title: Runbook`: the value matters more than where it is), else cut at the end.
+/// `path: value` in `room` columns: whole if it fits, else with steps in the middle of the
+/// path given up for a `…` (`links…title: Runbook`: its first step and its last say where it
+/// is, the value why it matched), else its last step alone (`…title: Runbook`), else cut at
+/// the end.
 fn fit_note(note: &str, room: usize) -> String {
     if note.width() <= room {
         return note.to_owned();
@@ -293,10 +302,34 @@ fn fit_note(note: &str, room: usize) -> String {
     let Some((path, value)) = note.split_once(": ") else {
         return fit(note, room);
     };
-    let last = path.rfind(['.', '[']).map_or(path, |at| {
-        &path[at + usize::from(path[at..].starts_with('.'))..]
-    });
+    let steps = path_steps(path);
+    let tail = |from: usize| steps[from..].concat().trim_start_matches('.').to_owned();
+    if let Some(first) = steps.first().filter(|_| steps.len() > 2) {
+        // As many of the last steps as fit after the first.
+        for from in 2..steps.len() {
+            let cut = format!("{first}…{}: {value}", tail(from));
+            if cut.width() <= room {
+                return cut;
+            }
+        }
+    }
+    let last = steps.last().map_or(path, |s| s.trim_start_matches('.'));
     fit(&format!("…{last}: {value}"), room)
+}
+
+/// A path's steps, each with what starts it: `links.links[0].title` is `links`, `.links`,
+/// `[0]`, `.title`.
+fn path_steps(path: &str) -> Vec<&str> {
+    let mut steps = Vec::new();
+    let mut start = 0;
+    for (at, c) in path.char_indices() {
+        if at > start && (c == '.' || c == '[') {
+            steps.push(&path[start..at]);
+            start = at;
+        }
+    }
+    steps.push(&path[start..]);
+    steps
 }
 
 /// A cell of a row a look marked: the name starts with the mark's symbol (readable without
@@ -364,16 +397,25 @@ fn render_filter(frame: &mut Frame, browser: &Browser, theme: &Theme, area: Rect
 #[cfg(test)]
 mod tests {
     use super::fit_note;
+    use unicode_width::UnicodeWidthStr;
 
+    /// Issue 35 item 14: cut to its last step (`…title: Runbook`) where there was room for
+    /// more, the path no longer said where the match was. Steps in its middle give way first.
     #[test]
-    fn a_note_that_does_not_fit_keeps_the_last_step_of_its_path() {
+    fn a_note_that_does_not_fit_keeps_both_ends_of_its_path() {
         let note = "links.links[0].title: Runbook";
         assert_eq!(fit_note(note, 40), note);
-        assert_eq!(fit_note(note, 20), "…title: Runbook");
+        assert_eq!(fit_note(note, 26), "links…[0].title: Runbook");
+        assert_eq!(fit_note(note, 20), "links…title: Runbook");
+        assert_eq!(fit_note(note, 16), "…title: Runbook");
+        let long = "properties.deployment_settings.regions[12].owner.team: 平台";
+        let fitted = fit_note(long, 36);
+        assert_eq!(fitted, "properties…[12].owner.team: 平台");
+        assert!(fitted.width() <= 36);
         assert_eq!(
             fit_note("properties.tags[1]: Blue Sky", 15),
             "…[1]: Blue Sky"
         );
-        assert_eq!(fit_note(note, 8), "…title:…");
+        assert!(fit_note(note, 8).width() <= 8);
     }
 }

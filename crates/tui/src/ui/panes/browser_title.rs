@@ -24,15 +24,38 @@ const FREE_TEXT_MIN: usize = 8;
 
 /// The title in `room` columns if it can (`clock`: the wall-clock time now and the monotonic
 /// time it stands for, to say when the watch last looked). Each [`Form`] gives up more than
-/// the one before; the first that fits is the title. On a screen too narrow for even the last
-/// (the counts alone do not fit), nothing is cut: the border cuts the title's end, and what
-/// is listed stays readable at its start.
+/// the one before; the first that fits is the title. On a screen too narrow for even the last,
+/// the last is cut at its start (`…`), so that its end, the counts and the watch, stays (issue
+/// 35: the border cut the end, and at 50 columns the counts and the watch were gone).
 pub fn title(browser: &Browser, clock: (DateTime<Utc>, Instant), room: usize) -> String {
     let parts = Parts::of(browser, clock);
-    (Form::STEPS.iter())
-        .map(|&form| parts.compose(form, room))
-        .find(|text| text.width() <= room)
-        .unwrap_or_else(|| parts.compose(Form::UNFITTED, room))
+    let steps = Form::STEPS.iter().map(|&form| parts.compose(form, room));
+    let mut last = String::new();
+    for text in steps {
+        if text.width() <= room {
+            return text;
+        }
+        last = text;
+    }
+    keep_end(&last, room)
+}
+
+/// The end of `text` in `room` columns, after a `…` when its start was cut.
+fn keep_end(text: &str, room: usize) -> String {
+    if text.width() <= room || room == 0 {
+        return text.to_owned();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1;
+    for c in text.chars().rev() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
 /// How much a title gives up to fit, each of [`Form::STEPS`] more than the one before.
@@ -53,6 +76,10 @@ struct Form {
     /// Cut the free texts (`:where`, the type and status names) by what the title is over its
     /// room, none narrower than this (with its `…`); `None`: not cut.
     cut_to: Option<usize>,
+    /// The free texts at all (the status bar and `:where` alone still say them).
+    free_texts: bool,
+    /// Whether more can be loaded (`L loads all`, `all loaded`).
+    more: bool,
 }
 
 /// How the title says the sort.
@@ -75,14 +102,11 @@ impl Form {
         label: true,
         short_counts: false,
         cut_to: None,
+        free_texts: true,
+        more: true,
     };
-    /// When no step fits: the short watch segment, nothing else given up.
-    const UNFITTED: Form = Form {
-        watch_words: false,
-        ..Form::WHOLE
-    };
-    const STEPS: [Form; 9] = {
-        let mut steps = [Form::WHOLE; 9];
+    const STEPS: [Form; 11] = {
+        let mut steps = [Form::WHOLE; 11];
         let mut i = 1;
         while i < steps.len() {
             let mut form = steps[i - 1];
@@ -97,6 +121,8 @@ impl Form {
                 }
                 6 => form.short_counts = true,
                 7 => form.cut_to = Some(1),
+                8 => form.free_texts = false,
+                9 => form.more = false,
                 _ => form.watch_time = false,
             }
             steps[i] = form;
@@ -181,14 +207,14 @@ impl<'a> Parts<'a> {
             said.push("Resources".to_owned());
         }
         match &self.type_ {
-            Some(t) => said.push(format!("type {}", fit(t, type_))),
+            Some(t) if form.free_texts => said.push(format!("type {}", fit(t, type_))),
             None if form.all_types => said.push("all types".to_owned()),
-            None => {}
+            _ => {}
         }
-        if let Some(s) = &self.status {
+        if let Some(s) = self.status.as_ref().filter(|_| form.free_texts) {
             said.push(format!("status {}", fit(s, status)));
         }
-        if let Some(expr) = &self.where_ {
+        if let Some(expr) = self.where_.as_ref().filter(|_| form.free_texts) {
             said.push(format!("where {}", fit(expr, where_)));
         }
         match (self.sort, form.sort) {
@@ -198,7 +224,7 @@ impl<'a> Parts<'a> {
             }
             (None, _) | (_, SortSaid::Not) => {}
         }
-        said.extend(self.counts.said(form.short_counts));
+        said.extend(self.counts.said(form.short_counts, form.more));
         if self.picked > 0 {
             said.push(format!("{} marked", count(self.picked)));
         }
@@ -255,8 +281,9 @@ impl Counts {
         }
     }
 
-    /// `42 match`, `62 loaded`, `all loaded`; `short`: `42 of 62 loaded`, `all loaded`.
-    fn said(&self, short: bool) -> Vec<String> {
+    /// `42 match`, `62 loaded`, `all loaded`; `short`: `42 of 62 loaded`, `all loaded`;
+    /// without `more`, not whether more can be loaded.
+    fn said(&self, short: bool, with_more: bool) -> Vec<String> {
         match *self {
             Counts::Loaded {
                 matching,
@@ -274,7 +301,9 @@ impl Counts {
                     Some(n) => vec![format!("{n} match"), format!("{loaded} loaded")],
                     None => vec![format!("{loaded} loaded")],
                 };
-                said.push(more.to_owned());
+                if with_more {
+                    said.push(more.to_owned());
+                }
                 said
             }
             Counts::Loading => vec!["loading…".to_owned()],

@@ -98,6 +98,9 @@ pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now
         };
         let hint = if search.editing {
             "  Enter keep · Esc cancel"
+        } else if search.hits.is_empty() {
+            // n/N would find nothing: only the way out is offered.
+            "  Esc clears"
         } else {
             "  n/N next/previous · Esc clear"
         };

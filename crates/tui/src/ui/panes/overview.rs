@@ -133,37 +133,66 @@ fn render_chart(
 }
 
 fn render_histogram(frame: &mut Frame, overview: &Overview, theme: &Theme, area: Rect) {
-    let undated = overview.summary.undated;
+    if area.height < 3 {
+        return;
+    }
+    let columns = usize::from(area.width.saturating_sub(2));
+    let histogram = overview.histogram(columns);
     let mut title = " Updated (UTC) ".to_owned();
+    if let Some(histogram) = &histogram {
+        // The scale and the width of a bar, so that a bar's height reads as a number.
+        title.push_str(&format!(
+            "· {} buckets · max {} ",
+            hours_words(histogram.hours_per_bucket),
+            count(usize::try_from(histogram.most()).unwrap_or(usize::MAX))
+        ));
+    }
+    let undated = overview.summary.undated;
     if undated > 0 {
-        title = format!(" Updated (UTC) · {} without a date ", count(undated));
+        title.push_str(&format!("· {} without a date ", count(undated)));
     }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(false))
         .title(Span::styled(title, theme.pane_title(false)));
-    if area.height < 3 {
-        return;
-    }
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let Some((buckets, first, last)) = overview.histogram(usize::from(inner.width)) else {
+    let Some(histogram) = histogram else {
         let text = "No loaded row has an updated_at date.";
         frame.render_widget(Paragraph::new(Span::styled(text, theme.dim())), inner);
         return;
     };
     let [bars, dates] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
+    // Each bucket as wide as the room allows, all of them the same.
+    let len = histogram.buckets.len().max(1);
+    let repeat = (usize::from(bars.width) / len).max(1);
+    let data: Vec<u64> = (histogram.buckets.iter())
+        .flat_map(|&n| std::iter::repeat_n(n, repeat))
+        .collect();
+    let drawn = u16::try_from(data.len())
+        .unwrap_or(u16::MAX)
+        .min(bars.width);
     frame.render_widget(
-        Sparkline::default().data(&buckets).style(theme.info()),
-        bars,
+        Sparkline::default().data(&data).style(theme.info()),
+        Rect {
+            width: drawn,
+            ..bars
+        },
     );
     let date = |seconds: i64| {
         DateTime::from_timestamp(seconds, 0)
             .map_or_else(String::new, |d| d.format("%Y-%m-%d %H:00").to_string())
     };
-    let (from, to) = (date(first), date(last));
-    let gap = usize::from(dates.width).saturating_sub(from.chars().count() + to.chars().count());
-    let line = if first == last {
+    let (from, to) = (date(histogram.first), date(histogram.last));
+    // The dates under the ends of the bars, where they fit there.
+    let both = from.chars().count() + to.chars().count() + 1;
+    let under = if usize::from(drawn) >= both {
+        drawn
+    } else {
+        dates.width
+    };
+    let gap = usize::from(under).saturating_sub(from.chars().count() + to.chars().count());
+    let line = if histogram.first == histogram.last {
         from
     } else {
         format!("{from}{}{to}", " ".repeat(gap.max(1)))
@@ -175,4 +204,13 @@ fn render_histogram(frame: &mut Frame, overview: &Overview, theme: &Theme, area:
         )),
         dates,
     );
+}
+
+/// `1 h`, `6 h`, `1 day`, `3 days`: a bucket's width.
+fn hours_words(hours: i64) -> String {
+    match (hours % 24, hours / 24) {
+        (0, 1) => "1 day".to_owned(),
+        (0, days) if days > 1 => format!("{days} days"),
+        _ => format!("{hours} h"),
+    }
 }

@@ -99,6 +99,16 @@ impl Pane for Browser {
         }
     }
 
+    /// With no row shown, the keys that act on a row do nothing: not offered (issue 35: the
+    /// footer said `Enter open` under a failed load); nor `/` until rows are loaded.
+    fn idle_keys(&self) -> &'static [&'static str] {
+        match (&self.listing, self.visible.is_empty()) {
+            (Loadable::Loaded(_), false) => &[],
+            (Loadable::Loaded(_), true) => &["open", "report", "sort"],
+            _ => &["open", "report", "sort", "search"],
+        }
+    }
+
     fn problem(&self) -> Option<String> {
         self.error()
             .map(|e| sanitize::line(&e.to_string()).into_owned())

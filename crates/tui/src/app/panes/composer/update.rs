@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::{Composer, Kind};
 use crate::app::Toward;
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, News, Outcome, Pane};
+use crate::app::pane::{Ctx, News, Outcome, Pane, UnsavedWork};
 use crate::app::widgets::draft::age_words;
 use crate::app::widgets::json_editor::{self, escape_controls};
 use crate::app::widgets::send_flow::{self, Phase, Target};
@@ -52,8 +52,12 @@ impl<K: Kind> Pane for Composer<K> {
         self.draft.problem()
     }
 
-    fn unsaved_work(&self) -> Option<String> {
-        self.draft.problem()
+    fn unsaved_work(&self) -> Option<UnsavedWork> {
+        Some(UnsavedWork {
+            why: self.draft.save_error()?,
+            what: K::SEND.as_str(),
+            text: self.kind.external_text(),
+        })
     }
 
     fn wake_at(&self) -> Option<Instant> {

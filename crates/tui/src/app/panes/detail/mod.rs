@@ -333,7 +333,12 @@ impl Detail {
 
     /// Where the panes are in `body` (one at a time when it is low).
     pub fn areas(&self, body: Rect) -> layout::DetailAreas {
-        layout::areas(body, self.search.is_some(), self.focus, self.fields_width)
+        layout::areas(
+            body,
+            self.search.is_some(),
+            self.focus,
+            (self.fields_width, self.tree.widest()),
+        )
     }
 
     /// How many lines `pane` shows in `body`.

@@ -41,8 +41,22 @@ struct DrawnHistogram {
     histogram: Option<Histogram>,
 }
 
-/// The rows per bucket, and the first and last hour (UNIX seconds).
-pub type Histogram = (Vec<u64>, i64, i64);
+/// The rows per bucket of whole hours, from the first hour to the last (UNIX seconds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Histogram {
+    pub buckets: Vec<u64>,
+    pub first: i64,
+    pub last: i64,
+    /// How many hours a bucket spans: the same for all, so that a bar's height reads as a rate.
+    pub hours_per_bucket: i64,
+}
+
+impl Histogram {
+    /// The most rows in one bucket: the scale of the bars.
+    pub fn most(&self) -> u64 {
+        self.buckets.iter().copied().max().unwrap_or(0)
+    }
+}
 
 impl Overview {
     pub fn new(summary: Arc<LoadedSummary>) -> Self {
@@ -84,9 +98,9 @@ impl Overview {
             .map(|(name, _)| (*name).to_owned())
     }
 
-    /// The rows' `updated_at` in `columns` buckets of equal time from the oldest hour to the
-    /// newest, and the first and last hour (UNIX seconds); `None` when no row has a date. Made
-    /// again only when the counts or the width changed since the last call.
+    /// The rows' `updated_at` in at most `columns` buckets of the same whole number of hours,
+    /// from the oldest hour to the newest; `None` when no row has a date. Made again only when
+    /// the counts or the width changed since the last call.
     pub fn histogram(&self, columns: usize) -> Option<Histogram> {
         let mut drawn = self.histogram_drawn.borrow_mut();
         if let Some(drawn) = drawn.as_ref()
@@ -108,15 +122,25 @@ impl Overview {
         let hours = &self.summary.updated_by_hour;
         let (first, _) = hours.first_key_value()?;
         let (last, _) = hours.last_key_value()?;
-        let columns = columns.max(1);
-        let span = last - first + super::browser::summary::HOUR;
-        let mut buckets = vec![0u64; columns];
-        for (hour, count) in hours {
-            // i128: a span of centuries of seconds times the columns stays far from overflow.
-            let at = (i128::from(hour - first) * columns as i128 / i128::from(span)) as usize;
-            buckets[at.min(columns - 1)] += *count as u64;
+        let hour = super::browser::summary::HOUR;
+        let span_hours = (last - first) / hour + 1;
+        // No more columns than hours: the sums below stay far from overflow.
+        let columns = i64::try_from(columns.max(1)).map_or(span_hours, |c| c.min(span_hours));
+        // Both positive: rounded up without `div_ceil`, which is unstable on signed integers.
+        let hours_per_bucket = (span_hours + columns - 1) / columns;
+        let len =
+            usize::try_from((span_hours + hours_per_bucket - 1) / hours_per_bucket).unwrap_or(1);
+        let mut buckets = vec![0u64; len];
+        for (at, count) in hours {
+            let index = usize::try_from((at - first) / hour / hours_per_bucket).unwrap_or(0);
+            buckets[index.min(len - 1)] += *count as u64;
         }
-        Some((buckets, *first, *last))
+        Some(Histogram {
+            buckets,
+            first: *first,
+            last: *last,
+            hours_per_bucket,
+        })
     }
 }
 

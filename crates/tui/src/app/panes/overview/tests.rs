@@ -199,12 +199,36 @@ fn the_histogram_spreads_the_hours_over_the_columns() {
         summary.updated_by_hour.insert(hour * 3600, n);
     }
     let overview = Overview::new(Arc::new(summary));
-    let (buckets, first, last) = overview.histogram(4).unwrap();
-    assert_eq!((first, last), (0, 3 * 3600));
-    assert_eq!(buckets, [1, 2, 0, 4], "one column an hour");
-    let (buckets, _, _) = overview.histogram(2).unwrap();
-    assert_eq!(buckets, [3, 4], "two hours a column");
+    let histogram = overview.histogram(4).unwrap();
+    assert_eq!((histogram.first, histogram.last), (0, 3 * 3600));
+    assert_eq!(histogram.buckets, [1, 2, 0, 4], "one column an hour");
+    assert_eq!((histogram.hours_per_bucket, histogram.most()), (1, 4));
+    let histogram = overview.histogram(2).unwrap();
+    assert_eq!(histogram.buckets, [3, 4], "two hours a column");
+    assert_eq!(histogram.hours_per_bucket, 2);
     assert!(Overview::default().histogram(10).is_none());
+}
+
+/// Issue 35 item 14: a bucket spans a whole number of hours, the same for all (the old
+/// buckets were a fraction of the span each, so no width could be said): 5 hours in 3
+/// columns are 3 buckets of 2 hours, the last one half used.
+#[test]
+fn the_histogram_buckets_whole_hours() {
+    let mut summary = LoadedSummary::default();
+    for (hour, n) in [(0, 1), (1, 1), (2, 5), (4, 2)] {
+        summary.updated_by_hour.insert(hour * 3600, n);
+    }
+    let histogram = Overview::new(Arc::new(summary)).histogram(3).unwrap();
+    assert_eq!(histogram.hours_per_bucket, 2);
+    assert_eq!(histogram.buckets, [2, 5, 2]);
+    let mut long = LoadedSummary::default();
+    long.updated_by_hour.insert(0, 1);
+    long.updated_by_hour.insert(99 * 3600, 1);
+    let histogram = Overview::new(Arc::new(long)).histogram(40).unwrap();
+    assert_eq!(
+        (histogram.hours_per_bucket, histogram.buckets.len()),
+        (3, 34)
+    );
 }
 
 #[test]
@@ -217,11 +241,19 @@ fn the_histogram_follows_new_counts_and_a_new_width() {
         Arc::new(summary)
     };
     let mut overview = Overview::new(day(&[0, 3]));
-    assert_eq!(overview.histogram(4).unwrap().0, [1, 0, 0, 1]);
-    assert_eq!(overview.histogram(2).unwrap().0, [1, 1], "a new width");
+    assert_eq!(overview.histogram(4).unwrap().buckets, [1, 0, 0, 1]);
+    assert_eq!(
+        overview.histogram(2).unwrap().buckets,
+        [1, 1],
+        "a new width"
+    );
     overview.summary = day(&[0, 1, 3]);
-    assert_eq!(overview.histogram(2).unwrap().0, [2, 1], "new counts");
-    assert_eq!(overview.histogram(2).unwrap().0, [2, 1], "asked again");
+    assert_eq!(overview.histogram(2).unwrap().buckets, [2, 1], "new counts");
+    assert_eq!(
+        overview.histogram(2).unwrap().buckets,
+        [2, 1],
+        "asked again"
+    );
 }
 
 /// Issue 20 item 8: the header said "1 rows loaded".
