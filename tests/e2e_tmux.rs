@@ -587,6 +587,19 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
     });
     tmux.send(&["Escape"]);
     tmux.wait_for("back on the list", |s| position(s).is_some());
+    // Issue 37 item 3: the resource's detail lists the report just sent (from the history in
+    // the store), and `Enter` on it shows the send in full; `Esc` comes back to the detail.
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the report in the detail", |s| {
+        s.contains("── Reports sent 1") && s.contains("ok · typed in tmux, q and s are text →")
+    });
+    tmux.send(&["G"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the send in full", |s| {
+        s.contains("/apps.operations.report") && !s.contains("── Reports sent")
+    });
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the detail again", |s| s.contains("── Reports sent 1"));
     tmux.send(&["q"]);
     tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
 }

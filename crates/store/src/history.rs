@@ -183,6 +183,29 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
     }
 
+    /// The reports sent to `base_url` about the resource `resource_id`, newest first, at most
+    /// `limit` (the detail view's "Reports sent").
+    pub fn reports_about(
+        &self,
+        base_url: &str,
+        resource_id: &str,
+        limit: usize,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut statement = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM history
+                 WHERE base_url = ?1 AND resource_id = ?2
+                 ORDER BY sent_at DESC, id DESC LIMIT ?3"
+            ))
+            .map_err(|e| self.error(e))?;
+        let rows = statement
+            .query_map(params![base_url_key(base_url), resource_id, limit], entry)
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
+    }
+
     /// One send by its id; `None` when there is none.
     pub fn history_entry(&self, id: i64) -> Result<Option<HistoryEntry>, StoreError> {
         self.conn

@@ -139,6 +139,8 @@ pub struct HistoryView {
     pub list: FilteredList,
     /// The send shown in full, if any.
     pub shown: Option<EntryDetail>,
+    /// Opened on one send from elsewhere (a resource's detail): `Esc` on it closes the view.
+    pub alone: bool,
 }
 
 impl HistoryView {
@@ -153,13 +155,35 @@ impl HistoryView {
             listing_drafts: None,
             list: FilteredList::default(),
             shown: None,
+            alone: false,
         };
         let load = view.load(ids);
         (view, load)
     }
 
+    /// A view of `entry` alone, shown in full (from a resource's detail): nothing is loaded,
+    /// and `Esc` goes back to where it was opened.
+    pub fn showing(entry: HistoryEntry) -> Self {
+        let mut view = HistoryView {
+            entries: None,
+            drafts: Vec::new(),
+            rows: Vec::new(),
+            problem: None,
+            loading: None,
+            listing_drafts: None,
+            list: FilteredList::default(),
+            shown: None,
+            alone: true,
+        };
+        view.set_entries(Ok(vec![entry]), 1);
+        view.show_selected();
+        view
+    }
+
     /// Asks the runtime to (re)load the sends and the drafts.
     pub fn load(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        // Loaded, it is the whole history, whatever it was opened on.
+        self.alone = false;
         let id = ids.issue();
         self.loading = Some(id);
         let drafts = ids.issue();
