@@ -15,6 +15,7 @@
 pub mod api;
 pub mod bounded_read;
 pub mod catalog;
+pub mod changes;
 pub mod config;
 pub mod diff;
 pub mod explain;

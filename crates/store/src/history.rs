@@ -80,6 +80,9 @@ pub struct Sent {
     pub duration: Option<Duration>,
     /// What went wrong, in one line: a refusal, a network failure, an unreadable answer.
     pub error: Option<String>,
+    /// A report's resource as it was listed when the report was written (its JSON text): what
+    /// [`Sent::changes`] compares the sent resource with. `None`: not known.
+    pub resource_before: Option<String>,
 }
 
 impl Sent {
@@ -124,7 +127,14 @@ impl Sent {
             http_status,
             duration,
             error,
+            resource_before: None,
         }
+    }
+
+    /// What a report changed: its resource against the one listed before it was written, value
+    /// by value; `None` when the resource before is not known.
+    pub fn changes(&self) -> Option<Vec<crate::changes::Change>> {
+        crate::changes::made_by_report(self.resource_before.as_deref()?, &self.body)
     }
 }
 
@@ -144,7 +154,8 @@ pub struct HistoryQuery {
     pub limit: usize,
 }
 
-const COLUMNS: &str = "id, sent_at, base_url, kind, body, answer, http_status, duration_ms, error";
+const COLUMNS: &str =
+    "id, sent_at, base_url, kind, body, answer, http_status, duration_ms, error, resource_before";
 
 impl Store {
     /// Records a send; returns its id.
@@ -226,8 +237,9 @@ fn insert_send(conn: &rusqlite::Connection, sent: &Sent) -> rusqlite::Result<i64
         .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
     conn.prepare_cached(
         "INSERT INTO history
-            (sent_at, base_url, kind, body, answer, http_status, duration_ms, error)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            (sent_at, base_url, kind, body, answer, http_status, duration_ms, error,
+             resource_before)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         timestamp(&sent.sent_at),
@@ -238,6 +250,7 @@ fn insert_send(conn: &rusqlite::Connection, sent: &Sent) -> rusqlite::Result<i64
         sent.http_status,
         duration_ms,
         sent.error,
+        sent.resource_before,
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -265,6 +278,7 @@ fn entry(row: &Row<'_>) -> rusqlite::Result<HistoryEntry> {
                 .and_then(|ms| u64::try_from(ms).ok())
                 .map(Duration::from_millis),
             error: row.get(8)?,
+            resource_before: row.get(9)?,
         },
     })
 }

@@ -82,6 +82,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ) VIRTUAL;
     CREATE INDEX history_by_resource ON history (base_url, resource_id, sent_at)
         WHERE resource_id IS NOT NULL;",
+    // 7: a report's resource as it was listed when the report was written, so the history shows
+    // what the report changed (NULL: not known, as for a report from a file).
+    "ALTER TABLE history ADD COLUMN resource_before TEXT;",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

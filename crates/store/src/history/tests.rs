@@ -16,6 +16,7 @@ fn report(task: &str, second: u32) -> Sent {
         http_status: Some(200),
         duration: Some(Duration::from_millis(87)),
         error: None,
+        resource_before: None,
     }
 }
 
@@ -204,5 +205,31 @@ fn reports_about_a_resource_are_those_carrying_it_to_that_service_newest_first()
             .reports_about("http://127.0.0.1:9/api/v1", "nope", 10)
             .unwrap()
             .is_empty()
+    );
+}
+
+#[test]
+fn a_report_keeps_its_resource_as_listed_and_says_what_it_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
+    let sent = Sent {
+        body: r#"{"task_id":"t","status":"ok","response":{"response_type":"resource","resource":{"id":"r1","n":1E2,"status":"archived"}}}"#.into(),
+        resource_before: Some(r#"{"id": "r1", "n": 1E2, "status": "active"}"#.into()),
+        ..report("t", 1)
+    };
+    let id = store.record_send(&sent).unwrap();
+    let read = store.history_entry(id).unwrap().unwrap().sent;
+    assert_eq!(read, sent);
+    let changes: Vec<String> = read
+        .changes()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(changes, [r#"changed /status: "active" → "archived""#]);
+    assert_eq!(
+        report("t", 2).changes(),
+        None,
+        "no resource before: not known"
     );
 }

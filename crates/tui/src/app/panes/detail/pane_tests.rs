@@ -283,6 +283,7 @@ fn the_reports_sent_about_the_resource_are_listed_and_enter_shows_one() {
         http_status: Some(200),
         duration: None,
         error: None,
+        resource_before: None,
     };
     app.update(Action::reply(
         asked,

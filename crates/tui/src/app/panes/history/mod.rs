@@ -387,22 +387,34 @@ pub fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
         Some(answer) => lines.extend(pretty(answer).into_iter().map(|l| (LineStyle::Text, l))),
         None => lines.push((LineStyle::Text, "no answer came".to_owned())),
     }
+    if let Some(changes) = sent.changes() {
+        lines.push((LineStyle::Text, String::new()));
+        lines.push((LineStyle::Heading, changes_heading(changes.len())));
+        lines.extend(
+            changes
+                .iter()
+                .map(|c| (LineStyle::Text, sanitize::line(&c.to_string()).into_owned())),
+        );
+    }
     lines
 }
 
-/// Pretty JSON, one safe line each; text that is not JSON, neutralised line by line.
+/// The heading above what a report changed, in the answer pane and here.
+pub fn changes_heading(count: usize) -> String {
+    format!("What it changed · {}", crate::changes::counted(count))
+}
+
+/// Pretty JSON laid out token by token (every number and string as it was sent), one safe line
+/// each; text that is not JSON, neutralised line by line.
 fn pretty(text: &str) -> Vec<String> {
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(value) => serde_json::to_string_pretty(&value)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| sanitize::line(l).into_owned())
-            .collect(),
-        Err(_) => text
-            .lines()
-            .map(|l| sanitize::line(l).into_owned())
-            .collect(),
-    }
+    let is_json = serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+    let text = match is_json {
+        true => crate::json_text::pretty(text),
+        false => text.to_owned(),
+    };
+    text.lines()
+        .map(|l| sanitize::line(l).into_owned())
+        .collect()
 }
 
 #[cfg(test)]
