@@ -236,7 +236,7 @@ fn entry_lines(entry: &HistoryEntry) -> Vec<String> {
     }
     if let Some(changes) = sent.changes() {
         lines.push(String::new());
-        let count = crate::changes::counted(changes.len());
+        let count = crate::changes::counted(changes.len(), crate::changes::After::Sent);
         lines.push(format!("what it changed: {count}"));
         lines.extend(
             changes

@@ -92,14 +92,33 @@ pub fn made_by_report(before: &str, report: &str) -> Option<Vec<Change>> {
     Some(between(before, report.get(at)?))
 }
 
+/// What the resource after a report is: as the report sent it, or as the service lists it
+/// once the report was taken (`report --diff`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    Sent,
+    ListedAgain,
+}
+
+impl After {
+    pub fn words(self) -> &'static str {
+        match self {
+            After::Sent => "as the report sent it",
+            After::ListedAgain => "listed again",
+        }
+    }
+}
+
 /// How many values a report changed, and against what, in words: the heading above the
-/// changes in the answer pane, the history and `history show`.
-pub fn counted(count: usize) -> String {
-    match count {
-        0 => "nothing (the resource was sent as it was listed)".to_owned(),
-        n => format!(
-            "{} (before: as listed · after: as the report sent it)",
-            crate::text::counted(n, "value")
+/// changes in the answer pane, the history, `history show` and `report --diff`.
+pub fn counted(count: usize, after: After) -> String {
+    match (count, after) {
+        (0, After::Sent) => "nothing (the resource was sent as it was listed)".to_owned(),
+        (0, After::ListedAgain) => "nothing (the resource is listed as it was)".to_owned(),
+        (n, after) => format!(
+            "{} (before: as listed · after: {})",
+            crate::text::counted(n, "value"),
+            after.words()
         ),
     }
 }

@@ -401,7 +401,10 @@ pub fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
 
 /// The heading above what a report changed, in the answer pane and here.
 pub fn changes_heading(count: usize) -> String {
-    format!("What it changed · {}", crate::changes::counted(count))
+    format!(
+        "What it changed · {}",
+        crate::changes::counted(count, crate::changes::After::Sent)
+    )
 }
 
 /// Pretty JSON laid out token by token (every number and string as it was sent), one safe line
