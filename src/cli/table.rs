@@ -106,7 +106,8 @@ impl Row {
     /// The row of one listed item's JSON text, as [`Row::from_item`] gives it for the item read
     /// as a record. A sound item (every field of the spec's type, as most are) is read only for
     /// the fields a row shows: its `properties` are most of its bytes. `list --all -o table` over
-    /// 100,000 resources: 4.7 s reading each whole, FIGURE so. Any other item is read whole,
+    /// 100,000 resources: 6.8 s reading each whole, 2.75 s so (ndjson:
+    /// 0.6-0.8 s; benches/list_formats.sh). Any other item is read whole,
     /// which says what is wrong with it.
     pub fn from_text(item: &[u8]) -> Row {
         sound_row(item).unwrap_or_else(|| Row::from_item(&read_item_bytes(item)))

@@ -1,8 +1,8 @@
 //! Reading JSON text only as far as a caller needs: one scan that says how a text may be read
 //! (its depth, an integer `-0`, a surrogate escape), and one level of a value read with the rest
 //! kept as text. `list --all -o csv|tsv|table` and `--jq .id` over 100,000 resources read every
-//! item whole (its `properties` are most of its bytes) for a few fields: 5-15x the time of `-o
-//! ndjson` (benches/list_formats.sh). Reading one level and the fields asked for is 1-2x.
+//! item whole (its `properties` are most of its bytes) for a few fields: 9-15x the time of `-o
+//! ndjson` (benches/list_formats.sh). Reading one level and the fields asked for: 2-3x.
 //!
 //! Every function takes text a JSON parser accepted (a page's items are) and never panics on
 //! anything else.
@@ -213,7 +213,7 @@ mod tests {
         assert_eq!(facts(b"]]\"[[").depth, 0);
         let deep = format!("{}1{}", "[".repeat(65), "]".repeat(65));
         assert!(!facts(deep.as_bytes()).surely_readable());
-        assert!(facts(deep[1..deep.len() - 1].as_bytes()).surely_readable());
+        assert!(facts(&deep.as_bytes()[1..deep.len() - 1]).surely_readable());
     }
 
     #[test]

@@ -112,7 +112,7 @@ fn cell_of(value: Option<&Value>) -> String {
 /// Each column's cell for one listed item's JSON text, as [`ColumnPath::cell`] gives them for
 /// the item read as a record (`PageItem::to_json`), but reading only the values on the paths:
 /// an item's `properties` are most of its bytes. `list --all -o csv` over 100,000 resources:
-/// 5.2 s reading each whole, FIGURE so. A text that may not read whole (too deep, a surrogate
+/// 7.6 s reading each whole, 2.0 s so (ndjson: 0.6-0.8 s; benches/list_formats.sh). A text that may not read whole (too deep, a surrogate
 /// escape) is read whole, which says so.
 pub fn cells_of_item(columns: &[ColumnPath], item: &[u8]) -> Vec<String> {
     if let Ok(text) = std::str::from_utf8(item)
