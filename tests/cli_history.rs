@@ -334,3 +334,72 @@ fn history_works_offline_and_refuses_connection_flags() {
         out.stderr
     );
 }
+
+/// Issue 37 item 2: `report --diff` finds the resource in the listing before and after the send
+/// and prints what changed, value by value (text, or JSON with pointers); the history keeps the
+/// resource as listed, so `history show` says the same later.
+#[test]
+fn report_diff_prints_what_the_report_changed_and_the_history_keeps_it() {
+    let (sandbox, data) = setup();
+    let out = run(sandbox.appdeck().args([
+        "list",
+        "--type",
+        "repository",
+        "--limit",
+        "1",
+        "-o",
+        "ndjson",
+    ]));
+    assert_eq!(out.code, 0, "{out:?}");
+    let mut resource: Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+    let old_name = resource["name"].clone();
+    resource["name"] = json!("renamed by --diff");
+    let report = json!({"task_id": "t-diff", "status": "ok",
+                        "response": {"response_type": "resource", "resource": resource}});
+    let file = write_file(&sandbox.path("diff.json"), &report.to_string(), 0o644);
+    let send = |output: &str| {
+        run(sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", &data)
+            .args(["report", "--diff", "-o", output])
+            .arg(&file))
+    };
+
+    let out = send("text");
+    assert_eq!(out.code, 0, "{out:?}");
+    let name_line = format!("changed /name: {old_name} → \"renamed by --diff\"");
+    assert!(
+        out.stdout
+            .contains("(before: as listed · after: listed again)")
+            && out.stdout.contains(&name_line),
+        "{out:?}"
+    );
+
+    // Sent again, the name is already the new one: nothing changed.
+    let out = send("json");
+    assert_eq!(out.code, 0, "{out:?}");
+    let both: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(both["answer"]["status"], "ok", "{both}");
+    assert_eq!(both["diff"]["after"], "listed again", "{both}");
+    let pointers: Vec<&Value> = both["diff"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["pointer"])
+        .collect();
+    assert!(!pointers.contains(&&json!("/name")), "{both}");
+
+    let first = listed(&sandbox, &data, &["--limit", "2"])
+        .pop()
+        .expect("the first send");
+    let shown = history(&sandbox, &data, &["show", &first["id"].to_string()]);
+    assert!(shown.stdout.contains(&name_line), "{shown:?}");
+    assert!(
+        first["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["pointer"] == "/name" && c["change"] == "changed"),
+        "{first}"
+    );
+}

@@ -580,6 +580,11 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
         answer.contains("platform_app_url  http://127.0.0.1"),
         "{answer}"
     );
+    // Issue 37 item 2: only the message was written, so the resource went as it was listed.
+    assert!(
+        answer.contains("What it changed · nothing (the resource was sent as it was listed)"),
+        "{answer}"
+    );
     tmux.send(&["Escape"]);
     // The fields show under the answer too: back means the answer is gone.
     tmux.wait_for("back to the report", |s| {
@@ -587,8 +592,26 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
     });
     tmux.send(&["Escape"]);
     tmux.wait_for("back on the list", |s| position(s).is_some());
+    // Issue 37 item 3: the resource's detail lists the report just sent (from the history in
+    // the store), and `Enter` on it shows the send in full; `Esc` comes back to the detail.
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the report in the detail", |s| {
+        s.contains("── Reports sent 1") && s.contains("ok · typed in tmux, q and s are text →")
+    });
+    tmux.send(&["G"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the send in full", |s| {
+        s.contains("/apps.operations.report") && !s.contains("── Reports sent")
+    });
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the detail again", |s| s.contains("── Reports sent 1"));
     tmux.send(&["q"]);
     tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
+    // The history keeps the resource as listed: `history show` says what the report changed.
+    tmux.type_line(&format!("clear; {} history show 1", binary().display()));
+    tmux.wait_for("the send in full from the CLI", |s| {
+        s.contains("what it changed: nothing (the resource was sent as it was listed)")
+    });
 }
 
 /// Starts `appdeck --demo` with `editor` as `$EDITOR` and a data dir in HOME (drafts, history),

@@ -778,6 +778,7 @@ fn history_entries() -> Vec<appdeck_store::HistoryEntry> {
         http_status: Some(200),
         duration: Some(std::time::Duration::from_millis(87)),
         error: None,
+        resource_before: None,
     };
     let refused = Sent {
         answer: Some(

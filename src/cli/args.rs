@@ -878,6 +878,10 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE|-", conflicts_with_all = ["file", "curl"],
           help_heading = EACH)]
     pub each: Option<PathBuf>,
+    /// Find the resource in the listing before sending, and again once the report was taken,
+    /// and print what changed, value by value (with -o json: {"answer", "diff"})
+    #[arg(long, conflicts_with_all = ["each", "curl", "jq"])]
+    pub diff: bool,
     // The flags of --each also conflict with FILE: clap takes `requires = "each"` as met when
     // --each is left out for a conflicting FILE, and `report FILE --force` ran without a word.
     /// With --each: send this many at a time [default: 4]

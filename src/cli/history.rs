@@ -141,6 +141,15 @@ fn entry_json(entry: &HistoryEntry) -> Value {
         "error": sent.error,
         "body": as_json(&sent.body),
         "answer": sent.answer.as_deref().map(as_json),
+        // Each value as its JSON text, as written (`null` for a side it is missing from).
+        "changes": sent.changes().map(|changes| {
+            changes.iter().map(|c| json!({
+                "change": c.kind(),
+                "pointer": c.pointer,
+                "before": c.before,
+                "after": c.after,
+            })).collect::<Vec<_>>()
+        }),
     })
 }
 
@@ -224,6 +233,16 @@ fn entry_lines(entry: &HistoryEntry) -> Vec<String> {
             lines.extend(pretty(answer));
         }
         None => lines.push("answer body: none came".to_owned()),
+    }
+    if let Some(changes) = sent.changes() {
+        lines.push(String::new());
+        let count = crate::changes::counted(changes.len(), crate::changes::After::Sent);
+        lines.push(format!("what it changed: {count}"));
+        lines.extend(
+            changes
+                .iter()
+                .map(|c| sanitize::line(&c.to_string()).into_owned()),
+        );
     }
     lines
 }

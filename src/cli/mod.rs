@@ -16,6 +16,7 @@ mod infer;
 mod input;
 mod keys;
 pub mod list;
+mod report_diff;
 mod sandbox;
 mod send;
 pub mod shape;
@@ -159,7 +160,11 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         Command::Report(args) => match (&args.each, &args.file) {
             (Some(lines), _) => each::run(global, &args, lines).await,
             (None, Some(file)) => {
-                send::run(global, file, &args.send, Operation::OperationsReport, false).await
+                let guard = send::Guard {
+                    diff: args.diff,
+                    ..send::Guard::default()
+                };
+                send::run(global, file, &args.send, Operation::OperationsReport, guard).await
             }
             (None, None) => Err(Failure::Usage(
                 "give a report FILE, or --each FILE".to_owned(),
@@ -171,7 +176,10 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
                 &args.file,
                 &args.send,
                 Operation::VersionConnect,
-                args.allow_breaking,
+                send::Guard {
+                    allow_breaking: args.allow_breaking,
+                    ..send::Guard::default()
+                },
             )
             .await
         }

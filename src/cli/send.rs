@@ -14,16 +14,27 @@ use crate::sanitize;
 use crate::store::{SendKind, Sent, Store};
 use crate::validate::{self as checks, PayloadKind, Validation};
 
+/// What a send does besides sending, by kind.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Guard {
+    /// A connect: send even when it breaks the version last accepted.
+    pub allow_breaking: bool,
+    /// A report: say what it changed in its resource (`report --diff`).
+    pub diff: bool,
+}
+
 /// Checks and sends a payload. A connect is first compared with the version of the same app this
 /// base URL last accepted (from the local store): its changes are listed, and breaking ones stop
-/// the send unless `allow_breaking`.
+/// the send unless `allow_breaking`. A report with `diff` finds its resource in the listing
+/// before and after (see [`super::report_diff`]).
 pub async fn run(
     global: &GlobalArgs,
     file: &std::path::Path,
     args: &SendArgs,
     operation: Operation,
-    allow_breaking: bool,
+    guard: Guard,
 ) -> Result<(), Failure> {
+    let allow_breaking = guard.allow_breaking;
     let jq = super::shape::compile_jq(args.jq.as_deref())?;
     let payload = input::read(file)?;
     let invalid =
@@ -74,6 +85,10 @@ pub async fn run(
     if operation == Operation::VersionConnect {
         compare_with_sent(store.as_ref(), &settings.base_url, &value, allow_breaking)?;
     }
+    let before = match guard.diff {
+        true => super::report_diff::before(&client, &value).await,
+        false => None,
+    };
     let (sent_at, started) = (chrono::Utc::now(), Instant::now());
     let (http_status, outcome) = client.send_with_status(operation, &body).await;
     if let Some(kind) = SendKind::of(operation) {
@@ -86,9 +101,17 @@ pub async fn run(
             Some(started.elapsed()),
             outcome.as_ref(),
         );
+        let sent = Sent {
+            resource_before: before.as_ref().map(|b| b.text.clone()),
+            ..sent
+        };
         record_in_history(store.as_ref(), &sent);
     }
     let answer = outcome?;
+    let diff = match (&before, answer.rejection()) {
+        (Some(before), None) => Some(super::report_diff::after(&client, before, body.get()).await),
+        _ => None,
+    };
     // The spec shows no connect answer: a 2xx with no body is taken as accepted, and said.
     let empty = answer.raw.is_null();
     if empty {
@@ -117,6 +140,19 @@ pub async fn run(
                 super::shape::write_jq(jq, &answer.raw, &mut out)?;
             }
         }
+        // With --diff: the answer and what the report changed, in one object.
+        AnswerOutput::Json | AnswerOutput::Ndjson if guard.diff => {
+            let both = serde_json::json!({
+                "answer": answer.raw,
+                "diff": diff.as_ref().map(super::report_diff::Diff::to_json),
+            });
+            let json = match args.output {
+                AnswerOutput::Json => serde_json::to_string_pretty(&both),
+                _ => serde_json::to_string(&both),
+            }
+            .map_err(std::io::Error::from)?;
+            writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
+        }
         // Whatever the HTTP status: a script reads the service's body as it came.
         AnswerOutput::Json => {
             let json = serde_json::to_string_pretty(&answer.raw).map_err(std::io::Error::from)?;
@@ -131,6 +167,11 @@ pub async fn run(
         AnswerOutput::Text => {
             for line in answer_lines(&answer.response) {
                 writeln!(out, "{line}")?;
+            }
+            if let Some(diff) = &diff {
+                for line in diff.lines() {
+                    writeln!(out, "{line}")?;
+                }
             }
         }
     }

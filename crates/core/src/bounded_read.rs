@@ -216,17 +216,24 @@ mod tests {
         assert!(error.to_string().contains("a directory"), "{error}");
     }
 
-    /// With no writer, reading a FIFO would wait for ever: the refusal must come without a read.
+    /// A new FIFO in `dir`.
     #[cfg(unix)]
-    #[test]
-    fn a_fifo_with_no_writer_is_refused_at_once() {
-        let dir = tempfile::tempdir().unwrap();
+    fn fifo_in(dir: &tempfile::TempDir) -> std::path::PathBuf {
         let path = dir.path().join("pipe");
         let made = std::process::Command::new("mkfifo")
             .arg(&path)
             .status()
             .expect("mkfifo runs");
         assert!(made.success());
+        path
+    }
+
+    /// With no writer, reading a FIFO would wait for ever: the refusal must come without a read.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_with_no_writer_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = fifo_in(&dir);
         let (done, answer) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let _ = done.send(file(&path, 10).map(|_| ()));
@@ -245,12 +252,7 @@ mod tests {
     fn a_pipe_is_read_whole_and_a_silent_one_within_its_patience() {
         use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("pipe");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&path)
-            .status()
-            .expect("mkfifo runs");
-        assert!(made.success());
+        let path = fifo_in(&dir);
         let writer_path = path.clone();
         let writer = std::thread::spawn(move || {
             let mut w = OpenOptions::new().write(true).open(&writer_path).unwrap();

@@ -8,6 +8,7 @@
 //! - [`catalog`]: the resource types appdeck knows; [`explain`]: a schema as a tree;
 //! - [`jq`]: `:where` and `--jq`; [`sanitize`]: server text made safe for a terminal;
 //! - [`json_text`]: JSON text laid out token by token, numbers and strings as they came;
+//!   [`json_peek`]: JSON text read only as deep as a caller needs;
 //! - [`text`]: fitting text to terminal cells; [`out`]: writing resources to files and pipes;
 //! - [`order`]: the order listings sort in (numbers by value, digit runs by value);
 //! - [`log_file`], [`signals`], [`freed_memory`]: what a long-running process needs.
@@ -15,6 +16,7 @@
 pub mod api;
 pub mod bounded_read;
 pub mod catalog;
+pub mod changes;
 pub mod config;
 pub mod diff;
 pub mod explain;
@@ -22,6 +24,7 @@ pub mod freed_memory;
 pub mod infer;
 pub mod job;
 pub mod jq;
+pub mod json_peek;
 pub mod json_text;
 pub mod log_file;
 pub mod order;

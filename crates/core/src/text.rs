@@ -10,6 +10,11 @@ const MAX_MARKS: usize = 8;
 /// Cuts `text` to `width` columns, ending with `…` when something was cut, and drops zero-width
 /// characters past [`MAX_MARKS`] in a row.
 pub fn fit(text: &str, width: usize) -> String {
+    // Printable ASCII is one column a character, none of zero width: most cells, as they are.
+    // `list --all -o table` over 100,000 rows spent 7% of its time here cutting nothing.
+    if text.len() <= width && text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return text.to_owned();
+    }
     let fits = text.width() <= width;
     if !fits && width == 0 {
         return String::new();

@@ -80,6 +80,9 @@ pub struct Sent {
     pub duration: Option<Duration>,
     /// What went wrong, in one line: a refusal, a network failure, an unreadable answer.
     pub error: Option<String>,
+    /// A report's resource as it was listed when the report was written (its JSON text): what
+    /// [`Sent::changes`] compares the sent resource with. `None`: not known.
+    pub resource_before: Option<String>,
 }
 
 impl Sent {
@@ -124,7 +127,14 @@ impl Sent {
             http_status,
             duration,
             error,
+            resource_before: None,
         }
+    }
+
+    /// What a report changed: its resource against the one listed before it was written, value
+    /// by value; `None` when the resource before is not known.
+    pub fn changes(&self) -> Option<Vec<crate::changes::Change>> {
+        crate::changes::made_by_report(self.resource_before.as_deref()?, &self.body)
     }
 }
 
@@ -144,7 +154,8 @@ pub struct HistoryQuery {
     pub limit: usize,
 }
 
-const COLUMNS: &str = "id, sent_at, base_url, kind, body, answer, http_status, duration_ms, error";
+const COLUMNS: &str =
+    "id, sent_at, base_url, kind, body, answer, http_status, duration_ms, error, resource_before";
 
 impl Store {
     /// Records a send; returns its id.
@@ -183,6 +194,29 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
     }
 
+    /// The reports sent to `base_url` about the resource `resource_id`, newest first, at most
+    /// `limit` (the detail view's "Reports sent").
+    pub fn reports_about(
+        &self,
+        base_url: &str,
+        resource_id: &str,
+        limit: usize,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut statement = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM history
+                 WHERE base_url = ?1 AND resource_id = ?2
+                 ORDER BY sent_at DESC, id DESC LIMIT ?3"
+            ))
+            .map_err(|e| self.error(e))?;
+        let rows = statement
+            .query_map(params![base_url_key(base_url), resource_id, limit], entry)
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
+    }
+
     /// One send by its id; `None` when there is none.
     pub fn history_entry(&self, id: i64) -> Result<Option<HistoryEntry>, StoreError> {
         self.conn
@@ -203,8 +237,9 @@ fn insert_send(conn: &rusqlite::Connection, sent: &Sent) -> rusqlite::Result<i64
         .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
     conn.prepare_cached(
         "INSERT INTO history
-            (sent_at, base_url, kind, body, answer, http_status, duration_ms, error)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            (sent_at, base_url, kind, body, answer, http_status, duration_ms, error,
+             resource_before)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         timestamp(&sent.sent_at),
@@ -215,6 +250,7 @@ fn insert_send(conn: &rusqlite::Connection, sent: &Sent) -> rusqlite::Result<i64
         sent.http_status,
         duration_ms,
         sent.error,
+        sent.resource_before,
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -242,6 +278,7 @@ fn entry(row: &Row<'_>) -> rusqlite::Result<HistoryEntry> {
                 .and_then(|ms| u64::try_from(ms).ok())
                 .map(Duration::from_millis),
             error: row.get(8)?,
+            resource_before: row.get(9)?,
         },
     })
 }

@@ -8,7 +8,7 @@
 //! the store. A broken file is never deleted or recreated: the user may want it back.
 
 // The core's modules under the names this crate's files use (`crate::api`...).
-use appdeck_core::{api, sanitize};
+use appdeck_core::{api, changes, sanitize};
 
 mod app_versions;
 mod drafts;

@@ -74,6 +74,17 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // draft whose window ended (a crash, a full disk refusing its removal) before the answer was
     // recorded is never offered again as unsent.
     "ALTER TABLE drafts ADD COLUMN sent_at TEXT;",
+    // 6: the resource a report carried, so the detail view lists the reports about it without
+    // reading every body. Computed by SQLite from the body (a body that is not JSON has none).
+    "ALTER TABLE history ADD COLUMN resource_id TEXT GENERATED ALWAYS AS (
+        CASE WHEN kind = 'report' AND json_valid(body)
+            THEN json_extract(body, '$.response.resource.id') END
+    ) VIRTUAL;
+    CREATE INDEX history_by_resource ON history (base_url, resource_id, sent_at)
+        WHERE resource_id IS NOT NULL;",
+    // 7: a report's resource as it was listed when the report was written, so the history shows
+    // what the report changed (NULL: not known, as for a report from a file).
+    "ALTER TABLE history ADD COLUMN resource_before TEXT;",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

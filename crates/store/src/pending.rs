@@ -130,6 +130,7 @@ impl Pending {
                     "http_status": sent.http_status,
                     "duration_ns": sent.duration.map(|d| d.as_nanos() as u64),
                     "error": sent.error,
+                    "resource_before": sent.resource_before,
                 }
             }),
             Pending::SentDraft {
@@ -173,6 +174,7 @@ impl Pending {
                     .and_then(Value::as_u64)
                     .map(Duration::from_nanos),
                 error: text(send, "error"),
+                resource_before: text(send, "resource_before"),
             }));
         }
         let draft = value.get("sent_draft")?;
@@ -248,6 +250,7 @@ mod tests {
             http_status: Some(200),
             duration: Some(Duration::from_millis(7)),
             error: None,
+            resource_before: None,
         }
     }
 

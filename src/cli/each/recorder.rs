@@ -87,6 +87,7 @@ mod tests {
                 http_status: None,
                 duration: None,
                 error: None,
+                resource_before: None,
             });
         }
         let tally = recorder.finish().unwrap();

@@ -5,7 +5,8 @@
 use std::io::Write;
 
 use super::changes::Identity;
-use crate::api::{ApiError, PageItem, RawPage};
+use crate::api::page::read_item_bytes;
+use crate::api::{ApiError, RawPage};
 use crate::cli::Failure;
 use crate::cli::args::{ListArgs, ListOutput};
 use crate::cli::shape::columns::{self, ColumnPath};
@@ -198,7 +199,7 @@ impl Sink {
                     items.write(item, out)?;
                 }
             }
-            Sink::Table(table) => table.page(&page.items(), out)?,
+            Sink::Table(table) => table.page(page, out)?,
             Sink::Jq(jq) => {
                 for item in page.raw_items() {
                     jq.item(item, out, err)?;
@@ -213,10 +214,8 @@ impl Sink {
                     let headers: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
                     records.write(&headers, out)?;
                 }
-                for item in page.items() {
-                    let value = item.to_json();
-                    let cells: Vec<String> = columns.iter().map(|c| c.cell(&value)).collect();
-                    records.write(&cells, out)?;
+                for item in page.raw_items() {
+                    records.write(&columns::cells_of_item(columns, item), out)?;
                 }
             }
         }
@@ -290,20 +289,19 @@ impl TableState {
         }
     }
 
-    fn page(&mut self, items: &[PageItem], out: &mut impl Write) -> std::io::Result<()> {
-        if items.is_empty() {
+    fn page(&mut self, page: &RawPage, out: &mut impl Write) -> std::io::Result<()> {
+        if page.is_empty() {
             return Ok(());
         }
-        let rows: Vec<Row> = items.iter().map(Row::from_item).collect();
+        let rows: Vec<Row> = page.raw_items().map(Row::from_text).collect();
         // The chosen columns' cells, safe to print.
         let chosen: Vec<Vec<String>> = match &self.columns {
-            Some(columns) => items
-                .iter()
+            Some(columns) => page
+                .raw_items()
                 .map(|item| {
-                    let value = item.to_json();
-                    columns
+                    columns::cells_of_item(columns, item)
                         .iter()
-                        .map(|c| sanitize::line(&c.cell(&value)).into_owned())
+                        .map(|cell| sanitize::line(cell).into_owned())
                         .collect()
                 })
                 .collect(),
@@ -331,13 +329,13 @@ impl TableState {
         if first && self.headers {
             writeln!(out, "{}", join_cells(widths, &headers))?;
         }
-        for (i, (item, row)) in items.iter().zip(&rows).enumerate() {
+        for (i, (item, row)) in page.raw_items().zip(&rows).enumerate() {
             self.rows += 1;
             writeln!(out, "{}", join_cells(widths, cells(i)))?;
             if !row.problems.is_empty() {
                 self.marked += 1;
                 if self.notes.len() < MAX_NOTES {
-                    let label = Row::label(item, self.rows);
+                    let label = Row::label(&read_item_bytes(item), self.rows);
                     self.notes
                         .push(format!("! {label}: {}", row.problems.join("; ")));
                 }

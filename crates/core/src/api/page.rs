@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::types::{ListResponse, MalformedItem, PageItem};
+use crate::json_peek::{self, Node};
 
 /// How deep serde_json nests before it gives up (its recursion limit).
 pub const MAX_DEPTH: usize = 128;
@@ -34,35 +35,12 @@ pub fn beyond_parser(error: &serde_json::Error) -> Option<String> {
     }
 }
 
-/// A JSON object whose values are kept as their text, in order.
-struct RawObject<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for RawObject<'a> {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        struct Entries;
-        impl<'de> Visitor<'de> for Entries {
-            type Value = RawObject<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::new();
-                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
-                    entries.push(entry);
-                }
-                Ok(RawObject(entries))
-            }
-        }
-        de.deserialize_map(Entries)
-    }
-}
-
 /// Reads a page from its body. The envelope (`next`, `response_type`, a `status` of `error`) is
 /// read whole; each element of `resources` is read on its own, so that one the parser cannot
 /// hold becomes a marked item instead of failing the page. `None` when the body is not a JSON
 /// object: the caller words that error from the whole value (or the syntax error).
 pub fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
-    let Ok(RawObject(entries)) = serde_json::from_slice::<RawObject>(bytes) else {
+    let Some(Node::Object(entries)) = json_peek::node(std::str::from_utf8(bytes).ok()?) else {
         return None;
     };
     let mut map = Map::new();
@@ -72,9 +50,9 @@ pub fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
             resources = Some(raw);
             continue;
         }
-        match serde_json::from_str::<Value>(raw.get()) {
+        match serde_json::from_str::<Value>(raw) {
             Ok(value) => {
-                map.insert(key, value);
+                map.insert(key.into_owned(), value);
             }
             Err(e) => {
                 let why = beyond_parser(&e).unwrap_or_else(|| e.to_string());
@@ -82,12 +60,12 @@ pub fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
             }
         }
     }
-    let items = match resources.map(|raw| serde_json::from_str::<Vec<&RawValue>>(raw.get())) {
+    let items = match resources.map(serde_json::from_str::<Vec<&RawValue>>) {
         None => Vec::new(),
         Some(Ok(items)) => items.into_iter().map(read_item).collect(),
         Some(Err(_)) => {
             // Not an array: null reads as no items; anything else is named by its type.
-            let raw = resources.map_or("", RawValue::get);
+            let raw = resources.unwrap_or("");
             if raw.trim() == "null" {
                 Vec::new()
             } else {
@@ -318,7 +296,7 @@ fn span_in(body: &[u8], part: &str) -> Span {
 }
 
 /// One item from its bytes (valid UTF-8 JSON text, as the page reader found it).
-fn read_item_bytes(bytes: &[u8]) -> PageItem {
+pub fn read_item_bytes(bytes: &[u8]) -> PageItem {
     match std::str::from_utf8(bytes) {
         Ok(text) => read_item_text(text),
         Err(e) => PageItem::Malformed(MalformedItem {
@@ -359,7 +337,7 @@ fn type_of_text(raw: &str) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn page(text: &str) -> ListResponse {
@@ -411,6 +389,37 @@ mod tests {
             serde_json::to_string(&page.resources[0]).unwrap(),
             r#"{"id": "a", "name": "\ud800"}"#
         );
+    }
+
+    /// Items of every odd kind, for the readers that read part of an item to agree with reading
+    /// it whole.
+    pub(crate) fn odd_items() -> Vec<String> {
+        let mut items: Vec<String> = [
+            r#"{"id":"r1","type":"repo","display_name":"A","status":"active","updated_at":"2024-01-02T03:04:00Z","properties":{"stars":1E400,"o":{"k":[1,2.50]},"s":"x"},"links":{"links":[{"url":"u"}]}}"#,
+            r#"{"id":"r2","properties":null}"#,
+            r#"{"id":"r3","properties":5,"status":7}"#,
+            r#"{"id":"r4","properties":[1,{"a":2}]}"#,
+            r#"{"id":"r5"}"#,
+            r#"{"id":"r6","properties":{"a":1},"properties":"now a string"}"#,
+            r#"{"id":"r7","properties":"first","properties":{"a":1}}"#,
+            r#"{"id":"r8","links":{"links":[5,{"url":3}]},"name":{"x":1}}"#,
+            r#"{"\u0069d":"r9","x":-0,"y":[],"id":"r9 again"}"#,
+            r#"{"id":"r10","name":"\ud800"}"#,
+            r#"{"id":"r11","name":"\ud83d\ude00"}"#,
+            r#""a string""#,
+            "[1,{\"id\":2}]",
+            "null",
+            r#" {"id" : "r12" , "properties" : { "k" : 1 } } "#,
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for levels in [60, 100, 130] {
+            let deep = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+            items.push(format!(
+                r#"{{"id":"d{levels}","properties":{{"x":{deep}}}}}"#
+            ));
+        }
+        items
     }
 
     #[test]

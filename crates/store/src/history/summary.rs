@@ -123,6 +123,7 @@ mod tests {
             http_status: status,
             duration: None,
             error: None,
+            resource_before: None,
         }
     }
 

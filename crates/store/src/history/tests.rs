@@ -16,6 +16,7 @@ fn report(task: &str, second: u32) -> Sent {
         http_status: Some(200),
         duration: Some(Duration::from_millis(87)),
         error: None,
+        resource_before: None,
     }
 }
 
@@ -157,4 +158,78 @@ fn a_batch_is_recorded_whole_in_order() {
     let mut back: Vec<Sent> = all(&store).into_iter().map(|e| e.sent).collect();
     back.reverse(); // newest first; same second, so by id
     assert_eq!(back, batch);
+}
+
+#[test]
+fn reports_about_a_resource_are_those_carrying_it_to_that_service_newest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
+    let about = |task: &str, id: &str, second: u32| Sent {
+        body: format!(
+            r#"{{"task_id": "{task}", "status": "ok", "response": {{"response_type": "resource", "resource": {{"id": "{id}"}}}}}}"#
+        ),
+        ..report(task, second)
+    };
+    store.record_send(&about("first", "r1", 1)).unwrap();
+    store.record_send(&about("other", "r2", 2)).unwrap();
+    store.record_send(&about("second", "r1", 3)).unwrap();
+    store
+        .record_send(&Sent {
+            base_url: "http://elsewhere/api/v1".into(),
+            ..about("elsewhere", "r1", 4)
+        })
+        .unwrap();
+    store
+        .record_send(&Sent {
+            body: "not json".into(),
+            ..report("broken", 5)
+        })
+        .unwrap();
+    store.record_send(&connect("1.0.0", 6)).unwrap();
+    let found = store
+        .reports_about("http://127.0.0.1:9/api/v1/", "r1", 10)
+        .unwrap();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].sent, about("second", "r1", 3));
+    assert_eq!(found[1].sent, about("first", "r1", 1));
+    assert_eq!(
+        store
+            .reports_about("http://127.0.0.1:9/api/v1", "r1", 1)
+            .unwrap()
+            .len(),
+        1,
+        "limited"
+    );
+    assert!(
+        store
+            .reports_about("http://127.0.0.1:9/api/v1", "nope", 10)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_report_keeps_its_resource_as_listed_and_says_what_it_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
+    let sent = Sent {
+        body: r#"{"task_id":"t","status":"ok","response":{"response_type":"resource","resource":{"id":"r1","n":1E2,"status":"archived"}}}"#.into(),
+        resource_before: Some(r#"{"id": "r1", "n": 1E2, "status": "active"}"#.into()),
+        ..report("t", 1)
+    };
+    let id = store.record_send(&sent).unwrap();
+    let read = store.history_entry(id).unwrap().unwrap().sent;
+    assert_eq!(read, sent);
+    let changes: Vec<String> = read
+        .changes()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(changes, [r#"changed /status: "active" → "archived""#]);
+    assert_eq!(
+        report("t", 2).changes(),
+        None,
+        "no resource before: not known"
+    );
 }

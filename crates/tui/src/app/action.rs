@@ -368,6 +368,13 @@ pub enum Command {
     /// Read the newest `limit` sends of the history on a blocking task with its own store
     /// connection; [`Delivery::History`].
     LoadHistory { id: RequestId, limit: usize },
+    /// Read the newest `limit` reports sent to the service in use about the resource
+    /// `resource_id`, like [`Command::LoadHistory`]; [`Delivery::History`].
+    LoadReportsAbout {
+        id: RequestId,
+        resource_id: String,
+        limit: usize,
+    },
     /// List the drafts kept for this service, after every save and removal asked for before
     /// (they share one queue); [`Delivery::Drafts`].
     ListDrafts { id: RequestId },
@@ -397,6 +404,7 @@ impl Command {
             | Command::Run { id, .. }
             | Command::LoadTypes { id }
             | Command::LoadHistory { id, .. }
+            | Command::LoadReportsAbout { id, .. }
             | Command::ListDrafts { id }
             | Command::EditExternally { id, .. }
             | Command::LoadDraft { id, .. }

@@ -75,6 +75,11 @@ impl App {
             Open::Report(report) => self.open_report_from(&report),
             Open::Connect(payload) => self.open_connect_from(&payload),
             Open::Draft(draft) => self.open_draft(&draft),
+            Open::Sent(entry) => {
+                let view = HistoryView::showing(*entry);
+                self.stack.push(Screen::History(Box::new(view)));
+                Vec::new()
+            }
             Open::TypeList(name) => self.push_type_list(name),
             Open::StatusList(status) => self.push_status_list(status),
             Open::LoadedTypeList(name) => self.push_loaded_type_list(name),

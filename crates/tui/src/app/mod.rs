@@ -482,9 +482,10 @@ impl App {
                 commands
             }
             Outcome::NotMine(action) => self.update_global(action),
+            // The commands are the opened screen's: what it asks for as it opens.
             Outcome::Push(opened, commands) => {
-                self.stack.claim(screen, &commands);
-                self.stack.push(opened);
+                let opened = self.stack.push(opened);
+                self.stack.claim(opened, &commands);
                 commands
             }
             Outcome::Pop if screen != ScreenId::BROWSER && screen == self.stack.top_id() => {

@@ -88,7 +88,8 @@ pub enum Outcome {
     Handled(Vec<Command>),
     /// Not a key this pane uses: the global keys get it.
     NotMine(Action),
-    /// Open a screen on top of this one (and run these commands).
+    /// Open a screen on top of this one, and run the commands it asks for as it opens (their
+    /// answers go to it).
     Push(Screen, Vec<Command>),
     /// Close this pane: back to where the user came from.
     Pop,
@@ -137,6 +138,8 @@ pub enum Open {
     Connect(Box<Value>),
     /// An unsent draft, in its composer, to go on with (from the history).
     Draft(Box<UnsentDraft>),
+    /// One send in full, as the history view shows it (a report listed in a resource's detail).
+    Sent(Box<crate::store::HistoryEntry>),
     /// The resources of one type, in a list over this screen (`b` on a type).
     TypeList(String),
     /// The resources of one status (of the main list's type), in a list over this screen.

@@ -476,6 +476,7 @@ mod tests {
             http_status: Some(200),
             duration: Some(Duration::from_millis(5)),
             error: None,
+            resource_before: None,
         };
         let mut worker = Worker::new(path.clone());
         full_disk(&path, true);

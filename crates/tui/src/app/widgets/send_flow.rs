@@ -49,6 +49,9 @@ pub struct SendResult {
     pub platform_app_url: Option<String>,
     /// The service's `error`, or what went wrong on the way (network, timeout, not JSON).
     pub error: Option<String>,
+    /// What an accepted report changed in its resource, against the resource as listed
+    /// (`None`: not known, as for a report written from a file).
+    pub changes: Option<Vec<crate::changes::Change>>,
     /// Accepted with no body at all (a connect: the spec shows no connect answer).
     pub empty: bool,
 }
@@ -63,6 +66,7 @@ impl SendResult {
             message: None,
             platform_app_url: None,
             error: None,
+            changes: None,
             empty: false,
         };
         match &exchange.result {
@@ -102,6 +106,9 @@ fn describe(error: &ApiError) -> String {
 pub struct Target<'a> {
     pub kind: SendKind,
     pub base_url: &'a str,
+    /// A report's resource as it was listed, recorded with the send (see
+    /// [`crate::store::Sent::resource_before`]).
+    pub resource_before: Option<&'a str>,
 }
 
 /// A key in the review. `hold` is what the first `Enter` says when the send needs a second one
@@ -253,13 +260,7 @@ pub fn answer(
         });
     }
     // Every answer is recorded, a refusal or a network failure too.
-    let commands = vec![record(
-        cx.ids.issue(),
-        target.base_url,
-        target.kind,
-        &body,
-        exchange,
-    )];
+    let commands = vec![record(cx.ids.issue(), &target, &body, exchange)];
     let result = SendResult::from_exchange(exchange);
     let ok = result.ok;
     // `!` shows the failure with its request and the start of the answer.

@@ -208,7 +208,7 @@ fn field_line(
         FieldKind::Section => (theme.header(), theme.dim()),
         FieldKind::Field => (theme.key(), Style::new()),
         FieldKind::Extra => (theme.extra_key(), Style::new()),
-        FieldKind::Link => (theme.info(), Style::new()),
+        FieldKind::Link | FieldKind::Report => (theme.info(), Style::new()),
         FieldKind::Problem => (theme.warning(), theme.warning()),
     };
     let label = match field.kind {

@@ -90,24 +90,47 @@ pub fn render_answer(
             ),
         ])
     };
-    let lines = vec![
+    let mut lines = vec![
         Line::from(Span::styled(verdict, style)),
         field("status", &result.status),
         field("message", &result.message),
         field("platform_app_url", &result.platform_app_url),
         field("error", &result.error),
-        Line::from(Span::styled(
-            match result.platform_app_url {
-                Some(_) => format!("o opens platform_app_url, y copies it, Esc back to the {noun}"),
-                None => format!("Esc back to the {noun}"),
-            },
-            theme.dim(),
-        )),
     ];
+    lines.push(Line::from(Span::styled(
+        match result.platform_app_url {
+            Some(_) => format!("o opens platform_app_url, y copies it, Esc back to the {noun}"),
+            None => format!("Esc back to the {noun}"),
+        },
+        theme.dim(),
+    )));
+    // Below the keys, which stay in view however many values changed.
+    if let Some(changes) = &result.changes {
+        lines.extend(change_lines(theme, changes));
+    }
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)
             .wrap(Wrap { trim: false }),
         area,
     );
+}
+
+/// What a report changed in its resource, a line a value (as the connect's diff lists its
+/// changes): `changed /status: "active" → "archived"`, against the resource as listed.
+pub fn change_lines(theme: &Theme, changes: &[crate::changes::Change]) -> Vec<Line<'static>> {
+    let heading = crate::app::panes::history::changes_heading(changes.len());
+    let mut lines = vec![Line::from(Span::styled(heading, theme.header()))];
+    lines.extend(changes.iter().map(|change| {
+        let style = match change.kind() {
+            "added" => theme.info(),
+            "removed" => theme.warning(),
+            _ => ratatui::style::Style::new(),
+        };
+        Line::from(Span::styled(
+            sanitize::line(&change.to_string()).into_owned(),
+            style,
+        ))
+    }));
+    lines
 }

@@ -2,6 +2,8 @@
 //! at once. Kept by resource id, so that a mark stays on its resource when the rows are
 //! fetched again (`r`, a `:watch` look, a reload after a report).
 
+use std::collections::HashSet;
+
 use super::Browser;
 use super::row::RowView;
 
@@ -36,10 +38,11 @@ impl Browser {
         let shown: Vec<usize> = (self.visible.iter())
             .filter(|&i| self.is_picked(rows.at(i)))
             .collect();
-        let mut hidden: Vec<usize> = (0..rows.len())
-            .filter(|&i| self.is_picked(rows.at(i)))
-            .collect();
-        hidden.retain(|i| !shown.contains(i));
+        // A set, not `shown.contains`: that was a walk of the marks for each marked row.
+        let is_shown: HashSet<usize> = shown.iter().copied().collect();
+        let hidden = (0..rows.len())
+            .filter(|i| !is_shown.contains(i) && self.is_picked(rows.at(*i)))
+            .collect::<Vec<usize>>();
         shown.into_iter().chain(hidden).collect()
     }
 }

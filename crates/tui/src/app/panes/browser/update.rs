@@ -51,6 +51,12 @@ fn detail_of(row: &Row, bodies: &Bodies) -> Result<Detail, BodyError> {
     Ok(Detail::open_sent(Arc::new(Row::item_of(&json)), &json))
 }
 
+/// The detail opened on top of the list, with what it asks for as it opens.
+fn pushed(mut detail: Detail, cx: &mut Ctx) -> Outcome {
+    let asks = detail.asks(cx.ids);
+    Outcome::Push(Screen::Detail(Box::new(detail)), asks)
+}
+
 impl Pane for Browser {
     fn keys(&self) -> &'static KeyTable {
         &BROWSER_KEYS
@@ -351,7 +357,7 @@ impl Pane for Browser {
                 self.opening = None;
                 *cx.notice = None;
                 match detail.take::<Result<Detail, BodyError>>() {
-                    Some(Ok(detail)) => Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
+                    Some(Ok(detail)) => pushed(detail, cx),
                     Some(Err(error)) => {
                         cx.error(format!("cannot open the resource: {error}"));
                         Outcome::done()
@@ -491,7 +497,7 @@ impl Browser {
         };
         if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
             return match detail_of(row.row(), &self.bodies()) {
-                Ok(detail) => Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
+                Ok(detail) => pushed(detail, cx),
                 Err(error) => {
                     cx.error(format!("cannot open the resource: {error}"));
                     Outcome::done()

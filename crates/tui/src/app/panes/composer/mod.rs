@@ -84,6 +84,10 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     fn editor(&self) -> &TextArea<'static>;
     fn editor_mut(&mut self) -> &mut TextArea<'static>;
     fn base_url(&self) -> &str;
+    /// A report's resource as it was listed when the composer opened on it (`R`).
+    fn resource_before(&self) -> Option<&str> {
+        None
+    }
     /// The size the choice of a background check goes by.
     fn check_size(&self) -> usize;
     fn check_job(&self) -> Self::Check;

@@ -84,6 +84,7 @@ impl<K: Kind> Pane for Composer<K> {
         let target = Target {
             kind: K::SEND,
             base_url: self.kind.base_url(),
+            resource_before: self.kind.resource_before(),
         };
         match &self.phase {
             Phase::Editing if self.editing => self.update_editing(action, cx).into(),
@@ -141,6 +142,7 @@ impl<K: Kind> Pane for Composer<K> {
                 let target = Target {
                     kind: K::SEND,
                     base_url: self.kind.base_url(),
+                    resource_before: self.kind.resource_before(),
                 };
                 let Some(answered) = send_flow::answer(&mut self.phase, id, &exchange, cx, target)
                 else {

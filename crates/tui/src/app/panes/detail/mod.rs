@@ -6,6 +6,7 @@
 pub mod keys;
 pub mod layout;
 pub mod raw;
+pub mod reports;
 mod update;
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use ratatui::layout::Rect;
 use serde_json::Value;
 
 use crate::api::{Field, Link, PageItem, Resource};
+use crate::app::action::{Command, RequestIds};
 use crate::app::widgets::json_tree::JsonTree;
 use crate::app::widgets::{LineInput, ListCursor};
 use crate::sanitize;
@@ -65,6 +67,8 @@ pub enum FieldKind {
     Link,
     /// Why the item is marked (wrong types, not an object).
     Problem,
+    /// A report sent about this resource, from the history (`Enter` shows it).
+    Report,
 }
 
 /// One line of the fields pane.
@@ -80,6 +84,8 @@ pub struct FieldLine {
     pub url: Option<String>,
     /// What `y` copies: the value as it came, not its on-screen preview.
     pub copy: String,
+    /// On a report sent about the resource: its index in [`Detail::reports`].
+    pub report: Option<usize>,
 }
 
 impl FieldLine {
@@ -92,6 +98,7 @@ impl FieldLine {
             value,
             timestamp: None,
             url: None,
+            report: None,
         }
     }
 
@@ -145,6 +152,8 @@ pub struct Detail {
     /// The item's JSON text as the service sent it, when opened from the list: what `:export`
     /// writes (`None`: the item re-serialised compact).
     pub sent: Option<Arc<str>>,
+    /// The reports sent about this resource, from the history.
+    pub reports: reports::ReportsAbout,
 }
 
 impl Detail {
@@ -222,6 +231,7 @@ impl Detail {
             search: None,
             exporting: None,
             sent,
+            reports: reports::ReportsAbout::default(),
         }
     }
 
@@ -253,6 +263,25 @@ impl Detail {
             self.fields_width = fields_width(&self.fields);
         }
         self
+    }
+
+    /// What the detail asks for as it opens: the reports sent about its resource (one with an
+    /// `id` only).
+    pub fn asks(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        let PageItem::Resource(resource) = self.item.as_ref() else {
+            return Vec::new();
+        };
+        match resource.id.get() {
+            Some(id) => vec![self.reports.ask(id, ids)],
+            None => Vec::new(),
+        }
+    }
+
+    /// The history's answer: the reports go at the end of the fields pane.
+    pub fn reports_read(&mut self, read: Result<Vec<crate::store::HistoryEntry>, String>) {
+        let lines = self.reports.lines(read);
+        self.fields.extend(lines);
+        self.fields_width = fields_width(&self.fields);
     }
 
     /// What the raw JSON pane's title says it shows: the properties or the whole resource; for a

@@ -249,3 +249,64 @@ fn the_raw_pane_of_a_malformed_item_says_it_is_the_item() {
     app.update(Action::ToggleRawSource);
     assert_eq!(detail(&app).unwrap().raw_label(), "whole resource");
 }
+
+/// Issue 37 item 3: a resource's detail asks the history for the reports sent about it, lists
+/// them at the end of its fields, and `Enter` on one shows that send in full; `Esc` comes back.
+#[test]
+fn the_reports_sent_about_the_resource_are_listed_and_enter_shows_one() {
+    use crate::app::Delivery;
+    use crate::store::{HistoryEntry, SendKind, Sent};
+
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let id = api_request(&commands).unwrap();
+    let page = ListResponse::from_value(json!({ "resources": [resource()] })).unwrap();
+    app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
+    let opened = app.update(Action::Open);
+    let asked = opened.iter().find_map(|c| match c {
+        Command::LoadReportsAbout {
+            id, resource_id, ..
+        } => Some((*id, resource_id.clone())),
+        _ => None,
+    });
+    let (asked, resource_id) = asked.expect("the detail asks for the reports about it");
+    assert_eq!(resource_id, "r1");
+
+    let sent = Sent {
+        sent_at: chrono::Utc::now() - chrono::Duration::hours(3),
+        base_url: "http://127.0.0.1:9/api/v1".into(),
+        kind: SendKind::Report,
+        body: r#"{"task_id":"t-7","status":"error","message":"disk full","response":{"response_type":"resource","resource":{"id":"r1"}}}"#.into(),
+        answer: Some(r#"{"status":"ok"}"#.into()),
+        http_status: Some(200),
+        duration: None,
+        error: None,
+        resource_before: None,
+    };
+    app.update(Action::reply(
+        asked,
+        Delivery::History(Box::new(Ok(vec![HistoryEntry { id: 7, sent }]))),
+    ));
+    let fields = &detail(&app).unwrap().fields;
+    let heading = fields.iter().find(|f| f.label == "Reports sent").unwrap();
+    assert!(heading.value.starts_with('1'), "{heading:?}");
+    let report = fields.last().unwrap();
+    assert!(
+        report
+            .value
+            .starts_with("error · disk full → HTTP 200 ok · task t-7"),
+        "{report:?}"
+    );
+
+    app.update(Action::Move(Move::Bottom));
+    app.update(Action::Open);
+    let Some(Screen::History(view)) = app.stack.top() else {
+        panic!("Enter shows the send");
+    };
+    assert_eq!(view.current().map(|e| e.id), Some(7));
+    assert!(view.shown.is_some(), "in full");
+    app.update(Action::Back);
+    assert!(detail(&app).is_some(), "Esc goes back to the detail");
+}

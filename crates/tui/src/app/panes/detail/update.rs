@@ -108,10 +108,14 @@ impl Pane for Detail {
             }
             // Only the fields pane gets here: the raw JSON's and the tree's `Enter` are above.
             Action::Open => {
-                let url = self
-                    .fields
-                    .get(self.cursor(focus).selected)
-                    .and_then(|f| f.url.clone());
+                let line = self.fields.get(self.cursor(focus).selected);
+                if let Some(sent) = line
+                    .and_then(|f| f.report)
+                    .and_then(|at| self.reports.sent.get(at))
+                {
+                    return Outcome::Open(Open::Sent(Box::new(sent.clone())));
+                }
+                let url = line.and_then(|f| f.url.clone());
                 if url.is_some() {
                     return cx.open_url(url, "").into();
                 }
@@ -167,6 +171,12 @@ impl Pane for Detail {
     }
 
     fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        if let Delivery::History(read) = delivery {
+            if self.reports.asking == Some(id) {
+                self.reports_read(*read);
+            }
+            return Outcome::done();
+        }
         if let Delivery::Job(exported) = delivery
             && let Some(exporting) = self.exporting.take_if(|e| e.id == id)
             && let Some(exported) = exported.take::<Exported>()

@@ -139,6 +139,8 @@ pub struct HistoryView {
     pub list: FilteredList,
     /// The send shown in full, if any.
     pub shown: Option<EntryDetail>,
+    /// Opened on one send from elsewhere (a resource's detail): `Esc` on it closes the view.
+    pub alone: bool,
 }
 
 impl HistoryView {
@@ -153,13 +155,35 @@ impl HistoryView {
             listing_drafts: None,
             list: FilteredList::default(),
             shown: None,
+            alone: false,
         };
         let load = view.load(ids);
         (view, load)
     }
 
+    /// A view of `entry` alone, shown in full (from a resource's detail): nothing is loaded,
+    /// and `Esc` goes back to where it was opened.
+    pub fn showing(entry: HistoryEntry) -> Self {
+        let mut view = HistoryView {
+            entries: None,
+            drafts: Vec::new(),
+            rows: Vec::new(),
+            problem: None,
+            loading: None,
+            listing_drafts: None,
+            list: FilteredList::default(),
+            shown: None,
+            alone: true,
+        };
+        view.set_entries(Ok(vec![entry]), 1);
+        view.show_selected();
+        view
+    }
+
     /// Asks the runtime to (re)load the sends and the drafts.
     pub fn load(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        // Loaded, it is the whole history, whatever it was opened on.
+        self.alone = false;
         let id = ids.issue();
         self.loading = Some(id);
         let drafts = ids.issue();
@@ -363,22 +387,37 @@ pub fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
         Some(answer) => lines.extend(pretty(answer).into_iter().map(|l| (LineStyle::Text, l))),
         None => lines.push((LineStyle::Text, "no answer came".to_owned())),
     }
+    if let Some(changes) = sent.changes() {
+        lines.push((LineStyle::Text, String::new()));
+        lines.push((LineStyle::Heading, changes_heading(changes.len())));
+        lines.extend(
+            changes
+                .iter()
+                .map(|c| (LineStyle::Text, sanitize::line(&c.to_string()).into_owned())),
+        );
+    }
     lines
 }
 
-/// Pretty JSON, one safe line each; text that is not JSON, neutralised line by line.
+/// The heading above what a report changed, in the answer pane and here.
+pub fn changes_heading(count: usize) -> String {
+    format!(
+        "What it changed · {}",
+        crate::changes::counted(count, crate::changes::After::Sent)
+    )
+}
+
+/// Pretty JSON laid out token by token (every number and string as it was sent), one safe line
+/// each; text that is not JSON, neutralised line by line.
 fn pretty(text: &str) -> Vec<String> {
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(value) => serde_json::to_string_pretty(&value)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| sanitize::line(l).into_owned())
-            .collect(),
-        Err(_) => text
-            .lines()
-            .map(|l| sanitize::line(l).into_owned())
-            .collect(),
-    }
+    let is_json = serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+    let text = match is_json {
+        true => crate::json_text::pretty(text),
+        false => text.to_owned(),
+    };
+    text.lines()
+        .map(|l| sanitize::line(l).into_owned())
+        .collect()
 }
 
 #[cfg(test)]

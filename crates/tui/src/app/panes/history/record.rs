@@ -4,18 +4,13 @@
 use chrono::DateTime;
 
 use crate::api::{ApiError, Exchange, Reply};
+use crate::app::widgets::send_flow::Target;
 use crate::app::{Body, Command, RequestId};
 use crate::store::{SendKind, Sent};
 
 /// Records a send of `body` to `base_url` that got `exchange` back. The time is stamped by the
 /// runtime when it records (`update` reads no clock).
-pub fn record(
-    id: RequestId,
-    base_url: &str,
-    kind: SendKind,
-    body: &Body,
-    exchange: &Exchange,
-) -> Command {
+pub fn record(id: RequestId, target: &Target<'_>, body: &Body, exchange: &Exchange) -> Command {
     let page = ApiError::Decode {
         problem: "the service answered with a page".to_owned(),
         excerpt: String::new(),
@@ -26,14 +21,18 @@ pub fn record(
         Err(error) => Err(error),
     };
     let sent = Sent::from_outcome(
-        base_url,
-        kind,
+        target.base_url,
+        target.kind,
         body.text(),
         DateTime::UNIX_EPOCH,
         exchange.status,
         Some(exchange.elapsed),
         outcome,
     );
+    let sent = Sent {
+        resource_before: target.resource_before.map(str::to_owned),
+        ..sent
+    };
     Command::RecordSend {
         id,
         sent: Box::new(sent),
@@ -51,6 +50,7 @@ pub fn record_cancelled(id: RequestId, base_url: &str, kind: SendKind, body: &Bo
         http_status: None,
         duration: None,
         error: Some("cancelled before the answer (the service may have received it)".to_owned()),
+        resource_before: None,
     });
     Command::RecordSend { id, sent }
 }

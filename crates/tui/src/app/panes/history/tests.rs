@@ -38,6 +38,7 @@ fn entries() -> Vec<HistoryEntry> {
         http_status: status,
         duration: Some(Duration::from_millis(40)),
         error: None,
+        resource_before: None,
     };
     let refused = Sent {
         error: Some("HTTP 422 Unprocessable Entity: bad \u{1b}[31m".into()),
@@ -607,4 +608,33 @@ fn a_smaller_terminal_keeps_the_selected_send_in_view() {
     let height = v.table_height(crate::app::layout::screen(app.size).body);
     assert!(height < 3, "{height} rows shown");
     v.list.cursor.assert_shows(selected, height);
+}
+
+/// Issue 37 item 2: a report whose resource as listed was kept says, in full, what it changed;
+/// its body is laid out as it was sent (`1E2` stays `1E2`).
+#[test]
+fn a_send_in_full_says_what_the_report_changed() {
+    let mut entry = entries().remove(2);
+    entry.sent.body = entry
+        .sent
+        .body
+        .replace(r#""external_id":"x""#, r#""external_id":"y","n":1E2"#);
+    entry.sent.resource_before =
+        Some(r#"{"id": "res_1", "type": "repository", "external_id": "x"}"#.into());
+    let lines: Vec<String> = super::detail_lines(&entry)
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("What it changed · 2 values"))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert_eq!(
+        lines[at + 1..],
+        [r#"changed /external_id: "x" → "y""#, "added /n: 1E2",]
+    );
+    assert!(
+        lines.iter().any(|l| l.trim() == r#""n": 1E2"#),
+        "{lines:#?}"
+    );
 }

@@ -121,6 +121,7 @@ impl HistoryView {
             Action::Move(Move::PageUp) => scroll.saturating_sub(page),
             Action::Move(Move::Top) => 0,
             Action::Move(Move::Bottom) => last,
+            Action::Back | Action::Left if self.alone => return Outcome::Pop,
             Action::Back | Action::Left => {
                 self.shown = None;
                 return Outcome::done();

@@ -30,7 +30,14 @@ impl ReportComposer {
         }
         let fields_height = 6.min(body.height);
         let wanted_bottom = match &self.phase {
-            Phase::Answered(_) => 8,
+            // The verdict, four fields and the keys, then what the report changed (a heading
+            // and a line a value) as room allows.
+            Phase::Answered(result) => {
+                let changes = result.changes.as_ref().map_or(0, |c| c.len() + 1);
+                8 + u16::try_from(changes)
+                    .unwrap_or(u16::MAX)
+                    .min(body.height / 3)
+            }
             _ => (self.findings.len() as u16).clamp(1, MAX_FINDING_ROWS) + 2,
         };
         let rest = body.height - fields_height;

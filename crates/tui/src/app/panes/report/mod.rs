@@ -111,6 +111,9 @@ pub struct Report {
     /// The report as the external editor left it, when that was not JSON: kept as typed, with
     /// its syntax error, until it is edited again or dropped (`x`).
     pub unparsed: Option<Unparsed>,
+    /// The resource as the list showed it when `R` opened this report (its JSON text): what
+    /// the answer and the history compare the sent resource with.
+    pub listed: Option<Arc<str>>,
 }
 
 /// A field of a report as it was read, when it was not a string.
@@ -147,7 +150,9 @@ impl ReportComposer {
         let text = crate::json_text::pretty(resource);
         // The same data with what could drive the terminal written as `\u` escapes.
         let text = crate::sanitize::json_for_terminal(&text);
-        ReportComposer::new(context, resource_id, &text, seed)
+        let mut composer = ReportComposer::new(context, resource_id, &text, seed);
+        composer.kind.listed = Some(Arc::from(resource));
+        composer
     }
 
     /// A blank report; the resource's `type` is `type_name` if given.
@@ -170,6 +175,8 @@ impl ReportComposer {
             .unwrap_or(Value::Null);
         let text = serde_json::to_string(&resource).unwrap_or_default();
         let mut composer = ReportComposer::for_resource(context, &text, 0);
+        // From a file: how the resource was listed is not known.
+        composer.kind.listed = None;
         composer.set_report(report);
         composer
     }
@@ -199,6 +206,7 @@ impl ReportComposer {
             key_order: Default::default(),
             field: Field::TaskId,
             unparsed: None,
+            listed: None,
         };
         Composer::with(report, subject)
     }

@@ -417,6 +417,57 @@ fn leaving_the_editor_ends_the_word_undo_takes_back() {
     assert_eq!(ctrl_then_text(&mut app, 'u'), "abc");
 }
 
+/// Issue 37 item 2: an accepted report about a listed resource says what it changed, value by
+/// value, against the resource as listed; the history's record keeps that resource.
+#[test]
+fn an_accepted_report_says_what_it_changed_against_the_resource_as_listed() {
+    let mut app = composing();
+    let mut resource: Value = serde_json::from_str(&composer(&app).resource_text()).unwrap();
+    resource["name"] = json!("renamed");
+    resource["properties"]["visibility"] = json!("private");
+    let text = serde_json::to_string_pretty(&resource).unwrap();
+    composer_mut(&mut app).replace_resource(&text);
+    key(&mut app, 's');
+    let commands = press(&mut app, KeyCode::Enter);
+    let commands = match sent_or_none(&commands) {
+        Some(_) => commands,
+        // The edit's findings make the review ask twice.
+        None => press(&mut app, KeyCode::Enter),
+    };
+    let (id, _) = sent(&commands);
+    let after = app.update(Action::reply(id, answer(json!({"status": "ok"}), 200)));
+    let Phase::Answered(result) = &composer(&app).phase else {
+        panic!("no answer");
+    };
+    let changes: Vec<String> = result
+        .changes
+        .iter()
+        .flatten()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            r#"changed /name: "one" → "renamed""#,
+            r#"changed /properties/visibility: "public" → "private""#,
+        ]
+    );
+    let recorded = after.iter().find_map(|c| match c {
+        Command::RecordSend { sent, .. } => Some(sent),
+        _ => None,
+    });
+    let before = recorded.and_then(|s| s.resource_before.as_deref());
+    let before: Value = serde_json::from_str(before.expect("the resource as listed")).unwrap();
+    assert_eq!(before, rows()["resources"][0]);
+}
+
+fn sent_or_none(commands: &[Command]) -> Option<RequestId> {
+    commands.iter().find_map(|c| match c {
+        Command::Api { id, .. } => Some(*id),
+        _ => None,
+    })
+}
+
 #[test]
 fn review_then_send_then_an_ok_answer_refreshes_the_list() {
     let mut app = composing();

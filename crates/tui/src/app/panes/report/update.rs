@@ -59,6 +59,10 @@ impl Kind for Report {
         &self.context.base_url
     }
 
+    fn resource_before(&self) -> Option<&str> {
+        self.listed.as_deref()
+    }
+
     fn check_size(&self) -> usize {
         json_editor::size_of(&self.resource)
     }
@@ -262,12 +266,17 @@ impl Kind for Report {
     }
 
     /// The report changed a resource: the list reloads.
+    /// The answer says what the report changed in its resource, against the resource as
+    /// listed; the list fetches its rows again.
     fn accepted(
-        _: &mut ReportComposer,
-        _: crate::app::Body,
+        c: &mut ReportComposer,
+        body: crate::app::Body,
         commands: Vec<Command>,
         _: &mut Ctx,
     ) -> Outcome {
+        if let (Some(listed), Phase::Answered(result)) = (&c.kind.listed, &mut c.phase) {
+            result.changes = crate::changes::made_by_report(listed, body.text());
+        }
         Outcome::RefreshList(commands)
     }
 }

@@ -1,0 +1,103 @@
+//! The reports sent about the resource shown (issue 37 item 3): read from the local history by
+//! the runtime when the detail opens ([`Command::LoadReportsAbout`]), listed at the end of the
+//! fields pane under "Reports sent", newest first; `Enter` on one shows it in full.
+
+use serde_json::Value;
+
+use super::{FieldKind, FieldLine};
+use crate::app::action::{Command, RequestId, RequestIds};
+use crate::sanitize;
+use crate::store::HistoryEntry;
+
+/// How many of the newest reports about one resource the detail lists.
+pub const LIMIT: usize = 50;
+
+/// The reports about one resource, as the history gave them.
+#[derive(Clone, Debug, Default)]
+pub struct ReportsAbout {
+    /// The read in flight.
+    pub asking: Option<RequestId>,
+    /// Newest first; what a [`FieldLine::report`] indexes.
+    pub sent: Vec<HistoryEntry>,
+}
+
+impl ReportsAbout {
+    /// Asks the runtime for the reports about `resource_id` (sent to the service in use).
+    pub fn ask(&mut self, resource_id: &str, ids: &mut RequestIds) -> Command {
+        let id = ids.issue();
+        self.asking = Some(id);
+        Command::LoadReportsAbout {
+            id,
+            resource_id: resource_id.to_owned(),
+            limit: LIMIT,
+        }
+    }
+
+    /// The lines the fields pane gets for what the history answered: a heading with the count
+    /// and a line a report (when, its status and message, the service's answer); a history that
+    /// cannot be read is said in the heading.
+    pub fn lines(&mut self, read: Result<Vec<HistoryEntry>, String>) -> Vec<FieldLine> {
+        self.asking = None;
+        let sent = match read {
+            Ok(sent) => sent,
+            Err(problem) => {
+                return vec![FieldLine::new(
+                    FieldKind::Section,
+                    "Reports sent",
+                    format!("the history cannot be read: {}", sanitize::line(&problem)),
+                )];
+            }
+        };
+        self.sent = sent;
+        if self.sent.is_empty() {
+            return vec![FieldLine::new(
+                FieldKind::Section,
+                "Reports sent",
+                "none from this machine",
+            )];
+        }
+        let more = if self.sent.len() == LIMIT {
+            " (the newest; appdeck history lists all)"
+        } else {
+            " (Enter shows one)"
+        };
+        let mut lines = vec![FieldLine::new(
+            FieldKind::Section,
+            "Reports sent",
+            format!("{}{more}", self.sent.len()),
+        )];
+        for (index, entry) in self.sent.iter().enumerate() {
+            let mut line = FieldLine::new(
+                FieldKind::Report,
+                entry.sent.sent_at.format("%Y-%m-%d %H:%M").to_string(),
+                sanitize::line(&report_words(entry)),
+            );
+            line.report = Some(index);
+            lines.push(line);
+        }
+        lines
+    }
+}
+
+/// A report in a few words: its status and message, then what the service answered.
+fn report_words(entry: &HistoryEntry) -> String {
+    let body: Value = serde_json::from_str(&entry.sent.body).unwrap_or(Value::Null);
+    let field = |key: &str| body.get(key).and_then(Value::as_str).unwrap_or("");
+    let status = match field("status") {
+        "" => "(no status)",
+        status => status,
+    };
+    let message = match field("message") {
+        "" => String::new(),
+        message => format!(" · {message}"),
+    };
+    let http = entry
+        .sent
+        .http_status
+        .map_or_else(|| "no answer".to_owned(), |s| format!("HTTP {s}"));
+    format!(
+        "{status}{message} → {http} {} · task {}",
+        entry.sent.summary().answer,
+        field("task_id")
+    )
+}

@@ -1,0 +1,132 @@
+//! The rules of ARCHITECTURE.md that can be checked by reading the code: which crate may use
+//! which, no fork in the build but the text area, and `app/` never reaching `ui/` or `runtime/`.
+//! Each fails naming the line that breaks its rule.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The names of a crate's `[dependencies]` (not its dev-dependencies).
+fn dependencies(manifest: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let mut in_dependencies = false;
+    let mut names = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+            continue;
+        }
+        if in_dependencies && let Some((name, _)) = line.split_once('=') {
+            names.push(name.trim().to_owned());
+        }
+    }
+    names
+}
+
+#[test]
+fn a_crate_never_names_one_above_it_or_a_terminal_crate_below_the_ui() {
+    let rules: [(&str, &[&str]); 3] = [
+        (
+            "crates/core",
+            &[
+                "appdeck-store",
+                "appdeck-tui",
+                "appdeck-sandbox",
+                "ratatui",
+                "crossterm",
+                "rusqlite",
+            ],
+        ),
+        (
+            "crates/store",
+            &["appdeck-tui", "appdeck-sandbox", "ratatui", "crossterm"],
+        ),
+        (
+            "crates/sandbox",
+            &["appdeck-tui", "appdeck-store", "ratatui", "crossterm"],
+        ),
+    ];
+    for (krate, refused) in rules {
+        let used = dependencies(&root().join(krate).join("Cargo.toml"));
+        assert!(!used.is_empty(), "{krate}: no [dependencies] read");
+        for name in refused {
+            assert!(
+                !used.iter().any(|u| u == name),
+                "{krate} depends on {name}, which ARCHITECTURE.md says it may not"
+            );
+        }
+    }
+    let tui = dependencies(&root().join("crates/tui/Cargo.toml"));
+    assert!(
+        !tui.iter().any(|u| u == "appdeck-sandbox" || u == "axum"),
+        "the TUI does not carry the sandbox's server"
+    );
+}
+
+#[test]
+fn no_fork_is_built_but_the_text_area() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let patched: Vec<&str> = manifest
+        .split("[patch.crates-io]")
+        .nth(1)
+        .unwrap_or_default()
+        .lines()
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .filter(|l| l.contains('='))
+        .collect();
+    assert!(
+        patched
+            .iter()
+            .all(|l| l.trim_start().starts_with("ratatui-textarea")),
+        "{patched:?}"
+    );
+    let vendored: Vec<String> = std::fs::read_dir(root().join("vendor"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(vendored, ["ratatui-textarea"]);
+}
+
+/// Every `.rs` file under `dir`.
+fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_app_state_never_reaches_the_drawing_or_the_runtime() {
+    let app = root().join("crates/tui/src/app");
+    let mut files = Vec::new();
+    sources(&app, &mut files);
+    assert!(files.len() > 50, "read {} files", files.len());
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy();
+        // Tests and the harness draw whole screens: they may.
+        if name == "tests.rs" || name.ends_with("_tests.rs") || name == "harness.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        // A file's own `mod tests` sits at its end.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (n, line) in code.lines().enumerate() {
+            let line = line.trim_start();
+            if line.starts_with("//") {
+                continue;
+            }
+            assert!(
+                !line.contains("crate::ui") && !line.contains("crate::runtime"),
+                "{}:{}: `app/` names `ui/` or `runtime/`: {line}",
+                file.display(),
+                n + 1
+            );
+        }
+    }
+}
