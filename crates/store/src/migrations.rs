@@ -74,6 +74,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // draft whose window ended (a crash, a full disk refusing its removal) before the answer was
     // recorded is never offered again as unsent.
     "ALTER TABLE drafts ADD COLUMN sent_at TEXT;",
+    // 6: the list's columns chosen with `:columns`, per resource type (`*`: the list of every
+    // type), as the command's words (`-external_id +properties.language`).
+    "CREATE TABLE list_columns (
+        resource_type TEXT PRIMARY KEY,
+        spec          TEXT NOT NULL
+    );",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

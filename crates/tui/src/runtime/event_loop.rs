@@ -333,6 +333,10 @@ where
                 Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
                 Command::ListDrafts { id } => self.drafts.list(id),
                 Command::RecordSend { id, sent } => self.executor.record_send(id, sent),
+                Command::LoadColumns { id, type_key } => self.executor.load_columns(id, type_key),
+                Command::SaveColumns { type_key, spec } => {
+                    self.executor.save_columns(type_key, spec)
+                }
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));
