@@ -26,7 +26,7 @@ fn row(i: usize) -> Value {
     json!({
         "id": format!("r{i}"), "type": "repo", "name": format!("res_{i}"),
         "status": "active",
-        "properties": {"owner": if i % 3 == 0 { "alice" } else { "bob" }, "stars": i}
+        "properties": {"owner": if i.is_multiple_of(3) { "alice" } else { "bob" }, "stars": i}
     })
 }
 
