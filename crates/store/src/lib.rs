@@ -1,6 +1,7 @@
 //! The local store: one SQLite file (bundled SQLite, nothing to install) holding what must outlive
 //! a session: the app versions appdeck knows per service base URL (connect payloads it sent), the
-//! history of sends (every report and connect, with its answer), and drafts (each its composer's). It never holds the token.
+//! history of sends (every report and connect, with its answer), drafts (each its composer's), and
+//! the list's columns chosen per type. It never holds the token.
 //!
 //! Every function here is plain blocking code: the CLI calls it directly, the TUI runtime calls it
 //! off the UI thread. A store that cannot be used (locked past the busy timeout, corrupt, written
@@ -14,6 +15,7 @@ mod app_versions;
 mod drafts;
 mod error;
 mod history;
+mod list_columns;
 mod migrations;
 mod pending;
 

@@ -85,6 +85,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 7: a report's resource as it was listed when the report was written, so the history shows
     // what the report changed (NULL: not known, as for a report from a file).
     "ALTER TABLE history ADD COLUMN resource_before TEXT;",
+    // 8: the list's columns chosen with `:columns`, per resource type (`*`: the list of every
+    // type), as the command's words (`-external_id +properties.language`).
+    "CREATE TABLE list_columns (
+        resource_type TEXT PRIMARY KEY,
+        spec          TEXT NOT NULL
+    );",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

@@ -60,6 +60,11 @@ pub fn parse(spec: &str) -> Result<Vec<ColumnPath>, String> {
 }
 
 impl ColumnPath {
+    /// The path alone (its keys joined by dots), without the header.
+    pub fn path(&self) -> String {
+        self.keys.join(".")
+    }
+
     /// The value at this path, if there is one.
     pub fn lookup<'a>(&self, value: &'a Value) -> Option<&'a Value> {
         self.keys.iter().try_fold(value, |at, key| match at {

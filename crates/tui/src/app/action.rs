@@ -148,6 +148,10 @@ pub enum Action {
     SortReverse,
     /// `:sort COLUMN [desc]`, its words after `sort` (none or `off`: the server's order).
     Sort(String),
+    /// `:columns WORDS`: add (`+PATH`) and remove (`-NAME`) the list's columns.
+    Columns(String),
+    /// `d` in the list: what changed in the row a `:watch` look marked changed.
+    ShowChanges,
     /// `:export PATH` (`:export! PATH` overwrites): write what the pane shows to a file.
     Export {
         path: String,
@@ -263,6 +267,9 @@ pub enum Delivery {
         opens: OpenAs,
         text: Result<String, String>,
     },
+    /// The columns kept for a type, if any ([`Command::LoadColumns`]; a store that cannot be
+    /// read keeps none).
+    Columns(Option<String>),
     /// A send was recorded in the history, or why not ([`Command::RecordSend`]).
     SendRecorded(Result<(), String>),
     /// A connect the service accepted was recorded in the store at `at`, or could not be
@@ -385,6 +392,11 @@ pub enum Command {
     /// appdeck quits with a text the store did not take as a draft: keep it in a file, and name
     /// that file once the terminal is handed back.
     KeepUnsaved(crate::app::pane::UnsavedWork),
+    /// Read the columns `:columns` chose for a type (`*`: every type) from the store;
+    /// [`Delivery::Columns`].
+    LoadColumns { id: RequestId, type_key: String },
+    /// Keep the columns chosen for a type (`spec`: `:columns`'s words; empty: the table's own).
+    SaveColumns { type_key: String, spec: String },
 }
 
 impl Command {
@@ -408,7 +420,8 @@ impl Command {
             | Command::ListDrafts { id }
             | Command::EditExternally { id, .. }
             | Command::LoadDraft { id, .. }
-            | Command::SaveDraft { id, .. } => Some(*id),
+            | Command::SaveDraft { id, .. }
+            | Command::LoadColumns { id, .. } => Some(*id),
             _ => None,
         }
     }

@@ -39,7 +39,7 @@ impl App {
             },
             Action::Show(view) => return self.show(view),
             Action::Connect => return self.open_connect(),
-            Action::Sort(_) | Action::SortNext | Action::SortReverse => {
+            Action::Sort(_) | Action::SortNext | Action::SortReverse | Action::Columns(_) => {
                 self.notice = Some(Notice::Error(
                     "only a resource list sorts; 1 goes to it".into(),
                 ));
@@ -135,6 +135,7 @@ impl App {
                 opens: OpenAs::Connect,
             }],
             LineCommand::Sort(words) => self.hand_to_top_pane(Action::Sort(words)),
+            LineCommand::Columns(words) => self.hand_to_top_pane(Action::Columns(words)),
             LineCommand::Export { path, overwrite } => {
                 self.hand_to_top_pane(Action::Export { path, overwrite })
             }

@@ -10,22 +10,24 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::harness::{jobs, key, page_request, press, settle, type_text};
+use super::pane::Screen;
 use super::panes::browser::watch::Mark;
 use super::*;
 use crate::api::{ApiError, Exchange, ListResponse, Reply};
 
 /// Rows `start..start+count`: name `res_{i}`, stars = i, every third owned by alice.
 fn page(start: usize, count: usize, next: Option<&str>) -> ListResponse {
-    let rows: Vec<Value> = (start..start + count)
-        .map(|i| {
-            json!({
-                "id": format!("r{i}"), "type": "repo", "name": format!("res_{i}"),
-                "status": "active",
-                "properties": {"owner": if i % 3 == 0 { "alice" } else { "bob" }, "stars": i}
-            })
-        })
-        .collect();
+    let rows: Vec<Value> = (start..start + count).map(row).collect();
     ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap()
+}
+
+/// Row `i` of [`page`].
+fn row(i: usize) -> Value {
+    json!({
+        "id": format!("r{i}"), "type": "repo", "name": format!("res_{i}"),
+        "status": "active",
+        "properties": {"owner": if i.is_multiple_of(3) { "alice" } else { "bob" }, "stars": i}
+    })
 }
 
 fn deliver(app: &mut App, commands: &[Command], page: ListResponse) -> Vec<Command> {
@@ -312,4 +314,241 @@ fn a_watch_look_after_a_failed_first_load_is_a_load() {
     assert!(page_request(&look).is_some(), "the look asks the service");
     deliver(&mut app, &look, page(0, 4, None));
     assert_eq!(app.browser.rows().len(), 4, "the rows show, not the error");
+}
+
+/// The line of the table's header (under the title).
+fn header(app: &App) -> String {
+    let theme = crate::ui::theme::Theme::COLOR;
+    super::harness::line(&super::harness::draw(app, &theme, chrono::Utc::now()), 2)
+}
+
+/// The table's row `n` (from 0) as drawn.
+fn drawn_row(app: &App, n: u16) -> String {
+    let theme = crate::ui::theme::Theme::COLOR;
+    super::harness::line(
+        &super::harness::draw(app, &theme, chrono::Utc::now()),
+        3 + n,
+    )
+}
+
+/// Issue 33 item 4: `:columns` adds a column by path and removes one; the rows loaded read
+/// theirs in a job, the rows arriving after as they come; the choice is kept for the type.
+#[test]
+fn columns_add_a_path_and_remove_a_column_and_are_kept_for_the_type() {
+    let (mut app, more) = loaded_with(30, Some("p2"));
+    let commands = command(&mut app, "columns +properties.owner -status");
+    assert!(
+        commands.contains(&Command::SaveColumns {
+            type_key: "*".into(),
+            spec: "-status +properties.owner".into()
+        }),
+        "{commands:?}"
+    );
+    assert_eq!(
+        jobs(&commands).len(),
+        1,
+        "the rows loaded read theirs in a job"
+    );
+    settle(&mut app, commands);
+    let head = header(&app);
+    assert!(head.contains("PROPERTIES.OWNER"), "{head}");
+    assert!(!head.contains("STATUS"), "{head}");
+    assert!(
+        drawn_row(&app, 0).contains("alice"),
+        "{}",
+        drawn_row(&app, 0)
+    );
+    assert!(drawn_row(&app, 1).contains("bob"), "{}", drawn_row(&app, 1));
+    assert!(info(&app).contains("+properties.owner"), "{}", info(&app));
+    // A page that comes later brings its values with it.
+    let page_ask = press(&mut app, KeyCode::End);
+    let asked = if page_request(&page_ask).is_some() {
+        page_ask
+    } else {
+        more
+    };
+    deliver(&mut app, &asked, page(30, 3, None));
+    let rows = app.browser.rows();
+    assert_eq!(rows.at(30).added(0), Some("alice"));
+    assert_eq!(rows.at(31).added(0), Some("bob"));
+    // `:columns` alone says which are shown; a bad word says why and changes nothing.
+    assert!(command(&mut app, "columns").is_empty());
+    assert!(
+        info(&app).starts_with("columns: type name id"),
+        "{}",
+        info(&app)
+    );
+    assert!(command(&mut app, "columns -name").is_empty());
+    assert!(info(&app).contains("the name column stays"));
+    assert_eq!(app.browser.columns.spec(), "-status +properties.owner");
+}
+
+/// The first page asks the store for the columns kept for its type; the answer shows them.
+#[test]
+fn the_columns_kept_for_the_type_come_back_with_its_first_page() {
+    let (mut app, more) = loaded_with(5, None);
+    let asked = more.iter().find_map(|c| match c {
+        Command::LoadColumns { id, type_key } => Some((*id, type_key.clone())),
+        _ => None,
+    });
+    let (id, type_key) = asked.expect("the store is asked");
+    assert_eq!(type_key, "*");
+    let commands = app.update(Action::reply(
+        id,
+        Delivery::Columns(Some("-external_id +properties.stars".into())),
+    ));
+    settle(&mut app, commands);
+    assert!(
+        header(&app).contains("PROPERTIES.STARS"),
+        "{}",
+        header(&app)
+    );
+    assert!(!header(&app).contains("EXTERNAL ID"));
+    assert!(drawn_row(&app, 4).contains(" 4"), "{}", drawn_row(&app, 4));
+    // A later page of the same type does not ask again.
+    assert!(
+        !command(&mut app, "refresh")
+            .iter()
+            .any(|c| matches!(c, Command::LoadColumns { .. }))
+    );
+}
+
+/// Any column sorts, a property too, in natural order (9 before 10); `:columns` with the sort's
+/// column gone ends the sort.
+#[test]
+fn a_property_column_sorts_naturally() {
+    let mut app = loaded(12);
+    let commands = command(&mut app, "columns +properties.stars");
+    settle(&mut app, commands);
+    let commands = command(&mut app, "sort properties.stars desc");
+    settle(&mut app, commands);
+    let ids = shown_ids(&app);
+    assert_eq!(ids[..4], ["r11", "r10", "r9", "r8"], "{ids:?}");
+    assert!(
+        header(&app).contains("PROPERTIES.STARS ▼"),
+        "{}",
+        header(&app)
+    );
+    assert!(title(&app).contains("properties.stars"), "{}", title(&app));
+    let commands = command(&mut app, "columns -properties.stars");
+    settle(&mut app, commands);
+    assert_eq!(app.browser.sorting.spec, None, "its column went");
+    assert_eq!(shown_ids(&app)[..2], ["r0", "r1"]);
+}
+
+/// An added column's values are made safe to print and cut with `…` where the screen is short.
+#[test]
+fn added_values_are_sanitized_and_cut() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 10), None);
+    let long = format!("evil\u{1b}[31m{}", "x".repeat(200));
+    let rows = json!({"resources": [
+        {"id": "r0", "type": "repo", "name": "n", "properties": {"note": long}}
+    ]});
+    deliver(&mut app, &commands, ListResponse::from_value(rows).unwrap());
+    let commands = command(&mut app, "columns +properties.note");
+    settle(&mut app, commands);
+    let row = drawn_row(&app, 0);
+    assert!(!row.contains('\u{1b}'), "{row:?}");
+    assert!(row.contains("evil"), "{row}");
+    assert!(row.contains('…'), "{row}");
+}
+
+/// Rows `0..count` as [`page`] has them, with some changed: `(index, status, stars)`.
+fn page_changed(count: usize, changed: &[(usize, &str, u64)]) -> ListResponse {
+    let mut rows: Vec<Value> = (0..count).map(row).collect();
+    for &(i, status, stars) in changed {
+        rows[i]["status"] = json!(status);
+        rows[i]["properties"]["stars"] = json!(stars);
+    }
+    ListResponse::from_value(json!({ "resources": rows })).unwrap()
+}
+
+/// A list of 10 rows under `:watch`, whose second look found r3 and r7 changed and r10 new.
+fn watched_with_changes() -> App {
+    let t0 = Instant::now();
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 160, 24), None);
+    app.now = t0;
+    deliver(&mut app, &commands, page(0, 10, None));
+    let look = command(&mut app, "watch 5");
+    deliver(&mut app, &look, page(0, 10, None));
+    app.now = t0 + std::time::Duration::from_secs(6);
+    let look = app.update(Action::Tick);
+    let rows = page_changed(11, &[(3, "failed", 30), (7, "paused", 7)]);
+    deliver(&mut app, &look, rows);
+    app
+}
+
+/// Issue 33 item 6: `d` on a row marked `~` shows what changed, field by field (pointer, value
+/// before, value now) at the top of its detail; on another row it says what `d` is for.
+#[test]
+fn d_on_a_changed_row_shows_what_changed_field_by_field() {
+    let mut app = watched_with_changes();
+    let marks = &app.browser.watch.as_ref().unwrap().marks;
+    assert_eq!(marks.get("r3").map(|m| m.0), Some(Mark::Changed));
+    assert_eq!(marks.get("r10").map(|m| m.0), Some(Mark::New));
+    key(&mut app, 'd');
+    assert!(matches!(app.stack.top(), None | Some(Screen::Browser(_))));
+    assert!(info(&app).contains("marked ~"), "{}", info(&app));
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Down);
+    }
+    key(&mut app, 'd');
+    let Some(Screen::Detail(detail)) = app.stack.top() else {
+        panic!("the detail opens: {}", info(&app));
+    };
+    let lines: Vec<(String, String)> = (detail.fields.iter().take(3))
+        .map(|f| (f.label.clone(), f.value.clone()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("Changed since the look before".into(), "2 fields".into()),
+            ("/status".into(), "active → failed".into()),
+            ("/properties/stars".into(), "3 → 30".into()),
+        ]
+    );
+    assert_eq!(detail.fields[2].copy, "30", "y copies the value now");
+}
+
+/// The text before is kept only for rows marked changed, and goes when the mark does.
+#[test]
+fn the_text_before_a_change_goes_with_its_mark() {
+    let mut app = watched_with_changes();
+    let was = &app.browser.watch.as_ref().unwrap().was;
+    let mut kept: Vec<&str> = was.keys().map(|k| &**k).collect();
+    kept.sort();
+    assert_eq!(kept, ["r3", "r7"]);
+    assert!(was["r3"].contains("\"active\""), "{}", was["r3"]);
+    // Three looks with nothing new: the marks, and the texts, go.
+    let mut now = app.now;
+    for _ in 0..3 {
+        now += std::time::Duration::from_secs(6);
+        app.now = now;
+        let look = app.update(Action::Tick);
+        deliver(
+            &mut app,
+            &look,
+            page_changed(11, &[(3, "failed", 30), (7, "paused", 7)]),
+        );
+    }
+    let watch = app.browser.watch.as_ref().unwrap();
+    assert!(watch.marks.is_empty(), "{:?}", watch.marks);
+    assert!(watch.was.is_empty());
+}
+
+/// `n` and `N` go to the next and the previous row marked new or changed, round the end.
+#[test]
+fn n_and_shift_n_jump_between_marked_rows() {
+    let mut app = watched_with_changes();
+    let at = |app: &App| shown_ids(app)[app.browser.cursor.selected].clone();
+    key(&mut app, 'n');
+    assert_eq!(at(&app), "r3");
+    key(&mut app, 'n');
+    assert_eq!(at(&app), "r7");
+    key(&mut app, 'n');
+    assert_eq!(at(&app), "r10");
+    key(&mut app, 'n');
+    assert_eq!(at(&app), "r3", "round the end");
+    key(&mut app, 'N');
+    assert_eq!(at(&app), "r10");
 }

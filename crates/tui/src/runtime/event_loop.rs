@@ -348,6 +348,10 @@ where
                     dirs.push(std::env::temp_dir());
                     self.kept.push(super::kept::keep(&work, &dirs));
                 }
+                Command::LoadColumns { id, type_key } => self.executor.load_columns(id, type_key),
+                Command::SaveColumns { type_key, spec } => {
+                    self.executor.save_columns(type_key, spec)
+                }
                 Command::Copy(text) => {
                     if let Err(e) = self.effects.copy(&text) {
                         let notice = Notice::Error(format!("could not copy: {e}"));

@@ -110,6 +110,35 @@ impl Executor {
         });
     }
 
+    /// Reads the columns kept for a type on a blocking task; a store that cannot be read keeps
+    /// none (the table's own columns show, and the log says why).
+    pub fn load_columns(&self, id: RequestId, type_key: String) {
+        let (results, path) = (self.results.clone(), self.store_path.clone());
+        tokio::task::spawn_blocking(move || {
+            let spec = path.and_then(|path| {
+                Store::open(&path)
+                    .and_then(|store| store.list_columns(&type_key))
+                    .inspect_err(|e| tracing::warn!("the list's columns were not read: {e}"))
+                    .ok()
+                    .flatten()
+            });
+            let _ = results.send(Action::reply(id, Delivery::Columns(spec)));
+        });
+    }
+
+    /// Keeps the columns chosen for a type on a blocking task; a failure is logged (the
+    /// columns stay for this run).
+    pub fn save_columns(&self, type_key: String, spec: String) {
+        let Some(path) = self.store_path.clone() else {
+            return;
+        };
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = Store::open(&path).and_then(|s| s.set_list_columns(&type_key, &spec)) {
+                tracing::warn!("the list's columns were not kept: {e}");
+            }
+        });
+    }
+
     /// Sets where [`Command::LoadTypes`](crate::app::Command::LoadTypes) looks for types.
     pub fn know_types(&mut self, sources: super::known_types::TypeSources) {
         self.type_sources = Arc::new(sources);

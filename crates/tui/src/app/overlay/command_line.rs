@@ -32,6 +32,8 @@ pub enum LineCommand {
     Connect(Option<String>),
     /// `:sort COLUMN [desc]` sorts the list (its words after `sort`; none or `off`: unsorted).
     Sort(String),
+    /// `:columns +PATH -NAME`: the list's columns (its words after `columns`; none: say which).
+    Columns(String),
     /// `:export PATH` writes what the pane shows to a file; `:export! PATH` overwrites one.
     Export {
         path: String,
@@ -44,7 +46,7 @@ pub enum LineCommand {
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 17] = [
+pub const COMMANDS: [(&str, &str); 18] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -71,6 +73,10 @@ pub const COMMANDS: [(&str, &str); 17] = [
     (
         "sort",
         "sort COLUMN [desc]: sort the list (type, name, status, id, external_id, updated_at; off)",
+    ),
+    (
+        "columns",
+        "columns +PATH -NAME: add a column by path, remove one (reset; none: list them)",
     ),
     (
         "export",
@@ -113,6 +119,7 @@ pub fn parse(line: &str) -> Result<LineCommand, String> {
             (!rest.is_empty()).then(|| rest.to_owned()),
         )),
         "sort" => Ok(LineCommand::Sort(rest.to_owned())),
+        "columns" | "cols" => Ok(LineCommand::Columns(rest.to_owned())),
         "export" | "export!" if rest.is_empty() => Err(format!(
             "{word} PATH: name the file (.csv, .json or .ndjson)"
         )),

@@ -204,10 +204,27 @@ fn render_table(
 ) {
     let inner_width = usize::from(layout::inset(areas.table).width);
     let sort = browser.sorting.spec;
+    let choice = &browser.columns;
+    let own: Vec<Column> = (Column::ALL.iter().copied())
+        .filter(|c| !choice.removed.contains(c))
+        .collect();
+    // An added column's title is its path (upper-cased), two cells wider when it has the arrow.
+    let title = |c: Column| sanitize::line(&choice.title(c)).into_owned();
+    let added: Vec<(Column, usize)> = (0..choice.added.len())
+        .filter_map(|k| u8::try_from(k).ok().map(Column::Added))
+        .map(|c| {
+            let arrow = if sort.is_some_and(|s| s.column == c) {
+                2
+            } else {
+                0
+            };
+            (c, title(c).width() + arrow)
+        })
+        .collect();
     let (columns, widths): (Vec<Column>, Vec<usize>) = listing
         .widths
         .with_room_for_mark(sort.map(|s| s.column))
-        .layout(inner_width)
+        .layout_of(&own, &added, inner_width)
         .into_iter()
         .unzip();
 
@@ -258,9 +275,9 @@ fn render_table(
     // The sorted column's title ends in ▲ or ▼ (text, so it reads the same under NO_COLOR).
     let header = Row::new(columns.iter().map(|&c| match sort {
         Some(spec) if spec.column == c => {
-            Span::styled(format!("{} {}", c.title(), spec.arrow()), theme.header())
+            Span::styled(format!("{} {}", title(c), spec.arrow()), theme.header())
         }
-        _ => Span::styled(c.title(), theme.header()),
+        _ => Span::styled(title(c), theme.header()),
     }));
     let lengths = widths
         .iter()
@@ -370,6 +387,7 @@ fn cell(row: ListRow<'_>, column: Column, theme: &Theme) -> (String, Style) {
         Column::Name => Style::new(),
         Column::Status => theme.info(),
         Column::Id | Column::ExternalId | Column::Updated => theme.dim(),
+        Column::Added(_) => Style::new(),
     };
     (text, style)
 }

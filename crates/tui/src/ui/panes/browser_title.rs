@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use unicode_width::UnicodeWidthStr;
 
 use crate::app::Loadable;
-use crate::app::panes::browser::ordering::{SortSpec, column_name};
+use crate::app::panes::browser::ordering::SortSpec;
 use crate::app::panes::browser::watch::Watch;
 use crate::app::panes::browser::{Browser, More};
 use crate::sanitize;
@@ -137,7 +137,8 @@ struct Parts<'a> {
     type_: Option<String>,
     status: Option<String>,
     where_: Option<String>,
-    sort: Option<SortSpec>,
+    /// The sort, and what `:sort` calls its column (an added one by its path).
+    sort: Option<(SortSpec, String)>,
     counts: Counts,
     watch: Option<&'a Watch>,
     /// How many rows are marked with `Space`.
@@ -176,7 +177,10 @@ impl<'a> Parts<'a> {
                     .trim_end()
                     .to_owned()
             }),
-            sort: browser.sorting.spec,
+            sort: (browser.sorting.spec).map(|s| {
+                let name = sanitize::line(&browser.columns.name(s.column)).into_owned();
+                (s, name)
+            }),
             counts: Counts::of(browser),
             watch: browser.watch.as_ref(),
             picked: browser.picked.len(),
@@ -217,10 +221,12 @@ impl<'a> Parts<'a> {
         if let Some(expr) = self.where_.as_ref().filter(|_| form.free_texts) {
             said.push(format!("where {}", fit(expr, where_)));
         }
-        match (self.sort, form.sort) {
-            (Some(spec), SortSaid::Words) => said.push(format!("by {}", spec.words())),
-            (Some(spec), SortSaid::Arrow) => {
-                said.push(format!("by {} {}", column_name(spec.column), spec.arrow()))
+        match (&self.sort, form.sort) {
+            (Some((spec, name)), SortSaid::Words) => {
+                said.push(format!("by {}", spec.words_naming(name)))
+            }
+            (Some((spec, name)), SortSaid::Arrow) => {
+                said.push(format!("by {name} {}", spec.arrow()))
             }
             (None, _) | (_, SortSaid::Not) => {}
         }

@@ -20,6 +20,8 @@ pub enum Column {
     Id,
     ExternalId,
     Updated,
+    /// The `k`th column `:columns` added (see `added.rs`): a path into each resource.
+    Added(u8),
 }
 
 impl Column {
@@ -43,6 +45,8 @@ impl Column {
             Column::Id => "ID",
             Column::ExternalId => "EXTERNAL ID",
             Column::Updated => "UPDATED",
+            // Its header is its path: [`super::added::ColumnChoice::title`].
+            Column::Added(_) => "",
         }
     }
 
@@ -51,7 +55,7 @@ impl Column {
     fn narrowest(self) -> usize {
         match self {
             Column::Marker => 2,
-            Column::Type | Column::Status | Column::Id => 4,
+            Column::Type | Column::Status | Column::Id | Column::Added(_) => 4,
             Column::ExternalId => 6,
             Column::Name => 8,
             Column::Updated => 10,
@@ -75,13 +79,16 @@ impl Column {
     /// This column's field of `row` as the service sent it (the full `updated_at`); `None` for
     /// the marker or a missing field. What the table shows and what a sort compares.
     pub fn value<'a>(self, row: RowView<'a>) -> Option<Cell<'a>> {
-        row.text(self.field()?)
+        match self {
+            Column::Added(k) => row.added(usize::from(k)).map(Cell::Text),
+            own => row.text(own.field()?),
+        }
     }
 
     /// Which of a row's texts this column shows; none for the marker.
     pub fn field(self) -> Option<Text> {
         match self {
-            Column::Marker => None,
+            Column::Marker | Column::Added(_) => None,
             Column::Type => Some(Text::Type),
             Column::Name => Some(Text::Title),
             Column::Status => Some(Text::Status),
@@ -116,13 +123,20 @@ pub const MALFORMED_NAME: &str = "(malformed item: Enter shows it)";
 /// Between two columns.
 pub const GAP: usize = 1;
 
-/// The widest value of each column among the loaded rows, titles included.
+/// The widest value of each column among the loaded rows, titles included (the table's own
+/// columns, then those `:columns` added).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ColumnWidths([usize; 7]);
+pub struct ColumnWidths {
+    own: [usize; 7],
+    added: Vec<usize>,
+}
 
 impl Default for ColumnWidths {
     fn default() -> Self {
-        ColumnWidths(Column::ALL.map(|c| c.title().width()))
+        ColumnWidths {
+            own: Column::ALL.map(|c| c.title().width()),
+            added: Vec::new(),
+        }
     }
 }
 
@@ -132,28 +146,94 @@ impl ColumnWidths {
         for row in rows {
             for column in Column::ALL {
                 let w = column.text(row).width();
-                let slot = &mut self.0[column.index()];
+                let slot = &mut self.own[column.index()];
                 *slot = (*slot).max(w);
             }
+            self.extend_added([row]);
+        }
+    }
+
+    /// Takes in the added columns' values of `rows` (read after the rows came).
+    pub fn extend_added<'a>(&mut self, rows: impl IntoIterator<Item = RowView<'a>>) {
+        for row in rows {
+            let count = row.added_count();
+            if self.added.len() < count {
+                self.added.resize(count, 0);
+            }
+            for (k, slot) in self.added.iter_mut().enumerate().take(count) {
+                let w = Column::Added(k as u8).text(row).width();
+                *slot = (*slot).max(w);
+            }
+        }
+    }
+
+    /// The added columns changed: their widths start over.
+    pub fn forget_added(&mut self) {
+        self.added.clear();
+    }
+
+    fn widest(&self, column: Column) -> usize {
+        match column {
+            Column::Added(k) => self.added.get(usize::from(k)).copied().unwrap_or(0),
+            own => self.own[own.index()],
         }
     }
 
     /// These widths with the title of `sorted` two cells wider, for the ` ▲` that marks it.
     pub fn with_room_for_mark(&self, sorted: Option<Column>) -> ColumnWidths {
         let mut widths = self.clone();
-        if let Some(column) = sorted {
-            let slot = &mut widths.0[column.index()];
+        if let Some(column) = sorted.filter(|c| !matches!(c, Column::Added(_))) {
+            let slot = &mut widths.own[column.index()];
             *slot = (*slot).max(column.title().width() + 2);
         }
         widths
     }
 
-    /// The columns to draw in `width` cells and the width of each: optional columns are left
-    /// out (first the id) until the name keeps a readable width; the name takes what is left.
+    /// The table's own columns (all of them), for tests.
     pub fn layout(&self, width: usize) -> Vec<(Column, usize)> {
-        let mut shown: Vec<Column> = Column::ALL.to_vec();
-        let widest_name = self.0[Column::Name.index()];
-        for (optional, name_needs) in Column::DROP_ORDER {
+        self.layout_of(&Column::ALL, &[], width)
+    }
+
+    /// The columns to draw in `width` cells and the width of each: `own` (the table's columns
+    /// kept) then `added` (the added columns with their title widths, the sort's arrow counted);
+    /// optional columns are left out (first the id) until the name keeps a readable width; the
+    /// name takes what is left.
+    pub fn layout_of(
+        &self,
+        own: &[Column],
+        added: &[(Column, usize)],
+        width: usize,
+    ) -> Vec<(Column, usize)> {
+        let mut with_titles = self.clone();
+        for &(column, title) in added {
+            if let Column::Added(k) = column {
+                let k = usize::from(k);
+                if with_titles.added.len() <= k {
+                    with_titles.added.resize(k + 1, 0);
+                }
+                with_titles.added[k] = with_titles.added[k].max(title);
+            }
+        }
+        with_titles.fit_shown(own.iter().copied().chain(added.iter().map(|a| a.0)), width)
+    }
+
+    fn fit_shown(&self, shown: impl Iterator<Item = Column>, width: usize) -> Vec<(Column, usize)> {
+        let mut shown: Vec<Column> = shown.collect();
+        let widest_name = self.own[Column::Name.index()];
+        // The added columns go after the ids (the user asked for them), the last first.
+        let added = shown
+            .iter()
+            .rev()
+            .filter(|c| matches!(c, Column::Added(_)))
+            .map(|&c| (c, 24));
+        let order: Vec<(Column, usize)> = (Column::DROP_ORDER[..2].iter().copied())
+            .chain(added)
+            .chain(Column::DROP_ORDER[2..].iter().copied())
+            .collect();
+        for (optional, name_needs) in order {
+            if !shown.contains(&optional) {
+                continue;
+            }
             let widths = self.fit(&shown, width);
             let name = shown
                 .iter()
@@ -176,7 +256,7 @@ impl ColumnWidths {
             .iter()
             .map(|c| {
                 let lo = c.narrowest();
-                (self.0[c.index()].max(lo), lo)
+                (self.widest(*c).max(lo), lo)
             })
             .unzip();
         // Each column as wide as its widest value; when they do not all fit, the widest give

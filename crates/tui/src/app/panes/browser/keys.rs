@@ -2,12 +2,12 @@
 
 use crossterm::event::KeyCode;
 
-use crate::app::Action;
 use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
+use crate::app::{Action, Toward};
 
 use Key::{Char, Code};
 
-static OWN: [Binding; 12] = [
+static OWN: [Binding; 15] = [
     bind(
         "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
@@ -94,6 +94,30 @@ static OWN: [Binding; 12] = [
         "S",
         "reverse the sort",
         || Action::SortReverse,
+        "",
+    ),
+    bind(
+        "show_changes",
+        &[Char('d')],
+        "d",
+        "what changed in a row :watch marked ~ (field by field)",
+        || Action::ShowChanges,
+        "",
+    ),
+    bind(
+        "next_marked",
+        &[Char('n')],
+        "n",
+        "next row :watch marked new or changed",
+        || Action::Match(Toward::Next),
+        "",
+    ),
+    bind(
+        "prev_marked",
+        &[Char('N')],
+        "N",
+        "previous row :watch marked new or changed",
+        || Action::Match(Toward::Previous),
         "",
     ),
     bind(

@@ -3,7 +3,9 @@
 //! `keys.rs`, its handling of actions in `update.rs`, which rows it shows (`/`, `:where`, the
 //! status filter) in `find.rs`.
 
+pub mod added;
 pub mod bodies;
+pub mod changes;
 pub mod columns;
 mod compact;
 pub mod field_search;
@@ -140,6 +142,12 @@ pub struct Browser {
     /// Rows marked with `Space`, by resource id (see `picks.rs`): `:export` and `y` act on
     /// them when there are any.
     pub picked: BTreeSet<Box<str>>,
+    /// `:columns`: the columns chosen for this type (see `added.rs`).
+    pub columns: added::ColumnChoice,
+    /// The job reading the added columns' values of the rows loaded.
+    pub filling: Option<RequestId>,
+    /// The type whose kept columns the store was asked for, and the question.
+    columns_asked: Option<(Option<String>, RequestId)>,
 }
 
 impl Browser {
@@ -171,6 +179,8 @@ impl Browser {
             listing: Loadable::Loaded(listing),
             types_seen: self.types_seen.clone(),
             page_size: self.page_size,
+            columns: self.columns.clone(),
+            columns_asked: self.columns_asked.clone(),
             pushed: true,
             ..Browser::default()
         })
@@ -242,6 +252,8 @@ impl Browser {
     pub fn start(&mut self, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
         self.listing = Loadable::Loading(id);
+        // Its answer would be about the rows that go (their bodies' places are reused).
+        self.filling = None;
         self.visible.clear();
         self.cursor = ListCursor::default();
         self.reselect = None;
@@ -275,13 +287,15 @@ impl Browser {
         if self.listing.is_loading() {
             match result {
                 Ok(_) => {
-                    self.listing = Loadable::Loaded(Listing {
+                    let mut listing = Listing {
                         summary: Arc::new(LoadedSummary::new(
                             self.type_filter.clone(),
                             &self.types_seen,
                         )),
                         ..Listing::default()
-                    })
+                    };
+                    listing.rows.added_mut().set_paths(&self.columns.added);
+                    self.listing = Loadable::Loaded(listing);
                 }
                 Err(error) => {
                     self.listing = Loadable::Failed(error);
@@ -469,6 +483,7 @@ impl Browser {
         // The marks were about the rows on screen, which go.
         if let Some(watch) = &mut self.watch {
             watch.marks.clear();
+            watch.was.clear();
         }
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));

@@ -7,6 +7,7 @@
 
 use std::cmp::Ordering;
 
+use super::added::{AddedCells, ColumnChoice};
 use super::columns::Column;
 use super::row::{Cell, RowView};
 use super::row_list::SharedRows;
@@ -27,7 +28,8 @@ pub const SORTABLE: &[Column] = Column::ALL.split_at(1).1;
 
 impl SortSpec {
     /// Reads `:sort COLUMN [asc|desc]`'s words (after `sort`); `Ok(None)` for `off` or nothing.
-    pub fn parse(words: &str) -> Result<Option<SortSpec>, String> {
+    /// A column is one of the table's or one `:columns` added (`choice`).
+    pub fn parse(words: &str, choice: &ColumnChoice) -> Result<Option<SortSpec>, String> {
         let mut words = words.split_whitespace();
         let Some(name) = words.next() else {
             return Ok(None);
@@ -35,11 +37,15 @@ impl SortSpec {
         if name.eq_ignore_ascii_case("off") && words.next().is_none() {
             return Ok(None);
         }
-        let column = column_named(name).ok_or_else(|| {
+        let column = choice.column_named(name).ok_or_else(|| {
+            let mut names = column_names();
+            for path in &choice.added {
+                names.push_str(", ");
+                names.push_str(&path.text);
+            }
             format!(
-                "no column {:?} to sort by; one of {}, or off",
+                "no column {:?} to sort by; one of {names}, or off",
                 crate::sanitize::line(name),
-                column_names()
             )
         })?;
         let descending = match words.next().map(str::to_ascii_lowercase).as_deref() {
@@ -48,7 +54,7 @@ impl SortSpec {
             Some(other) => {
                 return Err(format!(
                     "sort {} asc or desc, not {:?}",
-                    column_name(column),
+                    crate::sanitize::line(name),
                     crate::sanitize::line(other)
                 ));
             }
@@ -82,12 +88,17 @@ impl SortSpec {
 
     /// How the title and the status bar say it: `name ▲ ascending`.
     pub fn words(self) -> String {
+        self.words_naming(column_name(self.column))
+    }
+
+    /// As [`SortSpec::words`], the column called `name` (an added column's path).
+    pub fn words_naming(self, name: &str) -> String {
         let direction = if self.descending {
             "descending"
         } else {
             "ascending"
         };
-        format!("{} {} {direction}", column_name(self.column), self.arrow())
+        format!("{name} {} {direction}", self.arrow())
     }
 }
 
@@ -101,6 +112,8 @@ pub fn column_name(column: Column) -> &'static str {
         Column::Id => "id",
         Column::ExternalId => "external_id",
         Column::Updated => "updated_at",
+        // Named by its path: `ColumnChoice::name`.
+        Column::Added(_) => "added column",
     }
 }
 
@@ -110,7 +123,7 @@ fn column_names() -> String {
 }
 
 /// A column by its `:sort` name, its title, or a short form (`updated`, `external-id`).
-fn column_named(name: &str) -> Option<Column> {
+pub fn column_named(name: &str) -> Option<Column> {
     let name = name.to_ascii_lowercase().replace(['-', ' '], "_");
     SORTABLE.iter().copied().find(|&c| {
         name == column_name(c)
@@ -167,6 +180,8 @@ pub struct SortKeys {
     rows: SharedRows,
     /// The texts of `column`; none for the marker, by which nothing sorts.
     field: Option<Text>,
+    /// For a column `:columns` added, its values and which it is.
+    added: Option<(AddedCells, usize)>,
 }
 
 impl SortKeys {
@@ -181,11 +196,18 @@ impl SortKeys {
             texts: rows.share_texts(),
             rows: rows.share(count),
             field: column.field(),
+            added: match column {
+                Column::Added(k) => Some((rows.added().clone(), usize::from(k))),
+                _ => None,
+            },
         }
     }
 
     /// The key of the row at `index`, as [`key`] reads it.
     fn key(&self, index: usize) -> Option<Cell<'_>> {
+        if let Some((added, k)) = &self.added {
+            return added.get(self.rows.at(index).body, *k).map(Cell::Text);
+        }
         let text = self.texts.get(self.rows.at(index).texts, self.field?);
         text.filter(|s| !s.is_empty())
     }
@@ -418,33 +440,44 @@ mod tests {
         );
     }
 
+    fn parse(words: &str) -> Result<Option<SortSpec>, String> {
+        SortSpec::parse(words, &ColumnChoice::default())
+    }
+
+    /// `:sort` names a column `:columns` added by its path (or header).
+    #[test]
+    fn sorts_by_an_added_column() {
+        let choice = ColumnChoice::default()
+            .apply("+properties.language")
+            .unwrap();
+        let spec = SortSpec::parse("properties.language desc", &choice);
+        assert_eq!(
+            spec,
+            Ok(Some(SortSpec {
+                column: Column::Added(0),
+                descending: true
+            }))
+        );
+        assert!(
+            parse("properties.language")
+                .unwrap_err()
+                .contains("updated_at")
+        );
+    }
+
     #[test]
     fn parses_columns_and_directions() {
         let spec = |column, descending| Ok(Some(SortSpec { column, descending }));
-        assert_eq!(SortSpec::parse("name"), spec(Column::Name, false));
-        assert_eq!(SortSpec::parse(" NAME  desc "), spec(Column::Name, true));
-        assert_eq!(SortSpec::parse("updated"), spec(Column::Updated, false));
-        assert_eq!(
-            SortSpec::parse("external-id asc"),
-            spec(Column::ExternalId, false)
-        );
-        assert_eq!(
-            SortSpec::parse("external_id desc"),
-            spec(Column::ExternalId, true)
-        );
-        assert_eq!(SortSpec::parse("off"), Ok(None));
-        assert_eq!(SortSpec::parse(""), Ok(None));
-        assert!(
-            SortSpec::parse("colour")
-                .unwrap_err()
-                .contains("type, name")
-        );
-        assert!(
-            SortSpec::parse("name up")
-                .unwrap_err()
-                .contains("asc or desc")
-        );
-        assert!(SortSpec::parse("name desc x").is_err());
+        assert_eq!(parse("name"), spec(Column::Name, false));
+        assert_eq!(parse(" NAME  desc "), spec(Column::Name, true));
+        assert_eq!(parse("updated"), spec(Column::Updated, false));
+        assert_eq!(parse("external-id asc"), spec(Column::ExternalId, false));
+        assert_eq!(parse("external_id desc"), spec(Column::ExternalId, true));
+        assert_eq!(parse("off"), Ok(None));
+        assert_eq!(parse(""), Ok(None));
+        assert!(parse("colour").unwrap_err().contains("type, name"));
+        assert!(parse("name up").unwrap_err().contains("asc or desc"));
+        assert!(parse("name desc x").is_err());
     }
 
     #[test]

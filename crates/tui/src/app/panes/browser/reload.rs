@@ -41,6 +41,7 @@ impl Browser {
         let mut fresh = Box::new(Browser {
             type_filter: self.type_filter.clone(),
             page_size: self.page_size,
+            columns: self.columns.clone(),
             ..Browser::default()
         });
         commands.push(fresh.start(ids));
@@ -261,6 +262,8 @@ impl Browser {
         );
         let mut commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
         self.listing = fresh.listing;
+        // The reloaded rows read their added columns as they came.
+        self.filling = None;
         self.types_seen.extend(fresh.types_seen);
         self.reselect = None;
         let tested = fresh

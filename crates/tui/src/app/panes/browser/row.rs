@@ -7,6 +7,7 @@
 
 use std::ops::Deref;
 
+use super::added::{self, AddedCells};
 use super::bodies::{Bodies, BodyError, BodyId};
 pub use super::row_texts::Cell;
 use super::row_texts::{COUNT, Text};
@@ -116,11 +117,36 @@ impl Row {
 pub struct RowView<'a> {
     row: &'a Row,
     texts: &'a Texts,
+    added: &'a AddedCells,
 }
 
 impl<'a> RowView<'a> {
     pub fn new(row: &'a Row, texts: &'a Texts) -> Self {
-        RowView { row, texts }
+        RowView {
+            row,
+            texts,
+            added: &added::NONE,
+        }
+    }
+
+    /// With the values of the columns `:columns` added.
+    pub fn with_added(self, added: &'a AddedCells) -> Self {
+        RowView { added, ..self }
+    }
+
+    /// The value of the `k`th column `:columns` added, as the service sent it.
+    pub fn added(self, k: usize) -> Option<&'a str> {
+        self.added.get(self.row.body, k)
+    }
+
+    /// The values of the columns `:columns` added, of this row's listing.
+    pub fn added_cells(self) -> &'a AddedCells {
+        self.added
+    }
+
+    /// How many columns `:columns` added.
+    pub fn added_count(self) -> usize {
+        self.added.paths().len()
     }
 
     /// One of the row's texts, as the service sent it (printed back from its compact form:

@@ -2,6 +2,7 @@
 //! texts are, so it is read through these ([`RowView`]), and a row of another listing comes in
 //! with its texts copied over ([`Rows::adopt`]).
 
+use super::added::AddedCells;
 use super::bodies::{Bodies, BodyId};
 use super::row::{Row, RowView};
 use super::row_list::{RowList, SharedRows};
@@ -12,12 +13,15 @@ use crate::api::PageItem;
 pub struct Rows {
     list: RowList,
     texts: Texts,
+    /// The values of the columns `:columns` added, by row.
+    added: AddedCells,
 }
 
 /// The rows of no listing (before the first page).
 pub static NONE: Rows = Rows {
     list: RowList::new(),
     texts: Texts::new(),
+    added: AddedCells::EMPTY,
 };
 
 impl Rows {
@@ -30,13 +34,13 @@ impl Rows {
     }
 
     pub fn get(&self, index: usize) -> Option<RowView<'_>> {
-        Some(RowView::new(self.list.get(index)?, &self.texts))
+        Some(RowView::new(self.list.get(index)?, &self.texts).with_added(&self.added))
     }
 
     /// The row at `index`, which must be one of them (an index from `visible` or the sort).
     pub fn at(&self, index: usize) -> RowView<'_> {
         match self.list.get(index) {
-            Some(row) => RowView::new(row, &self.texts),
+            Some(row) => RowView::new(row, &self.texts).with_added(&self.added),
             None => panic!("row {index} of {}", self.len()),
         }
     }
@@ -57,14 +61,25 @@ impl Rows {
 
     /// Adds the row of `item`, which came as the text `json` (kept as it is in `bodies`).
     pub fn push_text(&mut self, item: &PageItem, json: &str, bodies: &Bodies) {
-        self.list
-            .push(Row::from_text(item, json, bodies, &mut self.texts));
+        let row = Row::from_text(item, json, bodies, &mut self.texts);
+        self.added.take(row.body, json);
+        self.list.push(row);
+    }
+
+    /// The values of the columns `:columns` added.
+    pub fn added(&self) -> &AddedCells {
+        &self.added
+    }
+
+    pub fn added_mut(&mut self) -> &mut AddedCells {
+        &mut self.added
     }
 
     /// A row of another listing (`row`, its JSON now at `body` in this one's bodies), its texts
     /// copied into these: to be put among them with [`Rows::insert`].
     pub fn adopt(&mut self, row: RowView<'_>, body: BodyId) -> Row {
         let cells = row.all_texts();
+        self.added.copy(row.added_cells(), row.row().body, body);
         row.moved_to(
             self.texts.push(&cells.each_ref().map(|c| c.as_deref())),
             body,

@@ -85,7 +85,7 @@ impl Pane for Browser {
             return Some(format!(
                 "sorting {} by {}… {percent}% · Esc cancels",
                 counted(self.sorting.rows, "row"),
-                spec.words()
+                self.sort_words(spec)
             ));
         }
         match &self.listing {
@@ -154,7 +154,9 @@ impl Pane for Browser {
                 if self.sorting.pending() {
                     let (commands, kept) = self.cancel_sort(cx.ids, height);
                     cx.info(match kept {
-                        Some(spec) => format!("sort cancelled: still sorted by {}", spec.words()),
+                        Some(spec) => {
+                            format!("sort cancelled: still sorted by {}", self.sort_words(spec))
+                        }
                         None => "sort cancelled: the server's order".to_owned(),
                     });
                     return commands.into();
@@ -240,9 +242,30 @@ impl Pane for Browser {
                 };
                 return self.sort_by(Some(spec), cx);
             }
+            Action::ShowChanges => match self.changes_of_selected() {
+                Ok(detail) => return Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
+                Err(why) => cx.info(why),
+            },
+            Action::Match(toward) => match self.jump_to_marked(toward, height) {
+                Ok(()) => {
+                    return self
+                        .prefetch(cx.ids, height)
+                        .into_iter()
+                        .collect::<Vec<_>>()
+                        .into();
+                }
+                Err(why) => cx.info(why),
+            },
             Action::Export { path, overwrite } => return self.export(path, overwrite, cx),
-            Action::Sort(words) => match SortSpec::parse(&words) {
+            Action::Sort(words) => match SortSpec::parse(&words, &self.columns) {
                 Ok(spec) => return self.sort_by(spec, cx),
+                Err(problem) => cx.error(problem),
+            },
+            Action::Columns(words) => match self.columns_command(&words, cx.ids, height) {
+                Ok((said, commands)) => {
+                    cx.info(said);
+                    return commands.into();
+                }
                 Err(problem) => cx.error(problem),
             },
             other => return Outcome::NotMine(other),
@@ -279,7 +302,27 @@ impl Pane for Browser {
                 if taken && self.rows().len() > before {
                     commands.extend(self.test_new_rows(before, cx.ids));
                 }
+                if taken && self.listing.loaded().is_some() {
+                    commands.extend(self.ask_kept_columns(cx.ids));
+                }
                 commands.into()
+            }
+            Delivery::Columns(spec) if self.asks_kept_columns(id) => {
+                let height = self.table_height(cx.body);
+                self.on_kept_columns(spec, cx.ids, height).into()
+            }
+            Delivery::Job(filled) if self.fills(id) => {
+                let Some(filled) = filled.take::<Result<super::added::Filled, String>>() else {
+                    return Outcome::done();
+                };
+                let height = self.table_height(cx.body);
+                match self.on_filled(filled, cx.ids, height) {
+                    Ok(commands) => commands.into(),
+                    Err(why) => {
+                        cx.error(format!("the added columns could not be read: {why}"));
+                        Outcome::done()
+                    }
+                }
             }
             Delivery::Job(output) if self.tests(id) => {
                 let Some(tested) = output.take::<Tested>() else {
@@ -349,7 +392,7 @@ impl Pane for Browser {
                     && asked
                     && let Some(spec) = self.sorting.spec
                 {
-                    cx.info(format!("sorted by {}", spec.words()));
+                    cx.info(format!("sorted by {}", self.sort_words(spec)));
                 }
                 Outcome::done()
             }
@@ -443,7 +486,9 @@ impl Browser {
         let commands = self.set_sort(spec, cx.ids, height);
         match spec {
             None => cx.info("unsorted: the server's order"),
-            Some(spec) if !self.sorting.pending() => cx.info(format!("sorted by {}", spec.words())),
+            Some(spec) if !self.sorting.pending() => {
+                cx.info(format!("sorted by {}", self.sort_words(spec)))
+            }
             Some(_) => {}
         }
         commands.into()

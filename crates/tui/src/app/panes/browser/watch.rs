@@ -70,6 +70,9 @@ pub struct Watch {
     pub failure: Option<String>,
     /// The marks by resource id, each with the looks it still stays for.
     pub marks: HashMap<Box<str>, (Mark, u8)>,
+    /// The JSON text before the change of each row marked changed, for `d` (what changed):
+    /// kept only while the mark lasts, so it is bounded by the rows that changed.
+    pub was: HashMap<Box<str>, Box<str>>,
 }
 
 impl Watch {
@@ -81,6 +84,7 @@ impl Watch {
             looked: None,
             failure: None,
             marks: HashMap::new(),
+            was: HashMap::new(),
         }
     }
 
@@ -116,6 +120,14 @@ impl Watch {
             *left = left.saturating_sub(1);
             *left > 0
         });
+        self.forget_unchanged();
+    }
+
+    /// The texts before of rows no longer marked changed go.
+    fn forget_unchanged(&mut self) {
+        let marks = &self.marks;
+        self.was
+            .retain(|id, _| matches!(marks.get(id), Some((Mark::Changed, _))));
     }
 }
 
@@ -163,8 +175,8 @@ pub struct CompareLook {
 pub struct LookDiff {
     /// Ids of the rows that were not there before.
     pub new: Vec<Box<str>>,
-    /// Ids of the rows whose JSON differs.
-    pub changed: Vec<Box<str>>,
+    /// Ids of the rows whose JSON differs, each with its JSON text before (for `d`).
+    pub changed: Vec<(Box<str>, Box<str>)>,
     /// Rows on screen the look did not bring, to show among its rows: (index among the rows
     /// before, index among the look's rows to show it at, its JSON), in order.
     pub absent: Vec<(usize, usize, String)>,
@@ -231,7 +243,7 @@ pub fn compare(look: &CompareLook, progress: &Progress) -> Result<LookDiff, Body
             if !same_json(&was[k], text)
                 && let Some(id) = after.ids[chunk[k].0].as_deref()
             {
-                diff.changed.push(id.into());
+                diff.changed.push((id.into(), was[k].as_str().into()));
             }
             ControlFlow::Continue(())
         })?;
@@ -388,8 +400,9 @@ impl Browser {
         for id in diff.new {
             watch.marks.insert(id, (Mark::New, MARK_LOOKS));
         }
-        for id in diff.changed {
-            watch.marks.insert(id, (Mark::Changed, MARK_LOOKS));
+        for (id, was) in diff.changed {
+            watch.marks.insert(id.clone(), (Mark::Changed, MARK_LOOKS));
+            watch.was.insert(id, was);
         }
         let Some(listing) = fresh.listing.loaded_mut() else {
             return;

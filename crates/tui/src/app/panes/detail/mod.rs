@@ -284,6 +284,56 @@ impl Detail {
         self.fields_width = fields_width(&self.fields);
     }
 
+    /// With what a `:watch` look found changed in it (`d` on a row marked `~`), field by field
+    /// at the top of the fields, the cursor on the first: the pointer, the value before, the
+    /// value now (`y` copies the value now). `count` is how many changed, when more than listed.
+    pub fn with_changes(
+        mut self,
+        changes: &[crate::app::panes::browser::changes::FieldChange],
+        count: usize,
+    ) -> Self {
+        let shown = |value: &Option<Value>| match value {
+            Some(value) => preview(value),
+            None => "(none)".to_owned(),
+        };
+        let heading = match count > changes.len() {
+            true => format!("{count} fields; the first {} here", changes.len()),
+            false => crate::text::counted(count, "field"),
+        };
+        let mut lines = vec![FieldLine::new(
+            FieldKind::Section,
+            "Changed since the look before",
+            heading,
+        )];
+        for change in changes {
+            let pointer = match change.pointer.as_str() {
+                "" => "(the whole item)".to_owned(),
+                pointer => sanitize::line(pointer).into_owned(),
+            };
+            let mut line = FieldLine::new(
+                FieldKind::Field,
+                pointer,
+                format!("{} → {}", shown(&change.was), shown(&change.now)),
+            );
+            line.copy = match &change.now {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            lines.push(line);
+        }
+        let at = self
+            .fields
+            .iter()
+            .take_while(|f| f.kind == FieldKind::Problem)
+            .count();
+        self.fields.splice(at..at, lines);
+        self.fields_width = fields_width(&self.fields);
+        self.focus = DetailPart::Fields;
+        self.cursors[DetailPart::Fields.index()].selected = at + usize::from(!changes.is_empty());
+        self
+    }
+
     /// What the raw JSON pane's title says it shows: the properties or the whole resource; for a
     /// malformed item (no resource, so no properties) the item as it came.
     pub fn raw_label(&self) -> &'static str {
