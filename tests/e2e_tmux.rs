@@ -1288,7 +1288,7 @@ fn a_runaway_where_is_stopped_and_killed_without_harm_to_appdeck() {
     tmux.send(&[":"]);
     tmux.send(&["-l", &deep]);
     tmux.send(&["Enter"]);
-    tmux.wait_for("the refusal", |s| s.contains("not a valid jq expression"));
+    tmux.wait_for("the refusal", |s| s.contains("not a valid jq"));
     tmux.send(&["!"]);
     tmux.wait_for("why, whole", |s| s.contains("nests") && s.contains("256"));
     tmux.escape();

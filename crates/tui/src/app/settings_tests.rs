@@ -120,8 +120,10 @@ fn a_key_bound_twice_in_a_pane_names_both_actions_and_the_pane() {
 
 #[test]
 fn moving_a_key_away_first_makes_room_for_it() {
-    // `n` is the next match in the detail; once that moves to `m`, `n` may move down.
-    let settings = settings("[keys]\ndown = [\"n\"]\nnext_match = [\"m\"]\n").unwrap();
+    // `n` is the next match in the detail and the next marked row in the list; once those move
+    // to `m` and `]`, `n` may move down.
+    let settings =
+        settings("[keys]\ndown = [\"n\"]\nnext_match = [\"m\"]\nnext_marked = [\"]\"]\n").unwrap();
     assert_eq!(keys_of(&settings, "detail", "down"), [Key::Char('n')]);
     assert_eq!(keys_of(&settings, "detail", "next_match"), [Key::Char('m')]);
 }
