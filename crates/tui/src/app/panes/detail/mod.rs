@@ -254,15 +254,21 @@ impl Detail {
             })
             .collect();
         if !twice.is_empty() {
-            let at = self
-                .fields
-                .iter()
-                .take_while(|f| f.kind == FieldKind::Problem)
-                .count();
-            self.fields.splice(at..at, twice);
-            self.fields_width = fields_width(&self.fields);
+            self.insert_after_problems(twice);
         }
         self
+    }
+
+    /// Puts `lines` at the top of the fields, below the item's problems; returns where.
+    fn insert_after_problems(&mut self, lines: Vec<FieldLine>) -> usize {
+        let at = self
+            .fields
+            .iter()
+            .take_while(|f| f.kind == FieldKind::Problem)
+            .count();
+        self.fields.splice(at..at, lines);
+        self.fields_width = fields_width(&self.fields);
+        at
     }
 
     /// What the detail asks for as it opens: the reports sent about its resource (one with an
@@ -322,13 +328,7 @@ impl Detail {
             };
             lines.push(line);
         }
-        let at = self
-            .fields
-            .iter()
-            .take_while(|f| f.kind == FieldKind::Problem)
-            .count();
-        self.fields.splice(at..at, lines);
-        self.fields_width = fields_width(&self.fields);
+        let at = self.insert_after_problems(lines);
         self.focus = DetailPart::Fields;
         self.cursors[DetailPart::Fields.index()].selected = at + usize::from(!changes.is_empty());
         self

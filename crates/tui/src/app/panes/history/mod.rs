@@ -146,7 +146,13 @@ pub struct HistoryView {
 impl HistoryView {
     /// A history view, loading the sends.
     pub fn open(ids: &mut RequestIds) -> (Self, Vec<Command>) {
-        let mut view = HistoryView {
+        let mut view = HistoryView::empty();
+        let load = view.load(ids);
+        (view, load)
+    }
+
+    fn empty() -> Self {
+        HistoryView {
             entries: None,
             drafts: Vec::new(),
             rows: Vec::new(),
@@ -156,24 +162,15 @@ impl HistoryView {
             list: FilteredList::default(),
             shown: None,
             alone: false,
-        };
-        let load = view.load(ids);
-        (view, load)
+        }
     }
 
     /// A view of `entry` alone, shown in full (from a resource's detail): nothing is loaded,
     /// and `Esc` goes back to where it was opened.
     pub fn showing(entry: HistoryEntry) -> Self {
         let mut view = HistoryView {
-            entries: None,
-            drafts: Vec::new(),
-            rows: Vec::new(),
-            problem: None,
-            loading: None,
-            listing_drafts: None,
-            list: FilteredList::default(),
-            shown: None,
             alone: true,
+            ..HistoryView::empty()
         };
         view.set_entries(Ok(vec![entry]), 1);
         view.show_selected();
