@@ -29,7 +29,7 @@ static OWN: [Binding; 15] = [
         "toggle_node",
         &[Code(KeyCode::Enter)],
         "Enter",
-        "expand / collapse a node; on a value, show it in full",
+        "expand / collapse a node; on a value, show it in full; on a report sent, show it",
         || Action::Open,
         "",
     ),
