@@ -11,7 +11,7 @@ use common::{measure, ms};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use appdeck_tui::app::panes::browser::bodies::{Bodies, BodyId};
+use appdeck_listing::{Bodies, BodyId};
 use serde_json::Value;
 
 const PAGE: usize = 500;

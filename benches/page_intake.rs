@@ -8,8 +8,8 @@ mod common;
 use common::measure;
 
 use appdeck_core::api::{RawPage, ReadPage};
-use appdeck_tui::app::panes::browser::bodies::Bodies;
-use appdeck_tui::app::panes::browser::rows::Rows;
+use appdeck_listing::Bodies;
+use appdeck_listing::Rows;
 use serde_json::{Value, json};
 
 const PAGE: usize = 500;

@@ -11,8 +11,8 @@ mod rows;
 
 use std::time::Instant;
 
+use appdeck_listing::{SortKeys, merge_sorted, sort_by_keys};
 use appdeck_tui::app::harness::{press, type_text};
-use appdeck_tui::app::panes::browser::ordering::{self, SortKeys};
 use appdeck_tui::app::{Action, App, Command, Delivery, Move, Notice};
 use crossterm::event::KeyCode;
 use serde_json::{Value, json};
@@ -113,12 +113,12 @@ fn main() {
     let rows = app.browser.rows();
     let spec = app.browser.sorting.spec.expect("sorted");
     let keys = SortKeys::of_first(rows, 999_500, spec.column);
-    let order = ordering::sort(&keys, spec.descending, |_, _| true).expect("sorted");
+    let order = sort_by_keys(&keys, spec.descending, |_, _| true).expect("sorted");
     let mut times = Vec::new();
     for _ in 0..5 {
         let mut merged = order.clone();
         let t = Instant::now();
-        ordering::merge(&mut merged, (999_500..1_000_000).collect(), rows, spec);
+        merge_sorted(&mut merged, (999_500..1_000_000).collect(), rows, spec);
         times.push(t.elapsed());
         assert_eq!(merged.len(), 1_000_000);
     }

@@ -27,7 +27,7 @@ fn dependencies(manifest: &Path) -> Vec<String> {
 
 #[test]
 fn a_crate_never_names_one_above_it_or_a_terminal_crate_below_the_ui() {
-    let rules: [(&str, &[&str]); 3] = [
+    let rules: [(&str, &[&str]); 4] = [
         (
             "crates/core",
             &[
@@ -46,6 +46,18 @@ fn a_crate_never_names_one_above_it_or_a_terminal_crate_below_the_ui() {
         (
             "crates/sandbox",
             &["appdeck-tui", "appdeck-store", "ratatui", "crossterm"],
+        ),
+        // The list's engine: rows and queries, no terminal, no store, no app.
+        (
+            "crates/listing",
+            &[
+                "appdeck-tui",
+                "appdeck-store",
+                "appdeck-sandbox",
+                "ratatui",
+                "crossterm",
+                "rusqlite",
+            ],
         ),
     ];
     for (krate, refused) in rules {

@@ -399,6 +399,16 @@ pub enum Command {
     SaveColumns { type_key: String, spec: String },
 }
 
+/// The list engine's jobs run and stop as any pane's.
+impl From<appdeck_listing::JobCommand> for Command {
+    fn from(command: appdeck_listing::JobCommand) -> Self {
+        match command {
+            appdeck_listing::JobCommand::Run { id, job } => Command::Run { id, job },
+            appdeck_listing::JobCommand::Cancel(id) => Command::Cancel(id),
+        }
+    }
+}
+
 impl Command {
     /// The job this command runs, when it is a `J` (for tests and benches that look into it).
     pub fn job<J: Job>(&self) -> Option<&J> {

@@ -9,13 +9,13 @@
 
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
-use crate::app::panes::browser::bodies::{Bodies, BodyId};
-use crate::app::panes::browser::row::Row;
 use crate::out::columns;
 use crate::out::delimited::{Delimiter, Records};
 use crate::out::items::RawItems;
 use crate::sanitize;
 use crate::text::count;
+use appdeck_listing::Row;
+use appdeck_listing::{Bodies, BodyId};
 use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

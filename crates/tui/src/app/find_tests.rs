@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::harness::{answer, jobs, key, page_request, press, settle, type_text};
-use super::panes::browser::job_rows::JobRows;
-use super::panes::browser::narrowing::TestRows;
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
+use appdeck_listing::JobRows;
+use appdeck_listing::TestRows;
 
 /// Rows `start..start+count`: every third owned by alice (in properties only), stars = index.
 fn page(start: usize, count: usize, next: Option<&str>) -> ListResponse {

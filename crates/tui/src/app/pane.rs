@@ -29,13 +29,13 @@ use super::action::{Action, Command, Delivery, Notice, RequestId, RequestIds, Un
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
 // The screens, for the enum below only.
-use super::panes::browser::summary::LoadedSummary;
 use super::panes::{
     browser::Browser, connect::ConnectComposer, detail::Detail, history::HistoryView,
     overview::Overview, report::ReportComposer, type_detail::TypeDetail, types::TypesView,
 };
 use crate::api::ApiError;
 use crate::sanitize;
+use appdeck_listing::LoadedSummary;
 
 /// A screen above the resource list (which is always at the bottom of the stack, see
 /// `App::browser`). One variant per pane.

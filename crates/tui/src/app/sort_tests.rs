@@ -7,11 +7,11 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::harness::{key, press, type_settled, type_text};
-use super::panes::browser::columns::Column;
-use super::panes::browser::ordering::SortSpec;
 use super::panes::browser::sort::{IN_PLACE_ROWS, SortJob};
 use super::*;
 use crate::api::{Exchange, ListResponse, Reply};
+use appdeck_listing::Column;
+use appdeck_listing::SortSpec;
 
 /// A page of resources named `names` (`None`: no name), ids `r{first}`… in order.
 fn page_of(first: usize, names: &[Option<&str>], next: Option<&str>) -> ListResponse {

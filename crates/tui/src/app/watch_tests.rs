@@ -397,8 +397,8 @@ fn a_failed_comparison_takes_the_gone_rows_and_their_marks_away() {
 #[test]
 fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
     use super::job::Progress;
-    use super::panes::browser::bodies::Bodies;
     use super::panes::browser::watch::{CompareLook, LookDiff, Side, compare};
+    use appdeck_listing::Bodies;
     let side = |rows: &[(&str, &str)], whole: bool| {
         let bodies = Bodies::default();
         Side {

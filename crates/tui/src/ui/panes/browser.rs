@@ -14,13 +14,13 @@ use crate::api::ApiError;
 use crate::app::Loadable;
 use crate::app::layout;
 use crate::app::layout::TableAreas;
-use crate::app::panes::browser::columns::Column;
-use crate::app::panes::browser::row::RowView as ListRow;
 use crate::app::panes::browser::watch::Mark;
 use crate::app::panes::browser::{Browser, Listing, More};
 use crate::sanitize;
 use crate::text::{count, fit};
 use crate::ui::theme::{SELECTED_MARKER, Theme};
+use appdeck_listing::Column;
+use appdeck_listing::RowView as ListRow;
 use unicode_width::UnicodeWidthStr;
 
 /// `clock`: the wall-clock time now and the app's monotonic time it stands for (the watch's

@@ -9,11 +9,11 @@ use chrono::{DateTime, Utc};
 use unicode_width::UnicodeWidthStr;
 
 use crate::app::Loadable;
-use crate::app::panes::browser::ordering::SortSpec;
 use crate::app::panes::browser::watch::Watch;
 use crate::app::panes::browser::{Browser, More};
 use crate::sanitize;
 use crate::text::{count, fit};
+use appdeck_listing::SortSpec;
 
 /// A `:where` longer than this is cut in the title even with room to spare (the notice said
 /// it whole).

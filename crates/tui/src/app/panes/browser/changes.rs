@@ -7,10 +7,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::Browser;
-use super::row::Row;
 use super::watch::Mark;
 use crate::app::Toward;
 use crate::app::panes::detail::Detail;
+use appdeck_listing::Row;
 
 /// The most changes listed; past it, the detail says how many more there are.
 pub const MAX_CHANGES: usize = 500;

@@ -3,15 +3,15 @@
 //! rows' JSON). `visible` is the rows that pass all three, in the order of the rows.
 
 use super::Browser;
-use super::bodies::Bodies;
-use super::field_search::Needle;
-use super::job_rows::JobRows;
-use super::narrowing::{Answered, Narrowing, RowSet, Test, Tested};
-use super::rows::Rows;
-use super::shown::Shown;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::jq::Program;
 use crate::sanitize;
+use appdeck_listing::Bodies;
+use appdeck_listing::JobRows;
+use appdeck_listing::Needle;
+use appdeck_listing::Rows;
+use appdeck_listing::Shown;
+use appdeck_listing::{Answered, Narrowing, RowSet, Test, Tested};
 
 /// A `:where` applied to the list: the expression as typed, and its rows.
 #[derive(Clone, Debug)]

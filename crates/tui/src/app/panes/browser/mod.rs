@@ -4,31 +4,14 @@
 //! status filter) in `find.rs`.
 
 pub mod added;
-pub mod bodies;
 pub mod changes;
-pub mod columns;
-mod compact;
-pub mod field_search;
 pub mod find;
-pub mod job_rows;
 pub mod keys;
-pub mod narrowing;
-pub mod ordering;
 mod picks;
 mod reload;
-pub mod row;
-pub mod row_list;
-mod row_texts;
-pub mod rows;
-pub mod shown;
 pub mod sort;
-mod spill;
-pub mod summary;
-pub mod texts;
-mod title_starts;
 mod update;
 pub mod watch;
-mod where_worker;
 
 pub use update::OpenDetail;
 
@@ -43,10 +26,10 @@ use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
 use crate::app::overlay::TypePicker;
 use crate::app::widgets::{LineInput, ListCursor};
-use bodies::{Bodies, BodyError};
-use row::RowView;
-use rows::Rows;
-use summary::LoadedSummary;
+use appdeck_listing::LoadedSummary;
+use appdeck_listing::RowView;
+use appdeck_listing::Rows;
+use appdeck_listing::{Bodies, BodyError};
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
 /// holding `j` never reaches the last row before the next page is there.
@@ -62,7 +45,7 @@ pub struct Listing {
     /// How many pages arrived, for the status line.
     pub pages: usize,
     /// The widest value of each column, for sizing the table's columns.
-    pub widths: columns::ColumnWidths,
+    pub widths: appdeck_listing::ColumnWidths,
     /// What the rows add up to, shared with the panes that count them.
     pub summary: Arc<LoadedSummary>,
     /// The items' JSON texts, which the rows point into.
@@ -104,7 +87,7 @@ pub struct Browser {
     pub filter: LineInput,
     pub filtering: bool,
     /// The `/` search over every field of the loaded rows, while there is a text.
-    pub search: Option<narrowing::Narrowing>,
+    pub search: Option<appdeck_listing::Narrowing>,
     /// The `/` text the search applied was started with (the input may be ahead of it).
     pub searched: String,
     /// Why the `/` text is not applied (a `/pattern/` that is not a regular expression).
@@ -114,7 +97,7 @@ pub struct Browser {
     /// The queries before the ones running, for `Esc`.
     pub before: find::Before,
     /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
-    pub visible: shown::Shown,
+    pub visible: appdeck_listing::Shown,
     pub cursor: ListCursor,
     /// Every type seen in any page, for the picker and completion.
     pub types_seen: BTreeSet<String>,
@@ -143,7 +126,7 @@ pub struct Browser {
     /// them when there are any.
     pub picked: BTreeSet<Box<str>>,
     /// `:columns`: the columns chosen for this type (see `added.rs`).
-    pub columns: added::ColumnChoice,
+    pub columns: appdeck_listing::ColumnChoice,
     /// The job reading the added columns' values of the rows loaded.
     pub filling: Option<RequestId>,
     /// The type whose kept columns the store was asked for, and the question.
@@ -213,7 +196,9 @@ impl Browser {
     }
 
     pub fn rows(&self) -> &Rows {
-        self.listing.loaded().map_or(&rows::NONE, |l| &l.rows)
+        self.listing
+            .loaded()
+            .map_or(&appdeck_listing::NO_ROWS, |l| &l.rows)
     }
 
     /// The row under the cursor.
@@ -231,7 +216,7 @@ impl Browser {
     }
 
     /// The whole item of one of the listing's rows, read back from its body.
-    pub fn item(&self, row: &row::Row) -> Result<crate::api::PageItem, BodyError> {
+    pub fn item(&self, row: &appdeck_listing::Row) -> Result<crate::api::PageItem, BodyError> {
         row.item(&self.bodies())
     }
 
@@ -681,7 +666,7 @@ mod tests {
     #[test]
     fn a_search_over_many_rows_shows_its_rows_then_names_their_fields() {
         let (mut b, mut ids, id) = started();
-        let count = narrowing::NAME_FIELDS_AFTER + 2;
+        let count = appdeck_listing::NAME_FIELDS_AFTER + 2;
         let rows: Vec<_> = (0..count)
             .map(|i| {
                 let owner = if i % 2 == 0 { "Zed" } else { "Amy" };

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::Browser;
-use super::row::RowView;
+use appdeck_listing::RowView;
 
 impl Browser {
     /// `Space`: marks the row under the cursor, or unmarks it, and moves to the next row (so

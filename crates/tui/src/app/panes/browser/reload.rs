@@ -10,11 +10,11 @@
 use std::time::Instant;
 
 use super::find::Where;
-use super::narrowing::{Narrowing, Tested};
 use super::watch::LookDiff;
 use super::{Browser, More, PREFETCH_ROWS};
 use crate::api::{ApiError, ReadPage};
 use crate::app::action::{Command, RequestId, RequestIds};
+use appdeck_listing::{Narrowing, Tested};
 
 /// A listing being fetched again behind the one on screen.
 #[derive(Clone, Debug)]

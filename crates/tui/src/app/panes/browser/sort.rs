@@ -5,10 +5,10 @@
 //! on its row whatever moves around it.
 
 use super::Browser;
-use super::ordering::{self, SortKeys, SortSpec};
-use super::shown::Shown;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
+use appdeck_listing::Shown;
+use appdeck_listing::{SortKeys, SortSpec};
 
 /// Lists up to this many rows are sorted at once, on the keypress (a few milliseconds); larger
 /// ones by a [`SortJob`].
@@ -62,7 +62,7 @@ impl Job for SortJob {
     type Output = Option<Vec<usize>>;
 
     fn run(&self, progress: &Progress) -> Option<Vec<usize>> {
-        ordering::sort(&self.keys, self.descending, |done, total| {
+        appdeck_listing::sort_by_keys(&self.keys, self.descending, |done, total| {
             progress.set(done as u64, total as u64);
             !progress.cancelled()
         })
@@ -134,7 +134,7 @@ impl Browser {
     /// The rows loaded after those `order` holds go into it, where `spec` puts them.
     fn merge_later_rows(&self, order: &mut Vec<usize>, spec: SortSpec) {
         let rows = self.rows();
-        ordering::merge(order, (order.len()..rows.len()).collect(), rows, spec);
+        appdeck_listing::merge_sorted(order, (order.len()..rows.len()).collect(), rows, spec);
     }
 
     /// Sorts every loaded row again under the current spec (it changed, or the rows were
@@ -143,7 +143,7 @@ impl Browser {
         let spec = self.sorting.spec?;
         let keys = SortKeys::of(self.rows(), spec.column);
         if keys.len() <= IN_PLACE_ROWS {
-            self.sorting.order = ordering::sort(&keys, spec.descending, |_, _| true);
+            self.sorting.order = appdeck_listing::sort_by_keys(&keys, spec.descending, |_, _| true);
             self.arrange_visible(height);
             return None;
         }
@@ -270,10 +270,10 @@ impl Browser {
         };
         let here = self.selected_index();
         let rows = self.rows();
-        ordering::merge(&mut order, (first_row..rows.len()).collect(), rows, spec);
+        appdeck_listing::merge_sorted(&mut order, (first_row..rows.len()).collect(), rows, spec);
         let new = self.visible.split_off(first_visible);
         let mut visible: Vec<usize> = self.visible.iter().collect();
-        ordering::merge(&mut visible, new, self.rows(), spec);
+        appdeck_listing::merge_sorted(&mut visible, new, self.rows(), spec);
         self.visible = visible.into();
         self.sorting.order = Some(order);
         self.keep_cursor_on(here, height);

@@ -3,11 +3,7 @@
 use crate::app::action::Move;
 use std::sync::Arc;
 
-use super::bodies::{Bodies, BodyError};
 use super::keys::BROWSER_KEYS;
-use super::narrowing::Tested;
-use super::ordering::{SORTABLE, SortSpec};
-use super::row::{Row, RowView};
 use super::watch::{LookDiff, Mark};
 use super::{Browser, More};
 use crate::api::{self, ApiError};
@@ -23,6 +19,10 @@ use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::text::counted;
+use appdeck_listing::Tested;
+use appdeck_listing::{Bodies, BodyError};
+use appdeck_listing::{Row, RowView};
+use appdeck_listing::{SORTABLE, SortSpec};
 use std::time::Instant;
 
 /// Rows whose JSON is larger than this open on a background task: laying out megabytes of
@@ -312,7 +312,7 @@ impl Pane for Browser {
                 self.on_kept_columns(spec, cx.ids, height).into()
             }
             Delivery::Job(filled) if self.fills(id) => {
-                let Some(filled) = filled.take::<Result<super::added::Filled, String>>() else {
+                let Some(filled) = filled.take::<Result<appdeck_listing::Filled, String>>() else {
                     return Outcome::done();
                 };
                 let height = self.table_height(cx.body);

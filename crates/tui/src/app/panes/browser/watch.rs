@@ -9,11 +9,11 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use super::Browser;
-use super::bodies::{Bodies, BodyError, BodyId};
-use super::row::RowView;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::{Job, Progress, Work};
 use crate::app::loadable::Loadable;
+use appdeck_listing::RowView;
+use appdeck_listing::{Bodies, BodyError, BodyId};
 
 /// A failed look doubles the time to the next one, up to this (or the interval, if longer).
 pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
@@ -386,7 +386,7 @@ impl Browser {
         let before = self
             .listing
             .loaded()
-            .map_or(&super::rows::NONE, |l| &l.rows);
+            .map_or(&appdeck_listing::NO_ROWS, |l| &l.rows);
         let Some(watch) = self.watch.as_mut() else {
             return;
         };

@@ -8,11 +8,11 @@ use std::ops::ControlFlow;
 use super::Start;
 use crate::api::PageItem;
 use crate::app::RequestId;
-use crate::app::panes::browser::bodies::{Bodies, BodyId};
-use crate::app::panes::browser::row::Row;
 use crate::infer::Inference;
 use crate::text::counted;
 use crate::validate::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
+use appdeck_listing::Row;
+use appdeck_listing::{Bodies, BodyId};
 
 /// What the background inference needs: the list's rows as they were when the composer opened,
 /// as where their JSON is kept (read and parsed there, not on the UI thread).
@@ -70,7 +70,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::app::panes::browser::texts::Texts;
+    use appdeck_listing::Texts;
 
     /// The rows give the same definitions as their raw JSON does (what `appdeck infer` reads).
     #[test]

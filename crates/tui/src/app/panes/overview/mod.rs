@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::app::panes::browser::summary::LoadedSummary;
+use appdeck_listing::LoadedSummary;
 
 /// The chart that has the cursor; the histogram has none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,7 +122,7 @@ impl Overview {
         let hours = &self.summary.updated_by_hour;
         let (first, _) = hours.first_key_value()?;
         let (last, _) = hours.last_key_value()?;
-        let hour = super::browser::summary::HOUR;
+        let hour = appdeck_listing::HOUR;
         let span_hours = (last - first) / hour + 1;
         // No more columns than hours: the sums below stay far from overflow.
         let columns = i64::try_from(columns.max(1)).map_or(span_hours, |c| c.min(span_hours));

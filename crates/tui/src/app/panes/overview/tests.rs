@@ -11,8 +11,8 @@ use super::{Overview, OverviewPart};
 use crate::api::{Exchange, ListResponse, Reply};
 use crate::app::harness::{key, press, type_text};
 use crate::app::pane::Screen;
-use crate::app::panes::browser::summary::LoadedSummary;
 use crate::app::{Action, App, Command, RequestId, Session};
+use appdeck_listing::LoadedSummary;
 
 const STATUSES: [&str; 3] = ["active", "failed", "active"];
 

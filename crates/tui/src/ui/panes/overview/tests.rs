@@ -8,10 +8,10 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
-use crate::app::panes::browser::summary::LoadedSummary;
 use crate::app::panes::overview::Overview;
 use crate::text::count;
 use crate::ui::theme::Theme;
+use appdeck_listing::LoadedSummary;
 
 /// The types and statuses of 200,000 generated rows (the audit of issue 22), and the demo's
 /// `failed 7`, `pending 6`.

@@ -18,8 +18,9 @@ use super::field_search::{self, Found, Needle, Note};
 use super::job_rows::JobRows;
 use super::rows::Rows;
 use super::shown::Shown;
-use crate::app::action::{Command, RequestId, RequestIds};
-use crate::app::job::{Job, Progress, Work};
+use crate::JobCommand;
+use crate::job::{Job, Progress, Work};
+use crate::job::{RequestId, RequestIds};
 use crate::jq::Program;
 
 /// Rows between two looks at whether the job was cancelled and two progress reports.
@@ -33,7 +34,7 @@ const ROWS_PER_THREAD: usize = 10_000;
 /// a second job then names the field that let each through: nearly every row found by a field
 /// the table does not show is walked to name it, five times the work of finding it (`/al` over
 /// 100,000 rows: 14 ms to answer, 70 ms to name).
-pub(super) const NAME_FIELDS_AFTER: usize = 20_000;
+pub const NAME_FIELDS_AFTER: usize = 20_000;
 
 /// What a row's JSON is tested with.
 #[derive(Clone, Debug)]
@@ -159,7 +160,7 @@ pub(super) struct Part<'a> {
 
 impl Part<'_> {
     /// Another [`CHECK_EVERY`] rows were tested: passed on as progress.
-    pub fn tested_more(&self) {
+    pub(crate) fn tested_more(&self) {
         let all = self.done.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
         self.progress.set(all as u64, self.total as u64);
     }
@@ -423,7 +424,7 @@ impl Narrowing {
         before: Option<Narrowing>,
         rows: Option<(&Bodies, &Rows)>,
         ids: &mut RequestIds,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<impl From<JobCommand>>,
     ) -> Narrowing {
         let narrowed_from = before
             .as_ref()
@@ -431,7 +432,7 @@ impl Narrowing {
             .map(|b| b.results.passes.clone());
         let meanwhile = match before {
             Some(before) => {
-                commands.extend(before.cancel());
+                commands.extend(before.cancel::<JobCommand>().into_iter().map(Into::into));
                 Some(before.meanwhile.unwrap_or(Some(before.results)))
             }
             None => Some(None),
@@ -453,32 +454,36 @@ impl Narrowing {
             let named = !matches!(&narrowing.test, Test::Search(n) if !n.inverse())
                 || count <= NAME_FIELDS_AFTER;
             let pass = Pass::First { named };
-            commands.extend(narrowing.run(bodies, picked, pass, ids));
+            commands.extend(narrowing.run(bodies, picked, pass, ids).map(Into::into));
         }
         narrowing
     }
 
     /// Whether every loaded row has been tested (the fields that let rows through may still be
     /// being named).
-    pub(super) fn complete(&self) -> bool {
+    pub fn complete(&self) -> bool {
         self.jobs.iter().all(|(_, pass)| *pass == Pass::Naming) && self.meanwhile.is_none()
     }
 
     /// Tests the rows `picked` of a page that arrived.
-    pub fn test_rows(
+    pub fn test_rows<C: From<JobCommand>>(
         &mut self,
         bodies: &Bodies,
         picked: JobRows,
         ids: &mut RequestIds,
-    ) -> Option<Command> {
-        self.run(bodies, picked, Pass::NewRows, ids)
+    ) -> Option<C> {
+        self.run(bodies, picked, Pass::NewRows, ids).map(C::from)
     }
 
     /// After a first pass that did not name fields: a job naming the fields of the rows it let
     /// through.
-    pub fn name_fields(&mut self, bodies: &Bodies, ids: &mut RequestIds) -> Option<Command> {
+    pub fn name_fields<C: From<JobCommand>>(
+        &mut self,
+        bodies: &Bodies,
+        ids: &mut RequestIds,
+    ) -> Option<C> {
         let unnamed = std::mem::take(&mut self.unnamed);
-        self.run(bodies, unnamed, Pass::Naming, ids)
+        self.run(bodies, unnamed, Pass::Naming, ids).map(C::from)
     }
 
     fn run(
@@ -487,7 +492,7 @@ impl Narrowing {
         rows: JobRows,
         pass: Pass,
         ids: &mut RequestIds,
-    ) -> Option<Command> {
+    ) -> Option<JobCommand> {
         if rows.is_empty() {
             if matches!(pass, Pass::First { .. }) {
                 self.meanwhile = None;
@@ -502,12 +507,12 @@ impl Narrowing {
             test: self.test.clone(),
             names_fields: pass.names_fields(),
         });
-        Some(Command::Run { id, job })
+        Some(JobCommand::Run { id, job })
     }
 
     /// The listing started over: what was found is for rows that are gone. Its jobs are
     /// cancelled; the query stays, to be tested on the new rows as they come.
-    pub fn rows_replaced(&mut self) -> Vec<Command> {
+    pub fn rows_replaced<C: From<JobCommand>>(&mut self) -> Vec<C> {
         let cancels = self.cancel();
         self.results = Results::default();
         self.meanwhile = None;
@@ -522,10 +527,10 @@ impl Narrowing {
     }
 
     /// The cancels of the jobs in flight.
-    pub fn cancel(&self) -> Vec<Command> {
+    pub fn cancel<C: From<JobCommand>>(&self) -> Vec<C> {
         self.jobs
             .iter()
-            .map(|(id, _)| Command::Cancel(*id))
+            .map(|(id, _)| JobCommand::Cancel(*id).into())
             .collect()
     }
 

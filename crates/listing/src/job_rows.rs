@@ -121,7 +121,7 @@ impl JobRows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::panes::browser::row_list::CHUNK_ROWS;
+    use crate::row_list::CHUNK_ROWS;
 
     /// What a scan of `range` of `job` sees: (position, index, the body's text), up to `stop`.
     fn scanned(

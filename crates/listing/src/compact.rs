@@ -16,13 +16,13 @@ use chrono::{DateTime, Datelike, NaiveDate, Timelike};
 
 /// How many kinds of compact text there are: a time with 0 to 9 digits of fraction, a number
 /// of 1 to 9 payload bytes, a UUID.
-pub const KINDS: usize = 20;
+pub(crate) const KINDS: usize = 20;
 const TIME: usize = 0;
 const NUMBER: usize = 10;
 const UUID: usize = 19;
 
 /// The longest prefix a number keeps in the listing's table (longer: the id stays text).
-pub const MAX_PREFIX: usize = 16;
+pub(crate) const MAX_PREFIX: usize = 16;
 /// Digits of a number: under 10^18, it fits the 63 bits of 9 payload bytes.
 const MAX_DIGITS: usize = 18;
 /// Payload bytes of the seconds since 1970: 35 bits, up to the year 3058.
@@ -32,7 +32,7 @@ const UUID_BYTES: usize = 19;
 
 /// A text in its compact form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compact {
+pub(crate) enum Compact {
     /// `YYYY-MM-DDTHH:MM:SS` in UTC, `digits` digits of fraction after a `.` (none: no `.`),
     /// then `Z`.
     Time {
@@ -48,7 +48,7 @@ pub enum Compact {
 
 impl Compact {
     /// `text` as a time, if it has the shape of one that prints back the same.
-    pub fn time(text: &str) -> Option<Compact> {
+    pub(crate) fn time(text: &str) -> Option<Compact> {
         let b = text.as_bytes();
         let layout = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
         if b.len() < 20 || layout.iter().any(|&(at, c)| b[at] != c) || b.last() != Some(&b'Z') {
@@ -86,7 +86,7 @@ impl Compact {
 
     /// `text` as a prefix and a number: the prefix, for the caller to find in its table (then
     /// [`Compact::Number`]), and the number.
-    pub fn split_number(text: &str) -> Option<(&str, u64)> {
+    pub(crate) fn split_number(text: &str) -> Option<(&str, u64)> {
         let digits = text.bytes().rev().take_while(u8::is_ascii_digit).count();
         let (prefix, digits) = text.split_at(text.len() - digits);
         let canonical = digits == "0" || !digits.starts_with('0');
@@ -98,7 +98,7 @@ impl Compact {
     }
 
     /// `text` as a UUID, if it is one in lowercase with its dashes.
-    pub fn uuid(text: &str) -> Option<Compact> {
+    pub(crate) fn uuid(text: &str) -> Option<Compact> {
         let b = text.as_bytes();
         if b.len() != 36 {
             return None;
@@ -117,7 +117,7 @@ impl Compact {
     }
 
     /// Its kind, under [`KINDS`].
-    pub fn kind(self) -> usize {
+    pub(crate) fn kind(self) -> usize {
         match self {
             Compact::Time { digits, .. } => TIME + usize::from(digits),
             Compact::Number { value, .. } => NUMBER + bytes_for(u128::from(value)) - 1,
@@ -126,7 +126,7 @@ impl Compact {
     }
 
     /// Appends its payload ([`payload_len`] bytes of 7 bits) to `out`.
-    pub fn write_payload(self, out: &mut String) {
+    pub(crate) fn write_payload(self, out: &mut String) {
         match self {
             Compact::Time {
                 seconds,
@@ -145,7 +145,7 @@ impl Compact {
     }
 
     /// The compact text of `kind` whose payload starts `payload`; `None` when it is too short.
-    pub fn read(kind: usize, payload: &[u8]) -> Option<Compact> {
+    pub(crate) fn read(kind: usize, payload: &[u8]) -> Option<Compact> {
         let payload = payload.get(..payload_len(kind))?;
         Some(match kind {
             TIME..NUMBER => Compact::Time {
@@ -162,7 +162,7 @@ impl Compact {
     }
 
     /// The text it stands for; `prefixes` the listing's (a number's prefix missing there: none).
-    pub fn text(self, prefixes: &[Box<str>]) -> Option<Made> {
+    pub(crate) fn text(self, prefixes: &[Box<str>]) -> Option<Made> {
         let mut out = Made::default();
         match self {
             Compact::Time {
@@ -207,7 +207,7 @@ impl Compact {
 }
 
 /// The payload bytes of a compact text of `kind`.
-pub fn payload_len(kind: usize) -> usize {
+pub(crate) fn payload_len(kind: usize) -> usize {
     match kind {
         TIME..NUMBER => SECOND_BYTES + fraction_bytes(kind - TIME),
         NUMBER..UUID => 1 + (kind - NUMBER + 1),

@@ -103,7 +103,7 @@ impl SortSpec {
 }
 
 /// What `:sort` calls a column.
-pub fn column_name(column: Column) -> &'static str {
+pub(crate) fn column_name(column: Column) -> &'static str {
     match column {
         Column::Marker => "",
         Column::Type => "type",
@@ -123,7 +123,7 @@ fn column_names() -> String {
 }
 
 /// A column by its `:sort` name, its title, or a short form (`updated`, `external-id`).
-pub fn column_named(name: &str) -> Option<Column> {
+pub(crate) fn column_named(name: &str) -> Option<Column> {
     let name = name.to_ascii_lowercase().replace(['-', ' '], "_");
     SORTABLE.iter().copied().find(|&c| {
         name == column_name(c)
@@ -134,13 +134,13 @@ pub fn column_named(name: &str) -> Option<Column> {
 
 /// The value a row is sorted by in `column`: the text the service sent (the full `updated_at`,
 /// which sorts by time when it is ISO 8601); `None` when missing or empty, sorted last.
-pub fn key(row: RowView<'_>, column: Column) -> Option<Cell<'_>> {
+pub(crate) fn key(row: RowView<'_>, column: Column) -> Option<Cell<'_>> {
     column.value(row).filter(|s| !s.is_empty())
 }
 
 /// Two texts in sort order ([`crate::order`]: numbers by value, case-insensitively, digit runs
 /// by value), as [`sort`] orders their keys.
-pub fn compare_text(a: &str, b: &str) -> Ordering {
+pub(crate) fn compare_text(a: &str, b: &str) -> Ordering {
     crate::order::compare(a, b)
 }
 
@@ -158,7 +158,7 @@ fn compare_keys(a: Option<&str>, b: Option<&str>, descending: bool) -> Ordering 
 }
 
 /// Two rows (by their index in the listing) under `spec`; equal keys keep the server's order.
-pub fn compare_rows(rows: &Rows, a: usize, b: usize, spec: SortSpec) -> Ordering {
+pub(crate) fn compare_rows(rows: &Rows, a: usize, b: usize, spec: SortSpec) -> Ordering {
     compare_keys(
         key(rows.at(a), spec.column).as_deref(),
         key(rows.at(b), spec.column).as_deref(),
@@ -222,12 +222,12 @@ impl SortKeys {
 }
 
 /// How often (in rows) a sort says how far it got and looks whether it was cancelled.
-pub const STEP: usize = 1 << 16;
+pub(crate) const STEP: usize = 1 << 16;
 
 /// Sorts the rows whose keys are `keys` under `spec`: their indices in order, ties and missing
 /// values in the server's order. `tick(done, total)` is told of the progress and answers
 /// whether to go on; `None` when it said stop.
-pub fn sort(
+pub fn sort_by_keys(
     keys: &SortKeys,
     descending: bool,
     mut tick: impl FnMut(usize, usize) -> bool,
@@ -329,7 +329,7 @@ pub fn sort(
 
 /// Merges `new` (indices of rows not in `order`) into `order`, which is sorted under `spec`:
 /// the new ones are sorted, then each goes where it belongs, so that `order` stays sorted.
-pub fn merge(order: &mut Vec<usize>, mut new: Vec<usize>, rows: &Rows, spec: SortSpec) {
+pub fn merge_sorted(order: &mut Vec<usize>, mut new: Vec<usize>, rows: &Rows, spec: SortSpec) {
     if new.is_empty() {
         return;
     }
@@ -364,7 +364,7 @@ mod tests {
     }
 
     fn sorted(rows: &Rows, spec: SortSpec) -> Vec<usize> {
-        sort(&SortKeys::of(rows, spec.column), spec.descending, |_, _| {
+        sort_by_keys(&SortKeys::of(rows, spec.column), spec.descending, |_, _| {
             true
         })
         .unwrap()
@@ -425,7 +425,7 @@ mod tests {
             assert_eq!(sorted(&rows, spec), expected, "{spec:?}");
             let mut merged = Vec::new();
             for page in (0..rows.len()).collect::<Vec<_>>().chunks(37) {
-                merge(&mut merged, page.to_vec(), &rows, spec);
+                merge_sorted(&mut merged, page.to_vec(), &rows, spec);
             }
             assert_eq!(merged, expected, "{spec:?} merged page by page");
         }
@@ -435,7 +435,7 @@ mod tests {
     fn a_sort_told_to_stop_stops() {
         let rows = rows(&[Some("a"), Some("b")]);
         assert_eq!(
-            sort(&SortKeys::of(&rows, Column::Name), false, |_, _| false),
+            sort_by_keys(&SortKeys::of(&rows, Column::Name), false, |_, _| false),
             None
         );
     }

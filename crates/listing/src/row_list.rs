@@ -9,11 +9,11 @@ use std::sync::Arc;
 use super::row::Row;
 
 /// The rows in a full chunk: 64 KB of them.
-pub const CHUNK_ROWS: usize = 4096;
+pub(crate) const CHUNK_ROWS: usize = 4096;
 
 /// The rows, in order; rows added go to the chunk being filled.
 #[derive(Clone, Debug, Default)]
-pub struct RowList {
+pub(crate) struct RowList {
     /// The full chunks, [`CHUNK_ROWS`] rows each, shared with the jobs that read them.
     full: Vec<Arc<[Row]>>,
     /// The rows after them (fewer than [`CHUNK_ROWS`]).
@@ -21,22 +21,22 @@ pub struct RowList {
 }
 
 impl RowList {
-    pub const fn new() -> RowList {
+    pub(crate) const fn new() -> RowList {
         RowList {
             full: Vec::new(),
             filling: Vec::new(),
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.full.len() * CHUNK_ROWS + self.filling.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    pub fn get(&self, index: usize) -> Option<&Row> {
+    pub(crate) fn get(&self, index: usize) -> Option<&Row> {
         let (chunk, at) = (index / CHUNK_ROWS, index % CHUNK_ROWS);
         match self.full.get(chunk) {
             Some(full) => full.get(at),
@@ -45,7 +45,7 @@ impl RowList {
         }
     }
 
-    pub fn push(&mut self, row: Row) {
+    pub(crate) fn push(&mut self, row: Row) {
         self.filling.push(row);
         if self.filling.len() == CHUNK_ROWS {
             self.full.push(Arc::from(self.filling.as_slice()));
@@ -54,12 +54,12 @@ impl RowList {
     }
 
     /// Every row, in order, a chunk at a time.
-    pub fn chunks(&self) -> impl Iterator<Item = &[Row]> {
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = &[Row]> {
         (self.full.iter().map(|c| &c[..])).chain(std::iter::once(&self.filling[..]))
     }
 
     /// The rows `rows`, chunked again (after rows were put in or taken out between others).
-    pub fn rebuilt(rows: impl IntoIterator<Item = Row>) -> RowList {
+    pub(crate) fn rebuilt(rows: impl IntoIterator<Item = Row>) -> RowList {
         let mut list = RowList::new();
         rows.into_iter().for_each(|row| list.push(row));
         list
@@ -67,7 +67,7 @@ impl RowList {
 
     /// The first `count` rows as they are now, for a job on another thread: the full chunks
     /// shared, the rows of the one being filled copied.
-    pub fn share(&self, count: usize) -> SharedRows {
+    pub(crate) fn share(&self, count: usize) -> SharedRows {
         let len = count.min(self.len());
         let whole = len.div_ceil(CHUNK_ROWS).min(self.full.len());
         let mut chunks: Vec<Arc<[Row]>> = self.full[..whole].to_vec();
@@ -79,7 +79,7 @@ impl RowList {
     }
 
     /// The bytes the rows hold, for `benches/row_memory.rs`.
-    pub fn capacity_bytes(&self) -> usize {
+    pub(crate) fn capacity_bytes(&self) -> usize {
         (self.full.len() * CHUNK_ROWS + self.filling.capacity()) * size_of::<Row>()
     }
 }
@@ -128,8 +128,8 @@ impl SharedRows {
 mod tests {
     use super::*;
     use crate::api::PageItem;
-    use crate::app::panes::browser::bodies::Bodies;
-    use crate::app::panes::browser::texts::Texts;
+    use crate::bodies::Bodies;
+    use crate::texts::Texts;
 
     /// `n` rows whose bodies say their number.
     fn rows(n: usize, bodies: &Bodies) -> Vec<Row> {

@@ -224,7 +224,7 @@ impl InValues<'_> {
 
 /// How a row was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Found {
+pub(crate) enum Found {
     /// By a value the table shows.
     Column,
     /// By another field, written in the [`Note`].
@@ -236,21 +236,21 @@ pub enum Found {
 /// where it draws). Shown beside the row as `path: value`. A search writes a note for nearly
 /// every row it finds, so one is kept and written over from row to row, never allocated each.
 #[derive(Clone, Debug, Default)]
-pub struct Note {
+pub(crate) struct Note {
     pub path: String,
     pub value: String,
 }
 
 /// How `needle` is in the row whose JSON is `json`; `None` when no value holds it. With
 /// [`Found::Field`], `note` says which field.
-pub fn find(json: &str, needle: &Needle, note: &mut Note) -> Option<Found> {
+pub(crate) fn find(json: &str, needle: &Needle, note: &mut Note) -> Option<Found> {
     search(json, needle, Some(note)).map(|found| found.unwrap_or(Found::Field))
 }
 
 /// Whether some value of `json` holds `needle`, as [`find`] says, without working out which
 /// field: most rows are answered from the text alone, where naming the field walks the row. A
 /// search over many rows answers with this first, and names the fields after.
-pub fn holds(json: &str, needle: &Needle) -> bool {
+pub(crate) fn holds(json: &str, needle: &Needle) -> bool {
     search(json, needle, None).is_some()
 }
 

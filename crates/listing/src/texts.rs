@@ -17,7 +17,7 @@ use super::title_starts::{Starts, TitleStarts};
 
 /// The size of a chunk; a row packed larger than this takes a chunk of its own (the next row
 /// starts another).
-pub const CHUNK: usize = 1 << 20;
+pub(crate) const CHUNK: usize = 1 << 20;
 
 /// Where a row's texts start: a chunk (the high 12 bits) and an offset in it (the low 20, as
 /// a chunk is a megabyte: a row starts before its end). Four bytes, not eight: a row is 16.

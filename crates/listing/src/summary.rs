@@ -81,7 +81,7 @@ fn hour_of(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::panes::browser::rows::Rows;
+    use crate::rows::Rows;
     use serde_json::json;
 
     #[test]

@@ -118,10 +118,10 @@ impl Column {
 }
 
 /// What the name column says of an item that is not a resource.
-pub const MALFORMED_NAME: &str = "(malformed item: Enter shows it)";
+pub(crate) const MALFORMED_NAME: &str = "(malformed item: Enter shows it)";
 
 /// Between two columns.
-pub const GAP: usize = 1;
+pub(crate) const GAP: usize = 1;
 
 /// The widest value of each column among the loaded rows, titles included (the table's own
 /// columns, then those `:columns` added).
@@ -274,7 +274,7 @@ impl ColumnWidths {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::panes::browser::rows::Rows;
+    use crate::rows::Rows;
     use serde_json::{Value, json};
 
     fn row(t: &str, name: &str, status: &str, id: &str) -> Value {

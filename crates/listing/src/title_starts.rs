@@ -19,7 +19,7 @@ use std::ops::Bound;
 
 /// How many starts a listing keeps: their index takes one byte of the packed texts up to 127,
 /// two past it (see `row_texts.rs`).
-pub const MAX_STARTS: usize = 2048;
+pub(crate) const MAX_STARTS: usize = 2048;
 /// The starts are looked up by their first bytes, this many.
 const KEY: usize = 4;
 /// The shortest a start is, and how much longer than the start it grew from: a row saves
@@ -30,30 +30,30 @@ const MIN_GAIN: usize = 6;
 const RECENT: usize = 2048;
 /// The longest title kept by its start: read back, it is put together in a [`Joined`] (no
 /// allocation), so it has a size; a longer title is kept whole.
-pub const MAX_JOINED: usize = 128;
+pub(crate) const MAX_JOINED: usize = 128;
 
 /// The starts' texts, one after another, and where each ends: what reading a title needs
 /// (shared with a job as a copy of two allocations).
 #[derive(Clone, Default)]
-pub struct Starts {
+pub(crate) struct Starts {
     text: String,
     ends: Vec<u32>,
 }
 
 impl Starts {
-    pub const fn new() -> Starts {
+    pub(crate) const fn new() -> Starts {
         Starts {
             text: String::new(),
             ends: Vec::new(),
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
 
     /// The start of this index.
-    pub fn get(&self, index: usize) -> Option<&str> {
+    pub(crate) fn get(&self, index: usize) -> Option<&str> {
         let end = *self.ends.get(index)? as usize;
         let start = match index {
             0 => 0,
@@ -64,7 +64,7 @@ impl Starts {
 
     /// These starts, in this order (tests: a listing finds its own).
     #[cfg(test)]
-    pub fn of(starts: &[&str]) -> Starts {
+    pub(crate) fn of(starts: &[&str]) -> Starts {
         let mut all = Starts::new();
         starts.iter().for_each(|start| all.push(start));
         all
@@ -78,7 +78,7 @@ impl Starts {
 
 /// The title starts of a listing, and what finds more of them.
 #[derive(Clone, Default)]
-pub struct TitleStarts {
+pub(crate) struct TitleStarts {
     starts: Starts,
     /// The starts by their first [`KEY`] bytes: their indices.
     by_key: BTreeMap<u32, Vec<u16>>,
@@ -87,7 +87,7 @@ pub struct TitleStarts {
 }
 
 impl TitleStarts {
-    pub const fn new() -> TitleStarts {
+    pub(crate) const fn new() -> TitleStarts {
         TitleStarts {
             starts: Starts::new(),
             by_key: BTreeMap::new(),
@@ -96,12 +96,12 @@ impl TitleStarts {
     }
 
     /// The starts, by their index.
-    pub fn kept(&self) -> &Starts {
+    pub(crate) fn kept(&self) -> &Starts {
         &self.starts
     }
 
     /// `title` as the index of one of the starts and the rest of it; `None`: keep it whole.
-    pub fn split<'a>(&mut self, title: &'a str) -> Option<(usize, &'a str)> {
+    pub(crate) fn split<'a>(&mut self, title: &'a str) -> Option<(usize, &'a str)> {
         if title.len() > MAX_JOINED {
             return None;
         }
@@ -338,8 +338,7 @@ mod tests {
     #[test]
     fn the_sandbox_copies_keep_little_of_their_titles() {
         let demo: serde_json::Value =
-            serde_json::from_str(include_str!("../../../../../../assets/demo/resources.json"))
-                .unwrap();
+            serde_json::from_str(include_str!("../../../assets/demo/resources.json")).unwrap();
         let names: Vec<&str> = (demo.as_array().unwrap().iter())
             .filter_map(|r| r.get("display_name").or(r.get("name"))?.as_str())
             .collect();

@@ -25,11 +25,11 @@ pub enum Text {
     UpdatedAt,
 }
 
-pub const COUNT: usize = 6;
+pub(crate) const COUNT: usize = 6;
 
 /// How many common values a listing keeps: their chars take one byte, as do the lengths of
 /// texts of up to 42 bytes (see [`INLINE`]).
-pub const COMMON: usize = 64;
+pub(crate) const COMMON: usize = 64;
 
 /// The char of a title kept as a start and its rest.
 const JOINED: usize = COMMON + 1 + KINDS;
@@ -39,11 +39,11 @@ const INLINE: usize = JOINED + 1;
 
 /// The longest column text kept whole; a longer one (a name of over a megabyte) is cut at a
 /// character boundary: the table shows a screen's width of it, the detail the whole item.
-pub const MAX_LEN: usize = 0x10_FFFF - 0x800 - INLINE;
+pub(crate) const MAX_LEN: usize = 0x10_FFFF - 0x800 - INLINE;
 
 /// A column as it is packed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Packed<'a> {
+pub(crate) enum Packed<'a> {
     Missing,
     /// The listing's common value of this index (under [`COMMON`]).
     Common(usize),
@@ -60,7 +60,7 @@ pub enum Packed<'a> {
 
 impl<'a> Packed<'a> {
     /// `text` itself, cut to [`MAX_LEN`] at a character boundary.
-    pub fn inline(text: &'a str) -> Self {
+    pub(crate) fn inline(text: &'a str) -> Self {
         Packed::Inline(cut(text))
     }
 
@@ -98,12 +98,12 @@ fn payload(value: usize) -> usize {
 }
 
 /// The bytes `columns` take packed.
-pub fn packed_len(columns: &[Packed<'_>; COUNT]) -> usize {
+pub(crate) fn packed_len(columns: &[Packed<'_>; COUNT]) -> usize {
     columns.iter().map(|&c| c.len()).sum()
 }
 
 /// Appends `columns`, packed, to `out`.
-pub fn pack(columns: &[Packed<'_>; COUNT], out: &mut String) {
+pub(crate) fn pack(columns: &[Packed<'_>; COUNT], out: &mut String) {
     for column in columns {
         out.push(length_char(column.value()));
     }
@@ -123,7 +123,7 @@ pub fn pack(columns: &[Packed<'_>; COUNT], out: &mut String) {
 
 /// The values a listing keeps once for all its rows.
 #[derive(Clone, Copy)]
-pub struct Shared<'a> {
+pub(crate) struct Shared<'a> {
     /// The common types and statuses.
     pub common: &'a [Box<str>],
     /// The prefixes of compact numbers.
@@ -134,7 +134,7 @@ pub struct Shared<'a> {
 
 /// One column of the row packed at the start of `packed` (rows packed after it may follow),
 /// with the listing's `shared` values.
-pub fn get<'a>(packed: &'a str, which: Text, shared: Shared<'a>) -> Option<Cell<'a>> {
+pub(crate) fn get<'a>(packed: &'a str, which: Text, shared: Shared<'a>) -> Option<Cell<'a>> {
     let mut chars = packed.chars();
     let mut values = [0; COUNT];
     for value in &mut values {
@@ -239,7 +239,7 @@ impl std::fmt::Debug for Cell<'_> {
 }
 
 /// Every column, in the order they are packed.
-pub const ALL: [Text; COUNT] = [
+pub(crate) const ALL: [Text; COUNT] = [
     Text::Type,
     Text::Title,
     Text::Status,

@@ -25,7 +25,7 @@ const SCAN_WINDOW: u64 = 256 * 1024;
 /// The length before each text.
 const HEADER: u64 = 8;
 
-pub struct Spill {
+pub(crate) struct Spill {
     /// Where the file is made, the first time texts are written (small listings never touch
     /// the disk).
     dir: PathBuf,
@@ -76,14 +76,14 @@ impl Default for Spill {
 impl Spill {
     /// Texts spilled to an unlinked file in the user's cache directory, which is on disk where
     /// `/tmp` may be memory (tmpfs), once there are enough.
-    pub fn new() -> Spill {
+    pub(crate) fn new() -> Spill {
         let cache = directories::ProjectDirs::from("", "", "appdeck");
         Spill::in_dir(cache.map_or_else(std::env::temp_dir, |d| d.cache_dir().to_path_buf()))
     }
 
     /// Texts spilled to an unlinked file in `dir` (made if missing; else the system's
     /// temporary directory) once there are enough.
-    pub fn in_dir(dir: impl Into<PathBuf>) -> Spill {
+    pub(crate) fn in_dir(dir: impl Into<PathBuf>) -> Spill {
         Spill {
             dir: dir.into(),
             tail: Mutex::default(),
@@ -92,14 +92,14 @@ impl Spill {
 
     /// Texts kept in memory only, as after a failed write.
     #[cfg(test)]
-    pub fn in_memory() -> Spill {
+    pub(crate) fn in_memory() -> Spill {
         let spill = Spill::new();
         spill.tail().in_memory = true;
         spill
     }
 
     /// Appends a text; returns the offset it is read back by.
-    pub fn append(&self, text: &str) -> u64 {
+    pub(crate) fn append(&self, text: &str) -> u64 {
         let mut tail = self.tail();
         let offset = tail.written + tail.pending.len() as u64;
         tail.pending
@@ -112,7 +112,7 @@ impl Spill {
     }
 
     /// The text appended at `offset`.
-    pub fn read(&self, offset: u64) -> Result<String, SpillError> {
+    pub(crate) fn read(&self, offset: u64) -> Result<String, SpillError> {
         let mut window = Window::default();
         let snapshot = self.snapshot();
         let text = snapshot.text(&mut window, offset, std::iter::empty())?;
@@ -122,7 +122,7 @@ impl Spill {
     /// Calls `f` with the text of each of `items` (at the offset `offset_of` says), in their
     /// order, with its position among them, until `f` breaks. Texts that lie close together are
     /// read from the file in one go.
-    pub fn scan<T: Copy>(
+    pub(crate) fn scan<T: Copy>(
         &self,
         items: &[T],
         offset_of: impl Fn(T) -> u64 + Copy,
@@ -290,12 +290,12 @@ mod positioned {
     use std::io;
 
     #[cfg(unix)]
-    pub fn write_all_at(file: &File, bytes: &[u8], offset: u64) -> io::Result<()> {
+    pub(super) fn write_all_at(file: &File, bytes: &[u8], offset: u64) -> io::Result<()> {
         std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
     }
 
     #[cfg(unix)]
-    pub fn read_exact_at(file: &File, bytes: &mut [u8], offset: u64) -> io::Result<()> {
+    pub(super) fn read_exact_at(file: &File, bytes: &mut [u8], offset: u64) -> io::Result<()> {
         std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset)
     }
 
