@@ -36,6 +36,8 @@ pub fn app_with_rows(rows: usize, resource: fn(usize) -> Value) -> App {
             id,
             Box::new(Exchange::local(Ok(Reply::page(page)))),
         ));
+        // As the runtime does after each page (`runtime/event_loop.rs`).
+        appdeck_core::freed_memory::give_back();
         start = end;
     }
     app

@@ -14,6 +14,8 @@ mod columns;
 mod compact;
 mod field_search;
 mod job_rows;
+mod loader;
+mod look;
 mod narrowing;
 mod ordering;
 mod row;
@@ -45,8 +47,12 @@ pub use bodies::{Bodies, BodyError, BodyId};
 pub use columns::{Column, ColumnWidths};
 pub use field_search::Needle;
 pub use job_rows::JobRows;
+pub use loader::{Listing, More};
+pub use look::{CompareLook, LookDiff, Mark, Side, compare};
 pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRows, Tested};
-pub use ordering::{SORTABLE, SortKeys, SortSpec, merge_sorted, sort_by_keys};
+pub use ordering::{
+    IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
+};
 pub use row::{Cell, Row, RowView};
 pub use rows::NONE as NO_ROWS;
 pub use rows::Rows;

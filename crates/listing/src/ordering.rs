@@ -14,6 +14,7 @@ use super::row_list::SharedRows;
 use super::row_texts::Text;
 use super::rows::Rows;
 use super::texts::SharedTexts;
+use crate::job::{Job, Progress};
 
 /// A column to sort by and the direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -346,6 +347,29 @@ pub fn merge_sorted(order: &mut Vec<usize>, mut new: Vec<usize>, rows: &Rows, sp
     }
     merged.extend_from_slice(&order[from..]);
     *order = merged;
+}
+
+/// Lists up to this many rows are sorted at once, on the keypress (a few milliseconds); larger
+/// ones by a [`SortJob`].
+pub const IN_PLACE_ROWS: usize = 20_000;
+
+/// Sorts one column's keys of every loaded row, off the UI thread; answers with their indices
+/// in order, or `None` when cancelled.
+#[derive(Debug)]
+pub struct SortJob {
+    pub keys: SortKeys,
+    pub descending: bool,
+}
+
+impl Job for SortJob {
+    type Output = Option<Vec<usize>>;
+
+    fn run(&self, progress: &Progress) -> Option<Vec<usize>> {
+        sort_by_keys(&self.keys, self.descending, |done, total| {
+            progress.set(done as u64, total as u64);
+            !progress.cancelled()
+        })
+    }
 }
 
 #[cfg(test)]

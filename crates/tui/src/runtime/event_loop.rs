@@ -293,7 +293,14 @@ where
             // test's paused clock) says.
             self.app.now = self.app.now.max(due);
         }
+        let a_page = is_page(&action);
         let commands = self.app.update(action);
+        if a_page {
+            // `update` took the page's rows and dropped the page: what its text and its decoded
+            // items took goes back to the system, not to sit free under the rows that stay
+            // (`update` itself makes no allocator call).
+            crate::freed_memory::give_back();
+        }
         self.dirty = true;
         self.execute(commands);
     }
@@ -457,4 +464,10 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
+}
+
+/// Whether `action` brings a page of a listing (the list's, a look's, a reload's).
+fn is_page(action: &Action) -> bool {
+    matches!(action, Action::Reply { delivery: Delivery::Api(reply), .. }
+        if matches!(reply.result, Ok(crate::api::Reply::Page(_))))
 }

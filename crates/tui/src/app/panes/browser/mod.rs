@@ -13,6 +13,7 @@ pub mod sort;
 mod update;
 pub mod watch;
 
+pub use appdeck_listing::{Listing, More};
 pub use update::OpenDetail;
 
 use std::collections::BTreeSet;
@@ -20,8 +21,7 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::api::paging::keeps_type;
-use crate::api::{ApiError, CursorTrail, ListRequest, ReadPage};
+use crate::api::{ApiError, ListRequest, ReadPage};
 use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
 use crate::app::overlay::TypePicker;
@@ -34,44 +34,6 @@ use appdeck_listing::{Bodies, BodyError};
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
 /// holding `j` never reaches the last row before the next page is there.
 const PREFETCH_ROWS: usize = 40;
-
-/// The rows of one listing (one type filter) and where its paging stands.
-#[derive(Clone, Debug, Default)]
-pub struct Listing {
-    /// The rows and their columns' texts.
-    pub rows: Rows,
-    pub more: More,
-    trail: CursorTrail,
-    /// How many pages arrived, for the status line.
-    pub pages: usize,
-    /// The widest value of each column, for sizing the table's columns.
-    pub widths: appdeck_listing::ColumnWidths,
-    /// What the rows add up to, shared with the panes that count them.
-    pub summary: Arc<LoadedSummary>,
-    /// The items' JSON texts, which the rows point into.
-    pub bodies: Bodies,
-}
-
-/// Whether the listing has more pages, and what became of the last attempt to get one.
-#[derive(Clone, Debug, Default)]
-pub enum More {
-    #[default]
-    End,
-    Available(String),
-    Loading {
-        id: RequestId,
-        cursor: String,
-    },
-    /// The user pressed `Esc` during the load; `r` resumes.
-    Paused(String),
-    Failed {
-        cursor: String,
-        error: ApiError,
-    },
-    /// The server broke the paging itself (a repeated or unreadable cursor): there is nothing to
-    /// resume from, so `r` reloads from the first page.
-    Fault(ApiError),
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct Browser {
@@ -272,13 +234,7 @@ impl Browser {
         if self.listing.is_loading() {
             match result {
                 Ok(_) => {
-                    let mut listing = Listing {
-                        summary: Arc::new(LoadedSummary::new(
-                            self.type_filter.clone(),
-                            &self.types_seen,
-                        )),
-                        ..Listing::default()
-                    };
+                    let mut listing = Listing::new(self.type_filter.clone(), &self.types_seen);
                     listing.rows.added_mut().set_paths(&self.columns.added);
                     self.listing = Loadable::Loaded(listing);
                 }
@@ -307,43 +263,7 @@ impl Browser {
                 return (true, None);
             }
         };
-        let summary = Arc::make_mut(&mut listing.summary);
-        let received = page.len();
-        let start = listing.rows.len();
-        let bodies = &listing.bodies;
-        for (item, json) in page.items_and_texts() {
-            if let Some(t) = item.resource().and_then(|r| r.resource_type.get()) {
-                if !self.types_seen.contains(t) {
-                    self.types_seen.insert(t.clone());
-                }
-                summary.saw_type(t);
-            }
-            if keeps_type(item, type_filter.as_deref()) {
-                listing.rows.push_text(item, &json, bodies);
-            }
-        }
-        let envelope = page.envelope();
-        listing.pages += 1;
-        listing.more = match (envelope.next_cursor(), envelope.next_fault()) {
-            (_, Some(fault)) => More::Fault(fault),
-            (None, None) => More::End,
-            (Some(next), None) => match listing.trail.accept(next, received) {
-                Ok(()) => More::Available(next.to_owned()),
-                // The cursor is good, the pages before it were only empty: `r` goes on from it.
-                Err(error @ ApiError::EmptyPages(_)) => More::Failed {
-                    cursor: next.to_owned(),
-                    error,
-                },
-                Err(fault) => More::Fault(fault),
-            },
-        };
-        // The page is done with: what its text and its decoded items took goes back to the
-        // system, not to sit free under the rows that stay.
-        drop(page);
-        crate::freed_memory::give_back();
-        listing.widths.extend(listing.rows.from(start));
-        summary.add(listing.rows.from(start));
-        summary.more = !matches!(listing.more, More::End | More::Fault(_));
+        let start = listing.take_page(page, type_filter.as_deref(), &mut self.types_seen);
         let end = listing.rows.len();
         let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
         let rows = self.rows();

@@ -6,13 +6,10 @@
 
 use super::Browser;
 use crate::app::action::{Command, RequestId, RequestIds};
-use crate::app::job::{Job, Progress, Work};
+use crate::app::job::Work;
 use appdeck_listing::Shown;
+pub use appdeck_listing::{IN_PLACE_ROWS, SortJob};
 use appdeck_listing::{SortKeys, SortSpec};
-
-/// Lists up to this many rows are sorted at once, on the keypress (a few milliseconds); larger
-/// ones by a [`SortJob`].
-pub const IN_PLACE_ROWS: usize = 20_000;
 
 /// How the list is sorted, and every loaded row's index in that order.
 #[derive(Clone, Debug, Default)]
@@ -47,25 +44,6 @@ impl Sorting {
 
     pub fn job(&self) -> Option<RequestId> {
         self.job
-    }
-}
-
-/// Sorts one column's keys of every loaded row, off the UI thread; answers with their indices
-/// in order, or `None` when cancelled.
-#[derive(Debug)]
-pub struct SortJob {
-    pub keys: SortKeys,
-    pub descending: bool,
-}
-
-impl Job for SortJob {
-    type Output = Option<Vec<usize>>;
-
-    fn run(&self, progress: &Progress) -> Option<Vec<usize>> {
-        appdeck_listing::sort_by_keys(&self.keys, self.descending, |done, total| {
-            progress.set(done as u64, total as u64);
-            !progress.cancelled()
-        })
     }
 }
 

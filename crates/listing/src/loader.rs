@@ -1,0 +1,109 @@
+//! A listing's pages as they arrive: the rows they bring (each row's JSON to the spill, its
+//! texts to the rows), what they add up to, and where the paging stands (the next cursor, a
+//! fault of the server's paging). When to ask for a page is the pane's to decide.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use crate::api::paging::keeps_type;
+use crate::api::{ApiError, CursorTrail, ReadPage};
+use crate::bodies::Bodies;
+use crate::columns::ColumnWidths;
+use crate::job::RequestId;
+use crate::rows::Rows;
+use crate::summary::LoadedSummary;
+
+/// The rows of one listing (one type filter) and where its paging stands.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// The rows and their columns' texts.
+    pub rows: Rows,
+    pub more: More,
+    trail: CursorTrail,
+    /// How many pages arrived, for the status line.
+    pub pages: usize,
+    /// The widest value of each column, for sizing the table's columns.
+    pub widths: ColumnWidths,
+    /// What the rows add up to, shared with the panes that count them.
+    pub summary: Arc<LoadedSummary>,
+    /// The items' JSON texts, which the rows point into.
+    pub bodies: Bodies,
+}
+
+/// Whether the listing has more pages, and what became of the last attempt to get one.
+#[derive(Clone, Debug, Default)]
+pub enum More {
+    #[default]
+    End,
+    Available(String),
+    Loading {
+        id: RequestId,
+        cursor: String,
+    },
+    /// The user pressed `Esc` during the load; `r` resumes.
+    Paused(String),
+    Failed {
+        cursor: String,
+        error: ApiError,
+    },
+    /// The server broke the paging itself (a repeated or unreadable cursor): there is nothing to
+    /// resume from, so `r` reloads from the first page.
+    Fault(ApiError),
+}
+
+impl Listing {
+    /// A listing before its first page: no rows, the types seen so far counted at 0.
+    pub fn new(type_filter: Option<String>, types_seen: &BTreeSet<String>) -> Listing {
+        Listing {
+            summary: Arc::new(LoadedSummary::new(type_filter, types_seen)),
+            ..Listing::default()
+        }
+    }
+
+    /// Takes a page that arrived for this listing: its rows of `type_filter` (every type when
+    /// `None`) are added, each type seen goes into `types_seen`, and the paging moves on.
+    /// Returns the index of the first row it added.
+    pub fn take_page(
+        &mut self,
+        page: ReadPage,
+        type_filter: Option<&str>,
+        types_seen: &mut BTreeSet<String>,
+    ) -> usize {
+        let summary = Arc::make_mut(&mut self.summary);
+        let received = page.len();
+        let start = self.rows.len();
+        let bodies = &self.bodies;
+        for (item, json) in page.items_and_texts() {
+            if let Some(t) = item.resource().and_then(|r| r.resource_type.get()) {
+                if !types_seen.contains(t) {
+                    types_seen.insert(t.clone());
+                }
+                summary.saw_type(t);
+            }
+            if keeps_type(item, type_filter) {
+                self.rows.push_text(item, &json, bodies);
+            }
+        }
+        let envelope = page.envelope();
+        self.pages += 1;
+        self.more = match (envelope.next_cursor(), envelope.next_fault()) {
+            (_, Some(fault)) => More::Fault(fault),
+            (None, None) => More::End,
+            (Some(next), None) => match self.trail.accept(next, received) {
+                Ok(()) => More::Available(next.to_owned()),
+                // The cursor is good, the pages before it were only empty: `r` goes on from it.
+                Err(error @ ApiError::EmptyPages(_)) => More::Failed {
+                    cursor: next.to_owned(),
+                    error,
+                },
+                Err(fault) => More::Fault(fault),
+            },
+        };
+        // The page is done with (the runtime then gives what it took back to the system).
+        drop(page);
+        self.widths.extend(self.rows.from(start));
+        summary.add(self.rows.from(start));
+        summary.more = !matches!(self.more, More::End | More::Fault(_));
+        start
+    }
+}
