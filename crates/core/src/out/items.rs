@@ -1,7 +1,7 @@
 //! Resources written as the service sent them: each item's JSON text as it came, one a line
 //! (ndjson) or as the elements of one array (json). `appdeck list -o json|ndjson` and `:export`
 //! write through the same [`RawItems`], and both hand it each item's bytes as they came (the TUI's
-//! list keeps them: see `app/panes/browser/bodies.rs`), so an export is byte for byte what
+//! list keeps them: see `crates/listing/src/bodies.rs`), so an export is byte for byte what
 //! `list --all` prints, however the service spaces or escapes its JSON.
 
 use std::io::Write;
