@@ -5,6 +5,7 @@
 //! differs is the kind's ([`Kind`]: `panes/report`, `panes/connect`): its template, checks,
 //! operation, review header and draft subject. Its handling of actions is in `update.rs`.
 
+pub mod check;
 pub mod keys;
 mod update;
 
