@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod keys;
+pub mod layout;
 mod update;
 
 use std::fmt;
