@@ -39,6 +39,18 @@ pub static PICKER_KEYS: KeyTable = KeyTable {
     shared: &PANE_SHARED,
 };
 
+const HELP: WritingHelp = WritingHelp {
+    open: "edit the payload; on a type, finding or change: go to it",
+    open_footer: "edit/go",
+    edit: "edit the payload",
+    undo: "undo in the payload",
+    redo: "redo in the payload",
+    review: "review the request and the changes, then send",
+    edit_externally: "edit the payload in $VISUAL / $EDITOR",
+    discard_draft: "discard the restored draft, start again",
+    back: "back to where the connect was opened",
+};
+
 static WRITING: [Binding; 12] = {
     let [
         open,
@@ -46,23 +58,13 @@ static WRITING: [Binding; 12] = {
         undo,
         redo,
         review,
-        external,
+        ext,
         discard,
         next,
-        previous,
+        prev,
         back,
-    ] = writing(WritingHelp {
-        open: "edit the payload; on a type, finding or change: go to it",
-        open_footer: "edit/go",
-        edit: "edit the payload",
-        undo: "undo in the payload",
-        redo: "redo in the payload",
-        review: "review the request and the changes, then send",
-        edit_externally: "edit the payload in $VISUAL / $EDITOR",
-        discard_draft: "discard the restored draft, start again",
-        back: "back to where the connect was opened",
-    });
-    let next_part = bind(
+    ] = writing(HELP);
+    let part = bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
         "Tab",
@@ -81,15 +83,15 @@ static WRITING: [Binding; 12] = {
     [
         open,
         edit,
-        next_part,
+        part,
         previous_part,
         undo,
         redo,
         review,
-        external,
+        ext,
         discard,
         next,
-        previous,
+        prev,
         back,
     ]
 };

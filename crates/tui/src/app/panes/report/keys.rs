@@ -11,6 +11,18 @@ use crate::app::panes::composer::keys::{WritingHelp, phase_tables, writing};
 
 use Key::{Char, Code};
 
+const HELP: WritingHelp = WritingHelp {
+    open: "edit the field (on a finding: go to it)",
+    open_footer: "edit",
+    edit: "edit the field",
+    undo: "undo in the resource",
+    redo: "redo in the resource",
+    review: "review the request, then send",
+    edit_externally: "edit the whole report in $VISUAL / $EDITOR",
+    discard_draft: "discard the restored draft, start again from the resource",
+    back: "back to where the report was opened",
+};
+
 static WRITING: [Binding; 12] = {
     let [
         open,
@@ -18,22 +30,12 @@ static WRITING: [Binding; 12] = {
         undo,
         redo,
         review,
-        external,
+        ext,
         discard,
         next,
-        previous,
+        prev,
         back,
-    ] = writing(WritingHelp {
-        open: "edit the field (on a finding: go to it)",
-        open_footer: "edit",
-        edit: "edit the field",
-        undo: "undo in the resource",
-        redo: "redo in the resource",
-        review: "review the request, then send",
-        edit_externally: "edit the whole report in $VISUAL / $EDITOR",
-        discard_draft: "discard the restored draft, start again from the resource",
-        back: "back to where the report was opened",
-    });
+    ] = writing(HELP);
     let toggle = bind(
         "toggle_status",
         &[Char(' ')],
@@ -51,7 +53,7 @@ static WRITING: [Binding; 12] = {
         "fill",
     );
     [
-        open, edit, toggle, undo, redo, fill, review, external, discard, next, previous, back,
+        open, edit, toggle, undo, redo, fill, review, ext, discard, next, prev, back,
     ]
 };
 
