@@ -22,11 +22,25 @@ pub struct WritingHelp {
     pub back: &'static str,
 }
 
-/// The writing keys every kind has, in the order of its table: `Enter`, `i`, undo, redo, the
-/// review, `$EDITOR`, `D`, `n`, `N`, `Esc`.
-pub const fn writing(help: WritingHelp) -> [Binding; 10] {
-    [
-        bind(
+/// The writing keys every kind has; its table lists them in this order, its own among them.
+pub struct Writing {
+    pub open: Binding,
+    pub edit: Binding,
+    pub undo: Binding,
+    pub redo: Binding,
+    pub review: Binding,
+    pub ext: Binding,
+    pub discard: Binding,
+    pub next: Binding,
+    pub prev: Binding,
+    pub back: Binding,
+}
+
+/// The writing keys (`Enter`, `i`, undo, redo, the review, `$EDITOR`, `D`, `n`, `N`, `Esc`),
+/// worded by `help`.
+pub const fn writing(help: WritingHelp) -> Writing {
+    Writing {
+        open: bind(
             "open",
             &[Code(KeyCode::Enter)],
             "Enter",
@@ -34,7 +48,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::Open,
             help.open_footer,
         ),
-        bind(
+        edit: bind(
             "edit",
             &[Char('i')],
             "i",
@@ -42,7 +56,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::StartEdit,
             "",
         ),
-        bind(
+        undo: bind(
             "undo",
             &[Char('u')],
             "u",
@@ -50,7 +64,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::Undo(Toward::Previous),
             "",
         ),
-        bind(
+        redo: bind(
             "redo",
             &[Ctrl('r')],
             "^r",
@@ -58,7 +72,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::Undo(Toward::Next),
             "",
         ),
-        bind(
+        review: bind(
             "review",
             &[Char('s'), Ctrl('s')],
             "s/^s",
@@ -67,7 +81,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             "send",
         ),
         // Not in the footer: at 80 columns it would push `q quit` out.
-        bind(
+        ext: bind(
             "edit_externally",
             &[Char('e')],
             "e",
@@ -75,7 +89,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::EditExternally,
             "",
         ),
-        bind(
+        discard: bind(
             "discard_draft",
             &[Char('D')],
             "D",
@@ -83,7 +97,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::DiscardDraft,
             "",
         ),
-        bind(
+        next: bind(
             "next_match",
             &[Char('n')],
             "n",
@@ -91,7 +105,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::Match(Toward::Next),
             "",
         ),
-        bind(
+        prev: bind(
             "prev_match",
             &[Char('N')],
             "N",
@@ -99,7 +113,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::Match(Toward::Previous),
             "",
         ),
-        bind(
+        back: bind(
             "back",
             &[Code(KeyCode::Esc)],
             "Esc",
@@ -107,7 +121,7 @@ pub const fn writing(help: WritingHelp) -> [Binding; 10] {
             || Action::Back,
             "back",
         ),
-    ]
+    }
 }
 
 /// The key tables of the review (`REVIEW_KEYS`), the send in flight (`SENDING_KEYS`) and the

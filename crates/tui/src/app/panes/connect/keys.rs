@@ -52,18 +52,7 @@ const HELP: WritingHelp = WritingHelp {
 };
 
 static WRITING: [Binding; 12] = {
-    let [
-        open,
-        edit,
-        undo,
-        redo,
-        review,
-        ext,
-        discard,
-        next,
-        prev,
-        back,
-    ] = writing(HELP);
+    let w = writing(HELP);
     let part = bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
@@ -72,7 +61,7 @@ static WRITING: [Binding; 12] = {
         || Action::Pane(Toward::Next),
         "part",
     );
-    let previous_part = bind(
+    let prev_part = bind(
         "prev_pane",
         &[Code(KeyCode::BackTab)],
         "S-Tab",
@@ -81,18 +70,8 @@ static WRITING: [Binding; 12] = {
         "",
     );
     [
-        open,
-        edit,
-        part,
-        previous_part,
-        undo,
-        redo,
-        review,
-        ext,
-        discard,
-        next,
-        prev,
-        back,
+        w.open, w.edit, part, prev_part, w.undo, w.redo, w.review, w.ext, w.discard, w.next,
+        w.prev, w.back,
     ]
 };
 

@@ -24,18 +24,7 @@ const HELP: WritingHelp = WritingHelp {
 };
 
 static WRITING: [Binding; 12] = {
-    let [
-        open,
-        edit,
-        undo,
-        redo,
-        review,
-        ext,
-        discard,
-        next,
-        prev,
-        back,
-    ] = writing(HELP);
+    let w = writing(HELP);
     let toggle = bind(
         "toggle_status",
         &[Char(' ')],
@@ -53,7 +42,8 @@ static WRITING: [Binding; 12] = {
         "fill",
     );
     [
-        open, edit, toggle, undo, redo, fill, review, ext, discard, next, prev, back,
+        w.open, w.edit, toggle, w.undo, w.redo, fill, w.review, w.ext, w.discard, w.next, w.prev,
+        w.back,
     ]
 };
 
