@@ -5,17 +5,23 @@
 //! differs is the kind's ([`Kind`]: `panes/report`, `panes/connect`): its template, checks,
 //! operation, review header and draft subject. Its handling of actions is in `update.rs`.
 
+pub mod check;
+pub mod keys;
+pub mod layout;
 mod update;
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use ratatui_textarea::TextArea;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::app::job::{Job, Progress, Work};
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, News, Outcome};
 use crate::app::widgets::draft::{DraftState, Restored};
+use crate::app::widgets::json_editor;
 use crate::app::widgets::send_flow::Phase;
 use crate::app::{Action, Command, Delivery, DraftSubject, RequestId};
 use crate::store::SendKind;
@@ -44,6 +50,16 @@ pub struct Composer<K: Kind> {
     pub editing_externally: Option<RequestId>,
 }
 
+/// What `$EDITOR` left, once in place.
+#[derive(Debug, PartialEq)]
+pub enum Edited {
+    /// The same text as went out: nothing changed.
+    Unchanged,
+    Applied,
+    /// Not JSON (the error says why), kept as typed.
+    NotJson(String),
+}
+
 /// A finding of a kind's checks, with where it points.
 pub trait Located {
     fn finding(&self) -> &Finding;
@@ -64,6 +80,8 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     /// The checks of the text as typed, owned, to run here or on a background task.
     type Check: Job<Output = Self::Checked>;
     type Checked: Send + 'static;
+    /// What a draft holds, kept in the store as JSON text.
+    type Draft: Serialize + DeserializeOwned;
 
     /// The operation, and what the history and the messages call a send ("report").
     const SEND: SendKind;
@@ -71,6 +89,8 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     const TEXT: &'static str;
     /// What `$EDITOR` edits, in messages ("report", "payload").
     const EDITED: &'static str;
+    /// What is said when `$EDITOR` left JSON, and after its error when it did not.
+    const AFTER_EDIT: [&'static str; 2];
     /// Texts of this size or more are checked on a background task.
     const BACKGROUND_BYTES: usize;
     /// The activity while a check runs.
@@ -89,7 +109,9 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
         None
     }
     /// The size the choice of a background check goes by.
-    fn check_size(&self) -> usize;
+    fn check_size(&self) -> usize {
+        json_editor::size_of(self.editor())
+    }
     fn check_job(&self) -> Self::Check;
     /// A check started on a background task: results it replaces are stale.
     fn check_started(&mut self) {}
@@ -98,13 +120,19 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     /// The cursor goes to the editor (after an undo, a jump).
     fn focus_editor(&mut self);
     /// The whole text `$EDITOR` gets.
-    fn external_text(&self) -> String;
-    /// The body to review, or why there is none.
-    fn body(&self) -> Result<crate::app::Body, String>;
-    /// The draft as the store keeps it.
-    fn draft_text(&self) -> String;
-    /// Puts a stored draft's fields in place; a body this appdeck cannot read changes nothing.
-    fn restore(&mut self, body: &str) -> Result<(), String>;
+    fn external_text(&self) -> String {
+        json_editor::text_of(self.editor())
+    }
+    /// The body to review, sent as typed, or why there is none.
+    fn body(&self) -> Result<crate::app::Body, String> {
+        let text = json_editor::text_of(self.editor());
+        let value = crate::validate::parse_json(&text).map_err(|error| error.to_string())?;
+        Ok(crate::app::Body::new(&text, value))
+    }
+    /// Everything typed, JSON or not: what a draft holds.
+    fn draft(&self) -> Self::Draft;
+    /// Puts a stored draft's fields in place.
+    fn restore(&mut self, draft: Self::Draft);
 
     /// The kind's keys while writing (moving between its parts, its own commands).
     fn update_writing(c: &mut Composer<Self>, action: Action, cx: &mut Ctx) -> Outcome;
@@ -140,10 +168,11 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     }
     /// Where finding `i` points: the cursor goes there.
     fn go_to(c: &mut Composer<Self>, i: usize);
-    /// What `$EDITOR` left, not the same as what went out.
-    fn edited(c: &mut Composer<Self>, text: String, cx: &mut Ctx) -> Vec<Command>;
-    /// What the first `Enter` of the review says when the send needs a second.
-    fn hold(c: &Composer<Self>) -> Option<String>;
+    /// Puts what `$EDITOR` left in place (JSON or not: nothing typed is lost).
+    fn take_edited(&mut self, text: String) -> Edited;
+    /// What holds the send, each said in a few words: the first `Enter` of the review says
+    /// them, and a second sends anyway. None: the first sends.
+    fn hold(c: &Composer<Self>) -> Vec<String>;
     /// The service accepted the send of `body`; `commands` record it.
     fn accepted(
         c: &mut Composer<Self>,
@@ -240,15 +269,22 @@ impl<K: Kind> Composer<K> {
 
     /// The save of what is unsaved, now; nothing when everything is saved.
     pub fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
-        let body = self.kind.draft_text();
+        let body = self.draft_text();
         self.draft.save(id, || body)
+    }
+
+    /// The draft as the store keeps it.
+    pub fn draft_text(&self) -> String {
+        // A draft is strings and JSON values: it always serialises.
+        serde_json::to_string(&self.kind.draft()).unwrap_or_default()
     }
 
     /// Puts a stored draft in place, keeping the composer as it was for `D`. A body this
     /// appdeck cannot read is an error, and the composer stays as it was.
     pub fn restore_draft(&mut self, body: &str, age: std::time::Duration) -> Result<(), String> {
+        let draft = serde_json::from_str(body).map_err(|e| e.to_string())?;
         let fresh = Box::new(self.clone());
-        self.kind.restore(body)?;
+        self.kind.restore(draft);
         self.draft.restored = Some(Restored { age, fresh });
         Ok(())
     }
@@ -285,4 +321,18 @@ impl<K: Kind> Composer<K> {
         let text = self.kind.external_text();
         Command::EditExternally { id, text }
     }
+}
+
+/// The part after (`forward`) or before `at` in `order`, the order the keys visit a kind's
+/// parts in: past either end it stays there, or with `wrap` comes round.
+pub fn step<T: Copy + PartialEq>(order: &[T], at: T, forward: bool, wrap: bool) -> T {
+    let n = order.len();
+    let i = order.iter().position(|p| *p == at).unwrap_or(0);
+    let j = match (forward, wrap) {
+        (true, true) => (i + 1) % n,
+        (true, false) => (i + 1).min(n - 1),
+        (false, true) => (i + n - 1) % n,
+        (false, false) => i.saturating_sub(1),
+    };
+    order[j]
 }

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::{Composer, Kind};
+use super::{Composer, Edited, Kind};
 use crate::app::Toward;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, News, Outcome, Pane, UnsavedWork};
@@ -81,17 +81,17 @@ impl<K: Kind> Pane for Composer<K> {
             Ok(outcome) => return outcome,
             Err(action) => action,
         };
-        let target = Target {
-            kind: K::SEND,
-            base_url: self.kind.base_url(),
-            resource_before: self.kind.resource_before(),
-        };
+        let target = target(&self.kind);
         match &self.phase {
             Phase::Editing if self.editing => self.update_editing(action, cx).into(),
             Phase::Editing => self.update_writing(action, cx),
             Phase::Review { .. } => {
                 let hold = K::hold(self);
-                let text = matches!(action, Action::Open).then(|| self.kind.draft_text());
+                let hold = (!hold.is_empty()).then(|| {
+                    let hold = hold.join(" and ");
+                    format!("{hold}: Enter again sends anyway, Esc goes back")
+                });
+                let text = matches!(action, Action::Open).then(|| self.draft_text());
                 let outcome = send_flow::update_review(
                     &mut self.phase,
                     &mut self.review_scroll,
@@ -125,7 +125,7 @@ impl<K: Kind> Pane for Composer<K> {
             Delivery::Edited(result) if self.editing_externally == Some(id) => {
                 self.editing_externally = None;
                 return match result {
-                    Ok(text) => K::edited(self, text, cx).into(),
+                    Ok(text) => self.edited(text, cx).into(),
                     Err(error) => {
                         let error = sanitize::line(&error);
                         cx.error(format!("{error}; the {} is as it was", K::EDITED));
@@ -139,11 +139,7 @@ impl<K: Kind> Pane for Composer<K> {
                 self.draft.save_answered(id, result);
             }
             Delivery::Api(exchange) => {
-                let target = Target {
-                    kind: K::SEND,
-                    base_url: self.kind.base_url(),
-                    resource_before: self.kind.resource_before(),
-                };
+                let target = target(&self.kind);
                 let Some(answered) = send_flow::answer(&mut self.phase, id, &exchange, cx, target)
                 else {
                     return Outcome::done();
@@ -240,6 +236,24 @@ impl<K: Kind> Composer<K> {
         }
     }
 
+    /// What `$EDITOR` left: in place, checked, and said.
+    fn edited(&mut self, text: String, cx: &mut Ctx) -> Vec<Command> {
+        let [applied, kept] = K::AFTER_EDIT;
+        match self.kind.take_edited(text) {
+            Edited::Unchanged => {
+                cx.info("no change in the editor");
+                return Vec::new();
+            }
+            Edited::Applied => cx.info(applied),
+            Edited::NotJson(error) => cx.error(format!(
+                "the edited {} is not JSON ({}): {kept}",
+                K::EDITED,
+                sanitize::line(&error)
+            )),
+        }
+        self.changed(cx)
+    }
+
     /// The stored draft of this subject arrived: restore it, unless typing started meanwhile.
     fn draft_loaded(
         &mut self,
@@ -277,5 +291,14 @@ impl<K: Kind> Composer<K> {
         let mut commands = vec![self.draft.removal()];
         commands.extend(self.check(|| cx.ids.issue()));
         commands
+    }
+}
+
+/// Where a kind's sends go, and what the answer compares them with.
+fn target<K: Kind>(kind: &K) -> Target<'_> {
+    Target {
+        kind: K::SEND,
+        base_url: kind.base_url(),
+        resource_before: kind.resource_before(),
     }
 }

@@ -6,8 +6,9 @@
 use serde_json::Value;
 
 use super::baseline::Baseline;
+use crate::app::panes::composer;
 use crate::app::widgets::locate::position_of;
-use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
+use crate::validate::{self, Finding, PayloadKind, Severity};
 
 /// One finding and the 0-based line and column of the editor it points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,28 +28,12 @@ pub struct Checked {
 /// Checks `text` against the rules, and its version against the newest known version of its
 /// app among `known`.
 pub fn run(text: &str, known: &[Baseline]) -> Checked {
-    let payload = match validate::parse_json(text) {
+    let payload = match composer::check::parse(text, "") {
         Ok(payload) => payload,
-        Err(ValidateError::Syntax {
-            line,
-            column,
-            message,
-        }) => {
-            let message = format!("JSON syntax error at line {line}, column {column}: {message}");
-            let finding = error(String::new(), message);
-            let at = (line.saturating_sub(1), column.saturating_sub(1));
+        Err((finding, at)) => {
+            let at = at.unwrap_or_default();
             return Checked {
                 findings: vec![PayloadFinding { finding, at }],
-                payload: None,
-            };
-        }
-        Err(other) => {
-            let finding = error(String::new(), other.to_string());
-            return Checked {
-                findings: vec![PayloadFinding {
-                    finding,
-                    at: (0, 0),
-                }],
                 payload: None,
             };
         }
@@ -57,7 +42,7 @@ pub fn run(text: &str, known: &[Baseline]) -> Checked {
         Ok(validation) => validation,
         Err(e) => validate::Validation {
             kind: PayloadKind::Connect,
-            findings: vec![error(String::new(), e.to_string())],
+            findings: vec![composer::check::error("", &e.to_string())],
         },
     };
     // As `appdeck connect FILE` says it: the parsed payload kept the last one only.
@@ -75,14 +60,6 @@ pub fn run(text: &str, known: &[Baseline]) -> Checked {
     Checked {
         findings,
         payload: Some(payload),
-    }
-}
-
-fn error(pointer: String, message: String) -> Finding {
-    Finding {
-        severity: Severity::Error,
-        pointer,
-        message: crate::sanitize::line(&message).into_owned(),
     }
 }
 
@@ -118,6 +95,58 @@ fn version_warning(payload: &Value, known: &[Baseline]) -> Option<Finding> {
         pointer: "/version".to_owned(),
         message,
     })
+}
+
+/// Everything the composer shows about the payload as typed: the findings, the outline, and the
+/// changes against the newest known version of its app. Pure and owned, so it runs on the UI
+/// thread for a small payload and on a background task for a large one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Whether the text is JSON (when it is not, the outline is left as it was).
+    pub is_json: bool,
+    pub findings: Vec<PayloadFinding>,
+    pub outline: Vec<super::outline::OutlineType>,
+    /// What the payload is compared with, when a version of its app is known.
+    pub against: Option<Baseline>,
+    /// The changes against it (`None` when the text is not JSON or nothing is known).
+    pub changes: Option<crate::diff::Changes>,
+}
+
+/// What a background analysis needs, owned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisJob {
+    pub text: std::sync::Arc<str>,
+    pub known: std::sync::Arc<Vec<Baseline>>,
+}
+
+/// A large payload is analysed off the UI thread.
+impl crate::app::job::Job for AnalysisJob {
+    type Output = Analysis;
+
+    fn run(&self, _: &crate::app::job::Progress) -> Analysis {
+        analyse(self)
+    }
+}
+
+pub fn analyse(job: &AnalysisJob) -> Analysis {
+    let Checked { findings, payload } = run(&job.text, &job.known);
+    let Some(payload) = payload else {
+        return Analysis {
+            findings,
+            ..Analysis::default()
+        };
+    };
+    let against = baseline_of(&payload, &job.known).cloned();
+    let changes = against
+        .as_ref()
+        .map(|b| crate::diff::compare(&b.payload, &payload));
+    Analysis {
+        is_json: true,
+        findings,
+        outline: super::outline::outline(&payload, &job.text),
+        against,
+        changes,
+    }
 }
 
 #[cfg(test)]
@@ -192,57 +221,5 @@ mod tests {
         let broken = run("{\n  \"app_id\": \"a\",\n  oops\n}", &[]);
         assert_eq!(broken.findings[0].at, (2, 2));
         assert!(broken.payload.is_none());
-    }
-}
-
-/// Everything the composer shows about the payload as typed: the findings, the outline, and the
-/// changes against the newest known version of its app. Pure and owned, so it runs on the UI
-/// thread for a small payload and on a background task for a large one.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Analysis {
-    /// Whether the text is JSON (when it is not, the outline is left as it was).
-    pub is_json: bool,
-    pub findings: Vec<PayloadFinding>,
-    pub outline: Vec<super::outline::OutlineType>,
-    /// What the payload is compared with, when a version of its app is known.
-    pub against: Option<Baseline>,
-    /// The changes against it (`None` when the text is not JSON or nothing is known).
-    pub changes: Option<crate::diff::Changes>,
-}
-
-/// What a background analysis needs, owned.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AnalysisJob {
-    pub text: std::sync::Arc<str>,
-    pub known: std::sync::Arc<Vec<Baseline>>,
-}
-
-/// A large payload is analysed off the UI thread.
-impl crate::app::job::Job for AnalysisJob {
-    type Output = Analysis;
-
-    fn run(&self, _: &crate::app::job::Progress) -> Analysis {
-        analyse(self)
-    }
-}
-
-pub fn analyse(job: &AnalysisJob) -> Analysis {
-    let Checked { findings, payload } = run(&job.text, &job.known);
-    let Some(payload) = payload else {
-        return Analysis {
-            findings,
-            ..Analysis::default()
-        };
-    };
-    let against = baseline_of(&payload, &job.known).cloned();
-    let changes = against
-        .as_ref()
-        .map(|b| crate::diff::compare(&b.payload, &payload));
-    Analysis {
-        is_json: true,
-        findings,
-        outline: super::outline::outline(&payload, &job.text),
-        against,
-        changes,
     }
 }

@@ -1,15 +1,17 @@
-//! The connect composer's keys: choosing where to start, writing (the editor, the outline, the
-//! findings, the diff), the review, the send in flight and the answer. Movement and global keys
-//! come from `keymap.rs`; while the editor has the keyboard the keymap's editor table applies.
+//! The connect composer's keys: choosing where to start, writing (the composer's keys of
+//! `panes/composer/keys.rs` worded for a payload, with `Tab` between the editor, the outline,
+//! the findings and the diff), the review, the send in flight and the answer. Movement and
+//! global keys come from `keymap.rs`; while the editor has the keyboard the keymap's editor
+//! table applies.
 
 use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
 use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, PANE_SHARED, bind};
-use crate::app::widgets::send_flow::{self, ANSWERED, SENDING};
+use crate::app::panes::composer::keys::{WritingHelp, phase_tables, writing};
 
-use Key::{Char, Code, Ctrl};
+use Key::Code;
 
 static PICKING: [Binding; 2] = [
     bind(
@@ -37,104 +39,41 @@ pub static PICKER_KEYS: KeyTable = KeyTable {
     shared: &PANE_SHARED,
 };
 
-static WRITING: [Binding; 12] = [
-    bind(
-        "open",
-        &[Code(KeyCode::Enter)],
-        "Enter",
-        "edit the payload; on a type, finding or change: go to it",
-        || Action::Open,
-        "edit/go",
-    ),
-    bind(
-        "edit",
-        &[Char('i')],
-        "i",
-        "edit the payload",
-        || Action::StartEdit,
-        "",
-    ),
-    bind(
+const HELP: WritingHelp = WritingHelp {
+    open: "edit the payload; on a type, finding or change: go to it",
+    open_footer: "edit/go",
+    edit: "edit the payload",
+    undo: "undo in the payload",
+    redo: "redo in the payload",
+    review: "review the request and the changes, then send",
+    edit_externally: "edit the payload in $VISUAL / $EDITOR",
+    discard_draft: "discard the restored draft, start again",
+    back: "back to where the connect was opened",
+};
+
+static WRITING: [Binding; 12] = {
+    let w = writing(HELP);
+    let part = bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
         "Tab",
         "next part: payload, outline, findings, diff",
         || Action::Pane(Toward::Next),
         "part",
-    ),
-    bind(
+    );
+    let prev_part = bind(
         "prev_pane",
         &[Code(KeyCode::BackTab)],
         "S-Tab",
         "previous part",
         || Action::Pane(Toward::Previous),
         "",
-    ),
-    bind(
-        "undo",
-        &[Char('u')],
-        "u",
-        "undo in the payload",
-        || Action::Undo(Toward::Previous),
-        "",
-    ),
-    bind(
-        "redo",
-        &[Ctrl('r')],
-        "^r",
-        "redo in the payload",
-        || Action::Undo(Toward::Next),
-        "",
-    ),
-    bind(
-        "review",
-        &[Char('s'), Ctrl('s')],
-        "s/^s",
-        "review the request and the changes, then send",
-        || Action::Review,
-        "send",
-    ),
-    bind(
-        "edit_externally",
-        &[Char('e')],
-        "e",
-        "edit the payload in $VISUAL / $EDITOR",
-        || Action::EditExternally,
-        "",
-    ),
-    bind(
-        "discard_draft",
-        &[Char('D')],
-        "D",
-        "discard the restored draft, start again",
-        || Action::DiscardDraft,
-        "",
-    ),
-    bind(
-        "next_match",
-        &[Char('n')],
-        "n",
-        "go to the next finding",
-        || Action::Match(Toward::Next),
-        "",
-    ),
-    bind(
-        "prev_match",
-        &[Char('N')],
-        "N",
-        "go to the previous finding",
-        || Action::Match(Toward::Previous),
-        "",
-    ),
-    bind(
-        "back",
-        &[Code(KeyCode::Esc)],
-        "Esc",
-        "back to where the connect was opened",
-        || Action::Back,
-        "back",
-    ),
-];
+    );
+    [
+        w.open, w.edit, part, prev_part, w.undo, w.redo, w.review, w.ext, w.discard, w.next,
+        w.prev, w.back,
+    ]
+};
 
 pub static CONNECT_KEYS: KeyTable = KeyTable {
     id: "connect",
@@ -161,29 +100,11 @@ pub static WAITING_KEYS: KeyTable = KeyTable {
     shared: &[&GLOBAL, &FORCE_QUIT],
 };
 
-static REVIEWING: [Binding; 3] =
-    send_flow::reviewing("send the connect (twice when something breaks)");
-
-pub static REVIEW_KEYS: KeyTable = KeyTable {
-    id: "connect_review",
-    name: "connect review",
-    own: &REVIEWING,
-    shared: &PANE_SHARED,
-};
-
-pub static SENDING_KEYS: KeyTable = KeyTable {
-    id: "connect_sending",
-    name: "connect in flight",
-    own: &SENDING,
-    shared: &[&GLOBAL, &FORCE_QUIT],
-};
-
-pub static ANSWER_KEYS: KeyTable = KeyTable {
-    id: "connect_answer",
-    name: "connect answer",
-    own: &ANSWERED,
-    shared: &[&GLOBAL, &FORCE_QUIT],
-};
+phase_tables!(
+    "connect",
+    "connect",
+    "send the connect (twice when something breaks)"
+);
 
 #[cfg(test)]
 mod tests {

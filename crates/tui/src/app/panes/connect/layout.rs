@@ -6,6 +6,7 @@
 use ratatui::layout::Rect;
 
 use super::{ConnectComposer, ConnectPart};
+use crate::app::panes::composer::layout::under_editor;
 use crate::app::widgets::send_flow::Phase;
 
 /// Parts not shown get an empty area.
@@ -62,28 +63,16 @@ impl ConnectComposer {
             }
             None => {}
         }
-        let wanted_bottom = match &self.phase {
-            Phase::Answered(_) => 8,
-            _ => (self.findings.len() as u16).clamp(1, MAX_FINDING_ROWS) + 2,
-        };
-        // The editor keeps at least three lines where it can; on a tiny screen it is all there
-        // is, unless the findings have the cursor or the answer came.
+        // On a tiny screen the editor is all there is, unless the findings have the cursor or
+        // the answer came.
         let tiny = left.height < MIN_HEIGHT_FOR_FINDINGS
             && self.focus != ConnectPart::Findings
             && !matches!(self.phase, Phase::Answered(_));
-        let bottom_height = if tiny {
-            0
-        } else {
-            wanted_bottom.min(left.height.saturating_sub(3))
+        let rows = match tiny {
+            true => 0,
+            false => self.bottom_rows(MAX_FINDING_ROWS, body.height),
         };
-        let editor_height = left.height - bottom_height;
-        areas.editor = Rect::new(left.x, left.y, left.width, editor_height);
-        areas.bottom = Rect::new(left.x, left.y + editor_height, left.width, bottom_height);
+        (areas.editor, areas.bottom) = under_editor(left, rows);
         areas
-    }
-
-    /// Rows of the outline list that show at once.
-    pub fn outline_height(&self, body: Rect) -> usize {
-        usize::from(self.areas(body).outline.height.saturating_sub(2))
     }
 }

@@ -23,7 +23,7 @@ use ratatui_textarea::TextArea;
 use serde_json::Value;
 
 use crate::app::DraftSubject;
-use crate::app::panes::composer::Composer;
+use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::json_editor;
 use crate::diff::Changes;
 use crate::text::counted;
@@ -89,16 +89,7 @@ impl ConnectPart {
     ];
 
     fn step(self, forward: bool) -> ConnectPart {
-        let i = ConnectPart::ORDER
-            .iter()
-            .position(|p| *p == self)
-            .unwrap_or(0);
-        let n = ConnectPart::ORDER.len();
-        ConnectPart::ORDER[if forward {
-            (i + 1) % n
-        } else {
-            (i + n - 1) % n
-        }]
+        composer::step(&ConnectPart::ORDER, self, forward, true)
     }
 }
 

@@ -18,7 +18,7 @@ use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::KeyTable;
 use crate::app::pane::{Ctx, News, Outcome};
-use crate::app::panes::composer::{Kind, Located, PhaseKeys};
+use crate::app::panes::composer::{Edited, Kind, Located, PhaseKeys};
 use crate::app::widgets::json_editor;
 use crate::app::widgets::locate::position_of;
 use crate::app::{Action, Command, Delivery, RequestId};
@@ -43,10 +43,15 @@ impl Kind for Connect {
     type Finding = PayloadFinding;
     type Check = AnalysisJob;
     type Checked = Analysis;
+    type Draft = ConnectDraft;
 
     const SEND: SendKind = SendKind::Connect;
     const TEXT: &'static str = "payload";
     const EDITED: &'static str = "payload";
+    const AFTER_EDIT: [&'static str; 2] = [
+        "the payload was updated from the editor; u undoes",
+        "e edits it again, u undoes",
+    ];
     const BACKGROUND_BYTES: usize = ANALYSE_IN_BACKGROUND_BYTES;
     const CHECKING: &'static str = "checking and comparing…";
     const DISCARDED: &'static str =
@@ -114,29 +119,14 @@ impl Kind for Connect {
         self.focus = ConnectPart::Payload;
     }
 
-    fn external_text(&self) -> String {
-        self.text()
+    fn draft(&self) -> ConnectDraft {
+        let payload = self.text();
+        ConnectDraft { payload }
     }
 
-    fn body(&self) -> Result<crate::app::Body, String> {
-        let text = self.text();
-        let value = crate::validate::parse_json(&text).map_err(|error| error.to_string())?;
-        Ok(crate::app::Body::new(&text, value))
-    }
-
-    fn draft_text(&self) -> String {
-        let body = ConnectDraft {
-            payload: self.text(),
-        };
-        // A struct of one string always serialises.
-        serde_json::to_string(&body).unwrap_or_default()
-    }
-
-    fn restore(&mut self, body: &str) -> Result<(), String> {
-        let draft: ConnectDraft = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    fn restore(&mut self, draft: ConnectDraft) {
         let text = sanitize::json_for_terminal(&draft.payload);
         json_editor::replace_text(&mut self.payload, &text);
-        Ok(())
     }
 
     fn own_keys(c: &ConnectComposer) -> Option<&'static KeyTable> {
@@ -193,43 +183,33 @@ impl Kind for Connect {
         json_editor::jump_to(&mut c.payload, line, column);
     }
 
-    fn edited(c: &mut ConnectComposer, text: String, cx: &mut Ctx) -> Vec<Command> {
-        c.edited(text, cx)
+    /// Its text replaces the payload (JSON or not: the findings say what is wrong).
+    fn take_edited(&mut self, text: String) -> Edited {
+        let text = text.trim_end_matches('\n');
+        if text == self.text() {
+            return Edited::Unchanged;
+        }
+        json_editor::replace_text(&mut self.payload, &sanitize::json_for_terminal(text));
+        self.focus = ConnectPart::Payload;
+        match crate::validate::parse_json(text) {
+            Ok(_) => Edited::Applied,
+            Err(error) => Edited::NotJson(error.to_string()),
+        }
     }
 
-    /// What the first `Enter` of the review says when the send needs a second one: breaking
-    /// changes (first), and findings the checks reject.
-    fn hold(c: &ConnectComposer) -> Option<String> {
-        let breaking = c.breaking_count();
-        let errors = c.error_count();
-        let against = c
-            .diff
-            .against
-            .as_ref()
-            .map(|b| {
-                format!(
-                    "{} {}",
-                    sanitize::line(&b.app_id),
-                    sanitize::line(&b.version)
-                )
-            })
-            .unwrap_or_default();
-        match (breaking, errors) {
-            (0, 0) => None,
-            (0, e) => Some(format!(
-                "{}: Enter again sends anyway, Esc goes back",
-                counted(e, "finding")
-            )),
-            (b, 0) => Some(format!(
-                "{} against {against}: Enter again sends anyway, Esc goes back",
-                counted(b, "breaking change")
-            )),
-            (b, e) => Some(format!(
-                "{} against {against} and {}: Enter again sends anyway, Esc goes back",
-                counted(b, "breaking change"),
-                counted(e, "finding")
-            )),
-        }
+    /// Breaking changes (first) and findings the checks reject hold the send.
+    fn hold(c: &ConnectComposer) -> Vec<String> {
+        let (breaking, errors) = (c.breaking_count(), c.error_count());
+        let against = c.diff.against.as_ref().map(|b| {
+            let (app_id, version) = (sanitize::line(&b.app_id), sanitize::line(&b.version));
+            format!("{app_id} {version}")
+        });
+        let breaking = (breaking > 0).then(|| {
+            let against = against.unwrap_or_default();
+            format!("{} against {against}", counted(breaking, "breaking change"))
+        });
+        let errors = (errors > 0).then(|| counted(errors, "finding"));
+        breaking.into_iter().chain(errors).collect()
     }
 
     /// Now a known app version: the store records it, and every pane hears of it once it has
@@ -421,26 +401,5 @@ impl ConnectComposer {
         self.focus = ConnectPart::Payload;
         json_editor::jump_to(&mut self.payload, line, column);
         self.payload.move_cursor(CursorMove::Head);
-    }
-
-    /// The external editor is done: its text replaces the payload (JSON or not: the findings
-    /// say what is wrong, and nothing typed is lost).
-    fn edited(&mut self, text: String, cx: &mut Ctx) -> Vec<Command> {
-        let text = text.trim_end_matches('\n');
-        if text == self.text() {
-            cx.info("no change in the editor");
-            return Vec::new();
-        }
-        json_editor::replace_text(&mut self.payload, &sanitize::json_for_terminal(text));
-        self.focus = ConnectPart::Payload;
-        let commands = self.changed(cx);
-        match crate::validate::parse_json(text) {
-            Ok(_) => cx.info("the payload was updated from the editor; u undoes"),
-            Err(error) => cx.error(format!(
-                "the edited payload is not JSON ({}): e edits it again, u undoes",
-                sanitize::line(&error.to_string())
-            )),
-        }
-        commands
     }
 }

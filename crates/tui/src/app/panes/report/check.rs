@@ -8,8 +8,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::Field;
+use crate::app::panes::composer;
 use crate::app::widgets::locate::position_of;
-use crate::validate::{self, Finding, Severity, ValidateError};
+use crate::validate::{self, Finding};
 
 /// Where the resource sits in a report.
 pub const RESOURCE_POINTER: &str = "/response/resource";
@@ -60,27 +61,13 @@ impl crate::app::job::Job for CheckJob {
 }
 
 pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
-    let resource = match validate::parse_json(&job.resource_text) {
+    let resource = match composer::check::parse(&job.resource_text, RESOURCE_POINTER) {
         Ok(resource) => resource,
-        Err(ValidateError::Syntax {
-            line,
-            column,
-            message,
-        }) => {
-            let text = format!("JSON syntax error at line {line}, column {column}: {message}");
-            return vec![ReportFinding {
-                finding: Finding {
-                    severity: Severity::Error,
-                    pointer: RESOURCE_POINTER.to_owned(),
-                    message: crate::sanitize::line(&text).into_owned(),
-                },
-                place: Place::Resource {
-                    line: line.saturating_sub(1),
-                    column: column.saturating_sub(1),
-                },
-            }];
+        Err((finding, Some((line, column)))) => {
+            let place = Place::Resource { line, column };
+            return vec![ReportFinding { finding, place }];
         }
-        Err(other) => return vec![whole(other.to_string())],
+        Err((finding, None)) => return vec![whole(finding)],
     };
     let types = job
         .types
@@ -89,7 +76,7 @@ pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
     let body = assemble(&job.header, resource);
     let mut findings = match validate::validate_value(&body, types) {
         Ok(validation) => validation.findings,
-        Err(error) => return vec![whole(error.to_string())],
+        Err(error) => return vec![whole(composer::check::error("", &error.to_string()))],
     };
     findings.extend(duplicate_keys(&job.resource_text));
     findings
@@ -146,15 +133,9 @@ pub fn type_schema<'a>(types: &'a Value, resource: &Value) -> Option<&'a Value> 
         .filter(|s| s.is_object())
 }
 
-fn whole(message: String) -> ReportFinding {
-    ReportFinding {
-        finding: Finding {
-            severity: Severity::Error,
-            pointer: String::new(),
-            message: crate::sanitize::line(&message).into_owned(),
-        },
-        place: Place::Field(Field::TaskId),
-    }
+fn whole(finding: Finding) -> ReportFinding {
+    let place = Place::Field(Field::TaskId);
+    ReportFinding { finding, place }
 }
 
 fn place_of(pointer: &str, resource_text: &str) -> Place {

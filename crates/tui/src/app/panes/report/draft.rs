@@ -1,7 +1,7 @@
 //! Drafts of the report being composed: what is saved (every field as typed, even a resource or
-//! an edited report that is not JSON), and putting a stored one back. When to save, restoring
-//! and discarding are the composer's (`panes/composer`, `app::widgets::draft`); the store
-//! itself is the runtime's.
+//! an edited report that is not JSON); putting a stored one back is in `update.rs`. When to
+//! save, serialising, restoring and discarding are the composer's (`panes/composer`,
+//! `app::widgets::draft`); the store itself is the runtime's.
 
 use std::collections::BTreeMap;
 
@@ -60,27 +60,5 @@ impl Report {
             unparsed: self.unparsed.clone(),
             kept: self.kept.clone(),
         }
-    }
-
-    /// The draft as the store keeps it.
-    pub fn draft_text(&self) -> String {
-        // A struct of strings and a JSON map always serialises.
-        serde_json::to_string(&self.draft_body()).unwrap_or_default()
-    }
-
-    /// Puts a stored draft's fields in place. A body this appdeck cannot read is an error, and
-    /// nothing changes.
-    pub fn restore(&mut self, body: &str) -> Result<(), String> {
-        let draft: ReportDraft = serde_json::from_str(body).map_err(|e| e.to_string())?;
-        self.task_id.set(&draft.task_id);
-        self.task_id_provisional = draft.task_id_provisional;
-        self.status = draft.status;
-        self.message.set(&draft.message);
-        self.response_type.set(&draft.response_type);
-        self.replace_resource(&crate::sanitize::json_for_terminal(&draft.resource));
-        self.extra = draft.extra;
-        self.unparsed = draft.unparsed;
-        self.kept = draft.kept;
-        Ok(())
     }
 }

@@ -6,20 +6,10 @@
 use serde_json::Value;
 
 use super::{Report, Unparsed};
+use crate::app::panes::composer::Edited;
 
 /// Stands for the resource while a report whose resource is not JSON is laid out.
 pub(super) const RESOURCE_MARK: &str = "\u{0}appdeck-resource\u{0}";
-
-/// What the external editor's text turned out to be.
-#[derive(Debug, PartialEq)]
-pub enum EditOutcome {
-    /// The same text as went out.
-    Unchanged,
-    /// A report: its fields are in place.
-    Applied,
-    /// Not JSON, or not an object: kept as [`Report::unparsed`].
-    Kept,
-}
 
 impl Report {
     /// The whole report as pretty JSON, as the external editor gets it. Text that is not JSON
@@ -54,30 +44,21 @@ impl Report {
     }
 
     /// Reads what the external editor left.
-    pub fn take_edited(&mut self, text: String) -> EditOutcome {
+    pub fn take_edited(&mut self, text: String) -> Edited {
         if text == self.report_text() {
-            return EditOutcome::Unchanged;
+            return Edited::Unchanged;
         }
-        match crate::validate::parse_json(&text) {
+        let error = match crate::validate::parse_json(&text) {
             Ok(report) if report.is_object() => {
                 self.set_report(&report);
                 self.unparsed = None;
-                EditOutcome::Applied
+                return Edited::Applied;
             }
-            Ok(_) => {
-                self.unparsed = Some(Unparsed {
-                    text,
-                    error: "the report must be a JSON object ({…})".to_owned(),
-                });
-                EditOutcome::Kept
-            }
-            Err(error) => {
-                self.unparsed = Some(Unparsed {
-                    text,
-                    error: error.to_string(),
-                });
-                EditOutcome::Kept
-            }
-        }
+            Ok(_) => "the report must be a JSON object ({…})".to_owned(),
+            Err(error) => error.to_string(),
+        };
+        let unparsed = Unparsed { text, error };
+        self.unparsed = Some(unparsed.clone());
+        Edited::NotJson(unparsed.error)
     }
 }

@@ -1,115 +1,51 @@
-//! The composer's keys: one table while writing, one for the review, one while the report is in
-//! flight and one for the answer. Movement and global keys come from `keymap.rs`; while a field
-//! is being edited the keymap's line or editor input table applies instead.
+//! The report composer's keys: the composer's (`panes/composer/keys.rs`) worded for a report,
+//! with `Space` on the status and `f` among them, and the keys while the report `$EDITOR` left is
+//! not JSON. Movement and global keys come from `keymap.rs`; while a field is being edited the
+//! keymap's line or editor input table applies instead.
 
-use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
-use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, PANE_SHARED, bind};
-use crate::app::widgets::send_flow::{self, ANSWERED, SENDING};
+use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
+use crate::app::panes::composer::keys::{WritingHelp, phase_tables, writing};
 
-use Key::{Char, Code, Ctrl};
+use Key::{Char, Code};
 
-static WRITING: [Binding; 12] = [
-    bind(
-        "open",
-        &[Code(KeyCode::Enter)],
-        "Enter",
-        "edit the field (on a finding: go to it)",
-        || Action::Open,
-        "edit",
-    ),
-    bind(
-        "edit",
-        &[Char('i')],
-        "i",
-        "edit the field",
-        || Action::StartEdit,
-        "",
-    ),
-    bind(
+const HELP: WritingHelp = WritingHelp {
+    open: "edit the field (on a finding: go to it)",
+    open_footer: "edit",
+    edit: "edit the field",
+    undo: "undo in the resource",
+    redo: "redo in the resource",
+    review: "review the request, then send",
+    edit_externally: "edit the whole report in $VISUAL / $EDITOR",
+    discard_draft: "discard the restored draft, start again from the resource",
+    back: "back to where the report was opened",
+};
+
+static WRITING: [Binding; 12] = {
+    let w = writing(HELP);
+    let toggle = bind(
         "toggle_status",
         &[Char(' ')],
         "Space",
         "toggle status ok / error",
         || Action::Toggle,
         "status",
-    ),
-    bind(
-        "undo",
-        &[Char('u')],
-        "u",
-        "undo in the resource",
-        || Action::Undo(Toward::Previous),
-        "",
-    ),
-    bind(
-        "redo",
-        &[Ctrl('r')],
-        "^r",
-        "redo in the resource",
-        || Action::Undo(Toward::Next),
-        "",
-    ),
-    bind(
+    );
+    let fill = bind(
         "fill",
         &[Char('f')],
         "f",
         "fill the properties the type requires",
         || Action::Fill,
         "fill",
-    ),
-    bind(
-        "review",
-        &[Char('s'), Ctrl('s')],
-        "s/^s",
-        "review the request, then send",
-        || Action::Review,
-        "send",
-    ),
-    bind(
-        "edit_externally",
-        &[Char('e')],
-        "e",
-        "edit the whole report in $VISUAL / $EDITOR",
-        || Action::EditExternally,
-        // Not in the footer: at 80 columns it would push `q quit` out.
-        "",
-    ),
-    bind(
-        "discard_draft",
-        &[Char('D')],
-        "D",
-        "discard the restored draft, start again from the resource",
-        || Action::DiscardDraft,
-        "",
-    ),
-    bind(
-        "next_match",
-        &[Char('n')],
-        "n",
-        "go to the next finding",
-        || Action::Match(Toward::Next),
-        "",
-    ),
-    bind(
-        "prev_match",
-        &[Char('N')],
-        "N",
-        "go to the previous finding",
-        || Action::Match(Toward::Previous),
-        "",
-    ),
-    bind(
-        "back",
-        &[Code(KeyCode::Esc)],
-        "Esc",
-        "back to where the report was opened",
-        || Action::Back,
-        "back",
-    ),
-];
+    );
+    [
+        w.open, w.edit, toggle, w.undo, w.redo, fill, w.review, w.ext, w.discard, w.next, w.prev,
+        w.back,
+    ]
+};
 
 pub static COMPOSER_KEYS: KeyTable = KeyTable {
     id: "composer",
@@ -153,28 +89,7 @@ pub static UNPARSED_KEYS: KeyTable = KeyTable {
     shared: &PANE_SHARED,
 };
 
-static REVIEWING: [Binding; 3] = send_flow::reviewing("send the report");
-
-pub static REVIEW_KEYS: KeyTable = KeyTable {
-    id: "composer_review",
-    name: "report review",
-    own: &REVIEWING,
-    shared: &PANE_SHARED,
-};
-
-pub static SENDING_KEYS: KeyTable = KeyTable {
-    id: "composer_sending",
-    name: "report in flight",
-    own: &SENDING,
-    shared: &[&GLOBAL, &FORCE_QUIT],
-};
-
-pub static ANSWER_KEYS: KeyTable = KeyTable {
-    id: "composer_answer",
-    name: "report answer",
-    own: &ANSWERED,
-    shared: &[&GLOBAL, &FORCE_QUIT],
-};
+phase_tables!("composer", "report", "send the report");
 
 #[cfg(test)]
 mod tests {

@@ -18,7 +18,7 @@ use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
 use crate::app::RequestId;
-use crate::app::panes::composer::Composer;
+use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::LineInput;
 use crate::app::widgets::json_editor;
 
@@ -70,13 +70,7 @@ impl Field {
     }
 
     fn step(self, forward: bool) -> Field {
-        let i = Field::ALL.iter().position(|f| *f == self).unwrap_or(0);
-        let j = if forward {
-            (i + 1).min(Field::ALL.len() - 1)
-        } else {
-            i.saturating_sub(1)
-        };
-        Field::ALL[j]
+        composer::step(&Field::ALL, self, forward, false)
     }
 }
 

@@ -6,14 +6,14 @@ use ratatui_textarea::{CursorMove, Input, Key, TextArea};
 use serde_json::Value;
 
 use super::check::{self, CheckJob, Place, ReportFinding};
-use super::external::EditOutcome;
+use super::draft::ReportDraft;
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
 use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, Report, ReportComposer};
 use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Outcome};
-use crate::app::panes::composer::{Kind, Located, PhaseKeys};
+use crate::app::panes::composer::{Edited, Kind, Located, PhaseKeys};
 use crate::app::widgets::LineEvent;
 use crate::app::widgets::json_editor;
 use crate::app::{Action, Command};
@@ -32,10 +32,15 @@ impl Kind for Report {
     type Finding = ReportFinding;
     type Check = CheckJob;
     type Checked = Vec<ReportFinding>;
+    type Draft = ReportDraft;
 
     const SEND: SendKind = SendKind::Report;
     const TEXT: &'static str = "resource";
     const EDITED: &'static str = "report";
+    const AFTER_EDIT: [&'static str; 2] = [
+        "the report was updated from the editor",
+        "kept as text; e edits it again",
+    ];
     const BACKGROUND_BYTES: usize = CHECK_IN_BACKGROUND_BYTES;
     const CHECKING: &'static str = "checking…";
     const DISCARDED: &'static str = "draft discarded: the report starts again from the resource";
@@ -63,10 +68,6 @@ impl Kind for Report {
         self.listed.as_deref()
     }
 
-    fn check_size(&self) -> usize {
-        json_editor::size_of(&self.resource)
-    }
-
     fn check_job(&self) -> CheckJob {
         CheckJob {
             header: self.header(),
@@ -91,12 +92,20 @@ impl Kind for Report {
         Report::sent_body(self)
     }
 
-    fn draft_text(&self) -> String {
-        Report::draft_text(self)
+    fn draft(&self) -> ReportDraft {
+        self.draft_body()
     }
 
-    fn restore(&mut self, body: &str) -> Result<(), String> {
-        Report::restore(self, body)
+    fn restore(&mut self, draft: ReportDraft) {
+        self.task_id.set(&draft.task_id);
+        self.task_id_provisional = draft.task_id_provisional;
+        self.status = draft.status;
+        self.message.set(&draft.message);
+        self.response_type.set(&draft.response_type);
+        self.replace_resource(&sanitize::json_for_terminal(&draft.resource));
+        self.extra = draft.extra;
+        self.unparsed = draft.unparsed;
+        self.kept = draft.kept;
     }
 
     fn editing_mode(&self) -> InputMode {
@@ -228,41 +237,17 @@ impl Kind for Report {
         }
     }
 
-    /// What `$EDITOR` left: a report (its fields in place), or text kept as it is.
-    fn edited(c: &mut ReportComposer, text: String, cx: &mut Ctx) -> Vec<Command> {
-        match c.take_edited(text) {
-            EditOutcome::Unchanged => {
-                cx.info("no change in the editor");
-                Vec::new()
-            }
-            EditOutcome::Applied => {
-                cx.info("the report was updated from the editor");
-                c.changed(cx)
-            }
-            EditOutcome::Kept => {
-                let error = c.unparsed.as_ref().map(|u| u.error.clone());
-                cx.error(format!(
-                    "the edited report is not JSON ({}): kept as text; e edits it again",
-                    sanitize::line(&error.unwrap_or_default())
-                ));
-                c.changed(cx)
-            }
-        }
+    fn take_edited(&mut self, text: String) -> Edited {
+        Report::take_edited(self, text)
     }
 
     /// A check still running may yet find something: the send waits for a second `Enter`.
-    fn hold(c: &ReportComposer) -> Option<String> {
+    fn hold(c: &ReportComposer) -> Vec<String> {
         if c.checking.is_some() {
-            return Some(
-                "the checks are still running: Enter again sends anyway, Esc goes back".into(),
-            );
+            return vec!["the checks are still running".to_owned()];
         }
-        (!c.findings.is_empty()).then(|| {
-            format!(
-                "{}: Enter again sends anyway, Esc goes back",
-                counted(c.findings.len(), "finding")
-            )
-        })
+        let findings = (!c.findings.is_empty()).then(|| counted(c.findings.len(), "finding"));
+        findings.into_iter().collect()
     }
 
     /// The report changed a resource: the list reloads.

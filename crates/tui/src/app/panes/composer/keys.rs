@@ -1,0 +1,162 @@
+//! The keys every composer has, worded by its kind: the writing keys (`Enter`, `i`, undo, the
+//! review, `$EDITOR`, `D`, the findings, `Esc`) and the tables of the review, the send in flight
+//! and the answer. A kind's own keys go between them in its table (`panes/*/keys.rs`).
+
+use crossterm::event::KeyCode;
+
+use crate::app::keymap::{Binding, Key, bind};
+use crate::app::{Action, Toward};
+
+use Key::{Char, Code, Ctrl};
+
+/// What a kind's writing keys say in the help (and `Enter`, in the footer).
+pub struct WritingHelp {
+    pub open: &'static str,
+    pub open_footer: &'static str,
+    pub edit: &'static str,
+    pub undo: &'static str,
+    pub redo: &'static str,
+    pub review: &'static str,
+    pub edit_externally: &'static str,
+    pub discard_draft: &'static str,
+    pub back: &'static str,
+}
+
+/// The writing keys every kind has; its table lists them in this order, its own among them.
+pub struct Writing {
+    pub open: Binding,
+    pub edit: Binding,
+    pub undo: Binding,
+    pub redo: Binding,
+    pub review: Binding,
+    pub ext: Binding,
+    pub discard: Binding,
+    pub next: Binding,
+    pub prev: Binding,
+    pub back: Binding,
+}
+
+/// The writing keys (`Enter`, `i`, undo, redo, the review, `$EDITOR`, `D`, `n`, `N`, `Esc`),
+/// worded by `help`.
+pub const fn writing(help: WritingHelp) -> Writing {
+    Writing {
+        open: bind(
+            "open",
+            &[Code(KeyCode::Enter)],
+            "Enter",
+            help.open,
+            || Action::Open,
+            help.open_footer,
+        ),
+        edit: bind(
+            "edit",
+            &[Char('i')],
+            "i",
+            help.edit,
+            || Action::StartEdit,
+            "",
+        ),
+        undo: bind(
+            "undo",
+            &[Char('u')],
+            "u",
+            help.undo,
+            || Action::Undo(Toward::Previous),
+            "",
+        ),
+        redo: bind(
+            "redo",
+            &[Ctrl('r')],
+            "^r",
+            help.redo,
+            || Action::Undo(Toward::Next),
+            "",
+        ),
+        review: bind(
+            "review",
+            &[Char('s'), Ctrl('s')],
+            "s/^s",
+            help.review,
+            || Action::Review,
+            "send",
+        ),
+        // Not in the footer: at 80 columns it would push `q quit` out.
+        ext: bind(
+            "edit_externally",
+            &[Char('e')],
+            "e",
+            help.edit_externally,
+            || Action::EditExternally,
+            "",
+        ),
+        discard: bind(
+            "discard_draft",
+            &[Char('D')],
+            "D",
+            help.discard_draft,
+            || Action::DiscardDraft,
+            "",
+        ),
+        next: bind(
+            "next_match",
+            &[Char('n')],
+            "n",
+            "go to the next finding",
+            || Action::Match(Toward::Next),
+            "",
+        ),
+        prev: bind(
+            "prev_match",
+            &[Char('N')],
+            "N",
+            "go to the previous finding",
+            || Action::Match(Toward::Previous),
+            "",
+        ),
+        back: bind(
+            "back",
+            &[Code(KeyCode::Esc)],
+            "Esc",
+            help.back,
+            || Action::Back,
+            "back",
+        ),
+    }
+}
+
+/// The key tables of the review (`REVIEW_KEYS`), the send in flight (`SENDING_KEYS`) and the
+/// answer (`ANSWER_KEYS`), ids and names made of the kind's table prefix and noun.
+macro_rules! phase_tables {
+    ($prefix:literal, $noun:literal, $send_help:literal) => {
+        static REVIEWING: [$crate::app::keymap::Binding; 3] =
+            $crate::app::widgets::send_flow::reviewing($send_help);
+
+        pub static REVIEW_KEYS: $crate::app::keymap::KeyTable = $crate::app::keymap::KeyTable {
+            id: concat!($prefix, "_review"),
+            name: concat!($noun, " review"),
+            own: &REVIEWING,
+            shared: &$crate::app::keymap::PANE_SHARED,
+        };
+
+        pub static SENDING_KEYS: $crate::app::keymap::KeyTable = $crate::app::keymap::KeyTable {
+            id: concat!($prefix, "_sending"),
+            name: concat!($noun, " in flight"),
+            own: &$crate::app::widgets::send_flow::SENDING,
+            shared: &[
+                &$crate::app::keymap::GLOBAL,
+                &$crate::app::keymap::FORCE_QUIT,
+            ],
+        };
+
+        pub static ANSWER_KEYS: $crate::app::keymap::KeyTable = $crate::app::keymap::KeyTable {
+            id: concat!($prefix, "_answer"),
+            name: concat!($noun, " answer"),
+            own: &$crate::app::widgets::send_flow::ANSWERED,
+            shared: &[
+                &$crate::app::keymap::GLOBAL,
+                &$crate::app::keymap::FORCE_QUIT,
+            ],
+        };
+    };
+}
+pub(crate) use phase_tables;
