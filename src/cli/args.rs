@@ -39,6 +39,10 @@ pub struct Cli {
     /// Open the terminal UI against a built-in local sandbox with demo data (no service needed).
     #[arg(long)]
     pub demo: bool,
+    /// Open the terminal UI on the listing kept from the last run, without asking the service
+    /// (`r` asks it)
+    #[arg(long, conflicts_with = "demo")]
+    pub offline: bool,
     /// Rows per page the terminal UI asks for (the server's default when not given)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=500))]
     pub page_size: Option<u32>,
