@@ -89,22 +89,38 @@ enum Job {
 /// The handle the event loop holds; the thread ends when it is dropped.
 pub struct ListingKeeper {
     jobs: mpsc::Sender<Job>,
+    /// Closed when the thread has done every job and ended.
+    done: mpsc::Receiver<()>,
 }
 
 impl ListingKeeper {
     pub fn new(results: UnboundedSender<Action>) -> ListingKeeper {
         let (jobs, queue) = mpsc::channel();
+        let (ended, done) = mpsc::channel::<()>();
         let spawned = std::thread::Builder::new()
             .name("listing-keeper".into())
-            .spawn(move || work(&queue, &results));
+            .spawn(move || {
+                work(&queue, &results);
+                drop(ended);
+            });
         if let Err(e) = spawned {
             tracing::warn!("no thread to keep listings on: {e}");
         }
-        ListingKeeper { jobs }
+        ListingKeeper { jobs, done }
+    }
+
+    /// appdeck is quitting: the pages asked to be kept are written before it ends (a `q` right
+    /// after the first page would otherwise lose them), waiting at most `within`.
+    pub fn finish(self, within: std::time::Duration) {
+        let ListingKeeper { jobs, done } = self;
+        drop(jobs);
+        if done.recv_timeout(within) == Err(mpsc::RecvTimeoutError::Timeout) {
+            tracing::warn!("the listing was still being kept when appdeck quit");
+        }
     }
 
     /// Keeps for `place` from now on; `None` keeps nothing (and loads nothing).
-    pub fn serve(&self, place: Option<KeepPlace>) {
+    fn serve(&self, place: Option<KeepPlace>) {
         let _ = self.jobs.send(Job::Serve(place));
     }
 

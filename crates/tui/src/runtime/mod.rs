@@ -149,8 +149,13 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     }
     signals.abort();
     log_failed.abort();
+    let keeper = event_loop.stop_keeping();
     drop(event_loop);
     drop(guard);
+    // Once the terminal is back: the user has the shell while the last pages are kept.
+    if let Some(keeper) = keeper {
+        keeper.finish(std::time::Duration::from_secs(2));
+    }
     tracing::info!("TUI closed");
     // Once the terminal is back, where the texts the store did not take are.
     for line in kept {
