@@ -22,6 +22,7 @@ use crate::config::ReadOnly;
 use crate::log_file::{DropOnError, LogHealth, RotatingFile};
 use crate::runtime::LaunchOptions;
 use crate::runtime::known_types::TypeSources;
+use crate::runtime::listing_keeper::Keeping;
 use crate::runtime::profiles::{ProfileSwitcher, host_of};
 use crate::sandbox::{Sandbox, SandboxOptions};
 
@@ -169,6 +170,15 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
     });
     let types = type_sources(cli, global, &settings.base_url);
     let drafts = draft_place(cli, &settings.base_url);
+    let store_path = crate::config::Env::from_process()
+        .ok()
+        .and_then(|env| crate::config::store_path(&env))
+        .map(|path| path.value);
+    // Under --demo its sandbox's address changes every run: nothing to show next time.
+    let keep = match crate::config::load(&global.flags()) {
+        Ok(loaded) if !cli.demo => Keeping::of(&loaded, store_path.clone(), &settings.base_url),
+        _ => Keeping::Never,
+    };
     let options = LaunchOptions {
         settings,
         session,
@@ -190,10 +200,9 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
         profiles,
         drafts,
         // Sends are recorded under --demo too: the history says where each one went.
-        store_path: crate::config::Env::from_process()
-            .ok()
-            .and_then(|env| crate::config::store_path(&env))
-            .map(|path| path.value),
+        store_path,
+        keep,
+        offline: cli.offline,
         log,
     };
     let result = crate::runtime::launch(options).await;

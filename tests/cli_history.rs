@@ -403,3 +403,70 @@ fn report_diff_prints_what_the_report_changed_and_the_history_keeps_it() {
         "{first}"
     );
 }
+
+/// What the TUI keeps to show at its next start: `appdeck cache` says what, where and how big;
+/// `cache clear` erases it from the file; `list` never prints it, even with the service down.
+#[test]
+fn cache_shows_the_kept_listings_and_clear_erases_them() {
+    let (sandbox, data) = setup();
+    let secret = r#"{"id":"res_kept","type":"repository","name":"KEPT-ROW-TEXT"}"#;
+    {
+        let mut store = appdeck_store::Store::open(&data.join("appdeck.db")).unwrap();
+        let key = appdeck_store::ListingKey::new("http://svc.test/api/v1", Some("prod"), None);
+        store
+            .keep_listing(&key, &[secret, secret], true, chrono::Utc::now())
+            .unwrap();
+    }
+    let cache = |args: &[&str]| {
+        run(sandbox
+            .appdeck()
+            .env("APPDECK_DATA_DIR", &data)
+            .arg("cache")
+            .args(args))
+    };
+    let out = cache(&[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(lines[0].starts_with("SERVICE"), "{}", out.stdout);
+    let row: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(
+        row[..5],
+        ["http://svc.test/api/v1", "prod", "(all)", "2", "120"]
+    );
+    assert!(
+        out.stdout.contains("1 kept, 120 B of rows, in ")
+            && out
+                .stdout
+                .contains("appdeck.db (at most 20 listings, each its first 1,000 rows"),
+        "{}",
+        out.stdout
+    );
+
+    // The CLI never shows kept rows: with the service gone, `list` fails and prints none.
+    let down = RefusedPort::bind();
+    let out = run(appdeck(&data)
+        .env("APPDECK_DATA_DIR", &data)
+        .env("APPDECK_BASE_URL", down.base_url())
+        .env("APPDECK_TOKEN", TOKEN)
+        .args(["list", "-o", "ndjson"]));
+    assert_ne!(out.code, 0, "{out:?}");
+    assert!(
+        !out.stdout.contains("res_kept") && !out.stderr.contains("res_kept"),
+        "{out:?}"
+    );
+
+    let out = cache(&["clear"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.starts_with("removed 1 kept listing from "),
+        "{}",
+        out.stdout
+    );
+    let out = cache(&[]);
+    assert!(out.stdout.starts_with("nothing kept in "), "{}", out.stdout);
+    let file = std::fs::read(data.join("appdeck.db")).unwrap();
+    assert!(
+        !file.windows(13).any(|w| w == b"KEPT-ROW-TEXT"),
+        "the rows were erased from the file"
+    );
+}

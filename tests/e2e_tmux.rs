@@ -1438,3 +1438,50 @@ fn watch_on_a_narrowed_list_looks_as_deep_as_was_loaded() {
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell again");
 }
+
+/// The listing shown last is there at the next start, marked as kept, with the error when the
+/// service is down (issue 37 item 1); `--offline` opens on it without asking the service.
+#[test]
+fn the_last_listing_shows_at_the_next_start_marked_kept_with_the_service_down() {
+    let tmux = Tmux::start(120, 30);
+    let bin = binary();
+    tmux.type_line(&format!(
+        "{} sandbox --listen 127.0.0.1:0 > sandbox.env 2> sandbox.log &",
+        bin.display()
+    ));
+    tmux.type_line(
+        "until grep -q TOKEN sandbox.env; do sleep 0.1; done; . ./sandbox.env; echo ready",
+    );
+    tmux.wait_for("the sandbox", |s| s.lines().any(|l| l == "ready"));
+    tmux.type_line(&bin.display().to_string());
+    let live = tmux.wait_for("the live rows", |s| {
+        s.contains("loaded") && s.contains("res_3 ")
+    });
+    assert!(!live.contains("kept"), "{live}");
+    tmux.send(&["q"]);
+    tmux.type_line("kill %1; wait; echo stopped");
+    tmux.wait_for("the sandbox to stop", |s| s.lines().any(|l| l == "stopped"));
+
+    tmux.type_line(&bin.display().to_string());
+    let kept = tmux.wait_for("the kept rows and the error", |s| {
+        s.contains("kept") && s.contains("service not answering") && s.contains("res_3 ")
+    });
+    assert!(kept.contains("cannot connect"), "the error is said: {kept}");
+    tmux.send(&["q"]);
+    tmux.wait_for("the shell prompt", |s| {
+        s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
+    });
+
+    tmux.type_line(&format!("{} --offline", bin.display()));
+    let offline = tmux.wait_for("the kept rows, offline", |s| {
+        s.contains("offline: r asks the service") && s.contains("res_3 ")
+    });
+    assert!(
+        !offline.contains("cannot connect"),
+        "nothing was asked: {offline}"
+    );
+    tmux.send(&["q"]);
+    tmux.wait_for("the shell prompt", |s| {
+        s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
+    });
+}

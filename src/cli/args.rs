@@ -39,6 +39,10 @@ pub struct Cli {
     /// Open the terminal UI against a built-in local sandbox with demo data (no service needed).
     #[arg(long)]
     pub demo: bool,
+    /// Open the terminal UI on the listing kept from the last run, without asking the service
+    /// (`r` asks it)
+    #[arg(long, conflicts_with = "demo")]
+    pub offline: bool,
     /// Rows per page the terminal UI asks for (the server's default when not given)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=500))]
     pub page_size: Option<u32>,
@@ -271,6 +275,7 @@ impl Command {
             Command::Diff(_) => "diff",
             Command::Infer(_) => "infer",
             Command::History(_) => "history",
+            Command::Cache(_) => "cache",
             Command::Keys(_) => "keys",
             Command::Api(_) => "api",
             Command::Completions(_) => "completions",
@@ -291,6 +296,7 @@ impl Command {
             Command::Sandbox(_) => &["--token-file"],
             Command::Diff(_)
             | Command::History(_)
+            | Command::Cache(_)
             | Command::Completions(_)
             | Command::Man
             | Command::CompleteNames(_) => &[],
@@ -347,6 +353,7 @@ impl Command {
             Command::Sandbox(args) => given(&mut global.token_file, &args.token_file),
             Command::Diff(_)
             | Command::History(_)
+            | Command::Cache(_)
             | Command::Completions(_)
             | Command::Man
             | Command::CompleteNames(_) => {}
@@ -388,6 +395,10 @@ pub enum Command {
     /// List the reports and connects sent, newest first, or show one in full (history show ID)
     #[command(after_help = HISTORY_EXAMPLES)]
     History(HistoryArgs),
+    /// Show the listings the terminal UI keeps to show at its next start, or erase them
+    /// (cache clear)
+    #[command(after_help = CACHE_HELP)]
+    Cache(CacheArgs),
     /// List the terminal UI's actions, their keys now (with the config file's [keys]) and panes
     #[command(after_help = KEYS_HELP)]
     Keys(KeysArgs),
@@ -588,6 +599,28 @@ Every report and connect sent from the terminal UI or with `appdeck report` / `a
 recorded in the local store, whatever the answer (a refusal, a network failure), with the body
 (never the token), the answer, the HTTP status and the time taken. history works offline: the
 connection flags do not apply and are refused. `history show` exits 2 for an unknown id.";
+
+pub(super) const CACHE_HELP: &str = "The terminal UI keeps the last listing it showed for each base
+URL, profile and type filter in the local store (at most 20 listings, each its first 1,000 rows
+or 2 MiB), and shows it at the next start, marked as kept, until the service answers. It holds
+the rows the service sent, never the token. `keep_listings = false` in a profile turns keeping
+off and forgets what was kept for it.
+
+Examples:
+  appdeck cache           # what is kept, where, and how big
+  appdeck cache clear     # erase every kept listing";
+
+#[derive(Clone, Debug, Args)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    pub command: Option<CacheCommand>,
+}
+
+#[derive(Clone, Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Erase every kept listing (overwritten in the file, not only unlinked)
+    Clear,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum HistoryKind {

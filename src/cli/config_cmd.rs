@@ -188,6 +188,13 @@ fn describe(settings: &Settings, read_token_file: ReadTokenFile) -> Report {
                     settings.retries.value, settings.retries.source
                 ),
             ),
+            (
+                "keep_listings",
+                format!(
+                    "{} (from {}; the TUI's last listing, kept in the store)",
+                    settings.keep_listings.value, settings.keep_listings.source
+                ),
+            ),
             ("types", types),
         ],
         warnings,

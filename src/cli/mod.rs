@@ -7,6 +7,7 @@
 
 mod api;
 pub mod args;
+mod cache;
 mod config_cmd;
 mod diff;
 mod each;
@@ -202,6 +203,11 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         Command::History(args) => {
             history::run(&args, table::output_width(), &mut std::io::stdout().lock())
         }
+        Command::Cache(args) => cache::run(
+            args.command.as_ref(),
+            table::output_width(),
+            &mut std::io::stdout().lock(),
+        ),
         Command::Infer(args) => {
             let client = connect(global)?;
             infer::run(

@@ -1,7 +1,8 @@
 //! The local store: one SQLite file (bundled SQLite, nothing to install) holding what must outlive
 //! a session: the app versions appdeck knows per service base URL (connect payloads it sent), the
 //! history of sends (every report and connect, with its answer), drafts (each its composer's), and
-//! the list's columns chosen per type. It never holds the token.
+//! the list's columns chosen per type, and the last listing shown per service, profile and type
+//! (bounded). It never holds the token.
 //!
 //! Every function here is plain blocking code: the CLI calls it directly, the TUI runtime calls it
 //! off the UI thread. A store that cannot be used (locked past the busy timeout, corrupt, written
@@ -15,6 +16,7 @@ mod app_versions;
 mod drafts;
 mod error;
 mod history;
+mod kept_listings;
 mod list_columns;
 mod migrations;
 mod pending;
@@ -28,6 +30,10 @@ pub use app_versions::{KnownAppVersion, NewAppVersion, base_url_key};
 pub use drafts::{Draft, DraftKey, DraftRevision};
 pub use error::StoreError;
 pub use history::{HistoryEntry, HistoryQuery, SendKind, Sent, Summary};
+pub use kept_listings::{
+    Kept, KeptSummary, ListingKey, MAX_BYTES as KEPT_MAX_BYTES, MAX_LISTINGS as KEPT_MAX_LISTINGS,
+    MAX_ROWS as KEPT_MAX_ROWS,
+};
 pub use migrations::SCHEMA_VERSION;
 pub use pending::{Pending, keep_pending, pending_path};
 

@@ -91,6 +91,24 @@ pub(super) const MIGRATIONS: &[&str] = &[
         resource_type TEXT PRIMARY KEY,
         spec          TEXT NOT NULL
     );",
+    // 9: the last listing shown per base URL, profile and type filter ('': none, every type),
+    // its rows as the service sent them; `set_aside` says why a listing is no longer trusted.
+    "CREATE TABLE kept_listings (
+        id          INTEGER PRIMARY KEY,
+        base_url    TEXT NOT NULL,
+        profile     TEXT NOT NULL,
+        type_filter TEXT NOT NULL,
+        kept_at     TEXT NOT NULL,
+        format      INTEGER NOT NULL,
+        set_aside   TEXT,
+        UNIQUE (base_url, profile, type_filter)
+    );
+    CREATE TABLE kept_rows (
+        listing  INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        text     TEXT NOT NULL,
+        PRIMARY KEY (listing, position)
+    ) WITHOUT ROWID;",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

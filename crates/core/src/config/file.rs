@@ -41,6 +41,9 @@ pub struct Profile {
     /// How many times a read (`list`) retries a page that failed for a passing reason; 0 never
     /// (`--retries` overrides it).
     pub retries: Option<i64>,
+    /// Whether the TUI keeps the last listing it showed in the store, to show it at the next
+    /// start before the service answers (true when not given).
+    pub keep_listings: Option<bool>,
     /// Keys this version does not know: reported as warnings, since they are most likely typos.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,

@@ -210,6 +210,9 @@ pub struct Settings {
     /// How many times `list` retries a failed page: the profile's `retries`, else the default
     /// (`--retries` is the command's and overrides this).
     pub retries: Sourced<u32>,
+    /// Whether the TUI keeps the last listing it showed (the profile's `keep_listings`; on by
+    /// default). Off, appdeck also forgets what it kept for this profile.
+    pub keep_listings: Sourced<bool>,
     /// Things the user should fix but that do not stop the command (exposed secrets, typos).
     pub warnings: Vec<String>,
 }
@@ -472,7 +475,7 @@ pub fn resolve(
     if let (Some(p), Some(name)) = (profile, &name) {
         for key in p.unknown.keys() {
             warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, max_request_mib, types, read_only, retries)"
+                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, max_request_mib, types, read_only, retries, keep_listings)"
             ));
         }
         if p.token.is_some() && p.token_file.is_some() {
@@ -595,8 +598,14 @@ pub fn resolve(
         ),
     };
 
+    let keep_listings = match profile.and_then(|p| p.keep_listings) {
+        Some(value) => Sourced::new(value, from_profile()),
+        None => Sourced::new(true, Source::Default),
+    };
+
     Ok(Settings {
         retries,
+        keep_listings,
         types,
         profile_names: file.profile_names(),
         read_only,

@@ -392,3 +392,25 @@ fn retries_come_from_the_profile_within_bounds() {
         "{err}"
     );
 }
+
+#[test]
+fn keeping_listings_is_on_unless_the_profile_turns_it_off() {
+    let text = "[profiles.private]\nkeep_listings = false\n[profiles.plain]\n";
+    let choose = |name: &str| {
+        let flags = Flags {
+            profile: Some(name.to_owned()),
+            ..Flags::default()
+        };
+        resolve(&flags, &Env::default(), Some(&config(text))).unwrap()
+    };
+    let private = choose("private");
+    assert_eq!(
+        private.keep_listings,
+        Sourced::new(false, Source::Profile("private".into()))
+    );
+    assert!(private.warnings.is_empty(), "{:?}", private.warnings);
+    assert_eq!(
+        choose("plain").keep_listings,
+        Sourced::new(true, Source::Default)
+    );
+}

@@ -270,6 +270,9 @@ pub enum Delivery {
     /// The columns kept for a type, if any ([`Command::LoadColumns`]; a store that cannot be
     /// read keeps none).
     Columns(Option<String>),
+    /// The listing the store kept for the list's type filter, shown until the service answers
+    /// ([`Command::LoadKeptListing`]).
+    KeptListing(KeptListing),
     /// A send was recorded in the history, or why not ([`Command::RecordSend`]).
     SendRecorded(Result<(), String>),
     /// A connect the service accepted was recorded in the store at `at`, or could not be
@@ -283,6 +286,20 @@ pub enum Delivery {
     /// The runtime now talks to another profile's service, or could not switch (why, in a
     /// sentence: the service in use stays) ([`Command::SwitchProfile`]).
     ProfileSwitched(Result<Box<ProfileSwitch>, String>),
+}
+
+/// What the store kept of a listing.
+#[derive(Debug)]
+pub enum KeptListing {
+    /// Its rows as the service sent them, read as one page, kept `age` ago.
+    Rows {
+        age: std::time::Duration,
+        page: Box<crate::api::ReadPage>,
+    },
+    /// A listing that did not read back as appdeck writes one: set aside, and why.
+    SetAside(String),
+    /// None kept (or keeping is off, or the store cannot be read: the log says why).
+    None,
 }
 
 impl Delivery {
@@ -397,6 +414,19 @@ pub enum Command {
     LoadColumns { id: RequestId, type_key: String },
     /// Keep the columns chosen for a type (`spec`: `:columns`'s words; empty: the table's own).
     SaveColumns { type_key: String, spec: String },
+    /// Read the listing kept for the list's type filter (this service and profile's);
+    /// [`Delivery::KeptListing`].
+    LoadKeptListing {
+        id: RequestId,
+        type_filter: Option<String>,
+    },
+    /// Keep a page of the list's rows (their texts as they came) for the next start:
+    /// `from_start` replaces what was kept (the first page), else they follow it.
+    KeepListing {
+        type_filter: Option<String>,
+        rows: Vec<String>,
+        from_start: bool,
+    },
 }
 
 /// The list engine's jobs run and stop as any pane's.
@@ -431,7 +461,8 @@ impl Command {
             | Command::EditExternally { id, .. }
             | Command::LoadDraft { id, .. }
             | Command::SaveDraft { id, .. }
-            | Command::LoadColumns { id, .. } => Some(*id),
+            | Command::LoadColumns { id, .. }
+            | Command::LoadKeptListing { id, .. } => Some(*id),
             _ => None,
         }
     }

@@ -228,7 +228,8 @@ impl App {
         self.known_types = None;
         self.browser.type_filter = None;
         let mut commands = self.stack.pop_all();
-        let restart = self.browser.restart(&mut self.ids);
+        let mut restart = self.browser.restart(&mut self.ids);
+        restart.push(self.browser.ask_kept(&mut self.ids, false));
         commands.extend(self.browser_commands(restart));
         let load = self.ids.issue();
         self.types_since = load;
@@ -575,7 +576,8 @@ impl App {
         };
         self.browser.type_filter = type_filter;
         let mut commands = self.show_resources();
-        let restart = self.browser.restart(&mut self.ids);
+        let mut restart = self.browser.restart(&mut self.ids);
+        restart.push(self.browser.ask_kept(&mut self.ids, false));
         commands.extend(self.browser_commands(restart));
         self.notice = Some(Notice::Info(notice));
         commands

@@ -27,8 +27,8 @@ mod global;
 use ratatui::layout::Rect;
 
 pub use action::{
-    Action, ApiCall, ApiReply, Body, Command, Delivery, DraftSlot, DraftSubject, Move, Notice,
-    OpenAs, ProfileSwitch, RequestId, StoredDraft, Toward, UnsentDraft, View,
+    Action, ApiCall, ApiReply, Body, Command, Delivery, DraftSlot, DraftSubject, KeptListing, Move,
+    Notice, OpenAs, ProfileSwitch, RequestId, StoredDraft, Toward, UnsentDraft, View,
 };
 pub use known_types::KnownTypes;
 pub use loadable::Loadable;
@@ -138,6 +138,17 @@ impl App {
             id: app.ids.issue(),
         };
         (app, first.into_iter().chain([load]).collect())
+    }
+
+    /// Asks the store for the listing kept from the last run, shown until the first live page
+    /// comes (the runtime answers "none" when keeping is off). `offline`: the live page is not
+    /// asked for at all: returns the request among [`App::new`]'s commands not to make.
+    pub fn open_kept(&mut self, offline: bool) -> (Command, Option<RequestId>) {
+        let unasked = offline.then(|| self.browser.in_flight()).flatten();
+        let ask = self.browser.ask_kept(&mut self.ids, offline);
+        self.stack
+            .claim(ScreenId::BROWSER, std::slice::from_ref(&ask));
+        (ask, unasked)
     }
 
     /// The pane on top of the stack.
@@ -531,6 +542,8 @@ mod exact_tests;
 #[cfg(test)]
 mod settings_tests;
 
+#[cfg(test)]
+mod kept_tests;
 #[cfg(test)]
 mod reload_tests;
 

@@ -38,6 +38,8 @@ pub struct EventLoop<B: Backend, E> {
     /// The external editor running, with the terminal lent to it.
     editor: Option<(RequestId, tokio::task::JoinHandle<Result<String, String>>)>,
     drafts: Drafts,
+    /// The list's last listing, kept for the next start (`None` once appdeck is quitting).
+    listing_keeper: Option<super::listing_keeper::ListingKeeper>,
     /// Whether state changed since the last frame.
     dirty: bool,
     /// What to say once the terminal is handed back: where the texts the store did not take
@@ -79,6 +81,7 @@ where
         let (sender, actions) = unbounded_channel();
         let executor = Executor::new(client, sender.clone());
         let drafts = Drafts::new(None, sender.clone());
+        let listing_keeper = Some(super::listing_keeper::ListingKeeper::new(sender.clone()));
         let mut event_loop = EventLoop {
             terminal,
             app,
@@ -90,6 +93,7 @@ where
             console: None,
             editor: None,
             drafts,
+            listing_keeper,
             dirty: true,
             kept: Vec::new(),
             frames: 0,
@@ -115,6 +119,18 @@ where
     /// Where the composer's drafts are kept (none: they are not, and saves say so).
     pub fn keep_drafts(&mut self, place: Option<DraftPlace>) {
         self.drafts = Drafts::new(place, self.sender.clone());
+    }
+
+    /// Hands over the keeper of listings, to let it finish as appdeck quits.
+    pub fn stop_keeping(&mut self) -> Option<super::listing_keeper::ListingKeeper> {
+        self.listing_keeper.take()
+    }
+
+    /// For which service and profile the list's last listing is kept (if at all).
+    pub fn keep_listings(&mut self, keeping: super::listing_keeper::Keeping) {
+        if let Some(keeper) = &self.listing_keeper {
+            keeper.follow(keeping);
+        }
     }
 
     /// How to lend the terminal to `$EDITOR` and take it back.
@@ -356,6 +372,20 @@ where
                     self.kept.push(super::kept::keep(&work, &dirs));
                 }
                 Command::LoadColumns { id, type_key } => self.executor.load_columns(id, type_key),
+                Command::LoadKeptListing { id, type_filter } => {
+                    if let Some(keeper) = &self.listing_keeper {
+                        keeper.load(id, type_filter);
+                    }
+                }
+                Command::KeepListing {
+                    type_filter,
+                    rows,
+                    from_start,
+                } => {
+                    if let Some(keeper) = &self.listing_keeper {
+                        keeper.keep(type_filter, rows, from_start);
+                    }
+                }
                 Command::SaveColumns { type_key, spec } => {
                     self.executor.save_columns(type_key, spec)
                 }
@@ -398,6 +428,9 @@ where
                 self.executor.know_types(switched.types);
                 // Saves asked for before this point (the closing composer's) keep the old base URL.
                 self.drafts.follow(&switched.switch.base_url);
+                if let Some(keeper) = &self.listing_keeper {
+                    keeper.follow(switched.keep);
+                }
                 Action::reply(id, Delivery::ProfileSwitched(Ok(Box::new(switched.switch))))
             }
             // The old service stays in use; the app reloads what the switch had cancelled.

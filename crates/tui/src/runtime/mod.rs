@@ -8,6 +8,7 @@ pub mod executor;
 pub mod external_editor;
 pub mod kept;
 pub mod known_types;
+pub mod listing_keeper;
 pub mod opener;
 pub mod profiles;
 pub mod startup;
@@ -50,6 +51,10 @@ pub struct LaunchOptions {
     /// The local store's file, where sends are recorded (the history); `None` without a data
     /// directory.
     pub store_path: Option<std::path::PathBuf>,
+    /// What the last listing is kept for (the service and profile), or why not.
+    pub keep: listing_keeper::Keeping,
+    /// `--offline`: open on the kept listing without asking the service.
+    pub offline: bool,
     /// What `o` opens links with, in order: the config's `opener`, `$BROWSER`, the platform's.
     pub openers: Vec<opener::Opener>,
     /// Whether the log file can be written: its first failure is said once in the status bar.
@@ -66,7 +71,10 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     let (guard, terminal) = TerminalGuard::enter()?;
     let size = terminal.size()?;
     let area = Rect::new(0, 0, size.width, size.height);
-    let (mut app, initial) = App::new(options.session, area, options.page_size);
+    let (mut app, mut initial) = App::new(options.session, area, options.page_size);
+    let (ask_kept, unasked) = app.open_kept(options.offline);
+    initial.retain(|c| !matches!(c, Command::Api { id, .. } if Some(*id) == unasked));
+    initial.push(ask_kept);
     app.read_only = options.read_only;
     app.keymap = options.keymap;
     let switcher = options.profiles.map(|(names, switcher)| {
@@ -91,6 +99,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     event_loop.keep_drafts(options.drafts);
     event_loop.lend_terminal_with(Box::new(suspend::TerminalConsole));
     event_loop.keep_history(options.store_path);
+    event_loop.keep_listings(options.keep);
     let (load_types, first): (Vec<_>, Vec<_>) = initial
         .into_iter()
         .partition(|c| matches!(c, Command::LoadTypes { .. }));
@@ -140,8 +149,13 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     }
     signals.abort();
     log_failed.abort();
+    let keeper = event_loop.stop_keeping();
     drop(event_loop);
     drop(guard);
+    // Once the terminal is back: the user has the shell while the last pages are kept.
+    if let Some(keeper) = keeper {
+        keeper.finish(std::time::Duration::from_secs(2));
+    }
     tracing::info!("TUI closed");
     // Once the terminal is back, where the texts the store did not take are.
     for line in kept {

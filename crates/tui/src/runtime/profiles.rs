@@ -23,6 +23,8 @@ pub struct Switched {
     pub client: Client,
     pub types: TypeSources,
     pub switch: ProfileSwitch,
+    /// Whether the new profile's listings are kept.
+    pub keep: super::listing_keeper::Keeping,
 }
 
 impl ProfileSwitcher {
@@ -37,11 +39,14 @@ impl ProfileSwitcher {
         let base_url = client_settings.base_url.clone();
         let mut files = self.type_files.clone();
         files.extend(settings.types.iter().cloned());
-        let store = config::Env::from_process()
+        let store_path = config::Env::from_process()
             .ok()
             .and_then(|env| config::store_path(&env))
-            .map(|path| (path.value, base_url.clone()));
+            .map(|path| path.value);
+        let keep = super::listing_keeper::Keeping::of(&settings, store_path.clone(), &base_url);
+        let store = store_path.map(|path| (path, base_url.clone()));
         Ok(Switched {
+            keep,
             client,
             types: TypeSources {
                 files,

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use unicode_width::UnicodeWidthStr;
 
 use crate::app::Loadable;
+use crate::app::panes::browser::kept::age_words;
 use crate::app::panes::browser::watch::Watch;
 use crate::app::panes::browser::{Browser, More};
 use crate::sanitize;
@@ -153,6 +154,8 @@ enum Counts {
     Loaded {
         matching: Matching,
         loaded: usize,
+        /// `loaded`, or `kept 3 h ago` for rows the store kept from the last run.
+        noun: String,
         more: &'static str,
     },
     Loading,
@@ -181,7 +184,7 @@ impl<'a> Parts<'a> {
                 let name = sanitize::line(&browser.columns.name(s.column)).into_owned();
                 (s, name)
             }),
-            counts: Counts::of(browser),
+            counts: Counts::of(browser, at),
             watch: browser.watch.as_ref(),
             picked: browser.picked.len(),
             looked,
@@ -256,7 +259,7 @@ enum Matching {
 }
 
 impl Counts {
-    fn of(browser: &Browser) -> Self {
+    fn of(browser: &Browser, at: Instant) -> Self {
         let filtered = !browser.filter.text().is_empty()
             || browser.status_filter.is_some()
             || browser.type_shown.is_some()
@@ -269,9 +272,20 @@ impl Counts {
         // A filter or a sort is only over the rows loaded: the title says the rest is a key away.
         let partial = filtered || browser.sorting.spec.is_some();
         match &browser.listing {
+            // Kept rows say so, never cut: how long ago, and how the live page is doing.
+            Loadable::Loaded(listing) if let Some(kept) = &browser.kept => Counts::Loaded {
+                matching,
+                loaded: listing.rows.len(),
+                noun: format!(
+                    "kept {} ago",
+                    age_words(at.saturating_duration_since(kept.since))
+                ),
+                more: kept.live.said(),
+            },
             Loadable::Loaded(listing) => Counts::Loaded {
                 matching,
                 loaded: listing.rows.len() - browser.gone_shown(),
+                noun: "loaded".to_owned(),
                 more: match listing.more {
                     More::End => "all loaded",
                     More::Available(_) | More::Paused(_) if partial => "L loads all",
@@ -290,25 +304,26 @@ impl Counts {
     /// `42 match`, `62 loaded`, `all loaded`; `short`: `42 of 62 loaded`, `all loaded`;
     /// without `more`, not whether more can be loaded.
     fn said(&self, short: bool, with_more: bool) -> Vec<String> {
-        match *self {
+        match self {
             Counts::Loaded {
                 matching,
                 loaded,
+                noun,
                 more,
             } => {
-                let loaded = count(loaded);
-                let matched = match matching {
+                let loaded = count(*loaded);
+                let matched = match *matching {
                     Matching::All => None,
                     Matching::Known(n) => Some(count(n)),
                     Matching::Pending => Some("…".to_owned()),
                 };
                 let mut said = match matched {
-                    Some(n) if short => vec![format!("{n} of {loaded} loaded")],
-                    Some(n) => vec![format!("{n} match"), format!("{loaded} loaded")],
-                    None => vec![format!("{loaded} loaded")],
+                    Some(n) if short => vec![format!("{n} of {loaded} {noun}")],
+                    Some(n) => vec![format!("{n} match"), format!("{loaded} {noun}")],
+                    None => vec![format!("{loaded} {noun}")],
                 };
                 if with_more {
-                    said.push(more.to_owned());
+                    said.push((*more).to_owned());
                 }
                 said
             }

@@ -6,6 +6,7 @@
 pub mod added;
 pub mod changes;
 pub mod find;
+pub mod kept;
 pub mod keys;
 mod picks;
 mod reload;
@@ -93,6 +94,14 @@ pub struct Browser {
     pub filling: Option<RequestId>,
     /// The type whose kept columns the store was asked for, and the question.
     columns_asked: Option<(Option<String>, RequestId)>,
+    /// The rows shown are those the store kept from the last listing (see `kept.rs`).
+    pub kept: Option<kept::KeptRows>,
+    /// The question to the store for the kept listing.
+    kept_asked: Option<RequestId>,
+    /// `--offline`: the kept listing is shown without asking the service, once it is read.
+    offline: bool,
+    /// How many rows of this listing were sent to be kept for the next start.
+    rows_kept: usize,
 }
 
 impl Browser {
@@ -127,6 +136,11 @@ impl Browser {
             columns: self.columns.clone(),
             columns_asked: self.columns_asked.clone(),
             pushed: true,
+            // Kept rows stay marked as such; this list asks for live ones only on `r`.
+            kept: (self.kept.as_ref()).map(|kept| kept::KeptRows {
+                since: kept.since,
+                live: kept::Live::Stopped,
+            }),
             ..Browser::default()
         })
     }
@@ -184,6 +198,13 @@ impl Browser {
 
     /// The request in flight, whichever page it is for.
     pub fn in_flight(&self) -> Option<RequestId> {
+        if let Some(kept::KeptRows {
+            live: kept::Live::Asking(id),
+            ..
+        }) = &self.kept
+        {
+            return Some(*id);
+        }
         match &self.listing {
             Loadable::Loading(id) => Some(*id),
             Loadable::Loaded(Listing {
@@ -199,6 +220,9 @@ impl Browser {
     pub fn start(&mut self, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
         self.listing = Loadable::Loading(id);
+        self.kept = None;
+        self.offline = false;
+        self.rows_kept = 0;
         // Its answer would be about the rows that go (their bodies' places are reused).
         self.filling = None;
         self.visible.clear();
@@ -326,6 +350,9 @@ impl Browser {
     /// `Esc` during a load: cancels it. Returns the request to abort.
     pub fn cancel(&mut self) -> Option<RequestId> {
         self.loading_all = false;
+        if self.kept.is_some() {
+            return self.stop_live();
+        }
         match &mut self.listing {
             Loadable::Loading(id) => {
                 let id = *id;
@@ -346,6 +373,9 @@ impl Browser {
 
     /// `r`: retries the page that failed or was paused, else reloads from the first page.
     pub fn refresh(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        if let Some(commands) = self.ask_live_again(ids) {
+            return commands;
+        }
         if let Some(listing) = self.listing.loaded_mut()
             && let More::Failed { cursor, .. } | More::Paused(cursor) = &listing.more
         {
@@ -365,7 +395,9 @@ impl Browser {
     /// failed first page from the start); the title counts them as they come. Says why not
     /// when there is nothing left to load.
     pub fn load_all(&mut self, ids: &mut RequestIds) -> Result<Vec<Command>, &'static str> {
+        // Kept rows have no next page: the live listing loads all once its first page is in.
         let commands = match &self.listing {
+            _ if self.kept.is_some() => self.refresh(ids),
             Loadable::Loaded(listing) => match &listing.more {
                 More::End => return Err("all loaded already"),
                 More::Fault(_) => {
@@ -410,6 +442,13 @@ impl Browser {
 
     /// The paging error to show, if the last load failed.
     pub fn error(&self) -> Option<&ApiError> {
+        if let Some(kept::KeptRows {
+            live: kept::Live::Failed(error),
+            ..
+        }) = &self.kept
+        {
+            return Some(error);
+        }
         match &self.listing {
             Loadable::Failed(e) => Some(e),
             Loadable::Loaded(Listing {

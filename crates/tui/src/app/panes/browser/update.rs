@@ -203,13 +203,15 @@ impl Pane for Browser {
                     .filter_map(|i| rows.at(i).id().map(|id| id.to_string()))
                     .collect();
                 let what = format!("{} marked ids", crate::text::count(ids.len()));
+                let what = what + &self.kept_note(cx.now);
                 return cx.copy(Some(ids.join("\n")), &what).into();
             }
             Action::Copy => {
                 let id = self
                     .selected()
                     .and_then(|r| r.id().map(|id| id.to_string()));
-                return cx.copy(id, "resource id").into();
+                let what = format!("resource id{}", self.kept_note(cx.now));
+                return cx.copy(id, &what).into();
             }
             Action::Toggle => match self.toggle_pick(height) {
                 Ok(0) => cx.info("no row marked"),
@@ -224,6 +226,13 @@ impl Pane for Browser {
             Action::Report => {
                 let resource = (self.selected()).and_then(|r| self.bodies().read(r.body).ok());
                 return match resource {
+                    Some(resource) if self.kept.is_some() => {
+                        cx.error(format!(
+                            "warning: this resource is from a listing{}: the report starts from it as it was then",
+                            self.kept_note(cx.now)
+                        ));
+                        Outcome::Open(Open::ReportOn(resource.into()))
+                    }
                     Some(resource) => Outcome::Open(Open::ReportOn(resource.into())),
                     None => Outcome::NotMine(Action::Report),
                 };
@@ -293,16 +302,53 @@ impl Pane for Browser {
                         }
                     };
                 }
+                let mut commands: Vec<Command> = Vec::new();
+                let mut cursor_was = None;
+                if self.replaces_kept(id) {
+                    match &page {
+                        Err(error) => {
+                            cx.record_api_error("loading resources", error);
+                            self.kept_live_failed(error.clone());
+                            return Outcome::done();
+                        }
+                        Ok(_) => {
+                            let (at, cancels) = self.drop_kept(id);
+                            cursor_was = Some(at);
+                            commands.extend(cancels);
+                        }
+                    }
+                }
+                if let Ok(page) = &page {
+                    commands.extend(self.texts_to_keep(id, page));
+                }
                 let before = self.rows().len();
                 let (taken, follow_up) = self.on_page(id, page, cx.ids, height);
                 if taken && let Some(error) = self.error() {
                     cx.record_api_error("loading resources", error);
                 }
-                let mut commands: Vec<Command> = follow_up.into_iter().collect();
+                // The cursor's row was not in the live page: the cursor keeps its place.
+                if let Some(at) = cursor_was.filter(|_| self.reselect.is_some())
+                    && !self.visible.is_empty()
+                {
+                    let len = self.visible.len();
+                    self.cursor.select(at.min(len - 1), len, height);
+                }
+                commands.extend(follow_up);
                 if taken && self.rows().len() > before {
                     commands.extend(self.test_new_rows(before, cx.ids));
                 }
                 if taken && self.listing.loaded().is_some() {
+                    commands.extend(self.ask_kept_columns(cx.ids));
+                }
+                commands.into()
+            }
+            Delivery::KeptListing(kept) if self.asks_kept(id) => {
+                let height = self.table_height(cx.body);
+                if let Some(said) = self.on_kept(kept, cx.now, cx.ids, height) {
+                    cx.error(said);
+                }
+                let mut commands = Vec::new();
+                if self.listing.loaded().is_some() {
                     commands.extend(self.ask_kept_columns(cx.ids));
                 }
                 commands.into()
@@ -373,7 +419,7 @@ impl Pane for Browser {
                     (self.exporting.take(), exported.take::<Exported>())
                 {
                     match exporting.outcome(exported) {
-                        Ok(news) => cx.info(news),
+                        Ok(news) => cx.info(news + &self.kept_note(cx.now)),
                         Err(problem) => cx.error(problem),
                     }
                 }

@@ -1,0 +1,506 @@
+//! The last listing the TUI showed for each base URL, profile and type filter, so that the next
+//! start (or `:type`, `:profile`) shows rows at once, marked as kept, while the live page is
+//! fetched. Each row is kept as the text the service sent (never re-serialised), in order.
+//!
+//! Bounded: [`MAX_ROWS`] rows and [`MAX_BYTES`] of row text per listing, [`MAX_LISTINGS`]
+//! listings (the oldest kept is dropped first), so at most about 40 MiB in all. A listing that
+//! does not read back as appdeck wrote it (a newer format, a row that is not a JSON object) is
+//! set aside: never shown again, kept in the file until `appdeck cache clear`, with the reason.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, params};
+
+use super::{Store, StoreError};
+use crate::app_versions::{base_url_key, timestamp};
+
+/// Rows kept per listing: a few screens, what a start needs before the live page replaces them.
+pub const MAX_ROWS: usize = 1_000;
+/// Row text kept per listing, whichever of the two bounds comes first.
+pub const MAX_BYTES: usize = 2 * 1024 * 1024;
+/// Listings kept in all (each base URL, profile and type filter is one).
+pub const MAX_LISTINGS: usize = 20;
+/// How this appdeck writes a listing's rows; a listing written another way is set aside.
+const FORMAT: i64 = 1;
+
+/// Which listing: the service (its base URL without user, query or fragment), the profile
+/// (`None`: none named) and the type filter (`None`: every type). Never the token.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ListingKey {
+    base_url: String,
+    profile: String,
+    type_filter: String,
+}
+
+impl ListingKey {
+    pub fn new(base_url: &str, profile: Option<&str>, type_filter: Option<&str>) -> ListingKey {
+        ListingKey {
+            base_url: base_url_key(base_url),
+            profile: profile.unwrap_or_default().to_owned(),
+            type_filter: type_filter.unwrap_or_default().to_owned(),
+        }
+    }
+}
+
+/// What the store has for a listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Rows as the service sent them, in order, and when they were kept.
+    Rows {
+        kept_at: DateTime<Utc>,
+        rows: Vec<String>,
+    },
+    /// A listing that did not read back as appdeck writes one; the reason says what was wrong.
+    /// It was set aside by this read and is never offered again.
+    SetAside(String),
+}
+
+/// What `appdeck cache` shows of one kept listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptSummary {
+    pub base_url: String,
+    /// `None`: no profile was named.
+    pub profile: Option<String>,
+    /// `None`: every type.
+    pub type_filter: Option<String>,
+    pub kept_at: DateTime<Utc>,
+    pub rows: usize,
+    pub bytes: usize,
+    /// Why it is not trusted, when it was set aside.
+    pub set_aside: Option<String>,
+}
+
+impl Store {
+    /// Keeps `rows` (item texts as received) for `key`: `from_start` replaces what was kept (the
+    /// listing's first page), otherwise they follow the rows kept so far. Rows past the bounds
+    /// are left out. Returns how many rows the listing now holds.
+    pub fn keep_listing(
+        &mut self,
+        key: &ListingKey,
+        rows: &[&str],
+        from_start: bool,
+        now: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        let path = self.path.clone();
+        let at = |e| StoreError::from_sqlite(&path, e);
+        let tx = self.conn.transaction().map_err(at)?;
+        let existing: Option<(i64, Option<String>)> = tx
+            .query_row(
+                "SELECT id, set_aside FROM kept_listings
+                 WHERE base_url = ?1 AND profile = ?2 AND type_filter = ?3",
+                params![key.base_url, key.profile, key.type_filter],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .optional()
+            .map_err(at)?;
+        let id = match existing {
+            Some((id, None)) if !from_start => id,
+            // Rows that follow a listing set aside, or a first page the store never took, have
+            // nothing to follow.
+            Some((_, Some(_))) | None if !from_start => return Ok(0),
+            Some((id, _)) => {
+                tx.execute("DELETE FROM kept_rows WHERE listing = ?1", [id])
+                    .map_err(at)?;
+                tx.execute(
+                    "UPDATE kept_listings SET kept_at = ?2, format = ?3, set_aside = NULL
+                     WHERE id = ?1",
+                    params![id, timestamp(&now), FORMAT],
+                )
+                .map_err(at)?;
+                id
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO kept_listings (base_url, profile, type_filter, kept_at, format)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![
+                        key.base_url,
+                        key.profile,
+                        key.type_filter,
+                        timestamp(&now),
+                        FORMAT
+                    ],
+                )
+                .map_err(at)?;
+                tx.last_insert_rowid()
+            }
+        };
+        let (mut count, mut bytes): (i64, i64) = tx
+            .query_row(
+                "SELECT count(*), coalesce(sum(length(CAST(text AS BLOB))), 0)
+                 FROM kept_rows WHERE listing = ?1",
+                [id],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .map_err(at)?;
+        {
+            let mut insert = tx
+                .prepare("INSERT INTO kept_rows (listing, position, text) VALUES (?1, ?2, ?3)")
+                .map_err(at)?;
+            for row in rows {
+                let size = i64::try_from(row.len()).unwrap_or(i64::MAX);
+                if count as usize >= MAX_ROWS || (bytes + size) as usize > MAX_BYTES {
+                    break;
+                }
+                insert.execute(params![id, count, row]).map_err(at)?;
+                count += 1;
+                bytes += size;
+            }
+        }
+        // The oldest listings beyond the bound go, with their rows.
+        tx.execute_batch(&format!(
+            "DELETE FROM kept_rows WHERE listing IN (
+                 SELECT id FROM kept_listings ORDER BY kept_at DESC, id DESC
+                 LIMIT -1 OFFSET {MAX_LISTINGS});
+             DELETE FROM kept_listings WHERE id IN (
+                 SELECT id FROM kept_listings ORDER BY kept_at DESC, id DESC
+                 LIMIT -1 OFFSET {MAX_LISTINGS});"
+        ))
+        .map_err(at)?;
+        tx.commit().map_err(at)?;
+        Ok(count as usize)
+    }
+
+    /// The listing kept for `key`, if any. One that does not read back as appdeck wrote it is
+    /// set aside here (and said so), never returned as rows.
+    pub fn kept_listing(&self, key: &ListingKey) -> Result<Option<Kept>, StoreError> {
+        let found: Option<(i64, String, i64, Option<String>)> = self
+            .conn
+            .query_row(
+                "SELECT id, kept_at, format, set_aside FROM kept_listings
+                 WHERE base_url = ?1 AND profile = ?2 AND type_filter = ?3",
+                params![key.base_url, key.profile, key.type_filter],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        let Some((id, kept_at, format, set_aside)) = found else {
+            return Ok(None);
+        };
+        if set_aside.is_some() {
+            return Ok(None);
+        }
+        let problem = match (format, DateTime::parse_from_rfc3339(&kept_at)) {
+            (FORMAT, Ok(kept_at)) => match self.kept_rows(id)? {
+                Ok(rows) => {
+                    return Ok(Some(Kept::Rows {
+                        kept_at: kept_at.with_timezone(&Utc),
+                        rows,
+                    }));
+                }
+                Err(problem) => problem,
+            },
+            (FORMAT, Err(e)) => format!("its time {kept_at:?} is not a time ({e})"),
+            (other, _) => format!("it is in format {other}, which this appdeck does not read"),
+        };
+        self.conn
+            .execute(
+                "UPDATE kept_listings SET set_aside = ?2 WHERE id = ?1",
+                params![id, problem],
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(Some(Kept::SetAside(problem)))
+    }
+
+    /// The rows of listing `id` in order, or what is wrong with them: each must be a JSON object,
+    /// as every item of a page is.
+    fn kept_rows(&self, id: i64) -> Result<Result<Vec<String>, String>, StoreError> {
+        let mut select = self
+            .conn
+            .prepare("SELECT position, text FROM kept_rows WHERE listing = ?1 ORDER BY position")
+            .map_err(|e| self.error(e))?;
+        let mut found = select.query([id]).map_err(|e| self.error(e))?;
+        let mut rows = Vec::new();
+        while let Some(row) = found.next().map_err(|e| self.error(e))? {
+            let position: i64 = row.get(0).map_err(|e| self.error(e))?;
+            let text = match row.get_ref(1).map_err(|e| self.error(e))? {
+                rusqlite::types::ValueRef::Text(bytes) => std::str::from_utf8(bytes).ok(),
+                _ => None,
+            };
+            let Some(text) = text.filter(|t| is_json_object(t)) else {
+                return Ok(Err(format!(
+                    "its row {} is not a JSON object",
+                    position + 1
+                )));
+            };
+            rows.push(text.to_owned());
+        }
+        Ok(Ok(rows))
+    }
+
+    /// Every kept listing, newest first, for `appdeck cache`.
+    pub fn kept_listings(&self) -> Result<Vec<KeptSummary>, StoreError> {
+        let mut select = self
+            .conn
+            .prepare(
+                "SELECT l.base_url, l.profile, l.type_filter, l.kept_at, l.set_aside,
+                        count(r.position), coalesce(sum(length(CAST(r.text AS BLOB))), 0)
+                 FROM kept_listings l LEFT JOIN kept_rows r ON r.listing = l.id
+                 GROUP BY l.id ORDER BY l.kept_at DESC, l.id DESC",
+            )
+            .map_err(|e| self.error(e))?;
+        let found = select
+            .query_map([], |row| {
+                let text = |i| {
+                    row.get::<_, String>(i)
+                        .map(|s| Some(s).filter(|s| !s.is_empty()))
+                };
+                let kept_at: String = row.get(3)?;
+                Ok(KeptSummary {
+                    base_url: row.get(0)?,
+                    profile: text(1)?,
+                    type_filter: text(2)?,
+                    kept_at: DateTime::parse_from_rfc3339(&kept_at)
+                        .map(|t| t.with_timezone(&Utc))
+                        .unwrap_or_default(),
+                    set_aside: row.get(4)?,
+                    rows: row.get::<_, i64>(5)? as usize,
+                    bytes: row.get::<_, i64>(6)? as usize,
+                })
+            })
+            .map_err(|e| self.error(e))?;
+        found.collect::<Result<_, _>>().map_err(|e| self.error(e))
+    }
+
+    /// Forgets the listings kept for a base URL and profile (every type filter): keeping was
+    /// turned off for it. Returns how many listings went.
+    pub fn forget_kept_listings(
+        &mut self,
+        base_url: &str,
+        profile: Option<&str>,
+    ) -> Result<usize, StoreError> {
+        let key = ListingKey::new(base_url, profile, None);
+        self.erase(
+            "WHERE base_url = ?1 AND profile = ?2",
+            params![key.base_url, key.profile],
+        )
+    }
+
+    /// `appdeck cache clear`: every kept listing goes, its text overwritten on disk (not only
+    /// unlinked from the file's pages) and the write-ahead log emptied. Returns how many went.
+    pub fn clear_kept_listings(&mut self) -> Result<usize, StoreError> {
+        self.erase("", &[])
+    }
+
+    /// Deletes the listings `filter` selects and their rows, with `secure_delete` so the text does
+    /// not stay in free pages: keeping is turned off for data that must not stay on disk.
+    fn erase(&mut self, filter: &str, args: &[&dyn rusqlite::ToSql]) -> Result<usize, StoreError> {
+        let path = self.path.clone();
+        let at = |e| StoreError::from_sqlite(&path, e);
+        self.conn
+            .pragma_update(None, "secure_delete", true)
+            .map_err(at)?;
+        let tx = self.conn.transaction().map_err(at)?;
+        tx.execute(
+            &format!(
+                "DELETE FROM kept_rows WHERE listing IN (SELECT id FROM kept_listings {filter})"
+            ),
+            args,
+        )
+        .map_err(at)?;
+        let gone = tx
+            .execute(&format!("DELETE FROM kept_listings {filter}"), args)
+            .map_err(at)?;
+        tx.commit().map_err(at)?;
+        // The log holds the deleted pages as they were until it is checkpointed: empty it now.
+        // Another process reading may keep it from being truncated; its next checkpoint will.
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        self.conn
+            .pragma_update(None, "secure_delete", false)
+            .map_err(at)?;
+        Ok(gone)
+    }
+}
+
+/// Whether `text` is one JSON object (what every item of a page is).
+fn is_json_object(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+        && serde_json::from_str::<&serde_json::value::RawValue>(text).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{Duration, TimeZone, Utc};
+
+    use super::*;
+
+    fn open() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("appdeck.db")).unwrap();
+        (dir, store)
+    }
+
+    fn at(minute: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 12, 2, 9, minute, 0).unwrap()
+    }
+
+    #[test]
+    fn a_listing_is_kept_as_sent_per_service_profile_and_type_and_its_next_pages_follow() {
+        let (_dir, mut store) = open();
+        let key = ListingKey::new("http://user:pw@svc.test/api/v1/?q=1", Some("prod"), None);
+        let first = [r#"{"id":"res_1","n":1E2}"#, "{ \"id\" : \"res_2\" }"];
+        assert_eq!(store.keep_listing(&key, &first, true, at(1)).unwrap(), 2);
+        assert_eq!(
+            store
+                .keep_listing(&key, &[r#"{"id":"res_3"}"#], false, at(2))
+                .unwrap(),
+            3
+        );
+        let Some(Kept::Rows { kept_at, rows }) = store.kept_listing(&key).unwrap() else {
+            panic!("no rows kept");
+        };
+        assert_eq!(
+            kept_at,
+            at(1),
+            "the first page says when the listing was kept"
+        );
+        assert_eq!(rows, [first[0], first[1], r#"{"id":"res_3"}"#]);
+        // The same service written another way is the same listing; another profile or type
+        // filter is not.
+        let same = ListingKey::new("http://svc.test/api/v1", Some("prod"), None);
+        assert!(matches!(
+            store.kept_listing(&same).unwrap(),
+            Some(Kept::Rows { .. })
+        ));
+        for other in [
+            ListingKey::new("http://svc.test/api/v1", None, None),
+            ListingKey::new("http://svc.test/api/v1", Some("prod"), Some("user")),
+            ListingKey::new("http://other.test/api/v1", Some("prod"), None),
+        ] {
+            assert_eq!(store.kept_listing(&other).unwrap(), None, "{other:?}");
+        }
+        // A new first page replaces the listing.
+        store
+            .keep_listing(&key, &[r#"{"id":"res_9"}"#], true, at(5))
+            .unwrap();
+        let Some(Kept::Rows { kept_at, rows }) = store.kept_listing(&key).unwrap() else {
+            panic!("no rows kept");
+        };
+        assert_eq!(
+            (kept_at, rows),
+            (at(5), vec![r#"{"id":"res_9"}"#.to_owned()])
+        );
+    }
+
+    #[test]
+    fn rows_past_the_bounds_are_left_out_and_the_oldest_listing_goes_first() {
+        let (_dir, mut store) = open();
+        let key = ListingKey::new("http://svc.test/api/v1", None, None);
+        let row = r#"{"id":"r"}"#.to_owned();
+        let many: Vec<&str> = std::iter::repeat_n(row.as_str(), MAX_ROWS + 5).collect();
+        assert_eq!(
+            store.keep_listing(&key, &many, true, at(0)).unwrap(),
+            MAX_ROWS
+        );
+        assert_eq!(
+            store.keep_listing(&key, &many[..3], false, at(0)).unwrap(),
+            MAX_ROWS
+        );
+        let big = format!(r#"{{"id":"big","s":"{}"}}"#, "x".repeat(MAX_BYTES / 3));
+        let bigs = [big.as_str(), &big, &big, &big];
+        assert_eq!(
+            store.keep_listing(&key, &bigs, true, at(0)).unwrap(),
+            2,
+            "by bytes too"
+        );
+
+        for i in 0..MAX_LISTINGS as u32 + 2 {
+            let key = ListingKey::new("http://svc.test/api/v1", None, Some(&format!("t{i}")));
+            store
+                .keep_listing(
+                    &key,
+                    &[r#"{"id":"a"}"#],
+                    true,
+                    at(10) + Duration::minutes(i.into()),
+                )
+                .unwrap();
+        }
+        let kept = store.kept_listings().unwrap();
+        assert_eq!(kept.len(), MAX_LISTINGS);
+        assert_eq!(
+            kept[0].type_filter.as_deref(),
+            Some(&*format!("t{}", MAX_LISTINGS + 1))
+        );
+        assert_eq!(store.kept_listing(&key).unwrap(), None, "the oldest went");
+    }
+
+    #[test]
+    fn a_listing_that_does_not_read_back_is_set_aside_with_why_and_never_offered_again() {
+        let (_dir, mut store) = open();
+        let key = ListingKey::new("http://svc.test/api/v1", None, Some("user"));
+        store
+            .keep_listing(&key, &[r#"{"id":"a"}"#, r#"{"id":"b"}"#], true, at(0))
+            .unwrap();
+        store
+            .conn
+            .execute("UPDATE kept_rows SET text = '[1, 2' WHERE position = 1", [])
+            .unwrap();
+        assert_eq!(
+            store.kept_listing(&key).unwrap(),
+            Some(Kept::SetAside("its row 2 is not a JSON object".into()))
+        );
+        assert_eq!(store.kept_listing(&key).unwrap(), None);
+        let listed = store.kept_listings().unwrap();
+        assert_eq!(
+            listed[0].set_aside.as_deref(),
+            Some("its row 2 is not a JSON object")
+        );
+        // Rows that would follow it are not added to it; a new first page starts afresh.
+        assert_eq!(
+            store
+                .keep_listing(&key, &[r#"{"id":"c"}"#], false, at(1))
+                .unwrap(),
+            0
+        );
+        assert_eq!(store.kept_listing(&key).unwrap(), None);
+        store
+            .keep_listing(&key, &[r#"{"id":"c"}"#], true, at(1))
+            .unwrap();
+        assert!(matches!(
+            store.kept_listing(&key).unwrap(),
+            Some(Kept::Rows { .. })
+        ));
+
+        store
+            .conn
+            .execute("UPDATE kept_listings SET format = 7", [])
+            .unwrap();
+        assert_eq!(
+            store.kept_listing(&key).unwrap(),
+            Some(Kept::SetAside(
+                "it is in format 7, which this appdeck does not read".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn forgetting_and_clearing_erase_the_rows_from_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("appdeck.db");
+        let mut store = Store::open(&path).unwrap();
+        let secret = r#"{"id":"a","properties":{"note":"SECRET-ROW-TEXT"}}"#;
+        let prod = ListingKey::new("http://svc.test/api/v1", Some("prod"), None);
+        let dev = ListingKey::new("http://svc.test/api/v1", Some("dev"), Some("user"));
+        store.keep_listing(&prod, &[secret], true, at(0)).unwrap();
+        store.keep_listing(&dev, &[secret], true, at(0)).unwrap();
+        assert_eq!(
+            store
+                .forget_kept_listings("http://svc.test/api/v1/", Some("prod"))
+                .unwrap(),
+            1
+        );
+        assert_eq!(store.kept_listing(&prod).unwrap(), None);
+        assert!(store.kept_listing(&dev).unwrap().is_some());
+        assert_eq!(store.clear_kept_listings().unwrap(), 1);
+        assert!(store.kept_listings().unwrap().is_empty());
+        drop(store);
+        for file in ["appdeck.db", "appdeck.db-wal"] {
+            let Ok(bytes) = std::fs::read(dir.path().join(file)) else {
+                continue;
+            };
+            let found = bytes.windows(15).any(|w| w == b"SECRET-ROW-TEXT");
+            assert!(!found, "{file} still holds a kept row's text");
+        }
+    }
+}

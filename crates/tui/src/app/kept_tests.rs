@@ -1,0 +1,219 @@
+//! Rows kept from the last run (issue 37 item 1): shown at once, marked as kept, replaced by the
+//! live page without moving the cursor, kept with the error when the service does not answer,
+//! and never passed on as live (copy, export, report each say so).
+
+use std::time::Duration;
+
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+use super::harness::{draw, key, line, page_request};
+use super::*;
+use crate::api::{ApiError, Exchange, ListResponse, RawPage, Reply};
+
+fn rows(start: usize, count: usize, name: &str) -> Vec<Value> {
+    (start..start + count)
+        .map(|i| json!({"id": format!("r{i}"), "type": "repo", "name": format!("{name} {i}")}))
+        .collect()
+}
+
+/// The store's answer: these rows, kept `age` ago, as the runtime reads them into a page.
+fn kept(rows: &[Value], age: Duration) -> Delivery {
+    let body = serde_json::to_vec(&json!({ "resources": rows })).unwrap();
+    let page = RawPage::read(body).unwrap().into();
+    Delivery::KeptListing(KeptListing::Rows {
+        age,
+        page: Box::new(page),
+    })
+}
+
+fn live(id: RequestId, rows: Vec<Value>, next: Option<&str>) -> Action {
+    let page = ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap();
+    Action::reply(id, Box::new(Exchange::local(Ok(Reply::page(page)))))
+}
+
+fn refused(id: RequestId) -> Action {
+    let error = ApiError::Network("connection refused".into());
+    Action::reply(id, Box::new(Exchange::local(Err(error))))
+}
+
+/// A started app that asked the store for its kept listing: the app, the live page's request
+/// and the store's.
+fn opened(offline: bool) -> (App, Option<RequestId>, RequestId) {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 20), None);
+    let (ask, unasked) = app.open_kept(offline);
+    let Command::LoadKeptListing { id, type_filter } = ask else {
+        panic!("asks the store: {ask:?}")
+    };
+    assert_eq!(type_filter, None);
+    let live = page_request(&commands).filter(|id| Some(*id) != unasked);
+    (app, live, id)
+}
+
+/// What the status bar says, whether news or an error.
+fn status(app: &App) -> String {
+    match &app.notice {
+        Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
+        None => String::new(),
+    }
+}
+
+fn title(app: &App) -> String {
+    let screen = draw(app, &crate::ui::theme::Theme::default(), chrono::Utc::now());
+    line(&screen, 1)
+}
+
+#[test]
+fn kept_rows_show_at_once_marked_and_the_live_page_replaces_them_where_the_cursor_was() {
+    let (mut app, live_id, kept_id) = opened(false);
+    let live_id = live_id.expect("the live page is asked for");
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 30, "old"), Duration::from_secs(3 * 3600)),
+    ));
+    assert_eq!(app.browser.rows().len(), 30);
+    let shown = title(&app);
+    assert!(
+        shown.contains("30 kept 3 h ago · asking the service…"),
+        "{shown}"
+    );
+    key(&mut app, 'j');
+    key(&mut app, 'j');
+    key(&mut app, 'j');
+    assert_eq!(app.browser.selected().unwrap().id().as_deref(), Some("r3"));
+
+    // The live page, with a row added at the top since: its rows replace the kept ones, the
+    // cursor stays on r3, and the rows it brings are kept for the next start, from the start.
+    let mut now = vec![json!({"id": "r_added", "type": "repo", "name": "added"})];
+    now.extend(rows(0, 29, "new"));
+    let commands = app.update(live(live_id, now, Some("c1")));
+    assert!(app.browser.kept.is_none());
+    assert_eq!(app.browser.rows().len(), 30);
+    assert_eq!(app.browser.selected().unwrap().id().as_deref(), Some("r3"));
+    assert_eq!(
+        app.browser.selected().unwrap().title().as_deref(),
+        Some("new 3")
+    );
+    let keep = commands.iter().find_map(|c| match c {
+        Command::KeepListing {
+            rows, from_start, ..
+        } => Some((rows.len(), *from_start)),
+        _ => None,
+    });
+    assert_eq!(keep, Some((30, true)));
+    let shown = title(&app);
+    assert!(
+        shown.contains("30 loaded") && !shown.contains("kept"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn when_the_live_page_fails_the_kept_rows_stay_with_the_error_and_r_asks_again() {
+    let (mut app, live_id, kept_id) = opened(false);
+    // The service refused before the store answered: the kept rows still show, with why.
+    app.update(refused(live_id.unwrap()));
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 5, "old"), Duration::from_secs(90)),
+    ));
+    assert_eq!(app.browser.rows().len(), 5);
+    assert!(matches!(app.browser.error(), Some(ApiError::Network(_))));
+    let shown = title(&app);
+    assert!(
+        shown.contains("5 kept 1 min ago · service not answering: r retries"),
+        "{shown}"
+    );
+
+    let again = key(&mut app, 'r');
+    let retry = page_request(&again).expect("r asks for the live page again");
+    assert!(title(&app).contains("asking the service…"));
+    assert_eq!(app.browser.rows().len(), 5, "the kept rows stay meanwhile");
+    app.update(refused(retry));
+    assert_eq!(app.browser.rows().len(), 5);
+    let retry = page_request(&key(&mut app, 'r')).unwrap();
+    app.update(live(retry, rows(0, 2, "new"), None));
+    assert!(app.browser.kept.is_none());
+    assert_eq!(app.browser.rows().len(), 2);
+}
+
+#[test]
+fn a_kept_listing_that_comes_after_the_live_page_is_not_shown() {
+    let (mut app, live_id, kept_id) = opened(false);
+    app.update(live(live_id.unwrap(), rows(0, 3, "new"), None));
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 9, "old"), Duration::from_secs(5)),
+    ));
+    assert!(app.browser.kept.is_none());
+    assert_eq!(app.browser.rows().len(), 3);
+}
+
+#[test]
+fn offline_opens_on_the_kept_rows_without_asking_the_service_until_r() {
+    let (mut app, live_id, kept_id) = opened(true);
+    assert_eq!(live_id, None, "nothing asked of the service");
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 4, "old"), Duration::from_secs(60)),
+    ));
+    assert!(title(&app).contains("4 kept 1 min ago · offline: r asks the service"));
+    assert!(
+        page_request(&key(&mut app, 'G')).is_none(),
+        "kept rows have no next page"
+    );
+    assert!(page_request(&key(&mut app, 'r')).is_some());
+
+    // Offline with nothing kept: said, and `r` asks the service.
+    let (mut app, _, kept_id) = opened(true);
+    app.update(Action::reply(
+        kept_id,
+        Delivery::KeptListing(KeptListing::None),
+    ));
+    assert!(status(&app).contains("offline: nothing kept"));
+    assert!(page_request(&key(&mut app, 'r')).is_some());
+}
+
+#[test]
+fn a_set_aside_listing_is_said_and_not_shown() {
+    let (mut app, _, kept_id) = opened(false);
+    let why = "its row 2 is not a JSON object".to_owned();
+    app.update(Action::reply(
+        kept_id,
+        Delivery::KeptListing(KeptListing::SetAside(why)),
+    ));
+    assert!(app.browser.rows().is_empty());
+    let said = status(&app);
+    assert!(
+        said.contains("set aside, not shown: its row 2 is not a JSON object"),
+        "{said}"
+    );
+}
+
+/// Whatever takes a kept row from the list says it is kept: copy, a report, an export.
+#[test]
+fn a_kept_row_never_leaves_the_list_as_live() {
+    let (mut app, _, kept_id) = opened(false);
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 3, "old"), Duration::from_secs(7200)),
+    ));
+    let copied = key(&mut app, 'y');
+    assert!(copied.iter().any(|c| matches!(c, Command::Copy(_))));
+    let said = status(&app);
+    assert!(
+        said.starts_with("resource id (kept 2 h ago, not live) sent"),
+        "{said}"
+    );
+
+    key(&mut app, 'R');
+    assert!(
+        matches!(app.stack.top(), Some(crate::app::pane::Screen::Report(_))),
+        "the composer opens"
+    );
+    let said = status(&app);
+    assert!(
+        said.contains("from a listing (kept 2 h ago, not live)"),
+        "{said}"
+    );
+}

@@ -1,0 +1,245 @@
+//! Keeps the list's last listing in the store and reads it back at the next start, on a thread
+//! of its own: one store connection, and one queue, so a listing's pages are written in the
+//! order they came and a read sees every write asked for before it.
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::api::{RawPage, ReadPage};
+use crate::app::{Action, Delivery, KeptListing, RequestId};
+use crate::store::{Kept, ListingKey, Store};
+
+/// Whose listings are kept: the store's file, the service and the profile (`None` when keeping
+/// is off for them: `keep_listings = false`, `--demo`, no data directory).
+#[derive(Clone, Debug)]
+pub struct KeepPlace {
+    pub store: PathBuf,
+    pub base_url: String,
+    pub profile: Option<String>,
+}
+
+/// Whether listings are kept for the service in use.
+#[derive(Clone, Debug)]
+pub enum Keeping {
+    On(KeepPlace),
+    /// `keep_listings = false`: nothing is kept, and what was kept for this place is forgotten.
+    Off(KeepPlace),
+    /// No data directory, or `--demo` (its sandbox's address changes every run).
+    Never,
+}
+
+impl Keeping {
+    /// As the resolved settings say, for listings of `base_url` kept in the store at `store`.
+    pub fn of(
+        settings: &crate::config::Settings,
+        store: Option<PathBuf>,
+        base_url: &str,
+    ) -> Keeping {
+        let Some(store) = store else {
+            return Keeping::Never;
+        };
+        let place = KeepPlace {
+            store,
+            base_url: base_url.to_owned(),
+            profile: settings.profile_name().map(str::to_owned),
+        };
+        match settings.keep_listings.value {
+            true => Keeping::On(place),
+            false => Keeping::Off(place),
+        }
+    }
+}
+
+impl ListingKeeper {
+    /// Keeps as `keeping` says from now on (at the start, and after `:profile`).
+    pub fn follow(&self, keeping: Keeping) {
+        match keeping {
+            Keeping::On(place) => self.serve(Some(place)),
+            Keeping::Off(place) => {
+                self.serve(None);
+                self.forget(place.store, place.base_url, place.profile);
+            }
+            Keeping::Never => self.serve(None),
+        }
+    }
+}
+
+enum Job {
+    /// From now on, keep for this service and profile (`None`: keep nothing).
+    Serve(Option<KeepPlace>),
+    /// Forget what was kept for this service and profile: keeping is off for it.
+    Forget {
+        store: PathBuf,
+        base_url: String,
+        profile: Option<String>,
+    },
+    Load {
+        id: RequestId,
+        type_filter: Option<String>,
+    },
+    Keep {
+        type_filter: Option<String>,
+        rows: Vec<String>,
+        from_start: bool,
+    },
+}
+
+/// The handle the event loop holds; the thread ends when it is dropped.
+pub struct ListingKeeper {
+    jobs: mpsc::Sender<Job>,
+    /// Closed when the thread has done every job and ended.
+    done: mpsc::Receiver<()>,
+}
+
+impl ListingKeeper {
+    pub fn new(results: UnboundedSender<Action>) -> ListingKeeper {
+        let (jobs, queue) = mpsc::channel();
+        let (ended, done) = mpsc::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("listing-keeper".into())
+            .spawn(move || {
+                work(&queue, &results);
+                drop(ended);
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("no thread to keep listings on: {e}");
+        }
+        ListingKeeper { jobs, done }
+    }
+
+    /// appdeck is quitting: the pages asked to be kept are written before it ends (a `q` right
+    /// after the first page would otherwise lose them), waiting at most `within`.
+    pub fn finish(self, within: std::time::Duration) {
+        let ListingKeeper { jobs, done } = self;
+        drop(jobs);
+        if done.recv_timeout(within) == Err(mpsc::RecvTimeoutError::Timeout) {
+            tracing::warn!("the listing was still being kept when appdeck quit");
+        }
+    }
+
+    /// Keeps for `place` from now on; `None` keeps nothing (and loads nothing).
+    fn serve(&self, place: Option<KeepPlace>) {
+        let _ = self.jobs.send(Job::Serve(place));
+    }
+
+    /// Erases what was kept for this service and profile (keeping was turned off for it).
+    pub fn forget(&self, store: PathBuf, base_url: String, profile: Option<String>) {
+        let _ = self.jobs.send(Job::Forget {
+            store,
+            base_url,
+            profile,
+        });
+    }
+
+    /// Reads the listing kept for `type_filter`; [`Delivery::KeptListing`] answers `id`.
+    pub fn load(&self, id: RequestId, type_filter: Option<String>) {
+        let _ = self.jobs.send(Job::Load { id, type_filter });
+    }
+
+    pub fn keep(&self, type_filter: Option<String>, rows: Vec<String>, from_start: bool) {
+        let _ = self.jobs.send(Job::Keep {
+            type_filter,
+            rows,
+            from_start,
+        });
+    }
+}
+
+fn work(queue: &mpsc::Receiver<Job>, results: &UnboundedSender<Action>) {
+    let mut place: Option<KeepPlace> = None;
+    let mut store: Option<Store> = None;
+    while let Ok(job) = queue.recv() {
+        match job {
+            Job::Serve(new) => {
+                if new.as_ref().map(|p| &p.store) != place.as_ref().map(|p| &p.store) {
+                    store = None;
+                }
+                place = new;
+            }
+            Job::Forget {
+                store: path,
+                base_url,
+                profile,
+            } => {
+                let forgot = Store::open(&path)
+                    .and_then(|mut s| s.forget_kept_listings(&base_url, profile.as_deref()));
+                match forgot {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("keep_listings is off: forgot {n} kept listings"),
+                    Err(e) => tracing::warn!("the kept listings were not forgotten: {e}"),
+                }
+            }
+            Job::Load { id, type_filter } => {
+                let found = place.as_ref().and_then(|place| {
+                    let store = opened(&mut store, place)?;
+                    let key = key(place, type_filter.as_deref());
+                    store
+                        .kept_listing(&key)
+                        .inspect_err(|e| tracing::warn!("the kept listing was not read: {e}"))
+                        .ok()
+                        .flatten()
+                });
+                let reply = match found {
+                    Some(Kept::Rows { kept_at, rows }) => {
+                        let age = (chrono::Utc::now() - kept_at).to_std().unwrap_or_default();
+                        page_of(&rows).map_or(KeptListing::None, |page| KeptListing::Rows {
+                            age,
+                            page: Box::new(page),
+                        })
+                    }
+                    Some(Kept::SetAside(why)) => KeptListing::SetAside(why),
+                    None => KeptListing::None,
+                };
+                let _ = results.send(Action::reply(id, Delivery::KeptListing(reply)));
+            }
+            Job::Keep {
+                type_filter,
+                rows,
+                from_start,
+            } => {
+                let Some(place) = place.as_ref() else {
+                    continue;
+                };
+                let Some(store) = opened(&mut store, place) else {
+                    continue;
+                };
+                let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+                let key = key(place, type_filter.as_deref());
+                if let Err(e) = store.keep_listing(&key, &rows, from_start, chrono::Utc::now()) {
+                    tracing::warn!("the listing was not kept: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// The store, opened on first use; a store that cannot be opened is tried again next time.
+fn opened<'s>(store: &'s mut Option<Store>, place: &KeepPlace) -> Option<&'s mut Store> {
+    if store.is_none() {
+        *store = Store::open(&place.store)
+            .inspect_err(|e| tracing::warn!("no store for kept listings: {e}"))
+            .ok();
+    }
+    store.as_mut()
+}
+
+fn key(place: &KeepPlace, type_filter: Option<&str>) -> ListingKey {
+    ListingKey::new(&place.base_url, place.profile.as_deref(), type_filter)
+}
+
+/// The kept rows as one page the list takes as it takes the service's, each row's text as it
+/// came (the store checked that each is a JSON object).
+fn page_of(rows: &[String]) -> Option<ReadPage> {
+    let mut body = Vec::with_capacity(rows.iter().map(|r| r.len() + 1).sum::<usize>() + 16);
+    body.extend_from_slice(b"{\"resources\":[");
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(row.as_bytes());
+    }
+    body.extend_from_slice(b"]}");
+    RawPage::read(body).ok().map(ReadPage::from)
+}
