@@ -2,9 +2,10 @@
 //! cell neutralised by the sanitiser so nothing from the server can drive the terminal. The
 //! fitting itself ([`fit_widths`], [`join_cells`]) serves any table (`appdeck history`'s too).
 
+use std::borrow::Cow;
 use std::io::IsTerminal;
 
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::api::PageItem;
 use crate::api::page::read_item_bytes;
@@ -58,16 +59,17 @@ pub fn output_width() -> usize {
     width_from(tty, std::env::var("COLUMNS").ok().as_deref())
 }
 
-/// One table row, its cells already safe to print.
+/// One table row, its cells already safe to print: borrowed from the item's text where they
+/// can be (a row of [`Row::from_text`] costs no allocation a cell).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Row {
-    pub cells: [String; COLUMNS],
+pub struct Row<'a> {
+    pub cells: [Cow<'a, str>; COLUMNS],
     /// Why the row is marked `!`; empty when the item is sound.
     pub problems: Vec<String>,
 }
 
-impl Row {
-    pub fn from_item(item: &PageItem) -> Row {
+impl Row<'_> {
+    pub fn from_item(item: &PageItem) -> Row<'static> {
         let problems: Vec<String> = item
             .problems()
             .iter()
@@ -100,16 +102,21 @@ impl Row {
                 String::new(),
             ],
         };
-        Row { cells, problems }
+        Row {
+            cells: cells.map(Cow::Owned),
+            problems,
+        }
     }
 
     /// The row of one listed item's JSON text, as [`Row::from_item`] gives it for the item read
     /// as a record. A sound item (every field of the spec's type, as most are) is read only for
     /// the fields a row shows: its `properties` are most of its bytes. `list --all -o table` over
-    /// 100,000 resources: 6.8 s reading each whole, 2.75 s so (ndjson:
-    /// 0.6-0.8 s; benches/list_formats.sh). Any other item is read whole,
-    /// which says what is wrong with it.
-    pub fn from_text(item: &[u8]) -> Row {
+    /// 100,000 resources: 6.8 s reading each whole; 2.83x ndjson's time reading the fields after
+    /// two scans, with a `String` a cell; 2.34x after one scan ([`json_peek::peek`]); 1.10x with
+    /// the cells borrowed as well (benches/list_formats.sh on a loaded machine: the ratios move
+    /// by a few tenths between runs). Any other item is read whole, which says what is wrong
+    /// with it.
+    pub fn from_text(item: &[u8]) -> Row<'_> {
         sound_row(item).unwrap_or_else(|| Row::from_item(&read_item_bytes(item)))
     }
 
@@ -123,94 +130,150 @@ impl Row {
 }
 
 /// The row of a sound resource (see [`Row::from_text`]); `None` for any other item, or when
-/// unsure.
-fn sound_row(item: &[u8]) -> Option<Row> {
+/// unsure. One scan of the item finds its members ([`json_peek::peek`]), one pass over them
+/// checks every known field's type and keeps the shown ones, and a shown string without
+/// escapes is borrowed from the text.
+fn sound_row<'a>(item: &'a [u8]) -> Option<Row<'a>> {
     let text = std::str::from_utf8(item).ok()?;
-    if !json_peek::facts(item).surely_readable() {
+    let (facts, Some(Node::Object(members))) = json_peek::peek(text) else {
+        return None;
+    };
+    if !facts.surely_readable() {
         return None;
     }
-    let node = json_peek::node(text)?;
-    if !matches!(node, Node::Object(_)) {
-        return None;
-    }
-    for &key in Resource::KNOWN_FIELDS {
-        let sound = match (key, node.member(key)) {
-            (_, None | Some("null")) => true,
-            ("properties", Some(value)) => value.starts_with('{'),
-            ("links", Some(value)) => links_sound(value)?,
-            (_, Some(value)) => value.starts_with('"'),
+    // The shown fields' texts, the last of a key that comes twice (as a parsed object keeps).
+    const SHOWN: [&str; 7] = [
+        "type",
+        "display_name",
+        "name",
+        "status",
+        "id",
+        "external_id",
+        "updated_at",
+    ];
+    let mut shown: [Option<&str>; 7] = [None; 7];
+    // Read from the last member back: the last of a key is the one a parsed object keeps, and
+    // an earlier one of the same key is passed over.
+    let mut seen = [false; MAX_KNOWN_FIELDS];
+    for (key, value) in members.iter().rev() {
+        let key: &str = key;
+        let value: &str = value;
+        if let Some(slot) = SHOWN.iter().position(|k| *k == key)
+            && shown[slot].is_none()
+        {
+            shown[slot] = Some(value);
+        }
+        let Some(known) = Resource::KNOWN_FIELDS.iter().position(|k| *k == key) else {
+            continue;
+        };
+        if std::mem::replace(&mut seen[known], true) {
+            continue;
+        }
+        let sound = match key {
+            _ if value == "null" => true,
+            "properties" => value.starts_with('{'),
+            "links" => links_sound(value),
+            _ => value.starts_with('"'),
         };
         if !sound {
             return None;
         }
     }
-    // A field the spec types: a string, or null or absent (None).
-    let field = |key: &str| -> Option<Option<String>> {
-        match node.member(key) {
-            Some(value) if value.starts_with('"') => serde_json::from_str(value).ok().map(Some),
-            _ => Some(None),
-        }
-    };
-    let cell = |value: Option<String>| value.map_or_else(String::new, |s| safe(&s));
-    let title = field("display_name")?.or(field("name")?);
+    let cell = |value: Option<Cow<'a, str>>| value.map_or(Cow::Borrowed(""), safe_cow);
+    let [
+        kind,
+        display_name,
+        name,
+        status,
+        id,
+        external_id,
+        updated_at,
+    ] = shown.map(shown_field);
+    let title = display_name?.or(name?);
     Some(Row {
         cells: [
-            String::new(),
-            cell(field("type")?),
+            Cow::Borrowed(""),
+            cell(kind?),
             cell(title),
-            cell(field("status")?),
-            cell(field("id")?),
-            cell(field("external_id")?),
+            cell(status?),
+            cell(id?),
+            cell(external_id?),
             // As the terminal UI shows it.
-            cell(field("updated_at")?.map(|t| short_time(&t))),
+            updated_at?.map_or(Cow::Borrowed(""), |t| Cow::Owned(safe(&short_time(&t)))),
         ],
         problems: Vec::new(),
     })
 }
 
+/// Room for [`Resource::KNOWN_FIELDS`] in [`sound_row`]'s record of the keys it has seen.
+const MAX_KNOWN_FIELDS: usize = 32;
+const _: () = assert!(Resource::KNOWN_FIELDS.len() <= MAX_KNOWN_FIELDS);
+
+/// A shown field the spec types as a string: its text (null or absent: `None`, as is a value
+/// of another type, which the row checks); `None` when it cannot be read.
+fn shown_field(value: Option<&str>) -> Option<Option<Cow<'_, str>>> {
+    match value {
+        Some(value) if value.starts_with('"') => match json_peek::string_text(value) {
+            Some(plain) => Some(Some(Cow::Borrowed(plain))),
+            None => serde_json::from_str::<String>(value)
+                .ok()
+                .map(|s| Some(Cow::Owned(s))),
+        },
+        _ => Some(None),
+    }
+}
+
 /// Whether a resource's `links` hold no field of an unexpected type: an object whose `links`
 /// are absent, null, or objects whose `title`, `url` and `type` are strings, null or absent.
-fn links_sound(links: &str) -> Option<bool> {
-    let links = json_peek::node(links)?;
-    if !matches!(links, Node::Object(_)) {
-        return Some(false);
-    }
+fn links_sound(links: &str) -> bool {
+    let Some(links @ Node::Object(_)) = json_peek::peek(links).1 else {
+        return false;
+    };
     let Some(list) = links.member("links").filter(|l| *l != "null") else {
-        return Some(true);
+        return true;
     };
-    let Node::Array(list) = json_peek::node(list)? else {
-        return Some(false);
+    let Some(Node::Array(list)) = json_peek::peek(list).1 else {
+        return false;
     };
-    for link in list {
-        let link = json_peek::node(link)?;
-        if !matches!(link, Node::Object(_)) {
-            return Some(false);
-        }
-        let strings = ["title", "url", "type"]
+    list.iter().all(|link| {
+        let Some(link @ Node::Object(_)) = json_peek::peek(link).1 else {
+            return false;
+        };
+        ["title", "url", "type"]
             .iter()
             .all(|key| match link.member(key) {
                 None | Some("null") => true,
                 Some(value) => value.starts_with('"'),
-            });
-        if !strings {
-            return Some(false);
-        }
-    }
-    Some(true)
+            })
+    })
 }
 
 fn safe(text: &str) -> String {
     sanitize::line(text).into_owned()
 }
 
+/// [`safe`] keeping a borrowed text borrowed when it is safe as it is.
+fn safe_cow(text: Cow<'_, str>) -> Cow<'_, str> {
+    match text {
+        Cow::Borrowed(text) => sanitize::line(text),
+        Cow::Owned(text) => {
+            let neutralised = match sanitize::line(&text) {
+                Cow::Owned(neutralised) => Some(neutralised),
+                Cow::Borrowed(_) => None,
+            };
+            Cow::Owned(neutralised.unwrap_or(text))
+        }
+    }
+}
+
 /// Fits columns to `width`, for any table of text cells (the list's, the history's): each as
 /// wide as its widest cell or header, then the widest columns give way first until the row fits
 /// or every column is at its minimum. `headers`, `min_widths` and every row have one entry per
 /// column; cells must be sanitised already.
-pub fn fit_widths(
+pub fn fit_widths<S: AsRef<str>>(
     headers: &[&str],
     min_widths: &[usize],
-    rows: &[&[String]],
+    rows: &[&[S]],
     width: usize,
 ) -> Vec<usize> {
     let mut natural: Vec<usize> = headers.iter().map(|h| h.width()).collect();
@@ -221,9 +284,10 @@ pub fn fit_widths(
 }
 
 /// Widens `natural` (each column's widest cell so far) to hold `row`'s cells; whether it grew.
-pub fn widen(natural: &mut [usize], row: &[String]) -> bool {
+pub fn widen<S: AsRef<str>>(natural: &mut [usize], row: &[S]) -> bool {
     let mut grew = false;
     for (widest, cell) in natural.iter_mut().zip(row) {
+        let cell = cell.as_ref();
         // Most cells are ASCII: their width is their length, and no wider than it.
         if cell.len() <= *widest {
             continue;
@@ -250,26 +314,49 @@ pub fn fit_natural(natural: &[usize], min_widths: &[usize], width: usize) -> Vec
     crate::text::fit_columns(natural, &min, room)
 }
 
+/// The display width of a cell [`fit`] keeps whole when it fits: one with no character of zero
+/// width (whose runs `fit` may cut). `None` for any other cell.
+fn whole_width(cell: &str) -> Option<usize> {
+    cell.chars()
+        .all(|c| c.width().unwrap_or(0) > 0)
+        .then(|| cell.width())
+}
+
 /// One line of a table: each cell cut to its column's width (with `…`) and padded, columns
 /// separated by two spaces, no trailing blanks.
-pub fn join_cells(widths: &[usize], cells: &[String]) -> String {
+pub fn join_cells<S: AsRef<str>>(widths: &[usize], cells: &[S]) -> String {
     let mut out = String::new();
+    join_cells_into(widths, cells, &mut out);
+    out
+}
+
+/// [`join_cells`] into `out`, emptied first: `list` writes every row through one buffer. A cell
+/// that fits whole goes in as it is (most do), without [`fit`]'s copy. `list --all
+/// -o table` over 100,000 rows: `fit`'s copies took 4% of its samples (perf).
+pub fn join_cells_into<S: AsRef<str>>(widths: &[usize], cells: &[S], out: &mut String) {
+    out.clear();
     for (i, cell) in cells.iter().enumerate() {
+        let cell = cell.as_ref();
         if i > 0 {
             out.push_str(GAP);
         }
-        // The terminal UI's cut, so that a cell reads the same in the table and on screen.
-        let fitted = fit(cell, widths[i]);
-        out.push_str(&fitted);
+        let used = if cell.len() <= widths[i] && cell.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+            out.push_str(cell);
+            cell.len()
+        } else if let Some(width) = whole_width(cell).filter(|w| *w <= widths[i]) {
+            out.push_str(cell);
+            width
+        } else {
+            // The terminal UI's cut, so that a cell reads the same in the table and on screen.
+            let fitted = fit(cell, widths[i]);
+            out.push_str(&fitted);
+            fitted.width()
+        };
         if i + 1 < cells.len() {
-            out.extend(std::iter::repeat_n(
-                ' ',
-                widths[i].saturating_sub(fitted.width()),
-            ));
+            out.extend(std::iter::repeat_n(' ', widths[i].saturating_sub(used)));
         }
     }
     out.truncate(out.trim_end().len());
-    out
 }
 
 #[cfg(test)]
@@ -287,8 +374,8 @@ mod tests {
     }
 
     impl Layout {
-        fn fit(rows: &[Row], width: usize) -> Layout {
-            let cells: Vec<&[String]> = rows.iter().map(|r| r.cells.as_slice()).collect();
+        fn fit(rows: &[Row<'_>], width: usize) -> Layout {
+            let cells: Vec<&[Cow<str>]> = rows.iter().map(|r| r.cells.as_slice()).collect();
             Layout {
                 widths: fit_widths(&HEADERS, &MIN_WIDTHS, &cells, width),
             }

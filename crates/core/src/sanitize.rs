@@ -24,9 +24,25 @@ fn stand_in(c: char) -> char {
     }
 }
 
+/// Whether `text` holds a character [`is_dangerous`] finds (a newline aside when
+/// `newline_allowed`), told from its bytes: printable ASCII at once (most cells), else a C0
+/// control byte or what [`json_needs_escape`] finds, the same set. `list --all -o table` over
+/// 100,000 resources neutralises 600,000 cells: read char by char they took 2% of its samples
+/// (perf), and most names hold a `·`, which sent them down the char path.
+fn has_dangerous(text: &str, newline_allowed: bool) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.iter().all(|b| (b' '..=b'~').contains(b)) {
+        return false;
+    }
+    bytes
+        .iter()
+        .any(|&b| b < b' ' && !(newline_allowed && b == b'\n'))
+        || json_needs_escape(bytes)
+}
+
 /// Neutralises text for a single line: newlines and tabs become visible stand-ins too.
 pub fn line(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_dangerous) {
+    if !has_dangerous(text, false) {
         return Cow::Borrowed(text);
     }
     Cow::Owned(
@@ -39,7 +55,7 @@ pub fn line(text: &str) -> Cow<'_, str> {
 /// Neutralises text that may span lines: `\n` is kept, a tab becomes spaces, `\r` and the rest are
 /// replaced like in [`line`].
 pub fn multiline(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c != '\n' && is_dangerous(c)) {
+    if !has_dangerous(text, true) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -158,6 +174,27 @@ fn is_unseen(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte test finds what the character test finds, for every character that may matter.
+    #[test]
+    fn dangerous_text_is_told_from_its_bytes_as_from_its_characters() {
+        let chars = (0..0x3000u32)
+            .chain(0xfe00..0x10000)
+            .chain([0x1f600, 0x10ffff])
+            .filter_map(char::from_u32);
+        for c in chars {
+            for text in [c.to_string(), format!("ab·{c}x")] {
+                assert_eq!(
+                    has_dangerous(&text, false),
+                    is_dangerous(c),
+                    "{:x}",
+                    c as u32
+                );
+                let multiline = c != '\n' && is_dangerous(c);
+                assert_eq!(has_dangerous(&text, true), multiline, "{:x}", c as u32);
+            }
+        }
+    }
 
     #[test]
     fn a_value_is_quoted_exactly_with_what_cannot_be_seen_escaped() {

@@ -67,6 +67,9 @@ pub fn fit_columns(natural: &[usize], min: &[usize], room: usize) -> Vec<usize> 
 /// A timestamp as the list shows it, in the TUI and the CLI alike: `2026-11-20T14:03:11Z` as
 /// `2026-11-20 14:03` (UTC); anything that is not RFC 3339 as it is.
 pub fn short_time(value: &str) -> String {
+    if let Some(short) = short_utc_time(value) {
+        return short;
+    }
     match chrono::DateTime::parse_from_rfc3339(value) {
         Ok(t) => t
             .with_timezone(&chrono::Utc)
@@ -74,6 +77,36 @@ pub fn short_time(value: &str) -> String {
             .to_string(),
         Err(_) => value.to_owned(),
     }
+}
+
+/// [`short_time`] of the form most services write, `YYYY-MM-DDTHH:MM:SSZ`, cut to its date
+/// and minute once its fields are checked (a day that does not exist, a leap second: `None`,
+/// and chrono reads it). `list --all -o table` over 100,000 rows spent 3% of its time in
+/// chrono parsing and formatting such times.
+fn short_utc_time(value: &str) -> Option<String> {
+    let b = value.as_bytes();
+    let number = |at: usize, len: usize| -> Option<u32> {
+        let digits = b.get(at..at + len)?;
+        digits.iter().try_fold(0u32, |n, d| {
+            d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
+        })
+    };
+    let shape = b.len() == 20
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b'T'
+        && b[13] == b':'
+        && b[16] == b':'
+        && b[19] == b'Z';
+    if !shape {
+        return None;
+    }
+    let year = i32::try_from(number(0, 4)?).ok()?;
+    chrono::NaiveDate::from_ymd_opt(year, number(5, 2)?, number(8, 2)?)?;
+    if number(11, 2)? > 23 || number(14, 2)? > 59 || number(17, 2)? > 59 {
+        return None;
+    }
+    Some(format!("{} {}", &value[..10], &value[11..16]))
 }
 
 /// Thousands separators, for row counts.
@@ -144,6 +177,44 @@ pub fn wrap_ranges(text: &str, width: usize, max_rows: usize) -> Vec<std::ops::R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quick_read_of_a_utc_time_is_chronos() {
+        let chrono_short = |value: &str| match chrono::DateTime::parse_from_rfc3339(value) {
+            Ok(t) => t
+                .with_timezone(&chrono::Utc)
+                .format("%Y-%m-%d %H:%M")
+                .to_string(),
+            Err(_) => value.to_owned(),
+        };
+        for value in [
+            "2024-05-01T12:00:00Z",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "2024-02-29T10:00:00Z",
+            "2023-02-29T10:00:00Z",
+            "2023-13-01T10:00:00Z",
+            "2023-00-01T10:00:00Z",
+            "2023-04-31T10:00:00Z",
+            "2023-04-00T10:00:00Z",
+            "2023-04-01T24:00:00Z",
+            "2023-04-01T23:60:00Z",
+            "2023-04-01T23:59:60Z",
+            "2023-04-01t10:00:00Z",
+            "2023-04-01T10:00:00z",
+            "2023-04-01 10:00:00Z",
+            "2023-04-01T1a:00:00Z",
+            "2023-04-01T10:00:00+02:00",
+            "2023-04-01T10:00:00.5Z",
+            "+023-04-01T10:00:00Z",
+            "-023-04-01T10:00:00Z",
+            "not a time at all!!!",
+        ] {
+            assert_eq!(short_time(value), chrono_short(value), "{value}");
+        }
+        assert!(short_utc_time("2023-04-01T23:59:60Z").is_none());
+        assert!(short_utc_time("2024-05-01T12:00:00Z").is_some());
+    }
 
     #[test]
     fn a_long_run_of_combining_marks_is_cut() {

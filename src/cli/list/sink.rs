@@ -2,6 +2,7 @@
 //! they came (one scan to keep a line a line and a terminal safe); the table, csv and tsv read
 //! the items as records; `--jq` feeds each item's bytes to the expression.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use super::changes::Identity;
@@ -12,7 +13,7 @@ use crate::cli::args::{ListArgs, ListOutput};
 use crate::cli::shape::columns::{self, ColumnPath};
 use crate::cli::shape::delimited::{Delimiter, Records};
 use crate::cli::shape::jq::{Jq, JqError};
-use crate::cli::table::{self, Row, join_cells};
+use crate::cli::table::{self, Row, join_cells, join_cells_into};
 use crate::out::items::RawItems;
 use crate::sanitize;
 use unicode_width::UnicodeWidthStr;
@@ -118,6 +119,8 @@ pub struct TableState {
     rows: usize,
     marked: usize,
     notes: Vec<String>,
+    /// Every row is joined into this one buffer.
+    line: String,
 }
 
 impl Sink {
@@ -181,6 +184,7 @@ impl Sink {
                 rows: 0,
                 marked: 0,
                 notes: Vec::new(),
+                line: String::new(),
             }),
         })
     }
@@ -295,19 +299,19 @@ impl TableState {
         }
         let rows: Vec<Row> = page.raw_items().map(Row::from_text).collect();
         // The chosen columns' cells, safe to print.
-        let chosen: Vec<Vec<String>> = match &self.columns {
+        let chosen: Vec<Vec<Cow<str>>> = match &self.columns {
             Some(columns) => page
                 .raw_items()
                 .map(|item| {
                     columns::cells_of_item(columns, item)
                         .iter()
-                        .map(|cell| sanitize::line(cell).into_owned())
+                        .map(|cell| Cow::Owned(sanitize::line(cell).into_owned()))
                         .collect()
                 })
                 .collect(),
             None => Vec::new(),
         };
-        let cells = |i: usize| -> &[String] {
+        let cells = |i: usize| -> &[Cow<str>] {
             match self.columns {
                 None => &rows[i].cells,
                 Some(_) => &chosen[i],
@@ -331,7 +335,9 @@ impl TableState {
         }
         for (i, (item, row)) in page.raw_items().zip(&rows).enumerate() {
             self.rows += 1;
-            writeln!(out, "{}", join_cells(widths, cells(i)))?;
+            join_cells_into(widths, cells(i), &mut self.line);
+            self.line.push('\n');
+            out.write_all(self.line.as_bytes())?;
             if !row.problems.is_empty() {
                 self.marked += 1;
                 if self.notes.len() < MAX_NOTES {

@@ -81,7 +81,7 @@ impl ColumnPath {
     }
 
     /// The text of the value at this path in `node` (a missing path: `Some(None)`); `None`
-    /// when a value on the way is not JSON serde_json reads.
+    /// when a value on the way is not JSON read here.
     fn text_in<'a>(&self, node: &Node<'a>) -> Option<Option<&'a str>> {
         let mut node = Cow::Borrowed(node);
         for (i, key) in self.keys.iter().enumerate() {
@@ -98,7 +98,12 @@ impl ColumnPath {
             if i + 1 == self.keys.len() {
                 return Some(Some(text));
             }
-            node = Cow::Owned(json_peek::node(text)?);
+            // The whole item's facts hold for each part of it: an object is peeked (one
+            // scan), an array read by serde_json.
+            node = Cow::Owned(match json_peek::peek(text).1 {
+                Some(node) => node,
+                None => json_peek::node(text)?,
+            });
         }
         Some(None)
     }
@@ -114,21 +119,38 @@ fn cell_of(value: Option<&Value>) -> String {
     }
 }
 
+/// [`cell_of`] for a value's JSON text: a string without escapes (most cells), `true`, `false`
+/// and `null` borrowed as they are, anything else read by serde_json (a number keeps its text;
+/// never through f64). `None` when serde_json does not read it.
+fn cell_of_text(text: &str) -> Option<Cow<'_, str>> {
+    if let Some(plain) = json_peek::string_text(text) {
+        return Some(Cow::Borrowed(plain));
+    }
+    match text {
+        "true" | "false" => Some(Cow::Borrowed(text)),
+        "null" => Some(Cow::Borrowed("")),
+        _ => Some(Cow::Owned(cell_of(Some(&serde_json::from_str(text).ok()?)))),
+    }
+}
+
 /// Each column's cell for one listed item's JSON text, as [`ColumnPath::cell`] gives them for
-/// the item read as a record (`PageItem::to_json`), but reading only the values on the paths:
-/// an item's `properties` are most of its bytes. `list --all -o csv` over 100,000 resources:
-/// 7.6 s reading each whole, 2.0 s so (ndjson: 0.6-0.8 s; benches/list_formats.sh). A text that may not read whole (too deep, a surrogate
-/// escape) is read whole, which says so.
-pub fn cells_of_item(columns: &[ColumnPath], item: &[u8]) -> Vec<String> {
+/// the item read as a record (`PageItem::to_json`), but reading only the values on the paths,
+/// after one scan of the item ([`json_peek::peek`]), a cell borrowed from the text when it is
+/// a string without escapes: an item's `properties` are most of its bytes. `list --all -o csv`
+/// over 100,000 resources: 7.6 s reading each whole; reading the paths after two scans, 2.65x
+/// ndjson's time; after one, with borrowed cells and [`super::delimited::Records`] writing
+/// straight out, 1.5-1.9x (benches/list_formats.sh). A text that may not read whole (too deep,
+/// a surrogate escape) is read whole, which says so.
+pub fn cells_of_item<'a>(columns: &[ColumnPath], item: &'a [u8]) -> Vec<Cow<'a, str>> {
     if let Ok(text) = std::str::from_utf8(item)
-        && json_peek::facts(item).surely_readable()
-        && let Some(top) = json_peek::node(text)
+        && let (facts, Some(top)) = json_peek::peek(text)
+        && facts.surely_readable()
     {
-        let cells: Option<Vec<String>> = columns
+        let cells: Option<Vec<Cow<'a, str>>> = columns
             .iter()
             .map(|column| match column.text_in(&top)? {
-                None => Some(String::new()),
-                Some(text) => Some(cell_of(Some(&serde_json::from_str(text).ok()?))),
+                None => Some(Cow::Borrowed("")),
+                Some(text) => cell_of_text(text),
             })
             .collect();
         if let Some(cells) = cells {
@@ -136,7 +158,7 @@ pub fn cells_of_item(columns: &[ColumnPath], item: &[u8]) -> Vec<String> {
         }
     }
     let value = read_item_bytes(item).to_json();
-    columns.iter().map(|c| c.cell(&value)).collect()
+    columns.iter().map(|c| Cow::Owned(c.cell(&value))).collect()
 }
 
 #[cfg(test)]
