@@ -7,7 +7,7 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::harness::{draw, key, line, page_request};
+use super::harness::{draw, key, line, page_request, press, settle, type_text};
 use super::*;
 use crate::api::{ApiError, Exchange, ListResponse, RawPage, Reply};
 
@@ -205,6 +205,25 @@ fn a_kept_row_never_leaves_the_list_as_live() {
         said.starts_with("resource id (kept 2 h ago, not live) sent"),
         "{said}"
     );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.ndjson");
+    key(&mut app, ':');
+    type_text(&mut app, &format!("export {}", path.display()));
+    let exporting = press(&mut app, crossterm::event::KeyCode::Enter);
+    settle(&mut app, exporting);
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 3);
+    let said = status(&app);
+    assert!(said.ends_with("(kept 2 h ago, not live)"), "{said}");
+
+    // The overview counts them as kept ones.
+    key(&mut app, '4');
+    let header = title(&app);
+    assert!(
+        header.contains("Overview · 3 rows kept 2 h ago, not live"),
+        "{header}"
+    );
+    key(&mut app, '1');
 
     key(&mut app, 'R');
     assert!(

@@ -50,7 +50,8 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
             panes::connect::render(frame, connect, theme, screen.body, read_only)
         }
         Some(Screen::Overview(overview)) => {
-            panes::overview::render(frame, overview, theme, screen.body)
+            let kept = app.browser.kept_age(app.now);
+            panes::overview::render(frame, overview, theme, screen.body, kept)
         }
     }
     bars::render_footer(frame, app, theme, screen.footer);

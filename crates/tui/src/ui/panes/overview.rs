@@ -23,7 +23,14 @@ use bars::{BarColumns, bar_cells};
 /// Rows the histogram takes at least: its bars, the dates under them and the border.
 const HISTOGRAM_HEIGHT: u16 = 7;
 
-pub fn render(frame: &mut Frame, overview: &Overview, theme: &Theme, body: Rect) {
+/// `kept`: how long ago the rows counted were kept, when they are rows kept from the last run.
+pub fn render(
+    frame: &mut Frame,
+    overview: &Overview,
+    theme: &Theme,
+    body: Rect,
+    kept: Option<std::time::Duration>,
+) {
     // The charts are as tall as their longest needs (and the histogram takes the rest), but
     // leave the histogram its height first.
     let summary = &overview.summary;
@@ -43,7 +50,7 @@ pub fn render(frame: &mut Frame, overview: &Overview, theme: &Theme, body: Rect)
     .areas(body);
     frame.render_widget(
         Paragraph::new(Span::styled(
-            fit(&header_text(overview), usize::from(header.width)),
+            fit(&header_text(overview, kept), usize::from(header.width)),
             theme.title(),
         )),
         header,
@@ -55,13 +62,21 @@ pub fn render(frame: &mut Frame, overview: &Overview, theme: &Theme, body: Rect)
     render_histogram(frame, overview, theme, histogram);
 }
 
-/// What the charts count: how many rows, of which type, and whether the service has more.
-fn header_text(overview: &Overview) -> String {
+/// What the charts count: how many rows, of which type, and whether the service has more; rows
+/// kept from the last run are said to be, never counted as live ones.
+fn header_text(overview: &Overview, kept: Option<std::time::Duration>) -> String {
     let summary = &overview.summary;
     let of = match &summary.type_filter {
         Some(t) => format!("type {}", sanitize::line(t)),
         None => "all types".to_owned(),
     };
+    if let Some(age) = kept {
+        return format!(
+            "Overview · {} kept {} ago, not live · {of}",
+            counted(summary.rows, "row"),
+            crate::app::panes::browser::kept::age_words(age)
+        );
+    }
     let more = if summary.more {
         "more pages exist"
     } else {

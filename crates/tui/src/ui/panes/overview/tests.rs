@@ -48,7 +48,15 @@ fn charts(width: u16) -> Vec<[String; 2]> {
     }));
     let mut terminal = Terminal::new(TestBackend::new(width, 22)).unwrap();
     terminal
-        .draw(|f| super::render(f, &overview, &Theme::MONOCHROME, Rect::new(0, 0, width, 22)))
+        .draw(|f| {
+            super::render(
+                f,
+                &overview,
+                &Theme::MONOCHROME,
+                Rect::new(0, 0, width, 22),
+                None,
+            )
+        })
         .unwrap();
     let buffer = terminal.backend().buffer();
     (0..22)
