@@ -525,20 +525,26 @@ fn types_view_a_type_its_schemas_and_its_resources() {
     tmux.send(&["q"]);
 }
 
+/// Starts `appdeck sandbox ARGS` as the shell's job `%1` on a free port, and exports its base URL
+/// and token in the shell for the appdeck runs that follow.
+fn sandbox_in_the_shell(tmux: &Tmux, args: &str) {
+    tmux.type_line(&format!(
+        "{} sandbox {args} --listen 127.0.0.1:0 > sandbox.env 2> sandbox.log &",
+        binary().display()
+    ));
+    tmux.type_line(
+        "until grep -q TOKEN sandbox.env; do sleep 0.1; done; . ./sandbox.env; echo ready",
+    );
+    tmux.wait_for("the sandbox", |s| s.lines().any(|l| l == "ready"));
+}
+
 /// `appdeck connect FILE` records the app version in the store; a TUI started afterwards on the
 /// same service lists its types without `--types`.
 #[test]
 fn a_connect_sent_earlier_lists_its_types_in_a_new_tui() {
     let tmux = Tmux::start(120, 40);
     let bin = binary();
-    tmux.type_line(&format!(
-        "{} sandbox --empty --listen 127.0.0.1:0 > sandbox.env 2> sandbox.log &",
-        bin.display()
-    ));
-    tmux.type_line(
-        "until grep -q TOKEN sandbox.env; do sleep 0.1; done; . ./sandbox.env; echo ready",
-    );
-    tmux.wait_for("the sandbox", |s| s.lines().any(|l| l == "ready"));
+    sandbox_in_the_shell(&tmux, "--empty");
     let payload = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples/connect.json");
     tmux.type_line(&format!("{} connect {payload} && echo sent", bin.display()));
     tmux.wait_for("the connect", |s| s.lines().any(|l| l == "sent"));
@@ -1445,14 +1451,7 @@ fn watch_on_a_narrowed_list_looks_as_deep_as_was_loaded() {
 fn the_last_listing_shows_at_the_next_start_marked_kept_with_the_service_down() {
     let tmux = Tmux::start(120, 30);
     let bin = binary();
-    tmux.type_line(&format!(
-        "{} sandbox --listen 127.0.0.1:0 > sandbox.env 2> sandbox.log &",
-        bin.display()
-    ));
-    tmux.type_line(
-        "until grep -q TOKEN sandbox.env; do sleep 0.1; done; . ./sandbox.env; echo ready",
-    );
-    tmux.wait_for("the sandbox", |s| s.lines().any(|l| l == "ready"));
+    sandbox_in_the_shell(&tmux, "");
     tmux.type_line(&bin.display().to_string());
     let live = tmux.wait_for("the live rows", |s| {
         s.contains("loaded") && s.contains("res_3 ")
