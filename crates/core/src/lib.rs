@@ -13,6 +13,8 @@
 //! - [`order`]: the order listings sort in (numbers by value, digit runs by value);
 //! - [`log_file`], [`signals`], [`freed_memory`]: what a long-running process needs.
 
+#![warn(unreachable_pub)]
+
 pub mod api;
 pub mod bounded_read;
 pub mod catalog;

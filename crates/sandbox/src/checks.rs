@@ -26,7 +26,7 @@ pub(crate) struct SchemaChecks {
 
 impl SchemaChecks {
     /// As many checks at once as there are cores (at least two).
-    pub fn new(budget: Duration) -> Self {
+    pub(crate) fn new(budget: Duration) -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         SchemaChecks {
             slots: Arc::new(Semaphore::new(cores.max(2))),
@@ -35,7 +35,7 @@ impl SchemaChecks {
     }
 
     /// The violations of `properties` against the type's property schema (none without one).
-    pub async fn violations(
+    pub(crate) async fn violations(
         &self,
         registered: Arc<RegisteredType>,
         properties: Value,

@@ -18,13 +18,13 @@ pub(crate) struct Cursor {
 }
 
 impl Cursor {
-    pub fn encode(&self) -> String {
+    pub(crate) fn encode(&self) -> String {
         let filter = self.resource_type.as_deref().unwrap_or_default();
         URL_SAFE_NO_PAD.encode(format!("{VERSION}:{}:{filter}", self.after))
     }
 
     /// Reads a cursor; `Err` says why it is not one of ours, for a 400 answer.
-    pub fn decode(text: &str) -> Result<Cursor, &'static str> {
+    pub(crate) fn decode(text: &str) -> Result<Cursor, &'static str> {
         const FOREIGN: &str = "not a cursor issued by this sandbox";
         let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| FOREIGN)?;
         let text = String::from_utf8(bytes).map_err(|_| FOREIGN)?;

@@ -13,7 +13,7 @@ pub(crate) struct OpError {
 }
 
 impl OpError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> Self {
         OpError {
             status,
             message: message.into(),
@@ -21,12 +21,12 @@ impl OpError {
     }
 
     /// 400: the body does not have the shape the operation needs.
-    pub fn bad_request(message: impl Into<String>) -> Self {
+    pub(crate) fn bad_request(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, message)
     }
 
     /// 422: well-formed, but breaks a rule (a schema, a type definition).
-    pub fn unprocessable(message: impl Into<String>) -> Self {
+    pub(crate) fn unprocessable(message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 }

@@ -10,6 +10,8 @@
 //! - `seed`: demo and generated data; `fault`: injected misbehaviour (`spaced`: JSON spaced out).
 
 // The core's modules under the names this crate's files use (`crate::api`...).
+#![warn(unreachable_pub)]
+
 use appdeck_core::{api, catalog, json_text, sanitize, schema, validate};
 
 mod checks;

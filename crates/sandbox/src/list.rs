@@ -23,7 +23,7 @@ pub(crate) struct ListQuery {
 }
 
 impl ListQuery {
-    pub fn parse(body: &Map<String, Value>) -> Result<ListQuery, OpError> {
+    pub(crate) fn parse(body: &Map<String, Value>) -> Result<ListQuery, OpError> {
         refuse_nulls(body)?;
         let resource_type = match body.get("type") {
             None => None,
@@ -81,7 +81,7 @@ impl ListQuery {
     }
 
     /// The rows of the page this query asks for.
-    pub fn fetch(&self, store: &SandboxStore) -> RowPage {
+    pub(crate) fn fetch(&self, store: &SandboxStore) -> RowPage {
         store
             .read()
             .rows
@@ -89,13 +89,13 @@ impl ListQuery {
     }
 
     /// The cursor for the page after `page`, if rows follow it.
-    pub fn next_cursor(&self, page: &RowPage) -> Option<String> {
+    pub(crate) fn next_cursor(&self, page: &RowPage) -> Option<String> {
         let last = page.last.filter(|_| page.more)?;
         Some(self.cursor_after(last))
     }
 
     /// The cursor of this listing for the rows after sequence number `after`.
-    pub fn cursor_after(&self, after: u64) -> String {
+    pub(crate) fn cursor_after(&self, after: u64) -> String {
         Cursor {
             after,
             resource_type: self.resource_type.clone(),

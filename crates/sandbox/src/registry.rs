@@ -40,7 +40,7 @@ pub(crate) struct Registry {
 impl Registry {
     /// Registers an app version's types, replacing what an earlier connect of the same app
     /// version registered. The new registration becomes the latest.
-    pub fn register(&mut self, app_id: &str, version: &str, types: Vec<RegisteredType>) {
+    pub(crate) fn register(&mut self, app_id: &str, version: &str, types: Vec<RegisteredType>) {
         self.registrations
             .retain(|r| !(r.app_id == app_id && r.version == version));
         self.registrations.push(Registration {
@@ -51,7 +51,7 @@ impl Registry {
     }
 
     /// The definition of a type from the latest connect that registered it.
-    pub fn latest(&self, name: &str) -> Option<&Arc<RegisteredType>> {
+    pub(crate) fn latest(&self, name: &str) -> Option<&Arc<RegisteredType>> {
         self.registrations
             .iter()
             .rev()
@@ -60,7 +60,7 @@ impl Registry {
 
     /// Checks a resource's `properties` against its type's schema, if the type has one.
     /// `Ok` when the type is unknown or has no schema: only connected schemas constrain reports.
-    pub fn check_properties(
+    pub(crate) fn check_properties(
         &self,
         resource_type: &str,
         properties: &serde_json::Value,
@@ -80,7 +80,7 @@ impl Registry {
     }
 
     /// How many distinct type names are registered.
-    pub fn type_count(&self) -> usize {
+    pub(crate) fn type_count(&self) -> usize {
         let mut names: Vec<&str> = self
             .registrations
             .iter()

@@ -18,7 +18,7 @@ pub(crate) enum RowJson {
 }
 
 impl RowJson {
-    pub fn write_to(&self, out: &mut String) {
+    pub(crate) fn write_to(&self, out: &mut String) {
         match self {
             RowJson::Whole(text) => out.push_str(text),
             RowJson::Spliced { head, tail } => {
@@ -28,14 +28,14 @@ impl RowJson {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             RowJson::Whole(text) => text.len(),
             RowJson::Spliced { head, tail } => head.len() + tail.len(),
         }
     }
 
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = String::with_capacity(self.len());
         self.write_to(&mut out);
         out
@@ -80,19 +80,19 @@ pub(crate) struct Rows {
 }
 
 impl Rows {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.by_seq.len()
     }
 
-    pub fn get(&self, seq: u64) -> Option<&Row> {
+    pub(crate) fn get(&self, seq: u64) -> Option<&Row> {
         self.by_seq.get(&seq)
     }
 
-    pub fn seq_of_id(&self, id: &str) -> Option<u64> {
+    pub(crate) fn seq_of_id(&self, id: &str) -> Option<u64> {
         self.by_id.get(id).copied()
     }
 
-    pub fn seq_of_key(&self, resource_type: &str, external_id: &str) -> Option<u64> {
+    pub(crate) fn seq_of_key(&self, resource_type: &str, external_id: &str) -> Option<u64> {
         self.by_type
             .get(resource_type)?
             .by_external_id
@@ -100,12 +100,12 @@ impl Rows {
             .copied()
     }
 
-    pub fn id_taken(&self, id: &str) -> bool {
+    pub(crate) fn id_taken(&self, id: &str) -> bool {
         self.by_id.contains_key(id)
     }
 
     /// A fresh id of the form `res_<n>`, never one already in use (imported rows bring their own).
-    pub fn new_id(&mut self) -> String {
+    pub(crate) fn new_id(&mut self) -> String {
         loop {
             self.last_id += 1;
             let id = format!("res_{}", self.last_id);
@@ -116,7 +116,7 @@ impl Rows {
     }
 
     /// Appends a row after every existing one. Its id must be free (see [`Rows::new_id`]).
-    pub fn push(&mut self, row: Row) -> u64 {
+    pub(crate) fn push(&mut self, row: Row) -> u64 {
         self.last_seq += 1;
         let seq = self.last_seq;
         self.index(seq, &row);
@@ -125,7 +125,7 @@ impl Rows {
     }
 
     /// Replaces a row in place: it keeps its sequence number, so listings see it where it was.
-    pub fn replace(&mut self, seq: u64, row: Row) {
+    pub(crate) fn replace(&mut self, seq: u64, row: Row) {
         if let Some(old) = self.by_seq.remove(&seq) {
             self.unindex(seq, &old);
         }
@@ -166,7 +166,7 @@ impl Rows {
     }
 
     /// Up to `limit` rows after position `after`, of one type or of all.
-    pub fn page(&self, resource_type: Option<&str>, after: u64, limit: usize) -> RowPage {
+    pub(crate) fn page(&self, resource_type: Option<&str>, after: u64, limit: usize) -> RowPage {
         let range = (Bound::Excluded(after), Bound::Unbounded);
         let mut seqs: Box<dyn Iterator<Item = u64> + '_> = match resource_type {
             None => Box::new(self.by_seq.range(range).map(|(seq, _)| *seq)),

@@ -24,7 +24,7 @@ pub const MAX_GENERATED: usize = 5_000_000;
 
 /// Memory one generated resource takes, rounded up from a measured sandbox (`appdeck sandbox
 /// --empty --generate 1000000`: its resident size less an empty one's, per resource).
-pub const GENERATED_BYTES_EACH: usize = 1024;
+pub(crate) const GENERATED_BYTES_EACH: usize = 1024;
 
 /// Why `count` generated resources are refused, naming the memory they would need.
 pub fn refuse_generate(count: usize) -> Option<String> {

@@ -47,7 +47,7 @@ pub(crate) enum Stamp {
 }
 
 impl State {
-    pub fn record_failure(&mut self, failure: RecordedFailure) {
+    pub(crate) fn record_failure(&mut self, failure: RecordedFailure) {
         if self.failures.len() == MAX_FAILURES {
             self.failures.pop_front();
         }
@@ -56,13 +56,18 @@ impl State {
 
     /// Stores a resource, as a new row (`target` is `None`) or in place of row `target`, and
     /// returns it as stored. The caller has matched and checked it.
-    pub fn put(&mut self, target: Option<u64>, resource: Resource, stamp: Stamp) -> Resource {
+    pub(crate) fn put(
+        &mut self,
+        target: Option<u64>,
+        resource: Resource,
+        stamp: Stamp,
+    ) -> Resource {
         self.put_sent(target, resource, stamp, None)
     }
 
     /// [`State::put`] of a resource that came as the JSON text `sent`: the row keeps each field
     /// the sandbox does not set as that text (`1E2` as written), and so lists it.
-    pub fn put_sent(
+    pub(crate) fn put_sent(
         &mut self,
         target: Option<u64>,
         mut resource: Resource,

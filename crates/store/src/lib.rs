@@ -10,6 +10,8 @@
 //! the store. A broken file is never deleted or recreated: the user may want it back.
 
 // The core's modules under the names this crate's files use (`crate::api`...).
+#![warn(unreachable_pub)]
+
 use appdeck_core::{api, changes, sanitize};
 
 mod app_versions;

@@ -5,6 +5,8 @@
 //! - [`runtime`]: the terminal, the event loop, and the commands `update` returns, run off the
 //!   UI thread (HTTP, the store, jobs, `$EDITOR`).
 
+#![warn(unreachable_pub)]
+
 pub mod app;
 pub mod runtime;
 pub mod ui;

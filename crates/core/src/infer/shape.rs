@@ -11,13 +11,13 @@ pub const ENUM_MAX_VALUES: usize = 8;
 /// ... over at least this many samples.
 pub const ENUM_MIN_SAMPLES: usize = 20;
 /// The longest value, in characters, an `enum` is made of.
-pub const ENUM_VALUE_MAX_CHARS: usize = 40;
+pub(super) const ENUM_VALUE_MAX_CHARS: usize = 40;
 /// The most words a value of an `enum` has.
-pub const ENUM_VALUE_MAX_WORDS: usize = 3;
+pub(super) const ENUM_VALUE_MAX_WORDS: usize = 3;
 
 /// Everything seen at one place.
 #[derive(Debug, Default)]
-pub struct Shape {
+pub(super) struct Shape {
     /// How many values were seen here (nulls included).
     seen: usize,
     nulls: usize,
@@ -53,7 +53,7 @@ impl Default for Strings {
 
 /// The properties of the objects seen at one place, in the order they were first seen.
 #[derive(Debug, Default)]
-pub struct Object {
+pub(super) struct Object {
     /// How many objects were seen.
     count: usize,
     index: HashMap<String, usize>,
@@ -61,7 +61,7 @@ pub struct Object {
 }
 
 impl Object {
-    pub fn add(&mut self, map: &Map<String, Value>) {
+    pub(super) fn add(&mut self, map: &Map<String, Value>) {
         self.count += 1;
         for (key, value) in map {
             let at = match self.index.get(key) {
@@ -78,7 +78,7 @@ impl Object {
 
     /// `{"type": "object", "properties": ..., "required": [...]}`: a property is required when it
     /// was in every object (null counts as present).
-    pub fn schema(&self) -> Map<String, Value> {
+    pub(super) fn schema(&self) -> Map<String, Value> {
         let mut schema = Map::new();
         schema.insert("type".to_owned(), json!("object"));
         self.fill(&mut schema);
@@ -105,7 +105,7 @@ impl Object {
 }
 
 impl Shape {
-    pub fn add(&mut self, value: &Value) {
+    pub(super) fn add(&mut self, value: &Value) {
         self.seen += 1;
         match value {
             Value::Null => self.nulls += 1,
@@ -131,7 +131,7 @@ impl Shape {
 
     /// The JSON Schema of what was seen: its types (a union when several), and the details of
     /// each (properties, items, a date-time format, an enum). Nothing seen gives `{}`.
-    pub fn schema(&self) -> Map<String, Value> {
+    pub(super) fn schema(&self) -> Map<String, Value> {
         let mut types: Vec<&str> = Vec::new();
         if self.strings.count > 0 {
             types.push("string");

@@ -13,7 +13,7 @@ use super::Val;
 
 /// `json` read as jaq would, each integer `-0` kept as written; `None` when serde_json cannot
 /// read it (the caller reads it as jaq does).
-pub fn read(json: &[u8]) -> Option<Val> {
+pub(super) fn read(json: &[u8]) -> Option<Val> {
     let value: serde_json::Value = serde_json::from_slice(json).ok()?;
     Some(convert(value))
 }

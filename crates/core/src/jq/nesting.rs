@@ -3,7 +3,7 @@
 
 /// Where (a byte offset) `expr` first nests deeper than `limit`: brackets `(`, `[`, `{` and
 /// string interpolations `\(…)`, outside string literals and comments. `None` when it does not.
-pub fn deeper_than(expr: &str, limit: usize) -> Option<usize> {
+pub(super) fn deeper_than(expr: &str, limit: usize) -> Option<usize> {
     /// What the scan is inside of.
     #[derive(PartialEq)]
     enum In {

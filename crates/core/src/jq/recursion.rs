@@ -12,7 +12,7 @@ use jaq_core::path::Part;
 /// The name (a part of `expr`, where the call is) of a definition in `expr` that calls itself,
 /// directly or through a definition made in its body; `None` when there is none, or when `expr`
 /// does not parse (its errors are said elsewhere).
-pub fn calling_itself(expr: &str) -> Option<&str> {
+pub(super) fn calling_itself(expr: &str) -> Option<&str> {
     let tokens = Lexer::new(expr).lex().ok()?;
     let term = Parser::new(&tokens).parse(|p| p.term()).ok()?;
     let mut walk = Walk::default();

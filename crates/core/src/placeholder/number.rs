@@ -5,7 +5,7 @@
 use serde_json::{Number, Value};
 
 /// Candidates for an `integer` (`whole`) or a `number`, most plain first.
-pub fn candidates(schema: &Value, whole: bool) -> Vec<Value> {
+pub(super) fn candidates(schema: &Value, whole: bool) -> Vec<Value> {
     let bound = |key| schema.get(key).filter(|v| v.is_number());
     let float = |key| bound(key).and_then(Value::as_f64);
     let mut values = vec![Value::from(0)];

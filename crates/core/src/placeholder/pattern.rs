@@ -7,17 +7,17 @@
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// Past this many characters a candidate is given up (a pattern such as `a{100000}`).
-pub const MAX_CHARS: usize = 10_000;
+pub(super) const MAX_CHARS: usize = 10_000;
 
 /// The parsed pattern, or `None` when the `regex` syntax does not read it (back-references,
 /// look-around: the backtracking engine's patterns get no generated candidate).
-pub fn parse(pattern: &str) -> Option<Hir> {
+pub(super) fn parse(pattern: &str) -> Option<Hir> {
     regex_syntax::parse(pattern).ok()
 }
 
 /// What one variant of a pattern gives.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Made {
+pub(super) enum Made {
     /// A string the pattern should match.
     Text(String),
     /// None: a class in it matches nothing printable, or it grew past [`MAX_CHARS`].
@@ -30,7 +30,7 @@ pub enum Made {
 /// than its minimum (capped by its maximum) and its alternations' branches chosen by `variant`:
 /// 0 takes every first branch; counting up goes through the choices, the first alternation met
 /// changing fastest (`^(ab|cd)-(ef|gh)$` gives `ab-ef`, `cd-ef`, `ab-gh`, `cd-gh`).
-pub fn generate(hir: &Hir, stretch: u32, variant: u64) -> Made {
+pub(super) fn generate(hir: &Hir, stretch: u32, variant: u64) -> Made {
     let mut out = String::new();
     let mut choices = variant;
     match walk(hir, stretch, &mut choices, &mut out) {

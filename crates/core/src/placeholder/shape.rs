@@ -18,7 +18,7 @@ static ANY: Value = Value::Null;
 
 /// A schema where it stands in the type's schema.
 #[derive(Clone, Debug)]
-pub struct Part<'a> {
+pub(super) struct Part<'a> {
     pub schema: &'a Value,
     /// Its JSON pointer from the type's schema (`""` for the whole).
     pub pointer: String,
@@ -37,13 +37,13 @@ impl<'a> Part<'a> {
 /// One way to satisfy a schema: the parts that all apply to the value (the schema itself, its
 /// `$ref`'s target, the branch taken), the schema's own keywords first.
 #[derive(Debug)]
-pub struct Shape<'a> {
+pub(super) struct Shape<'a> {
     parts: Vec<Part<'a>>,
 }
 
 impl<'a> Shape<'a> {
     /// The parts' keywords in one schema, the first part's winning: what the value makers read.
-    pub fn merged(&self) -> Value {
+    pub(super) fn merged(&self) -> Value {
         let mut merged = Map::new();
         for part in &self.parts {
             for (key, value) in part.schema.as_object().into_iter().flatten() {
@@ -54,7 +54,7 @@ impl<'a> Shape<'a> {
     }
 
     /// Every part's `required` names, each once, in order.
-    pub fn required(&self) -> Vec<&'a str> {
+    pub(super) fn required(&self) -> Vec<&'a str> {
         let mut names = Vec::new();
         for part in &self.parts {
             let required = part.schema.get("required").and_then(Value::as_array);
@@ -69,7 +69,7 @@ impl<'a> Shape<'a> {
 
     /// The schema of property `name`: the first part that describes it, else any value (at a
     /// pointer where the type's schema has nothing, so no check compiles for it).
-    pub fn property(&self, name: &str) -> Part<'a> {
+    pub(super) fn property(&self, name: &str) -> Part<'a> {
         self.keyword(|part| {
             let properties = part.schema.get("properties")?;
             Some(
@@ -81,7 +81,7 @@ impl<'a> Shape<'a> {
     }
 
     /// The schema of the items: the first part's `items`, else any value.
-    pub fn items(&self) -> Part<'a> {
+    pub(super) fn items(&self) -> Part<'a> {
         self.keyword(|part| Some(part.child("items", part.schema.get("items")?)))
             .unwrap_or_else(|| self.parts[0].child("items", &ANY))
     }
@@ -93,7 +93,7 @@ impl<'a> Shape<'a> {
 
 /// The shapes of `part`, in order: each branch of an `anyOf`/`oneOf` gives one, the first
 /// branch first; at most [`MAX_SHAPES`].
-pub fn shapes<'a>(root: &'a Value, part: Part<'a>) -> Vec<Shape<'a>> {
+pub(super) fn shapes<'a>(root: &'a Value, part: Part<'a>) -> Vec<Shape<'a>> {
     let mut shapes = Vec::new();
     open(root, Vec::new(), vec![part], MAX_OPENINGS, &mut shapes);
     shapes

@@ -28,7 +28,7 @@ const NARROW_ORIGIN: usize = 16;
 /// From this width on the settings' name may take a quarter of it.
 const WIDE: usize = 100;
 
-pub fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+pub(super) fn render_status(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     let mut name = vec![Span::styled(" appdeck ", theme.title())];
     // Right after the name, so that no narrow terminal cuts it off.
     if app.read_only.is_some() {
@@ -115,7 +115,7 @@ fn widths(spans: &[Span]) -> usize {
     spans.iter().map(|s| s.content.width()).sum()
 }
 
-pub fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
+pub(super) fn render_footer(frame: &mut Frame, app: &App, theme: &Theme, area: Rect) {
     // Whole hints only: one that does not fit is left out (a later, shorter one may still fit),
     // never cut in the middle of a word.
     let mut spans = Vec::new();

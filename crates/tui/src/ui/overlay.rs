@@ -25,7 +25,7 @@ fn popup_block(theme: &Theme, title: String) -> Block<'static> {
         .title(Span::styled(title, theme.title()))
 }
 
-pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
+pub(super) fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
     let entries = help.lines();
     let popup = help.popup(area);
     let in_view = help.rows_in_view(area);
@@ -81,7 +81,12 @@ pub fn render_help(frame: &mut Frame, help: &Help, theme: &Theme, area: Rect) {
 
 /// The command line sits on the footer's row; Tab's candidates (or, on an empty line, the
 /// commands) go just above it.
-pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme, footer: Rect) {
+pub(super) fn render_command_line(
+    frame: &mut Frame,
+    line: &CommandLine,
+    theme: &Theme,
+    footer: Rect,
+) {
     let text = sanitize::line(line.input.text()).into_owned();
     frame.render_widget(Clear, footer);
     frame.render_widget(
@@ -129,7 +134,12 @@ pub fn render_command_line(frame: &mut Frame, line: &CommandLine, theme: &Theme,
 
 /// The type picker: the filter line, then the matching types with their loaded rows, the one
 /// listed now marked `✓`.
-pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme, area: Rect) {
+pub(super) fn render_type_picker(
+    frame: &mut Frame,
+    picker: &TypePicker,
+    theme: &Theme,
+    area: Rect,
+) {
     // Border, filter line, and at least one row (for "nothing matches").
     let rows = picker.visible.len().max(1) as u16;
     let popup = layout::centered(area, 44, rows.saturating_add(3).min(22));
@@ -185,7 +195,7 @@ pub fn render_type_picker(frame: &mut Frame, picker: &TypePicker, theme: &Theme,
 
 /// A value in full: wrapped to the popup, scrolled, with where it is in the title and the
 /// position and keys in the bottom border.
-pub fn render_value(frame: &mut Frame, popup: &ValuePopup, theme: &Theme, body: Rect) {
+pub(super) fn render_value(frame: &mut Frame, popup: &ValuePopup, theme: &Theme, body: Rect) {
     let area = popup.area(body);
     let inner = popup.text_area(body);
     let height = usize::from(inner.height);
@@ -228,7 +238,7 @@ pub fn render_value(frame: &mut Frame, popup: &ValuePopup, theme: &Theme, body: 
 const ERROR_WIDTH: u16 = 72;
 const ERROR_MIN_HEIGHT: u16 = 12;
 
-pub fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, area: Rect) {
+pub(super) fn render_error(frame: &mut Frame, popup_state: &ErrorPopup, theme: &Theme, area: Rect) {
     let report = &popup_state.report;
     let mut lines = vec![
         Line::styled(format!("While {}:", report.doing), theme.dim()),
@@ -297,7 +307,7 @@ const QUIT_WIDTH: u16 = 64;
 
 /// `q` with a draft the store did not take: what would be lost and why, whole (wrapped), and
 /// what each answer does.
-pub fn render_quit(frame: &mut Frame, ask: &QuitAsk, quit: &str, theme: &Theme, area: Rect) {
+pub(super) fn render_quit(frame: &mut Frame, ask: &QuitAsk, quit: &str, theme: &Theme, area: Rect) {
     let mut lines = Vec::new();
     for work in &ask.unsaved {
         lines.push(Line::styled(

@@ -8,7 +8,7 @@ use unicode_width::UnicodeWidthStr;
 /// [`Clear`], and a wide character of the pane below that reaches into the popup from the left
 /// made a space: the terminal draws such a character over the popup's left border, and the
 /// frame's diff skips the cell a wide character covers, so the border would never be written.
-pub struct PopupClear;
+pub(super) struct PopupClear;
 
 impl Widget for PopupClear {
     fn render(self, area: Rect, buf: &mut Buffer) {

@@ -15,11 +15,11 @@ static FREED: Condvar = Condvar::new();
 
 /// A turn to run a worker; the next job waiting gets it when this is dropped.
 #[derive(Debug)]
-pub struct Slot(());
+pub(super) struct Slot(());
 
 impl Slot {
     /// Waits for a turn; `None` once `cancelled` says the job is no longer wanted.
-    pub fn take(cancelled: &dyn Fn() -> bool) -> Option<Slot> {
+    pub(super) fn take(cancelled: &dyn Fn() -> bool) -> Option<Slot> {
         let most = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
         loop {

@@ -25,7 +25,7 @@ use unicode_width::UnicodeWidthStr;
 
 /// `clock`: the wall-clock time now and the app's monotonic time it stands for (the watch's
 /// last look is kept as the latter and shown as the former).
-pub fn render(
+pub(crate) fn render(
     frame: &mut Frame,
     browser: &Browser,
     theme: &Theme,

@@ -28,7 +28,7 @@ const FREE_TEXT_MIN: usize = 8;
 /// the one before; the first that fits is the title. On a screen too narrow for even the last,
 /// the last is cut at its start (`…`), so that its end, the counts and the watch, stays (issue
 /// 35: the border cut the end, and at 50 columns the counts and the watch were gone).
-pub fn title(browser: &Browser, clock: (DateTime<Utc>, Instant), room: usize) -> String {
+pub(super) fn title(browser: &Browser, clock: (DateTime<Utc>, Instant), room: usize) -> String {
     let parts = Parts::of(browser, clock);
     let steps = Form::STEPS.iter().map(|&form| parts.compose(form, room));
     let mut last = String::new();

@@ -22,7 +22,7 @@ use crate::validate::Severity;
 /// What stands for the whole payload where a finding has an empty pointer.
 const PAYLOAD: &str = "(payload)";
 
-pub fn render(
+pub(crate) fn render(
     frame: &mut Frame,
     composer: &ConnectComposer,
     theme: &Theme,

@@ -17,7 +17,13 @@ use crate::text::fit;
 use crate::ui::text::{fit_spans, highlight, slice_spans};
 use crate::ui::theme::{SELECTED_MARKER, Theme};
 
-pub fn render(frame: &mut Frame, detail: &Detail, theme: &Theme, body: Rect, now: DateTime<Utc>) {
+pub(crate) fn render(
+    frame: &mut Frame,
+    detail: &Detail,
+    theme: &Theme,
+    body: Rect,
+    now: DateTime<Utc>,
+) {
     let areas = detail.areas(body);
     let needle = detail
         .search

@@ -23,7 +23,7 @@ const COLUMNS: [Column; 7] = [
     Column::fitted("ANSWER", 50),
 ];
 
-pub fn render(frame: &mut Frame, view: &HistoryView, theme: &Theme, body: Rect) {
+pub(crate) fn render(frame: &mut Frame, view: &HistoryView, theme: &Theme, body: Rect) {
     if let Some(detail) = &view.shown {
         render_detail(frame, detail, theme, body);
         return;

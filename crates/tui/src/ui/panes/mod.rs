@@ -1,11 +1,11 @@
 //! One file per pane, mirroring `app/panes/`.
 
-pub mod browser;
+pub(super) mod browser;
 mod browser_title;
-pub mod connect;
-pub mod detail;
-pub mod history;
-pub mod overview;
-pub mod report;
-pub mod type_detail;
-pub mod types;
+pub(super) mod connect;
+pub(super) mod detail;
+pub(super) mod history;
+pub(super) mod overview;
+pub(super) mod report;
+pub(super) mod type_detail;
+pub(super) mod types;

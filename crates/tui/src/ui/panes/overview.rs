@@ -24,7 +24,7 @@ use bars::{BarColumns, bar_cells};
 const HISTOGRAM_HEIGHT: u16 = 7;
 
 /// `kept`: how long ago the rows counted were kept, when they are rows kept from the last run.
-pub fn render(
+pub(crate) fn render(
     frame: &mut Frame,
     overview: &Overview,
     theme: &Theme,

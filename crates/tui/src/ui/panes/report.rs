@@ -21,7 +21,7 @@ use crate::ui::widgets::send;
 /// What stands for the whole report where a finding has an empty pointer.
 const REPORT: &str = "(report)";
 
-pub fn render(
+pub(crate) fn render(
     frame: &mut Frame,
     composer: &ReportComposer,
     theme: &Theme,

@@ -17,7 +17,7 @@ use crate::ui::theme::{SELECTED_MARKER, Theme};
 /// Width of the about pane's label column (as the lines were wrapped for).
 const LABEL_WIDTH: usize = 13;
 
-pub fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect) {
+pub(crate) fn render(frame: &mut Frame, detail: &TypeDetail, theme: &Theme, body: Rect) {
     let areas = detail.areas(body);
     render_tabs(theme, frame, detail, areas.tabs);
     for pane in TypePart::ALL {

@@ -24,7 +24,7 @@ const COLUMNS: [Column; 9] = [
     Column::fitted("SOURCE", 110),
 ];
 
-pub fn render(frame: &mut Frame, view: &TypesView, theme: &Theme, body: Rect) {
+pub(crate) fn render(frame: &mut Frame, view: &TypesView, theme: &Theme, body: Rect) {
     let areas = view.areas(body);
     // What a row without a definition lacks, and types files that could not be read, are said
     // in the status bar and whole under `!` (the pane's problem), not cut in a border.

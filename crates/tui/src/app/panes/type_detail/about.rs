@@ -12,7 +12,7 @@ use crate::catalog::TypeDefinition;
 use crate::sanitize;
 
 /// Width of the label column of the about pane.
-pub const LABEL_WIDTH: usize = 13;
+pub(super) const LABEL_WIDTH: usize = 13;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AboutKind {
@@ -57,7 +57,7 @@ impl AboutLine {
 }
 
 /// The about pane of one definition, wrapped to `width` columns.
-pub fn about_lines(
+pub(super) fn about_lines(
     definition: &TypeDefinition,
     removed_in: Option<&str>,
     version: usize,
@@ -260,7 +260,7 @@ fn action_lines(definition: &TypeDefinition, width: usize, lines: &mut Vec<About
 /// The instructions (`instructions_markdown`) as formatted lines: headings, emphasis, lists,
 /// code blocks, tables and links, wrapped to `width`. The Markdown is neutralised before it is
 /// parsed, so nothing in it can reach the terminal as a control sequence.
-pub fn instructions(definition: &TypeDefinition, width: usize) -> Vec<Line<'static>> {
+pub(super) fn instructions(definition: &TypeDefinition, width: usize) -> Vec<Line<'static>> {
     let markdown = match &definition.definition.instructions_markdown {
         Field::Valid(text) => text.clone(),
         Field::Invalid(value) => {
@@ -341,7 +341,7 @@ fn group_spans(chars: Vec<(char, Style)>) -> Vec<Span<'static>> {
 }
 
 /// Plain text wrapped at `width` columns, keeping its own line breaks.
-pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap_text(text: &str, width: usize) -> Vec<String> {
     let mut out = Vec::new();
     for paragraph in text.trim().lines() {
         for line in wrap_spans(vec![Span::raw(paragraph.to_owned())], width) {

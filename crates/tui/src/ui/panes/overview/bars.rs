@@ -20,7 +20,7 @@ pub(super) struct BarColumns {
 }
 
 impl BarColumns {
-    pub fn of(bars: &[(&str, usize)], width: usize) -> Self {
+    pub(super) fn of(bars: &[(&str, usize)], width: usize) -> Self {
         let count_width = |n: usize| count(n).chars().count();
         let counts = bars.iter().map(|(_, n)| count_width(*n)).max().unwrap_or(1);
         let most = bars.iter().map(|(_, n)| *n).max().unwrap_or(0);
