@@ -138,22 +138,6 @@ lenient_record! {
 /// The answer to `apps.version.connect` (its shape is not in the spec).
 pub type ConnectResponse = ReportResponse;
 
-impl ReportResponse {
-    /// Whether the body itself says the call failed.
-    pub fn is_error(&self) -> bool {
-        self.status.get().is_some_and(|s| s == "error")
-    }
-}
-
-lenient_record! {
-    /// Body of `apps.version.connect`: an app version and its resource types.
-    pub struct ConnectRequest {
-        app_id: String => "app_id",
-        version: String => "version",
-        resources: Vec<ResourceType> => "resources",
-    }
-}
-
 /// Body of `resources.list`. `type` is how appdeck passes the filter (DESIGN.md); `limit` is
 /// understood by the sandbox and sent only when asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

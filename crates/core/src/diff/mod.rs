@@ -101,11 +101,6 @@ impl Changes {
         self.changes.iter().filter(|c| c.impact.is_breaking())
     }
 
-    /// The changes that break nobody.
-    pub fn non_breaking(&self) -> impl Iterator<Item = &Change> {
-        self.changes.iter().filter(|c| !c.impact.is_breaking())
-    }
-
     /// Whether sending the new payload breaks something (or might: unknown effects count).
     pub fn has_breaking(&self) -> bool {
         self.breaking().next().is_some()
