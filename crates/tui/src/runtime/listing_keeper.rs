@@ -125,7 +125,7 @@ impl ListingKeeper {
     }
 
     /// Erases what was kept for this service and profile (keeping was turned off for it).
-    pub fn forget(&self, store: PathBuf, base_url: String, profile: Option<String>) {
+    fn forget(&self, store: PathBuf, base_url: String, profile: Option<String>) {
         let _ = self.jobs.send(Job::Forget {
             store,
             base_url,

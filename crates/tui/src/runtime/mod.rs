@@ -154,7 +154,9 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     drop(guard);
     // Once the terminal is back: the user has the shell while the last pages are kept.
     if let Some(keeper) = keeper {
-        keeper.finish(std::time::Duration::from_secs(2));
+        // A blocking wait: off the runtime's threads.
+        let within = std::time::Duration::from_secs(2);
+        let _ = tokio::task::spawn_blocking(move || keeper.finish(within)).await;
     }
     tracing::info!("TUI closed");
     // Once the terminal is back, where the texts the store did not take are.

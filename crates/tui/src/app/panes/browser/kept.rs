@@ -105,19 +105,14 @@ impl Browser {
             // Live rows came first, or the user stopped the load: they stay.
             _ => return None,
         };
-        self.take_kept_page(*page, ids, height);
+        // Kept rows have no next page: nothing is asked for after them.
+        self.listing = Loadable::NotLoaded;
+        self.take_page(*page, ids, height);
         self.kept = Some(KeptRows {
             since: now.checked_sub(age).unwrap_or(now),
             live,
         });
         None
-    }
-
-    /// Takes the kept rows as the listing's one page (they have no next).
-    fn take_kept_page(&mut self, page: ReadPage, ids: &mut RequestIds, height: usize) {
-        let id = ids.issue();
-        self.listing = Loadable::Loading(id);
-        self.on_page(id, Ok(page), ids, height);
     }
 
     /// Whether `id` is the live first page that replaces the kept rows.

@@ -255,38 +255,45 @@ impl Browser {
         if self.in_flight() != Some(id) {
             return (false, None);
         }
-        if self.listing.is_loading() {
-            match result {
-                Ok(_) => {
-                    let mut listing = Listing::new(self.type_filter.clone(), &self.types_seen);
-                    listing.rows.added_mut().set_paths(&self.columns.added);
-                    self.listing = Loadable::Loaded(listing);
-                }
-                Err(error) => {
-                    self.listing = Loadable::Failed(error);
-                    return (true, None);
-                }
+        match result {
+            Ok(page) => (true, self.take_page(page, ids, height)),
+            Err(error) => {
+                self.page_failed(error);
+                (true, None)
             }
         }
-        let type_filter = self.type_filter.clone();
+    }
+
+    /// A page could not be had: the first one fails the listing; a later one keeps the rows
+    /// loaded, with `r` to try its cursor again.
+    fn page_failed(&mut self, error: ApiError) {
+        self.loading_all = false;
         let Some(listing) = self.listing.loaded_mut() else {
-            return (true, None);
+            self.listing = Loadable::Failed(error);
+            return;
         };
-        let cursor_used = match &listing.more {
+        let cursor = match &listing.more {
             More::Loading { cursor, .. } => cursor.clone(),
             _ => String::new(),
         };
-        let page = match result {
-            Ok(page) => page,
-            Err(error) => {
-                listing.more = More::Failed {
-                    cursor: cursor_used,
-                    error,
-                };
-                self.loading_all = false;
-                return (true, None);
-            }
-        };
+        listing.more = More::Failed { cursor, error };
+    }
+
+    /// Adds a page's rows (the first one starts the listing), shows those that pass the query
+    /// and asks for the next page if the screen still wants rows.
+    fn take_page(
+        &mut self,
+        page: ReadPage,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Option<Command> {
+        if self.listing.loaded().is_none() {
+            let mut listing = Listing::new(self.type_filter.clone(), &self.types_seen);
+            listing.rows.added_mut().set_paths(&self.columns.added);
+            self.listing = Loadable::Loaded(listing);
+        }
+        let type_filter = self.type_filter.clone();
+        let listing = self.listing.loaded_mut()?;
         let start = listing.take_page(page, type_filter.as_deref(), &mut self.types_seen);
         let end = listing.rows.len();
         let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
@@ -319,7 +326,7 @@ impl Browser {
         if follow_up.is_none() {
             self.loading_all = false;
         }
-        (true, follow_up)
+        follow_up
     }
 
     /// Asks for the next page if there is one and nothing is in flight.
