@@ -64,14 +64,15 @@ fn main() -> ExitCode {
             crate::jq::worker::enable();
             runtime.block_on(open_tui(&cli, &global, started, log))
         }
-        // The terminal UI's own flag: a command given it would ignore it.
-        Some(command) if cli.page_size.is_some() => {
-            let instead = match command {
-                Command::List(_) => ": it takes --limit",
-                _ => "",
+        // The terminal UI's own flags: a command given one would ignore it.
+        Some(command) if cli.page_size.is_some() || cli.offline => {
+            let (flag, instead) = match (&command, cli.offline) {
+                (_, true) => ("--offline", ""),
+                (Command::List(_), false) => ("--page-size", ": it takes --limit"),
+                (_, false) => ("--page-size", ""),
             };
             crate::cli::Failure::Usage(format!(
-                "`appdeck {}` does not take --page-size, the terminal UI's flag{instead}",
+                "`appdeck {}` does not take {flag}, the terminal UI's flag{instead}",
                 command.name()
             ))
             .report()

@@ -705,6 +705,13 @@ fn page_size_and_a_blank_sandbox_token_are_refused_plainly() {
         out.stderr,
         "appdeck: `appdeck validate` does not take --page-size, the terminal UI's flag\n"
     );
+    // `--offline` is the terminal UI's too: `list` would ask the service all the same.
+    let out = run(common::appdeck(dir.path()).args(["--offline", "list"]));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(
+        out.stderr,
+        "appdeck: `appdeck list` does not take --offline, the terminal UI's flag\n"
+    );
     // Before, it served with a random token until stopped.
     let out = common::run_within(
         common::appdeck(dir.path())
