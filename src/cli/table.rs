@@ -111,11 +111,11 @@ impl Row<'_> {
     /// The row of one listed item's JSON text, as [`Row::from_item`] gives it for the item read
     /// as a record. A sound item (every field of the spec's type, as most are) is read only for
     /// the fields a row shows: its `properties` are most of its bytes. `list --all -o table` over
-    /// 100,000 resources: 6.8 s reading each whole; 2.83x ndjson's time reading the fields after
-    /// two scans, with a `String` a cell; 2.34x after one scan ([`json_peek::peek`]); 1.10x with
-    /// the cells borrowed as well (benches/list_formats.sh on a loaded machine: the ratios move
-    /// by a few tenths between runs). Any other item is read whole, which says what is wrong
-    /// with it.
+    /// 100,000 resources: 6.8 s reading each whole; reading the fields after one scan
+    /// ([`json_peek::peek`]), the cells borrowed, 0.63 s to ndjson's 0.39 s, 1.62x
+    /// (`BIN=target/release/appdeck ROUNDS=3 benches/list_formats.sh`, a quiet machine). What
+    /// each step buys is said as its share of perf samples where it is done. Any other item is
+    /// read whole, which says what is wrong with it.
     pub fn from_text(item: &[u8]) -> Row<'_> {
         sound_row(item).unwrap_or_else(|| Row::from_item(&read_item_bytes(item)))
     }

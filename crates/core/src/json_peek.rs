@@ -2,7 +2,8 @@
 //! (its depth, an integer `-0`, a surrogate escape), and one level of a value read with the rest
 //! kept as text. `list --all -o csv|tsv|table` and `--jq .id` over 100,000 resources read every
 //! item whole (its `properties` are most of its bytes) for a few fields: 9-15x the time of `-o
-//! ndjson` (benches/list_formats.sh). Reading one level and the fields asked for: 2-3x.
+//! ndjson` (benches/list_formats.sh). Reading one level and the fields asked for, on a quiet
+//! machine: table 1.62x, csv 1.28x, tsv 1.33x, `--jq .id` 1.46x (ndjson 0.39 s; `ROUNDS=3`).
 //!
 //! Every function takes text a JSON parser accepted (a page's items are) and never panics on
 //! anything else.
@@ -139,10 +140,11 @@ pub fn node(json: &str) -> Option<Node<'_>> {
 /// items): the members of an object (the elements of an array) are found by the scan itself,
 /// where [`node`] has serde_json check every value's syntax again after [`facts`] went over the
 /// same bytes. `list --all -o csv` over 100,000 resources: the two scans took a quarter of its
-/// samples (perf); 2.65x ndjson's time with them, 1.5-1.9x with this one and borrowed cells
-/// (benches/list_formats.sh). The node is `None` when the text
-/// does not look like JSON here: a caller then reads it whole, which says what is wrong (as it
-/// does when the facts say the text is not [`Facts::surely_readable`]).
+/// samples (perf); with this one and borrowed cells it takes 1.28x ndjson's time
+/// (`BIN=target/release/appdeck ROUNDS=3 benches/list_formats.sh`, a quiet machine). The node
+/// is `None` when the text does not look like JSON here: a caller then reads it whole, which
+/// says what is wrong (as it does when the facts say the text is not
+/// [`Facts::surely_readable`]).
 pub fn peek(json: &str) -> (Facts, Option<Node<'_>>) {
     let bytes = json.as_bytes();
     let open = skip_space(bytes, 0);

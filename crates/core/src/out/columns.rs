@@ -137,10 +137,11 @@ fn cell_of_text(text: &str) -> Option<Cow<'_, str>> {
 /// the item read as a record (`PageItem::to_json`), but reading only the values on the paths,
 /// after one scan of the item ([`json_peek::peek`]), a cell borrowed from the text when it is
 /// a string without escapes: an item's `properties` are most of its bytes. `list --all -o csv`
-/// over 100,000 resources: 7.6 s reading each whole; reading the paths after two scans, 2.65x
-/// ndjson's time; after one, with borrowed cells and [`super::delimited::Records`] writing
-/// straight out, 1.5-1.9x (benches/list_formats.sh). A text that may not read whole (too deep,
-/// a surrogate escape) is read whole, which says so.
+/// over 100,000 resources: 7.6 s reading each whole; reading the paths after one scan, with
+/// borrowed cells and [`super::delimited::Records`] writing straight out, 0.50 s to ndjson's
+/// 0.39 s, 1.28x (tsv: 1.33x; `BIN=target/release/appdeck ROUNDS=3 benches/list_formats.sh`, a
+/// quiet machine). A text that may not read whole (too deep, a surrogate escape) is read
+/// whole, which says so.
 pub fn cells_of_item<'a>(columns: &[ColumnPath], item: &'a [u8]) -> Vec<Cow<'a, str>> {
     if let Ok(text) = std::str::from_utf8(item)
         && let (facts, Some(top)) = json_peek::peek(text)

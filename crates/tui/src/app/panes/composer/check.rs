@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::validate::{self, Finding, Severity, ValidateError};
+use crate::validate::{self, Finding, ValidateError};
 
 /// The text as JSON, or the error finding of why it is not (under `pointer` for a syntax
 /// error, under the whole text for another) with, for a syntax error, the 0-based line and
@@ -17,15 +17,6 @@ pub fn parse(text: &str, pointer: &str) -> Result<Value, (Finding, Option<(usize
             _ => None,
         };
         let pointer = if at.is_some() { pointer } else { "" };
-        (self::error(pointer, &error.to_string()), at)
+        (Finding::error(pointer, error.to_string()), at)
     })
-}
-
-/// An error finding, its message made safe for the terminal.
-pub fn error(pointer: &str, message: &str) -> Finding {
-    Finding {
-        severity: Severity::Error,
-        pointer: pointer.to_owned(),
-        message: crate::sanitize::line(message).into_owned(),
-    }
 }

@@ -42,7 +42,7 @@ pub fn run(text: &str, known: &[Baseline]) -> Checked {
         Ok(validation) => validation,
         Err(e) => validate::Validation {
             kind: PayloadKind::Connect,
-            findings: vec![composer::check::error("", &e.to_string())],
+            findings: vec![Finding::error("", e.to_string())],
         },
     };
     // As `appdeck connect FILE` says it: the parsed payload kept the last one only.

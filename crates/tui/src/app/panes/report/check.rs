@@ -76,7 +76,7 @@ pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
     let body = assemble(&job.header, resource);
     let mut findings = match validate::validate_value(&body, types) {
         Ok(validation) => validation.findings,
-        Err(error) => return vec![whole(composer::check::error("", &error.to_string()))],
+        Err(error) => return vec![whole(Finding::error("", error.to_string()))],
     };
     findings.extend(duplicate_keys(&job.resource_text));
     findings

@@ -1049,6 +1049,28 @@ fn q_saves_the_pending_draft_before_quitting() {
     assert!(saved[0].contains("last words"));
 }
 
+/// A composer whose draft, `text` typed at `at`, the store refused ("disk full").
+fn composing_with_a_refused_draft(at: std::time::Instant, text: &str) -> App {
+    let mut app = composing_at(at, None);
+    let id = typed_and_saving(&mut app, at, text);
+    app.update(Action::reply(
+        id,
+        Delivery::DraftSaved(Err("disk full".into())),
+    ));
+    app
+}
+
+/// The unsaved work `commands` keep in a file as the app quits.
+fn kept(commands: &[Command]) -> Vec<&crate::app::pane::UnsavedWork> {
+    commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::KeepUnsaved(work) => Some(work),
+            _ => None,
+        })
+        .collect()
+}
+
 /// `q` with a draft the store did not take asks first, in a popup (issue 35 item 11: the
 /// question was cut off the status bar, and a second `q` lost the text): other keys leave it
 /// open, `Esc` stays, `q` quits with one more try at saving and the text kept in a file.
@@ -1057,12 +1079,7 @@ fn q_saves_the_pending_draft_before_quitting() {
 fn q_with_a_draft_the_store_did_not_take_asks_before_quitting() {
     use crate::app::overlay::Overlay;
     let t0 = std::time::Instant::now();
-    let mut app = composing_at(t0, None);
-    let id = typed_and_saving(&mut app, t0, "precious");
-    app.update(Action::reply(
-        id,
-        Delivery::DraftSaved(Err("disk full".into())),
-    ));
+    let mut app = composing_with_a_refused_draft(t0, "precious");
     type_message(&mut app, t0 + Duration::from_secs(2), " more");
     assert_eq!(key(&mut app, 'q'), Vec::new());
     assert!(!app.should_quit, "asked first");
@@ -1081,12 +1098,7 @@ fn q_with_a_draft_the_store_did_not_take_asks_before_quitting() {
     let commands = key(&mut app, 'q');
     assert!(app.should_quit);
     assert_eq!(saves(&commands).len(), 1, "one more try: {commands:?}");
-    let kept: Vec<&crate::app::pane::UnsavedWork> = (commands.iter())
-        .filter_map(|c| match c {
-            Command::KeepUnsaved(work) => Some(work),
-            _ => None,
-        })
-        .collect();
+    let kept = kept(&commands);
     assert_eq!(kept.len(), 1, "{commands:?}");
     assert_eq!(kept[0].what, "report");
     assert!(kept[0].text.contains("precious more"), "{}", kept[0].text);
@@ -1097,20 +1109,12 @@ fn q_with_a_draft_the_store_did_not_take_asks_before_quitting() {
 #[test]
 fn ctrl_c_keeps_a_draft_the_store_did_not_take() {
     let t0 = std::time::Instant::now();
-    let mut app = composing_at(t0, None);
-    let id = typed_and_saving(&mut app, t0, "precious");
-    app.update(Action::reply(
-        id,
-        Delivery::DraftSaved(Err("disk full".into())),
-    ));
+    let mut app = composing_with_a_refused_draft(t0, "precious");
     let commands = app.update(Action::ForceQuit);
     assert!(app.should_quit);
-    assert!(
-        commands
-            .iter()
-            .any(|c| matches!(c, Command::KeepUnsaved(w) if w.text.contains("precious"))),
-        "{commands:?}"
-    );
+    let kept = kept(&commands);
+    assert_eq!(kept.len(), 1, "{commands:?}");
+    assert!(kept[0].text.contains("precious"), "{}", kept[0].text);
 }
 
 /// The position of the first command `which` picks, for their order.
