@@ -76,6 +76,15 @@ fn new_app(size: (u16, u16)) -> (App, RequestId) {
     (app, id)
 }
 
+/// [`loaded_app`] with `keys` pressed one after another.
+fn loaded_then(size: (u16, u16), keys: &str) -> App {
+    let mut app = loaded_app(size);
+    for key in keys.chars() {
+        press(&mut app, KeyCode::Char(key));
+    }
+    app
+}
+
 fn loaded_app(size: (u16, u16)) -> App {
     let (mut app, id) = new_app(size);
     app.update(Action::reply(
@@ -203,8 +212,7 @@ fn type_settled(app: &mut App, text: &str) {
 #[test]
 fn browser_filtered() {
     snapshot("browser_filtered", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char('/'));
+        let mut app = loaded_then(size, "/");
         type_settled(&mut app, "deploy");
         app
     });
@@ -215,8 +223,7 @@ fn browser_filtered() {
 #[test]
 fn browser_where_and_searched_every_field() {
     snapshot("browser_where_searched", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char(':'));
+        let mut app = loaded_then(size, ":");
         type_text(&mut app, "where .properties.stars < 12");
         let commands = app.update(Action::Submit);
         settle(&mut app, commands);
@@ -233,8 +240,7 @@ fn browser_where_and_searched_every_field() {
 #[test]
 fn browser_sorted() {
     snapshot("browser_sorted", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char(':'));
+        let mut app = loaded_then(size, ":");
         type_text(&mut app, "sort name desc");
         press(&mut app, KeyCode::Enter);
         app
@@ -282,18 +288,13 @@ fn detail_search_in_the_tree() {
 
 #[test]
 fn help_popup() {
-    snapshot("help", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char('?'));
-        app
-    });
+    snapshot("help", |size| loaded_then(size, "?"));
 }
 
 #[test]
 fn command_line_completion() {
     snapshot("command_line", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char(':'));
+        let mut app = loaded_then(size, ":");
         type_text(&mut app, "type ");
         press(&mut app, KeyCode::Tab);
         app
@@ -305,8 +306,7 @@ fn command_line_completion() {
 #[test]
 fn command_line_after_a_failure() {
     snapshot("command_line_failed", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char(':'));
+        let mut app = loaded_then(size, ":");
         type_text(&mut app, "frob");
         press(&mut app, KeyCode::Enter);
         app
@@ -315,11 +315,7 @@ fn command_line_after_a_failure() {
 
 #[test]
 fn type_picker() {
-    snapshot("type_picker", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char('t'));
-        app
-    });
+    snapshot("type_picker", |size| loaded_then(size, "t"));
 }
 
 #[test]
@@ -538,8 +534,7 @@ fn search_hits_are_marked_with_and_without_colour() {
 #[test]
 fn help_scrolls_to_every_key_command_and_mouse_gesture() {
     for size in [(80, 24), (30, 8)] {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char('?'));
+        let mut app = loaded_then(size, "?");
         let first = draw(&app);
         let mut seen = first.clone();
         for _ in 0..60 {
@@ -560,8 +555,7 @@ fn help_scrolls_to_every_key_command_and_mouse_gesture() {
 #[test]
 fn help_at_the_bottom() {
     snapshot("help_bottom", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char('?'));
+        let mut app = loaded_then(size, "?");
         for _ in 0..3 {
             press(&mut app, KeyCode::PageDown);
         }
@@ -1325,11 +1319,7 @@ fn quit_popup_with_a_draft_not_saved() {
 /// without a sign (`quit` never showed). It says how many are left out.
 #[test]
 fn command_line_lists_the_commands_it_has_room_for() {
-    snapshot("command_line_commands", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char(':'));
-        app
-    });
+    snapshot("command_line_commands", |size| loaded_then(size, ":"));
 }
 
 /// Tab cycled to a candidate past the screen's edge: the row scrolls to show it.
@@ -1337,8 +1327,7 @@ fn command_line_lists_the_commands_it_has_room_for() {
 fn command_line_shows_the_candidate_tab_chose() {
     use appdeck_tui::app::overlay::Overlay;
     snapshot("command_line_quit_chosen", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char(':'));
+        let mut app = loaded_then(size, ":");
         for _ in 0..40 {
             press(&mut app, KeyCode::Tab);
             if matches!(&app.overlay, Some(Overlay::CommandLine(l)) if l.input.text() == "quit") {
@@ -1353,17 +1342,14 @@ fn command_line_shows_the_candidate_tab_chose() {
 /// query and the way out. The footer offers no key that acts on a row.
 #[test]
 fn browser_search_that_matches_nothing() {
-    snapshot("browser_search_empty", |size| {
-        let mut app = loaded_app(size);
-        press(&mut app, KeyCode::Char('/'));
+    let searched = |size| {
+        let mut app = loaded_then(size, "/");
         type_settled(&mut app, "zzz-nowhere");
         press(&mut app, KeyCode::Enter);
         app
-    });
-    let mut app = loaded_app((120, 40));
-    press(&mut app, KeyCode::Char('/'));
-    type_settled(&mut app, "zzz-nowhere");
-    press(&mut app, KeyCode::Enter);
+    };
+    snapshot("browser_search_empty", searched);
+    let app = searched((120, 40));
     let screen = draw(&app);
     assert!(
         screen.contains("No loaded row matches /zzz-nowhere."),

@@ -32,6 +32,8 @@ pub struct Executor {
     type_sources: Arc<super::known_types::TypeSources>,
     /// The store's file, for the history of sends; `None` when there is no data directory.
     store_path: Option<Arc<PathBuf>>,
+    /// The `:columns` saves, written in the order asked for.
+    columns: super::columns_keeper::ColumnsKeeper,
 }
 
 impl Executor {
@@ -44,6 +46,7 @@ impl Executor {
             alive: Arc::default(),
             type_sources: Arc::default(),
             store_path: None,
+            columns: Default::default(),
         }
     }
 
@@ -126,17 +129,12 @@ impl Executor {
         });
     }
 
-    /// Keeps the columns chosen for a type on a blocking task; a failure is logged (the
-    /// columns stay for this run).
-    pub fn save_columns(&self, type_key: String, spec: String) {
-        let Some(path) = self.store_path.clone() else {
-            return;
-        };
-        tokio::task::spawn_blocking(move || {
-            if let Err(e) = Store::open(&path).and_then(|s| s.set_list_columns(&type_key, &spec)) {
-                tracing::warn!("the list's columns were not kept: {e}");
-            }
-        });
+    /// Keeps the columns chosen for a type, after those chosen before (one queue); a failure
+    /// is logged (the columns stay for this run).
+    pub fn save_columns(&mut self, type_key: String, spec: String) {
+        if let Some(path) = self.store_path.clone() {
+            self.columns.save(path, type_key, spec);
+        }
     }
 
     /// Sets where [`Command::LoadTypes`](crate::app::Command::LoadTypes) looks for types.

@@ -1,6 +1,7 @@
 //! The terminal UI's runtime: sets the terminal up, runs the event loop over the real terminal's
 //! events, and hands the terminal back on every way out.
 
+pub mod columns_keeper;
 pub mod drafts;
 pub mod effects;
 pub mod event_loop;

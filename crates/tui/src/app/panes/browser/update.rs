@@ -34,6 +34,8 @@ const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
 pub struct OpenDetail {
     pub row: Row,
     pub bodies: Bodies,
+    /// `d`: the row's text at the look before, whose changes head the detail.
+    pub changed_since: Option<Box<str>>,
 }
 
 impl Job for OpenDetail {
@@ -41,14 +43,19 @@ impl Job for OpenDetail {
     type Output = Result<Detail, BodyError>;
 
     fn run(&self, _: &Progress) -> Result<Detail, BodyError> {
-        detail_of(&self.row, &self.bodies)
+        detail_of(&self.row, &self.bodies, self.changed_since.as_deref())
     }
 }
 
-/// The detail of `row`, read from its JSON text in `bodies`, which its `:export` writes.
-fn detail_of(row: &Row, bodies: &Bodies) -> Result<Detail, BodyError> {
+/// The detail of `row`, read from its JSON text in `bodies`, which its `:export` writes; with
+/// what changed since `changed_since` (its text before) at the top, for `d`.
+fn detail_of(row: &Row, bodies: &Bodies, changed_since: Option<&str>) -> Result<Detail, BodyError> {
     let json = bodies.read(row.body)?;
-    Ok(Detail::open_sent(Arc::new(Row::item_of(&json)), &json))
+    let detail = Detail::open_sent(Arc::new(Row::item_of(&json)), &json);
+    Ok(match changed_since {
+        Some(was) => super::changes::with_changes_since(detail, was, &json),
+        None => detail,
+    })
 }
 
 /// The detail opened on top of the list, with what it asks for as it opens.
@@ -134,13 +141,13 @@ impl Pane for Browser {
                     let index = self.cursor.offset + usize::from(row - rows.y);
                     if index < len {
                         if index == self.cursor.selected {
-                            return self.open_detail(cx);
+                            return self.open_detail(None, cx);
                         }
                         self.cursor.select(index, len, height);
                     }
                 }
             }
-            Action::Open | Action::Right => return self.open_detail(cx),
+            Action::Open | Action::Right => return self.open_detail(None, cx),
             Action::Search => self.filtering = true,
             Action::Back => {
                 if self.opening.take().is_some() {
@@ -251,8 +258,8 @@ impl Pane for Browser {
                 };
                 return self.sort_by(Some(spec), cx);
             }
-            Action::ShowChanges => match self.changes_of_selected() {
-                Ok(detail) => return Outcome::Push(Screen::Detail(Box::new(detail)), Vec::new()),
+            Action::ShowChanges => match self.text_before_change() {
+                Ok(was) => return self.open_detail(Some(was), cx),
                 Err(why) => cx.info(why),
             },
             Action::Match(toward) => match self.jump_to_marked(toward, height) {
@@ -582,12 +589,14 @@ impl Browser {
         }
     }
 
-    fn open_detail(&mut self, cx: &mut Ctx) -> Outcome {
+    /// Enter, or `d` with the row's text before its change: the detail of the selected row,
+    /// laid out here when small, on a background task when large.
+    fn open_detail(&mut self, changed_since: Option<Box<str>>, cx: &mut Ctx) -> Outcome {
         let Some(row) = self.selected() else {
             return Outcome::done();
         };
         if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
-            return match detail_of(row.row(), &self.bodies()) {
+            return match detail_of(row.row(), &self.bodies(), changed_since.as_deref()) {
                 Ok(detail) => pushed(detail, cx),
                 Err(error) => {
                     cx.error(format!("cannot open the resource: {error}"));
@@ -604,6 +613,7 @@ impl Browser {
         let job = Work::new(OpenDetail {
             row,
             bodies: self.bodies(),
+            changed_since,
         });
         vec![Command::Run { id, job }].into()
     }

@@ -293,13 +293,14 @@ impl Detail {
     /// With what a `:watch` look found changed in it (`d` on a row marked `~`), field by field
     /// at the top of the fields, the cursor on the first: the pointer, the value before, the
     /// value now (`y` copies the value now). `count` is how many changed, when more than listed.
-    pub fn with_changes(
-        mut self,
-        changes: &[crate::app::panes::browser::changes::FieldChange],
-        count: usize,
-    ) -> Self {
-        let shown = |value: &Option<Value>| match value {
-            Some(value) => preview(value),
+    pub fn with_changes(mut self, changes: &[crate::changes::Change], count: usize) -> Self {
+        // A string is shown and copied as its value, without quotes; any other value as written.
+        let value_of = |text: &str| match serde_json::from_str::<String>(text) {
+            Ok(string) => string,
+            Err(_) => text.to_owned(),
+        };
+        let shown = |text: &Option<String>| match text {
+            Some(text) => preview(&Value::String(value_of(text))),
             None => "(none)".to_owned(),
         };
         let heading = match count > changes.len() {
@@ -319,13 +320,9 @@ impl Detail {
             let mut line = FieldLine::new(
                 FieldKind::Field,
                 pointer,
-                format!("{} → {}", shown(&change.was), shown(&change.now)),
+                format!("{} → {}", shown(&change.before), shown(&change.after)),
             );
-            line.copy = match &change.now {
-                Some(Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-                None => String::new(),
-            };
+            line.copy = change.after.as_deref().map(value_of).unwrap_or_default();
             lines.push(line);
         }
         let at = self.insert_after_problems(lines);
