@@ -1483,4 +1483,24 @@ fn the_last_listing_shows_at_the_next_start_marked_kept_with_the_service_down() 
     tmux.wait_for("the shell prompt", |s| {
         s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
     });
+
+    // The kept rows are read as appdeck starts, so the first frame of both later runs shows
+    // them (unless the read took longer than the first frame waits, which the log says).
+    let log = std::fs::read_to_string(tmux.home.path().join(".local/state/appdeck/appdeck.log"))
+        .expect("the TUI's log");
+    let runs: Vec<&str> = log.split("startup: first frame after ").skip(1).collect();
+    assert_eq!(runs.len(), 3, "three runs: {log}");
+    for (before, run) in runs.iter().zip(&runs[1..]) {
+        let frame = run.split(" ms").next().unwrap();
+        let rows = run
+            .split("startup: first rows on screen after ")
+            .nth(1)
+            .and_then(|rest| rest.split(" ms").next());
+        // Logged before the run's first frame: at the end of the text before it.
+        let waited_out = before.contains("the first frame goes without them");
+        assert!(
+            rows == Some(frame) || waited_out,
+            "the first frame ({frame} ms) did not show the kept rows ({rows:?} ms)"
+        );
+    }
 }

@@ -299,6 +299,12 @@ where
         Ok(())
     }
 
+    /// Applies `action` now, before the loop runs (the kept rows read at start, for the first
+    /// frame).
+    pub fn apply_now(&mut self, action: Action) {
+        self.apply(action);
+    }
+
     fn apply(&mut self, action: Action) {
         if let Action::Reply { id, delivery } = &action {
             self.executor.replied(*id, delivery);
