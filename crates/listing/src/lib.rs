@@ -12,6 +12,7 @@ mod added;
 mod bodies;
 mod columns;
 mod compact;
+mod export;
 mod field_search;
 mod job_rows;
 mod loader;
@@ -45,6 +46,7 @@ pub enum JobCommand {
 pub use added::{AddedCells, ColumnChoice, FillColumns, Filled, MAX_ADDED, type_key};
 pub use bodies::{Bodies, BodyError, BodyId};
 pub use columns::{Column, ColumnWidths};
+pub use export::{ExportItems, ExportJob, Exported, Format, remove_unfinished};
 pub use field_search::Needle;
 pub use job_rows::JobRows;
 pub use loader::{Listing, More};

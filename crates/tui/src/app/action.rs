@@ -427,6 +427,9 @@ pub enum Command {
         rows: Vec<String>,
         from_start: bool,
     },
+    /// Write the list's rows' JSON gathered in memory to its spill file, off the UI thread
+    /// (`update` only appends in memory: [`appdeck_listing::Bodies::write_due`]).
+    WriteBodies(appdeck_listing::Bodies),
 }
 
 /// The list engine's jobs run and stop as any pane's.

@@ -191,6 +191,16 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// The command writing the rows' JSON gathered in memory (this listing's, a reload's) to
+    /// the spill file, once enough has: `update` itself writes no file.
+    fn bodies_due(&self) -> Vec<Command> {
+        let fresh = self.reloading.as_ref().and_then(|r| r.listing());
+        (self.listing.loaded().into_iter().chain(fresh))
+            .filter(|listing| listing.bodies.is_due())
+            .map(|listing| Command::WriteBodies(listing.bodies.clone()))
+            .collect()
+    }
+
     /// The whole item of one of the listing's rows, read back from its body.
     pub fn item(&self, row: &appdeck_listing::Row) -> Result<crate::api::PageItem, BodyError> {
         row.item(&self.bodies())

@@ -28,6 +28,13 @@ pub struct Reload {
     compare: Option<RequestId>,
 }
 
+impl Reload {
+    /// The rows fetched again so far.
+    pub(super) fn listing(&self) -> Option<&super::Listing> {
+        self.fresh.listing.loaded()
+    }
+}
+
 impl Browser {
     /// Fetches the listing again behind the rows on screen. With nothing loaded yet there is no
     /// place to keep: an ordinary reload.

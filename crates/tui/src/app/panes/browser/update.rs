@@ -290,6 +290,44 @@ impl Pane for Browser {
     }
 
     fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        match self.take_reply(id, delivery, cx) {
+            Outcome::Handled(mut commands) => {
+                commands.extend(self.bodies_due());
+                Outcome::Handled(commands)
+            }
+            other => other,
+        }
+    }
+
+    /// A report changed a resource: the list is fetched again behind the rows on screen.
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        match news {
+            News::ResourceReported => self.reload_in_place(cx.ids),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Under `:watch`, when the next look is due; else never.
+    fn wake_at(&self) -> Option<Instant> {
+        self.watch.as_ref().map(|w| w.next_at)
+    }
+
+    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.look(cx.ids, cx.now)
+    }
+
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        let height = self.table_height(cx.body);
+        self.cursor.keep_visible(self.visible.len(), height);
+        // A taller screen may show rows that are not loaded yet.
+        self.prefetch(cx.ids, height).into_iter().collect()
+    }
+}
+
+impl Browser {
+    /// An answer to one of the list's requests (a page, a job), before the rows' JSON it
+    /// gathered is handed to the runtime to write.
+    fn take_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
         match delivery {
             Delivery::Api(reply) => {
                 let page = reply.result.and_then(|r| match r {
@@ -465,32 +503,6 @@ impl Pane for Browser {
         }
     }
 
-    /// A report changed a resource: the list is fetched again behind the rows on screen.
-    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
-        match news {
-            News::ResourceReported => self.reload_in_place(cx.ids),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Under `:watch`, when the next look is due; else never.
-    fn wake_at(&self) -> Option<Instant> {
-        self.watch.as_ref().map(|w| w.next_at)
-    }
-
-    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        self.look(cx.ids, cx.now)
-    }
-
-    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        let height = self.table_height(cx.body);
-        self.cursor.keep_visible(self.visible.len(), height);
-        // A taller screen may show rows that are not loaded yet.
-        self.prefetch(cx.ids, height).into_iter().collect()
-    }
-}
-
-impl Browser {
     /// The `/` filter has the keyboard: the rows narrow as the user types.
     fn update_filter(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         let height = self.table_height(cx.body);
