@@ -175,3 +175,26 @@ fn the_app_state_touches_no_file_and_calls_no_allocator() {
         }
     });
 }
+
+/// `App` only routes to the list: outside the list's own folder, `app/` reaches the list pane
+/// (`self.browser`) through its methods, never its fields.
+#[test]
+fn the_app_reaches_the_list_only_through_its_methods() {
+    app_code_lines(|file, n, line| {
+        if file.components().any(|c| c.as_os_str() == "browser") {
+            return;
+        }
+        for (at, _) in line.match_indices("browser.") {
+            let rest = &line[at + "browser.".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            assert!(
+                rest[name.len()..].starts_with('('),
+                "{}:{n}: `app/` names the list's field `{name}`: {line}",
+                file.display()
+            );
+        }
+    });
+}

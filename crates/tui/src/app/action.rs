@@ -150,6 +150,10 @@ pub enum Action {
     Sort(String),
     /// `:columns WORDS`: add (`+PATH`) and remove (`-NAME`) the list's columns.
     Columns(String),
+    /// `:where EXPR` (`None`: cleared) on the list in front.
+    Where(Option<String>),
+    /// `:watch SECS` (`None`: `:watch off`) on the resource list.
+    Watch(Option<std::time::Duration>),
     /// `d` in the list: what changed in the row a `:watch` look marked changed.
     ShowChanges,
     /// `:export PATH` (`:export! PATH` overwrites): write what the pane shows to a file.

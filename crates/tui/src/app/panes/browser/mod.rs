@@ -119,11 +119,93 @@ impl Browser {
         let all = (loaded && !filtered).then_some(summary.rows);
         TypePicker::new(all, types, self.type_filter.as_ref())
     }
+    /// The type the listing asks the service for (`None`: every type).
+    pub fn type_filter(&self) -> Option<&str> {
+        self.type_filter.as_deref()
+    }
+
+    /// Every type seen in any page, for the picker and completion.
+    pub fn types_seen(&self) -> &BTreeSet<String> {
+        &self.types_seen
+    }
+
+    /// Lists another type (or every type) from its first page, showing the rows kept from the
+    /// last run meanwhile.
+    pub fn list_type(&mut self, type_filter: Option<String>, ids: &mut RequestIds) -> Vec<Command> {
+        self.type_filter = type_filter;
+        let mut commands = self.restart(ids);
+        commands.push(self.ask_kept(ids, false));
+        commands
+    }
+
+    /// A list to open over another screen (`Esc` goes back to it), asked from the service from
+    /// its first page: of `type_filter`, its rows of `status` only if given.
+    pub fn list_over(
+        &self,
+        type_filter: Option<String>,
+        status: Option<String>,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        let mut list = Browser {
+            pushed: true,
+            type_filter,
+            status_filter: status,
+            ..Browser::new(self.page_size)
+        };
+        let commands = vec![list.start(ids)];
+        (list, commands)
+    }
+
+    /// The list the overview's status bar opens: this one's loaded rows of `status` (as the
+    /// chart counted them), or the service's before the first page.
+    pub fn list_of_status(
+        &self,
+        status: String,
+        body: Rect,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        match self.over_loaded_rows() {
+            Some(list) => (
+                list.showing(body, |l| l.status_filter = Some(status)),
+                Vec::new(),
+            ),
+            None => self.list_over(self.type_filter.clone(), Some(status), ids),
+        }
+    }
+
+    /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s.
+    pub fn list_of_type(
+        &self,
+        name: String,
+        body: Rect,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        match self.over_loaded_rows() {
+            Some(list) => {
+                let shown = list.showing(body, |l| {
+                    if l.type_filter.as_ref() != Some(&name) {
+                        l.type_shown = Some(name);
+                    }
+                });
+                (shown, Vec::new())
+            }
+            None => self.list_over(Some(name), None, ids),
+        }
+    }
+
+    /// This list narrowed by `narrow`, its rows shown at once in `body`.
+    fn showing(mut self, body: Rect, narrow: impl FnOnce(&mut Browser)) -> Browser {
+        narrow(&mut self);
+        let height = self.table_height(body);
+        self.refresh_visible(height);
+        self
+    }
+
     /// A list over this one's loaded rows (shared, not copied) to show some of them (the
     /// overview's bars): the counts agree with the chart, as nothing is asked again. A page this
     /// list has in flight stays its own; the other asks for that page itself when it needs it.
     /// `None` before the first page.
-    pub fn over_loaded_rows(&self) -> Option<Browser> {
+    fn over_loaded_rows(&self) -> Option<Browser> {
         let mut listing = self.listing.loaded()?.clone();
         if let More::Loading { cursor, .. } = &listing.more {
             listing.more = More::Available(cursor.clone());

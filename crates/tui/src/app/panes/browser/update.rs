@@ -277,6 +277,31 @@ impl Pane for Browser {
                 Ok(spec) => return self.sort_by(spec, cx),
                 Err(problem) => cx.error(problem),
             },
+            Action::Where(expr) => {
+                let said = match &expr {
+                    Some(e) => format!("where {}", sanitize::line(e)),
+                    None => "where cleared: all rows".to_owned(),
+                };
+                match self.set_where(expr, cx.ids, height) {
+                    Ok(tests) => {
+                        cx.info(said);
+                        return tests.into();
+                    }
+                    Err(error) => cx.error(error),
+                }
+            }
+            Action::Watch(every) => {
+                cx.info(match every {
+                    Some(every) => {
+                        format!(
+                            "watching the list every {}s; :watch off stops",
+                            every.as_secs()
+                        )
+                    }
+                    None => "not watching the list any more".to_owned(),
+                });
+                return self.set_watch(every, cx.ids, cx.now, height).into();
+            }
             Action::Columns(words) => match self.columns_command(&words, cx.ids, height) {
                 Ok((said, commands)) => {
                     cx.info(said);
