@@ -19,6 +19,7 @@ mod loader;
 mod look;
 mod narrowing;
 mod ordering;
+mod query;
 mod row;
 mod row_list;
 mod row_texts;
@@ -55,6 +56,7 @@ pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRo
 pub use ordering::{
     IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
 };
+pub use query::{LoadedRows, Query, Restored, Where};
 pub use row::{Cell, Row, RowView};
 pub use rows::NONE as NO_ROWS;
 pub use rows::Rows;

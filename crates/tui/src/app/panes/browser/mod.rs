@@ -40,25 +40,11 @@ const PREFETCH_ROWS: usize = 40;
 pub struct Browser {
     pub type_filter: Option<String>,
     pub listing: Loadable<Listing>,
-    /// Only rows of this status pass (a list opened from the overview's status chart): the
-    /// service lists by type only, so this is a filter over the loaded rows, like `/`.
-    pub status_filter: Option<String>,
-    /// Only rows of this type pass: a list opened from the overview's type chart over a listing
-    /// of every type, filtering the rows loaded rather than asking the service again.
-    pub type_shown: Option<String>,
     /// The `/` text, and whether it has focus.
     pub filter: LineInput,
     pub filtering: bool,
-    /// The `/` search over every field of the loaded rows, while there is a text.
-    pub search: Option<appdeck_listing::Narrowing>,
-    /// The `/` text the search applied was started with (the input may be ahead of it).
-    pub searched: String,
-    /// Why the `/` text is not applied (a `/pattern/` that is not a regular expression).
-    pub search_problem: Option<String>,
-    /// `:where EXPR`, while one is applied.
-    pub where_: Option<find::Where>,
-    /// The queries before the ones running, for `Esc`.
-    pub before: find::Before,
+    /// Which rows pass: the status and type picked, `/` and `:where` (see `find.rs`).
+    pub query: appdeck_listing::Query,
     /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
     pub visible: appdeck_listing::Shown,
     pub cursor: ListCursor,
@@ -149,9 +135,9 @@ impl Browser {
         let mut list = Browser {
             pushed: true,
             type_filter,
-            status_filter: status,
             ..Browser::new(self.page_size)
         };
+        list.query.status = status;
         let commands = vec![list.start(ids)];
         (list, commands)
     }
@@ -166,7 +152,7 @@ impl Browser {
     ) -> (Browser, Vec<Command>) {
         match self.over_loaded_rows() {
             Some(list) => (
-                list.showing(body, |l| l.status_filter = Some(status)),
+                list.showing(body, |l| l.query.status = Some(status)),
                 Vec::new(),
             ),
             None => self.list_over(self.type_filter.clone(), Some(status), ids),
@@ -184,7 +170,7 @@ impl Browser {
             Some(list) => {
                 let shown = list.showing(body, |l| {
                     if l.type_filter.as_ref() != Some(&name) {
-                        l.type_shown = Some(name);
+                        l.query.type_shown = Some(name);
                     }
                 });
                 (shown, Vec::new())
@@ -231,7 +217,7 @@ impl Browser {
     /// picked in the overview, `/`, `:where`): a page that arrives then is not a reason to ask
     /// for the next one, or filling the screen could load thousands of rows unasked.
     fn shows_some(&self) -> bool {
-        self.narrowed() || self.status_filter.is_some() || self.type_shown.is_some()
+        self.query.shows_some()
     }
 
     pub fn new(page_size: Option<u32>) -> Self {
@@ -523,7 +509,7 @@ impl Browser {
         }
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
-        commands.extend(self.forget_tested_rows());
+        commands.extend(self.query.forget_tested_rows());
         commands.extend(self.sort_restarted());
         commands.push(self.start(ids));
         commands

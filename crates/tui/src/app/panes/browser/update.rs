@@ -81,7 +81,7 @@ impl Pane for Browser {
         if self.opening.is_some() {
             return Some("opening…".to_owned());
         }
-        if let Some(testing) = self.testing() {
+        if let Some(testing) = self.query.testing() {
             return Some(testing);
         }
         if let Some(exporting) = &self.exporting {
@@ -478,7 +478,7 @@ impl Browser {
                         exporting.done = usize::try_from(done).unwrap_or(usize::MAX);
                     }
                     _ => {
-                        self.on_test_progress(id, done, total);
+                        self.query.on_progress(id, done, total);
                         self.sort_progress(id, done, total);
                     }
                 }
@@ -534,7 +534,7 @@ impl Browser {
         match self.filter.handle(action) {
             LineEvent::Changed => {
                 let commands = self.search_changed(cx.ids, height);
-                if let Some(problem) = &self.search_problem {
+                if let Some(problem) = &self.query.search_problem {
                     cx.error(problem.clone());
                 }
                 return commands.into();

@@ -288,7 +288,8 @@ impl Browser {
         self.visible.clear();
         let mut commands: Vec<Command> = self.sort_restarted().into_iter().collect();
         commands.extend(self.resort(ids, height));
-        commands.extend(self.retest_all(ids));
+        let rows = self.listing.loaded().map(|l| (&l.bodies, &l.rows));
+        commands.extend(self.query.retest_all(rows, ids));
         self.reselect = here;
         self.refresh_visible(height);
         commands
