@@ -29,6 +29,7 @@ mod spill;
 mod summary;
 mod texts;
 mod title_starts;
+mod watch;
 mod where_worker;
 
 // The core's modules under the names this crate's files use (`crate::api`...).
@@ -63,3 +64,4 @@ pub use rows::Rows;
 pub use shown::Shown;
 pub use summary::{HOUR, LoadedSummary};
 pub use texts::Texts;
+pub use watch::{MARK_LOOKS, MAX_BACKOFF, MAX_EVERY, Watch};
