@@ -285,10 +285,7 @@ impl Browser {
         }
         match &self.listing {
             Loadable::Loading(id) => Some(*id),
-            Loadable::Loaded(Listing {
-                more: More::Loading { id, .. },
-                ..
-            }) => Some(*id),
+            Loadable::Loaded(listing) => listing.more.in_flight(),
             _ => None,
         }
     }
@@ -346,15 +343,10 @@ impl Browser {
     /// loaded, with `r` to try its cursor again.
     fn page_failed(&mut self, error: ApiError) {
         self.loading_all = false;
-        let Some(listing) = self.listing.loaded_mut() else {
-            self.listing = Loadable::Failed(error);
-            return;
-        };
-        let cursor = match &listing.more {
-            More::Loading { cursor, .. } => cursor.clone(),
-            _ => String::new(),
-        };
-        listing.more = More::Failed { cursor, error };
+        match self.listing.loaded_mut() {
+            Some(listing) => listing.more.failed(error),
+            None => self.listing = Loadable::Failed(error),
+        }
     }
 
     /// Adds a page's rows (the first one starts the listing), shows those that pass the query
@@ -409,16 +401,7 @@ impl Browser {
 
     /// Asks for the next page if there is one and nothing is in flight.
     fn fetch_more(&mut self, ids: &mut RequestIds) -> Option<Command> {
-        let listing = self.listing.loaded_mut()?;
-        let More::Available(cursor) = &listing.more else {
-            return None;
-        };
-        let cursor = cursor.clone();
-        let id = ids.issue();
-        listing.more = More::Loading {
-            id,
-            cursor: cursor.clone(),
-        };
+        let (id, cursor) = self.listing.loaded_mut()?.more.ask(ids)?;
         Some(self.request(id, Some(cursor)))
     }
 
@@ -444,14 +427,7 @@ impl Browser {
                 self.listing = Loadable::NotLoaded;
                 Some(id)
             }
-            Loadable::Loaded(listing) => match &listing.more {
-                More::Loading { id, cursor } => {
-                    let id = *id;
-                    listing.more = More::Paused(cursor.clone());
-                    Some(id)
-                }
-                _ => None,
-            },
+            Loadable::Loaded(listing) => listing.more.pause(),
             _ => None,
         }
     }
@@ -462,10 +438,8 @@ impl Browser {
             return commands;
         }
         if let Some(listing) = self.listing.loaded_mut()
-            && let More::Failed { cursor, .. } | More::Paused(cursor) = &listing.more
+            && listing.more.resume()
         {
-            let cursor = cursor.clone();
-            listing.more = More::Available(cursor);
             return self.fetch_more(ids).into_iter().collect();
         }
         let here = self
@@ -536,10 +510,7 @@ impl Browser {
         }
         match &self.listing {
             Loadable::Failed(e) => Some(e),
-            Loadable::Loaded(Listing {
-                more: More::Failed { error, .. } | More::Fault(error),
-                ..
-            }) => Some(error),
+            Loadable::Loaded(listing) => listing.more.error(),
             _ => None,
         }
     }
