@@ -1,5 +1,5 @@
-//! A listing's pages as they arrive: the rows they bring (each row's JSON to the spill, its
-//! texts to the rows), what they add up to, and where the paging stands (the next cursor, a
+//! A listing's pages as they arrive: the rows they bring (each row's JSON to the bodies, in
+//! memory until the runtime writes it to the spill; its texts to the rows), what they add up to, and where the paging stands (the next cursor, a
 //! fault of the server's paging). When to ask for a page is the pane's to decide.
 
 use std::collections::BTreeSet;
