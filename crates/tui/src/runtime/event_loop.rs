@@ -392,6 +392,7 @@ where
                         keeper.keep(type_filter, rows, from_start);
                     }
                 }
+                Command::WriteBodies(bodies) => self.executor.write_bodies(bodies),
                 Command::SaveColumns { type_key, spec } => {
                     self.executor.save_columns(type_key, spec)
                 }

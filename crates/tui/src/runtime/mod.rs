@@ -177,7 +177,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     let result = event_loop.run().await;
     let kept = std::mem::take(&mut event_loop.kept);
     // `q` or a signal: an export's job is not waited for, so its hidden file goes now.
-    let removed = crate::app::export::remove_unfinished();
+    let removed = appdeck_listing::remove_unfinished();
     if removed > 0 {
         tracing::info!(removed, "removed the files of unfinished exports");
     }

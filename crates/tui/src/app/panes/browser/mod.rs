@@ -40,25 +40,11 @@ const PREFETCH_ROWS: usize = 40;
 pub struct Browser {
     pub type_filter: Option<String>,
     pub listing: Loadable<Listing>,
-    /// Only rows of this status pass (a list opened from the overview's status chart): the
-    /// service lists by type only, so this is a filter over the loaded rows, like `/`.
-    pub status_filter: Option<String>,
-    /// Only rows of this type pass: a list opened from the overview's type chart over a listing
-    /// of every type, filtering the rows loaded rather than asking the service again.
-    pub type_shown: Option<String>,
     /// The `/` text, and whether it has focus.
     pub filter: LineInput,
     pub filtering: bool,
-    /// The `/` search over every field of the loaded rows, while there is a text.
-    pub search: Option<appdeck_listing::Narrowing>,
-    /// The `/` text the search applied was started with (the input may be ahead of it).
-    pub searched: String,
-    /// Why the `/` text is not applied (a `/pattern/` that is not a regular expression).
-    pub search_problem: Option<String>,
-    /// `:where EXPR`, while one is applied.
-    pub where_: Option<find::Where>,
-    /// The queries before the ones running, for `Esc`.
-    pub before: find::Before,
+    /// Which rows pass: the status and type picked, `/` and `:where` (see `find.rs`).
+    pub query: appdeck_listing::Query,
     /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
     pub visible: appdeck_listing::Shown,
     pub cursor: ListCursor,
@@ -119,11 +105,93 @@ impl Browser {
         let all = (loaded && !filtered).then_some(summary.rows);
         TypePicker::new(all, types, self.type_filter.as_ref())
     }
+    /// The type the listing asks the service for (`None`: every type).
+    pub fn type_filter(&self) -> Option<&str> {
+        self.type_filter.as_deref()
+    }
+
+    /// Every type seen in any page, for the picker and completion.
+    pub fn types_seen(&self) -> &BTreeSet<String> {
+        &self.types_seen
+    }
+
+    /// Lists another type (or every type) from its first page, showing the rows kept from the
+    /// last run meanwhile.
+    pub fn list_type(&mut self, type_filter: Option<String>, ids: &mut RequestIds) -> Vec<Command> {
+        self.type_filter = type_filter;
+        let mut commands = self.restart(ids);
+        commands.push(self.ask_kept(ids, false));
+        commands
+    }
+
+    /// A list to open over another screen (`Esc` goes back to it), asked from the service from
+    /// its first page: of `type_filter`, its rows of `status` only if given.
+    pub fn list_over(
+        &self,
+        type_filter: Option<String>,
+        status: Option<String>,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        let mut list = Browser {
+            pushed: true,
+            type_filter,
+            ..Browser::new(self.page_size)
+        };
+        list.query.status = status;
+        let commands = vec![list.start(ids)];
+        (list, commands)
+    }
+
+    /// The list the overview's status bar opens: this one's loaded rows of `status` (as the
+    /// chart counted them), or the service's before the first page.
+    pub fn list_of_status(
+        &self,
+        status: String,
+        body: Rect,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        match self.over_loaded_rows() {
+            Some(list) => (
+                list.showing(body, |l| l.query.status = Some(status)),
+                Vec::new(),
+            ),
+            None => self.list_over(self.type_filter.clone(), Some(status), ids),
+        }
+    }
+
+    /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s.
+    pub fn list_of_type(
+        &self,
+        name: String,
+        body: Rect,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        match self.over_loaded_rows() {
+            Some(list) => {
+                let shown = list.showing(body, |l| {
+                    if l.type_filter.as_ref() != Some(&name) {
+                        l.query.type_shown = Some(name);
+                    }
+                });
+                (shown, Vec::new())
+            }
+            None => self.list_over(Some(name), None, ids),
+        }
+    }
+
+    /// This list narrowed by `narrow`, its rows shown at once in `body`.
+    fn showing(mut self, body: Rect, narrow: impl FnOnce(&mut Browser)) -> Browser {
+        narrow(&mut self);
+        let height = self.table_height(body);
+        self.refresh_visible(height);
+        self
+    }
+
     /// A list over this one's loaded rows (shared, not copied) to show some of them (the
     /// overview's bars): the counts agree with the chart, as nothing is asked again. A page this
     /// list has in flight stays its own; the other asks for that page itself when it needs it.
     /// `None` before the first page.
-    pub fn over_loaded_rows(&self) -> Option<Browser> {
+    fn over_loaded_rows(&self) -> Option<Browser> {
         let mut listing = self.listing.loaded()?.clone();
         if let More::Loading { cursor, .. } = &listing.more {
             listing.more = More::Available(cursor.clone());
@@ -149,7 +217,7 @@ impl Browser {
     /// picked in the overview, `/`, `:where`): a page that arrives then is not a reason to ask
     /// for the next one, or filling the screen could load thousands of rows unasked.
     fn shows_some(&self) -> bool {
-        self.narrowed() || self.status_filter.is_some() || self.type_shown.is_some()
+        self.query.shows_some()
     }
 
     pub fn new(page_size: Option<u32>) -> Self {
@@ -191,6 +259,16 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// The command writing the rows' JSON gathered in memory (this listing's, a reload's) to
+    /// the spill file, once enough has: `update` itself writes no file.
+    fn bodies_due(&self) -> Vec<Command> {
+        let fresh = self.reloading.as_ref().and_then(|r| r.listing());
+        (self.listing.loaded().into_iter().chain(fresh))
+            .filter(|listing| listing.bodies.is_due())
+            .map(|listing| Command::WriteBodies(listing.bodies.clone()))
+            .collect()
+    }
+
     /// The whole item of one of the listing's rows, read back from its body.
     pub fn item(&self, row: &appdeck_listing::Row) -> Result<crate::api::PageItem, BodyError> {
         row.item(&self.bodies())
@@ -207,10 +285,7 @@ impl Browser {
         }
         match &self.listing {
             Loadable::Loading(id) => Some(*id),
-            Loadable::Loaded(Listing {
-                more: More::Loading { id, .. },
-                ..
-            }) => Some(*id),
+            Loadable::Loaded(listing) => listing.more.in_flight(),
             _ => None,
         }
     }
@@ -268,15 +343,10 @@ impl Browser {
     /// loaded, with `r` to try its cursor again.
     fn page_failed(&mut self, error: ApiError) {
         self.loading_all = false;
-        let Some(listing) = self.listing.loaded_mut() else {
-            self.listing = Loadable::Failed(error);
-            return;
-        };
-        let cursor = match &listing.more {
-            More::Loading { cursor, .. } => cursor.clone(),
-            _ => String::new(),
-        };
-        listing.more = More::Failed { cursor, error };
+        match self.listing.loaded_mut() {
+            Some(listing) => listing.more.failed(error),
+            None => self.listing = Loadable::Failed(error),
+        }
     }
 
     /// Adds a page's rows (the first one starts the listing), shows those that pass the query
@@ -331,16 +401,7 @@ impl Browser {
 
     /// Asks for the next page if there is one and nothing is in flight.
     fn fetch_more(&mut self, ids: &mut RequestIds) -> Option<Command> {
-        let listing = self.listing.loaded_mut()?;
-        let More::Available(cursor) = &listing.more else {
-            return None;
-        };
-        let cursor = cursor.clone();
-        let id = ids.issue();
-        listing.more = More::Loading {
-            id,
-            cursor: cursor.clone(),
-        };
+        let (id, cursor) = self.listing.loaded_mut()?.more.ask(ids)?;
         Some(self.request(id, Some(cursor)))
     }
 
@@ -366,14 +427,7 @@ impl Browser {
                 self.listing = Loadable::NotLoaded;
                 Some(id)
             }
-            Loadable::Loaded(listing) => match &listing.more {
-                More::Loading { id, cursor } => {
-                    let id = *id;
-                    listing.more = More::Paused(cursor.clone());
-                    Some(id)
-                }
-                _ => None,
-            },
+            Loadable::Loaded(listing) => listing.more.pause(),
             _ => None,
         }
     }
@@ -384,10 +438,8 @@ impl Browser {
             return commands;
         }
         if let Some(listing) = self.listing.loaded_mut()
-            && let More::Failed { cursor, .. } | More::Paused(cursor) = &listing.more
+            && listing.more.resume()
         {
-            let cursor = cursor.clone();
-            listing.more = More::Available(cursor);
             return self.fetch_more(ids).into_iter().collect();
         }
         let here = self
@@ -431,7 +483,7 @@ impl Browser {
         }
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
-        commands.extend(self.forget_tested_rows());
+        commands.extend(self.query.forget_tested_rows());
         commands.extend(self.sort_restarted());
         commands.push(self.start(ids));
         commands
@@ -458,10 +510,7 @@ impl Browser {
         }
         match &self.listing {
             Loadable::Failed(e) => Some(e),
-            Loadable::Loaded(Listing {
-                more: More::Failed { error, .. } | More::Fault(error),
-                ..
-            }) => Some(error),
+            Loadable::Loaded(listing) => listing.more.error(),
             _ => None,
         }
     }
