@@ -242,7 +242,7 @@ fn render_review(
         ));
     let mut lines = Vec::new();
     if let Some(marked) = composer.marked.as_deref() {
-        lines.push(super::report_marked::review_line(theme, marked, width));
+        lines.extend(super::report_marked::review_lines(theme, marked, width));
     }
     let errors = composer.findings.len();
     if errors > 0 {

@@ -19,6 +19,9 @@ use crate::ui::theme::Theme;
 /// An id wider than this is cut in the results (the words after it matter more).
 const ID_WIDTH: usize = 24;
 
+/// Narrower than this, a row's verdict (`ok`, `error`) is left to its mark (`✓`, `✗`).
+const WITH_VERDICT: usize = 60;
+
 /// The composer's title over marks: how many it goes to, and whose resource is shown.
 pub(super) fn title(marked: &Marked, cue: &str) -> String {
     let n = counted(marked.resources.len(), "marked resource");
@@ -41,27 +44,38 @@ pub(super) fn editor_title(marked: &Marked) -> String {
     )
 }
 
-/// The review's first line over marks: the request shown goes once per marked resource.
-pub(super) fn review_line(theme: &Theme, marked: &Marked, width: usize) -> Line<'static> {
-    let n = count(marked.resources.len());
-    let mut text = format!(
-        "sends this report to each of the {n} marked resources, each with its resource as listed: "
+/// The review's first lines over marks: the request shown goes once per marked resource, each
+/// with its own resource; then which resources, as many as fit on a line.
+pub(super) fn review_lines(theme: &Theme, marked: &Marked, width: usize) -> [Line<'static>; 2] {
+    let said = format!(
+        "sends to each of {}, with its own resource as listed:",
+        counted(marked.resources.len(), "marked resource")
     );
-    let mut ids = marked.resources.iter().map(|r| sanitize::line(&r.id));
-    if let Some(first) = ids.next() {
-        text += &format!("{first} (below)");
-    }
-    for (shown, id) in (1..).zip(ids) {
-        let next = format!(", {id}");
-        let rest = marked.resources.len() - shown;
-        // Room kept for `, … +N`.
-        if text.width() + next.width() + 8 + rest.to_string().len() > width && rest > 1 {
-            text += &format!(", … +{}", count(rest));
+    let mut ids = String::new();
+    let total = marked.resources.len();
+    for (shown, resource) in marked.resources.iter().enumerate() {
+        let id = sanitize::line(&resource.id);
+        let next = match shown {
+            0 => format!("{id} (below)"),
+            _ => format!(", {id}"),
+        };
+        let rest = total - shown;
+        // Room kept for `, … +N more` unless this is the last.
+        let room = if rest > 1 {
+            10 + rest.to_string().len()
+        } else {
+            0
+        };
+        if ids.width() + next.width() + room > width {
+            ids += &format!(", … +{} more", count(rest));
             break;
         }
-        text += &next;
+        ids += &next;
     }
-    Line::from(Span::styled(text, theme.warning()))
+    [
+        Line::from(Span::styled(said, theme.warning())),
+        Line::from(Span::styled(ids, theme.warning())),
+    ]
 }
 
 /// The sends and their results, a row a marked resource, under a title that counts them.
@@ -83,12 +97,9 @@ pub(super) fn render_run(
     let failed = total - ok;
     let over = run.is_over();
     let (state, style) = match (over, run.stopped) {
-        (true, _) if failed == 0 => ("Esc back to the list".to_owned(), theme.info()),
+        (true, _) if failed == 0 => (format!("{} ok", count(ok)), theme.info()),
         (true, _) => (
-            format!(
-                "{} failed, still marked · Esc back to the list",
-                count(failed)
-            ),
+            format!("{} ok · {} failed, still marked", count(ok), count(failed)),
             theme.error(),
         ),
         (false, false) => (format!("{} ok · Esc stops", count(ok)), theme.border(true)),
@@ -101,8 +112,7 @@ pub(super) fn render_run(
         ),
     };
     let title = format!(
-        " reports to {} · {} of {} answered · {state} ",
-        counted(total, "marked resource"),
+        " reports: {} of {} answered · {state} ",
         count(answered),
         count(total)
     );
@@ -122,12 +132,15 @@ pub(super) fn render_run(
         .take(height)
         .map(|(send, id)| {
             let (mark, verdict, words, style) = shown(theme, send);
-            let spans = vec![
+            let mut spans = vec![
                 Span::styled(format!("{mark} "), style),
                 Span::raw(format!("{id:<id_width$}  ")),
-                Span::styled(format!("{verdict:<10}"), style),
-                Span::raw(words),
             ];
+            // Where the width is short the mark says it, and the words have the room.
+            if inner_width >= WITH_VERDICT {
+                spans.push(Span::styled(format!("{verdict:<10}"), style));
+            }
+            spans.push(Span::raw(words));
             Line::from(fit_spans(spans, inner_width))
         })
         .collect();

@@ -124,7 +124,7 @@ static OWN: [Binding; 15] = [
         "report",
         &[Char('R')],
         "R",
-        "write a task report about this resource (rows marked: one report sent to each)",
+        "task report about this resource (marked rows: sent to each)",
         || Action::Report,
         "report",
     ),

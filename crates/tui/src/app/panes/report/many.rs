@@ -436,13 +436,15 @@ fn finish(c: &mut ReportComposer, mut commands: Vec<Command>, cx: &mut Ctx) -> O
     let not_sent = (run.sends.iter())
         .filter(|s| matches!(s, Send::NotSent(_)))
         .count();
-    let mut said = format!(
-        "{} of {} sent: {} ok, {} refused or not answered",
-        count(accepted.len() + refused + cancelled),
-        counted(total, "report"),
-        count(accepted.len()),
-        count(refused)
-    );
+    let sent = accepted.len() + refused + cancelled;
+    let mut said = match sent == total {
+        true => format!("{} sent: ", counted(total, "report")),
+        false => format!("{} of {} sent: ", count(sent), counted(total, "report")),
+    };
+    said += &format!("{} ok", count(accepted.len()));
+    if refused > 0 {
+        said += &format!(", {} refused or not answered", count(refused));
+    }
     if cancelled > 0 {
         said += &format!(
             ", {} cancelled in flight (may have arrived)",
@@ -457,10 +459,11 @@ fn finish(c: &mut ReportComposer, mut commands: Vec<Command>, cx: &mut Ctx) -> O
     }
     if accepted.len() == total {
         commands.push(c.draft.sent());
-        cx.info(said + "; Esc goes back to the list");
+        cx.info(said);
     } else {
+        // The results' title says the failures stay marked.
         c.draft.not_sent(cx.now);
-        cx.error(said + "; those stay marked in the list");
+        cx.error(said);
     }
     if accepted.is_empty() {
         return commands.into();
