@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::keys::{MARKED_RESULTS_KEYS, MARKED_REVIEW_KEYS, MARKED_SENDING_KEYS};
 use super::{Field, Phase, Report, ReportComposer, ReportContext};
 use crate::answer_words::answer_words;
-use crate::api::{ApiError, Reply};
+use crate::api::{ApiError, Exchange, Reply};
 use crate::app::action::Move;
 use crate::app::keymap::KeyTable;
 use crate::app::pane::{Ctx, News, Outcome};
@@ -392,7 +392,7 @@ pub(super) fn on_reply(
     }
     run.sends[at] = Send::Answered {
         ok: result.ok,
-        words: words(&result),
+        words: words(&exchange, &result),
     };
     commands.extend(run.fill(cx.ids));
     if run.is_over() {
@@ -401,14 +401,21 @@ pub(super) fn on_reply(
     Some(commands.into())
 }
 
-/// An answer as `report --each` words it, then the service's message when it gave one.
-fn words(result: &SendResult) -> String {
+/// An answer as `report --each` words it (the refusal as the CLI's, its HTTP status else its
+/// `error`; or what went wrong on the way), then an accepted report's message.
+fn words(exchange: &Exchange, result: &SendResult) -> String {
+    let error = match &exchange.result {
+        Ok(Reply::Answer(answer)) => answer.rejection().map(|e| e.to_string()),
+        Ok(Reply::Page(_)) => result.error.clone(),
+        Err(error) => Some(error.to_string()),
+    };
     let said = answer_words(
         result.http_status,
         result.status.as_deref(),
-        result.error.as_deref(),
+        error.as_deref(),
     );
-    match result.message.as_deref().filter(|m| !m.trim().is_empty()) {
+    let message = result.message.as_deref().filter(|m| !m.trim().is_empty());
+    match message.filter(|_| result.ok) {
         Some(message) => format!("{said} · {}", sanitize::line(message)),
         None => said,
     }

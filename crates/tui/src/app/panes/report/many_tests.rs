@@ -262,7 +262,8 @@ fn the_answers_become_a_result_a_row_the_failures_stay_marked_and_the_list_reloa
         words[1],
         (
             false,
-            "HTTP 200, status error: properties do not match".to_owned()
+            "HTTP 200, status error: the service answered with an error: properties do not match"
+                .to_owned()
         )
     );
     assert!(
