@@ -68,7 +68,7 @@ static OWN: [Binding; 15] = [
         "mark",
         &[Char(' ')],
         "Space",
-        "mark the row (export and y act on the marked rows)",
+        "mark the row (export, y and R act on the marked rows)",
         || Action::Toggle,
         "",
     ),
