@@ -566,8 +566,12 @@ fn help_at_the_bottom() {
 /// The composer opened with `R` on the first row, with the demo's types known; its resource's
 /// `stars` made a string so the schema has something to say.
 fn composer_app(size: (u16, u16)) -> App {
+    composing_on(loaded_app(size))
+}
+
+/// `R` on `app`, with the demo's types known, and a message typed.
+fn composing_on(mut app: App) -> App {
     use appdeck_tui::app::panes::report::ReportContext;
-    let mut app = loaded_app(size);
     app.report = std::sync::Arc::new(ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         types: Some(std::sync::Arc::new(
@@ -607,23 +611,7 @@ fn report_answer(status: u16, body: Value) -> Box<ApiReply> {
 /// `R` over three marked rows (`res_0000`, `res_0001`, `res_0002`; the row between that is
 /// not an object cannot be marked): one report, a message typed, as [`composer_app`] does.
 fn marked_composer_app(size: (u16, u16)) -> App {
-    use appdeck_tui::app::panes::report::ReportContext;
-    let mut app = loaded_then(size, " jj  ");
-    app.report = std::sync::Arc::new(ReportContext {
-        base_url: "http://127.0.0.1:8080/api/v1".into(),
-        types: Some(std::sync::Arc::new(
-            serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).unwrap(),
-        )),
-        run_tag: "20261121-120000".into(),
-    });
-    press(&mut app, KeyCode::Char('R'));
-    for _ in 0..2 {
-        press(&mut app, KeyCode::Char('j'));
-    }
-    press(&mut app, KeyCode::Enter);
-    type_text(&mut app, "synced by hand");
-    press(&mut app, KeyCode::Esc);
-    app
+    composing_on(loaded_then(size, " jj  "))
 }
 
 /// The review over marks says first that the request shown goes to each marked resource.

@@ -11,9 +11,10 @@ use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use super::{AT_ONCE, Send};
-use crate::api::{Answer, ApiError, Exchange, RawPage, Reply, ReportResponse};
+use crate::api::{ApiError, Exchange, RawPage, Reply};
 use crate::app::harness::{draw, key, press};
 use crate::app::pane::Screen;
+use crate::app::panes::report::tests::answer;
 use crate::app::panes::report::{Field, Phase, ReportComposer, ReportContext};
 use crate::app::{Action, App, Command, Notice, RequestId, Session};
 
@@ -100,27 +101,14 @@ fn reloads_list(commands: &[Command]) -> bool {
         .any(|c| matches!(c, Command::Api { call, .. } if call.as_list_request().is_some()))
 }
 
-fn answer(status: u16, body: Value) -> Box<Exchange> {
-    let response = ReportResponse::from_map(body.as_object().cloned().unwrap_or_default());
-    Box::new(Exchange {
-        status: Some(status),
-        elapsed: Duration::from_millis(5),
-        result: Ok(Reply::Answer(Box::new(Answer {
-            raw: body,
-            response,
-            http_error: None,
-        }))),
-    })
-}
-
 fn ok() -> Box<Exchange> {
-    answer(200, json!({"status": "ok", "message": "updated"}))
+    answer(json!({"status": "ok", "message": "updated"}), 200)
 }
 
 fn refused() -> Box<Exchange> {
     answer(
-        200,
         json!({"status": "error", "error": "properties do not match"}),
+        200,
     )
 }
 
