@@ -345,3 +345,29 @@ fn a_store_that_cannot_mark_the_draft_holds_every_report_back() {
     let again = press(&mut app, KeyCode::Enter);
     assert_eq!(sends(&again).len(), 1);
 }
+
+/// Issue 37: over rows kept from the last run, `R` on the marks warns as `R` on one does.
+#[test]
+fn r_over_marked_kept_rows_warns_that_they_are_not_live() {
+    let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 100, 30), None);
+    let (ask, _) = app.open_kept(true);
+    let Command::LoadKeptListing { id, .. } = ask else {
+        panic!("asks the store: {ask:?}")
+    };
+    let body = format!(r#"{{"resources":[{}]}}"#, texts(3).join(","));
+    let page = RawPage::read(body.into_bytes()).expect("a page");
+    let kept = crate::app::KeptListing::Rows {
+        age: Duration::from_secs(2 * 3600),
+        page: Box::new(page.into()),
+    };
+    app.update(Action::reply(id, crate::app::Delivery::KeptListing(kept)));
+    key(&mut app, ' ');
+    key(&mut app, ' ');
+    key(&mut app, 'R');
+    assert_eq!(composer(&app).marked_count(), Some(2));
+    let said = status(&app);
+    assert!(
+        said.starts_with("warning: these 2 resources are from a listing (kept 2 h ago, not live)"),
+        "{said}"
+    );
+}
