@@ -620,6 +620,64 @@ fn r_writes_a_report_about_a_resource_sends_it_and_shows_the_answer() {
     });
 }
 
+/// Issue 33 item 5: `R` over marked rows composes one report, sends it once to each marked
+/// resource against the sandbox, shows a result a row, unmarks the accepted ones, and every send
+/// is in the history.
+#[test]
+fn r_over_marked_rows_sends_one_report_to_each_and_unmarks_the_accepted() {
+    let tmux = Tmux::start(120, 40);
+    tmux.type_line(&format!(
+        "APPDECK_DATA_DIR=$HOME/data {} --demo",
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| {
+        s.contains("loaded") && position(s).is_some()
+    });
+    tmux.send(&["Space", "Space", "Space"]);
+    tmux.wait_for("three marks", |s| s.contains("3 marked"));
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer over marks", |s| {
+        s.contains("Task report to each of 3 marked resources")
+    });
+    tmux.send(&["j", "j", "Enter"]);
+    tmux.send(&["-l", "sent to each from tmux"]);
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the message", |s| {
+        s.contains("message       sent to each from tmux")
+    });
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    assert!(
+        review.contains("sends to each of 3 marked resources"),
+        "{review}"
+    );
+    tmux.send(&["Enter"]);
+    if review.contains(" finding: ") || review.contains(" findings: ") {
+        tmux.send(&["Enter"]);
+    }
+    let results = tmux.wait_for("a result a row", |s| s.contains("reports: 3 of 3 answered"));
+    let ok_rows = results
+        .lines()
+        .filter(|l| l.contains("✓") && l.contains("HTTP 200, status ok"))
+        .count();
+    assert_eq!(ok_rows, 3, "{results}");
+    assert!(results.contains("3 reports sent: 3 ok"), "{results}");
+    tmux.send(&["Escape"]);
+    // Back on the list: the accepted resources are no longer marked.
+    tmux.wait_for("the list without marks", |s| {
+        position(s).is_some() && !s.contains("marked")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for("the shell again", |s| s.trim_end().ends_with('$'));
+    tmux.type_line(&format!(
+        "clear; APPDECK_DATA_DIR=$HOME/data {} history --jq 'length'",
+        binary().display()
+    ));
+    tmux.wait_for("three sends in the history", |s| {
+        s.lines().any(|l| l.trim() == "3")
+    });
+}
+
 /// Starts `appdeck --demo` with `editor` as `$EDITOR` and a data dir in HOME (drafts, history),
 /// and waits for the first rows.
 fn launch_demo_with_editor(tmux: &Tmux, editor: &Path) {

@@ -566,8 +566,12 @@ fn help_at_the_bottom() {
 /// The composer opened with `R` on the first row, with the demo's types known; its resource's
 /// `stars` made a string so the schema has something to say.
 fn composer_app(size: (u16, u16)) -> App {
+    composing_on(loaded_app(size))
+}
+
+/// `R` on `app`, with the demo's types known, and a message typed.
+fn composing_on(mut app: App) -> App {
     use appdeck_tui::app::panes::report::ReportContext;
-    let mut app = loaded_app(size);
     app.report = std::sync::Arc::new(ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         types: Some(std::sync::Arc::new(
@@ -602,6 +606,56 @@ fn report_answer(status: u16, body: Value) -> Box<ApiReply> {
         elapsed: std::time::Duration::from_millis(87),
         result: Ok(Reply::Answer(Box::new(answer))),
     })
+}
+
+/// `R` over three marked rows (`res_0000`, `res_0001`, `res_0002`; the row between that is
+/// not an object cannot be marked): one report, a message typed, as [`composer_app`] does.
+fn marked_composer_app(size: (u16, u16)) -> App {
+    composing_on(loaded_then(size, " jj  "))
+}
+
+/// The review over marks says first that the request shown goes to each marked resource.
+#[test]
+fn composer_marked_review() {
+    snapshot_at("composer_marked_review", &SIZES[..2], |size| {
+        let mut app = marked_composer_app(size);
+        press(&mut app, KeyCode::Char('s'));
+        app
+    });
+}
+
+/// The results of a report over marks, a row a resource: two accepted, one refused (still
+/// marked in the list), in the words `report --each` prints.
+#[test]
+fn composer_marked_results() {
+    snapshot("composer_marked_results", |size| {
+        let mut app = marked_composer_app(size);
+        press(&mut app, KeyCode::Char('s'));
+        // With findings, the first Enter only arms the send.
+        let mut commands = press(&mut app, KeyCode::Enter);
+        if commands.is_empty() {
+            commands = press(&mut app, KeyCode::Enter);
+        }
+        let ok = |id: &str| {
+            report_answer(
+                200,
+                json!({"status": "ok", "message": format!("updated resource {id}")}),
+            )
+        };
+        let more = app.update(Action::reply(first_request(&commands), ok("res_0000")));
+        let ids: Vec<RequestId> = more
+            .iter()
+            .filter_map(|c| match c {
+                Command::Api { id, .. } => Some(*id),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ids.len(), 2, "{more:?}");
+        app.update(Action::reply(ids[0], ok("res_0001")));
+        let refused = json!({"status": "error", "error": "properties do not match the type's schema: /stars: \"x\" is not of type integer"});
+        app.update(Action::reply(ids[1], report_answer(422, refused)));
+        app
+    });
 }
 
 #[test]

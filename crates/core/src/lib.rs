@@ -1,7 +1,7 @@
 //! appdeck-core: what appdeck knows of the app-integration service and of what is sent to it,
 //! with no terminal in sight. The store, the sandbox, the terminal UI and the CLI build on it.
 //!
-//! - [`api`]: models, the HTTP client, errors, paging;
+//! - [`api`]: models, the HTTP client, errors, paging; [`answer_words`]: a send's answer in words;
 //! - [`config`]: base URL, token and profiles; [`bounded_read`]: reading the files they name;
 //! - [`schema`] and [`validate`]: offline checks of payloads; [`placeholder`]: values that pass them;
 //! - [`diff`] and [`infer`]: comparing connect payloads, inferring type definitions;
@@ -15,6 +15,7 @@
 
 #![warn(unreachable_pub)]
 
+pub mod answer_words;
 pub mod api;
 pub mod bounded_read;
 pub mod catalog;

@@ -106,28 +106,24 @@ impl Outcome {
                 text.push(':');
             }
         }
-        let error = self.error.as_deref().map(sanitize::line);
-        let answered = match (self.verdict, self.http_status) {
-            (Verdict::Skipped, _) => Some("not sent".to_owned()),
-            (_, Some(code)) if error.as_deref().is_some_and(|e| names_status(e, code)) => None,
-            (_, Some(code)) => Some(match self.status() {
-                Some(status) => format!("HTTP {code}, status {}", shown(status)),
-                None => format!("HTTP {code}"),
-            }),
-            (_, None) => Some("no answer".to_owned()),
+        let said = match self.verdict {
+            Verdict::Skipped => match self.error.as_deref() {
+                Some(error) => format!("not sent: {}", sanitize::line(error)),
+                None => "not sent".to_owned(),
+            },
+            _ => {
+                let status = self.status().map(shown);
+                crate::answer_words::answer_words(
+                    self.http_status,
+                    status.as_deref(),
+                    self.error.as_deref(),
+                )
+            }
         };
-        let said = answered.into_iter().chain(error.map(|e| e.into_owned()));
         text.push(' ');
-        text.push_str(&said.collect::<Vec<_>>().join(": "));
+        text.push_str(&said);
         text
     }
-}
-
-/// Whether `error` starts by naming the HTTP status `code` (`HTTP 503`, `HTTP 503 …`).
-fn names_status(error: &str, code: u16) -> bool {
-    error
-        .strip_prefix(&format!("HTTP {code}"))
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ':']))
 }
 
 /// A JSON value for one line of text: a string as its text, anything else as JSON.

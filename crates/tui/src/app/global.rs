@@ -72,6 +72,12 @@ impl App {
     pub(super) fn open(&mut self, open: Open) -> Vec<Command> {
         match open {
             Open::ReportOn(resource) => self.open_report_on(&resource),
+            Open::ReportOnMarked(marked) => {
+                let seed = self.ids.issue().0;
+                let composer = ReportComposer::for_marked(self.report.clone(), marked, seed);
+                // The report over marks composed and left unsent before is restored when found.
+                self.push_report(composer, true)
+            }
             Open::Report(report) => self.open_report_from(&report),
             Open::Connect(payload) => self.open_connect_from(&payload),
             Open::Draft(draft) => self.open_draft(&draft),

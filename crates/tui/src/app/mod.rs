@@ -509,6 +509,11 @@ impl App {
                 commands.extend(self.broadcast(&News::ResourceReported));
                 commands
             }
+            Outcome::Tell(news, mut commands) => {
+                self.stack.claim(screen, &commands);
+                commands.extend(self.broadcast(&news));
+                commands
+            }
         }
     }
 

@@ -97,6 +97,8 @@ pub enum Outcome {
     RefreshList(Vec<Command>),
     /// Open another screen: the app decides how.
     Open(Open),
+    /// Done; run these commands, and tell every pane the news.
+    Tell(News, Vec<Command>),
 }
 
 impl Outcome {
@@ -124,6 +126,9 @@ pub enum News {
     /// The service accepted a report: the resource it carried may have changed, so the lists
     /// fetch their rows again (keeping the user's place).
     ResourceReported,
+    /// The service accepted reports sent over marked rows about these resources (by id): the
+    /// lists unmark them (the others stay marked) and fetch their rows again.
+    MarksReported(Arc<[Box<str>]>),
 }
 
 /// A screen a pane asks the app to open; the app decides how (on top, or back to one open
@@ -132,6 +137,8 @@ pub enum News {
 pub enum Open {
     /// A report about this resource (`R`): its JSON text as it came.
     ReportOn(Box<str>),
+    /// One report to send to each marked resource (`R` over marks), as listed.
+    ReportOnMarked(Vec<crate::app::panes::report::many::MarkedResource>),
     /// The report composer on a report as it was sent (`E` in the history).
     Report(Box<Value>),
     /// The connect composer on a payload as it was sent (`E` on a sent connect).

@@ -10,12 +10,13 @@ use crate::app::panes::detail::keys::DETAIL_KEYS;
 use crate::app::panes::history::keys::{ENTRY_KEYS, HISTORY_KEYS};
 use crate::app::panes::overview::keys::OVERVIEW_KEYS;
 use crate::app::panes::report::keys::{
-    ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
+    ANSWER_KEYS, COMPOSER_KEYS, MARKED_RESULTS_KEYS, MARKED_REVIEW_KEYS, MARKED_SENDING_KEYS,
+    REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS,
 };
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub static TABLES: [&KeyTable; 25] = [
+pub static TABLES: [&KeyTable; 28] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,
@@ -28,6 +29,9 @@ pub static TABLES: [&KeyTable; 25] = [
     &REVIEW_KEYS,
     &SENDING_KEYS,
     &ANSWER_KEYS,
+    &MARKED_REVIEW_KEYS,
+    &MARKED_SENDING_KEYS,
+    &MARKED_RESULTS_KEYS,
     &connect::PICKER_KEYS,
     &connect::WAITING_KEYS,
     &connect::CONNECT_KEYS,

@@ -7,5 +7,6 @@ pub(super) mod detail;
 pub(super) mod history;
 pub(super) mod overview;
 pub(super) mod report;
+mod report_marked;
 pub(super) mod type_detail;
 pub(super) mod types;

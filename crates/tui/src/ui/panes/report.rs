@@ -28,6 +28,23 @@ pub(crate) fn render(
     area: Rect,
     read_only: Option<&ReadOnly>,
 ) {
+    if let Some(run) = composer.marked.as_deref().and_then(|m| m.run.as_ref()) {
+        // The results take the place of the editor and the answer; on a low screen, all of it.
+        let areas = composer.areas(area);
+        let results = if area.height < 16 {
+            area
+        } else {
+            render_fields(theme, frame, composer, areas.fields);
+            Rect::new(
+                area.x,
+                areas.editor.y,
+                area.width,
+                area.bottom() - areas.editor.y,
+            )
+        };
+        super::report_marked::render_run(theme, frame, composer, run, results);
+        return;
+    }
     if let Phase::Review { body, armed } = &composer.phase {
         let keys = send::review_keys(read_only);
         render_review(theme, frame, composer, (body, *armed, &keys), area);
@@ -53,6 +70,10 @@ pub(crate) fn render(
 fn render_fields(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, area: Rect) {
     let title = match &composer.phase {
         Phase::Sending { .. } => " Task report: sending… (Esc cancels) ".to_owned(),
+        _ if composer.marked.is_some() => match composer.marked.as_deref() {
+            Some(marked) => super::report_marked::title(marked, &draft_cue(composer)),
+            None => String::new(),
+        },
         _ => match &composer.resource_id {
             Some(id) => format!(
                 " Task report about {}{} ",
@@ -174,7 +195,10 @@ fn render_editor(theme: &Theme, frame: &mut Frame, composer: &ReportComposer, ar
     } else {
         "Enter edits, f fills, u/^r undo/redo"
     };
-    let title = format!(" resource (JSON) · {mode} ");
+    let title = match composer.marked.as_deref() {
+        Some(marked) => super::report_marked::editor_title(marked),
+        None => format!(" resource (JSON) · {mode} "),
+    };
     let block = theme
         .focus_block(focused)
         .title(Span::styled(title, theme.title()));
@@ -217,6 +241,9 @@ fn render_review(
             theme.title(),
         ));
     let mut lines = Vec::new();
+    if let Some(marked) = composer.marked.as_deref() {
+        lines.extend(super::report_marked::review_lines(theme, marked, width));
+    }
     let errors = composer.findings.len();
     if errors > 0 {
         let text = if armed {

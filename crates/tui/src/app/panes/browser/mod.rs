@@ -71,8 +71,8 @@ pub struct Browser {
     /// `L` / `:load all`: each page is asked for as the one before arrives, to the last; `Esc`
     /// stops (the pages loaded stay), as does a page that fails.
     pub loading_all: bool,
-    /// Rows marked with `Space`, by resource id (see `picks.rs`): `:export` and `y` act on
-    /// them when there are any.
+    /// Rows marked with `Space`, by resource id (see `picks.rs`): `:export`, `y` and `R` act
+    /// on them when there are any.
     pub picked: BTreeSet<Box<str>>,
     /// `:columns`: the columns chosen for this type (see `added.rs`).
     pub columns: appdeck_listing::ColumnChoice,

@@ -1,10 +1,12 @@
-//! Rows marked with `Space` (as k9s marks them), for `:export` and `y` to act on several rows
-//! at once. Kept by resource id, so that a mark stays on its resource when the rows are
+//! Rows marked with `Space` (as k9s marks them), for `:export`, `y` and `R` to act on several
+//! rows at once (`R`: one report sent to each, `panes/report/many.rs`). Kept by resource id, so that a mark stays on its resource when the rows are
 //! fetched again (`r`, a `:watch` look, a reload after a report).
 
 use std::collections::HashSet;
 
 use super::Browser;
+use crate::app::pane::{Ctx, Open, Outcome};
+use crate::app::panes::report::many::MarkedResource;
 use appdeck_listing::RowView;
 
 impl Browser {
@@ -44,5 +46,48 @@ impl Browser {
             .filter(|i| !is_shown.contains(i) && self.is_picked(rows.at(*i)))
             .collect::<Vec<usize>>();
         shown.into_iter().chain(hidden).collect()
+    }
+
+    /// `R` with rows marked: one report to send to each, the marked resources as listed (in
+    /// the order of [`Self::picked_rows`]). Kept rows say so, as `R` on one does.
+    pub(super) fn report_on_picked(&self, cx: &mut Ctx) -> Outcome {
+        let rows = self.rows();
+        let mut marked = Vec::new();
+        for i in self.picked_rows() {
+            let row = rows.at(i);
+            let Some(id) = row.id() else { continue };
+            match self.bodies().read(row.body) {
+                Ok(listed) => marked.push(MarkedResource {
+                    id: Box::from(&*id),
+                    listed: listed.into(),
+                }),
+                Err(error) => {
+                    let id = crate::sanitize::line(&id).into_owned();
+                    cx.error(format!(
+                        "cannot read the resource {id}: {error}; nothing opened"
+                    ));
+                    return Outcome::done();
+                }
+            }
+        }
+        let n = crate::text::count(marked.len());
+        if self.kept.is_some() {
+            cx.error(format!(
+                "warning: these {n} resources are from a listing{}: each report carries its resource as it was then",
+                self.kept_note(cx.now)
+            ));
+        } else {
+            cx.info(format!(
+                "one report for the {n} marked resources: s reviews it, Enter sends it to each"
+            ));
+        }
+        Outcome::Open(Open::ReportOnMarked(marked))
+    }
+
+    /// The service accepted the reports about `ids`: they are no longer marked.
+    pub(super) fn unpick(&mut self, ids: &[Box<str>]) {
+        for id in ids {
+            self.picked.remove(id);
+        }
     }
 }

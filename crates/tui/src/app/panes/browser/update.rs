@@ -223,13 +223,14 @@ impl Pane for Browser {
             Action::Toggle => match self.toggle_pick(height) {
                 Ok(0) => cx.info("no row marked"),
                 Ok(n) => cx.info(format!(
-                    "{} marked · y copies their ids, :export writes them · Esc unmarks",
+                    "{} marked · y copies their ids, :export writes them, R reports on each · Esc unmarks",
                     crate::text::count(n)
                 )),
                 Err(why) => cx.error(why),
             },
             // Every list reports on its row: the main one, and a list of one type opened over
             // another screen.
+            Action::Report if !self.picked.is_empty() => return self.report_on_picked(cx),
             Action::Report => {
                 let resource = (self.selected()).and_then(|r| self.bodies().read(r.body).ok());
                 return match resource {
@@ -328,6 +329,10 @@ impl Pane for Browser {
     fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
         match news {
             News::ResourceReported => self.reload_in_place(cx.ids),
+            News::MarksReported(ids) => {
+                self.unpick(ids);
+                self.reload_in_place(cx.ids)
+            }
             _ => Vec::new(),
         }
     }

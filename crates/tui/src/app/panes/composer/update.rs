@@ -142,7 +142,8 @@ impl<K: Kind> Pane for Composer<K> {
                 let target = target(&self.kind);
                 let Some(answered) = send_flow::answer(&mut self.phase, id, &exchange, cx, target)
                 else {
-                    return Outcome::done();
+                    // Not the send of the phase: one of the kind's own (a report over marks).
+                    return K::on_reply(self, id, Delivery::Api(exchange), cx);
                 };
                 let mut commands = answered.commands;
                 if !answered.ok {

@@ -91,6 +91,51 @@ pub static UNPARSED_KEYS: KeyTable = KeyTable {
 
 phase_tables!("composer", "report", "send the report");
 
+static MARKED_REVIEWING: [Binding; 3] =
+    crate::app::widgets::send_flow::reviewing("send the report to each marked resource");
+
+/// The review of a report over marked rows (`R` with rows marked): `Enter` sends one to each.
+pub static MARKED_REVIEW_KEYS: KeyTable = KeyTable {
+    id: "composer_marked_review",
+    name: "review of a report to the marked resources",
+    own: &MARKED_REVIEWING,
+    shared: &PANE_SHARED,
+};
+
+static MARKED_SENDING: [Binding; 1] = [bind(
+    "back",
+    &[Code(KeyCode::Esc)],
+    "Esc",
+    "stop sending the rest (again: cancel the sends under way)",
+    || Action::Back,
+    "stop",
+)];
+
+/// While a report over marked rows goes to each resource.
+pub static MARKED_SENDING_KEYS: KeyTable = KeyTable {
+    id: "composer_marked_sending",
+    name: "reports to the marked resources in flight",
+    own: &MARKED_SENDING,
+    shared: &PANE_SHARED,
+};
+
+static MARKED_RESULTS: [Binding; 1] = [bind(
+    "back",
+    &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
+    "Esc/Enter",
+    "back to the list (the failures stay marked)",
+    || Action::Back,
+    "back",
+)];
+
+/// The results of a report over marked rows, a row a resource.
+pub static MARKED_RESULTS_KEYS: KeyTable = KeyTable {
+    id: "composer_marked_results",
+    name: "results of the reports to the marked resources",
+    own: &MARKED_RESULTS,
+    shared: &PANE_SHARED,
+};
+
 #[cfg(test)]
 mod tests {
     use crate::app::keymap::assert_well_formed;
@@ -103,6 +148,9 @@ mod tests {
             &super::REVIEW_KEYS,
             &super::SENDING_KEYS,
             &super::ANSWER_KEYS,
+            &super::MARKED_REVIEW_KEYS,
+            &super::MARKED_SENDING_KEYS,
+            &super::MARKED_RESULTS_KEYS,
         ] {
             assert_well_formed(table);
         }

@@ -9,6 +9,7 @@ pub mod draft;
 pub mod external;
 pub mod keys;
 pub mod layout;
+pub mod many;
 mod update;
 
 use std::collections::BTreeMap;
@@ -108,6 +109,8 @@ pub struct Report {
     /// The resource as the list showed it when `R` opened this report (its JSON text): what
     /// the answer and the history compare the sent resource with.
     pub listed: Option<Arc<str>>,
+    /// `R` over marked rows: the resources this report goes to, one send each (`many.rs`).
+    pub marked: Option<Box<many::Marked>>,
 }
 
 /// A field of a report as it was read, when it was not a string.
@@ -201,6 +204,7 @@ impl ReportComposer {
             field: Field::TaskId,
             unparsed: None,
             listed: None,
+            marked: None,
         };
         Composer::with(report, subject)
     }
@@ -331,14 +335,21 @@ impl Report {
     /// The report as it is reviewed and sent: [`ReportComposer::body`], written with the
     /// resource's text as typed (compact), so its numbers and strings go out as written.
     pub fn sent_body(&self) -> Result<crate::app::Body, String> {
-        let value = self.body()?;
+        self.body_about(&self.resource_text())
+    }
+
+    /// The report with `resource` (JSON text) as its resource: the header's fields as typed,
+    /// the resource's text as written (compact). `R` over marked rows sends one a resource.
+    fn body_about(&self, resource: &str) -> Result<crate::app::Body, String> {
+        let parsed = crate::validate::parse_json(resource).map_err(|e| e.to_string())?;
+        let value = self.around(parsed);
         let mark = Value::from(external::RESOURCE_MARK);
         let around = serde_json::to_string(&self.around(mark.clone())).unwrap_or_default();
         let mark = mark.to_string();
         if around.matches(&mark).count() != 1 {
             return Ok(crate::app::Body::of_value(value));
         }
-        let resource = crate::json_text::compact(&self.resource_text());
+        let resource = crate::json_text::compact(resource);
         let text = around.replacen(&mark, &resource, 1);
         Ok(crate::app::Body::new(&text, value))
     }

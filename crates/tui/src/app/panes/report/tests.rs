@@ -81,7 +81,8 @@ fn composing() -> App {
     app
 }
 
-fn answer(body: Value, status: u16) -> Box<Exchange> {
+/// A report's answer: `body` with the HTTP `status`.
+pub(super) fn answer(body: Value, status: u16) -> Box<Exchange> {
     let response = ReportResponse::from_map(body.as_object().cloned().unwrap_or_default());
     Box::new(Exchange {
         status: Some(status),

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::check::{self, CheckJob, Place, ReportFinding};
 use super::draft::ReportDraft;
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
-use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, Report, ReportComposer};
+use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, Report, ReportComposer, many};
 use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::{InputMode, KeyTable};
@@ -16,7 +16,7 @@ use crate::app::pane::{Ctx, Outcome};
 use crate::app::panes::composer::{Edited, Kind, Located, PhaseKeys};
 use crate::app::widgets::LineEvent;
 use crate::app::widgets::json_editor;
-use crate::app::{Action, Command};
+use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::counted;
@@ -102,10 +102,13 @@ impl Kind for Report {
         self.status = draft.status;
         self.message.set(&draft.message);
         self.response_type.set(&draft.response_type);
-        self.replace_resource(&sanitize::json_for_terminal(&draft.resource));
         self.extra = draft.extra;
-        self.unparsed = draft.unparsed;
         self.kept = draft.kept;
+        // Over marks, each send carries its own resource as listed: the draft's is not put back.
+        if self.marked.is_none() {
+            self.replace_resource(&sanitize::json_for_terminal(&draft.resource));
+            self.unparsed = draft.unparsed;
+        }
     }
 
     fn editing_mode(&self) -> InputMode {
@@ -116,12 +119,19 @@ impl Kind for Report {
     }
 
     fn own_keys(c: &ReportComposer) -> Option<&'static KeyTable> {
+        if let Some(keys) = many::own_keys(c) {
+            return Some(keys);
+        }
         let unparsed = matches!(c.phase, Phase::Editing) && c.unparsed.is_some();
         unparsed.then_some(&UNPARSED_KEYS)
     }
 
     /// The edited report, kept as text because it is not JSON: edit it again, or drop it.
     fn intercept(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Result<Outcome, Action> {
+        let action = match many::intercept(c, action, cx) {
+            Ok(outcome) => return Ok(outcome),
+            Err(action) => action,
+        };
         if c.editing || c.unparsed.is_none() || !matches!(c.phase, Phase::Editing) {
             return Err(action);
         }
@@ -225,6 +235,15 @@ impl Kind for Report {
             }
             LineEvent::Unchanged | LineEvent::Other(_) => Vec::new(),
         })
+    }
+
+    fn activity(c: &ReportComposer) -> Option<String> {
+        many::activity(c)
+    }
+
+    /// The answers to the sends of a report over marks.
+    fn on_reply(c: &mut ReportComposer, id: RequestId, d: Delivery, cx: &mut Ctx) -> Outcome {
+        many::on_reply(c, id, d, cx).unwrap_or_else(Outcome::done)
     }
 
     fn go_to(c: &mut ReportComposer, i: usize) {

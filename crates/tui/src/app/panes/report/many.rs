@@ -1,0 +1,483 @@
+//! `R` over rows marked with `Space`: one report composed (the composer opens on the first
+//! marked resource) and sent once per marked resource, each send carrying its own resource as
+//! the list showed it, as `R` on that row alone would. The sends go a few at a time
+//! ([`AT_ONCE`], as `appdeck report --each -j 4`), each recorded in the history; the results,
+//! a row a resource in the words `report --each` prints, take the place of the answer. The
+//! resources the service accepted are unmarked in the list, the others stay marked for another
+//! try. `Esc` stops sending the rest (the sends under way finish; `Esc` again cancels them).
+
+use std::sync::Arc;
+
+use super::keys::{MARKED_RESULTS_KEYS, MARKED_REVIEW_KEYS, MARKED_SENDING_KEYS};
+use super::{Field, Phase, Report, ReportComposer, ReportContext};
+use crate::answer_words::answer_words;
+use crate::api::{ApiError, Exchange, Reply};
+use crate::app::action::Move;
+use crate::app::keymap::KeyTable;
+use crate::app::pane::{Ctx, News, Outcome};
+use crate::app::panes::composer::Kind;
+use crate::app::panes::history::record::{record, record_cancelled};
+use crate::app::widgets::send_flow::{SendResult, Target};
+use crate::app::{Action, ApiCall, Body, Command, Delivery, DraftSubject, RequestIds, Toward};
+use crate::sanitize;
+use crate::store::SendKind;
+use crate::text::{count, counted};
+
+/// How many reports are in flight at once: as `report --each` sends by default.
+pub const AT_ONCE: usize = 4;
+
+/// The resources a report over marks goes to, and its sending once it started.
+#[derive(Clone, Debug)]
+pub struct Marked {
+    /// In the list's order (the rows shown first, then those a filter hides).
+    pub resources: Vec<MarkedResource>,
+    pub run: Option<Run>,
+}
+
+/// A marked row, as the list showed it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkedResource {
+    pub id: Box<str>,
+    /// Its JSON text as the service sent it: the resource its report carries.
+    pub listed: Arc<str>,
+}
+
+/// The sends, one a marked resource, in the same order.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub sends: Vec<Send>,
+    /// `Esc` stopped it: nothing more goes out.
+    pub stopped: bool,
+    /// Lines the results are scrolled by.
+    pub scroll: usize,
+    /// The first send, which waits for the draft's mark in the store: the others go once it
+    /// is answered (a store that cannot take the mark holds all of them back).
+    gate: Option<crate::app::RequestId>,
+}
+
+/// One resource's send.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Send {
+    Waiting(Body),
+    InFlight {
+        id: crate::app::RequestId,
+        body: Body,
+    },
+    /// The service's answer (or why none came), as `report --each` words it.
+    Answered {
+        ok: bool,
+        words: String,
+    },
+    /// `Esc` cancelled it in flight: the service may have received it.
+    Cancelled,
+    /// Never sent, and why.
+    NotSent(String),
+}
+
+impl Send {
+    fn in_flight(&self) -> bool {
+        matches!(self, Send::InFlight { .. })
+    }
+
+    fn accepted(&self) -> bool {
+        matches!(self, Send::Answered { ok: true, .. })
+    }
+
+    fn refused(&self) -> bool {
+        matches!(self, Send::Answered { ok: false, .. })
+    }
+}
+
+impl Run {
+    /// Whether every send has its end (an answer, or none to come).
+    pub fn is_over(&self) -> bool {
+        !(self.sends.iter()).any(|s| matches!(s, Send::Waiting(_) | Send::InFlight { .. }))
+    }
+
+    /// How many sends are answered, and how many of them the service accepted.
+    pub fn answered(&self) -> (usize, usize) {
+        let answered = self.sends.iter().filter(|s| s.accepted() || s.refused());
+        let ok = self.sends.iter().filter(|s| s.accepted()).count();
+        (answered.count(), ok)
+    }
+
+    /// The next waiting send, now in flight.
+    fn send_next(&mut self, ids: &mut RequestIds) -> Option<(crate::app::RequestId, Command)> {
+        let send = (self.sends.iter_mut()).find(|s| matches!(s, Send::Waiting(_)))?;
+        let Send::Waiting(body) = std::mem::replace(send, Send::Cancelled) else {
+            return None;
+        };
+        let id = ids.issue();
+        let call = ApiCall {
+            operation: SendKind::Report.operation(),
+            body: body.clone(),
+        };
+        *send = Send::InFlight { id, body };
+        Some((id, Command::Api { id, call }))
+    }
+
+    /// Sends more, up to [`AT_ONCE`] in flight, once the first is answered.
+    fn fill(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        let mut commands = Vec::new();
+        if self.gate.is_some() || self.stopped {
+            return commands;
+        }
+        while self.sends.iter().filter(|s| s.in_flight()).count() < AT_ONCE {
+            match self.send_next(ids) {
+                Some((_, command)) => commands.push(command),
+                None => break,
+            }
+        }
+        commands
+    }
+}
+
+impl ReportComposer {
+    /// A report to send to each of `resources` (at least one): the composer of the first,
+    /// its draft kept apart from the reports about one resource.
+    pub fn for_marked(
+        context: Arc<ReportContext>,
+        resources: Vec<MarkedResource>,
+        seed: u64,
+    ) -> Self {
+        let first = resources.first().map_or("{}", |r| &r.listed).to_owned();
+        let mut composer = ReportComposer::for_resource(context, &first, seed);
+        composer.draft = crate::app::widgets::draft::DraftState::new(marked_subject());
+        composer.kind.marked = Some(Box::new(Marked {
+            resources,
+            run: None,
+        }));
+        composer
+    }
+
+    /// How many resources this report goes to, when it goes to the marked ones.
+    pub fn marked_count(&self) -> Option<usize> {
+        self.marked.as_ref().map(|m| m.resources.len())
+    }
+}
+
+/// The draft of a report over marks: one, whichever rows are marked.
+pub fn marked_subject() -> DraftSubject {
+    DraftSubject {
+        kind: "report".to_owned(),
+        subject: "marked".to_owned(),
+    }
+}
+
+/// The resource's text as `R` puts it in the editor (laid out token by token, what could drive
+/// the terminal as `\u` escapes: the same data): what each send carries, as `R` on its row.
+fn as_composed(listed: &str) -> String {
+    sanitize::json_for_terminal(&crate::json_text::pretty(listed)).into_owned()
+}
+
+/// The key table while a report over marks is reviewed, sent or answered.
+pub(super) fn own_keys(c: &ReportComposer) -> Option<&'static KeyTable> {
+    let marked = c.marked.as_deref()?;
+    match (&marked.run, &c.phase) {
+        (Some(run), _) if run.is_over() => Some(&MARKED_RESULTS_KEYS),
+        (Some(_), _) => Some(&MARKED_SENDING_KEYS),
+        (None, Phase::Review { .. }) => Some(&MARKED_REVIEW_KEYS),
+        (None, _) => None,
+    }
+}
+
+/// What the status bar says while the reports go out.
+pub(super) fn activity(c: &ReportComposer) -> Option<String> {
+    let run = c.marked.as_deref()?.run.as_ref()?;
+    if run.is_over() {
+        return None;
+    }
+    let (answered, _) = run.answered();
+    let total = count(run.sends.len());
+    Some(if run.stopped {
+        format!("stopping: {answered} of {total} answered; Esc cancels the sends under way")
+    } else {
+        format!("sending the reports: {answered} of {total} answered; Esc stops")
+    })
+}
+
+/// The keys a report over marks handles itself: `Enter` in the review sends to each, the keys
+/// of the sending and the results, and the edits of the resource it refuses (each send carries
+/// its own resource as listed). `Err` gives the action back to the composer.
+pub(super) fn intercept(
+    c: &mut ReportComposer,
+    action: Action,
+    cx: &mut Ctx,
+) -> Result<Outcome, Action> {
+    let Some(marked) = c.kind.marked.as_deref() else {
+        return Err(action);
+    };
+    if marked.run.is_some() {
+        return Ok(update_run(c, action, cx));
+    }
+    let n = marked.resources.len();
+    match (&c.phase, action) {
+        (Phase::Review { .. }, Action::Open) => Ok(start(c, cx)),
+        (Phase::Editing, action) if !c.editing => {
+            let edits_resource = match &action {
+                Action::Open | Action::StartEdit => c.field == Field::Resource,
+                Action::Fill | Action::EditExternally | Action::Undo(_) => true,
+                _ => false,
+            };
+            if !edits_resource {
+                return Err(action);
+            }
+            cx.error(format!(
+                "each of the {} reports carries its own resource as listed: to change a \
+                 resource, R on its row alone (Esc in the list unmarks)",
+                count(n)
+            ));
+            Ok(Outcome::done())
+        }
+        (_, action) => Err(action),
+    }
+}
+
+/// `Enter` in the review: one send a marked resource, the first waiting for the draft's mark.
+/// Held for a second `Enter` as a single report is (findings, a check still running).
+fn start(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
+    if cx.refuse_write("report") {
+        return Outcome::done();
+    }
+    let hold = Report::hold(c);
+    let Phase::Review { armed, .. } = &mut c.phase else {
+        return Outcome::done();
+    };
+    if !hold.is_empty() && !*armed {
+        *armed = true;
+        cx.info(format!(
+            "{}: Enter again sends anyway, Esc goes back",
+            hold.join(" and ")
+        ));
+        return Outcome::done();
+    }
+    let Some(marked) = c.kind.marked.as_deref() else {
+        return Outcome::done();
+    };
+    let sends = (marked.resources.iter())
+        .map(|r| match c.kind.body_about(&as_composed(&r.listed)) {
+            Ok(body) => Send::Waiting(body),
+            Err(why) => Send::NotSent(format!("its resource is not JSON: {why}")),
+        })
+        .collect();
+    let mut run = Run {
+        sends,
+        stopped: false,
+        scroll: 0,
+        gate: None,
+    };
+    let mut commands = Vec::new();
+    if let Some((id, send)) = run.send_next(cx.ids) {
+        // Right before its send, as the composer marks a single report's draft.
+        commands.push(c.draft.sending(id, c.draft_text()));
+        commands.push(send);
+        run.gate = Some(id);
+    }
+    let over = run.is_over();
+    if let Some(marked) = c.kind.marked.as_deref_mut() {
+        marked.run = Some(run);
+    }
+    if over {
+        return finish(c, commands, cx);
+    }
+    commands.into()
+}
+
+/// A key while the reports go out, or on their results.
+fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
+    let Some(run) = c.kind.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
+        return Outcome::NotMine(action);
+    };
+    match action {
+        Action::Move(Move::Down) | Action::Scroll(Toward::Next) => run.scroll += 1,
+        Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
+            run.scroll = run.scroll.saturating_sub(1)
+        }
+        Action::Move(Move::PageDown) => run.scroll += 10,
+        Action::Move(Move::PageUp) => run.scroll = run.scroll.saturating_sub(10),
+        Action::Move(Move::Top) => run.scroll = 0,
+        Action::Move(Move::Bottom) => run.scroll = run.sends.len(),
+        Action::Back | Action::Open if run.is_over() => return Outcome::Pop,
+        Action::Back if !run.stopped => {
+            run.stopped = true;
+            for send in &mut run.sends {
+                if matches!(send, Send::Waiting(_)) {
+                    *send = Send::NotSent("stopped before it was sent".to_owned());
+                }
+            }
+            if run.is_over() {
+                return finish(c, Vec::new(), cx);
+            }
+            let under_way = run.sends.iter().filter(|s| s.in_flight()).count();
+            cx.info(format!(
+                "stopped: {} under way finishing; Esc again cancels them",
+                counted(under_way, "report")
+            ));
+        }
+        Action::Back => return cancel_in_flight(c, cx),
+        other => return Outcome::NotMine(other),
+    }
+    Outcome::done()
+}
+
+/// `Esc` again: the sends under way are cancelled, and recorded as such (the service may have
+/// received them).
+fn cancel_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
+    let report = &mut c.kind;
+    let Some(run) = report.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
+        return Outcome::done();
+    };
+    let mut commands = Vec::new();
+    for send in &mut run.sends {
+        if let Send::InFlight { id, body } = send {
+            commands.push(Command::Cancel(*id));
+            let base_url = &report.context.base_url;
+            let recorded = record_cancelled(cx.ids.issue(), base_url, SendKind::Report, body);
+            commands.push(recorded);
+            *send = Send::Cancelled;
+        }
+    }
+    run.gate = None;
+    finish(c, commands, cx)
+}
+
+/// The answer to one of the sends: recorded, its result in its row, the next send out.
+pub(super) fn on_reply(
+    c: &mut ReportComposer,
+    id: crate::app::RequestId,
+    delivery: Delivery,
+    cx: &mut Ctx,
+) -> Option<Outcome> {
+    let Delivery::Api(exchange) = delivery else {
+        return None;
+    };
+    let report = &mut c.kind;
+    let marked = report.marked.as_deref_mut()?;
+    let run = marked.run.as_mut()?;
+    let at = (run.sends.iter())
+        .position(|s| matches!(s, Send::InFlight { id: sent, .. } if *sent == id))?;
+    let Send::InFlight { body, .. } = std::mem::replace(&mut run.sends[at], Send::Cancelled) else {
+        return None;
+    };
+    if run.gate.take() == Some(id)
+        && let Err(ApiError::NotSent(why)) = &exchange.result
+    {
+        // Nothing went out: back to the review, where `Enter` sends them all the same.
+        marked.run = None;
+        if let Phase::Review { armed, .. } = &mut c.phase {
+            *armed = true;
+        }
+        cx.error(format!(
+            "the reports were not sent: {}; Enter sends them all the same",
+            sanitize::line(why)
+        ));
+        return Some(Outcome::done());
+    }
+    let resource = &marked.resources[at];
+    let target = Target {
+        kind: SendKind::Report,
+        base_url: &report.context.base_url,
+        resource_before: Some(&resource.listed),
+    };
+    let mut commands = vec![record(cx.ids.issue(), &target, &body, &exchange)];
+    let result = SendResult::from_exchange(&exchange);
+    let failure = match &exchange.result {
+        Err(error) => Some(error),
+        Ok(Reply::Answer(answer)) => answer.http_error.as_ref(),
+        Ok(_) => None,
+    };
+    if let Some(error) = failure {
+        let doing = format!("sending a report about {}", sanitize::line(&resource.id));
+        cx.record_api_error(&doing, error);
+    }
+    run.sends[at] = Send::Answered {
+        ok: result.ok,
+        words: words(&exchange, &result),
+    };
+    commands.extend(run.fill(cx.ids));
+    if run.is_over() {
+        return Some(finish(c, commands, cx));
+    }
+    Some(commands.into())
+}
+
+/// An answer as `report --each` words it (the refusal as the CLI's, its HTTP status else its
+/// `error`; or what went wrong on the way), then an accepted report's message.
+fn words(exchange: &Exchange, result: &SendResult) -> String {
+    let error = match &exchange.result {
+        Ok(Reply::Answer(answer)) => answer.rejection().map(|e| e.to_string()),
+        Ok(Reply::Page(_)) => result.error.clone(),
+        Err(error) => Some(error.to_string()),
+    };
+    let said = answer_words(
+        result.http_status,
+        result.status.as_deref(),
+        error.as_deref(),
+    );
+    let message = result.message.as_deref().filter(|m| !m.trim().is_empty());
+    match message.filter(|_| result.ok) {
+        Some(message) => format!("{said} · {}", sanitize::line(message)),
+        None => said,
+    }
+}
+
+/// Every send has its end: say how it went, settle the draft (gone when every report was
+/// accepted), and tell the lists which resources the service took (they unmark them and fetch
+/// their rows again; the others stay marked).
+fn finish(c: &mut ReportComposer, mut commands: Vec<Command>, cx: &mut Ctx) -> Outcome {
+    let Some(marked) = c.kind.marked.as_deref() else {
+        return commands.into();
+    };
+    let Some(run) = &marked.run else {
+        return commands.into();
+    };
+    let total = run.sends.len();
+    let accepted: Vec<Box<str>> = (run.sends.iter().zip(&marked.resources))
+        .filter(|(send, _)| send.accepted())
+        .map(|(_, resource)| resource.id.clone())
+        .collect();
+    let refused = run.sends.iter().filter(|s| s.refused()).count();
+    let cancelled = (run.sends.iter())
+        .filter(|s| **s == Send::Cancelled)
+        .count();
+    let not_sent = (run.sends.iter())
+        .filter(|s| matches!(s, Send::NotSent(_)))
+        .count();
+    let sent = accepted.len() + refused + cancelled;
+    let mut said = match sent == total {
+        true => format!("{} sent: ", counted(total, "report")),
+        false => format!("{} of {} sent: ", count(sent), counted(total, "report")),
+    };
+    said += &format!("{} ok", count(accepted.len()));
+    if refused > 0 {
+        said += &format!(", {} refused or not answered", count(refused));
+    }
+    if cancelled > 0 {
+        said += &format!(
+            ", {} cancelled in flight (may have arrived)",
+            count(cancelled)
+        );
+    }
+    if not_sent > 0 {
+        said += &format!(", {} not sent", count(not_sent));
+    }
+    if run.stopped {
+        said = format!("stopped: {said}");
+    }
+    if accepted.len() == total {
+        commands.push(c.draft.sent());
+        cx.info(said);
+    } else {
+        // The results' title says the failures stay marked.
+        c.draft.not_sent(cx.now);
+        cx.error(said);
+    }
+    if accepted.is_empty() {
+        return commands.into();
+    }
+    Outcome::Tell(News::MarksReported(accepted.into()), commands)
+}
+
+#[cfg(test)]
+#[path = "many_tests.rs"]
+mod tests;
