@@ -2,8 +2,8 @@
 //! (`#[path = "common/rows.rs"] mod rows;` in each: not every bench loads rows).
 
 use appdeck_core::api::{Exchange, ListResponse, Reply};
-use appdeck_tui::app::harness::page_request;
-use appdeck_tui::app::{Action, App, Move, Session};
+use appdeck_tui::harness::page_request;
+use appdeck_tui::{Action, App, Move, Session};
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 

@@ -24,7 +24,8 @@ pub struct ProfileSwitch {
     pub read_only: Option<crate::config::ReadOnly>,
 }
 
-pub use crate::job::{RequestId, RequestIds};
+pub use crate::job::RequestId;
+pub(crate) use crate::job::RequestIds;
 
 /// Where a movement key moves the cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 /// The file formats, by the path's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Csv,
     Json,
     Ndjson,
@@ -30,7 +30,7 @@ pub enum Format {
 
 impl Format {
     /// The format `path` names by its extension (`.jsonl` is ndjson too).
-    pub fn of(path: &str) -> Result<Format, String> {
+    pub(crate) fn of(path: &str) -> Result<Format, String> {
         let extension = Path::new(path)
             .extension()
             .and_then(|e| e.to_str())
@@ -85,7 +85,7 @@ impl Items {
 
 /// Writes [`Items`] to a file.
 #[derive(Debug)]
-pub struct ExportJob {
+pub(crate) struct ExportJob {
     /// As the user typed it (`~` not yet expanded).
     pub path: String,
     pub format: Format,
@@ -232,7 +232,7 @@ static UNFINISHED: ExportFiles = ExportFiles::new();
 
 /// Removes the temporary files of the exports still under way, and lets no other start: the TUI
 /// is closing (`q`, a signal), and their jobs will not finish. Returns how many were removed.
-pub fn remove_unfinished() -> usize {
+pub(crate) fn remove_unfinished() -> usize {
     UNFINISHED.remove_all()
 }
 

@@ -223,7 +223,7 @@ impl Ctx<'_> {
 
 /// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal took it,
 /// so the notice says "sent", never "copied". For panes through [`Ctx::copy`], and for popups.
-pub fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Vec<Command> {
+pub(crate) fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Vec<Command> {
     match text {
         Some(text) => {
             let shown: String = sanitize::line(&text).chars().take(60).collect();

@@ -18,7 +18,7 @@ pub trait Console<E>: Send {
 }
 
 /// The real terminal, read through crossterm's [`EventStream`].
-pub struct TerminalConsole;
+pub(crate) struct TerminalConsole;
 
 impl Console<EventStream> for TerminalConsole {
     fn release(&mut self, events: EventStream) -> io::Result<()> {

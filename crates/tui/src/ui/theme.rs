@@ -7,12 +7,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders};
 
-pub use crate::app::settings::theme::{BaseTheme, Role, ThemeChoice};
+pub(crate) use crate::app::settings::theme::{BaseTheme, Role, ThemeChoice};
 use crate::app::widgets::json_tree::JsonKind;
 
 /// The marker in front of the selected row or line, so the selection shows without colour and
 /// in a plain-text capture of the screen.
-pub const SELECTED_MARKER: &str = "▶";
+pub(crate) const SELECTED_MARKER: &str = "▶";
 
 /// One colour per role, indexed by `Role as usize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,9 +2,9 @@
 //! details of the last error, and the question `q` asks before losing a draft. Each owns its
 //! own small state; `update.rs` handles their keys.
 
-pub mod command_line;
+pub(crate) mod command_line;
 mod update;
-pub mod value;
+pub(crate) mod value;
 
 use crate::app::action::Move;
 use crossterm::event::KeyCode;
@@ -104,7 +104,7 @@ static PICKER: [Binding; 6] = [
 ];
 
 /// The type picker's keys while the user types to narrow it.
-pub static PICKER_KEYS: KeyTable = KeyTable {
+pub(crate) static PICKER_KEYS: KeyTable = KeyTable {
     id: "type_picker",
     name: "type picker",
     own: &PICKER,
@@ -142,7 +142,7 @@ static POPUP: [Binding; 3] = [
     ),
 ];
 
-pub static POPUP_KEYS: KeyTable = KeyTable {
+pub(crate) static POPUP_KEYS: KeyTable = KeyTable {
     id: "error_popup",
     name: "popup",
     own: &POPUP,
@@ -170,7 +170,7 @@ static QUIT_ASK: [Binding; 2] = [
     ),
 ];
 
-pub static QUIT_KEYS: KeyTable = KeyTable {
+pub(crate) static QUIT_KEYS: KeyTable = KeyTable {
     id: "quit_popup",
     name: "quit?",
     own: &QUIT_ASK,
@@ -215,7 +215,7 @@ const MOUSE: [(&str, &str); 3] = [
 const HELP_MIN_WIDTH: u16 = 64;
 const HELP_CHROME: u16 = 3;
 /// The key column: two spaces, then the key padded to 12.
-pub const HELP_LABEL_WIDTH: usize = 14;
+pub(crate) const HELP_LABEL_WIDTH: usize = 14;
 
 impl Help {
     pub fn new(keys: std::sync::Arc<EffectiveTable>) -> Self {

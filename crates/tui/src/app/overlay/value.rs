@@ -17,7 +17,7 @@ use crate::sanitize;
 
 /// More than this is not laid out (wrapping megabytes on a keypress would freeze the screen);
 /// the popup says where it stops, and `y` still copies the whole value.
-pub const MAX_SHOWN_BYTES: usize = 1 << 20;
+pub(crate) const MAX_SHOWN_BYTES: usize = 1 << 20;
 /// The popup is this wide at most, and at least this high (a short value still reads as a
 /// popup).
 const WIDTH: u16 = 110;
@@ -48,7 +48,7 @@ static OWN: [Binding; 2] = [
 ];
 
 /// The popup scrolls like a pane; `q` closes it rather than quitting.
-pub static VALUE_KEYS: KeyTable = KeyTable {
+pub(crate) static VALUE_KEYS: KeyTable = KeyTable {
     id: "value",
     name: "value",
     own: &OWN,

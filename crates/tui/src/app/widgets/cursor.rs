@@ -69,7 +69,7 @@ impl ListCursor {
 }
 
 /// Whether an action moves a cursor (keys or the wheel).
-pub fn is_movement(action: &Action) -> bool {
+pub(crate) fn is_movement(action: &Action) -> bool {
     matches!(action, Action::Move(_) | Action::Scroll(_))
 }
 

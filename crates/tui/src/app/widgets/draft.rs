@@ -14,11 +14,11 @@ use crate::sanitize;
 use crate::store::DraftRevision;
 
 /// A save is due this long after the last change: a burst of typing is one write.
-pub const QUIET: Duration = Duration::from_millis(500);
+pub(crate) const QUIET: Duration = Duration::from_millis(500);
 
 /// ... but never later than this after the first unsaved change, so that typing without a
 /// pause still reaches the store: a crash loses at most the last second of typing.
-pub const LONGEST_UNSAVED: Duration = Duration::from_secs(1);
+pub(crate) const LONGEST_UNSAVED: Duration = Duration::from_secs(1);
 
 /// Where a composer's draft stands; `F` is the composer, kept as it opened for `D`.
 #[derive(Clone, Debug)]
@@ -273,7 +273,7 @@ impl<F: Clone> DraftState<F> {
 }
 
 /// "12 s", "3 min", "2 h", "4 days": how old a draft is, in the notice that restores it.
-pub fn age_words(age: Duration) -> String {
+pub(crate) fn age_words(age: Duration) -> String {
     let s = age.as_secs();
     match s {
         0..60 => format!("{s} s"),

@@ -200,7 +200,7 @@ fn child_pointer(parent: &str, key: &str) -> String {
 }
 
 /// How a node reads on its line: scalars as JSON, containers by their size.
-pub fn summary(value: &Value) -> String {
+pub(crate) fn summary(value: &Value) -> String {
     match value {
         Value::Object(map) => format!("{{{}}}", map.len()),
         Value::Array(items) => format!("[{}]", items.len()),

@@ -9,11 +9,11 @@ use crate::app::panes::detail::Detail;
 use crate::changes::Change;
 
 /// The most changes listed; past it, the detail says how many more there are.
-pub const MAX_CHANGES: usize = 500;
+pub(crate) const MAX_CHANGES: usize = 500;
 
 /// `detail` (of the row as it is `now`) with what changed since `was` at the top of its fields.
 /// When either text is not JSON, the whole text is the one change.
-pub fn with_changes_since(detail: Detail, was: &str, now: &str) -> Detail {
+pub(crate) fn with_changes_since(detail: Detail, was: &str, now: &str) -> Detail {
     let is_json = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
     let mut changes = match is_json(was) && is_json(now) {
         true => crate::changes::between(was, now),

@@ -193,7 +193,7 @@ impl Browser {
 const MAX_KEPT: usize = crate::store::KEPT_MAX_ROWS;
 
 /// How long ago, coarsely, for the list's title: `40 s`, `12 min`, `3 h`, `2 d`.
-pub fn age_words(age: Duration) -> String {
+pub(crate) fn age_words(age: Duration) -> String {
     let secs = age.as_secs();
     match secs {
         0..60 => format!("{secs} s"),

@@ -8,7 +8,7 @@ use super::Browser;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::Work;
 use appdeck_listing::Shown;
-pub use appdeck_listing::{IN_PLACE_ROWS, SortJob};
+pub(crate) use appdeck_listing::{IN_PLACE_ROWS, SortJob};
 use appdeck_listing::{SortKeys, SortSpec};
 
 /// How the list is sorted, and every loaded row's index in that order.

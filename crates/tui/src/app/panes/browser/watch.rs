@@ -14,15 +14,17 @@ use crate::app::loadable::Loadable;
 use appdeck_listing::RowView;
 
 /// A failed look doubles the time to the next one, up to this (or the interval, if longer).
-pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
+pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(300);
 
 /// A mark stays until this many looks after the one that found it.
-pub const MARK_LOOKS: u8 = 3;
+pub(crate) const MARK_LOOKS: u8 = 3;
 
 /// The longest interval `:watch` takes, a day.
-pub const MAX_EVERY: Duration = Duration::from_secs(24 * 3600);
+pub(crate) const MAX_EVERY: Duration = Duration::from_secs(24 * 3600);
 
-pub use appdeck_listing::{CompareLook, LookDiff, Mark, Side, compare};
+#[cfg(test)]
+pub(crate) use appdeck_listing::compare;
+pub(crate) use appdeck_listing::{CompareLook, LookDiff, Mark, Side};
 
 /// The watch on a list.
 #[derive(Clone, Debug)]

@@ -23,7 +23,7 @@ impl<K: Kind> Composer<K> {
 
 /// `area` split into the editor and `rows` under it: the editor keeps at least three lines
 /// where it can.
-pub fn under_editor(area: Rect, rows: u16) -> (Rect, Rect) {
+pub(crate) fn under_editor(area: Rect, rows: u16) -> (Rect, Rect) {
     let bottom = rows.min(area.height.saturating_sub(3));
     let editor = Rect {
         height: area.height - bottom,

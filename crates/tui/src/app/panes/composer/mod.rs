@@ -5,9 +5,9 @@
 //! differs is the kind's ([`Kind`]: `panes/report`, `panes/connect`): its template, checks,
 //! operation, review header and draft subject. Its handling of actions is in `update.rs`.
 
-pub mod check;
-pub mod keys;
-pub mod layout;
+pub(crate) mod check;
+pub(crate) mod keys;
+pub(crate) mod layout;
 mod update;
 
 use std::fmt;
@@ -325,7 +325,7 @@ impl<K: Kind> Composer<K> {
 
 /// The part after (`forward`) or before `at` in `order`, the order the keys visit a kind's
 /// parts in: past either end it stays there, or with `wrap` comes round.
-pub fn step<T: Copy + PartialEq>(order: &[T], at: T, forward: bool, wrap: bool) -> T {
+pub(crate) fn step<T: Copy + PartialEq>(order: &[T], at: T, forward: bool, wrap: bool) -> T {
     let n = order.len();
     let i = order.iter().position(|p| *p == at).unwrap_or(0);
     let j = match (forward, wrap) {

@@ -8,13 +8,13 @@
 //! points (`baseline.rs`, the picker, `new_app.rs`), the checks (`check.rs`), the outline
 //! (`outline.rs`), its keys (`keys.rs`), its handling of actions (`update.rs`) and its layout.
 
-pub mod baseline;
-pub mod check;
-pub mod keys;
-pub mod layout;
-pub mod new_app;
+pub(crate) mod baseline;
+pub(crate) mod check;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod new_app;
 mod open;
-pub mod outline;
+pub(crate) mod outline;
 mod update;
 
 use std::sync::Arc;
@@ -33,7 +33,7 @@ use outline::OutlineType;
 
 /// Payloads larger than this are checked (every schema compiled) and compared on a background
 /// task, so typing never waits: the demo's 30 KB payload takes several milliseconds.
-pub const ANALYSE_IN_BACKGROUND_BYTES: usize = 4 * 1024;
+pub(crate) const ANALYSE_IN_BACKGROUND_BYTES: usize = 4 * 1024;
 
 /// Where a connect starts from.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,7 +105,7 @@ pub struct DiffState {
 }
 
 /// The connect composer: the composer of version-connect payloads.
-pub type ConnectComposer = Composer<Connect>;
+pub(crate) type ConnectComposer = Composer<Connect>;
 
 /// What a connect brings to the composer: where it starts from, the payload's editor, its
 /// outline and its comparison with the newest known version of its app.
@@ -214,7 +214,7 @@ impl Connect {
 }
 
 /// A connect draft is kept per base URL (added by the runtime) and `app_id` (`new` without one).
-pub fn draft_subject(app_id: Option<&str>) -> DraftSubject {
+pub(crate) fn draft_subject(app_id: Option<&str>) -> DraftSubject {
     DraftSubject {
         kind: "connect".to_owned(),
         subject: app_id.unwrap_or("new").to_owned(),

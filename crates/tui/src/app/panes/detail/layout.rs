@@ -36,7 +36,7 @@ impl DetailAreas {
 
 /// `fields_width` and `tree_width` are what the fields pane's and the tree's lines need (without
 /// their borders).
-pub fn areas(
+pub(crate) fn areas(
     body: Rect,
     search_line: bool,
     focus: DetailPart,

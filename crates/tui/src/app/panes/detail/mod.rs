@@ -3,10 +3,10 @@
 //! the view opens, so a frame only slices what is visible. Its keys are in `keys.rs`, its
 //! handling of actions in `update.rs`, where its panes go in `layout.rs`.
 
-pub mod keys;
-pub mod layout;
-pub mod raw;
-pub mod reports;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod raw;
+pub(crate) mod reports;
 mod update;
 
 use std::sync::Arc;
@@ -25,7 +25,7 @@ use raw::{RawJson, RawSource};
 /// Longest value shown on one field line; the raw pane has the rest.
 const FIELD_PREVIEW_CHARS: usize = 300;
 /// Width of the label column of the fields pane.
-pub const LABEL_WIDTH: usize = 16;
+pub(crate) const LABEL_WIDTH: usize = 16;
 /// Columns a timestamp takes as the fields pane shows it: `2026-11-20 14:03:11 UTC (3 hours
 /// ago)`, with room for the longest "how long ago".
 const TIMESTAMP_WIDTH: usize = 23 + 2 + 16 + 1;
@@ -742,7 +742,7 @@ fn preview(value: &Value) -> String {
 }
 
 /// "3 minutes ago", "in 2 days": how far `t` is from `now`, coarsely.
-pub fn relative_time(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+pub(crate) fn relative_time(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let secs = (now - t).num_seconds();
     let (amount, future) = (secs.unsigned_abs(), secs < 0);
     let (n, unit) = match amount {

@@ -114,7 +114,7 @@ impl RawJson {
 }
 
 /// A value's text as `y` copies it: a string's contents, anything else compact as it came.
-pub fn copied(text: &str) -> String {
+pub(crate) fn copied(text: &str) -> String {
     match serde_json::from_str::<String>(text) {
         Ok(string) => string,
         Err(_) => json_text::compact(text),
@@ -122,7 +122,7 @@ pub fn copied(text: &str) -> String {
 }
 
 /// A value's text as `v` shows it: a string's contents, anything else pretty as it came.
-pub fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     match serde_json::from_str::<String>(text) {
         Ok(string) => string,
         Err(_) => json_text::pretty(text),
@@ -130,7 +130,7 @@ pub fn shown(text: &str) -> String {
 }
 
 /// The pointer of `pointer` (inside `properties`) within the whole resource, and back.
-pub fn map_pointer(pointer: &str, to: RawSource) -> Option<String> {
+pub(crate) fn map_pointer(pointer: &str, to: RawSource) -> Option<String> {
     match to {
         RawSource::Resource => Some(format!("/properties{pointer}")),
         RawSource::Properties => {

@@ -10,7 +10,7 @@ use crate::sanitize;
 use crate::store::HistoryEntry;
 
 /// How many of the newest reports about one resource the detail lists.
-pub const LIMIT: usize = 50;
+pub(crate) const LIMIT: usize = 50;
 
 /// The reports about one resource, as the history gave them.
 #[derive(Clone, Debug, Default)]

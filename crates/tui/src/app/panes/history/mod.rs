@@ -6,9 +6,9 @@
 //! ([`Command::LoadHistory`], [`Command::ListDrafts`]); what a send becomes as a record is in
 //! `record.rs`.
 
-pub mod keys;
-pub mod layout;
-pub mod record;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod record;
 mod update;
 
 use ratatui::layout::Rect;
@@ -19,7 +19,7 @@ use crate::sanitize;
 use crate::store::{HistoryEntry, SendKind};
 
 /// How many sends the view loads: the newest ones.
-pub const LOAD_LIMIT: usize = 1000;
+pub(crate) const LOAD_LIMIT: usize = 1000;
 
 /// One row of the table, its texts sanitised once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -337,7 +337,7 @@ enum RowKey {
 
 /// The request and the answer of a send in full: what was posted where (the token as
 /// `Bearer ••••`: it is never recorded), the body, then the answer's status, time, error and body.
-pub fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
+pub(crate) fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
     let sent = &entry.sent;
     let summary = sent.summary();
     let url = format!(
@@ -397,7 +397,7 @@ pub fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
 }
 
 /// The heading above what a report changed, in the answer pane and here.
-pub fn changes_heading(count: usize) -> String {
+pub(crate) fn changes_heading(count: usize) -> String {
     format!(
         "What it changed · {}",
         crate::changes::counted(count, crate::changes::After::Sent)

@@ -3,7 +3,7 @@
 //! list's [`LoadedSummary`], which it hears of as pages load (`News::RowsLoaded`), and which
 //! bar has the cursor. `Enter` on a type lists that type; on a status, the rows of that status.
 
-pub mod keys;
+pub(crate) mod keys;
 mod update;
 
 use std::cell::RefCell;

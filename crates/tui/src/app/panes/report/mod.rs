@@ -4,11 +4,11 @@
 //! handling of actions in `update.rs`, the checks in `check.rs` (pointers are mapped to editor
 //! lines by `locate.rs`), where its parts go in `layout.rs`.
 
-pub mod check;
-pub mod draft;
-pub mod external;
-pub mod keys;
-pub mod layout;
+pub(crate) mod check;
+pub(crate) mod draft;
+pub(crate) mod external;
+pub(crate) mod keys;
+pub(crate) mod layout;
 mod update;
 
 use std::collections::BTreeMap;
@@ -24,7 +24,7 @@ use crate::app::widgets::json_editor;
 
 /// Reports whose text is larger than this are checked on a background task, so typing never
 /// waits for a check.
-pub const CHECK_IN_BACKGROUND_BYTES: usize = 32 * 1024;
+pub(crate) const CHECK_IN_BACKGROUND_BYTES: usize = 32 * 1024;
 
 /// Where reports go and what they are checked against; the same for every composer.
 #[derive(Clone, Debug, Default)]
@@ -74,10 +74,10 @@ impl Field {
     }
 }
 
-pub use crate::app::widgets::send_flow::{Phase, SendResult};
+pub(crate) use crate::app::widgets::send_flow::{Phase, SendResult};
 
 /// The report composer: the composer of reports.
-pub type ReportComposer = Composer<Report>;
+pub(crate) type ReportComposer = Composer<Report>;
 
 /// What a report brings to the composer: its fields and the resource's editor.
 #[derive(Clone, Debug)]

@@ -5,9 +5,9 @@
 //! background for a large type, see [`OpenType`]); a frame only slices what is visible.
 
 mod about;
-pub mod keys;
-pub mod layout;
-pub mod schema;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod schema;
 mod update;
 
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use crate::app::KnownTypes;
 use crate::app::widgets::ListCursor;
 use crate::catalog::{KnownType, TypeDefinition};
 use crate::sanitize;
-pub use about::{AboutKind, AboutLine};
+pub(crate) use about::{AboutKind, AboutLine};
 use schema::SchemaTree;
 
 /// A definition whose JSON is larger than this is laid out on a background task.

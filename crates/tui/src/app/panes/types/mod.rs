@@ -3,7 +3,7 @@
 //! defines. One row per type, its newest definition first; `Enter` opens it (`type_detail`).
 //! The known types are loaded by the runtime off the UI thread ([`Command::LoadTypes`]).
 
-pub mod keys;
+pub(crate) mod keys;
 mod update;
 
 use std::collections::BTreeMap;
