@@ -306,7 +306,7 @@ pub enum KeptListing {
 impl Delivery {
     /// Whether the request is over with this reply: all are but a job's progress, which its
     /// answer follows (and until then the job can still be cancelled).
-    pub fn ends_request(&self) -> bool {
+    pub(crate) fn ends_request(&self) -> bool {
         !matches!(self, Delivery::Progress { .. })
     }
 }
@@ -480,7 +480,7 @@ pub struct Body {
 
 impl Body {
     /// `text`, which is `value` as the user wrote it; `value`'s own text if `text` is not JSON.
-    pub fn new(text: &str, value: Value) -> Self {
+    pub(crate) fn new(text: &str, value: Value) -> Self {
         match crate::json_text::body(text) {
             Some(text) => Body { text, value },
             None => Body::of_value(value),
@@ -488,18 +488,18 @@ impl Body {
     }
 
     /// A body with no text of its own: `value`, compact.
-    pub fn of_value(value: Value) -> Self {
+    pub(crate) fn of_value(value: Value) -> Self {
         // A value always serialises; `null` is the fallback all the same.
         let text = serde_json::value::to_raw_value(&value).unwrap_or_default();
         Body { text, value }
     }
 
     /// The text posted.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         self.text.get()
     }
 
-    pub fn value(&self) -> &Value {
+    pub(crate) fn value(&self) -> &Value {
         &self.value
     }
 }
@@ -540,7 +540,7 @@ pub struct ApiCall {
 
 impl ApiCall {
     /// One page of `resources.list`.
-    pub fn list_page(request: &ListRequest) -> Self {
+    pub(crate) fn list_page(request: &ListRequest) -> Self {
         ApiCall {
             operation: Operation::ResourcesList,
             // A struct of strings and numbers always serialises.
@@ -549,7 +549,8 @@ impl ApiCall {
     }
 
     /// A task report (`apps.operations.report`), sent as written.
-    pub fn report(body: Body) -> Self {
+    #[cfg(test)]
+    pub(crate) fn report(body: Body) -> Self {
         ApiCall {
             operation: Operation::OperationsReport,
             body,
@@ -557,7 +558,7 @@ impl ApiCall {
     }
 
     /// The body read back as a page request, when this is one (for tests and logs).
-    pub fn as_list_request(&self) -> Option<ListRequest> {
+    pub(crate) fn as_list_request(&self) -> Option<ListRequest> {
         (self.operation == Operation::ResourcesList)
             .then(|| serde_json::from_value(self.body.value().clone()).ok())
             .flatten()

@@ -49,7 +49,7 @@ impl Format {
 
 /// The items to write, in the order shown, as JSON text (as the service sent it).
 #[derive(Debug)]
-pub enum Items {
+pub(crate) enum Items {
     /// The rows of a list: their bodies, read off the UI thread.
     Rows { bodies: Bodies, ids: Vec<BodyId> },
     /// One resource (the detail view).
@@ -96,7 +96,7 @@ pub(crate) struct ExportJob {
 
 /// How an export ended.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Exported {
+pub(crate) enum Exported {
     /// `rows` written to `path` (absolute).
     Written { rows: usize, path: PathBuf },
     /// `path` is there and `:export!` was not used.
@@ -321,7 +321,7 @@ pub struct Exporting {
 impl Exporting {
     /// Starts writing `items` to `path` (`overwrite`: `:export!`): the job's command, or why not
     /// (a format the path does not name).
-    pub fn start(
+    pub(crate) fn start(
         path: String,
         overwrite: bool,
         items: Items,
@@ -347,7 +347,7 @@ impl Exporting {
     }
 
     /// What the status bar says meanwhile.
-    pub fn activity(&self) -> String {
+    pub(crate) fn activity(&self) -> String {
         let what = match self.one {
             true => "the resource".to_owned(),
             false => format!("{}/{}", count(self.done), count(self.total)),
@@ -359,7 +359,7 @@ impl Exporting {
     }
 
     /// The notice for how it ended: `Ok` news, `Err` an error.
-    pub fn outcome(&self, exported: Exported) -> Result<String, String> {
+    pub(crate) fn outcome(&self, exported: Exported) -> Result<String, String> {
         let shown = |path: &Path| sanitize::line(&path.display().to_string()).into_owned();
         match exported {
             Exported::Written { rows, path } => {

@@ -36,7 +36,7 @@ pub(crate) fn split_last_line(area: Rect) -> (Rect, Rect) {
 /// Where a filterable table goes in the body (the list, the types, the history): the bordered
 /// table, its data rows, and the `/` filter line below it when one is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableAreas {
+pub(crate) struct TableAreas {
     /// The bordered table.
     pub table: Rect,
     /// The data rows inside it (below the header).

@@ -146,7 +146,7 @@ impl App {
     /// Asks the store for the listing kept from the last run, shown until the first live page
     /// comes (the runtime answers "none" when keeping is off). `offline`: the live page is not
     /// asked for at all: returns the request among [`App::new`]'s commands not to make.
-    pub fn open_kept(&mut self, offline: bool) -> (Command, Option<RequestId>) {
+    pub(crate) fn open_kept(&mut self, offline: bool) -> (Command, Option<RequestId>) {
         let unasked = offline.then(|| self.browser.in_flight()).flatten();
         let ask = self.browser.ask_kept(&mut self.ids, offline);
         self.stack
@@ -155,7 +155,7 @@ impl App {
     }
 
     /// The pane on top of the stack.
-    pub fn top_pane(&self) -> &dyn Pane {
+    pub(crate) fn top_pane(&self) -> &dyn Pane {
         match self.stack.top() {
             Some(screen) => screen.pane(),
             None => &self.browser,
@@ -181,17 +181,17 @@ impl App {
 
     /// What is in flight, for the status bar: the top pane's work first, then work going on
     /// below it (the list still loading pages while a resource is open).
-    pub fn activity(&self) -> Option<String> {
+    pub(crate) fn activity(&self) -> Option<String> {
         self.panes_top_down().find_map(|p| p.activity())
     }
 
     /// What is wrong now, for the status bar, asked the same way.
-    pub fn problem(&self) -> Option<String> {
+    pub(crate) fn problem(&self) -> Option<String> {
         self.panes_top_down().find_map(|p| p.problem())
     }
 
     /// The area the panes are drawn in.
-    pub fn body(&self) -> Rect {
+    pub(crate) fn body(&self) -> Rect {
         layout::screen(self.size).body
     }
 

@@ -42,7 +42,7 @@ pub enum InputMode {
 impl InputMode {
     /// The default table that applies in this mode to a pane whose own table is `keys`: while
     /// typing, the input's table replaces the pane's.
-    pub fn table(self, keys: &'static KeyTable) -> &'static KeyTable {
+    pub(crate) fn table(self, keys: &'static KeyTable) -> &'static KeyTable {
         match self {
             InputMode::None => keys,
             InputMode::Line => &LINE_INPUT,
@@ -60,7 +60,7 @@ pub struct Focus {
 }
 
 impl Focus {
-    pub fn is_typing(&self) -> bool {
+    pub(crate) fn is_typing(&self) -> bool {
         self.mode != InputMode::None
     }
 }
@@ -79,7 +79,7 @@ pub struct KeyTable {
 
 impl KeyTable {
     /// Every default binding, most specific first.
-    pub fn bindings(&self) -> impl Iterator<Item = &'static Binding> + use<> {
+    pub(crate) fn bindings(&self) -> impl Iterator<Item = &'static Binding> + use<> {
         let (own, shared) = (self.own, self.shared);
         own.iter().chain(shared.iter().flat_map(|g| g.iter()))
     }

@@ -295,7 +295,7 @@ const HISTORY_LIMIT: usize = 100;
 
 impl History {
     /// Remembers `line` (not blank, not the same as the last one).
-    pub fn push(&mut self, line: &str) {
+    pub(crate) fn push(&mut self, line: &str) {
         let line = line.trim();
         if line.is_empty() || self.entries.last().is_some_and(|l| l == line) {
             return;
@@ -307,7 +307,7 @@ impl History {
     }
 
     /// Up from `at` (None: from the line being typed): the index and text of the earlier command.
-    pub fn older(&self, at: Option<usize>) -> Option<(usize, &str)> {
+    pub(crate) fn older(&self, at: Option<usize>) -> Option<(usize, &str)> {
         let index = match at {
             Some(0) => 0,
             Some(i) => i - 1,
@@ -317,7 +317,7 @@ impl History {
     }
 
     /// Down from `at`: the later command, or None past the newest (back to an empty line).
-    pub fn newer(&self, at: usize) -> Option<(usize, &str)> {
+    pub(crate) fn newer(&self, at: usize) -> Option<(usize, &str)> {
         let index = at + 1;
         Some((index, self.entries.get(index)?))
     }

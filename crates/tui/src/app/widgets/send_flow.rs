@@ -57,7 +57,7 @@ pub struct SendResult {
 }
 
 impl SendResult {
-    pub fn from_exchange(exchange: &Exchange) -> Self {
+    pub(crate) fn from_exchange(exchange: &Exchange) -> Self {
         let mut result = SendResult {
             ok: false,
             http_status: exchange.status,

@@ -31,7 +31,7 @@ pub(crate) fn with_changes_since(detail: Detail, was: &str, now: &str) -> Detail
 impl Browser {
     /// `d`: the text at the look before of the row under the cursor, marked changed; or why
     /// there is nothing to show.
-    pub fn text_before_change(&self) -> Result<Box<str>, &'static str> {
+    pub(crate) fn text_before_change(&self) -> Result<Box<str>, &'static str> {
         let row = self.selected().ok_or("no row here")?;
         let watch = self.watch.as_ref().ok_or(NOT_MARKED)?;
         if watch.mark(row) != Some(Mark::Changed) {
@@ -43,7 +43,11 @@ impl Browser {
 
     /// `n` / `N`: the cursor to the next (previous) row shown that a look marked new or
     /// changed, round the end.
-    pub fn jump_to_marked(&mut self, toward: Toward, height: usize) -> Result<(), &'static str> {
+    pub(crate) fn jump_to_marked(
+        &mut self,
+        toward: Toward,
+        height: usize,
+    ) -> Result<(), &'static str> {
         let watch = self
             .watch
             .as_ref()

@@ -49,7 +49,7 @@ impl Browser {
     /// The `/` text changed: a new search over every field (none when the text is empty). While
     /// its job runs, the rows shown before stay ([`Narrowing::start`]): the list is worked out
     /// again when it answers, not on each key (a walk over every row).
-    pub fn search_changed(&mut self, ids: &mut RequestIds, height: usize) -> Vec<Command> {
+    pub(crate) fn search_changed(&mut self, ids: &mut RequestIds, height: usize) -> Vec<Command> {
         let mut commands = Vec::new();
         let needle = match Needle::parse(self.filter.text()) {
             Ok(needle) => needle,
@@ -84,7 +84,7 @@ impl Browser {
 
     /// `:where EXPR` keeps the rows for which it is true; `:where` alone clears it. A wrong
     /// expression changes nothing: the error says what and where.
-    pub fn set_where(
+    pub(crate) fn set_where(
         &mut self,
         expr: Option<String>,
         ids: &mut RequestIds,
@@ -127,7 +127,7 @@ impl Browser {
     /// `Esc` while a `/` or `:where` is running: back to the query in effect before it, with
     /// the rows it let through (rows that came since are tested by it). Returns what to say and
     /// the commands (the running jobs cancelled, the new rows' tests); `None` when nothing runs.
-    pub fn restore_before(
+    pub(crate) fn restore_before(
         &mut self,
         ids: &mut RequestIds,
         height: usize,
@@ -188,13 +188,13 @@ impl Browser {
 
     /// Whether every query applied has answered over the rows loaded: until then the rows
     /// shown (and their count) are those of the queries before.
-    pub fn queries_answered(&self) -> bool {
+    pub(crate) fn queries_answered(&self) -> bool {
         self.narrowings().all(Narrowing::answered)
     }
 
     /// Whether a query that reads the rows' JSON is applied (then pages are not fetched just to
     /// fill the screen: the whole listing could be dragged in for a few matches).
-    pub fn narrowed(&self) -> bool {
+    pub(crate) fn narrowed(&self) -> bool {
         self.narrowings().next().is_some()
     }
 
@@ -272,7 +272,7 @@ impl Browser {
     }
 
     /// Whether the row at `index` passes the status filter, `/` and `:where`.
-    pub fn passes(&self, index: usize) -> bool {
+    pub(crate) fn passes(&self, index: usize) -> bool {
         let Some(row) = self.rows().get(index) else {
             return false;
         };
@@ -305,14 +305,14 @@ impl Browser {
     }
 
     /// What to show beside the row at `index`: the field `/` found it by, if no column shows it.
-    pub fn note(&self, index: usize) -> Option<&str> {
+    pub(crate) fn note(&self, index: usize) -> Option<&str> {
         self.search.as_ref()?.note(index)
     }
 
     /// Recomputes which rows are shown after a query changed or answered; the cursor stays on
     /// its row while that row is shown, or goes to the resource a reload is looking for
     /// ([`Browser::reselect`]) once it shows.
-    pub fn refresh_visible(&mut self, height: usize) {
+    pub(crate) fn refresh_visible(&mut self, height: usize) {
         let selected_row = self.visible.get(self.cursor.selected);
         self.visible = self.passing_rows();
         let rows = self.rows();
@@ -335,11 +335,11 @@ impl Browser {
     }
 
     /// Whether `id` is a job of the queries applied.
-    pub fn tests(&self, id: RequestId) -> bool {
+    pub(crate) fn tests(&self, id: RequestId) -> bool {
         self.narrowings().any(|n| n.owns(id))
     }
 
-    pub fn on_test_progress(&mut self, id: RequestId, done: u64, total: u64) {
+    pub(crate) fn on_test_progress(&mut self, id: RequestId, done: u64, total: u64) {
         for narrowing in self.narrowings_mut() {
             narrowing.on_progress(id, done, total);
         }
@@ -349,7 +349,7 @@ impl Browser {
     /// without naming their fields names them in a job of its own. When some rows could not be
     /// read, or a `:where` failed on some (they are left out): what to say. The answer of a job
     /// no query owns any more (a stale one) changes nothing.
-    pub fn on_tested(
+    pub(crate) fn on_tested(
         &mut self,
         id: RequestId,
         mut tested: Tested,
@@ -389,7 +389,7 @@ impl Browser {
     }
 
     /// How far the queries' jobs are, for the status bar.
-    pub fn testing(&self) -> Option<String> {
+    pub(crate) fn testing(&self) -> Option<String> {
         let (done, total) = self.narrowings().filter_map(Narrowing::working).fold(
             None,
             |sum: Option<(u64, u64)>, (d, t)| {

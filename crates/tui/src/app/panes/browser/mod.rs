@@ -108,7 +108,7 @@ pub struct Browser {
 impl Browser {
     /// The type picker: every type seen, with its count of loaded rows, the current one marked.
     /// Under a type filter only that type's rows are loaded, so the others have no count.
-    pub fn type_picker(&self) -> TypePicker {
+    pub(crate) fn type_picker(&self) -> TypePicker {
         let summary = self.summary();
         let counts = summary.per_type.clone();
         let filtered = self.type_filter.is_some();
@@ -124,7 +124,7 @@ impl Browser {
     /// overview's bars): the counts agree with the chart, as nothing is asked again. A page this
     /// list has in flight stays its own; the other asks for that page itself when it needs it.
     /// `None` before the first page.
-    pub fn over_loaded_rows(&self) -> Option<Browser> {
+    pub(crate) fn over_loaded_rows(&self) -> Option<Browser> {
         let mut listing = self.listing.loaded()?.clone();
         if let More::Loading { cursor, .. } = &listing.more {
             listing.more = More::Available(cursor.clone());
@@ -153,7 +153,7 @@ impl Browser {
         self.narrowed() || self.status_filter.is_some() || self.type_shown.is_some()
     }
 
-    pub fn new(page_size: Option<u32>) -> Self {
+    pub(crate) fn new(page_size: Option<u32>) -> Self {
         Browser {
             page_size,
             ..Browser::default()
@@ -162,7 +162,7 @@ impl Browser {
 
     /// What the loaded rows add up to (an empty listing's, with the types seen at 0, before
     /// the first page).
-    pub fn summary(&self) -> Arc<LoadedSummary> {
+    pub(crate) fn summary(&self) -> Arc<LoadedSummary> {
         match self.listing.loaded() {
             Some(listing) => listing.summary.clone(),
             None => Arc::new(LoadedSummary::new(
@@ -185,7 +185,7 @@ impl Browser {
     }
 
     /// The bodies the rows point into (empty before the first page).
-    pub fn bodies(&self) -> Bodies {
+    pub(crate) fn bodies(&self) -> Bodies {
         self.listing
             .loaded()
             .map(|l| l.bodies.clone())
@@ -193,7 +193,10 @@ impl Browser {
     }
 
     /// The whole item of one of the listing's rows, read back from its body.
-    pub fn item(&self, row: &appdeck_listing::Row) -> Result<crate::api::PageItem, BodyError> {
+    pub(crate) fn item(
+        &self,
+        row: &appdeck_listing::Row,
+    ) -> Result<crate::api::PageItem, BodyError> {
         row.item(&self.bodies())
     }
 
@@ -218,7 +221,7 @@ impl Browser {
 
     /// Starts the listing over from its first page (a new filter, a reload). The caller cancels
     /// what was in flight.
-    pub fn start(&mut self, ids: &mut RequestIds) -> Command {
+    pub(crate) fn start(&mut self, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
         self.listing = Loadable::Loading(id);
         self.kept = None;
@@ -246,7 +249,7 @@ impl Browser {
 
     /// Takes a page that arrived. Returns whether it belonged to this listing (a stale one is
     /// dropped) and the follow-up request, if the screen still wants rows.
-    pub fn on_page(
+    pub(crate) fn on_page(
         &mut self,
         id: RequestId,
         result: Result<ReadPage, ApiError>,
@@ -346,7 +349,7 @@ impl Browser {
     }
 
     /// Called after every cursor move: near the end of the loaded rows, fetch the next page.
-    pub fn prefetch(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
+    pub(crate) fn prefetch(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
         let margin = PREFETCH_ROWS.max(height * 2);
         if self.cursor.selected + margin >= self.visible.len() {
             self.fetch_more(ids)
@@ -356,7 +359,7 @@ impl Browser {
     }
 
     /// `Esc` during a load: cancels it. Returns the request to abort.
-    pub fn cancel(&mut self) -> Option<RequestId> {
+    pub(crate) fn cancel(&mut self) -> Option<RequestId> {
         self.loading_all = false;
         if self.kept.is_some() {
             return self.stop_live();
@@ -380,7 +383,7 @@ impl Browser {
     }
 
     /// `r`: retries the page that failed or was paused, else reloads from the first page.
-    pub fn refresh(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+    pub(crate) fn refresh(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         if let Some(commands) = self.ask_live_again(ids) {
             return commands;
         }
@@ -402,7 +405,7 @@ impl Browser {
     /// `L`: every page to the last, one after the other (a paused or failed page first, a
     /// failed first page from the start); the title counts them as they come. Says why not
     /// when there is nothing left to load.
-    pub fn load_all(&mut self, ids: &mut RequestIds) -> Result<Vec<Command>, &'static str> {
+    pub(crate) fn load_all(&mut self, ids: &mut RequestIds) -> Result<Vec<Command>, &'static str> {
         // Kept rows have no next page: the live listing loads all once its first page is in.
         let commands = match &self.listing {
             _ if self.kept.is_some() => self.refresh(ids),
@@ -424,7 +427,7 @@ impl Browser {
 
     /// Cancels what is in flight and starts over from the first page (`/` and `:where` stay,
     /// and test the new rows as they come).
-    pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+    pub(crate) fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         // The marks were about the rows on screen, which go.
         if let Some(watch) = &mut self.watch {
             watch.marks.clear();
@@ -439,12 +442,12 @@ impl Browser {
     }
 
     /// Where the table and its rows are in `body`.
-    pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
+    pub(crate) fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
         crate::app::layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
     }
 
     /// How many rows the table shows in `body`.
-    pub fn table_height(&self, body: Rect) -> usize {
+    pub(crate) fn table_height(&self, body: Rect) -> usize {
         usize::from(self.areas(body).rows.height)
     }
 

@@ -38,11 +38,11 @@ impl Sorting {
     }
 
     /// Whether a job is sorting the rows now.
-    pub fn pending(&self) -> bool {
+    pub(crate) fn pending(&self) -> bool {
         self.job.is_some()
     }
 
-    pub fn job(&self) -> Option<RequestId> {
+    pub(crate) fn job(&self) -> Option<RequestId> {
         self.job
     }
 }
@@ -50,7 +50,7 @@ impl Sorting {
 impl Browser {
     /// Sorts by `spec` (`None`: back to the server's order). Returns the job's command when the
     /// list is too large to sort at once, and the cancel of the job it replaces.
-    pub fn set_sort(
+    pub(crate) fn set_sort(
         &mut self,
         spec: Option<SortSpec>,
         ids: &mut RequestIds,
@@ -84,7 +84,7 @@ impl Browser {
     /// `Esc` on a sort job: it is cancelled (the command) and the sort it was to replace comes
     /// back, with the rows loaded since merged in; the server's order when there is none (the
     /// job sorted again under the same spec rows that were replaced). Returns the spec now.
-    pub fn cancel_sort(
+    pub(crate) fn cancel_sort(
         &mut self,
         ids: &mut RequestIds,
         height: usize,
@@ -117,7 +117,7 @@ impl Browser {
 
     /// Sorts every loaded row again under the current spec (it changed, or the rows were
     /// replaced): at once when they are few, else by a job whose command is returned.
-    pub fn resort(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
+    pub(crate) fn resort(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
         let spec = self.sorting.spec?;
         let keys = SortKeys::of(self.rows(), spec.column);
         if keys.len() <= IN_PLACE_ROWS {
@@ -175,7 +175,7 @@ impl Browser {
     }
 
     /// How far the sort job `id` got, if it is the one in flight.
-    pub fn sort_progress(&mut self, id: RequestId, done: u64, total: u64) -> bool {
+    pub(crate) fn sort_progress(&mut self, id: RequestId, done: u64, total: u64) -> bool {
         if self.sorting.job != Some(id) {
             return false;
         }
@@ -188,7 +188,7 @@ impl Browser {
 
     /// The listing starts over (another type, a reload): nothing loaded is in the order, and a
     /// job sorting the old rows is dropped (its command: the cancel).
-    pub fn sort_restarted(&mut self) -> Option<Command> {
+    pub(crate) fn sort_restarted(&mut self) -> Option<Command> {
         let job = self.sorting.drop_job();
         self.sorting.progress = None;
         self.sorting.before = None;
@@ -199,7 +199,12 @@ impl Browser {
     /// A sort job answered: its order (of the rows loaded when it began) takes in the rows
     /// loaded since, and the visible rows are put in it, the cursor on the row it was on.
     /// `None`: it was cancelled.
-    pub fn sorted(&mut self, id: RequestId, order: Option<Vec<usize>>, height: usize) -> bool {
+    pub(crate) fn sorted(
+        &mut self,
+        id: RequestId,
+        order: Option<Vec<usize>>,
+        height: usize,
+    ) -> bool {
         if self.sorting.job != Some(id) {
             return false;
         }
@@ -242,7 +247,7 @@ impl Browser {
 
     /// A page arrived: its rows (from `first_row` on) go into the order, and those of them that
     /// pass the filters (appended to `visible` from `first_visible` on) go where they belong.
-    pub fn sort_new_rows(&mut self, first_row: usize, first_visible: usize, height: usize) {
+    pub(crate) fn sort_new_rows(&mut self, first_row: usize, first_visible: usize, height: usize) {
         let (Some(spec), Some(mut order)) = (self.sorting.spec, self.sorting.order.take()) else {
             return;
         };

@@ -48,7 +48,7 @@ pub struct Watch {
 }
 
 impl Watch {
-    pub fn new(every: Duration, now: Instant) -> Self {
+    pub(crate) fn new(every: Duration, now: Instant) -> Self {
         Watch {
             every,
             delay: every,
@@ -61,13 +61,13 @@ impl Watch {
     }
 
     /// The mark on `row`, if any.
-    pub fn mark(&self, row: RowView<'_>) -> Option<Mark> {
+    pub(crate) fn mark(&self, row: RowView<'_>) -> Option<Mark> {
         let id = row.id()?;
         self.marks.get(&*id).map(|(mark, _)| *mark)
     }
 
     /// How many rows carry each mark (new, changed, gone), for the title.
-    pub fn counts(&self) -> [(Mark, usize); 3] {
+    pub(crate) fn counts(&self) -> [(Mark, usize); 3] {
         [Mark::New, Mark::Changed, Mark::Gone].map(|m| (m, self.count(m)))
     }
 
@@ -121,7 +121,7 @@ fn side_of(browser: &Browser) -> Side {
 
 impl Browser {
     /// `:watch SECS` (a look at once) or `:watch off` (its marks and gone rows go).
-    pub fn set_watch(
+    pub(crate) fn set_watch(
         &mut self,
         every: Option<Duration>,
         ids: &mut RequestIds,
@@ -154,7 +154,7 @@ impl Browser {
 
     /// The watch's deadline has come: a look, unless the listing is still loading its first
     /// page or a look or reload is under way (then the next look waits an interval).
-    pub fn look(&mut self, ids: &mut RequestIds, now: Instant) -> Vec<Command> {
+    pub(crate) fn look(&mut self, ids: &mut RequestIds, now: Instant) -> Vec<Command> {
         let Some(watch) = self.watch.as_mut() else {
             return Vec::new();
         };
@@ -261,7 +261,7 @@ impl Browser {
     /// gone mark stands for one row shown (`apply_look` shows a gone row exactly while its mark
     /// lasts; `compare_failed` and `restart` drop both), so the marks are counted: the title
     /// asks on every frame, and a scan of the rows would cost a lookup per row loaded.
-    pub fn gone_shown(&self) -> usize {
+    pub(crate) fn gone_shown(&self) -> usize {
         self.watch.as_ref().map_or(0, |w| w.count(Mark::Gone))
     }
 

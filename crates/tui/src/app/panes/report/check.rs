@@ -32,7 +32,7 @@ pub enum Place {
 
 impl ReportFinding {
     /// The editor line this finding marks, if it points into the resource.
-    pub fn line(&self) -> Option<usize> {
+    pub(crate) fn line(&self) -> Option<usize> {
         match self.place {
             Place::Resource { line, .. } => Some(line),
             Place::Field(_) => None,

@@ -40,7 +40,7 @@ pub struct ReportDraft {
 
 impl ReportComposer {
     /// The subject a report draft is keyed by: the resource's id, or `new`.
-    pub fn draft_subject(resource_id: Option<&str>) -> DraftSubject {
+    pub(crate) fn draft_subject(resource_id: Option<&str>) -> DraftSubject {
         DraftSubject {
             kind: "report".to_owned(),
             subject: resource_id.unwrap_or("new").to_owned(),

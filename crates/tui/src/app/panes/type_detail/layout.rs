@@ -16,7 +16,7 @@ const MIN_CONTENT_ROWS: u16 = 3;
 const NODE_LINES: u16 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TypeDetailAreas {
+pub(crate) struct TypeDetailAreas {
     /// The line naming the pages.
     pub tabs: Rect,
     /// Bordered panes in the order of `TypePart::ALL`; a pane not shown is empty.
@@ -26,12 +26,12 @@ pub struct TypeDetailAreas {
 }
 
 impl TypeDetailAreas {
-    pub fn pane(&self, pane: TypePart) -> Rect {
+    pub(crate) fn pane(&self, pane: TypePart) -> Rect {
         self.panes[pane.index()]
     }
 
     /// The scrolling lines of a pane (inside its border, less the field details).
-    pub fn rows(&self, pane: TypePart) -> Rect {
+    pub(crate) fn rows(&self, pane: TypePart) -> Rect {
         let inner = inset(self.pane(pane));
         match (pane, self.node) {
             (TypePart::Schemas, Some(node)) => Rect {
