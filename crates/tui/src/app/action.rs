@@ -557,7 +557,8 @@ impl ApiCall {
         }
     }
 
-    /// The body read back as a page request, when this is one (for tests and logs).
+    /// The body read back as a page request, when this is one (for the tests and the harness).
+    #[cfg(any(test, feature = "test-harness"))]
     pub(crate) fn as_list_request(&self) -> Option<ListRequest> {
         (self.operation == Operation::ResourcesList)
             .then(|| serde_json::from_value(self.body.value().clone()).ok())
