@@ -8,6 +8,7 @@
 pub(crate) mod check;
 pub(crate) mod keys;
 pub(crate) mod layout;
+mod open;
 mod update;
 
 use std::fmt;
@@ -19,7 +20,7 @@ use serde::de::DeserializeOwned;
 
 use crate::app::job::{Job, Progress, Work};
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, News, Outcome};
+use crate::app::pane::{Ctx, News, Outcome, Screen};
 use crate::app::widgets::draft::{DraftState, Restored};
 use crate::app::widgets::json_editor;
 use crate::app::widgets::send_flow::Phase;
@@ -101,6 +102,8 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     const REVIEW_WAITS: Option<&'static str>;
     const KEYS: PhaseKeys;
 
+    /// The pane that shows a composer of this kind.
+    fn screen(c: Box<Composer<Self>>) -> Screen;
     fn editor(&self) -> &TextArea<'static>;
     fn editor_mut(&mut self) -> &mut TextArea<'static>;
     fn base_url(&self) -> &str;
