@@ -53,6 +53,8 @@ fn spill_file(texts: &[String]) {
     measure("  keep a page of 500", 0, texts.len() / PAGE, || {
         if let Some(page) = pages.next() {
             ids.extend(page.iter().map(|t| bodies.push(t)));
+            // The UI thread appends; the runtime writes (`Command::WriteBodies`).
+            bodies.write_due();
         }
     });
     let needle = memchr::memmem::Finder::new("no such text anywhere");

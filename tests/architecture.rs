@@ -1,5 +1,6 @@
 //! The rules of ARCHITECTURE.md that can be checked by reading the code: which crate may use
-//! which, no fork in the build but the text area, and `app/` never reaching `ui/` or `runtime/`.
+//! which, no fork in the build but the text area, `app/` never reaching `ui/` or `runtime/`, and
+//! `app/` touching no file and calling no allocator (`update` is pure).
 //! Each fails naming the line that breaks its rule.
 
 use std::path::{Path, PathBuf};
@@ -113,15 +114,15 @@ fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn the_app_state_never_reaches_the_drawing_or_the_runtime() {
+/// Calls `check` with each line of code of `crates/tui/src/app/` (its file and line number),
+/// leaving out comments, tests and the harness (which draw whole screens and write files).
+fn app_code_lines(mut check: impl FnMut(&Path, usize, &str)) {
     let app = root().join("crates/tui/src/app");
     let mut files = Vec::new();
     sources(&app, &mut files);
     assert!(files.len() > 50, "read {} files", files.len());
     for file in files {
         let name = file.file_name().unwrap().to_string_lossy();
-        // Tests and the harness draw whole screens: they may.
         if name == "tests.rs" || name.ends_with("_tests.rs") || name == "harness.rs" {
             continue;
         }
@@ -130,17 +131,72 @@ fn the_app_state_never_reaches_the_drawing_or_the_runtime() {
         let code = text.split("#[cfg(test)]").next().unwrap_or_default();
         for (n, line) in code.lines().enumerate() {
             let line = line.trim_start();
-            if line.starts_with("//") {
-                continue;
+            if !line.starts_with("//") {
+                check(&file, n + 1, line);
             }
-            assert!(
-                !line.contains("crate::ui") && !line.contains("crate::runtime"),
-                "{}:{}: `app/` names `ui/` or `runtime/`: {line}",
-                file.display(),
-                n + 1
-            );
         }
     }
+}
+
+#[test]
+fn the_app_state_never_reaches_the_drawing_or_the_runtime() {
+    app_code_lines(|file, n, line| {
+        assert!(
+            !line.contains("crate::ui") && !line.contains("crate::runtime"),
+            "{}:{n}: `app/` names `ui/` or `runtime/`: {line}",
+            file.display(),
+        );
+    });
+}
+
+/// `update` is pure: the files (the spill, an export, the store) are the runtime's, written by
+/// the commands it runs or by jobs that live in the engine; so is giving memory back.
+#[test]
+fn the_app_state_touches_no_file_and_calls_no_allocator() {
+    let forbidden = [
+        "std::fs",
+        "File::",
+        "OpenOptions",
+        "tempfile",
+        "std::io::Write",
+        ".exists()",
+        "std::env::",
+        "std::thread::spawn",
+        "malloc_trim",
+        "freed_memory",
+        "write_due",
+    ];
+    app_code_lines(|file, n, line| {
+        if let Some(word) = forbidden.iter().find(|word| line.contains(*word)) {
+            panic!(
+                "{}:{n}: `app/` names `{word}` (file I/O or an allocator call): {line}",
+                file.display()
+            );
+        }
+    });
+}
+
+/// `App` only routes to the list: outside the list's own folder, `app/` reaches the list pane
+/// (`self.browser`) through its methods, never its fields.
+#[test]
+fn the_app_reaches_the_list_only_through_its_methods() {
+    app_code_lines(|file, n, line| {
+        if file.components().any(|c| c.as_os_str() == "browser") {
+            return;
+        }
+        for (at, _) in line.match_indices("browser.") {
+            let rest = &line[at + "browser.".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            assert!(
+                rest[name.len()..].starts_with('('),
+                "{}:{n}: `app/` names the list's field `{name}`: {line}",
+                file.display()
+            );
+        }
+    });
 }
 
 /// The `pub mod` lines of a crate root that are built outside tests: a `pub mod` behind a

@@ -1458,6 +1458,8 @@ fn the_last_listing_shows_at_the_next_start_marked_kept_with_the_service_down() 
     });
     assert!(!live.contains("kept"), "{live}");
     tmux.send(&["q"]);
+    // Typed before appdeck has left the terminal, the command would be keys to it.
+    tmux.wait_for_prompt("the shell prompt");
     tmux.type_line("kill %1; wait; echo stopped");
     tmux.wait_for("the sandbox to stop", |s| s.lines().any(|l| l == "stopped"));
 
@@ -1467,9 +1469,7 @@ fn the_last_listing_shows_at_the_next_start_marked_kept_with_the_service_down() 
     });
     assert!(kept.contains("cannot connect"), "the error is said: {kept}");
     tmux.send(&["q"]);
-    tmux.wait_for("the shell prompt", |s| {
-        s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
-    });
+    tmux.wait_for_prompt("the shell prompt");
 
     tmux.type_line(&format!("{} --offline", bin.display()));
     let offline = tmux.wait_for("the kept rows, offline", |s| {
@@ -1480,7 +1480,25 @@ fn the_last_listing_shows_at_the_next_start_marked_kept_with_the_service_down() 
         "nothing was asked: {offline}"
     );
     tmux.send(&["q"]);
-    tmux.wait_for("the shell prompt", |s| {
-        s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
-    });
+    tmux.wait_for_prompt("the shell prompt");
+
+    // The kept rows are read as appdeck starts, so the first frame of both later runs shows
+    // them (unless the read took longer than the first frame waits, which the log says).
+    let log = std::fs::read_to_string(tmux.home.path().join(".local/state/appdeck/appdeck.log"))
+        .expect("the TUI's log");
+    let runs: Vec<&str> = log.split("startup: first frame after ").skip(1).collect();
+    assert_eq!(runs.len(), 3, "three runs: {log}");
+    for (before, run) in runs.iter().zip(&runs[1..]) {
+        let frame = run.split(" ms").next().unwrap();
+        let rows = run
+            .split("startup: first rows on screen after ")
+            .nth(1)
+            .and_then(|rest| rest.split(" ms").next());
+        // Logged before the run's first frame: at the end of the text before it.
+        let waited_out = before.contains("the first frame goes without them");
+        assert!(
+            rows == Some(frame) || waited_out,
+            "the first frame ({frame} ms) did not show the kept rows ({rows:?} ms)"
+        );
+    }
 }

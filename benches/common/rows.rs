@@ -36,7 +36,8 @@ pub fn app_with_rows(rows: usize, resource: fn(usize) -> Value) -> App {
             id,
             Box::new(Exchange::local(Ok(Reply::page(page)))),
         ));
-        // As the runtime does after each page (`runtime/event_loop.rs`).
+        // As the runtime does after each page (`runtime/event_loop.rs`, `executor.rs`).
+        appdeck_tui::harness::write_bodies(&commands);
         appdeck_core::freed_memory::give_back();
         start = end;
     }

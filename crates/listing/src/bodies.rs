@@ -4,8 +4,9 @@
 //! what lets them leave memory without the readers changing: they are in a spill file (see
 //! `spill.rs`), a million rows' worth of JSON in page cache rather than in the process.
 //!
-//! The UI thread appends as pages arrive; jobs on other threads read at the same time through a
-//! clone of the handle.
+//! The UI thread appends as pages arrive, in memory only (its `update` touches no file); the
+//! runtime writes what gathered to the file ([`Bodies::write_due`]); jobs on other threads read
+//! at the same time through a clone of the handle.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -33,10 +34,29 @@ pub struct Bodies {
     spill: Arc<Spill>,
 }
 
+/// The same bodies (clones of one handle), not equal texts.
+impl PartialEq for Bodies {
+    fn eq(&self, other: &Bodies) -> bool {
+        Arc::ptr_eq(&self.spill, &other.spill)
+    }
+}
+
 impl Bodies {
-    /// Keeps one item's JSON text (as the service sent it); the id reads it back.
+    /// Keeps one item's JSON text (as the service sent it), in memory until the runtime writes
+    /// it ([`Bodies::write_due`]); the id reads it back either way.
     pub fn push(&self, json: &str) -> BodyId {
         BodyId(self.spill.append(json))
+    }
+
+    /// Whether enough texts have gathered in memory for the runtime to write them out.
+    pub fn is_due(&self) -> bool {
+        self.spill.is_due()
+    }
+
+    /// Writes the texts gathered in memory to the spill file, when enough have: the runtime's
+    /// call (file I/O), never `update`'s.
+    pub fn write_due(&self) {
+        self.spill.write_due();
     }
 
     /// One item's JSON text, as it was kept.

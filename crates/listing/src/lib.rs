@@ -12,21 +12,25 @@ mod added;
 mod bodies;
 mod columns;
 mod compact;
+mod export;
 mod field_search;
 mod job_rows;
 mod loader;
 mod look;
 mod narrowing;
 mod ordering;
+mod query;
 mod row;
 mod row_list;
 mod row_texts;
 mod rows;
 mod shown;
+mod sorting;
 mod spill;
 mod summary;
 mod texts;
 mod title_starts;
+mod watch;
 mod where_worker;
 
 // The core's modules under the names this crate's files use (`crate::api`...).
@@ -45,6 +49,7 @@ pub enum JobCommand {
 pub use added::{AddedCells, ColumnChoice, FillColumns, Filled, MAX_ADDED, type_key};
 pub use bodies::{Bodies, BodyError, BodyId};
 pub use columns::{Column, ColumnWidths};
+pub use export::{ExportItems, ExportJob, Exported, Format, remove_unfinished};
 pub use field_search::Needle;
 pub use job_rows::JobRows;
 pub use loader::{Listing, More};
@@ -53,9 +58,12 @@ pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRo
 pub use ordering::{
     IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
 };
+pub use query::{LoadedRows, Query, Restored, Where};
 pub use row::{Cell, Row, RowView};
 pub use rows::NONE as NO_ROWS;
 pub use rows::Rows;
 pub use shown::Shown;
+pub use sorting::{Resorted, Sorting};
 pub use summary::{HOUR, LoadedSummary};
 pub use texts::Texts;
+pub use watch::{MARK_LOOKS, MAX_BACKOFF, MAX_EVERY, Watch};

@@ -1,5 +1,5 @@
-//! A listing's pages as they arrive: the rows they bring (each row's JSON to the spill, its
-//! texts to the rows), what they add up to, and where the paging stands (the next cursor, a
+//! A listing's pages as they arrive: the rows they bring (each row's JSON to the bodies, in
+//! memory until the runtime writes it to the spill; its texts to the rows), what they add up to, and where the paging stands (the next cursor, a
 //! fault of the server's paging). When to ask for a page is the pane's to decide.
 
 use std::collections::BTreeSet;
@@ -9,7 +9,7 @@ use crate::api::paging::keeps_type;
 use crate::api::{ApiError, CursorTrail, ReadPage};
 use crate::bodies::Bodies;
 use crate::columns::ColumnWidths;
-use crate::job::RequestId;
+use crate::job::{RequestId, RequestIds};
 use crate::rows::Rows;
 use crate::summary::LoadedSummary;
 
@@ -49,6 +49,65 @@ pub enum More {
     /// The server broke the paging itself (a repeated or unreadable cursor): there is nothing to
     /// resume from, so `r` reloads from the first page.
     Fault(ApiError),
+}
+
+impl More {
+    /// The page request in flight, if one is.
+    pub fn in_flight(&self) -> Option<RequestId> {
+        match self {
+            More::Loading { id, .. } => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// Why the paging stopped, if a page failed or the server broke it.
+    pub fn error(&self) -> Option<&ApiError> {
+        match self {
+            More::Failed { error, .. } | More::Fault(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// Asks for the next page, when there is one and none is in flight: its id and cursor.
+    pub fn ask(&mut self, ids: &mut RequestIds) -> Option<(RequestId, String)> {
+        let More::Available(cursor) = self else {
+            return None;
+        };
+        let (id, cursor) = (ids.issue(), cursor.clone());
+        *self = More::Loading {
+            id,
+            cursor: cursor.clone(),
+        };
+        Some((id, cursor))
+    }
+
+    /// The page in flight failed: `r` asks for its cursor again.
+    pub fn failed(&mut self, error: ApiError) {
+        let cursor = match self {
+            More::Loading { cursor, .. } => std::mem::take(cursor),
+            _ => String::new(),
+        };
+        *self = More::Failed { cursor, error };
+    }
+
+    /// `Esc` on the page in flight: the request to abort; `r` resumes at its cursor.
+    pub fn pause(&mut self) -> Option<RequestId> {
+        let More::Loading { id, cursor } = self else {
+            return None;
+        };
+        let id = *id;
+        *self = More::Paused(std::mem::take(cursor));
+        Some(id)
+    }
+
+    /// A paused or failed page can be asked for again (then [`More::ask`]); `false` otherwise.
+    pub fn resume(&mut self) -> bool {
+        let (More::Failed { cursor, .. } | More::Paused(cursor)) = self else {
+            return false;
+        };
+        *self = More::Available(std::mem::take(cursor));
+        true
+    }
 }
 
 impl Listing {
@@ -105,5 +164,30 @@ impl Listing {
         summary.add(self.rows.from(start));
         summary.more = !matches!(self.more, More::End | More::Fault(_));
         start
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One page asked at a time; `Esc` or a failure keeps its cursor for `r` to ask again.
+    #[test]
+    fn a_paused_or_failed_page_is_asked_again_at_its_cursor() {
+        let mut ids = RequestIds::default();
+        let mut more = More::Available("c2".into());
+        let (id, cursor) = more.ask(&mut ids).expect("a page to ask for");
+        assert_eq!((more.in_flight(), cursor.as_str()), (Some(id), "c2"));
+        assert!(more.ask(&mut ids).is_none(), "one in flight at a time");
+        assert_eq!(more.pause(), Some(id));
+        assert!(more.in_flight().is_none() && more.pause().is_none());
+        assert!(more.resume());
+        let (again, cursor) = more.ask(&mut ids).unwrap();
+        assert_ne!(again, id);
+        assert_eq!(cursor, "c2");
+        more.failed(ApiError::EmptyPages(3));
+        assert!(more.error().is_some());
+        assert!(more.resume() && matches!(&more, More::Available(c) if c == "c2"));
+        assert!(!More::End.resume() && More::End.ask(&mut ids).is_none());
     }
 }

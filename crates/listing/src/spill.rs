@@ -5,10 +5,11 @@
 //!
 //! The file is created unlinked (`O_TMPFILE`, or created and removed at once), so it leaves
 //! nothing behind however the process ends, and is read with positioned reads, so jobs on other
-//! threads read while the UI thread appends. Appends are gathered in memory and written 64
-//! kilobytes at a time; what is not written yet is read from there. Where no file can
-//! be made or written (no writable directory, a full disk), the texts stay in memory: slower
-//! to grow, never lost.
+//! threads read while the UI thread appends. Appends are gathered in memory only; the runtime
+//! writes them out ([`Spill::write_due`]) once 64 kilobytes have gathered, so the UI thread's
+//! `update` never touches the file. What is not written yet is read from memory. Where no
+//! file can be made or written (no writable directory, a full disk), the texts stay in memory:
+//! slower to grow, never lost.
 
 use std::fs::File;
 use std::ops::ControlFlow;
@@ -27,8 +28,9 @@ const HEADER: u64 = 8;
 
 pub(crate) struct Spill {
     /// Where the file is made, the first time texts are written (small listings never touch
-    /// the disk).
-    dir: PathBuf,
+    /// the disk); `None`: the user's cache directory, looked up then (by the writer, not by
+    /// whoever makes the spill).
+    dir: Option<PathBuf>,
     tail: Mutex<Tail>,
 }
 
@@ -75,17 +77,21 @@ impl Default for Spill {
 
 impl Spill {
     /// Texts spilled to an unlinked file in the user's cache directory, which is on disk where
-    /// `/tmp` may be memory (tmpfs), once there are enough.
+    /// `/tmp` may be memory (tmpfs), once there are enough. Makes nothing and reads nothing
+    /// until the first write.
     pub(crate) fn new() -> Spill {
-        let cache = directories::ProjectDirs::from("", "", "appdeck");
-        Spill::in_dir(cache.map_or_else(std::env::temp_dir, |d| d.cache_dir().to_path_buf()))
+        Spill {
+            dir: None,
+            tail: Mutex::default(),
+        }
     }
 
     /// Texts spilled to an unlinked file in `dir` (made if missing; else the system's
     /// temporary directory) once there are enough.
+    #[cfg(test)]
     pub(crate) fn in_dir(dir: impl Into<PathBuf>) -> Spill {
         Spill {
-            dir: dir.into(),
+            dir: Some(dir.into()),
             tail: Mutex::default(),
         }
     }
@@ -98,17 +104,29 @@ impl Spill {
         spill
     }
 
-    /// Appends a text; returns the offset it is read back by.
+    /// Appends a text, in memory; returns the offset it is read back by.
     pub(crate) fn append(&self, text: &str) -> u64 {
         let mut tail = self.tail();
         let offset = tail.written + tail.pending.len() as u64;
         tail.pending
             .extend_from_slice(&(text.len() as u64).to_le_bytes());
         tail.pending.extend_from_slice(text.as_bytes());
-        if tail.pending.len() >= WRITE_AT && !tail.in_memory {
-            tail.write_out(&self.dir);
-        }
         offset
+    }
+
+    /// Whether enough texts have gathered in memory to be written ([`Spill::write_due`]).
+    pub(crate) fn is_due(&self) -> bool {
+        self.tail().is_due()
+    }
+
+    /// Writes the texts gathered in memory to the file (made on first use), when there are
+    /// enough: the runtime's part, off the UI thread.
+    pub(crate) fn write_due(&self) {
+        let mut tail = self.tail();
+        if tail.is_due() {
+            let dir = self.dir.clone().unwrap_or_else(cache_dir);
+            tail.write_out(&dir);
+        }
     }
 
     /// The text appended at `offset`.
@@ -162,7 +180,17 @@ impl Spill {
     }
 }
 
+/// The user's cache directory, else the system's temporary one.
+fn cache_dir() -> PathBuf {
+    let cache = directories::ProjectDirs::from("", "", "appdeck");
+    cache.map_or_else(std::env::temp_dir, |d| d.cache_dir().to_path_buf())
+}
+
 impl Tail {
+    fn is_due(&self) -> bool {
+        self.pending.len() >= WRITE_AT && !self.in_memory
+    }
+
     /// Writes `pending` at the end of the file, made on first use. On failure the texts stay in
     /// memory from here on.
     fn write_out(&mut self, dir: &Path) {

@@ -17,6 +17,13 @@ fn texts(n: usize) -> Vec<String> {
         .collect()
 }
 
+/// Appends `text` as the UI thread does, then writes what is due as the runtime does after it.
+fn put(spill: &Spill, text: &str) -> u64 {
+    let offset = spill.append(text);
+    spill.write_due();
+    offset
+}
+
 fn all(spill: &Spill, offsets: &[u64]) -> Vec<(usize, String)> {
     let mut seen = Vec::new();
     spill
@@ -32,12 +39,30 @@ fn all(spill: &Spill, offsets: &[u64]) -> Vec<(usize, String)> {
     seen
 }
 
+/// Appending (the UI thread's `update`) never makes or writes the file, however much gathers:
+/// only the runtime's [`Spill::write_due`] does.
+#[test]
+fn appends_stay_in_memory_until_the_writer_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let spill = Spill::in_dir(dir.path().join("cache"));
+    let texts = texts(2000);
+    let offsets: Vec<u64> = texts.iter().map(|t| spill.append(t)).collect();
+    assert!(spill.is_due());
+    assert!(!spill.on_disk(), "nothing written by appending");
+    assert!(!dir.path().join("cache").exists(), "no directory made");
+    assert_eq!(spill.read(offsets[1999]).unwrap(), texts[1999]);
+    spill.write_due();
+    assert!(spill.on_disk() && !spill.is_due());
+    let expected: Vec<_> = texts.iter().cloned().enumerate().collect();
+    assert_eq!(all(&spill, &offsets), expected);
+}
+
 #[test]
 fn texts_read_back_byte_for_byte_from_the_file_and_from_memory() {
     let dir = tempfile::tempdir().unwrap();
     let spill = Spill::in_dir(dir.path());
     let texts = texts(2000);
-    let offsets: Vec<u64> = texts.iter().map(|t| spill.append(t)).collect();
+    let offsets: Vec<u64> = texts.iter().map(|t| put(&spill, t)).collect();
     assert!(spill.on_disk(), "over {WRITE_AT} bytes go to the file");
     assert!(
         !spill.tail().pending.is_empty(),
@@ -54,9 +79,9 @@ fn texts_read_back_byte_for_byte_from_the_file_and_from_memory() {
 fn a_text_longer_than_a_scan_window_reads_whole() {
     let spill = Spill::in_dir(tempfile::tempdir().unwrap().path());
     let big = "é".repeat(SCAN_WINDOW as usize);
-    let before = spill.append("a");
-    let offset = spill.append(&big);
-    let after = spill.append("z");
+    let before = put(&spill, "a");
+    let offset = put(&spill, &big);
+    let after = put(&spill, "z");
     assert!(spill.on_disk());
     assert_eq!(spill.read(offset).unwrap(), big);
     let seen = all(&spill, &[before, offset, after]);
@@ -68,7 +93,7 @@ fn a_text_longer_than_a_scan_window_reads_whole() {
 fn a_scan_goes_in_the_order_given_and_stops_when_told() {
     let spill = Spill::in_dir(tempfile::tempdir().unwrap().path());
     let texts = texts(3000);
-    let offsets: Vec<u64> = texts.iter().map(|t| spill.append(t)).collect();
+    let offsets: Vec<u64> = texts.iter().map(|t| put(&spill, t)).collect();
     // Backwards, every third: each text is read alone, none is taken from a stale window.
     let picked: Vec<u64> = offsets.iter().rev().step_by(3).copied().collect();
     let expected: Vec<_> = texts.iter().rev().step_by(3).cloned().enumerate().collect();
@@ -98,7 +123,7 @@ fn another_thread_scans_while_texts_are_appended() {
     let spill = Arc::new(Spill::in_dir(tempfile::tempdir().unwrap().path()));
     let texts = texts(20_000);
     let (first, rest) = texts.split_at(5000);
-    let offsets: Vec<u64> = first.iter().map(|t| spill.append(t)).collect();
+    let offsets: Vec<u64> = first.iter().map(|t| put(&spill, t)).collect();
     let reader = {
         let spill = spill.clone();
         let expected = first.to_vec();
@@ -109,7 +134,7 @@ fn another_thread_scans_while_texts_are_appended() {
             }
         })
     };
-    let later: Vec<u64> = rest.iter().map(|t| spill.append(t)).collect();
+    let later: Vec<u64> = rest.iter().map(|t| put(&spill, t)).collect();
     reader.join().unwrap();
     for (text, &offset) in rest.iter().zip(&later).step_by(97) {
         assert_eq!(&spill.read(offset).unwrap(), text);
@@ -122,7 +147,7 @@ fn another_thread_scans_while_texts_are_appended() {
 fn the_spill_file_leaves_nothing_in_its_directory() {
     let dir = tempfile::tempdir().unwrap();
     let spill = Spill::in_dir(dir.path().join("cache"));
-    let offsets: Vec<u64> = texts(2000).iter().map(|t| spill.append(t)).collect();
+    let offsets: Vec<u64> = texts(2000).iter().map(|t| put(&spill, t)).collect();
     assert!(spill.on_disk());
     let entries = || std::fs::read_dir(dir.path().join("cache")).unwrap().count();
     assert_eq!(entries(), 0, "the file has no name while in use");
@@ -144,7 +169,7 @@ fn without_its_directory_or_without_a_file_the_texts_read_back() {
         (Spill::in_memory(), false),
     ] {
         let texts = texts(2000);
-        let offsets: Vec<u64> = texts.iter().map(|t| spill.append(t)).collect();
+        let offsets: Vec<u64> = texts.iter().map(|t| put(&spill, t)).collect();
         assert_eq!(spill.on_disk(), on_disk);
         let expected: Vec<_> = texts.iter().cloned().enumerate().collect();
         assert_eq!(all(&spill, &offsets), expected);
@@ -154,7 +179,7 @@ fn without_its_directory_or_without_a_file_the_texts_read_back() {
 #[test]
 fn an_offset_no_append_returned_is_an_error_not_a_panic() {
     let spill = Spill::in_dir(tempfile::tempdir().unwrap().path());
-    let offsets: Vec<u64> = texts(2000).iter().map(|t| spill.append(t)).collect();
+    let offsets: Vec<u64> = texts(2000).iter().map(|t| put(&spill, t)).collect();
     let written = spill.tail().written;
     for bad in [written - 1, written + 3, u64::MAX, offsets[7] + 1] {
         assert!(spill.read(bad).is_err(), "offset {bad}");
@@ -179,7 +204,7 @@ fn after_a_failed_write_the_texts_stay_in_memory_and_read_back() {
     let spill = Spill::in_dir(tempfile::tempdir().unwrap().path());
     let texts = texts(6000);
     let (first, rest) = texts.split_at(2000);
-    let mut offsets: Vec<u64> = first.iter().map(|t| spill.append(t)).collect();
+    let mut offsets: Vec<u64> = first.iter().map(|t| put(&spill, t)).collect();
     assert!(spill.on_disk());
     {
         // The same file, opened again for reading only: the next write fails.
@@ -189,7 +214,7 @@ fn after_a_failed_write_the_texts_stay_in_memory_and_read_back() {
         tail.file = Some(Arc::new(read_only));
     }
     let written = spill.tail().written;
-    offsets.extend(rest.iter().map(|t| spill.append(t)));
+    offsets.extend(rest.iter().map(|t| put(&spill, t)));
     let tail = spill.tail();
     assert!(
         tail.in_memory && tail.written == written,

@@ -13,6 +13,12 @@
 //! a listing whose titles share nothing keeps its titles whole.
 //!
 //! Nothing is lost: a title read back is its start followed by its rest, the very bytes given.
+//!
+//! What it saves (`cargo bench --bench row_memory`, 100,000 rows of the generated shape, titles
+//! `INC-1009: a failure of the login service · copy N`, with [`MAX_STARTS`] at 0 for without):
+//! the columns' texts 31.5 bytes a row against 83.9, the resident data grown 65.8 bytes a row
+//! against 118.3, so 52 bytes a row. Titles that share no start keep them whole and cost only
+//! the looking.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;

@@ -91,7 +91,13 @@ impl Store {
             conn,
             path: path.to_owned(),
         };
-        migrations::migrate(&mut store.conn, path)?;
+        // An up-to-date file needs no write lock: opening stays a read, so the connections the
+        // TUI opens at start (kept rows, known types, columns) never wait on one another (with
+        // the lock taken every time, the second waited in SQLite's busy handler, 1 ms then
+        // 2 ms: the kept rows' read took 6-12 ms instead of under 1).
+        if found != migrations::SCHEMA_VERSION {
+            migrations::migrate(&mut store.conn, path)?;
+        }
         // What an earlier send could not record: now, if the store takes it.
         if let Err(e) = store.apply_pending() {
             tracing::warn!("store {}: pending records not applied: {e}", path.display());

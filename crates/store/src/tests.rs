@@ -177,6 +177,35 @@ fn a_lock_held_past_the_busy_timeout_is_a_locked_error() {
     store.record_app_version(&sent("a", "1", 1)).unwrap();
 }
 
+/// Opening a store already at the latest version is a read: a writer holding its lock (another
+/// connection of this process at start, or another appdeck) does not hold the open up, and the
+/// rows can be read meanwhile (WAL). Before, every open took the write lock to check the schema.
+#[test]
+fn an_up_to_date_store_opens_and_reads_while_another_connection_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    Store::open(&path)
+        .unwrap()
+        .record_app_version(&sent("a", "1", 1))
+        .unwrap();
+    let holder = Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let (done, opened) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn({
+        let path = path.clone();
+        move || {
+            let found =
+                Store::open(&path).and_then(|s| s.app_versions("http://127.0.0.1:9/api/v1"));
+            let _ = done.send(found.map(|v| v.len()).map_err(|e| e.to_string()));
+        }
+    });
+    // Well within the busy timeout (5 s), which an open waiting for the lock would run out.
+    let found = opened.recv_timeout(Duration::from_secs(2));
+    holder.execute_batch("ROLLBACK").unwrap();
+    reader.join().unwrap();
+    assert_eq!(found, Ok(Ok(1)), "the open waited for the writer's lock");
+}
+
 #[test]
 fn threads_with_their_own_connections_write_at_once() {
     let dir = tempfile::tempdir().unwrap();

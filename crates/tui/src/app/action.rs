@@ -151,6 +151,10 @@ pub enum Action {
     Sort(String),
     /// `:columns WORDS`: add (`+PATH`) and remove (`-NAME`) the list's columns.
     Columns(String),
+    /// `:where EXPR` (`None`: cleared) on the list in front.
+    Where(Option<String>),
+    /// `:watch SECS` (`None`: `:watch off`) on the resource list.
+    Watch(Option<std::time::Duration>),
     /// `d` in the list: what changed in the row a `:watch` look marked changed.
     ShowChanges,
     /// `:export PATH` (`:export! PATH` overwrites): write what the pane shows to a file.
@@ -428,6 +432,9 @@ pub enum Command {
         rows: Vec<String>,
         from_start: bool,
     },
+    /// Write the list's rows' JSON gathered in memory to its spill file, off the UI thread
+    /// (`update` only appends in memory: [`appdeck_listing::Bodies::write_due`]).
+    WriteBodies(appdeck_listing::Bodies),
 }
 
 /// The list engine's jobs run and stop as any pane's.

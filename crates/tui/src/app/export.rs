@@ -1,310 +1,12 @@
-//! `:export PATH`: what a pane shows written to a file, off the UI thread. `.ndjson` and `.json`
-//! hold each resource as the list keeps it (its JSON text as the service sent it), through the
-//! writer `appdeck list -o` uses: the same bytes as `list`, however the service lays its JSON
-//! out (in the detail, `.json` is the resource itself, not an array of one); `.csv` the columns
-//! and cells `appdeck list -o csv` writes (the list's, with the id, the name and the display
-//! name apart). The file is written under a temporary name beside it
-//! and renamed at the end: a cancelled or failed export leaves nothing, and an existing file is
-//! replaced only under `:export!`.
+//! `:export PATH` as a pane sees it: the job (in the list's engine, `appdeck_listing`: the
+//! file is written off the UI thread, where `update` never goes) and how far it got.
 
 use crate::app::action::{Command, RequestId, RequestIds};
-use crate::app::job::{Job, Progress, Work};
-use crate::out::columns;
-use crate::out::delimited::{Delimiter, Records};
-use crate::out::items::RawItems;
+use crate::app::job::Work;
 use crate::sanitize;
 use crate::text::count;
-use appdeck_listing::Row;
-use appdeck_listing::{Bodies, BodyId};
-use std::io::{BufWriter, Write};
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-
-/// The file formats, by the path's extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Format {
-    Csv,
-    Json,
-    Ndjson,
-}
-
-impl Format {
-    /// The format `path` names by its extension (`.jsonl` is ndjson too).
-    pub(crate) fn of(path: &str) -> Result<Format, String> {
-        let extension = Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        match extension.as_deref() {
-            Some("csv") => Ok(Format::Csv),
-            Some("json") => Ok(Format::Json),
-            Some("ndjson" | "jsonl") => Ok(Format::Ndjson),
-            _ => Err(format!(
-                "cannot tell the format of {}: name a .csv, .json or .ndjson file",
-                sanitize::line(path)
-            )),
-        }
-    }
-}
-
-/// The items to write, in the order shown, as JSON text (as the service sent it).
-#[derive(Debug)]
-pub(crate) enum Items {
-    /// The rows of a list: their bodies, read off the UI thread.
-    Rows { bodies: Bodies, ids: Vec<BodyId> },
-    /// One resource (the detail view).
-    One(String),
-}
-
-impl Items {
-    /// Whether this is one resource (the detail's), said as such rather than counted in rows.
-    fn is_one(&self) -> bool {
-        matches!(self, Items::One(_))
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Items::Rows { ids, .. } => ids.len(),
-            Items::One(_) => 1,
-        }
-    }
-
-    /// Calls `each` with every item's JSON in order, until it says stop.
-    fn each(&self, mut each: impl FnMut(usize, &str) -> ControlFlow<()>) -> std::io::Result<()> {
-        match self {
-            Items::Rows { bodies, ids } => bodies
-                .scan(ids, each)
-                .map_err(|e| std::io::Error::other(e.to_string())),
-            Items::One(json) => {
-                let _ = each(0, json);
-                Ok(())
-            }
-        }
-    }
-}
-
-/// Writes [`Items`] to a file.
-#[derive(Debug)]
-pub(crate) struct ExportJob {
-    /// As the user typed it (`~` not yet expanded).
-    pub path: String,
-    pub format: Format,
-    /// `:export!`: replace a file that is there.
-    pub overwrite: bool,
-    pub items: Items,
-}
-
-/// How an export ended.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Exported {
-    /// `rows` written to `path` (absolute).
-    Written { rows: usize, path: PathBuf },
-    /// `path` is there and `:export!` was not used.
-    Exists(PathBuf),
-    /// Esc: nothing was written.
-    Cancelled,
-    /// The file could not be written (why, in words).
-    Failed(String),
-}
-
-impl Job for ExportJob {
-    type Output = Exported;
-
-    fn run(&self, progress: &Progress) -> Exported {
-        let path = match expand_home(&self.path) {
-            Ok(path) => path,
-            Err(why) => return Exported::Failed(why),
-        };
-        let path = std::path::absolute(&path).unwrap_or(path);
-        if !self.overwrite && path.exists() {
-            return Exported::Exists(path);
-        }
-        match self.write(&path, progress) {
-            Ok(Some(rows)) => Exported::Written { rows, path },
-            Ok(None) => Exported::Cancelled,
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                Exported::Exists(path)
-            }
-            Err(error) => Exported::Failed(error.to_string()),
-        }
-    }
-}
-
-impl ExportJob {
-    /// Writes to a temporary file beside `path`, renamed to it once whole; `None` when
-    /// cancelled (the temporary file is removed when dropped).
-    fn write(&self, path: &Path, progress: &Progress) -> std::io::Result<Option<usize>> {
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".appdeck-export-");
-        #[cfg(unix)]
-        {
-            // As any new file: the umask decides, not the temporary file's 0600.
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        let temp = builder.tempfile_in(dir)?;
-        let _unfinished = UNFINISHED.register(temp.path())?;
-        let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
-        let whole = match self.format {
-            Format::Ndjson | Format::Json => {
-                let mut items = match (self.format, &self.items) {
-                    // One resource (the detail's) is the object itself, not an array of one:
-                    // the line `.ndjson` writes.
-                    (Format::Json, Items::Rows { .. }) => RawItems::json(),
-                    _ => RawItems::ndjson(),
-                };
-                let whole =
-                    self.write_each(progress, |json| items.write(json.as_bytes(), &mut out))?;
-                items.finish(&mut out)?;
-                whole
-            }
-            Format::Csv => {
-                // The columns `list -o csv` writes, each cell as it does: the same file.
-                let columns = columns::default_columns();
-                let records = Records::new(Delimiter::Comma, false);
-                let header: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
-                records.write(&header, &mut out)?;
-                self.write_each(progress, |json| {
-                    let value = Row::item_of(json).to_json();
-                    let cells: Vec<String> = columns.iter().map(|c| c.cell(&value)).collect();
-                    records.write(&cells, &mut out)
-                })?
-            }
-        };
-        if !whole {
-            return Ok(None);
-        }
-        out.flush()?;
-        drop(out);
-        temp.as_file().sync_all()?;
-        if progress.cancelled() {
-            return Ok(None);
-        }
-        if self.overwrite {
-            temp.persist(path).map_err(|e| e.error)?;
-        } else {
-            temp.persist_noclobber(path).map_err(|e| e.error)?;
-        }
-        let total = self.items.len();
-        progress.set(total as u64, total as u64);
-        Ok(Some(total))
-    }
-
-    /// Writes each item with `write_one`, saying how far it got; `Ok(false)` when cancelled.
-    fn write_each(
-        &self,
-        progress: &Progress,
-        mut write_one: impl FnMut(&str) -> std::io::Result<()>,
-    ) -> std::io::Result<bool> {
-        let total = self.items.len() as u64;
-        let (mut failed, mut cancelled) = (None, false);
-        self.items.each(|position, json| {
-            if position % 1024 == 0 {
-                progress.set(position as u64, total);
-                if progress.cancelled() {
-                    cancelled = true;
-                    return ControlFlow::Break(());
-                }
-            }
-            match write_one(json) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(error) => {
-                    failed = Some(error);
-                    ControlFlow::Break(())
-                }
-            }
-        })?;
-        match failed {
-            Some(error) => Err(error),
-            None => Ok(!cancelled),
-        }
-    }
-}
-
-/// The temporary files of the exports under way. A job removes its own when it ends (the
-/// file renamed, or dropped); but `q` or a signal ends the process without waiting for a job on
-/// its thread, so the runtime removes what is left here as it closes ([`remove_unfinished`]).
-static UNFINISHED: ExportFiles = ExportFiles::new();
-
-/// Removes the temporary files of the exports still under way, and lets no other start: the TUI
-/// is closing (`q`, a signal), and their jobs will not finish. Returns how many were removed.
-pub(crate) fn remove_unfinished() -> usize {
-    UNFINISHED.remove_all()
-}
-
-/// Temporary files of exports, each listed for as long as its [`Unfinished`] lives.
-struct ExportFiles {
-    files: std::sync::Mutex<Vec<PathBuf>>,
-    /// Set by [`ExportFiles::remove_all`]: an export that would start after it starts no file.
-    closing: std::sync::atomic::AtomicBool,
-}
-
-impl ExportFiles {
-    const fn new() -> Self {
-        ExportFiles {
-            files: std::sync::Mutex::new(Vec::new()),
-            closing: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    fn files(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
-        self.files
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn register(&self, path: &Path) -> std::io::Result<Unfinished<'_>> {
-        let mut files = self.files();
-        if self.closing.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(std::io::Error::other("appdeck is closing"));
-        }
-        files.push(path.to_owned());
-        Ok(Unfinished {
-            list: self,
-            path: path.to_owned(),
-        })
-    }
-
-    fn remove_all(&self) -> usize {
-        let mut files = self.files();
-        self.closing
-            .store(true, std::sync::atomic::Ordering::SeqCst);
-        files
-            .drain(..)
-            .filter(|path| std::fs::remove_file(path).is_ok())
-            .count()
-    }
-}
-
-/// One export's temporary file, listed while this lives.
-struct Unfinished<'a> {
-    list: &'a ExportFiles,
-    path: PathBuf,
-}
-
-impl Drop for Unfinished<'_> {
-    fn drop(&mut self) {
-        self.list.files().retain(|p| p != &self.path);
-    }
-}
-
-/// `~` and `~/…` at the start of `path` are the home directory.
-fn expand_home(path: &str) -> Result<PathBuf, String> {
-    let rest = match path.strip_prefix('~') {
-        None => return Ok(PathBuf::from(path)),
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => rest.trim_start_matches('/'),
-        // `~user/…` is left as a name.
-        Some(_) => return Ok(PathBuf::from(path)),
-    };
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .ok_or_else(|| "~ cannot be expanded: HOME is not set".to_owned())?;
-    Ok(PathBuf::from(home).join(rest))
-}
+pub(crate) use appdeck_listing::{ExportItems as Items, ExportJob, Exported, Format};
+use std::path::Path;
 
 /// An export in flight, for the pane that started it: its job and how far it got.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -321,7 +23,7 @@ pub struct Exporting {
 impl Exporting {
     /// Starts writing `items` to `path` (`overwrite`: `:export!`): the job's command, or why not
     /// (a format the path does not name).
-    pub(crate) fn start(
+    pub fn start(
         path: String,
         overwrite: bool,
         items: Items,
@@ -329,7 +31,7 @@ impl Exporting {
     ) -> Result<(Exporting, Command), String> {
         let format = Format::of(&path)?;
         let id = ids.issue();
-        let (total, one) = (items.len(), items.is_one());
+        let (total, one) = (items.count(), items.is_one());
         let job = Work::new(ExportJob {
             path: path.clone(),
             format,
@@ -347,7 +49,7 @@ impl Exporting {
     }
 
     /// What the status bar says meanwhile.
-    pub(crate) fn activity(&self) -> String {
+    pub fn activity(&self) -> String {
         let what = match self.one {
             true => "the resource".to_owned(),
             false => format!("{}/{}", count(self.done), count(self.total)),
@@ -359,7 +61,7 @@ impl Exporting {
     }
 
     /// The notice for how it ended: `Ok` news, `Err` an error.
-    pub(crate) fn outcome(&self, exported: Exported) -> Result<String, String> {
+    pub fn outcome(&self, exported: Exported) -> Result<String, String> {
         let shown = |path: &Path| sanitize::line(&path.display().to_string()).into_owned();
         match exported {
             Exported::Written { rows, path } => {
@@ -384,147 +86,5 @@ impl Exporting {
                 sanitize::line(&why)
             )),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
-
-    fn job(path: &Path, overwrite: bool, items: &[&str]) -> ExportJob {
-        let path = path.display().to_string();
-        let bodies = Bodies::default();
-        let ids = items.iter().map(|s| bodies.push(s)).collect();
-        ExportJob {
-            format: Format::of(&path).unwrap(),
-            path,
-            overwrite,
-            items: Items::Rows { bodies, ids },
-        }
-    }
-
-    const ITEMS: [&str; 3] = [
-        r#"{"id":"a","type":"repo","name":"x, \"quoted\"","n":1E400}"#,
-        r#"{"id":"b","name":"bee","display_name":"Bee","updated_at":"2026-11-20T10:00:00Z"}"#,
-        r#""not a resource""#,
-    ];
-
-    /// `.csv` has the columns and cells of `list -o csv`: the name and the display name apart
-    /// (an audit found the display name headed `name`, and the name itself left out).
-    #[test]
-    fn writes_ndjson_json_and_csv() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = |name: &str| {
-            let path = dir.path().join(name);
-            let done = job(&path, false, &ITEMS).run(&Progress::detached());
-            assert_eq!(
-                done,
-                Exported::Written {
-                    rows: 3,
-                    path: path.clone()
-                }
-            );
-            std::fs::read_to_string(&path).unwrap()
-        };
-        assert_eq!(out("a.ndjson"), format!("{}\n", ITEMS.join("\n")));
-        assert_eq!(out("a.json"), format!("[\n  {}\n]\n", ITEMS.join(",\n  ")));
-        assert_eq!(
-            out("a.CSV"),
-            "type,id,name,display_name,status,external_id,updated_at\n\
-             repo,a,\"x, \"\"quoted\"\"\",,,,\n\
-             ,b,bee,Bee,,,2026-11-20T10:00:00Z\n\
-             ,,,,,,\n"
-        );
-        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
-        assert_eq!(leftovers, 3, "no temporary file is left");
-    }
-
-    #[test]
-    fn an_existing_file_is_kept_unless_overwrite() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.ndjson");
-        std::fs::write(&path, "mine").unwrap();
-        let refused = job(&path, false, &ITEMS).run(&Progress::detached());
-        assert_eq!(refused, Exported::Exists(path.clone()));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
-        let replaced = job(&path, true, &ITEMS[..1]).run(&Progress::detached());
-        assert_eq!(
-            replaced,
-            Exported::Written {
-                rows: 1,
-                path: path.clone()
-            }
-        );
-        assert_eq!(
-            std::fs::read_to_string(&path).unwrap(),
-            format!("{}\n", ITEMS[0])
-        );
-    }
-
-    #[test]
-    fn a_cancelled_export_leaves_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.ndjson");
-        let cancel = Arc::new(AtomicBool::new(true));
-        let progress = Progress::new(|_, _| {}, cancel);
-        assert_eq!(
-            job(&path, false, &ITEMS).run(&progress),
-            Exported::Cancelled
-        );
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    }
-
-    /// `q` or a signal ends the process while an export's job still writes: what the runtime
-    /// does as it closes removes the hidden file, and no export starts one after that.
-    #[test]
-    fn closing_removes_the_files_of_exports_still_under_way() {
-        let dir = tempfile::tempdir().unwrap();
-        let files = ExportFiles::new();
-        let temp = tempfile::Builder::new()
-            .prefix(".appdeck-export-")
-            .tempfile_in(dir.path())
-            .unwrap();
-        let done = files.register(temp.path()).unwrap();
-        drop(done);
-        // Still being written: its job holds it.
-        let writing = files.register(temp.path()).unwrap();
-        assert!(temp.path().exists());
-        assert_eq!(files.remove_all(), 1);
-        assert!(!temp.path().exists(), "removed as the TUI closes");
-        let refused = files.register(&dir.path().join(".appdeck-export-later"));
-        assert!(refused.is_err(), "no export starts a file once closing");
-        drop(writing);
-        drop(temp);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn a_missing_directory_is_said() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("no/such/x.csv");
-        let Exported::Failed(why) = job(&path, false, &ITEMS).run(&Progress::detached()) else {
-            panic!("a failure")
-        };
-        assert!(why.contains("No such file"), "{why}");
-    }
-
-    #[test]
-    fn the_format_is_the_extension_and_tilde_is_home() {
-        assert_eq!(Format::of("a/b.JSONL"), Ok(Format::Ndjson));
-        assert!(
-            Format::of("rows.txt")
-                .unwrap_err()
-                .contains(".csv, .json or .ndjson")
-        );
-        assert!(Format::of("rows").is_err());
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        if let Some(home) = home.filter(|h| !h.as_os_str().is_empty()) {
-            assert_eq!(expand_home("~/x.csv").unwrap(), home.join("x.csv"));
-            assert_eq!(expand_home("~").unwrap(), home);
-        }
-        assert_eq!(expand_home("~bob/x").unwrap(), PathBuf::from("~bob/x"));
-        assert_eq!(expand_home("a/~/x").unwrap(), PathBuf::from("a/~/x"));
     }
 }

@@ -129,7 +129,7 @@ fn a_name_found_in_a_column_has_no_note_and_esc_clears_the_search() {
     let commands = press(&mut app, KeyCode::Esc);
     assert!(jobs(&commands).is_empty());
     assert_eq!(app.browser.visible.len(), 30);
-    assert!(app.browser.search.is_none());
+    assert!(app.browser.query.search.is_none());
 }
 
 #[test]
@@ -137,13 +137,13 @@ fn where_keeps_the_rows_for_which_it_is_true_and_where_alone_clears_it() {
     let mut app = loaded(30);
     let commands = command(&mut app, "where .properties.stars > 25");
     assert_eq!(jobs(&commands).len(), 1);
-    assert!(app.browser.where_.is_some());
+    assert!(app.browser.query.where_.is_some());
     settle(&mut app, commands);
     assert_eq!(shown_ids(&app), ["r26", "r27", "r28", "r29"]);
     assert!(matches!(&app.notice, Some(Notice::Info(t)) if t == "where .properties.stars > 25"));
     let commands = command(&mut app, "where");
     assert!(jobs(&commands).is_empty());
-    assert!(app.browser.where_.is_none());
+    assert!(app.browser.query.where_.is_none());
     assert_eq!(app.browser.visible.len(), 30);
 }
 
@@ -160,7 +160,7 @@ fn a_wrong_where_says_where_it_is_wrong_and_keeps_the_list() {
     assert!(error.contains("at character 20"), "{error}");
     assert_eq!(shown_ids(&app), ["r26", "r27", "r28", "r29"]);
     assert_eq!(
-        app.browser.where_.as_ref().map(|w| w.expr.as_str()),
+        app.browser.query.where_.as_ref().map(|w| w.expr.as_str()),
         Some(".properties.stars > 25")
     );
     // A definition that calls itself overflowed the job's stack and aborted appdeck, leaving
@@ -215,7 +215,7 @@ fn esc_cancels_a_where_still_running() {
     let running = jobs(&commands);
     let commands = press(&mut app, KeyCode::Esc);
     assert_eq!(commands, [Command::Cancel(running[0].0)]);
-    assert!(app.browser.where_.is_none());
+    assert!(app.browser.query.where_.is_none());
     answer(&mut app, &running[0]);
     assert_eq!(app.browser.visible.len(), 30, "the late answer is dropped");
 }

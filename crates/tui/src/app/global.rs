@@ -117,7 +117,7 @@ impl App {
             LineCommand::Quit => self.quit(),
             LineCommand::Report(None) => {
                 let seed = self.ids.issue().0;
-                let type_name = self.browser.type_filter.as_deref();
+                let type_name = self.browser.type_filter();
                 let composer = ReportComposer::blank(self.report.clone(), type_name, seed);
                 self.push_report(composer, true)
             }
@@ -155,18 +155,7 @@ impl App {
     /// `:watch SECS` / `:watch off`, on the resource list (shown, if it was under others).
     fn watch(&mut self, every: Option<std::time::Duration>) -> Vec<Command> {
         let mut commands = self.show_resources();
-        let height = self.browser.table_height(self.body());
-        let look = self
-            .browser
-            .set_watch(every, &mut self.ids, self.now, height);
-        commands.extend(self.browser_commands(look));
-        self.notice = Some(Notice::Info(match every {
-            Some(every) => format!(
-                "watching the list every {}s; :watch off stops",
-                every.as_secs()
-            ),
-            None => "not watching the list any more".to_owned(),
-        }));
+        commands.extend(self.hand_to_top_pane(Action::Watch(every)));
         commands
     }
 
@@ -226,10 +215,8 @@ impl App {
             ..(*self.report).clone()
         });
         self.known_types = None;
-        self.browser.type_filter = None;
         let mut commands = self.stack.pop_all();
-        let mut restart = self.browser.restart(&mut self.ids);
-        restart.push(self.browser.ask_kept(&mut self.ids, false));
+        let restart = self.browser.list_type(None, &mut self.ids);
         commands.extend(self.browser_commands(restart));
         let load = self.ids.issue();
         self.types_since = load;
@@ -457,7 +444,8 @@ impl App {
     /// that `Esc` comes back to it; the main list below keeps its rows and filter.
     pub(super) fn push_type_list(&mut self, name: String) -> Vec<Command> {
         let notice = format!("showing type {} (Esc goes back)", sanitize::line(&name));
-        self.push_list(Some(name), None, notice)
+        let (list, commands) = self.browser.list_over(Some(name), None, &mut self.ids);
+        self.push_list(list, commands, notice)
     }
 
     /// The rows of one status, of the main list's type, in a list opened over the current screen
@@ -465,54 +453,23 @@ impl App {
     /// list's, filtered: the list counts what the chart counted.
     pub(super) fn push_status_list(&mut self, status: String) -> Vec<Command> {
         let notice = format!("showing status {} (Esc goes back)", sanitize::line(&status));
-        match self.browser.over_loaded_rows() {
-            Some(mut list) => {
-                list.status_filter = Some(status);
-                self.push_over_loaded(list, notice)
-            }
-            None => {
-                let type_filter = self.browser.type_filter.clone();
-                self.push_list(type_filter, Some(status), notice)
-            }
-        }
+        let body = self.body();
+        let (list, commands) = self.browser.list_of_status(status, body, &mut self.ids);
+        self.push_list(list, commands, notice)
     }
 
     /// The rows of one type in a list opened over the current screen (`Enter` on a type of the
     /// overview), out of the main list's loaded rows as [`App::push_status_list`]'s are.
     pub(super) fn push_loaded_type_list(&mut self, name: String) -> Vec<Command> {
         let notice = format!("showing type {} (Esc goes back)", sanitize::line(&name));
-        match self.browser.over_loaded_rows() {
-            Some(mut list) => {
-                if list.type_filter.as_ref() != Some(&name) {
-                    list.type_shown = Some(name);
-                }
-                self.push_over_loaded(list, notice)
-            }
-            None => self.push_list(Some(name), None, notice),
-        }
+        let body = self.body();
+        let (list, commands) = self.browser.list_of_type(name, body, &mut self.ids);
+        self.push_list(list, commands, notice)
     }
 
-    /// Opens `list`, made over the main list's loaded rows, with its rows shown at once.
-    fn push_over_loaded(&mut self, mut list: Browser, notice: String) -> Vec<Command> {
-        let height = list.table_height(self.body());
-        list.refresh_visible(height);
+    /// Opens `list` over the current screen, the commands it asked for its own.
+    fn push_list(&mut self, list: Browser, commands: Vec<Command>, notice: String) -> Vec<Command> {
         self.notice = Some(Notice::Info(notice));
-        self.stack.push(Screen::Browser(Box::new(list)));
-        Vec::new()
-    }
-
-    fn push_list(
-        &mut self,
-        type_filter: Option<String>,
-        status_filter: Option<String>,
-        notice: String,
-    ) -> Vec<Command> {
-        let mut list = Browser::new(self.browser.page_size);
-        list.pushed = true;
-        list.type_filter = type_filter;
-        list.status_filter = status_filter;
-        self.notice = Some(Notice::Info(notice));
-        let commands = vec![list.start(&mut self.ids)];
         let id = self.stack.push(Screen::Browser(Box::new(list)));
         self.stack.claim(id, &commands);
         commands
@@ -531,25 +488,7 @@ impl App {
         if !matches!(self.stack.top(), Some(Screen::Browser(_))) {
             commands.extend(self.show_resources());
         }
-        let body = self.body();
-        let top = self.stack.top_id();
-        let list = match self.stack.top_mut().map(|l| &mut l.screen) {
-            Some(Screen::Browser(list)) => list.as_mut(),
-            _ => &mut self.browser,
-        };
-        let height = list.table_height(body);
-        let notice = match &expr {
-            Some(e) => Notice::Info(format!("where {}", sanitize::line(e))),
-            None => Notice::Info("where cleared: all rows".to_owned()),
-        };
-        match list.set_where(expr, &mut self.ids, height) {
-            Ok(tests) => {
-                self.stack.claim(top, &tests);
-                commands.extend(tests);
-                self.notice = Some(notice);
-            }
-            Err(error) => self.notice = Some(Notice::Error(error)),
-        }
+        commands.extend(self.hand_to_top_pane(Action::Where(expr)));
         commands
     }
 
@@ -559,10 +498,8 @@ impl App {
             Some(t) => format!("showing type {}", sanitize::line(t)),
             None => "showing all types".to_owned(),
         };
-        self.browser.type_filter = type_filter;
         let mut commands = self.show_resources();
-        let mut restart = self.browser.restart(&mut self.ids);
-        restart.push(self.browser.ask_kept(&mut self.ids, false));
+        let restart = self.browser.list_type(type_filter, &mut self.ids);
         commands.extend(self.browser_commands(restart));
         self.notice = Some(Notice::Info(notice));
         commands

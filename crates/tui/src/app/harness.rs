@@ -69,12 +69,26 @@ pub fn page_request(commands: &[Command]) -> Option<RequestId> {
 pub fn settle(app: &mut App, commands: Vec<Command>) -> Vec<Command> {
     let mut all = commands.clone();
     for command in commands {
-        if let Command::Run { id, job } = command {
-            let more = app.update(Action::reply(id, Delivery::Job(job.run())));
-            all.extend(settle(app, more));
+        match command {
+            Command::Run { id, job } => {
+                let more = app.update(Action::reply(id, Delivery::Job(job.run())));
+                all.extend(settle(app, more));
+            }
+            Command::WriteBodies(bodies) => bodies.write_due(),
+            _ => {}
         }
     }
     all
+}
+
+/// Writes the rows' JSON `commands` hand to the runtime to write (as the executor would):
+/// for benches whose memory is the process's as it runs.
+pub fn write_bodies(commands: &[Command]) {
+    for command in commands {
+        if let Command::WriteBodies(bodies) = command {
+            bodies.write_due();
+        }
+    }
 }
 
 /// A key, then its background jobs run ([`settle`]): for panes whose checks run as jobs.

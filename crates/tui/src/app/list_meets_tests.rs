@@ -85,7 +85,12 @@ fn esc_on_a_running_where_keeps_the_where_before_it() {
     let running = jobs(&command(&mut app, "where .properties.stars > 27"));
     let commands = press(&mut app, KeyCode::Esc);
     assert!(commands.contains(&Command::Cancel(running[0].0)));
-    let kept = app.browser.where_.as_ref().expect("the where before stays");
+    let kept = app
+        .browser
+        .query
+        .where_
+        .as_ref()
+        .expect("the where before stays");
     assert_eq!(kept.expr, ".properties.stars > 25");
     assert_eq!(shown_ids(&app), ["r26", "r27", "r28", "r29"]);
     assert!(
@@ -102,7 +107,7 @@ fn esc_on_a_running_where_after_none_clears_it() {
     let running = jobs(&command(&mut app, "where .properties.stars > 27"));
     let commands = press(&mut app, KeyCode::Esc);
     assert_eq!(commands, [Command::Cancel(running[0].0)]);
-    assert!(app.browser.where_.is_none());
+    assert!(app.browser.query.where_.is_none());
     assert_eq!(app.browser.visible.len(), 30);
 }
 

@@ -892,3 +892,37 @@ fn only_the_screen_in_front_closes_itself() {
     app.apply(ids[1], Outcome::Pop);
     assert_eq!(open(&app), ids[..1], "the one in front closed");
 }
+
+/// `update` appends a page's JSON to the list's bodies in memory only: once enough gathered it
+/// hands them to the runtime to write (`Command::WriteBodies`), and asks nothing for a page
+/// that leaves too little to write.
+#[test]
+fn a_page_hands_its_json_to_the_runtime_to_write_once_enough_gathered() {
+    let writes = |commands: &[Command]| -> Vec<appdeck_listing::Bodies> {
+        (commands.iter())
+            .filter_map(|c| match c {
+                Command::WriteBodies(bodies) => Some(bodies.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let (id, _) = request_of(&commands).unwrap();
+    let small = app.update(reply(id, Ok(page(5, Some("c2")))));
+    assert_eq!(writes(&small), [], "five rows are not worth a write");
+
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let (id, _) = request_of(&commands).unwrap();
+    let big = app.update(reply(id, Ok(page(1000, Some("c2")))));
+    assert_eq!(
+        writes(&big),
+        [app.browser.bodies()],
+        "the list's own bodies"
+    );
+    assert!(
+        app.browser.bodies().is_due(),
+        "written by the runtime, not by update"
+    );
+    super::harness::write_bodies(&big);
+    assert!(!app.browser.bodies().is_due());
+}

@@ -299,6 +299,12 @@ where
         Ok(())
     }
 
+    /// Applies `action` now, before the loop runs (the kept rows read at start, for the first
+    /// frame).
+    pub fn apply_now(&mut self, action: Action) {
+        self.apply(action);
+    }
+
     fn apply(&mut self, action: Action) {
         if let Action::Reply { id, delivery } = &action {
             self.executor.replied(*id, delivery);
@@ -386,6 +392,7 @@ where
                         keeper.keep(type_filter, rows, from_start);
                     }
                 }
+                Command::WriteBodies(bodies) => self.executor.write_bodies(bodies),
                 Command::SaveColumns { type_key, spec } => {
                     self.executor.save_columns(type_key, spec)
                 }

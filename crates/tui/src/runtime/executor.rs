@@ -137,6 +137,12 @@ impl Executor {
         }
     }
 
+    /// Writes the list's rows' JSON gathered in memory to its spill file on a blocking thread
+    /// (the UI thread appending meanwhile waits at most for that write).
+    pub(crate) fn write_bodies(&self, bodies: appdeck_listing::Bodies) {
+        tokio::task::spawn_blocking(move || bodies.write_due());
+    }
+
     /// Sets where [`Command::LoadTypes`](crate::app::Command::LoadTypes) looks for types.
     pub(crate) fn know_types(&mut self, sources: super::known_types::TypeSources) {
         self.type_sources = Arc::new(sources);

@@ -172,24 +172,11 @@ fn work(queue: &mpsc::Receiver<Job>, results: &UnboundedSender<Action>) {
                 }
             }
             Job::Load { id, type_filter } => {
-                let found = place.as_ref().and_then(|place| {
-                    let store = opened(&mut store, place)?;
-                    let key = key(place, type_filter.as_deref());
-                    store
-                        .kept_listing(&key)
-                        .inspect_err(|e| tracing::warn!("the kept listing was not read: {e}"))
-                        .ok()
-                        .flatten()
-                });
-                let reply = match found {
-                    Some(Kept::Rows { kept_at, rows }) => {
-                        let age = (chrono::Utc::now() - kept_at).to_std().unwrap_or_default();
-                        page_of(&rows).map_or(KeptListing::None, |page| KeptListing::Rows {
-                            age,
-                            page: Box::new(page),
-                        })
-                    }
-                    Some(Kept::SetAside(why)) => KeptListing::SetAside(why),
+                let reply = match place.as_ref() {
+                    Some(place) => match opened(&mut store, place) {
+                        Some(store) => read(store, place, type_filter.as_deref()),
+                        None => KeptListing::None,
+                    },
                     None => KeptListing::None,
                 };
                 let _ = results.send(Action::reply(id, Delivery::KeptListing(reply)));
@@ -212,6 +199,76 @@ fn work(queue: &mpsc::Receiver<Job>, results: &UnboundedSender<Action>) {
                 }
             }
         }
+    }
+}
+
+/// The listing kept for `type_filter` at `place`, as the list takes it.
+fn read(store: &Store, place: &KeepPlace, type_filter: Option<&str>) -> KeptListing {
+    let found = store
+        .kept_listing(&key(place, type_filter))
+        .inspect_err(|e| tracing::warn!("the kept listing was not read: {e}"))
+        .ok()
+        .flatten();
+    match found {
+        Some(Kept::Rows { kept_at, rows }) => {
+            let age = (chrono::Utc::now() - kept_at).to_std().unwrap_or_default();
+            page_of(&rows).map_or(KeptListing::None, |page| KeptListing::Rows {
+                age,
+                page: Box::new(page),
+            })
+        }
+        Some(Kept::SetAside(why)) => KeptListing::SetAside(why),
+        None => KeptListing::None,
+    }
+}
+
+/// The start's read of the kept listing (no type filter yet), begun before the terminal is set
+/// up and the client built, on a thread of its own, so that the first frame can show its rows.
+pub(crate) struct EarlyRead(tokio::sync::oneshot::Receiver<KeptListing>);
+
+impl EarlyRead {
+    /// Starts reading what `keeping` has kept for the unfiltered list (nothing to read when
+    /// keeping is off or impossible: the answer is "none" at once).
+    pub(crate) fn start(keeping: &Keeping) -> EarlyRead {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let Keeping::On(place) = keeping.clone() else {
+            let _ = answer.send(KeptListing::None);
+            return EarlyRead(answered);
+        };
+        let spawned = std::thread::Builder::new()
+            .name("kept-at-start".into())
+            .spawn(move || {
+                let reply = match Store::open(&place.store) {
+                    Ok(store) => read(&store, &place, None),
+                    Err(e) => {
+                        tracing::warn!("no store for kept listings: {e}");
+                        KeptListing::None
+                    }
+                };
+                let _ = answer.send(reply);
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("no thread to read the kept listing on: {e}");
+        }
+        EarlyRead(answered)
+    }
+
+    /// The answer, if it comes within `within`; else `Err(self)`, to wait for it later.
+    pub(crate) async fn within(
+        mut self,
+        within: std::time::Duration,
+    ) -> Result<KeptListing, EarlyRead> {
+        match tokio::time::timeout(within, &mut self.0).await {
+            Ok(Ok(reply)) => Ok(reply),
+            // The thread could not start, or ended without an answer: nothing kept to show.
+            Ok(Err(_)) => Ok(KeptListing::None),
+            Err(_) => Err(self),
+        }
+    }
+
+    /// The answer whenever it comes ("none" if the reading thread ended without one).
+    pub(crate) async fn answer(self) -> KeptListing {
+        self.0.await.unwrap_or(KeptListing::None)
     }
 }
 

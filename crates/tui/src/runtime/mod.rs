@@ -21,11 +21,16 @@ use ratatui::layout::Rect;
 
 use crate::api::{Client, ClientSettings};
 use crate::app::panes::report::ReportContext;
-use crate::app::{Action, App, Command, Notice, Session};
+use crate::app::{Action, App, Command, Delivery, Notice, Session};
 use crate::signals::StopSignals;
 use effects::TerminalEffects;
 use event_loop::EventLoop;
 use terminal::TerminalGuard;
+
+/// How long the first frame waits for the kept rows read at start, so that it shows them
+/// rather than an empty list a few milliseconds before them. The read is of a local file (under
+/// 1 ms warm); a slow disk delays the rows, never the first frame by more than this.
+const KEPT_ROWS_WAIT: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// What the TUI needs to start.
 pub struct LaunchOptions {
@@ -65,6 +70,8 @@ pub struct LaunchOptions {
 /// Runs the TUI until the user quits, or a signal stops it: then its number comes back, for an
 /// exit status of 128 + that number, as a shell expects. Must be called inside a tokio runtime.
 pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
+    // First: the kept rows are read while the client and the terminal are set up.
+    let early_kept = listing_keeper::EarlyRead::start(&options.keep);
     let client = Client::new(&options.settings)?;
     // Listen for signals before the terminal goes raw, so none can arrive unheard in between;
     // they quit like `q`, so the terminal is restored on the way out.
@@ -75,7 +82,17 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     let (mut app, mut initial) = App::new(options.session, area, options.page_size);
     let (ask_kept, unasked) = app.open_kept(options.offline);
     initial.retain(|c| !matches!(c, Command::Api { id, .. } if Some(*id) == unasked));
-    initial.push(ask_kept);
+    // The read begun above answers the list's ask, when it asks for what was read (no filter).
+    let early_kept = match ask_kept {
+        Command::LoadKeptListing {
+            id,
+            type_filter: None,
+        } => Some((id, early_kept)),
+        ask => {
+            initial.push(ask);
+            None
+        }
+    };
     app.read_only = options.read_only;
     app.keymap = options.keymap;
     let switcher = options.profiles.map(|(names, switcher)| {
@@ -107,6 +124,22 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     // The clock starts before the first frame, whose time it logs.
     event_loop.time_startup(options.started);
     event_loop.execute(first);
+    if let Some((id, early)) = early_kept {
+        let reply = move |kept| Action::reply(id, Delivery::KeptListing(kept));
+        match early.within(KEPT_ROWS_WAIT).await {
+            Ok(kept) => event_loop.apply_now(reply(kept)),
+            Err(later) => {
+                tracing::info!(
+                    "the kept rows were not read within {KEPT_ROWS_WAIT:?}: the first frame goes \
+                     without them"
+                );
+                let sender = event_loop.sender();
+                tokio::spawn(async move {
+                    let _ = sender.send(reply(later.answer().await));
+                });
+            }
+        }
+    }
     event_loop.draw()?;
     event_loop.execute(load_types);
     let sender = event_loop.sender();
@@ -144,7 +177,7 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     let result = event_loop.run().await;
     let kept = std::mem::take(&mut event_loop.kept);
     // `q` or a signal: an export's job is not waited for, so its hidden file goes now.
-    let removed = crate::app::export::remove_unfinished();
+    let removed = appdeck_listing::remove_unfinished();
     if removed > 0 {
         tracing::info!(removed, "removed the files of unfinished exports");
     }

@@ -52,7 +52,7 @@ impl App {
                         match cycled {
                             Some(next) => line.input.set(&next),
                             None => {
-                                let types = self.browser.types_seen.iter();
+                                let types = self.browser.types_seen().iter();
                                 let (completed, candidates) = command_line::complete_profile(
                                     line.input.text(),
                                     &self.profiles,

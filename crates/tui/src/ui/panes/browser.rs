@@ -149,19 +149,21 @@ fn empty_message(
             }),
             Line::styled("t picks another type · r reloads", theme.dim()),
         ],
-        Loadable::Loaded(_) if browser.testing().is_some() && browser.visible.is_empty() => {
+        Loadable::Loaded(_) if browser.query.testing().is_some() && browser.visible.is_empty() => {
             vec![Line::styled(
-                browser.testing().unwrap_or_default(),
+                browser.query.testing().unwrap_or_default(),
                 theme.dim(),
             )]
         }
-        Loadable::Loaded(_) if browser.where_.is_some() && browser.filter.text().is_empty() => {
+        Loadable::Loaded(_)
+            if browser.query.where_.is_some() && browser.filter.text().is_empty() =>
+        {
             vec![
                 Line::raw("No loaded row passes :where."),
                 Line::styled(":where alone clears it", theme.dim()),
             ]
         }
-        Loadable::Loaded(_) => match &browser.status_filter {
+        Loadable::Loaded(_) => match &browser.query.status {
             Some(status) if browser.filter.text().is_empty() => vec![
                 Line::raw(format!(
                     "No loaded resource has status {}.",

@@ -171,11 +171,11 @@ impl<'a> Parts<'a> {
             (now - ago).format("%H:%M:%S").to_string()
         });
         Parts {
-            type_: (browser.type_shown.as_deref())
+            type_: (browser.query.type_shown.as_deref())
                 .or(browser.type_filter.as_deref())
                 .map(|t| sanitize::line(t).into_owned()),
-            status: (browser.status_filter.as_deref()).map(|s| sanitize::line(s).into_owned()),
-            where_: (browser.where_.as_ref()).map(|w| {
+            status: (browser.query.status.as_deref()).map(|s| sanitize::line(s).into_owned()),
+            where_: (browser.query.where_.as_ref()).map(|w| {
                 fit(&sanitize::line(&w.expr), WHERE_IN_TITLE)
                     .trim_end()
                     .to_owned()
@@ -261,9 +261,9 @@ enum Matching {
 impl Counts {
     fn of(browser: &Browser, at: Instant) -> Self {
         let filtered = !browser.filter.text().is_empty()
-            || browser.status_filter.is_some()
-            || browser.type_shown.is_some()
-            || browser.where_.is_some();
+            || browser.query.status.is_some()
+            || browser.query.type_shown.is_some()
+            || browser.query.where_.is_some();
         let matching = match filtered {
             false => Matching::All,
             true if !browser.queries_answered() => Matching::Pending,

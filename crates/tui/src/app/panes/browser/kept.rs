@@ -128,7 +128,7 @@ impl Browser {
         self.reselect = self
             .selected()
             .and_then(|row| row.id().map(Box::<str>::from));
-        let mut commands = self.forget_tested_rows();
+        let mut commands = self.query.forget_tested_rows();
         commands.extend(self.sort_restarted());
         self.kept = None;
         self.filling = None;

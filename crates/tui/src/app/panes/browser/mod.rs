@@ -41,25 +41,11 @@ const PREFETCH_ROWS: usize = 40;
 pub struct Browser {
     pub type_filter: Option<String>,
     pub listing: Loadable<Listing>,
-    /// Only rows of this status pass (a list opened from the overview's status chart): the
-    /// service lists by type only, so this is a filter over the loaded rows, like `/`.
-    pub status_filter: Option<String>,
-    /// Only rows of this type pass: a list opened from the overview's type chart over a listing
-    /// of every type, filtering the rows loaded rather than asking the service again.
-    pub type_shown: Option<String>,
     /// The `/` text, and whether it has focus.
     pub filter: LineInput,
     pub filtering: bool,
-    /// The `/` search over every field of the loaded rows, while there is a text.
-    pub search: Option<appdeck_listing::Narrowing>,
-    /// The `/` text the search applied was started with (the input may be ahead of it).
-    pub searched: String,
-    /// Why the `/` text is not applied (a `/pattern/` that is not a regular expression).
-    pub search_problem: Option<String>,
-    /// `:where EXPR`, while one is applied.
-    pub where_: Option<find::Where>,
-    /// The queries before the ones running, for `Esc`.
-    pub before: find::Before,
+    /// Which rows pass: the status and type picked, `/` and `:where` (see `find.rs`).
+    pub query: appdeck_listing::Query,
     /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
     pub visible: appdeck_listing::Shown,
     pub cursor: ListCursor,
@@ -108,7 +94,7 @@ pub struct Browser {
 impl Browser {
     /// The type picker: every type seen, with its count of loaded rows, the current one marked.
     /// Under a type filter only that type's rows are loaded, so the others have no count.
-    pub(crate) fn type_picker(&self) -> TypePicker {
+    pub fn type_picker(&self) -> TypePicker {
         let summary = self.summary();
         let counts = summary.per_type.clone();
         let filtered = self.type_filter.is_some();
@@ -120,11 +106,93 @@ impl Browser {
         let all = (loaded && !filtered).then_some(summary.rows);
         TypePicker::new(all, types, self.type_filter.as_ref())
     }
+    /// The type the listing asks the service for (`None`: every type).
+    pub fn type_filter(&self) -> Option<&str> {
+        self.type_filter.as_deref()
+    }
+
+    /// Every type seen in any page, for the picker and completion.
+    pub fn types_seen(&self) -> &BTreeSet<String> {
+        &self.types_seen
+    }
+
+    /// Lists another type (or every type) from its first page, showing the rows kept from the
+    /// last run meanwhile.
+    pub fn list_type(&mut self, type_filter: Option<String>, ids: &mut RequestIds) -> Vec<Command> {
+        self.type_filter = type_filter;
+        let mut commands = self.restart(ids);
+        commands.push(self.ask_kept(ids, false));
+        commands
+    }
+
+    /// A list to open over another screen (`Esc` goes back to it), asked from the service from
+    /// its first page: of `type_filter`, its rows of `status` only if given.
+    pub fn list_over(
+        &self,
+        type_filter: Option<String>,
+        status: Option<String>,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        let mut list = Browser {
+            pushed: true,
+            type_filter,
+            ..Browser::new(self.page_size)
+        };
+        list.query.status = status;
+        let commands = vec![list.start(ids)];
+        (list, commands)
+    }
+
+    /// The list the overview's status bar opens: this one's loaded rows of `status` (as the
+    /// chart counted them), or the service's before the first page.
+    pub fn list_of_status(
+        &self,
+        status: String,
+        body: Rect,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        match self.over_loaded_rows() {
+            Some(list) => (
+                list.showing(body, |l| l.query.status = Some(status)),
+                Vec::new(),
+            ),
+            None => self.list_over(self.type_filter.clone(), Some(status), ids),
+        }
+    }
+
+    /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s.
+    pub fn list_of_type(
+        &self,
+        name: String,
+        body: Rect,
+        ids: &mut RequestIds,
+    ) -> (Browser, Vec<Command>) {
+        match self.over_loaded_rows() {
+            Some(list) => {
+                let shown = list.showing(body, |l| {
+                    if l.type_filter.as_ref() != Some(&name) {
+                        l.query.type_shown = Some(name);
+                    }
+                });
+                (shown, Vec::new())
+            }
+            None => self.list_over(Some(name), None, ids),
+        }
+    }
+
+    /// This list narrowed by `narrow`, its rows shown at once in `body`.
+    fn showing(mut self, body: Rect, narrow: impl FnOnce(&mut Browser)) -> Browser {
+        narrow(&mut self);
+        let height = self.table_height(body);
+        self.refresh_visible(height);
+        self
+    }
+
     /// A list over this one's loaded rows (shared, not copied) to show some of them (the
     /// overview's bars): the counts agree with the chart, as nothing is asked again. A page this
     /// list has in flight stays its own; the other asks for that page itself when it needs it.
     /// `None` before the first page.
-    pub(crate) fn over_loaded_rows(&self) -> Option<Browser> {
+    fn over_loaded_rows(&self) -> Option<Browser> {
         let mut listing = self.listing.loaded()?.clone();
         if let More::Loading { cursor, .. } = &listing.more {
             listing.more = More::Available(cursor.clone());
@@ -150,10 +218,10 @@ impl Browser {
     /// picked in the overview, `/`, `:where`): a page that arrives then is not a reason to ask
     /// for the next one, or filling the screen could load thousands of rows unasked.
     fn shows_some(&self) -> bool {
-        self.narrowed() || self.status_filter.is_some() || self.type_shown.is_some()
+        self.query.shows_some()
     }
 
-    pub(crate) fn new(page_size: Option<u32>) -> Self {
+    pub fn new(page_size: Option<u32>) -> Self {
         Browser {
             page_size,
             ..Browser::default()
@@ -162,7 +230,7 @@ impl Browser {
 
     /// What the loaded rows add up to (an empty listing's, with the types seen at 0, before
     /// the first page).
-    pub(crate) fn summary(&self) -> Arc<LoadedSummary> {
+    pub fn summary(&self) -> Arc<LoadedSummary> {
         match self.listing.loaded() {
             Some(listing) => listing.summary.clone(),
             None => Arc::new(LoadedSummary::new(
@@ -185,18 +253,25 @@ impl Browser {
     }
 
     /// The bodies the rows point into (empty before the first page).
-    pub(crate) fn bodies(&self) -> Bodies {
+    pub fn bodies(&self) -> Bodies {
         self.listing
             .loaded()
             .map(|l| l.bodies.clone())
             .unwrap_or_default()
     }
 
+    /// The command writing the rows' JSON gathered in memory (this listing's, a reload's) to
+    /// the spill file, once enough has: `update` itself writes no file.
+    fn bodies_due(&self) -> Vec<Command> {
+        let fresh = self.reloading.as_ref().and_then(|r| r.listing());
+        (self.listing.loaded().into_iter().chain(fresh))
+            .filter(|listing| listing.bodies.is_due())
+            .map(|listing| Command::WriteBodies(listing.bodies.clone()))
+            .collect()
+    }
+
     /// The whole item of one of the listing's rows, read back from its body.
-    pub(crate) fn item(
-        &self,
-        row: &appdeck_listing::Row,
-    ) -> Result<crate::api::PageItem, BodyError> {
+    pub fn item(&self, row: &appdeck_listing::Row) -> Result<crate::api::PageItem, BodyError> {
         row.item(&self.bodies())
     }
 
@@ -211,17 +286,14 @@ impl Browser {
         }
         match &self.listing {
             Loadable::Loading(id) => Some(*id),
-            Loadable::Loaded(Listing {
-                more: More::Loading { id, .. },
-                ..
-            }) => Some(*id),
+            Loadable::Loaded(listing) => listing.more.in_flight(),
             _ => None,
         }
     }
 
     /// Starts the listing over from its first page (a new filter, a reload). The caller cancels
     /// what was in flight.
-    pub(crate) fn start(&mut self, ids: &mut RequestIds) -> Command {
+    pub fn start(&mut self, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
         self.listing = Loadable::Loading(id);
         self.kept = None;
@@ -249,7 +321,7 @@ impl Browser {
 
     /// Takes a page that arrived. Returns whether it belonged to this listing (a stale one is
     /// dropped) and the follow-up request, if the screen still wants rows.
-    pub(crate) fn on_page(
+    pub fn on_page(
         &mut self,
         id: RequestId,
         result: Result<ReadPage, ApiError>,
@@ -272,15 +344,10 @@ impl Browser {
     /// loaded, with `r` to try its cursor again.
     fn page_failed(&mut self, error: ApiError) {
         self.loading_all = false;
-        let Some(listing) = self.listing.loaded_mut() else {
-            self.listing = Loadable::Failed(error);
-            return;
-        };
-        let cursor = match &listing.more {
-            More::Loading { cursor, .. } => cursor.clone(),
-            _ => String::new(),
-        };
-        listing.more = More::Failed { cursor, error };
+        match self.listing.loaded_mut() {
+            Some(listing) => listing.more.failed(error),
+            None => self.listing = Loadable::Failed(error),
+        }
     }
 
     /// Adds a page's rows (the first one starts the listing), shows those that pass the query
@@ -335,21 +402,12 @@ impl Browser {
 
     /// Asks for the next page if there is one and nothing is in flight.
     fn fetch_more(&mut self, ids: &mut RequestIds) -> Option<Command> {
-        let listing = self.listing.loaded_mut()?;
-        let More::Available(cursor) = &listing.more else {
-            return None;
-        };
-        let cursor = cursor.clone();
-        let id = ids.issue();
-        listing.more = More::Loading {
-            id,
-            cursor: cursor.clone(),
-        };
+        let (id, cursor) = self.listing.loaded_mut()?.more.ask(ids)?;
         Some(self.request(id, Some(cursor)))
     }
 
     /// Called after every cursor move: near the end of the loaded rows, fetch the next page.
-    pub(crate) fn prefetch(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
+    pub fn prefetch(&mut self, ids: &mut RequestIds, height: usize) -> Option<Command> {
         let margin = PREFETCH_ROWS.max(height * 2);
         if self.cursor.selected + margin >= self.visible.len() {
             self.fetch_more(ids)
@@ -359,7 +417,7 @@ impl Browser {
     }
 
     /// `Esc` during a load: cancels it. Returns the request to abort.
-    pub(crate) fn cancel(&mut self) -> Option<RequestId> {
+    pub fn cancel(&mut self) -> Option<RequestId> {
         self.loading_all = false;
         if self.kept.is_some() {
             return self.stop_live();
@@ -370,28 +428,19 @@ impl Browser {
                 self.listing = Loadable::NotLoaded;
                 Some(id)
             }
-            Loadable::Loaded(listing) => match &listing.more {
-                More::Loading { id, cursor } => {
-                    let id = *id;
-                    listing.more = More::Paused(cursor.clone());
-                    Some(id)
-                }
-                _ => None,
-            },
+            Loadable::Loaded(listing) => listing.more.pause(),
             _ => None,
         }
     }
 
     /// `r`: retries the page that failed or was paused, else reloads from the first page.
-    pub(crate) fn refresh(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+    pub fn refresh(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         if let Some(commands) = self.ask_live_again(ids) {
             return commands;
         }
         if let Some(listing) = self.listing.loaded_mut()
-            && let More::Failed { cursor, .. } | More::Paused(cursor) = &listing.more
+            && listing.more.resume()
         {
-            let cursor = cursor.clone();
-            listing.more = More::Available(cursor);
             return self.fetch_more(ids).into_iter().collect();
         }
         let here = self
@@ -405,7 +454,7 @@ impl Browser {
     /// `L`: every page to the last, one after the other (a paused or failed page first, a
     /// failed first page from the start); the title counts them as they come. Says why not
     /// when there is nothing left to load.
-    pub(crate) fn load_all(&mut self, ids: &mut RequestIds) -> Result<Vec<Command>, &'static str> {
+    pub fn load_all(&mut self, ids: &mut RequestIds) -> Result<Vec<Command>, &'static str> {
         // Kept rows have no next page: the live listing loads all once its first page is in.
         let commands = match &self.listing {
             _ if self.kept.is_some() => self.refresh(ids),
@@ -427,7 +476,7 @@ impl Browser {
 
     /// Cancels what is in flight and starts over from the first page (`/` and `:where` stay,
     /// and test the new rows as they come).
-    pub(crate) fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+    pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         // The marks were about the rows on screen, which go.
         if let Some(watch) = &mut self.watch {
             watch.marks.clear();
@@ -435,7 +484,7 @@ impl Browser {
         }
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
-        commands.extend(self.forget_tested_rows());
+        commands.extend(self.query.forget_tested_rows());
         commands.extend(self.sort_restarted());
         commands.push(self.start(ids));
         commands
@@ -447,7 +496,7 @@ impl Browser {
     }
 
     /// How many rows the table shows in `body`.
-    pub(crate) fn table_height(&self, body: Rect) -> usize {
+    pub fn table_height(&self, body: Rect) -> usize {
         usize::from(self.areas(body).rows.height)
     }
 
@@ -462,10 +511,7 @@ impl Browser {
         }
         match &self.listing {
             Loadable::Failed(e) => Some(e),
-            Loadable::Loaded(Listing {
-                more: More::Failed { error, .. } | More::Fault(error),
-                ..
-            }) => Some(error),
+            Loadable::Loaded(listing) => listing.more.error(),
             _ => None,
         }
     }

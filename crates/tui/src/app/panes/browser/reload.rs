@@ -9,7 +9,6 @@
 
 use std::time::Instant;
 
-use super::find::Where;
 use super::watch::LookDiff;
 use super::{Browser, More, PREFETCH_ROWS};
 use crate::api::{ApiError, ReadPage};
@@ -26,6 +25,13 @@ pub struct Reload {
     /// Under `:watch`, the job comparing the look with the rows on screen, once it has caught
     /// up with them (see `watch.rs`).
     compare: Option<RequestId>,
+}
+
+impl Reload {
+    /// The rows fetched again so far.
+    pub(super) fn listing(&self) -> Option<&super::Listing> {
+        self.fresh.listing.loaded()
+    }
 }
 
 impl Browser {
@@ -62,7 +68,7 @@ impl Browser {
         let request = (reload.compare)
             .or(reload.fresh.sorting.job())
             .or(reload.fresh.in_flight());
-        let tests = reload.fresh.narrowings().flat_map(Narrowing::cancel);
+        let tests = reload.fresh.query.narrowings().flat_map(Narrowing::cancel);
         request
             .map(Command::Cancel)
             .into_iter()
@@ -161,14 +167,8 @@ impl Browser {
         let mut commands = Vec::new();
         let fresh = &mut *reload.fresh;
         let rows = fresh.listing.loaded().map(|l| (&l.bodies, &l.rows));
-        let mut start =
-            |n: &Narrowing| Narrowing::start(n.test.clone(), None, rows, ids, &mut commands);
-        fresh.search = self.search.as_ref().map(&mut start);
-        fresh.where_ = (self.where_.as_ref()).map(|w| Where {
-            expr: w.expr.clone(),
-            narrowing: start(&w.narrowing),
-        });
-        if fresh.narrowings().all(Narrowing::complete) {
+        fresh.query = self.query.restarted(rows, ids, &mut commands);
+        if fresh.query.narrowings().all(Narrowing::complete) {
             commands.extend(self.sort_then_catch_up(reload, ids, height));
             return commands;
         }
@@ -194,7 +194,7 @@ impl Browser {
             return (None, Vec::new());
         };
         let (said, mut commands) = reload.fresh.on_tested(id, tested, height, ids);
-        if reload.fresh.narrowings().all(Narrowing::complete)
+        if reload.fresh.query.narrowings().all(Narrowing::complete)
             && let Some(reload) = self.reloading.take()
         {
             commands.extend(self.sort_then_catch_up(reload, ids, height));
@@ -266,11 +266,8 @@ impl Browser {
         self.filling = None;
         self.types_seen.extend(fresh.types_seen);
         self.reselect = None;
-        let tested = fresh
-            .search
-            .into_iter()
-            .chain(fresh.where_.map(|w| w.narrowing));
-        let (retests, retesting) = self.take_tests(tested.collect(), ids);
+        let rows = self.listing.loaded().map(|l| (&l.bodies, &l.rows));
+        let (retests, retesting) = self.query.take_tests(fresh.query, rows, ids);
         commands.extend(retests);
         // Its rows show once the queries have tested them again: the cursor goes back to it then.
         if retesting {

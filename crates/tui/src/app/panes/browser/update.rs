@@ -81,7 +81,7 @@ impl Pane for Browser {
         if self.opening.is_some() {
             return Some("opening…".to_owned());
         }
-        if let Some(testing) = self.testing() {
+        if let Some(testing) = self.query.testing() {
             return Some(testing);
         }
         if let Some(exporting) = &self.exporting {
@@ -277,6 +277,31 @@ impl Pane for Browser {
                 Ok(spec) => return self.sort_by(spec, cx),
                 Err(problem) => cx.error(problem),
             },
+            Action::Where(expr) => {
+                let said = match &expr {
+                    Some(e) => format!("where {}", sanitize::line(e)),
+                    None => "where cleared: all rows".to_owned(),
+                };
+                match self.set_where(expr, cx.ids, height) {
+                    Ok(tests) => {
+                        cx.info(said);
+                        return tests.into();
+                    }
+                    Err(error) => cx.error(error),
+                }
+            }
+            Action::Watch(every) => {
+                cx.info(match every {
+                    Some(every) => {
+                        format!(
+                            "watching the list every {}s; :watch off stops",
+                            every.as_secs()
+                        )
+                    }
+                    None => "not watching the list any more".to_owned(),
+                });
+                return self.set_watch(every, cx.ids, cx.now, height).into();
+            }
             Action::Columns(words) => match self.columns_command(&words, cx.ids, height) {
                 Ok((said, commands)) => {
                     cx.info(said);
@@ -290,6 +315,44 @@ impl Pane for Browser {
     }
 
     fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        match self.take_reply(id, delivery, cx) {
+            Outcome::Handled(mut commands) => {
+                commands.extend(self.bodies_due());
+                Outcome::Handled(commands)
+            }
+            other => other,
+        }
+    }
+
+    /// A report changed a resource: the list is fetched again behind the rows on screen.
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        match news {
+            News::ResourceReported => self.reload_in_place(cx.ids),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Under `:watch`, when the next look is due; else never.
+    fn wake_at(&self) -> Option<Instant> {
+        self.watch.as_ref().map(|w| w.next_at)
+    }
+
+    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.look(cx.ids, cx.now)
+    }
+
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        let height = self.table_height(cx.body);
+        self.cursor.keep_visible(self.visible.len(), height);
+        // A taller screen may show rows that are not loaded yet.
+        self.prefetch(cx.ids, height).into_iter().collect()
+    }
+}
+
+impl Browser {
+    /// An answer to one of the list's requests (a page, a job), before the rows' JSON it
+    /// gathered is handed to the runtime to write.
+    fn take_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
         match delivery {
             Delivery::Api(reply) => {
                 let page = reply.result.and_then(|r| match r {
@@ -415,7 +478,7 @@ impl Pane for Browser {
                         exporting.done = usize::try_from(done).unwrap_or(usize::MAX);
                     }
                     _ => {
-                        self.on_test_progress(id, done, total);
+                        self.query.on_progress(id, done, total);
                         self.sort_progress(id, done, total);
                     }
                 }
@@ -465,39 +528,13 @@ impl Pane for Browser {
         }
     }
 
-    /// A report changed a resource: the list is fetched again behind the rows on screen.
-    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
-        match news {
-            News::ResourceReported => self.reload_in_place(cx.ids),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Under `:watch`, when the next look is due; else never.
-    fn wake_at(&self) -> Option<Instant> {
-        self.watch.as_ref().map(|w| w.next_at)
-    }
-
-    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        self.look(cx.ids, cx.now)
-    }
-
-    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        let height = self.table_height(cx.body);
-        self.cursor.keep_visible(self.visible.len(), height);
-        // A taller screen may show rows that are not loaded yet.
-        self.prefetch(cx.ids, height).into_iter().collect()
-    }
-}
-
-impl Browser {
     /// The `/` filter has the keyboard: the rows narrow as the user types.
     fn update_filter(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         let height = self.table_height(cx.body);
         match self.filter.handle(action) {
             LineEvent::Changed => {
                 let commands = self.search_changed(cx.ids, height);
-                if let Some(problem) = &self.search_problem {
+                if let Some(problem) = &self.query.search_problem {
                     cx.error(problem.clone());
                 }
                 return commands.into();

@@ -4,104 +4,17 @@
 //! timer is the event loop's one deadline ([`Browser::wake_at`](crate::app::pane::Pane)): with
 //! no watch, nothing wakes the loop.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use super::Browser;
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::Work;
 use crate::app::loadable::Loadable;
-use appdeck_listing::RowView;
 
-/// A failed look doubles the time to the next one, up to this (or the interval, if longer).
-pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(300);
-
-/// A mark stays until this many looks after the one that found it.
-pub(crate) const MARK_LOOKS: u8 = 3;
-
-/// The longest interval `:watch` takes, a day.
-pub(crate) const MAX_EVERY: Duration = Duration::from_secs(24 * 3600);
-
+pub(crate) use appdeck_listing::{CompareLook, LookDiff, MAX_EVERY, Mark, Side, Watch};
 #[cfg(test)]
-pub(crate) use appdeck_listing::compare;
-pub(crate) use appdeck_listing::{CompareLook, LookDiff, Mark, Side};
-
-/// The watch on a list.
-#[derive(Clone, Debug)]
-pub struct Watch {
-    /// The interval asked for.
-    pub every: Duration,
-    /// The time to the next look now: `every`, doubled after each failed look (up to
-    /// [`MAX_BACKOFF`]).
-    pub delay: Duration,
-    /// When the next look is due.
-    pub next_at: Instant,
-    /// When the last look came back whole.
-    pub looked: Option<Instant>,
-    /// Why the last look failed, while it is the last.
-    pub failure: Option<String>,
-    /// The marks by resource id, each with the looks it still stays for.
-    pub marks: HashMap<Box<str>, (Mark, u8)>,
-    /// The JSON text before the change of each row marked changed, for `d` (what changed):
-    /// kept only while the mark lasts, so it is bounded by the rows that changed.
-    pub was: HashMap<Box<str>, Box<str>>,
-}
-
-impl Watch {
-    pub(crate) fn new(every: Duration, now: Instant) -> Self {
-        Watch {
-            every,
-            delay: every,
-            next_at: now,
-            looked: None,
-            failure: None,
-            marks: HashMap::new(),
-            was: HashMap::new(),
-        }
-    }
-
-    /// The mark on `row`, if any.
-    pub(crate) fn mark(&self, row: RowView<'_>) -> Option<Mark> {
-        let id = row.id()?;
-        self.marks.get(&*id).map(|(mark, _)| *mark)
-    }
-
-    /// How many rows carry each mark (new, changed, gone), for the title.
-    pub(crate) fn counts(&self) -> [(Mark, usize); 3] {
-        [Mark::New, Mark::Changed, Mark::Gone].map(|m| (m, self.count(m)))
-    }
-
-    fn count(&self, mark: Mark) -> usize {
-        self.marks.values().filter(|(m, _)| *m == mark).count()
-    }
-
-    /// A look failed: the next waits twice as long, up to the cap.
-    fn failed(&mut self, why: String, now: Instant) {
-        self.delay = (self.delay * 2).min(MAX_BACKOFF.max(self.every));
-        self.failure = Some(why);
-        self.next_at = now + self.delay;
-    }
-
-    /// A look came back whole: marks age by one look, and the interval is the one asked for.
-    fn succeeded(&mut self, now: Instant) {
-        self.delay = self.every;
-        self.failure = None;
-        self.looked = Some(now);
-        self.next_at = now + self.every;
-        self.marks.retain(|_, (_, left)| {
-            *left = left.saturating_sub(1);
-            *left > 0
-        });
-        self.forget_unchanged();
-    }
-
-    /// The texts before of rows no longer marked changed go.
-    fn forget_unchanged(&mut self) {
-        let marks = &self.marks;
-        self.was
-            .retain(|id, _| matches!(marks.get(id), Some((Mark::Changed, _))));
-    }
-}
+pub(crate) use appdeck_listing::{MARK_LOOKS, compare};
 
 /// The listing of `browser` as a look's comparison sees it.
 fn side_of(browser: &Browser) -> Side {
@@ -121,7 +34,7 @@ fn side_of(browser: &Browser) -> Side {
 
 impl Browser {
     /// `:watch SECS` (a look at once) or `:watch off` (its marks and gone rows go).
-    pub(crate) fn set_watch(
+    pub fn set_watch(
         &mut self,
         every: Option<Duration>,
         ids: &mut RequestIds,
@@ -154,7 +67,7 @@ impl Browser {
 
     /// The watch's deadline has come: a look, unless the listing is still loading its first
     /// page or a look or reload is under way (then the next look waits an interval).
-    pub(crate) fn look(&mut self, ids: &mut RequestIds, now: Instant) -> Vec<Command> {
+    pub fn look(&mut self, ids: &mut RequestIds, now: Instant) -> Vec<Command> {
         let Some(watch) = self.watch.as_mut() else {
             return Vec::new();
         };
@@ -203,45 +116,13 @@ impl Browser {
     /// The comparison came back: the marks, and the gone rows put in among the look's rows
     /// (`fresh`, about to take the place of those on screen).
     pub(super) fn apply_look(&mut self, fresh: &mut Browser, diff: LookDiff, now: Instant) {
-        let before = self
-            .listing
-            .loaded()
-            .map_or(&appdeck_listing::NO_ROWS, |l| &l.rows);
-        let Some(watch) = self.watch.as_mut() else {
-            return;
-        };
-        let previously_gone: HashSet<Box<str>> = watch
-            .marks
-            .iter()
-            .filter(|(_, (mark, _))| *mark == Mark::Gone)
-            .map(|(id, _)| id.clone())
-            .collect();
-        watch.succeeded(now);
-        for id in diff.new {
-            watch.marks.insert(id, (Mark::New, MARK_LOOKS));
-        }
-        for (id, was) in diff.changed {
-            watch.marks.insert(id.clone(), (Mark::Changed, MARK_LOOKS));
-            watch.was.insert(id, was);
-        }
-        let Some(listing) = fresh.listing.loaded_mut() else {
+        let before = (self.listing.loaded()).map_or(&appdeck_listing::NO_ROWS, |l| &l.rows);
+        let (Some(watch), Some(listing)) = (self.watch.as_mut(), fresh.listing.loaded_mut()) else {
             return;
         };
         let mut shown = Vec::new();
-        for (index, at, json) in diff.absent {
-            let Some(row) = before.get(index) else {
-                continue;
-            };
-            let Some(id) = row.id().map(Box::<str>::from) else {
-                continue;
-            };
-            if previously_gone.contains(&id) && !watch.marks.contains_key(&id) {
-                // Its mark has lasted its looks: it goes.
-                continue;
-            }
-            if !previously_gone.contains(&id) {
-                watch.marks.insert(id, (Mark::Gone, MARK_LOOKS));
-            }
+        for (index, at, json) in watch.take_look(diff, before, now) {
+            let row = before.at(index);
             // Its JSON and its texts move to the listing it is shown in.
             listing.widths.extend([row]);
             let body = listing.bodies.push(&json);
@@ -261,7 +142,7 @@ impl Browser {
     /// gone mark stands for one row shown (`apply_look` shows a gone row exactly while its mark
     /// lasts; `compare_failed` and `restart` drop both), so the marks are counted: the title
     /// asks on every frame, and a scan of the rows would cost a lookup per row loaded.
-    pub(crate) fn gone_shown(&self) -> usize {
+    pub fn gone_shown(&self) -> usize {
         self.watch.as_ref().map_or(0, |w| w.count(Mark::Gone))
     }
 
@@ -290,7 +171,8 @@ impl Browser {
         self.visible.clear();
         let mut commands: Vec<Command> = self.sort_restarted().into_iter().collect();
         commands.extend(self.resort(ids, height));
-        commands.extend(self.retest_all(ids));
+        let rows = self.listing.loaded().map(|l| (&l.bodies, &l.rows));
+        commands.extend(self.query.retest_all(rows, ids));
         self.reselect = here;
         self.refresh_visible(height);
         commands

@@ -122,7 +122,11 @@ fn opened_list(app: &App) -> (Option<&str>, Vec<Option<&str>>) {
     let statuses = (list.visible.iter())
         .map(|i| list.rows().at(i).status())
         .collect();
-    let type_ = list.type_shown.as_deref().or(list.type_filter.as_deref());
+    let type_ = list
+        .query
+        .type_shown
+        .as_deref()
+        .or(list.type_filter.as_deref());
     (type_, statuses)
 }
 

@@ -1,0 +1,182 @@
+//! `:watch`'s state: when the next look is due (backing off after failures), and the marks the
+//! looks left on rows (new, changed, gone), each for a few looks. The pane asks for the looks;
+//! what they found and how long it shows is decided here.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use crate::look::{LookDiff, Mark};
+use crate::row::RowView;
+use crate::rows::Rows;
+
+/// A failed look doubles the time to the next one, up to this (or the interval, if longer).
+pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
+
+/// A mark stays until this many looks after the one that found it.
+pub const MARK_LOOKS: u8 = 3;
+
+/// The longest interval `:watch` takes, a day.
+pub const MAX_EVERY: Duration = Duration::from_secs(24 * 3600);
+
+/// The watch on a list.
+#[derive(Clone, Debug)]
+pub struct Watch {
+    /// The interval asked for.
+    pub every: Duration,
+    /// The time to the next look now: `every`, doubled after each failed look (up to
+    /// [`MAX_BACKOFF`]).
+    pub delay: Duration,
+    /// When the next look is due.
+    pub next_at: Instant,
+    /// When the last look came back whole.
+    pub looked: Option<Instant>,
+    /// Why the last look failed, while it is the last.
+    pub failure: Option<String>,
+    /// The marks by resource id, each with the looks it still stays for.
+    pub marks: HashMap<Box<str>, (Mark, u8)>,
+    /// The JSON text before the change of each row marked changed, for `d` (what changed):
+    /// kept only while the mark lasts, so it is bounded by the rows that changed.
+    pub was: HashMap<Box<str>, Box<str>>,
+}
+
+impl Watch {
+    pub fn new(every: Duration, now: Instant) -> Self {
+        Watch {
+            every,
+            delay: every,
+            next_at: now,
+            looked: None,
+            failure: None,
+            marks: HashMap::new(),
+            was: HashMap::new(),
+        }
+    }
+
+    /// The mark on `row`, if any.
+    pub fn mark(&self, row: RowView<'_>) -> Option<Mark> {
+        let id = row.id()?;
+        self.marks.get(&*id).map(|(mark, _)| *mark)
+    }
+
+    /// How many rows carry each mark (new, changed, gone), for the title.
+    pub fn counts(&self) -> [(Mark, usize); 3] {
+        [Mark::New, Mark::Changed, Mark::Gone].map(|m| (m, self.count(m)))
+    }
+
+    pub fn count(&self, mark: Mark) -> usize {
+        self.marks.values().filter(|(m, _)| *m == mark).count()
+    }
+
+    /// A look failed: the next waits twice as long, up to the cap.
+    pub fn failed(&mut self, why: String, now: Instant) {
+        self.delay = (self.delay * 2).min(MAX_BACKOFF.max(self.every));
+        self.failure = Some(why);
+        self.next_at = now + self.delay;
+    }
+
+    /// A look came back whole: marks age by one look, and the interval is the one asked for.
+    fn succeeded(&mut self, now: Instant) {
+        self.delay = self.every;
+        self.failure = None;
+        self.looked = Some(now);
+        self.next_at = now + self.every;
+        self.marks.retain(|_, (_, left)| {
+            *left = left.saturating_sub(1);
+            *left > 0
+        });
+        self.forget_unchanged();
+    }
+
+    /// The texts before of rows no longer marked changed go.
+    fn forget_unchanged(&mut self) {
+        let marks = &self.marks;
+        self.was
+            .retain(|id, _| matches!(marks.get(id), Some((Mark::Changed, _))));
+    }
+}
+
+impl Watch {
+    /// A look came back whole, compared (`diff`) with the rows on screen (`before`): the marks
+    /// age by a look, the new and changed rows are marked, and so are the rows gone (the first
+    /// look that misses them). Returns the gone rows to show among the look's rows while their
+    /// mark lasts: (index among `before`, index among the look's rows, JSON), in order.
+    pub fn take_look(
+        &mut self,
+        diff: LookDiff,
+        before: &Rows,
+        now: Instant,
+    ) -> Vec<(usize, usize, String)> {
+        let previously_gone: HashSet<Box<str>> = (self.marks.iter())
+            .filter(|(_, (mark, _))| *mark == Mark::Gone)
+            .map(|(id, _)| id.clone())
+            .collect();
+        self.succeeded(now);
+        for id in diff.new {
+            self.marks.insert(id, (Mark::New, MARK_LOOKS));
+        }
+        for (id, was) in diff.changed {
+            self.marks.insert(id.clone(), (Mark::Changed, MARK_LOOKS));
+            self.was.insert(id, was);
+        }
+        let mut shown = diff.absent;
+        shown.retain(|(index, _, _)| {
+            let Some(id) = before
+                .get(*index)
+                .and_then(|r| r.id().map(Box::<str>::from))
+            else {
+                return false;
+            };
+            if previously_gone.contains(&id) {
+                // Shown while its mark lasts its looks, then it goes.
+                return self.marks.contains_key(&id);
+            }
+            self.marks.insert(id, (Mark::Gone, MARK_LOOKS));
+            true
+        });
+        shown
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A row a look misses is marked gone and shown among the look's rows while its mark lasts
+    /// (`MARK_LOOKS` looks), then it goes; new and changed rows are marked for as long, and a
+    /// failed look waits twice as long before the next one.
+    #[test]
+    fn a_gone_row_shows_while_its_mark_lasts_and_marks_age_by_look() {
+        let start = Instant::now();
+        let mut watch = Watch::new(Duration::from_secs(5), start);
+        let before = Rows::of_values([json!({"id": "a"}), json!({"id": "b"})]);
+        let first = LookDiff {
+            new: vec!["c".into()],
+            changed: vec![("a".into(), "{}".into())],
+            absent: vec![(1, 1, r#"{"id":"b"}"#.to_owned())],
+        };
+        assert_eq!(
+            watch.take_look(first, &before, start),
+            [(1, 1, r#"{"id":"b"}"#.into())]
+        );
+        assert_eq!(
+            watch.counts(),
+            [(Mark::New, 1), (Mark::Changed, 1), (Mark::Gone, 1)]
+        );
+        assert_eq!(watch.was.get("a").map(|w| &**w), Some("{}"));
+        let again = || LookDiff {
+            absent: vec![(1, 1, r#"{"id":"b"}"#.to_owned())],
+            ..LookDiff::default()
+        };
+        for look in 1..MARK_LOOKS {
+            let shown = watch.take_look(again(), &before, start);
+            assert_eq!(shown.len(), 1, "still shown at look {look}");
+        }
+        assert_eq!(watch.take_look(again(), &before, start), []);
+        assert_eq!(watch.counts().map(|(_, n)| n), [0, 0, 0]);
+        assert!(watch.was.is_empty(), "the text before goes with its mark");
+
+        watch.failed("down".into(), start);
+        assert_eq!(watch.next_at, start + Duration::from_secs(10));
+    }
+}
