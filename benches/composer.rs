@@ -12,11 +12,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use appdeck_core::api::{Exchange, ListResponse, Reply};
-use appdeck_tui::app::panes::connect::check::AnalysisJob;
-use appdeck_tui::app::panes::connect::new_app::InferJob;
-use appdeck_tui::app::panes::report::ReportContext;
-use appdeck_tui::app::panes::report::check::{self, CheckJob};
-use appdeck_tui::app::{Action, App, Command, Delivery, Session};
+use appdeck_tui::AnalysisJob;
+use appdeck_tui::InferJob;
+use appdeck_tui::ReportContext;
+use appdeck_tui::{Action, App, Command, Delivery, Session};
+use appdeck_tui::{CheckJob, check_report};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -26,8 +26,7 @@ use serde_json::{Value, json};
 const SAMPLES: usize = 300;
 
 fn key(app: &mut App, code: KeyCode) -> Vec<Command> {
-    match appdeck_tui::app::keymap::action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE))
-    {
+    match appdeck_tui::action_for(app.focus(), KeyEvent::new(code, KeyModifiers::NONE)) {
         Some(action) => app.update(action),
         None => Vec::new(),
     }
@@ -62,9 +61,9 @@ fn main() {
         resource_text: Arc::from(serde_json::to_string_pretty(&resource).expect("json")),
         types: Some(types.clone()),
     };
-    assert!(check::run(&job).is_empty(), "the demo report passes");
+    assert!(check_report(&job).is_empty(), "the demo report passes");
     measure("check of the demo report", 20, SAMPLES, || {
-        black_box(check::run(black_box(&job)));
+        black_box(check_report(black_box(&job)));
     });
 
     // A repository whose properties hold about 1 MB of JSON.
@@ -100,7 +99,7 @@ fn main() {
     };
     let job = job.clone();
     let t = Instant::now();
-    let findings = check::run(&job);
+    let findings = check_report(&job);
     println!(
         "{:<48} {:>7.1} ms ({} findings)",
         format!("background check of {:.1} MB", size as f64 / 1e6),
@@ -119,14 +118,7 @@ fn main() {
     });
     measure("frame only, 1 MB resource", 20, SAMPLES, || {
         terminal
-            .draw(|f| {
-                appdeck_tui::ui::render(
-                    f,
-                    black_box(&app),
-                    &appdeck_tui::ui::theme::Theme::COLOR,
-                    now,
-                )
-            })
+            .draw(|f| appdeck_tui::render(f, black_box(&app), &appdeck_tui::Theme::COLOR, now))
             .expect("draw");
     });
     measure(
@@ -136,14 +128,7 @@ fn main() {
         || {
             black_box(key(&mut app, typed_key(&mut flip)));
             terminal
-                .draw(|f| {
-                    appdeck_tui::ui::render(
-                        f,
-                        black_box(&app),
-                        &appdeck_tui::ui::theme::Theme::COLOR,
-                        now,
-                    )
-                })
+                .draw(|f| appdeck_tui::render(f, black_box(&app), &appdeck_tui::Theme::COLOR, now))
                 .expect("draw");
         },
     );
@@ -252,9 +237,7 @@ fn connect_new_app(rows: usize) {
     let mut times: Vec<Duration> = (0..10)
         .map(|_| {
             let t = Instant::now();
-            black_box(appdeck_tui::app::panes::connect::new_app::infer(black_box(
-                &job,
-            )));
+            black_box(appdeck_tui::infer(black_box(&job)));
             t.elapsed()
         })
         .collect();
@@ -270,10 +253,10 @@ fn connect_new_app(rows: usize) {
 /// The connect composer on the demo payload (`C` with the demo's app known): a key that moves
 /// (`j`) and a key typed inside a string (checked and compared again), each with its frame.
 fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<chrono::Utc>) {
-    use appdeck_tui::app::KnownTypes;
+    use appdeck_tui::KnownTypes;
     let (mut app, _) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
     app.update(Action::reply(
-        appdeck_tui::app::RequestId(u64::MAX),
+        appdeck_tui::RequestId(u64::MAX),
         Delivery::Types(Arc::new(KnownTypes {
             catalog: appdeck_core::catalog::Catalog::from_versions(vec![
                 appdeck_core::catalog::demo(),
@@ -285,14 +268,7 @@ fn connect_composer(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<
     let background = opened.iter().any(|c| c.job::<AnalysisJob>().is_some());
     let mut frame = |app: &App| {
         terminal
-            .draw(|f| {
-                appdeck_tui::ui::render(
-                    f,
-                    black_box(app),
-                    &appdeck_tui::ui::theme::Theme::COLOR,
-                    now,
-                )
-            })
+            .draw(|f| appdeck_tui::render(f, black_box(app), &appdeck_tui::Theme::COLOR, now))
             .expect("draw");
     };
     let mut down = false;

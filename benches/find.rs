@@ -12,9 +12,9 @@ mod rows;
 
 use std::time::{Duration, Instant};
 
-use appdeck_tui::app::harness::{key, press};
-use appdeck_tui::app::{Action, App, Command, Delivery, Move};
-use appdeck_tui::ui::theme::Theme;
+use appdeck_tui::Theme;
+use appdeck_tui::harness::{key, press};
+use appdeck_tui::{Action, App, Command, Delivery, Move};
 use chrono::Utc;
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
@@ -200,7 +200,7 @@ fn main() {
                 flip = !flip;
                 app.update(Action::Move(if flip { Move::Bottom } else { Move::Top }));
                 terminal
-                    .draw(|f| appdeck_tui::ui::render(f, &app, &Theme::COLOR, now))
+                    .draw(|f| appdeck_tui::render(f, &app, &Theme::COLOR, now))
                     .expect("draw");
             },
         );
@@ -208,7 +208,7 @@ fn main() {
 
         let t = Instant::now();
         key(&mut app, ':');
-        appdeck_tui::app::harness::type_text(&mut app, "where .properties.stars > 500");
+        appdeck_tui::harness::type_text(&mut app, "where .properties.stars > 500");
         let commands = app.update(Action::Submit);
         let update = t.elapsed();
         let (job, job_cpu, apply, _) = run_jobs(&mut app, commands);

@@ -12,8 +12,8 @@ mod rows;
 use std::time::Instant;
 
 use appdeck_listing::{SortKeys, merge_sorted, sort_by_keys};
-use appdeck_tui::app::harness::{press, type_text};
-use appdeck_tui::app::{Action, App, Command, Delivery, Move, Notice};
+use appdeck_tui::harness::{press, type_text};
+use appdeck_tui::{Action, App, Command, Delivery, Move, Notice};
 use crossterm::event::KeyCode;
 use serde_json::{Value, json};
 

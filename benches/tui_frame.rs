@@ -5,7 +5,7 @@
 //! in at most 2 ms whatever is loaded.
 
 mod common;
-use appdeck_tui::app::{Toward, View};
+use appdeck_tui::{Toward, View};
 use common::{measure, ms};
 #[path = "common/rows.rs"]
 mod rows;
@@ -16,7 +16,7 @@ use std::time::Instant;
 use std::sync::Arc;
 
 use appdeck_core::api::{Exchange, ListResponse, Reply};
-use appdeck_tui::app::{Action, App, Command, Delivery, Move, Session};
+use appdeck_tui::{Action, App, Command, Delivery, Move, Session};
 use chrono::Utc;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -83,14 +83,7 @@ fn main() {
             };
             app.update(target);
             terminal
-                .draw(|f| {
-                    appdeck_tui::ui::render(
-                        f,
-                        black_box(&app),
-                        &appdeck_tui::ui::theme::Theme::COLOR,
-                        now,
-                    )
-                })
+                .draw(|f| appdeck_tui::render(f, black_box(&app), &appdeck_tui::Theme::COLOR, now))
                 .expect("draw");
         },
     );
@@ -117,14 +110,7 @@ fn main() {
                 down = !down;
             }
             terminal
-                .draw(|f| {
-                    appdeck_tui::ui::render(
-                        f,
-                        black_box(&app),
-                        &appdeck_tui::ui::theme::Theme::COLOR,
-                        now,
-                    )
-                })
+                .draw(|f| appdeck_tui::render(f, black_box(&app), &appdeck_tui::Theme::COLOR, now))
                 .expect("draw");
         },
     );
@@ -181,12 +167,7 @@ fn main() {
         });
         terminal
             .draw(|f| {
-                appdeck_tui::ui::render(
-                    f,
-                    black_box(&detail_app),
-                    &appdeck_tui::ui::theme::Theme::COLOR,
-                    now,
-                )
+                appdeck_tui::render(f, black_box(&detail_app), &appdeck_tui::Theme::COLOR, now)
             })
             .expect("draw");
     });
@@ -200,12 +181,7 @@ fn main() {
         });
         terminal
             .draw(|f| {
-                appdeck_tui::ui::render(
-                    f,
-                    black_box(&detail_app),
-                    &appdeck_tui::ui::theme::Theme::COLOR,
-                    now,
-                )
+                appdeck_tui::render(f, black_box(&detail_app), &appdeck_tui::Theme::COLOR, now)
             })
             .expect("draw");
     });
@@ -228,7 +204,7 @@ fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Ut
     );
     app.update(Action::Show(View::Overview));
     assert!(
-        matches!(app.stack.top(), Some(appdeck_tui::app::pane::Screen::Overview(o))
+        matches!(app.stack.top(), Some(appdeck_tui::Screen::Overview(o))
             if o.summary.rows == 1_000_000 && o.summary.updated_by_hour.len() > 100_000),
         "the overview of every row"
     );
@@ -247,14 +223,7 @@ fn bench_overview(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Ut
             n += 1;
             app.update(step(n));
             terminal
-                .draw(|f| {
-                    appdeck_tui::ui::render(
-                        f,
-                        black_box(&app),
-                        &appdeck_tui::ui::theme::Theme::COLOR,
-                        now,
-                    )
-                })
+                .draw(|f| appdeck_tui::render(f, black_box(&app), &appdeck_tui::Theme::COLOR, now))
                 .expect("draw");
         },
     );
@@ -294,13 +263,13 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("connect.json");
     std::fs::write(&file, &text).expect("write");
-    let sources = appdeck_tui::runtime::known_types::TypeSources {
+    let sources = appdeck_tui::TypeSources {
         files: vec![file],
         store: None,
         demo: false,
     };
     let t = Instant::now();
-    let known = Arc::new(appdeck_tui::runtime::known_types::load(&sources));
+    let known = Arc::new(appdeck_tui::load_known_types(&sources));
     println!(
         "{:<48} {:>8.1} ms",
         format!(
@@ -313,19 +282,12 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
 
     let mut app = rows::app_with_rows(1_000, resource);
     app.update(Action::reply(
-        appdeck_tui::app::RequestId(u64::MAX),
+        appdeck_tui::RequestId(u64::MAX),
         Delivery::Types(known.clone()),
     ));
     let draw = |terminal: &mut Terminal<TestBackend>, app: &App| {
         terminal
-            .draw(|f| {
-                appdeck_tui::ui::render(
-                    f,
-                    black_box(app),
-                    &appdeck_tui::ui::theme::Theme::COLOR,
-                    now,
-                )
-            })
+            .draw(|f| appdeck_tui::render(f, black_box(app), &appdeck_tui::Theme::COLOR, now))
             .expect("draw");
     };
     measure(
@@ -386,11 +348,11 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
         appdeck_core::catalog::Source::Demo,
         None,
     );
-    let known = Arc::new(appdeck_tui::app::KnownTypes {
+    let known = Arc::new(appdeck_tui::KnownTypes {
         catalog: appdeck_core::catalog::Catalog::from_versions(vec![version]),
         problems: Vec::new(),
     });
-    let request = appdeck_tui::app::panes::type_detail::OpenType {
+    let request = appdeck_tui::OpenType {
         known,
         type_index: 0,
         version: 0,
@@ -398,7 +360,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     };
     assert!(request.is_large());
     let t = Instant::now();
-    let detail = appdeck_tui::app::panes::type_detail::TypeDetail::open(&request);
+    let detail = appdeck_tui::TypeDetail::open(&request);
     println!(
         "{:<48} {:>8.1} ms",
         "prepare a type with a 5 MB schema (background)",
@@ -406,7 +368,7 @@ fn bench_types(terminal: &mut Terminal<TestBackend>, now: chrono::DateTime<Utc>)
     );
     let mut app = rows::app_with_rows(10, resource);
     app.stack
-        .push(appdeck_tui::app::pane::Screen::TypeDetail(Box::new(detail)));
+        .push(appdeck_tui::Screen::TypeDetail(Box::new(detail)));
     app.update(Action::Pane(Toward::Next));
     app.update(Action::Pane(Toward::Next));
     app.update(Action::Right);

@@ -10,21 +10,21 @@ use appdeck_core::{
 };
 use appdeck_sandbox as sandbox;
 use appdeck_store as store;
-use appdeck_tui::{app, runtime, ui};
+use appdeck_tui as tui;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use crate::api::{ClientSettings, Token};
-use crate::app::Session;
 use crate::cli::args::{Cli, Command, GlobalArgs};
 use crate::config::ReadOnly;
 use crate::log_file::{DropOnError, LogHealth, RotatingFile};
-use crate::runtime::LaunchOptions;
-use crate::runtime::known_types::TypeSources;
-use crate::runtime::listing_keeper::Keeping;
-use crate::runtime::profiles::{ProfileSwitcher, host_of};
 use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::tui::Keeping;
+use crate::tui::LaunchOptions;
+use crate::tui::Session;
+use crate::tui::TypeSources;
+use crate::tui::{ProfileSwitcher, host_of};
 
 /// How long quitting may wait for background work (a slow request, the demo sandbox).
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(300);
@@ -108,7 +108,7 @@ fn one_malloc_arena() {
 async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHealth) -> ExitCode {
     // The look of the UI comes from the config file even under --demo; a mistake there is
     // said before the terminal is taken over.
-    let ui = match crate::app::settings::load_ui(&global.flags()) {
+    let ui = match crate::tui::load_ui(&global.flags()) {
         Ok(ui) => ui,
         Err(e) => return crate::cli::Failure::from(e).report(),
     };
@@ -192,9 +192,9 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
             .then(|| serde_json::from_str(crate::catalog::DEMO_CONNECT).ok())
             .flatten(),
         read_only,
-        theme: crate::ui::theme::Theme::from_env(&ui.theme),
+        theme: crate::tui::Theme::from_env(&ui.theme),
         keymap: ui.keys,
-        openers: crate::runtime::opener::choose(
+        openers: crate::tui::choose_openers(
             ui.opener.as_deref(),
             std::env::var("BROWSER").ok().as_deref(),
         ),
@@ -206,7 +206,7 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
         offline: cli.offline,
         log,
     };
-    let result = crate::runtime::launch(options).await;
+    let result = crate::tui::launch(options).await;
     if let Some(sandbox) = sandbox {
         sandbox.shutdown().await;
     }
@@ -261,11 +261,11 @@ fn type_sources(cli: &Cli, global: &GlobalArgs, base_url: &str) -> TypeSources {
 
 /// Where the composer keeps its drafts: the store, under the base URL; under `--demo`, under
 /// `demo`, since the demo's port changes with every run and its resources do not.
-fn draft_place(cli: &Cli, base_url: &str) -> Option<crate::runtime::drafts::DraftPlace> {
+fn draft_place(cli: &Cli, base_url: &str) -> Option<crate::tui::DraftPlace> {
     let store = crate::config::Env::from_process()
         .ok()
         .and_then(|env| crate::config::store_path(&env))?;
-    Some(crate::runtime::drafts::DraftPlace {
+    Some(crate::tui::DraftPlace {
         store: store.value,
         base_url: if cli.demo { "demo" } else { base_url }.to_owned(),
     })

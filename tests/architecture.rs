@@ -198,3 +198,45 @@ fn the_app_reaches_the_list_only_through_its_methods() {
         }
     });
 }
+
+/// The `pub mod` lines of a crate root that are built outside tests: a `pub mod` behind a
+/// `#[cfg(...)]` naming `test` (the store's `test_support`) is a test helper, not the surface.
+fn public_modules(lib_rs: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut behind_test_cfg = false;
+    for (n, line) in lib_rs.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with("#[cfg(") {
+            behind_test_cfg = line.contains("test");
+            continue;
+        }
+        if line.starts_with("pub mod ") && !behind_test_cfg {
+            found.push((n + 1, line.to_owned()));
+        }
+        if !line.starts_with("#[") && !line.starts_with("//") && !line.is_empty() {
+            behind_test_cfg = false;
+        }
+    }
+    found
+}
+
+/// Private insides: a library crate's modules are private and its root says with `pub use` what
+/// the others may use, so an item nothing uses is dead code the compiler reports. The core keeps
+/// its modules as the namespaces the other crates write (`sanitize::line`).
+#[test]
+fn a_library_crate_exposes_no_module_only_what_it_re_exports() {
+    assert_eq!(
+        public_modules("pub mod a;\n#[cfg(test)]\npub mod b;\n#[cfg(feature = \"x\")]\npub mod c;"),
+        [(1, "pub mod a;".to_owned()), (5, "pub mod c;".to_owned())],
+        "the reading of a crate root"
+    );
+    for krate in ["listing", "store", "sandbox", "tui"] {
+        let lib_rs = root().join("crates").join(krate).join("src/lib.rs");
+        let found = public_modules(&std::fs::read_to_string(&lib_rs).unwrap());
+        assert!(
+            found.is_empty(),
+            "{}: a public module, where a `pub use` of what other crates use belongs: {found:?}",
+            lib_rs.display()
+        );
+    }
+}

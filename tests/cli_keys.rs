@@ -3,7 +3,7 @@
 
 mod common;
 
-use appdeck_tui::app::keymap::{Keymap, syntax};
+use appdeck_tui::{Keymap, written_key};
 use common::{appdeck, run, write_file};
 use serde_json::Value;
 
@@ -104,7 +104,7 @@ fn reference() -> String {
         let keys: Vec<String> = action
             .keys
             .iter()
-            .map(|k| format!("`{}`", syntax::written(*k)))
+            .map(|k| format!("`{}`", written_key(*k)))
             .collect();
         text.push_str(&format!(
             "| `{}` | {} | {} | {} |\n",

@@ -7,8 +7,8 @@ mod common;
 use std::path::Path;
 
 use appdeck_core::api::{Client, ClientSettings, Operation, Token};
-use appdeck_tui::app::{Action, App, Session};
-use appdeck_tui::ui::theme::Theme;
+use appdeck_tui::Theme;
+use appdeck_tui::{Action, App, Session};
 use common::{TOKEN, answer_once_raw, run_against};
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
@@ -160,19 +160,19 @@ fn the_status_bar_and_the_error_popup_mask_the_token() {
         warnings: Vec::new(),
     };
     let (mut app, commands) = App::new(session, Rect::new(0, 0, 100, 24), None);
-    let id = appdeck_tui::app::harness::api_request(&commands).expect("the first page is asked");
+    let id = appdeck_tui::harness::api_request(&commands).expect("the first page is asked");
     app.update(Action::reply(id, Box::new(exchange)));
     let now = chrono::DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
         .unwrap()
         .to_utc();
-    let screen = appdeck_tui::app::harness::draw(&app, &Theme::MONOCHROME, now);
+    let screen = appdeck_tui::harness::draw(&app, &Theme::MONOCHROME, now);
     let screen = screen.to_string();
     assert_masked("the screen", &screen);
     assert!(screen.contains(MASK), "{screen}");
     insta::assert_snapshot!("token_masked_screen", screen);
 
-    appdeck_tui::app::harness::press(&mut app, KeyCode::Char('!'));
-    let popup = appdeck_tui::app::harness::draw(&app, &Theme::MONOCHROME, now).to_string();
+    appdeck_tui::harness::press(&mut app, KeyCode::Char('!'));
+    let popup = appdeck_tui::harness::draw(&app, &Theme::MONOCHROME, now).to_string();
     assert_masked("the ! popup", &popup);
     assert!(popup.contains(&format!("bad token {MASK}")), "{popup}");
 }

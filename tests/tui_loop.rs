@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use appdeck_core::api::{Client, ClientSettings, Token};
 use appdeck_sandbox::{Fault, Sandbox, SandboxOptions};
-use appdeck_tui::app::pane::Screen;
-use appdeck_tui::app::{App, Session};
-use appdeck_tui::runtime::effects::RecordedEffects;
-use appdeck_tui::runtime::event_loop::EventLoop;
+use appdeck_tui::EventLoop;
+use appdeck_tui::RecordedEffects;
+use appdeck_tui::Screen;
+use appdeck_tui::{App, Session};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures_util::Stream;
 use ratatui::Terminal;
@@ -443,7 +443,7 @@ async fn the_mouse_wheel_scrolls_and_a_paste_fills_the_filter_at_once() {
 #[tokio::test]
 async fn a_draft_is_saved_once_after_typing_and_then_the_loop_sleeps() {
     use appdeck_store::{DraftKey, Store};
-    use appdeck_tui::runtime::drafts::DraftPlace;
+    use appdeck_tui::DraftPlace;
     let mut h = harness(SandboxOptions::default(), None, Duration::from_secs(5)).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let store = dir.path().join("appdeck.db");

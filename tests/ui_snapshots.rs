@@ -2,10 +2,10 @@
 //! through `update` with actions, as the event loop would, and drawn with a fixed clock.
 
 use appdeck_core::api::{ApiError, Exchange, ListResponse, Reply};
-use appdeck_tui::app::harness::{press, settle, type_text};
-use appdeck_tui::app::panes::connect::new_app::InferJob;
-use appdeck_tui::app::{Action, ApiReply, App, Command, Delivery, Move, RequestId, Session};
-use appdeck_tui::ui::theme::Theme;
+use appdeck_tui::InferJob;
+use appdeck_tui::Theme;
+use appdeck_tui::harness::{press, settle, type_text};
+use appdeck_tui::{Action, ApiReply, App, Command, Delivery, Move, RequestId, Session};
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
@@ -100,7 +100,7 @@ fn draw(app: &App) -> String {
 
 /// The screen with its styles, for assertions on what text snapshots cannot see.
 fn draw_styled(app: &App, theme: &Theme) -> TestBackend {
-    appdeck_tui::app::harness::draw(app, theme, now())
+    appdeck_tui::harness::draw(app, theme, now())
 }
 
 /// Characters that would drive the terminal if they reached it: C0 controls (ESC, BEL, ...),
@@ -373,7 +373,7 @@ fn with_types(size: (u16, u16)) -> App {
         app2
     };
     std::mem::swap(&mut app, &mut app2);
-    let known = appdeck_tui::app::KnownTypes {
+    let known = appdeck_tui::KnownTypes {
         catalog: appdeck_core::catalog::Catalog::from_versions(vec![appdeck_core::catalog::demo()]),
         problems: Vec::new(),
     };
@@ -571,7 +571,7 @@ fn composer_app(size: (u16, u16)) -> App {
 
 /// `R` on `app`, with the demo's types known, and a message typed.
 fn composing_on(mut app: App) -> App {
-    use appdeck_tui::app::panes::report::ReportContext;
+    use appdeck_tui::ReportContext;
     app.report = std::sync::Arc::new(ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         types: Some(std::sync::Arc::new(
@@ -757,7 +757,7 @@ fn composer_answer_without_a_link() {
 }
 
 /// The request id of the first command of `kind` among `commands`.
-fn request_of(commands: &[appdeck_tui::app::Command], kind: &str) -> RequestId {
+fn request_of(commands: &[appdeck_tui::Command], kind: &str) -> RequestId {
     commands
         .iter()
         .find(|c| format!("{c:?}").starts_with(kind))
@@ -770,16 +770,14 @@ fn composer_restored_draft() {
     snapshot("composer_restored_draft", |size| {
         let mut app = composer_app(size);
         let body = match app.stack.top() {
-            Some(appdeck_tui::app::pane::Screen::Report(c)) => {
-                serde_json::to_string(&c.draft_body()).unwrap()
-            }
+            Some(appdeck_tui::Screen::Report(c)) => serde_json::to_string(&c.draft_body()).unwrap(),
             _ => panic!("no composer"),
         };
         press(&mut app, KeyCode::Esc);
         let id = request_of(&press(&mut app, KeyCode::Char('R')), "LoadDraft");
         app.update(Action::reply(
             id,
-            Delivery::DraftLoaded(Ok(Some(appdeck_tui::app::StoredDraft {
+            Delivery::DraftLoaded(Ok(Some(appdeck_tui::StoredDraft {
                 body,
                 age: std::time::Duration::from_secs(180),
                 revision: appdeck_store::DraftRevision {
@@ -923,8 +921,8 @@ fn history_with_a_draft() {
                         "response_type": "resource", "resource": "{\"id\": \"res_7\"}"});
                     app.update(Action::reply(
                         id,
-                        Delivery::Drafts(Ok(vec![appdeck_tui::app::UnsentDraft {
-                            subject: appdeck_tui::app::DraftSubject {
+                        Delivery::Drafts(Ok(vec![appdeck_tui::UnsentDraft {
+                            subject: appdeck_tui::DraftSubject {
                                 kind: "report".into(),
                                 subject: "res_7".into(),
                             },
@@ -978,7 +976,7 @@ fn long_values_cut_in_the_tree_and_raw_panes_end_with_an_ellipsis() {
 
 /// `loaded_app` with `?` on F1, quit on `Q`, and the list's filter and type picker on `f` / `T`.
 fn remapped_app(size: (u16, u16)) -> App {
-    let settings = appdeck_tui::app::settings::ui_settings(Some(&appdeck_core::config::ConfigText {
+    let settings = appdeck_tui::ui_settings(Some(&appdeck_core::config::ConfigText {
         path: "config.toml".into(),
         text: "[keys]\nhelp = [\"F1\"]\nquit = [\"Q\"]\n[keys.browser]\nsearch = [\"f\"]\ntype_picker = [\"T\"]\n"
             .to_owned(),
@@ -1001,10 +999,7 @@ fn help_with_remapped_keys() {
         let mut app = remapped_app(size);
         press(&mut app, KeyCode::F(1));
         assert!(
-            matches!(
-                app.overlay,
-                Some(appdeck_tui::app::overlay::Overlay::Help(_))
-            ),
+            matches!(app.overlay, Some(appdeck_tui::Overlay::Help(_))),
             "F1 opens the help"
         );
         app
@@ -1104,9 +1099,9 @@ fn the_resources_of_a_type_over_the_type() {
 /// `C` with the demo's app known, then `$EDITOR` left the payload with the version bumped to
 /// 1.5.0 and the `repository` type removed (a breaking change).
 fn connect_app(size: (u16, u16)) -> App {
-    use appdeck_tui::app::KnownTypes;
+    use appdeck_tui::KnownTypes;
     let mut app = loaded_app(size);
-    app.report = std::sync::Arc::new(appdeck_tui::app::panes::report::ReportContext {
+    app.report = std::sync::Arc::new(appdeck_tui::ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         ..Default::default()
     });
@@ -1198,7 +1193,7 @@ fn connect_inferring() {
 /// cursor on the first (issue 20 item 8).
 fn connect_new_app(size: (u16, u16)) -> App {
     let mut app = loaded_app(size);
-    app.report = std::sync::Arc::new(appdeck_tui::app::panes::report::ReportContext {
+    app.report = std::sync::Arc::new(appdeck_tui::ReportContext {
         base_url: "http://127.0.0.1:8080/api/v1".into(),
         ..Default::default()
     });
@@ -1331,7 +1326,7 @@ fn browser_watched_sorted_and_narrowed() {
         app
     };
     snapshot("browser_watched_sorted_and_narrowed", build);
-    let title = appdeck_tui::app::harness::line(&draw_styled(&build((80, 24)), &Theme::COLOR), 1);
+    let title = appdeck_tui::harness::line(&draw_styled(&build((80, 24)), &Theme::COLOR), 1);
     assert!(
         title.starts_with("┌ where .status")
             && title.contains("62 loaded · L loads all · watching 5s · 12:00:00 "),
@@ -1379,7 +1374,7 @@ fn command_line_lists_the_commands_it_has_room_for() {
 /// Tab cycled to a candidate past the screen's edge: the row scrolls to show it.
 #[test]
 fn command_line_shows_the_candidate_tab_chose() {
-    use appdeck_tui::app::overlay::Overlay;
+    use appdeck_tui::Overlay;
     snapshot("command_line_quit_chosen", |size| {
         let mut app = loaded_then(size, ":");
         for _ in 0..40 {
@@ -1409,7 +1404,7 @@ fn browser_search_that_matches_nothing() {
         screen.contains("No loaded row matches /zzz-nowhere."),
         "{screen}"
     );
-    let footer = appdeck_tui::app::harness::line(&draw_styled(&app, &Theme::COLOR), 39);
+    let footer = appdeck_tui::harness::line(&draw_styled(&app, &Theme::COLOR), 39);
     assert!(
         !footer.contains("open") && !footer.contains("report"),
         "{footer}"
@@ -1439,8 +1434,7 @@ fn browser_title_at_sixty_columns_keeps_the_counts_and_the_watch() {
     };
     snapshot_at("browser_title_narrow", &[(60, 20), (50, 16)], build);
     for width in [60, 50, 44] {
-        let title =
-            appdeck_tui::app::harness::line(&draw_styled(&build((width, 16)), &Theme::COLOR), 1);
+        let title = appdeck_tui::harness::line(&draw_styled(&build((width, 16)), &Theme::COLOR), 1);
         assert!(
             title.contains("loaded") && title.contains("watching"),
             "{width}: {title}"

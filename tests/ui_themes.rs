@@ -4,10 +4,10 @@
 
 use appdeck_core::api::{Exchange, ListResponse, Reply};
 use appdeck_core::config::ConfigText;
-use appdeck_tui::app::harness::{line, press};
-use appdeck_tui::app::settings::ui_settings;
-use appdeck_tui::app::{Action, App, Command, Session};
-use appdeck_tui::ui::theme::{Palette, Role, Theme};
+use appdeck_tui::harness::{line, press};
+use appdeck_tui::ui_settings;
+use appdeck_tui::{Action, App, Command, Session};
+use appdeck_tui::{Palette, Role, Theme};
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
@@ -63,7 +63,7 @@ fn detail() -> App {
 }
 
 fn draw(app: &App, theme: &Theme) -> TestBackend {
-    appdeck_tui::app::harness::draw(app, theme, now())
+    appdeck_tui::harness::draw(app, theme, now())
 }
 
 /// The theme a config file with `text` gives.

@@ -2,8 +2,8 @@
 //! (`#[path = "common/rows.rs"] mod rows;` in each: not every bench loads rows).
 
 use appdeck_core::api::{Exchange, ListResponse, Reply};
-use appdeck_tui::app::harness::page_request;
-use appdeck_tui::app::{Action, App, Move, Session};
+use appdeck_tui::harness::page_request;
+use appdeck_tui::{Action, App, Move, Session};
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
@@ -37,7 +37,7 @@ pub fn app_with_rows(rows: usize, resource: fn(usize) -> Value) -> App {
             Box::new(Exchange::local(Ok(Reply::page(page)))),
         ));
         // As the runtime does after each page (`runtime/event_loop.rs`, `executor.rs`).
-        appdeck_tui::app::harness::write_bodies(&commands);
+        appdeck_tui::harness::write_bodies(&commands);
         appdeck_core::freed_memory::give_back();
         start = end;
     }

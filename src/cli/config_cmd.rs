@@ -9,9 +9,9 @@ use super::Failure;
 use super::args::{ConfigCommand, GlobalArgs};
 use crate::api::Token;
 use crate::api::client::redact_url;
-use crate::app::settings::theme::{ThemeChoice, describe_colour};
 use crate::config::{self, ConfigError, Env, Settings, Sourced, TokenSource};
 use crate::sanitize;
+use crate::tui::{ThemeChoice, describe_colour};
 
 pub fn run(which: ConfigCommand, global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     match which {
@@ -48,16 +48,16 @@ fn show(global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
     );
     report.lines.push(("store", store));
     // The terminal UI's settings: a mistake there is an error here too, with its line.
-    let ui = crate::app::settings::load_ui(&global.flags())?;
+    let ui = crate::tui::load_ui(&global.flags())?;
     report.lines.push(("theme", describe_theme(&ui.theme)));
     // What `o` in the terminal UI opens links with, first that works.
-    let openers = crate::runtime::opener::choose(
+    let openers = crate::tui::choose_openers(
         ui.opener.as_deref(),
         std::env::var("BROWSER").ok().as_deref(),
     );
     report
         .lines
-        .push(("opener", crate::runtime::opener::describe(&openers)));
+        .push(("opener", crate::tui::describe_openers(&openers)));
     for line in describe_keys(&ui.keys) {
         report.lines.push(("keys", line));
     }
@@ -245,7 +245,7 @@ fn describe_theme(theme: &ThemeChoice) -> String {
 
 /// The keys the config file changes, one line per action and key set: `quit = x (default: q) in
 /// browser, detail, ...`; "(defaults)" when nothing is remapped.
-fn describe_keys(keymap: &crate::app::keymap::Keymap) -> Vec<String> {
+fn describe_keys(keymap: &crate::tui::Keymap) -> Vec<String> {
     let lines: Vec<String> = keymap
         .actions()
         .iter()
@@ -274,8 +274,8 @@ mod tests {
 
     #[test]
     fn the_keys_that_differ_from_the_defaults_are_shown() {
-        use crate::app::keymap::Keymap;
-        use crate::app::settings::keys::KeyEntry;
+        use crate::tui::KeyEntry;
+        use crate::tui::Keymap;
         assert_eq!(
             describe_keys(&Keymap::default()),
             ["(defaults; `appdeck keys` lists them)"]
@@ -296,11 +296,11 @@ mod tests {
     #[test]
     fn the_theme_is_shown_with_its_overrides() {
         let mut theme = ThemeChoice {
-            base: crate::app::settings::theme::BaseTheme::Light,
+            base: crate::tui::BaseTheme::Light,
             ..ThemeChoice::default()
         };
         theme.colours.insert(
-            crate::app::settings::theme::Role::Selection,
+            crate::tui::Role::Selection,
             ratatui::style::Color::Rgb(1, 2, 3),
         );
         let shown = describe_theme(&theme);

@@ -8,10 +8,10 @@ use serde_json::json;
 
 use super::Failure;
 use super::args::{GlobalArgs, KeysArgs, KeysOutput};
-use crate::app::keymap::{ActionKeys, Keymap, syntax};
+use crate::tui::{ActionKeys, Keymap, written_key};
 
 pub fn run(args: &KeysArgs, global: &GlobalArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let ui = crate::app::settings::load_ui(&global.flags())?;
+    let ui = crate::tui::load_ui(&global.flags())?;
     match args.output {
         KeysOutput::Table => out.write_all(table(&ui.keys).as_bytes())?,
         KeysOutput::Json => {
@@ -25,9 +25,9 @@ pub fn run(args: &KeysArgs, global: &GlobalArgs, out: &mut impl Write) -> Result
 }
 
 /// Keys as the config file writes them: `j, Down`.
-pub(super) fn written(keys: &[crate::app::keymap::Key]) -> String {
+pub(super) fn written(keys: &[crate::tui::Key]) -> String {
     keys.iter()
-        .map(|k| syntax::written(*k))
+        .map(|k| written_key(*k))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -85,8 +85,8 @@ fn as_json(keymap: &Keymap) -> serde_json::Value {
         .map(|a| {
             json!({
                 "action": a.action,
-                "keys": a.keys.iter().map(|k| syntax::written(*k)).collect::<Vec<_>>(),
-                "default_keys": a.default_keys.iter().map(|k| syntax::written(*k)).collect::<Vec<_>>(),
+                "keys": a.keys.iter().map(|k| written_key(*k)).collect::<Vec<_>>(),
+                "default_keys": a.default_keys.iter().map(|k| written_key(*k)).collect::<Vec<_>>(),
                 "remapped": a.is_remapped(),
                 "panes": a.panes,
                 "description": a.help,
@@ -98,7 +98,7 @@ fn as_json(keymap: &Keymap) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::settings::keys::KeyEntry;
+    use crate::tui::KeyEntry;
 
     fn remapped() -> Keymap {
         Keymap::with_entries(&[KeyEntry {

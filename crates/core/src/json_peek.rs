@@ -28,7 +28,7 @@ pub struct Facts {
 
 /// The nesting under which a text with no surrogate escape reads as a `serde_json::Value` for
 /// sure, whatever part of it is read on its own: serde_json gives up at 128 levels.
-pub const SURELY_READABLE_DEPTH: usize = 64;
+pub(crate) const SURELY_READABLE_DEPTH: usize = 64;
 
 impl Facts {
     /// Whether serde_json reads the text whole, as it read it to find its syntax valid (and so

@@ -100,7 +100,7 @@ impl LogHealth {
     }
 
     /// The first failure, if there was one.
-    pub fn failure(&self) -> Option<&str> {
+    pub(crate) fn failure(&self) -> Option<&str> {
         self.inner.first_failure.get().map(String::as_str)
     }
 

@@ -97,7 +97,7 @@ pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
 /// Whether UTF-8 JSON text holds a character [`json_for_terminal`] escapes: DEL, a C1 control or a
 /// bidi mark. A byte scan (`list --all` runs it over every byte it writes): each such character
 /// starts with one of five lead bytes, found with memchr, and is then told by its next bytes.
-pub fn json_needs_escape(json: &[u8]) -> bool {
+pub(crate) fn json_needs_escape(json: &[u8]) -> bool {
     let at = |pos: usize| -> bool {
         let next = |k: usize| json.get(pos + k).copied().unwrap_or(0);
         match json[pos] {

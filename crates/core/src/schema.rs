@@ -46,10 +46,10 @@ const DOCUMENT_URI: &str = "urn:appdeck:schema";
 /// A whole schema (a type's), so that one of its parts can be compiled where it stands: the
 /// part's `$ref`s to the rest of the document (`#/definitions/…`, `#/$defs/…`) resolve as they
 /// do when the whole is checked, which compiling the part alone cannot do.
-pub struct SchemaDocument<'a>(jsonschema::Registry<'a>);
+pub(crate) struct SchemaDocument<'a>(jsonschema::Registry<'a>);
 
 impl<'a> SchemaDocument<'a> {
-    pub fn new(root: &'a Value) -> Result<Self, String> {
+    pub(crate) fn new(root: &'a Value) -> Result<Self, String> {
         jsonschema::Registry::new()
             .add(DOCUMENT_URI, root)
             .and_then(|registry| registry.prepare())
@@ -58,7 +58,7 @@ impl<'a> SchemaDocument<'a> {
     }
 
     /// Compiles the part at the JSON `pointer` (`""` for the whole, `/properties/name`…).
-    pub fn compile_at(&self, pointer: &str) -> Result<CompiledSchema, String> {
+    pub(crate) fn compile_at(&self, pointer: &str) -> Result<CompiledSchema, String> {
         let reference = format!("{DOCUMENT_URI}#{}", fragment(pointer));
         build(&serde_json::json!({ "$ref": reference }), Some(&self.0))
     }

@@ -47,12 +47,12 @@ impl StopSignals {
     }
 
     #[cfg(not(unix))]
-    pub fn listen() -> Self {
+    pub(crate) fn listen() -> Self {
         StopSignals {}
     }
 
     #[cfg(not(unix))]
-    pub async fn received(self) -> i32 {
+    pub(crate) async fn received(self) -> i32 {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }

@@ -32,7 +32,7 @@ pub enum Fault {
 }
 
 /// The forms `Fault::from_str` accepts, for error and help messages.
-pub const FAULT_FORMS: &str = "not-json, repeat-cursor, empty-pages, malformed-item, nulls, spaced, slow:<millis>, status:<code 400-599>";
+pub(crate) const FAULT_FORMS: &str = "not-json, repeat-cursor, empty-pages, malformed-item, nulls, spaced, slow:<millis>, status:<code 400-599>";
 
 /// A fault description that is not one of [`FAULT_FORMS`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -41,10 +41,10 @@ use base64::Engine as _;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-pub use fault::{FAULT_FORMS, Fault, FaultParseError};
+pub use fault::{Fault, FaultParseError};
 pub use limits::SandboxLimits;
-pub use seed::{DEMO_RESOURCES, MAX_GENERATED, refuse_generate};
-pub use store::{RecordedFailure, SANDBOX_ORGANIZATION, SandboxStore};
+pub use seed::{DEMO_RESOURCES, refuse_generate};
+pub use store::{RecordedFailure, SandboxStore};
 
 /// How long `shutdown` lets in-flight requests finish before it stops waiting for them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);

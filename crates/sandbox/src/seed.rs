@@ -20,7 +20,7 @@ pub const DEMO_RESOURCES: &str = include_str!("../../../assets/demo/resources.js
 
 /// The most resources `--generate` makes: past this the sandbox would need gigabytes (see
 /// [`GENERATED_BYTES_EACH`]) and end in a failed allocation rather than an error.
-pub const MAX_GENERATED: usize = 5_000_000;
+pub(crate) const MAX_GENERATED: usize = 5_000_000;
 
 /// Memory one generated resource takes, rounded up from a measured sandbox (`appdeck sandbox
 /// --empty --generate 1000000`: its resident size less an empty one's, per resource).

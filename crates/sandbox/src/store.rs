@@ -13,7 +13,7 @@ use crate::api::{Field, Resource, ResourceType};
 use crate::json_text;
 
 /// The `organization_id` the sandbox gives every resource it stamps.
-pub const SANDBOX_ORGANIZATION: &str = "org_sandbox";
+pub(crate) const SANDBOX_ORGANIZATION: &str = "org_sandbox";
 
 /// How many recorded failures are kept; older ones are dropped so memory stays bounded.
 const MAX_FAILURES: usize = 1000;

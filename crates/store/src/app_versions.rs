@@ -10,7 +10,7 @@ use super::{Store, StoreError};
 
 /// A successful connect, to be recorded.
 #[derive(Clone, Debug)]
-pub struct NewAppVersion<'a> {
+pub(crate) struct NewAppVersion<'a> {
     /// The service's base URL, as configured (credentials in it are dropped, see [`base_url_key`]).
     pub base_url: &'a str,
     pub app_id: &'a str,
@@ -24,7 +24,7 @@ pub struct NewAppVersion<'a> {
 
 /// The form of a base URL the store keys on: without user info (a password must not land in the
 /// store), a query or a fragment, and without a trailing `/`, so `…/api/v1` and `…/api/v1/` match.
-pub fn base_url_key(base_url: &str) -> String {
+pub(crate) fn base_url_key(base_url: &str) -> String {
     let trimmed = base_url.trim();
     match reqwest::Url::parse(trimmed) {
         Ok(mut url) => {
@@ -73,7 +73,7 @@ impl Store {
 
     /// Records a successful connect. Sending the same app version again replaces the payload,
     /// the answer and the time, as the service replaces its registration.
-    pub fn record_app_version(&self, sent: &NewAppVersion<'_>) -> Result<(), StoreError> {
+    pub(crate) fn record_app_version(&self, sent: &NewAppVersion<'_>) -> Result<(), StoreError> {
         self.conn
             .execute(
                 "INSERT INTO app_versions (base_url, app_id, version, payload, recorded_at, answer)

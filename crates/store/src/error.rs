@@ -50,15 +50,4 @@ impl StoreError {
             _ => StoreError::Sqlite { path, problem },
         }
     }
-
-    /// The file concerned.
-    pub fn path(&self) -> &Path {
-        match self {
-            StoreError::Locked { path }
-            | StoreError::Corrupt { path, .. }
-            | StoreError::Newer { path, .. }
-            | StoreError::Io { path, .. }
-            | StoreError::Sqlite { path, .. } => path,
-        }
-    }
 }

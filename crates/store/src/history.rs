@@ -30,7 +30,7 @@ impl SendKind {
         }
     }
 
-    pub fn parse(text: &str) -> Option<SendKind> {
+    pub(crate) fn parse(text: &str) -> Option<SendKind> {
         match text {
             "report" => Some(SendKind::Report),
             "connect" => Some(SendKind::Connect),

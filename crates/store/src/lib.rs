@@ -28,7 +28,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-pub use app_versions::{KnownAppVersion, NewAppVersion, base_url_key};
+pub use app_versions::KnownAppVersion;
+use app_versions::base_url_key;
 pub use drafts::{Draft, DraftKey, DraftRevision};
 pub use error::StoreError;
 pub use history::{HistoryEntry, HistoryQuery, SendKind, Sent, Summary};
@@ -36,7 +37,6 @@ pub use kept_listings::{
     Kept, KeptSummary, ListingKey, MAX_BYTES as KEPT_MAX_BYTES, MAX_LISTINGS as KEPT_MAX_LISTINGS,
     MAX_ROWS as KEPT_MAX_ROWS,
 };
-pub use migrations::SCHEMA_VERSION;
 pub use pending::{Pending, keep_pending, pending_path};
 
 /// The store's file name inside the data directory.
@@ -44,7 +44,7 @@ pub use appdeck_core::config::STORE_FILE_NAME as FILE_NAME;
 
 /// How long a write waits for another appdeck process holding the lock before giving up with
 /// [`StoreError::Locked`]. Writes are small; anything longer means a stuck process.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// An open store. One connection; open one per thread that needs it (SQLite serialises writers
 /// across connections and processes through the busy timeout).
@@ -105,13 +105,9 @@ impl Store {
         Ok(store)
     }
 
-    /// Where the file is.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// The schema version of the file (what `PRAGMA user_version` says).
-    pub fn schema_version(&self) -> Result<i64, StoreError> {
+    #[cfg(test)]
+    pub(crate) fn schema_version(&self) -> Result<i64, StoreError> {
         self.conn
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(|e| self.error(e))

@@ -116,7 +116,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
 pub(super) const FIRST_FOR_TESTS: &str = MIGRATIONS[0];
 
 /// The schema version this appdeck writes.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// A file from a newer appdeck is left alone: this one cannot know what its tables mean.
 pub(super) fn refuse_newer(path: &Path, found: i64) -> Result<(), StoreError> {

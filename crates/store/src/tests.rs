@@ -1,4 +1,6 @@
 use super::*;
+use crate::app_versions::NewAppVersion;
+use crate::migrations::SCHEMA_VERSION;
 use crate::test_support::on_threads_at_once;
 use chrono::TimeZone;
 

@@ -58,12 +58,12 @@ pub struct ClientSettings {
 }
 
 impl ClientSettings {
-    pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+    pub(crate) const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
     pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-    pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
+    pub(crate) const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
     /// Far above a report or a connect of hundreds of types, and below the sizes (8 MiB and
     /// more on loopback) where an early refusal shows as a failed write.
-    pub const DEFAULT_MAX_REQUEST_BYTES: u64 = 8 * 1024 * 1024;
+    pub(crate) const DEFAULT_MAX_REQUEST_BYTES: u64 = 8 * 1024 * 1024;
 
     pub fn new(base_url: impl Into<String>, token: Token) -> Self {
         ClientSettings {
@@ -197,7 +197,7 @@ impl Client {
     }
 
     /// [`Client::list_page_raw`], retried as `policy` says (see [`super::retry`]).
-    pub async fn list_page_retrying(
+    pub(crate) async fn list_page_retrying(
         &self,
         request: &ListRequest,
         policy: &RetryPolicy,
@@ -295,16 +295,6 @@ impl Client {
         }
     }
 
-    /// Posts `body` and returns the decoded JSON of a 2xx answer; every other outcome is an error.
-    pub async fn post(
-        &self,
-        operation: Operation,
-        body: &impl Serialize,
-    ) -> Result<Value, ApiError> {
-        let (_, bytes) = self.post_raw(operation, body).await?;
-        decode(bytes.as_ref())
-    }
-
     /// Posts `body` and returns the status and raw body of a 2xx answer; any other status is an
     /// error.
     async fn post_raw(
@@ -337,7 +327,11 @@ impl Client {
     /// Posts `body`, JSON text sent as it is, to `{base_url}/{path}` and returns the answer
     /// whatever its status (`appdeck api`). Only a failure to get an answer at all (or one over
     /// the size cap) is an error here. Never retried: it may be a write.
-    pub async fn post_bytes(&self, path: &str, body: Vec<u8>) -> Result<RawAnswer, ApiError> {
+    pub(crate) async fn post_bytes(
+        &self,
+        path: &str,
+        body: Vec<u8>,
+    ) -> Result<RawAnswer, ApiError> {
         self.post_bytes_with(path, body, reqwest::header::HeaderMap::new())
             .await
     }
@@ -627,7 +621,7 @@ pub struct RawAnswer {
 
 impl RawAnswer {
     /// The answer's `Retry-After`, as text.
-    pub fn retry_after(&self) -> Option<String> {
+    pub(crate) fn retry_after(&self) -> Option<String> {
         self.headers
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
@@ -664,7 +658,7 @@ impl Answer {
     }
 
     /// The answer as a result: a refusal (see [`Answer::rejection`]) is a failure.
-    pub fn into_result(self) -> Result<ReportResponse, ApiError> {
+    pub(crate) fn into_result(self) -> Result<ReportResponse, ApiError> {
         match self.rejection() {
             Some(error) => Err(error),
             None => Ok(self.response),
@@ -781,11 +775,6 @@ fn decode_raw_page(bytes: Vec<u8>) -> Result<RawPage, ApiError> {
         Some(refusal) => Err(refusal),
         None => Ok(page),
     }
-}
-
-/// The JSON of a 2xx body.
-fn decode(bytes: &[u8]) -> Result<Value, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| decode_error(&e, bytes))
 }
 
 fn decode_error(error: &serde_json::Error, bytes: &[u8]) -> ApiError {

@@ -90,7 +90,7 @@ pub fn describe_bytes(bytes: u64) -> String {
 }
 
 /// A body's size for a message: `9.0 MiB`, or bytes below 1 MiB.
-pub fn describe_size(bytes: u64) -> String {
+pub(crate) fn describe_size(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
     if bytes < MIB {
         format!("{bytes}-byte")
@@ -122,7 +122,7 @@ impl FailedRequest {
 }
 
 /// How the API root of the service ends.
-pub const API_ROOT_SUFFIX: &str = "/api/v1";
+pub(crate) const API_ROOT_SUFFIX: &str = "/api/v1";
 
 /// `HTTP 404 Not Found`, or `HTTP 599` for a status without a reason: as an HTTP error begins.
 pub fn status_line(status: reqwest::StatusCode) -> String {
@@ -156,7 +156,7 @@ fn excerpt_suffix(excerpt: &str) -> String {
 
 impl ApiError {
     /// The HTTP status of an error status; `None` when no answer came.
-    pub fn http_status(&self) -> Option<u16> {
+    pub(crate) fn http_status(&self) -> Option<u16> {
         match self {
             ApiError::Http { status, .. } => Some(*status),
             _ => None,

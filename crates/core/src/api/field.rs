@@ -115,7 +115,7 @@ impl<T: FromJson> FromJson for Vec<T> {
 
 impl<T: FromJson> Field<T> {
     /// Takes `key` out of `map`, keeping the order of the remaining (unknown) fields.
-    pub fn take(map: &mut Map<String, Value>, key: &str) -> Self {
+    pub(crate) fn take(map: &mut Map<String, Value>, key: &str) -> Self {
         match map.shift_remove(key) {
             None => Field::Absent,
             Some(Value::Null) => Field::Null,
@@ -161,7 +161,7 @@ impl<T> Field<T> {
     }
 
     /// Whether the field was present at all (`null` counts as present).
-    pub fn is_present(&self) -> bool {
+    pub(crate) fn is_present(&self) -> bool {
         !matches!(self, Field::Absent)
     }
 }
@@ -258,7 +258,7 @@ impl KeyOrder {
     const EXTRA: u8 = u8::MAX;
 
     /// Records the order of `keys` against the record's `known` field names.
-    pub fn of<'a>(keys: impl Iterator<Item = &'a String>, known: &[&str]) -> Self {
+    pub(crate) fn of<'a>(keys: impl Iterator<Item = &'a String>, known: &[&str]) -> Self {
         let order: Vec<u8> = keys
             .map(|key| {
                 known
@@ -281,7 +281,7 @@ impl KeyOrder {
     /// Writes a record's fields: first in the order they arrived, then any field set since (known
     /// ones in the spec's order, then unknown ones). `known_entry` writes one known field by name
     /// (nothing when it is absent).
-    pub fn write<M: SerializeMap>(
+    pub(crate) fn write<M: SerializeMap>(
         &self,
         known: &[&str],
         extra: &Map<String, Value>,

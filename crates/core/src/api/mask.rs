@@ -16,7 +16,7 @@ pub const MASK: &str = "••••";
 
 /// A token shorter than this is not searched for: it would mask ordinary words. The trace masks
 /// the `Authorization` header by name whatever the token.
-pub const MIN_MASKED_TOKEN: usize = 8;
+pub(crate) const MIN_MASKED_TOKEN: usize = 8;
 
 /// The token's texts to hide: as it is, and as a JSON string writes it when that differs (a token
 /// holding `"`, `\`, or a control character).
@@ -27,7 +27,7 @@ pub struct TokenMask {
 }
 
 impl TokenMask {
-    pub fn new(token: &Token) -> Self {
+    pub(crate) fn new(token: &Token) -> Self {
         let token = token.expose();
         let mut needles = Vec::new();
         if token.chars().count() >= MIN_MASKED_TOKEN {
@@ -54,7 +54,7 @@ impl TokenMask {
     }
 
     /// `bytes` with the token masked wherever it appears (a body need not be UTF-8 around it).
-    pub fn bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
+    pub(crate) fn bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
         let mut bytes = bytes;
         for needle in &self.needles {
             let finder = memmem::Finder::new(needle.as_bytes());
@@ -76,7 +76,7 @@ impl TokenMask {
     }
 
     /// `headers` with the token masked in every value.
-    pub fn headers(&self, mut headers: HeaderMap) -> HeaderMap {
+    pub(crate) fn headers(&self, mut headers: HeaderMap) -> HeaderMap {
         if self.needles.is_empty() {
             return headers;
         }
@@ -93,7 +93,7 @@ impl TokenMask {
     }
 
     /// `error` with the token masked in every text it carries.
-    pub fn error(&self, error: ApiError) -> ApiError {
+    pub(crate) fn error(&self, error: ApiError) -> ApiError {
         if self.needles.is_empty() {
             return error;
         }

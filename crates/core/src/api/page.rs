@@ -12,11 +12,11 @@ use super::types::{ListResponse, MalformedItem, PageItem};
 use crate::json_peek::{self, Node};
 
 /// How deep serde_json nests before it gives up (its recursion limit).
-pub const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// Names what makes valid JSON text unreadable to the parser, or `None` when `error` is a plain
 /// syntax error. Said instead of "syntax error", which would be false.
-pub fn beyond_parser(error: &serde_json::Error) -> Option<String> {
+pub(crate) fn beyond_parser(error: &serde_json::Error) -> Option<String> {
     let message = error.to_string();
     if message.starts_with("recursion limit exceeded") {
         Some(format!(
@@ -39,7 +39,7 @@ pub fn beyond_parser(error: &serde_json::Error) -> Option<String> {
 /// read whole; each element of `resources` is read on its own, so that one the parser cannot
 /// hold becomes a marked item instead of failing the page. `None` when the body is not a JSON
 /// object: the caller words that error from the whole value (or the syntax error).
-pub fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
+pub(crate) fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
     let Some(Node::Object(entries)) = json_peek::node(std::str::from_utf8(bytes).ok()?) else {
         return None;
     };
@@ -110,7 +110,7 @@ impl RawPage {
     }
 
     /// A page already read item by item, kept as each item's JSON text.
-    pub fn from_response(mut page: ListResponse) -> RawPage {
+    pub(crate) fn from_response(mut page: ListResponse) -> RawPage {
         let mut body = Vec::new();
         let mut items = Vec::new();
         for item in std::mem::take(&mut page.resources) {
@@ -145,12 +145,12 @@ impl RawPage {
     }
 
     /// The items read as records (marked when odd), as a table needs them.
-    pub fn items(&self) -> Vec<PageItem> {
+    pub(crate) fn items(&self) -> Vec<PageItem> {
         self.raw_items().map(read_item_bytes).collect()
     }
 
     /// The page with its items read, as [`ListResponse`].
-    pub fn into_response(self) -> ListResponse {
+    pub(crate) fn into_response(self) -> ListResponse {
         let items = self.items();
         ListResponse {
             resources: items,
@@ -183,7 +183,7 @@ impl RawPage {
 
     /// Drops the items whose valid `type` differs from `wanted` (see
     /// [`super::paging::retain_type`]): items with no readable type stay.
-    pub fn retain_type(&mut self, wanted: &str) {
+    pub(crate) fn retain_type(&mut self, wanted: &str) {
         #[derive(serde::Deserialize)]
         struct TypeOnly {
             #[serde(rename = "type", default)]

@@ -54,7 +54,8 @@ impl CursorTrail {
 
 /// Drops the rows whose valid `type` differs from the filter. Rows with no readable type and
 /// malformed items stay: they are shown and marked rather than silently lost.
-pub fn retain_type(page: &mut ListResponse, wanted: Option<&str>) {
+#[cfg(test)]
+pub(crate) fn retain_type(page: &mut ListResponse, wanted: Option<&str>) {
     page.resources.retain(|item| keeps_type(item, wanted));
 }
 

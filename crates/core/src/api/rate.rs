@@ -7,14 +7,14 @@ use tokio::sync::Mutex;
 use tokio::time::Instant;
 
 #[derive(Debug)]
-pub struct RateLimit {
+pub(crate) struct RateLimit {
     interval: Duration,
     next: Mutex<Option<Instant>>,
 }
 
 impl RateLimit {
     /// `None` unless `per_second` is a positive, finite number.
-    pub fn per_second(per_second: f64) -> Option<RateLimit> {
+    pub(crate) fn per_second(per_second: f64) -> Option<RateLimit> {
         (per_second.is_finite() && per_second > 0.0).then(|| RateLimit {
             interval: Duration::from_secs_f64(1.0 / per_second),
             next: Mutex::new(None),
@@ -22,7 +22,7 @@ impl RateLimit {
     }
 
     /// Waits for the next free slot and takes it.
-    pub async fn wait(&self) {
+    pub(crate) async fn wait(&self) {
         let mut next = self.next.lock().await;
         let now = Instant::now();
         let slot = match *next {

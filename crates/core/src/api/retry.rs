@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 use super::error::ApiError;
 
 /// The longest wait a `Retry-After` is honoured with; a longer one is cut to this (and said).
-pub const MAX_WAIT: Duration = Duration::from_secs(120);
+pub(crate) const MAX_WAIT: Duration = Duration::from_secs(120);
 
 /// What a retry says before it waits: what went wrong, which retry comes, and when.
 #[derive(Clone, Debug)]
@@ -43,8 +43,8 @@ impl std::fmt::Debug for RetryPolicy {
 }
 
 impl RetryPolicy {
-    pub const DEFAULT_RETRIES: u32 = 3;
-    pub const DEFAULT_BASE: Duration = Duration::from_millis(500);
+    pub(crate) const DEFAULT_RETRIES: u32 = 3;
+    pub(crate) const DEFAULT_BASE: Duration = Duration::from_millis(500);
 
     pub fn new(retries: u32, notify: Arc<dyn Fn(&RetryNotice) + Send + Sync>) -> Self {
         RetryPolicy {
@@ -56,7 +56,7 @@ impl RetryPolicy {
 
     /// Runs `attempt` until it succeeds, fails for good, or the retries are spent. An attempt's
     /// error comes with the answer's `Retry-After` header, if it had one.
-    pub async fn run<T, F, Fut>(&self, mut attempt: F) -> Result<T, ApiError>
+    pub(crate) async fn run<T, F, Fut>(&self, mut attempt: F) -> Result<T, ApiError>
     where
         F: FnMut() -> Fut,
         Fut: std::future::Future<Output = Result<T, (ApiError, Option<String>)>>,
@@ -92,7 +92,7 @@ impl RetryPolicy {
 
 /// Whether another try may succeed: the server is overloaded or briefly down, or the connection
 /// failed. A refusal (4xx but 429), a bad answer or a cursor fault would fail the same way again.
-pub fn is_transient(error: &ApiError) -> bool {
+pub(crate) fn is_transient(error: &ApiError) -> bool {
     match error {
         ApiError::Http { status, .. } => matches!(status, 429 | 502 | 503 | 504),
         ApiError::Network(_) | ApiError::Timeout(_) | ApiError::CutOff(_) => true,
@@ -101,7 +101,7 @@ pub fn is_transient(error: &ApiError) -> bool {
 }
 
 /// `Retry-After`: a number of seconds, or an HTTP date (a date past is no wait).
-pub fn parse_retry_after(text: &str, now: SystemTime) -> Option<Duration> {
+pub(crate) fn parse_retry_after(text: &str, now: SystemTime) -> Option<Duration> {
     let text = text.trim();
     if let Ok(seconds) = text.parse::<u64>() {
         return Some(Duration::from_secs(seconds));

@@ -20,10 +20,10 @@ use super::mask::{MASK, TokenMask};
 use crate::sanitize;
 
 /// How much of a body `-v` shows.
-pub const BODY_CHARS: usize = 2000;
+pub(crate) const BODY_CHARS: usize = 2000;
 
 #[derive(Debug)]
-pub struct Trace {
+pub(crate) struct Trace {
     /// `-vv`: bodies whole.
     whole_bodies: bool,
     /// The client's mask: answers come masked already; what goes out is masked here.
@@ -33,7 +33,7 @@ pub struct Trace {
 
 impl Trace {
     /// `None` at level 0 (no `-v`).
-    pub fn new(level: u8, token: Token) -> Option<Trace> {
+    pub(crate) fn new(level: u8, token: Token) -> Option<Trace> {
         (level > 0).then(|| Trace {
             whole_bodies: level > 1,
             mask: TokenMask::new(&token),
@@ -42,7 +42,7 @@ impl Trace {
     }
 
     /// Says a request is going out; returns its number.
-    pub fn request(&self, method: &str, url: &str, headers: &HeaderMap, body: &[u8]) -> u64 {
+    pub(crate) fn request(&self, method: &str, url: &str, headers: &HeaderMap, body: &[u8]) -> u64 {
         let id = self.requests.fetch_add(1, Ordering::Relaxed) + 1;
         let mut text = format!(
             "> #{id} {method} {} ({})\n",
@@ -56,7 +56,7 @@ impl Trace {
     }
 
     /// Says what came back for request `id`.
-    pub fn answer(
+    pub(crate) fn answer(
         &self,
         id: u64,
         status: reqwest::StatusCode,
@@ -76,7 +76,7 @@ impl Trace {
     }
 
     /// Says that no (readable) answer came for request `id`, and why.
-    pub fn failure(&self, id: u64, error: &str, elapsed: Duration) {
+    pub(crate) fn failure(&self, id: u64, error: &str, elapsed: Duration) {
         self.emit(&format!(
             "* #{id} no answer ({}): {}\n",
             millis(elapsed),

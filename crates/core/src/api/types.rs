@@ -136,7 +136,7 @@ lenient_record! {
 }
 
 /// The answer to `apps.version.connect` (its shape is not in the spec).
-pub type ConnectResponse = ReportResponse;
+pub(crate) type ConnectResponse = ReportResponse;
 
 /// Body of `resources.list`. `type` is how appdeck passes the filter (DESIGN.md); `limit` is
 /// understood by the sandbox and sent only when asked for.
@@ -269,7 +269,7 @@ impl ListResponse {
     }
 
     /// A page from its fields other than `resources`, and its items.
-    pub fn from_map(mut map: Map<String, Value>, resources: Vec<PageItem>) -> Self {
+    pub(crate) fn from_map(mut map: Map<String, Value>, resources: Vec<PageItem>) -> Self {
         ListResponse {
             response_type: Field::take(&mut map, "response_type"),
             next: Field::take(&mut map, "next"),

@@ -145,7 +145,7 @@ pub fn load_file(path: &Path) -> Result<(AppVersion, Vec<Finding>), SourceProble
 }
 
 /// A connect recorded in the store.
-pub fn from_recorded(recorded: &KnownAppVersion) -> Result<AppVersion, SourceProblem> {
+pub(crate) fn from_recorded(recorded: &KnownAppVersion) -> Result<AppVersion, SourceProblem> {
     let problem = |problem: String| SourceProblem::Recorded {
         app_id: crate::sanitize::line(&recorded.app_id).into_owned(),
         version: crate::sanitize::line(&recorded.version).into_owned(),

@@ -12,7 +12,7 @@ use crate::api::Token;
 /// The parts of `config.toml` this module reads. Other top-level tables (settings of the terminal
 /// UI) are left to their owners and ignored here.
 #[derive(Debug, Default, Deserialize)]
-pub struct ConfigFile {
+pub(crate) struct ConfigFile {
     /// The profile used when neither `--profile` nor `APPDECK_PROFILE` names one.
     pub default_profile: Option<String>,
     #[serde(default)]
@@ -64,7 +64,7 @@ pub struct ParseProblem {
 impl ConfigFile {
     /// Parses the file. The error carries toml's message and position only, never its usual
     /// excerpt of the source, which could be a line holding a token.
-    pub fn parse(text: &str) -> Result<Self, ParseProblem> {
+    pub(crate) fn parse(text: &str) -> Result<Self, ParseProblem> {
         toml::from_str(text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start.min(text.len()));
             let (line, column) = line_column(text, offset);
@@ -77,11 +77,11 @@ impl ConfigFile {
     }
 
     /// Whether any profile keeps a token in the file itself.
-    pub fn holds_token(&self) -> bool {
+    pub(crate) fn holds_token(&self) -> bool {
         self.profiles.values().any(|p| p.token.is_some())
     }
 
-    pub fn profile_names(&self) -> Vec<String> {
+    pub(crate) fn profile_names(&self) -> Vec<String> {
         self.profiles.keys().cloned().collect()
     }
 }

@@ -16,15 +16,17 @@ use std::time::Duration;
 use crate::api::{ClientSettings, Token};
 use crate::bounded_read;
 
-pub use file::{ConfigFile, ParseProblem, Profile};
+pub(crate) use file::ConfigFile;
+pub use file::{ParseProblem, Profile};
 pub use located::LineProblem;
-pub use secret::{read_token_file, readable_by_others};
+pub use secret::read_token_file;
+pub(crate) use secret::readable_by_others;
 
 /// Environment variables appdeck reads.
 pub const ENV_BASE_URL: &str = "APPDECK_BASE_URL";
 pub const ENV_TOKEN: &str = "APPDECK_TOKEN";
-pub const ENV_PROFILE: &str = "APPDECK_PROFILE";
-pub const ENV_CONFIG: &str = "APPDECK_CONFIG";
+pub(crate) const ENV_PROFILE: &str = "APPDECK_PROFILE";
+pub(crate) const ENV_CONFIG: &str = "APPDECK_CONFIG";
 /// The directory of the local store (tests and several set-ups side by side use it).
 pub const ENV_DATA_DIR: &str = "APPDECK_DATA_DIR";
 
@@ -36,7 +38,7 @@ const MAX_RESPONSE_MIB: i64 = 16 * 1024;
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// Most retries accepted in a profile: past this, backoff alone would wait for days.
-pub const MAX_RETRIES: i64 = 100;
+pub(crate) const MAX_RETRIES: i64 = 100;
 
 /// Longest timeout accepted: beyond a day it is a typo, and it keeps `Duration` arithmetic safe.
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
@@ -109,7 +111,7 @@ pub struct Sourced<T> {
 }
 
 impl<T> Sourced<T> {
-    pub fn new(value: T, source: Source) -> Self {
+    pub(crate) fn new(value: T, source: Source) -> Self {
         Sourced { value, source }
     }
 }

@@ -10,7 +10,7 @@ use crate::bounded_read;
 const MAX_TOKEN_FILE_BYTES: u64 = 64 * 1024;
 
 /// Whether group or others may read the file. Only Unix has such permission bits.
-pub fn readable_by_others(meta: &std::fs::Metadata) -> bool {
+pub(crate) fn readable_by_others(meta: &std::fs::Metadata) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -46,7 +46,7 @@ pub enum Impact {
 
 impl Impact {
     /// Whether the change must stop a send without a second confirmation (unknown ones do).
-    pub fn is_breaking(self) -> bool {
+    pub(crate) fn is_breaking(self) -> bool {
         !matches!(self, Impact::NonBreaking)
     }
 

@@ -22,7 +22,7 @@ pub use text::render_text;
 
 /// Nesting beyond this is not expanded (serde_json already limits a document's own nesting;
 /// this bounds chains of references).
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// Longest value shown for a constraint (a `default` may be a whole document).
 const MAX_VALUE_CHARS: usize = 160;

@@ -28,12 +28,11 @@ use serde_json::{Map, Value, json};
 
 use crate::api::Resource;
 use shape::Object;
-pub use shape::{ENUM_MAX_VALUES, ENUM_MIN_SAMPLES};
 
 /// The draft the inferred schemas are written in.
-pub const SCHEMA_DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
+pub(crate) const SCHEMA_DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// The annotation of an inferred `property_json_schema` that counts its samples.
-pub const SAMPLES_KEYWORD: &str = "x-appdeck-samples";
+pub(crate) const SAMPLES_KEYWORD: &str = "x-appdeck-samples";
 
 /// What has been observed so far, per resource type, in the order the types were first seen.
 #[derive(Debug, Default)]
@@ -127,7 +126,7 @@ impl Inference {
     }
 
     /// One resource type definition per type seen, in the order first seen.
-    pub fn type_definitions(&self) -> Vec<Value> {
+    pub(crate) fn type_definitions(&self) -> Vec<Value> {
         self.types.iter().map(TypeSamples::definition).collect()
     }
 

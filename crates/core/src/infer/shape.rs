@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 /// A string field becomes an `enum` when it takes at most this many distinct values...
-pub const ENUM_MAX_VALUES: usize = 8;
+pub(crate) const ENUM_MAX_VALUES: usize = 8;
 /// ... over at least this many samples.
-pub const ENUM_MIN_SAMPLES: usize = 20;
+pub(crate) const ENUM_MIN_SAMPLES: usize = 20;
 /// The longest value, in characters, an `enum` is made of.
 pub(super) const ENUM_VALUE_MAX_CHARS: usize = 40;
 /// The most words a value of an `enum` has.

@@ -23,7 +23,7 @@ pub mod worker;
 
 /// Nesting past this is refused before jaq reads it: its reader recurses, and a hostile
 /// answer must not overflow the stack.
-pub const MAX_DEPTH: usize = 512;
+pub(crate) const MAX_DEPTH: usize = 512;
 
 type Filter = jaq_core::compile::Filter<jaq_core::Native<data::JustLut<Val>>>;
 
@@ -49,11 +49,11 @@ impl std::fmt::Debug for Program {
 pub struct InputError(pub String);
 
 /// The longest expression taken: a list of some 5,000 ids pasted in fits.
-pub const MAX_EXPR_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_EXPR_BYTES: usize = 64 * 1024;
 
 /// The deepest nesting of brackets and interpolations taken (jq written by hand nests a few
 /// levels): jaq's lexer reads each level a call deeper.
-pub const MAX_NESTING: usize = 256;
+pub(crate) const MAX_NESTING: usize = 256;
 
 /// The stack jaq reads, checks, compiles and runs an expression on (the compiler's thread, a
 /// `:where` worker's, the CLI's): each term of a chain (`a, b, …`, `a | b | …`) is a call deeper

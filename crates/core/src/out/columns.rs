@@ -12,7 +12,7 @@ use crate::json_peek::{self, Node};
 /// The columns csv and tsv write without `--columns` (`list -o csv`, and the TUI's `:export
 /// FILE.csv`): the table's, as paths, the name and the display name each in its own column as
 /// the service sent them.
-pub const DEFAULT: &str = "type,id,name,display_name,status,external_id,updated_at";
+pub(crate) const DEFAULT: &str = "type,id,name,display_name,status,external_id,updated_at";
 
 /// [`DEFAULT`], parsed.
 pub fn default_columns() -> Vec<ColumnPath> {
@@ -66,7 +66,7 @@ impl ColumnPath {
     }
 
     /// The value at this path, if there is one.
-    pub fn lookup<'a>(&self, value: &'a Value) -> Option<&'a Value> {
+    pub(crate) fn lookup<'a>(&self, value: &'a Value) -> Option<&'a Value> {
         self.keys.iter().try_fold(value, |at, key| match at {
             Value::Object(map) => map.get(key),
             Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),

@@ -3,8 +3,9 @@ use std::time::Duration;
 use chrono::{TimeZone, Utc};
 
 use super::*;
+use crate::migrations::SCHEMA_VERSION;
 use crate::test_support::on_threads_at_once;
-use crate::{FILE_NAME, SCHEMA_VERSION, Store};
+use crate::{FILE_NAME, Store};
 
 fn report(task: &str, second: u32) -> Sent {
     Sent {

@@ -24,7 +24,8 @@ pub struct ProfileSwitch {
     pub read_only: Option<crate::config::ReadOnly>,
 }
 
-pub use crate::job::{RequestId, RequestIds};
+pub use crate::job::RequestId;
+pub(crate) use crate::job::RequestIds;
 
 /// Where a movement key moves the cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,7 +310,7 @@ pub enum KeptListing {
 impl Delivery {
     /// Whether the request is over with this reply: all are but a job's progress, which its
     /// answer follows (and until then the job can still be cancelled).
-    pub fn ends_request(&self) -> bool {
+    pub(crate) fn ends_request(&self) -> bool {
         !matches!(self, Delivery::Progress { .. })
     }
 }
@@ -486,7 +487,7 @@ pub struct Body {
 
 impl Body {
     /// `text`, which is `value` as the user wrote it; `value`'s own text if `text` is not JSON.
-    pub fn new(text: &str, value: Value) -> Self {
+    pub(crate) fn new(text: &str, value: Value) -> Self {
         match crate::json_text::body(text) {
             Some(text) => Body { text, value },
             None => Body::of_value(value),
@@ -494,18 +495,18 @@ impl Body {
     }
 
     /// A body with no text of its own: `value`, compact.
-    pub fn of_value(value: Value) -> Self {
+    pub(crate) fn of_value(value: Value) -> Self {
         // A value always serialises; `null` is the fallback all the same.
         let text = serde_json::value::to_raw_value(&value).unwrap_or_default();
         Body { text, value }
     }
 
     /// The text posted.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         self.text.get()
     }
 
-    pub fn value(&self) -> &Value {
+    pub(crate) fn value(&self) -> &Value {
         &self.value
     }
 }
@@ -546,7 +547,7 @@ pub struct ApiCall {
 
 impl ApiCall {
     /// One page of `resources.list`.
-    pub fn list_page(request: &ListRequest) -> Self {
+    pub(crate) fn list_page(request: &ListRequest) -> Self {
         ApiCall {
             operation: Operation::ResourcesList,
             // A struct of strings and numbers always serialises.
@@ -555,15 +556,17 @@ impl ApiCall {
     }
 
     /// A task report (`apps.operations.report`), sent as written.
-    pub fn report(body: Body) -> Self {
+    #[cfg(test)]
+    pub(crate) fn report(body: Body) -> Self {
         ApiCall {
             operation: Operation::OperationsReport,
             body,
         }
     }
 
-    /// The body read back as a page request, when this is one (for tests and logs).
-    pub fn as_list_request(&self) -> Option<ListRequest> {
+    /// The body read back as a page request, when this is one (for the tests and the harness).
+    #[cfg(any(test, feature = "test-harness"))]
+    pub(crate) fn as_list_request(&self) -> Option<ListRequest> {
         (self.operation == Operation::ResourcesList)
             .then(|| serde_json::from_value(self.body.value().clone()).ok())
             .flatten()

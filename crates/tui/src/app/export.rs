@@ -5,7 +5,7 @@ use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::Work;
 use crate::sanitize;
 use crate::text::count;
-pub use appdeck_listing::{ExportItems as Items, ExportJob, Exported, Format};
+pub(crate) use appdeck_listing::{ExportItems as Items, ExportJob, Exported, Format};
 use std::path::Path;
 
 /// An export in flight, for the pane that started it: its job and how far it got.

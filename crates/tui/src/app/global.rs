@@ -261,13 +261,8 @@ impl App {
     /// then (so its first frame shows the findings of what it holds, and the review asks twice
     /// when there are some), with the look-up of its stored draft when `draft`.
     fn push_report(&mut self, mut composer: ReportComposer, draft: bool) -> Vec<Command> {
-        let mut commands = composer.check_on_open(self.ids.issue());
-        if draft {
-            commands.push(composer.load_draft(self.ids.issue()));
-        }
-        let screen = self.stack.push(Screen::Report(Box::new(composer)));
-        self.stack.claim(screen, &commands);
-        commands
+        let commands = composer.check_on_open(self.ids.issue());
+        self.push_composer(composer, draft, commands)
     }
 
     /// A report file was read for `:report PATH`: open it, or say why not.
@@ -338,20 +333,10 @@ impl App {
             None => ReportComposer::blank(self.report.clone(), None, seed),
         };
         composer.draft = super::panes::report::draft::DraftState::new(draft.subject.clone());
-        // Goes on from that draft: its first save takes it over, unless another window's did.
-        composer.draft.from = Some(draft.revision);
-        if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
-            self.notice = Some(Notice::Error(format!(
-                "the draft cannot be read: {}",
-                sanitize::line(&error)
-            )));
-            return Vec::new();
+        match self.resume_draft(composer, draft) {
+            Some(composer) => self.push_report(composer, false),
+            None => Vec::new(),
         }
-        self.notice = Some(Notice::Info(format!(
-            "draft from {} ago: edit it, then s to review and send",
-            super::widgets::draft::age_words(draft.age)
-        )));
-        self.push_report(composer, false)
     }
 
     /// The history view: back to it when it is open below (reloaded), else opened on top. The

@@ -6,13 +6,13 @@ use ratatui::layout::{Constraint, Layout, Rect};
 
 /// The three bands of every screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bands {
+pub(crate) struct Bands {
     pub status: Rect,
     pub body: Rect,
     pub footer: Rect,
 }
 
-pub fn screen(area: Rect) -> Bands {
+pub(crate) fn screen(area: Rect) -> Bands {
     let [status, body, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
@@ -27,7 +27,7 @@ pub fn screen(area: Rect) -> Bands {
 }
 
 /// `area` less its last line, and that line (for a filter or search line under a pane).
-pub fn split_last_line(area: Rect) -> (Rect, Rect) {
+pub(crate) fn split_last_line(area: Rect) -> (Rect, Rect) {
     let [main, line] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
     (main, line)
 }
@@ -36,7 +36,7 @@ pub fn split_last_line(area: Rect) -> (Rect, Rect) {
 /// Where a filterable table goes in the body (the list, the types, the history): the bordered
 /// table, its data rows, and the `/` filter line below it when one is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableAreas {
+pub(crate) struct TableAreas {
     /// The bordered table.
     pub table: Rect,
     /// The data rows inside it (below the header).
@@ -45,7 +45,7 @@ pub struct TableAreas {
     pub filter: Option<Rect>,
 }
 
-pub fn table_areas(body: Rect, filter_line: bool) -> TableAreas {
+pub(crate) fn table_areas(body: Rect, filter_line: bool) -> TableAreas {
     let (table, filter) = if filter_line {
         let (table, filter) = split_last_line(body);
         (table, Some(filter))
@@ -65,7 +65,7 @@ pub fn table_areas(body: Rect, filter_line: bool) -> TableAreas {
     }
 }
 
-pub fn inset(area: Rect) -> Rect {
+pub(crate) fn inset(area: Rect) -> Rect {
     Rect {
         x: area.x.saturating_add(1),
         y: area.y.saturating_add(1),
@@ -75,7 +75,7 @@ pub fn inset(area: Rect) -> Rect {
 }
 
 /// A popup of at most `width` x `height`, centred, never larger than `area`.
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
     Rect {
@@ -87,7 +87,7 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 /// Whether a screen position falls inside `area`.
-pub fn contains(area: Rect, column: u16, row: u16) -> bool {
+pub(crate) fn contains(area: Rect, column: u16, row: u16) -> bool {
     column >= area.x
         && column < area.x.saturating_add(area.width)
         && row >= area.y

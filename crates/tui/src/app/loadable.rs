@@ -21,14 +21,14 @@ impl<T> Loadable<T> {
         }
     }
 
-    pub fn loaded_mut(&mut self) -> Option<&mut T> {
+    pub(crate) fn loaded_mut(&mut self) -> Option<&mut T> {
         match self {
             Loadable::Loaded(v) => Some(v),
             _ => None,
         }
     }
 
-    pub fn is_loading(&self) -> bool {
+    pub(crate) fn is_loading(&self) -> bool {
         matches!(self, Loadable::Loading(_))
     }
 }

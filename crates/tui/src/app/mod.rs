@@ -5,33 +5,36 @@
 //! [`pane::Screen`]), then the global keys (`global.rs`). Results of background work are routed by
 //! request id to the pane that asked (`stack.rs`). Nothing here imports the renderer (`ui/`).
 
-pub mod action;
-pub mod export;
+pub(crate) mod action;
+pub(crate) mod export;
 #[cfg(any(test, feature = "test-harness"))]
+// Public for the tests of the binary (through the feature); this crate's own tests need no more.
+#[cfg_attr(not(feature = "test-harness"), allow(unreachable_pub))]
 pub mod harness;
 // The jobs moved to the core, which the list engine shares; the app's files still name them here.
-pub use appdeck_core::job;
-pub mod keymap;
-pub mod known_types;
-pub mod layout;
-pub mod loadable;
-pub mod overlay;
-pub mod pane;
-pub mod panes;
-pub mod settings;
-pub mod stack;
-pub mod widgets;
+pub(crate) use appdeck_core::job;
+pub(crate) mod keymap;
+pub(crate) mod known_types;
+pub(crate) mod layout;
+pub(crate) mod loadable;
+pub(crate) mod overlay;
+pub(crate) mod pane;
+pub(crate) mod panes;
+pub(crate) mod settings;
+pub(crate) mod stack;
+pub(crate) mod widgets;
 
 mod global;
 
 use ratatui::layout::Rect;
 
 pub use action::{
-    Action, ApiCall, ApiReply, Body, Command, Delivery, DraftSlot, DraftSubject, KeptListing, Move,
-    Notice, OpenAs, ProfileSwitch, RequestId, StoredDraft, Toward, UnsentDraft, View,
+    Action, ApiReply, Command, Delivery, DraftSubject, Move, Notice, RequestId, StoredDraft,
+    Toward, UnsentDraft, View,
 };
+pub(crate) use action::{ApiCall, Body, DraftSlot, KeptListing, OpenAs, ProfileSwitch};
 pub use known_types::KnownTypes;
-pub use loadable::Loadable;
+pub(crate) use loadable::Loadable;
 
 use action::RequestIds;
 use keymap::Focus;
@@ -143,7 +146,7 @@ impl App {
     /// Asks the store for the listing kept from the last run, shown until the first live page
     /// comes (the runtime answers "none" when keeping is off). `offline`: the live page is not
     /// asked for at all: returns the request among [`App::new`]'s commands not to make.
-    pub fn open_kept(&mut self, offline: bool) -> (Command, Option<RequestId>) {
+    pub(crate) fn open_kept(&mut self, offline: bool) -> (Command, Option<RequestId>) {
         let unasked = offline.then(|| self.browser.in_flight()).flatten();
         let ask = self.browser.ask_kept(&mut self.ids, offline);
         self.stack
@@ -152,7 +155,7 @@ impl App {
     }
 
     /// The pane on top of the stack.
-    pub fn top_pane(&self) -> &dyn Pane {
+    pub(crate) fn top_pane(&self) -> &dyn Pane {
         match self.stack.top() {
             Some(screen) => screen.pane(),
             None => &self.browser,
@@ -178,17 +181,17 @@ impl App {
 
     /// What is in flight, for the status bar: the top pane's work first, then work going on
     /// below it (the list still loading pages while a resource is open).
-    pub fn activity(&self) -> Option<String> {
+    pub(crate) fn activity(&self) -> Option<String> {
         self.panes_top_down().find_map(|p| p.activity())
     }
 
     /// What is wrong now, for the status bar, asked the same way.
-    pub fn problem(&self) -> Option<String> {
+    pub(crate) fn problem(&self) -> Option<String> {
         self.panes_top_down().find_map(|p| p.problem())
     }
 
     /// The area the panes are drawn in.
-    pub fn body(&self) -> Rect {
+    pub(crate) fn body(&self) -> Rect {
         layout::screen(self.size).body
     }
 

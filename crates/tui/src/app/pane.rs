@@ -54,7 +54,7 @@ pub enum Screen {
 }
 
 impl Screen {
-    pub fn pane(&self) -> &dyn Pane {
+    pub(crate) fn pane(&self) -> &dyn Pane {
         match self {
             Screen::Detail(detail) => detail.as_ref(),
             Screen::Types(types) => types.as_ref(),
@@ -67,7 +67,7 @@ impl Screen {
         }
     }
 
-    pub fn pane_mut(&mut self) -> &mut dyn Pane {
+    pub(crate) fn pane_mut(&mut self) -> &mut dyn Pane {
         match self {
             Screen::Detail(detail) => detail.as_mut(),
             Screen::Types(types) => types.as_mut(),
@@ -102,7 +102,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub fn done() -> Self {
+    pub(crate) fn done() -> Self {
         Outcome::Handled(Vec::new())
     }
 }
@@ -180,7 +180,7 @@ impl Ctx<'_> {
     /// Every write (a report, a connect) asks here first: under a read-only profile it is
     /// refused with a message naming the profile, and the caller sends nothing. Reads
     /// (`resources.list`) never ask.
-    pub fn refuse_write(&mut self, what: &str) -> bool {
+    pub(crate) fn refuse_write(&mut self, what: &str) -> bool {
         let Some(read_only) = self.read_only else {
             return false;
         };
@@ -188,21 +188,21 @@ impl Ctx<'_> {
         true
     }
 
-    pub fn info(&mut self, text: impl Into<String>) {
+    pub(crate) fn info(&mut self, text: impl Into<String>) {
         *self.notice = Some(Notice::Info(text.into()));
     }
 
-    pub fn error(&mut self, text: impl Into<String>) {
+    pub(crate) fn error(&mut self, text: impl Into<String>) {
         *self.notice = Some(Notice::Error(text.into()));
     }
 
     /// Keeps an API error for `!`, saying what appdeck was doing.
-    pub fn record_api_error(&mut self, doing: &str, error: &ApiError) {
+    pub(crate) fn record_api_error(&mut self, doing: &str, error: &ApiError) {
         *self.last_error = Some(ErrorReport::of_api_error(doing, error));
     }
 
     /// Opens http(s) URLs only: anything else (file:, javascript:, custom schemes) is refused.
-    pub fn open_url(&mut self, url: Option<String>, missing: &str) -> Vec<Command> {
+    pub(crate) fn open_url(&mut self, url: Option<String>, missing: &str) -> Vec<Command> {
         let Some(url) = url else {
             self.error(missing);
             return Vec::new();
@@ -223,14 +223,14 @@ impl Ctx<'_> {
     }
 
     /// Copies with OSC 52 and says what was sent (see [`copy`]).
-    pub fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
+    pub(crate) fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
         copy(self.notice, text, what)
     }
 }
 
 /// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal took it,
 /// so the notice says "sent", never "copied". For panes through [`Ctx::copy`], and for popups.
-pub fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Vec<Command> {
+pub(crate) fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Vec<Command> {
     match text {
         Some(text) => {
             let shown: String = sanitize::line(&text).chars().take(60).collect();
@@ -260,7 +260,7 @@ pub struct UnsavedWork {
 
 /// One pane of the TUI. Dispatch goes through [`Screen`] (or straight to the browser at the
 /// bottom of the stack); the trait is only the shape every pane has.
-pub trait Pane {
+pub(crate) trait Pane {
     /// Its key table: its own keys, then the shared ones it takes.
     fn keys(&self) -> &'static KeyTable;
 

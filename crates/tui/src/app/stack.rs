@@ -18,7 +18,7 @@ impl ScreenId {
 }
 
 #[derive(Clone, Debug)]
-pub struct Layer {
+pub(crate) struct Layer {
     pub id: ScreenId,
     pub screen: Screen,
 }
@@ -37,21 +37,21 @@ impl Stack {
         self.layers.last().map(|l| &l.screen)
     }
 
-    pub fn top_mut(&mut self) -> Option<&mut Layer> {
+    pub(crate) fn top_mut(&mut self) -> Option<&mut Layer> {
         self.layers.last_mut()
     }
 
     /// The screens above the list, bottom first.
-    pub fn layers(&self) -> &[Layer] {
+    pub(crate) fn layers(&self) -> &[Layer] {
         &self.layers
     }
 
-    pub fn layers_mut(&mut self) -> &mut [Layer] {
+    pub(crate) fn layers_mut(&mut self) -> &mut [Layer] {
         &mut self.layers
     }
 
     /// Which screen has the keyboard.
-    pub fn top_id(&self) -> ScreenId {
+    pub(crate) fn top_id(&self) -> ScreenId {
         self.layers.last().map_or(ScreenId::BROWSER, |l| l.id)
     }
 
@@ -66,7 +66,7 @@ impl Stack {
 
     /// Closes the top screen; returns the cancels of the requests it still had in flight. The
     /// resource list is never popped.
-    pub fn pop(&mut self) -> Vec<Command> {
+    pub(crate) fn pop(&mut self) -> Vec<Command> {
         match self.layers.pop() {
             Some(layer) => self.forget(layer.id),
             None => Vec::new(),
@@ -74,7 +74,7 @@ impl Stack {
     }
 
     /// Back to the resource list, closing every screen above it.
-    pub fn pop_all(&mut self) -> Vec<Command> {
+    pub(crate) fn pop_all(&mut self) -> Vec<Command> {
         let mut cancels = Vec::new();
         while !self.layers.is_empty() {
             cancels.extend(self.pop());
@@ -83,7 +83,7 @@ impl Stack {
     }
 
     /// Notes `owner` as the asker of every request among `commands`, and forgets the cancelled.
-    pub fn claim(&mut self, owner: ScreenId, commands: &[Command]) {
+    pub(crate) fn claim(&mut self, owner: ScreenId, commands: &[Command]) {
         for command in commands {
             if let Some(id) = command.request_id() {
                 self.owners.insert(id, owner);
@@ -96,7 +96,7 @@ impl Stack {
 
     /// The screen a result is for, if it is still open and still waiting for it; the request is
     /// forgotten either way.
-    pub fn route(&mut self, id: RequestId) -> Option<ScreenId> {
+    pub(crate) fn route(&mut self, id: RequestId) -> Option<ScreenId> {
         let owner = self.route_progress(id);
         self.owners.remove(&id);
         owner
@@ -104,7 +104,7 @@ impl Stack {
 
     /// The screen a job's progress is for, if it is still open and waiting: the request is kept,
     /// its answer is still to come.
-    pub fn route_progress(&self, id: RequestId) -> Option<ScreenId> {
+    pub(crate) fn route_progress(&self, id: RequestId) -> Option<ScreenId> {
         let owner = *self.owners.get(&id)?;
         (owner == ScreenId::BROWSER || self.layers.iter().any(|l| l.id == owner)).then_some(owner)
     }

@@ -17,14 +17,14 @@ struct Save {
 
 /// Hands the saves to the worker task, starting it on first use.
 #[derive(Default)]
-pub struct ColumnsKeeper {
+pub(crate) struct ColumnsKeeper {
     saves: Option<(Sender<Save>, tokio::task::JoinHandle<()>)>,
 }
 
 impl ColumnsKeeper {
     /// Keeps `spec` as the columns of `type_key` in `store`, after every save asked before it;
     /// a failure is logged (the columns stay for this run).
-    pub fn save(&mut self, store: Arc<PathBuf>, type_key: String, spec: String) {
+    pub(crate) fn save(&mut self, store: Arc<PathBuf>, type_key: String, spec: String) {
         self.send(Save {
             store,
             type_key,

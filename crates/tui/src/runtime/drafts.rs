@@ -53,10 +53,10 @@ enum Job {
 }
 
 /// What lets a send go (`Ok`), or holds it back and says why (see [`Worker::mark_sending`]).
-pub type Gate = tokio::sync::oneshot::Sender<Result<(), String>>;
+pub(crate) type Gate = tokio::sync::oneshot::Sender<Result<(), String>>;
 
 /// Hands draft jobs to the worker task, starting it on first use.
-pub struct Drafts {
+pub(crate) struct Drafts {
     place: Option<DraftPlace>,
     /// This window's name among those that share the store: its process and start time.
     window: String,
@@ -65,7 +65,7 @@ pub struct Drafts {
 }
 
 impl Drafts {
-    pub fn new(place: Option<DraftPlace>, results: UnboundedSender<Action>) -> Self {
+    pub(crate) fn new(place: Option<DraftPlace>, results: UnboundedSender<Action>) -> Self {
         let started = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default()
@@ -79,7 +79,7 @@ impl Drafts {
     }
 
     /// The directory of the store the drafts go to (`None` without a data directory).
-    pub fn dir(&self) -> Option<PathBuf> {
+    pub(crate) fn dir(&self) -> Option<PathBuf> {
         let store = &self.place.as_ref()?.store;
         store.parent().map(Path::to_path_buf)
     }
@@ -87,13 +87,13 @@ impl Drafts {
     /// Keeps the drafts asked for from now on under `base_url` (after a `:profile` switch).
     /// Jobs already asked for keep the base URL they were asked under: each job carries its
     /// key, made when it was asked.
-    pub fn follow(&mut self, base_url: &str) {
+    pub(crate) fn follow(&mut self, base_url: &str) {
         if let Some(place) = &mut self.place {
             place.base_url = base_url.to_owned();
         }
     }
 
-    pub fn load(&mut self, id: RequestId, subject: DraftSubject) {
+    pub(crate) fn load(&mut self, id: RequestId, subject: DraftSubject) {
         match self.key(subject) {
             Some(key) => self.send(Job::Load { id, key }),
             // No data directory: there is nothing to restore.
@@ -105,7 +105,7 @@ impl Drafts {
         }
     }
 
-    pub fn save(&mut self, id: RequestId, slot: DraftSlot, body: String) {
+    pub(crate) fn save(&mut self, id: RequestId, slot: DraftSlot, body: String) {
         // A composer names itself with its first save's id: the same here if not yet.
         let owner = self.owner(slot.owner.unwrap_or(id.0));
         match self.key(slot.subject) {
@@ -128,7 +128,7 @@ impl Drafts {
     /// Saves a composer's text as it goes out, marked as being sent: should this window end
     /// before the answer is recorded, the draft is never offered again as unsent. The send
     /// waits on `gate` for the mark (with no data directory there is nothing to mark).
-    pub fn sending(&mut self, slot: DraftSlot, body: String, gate: Option<Gate>) {
+    pub(crate) fn sending(&mut self, slot: DraftSlot, body: String, gate: Option<Gate>) {
         let (Some(composer), Some(key)) = (slot.owner, self.key(slot.subject.clone())) else {
             if let Some(gate) = gate {
                 let _ = gate.send(Ok(()));
@@ -146,7 +146,7 @@ impl Drafts {
     }
 
     /// Removes a composer's draft: discarded, or (`sent`) sent and accepted.
-    pub fn remove(&mut self, slot: DraftSlot, sent: bool) {
+    pub(crate) fn remove(&mut self, slot: DraftSlot, sent: bool) {
         let owner = slot.owner.map(|n| self.owner(n));
         if let Some(key) = self.key(slot.subject) {
             let sent = sent.then(chrono::Utc::now);
@@ -166,7 +166,7 @@ impl Drafts {
     }
 
     /// Lists the drafts of this service, once the saves and removals asked for before are done.
-    pub fn list(&mut self, id: RequestId) {
+    pub(crate) fn list(&mut self, id: RequestId) {
         match &self.place {
             Some(place) => {
                 let base_url = place.base_url.clone();

@@ -19,7 +19,7 @@ pub trait Effects {
 }
 
 /// The real terminal and desktop.
-pub struct TerminalEffects {
+pub(crate) struct TerminalEffects {
     /// What `o` opens links with, in order (see `opener.rs`).
     pub openers: Vec<super::opener::Opener>,
 }
@@ -48,7 +48,7 @@ impl Effects for TerminalEffects {
 /// Inside tmux the plain sequence reaches tmux, which copies it only with `set-clipboard on`;
 /// so the same sequence follows wrapped in tmux's DCS passthrough, which tmux hands on to the
 /// outer terminal (with `allow-passthrough on`). Each setting makes one of the two arrive.
-pub fn write_osc52(out: &mut impl Write, text: &str, inside_tmux: bool) -> io::Result<()> {
+pub(crate) fn write_osc52(out: &mut impl Write, text: &str, inside_tmux: bool) -> io::Result<()> {
     let sequence = osc52(text);
     out.write_all(sequence.as_bytes())?;
     if inside_tmux {
@@ -72,7 +72,7 @@ fn tmux_passthrough(sequence: &str) -> String {
 /// Hands `url` to `opener` if it is an http(s) URL, and says what went wrong as a notice: a
 /// URL of another scheme (the app checks this too; a `file:` or `javascript:` link must never
 /// reach a launcher) or an opener that failed, in words rather than a launcher's exit status.
-pub fn open_with(url: &str, opener: impl FnOnce(&str) -> io::Result<()>) -> Option<Notice> {
+pub(crate) fn open_with(url: &str, opener: impl FnOnce(&str) -> io::Result<()>) -> Option<Notice> {
     if !is_web_url(url) {
         return Some(Notice::Error(format!(
             "not opened: only http and https links are opened, not {}",

@@ -107,12 +107,12 @@ where
     }
 
     /// Logs the startup milestones, counted from `started`.
-    pub fn time_startup(&mut self, started: std::time::Instant) {
+    pub(crate) fn time_startup(&mut self, started: std::time::Instant) {
         self.startup = Some(StartupClock::new(started));
     }
 
     /// Where the known types come from (`--types` files, the store, the demo).
-    pub fn know_types(&mut self, sources: super::known_types::TypeSources) {
+    pub(crate) fn know_types(&mut self, sources: super::known_types::TypeSources) {
         self.executor.know_types(sources);
     }
 
@@ -122,34 +122,34 @@ where
     }
 
     /// Hands over the keeper of listings, to let it finish as appdeck quits.
-    pub fn stop_keeping(&mut self) -> Option<super::listing_keeper::ListingKeeper> {
+    pub(crate) fn stop_keeping(&mut self) -> Option<super::listing_keeper::ListingKeeper> {
         self.listing_keeper.take()
     }
 
     /// For which service and profile the list's last listing is kept (if at all).
-    pub fn keep_listings(&mut self, keeping: super::listing_keeper::Keeping) {
+    pub(crate) fn keep_listings(&mut self, keeping: super::listing_keeper::Keeping) {
         if let Some(keeper) = &self.listing_keeper {
             keeper.follow(keeping);
         }
     }
 
     /// How to lend the terminal to `$EDITOR` and take it back.
-    pub fn lend_terminal_with(&mut self, console: Box<dyn Console<E>>) {
+    pub(crate) fn lend_terminal_with(&mut self, console: Box<dyn Console<E>>) {
         self.console = Some(console);
     }
 
     /// The store that keeps the history of sends (`None`: no data directory).
-    pub fn keep_history(&mut self, store_path: Option<std::path::PathBuf>) {
+    pub(crate) fn keep_history(&mut self, store_path: Option<std::path::PathBuf>) {
         self.executor.keep_history(store_path);
     }
 
     /// A sender for actions from outside the loop (signal handlers).
-    pub fn sender(&self) -> UnboundedSender<Action> {
+    pub(crate) fn sender(&self) -> UnboundedSender<Action> {
         self.sender.clone()
     }
 
     /// Runs until the app quits or the input ends.
-    pub async fn run(&mut self) -> io::Result<()> {
+    pub(crate) async fn run(&mut self) -> io::Result<()> {
         self.draw()?;
         while self.step().await? {}
         Ok(())
@@ -328,7 +328,7 @@ where
     }
 
     /// Runs commands (the app's first ones, when they had to wait for [`Self::know_types`]).
-    pub fn execute(&mut self, commands: Vec<Command>) {
+    pub(crate) fn execute(&mut self, commands: Vec<Command>) {
         let mut commands = commands.into_iter().peekable();
         while let Some(command) = commands.next() {
             // A composer's send comes right after its draft's mark, and waits for it: a store

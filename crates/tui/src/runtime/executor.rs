@@ -20,7 +20,7 @@ use crate::app::{Action, ApiCall, Delivery, OpenAs, RequestId};
 use crate::bounded_read::{self, MAX_PAYLOAD_BYTES};
 use crate::store::{HistoryQuery, Sent, Store};
 
-pub struct Executor {
+pub(crate) struct Executor {
     client: Client,
     results: UnboundedSender<Action>,
     in_flight: HashMap<RequestId, AbortHandle>,
@@ -37,7 +37,7 @@ pub struct Executor {
 }
 
 impl Executor {
-    pub fn new(client: Client, results: UnboundedSender<Action>) -> Self {
+    pub(crate) fn new(client: Client, results: UnboundedSender<Action>) -> Self {
         Executor {
             client,
             results,
@@ -51,17 +51,17 @@ impl Executor {
     }
 
     /// Talks to another service from now on (`:profile`); requests in flight were cancelled.
-    pub fn set_client(&mut self, client: Client) {
+    pub(crate) fn set_client(&mut self, client: Client) {
         self.client = client;
     }
 
     /// Sets the store the history of sends is kept in.
-    pub fn keep_history(&mut self, store_path: Option<PathBuf>) {
+    pub(crate) fn keep_history(&mut self, store_path: Option<PathBuf>) {
         self.store_path = store_path.map(Arc::new);
     }
 
     /// Records a send in the history on a blocking task, with a connection of its own.
-    pub fn record_send(&self, id: RequestId, mut sent: Box<Sent>) {
+    pub(crate) fn record_send(&self, id: RequestId, mut sent: Box<Sent>) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         // The answer has just arrived: it was sent the time it took ago.
         let took = sent.duration.unwrap_or_default();
@@ -83,7 +83,7 @@ impl Executor {
 
     /// Reads the newest sends of the history on a blocking task, with a connection of its own
     /// (opening it records what earlier sends could not: see [`crate::store::Pending`]).
-    pub fn load_history(&self, id: RequestId, limit: usize) {
+    pub(crate) fn load_history(&self, id: RequestId, limit: usize) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         tokio::task::spawn_blocking(move || {
             let query = HistoryQuery { kind: None, limit };
@@ -99,7 +99,7 @@ impl Executor {
 
     /// Reads the reports sent to this client's service about one resource, like
     /// [`Executor::load_history`].
-    pub fn load_reports_about(&self, id: RequestId, resource_id: String, limit: usize) {
+    pub(crate) fn load_reports_about(&self, id: RequestId, resource_id: String, limit: usize) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         let base_url = self.client.base_url().to_owned();
         tokio::task::spawn_blocking(move || {
@@ -115,7 +115,7 @@ impl Executor {
 
     /// Reads the columns kept for a type on a blocking task; a store that cannot be read keeps
     /// none (the table's own columns show, and the log says why).
-    pub fn load_columns(&self, id: RequestId, type_key: String) {
+    pub(crate) fn load_columns(&self, id: RequestId, type_key: String) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         tokio::task::spawn_blocking(move || {
             let spec = path.and_then(|path| {
@@ -131,7 +131,7 @@ impl Executor {
 
     /// Keeps the columns chosen for a type, after those chosen before (one queue); a failure
     /// is logged (the columns stay for this run).
-    pub fn save_columns(&mut self, type_key: String, spec: String) {
+    pub(crate) fn save_columns(&mut self, type_key: String, spec: String) {
         if let Some(path) = self.store_path.clone() {
             self.columns.save(path, type_key, spec);
         }
@@ -139,17 +139,17 @@ impl Executor {
 
     /// Writes the list's rows' JSON gathered in memory to its spill file on a blocking thread
     /// (the UI thread appending meanwhile waits at most for that write).
-    pub fn write_bodies(&self, bodies: appdeck_listing::Bodies) {
+    pub(crate) fn write_bodies(&self, bodies: appdeck_listing::Bodies) {
         tokio::task::spawn_blocking(move || bodies.write_due());
     }
 
     /// Sets where [`Command::LoadTypes`](crate::app::Command::LoadTypes) looks for types.
-    pub fn know_types(&mut self, sources: super::known_types::TypeSources) {
+    pub(crate) fn know_types(&mut self, sources: super::known_types::TypeSources) {
         self.type_sources = Arc::new(sources);
     }
 
     /// Loads the known types off the UI thread (the store is opened there, never on the loop).
-    pub fn load_types(&self, id: RequestId) {
+    pub(crate) fn load_types(&self, id: RequestId) {
         let (results, sources) = (self.results.clone(), self.type_sources.clone());
         tokio::task::spawn_blocking(move || {
             let types = Arc::new(super::known_types::load(&sources));
@@ -157,14 +157,14 @@ impl Executor {
         });
     }
 
-    pub fn call(&mut self, id: RequestId, call: ApiCall) {
+    pub(crate) fn call(&mut self, id: RequestId, call: ApiCall) {
         self.call_after(id, call, None);
     }
 
     /// Makes the call once `gate` says it may go (a send waits for its draft's mark); when the
     /// gate says why not, nothing goes out and the answer is [`ApiError::NotSent`]. A gate
     /// dropped unanswered lets it go, as a send went before there were gates.
-    pub fn call_after(
+    pub(crate) fn call_after(
         &mut self,
         id: RequestId,
         call: ApiCall,
@@ -196,14 +196,14 @@ impl Executor {
 
     /// A reply to `id` arrived: forget its task, unless the reply is a job's progress (the job
     /// runs on, and can still be cancelled).
-    pub fn replied(&mut self, id: RequestId, delivery: &Delivery) {
+    pub(crate) fn replied(&mut self, id: RequestId, delivery: &Delivery) {
         if delivery.ends_request() {
             self.in_flight.remove(&id);
             self.jobs.remove(&id);
         }
     }
 
-    pub fn cancel(&mut self, id: RequestId) {
+    pub(crate) fn cancel(&mut self, id: RequestId) {
         if let Some(task) = self.in_flight.remove(&id) {
             task.abort();
         }
@@ -214,7 +214,7 @@ impl Executor {
 
     /// Runs a pane's job off the UI thread; its progress and answer go back to the pane that
     /// asked.
-    pub fn run(&mut self, id: RequestId, job: Work) {
+    pub(crate) fn run(&mut self, id: RequestId, job: Work) {
         let results = self.results.clone();
         let stop = Arc::new(AtomicBool::new(false));
         self.jobs.insert(id, stop.clone());
@@ -232,7 +232,7 @@ impl Executor {
 
     /// Reads a file the user named (`:report PATH`, `:connect PATH`) off the UI thread, bounded
     /// like every file the user names (a FIFO would hold a blocking thread for ever).
-    pub fn read_file(&self, id: RequestId, path: String, opens: OpenAs) {
+    pub(crate) fn read_file(&self, id: RequestId, path: String, opens: OpenAs) {
         let results = self.results.clone();
         tokio::task::spawn_blocking(move || {
             let text = bounded_read::file(Path::new(&path), MAX_PAYLOAD_BYTES)
@@ -244,7 +244,7 @@ impl Executor {
 
     /// Records a connect the service accepted as a known app version, like `appdeck connect`
     /// does; its time is stamped here (`update` reads no clock).
-    pub fn record_app_version(
+    pub(crate) fn record_app_version(
         &self,
         id: RequestId,
         base_url: String,
@@ -271,13 +271,13 @@ impl Executor {
         });
     }
 
-    pub fn in_flight(&self) -> usize {
+    pub(crate) fn in_flight(&self) -> usize {
         self.in_flight.len()
     }
 
     /// API tasks still running: unlike [`Self::in_flight`] (the handles kept), this sees whether
     /// a cancelled request really stopped.
-    pub fn alive(&self) -> usize {
+    pub(crate) fn alive(&self) -> usize {
         self.alive.load(Ordering::SeqCst)
     }
 }

@@ -10,7 +10,7 @@ use std::process::Command;
 use editor_command::{Editor, EditorBuilder};
 
 /// The editor `$VISUAL` / `$EDITOR` name (empty values count as unset), else `vi`.
-pub fn configured() -> Result<Editor, String> {
+pub(crate) fn configured() -> Result<Editor, String> {
     let from_env = ["VISUAL", "EDITOR"]
         .into_iter()
         .find_map(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()));
@@ -22,7 +22,7 @@ pub fn configured() -> Result<Editor, String> {
 }
 
 /// Edits `text` with the configured editor; see [`edit_with`].
-pub fn edit(text: &str) -> Result<String, String> {
+pub(crate) fn edit(text: &str) -> Result<String, String> {
     edit_with(&configured()?, text)
 }
 
@@ -30,7 +30,7 @@ pub fn edit(text: &str) -> Result<String, String> {
 /// the file holds when the editor exits with success. An editor that cannot start, or exits with
 /// a failure (vi's `:cq`), gives an error and nothing is read back. The file is removed in every
 /// case.
-pub fn edit_with(editor: &Editor, text: &str) -> Result<String, String> {
+pub(crate) fn edit_with(editor: &Editor, text: &str) -> Result<String, String> {
     fn io(doing: &'static str) -> impl Fn(std::io::Error) -> String {
         move |e| format!("{doing}: {e}")
     }

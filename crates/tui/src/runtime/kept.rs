@@ -9,7 +9,7 @@ use crate::app::pane::UnsavedWork;
 /// Writes `work`'s text to a new file in the first of `dirs` that takes it (the data
 /// directory, then the temporary one), readable by its owner only; returns what to tell the
 /// user on exit: where it is and how to open it again, or why it could not be kept.
-pub fn keep(work: &UnsavedWork, dirs: &[PathBuf]) -> String {
+pub(crate) fn keep(work: &UnsavedWork, dirs: &[PathBuf]) -> String {
     let what = work.what;
     let mut failures = Vec::new();
     for dir in dirs {

@@ -54,7 +54,7 @@ impl Keeping {
 
 impl ListingKeeper {
     /// Keeps as `keeping` says from now on (at the start, and after `:profile`).
-    pub fn follow(&self, keeping: Keeping) {
+    pub(crate) fn follow(&self, keeping: Keeping) {
         match keeping {
             Keeping::On(place) => self.serve(Some(place)),
             Keeping::Off(place) => {
@@ -87,14 +87,14 @@ enum Job {
 }
 
 /// The handle the event loop holds; the thread ends when it is dropped.
-pub struct ListingKeeper {
+pub(crate) struct ListingKeeper {
     jobs: mpsc::Sender<Job>,
     /// Closed when the thread has done every job and ended.
     done: mpsc::Receiver<()>,
 }
 
 impl ListingKeeper {
-    pub fn new(results: UnboundedSender<Action>) -> ListingKeeper {
+    pub(crate) fn new(results: UnboundedSender<Action>) -> ListingKeeper {
         let (jobs, queue) = mpsc::channel();
         let (ended, done) = mpsc::channel::<()>();
         let spawned = std::thread::Builder::new()
@@ -111,7 +111,7 @@ impl ListingKeeper {
 
     /// appdeck is quitting: the pages asked to be kept are written before it ends (a `q` right
     /// after the first page would otherwise lose them), waiting at most `within`.
-    pub fn finish(self, within: std::time::Duration) {
+    pub(crate) fn finish(self, within: std::time::Duration) {
         let ListingKeeper { jobs, done } = self;
         drop(jobs);
         if done.recv_timeout(within) == Err(mpsc::RecvTimeoutError::Timeout) {
@@ -134,11 +134,11 @@ impl ListingKeeper {
     }
 
     /// Reads the listing kept for `type_filter`; [`Delivery::KeptListing`] answers `id`.
-    pub fn load(&self, id: RequestId, type_filter: Option<String>) {
+    pub(crate) fn load(&self, id: RequestId, type_filter: Option<String>) {
         let _ = self.jobs.send(Job::Load { id, type_filter });
     }
 
-    pub fn keep(&self, type_filter: Option<String>, rows: Vec<String>, from_start: bool) {
+    pub(crate) fn keep(&self, type_filter: Option<String>, rows: Vec<String>, from_start: bool) {
         let _ = self.jobs.send(Job::Keep {
             type_filter,
             rows,
@@ -224,12 +224,12 @@ fn read(store: &Store, place: &KeepPlace, type_filter: Option<&str>) -> KeptList
 
 /// The start's read of the kept listing (no type filter yet), begun before the terminal is set
 /// up and the client built, on a thread of its own, so that the first frame can show its rows.
-pub struct EarlyRead(tokio::sync::oneshot::Receiver<KeptListing>);
+pub(crate) struct EarlyRead(tokio::sync::oneshot::Receiver<KeptListing>);
 
 impl EarlyRead {
     /// Starts reading what `keeping` has kept for the unfiltered list (nothing to read when
     /// keeping is off or impossible: the answer is "none" at once).
-    pub fn start(keeping: &Keeping) -> EarlyRead {
+    pub(crate) fn start(keeping: &Keeping) -> EarlyRead {
         let (answer, answered) = tokio::sync::oneshot::channel();
         let Keeping::On(place) = keeping.clone() else {
             let _ = answer.send(KeptListing::None);
@@ -254,7 +254,10 @@ impl EarlyRead {
     }
 
     /// The answer, if it comes within `within`; else `Err(self)`, to wait for it later.
-    pub async fn within(mut self, within: std::time::Duration) -> Result<KeptListing, EarlyRead> {
+    pub(crate) async fn within(
+        mut self,
+        within: std::time::Duration,
+    ) -> Result<KeptListing, EarlyRead> {
         match tokio::time::timeout(within, &mut self.0).await {
             Ok(Ok(reply)) => Ok(reply),
             // The thread could not start, or ended without an answer: nothing kept to show.
@@ -264,7 +267,7 @@ impl EarlyRead {
     }
 
     /// The answer whenever it comes ("none" if the reading thread ended without one).
-    pub async fn answer(self) -> KeptListing {
+    pub(crate) async fn answer(self) -> KeptListing {
         self.0.await.unwrap_or(KeptListing::None)
     }
 }

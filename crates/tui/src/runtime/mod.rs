@@ -1,21 +1,21 @@
 //! The terminal UI's runtime: sets the terminal up, runs the event loop over the real terminal's
 //! events, and hands the terminal back on every way out.
 
-pub mod columns_keeper;
-pub mod drafts;
-pub mod effects;
-pub mod event_loop;
-pub mod executor;
-pub mod external_editor;
-pub mod kept;
-pub mod known_types;
-pub mod listing_keeper;
-pub mod opener;
-pub mod profiles;
-pub mod startup;
-pub mod suspend;
-pub mod terminal;
-pub mod terminal_gone;
+pub(crate) mod columns_keeper;
+pub(crate) mod drafts;
+pub(crate) mod effects;
+pub(crate) mod event_loop;
+pub(crate) mod executor;
+pub(crate) mod external_editor;
+pub(crate) mod kept;
+pub(crate) mod known_types;
+pub(crate) mod listing_keeper;
+pub(crate) mod opener;
+pub(crate) mod profiles;
+pub(crate) mod startup;
+pub(crate) mod suspend;
+pub(crate) mod terminal;
+pub(crate) mod terminal_gone;
 
 use ratatui::layout::Rect;
 

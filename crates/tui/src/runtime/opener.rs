@@ -54,7 +54,7 @@ pub fn describe(openers: &[Opener]) -> String {
 
 /// The program and arguments of `line` for `url`: `%s` replaced by the URL, else the URL added
 /// last.
-pub fn command_for(line: &str, url: &str) -> Result<Vec<String>, String> {
+pub(crate) fn command_for(line: &str, url: &str) -> Result<Vec<String>, String> {
     let words = shell_words::split(line).map_err(|e| format!("`{line}` cannot be split: {e}"))?;
     if words.is_empty() {
         return Err("the command is empty".to_owned());
@@ -98,7 +98,7 @@ fn substitute(word: &str, url: &str) -> String {
 /// A command the user set (`opener`, `$BROWSER`) failed: its words say which and how, where
 /// the platform's failure can only say that no opener was found.
 #[derive(Debug)]
-pub struct CommandFailed(pub String);
+pub(crate) struct CommandFailed(pub String);
 
 impl std::fmt::Display for CommandFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -111,7 +111,7 @@ impl std::error::Error for CommandFailed {}
 /// Opens `url` with the first opener that starts and succeeds; the error of the last one that
 /// failed otherwise, in words. Blocking: a command is waited for (a browser that is already
 /// running hands the URL over and exits; one that stays is left running in the background).
-pub fn open(url: &str, openers: &[Opener]) -> io::Result<()> {
+pub(crate) fn open(url: &str, openers: &[Opener]) -> io::Result<()> {
     let mut failures = Vec::new();
     for opener in openers {
         let result = match opener {

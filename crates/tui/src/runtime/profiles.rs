@@ -19,7 +19,7 @@ pub struct ProfileSwitcher {
 }
 
 /// A profile resolved and its client built, ready to be used.
-pub struct Switched {
+pub(crate) struct Switched {
     pub client: Client,
     pub types: TypeSources,
     pub switch: ProfileSwitch,
@@ -30,7 +30,7 @@ pub struct Switched {
 impl ProfileSwitcher {
     /// Resolves `name`; the error says why the switch cannot happen (no base URL, an unreadable
     /// token file...), and the service in use stays as it was.
-    pub fn resolve(&self, name: &str) -> Result<Switched, String> {
+    pub(crate) fn resolve(&self, name: &str) -> Result<Switched, String> {
         let failed = |e: &dyn std::fmt::Display| format!("cannot switch to profile {name:?}: {e}");
         let settings = config::load_profile(&self.flags, name).map_err(|e| failed(&e))?;
         let (client_settings, _warnings) = settings.client_settings().map_err(|e| failed(&e))?;

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::app::App;
 
-pub struct StartupClock {
+pub(crate) struct StartupClock {
     started: Instant,
     first_frame: bool,
     first_rows: bool,
@@ -13,7 +13,7 @@ pub struct StartupClock {
 
 impl StartupClock {
     /// `started` is taken as early as possible in `main`.
-    pub fn new(started: Instant) -> Self {
+    pub(crate) fn new(started: Instant) -> Self {
         StartupClock {
             started,
             first_frame: false,
@@ -22,7 +22,7 @@ impl StartupClock {
     }
 
     /// Called after each frame is flushed to the terminal.
-    pub fn after_draw(&mut self, app: &App) {
+    pub(crate) fn after_draw(&mut self, app: &App) {
         let ms = self.started.elapsed().as_secs_f64() * 1000.0;
         if !self.first_frame {
             self.first_frame = true;

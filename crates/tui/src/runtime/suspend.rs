@@ -8,7 +8,7 @@ use std::io;
 use crossterm::event::EventStream;
 
 /// What the event loop needs to hand its terminal over and take it back.
-pub trait Console<E>: Send {
+pub(crate) trait Console<E>: Send {
     /// Stops reading input (`events` is dropped, or kept aside by a test console) and puts the
     /// terminal back as the shell had it: cooked mode, main screen, cursor, no mouse.
     fn release(&mut self, events: E) -> io::Result<()>;
@@ -18,7 +18,7 @@ pub trait Console<E>: Send {
 }
 
 /// The real terminal, read through crossterm's [`EventStream`].
-pub struct TerminalConsole;
+pub(crate) struct TerminalConsole;
 
 impl Console<EventStream> for TerminalConsole {
     fn release(&mut self, events: EventStream) -> io::Result<()> {

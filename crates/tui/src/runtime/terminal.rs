@@ -16,7 +16,7 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-pub type Tui = Terminal<CrosstermBackend<Stdout>>;
+pub(crate) type Tui = Terminal<CrosstermBackend<Stdout>>;
 
 /// Whether the TUI owns the terminal, and from which thread it draws.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
@@ -57,7 +57,7 @@ impl Drop for TerminalGuard {
 /// call after [`TerminalGuard::enter`] acts. A second "leave the alternate screen" is not
 /// harmless: terminals (tmux, xterm) then move the cursor back to where the TUI started, so the
 /// shell's prompt would overwrite a panic message printed in between.
-pub fn restore() {
+pub(crate) fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
@@ -76,13 +76,13 @@ pub fn restore() {
 /// Hands the terminal back to the shell's modes for another program (`$EDITOR`), as
 /// [`restore`] does; [`resume`] takes it again. A signal or a panic meanwhile finds nothing to
 /// restore.
-pub fn suspend() -> io::Result<()> {
+pub(crate) fn suspend() -> io::Result<()> {
     restore();
     Ok(())
 }
 
 /// Takes the terminal again after [`suspend`]: raw mode, the alternate screen, mouse and paste.
-pub fn resume() -> io::Result<()> {
+pub(crate) fn resume() -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     execute!(

@@ -9,7 +9,7 @@
 /// `/dev/tty`, as crossterm chooses) to be hung up; `gone` is called once when it is. Nothing is
 /// watched when neither can be had.
 #[cfg(unix)]
-pub fn watch(gone: impl FnOnce() + Send + 'static) {
+pub(crate) fn watch(gone: impl FnOnce() + Send + 'static) {
     use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 
     // A descriptor of its own, so that the watching thread owns what it polls.

@@ -6,9 +6,9 @@ mod bars;
 mod overlay;
 mod panes;
 mod popup_clear;
-pub mod text;
-pub mod theme;
-pub mod widgets;
+pub(crate) mod text;
+pub(crate) mod theme;
+pub(crate) mod widgets;
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;

@@ -11,7 +11,7 @@ use crate::app::widgets::LineInput;
 
 /// Splits `text` into spans with every case-insensitive occurrence of `needle` (lowercase)
 /// styled as a hit. Text whose lowercase form changes length is shown without highlights.
-pub fn highlight(text: &str, needle: &str, base: Style, hit: Style) -> Vec<Span<'static>> {
+pub(crate) fn highlight(text: &str, needle: &str, base: Style, hit: Style) -> Vec<Span<'static>> {
     let lower = text.to_lowercase();
     if needle.is_empty() || lower.len() != text.len() {
         return vec![Span::styled(text.to_owned(), base)];
@@ -37,7 +37,7 @@ pub fn highlight(text: &str, needle: &str, base: Style, hit: Style) -> Vec<Span<
 
 /// Puts the terminal cursor in a one-line input drawn at `area` after `prefix` columns, by the
 /// display width of the text left of the input's cursor; nowhere when that is outside `area`.
-pub fn place_cursor(frame: &mut Frame, area: Rect, prefix: u16, input: &LineInput) {
+pub(crate) fn place_cursor(frame: &mut Frame, area: Rect, prefix: u16, input: &LineInput) {
     if area.height == 0 {
         return;
     }
@@ -53,7 +53,10 @@ pub fn place_cursor(frame: &mut Frame, area: Rect, prefix: u16, input: &LineInpu
 
 /// The part of styled `spans` that covers bytes `range` of their text put end to end (a row of
 /// a wrapped line), each piece in its span's style.
-pub fn slice_spans(spans: &[Span<'static>], range: std::ops::Range<usize>) -> Vec<Span<'static>> {
+pub(crate) fn slice_spans(
+    spans: &[Span<'static>],
+    range: std::ops::Range<usize>,
+) -> Vec<Span<'static>> {
     let mut out = Vec::new();
     let mut start = 0;
     for span in spans {
@@ -73,7 +76,7 @@ pub fn slice_spans(spans: &[Span<'static>], range: std::ops::Range<usize>) -> Ve
 
 /// Cuts styled spans to `width` columns by display width, ending with `…` (in the style of the
 /// span it cuts) when something was cut, so that a cut line never passes for a whole one.
-pub fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
+pub(crate) fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
     let total: usize = spans.iter().map(|s| s.content.width()).sum();
     if total <= width {
         return spans;
@@ -103,7 +106,7 @@ pub fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> 
 /// Cuts styled spans to `width` columns, with `…` only inside a span it cuts: unlike
 /// [`fit_spans`], a line cut exactly between two spans shows no `…`. The type detail's schema
 /// rows are cut so (their name and type, then facts and description that may be left out).
-pub fn cut_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
+pub(crate) fn cut_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
     let mut left = width;
     let mut out = Vec::new();
     for span in spans {
@@ -123,7 +126,7 @@ pub fn cut_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> 
 }
 
 /// About how many rows `lines` take when wrapped at `width` (at least one each).
-pub fn wrapped_height(lines: &[Line], width: u16) -> u16 {
+pub(crate) fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let width = usize::from(width.max(1));
     let rows: usize = lines.iter().map(|l| l.width().div_ceil(width).max(1)).sum();
     u16::try_from(rows).unwrap_or(u16::MAX)

@@ -7,12 +7,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders};
 
-pub use crate::app::settings::theme::{BaseTheme, Role, ThemeChoice};
+pub(crate) use crate::app::settings::theme::{BaseTheme, Role, ThemeChoice};
 use crate::app::widgets::json_tree::JsonKind;
 
 /// The marker in front of the selected row or line, so the selection shows without colour and
 /// in a plain-text capture of the screen.
-pub const SELECTED_MARKER: &str = "▶";
+pub(crate) const SELECTED_MARKER: &str = "▶";
 
 /// One colour per role, indexed by `Role as usize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl Palette {
         Color::Indexed(90),  // container: dark magenta
     ]);
 
-    pub fn of(base: BaseTheme) -> Palette {
+    pub(crate) fn of(base: BaseTheme) -> Palette {
         match base {
             BaseTheme::Dark => Palette::DARK,
             BaseTheme::Light => Palette::LIGHT,
@@ -82,7 +82,7 @@ impl Palette {
         self.0[role as usize]
     }
 
-    pub fn set(&mut self, role: Role, colour: Color) {
+    pub(crate) fn set(&mut self, role: Role, colour: Color) {
         self.0[role as usize] = colour;
     }
 }
@@ -154,7 +154,11 @@ impl Theme {
 
     /// Without colour, takes the colours out of `area` after a widget that styles itself (the
     /// text editor's line numbers) has been drawn there.
-    pub fn uncolour(&self, buffer: &mut ratatui::buffer::Buffer, area: ratatui::layout::Rect) {
+    pub(crate) fn uncolour(
+        &self,
+        buffer: &mut ratatui::buffer::Buffer,
+        area: ratatui::layout::Rect,
+    ) {
         if self.color {
             return;
         }
@@ -170,7 +174,7 @@ impl Theme {
 
     /// A style that came with the content (formatted Markdown): kept in colour; without colour
     /// only its attributes (bold, italic, underline) stay, so headings still stand out.
-    pub fn content(&self, style: Style) -> Style {
+    pub(crate) fn content(&self, style: Style) -> Style {
         if self.color {
             style
         } else {
@@ -185,7 +189,7 @@ impl Theme {
 
     /// Pane and popup titles. Bold only in colour: without it, bold means "selected" or
     /// "focused", so plain titles keep that meaning clear.
-    pub fn title(&self) -> Style {
+    pub(crate) fn title(&self) -> Style {
         self.tint(
             Style::new()
                 .fg(self.colour(Role::Title))
@@ -194,7 +198,7 @@ impl Theme {
     }
 
     /// The title of a pane: the focused pane's stands out by colour, or by reverse video.
-    pub fn pane_title(&self, focused: bool) -> Style {
+    pub(crate) fn pane_title(&self, focused: bool) -> Style {
         match (focused, self.color) {
             (true, true) => self.title(),
             (true, false) => Style::new().add_modifier(Modifier::REVERSED),
@@ -202,7 +206,7 @@ impl Theme {
         }
     }
 
-    pub fn border(&self, focused: bool) -> Style {
+    pub(crate) fn border(&self, focused: bool) -> Style {
         match (focused, self.color) {
             (true, true) => Style::new().fg(self.colour(Role::FocusedBorder)),
             (true, false) => Style::new().add_modifier(Modifier::BOLD),
@@ -211,7 +215,7 @@ impl Theme {
     }
 
     /// The focused pane's border is thick, which shows without colour too.
-    pub fn border_type(&self, focused: bool) -> BorderType {
+    pub(crate) fn border_type(&self, focused: bool) -> BorderType {
         if focused {
             BorderType::Thick
         } else {
@@ -221,7 +225,7 @@ impl Theme {
 
     /// The frame of one of a screen's parts that can have focus: every pane marks the focused
     /// part the same way (thick and coloured, thick and bold without colour).
-    pub fn focus_block(&self, focused: bool) -> Block<'static> {
+    pub(crate) fn focus_block(&self, focused: bool) -> Block<'static> {
         Block::default()
             .borders(Borders::ALL)
             .border_style(self.border(focused))
@@ -231,7 +235,7 @@ impl Theme {
     /// The selected row or line. White on blue reads well on dark and light terminals alike
     /// (the cells' own colours are dropped on it, see [`Theme::select`]); without colour,
     /// reverse video when the pane has focus, bold when not.
-    pub fn selected(&self, focused: bool) -> Style {
+    pub(crate) fn selected(&self, focused: bool) -> Style {
         match (focused, self.color) {
             (true, true) => Style::new()
                 .bg(self.colour(Role::Selection))
@@ -248,7 +252,7 @@ impl Theme {
     /// `spans` restyled as the selected line: every part takes the selection style (a dim
     /// or light-blue cell on a blue background is unreadable), except search hits, which
     /// keep theirs so a hit on the selected line still shows.
-    pub fn select(&self, spans: Vec<Span<'static>>, focused: bool) -> Line<'static> {
+    pub(crate) fn select(&self, spans: Vec<Span<'static>>, focused: bool) -> Line<'static> {
         let selected = self.selected(focused);
         let hit = self.search_hit();
         Line::from(
@@ -263,7 +267,7 @@ impl Theme {
         .style(selected)
     }
 
-    pub fn header(&self) -> Style {
+    pub(crate) fn header(&self) -> Style {
         match self.color {
             true => Style::new()
                 .fg(self.colour(Role::Header))
@@ -272,11 +276,11 @@ impl Theme {
         }
     }
 
-    pub fn key(&self) -> Style {
+    pub(crate) fn key(&self) -> Style {
         self.fg(Role::Key)
     }
 
-    pub fn extra_key(&self) -> Style {
+    pub(crate) fn extra_key(&self) -> Style {
         match self.color {
             true => Style::new()
                 .fg(self.colour(Role::ExtraKey))
@@ -285,24 +289,24 @@ impl Theme {
         }
     }
 
-    pub fn dim(&self) -> Style {
+    pub(crate) fn dim(&self) -> Style {
         self.fg(Role::Dim)
     }
 
-    pub fn error(&self) -> Style {
+    pub(crate) fn error(&self) -> Style {
         self.fg(Role::Error)
     }
 
-    pub fn warning(&self) -> Style {
+    pub(crate) fn warning(&self) -> Style {
         self.fg(Role::Warning)
     }
 
-    pub fn info(&self) -> Style {
+    pub(crate) fn info(&self) -> Style {
         self.fg(Role::Info)
     }
 
     /// A warning that stays on screen (the read-only banner): it must show without colour too.
-    pub fn banner(&self) -> Style {
+    pub(crate) fn banner(&self) -> Style {
         match self.color {
             true => Style::new()
                 .bg(self.colour(Role::Banner))
@@ -312,7 +316,7 @@ impl Theme {
         }
     }
 
-    pub fn search_hit(&self) -> Style {
+    pub(crate) fn search_hit(&self) -> Style {
         match self.color {
             true => Style::new()
                 .bg(self.colour(Role::SearchHit))
@@ -321,7 +325,7 @@ impl Theme {
         }
     }
 
-    pub fn status_bar(&self) -> Style {
+    pub(crate) fn status_bar(&self) -> Style {
         self.tint(
             Style::new()
                 .bg(self.colour(Role::StatusBar))
@@ -330,7 +334,7 @@ impl Theme {
     }
 
     /// JSON values are coloured by their type.
-    pub fn json(&self, kind: JsonKind) -> Style {
+    pub(crate) fn json(&self, kind: JsonKind) -> Style {
         self.fg(match kind {
             JsonKind::Null => Role::Null,
             JsonKind::Bool => Role::Bool,

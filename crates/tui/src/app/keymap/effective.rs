@@ -24,7 +24,7 @@ pub struct EffectiveTable {
 
 impl EffectiveTable {
     /// Every binding, most specific first (the pane's own, then the shared ones).
-    pub fn bindings(&self) -> impl Iterator<Item = &EffectiveBinding> {
+    pub(crate) fn bindings(&self) -> impl Iterator<Item = &EffectiveBinding> {
         self.bindings.iter()
     }
 
@@ -50,7 +50,7 @@ impl EffectiveTable {
 
 /// One binding as it applies now.
 #[derive(Clone, Debug)]
-pub struct EffectiveBinding {
+pub(crate) struct EffectiveBinding {
     pub name: &'static str,
     pub keys: Vec<Key>,
     pub default_keys: &'static [Key],
@@ -60,12 +60,6 @@ pub struct EffectiveBinding {
     pub help: &'static str,
     pub action: fn() -> Action,
     pub footer: &'static str,
-}
-
-impl EffectiveBinding {
-    pub fn is_remapped(&self) -> bool {
-        self.keys != self.default_keys
-    }
 }
 
 impl PartialEq for EffectiveBinding {
@@ -194,7 +188,7 @@ impl Keymap {
 
     /// The effective keys of `table`. A table missing from the registry (a bug its
     /// `assert_well_formed` test catches) keeps its defaults rather than losing its keys.
-    pub fn table(&self, table: &'static KeyTable) -> Arc<EffectiveTable> {
+    pub(crate) fn table(&self, table: &'static KeyTable) -> Arc<EffectiveTable> {
         self.tables
             .iter()
             .find(|t| t.id == table.id)
@@ -204,14 +198,14 @@ impl Keymap {
 
     /// The focus of a pane or popup whose own keys are `keys`, in `mode`: while typing, the
     /// input's table applies instead.
-    pub fn focus(&self, keys: &'static KeyTable, mode: InputMode) -> Focus {
+    pub(crate) fn focus(&self, keys: &'static KeyTable, mode: InputMode) -> Focus {
         Focus {
             keys: self.table(mode.table(keys)),
             mode,
         }
     }
 
-    pub fn tables(&self) -> impl Iterator<Item = &EffectiveTable> {
+    pub(crate) fn tables(&self) -> impl Iterator<Item = &EffectiveTable> {
         self.tables.iter().map(|t| t.as_ref())
     }
 

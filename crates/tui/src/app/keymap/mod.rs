@@ -9,10 +9,11 @@
 //! and list it in `registry.rs`.
 
 mod effective;
-pub mod registry;
-pub mod syntax;
+pub(crate) mod registry;
+pub(crate) mod syntax;
 
-pub use effective::{ActionKeys, EffectiveBinding, EffectiveTable, Keymap};
+pub use effective::{ActionKeys, Keymap};
+pub(crate) use effective::{EffectiveBinding, EffectiveTable};
 
 use crate::app::View;
 use crate::app::action::Move;
@@ -41,7 +42,7 @@ pub enum InputMode {
 impl InputMode {
     /// The default table that applies in this mode to a pane whose own table is `keys`: while
     /// typing, the input's table replaces the pane's.
-    pub fn table(self, keys: &'static KeyTable) -> &'static KeyTable {
+    pub(crate) fn table(self, keys: &'static KeyTable) -> &'static KeyTable {
         match self {
             InputMode::None => keys,
             InputMode::Line => &LINE_INPUT,
@@ -59,7 +60,7 @@ pub struct Focus {
 }
 
 impl Focus {
-    pub fn is_typing(&self) -> bool {
+    pub(crate) fn is_typing(&self) -> bool {
         self.mode != InputMode::None
     }
 }
@@ -78,7 +79,7 @@ pub struct KeyTable {
 
 impl KeyTable {
     /// Every default binding, most specific first.
-    pub fn bindings(&self) -> impl Iterator<Item = &'static Binding> + use<> {
+    pub(crate) fn bindings(&self) -> impl Iterator<Item = &'static Binding> + use<> {
         let (own, shared) = (self.own, self.shared);
         own.iter().chain(shared.iter().flat_map(|g| g.iter()))
     }
@@ -121,7 +122,7 @@ pub struct Binding {
     pub footer: &'static str,
 }
 
-pub const fn bind(
+pub(crate) const fn bind(
     name: &'static str,
     keys: &'static [Key],
     label: &'static str,
@@ -141,7 +142,7 @@ pub const fn bind(
 
 use Key::{Char, Code, Ctrl};
 
-pub static MOVE_LINES: [Binding; 2] = [
+pub(crate) static MOVE_LINES: [Binding; 2] = [
     bind(
         "down",
         &[Char('j'), Code(KeyCode::Down)],
@@ -160,7 +161,7 @@ pub static MOVE_LINES: [Binding; 2] = [
     ),
 ];
 
-pub static MOVE_PAGES: [Binding; 2] = [
+pub(crate) static MOVE_PAGES: [Binding; 2] = [
     bind(
         "page_down",
         &[Code(KeyCode::PageDown), Ctrl('f'), Ctrl('d')],
@@ -179,7 +180,7 @@ pub static MOVE_PAGES: [Binding; 2] = [
     ),
 ];
 
-pub static MOVE_ENDS: [Binding; 2] = [
+pub(crate) static MOVE_ENDS: [Binding; 2] = [
     bind(
         "top",
         &[Char('g'), Code(KeyCode::Home)],
@@ -201,7 +202,7 @@ pub static MOVE_ENDS: [Binding; 2] = [
 /// Keys that work on every pane (handled in `global.rs` when the pane passes them on). A key
 /// that switches to another view (`2` types, `3` history) belongs here. `q` comes right after
 /// `?`: the footer shows hints in this order while they fit, and quitting must stay visible.
-pub static GLOBAL: [Binding; 9] = [
+pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "help",
         &[Char('?')],
@@ -270,7 +271,7 @@ pub static GLOBAL: [Binding; 9] = [
 ];
 
 /// Quits from anywhere, popups and inputs included.
-pub static FORCE_QUIT: [Binding; 1] = [bind(
+pub(crate) static FORCE_QUIT: [Binding; 1] = [bind(
     "force_quit",
     &[Ctrl('c')],
     "^c",
@@ -280,7 +281,7 @@ pub static FORCE_QUIT: [Binding; 1] = [bind(
 )];
 
 /// What a pane's table takes after its own keys.
-pub static PANE_SHARED: [&[Binding]; 5] =
+pub(crate) static PANE_SHARED: [&[Binding]; 5] =
     [&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &GLOBAL, &FORCE_QUIT];
 
 /// The input's keys have names of their own: a top-level remap of `down` must not take a letter
@@ -346,7 +347,7 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
 
 /// A one-line input (filter, search, command line, help filter, type picker); every other key is
 /// text.
-pub static LINE_INPUT: KeyTable = KeyTable {
+pub(crate) static LINE_INPUT: KeyTable = KeyTable {
     id: "line_input",
     name: "text input",
     own: &LINE_INPUT_KEYS,
@@ -382,7 +383,7 @@ static FIELD_INPUT_KEYS: [Binding; 3] = [
 ];
 
 /// A field of a form being typed into; every other key is text.
-pub static FIELD_INPUT: KeyTable = KeyTable {
+pub(crate) static FIELD_INPUT: KeyTable = KeyTable {
     id: "field_input",
     name: "field",
     own: &FIELD_INPUT_KEYS,
@@ -399,7 +400,7 @@ static EDITOR_KEYS: [Binding; 1] = [bind(
 )];
 
 /// A multi-line editor: `Enter` and `Tab` are text there.
-pub static EDITOR: KeyTable = KeyTable {
+pub(crate) static EDITOR: KeyTable = KeyTable {
     id: "editor",
     name: "editor",
     own: &EDITOR_KEYS,
@@ -425,7 +426,7 @@ pub fn action_for(focus: Focus, event: KeyEvent) -> Option<Action> {
 /// Checks a table as every pane's tests should: it is listed in the registry (so that `[keys]`
 /// reaches it), it has footer keys, no key is bound twice and no action name is used twice.
 #[cfg(test)]
-pub fn assert_well_formed(table: &'static KeyTable) {
+pub(crate) fn assert_well_formed(table: &'static KeyTable) {
     assert!(
         registry::TABLES.iter().any(|t| std::ptr::eq(*t, table)),
         "{} is not listed in keymap/registry.rs",

@@ -16,7 +16,7 @@ use crate::app::panes::report::keys::{
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub static TABLES: [&KeyTable; 28] = [
+pub(crate) static TABLES: [&KeyTable; 28] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,

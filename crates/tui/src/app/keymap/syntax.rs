@@ -33,12 +33,12 @@ const FUNCTION_KEYS: u8 = 12;
 const CTRL: &str = "ctrl-";
 
 /// What the config's error says a key may be.
-pub const HOW_TO_WRITE_A_KEY: &str = "a key is one character as typed (`x`, `G`, `?`), \
+pub(crate) const HOW_TO_WRITE_A_KEY: &str = "a key is one character as typed (`x`, `G`, `?`), \
      a name (Enter, Esc, Tab, BackTab, Space, Backspace, Delete, Insert, Up, Down, Left, Right, \
      PgUp, PgDn, Home, End, F1 to F12; any case), or ctrl- and a letter (`ctrl-f`)";
 
 /// Reads a key as the config file writes it; `None` when it is not one.
-pub fn parse(text: &str) -> Option<Key> {
+pub(crate) fn parse(text: &str) -> Option<Key> {
     let mut chars = text.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         // A character the sanitiser would change (a control, a bidirectional override) is no
@@ -85,7 +85,7 @@ pub fn written(key: Key) -> String {
 }
 
 /// A key as the help and the footer show it: short, with arrows for the arrow keys.
-pub fn shown(key: Key) -> String {
+pub(crate) fn shown(key: Key) -> String {
     match key {
         Key::Ctrl(c) => format!("^{c}"),
         Key::Code(KeyCode::Up) => "↑".to_owned(),
@@ -98,7 +98,7 @@ pub fn shown(key: Key) -> String {
 }
 
 /// The help's label for a list of keys: `l/→`.
-pub fn label(keys: &[Key]) -> String {
+pub(crate) fn label(keys: &[Key]) -> String {
     keys.iter().map(|k| shown(*k)).collect::<Vec<_>>().join("/")
 }
 

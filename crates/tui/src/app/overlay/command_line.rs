@@ -6,7 +6,7 @@ use unicode_width::UnicodeWidthStr;
 
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LineCommand {
+pub(crate) enum LineCommand {
     /// `:resources`: back to the resource list.
     Resources,
     /// `:types`: the known resource types.
@@ -46,7 +46,7 @@ pub enum LineCommand {
 }
 
 /// The commands, with what the completion hint says of them.
-pub const COMMANDS: [(&str, &str); 18] = [
+pub(crate) const COMMANDS: [(&str, &str); 18] = [
     ("resources", "back to the resource list"),
     ("types", "the known resource types"),
     ("type", "type NAME: filter by type (no name: all types)"),
@@ -91,7 +91,7 @@ pub const COMMANDS: [(&str, &str); 18] = [
     ("quit", "quit appdeck"),
 ];
 
-pub fn parse(line: &str) -> Result<LineCommand, String> {
+pub(crate) fn parse(line: &str) -> Result<LineCommand, String> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
@@ -159,7 +159,10 @@ fn parse_watch(rest: &str) -> Result<Option<std::time::Duration>, String> {
 }
 
 /// Completes `line`: the candidates that fit, and the line extended by what they share.
-pub fn complete<'a>(line: &str, types: impl Iterator<Item = &'a String>) -> (String, Vec<String>) {
+pub(crate) fn complete<'a>(
+    line: &str,
+    types: impl Iterator<Item = &'a String>,
+) -> (String, Vec<String>) {
     let trimmed = line.trim_start();
     let (candidates, prefix): (Vec<String>, &str) = match trimmed.split_once(' ') {
         Some(("type" | "t", partial)) => (
@@ -196,7 +199,7 @@ pub fn complete<'a>(line: &str, types: impl Iterator<Item = &'a String>) -> (Str
 
 /// Completes `profile NAME` over `profiles`; `None` when `line` is not a `:profile` with a
 /// name begun (then [`complete`] applies).
-pub fn complete_profile(line: &str, profiles: &[String]) -> Option<(String, Vec<String>)> {
+pub(crate) fn complete_profile(line: &str, profiles: &[String]) -> Option<(String, Vec<String>)> {
     let partial = line.trim_start().strip_prefix("profile ")?.trim_start();
     let candidates: Vec<String> = profiles
         .iter()
@@ -218,7 +221,7 @@ pub fn complete_profile(line: &str, profiles: &[String]) -> Option<(String, Vec<
 
 /// The candidate after the one on `line`, for a second Tab: `line` is "type NAME" or a command
 /// word; when it holds none of the candidates (only their common start), the first one.
-pub fn cycle(line: &str, candidates: &[String]) -> Option<String> {
+pub(crate) fn cycle(line: &str, candidates: &[String]) -> Option<String> {
     let trimmed = line.trim_start();
     let (prefix, word) = match trimmed.split_once(' ') {
         Some((command, rest)) => (format!("{command} "), rest.trim_start()),
@@ -232,7 +235,7 @@ pub fn cycle(line: &str, candidates: &[String]) -> Option<String> {
 }
 
 /// Which of `candidates` the line holds now (Tab cycled to it), if any.
-pub fn chosen(line: &str, candidates: &[String]) -> Option<usize> {
+pub(crate) fn chosen(line: &str, candidates: &[String]) -> Option<usize> {
     let trimmed = line.trim_start();
     let word = match trimmed.split_once(' ') {
         Some((_, rest)) => rest.trim_start(),
@@ -244,7 +247,7 @@ pub fn chosen(line: &str, candidates: &[String]) -> Option<usize> {
 /// The row of candidates (or commands) above the line, in `room` cells: all of them when they
 /// fit; else as many as fit around the one chosen (from the first when none is), with `…`
 /// where some are left out before and `… +N` saying how many after.
-pub fn candidates_row(items: &[&str], chosen: Option<usize>, room: usize) -> String {
+pub(crate) fn candidates_row(items: &[&str], chosen: Option<usize>, room: usize) -> String {
     const GAP: &str = "  ";
     let width = |item: &&str| item.width();
     let whole: usize =
@@ -292,7 +295,7 @@ const HISTORY_LIMIT: usize = 100;
 
 impl History {
     /// Remembers `line` (not blank, not the same as the last one).
-    pub fn push(&mut self, line: &str) {
+    pub(crate) fn push(&mut self, line: &str) {
         let line = line.trim();
         if line.is_empty() || self.entries.last().is_some_and(|l| l == line) {
             return;
@@ -304,7 +307,7 @@ impl History {
     }
 
     /// Up from `at` (None: from the line being typed): the index and text of the earlier command.
-    pub fn older(&self, at: Option<usize>) -> Option<(usize, &str)> {
+    pub(crate) fn older(&self, at: Option<usize>) -> Option<(usize, &str)> {
         let index = match at {
             Some(0) => 0,
             Some(i) => i - 1,
@@ -314,7 +317,7 @@ impl History {
     }
 
     /// Down from `at`: the later command, or None past the newest (back to an empty line).
-    pub fn newer(&self, at: usize) -> Option<(usize, &str)> {
+    pub(crate) fn newer(&self, at: usize) -> Option<(usize, &str)> {
         let index = at + 1;
         Some((index, self.entries.get(index)?))
     }

@@ -2,17 +2,16 @@
 //! details of the last error, and the question `q` asks before losing a draft. Each owns its
 //! own small state; `update.rs` handles their keys.
 
-pub mod command_line;
+pub(crate) mod command_line;
 mod update;
-pub mod value;
+pub(crate) mod value;
 
 use crate::app::action::Move;
 use crossterm::event::KeyCode;
 
 use super::Action;
 use super::keymap::{
-    Binding, EffectiveBinding, EffectiveTable, FORCE_QUIT, Focus, InputMode, Key, KeyTable, Keymap,
-    LINE_INPUT, bind,
+    Binding, EffectiveTable, FORCE_QUIT, Focus, InputMode, Key, KeyTable, Keymap, LINE_INPUT, bind,
 };
 use ratatui::layout::Rect;
 
@@ -33,7 +32,7 @@ pub enum Overlay {
 }
 
 impl Overlay {
-    pub fn focus(&self, keymap: &Keymap) -> Focus {
+    pub(crate) fn focus(&self, keymap: &Keymap) -> Focus {
         match self {
             Overlay::Help(_) | Overlay::CommandLine(_) => {
                 keymap.focus(&LINE_INPUT, InputMode::Line)
@@ -104,7 +103,7 @@ static PICKER: [Binding; 6] = [
 ];
 
 /// The type picker's keys while the user types to narrow it.
-pub static PICKER_KEYS: KeyTable = KeyTable {
+pub(crate) static PICKER_KEYS: KeyTable = KeyTable {
     id: "type_picker",
     name: "type picker",
     own: &PICKER,
@@ -142,7 +141,7 @@ static POPUP: [Binding; 3] = [
     ),
 ];
 
-pub static POPUP_KEYS: KeyTable = KeyTable {
+pub(crate) static POPUP_KEYS: KeyTable = KeyTable {
     id: "error_popup",
     name: "popup",
     own: &POPUP,
@@ -170,7 +169,7 @@ static QUIT_ASK: [Binding; 2] = [
     ),
 ];
 
-pub static QUIT_KEYS: KeyTable = KeyTable {
+pub(crate) static QUIT_KEYS: KeyTable = KeyTable {
     id: "quit_popup",
     name: "quit?",
     own: &QUIT_ASK,
@@ -198,7 +197,7 @@ pub struct Help {
 /// One line of the help: a key (or command, or mouse gesture) and what it does; a line with an
 /// empty label is a section heading.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HelpLine {
+pub(crate) struct HelpLine {
     pub label: String,
     pub text: &'static str,
 }
@@ -215,10 +214,10 @@ const MOUSE: [(&str, &str); 3] = [
 const HELP_MIN_WIDTH: u16 = 64;
 const HELP_CHROME: u16 = 3;
 /// The key column: two spaces, then the key padded to 12.
-pub const HELP_LABEL_WIDTH: usize = 14;
+pub(crate) const HELP_LABEL_WIDTH: usize = 14;
 
 impl Help {
-    pub fn new(keys: std::sync::Arc<EffectiveTable>) -> Self {
+    pub(crate) fn new(keys: std::sync::Arc<EffectiveTable>) -> Self {
         Help {
             keys,
             filter: LineInput::new(),
@@ -227,7 +226,8 @@ impl Help {
     }
 
     /// The bindings that match the filter (on the keys or on what they do).
-    pub fn entries(&self) -> Vec<&EffectiveBinding> {
+    #[cfg(test)]
+    pub(crate) fn entries(&self) -> Vec<&super::keymap::EffectiveBinding> {
         let needle = self.filter.text().to_lowercase();
         self.keys
             .bindings()
@@ -236,7 +236,7 @@ impl Help {
     }
 
     /// Every line of the help that matches the filter: keys, then commands, then the mouse.
-    pub fn lines(&self) -> Vec<HelpLine> {
+    pub(crate) fn lines(&self) -> Vec<HelpLine> {
         self.lines_matching(&self.filter.text().to_lowercase())
     }
 
@@ -301,7 +301,7 @@ impl Help {
     }
 
     /// Where the popup goes in `body`.
-    pub fn popup(&self, body: Rect) -> Rect {
+    pub(crate) fn popup(&self, body: Rect) -> Rect {
         let height = u16::try_from(self.lines().len())
             .unwrap_or(u16::MAX)
             .saturating_add(HELP_CHROME)
@@ -310,12 +310,12 @@ impl Help {
     }
 
     /// How many help lines fit in the popup drawn in `body` (below the filter line).
-    pub fn rows_in_view(&self, body: Rect) -> usize {
+    pub(crate) fn rows_in_view(&self, body: Rect) -> usize {
         usize::from(self.popup(body).height.saturating_sub(HELP_CHROME))
     }
 
     /// Scrolls by `delta` lines, never past the last screenful.
-    pub fn scroll_by(&mut self, delta: isize, body: Rect) {
+    pub(crate) fn scroll_by(&mut self, delta: isize, body: Rect) {
         let len = self.lines().len();
         let last_top = len.saturating_sub(self.rows_in_view(body));
         self.scroll = self.scroll.saturating_add_signed(delta).min(last_top);
@@ -362,7 +362,7 @@ pub struct TypeOption {
 
 impl TypePicker {
     /// "All types", then `types` with their counts, with the cursor on `current`.
-    pub fn new(
+    pub(crate) fn new(
         all: Option<usize>,
         types: impl Iterator<Item = (String, Option<usize>)>,
         current: Option<&String>,
@@ -395,7 +395,7 @@ impl TypePicker {
 
     /// Recomputes the options that match the filter; the cursor stays on its option when that
     /// still matches, else goes to the first.
-    pub fn refilter(&mut self) {
+    pub(crate) fn refilter(&mut self) {
         let before = self.chosen_index();
         let needle = self.filter.text().to_lowercase();
         self.visible = self
@@ -418,14 +418,14 @@ impl TypePicker {
     }
 
     /// The option under the cursor, if any matches the filter.
-    pub fn chosen(&self) -> Option<&TypeOption> {
+    pub(crate) fn chosen(&self) -> Option<&TypeOption> {
         self.options.get(self.chosen_index()?)
     }
 }
 
 impl TypeOption {
     /// What the picker shows and the filter matches.
-    pub fn label(&self) -> &str {
+    pub(crate) fn label(&self) -> &str {
         self.name.as_deref().unwrap_or("(all types)")
     }
 }
@@ -455,7 +455,7 @@ pub struct FailedExchange {
 
 impl ErrorReport {
     /// The message is neutralised: it may quote the server.
-    pub fn new(doing: &str, message: &str, hint: Option<String>) -> Self {
+    pub(crate) fn new(doing: &str, message: &str, hint: Option<String>) -> Self {
         ErrorReport {
             doing: doing.to_owned(),
             message: sanitize::line(message).into_owned(),
@@ -465,7 +465,7 @@ impl ErrorReport {
     }
 
     /// An API error, with the request and the answer's start when the service answered.
-    pub fn of_api_error(doing: &str, error: &ApiError) -> Self {
+    pub(crate) fn of_api_error(doing: &str, error: &ApiError) -> Self {
         let mut report =
             ErrorReport::new(doing, &error.to_string(), error.hint().map(str::to_owned));
         if let ApiError::Http {

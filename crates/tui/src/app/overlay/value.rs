@@ -17,7 +17,7 @@ use crate::sanitize;
 
 /// More than this is not laid out (wrapping megabytes on a keypress would freeze the screen);
 /// the popup says where it stops, and `y` still copies the whole value.
-pub const MAX_SHOWN_BYTES: usize = 1 << 20;
+pub(crate) const MAX_SHOWN_BYTES: usize = 1 << 20;
 /// The popup is this wide at most, and at least this high (a short value still reads as a
 /// popup).
 const WIDTH: u16 = 110;
@@ -48,7 +48,7 @@ static OWN: [Binding; 2] = [
 ];
 
 /// The popup scrolls like a pane; `q` closes it rather than quitting.
-pub static VALUE_KEYS: KeyTable = KeyTable {
+pub(crate) static VALUE_KEYS: KeyTable = KeyTable {
     id: "value",
     name: "value",
     own: &OWN,
@@ -73,7 +73,7 @@ pub struct ValuePopup {
 
 impl ValuePopup {
     /// A popup showing `text`, laid out for a screen whose body is `body`.
-    pub fn new(title: &str, text: String, body: Rect) -> Self {
+    pub(crate) fn new(title: &str, text: String, body: Rect) -> Self {
         let mut shown = &text[..floor_char_boundary(&text, MAX_SHOWN_BYTES)];
         if shown.len() < text.len() {
             // Cut at a line's end when there is one, so the last line shown is whole.
@@ -102,7 +102,7 @@ impl ValuePopup {
     }
 
     /// Where the popup goes in `body`: nearly its whole width, as high as the value needs.
-    pub fn area(&self, body: Rect) -> Rect {
+    pub(crate) fn area(&self, body: Rect) -> Rect {
         let width = WIDTH.min(body.width.saturating_sub(4)).max(20);
         let height = u16::try_from(self.rows.len())
             .unwrap_or(u16::MAX)
@@ -112,12 +112,12 @@ impl ValuePopup {
     }
 
     /// The text inside the popup's border.
-    pub fn text_area(&self, body: Rect) -> Rect {
+    pub(crate) fn text_area(&self, body: Rect) -> Rect {
         layout::inset(self.area(body))
     }
 
     /// Wraps the lines again when the popup's width changed (the terminal was resized).
-    pub fn resize(&mut self, body: Rect) {
+    pub(crate) fn resize(&mut self, body: Rect) {
         // The width does not depend on the rows: the height does.
         let width = usize::from(layout::inset(self.area(body)).width).max(1);
         if width != self.width {
@@ -137,12 +137,12 @@ impl ValuePopup {
     }
 
     /// How many screen rows the value takes.
-    pub fn row_count(&self) -> usize {
+    pub(crate) fn row_count(&self) -> usize {
         self.rows.len()
     }
 
     /// The text of screen row `row`.
-    pub fn row(&self, row: usize) -> Option<&str> {
+    pub(crate) fn row(&self, row: usize) -> Option<&str> {
         let (line, range) = self.rows.get(row)?;
         self.lines.get(*line)?.get(range.clone())
     }
@@ -153,7 +153,7 @@ impl ValuePopup {
     }
 
     /// A movement key scrolls the text.
-    pub fn scroll(&mut self, action: &Action, body: Rect) {
+    pub(crate) fn scroll(&mut self, action: &Action, body: Rect) {
         let page = usize::from(self.text_area(body).height).max(1);
         let last = self.last_top(body);
         self.scroll = match action {

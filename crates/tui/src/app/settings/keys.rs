@@ -23,7 +23,7 @@ const HOW_TO_WRITE: &str = "write `action = [\"key\", ...]` at the top of [keys]
      in a [keys.PANE] table (one pane); `appdeck keys` lists the actions and their panes";
 
 /// Reads the `keys` table of the parsed config file (absent: no entries).
-pub fn read(file: &DeTable, text: &str) -> Result<Vec<KeyEntry>, LineProblem> {
+pub(crate) fn read(file: &DeTable, text: &str) -> Result<Vec<KeyEntry>, LineProblem> {
     let Some(keys) = file.get("keys") else {
         return Ok(Vec::new());
     };

@@ -3,8 +3,8 @@
 //! over the app's keymap, which only the app knows (so `config` never depends on `app`): a mistake there stops the terminal UI, `appdeck keys` and `config show`
 //! with the file, the line and what to fix, but never a script's `appdeck list`.
 
-pub mod keys;
-pub mod theme;
+pub(crate) mod keys;
+pub(crate) mod theme;
 
 use toml::de::DeTable;
 

@@ -170,7 +170,7 @@ const HOW_TO_WRITE_A_COLOUR: &str = "write a colour name (red, lightblue, darkgr
 
 /// A colour as written in the config file: a name, `#rrggbb`, or an index 0-255 (as a number
 /// or a string of digits).
-pub fn parse_colour(value: &DeValue) -> Option<Color> {
+pub(crate) fn parse_colour(value: &DeValue) -> Option<Color> {
     match value {
         DeValue::Integer(i) => i
             .as_str()
@@ -222,7 +222,7 @@ pub fn describe_colour(colour: Color) -> String {
 /// Reads the `theme` key of the parsed config file (absent: the dark theme as it is): a base
 /// theme's name, or a table of a base and colours by role. Every mistake in it is reported, not
 /// only the first, so that one start shows all there is to fix.
-pub fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, Vec<LineProblem>> {
+pub(crate) fn read(file: &DeTable, text: &str) -> Result<ThemeChoice, Vec<LineProblem>> {
     let Some(theme) = file.get("theme") else {
         return Ok(ThemeChoice::default());
     };

@@ -16,7 +16,7 @@ pub struct ListCursor {
 
 impl ListCursor {
     /// Moves by `delta` lines, clamped to the list, scrolling just enough to keep it visible.
-    pub fn move_by(&mut self, delta: isize, len: usize, height: usize) {
+    pub(crate) fn move_by(&mut self, delta: isize, len: usize, height: usize) {
         if len == 0 {
             *self = ListCursor::default();
             return;
@@ -25,13 +25,13 @@ impl ListCursor {
         self.select(target, len, height);
     }
 
-    pub fn select(&mut self, index: usize, len: usize, height: usize) {
+    pub(crate) fn select(&mut self, index: usize, len: usize, height: usize) {
         self.selected = index.min(len.saturating_sub(1));
         self.keep_visible(len, height);
     }
 
     /// Re-establishes the invariants after the list or the viewport changed.
-    pub fn keep_visible(&mut self, len: usize, height: usize) {
+    pub(crate) fn keep_visible(&mut self, len: usize, height: usize) {
         let height = height.max(1);
         self.selected = self.selected.min(len.saturating_sub(1));
         if self.selected < self.offset {
@@ -44,7 +44,7 @@ impl ListCursor {
     }
 
     /// Scrolls the view without moving the cursor off-screen (mouse wheel).
-    pub fn scroll(&mut self, delta: isize, len: usize, height: usize) {
+    pub(crate) fn scroll(&mut self, delta: isize, len: usize, height: usize) {
         let max_offset = len.saturating_sub(height.max(1));
         self.offset = self.offset.saturating_add_signed(delta).min(max_offset);
         let height = height.max(1);
@@ -58,7 +58,7 @@ impl ListCursor {
 #[cfg(test)]
 impl ListCursor {
     /// For tests: panics unless `line` is selected and among the `height` lines shown.
-    pub fn assert_shows(&self, line: usize, height: usize) {
+    pub(crate) fn assert_shows(&self, line: usize, height: usize) {
         assert!(
             self.selected == line && self.offset <= line && line < self.offset + height,
             "line {line} (selected {}) is off the {height} lines shown from {}",
@@ -69,14 +69,14 @@ impl ListCursor {
 }
 
 /// Whether an action moves a cursor (keys or the wheel).
-pub fn is_movement(action: &Action) -> bool {
+pub(crate) fn is_movement(action: &Action) -> bool {
     matches!(action, Action::Move(_) | Action::Scroll(_))
 }
 
 impl ListCursor {
     /// Applies a movement key (or the wheel) to a list of `len` lines shown `height` at a time;
     /// other actions change nothing.
-    pub fn apply(&mut self, action: &Action, len: usize, height: usize) {
+    pub(crate) fn apply(&mut self, action: &Action, len: usize, height: usize) {
         let page = height.max(1) as isize;
         match action {
             Action::Move(Move::Up) => self.move_by(-1, len, height),

@@ -14,11 +14,11 @@ use crate::sanitize;
 use crate::store::DraftRevision;
 
 /// A save is due this long after the last change: a burst of typing is one write.
-pub const QUIET: Duration = Duration::from_millis(500);
+pub(crate) const QUIET: Duration = Duration::from_millis(500);
 
 /// ... but never later than this after the first unsaved change, so that typing without a
 /// pause still reaches the store: a crash loses at most the last second of typing.
-pub const LONGEST_UNSAVED: Duration = Duration::from_secs(1);
+pub(crate) const LONGEST_UNSAVED: Duration = Duration::from_secs(1);
 
 /// Where a composer's draft stands; `F` is the composer, kept as it opened for `D`.
 #[derive(Clone, Debug)]
@@ -56,7 +56,7 @@ pub struct Restored<F> {
 }
 
 impl<F> DraftState<F> {
-    pub fn new(subject: DraftSubject) -> Self {
+    pub(crate) fn new(subject: DraftSubject) -> Self {
         DraftState {
             subject,
             owner: None,
@@ -71,7 +71,7 @@ impl<F> DraftState<F> {
 
     /// Something changed at `now`. A save that failed is still said (in the title, and by `q`)
     /// until one succeeds: what was typed since is not saved either.
-    pub fn touch(&mut self, now: Instant) {
+    pub(crate) fn touch(&mut self, now: Instant) {
         let since = self.unsaved.map_or(now, |u| u.since);
         self.unsaved = Some(Unsaved { since, last: now });
         if matches!(self.saved, Some(Ok(()))) {
@@ -80,7 +80,7 @@ impl<F> DraftState<F> {
     }
 
     /// Which draft in the store is this composer's.
-    pub fn slot(&self) -> DraftSlot {
+    pub(crate) fn slot(&self) -> DraftSlot {
         DraftSlot {
             subject: self.subject.clone(),
             owner: self.owner,
@@ -90,19 +90,19 @@ impl<F> DraftState<F> {
 
     /// When the next save is due: [`QUIET`] after the last change, at the latest
     /// [`LONGEST_UNSAVED`] after the first; `None` while nothing is unsaved.
-    pub fn due(&self) -> Option<Instant> {
+    pub(crate) fn due(&self) -> Option<Instant> {
         self.unsaved
             .map(|u| (u.last + QUIET).min(u.since + LONGEST_UNSAVED))
     }
 
     /// Whether a save is due at `now` (the pane's `tick`).
-    pub fn is_due(&self, now: Instant) -> bool {
+    pub(crate) fn is_due(&self, now: Instant) -> bool {
         self.due().is_some_and(|due| due <= now)
     }
 
     /// Asks for the stored draft of this subject, to restore it when it comes (once per
     /// composer: its answer is taken without checking the id).
-    pub fn load(&self, id: RequestId) -> Command {
+    pub(crate) fn load(&self, id: RequestId) -> Command {
         Command::LoadDraft {
             id,
             subject: self.subject.clone(),
@@ -111,7 +111,7 @@ impl<F> DraftState<F> {
 
     /// The save of what is unsaved, now (`body` is the composer's draft text); nothing when
     /// everything is saved.
-    pub fn save(&mut self, id: RequestId, body: impl FnOnce() -> String) -> Vec<Command> {
+    pub(crate) fn save(&mut self, id: RequestId, body: impl FnOnce() -> String) -> Vec<Command> {
         if self.unsaved.take().is_none() {
             return Vec::new();
         }
@@ -125,7 +125,7 @@ impl<F> DraftState<F> {
     }
 
     /// The answer to the save `id`; returns whether it was this draft's.
-    pub fn save_answered(&mut self, id: RequestId, result: Result<(), String>) -> bool {
+    pub(crate) fn save_answered(&mut self, id: RequestId, result: Result<(), String>) -> bool {
         if self.saving != Some(id) {
             return false;
         }
@@ -143,7 +143,7 @@ impl<F> DraftState<F> {
     /// The stored draft arrived: the one to restore, if any, which this composer goes on from. A
     /// store that could not be read, or typing that started meanwhile (the stored draft stays,
     /// and the next save goes beside it), is said here.
-    pub fn take_loaded(
+    pub(crate) fn take_loaded(
         &mut self,
         result: Result<Option<StoredDraft>, String>,
         cx: &mut Ctx,
@@ -173,7 +173,7 @@ impl<F> DraftState<F> {
     /// The composer's send goes out next (`id` is its request): its text (`body`) is saved
     /// marked as being sent, so that it never comes back as unsent should this window end
     /// before the answer is recorded. A send that fails is saved again ([`Self::not_sent`]).
-    pub fn sending(&mut self, id: RequestId, body: String) -> Command {
+    pub(crate) fn sending(&mut self, id: RequestId, body: String) -> Command {
         self.unsaved = None;
         self.owner.get_or_insert(id.0);
         Command::DraftSending {
@@ -184,7 +184,7 @@ impl<F> DraftState<F> {
 
     /// Puts, before the send `outcome` asks for (if it asks for one), the save of `text` marked
     /// as being sent.
-    pub fn before_send(&mut self, outcome: Outcome, text: String) -> Outcome {
+    pub(crate) fn before_send(&mut self, outcome: Outcome, text: String) -> Outcome {
         let Outcome::Handled(mut commands) = outcome else {
             return outcome;
         };
@@ -199,12 +199,12 @@ impl<F> DraftState<F> {
     }
 
     /// The send failed: the draft is unsent again, and its next save says so.
-    pub fn not_sent(&mut self, now: Instant) {
+    pub(crate) fn not_sent(&mut self, now: Instant) {
         self.touch(now);
     }
 
     /// The composer was sent and accepted: its draft has done its job.
-    pub fn sent(&mut self) -> Command {
+    pub(crate) fn sent(&mut self) -> Command {
         self.unsaved = None;
         self.restored = None;
         self.saved = None;
@@ -216,7 +216,7 @@ impl<F> DraftState<F> {
 
     /// `D`: removes this composer's draft from the store, its own and the one it went on from,
     /// which is gone from now on.
-    pub fn removal(&mut self) -> Command {
+    pub(crate) fn removal(&mut self) -> Command {
         self.sent_before = None;
         let slot = self.slot();
         self.from = None;
@@ -225,7 +225,7 @@ impl<F> DraftState<F> {
 
     /// For the title: saved, not saved, restored (and how old, and when it was sent if it
     /// was), or nothing yet.
-    pub fn cue(&self) -> String {
+    pub(crate) fn cue(&self) -> String {
         match (&self.saved, &self.restored, self.unsaved, self.sent_before) {
             (Some(Ok(())), _, None, _) => " · draft saved".to_owned(),
             (Some(Err(_)), _, _, _) => " · draft not saved".to_owned(),
@@ -244,7 +244,7 @@ impl<F> DraftState<F> {
     }
 
     /// Why the last save failed, if it did (sanitised).
-    pub fn save_error(&self) -> Option<String> {
+    pub(crate) fn save_error(&self) -> Option<String> {
         match &self.saved {
             Some(Err(error)) => Some(sanitize::line(error).into_owned()),
             _ => None,
@@ -252,7 +252,7 @@ impl<F> DraftState<F> {
     }
 
     /// For the status bar, when the last save failed.
-    pub fn problem(&self) -> Option<String> {
+    pub(crate) fn problem(&self) -> Option<String> {
         match &self.saved {
             Some(Err(error)) => Some(format!("draft not saved: {}", sanitize::line(error))),
             _ => None,
@@ -263,7 +263,7 @@ impl<F> DraftState<F> {
 impl<F: Clone> DraftState<F> {
     /// `D`: the composer as it opened, before the draft was restored, with this draft state
     /// (nothing unsaved); `None` when no draft was restored.
-    pub fn discard(&mut self) -> Option<(F, DraftState<F>)> {
+    pub(crate) fn discard(&mut self) -> Option<(F, DraftState<F>)> {
         let restored = self.restored.take()?;
         let mut draft = self.clone();
         draft.unsaved = None;
@@ -273,7 +273,7 @@ impl<F: Clone> DraftState<F> {
 }
 
 /// "12 s", "3 min", "2 h", "4 days": how old a draft is, in the notice that restores it.
-pub fn age_words(age: Duration) -> String {
+pub(crate) fn age_words(age: Duration) -> String {
     let s = age.as_secs();
     match s {
         0..60 => format!("{s} s"),

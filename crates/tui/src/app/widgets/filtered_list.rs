@@ -22,7 +22,7 @@ pub struct FilteredList {
 
 /// What the pane does after a key or a click the list has seen.
 #[derive(Debug)]
-pub enum ListEvent {
+pub(crate) enum ListEvent {
     /// Handled here: nothing for the pane to do.
     Done,
     /// The filter text changed: the pane calls [`FilteredList::refilter`] over its rows.
@@ -34,7 +34,7 @@ pub enum ListEvent {
 }
 
 impl FilteredList {
-    pub fn input_mode(&self) -> InputMode {
+    pub(crate) fn input_mode(&self) -> InputMode {
         if self.filtering {
             InputMode::Line
         } else {
@@ -43,23 +43,23 @@ impl FilteredList {
     }
 
     /// The table, its data rows and the filter line (shown while typed or set).
-    pub fn areas(&self, body: Rect) -> TableAreas {
+    pub(crate) fn areas(&self, body: Rect) -> TableAreas {
         layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
     }
 
     /// How many data rows show at once.
-    pub fn height(&self, body: Rect) -> usize {
+    pub(crate) fn height(&self, body: Rect) -> usize {
         usize::from(self.areas(body).rows.height)
     }
 
     /// The index into the pane's rows of the selected row.
-    pub fn selected(&self) -> Option<usize> {
+    pub(crate) fn selected(&self) -> Option<usize> {
         self.visible.get(self.cursor.selected).copied()
     }
 
     /// Keeps the rows any of whose `texts` contains the filter, ignoring case; the cursor stays
     /// in the list.
-    pub fn refilter<R, const N: usize>(
+    pub(crate) fn refilter<R, const N: usize>(
         &mut self,
         rows: &[R],
         texts: impl Fn(&R) -> [&str; N],
@@ -78,7 +78,7 @@ impl FilteredList {
     }
 
     /// The keys and clicks of a filterable table, in the pane's `body`.
-    pub fn update(&mut self, action: Action, body: Rect) -> ListEvent {
+    pub(crate) fn update(&mut self, action: Action, body: Rect) -> ListEvent {
         let height = self.height(body);
         let len = self.visible.len();
         if self.filtering {

@@ -6,7 +6,7 @@ use ratatui::style::{Color, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
 /// `u` (`undo`) or `^r`: takes back (or redoes) the last change; `Err` says there was none to.
-pub fn undo_or_redo(area: &mut TextArea<'_>, undo: bool) -> Result<(), &'static str> {
+pub(crate) fn undo_or_redo(area: &mut TextArea<'_>, undo: bool) -> Result<(), &'static str> {
     match (undo, if undo { area.undo() } else { area.redo() }) {
         (_, true) => Ok(()),
         (true, false) => Err("nothing to undo"),
@@ -15,7 +15,7 @@ pub fn undo_or_redo(area: &mut TextArea<'_>, undo: bool) -> Result<(), &'static 
 }
 
 /// A new editor on `text`, cursor at the top.
-pub fn new_editor(text: &str) -> TextArea<'static> {
+pub(crate) fn new_editor(text: &str) -> TextArea<'static> {
     let mut area = TextArea::new(text.lines().map(str::to_owned).collect());
     area.set_tab_length(2);
     area.set_max_histories(200);
@@ -25,19 +25,19 @@ pub fn new_editor(text: &str) -> TextArea<'static> {
 }
 
 /// The editor's text as typed.
-pub fn text_of(area: &TextArea<'_>) -> String {
+pub(crate) fn text_of(area: &TextArea<'_>) -> String {
     area.lines().join("\n")
 }
 
 /// Its size in bytes (newlines counted), without building the text.
-pub fn size_of(area: &TextArea<'_>) -> usize {
+pub(crate) fn size_of(area: &TextArea<'_>) -> usize {
     area.lines().iter().map(|l| l.len() + 1).sum()
 }
 
 /// Replaces the whole text, undoably, cursor back at the top. Only the part that differs is
 /// cut and inserted: `f` adding properties is one insert, which one `u` takes back, and an undo
 /// never shows the editor empty between the cut and the insert.
-pub fn replace_text(area: &mut TextArea<'_>, text: &str) {
+pub(crate) fn replace_text(area: &mut TextArea<'_>, text: &str) {
     let old = text_of(area);
     let (start, old_end, new_end) = differing_part(&old, text);
     match (
@@ -99,7 +99,7 @@ fn position_of_char(text: &str, index: usize) -> Option<(u16, u16)> {
 }
 
 /// Moves the cursor to a 0-based line and character column (clamped by the editor).
-pub fn jump_to(area: &mut TextArea<'_>, line: usize, column: usize) {
+pub(crate) fn jump_to(area: &mut TextArea<'_>, line: usize, column: usize) {
     let clamp = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
     area.move_cursor(CursorMove::Jump(clamp(line), clamp(column)));
 }
@@ -109,7 +109,7 @@ pub fn jump_to(area: &mut TextArea<'_>, line: usize, column: usize) {
 /// that starts there, such as a type's definition. [`jump_to`] alone scrolls as little as it
 /// can, which leaves a line from below on the editor's last row and what starts there out of
 /// sight. `height`: the rows the editor is drawn with (the pane's layout says).
-pub fn jump_to_top(area: &mut TextArea<'_>, line: usize, column: usize, height: usize) {
+pub(crate) fn jump_to_top(area: &mut TextArea<'_>, line: usize, column: usize, height: usize) {
     let lines = area.lines().len();
     let line = line.min(lines.saturating_sub(1));
     let wanted = line.min(lines.saturating_sub(height.max(1)));
@@ -127,7 +127,7 @@ pub fn jump_to_top(area: &mut TextArea<'_>, line: usize, column: usize, height: 
 
 /// Pasted text for the editor: control characters other than newline and tab become `\u`
 /// escapes (the same data inside a JSON string), so none reaches the terminal raw.
-pub fn escape_controls(text: &str) -> String {
+pub(crate) fn escape_controls(text: &str) -> String {
     text.replace("\r\n", "\n")
         .chars()
         .map(|c| match c {

@@ -15,7 +15,7 @@ const PREVIEW_CHARS: usize = 200;
 const EXPAND_ALL_UP_TO: usize = 300;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JsonKind {
+pub(crate) enum JsonKind {
     Null,
     Bool,
     Number,
@@ -25,7 +25,7 @@ pub enum JsonKind {
 }
 
 impl JsonKind {
-    pub fn of(value: &Value) -> Self {
+    pub(crate) fn of(value: &Value) -> Self {
         match value {
             Value::Null => JsonKind::Null,
             Value::Bool(_) => JsonKind::Bool,
@@ -39,7 +39,7 @@ impl JsonKind {
 
 /// One visible line of the tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TreeLine {
+pub(crate) struct TreeLine {
     pub depth: usize,
     /// The key (sanitised) or `[index]`.
     pub label: String,
@@ -52,7 +52,7 @@ pub struct TreeLine {
 }
 
 impl TreeLine {
-    pub fn is_container(&self) -> bool {
+    pub(crate) fn is_container(&self) -> bool {
         matches!(self.kind, JsonKind::Array | JsonKind::Object)
     }
 }
@@ -67,7 +67,7 @@ pub struct JsonTree {
 }
 
 impl JsonTree {
-    pub fn new(root: Arc<Value>) -> Self {
+    pub(crate) fn new(root: Arc<Value>) -> Self {
         let mut tree = JsonTree {
             root,
             ..JsonTree::default()
@@ -81,21 +81,21 @@ impl JsonTree {
         tree
     }
 
-    pub fn lines(&self) -> &[TreeLine] {
+    pub(crate) fn lines(&self) -> &[TreeLine] {
         &self.lines
     }
 
     /// The cells the widest visible line takes as drawn (indent, marker, `label: summary`).
-    pub fn widest(&self) -> usize {
+    pub(crate) fn widest(&self) -> usize {
         self.widest
     }
 
-    pub fn root(&self) -> &Value {
+    pub(crate) fn root(&self) -> &Value {
         &self.root
     }
 
     /// Expands or collapses the container at `line`; returns whether anything changed.
-    pub fn set_expanded(&mut self, line: usize, expand: bool) -> bool {
+    pub(crate) fn set_expanded(&mut self, line: usize, expand: bool) -> bool {
         let Some(node) = self.lines.get(line) else {
             return false;
         };
@@ -113,7 +113,7 @@ impl JsonTree {
     }
 
     /// The line of the parent container of `line`, for `h` on a leaf.
-    pub fn parent_line(&self, line: usize) -> Option<usize> {
+    pub(crate) fn parent_line(&self, line: usize) -> Option<usize> {
         let depth = self.lines.get(line)?.depth;
         self.lines[..line]
             .iter()
@@ -122,7 +122,7 @@ impl JsonTree {
 
     /// Pointers of every node (collapsed ones too) whose key or scalar value contains `needle`
     /// (lowercase), in document order, at most `limit`.
-    pub fn search(&self, needle: &str, limit: usize) -> Vec<String> {
+    pub(crate) fn search(&self, needle: &str, limit: usize) -> Vec<String> {
         let mut found = Vec::new();
         if !needle.is_empty() {
             search_value(&self.root, String::new(), needle, limit, &mut found);
@@ -131,7 +131,7 @@ impl JsonTree {
     }
 
     /// Makes the node at `pointer` visible (expanding its ancestors) and returns its line.
-    pub fn reveal(&mut self, pointer: &str) -> Option<usize> {
+    pub(crate) fn reveal(&mut self, pointer: &str) -> Option<usize> {
         let mut changed = false;
         let mut end = 0;
         while let Some(pos) = pointer[end + 1..].find('/').map(|p| p + end + 1) {
@@ -200,7 +200,7 @@ fn child_pointer(parent: &str, key: &str) -> String {
 }
 
 /// How a node reads on its line: scalars as JSON, containers by their size.
-pub fn summary(value: &Value) -> String {
+pub(crate) fn summary(value: &Value) -> String {
     match value {
         Value::Object(map) => format!("{{{}}}", map.len()),
         Value::Array(items) => format!("[{}]", items.len()),

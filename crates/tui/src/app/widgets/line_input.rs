@@ -8,7 +8,7 @@ use crate::app::Action;
 
 /// What an action did to a one-line input.
 #[derive(Debug)]
-pub enum LineEvent {
+pub(crate) enum LineEvent {
     /// The text changed (a key, a paste).
     Changed,
     /// An editing key that left the text as it was (a cursor move).
@@ -40,7 +40,7 @@ pub struct LineInput {
 }
 
 impl LineInput {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -49,7 +49,7 @@ impl LineInput {
     }
 
     /// Applies an action while the input has the keyboard.
-    pub fn handle(&mut self, action: Action) -> LineEvent {
+    pub(crate) fn handle(&mut self, action: Action) -> LineEvent {
         let changed = match action {
             Action::Edit(input) => self.edit(input),
             Action::InsertText(text) => self.insert(&text),
@@ -65,7 +65,7 @@ impl LineInput {
     }
 
     /// Applies an editing key; says whether the text changed.
-    pub fn edit(&mut self, input: Input) -> bool {
+    pub(crate) fn edit(&mut self, input: Input) -> bool {
         if let Some(c) = self.typed_at_end(&input) {
             if self.typed_chars == 0 {
                 self.typed_from = self.text.len();
@@ -122,7 +122,7 @@ impl LineInput {
     }
 
     /// Inserts pasted text at the cursor (control characters dropped); says whether it changed.
-    pub fn insert(&mut self, text: &str) -> bool {
+    pub(crate) fn insert(&mut self, text: &str) -> bool {
         let clean: String = text.chars().filter(|c| !c.is_control()).collect();
         if clean.is_empty() {
             return false;
@@ -134,7 +134,7 @@ impl LineInput {
     }
 
     /// The text left of the cursor, for placing the terminal cursor by display width.
-    pub fn before_cursor(&self) -> &str {
+    pub(crate) fn before_cursor(&self) -> &str {
         let text = self.text();
         let end = text
             .char_indices()
@@ -144,7 +144,7 @@ impl LineInput {
     }
 
     /// Replaces the text and puts the cursor at its end.
-    pub fn set(&mut self, text: &str) {
+    pub(crate) fn set(&mut self, text: &str) {
         self.area = TextArea::new(vec![text.replace(['\n', '\r'], " ")]);
         self.area.move_cursor(CursorMove::End);
         self.typed_chars = 0;
@@ -152,7 +152,7 @@ impl LineInput {
     }
 
     /// The cursor's position in characters, for drawing it.
-    pub fn cursor_column(&self) -> usize {
+    pub(crate) fn cursor_column(&self) -> usize {
         self.area.cursor().1 + self.typed_chars
     }
 }

@@ -5,7 +5,7 @@
 /// The 0-based line and character column where the value at `pointer` starts in `text`. A pointer
 /// that goes further than the text (a missing property) gives the deepest value that exists on its
 /// path; text that is not JSON gives where the scan stopped.
-pub fn position_of(text: &str, pointer: &str) -> (usize, usize) {
+pub(crate) fn position_of(text: &str, pointer: &str) -> (usize, usize) {
     let tokens: Vec<String> = pointer
         .split('/')
         .skip(1)

@@ -2,15 +2,15 @@
 //! viewport, a one-line text input, a table with a `/` filter, a collapsible JSON tree, and the
 //! parts both composers share (the JSON editor, where a JSON pointer sits in its text, the draft timing, the review-send-answer flow).
 
-pub mod cursor;
-pub mod draft;
-pub mod filtered_list;
-pub mod json_editor;
-pub mod json_tree;
-pub mod line_input;
-pub mod locate;
-pub mod send_flow;
+pub(crate) mod cursor;
+pub(crate) mod draft;
+pub(crate) mod filtered_list;
+pub(crate) mod json_editor;
+pub(crate) mod json_tree;
+pub(crate) mod line_input;
+pub(crate) mod locate;
+pub(crate) mod send_flow;
 
-pub use cursor::{ListCursor, is_movement};
-pub use filtered_list::{FilteredList, ListEvent};
-pub use line_input::{LineEvent, LineInput};
+pub(crate) use cursor::{ListCursor, is_movement};
+pub(crate) use filtered_list::{FilteredList, ListEvent};
+pub(crate) use line_input::{LineEvent, LineInput};

@@ -57,7 +57,7 @@ pub struct SendResult {
 }
 
 impl SendResult {
-    pub fn from_exchange(exchange: &Exchange) -> Self {
+    pub(crate) fn from_exchange(exchange: &Exchange) -> Self {
         let mut result = SendResult {
             ok: false,
             http_status: exchange.status,
@@ -103,7 +103,7 @@ fn describe(error: &ApiError) -> String {
 
 /// Which send this is: the operation (from the kind) and where it goes.
 #[derive(Clone, Copy, Debug)]
-pub struct Target<'a> {
+pub(crate) struct Target<'a> {
     pub kind: SendKind,
     pub base_url: &'a str,
     /// A report's resource as it was listed, recorded with the send (see
@@ -113,7 +113,7 @@ pub struct Target<'a> {
 
 /// A key in the review. `hold` is what the first `Enter` says when the send needs a second one
 /// (findings, breaking changes); `None` sends at once.
-pub fn update_review(
+pub(crate) fn update_review(
     phase: &mut Phase,
     scroll: &mut usize,
     action: Action,
@@ -165,7 +165,7 @@ pub fn update_review(
 }
 
 /// A key while the send is in flight: `Esc` cancels it (and records that it may have arrived).
-pub fn update_sending(
+pub(crate) fn update_sending(
     phase: &mut Phase,
     action: Action,
     cx: &mut Ctx,
@@ -187,7 +187,7 @@ pub fn update_sending(
 }
 
 /// The answer's keys that do nothing: `o` and `y` when it has no `platform_app_url`.
-pub fn idle_keys(phase: &Phase) -> &'static [&'static str] {
+pub(crate) fn idle_keys(phase: &Phase) -> &'static [&'static str] {
     match phase {
         Phase::Answered(result) if result.platform_app_url.is_none() => &["open_link", "copy"],
         _ => &[],
@@ -195,7 +195,7 @@ pub fn idle_keys(phase: &Phase) -> &'static [&'static str] {
 }
 
 /// A key on the answer: `o` opens `platform_app_url`, `y` copies it, `Esc` goes back to editing.
-pub fn update_answered(phase: &mut Phase, action: Action, cx: &mut Ctx) -> Outcome {
+pub(crate) fn update_answered(phase: &mut Phase, action: Action, cx: &mut Ctx) -> Outcome {
     let Phase::Answered(result) = phase else {
         return Outcome::done();
     };
@@ -219,7 +219,7 @@ pub fn update_answered(phase: &mut Phase, action: Action, cx: &mut Ctx) -> Outco
 
 /// What an answer to the send in flight did.
 #[derive(Debug)]
-pub struct Answered {
+pub(crate) struct Answered {
     /// The service accepted it.
     pub ok: bool,
     /// The body as it was sent.
@@ -230,7 +230,7 @@ pub struct Answered {
 
 /// The answer to request `id`: when it is the send in flight, the phase shows it, the send is
 /// recorded, and the status bar says what happened. `None` for any other id.
-pub fn answer(
+pub(crate) fn answer(
     phase: &mut Phase,
     id: RequestId,
     exchange: &Exchange,
@@ -291,7 +291,7 @@ pub fn answer(
 }
 
 /// The review's keys, the same in both composers but for what sending does (`send_help`).
-pub const fn reviewing(send_help: &'static str) -> [Binding; 3] {
+pub(crate) const fn reviewing(send_help: &'static str) -> [Binding; 3] {
     [
         bind(
             "send",
@@ -321,7 +321,7 @@ pub const fn reviewing(send_help: &'static str) -> [Binding; 3] {
 }
 
 /// A send in flight, in either composer: `Esc` cancels it.
-pub static SENDING: [Binding; 1] = [bind(
+pub(crate) static SENDING: [Binding; 1] = [bind(
     "back",
     &[Code(KeyCode::Esc)],
     "Esc",
@@ -331,7 +331,7 @@ pub static SENDING: [Binding; 1] = [bind(
 )];
 
 /// The answer, in either composer.
-pub static ANSWERED: [Binding; 3] = [
+pub(crate) static ANSWERED: [Binding; 3] = [
     bind(
         "open_link",
         &[Char('o')],

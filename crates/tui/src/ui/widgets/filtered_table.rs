@@ -16,7 +16,7 @@ use crate::ui::theme::Theme;
 use unicode_width::UnicodeWidthStr;
 
 /// A column of a [`FilteredTable`].
-pub struct Column {
+pub(crate) struct Column {
     pub title: &'static str,
     /// The table width below which it is dropped.
     pub shown_from: u16,
@@ -37,14 +37,14 @@ enum Fit {
 }
 
 impl Column {
-    pub const MARKER: Column = Column {
+    pub(crate) const MARKER: Column = Column {
         title: "",
         shown_from: 0,
         kind: Fit::Marker,
     };
 
     /// A column as wide as its values, shown from a table `shown_from` wide.
-    pub const fn fitted(title: &'static str, shown_from: u16) -> Column {
+    pub(crate) const fn fitted(title: &'static str, shown_from: u16) -> Column {
         Column {
             title,
             shown_from,
@@ -53,7 +53,7 @@ impl Column {
     }
 
     /// A column as wide as its values and never cut, shown from a table `shown_from` wide.
-    pub const fn whole(title: &'static str, shown_from: u16) -> Column {
+    pub(crate) const fn whole(title: &'static str, shown_from: u16) -> Column {
         Column {
             title,
             shown_from,
@@ -62,7 +62,7 @@ impl Column {
     }
 
     /// The column that takes what the others leave over.
-    pub const fn rest(title: &'static str, shown_from: u16) -> Column {
+    pub(crate) const fn rest(title: &'static str, shown_from: u16) -> Column {
         Column {
             title,
             shown_from,
@@ -79,7 +79,7 @@ const MEASURED_ROWS: usize = 5_000;
 const NARROWEST: usize = 4;
 
 /// What a pane gives to have its rows drawn.
-pub struct FilteredTable<'a, R> {
+pub(crate) struct FilteredTable<'a, R> {
     pub list: &'a FilteredList,
     pub rows: &'a [R],
     pub columns: &'a [Column],
@@ -90,7 +90,7 @@ pub struct FilteredTable<'a, R> {
 impl<R> FilteredTable<'_, R> {
     /// Draws the table in `block` (the pane's titles), or `empty` when no row passes the filter,
     /// and the filter line when there is one.
-    pub fn render(
+    pub(crate) fn render(
         &self,
         frame: &mut Frame,
         theme: &Theme,
@@ -232,7 +232,7 @@ fn render_filter_line(frame: &mut Frame, theme: &Theme, list: &FilteredList, are
 }
 
 /// ` · N match` for a title while a filter is set.
-pub fn matches_suffix(list: &FilteredList) -> String {
+pub(crate) fn matches_suffix(list: &FilteredList) -> String {
     if list.filter.text().is_empty() {
         String::new()
     } else {

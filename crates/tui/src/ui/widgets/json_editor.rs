@@ -13,7 +13,7 @@ use crate::ui::theme::Theme;
 use crate::validate::{Finding, Severity};
 
 /// The editor in `block`, with a mark beside each line of `marks` (0-based lines).
-pub fn render_marked(
+pub(crate) fn render_marked(
     frame: &mut Frame,
     theme: &Theme,
     editor: &TextArea<'_>,
@@ -45,7 +45,7 @@ pub fn render_marked(
 }
 
 /// What the findings list says around its rows.
-pub struct FindingsText<'a> {
+pub(crate) struct FindingsText<'a> {
     /// Shown when there are none ("the report passes the checks of appdeck validate").
     pub none: &'a str,
     /// Stands for an empty pointer ("(report)").
@@ -54,7 +54,7 @@ pub struct FindingsText<'a> {
 
 /// The findings list: severity, pointer and message, the selected one highlighted when the list
 /// has the cursor, scrolled to keep it in view.
-pub fn render_findings(
+pub(crate) fn render_findings(
     frame: &mut Frame,
     theme: &Theme,
     findings: &[&Finding],
@@ -104,7 +104,7 @@ pub fn render_findings(
 
 /// One finding as the findings list and a review show it: severity, pointer (`whole` standing
 /// for an empty one) and message.
-pub fn finding_line(theme: &Theme, finding: &Finding, whole: &str) -> Line<'static> {
+pub(crate) fn finding_line(theme: &Theme, finding: &Finding, whole: &str) -> Line<'static> {
     let pointer = if finding.pointer.is_empty() {
         whole.to_owned()
     } else {
@@ -124,7 +124,7 @@ pub fn finding_line(theme: &Theme, finding: &Finding, whole: &str) -> Line<'stat
 /// The findings a review lists, each wrapped at `width`, in at most `room` rows: past that, as
 /// many as fit whole, then how many more, so that a long list leaves the request below in
 /// sight. When not even the first fits, as much of it as there is room for, cut with `…`.
-pub fn review_findings(
+pub(crate) fn review_findings(
     theme: &Theme,
     findings: &[&Finding],
     whole: &str,
@@ -180,7 +180,7 @@ fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
-pub fn severity_style(theme: &Theme, severity: Severity) -> ratatui::style::Style {
+pub(crate) fn severity_style(theme: &Theme, severity: Severity) -> ratatui::style::Style {
     match severity {
         Severity::Error => theme.error(),
         Severity::Warning => theme.warning(),

@@ -2,6 +2,6 @@
 //! its finding marks and the findings list; the review, the answer of a send) and the table with
 //! a `/` filter of the history and types views.
 
-pub mod filtered_table;
-pub mod json_editor;
-pub mod send;
+pub(crate) mod filtered_table;
+pub(crate) mod json_editor;
+pub(crate) mod send;

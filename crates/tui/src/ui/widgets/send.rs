@@ -11,7 +11,7 @@ use crate::ui::theme::Theme;
 
 /// What the review's keys do, for its title: under a read-only profile `Enter` sends nothing,
 /// and the title says so rather than offer it.
-pub fn review_keys(read_only: Option<&crate::config::ReadOnly>) -> String {
+pub(crate) fn review_keys(read_only: Option<&crate::config::ReadOnly>) -> String {
     match read_only {
         None => "Enter sends, c copies curl, Esc edits".to_owned(),
         Some(read_only) => format!("{read_only}: Enter sends nothing; c copies curl, Esc edits"),
@@ -19,7 +19,7 @@ pub fn review_keys(read_only: Option<&crate::config::ReadOnly>) -> String {
 }
 
 /// `POST <url>` and the headers (the token masked), then a blank line: the top of a review.
-pub fn request_head(theme: &Theme, base_url: &str, path: &str) -> Vec<Line<'static>> {
+pub(crate) fn request_head(theme: &Theme, base_url: &str, path: &str) -> Vec<Line<'static>> {
     let url = format!("{}/{path}", base_url.trim_end_matches('/'));
     let mut lines = vec![Line::from(vec![
         Span::styled("POST ", theme.key()),
@@ -38,7 +38,7 @@ pub fn request_head(theme: &Theme, base_url: &str, path: &str) -> Vec<Line<'stat
 
 /// The body's text as pretty JSON (its numbers and strings as they are sent), from line `scroll`
 /// (kept so that half the area stays filled), at most `height` lines.
-pub fn body_lines(body: &str, scroll: usize, height: usize) -> Vec<Line<'static>> {
+pub(crate) fn body_lines(body: &str, scroll: usize, height: usize) -> Vec<Line<'static>> {
     let pretty = crate::json_text::pretty(body);
     let max_scroll = pretty.lines().count().saturating_sub(height / 2);
     pretty
@@ -51,7 +51,7 @@ pub fn body_lines(body: &str, scroll: usize, height: usize) -> Vec<Line<'static>
 
 /// The answer: the verdict, the service's `status`, `message`, `platform_app_url` and `error`,
 /// the HTTP status and the time taken. `noun` is what was sent ("report", "connect").
-pub fn render_answer(
+pub(crate) fn render_answer(
     frame: &mut Frame,
     theme: &Theme,
     result: &SendResult,
@@ -118,7 +118,10 @@ pub fn render_answer(
 
 /// What a report changed in its resource, a line a value (as the connect's diff lists its
 /// changes): `changed /status: "active" → "archived"`, against the resource as listed.
-pub fn change_lines(theme: &Theme, changes: &[crate::changes::Change]) -> Vec<Line<'static>> {
+pub(crate) fn change_lines(
+    theme: &Theme,
+    changes: &[crate::changes::Change],
+) -> Vec<Line<'static>> {
     let heading = crate::app::panes::history::changes_heading(changes.len());
     let mut lines = vec![Line::from(Span::styled(heading, theme.header()))];
     lines.extend(changes.iter().map(|change| {

@@ -11,7 +11,7 @@ use crate::app::job::Work;
 impl Browser {
     /// `:columns WORDS`: the choice changed by them, kept for this type (the store command),
     /// and what to say; `:columns` alone says which columns are shown.
-    pub fn columns_command(
+    pub(crate) fn columns_command(
         &mut self,
         words: &str,
         ids: &mut RequestIds,
@@ -30,7 +30,7 @@ impl Browser {
     }
 
     /// How the title and the status bar say the sort (an added column by its path).
-    pub fn sort_words(&self, spec: SortSpec) -> String {
+    pub(crate) fn sort_words(&self, spec: SortSpec) -> String {
         spec.words_naming(&self.columns.name(spec.column))
     }
 
@@ -43,7 +43,7 @@ impl Browser {
 
     /// Shows the columns of `choice`: values of added paths are read for the rows loaded (a
     /// job; rows arriving read theirs as they come), a sort by a column that went is dropped.
-    pub fn set_columns(
+    pub(crate) fn set_columns(
         &mut self,
         choice: ColumnChoice,
         ids: &mut RequestIds,
@@ -87,12 +87,12 @@ impl Browser {
     }
 
     /// Whether `id` is the job reading the added columns' values.
-    pub fn fills(&self, id: RequestId) -> bool {
+    pub(crate) fn fills(&self, id: RequestId) -> bool {
         self.filling == Some(id)
     }
 
     /// The added columns' values of the rows loaded came: shown, and sorted by if the list is.
-    pub fn on_filled(
+    pub(crate) fn on_filled(
         &mut self,
         filled: Result<Filled, String>,
         ids: &mut RequestIds,
@@ -117,7 +117,7 @@ impl Browser {
 
     /// After a page of a listing whose type's kept columns were not asked for yet: the
     /// question to the store (its answer: [`Browser::on_kept_columns`]).
-    pub fn ask_kept_columns(&mut self, ids: &mut RequestIds) -> Option<Command> {
+    pub(crate) fn ask_kept_columns(&mut self, ids: &mut RequestIds) -> Option<Command> {
         let asked = self.columns_asked.as_ref().map(|(t, _)| t);
         if asked == Some(&self.type_filter) {
             return None;
@@ -131,14 +131,14 @@ impl Browser {
     }
 
     /// Whether `id` is the question to the store for the kept columns.
-    pub fn asks_kept_columns(&self, id: RequestId) -> bool {
+    pub(crate) fn asks_kept_columns(&self, id: RequestId) -> bool {
         self.columns_asked
             .as_ref()
             .is_some_and(|(_, asked)| *asked == id)
     }
 
     /// The store's answer: the choice kept for this type (none: the table's own).
-    pub fn on_kept_columns(
+    pub(crate) fn on_kept_columns(
         &mut self,
         spec: Option<String>,
         ids: &mut RequestIds,

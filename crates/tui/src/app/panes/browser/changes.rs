@@ -9,11 +9,11 @@ use crate::app::panes::detail::Detail;
 use crate::changes::Change;
 
 /// The most changes listed; past it, the detail says how many more there are.
-pub const MAX_CHANGES: usize = 500;
+pub(crate) const MAX_CHANGES: usize = 500;
 
 /// `detail` (of the row as it is `now`) with what changed since `was` at the top of its fields.
 /// When either text is not JSON, the whole text is the one change.
-pub fn with_changes_since(detail: Detail, was: &str, now: &str) -> Detail {
+pub(crate) fn with_changes_since(detail: Detail, was: &str, now: &str) -> Detail {
     let is_json = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
     let mut changes = match is_json(was) && is_json(now) {
         true => crate::changes::between(was, now),
@@ -31,7 +31,7 @@ pub fn with_changes_since(detail: Detail, was: &str, now: &str) -> Detail {
 impl Browser {
     /// `d`: the text at the look before of the row under the cursor, marked changed; or why
     /// there is nothing to show.
-    pub fn text_before_change(&self) -> Result<Box<str>, &'static str> {
+    pub(crate) fn text_before_change(&self) -> Result<Box<str>, &'static str> {
         let row = self.selected().ok_or("no row here")?;
         let watch = self.watch.as_ref().ok_or(NOT_MARKED)?;
         if watch.mark(row) != Some(Mark::Changed) {
@@ -43,7 +43,11 @@ impl Browser {
 
     /// `n` / `N`: the cursor to the next (previous) row shown that a look marked new or
     /// changed, round the end.
-    pub fn jump_to_marked(&mut self, toward: Toward, height: usize) -> Result<(), &'static str> {
+    pub(crate) fn jump_to_marked(
+        &mut self,
+        toward: Toward,
+        height: usize,
+    ) -> Result<(), &'static str> {
         let watch = self
             .watch
             .as_ref()

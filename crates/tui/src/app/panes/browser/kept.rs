@@ -33,7 +33,7 @@ pub enum Live {
 
 impl Live {
     /// What the title says of it, after the kept rows' count.
-    pub fn said(&self) -> &'static str {
+    pub(crate) fn said(&self) -> &'static str {
         match self {
             Live::Asking(_) => "asking the service…",
             Live::Failed(_) => "service not answering: r retries",
@@ -46,7 +46,7 @@ impl Live {
 impl Browser {
     /// Asks the store for the listing kept for this type filter, to show until the live page
     /// comes. `offline`: the live page is not asked for at all.
-    pub fn ask_kept(&mut self, ids: &mut RequestIds, offline: bool) -> Command {
+    pub(crate) fn ask_kept(&mut self, ids: &mut RequestIds, offline: bool) -> Command {
         let id = ids.issue();
         self.kept_asked = Some(id);
         if offline {
@@ -59,18 +59,18 @@ impl Browser {
         }
     }
 
-    pub fn asks_kept(&self, id: RequestId) -> bool {
+    pub(crate) fn asks_kept(&self, id: RequestId) -> bool {
         self.kept_asked == Some(id)
     }
 
     /// How long ago the rows shown were kept, when they are kept ones.
-    pub fn kept_age(&self, now: Instant) -> Option<Duration> {
+    pub(crate) fn kept_age(&self, now: Instant) -> Option<Duration> {
         (self.kept.as_ref()).map(|kept| now.saturating_duration_since(kept.since))
     }
 
     /// ` (kept 3 h ago, not live)` after what a row gave when the rows are kept ones, else
     /// nothing: whatever takes a kept row away from the list says so.
-    pub fn kept_note(&self, now: Instant) -> String {
+    pub(crate) fn kept_note(&self, now: Instant) -> String {
         match self.kept_age(now) {
             Some(age) => format!(" (kept {} ago, not live)", age_words(age)),
             None => String::new(),
@@ -79,7 +79,7 @@ impl Browser {
 
     /// The kept listing arrived: shown if no live page came first (a live page that failed is
     /// said beside them). Returns what to tell the user, if anything.
-    pub fn on_kept(
+    pub(crate) fn on_kept(
         &mut self,
         kept: KeptListing,
         now: Instant,
@@ -116,14 +116,14 @@ impl Browser {
     }
 
     /// Whether `id` is the live first page that replaces the kept rows.
-    pub fn replaces_kept(&self, id: RequestId) -> bool {
+    pub(crate) fn replaces_kept(&self, id: RequestId) -> bool {
         matches!(&self.kept, Some(KeptRows { live: Live::Asking(asked), .. }) if *asked == id)
     }
 
     /// The live first page arrived: the kept rows go, the listing starts over with it, and the
     /// cursor stays on its row (found by id as pages come) or else at its place. Returns that
     /// place, to put the cursor back once the page is in, and what to cancel.
-    pub fn drop_kept(&mut self, id: RequestId) -> (usize, Vec<Command>) {
+    pub(crate) fn drop_kept(&mut self, id: RequestId) -> (usize, Vec<Command>) {
         let at = self.cursor.selected;
         self.reselect = self
             .selected()
@@ -138,7 +138,7 @@ impl Browser {
     }
 
     /// The live first page failed: the kept rows stay, with the error.
-    pub fn kept_live_failed(&mut self, error: ApiError) {
+    pub(crate) fn kept_live_failed(&mut self, error: ApiError) {
         if let Some(kept) = &mut self.kept {
             kept.live = Live::Failed(error);
         }
@@ -167,7 +167,7 @@ impl Browser {
 
     /// A live page of the bottom list, as texts to keep for the next start (`None`: nothing to
     /// keep: a list opened over another screen, or the rows kept are at their bound).
-    pub fn texts_to_keep(&mut self, id: RequestId, page: &ReadPage) -> Option<Command> {
+    pub(crate) fn texts_to_keep(&mut self, id: RequestId, page: &ReadPage) -> Option<Command> {
         let first = self.listing.is_loading() || self.replaces_kept(id);
         if self.pushed || self.in_flight() != Some(id) || (!first && self.rows_kept >= MAX_KEPT) {
             return None;
@@ -193,7 +193,7 @@ impl Browser {
 const MAX_KEPT: usize = crate::store::KEPT_MAX_ROWS;
 
 /// How long ago, coarsely, for the list's title: `40 s`, `12 min`, `3 h`, `2 d`.
-pub fn age_words(age: Duration) -> String {
+pub(crate) fn age_words(age: Duration) -> String {
     let secs = age.as_secs();
     match secs {
         0..60 => format!("{secs} s"),

@@ -130,7 +130,7 @@ static OWN: [Binding; 15] = [
     ),
 ];
 
-pub static BROWSER_KEYS: KeyTable = KeyTable {
+pub(crate) static BROWSER_KEYS: KeyTable = KeyTable {
     id: "browser",
     name: "resource list",
     own: &OWN,

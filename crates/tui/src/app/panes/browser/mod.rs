@@ -3,19 +3,20 @@
 //! `keys.rs`, its handling of actions in `update.rs`, which rows it shows (`/`, `:where`, the
 //! status filter) in `find.rs`.
 
-pub mod added;
-pub mod changes;
-pub mod find;
-pub mod kept;
-pub mod keys;
+pub(crate) mod added;
+pub(crate) mod changes;
+pub(crate) mod find;
+pub(crate) mod kept;
+pub(crate) mod keys;
 mod picks;
 mod reload;
-pub mod sort;
+pub(crate) mod sort;
 mod update;
-pub mod watch;
+pub(crate) mod watch;
 
-pub use appdeck_listing::{Listing, More};
-pub use update::OpenDetail;
+pub(crate) use appdeck_listing::{Listing, More};
+#[cfg(test)]
+pub(crate) use update::OpenDetail;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -490,7 +491,7 @@ impl Browser {
     }
 
     /// Where the table and its rows are in `body`.
-    pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
+    pub(crate) fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
         crate::app::layout::table_areas(body, self.filtering || !self.filter.text().is_empty())
     }
 

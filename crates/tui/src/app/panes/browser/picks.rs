@@ -12,7 +12,7 @@ use appdeck_listing::RowView;
 impl Browser {
     /// `Space`: marks the row under the cursor, or unmarks it, and moves to the next row (so
     /// that `Space` held marks a run). Returns how many are marked, or why the row cannot be.
-    pub fn toggle_pick(&mut self, height: usize) -> Result<usize, &'static str> {
+    pub(crate) fn toggle_pick(&mut self, height: usize) -> Result<usize, &'static str> {
         let row = self.selected().ok_or("no row here to mark")?;
         let id = row.id().ok_or("this row has no id to mark it by")?;
         let id = Box::<str>::from(&*id);
@@ -26,13 +26,13 @@ impl Browser {
         Ok(self.picked.len())
     }
 
-    pub fn is_picked(&self, row: RowView<'_>) -> bool {
+    pub(crate) fn is_picked(&self, row: RowView<'_>) -> bool {
         !self.picked.is_empty() && row.id().is_some_and(|id| self.picked.contains(&*id))
     }
 
     /// The marked rows loaded (by index): those shown, in their order, then those the filters
     /// hide, in the listing's order (a mark is not undone by a filter).
-    pub fn picked_rows(&self) -> Vec<usize> {
+    pub(crate) fn picked_rows(&self) -> Vec<usize> {
         if self.picked.is_empty() {
             return Vec::new();
         }

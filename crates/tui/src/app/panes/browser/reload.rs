@@ -37,7 +37,7 @@ impl Reload {
 impl Browser {
     /// Fetches the listing again behind the rows on screen. With nothing loaded yet there is no
     /// place to keep: an ordinary reload.
-    pub fn reload_in_place(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+    pub(crate) fn reload_in_place(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         if self.listing.loaded().is_none() {
             return self.restart(ids);
         }

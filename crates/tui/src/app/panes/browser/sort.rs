@@ -6,7 +6,9 @@
 
 use super::Browser;
 use crate::app::action::{Command, RequestId, RequestIds};
-pub use appdeck_listing::{IN_PLACE_ROWS, SortJob, Sorting};
+pub(crate) use appdeck_listing::Sorting;
+#[cfg(test)]
+pub(crate) use appdeck_listing::{IN_PLACE_ROWS, SortJob};
 use appdeck_listing::{Resorted, Shown, SortSpec};
 
 impl Browser {

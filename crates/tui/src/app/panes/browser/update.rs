@@ -31,7 +31,7 @@ const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
 
 /// Lays a large row's detail view out off the UI thread; answers with the [`Detail`].
 #[derive(Debug)]
-pub struct OpenDetail {
+pub(crate) struct OpenDetail {
     pub row: Row,
     pub bodies: Bodies,
     /// `d`: the row's text at the look before, whose changes head the detail.

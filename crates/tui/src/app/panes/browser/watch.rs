@@ -12,9 +12,9 @@ use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::Work;
 use crate::app::loadable::Loadable;
 
-pub use appdeck_listing::{
-    CompareLook, LookDiff, MARK_LOOKS, MAX_BACKOFF, MAX_EVERY, Mark, Side, Watch, compare,
-};
+pub(crate) use appdeck_listing::{CompareLook, LookDiff, MAX_EVERY, Mark, Side, Watch};
+#[cfg(test)]
+pub(crate) use appdeck_listing::{MARK_LOOKS, compare};
 
 /// The listing of `browser` as a look's comparison sees it.
 fn side_of(browser: &Browser) -> Side {

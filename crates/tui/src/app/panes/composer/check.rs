@@ -8,7 +8,7 @@ use crate::validate::{self, Finding, ValidateError};
 /// The text as JSON, or the error finding of why it is not (under `pointer` for a syntax
 /// error, under the whole text for another) with, for a syntax error, the 0-based line and
 /// column it is at.
-pub fn parse(text: &str, pointer: &str) -> Result<Value, (Finding, Option<(usize, usize)>)> {
+pub(crate) fn parse(text: &str, pointer: &str) -> Result<Value, (Finding, Option<(usize, usize)>)> {
     validate::parse_json(text).map_err(|error| {
         let at = match &error {
             ValidateError::Syntax { line, column, .. } => {

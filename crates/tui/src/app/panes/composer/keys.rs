@@ -10,7 +10,7 @@ use crate::app::{Action, Toward};
 use Key::{Char, Code, Ctrl};
 
 /// What a kind's writing keys say in the help (and `Enter`, in the footer).
-pub struct WritingHelp {
+pub(crate) struct WritingHelp {
     pub open: &'static str,
     pub open_footer: &'static str,
     pub edit: &'static str,
@@ -23,7 +23,7 @@ pub struct WritingHelp {
 }
 
 /// The writing keys every kind has; its table lists them in this order, its own among them.
-pub struct Writing {
+pub(crate) struct Writing {
     pub open: Binding,
     pub edit: Binding,
     pub undo: Binding,
@@ -38,7 +38,7 @@ pub struct Writing {
 
 /// The writing keys (`Enter`, `i`, undo, redo, the review, `$EDITOR`, `D`, `n`, `N`, `Esc`),
 /// worded by `help`.
-pub const fn writing(help: WritingHelp) -> Writing {
+pub(crate) const fn writing(help: WritingHelp) -> Writing {
     Writing {
         open: bind(
             "open",
@@ -131,32 +131,35 @@ macro_rules! phase_tables {
         static REVIEWING: [$crate::app::keymap::Binding; 3] =
             $crate::app::widgets::send_flow::reviewing($send_help);
 
-        pub static REVIEW_KEYS: $crate::app::keymap::KeyTable = $crate::app::keymap::KeyTable {
-            id: concat!($prefix, "_review"),
-            name: concat!($noun, " review"),
-            own: &REVIEWING,
-            shared: &$crate::app::keymap::PANE_SHARED,
-        };
+        pub(crate) static REVIEW_KEYS: $crate::app::keymap::KeyTable =
+            $crate::app::keymap::KeyTable {
+                id: concat!($prefix, "_review"),
+                name: concat!($noun, " review"),
+                own: &REVIEWING,
+                shared: &$crate::app::keymap::PANE_SHARED,
+            };
 
-        pub static SENDING_KEYS: $crate::app::keymap::KeyTable = $crate::app::keymap::KeyTable {
-            id: concat!($prefix, "_sending"),
-            name: concat!($noun, " in flight"),
-            own: &$crate::app::widgets::send_flow::SENDING,
-            shared: &[
-                &$crate::app::keymap::GLOBAL,
-                &$crate::app::keymap::FORCE_QUIT,
-            ],
-        };
+        pub(crate) static SENDING_KEYS: $crate::app::keymap::KeyTable =
+            $crate::app::keymap::KeyTable {
+                id: concat!($prefix, "_sending"),
+                name: concat!($noun, " in flight"),
+                own: &$crate::app::widgets::send_flow::SENDING,
+                shared: &[
+                    &$crate::app::keymap::GLOBAL,
+                    &$crate::app::keymap::FORCE_QUIT,
+                ],
+            };
 
-        pub static ANSWER_KEYS: $crate::app::keymap::KeyTable = $crate::app::keymap::KeyTable {
-            id: concat!($prefix, "_answer"),
-            name: concat!($noun, " answer"),
-            own: &$crate::app::widgets::send_flow::ANSWERED,
-            shared: &[
-                &$crate::app::keymap::GLOBAL,
-                &$crate::app::keymap::FORCE_QUIT,
-            ],
-        };
+        pub(crate) static ANSWER_KEYS: $crate::app::keymap::KeyTable =
+            $crate::app::keymap::KeyTable {
+                id: concat!($prefix, "_answer"),
+                name: concat!($noun, " answer"),
+                own: &$crate::app::widgets::send_flow::ANSWERED,
+                shared: &[
+                    &$crate::app::keymap::GLOBAL,
+                    &$crate::app::keymap::FORCE_QUIT,
+                ],
+            };
     };
 }
 pub(crate) use phase_tables;

@@ -10,7 +10,7 @@ impl<K: Kind> Composer<K> {
     /// The rows wanted under the editor: the findings list (at most `max_findings`, framed),
     /// or the answer: its verdict, four fields and the keys, then what the send changed (a
     /// heading and a line a value) in at most a third of `height`.
-    pub fn bottom_rows(&self, max_findings: u16, height: u16) -> u16 {
+    pub(crate) fn bottom_rows(&self, max_findings: u16, height: u16) -> u16 {
         match &self.phase {
             Phase::Answered(result) => {
                 let changes = result.changes.as_ref().map_or(0, |c| c.len() + 1);
@@ -23,7 +23,7 @@ impl<K: Kind> Composer<K> {
 
 /// `area` split into the editor and `rows` under it: the editor keeps at least three lines
 /// where it can.
-pub fn under_editor(area: Rect, rows: u16) -> (Rect, Rect) {
+pub(crate) fn under_editor(area: Rect, rows: u16) -> (Rect, Rect) {
     let bottom = rows.min(area.height.saturating_sub(3));
     let editor = Rect {
         height: area.height - bottom,

@@ -5,9 +5,10 @@
 //! differs is the kind's ([`Kind`]: `panes/report`, `panes/connect`): its template, checks,
 //! operation, review header and draft subject. Its handling of actions is in `update.rs`.
 
-pub mod check;
-pub mod keys;
-pub mod layout;
+pub(crate) mod check;
+pub(crate) mod keys;
+pub(crate) mod layout;
+mod open;
 mod update;
 
 use std::fmt;
@@ -19,7 +20,7 @@ use serde::de::DeserializeOwned;
 
 use crate::app::job::{Job, Progress, Work};
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, News, Outcome};
+use crate::app::pane::{Ctx, News, Outcome, Screen};
 use crate::app::widgets::draft::{DraftState, Restored};
 use crate::app::widgets::json_editor;
 use crate::app::widgets::send_flow::Phase;
@@ -101,6 +102,8 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     const REVIEW_WAITS: Option<&'static str>;
     const KEYS: PhaseKeys;
 
+    /// The pane that shows a composer of this kind.
+    fn screen(c: Box<Composer<Self>>) -> Screen;
     fn editor(&self) -> &TextArea<'static>;
     fn editor_mut(&mut self) -> &mut TextArea<'static>;
     fn base_url(&self) -> &str;
@@ -205,7 +208,7 @@ impl<K: Kind> DerefMut for Composer<K> {
 
 impl<K: Kind> Composer<K> {
     /// A composer of `kind`, its draft kept under `subject`; nothing checked yet.
-    pub fn with(kind: K, subject: DraftSubject) -> Self {
+    pub(crate) fn with(kind: K, subject: DraftSubject) -> Self {
         Composer {
             kind,
             editing: false,
@@ -221,14 +224,14 @@ impl<K: Kind> Composer<K> {
     }
 
     /// Findings that are errors (warnings are advice).
-    pub fn error_count(&self) -> usize {
+    pub(crate) fn error_count(&self) -> usize {
         let errors = |l: &&K::Finding| l.finding().severity == Severity::Error;
         self.findings.iter().filter(errors).count()
     }
 
     /// Checks the text, here when it is small, else on a background task under the id `issue`
     /// gives (at most one runs; a change meanwhile makes its result stale).
-    pub fn check(&mut self, issue: impl FnOnce() -> RequestId) -> Vec<Command> {
+    pub(crate) fn check(&mut self, issue: impl FnOnce() -> RequestId) -> Vec<Command> {
         if self.kind.check_size() < K::BACKGROUND_BYTES {
             self.recheck = false;
             self.checking = None;
@@ -257,31 +260,35 @@ impl<K: Kind> Composer<K> {
     }
 
     /// The text changed: its draft is due for a save, and it is checked again.
-    pub fn changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
+    pub(crate) fn changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
         self.draft.touch(cx.now);
         self.check(|| cx.ids.issue())
     }
 
     /// Asks for the stored draft of this subject, to restore it when it comes.
-    pub fn load_draft(&mut self, id: RequestId) -> Command {
+    pub(crate) fn load_draft(&mut self, id: RequestId) -> Command {
         self.draft.load(id)
     }
 
     /// The save of what is unsaved, now; nothing when everything is saved.
-    pub fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
+    pub(crate) fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
         let body = self.draft_text();
         self.draft.save(id, || body)
     }
 
     /// The draft as the store keeps it.
-    pub fn draft_text(&self) -> String {
+    pub(crate) fn draft_text(&self) -> String {
         // A draft is strings and JSON values: it always serialises.
         serde_json::to_string(&self.kind.draft()).unwrap_or_default()
     }
 
     /// Puts a stored draft in place, keeping the composer as it was for `D`. A body this
     /// appdeck cannot read is an error, and the composer stays as it was.
-    pub fn restore_draft(&mut self, body: &str, age: std::time::Duration) -> Result<(), String> {
+    pub(crate) fn restore_draft(
+        &mut self,
+        body: &str,
+        age: std::time::Duration,
+    ) -> Result<(), String> {
         let draft = serde_json::from_str(body).map_err(|e| e.to_string())?;
         let fresh = Box::new(self.clone());
         self.kind.restore(draft);
@@ -291,7 +298,7 @@ impl<K: Kind> Composer<K> {
 
     /// `D`: back to the composer as it opened, before the draft was restored. Returns whether
     /// there was a restored draft to discard.
-    pub fn discard_draft(&mut self) -> bool {
+    pub(crate) fn discard_draft(&mut self) -> bool {
         let Some((fresh, draft)) = self.draft.discard() else {
             return false;
         };
@@ -306,7 +313,7 @@ impl<K: Kind> Composer<K> {
     }
 
     /// Selects the finding `step` away from the current one and moves the cursor where it points.
-    pub fn go_to_finding(&mut self, step: isize) {
+    pub(crate) fn go_to_finding(&mut self, step: isize) {
         if self.findings.is_empty() {
             return;
         }
@@ -316,7 +323,7 @@ impl<K: Kind> Composer<K> {
     }
 
     /// `e`: asks the runtime for the external editor on the text.
-    pub fn edit_externally(&mut self, id: RequestId) -> Command {
+    pub(crate) fn edit_externally(&mut self, id: RequestId) -> Command {
         self.editing_externally = Some(id);
         let text = self.kind.external_text();
         Command::EditExternally { id, text }
@@ -325,7 +332,7 @@ impl<K: Kind> Composer<K> {
 
 /// The part after (`forward`) or before `at` in `order`, the order the keys visit a kind's
 /// parts in: past either end it stays there, or with `wrap` comes round.
-pub fn step<T: Copy + PartialEq>(order: &[T], at: T, forward: bool, wrap: bool) -> T {
+pub(crate) fn step<T: Copy + PartialEq>(order: &[T], at: T, forward: bool, wrap: bool) -> T {
     let n = order.len();
     let i = order.iter().position(|p| *p == at).unwrap_or(0);
     let j = match (forward, wrap) {

@@ -57,7 +57,7 @@ fn groups(catalog: &Catalog) -> Vec<Group<'_>> {
 }
 
 /// For each app the catalog knows, its newest version, sorted by `app_id`.
-pub fn newest_versions(catalog: &Catalog) -> Vec<Baseline> {
+pub(crate) fn newest_versions(catalog: &Catalog) -> Vec<Baseline> {
     let mut newest: BTreeMap<String, Group> = BTreeMap::new();
     for group in groups(catalog) {
         let Some(app_id) = group.app_id.clone() else {
@@ -94,7 +94,11 @@ pub fn newest_versions(catalog: &Catalog) -> Vec<Baseline> {
 }
 
 /// The catalog with `payload` added as sent at `at`: its types' newest definitions from now on.
-pub fn with_sent(catalog: &Catalog, payload: &Value, at: chrono::DateTime<chrono::Utc>) -> Catalog {
+pub(crate) fn with_sent(
+    catalog: &Catalog,
+    payload: &Value,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Catalog {
     let mut versions: Vec<AppVersion> = groups(catalog)
         .into_iter()
         .map(|g| AppVersion {

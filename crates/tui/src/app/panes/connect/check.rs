@@ -20,14 +20,14 @@ pub struct PayloadFinding {
 /// What a check of the payload's text found: the findings in document order, and the payload
 /// when the text is JSON.
 #[derive(Clone, Debug, Default)]
-pub struct Checked {
+pub(crate) struct Checked {
     pub findings: Vec<PayloadFinding>,
     pub payload: Option<Value>,
 }
 
 /// Checks `text` against the rules, and its version against the newest known version of its
 /// app among `known`.
-pub fn run(text: &str, known: &[Baseline]) -> Checked {
+pub(crate) fn run(text: &str, known: &[Baseline]) -> Checked {
     let payload = match composer::check::parse(text, "") {
         Ok(payload) => payload,
         Err((finding, at)) => {
@@ -64,7 +64,7 @@ pub fn run(text: &str, known: &[Baseline]) -> Checked {
 }
 
 /// The newest known version of the payload's app, if any.
-pub fn baseline_of<'a>(payload: &Value, known: &'a [Baseline]) -> Option<&'a Baseline> {
+pub(crate) fn baseline_of<'a>(payload: &Value, known: &'a [Baseline]) -> Option<&'a Baseline> {
     let app_id = payload.get("app_id")?.as_str()?;
     known.iter().find(|b| b.app_id == app_id)
 }
@@ -128,7 +128,7 @@ impl crate::app::job::Job for AnalysisJob {
     }
 }
 
-pub fn analyse(job: &AnalysisJob) -> Analysis {
+pub(crate) fn analyse(job: &AnalysisJob) -> Analysis {
     let Checked { findings, payload } = run(&job.text, &job.known);
     let Some(payload) = payload else {
         return Analysis {

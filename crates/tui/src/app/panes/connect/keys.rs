@@ -32,7 +32,7 @@ static PICKING: [Binding; 2] = [
     ),
 ];
 
-pub static PICKER_KEYS: KeyTable = KeyTable {
+pub(crate) static PICKER_KEYS: KeyTable = KeyTable {
     id: "connect_picker",
     name: "connect: where to start",
     own: &PICKING,
@@ -75,7 +75,7 @@ static WRITING: [Binding; 12] = {
     ]
 };
 
-pub static CONNECT_KEYS: KeyTable = KeyTable {
+pub(crate) static CONNECT_KEYS: KeyTable = KeyTable {
     id: "connect",
     name: "connect composer",
     own: &WRITING,
@@ -93,7 +93,7 @@ static WAITING: [Binding; 1] = [bind(
 
 /// While a new app's types are inferred there is nothing to edit or move through yet: only
 /// `Esc` and the global keys, so that the footer and `?` do not offer keys that do nothing.
-pub static WAITING_KEYS: KeyTable = KeyTable {
+pub(crate) static WAITING_KEYS: KeyTable = KeyTable {
     id: "connect_waiting",
     name: "connect: waiting for the inferred types",
     own: &WAITING,

@@ -10,7 +10,7 @@ use crate::app::panes::composer::layout::under_editor;
 use crate::app::widgets::send_flow::Phase;
 
 /// Parts not shown get an empty area.
-pub struct ConnectAreas {
+pub(crate) struct ConnectAreas {
     pub editor: Rect,
     /// The findings list, or the answer once the payload was sent.
     pub bottom: Rect,
@@ -26,7 +26,7 @@ const MIN_HEIGHT_FOR_FINDINGS: u16 = 10;
 const MAX_FINDING_ROWS: u16 = 5;
 
 impl ConnectComposer {
-    pub fn areas(&self, body: Rect) -> ConnectAreas {
+    pub(crate) fn areas(&self, body: Rect) -> ConnectAreas {
         let none = Rect::new(body.x, body.y, 0, 0);
         let mut areas = ConnectAreas {
             editor: none,

@@ -8,13 +8,13 @@
 //! points (`baseline.rs`, the picker, `new_app.rs`), the checks (`check.rs`), the outline
 //! (`outline.rs`), its keys (`keys.rs`), its handling of actions (`update.rs`) and its layout.
 
-pub mod baseline;
-pub mod check;
-pub mod keys;
-pub mod layout;
-pub mod new_app;
+pub(crate) mod baseline;
+pub(crate) mod check;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod new_app;
 mod open;
-pub mod outline;
+pub(crate) mod outline;
 mod update;
 
 use std::sync::Arc;
@@ -33,7 +33,7 @@ use outline::OutlineType;
 
 /// Payloads larger than this are checked (every schema compiled) and compared on a background
 /// task, so typing never waits: the demo's 30 KB payload takes several milliseconds.
-pub const ANALYSE_IN_BACKGROUND_BYTES: usize = 4 * 1024;
+pub(crate) const ANALYSE_IN_BACKGROUND_BYTES: usize = 4 * 1024;
 
 /// Where a connect starts from.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +49,7 @@ pub enum Start {
 
 impl Start {
     /// One line for the picker.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self {
             Start::Known(b) => format!(
                 "{} {} · newest known version ({})",
@@ -105,7 +105,7 @@ pub struct DiffState {
 }
 
 /// The connect composer: the composer of version-connect payloads.
-pub type ConnectComposer = Composer<Connect>;
+pub(crate) type ConnectComposer = Composer<Connect>;
 
 /// What a connect brings to the composer: where it starts from, the payload's editor, its
 /// outline and its comparison with the newest known version of its app.
@@ -136,7 +136,7 @@ pub struct Picker {
 
 impl ConnectComposer {
     /// A composer on `text` (a payload as JSON text, not necessarily valid).
-    pub fn new(base_url: &str, known: Arc<Vec<Baseline>>, text: &str) -> Self {
+    pub(crate) fn new(base_url: &str, known: Arc<Vec<Baseline>>, text: &str) -> Self {
         let text = crate::sanitize::json_for_terminal(text);
         let connect = Connect {
             base_url: base_url.to_owned(),
@@ -155,7 +155,7 @@ impl ConnectComposer {
 
     /// A composer starting from `start`: its payload, or (a new app still being inferred) an
     /// empty one waiting for it.
-    pub fn from_start(base_url: &str, known: Arc<Vec<Baseline>>, start: &Start) -> Self {
+    pub(crate) fn from_start(base_url: &str, known: Arc<Vec<Baseline>>, start: &Start) -> Self {
         let payload = match start {
             Start::Known(baseline) => baseline.payload.as_ref(),
             Start::Inferred { payload, .. } => payload,
@@ -166,7 +166,11 @@ impl ConnectComposer {
     }
 
     /// A composer for a new app, waiting for its types to be inferred (`inferring`).
-    pub fn inferring(base_url: &str, known: Arc<Vec<Baseline>>, inferring: Inferring) -> Self {
+    pub(crate) fn inferring(
+        base_url: &str,
+        known: Arc<Vec<Baseline>>,
+        inferring: Inferring,
+    ) -> Self {
         let mut composer = ConnectComposer::new(base_url, known, "");
         composer.inferring = Some(inferring);
         composer
@@ -174,7 +178,7 @@ impl ConnectComposer {
 
     /// A composer that first asks where to start from; `inferring`, when its last start (a new
     /// app) is still being inferred.
-    pub fn picking(
+    pub(crate) fn picking(
         base_url: &str,
         known: Arc<Vec<Baseline>>,
         starts: Vec<Start>,
@@ -189,23 +193,23 @@ impl ConnectComposer {
 
 impl Connect {
     /// Whether the whole composer waits for a new app's inferred types (not only the picker).
-    pub fn waiting_for_inference(&self) -> bool {
+    pub(crate) fn waiting_for_inference(&self) -> bool {
         self.picker.is_none() && self.inferring.is_some()
     }
 
     /// The payload as typed.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         json_editor::text_of(&self.payload)
     }
 
     /// The payload's `app_id`, when the text is JSON and has one.
-    pub fn app_id(&self) -> Option<String> {
+    pub(crate) fn app_id(&self) -> Option<String> {
         let payload: Value = serde_json::from_str(&self.text()).ok()?;
         payload.get("app_id")?.as_str().map(str::to_owned)
     }
 
     /// Breaking changes (unknown ones included) against the newest known version.
-    pub fn breaking_count(&self) -> usize {
+    pub(crate) fn breaking_count(&self) -> usize {
         self.diff
             .changes
             .as_ref()
@@ -214,7 +218,7 @@ impl Connect {
 }
 
 /// A connect draft is kept per base URL (added by the runtime) and `app_id` (`new` without one).
-pub fn draft_subject(app_id: Option<&str>) -> DraftSubject {
+pub(crate) fn draft_subject(app_id: Option<&str>) -> DraftSubject {
     DraftSubject {
         kind: "connect".to_owned(),
         subject: app_id.unwrap_or("new").to_owned(),

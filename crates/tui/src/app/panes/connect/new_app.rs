@@ -32,7 +32,7 @@ pub struct Inferring {
 
 impl Inferring {
     /// What the composer says while it waits.
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         format!("inferring types from {} loaded…", counted(self.rows, "row"))
     }
 }

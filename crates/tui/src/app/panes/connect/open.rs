@@ -94,20 +94,10 @@ impl App {
     pub(in crate::app) fn open_connect_draft(&mut self, draft: &UnsentDraft) -> Vec<Command> {
         let mut composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), "");
         composer.draft.subject = draft.subject.clone();
-        // Goes on from that draft: its first save takes it over, unless another window's did.
-        composer.draft.from = Some(draft.revision);
-        if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
-            self.notice = Some(Notice::Error(format!(
-                "the draft cannot be read: {}",
-                sanitize::line(&error)
-            )));
-            return Vec::new();
+        match self.resume_draft(composer, draft) {
+            Some(composer) => self.push_connect(composer, false, Vec::new()),
+            None => Vec::new(),
         }
-        self.notice = Some(Notice::Info(format!(
-            "draft from {} ago: edit it, then s to review and send",
-            crate::app::widgets::draft::age_words(draft.age)
-        )));
-        self.push_connect(composer, false, Vec::new())
     }
 
     /// A connect file was read for `:connect PATH`: its text goes in the editor as it is (not
@@ -142,14 +132,10 @@ impl App {
         draft: bool,
         mut commands: Vec<Command>,
     ) -> Vec<Command> {
-        if composer.picker.is_none() && composer.inferring.is_none() {
+        let waits = composer.picker.is_some() || composer.inferring.is_some();
+        if !waits {
             commands.extend(composer.check(|| self.ids.issue()));
-            if draft {
-                commands.push(composer.load_draft(self.ids.issue()));
-            }
         }
-        let screen = self.stack.push(Screen::Connect(Box::new(composer)));
-        self.stack.claim(screen, &commands);
-        commands
+        self.push_composer(composer, draft && !waits, commands)
     }
 }

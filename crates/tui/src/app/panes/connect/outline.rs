@@ -26,7 +26,7 @@ const CAPABILITIES: [(char, &str); 6] = [
 ];
 
 /// The outline of `payload`, whose text is `text`.
-pub fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
+pub(crate) fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
     let Some(resources) = payload.get("resources").and_then(Value::as_array) else {
         return Vec::new();
     };

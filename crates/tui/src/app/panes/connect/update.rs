@@ -65,6 +65,10 @@ impl Kind for Connect {
         answer: &ANSWER_KEYS,
     };
 
+    fn screen(c: Box<crate::app::panes::composer::Composer<Self>>) -> crate::app::pane::Screen {
+        crate::app::pane::Screen::Connect(c)
+    }
+
     fn editor(&self) -> &TextArea<'static> {
         &self.payload
     }

@@ -131,7 +131,7 @@ static OWN: [Binding; 15] = [
     ),
 ];
 
-pub static DETAIL_KEYS: KeyTable = KeyTable {
+pub(crate) static DETAIL_KEYS: KeyTable = KeyTable {
     id: "detail",
     name: "resource detail",
     own: &OWN,

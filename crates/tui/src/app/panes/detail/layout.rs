@@ -19,7 +19,7 @@ const RIGHT_MIN_PERCENT: u16 = 35;
 const RIGHT_MIN_WIDTH: u16 = 40;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DetailAreas {
+pub(crate) struct DetailAreas {
     /// Bordered panes, in the order of `DetailPart::ALL` (fields, tree, raw); a pane that is not
     /// shown has an empty area.
     pub panes: [Rect; 3],
@@ -29,14 +29,14 @@ pub struct DetailAreas {
 }
 
 impl DetailAreas {
-    pub fn pane(&self, pane: DetailPart) -> Rect {
+    pub(crate) fn pane(&self, pane: DetailPart) -> Rect {
         self.panes[pane.index()]
     }
 }
 
 /// `fields_width` and `tree_width` are what the fields pane's and the tree's lines need (without
 /// their borders).
-pub fn areas(
+pub(crate) fn areas(
     body: Rect,
     search_line: bool,
     focus: DetailPart,

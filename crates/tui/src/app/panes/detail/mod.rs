@@ -3,10 +3,10 @@
 //! the view opens, so a frame only slices what is visible. Its keys are in `keys.rs`, its
 //! handling of actions in `update.rs`, where its panes go in `layout.rs`.
 
-pub mod keys;
-pub mod layout;
-pub mod raw;
-pub mod reports;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod raw;
+pub(crate) mod reports;
 mod update;
 
 use std::sync::Arc;
@@ -25,7 +25,7 @@ use raw::{RawJson, RawSource};
 /// Longest value shown on one field line; the raw pane has the rest.
 const FIELD_PREVIEW_CHARS: usize = 300;
 /// Width of the label column of the fields pane.
-pub const LABEL_WIDTH: usize = 16;
+pub(crate) const LABEL_WIDTH: usize = 16;
 /// Columns a timestamp takes as the fields pane shows it: `2026-11-20 14:03:11 UTC (3 hours
 /// ago)`, with room for the longest "how long ago".
 const TIMESTAMP_WIDTH: usize = 23 + 2 + 16 + 1;
@@ -42,11 +42,11 @@ pub enum DetailPart {
 impl DetailPart {
     pub const ALL: [DetailPart; 3] = [DetailPart::Fields, DetailPart::Tree, DetailPart::Raw];
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
     }
 
-    pub fn cycle(self, forward: bool) -> Self {
+    pub(crate) fn cycle(self, forward: bool) -> Self {
         let n = Self::ALL.len();
         let i = self.index();
         Self::ALL[if forward {
@@ -158,14 +158,15 @@ pub struct Detail {
 
 impl Detail {
     /// The detail of `item` with no text of its own (the raw pane lays out its JSON).
-    pub fn open(item: Arc<PageItem>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn open(item: Arc<PageItem>) -> Self {
         let text = serde_json::to_string(&item.to_json()).unwrap_or_default();
         Detail::laid_out(item, Arc::from(text), None)
     }
 
     /// The detail of an item read from `json`, the text it came as: the raw pane lays that text
     /// out, and `:export` writes it.
-    pub fn open_sent(item: Arc<PageItem>, json: &str) -> Self {
+    pub(crate) fn open_sent(item: Arc<PageItem>, json: &str) -> Self {
         let sent: Arc<str> = Arc::from(json);
         let text = match item.as_ref() {
             // An item the parser could not hold is shown as its text, quoted.
@@ -273,7 +274,7 @@ impl Detail {
 
     /// What the detail asks for as it opens: the reports sent about its resource (one with an
     /// `id` only).
-    pub fn asks(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+    pub(crate) fn asks(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         let PageItem::Resource(resource) = self.item.as_ref() else {
             return Vec::new();
         };
@@ -284,7 +285,7 @@ impl Detail {
     }
 
     /// The history's answer: the reports go at the end of the fields pane.
-    pub fn reports_read(&mut self, read: Result<Vec<crate::store::HistoryEntry>, String>) {
+    pub(crate) fn reports_read(&mut self, read: Result<Vec<crate::store::HistoryEntry>, String>) {
         let lines = self.reports.lines(read);
         self.fields.extend(lines);
         self.fields_width = fields_width(&self.fields);
@@ -293,7 +294,7 @@ impl Detail {
     /// With what a `:watch` look found changed in it (`d` on a row marked `~`), field by field
     /// at the top of the fields, the cursor on the first: the pointer, the value before, the
     /// value now (`y` copies the value now). `count` is how many changed, when more than listed.
-    pub fn with_changes(mut self, changes: &[crate::changes::Change], count: usize) -> Self {
+    pub(crate) fn with_changes(mut self, changes: &[crate::changes::Change], count: usize) -> Self {
         // A string is shown and copied as its value, without quotes; any other value as written.
         let value_of = |text: &str| match serde_json::from_str::<String>(text) {
             Ok(string) => string,
@@ -333,7 +334,7 @@ impl Detail {
 
     /// What the raw JSON pane's title says it shows: the properties or the whole resource; for a
     /// malformed item (no resource, so no properties) the item as it came.
-    pub fn raw_label(&self) -> &'static str {
+    pub(crate) fn raw_label(&self) -> &'static str {
         match self.item.as_ref() {
             PageItem::Malformed(_) => "the item as it came",
             PageItem::Resource(_) => self.raw_source.label(),
@@ -341,7 +342,7 @@ impl Detail {
     }
 
     /// What the raw pane shows now: the properties or the whole resource.
-    pub fn raw(&self) -> &RawJson {
+    pub(crate) fn raw(&self) -> &RawJson {
         match self.raw_source {
             RawSource::Properties => &self.raw_properties,
             RawSource::Resource => &self.raw_resource,
@@ -350,7 +351,7 @@ impl Detail {
 
     /// `a`: the raw pane switches between the properties and the whole resource, staying on
     /// the same value when the other side shows it too.
-    pub fn toggle_raw_source(&mut self, height: usize) {
+    pub(crate) fn toggle_raw_source(&mut self, height: usize) {
         let here = self
             .raw()
             .pointer(self.cursor(DetailPart::Raw).selected)
@@ -368,14 +369,14 @@ impl Detail {
 
     /// Columns of text in a row of the raw pane in `body` (its width less the borders and the
     /// selection gutter): what its lines wrap at.
-    pub fn raw_text_width(&self, body: Rect) -> usize {
+    pub(crate) fn raw_text_width(&self, body: Rect) -> usize {
         let inner = crate::app::layout::inset(self.areas(body).pane(DetailPart::Raw));
         usize::from(inner.width).saturating_sub(1)
     }
 
     /// Screen rows line `line` of the raw pane takes: one, or when wrapping, as many as it wraps
     /// to (counted up to `cap`, the pane's height: a line is never shown past it).
-    pub fn raw_rows(&self, line: usize, width: usize, cap: usize) -> usize {
+    pub(crate) fn raw_rows(&self, line: usize, width: usize, cap: usize) -> usize {
         match (self.raw_wrap, self.raw().lines().get(line)) {
             (true, Some(text)) => crate::text::wrap_ranges(text, width, cap.max(1)).len(),
             _ => 1,
@@ -384,7 +385,7 @@ impl Detail {
 
     /// While wrapping, scrolls the raw pane just enough that the selected line's first row and
     /// the lines above it down to the top fit: a wrapped line takes more than one row.
-    pub fn keep_raw_in_view(&mut self, body: Rect) {
+    pub(crate) fn keep_raw_in_view(&mut self, body: Rect) {
         if !self.raw_wrap {
             return;
         }
@@ -408,7 +409,7 @@ impl Detail {
     }
 
     /// Where the panes are in `body` (one at a time when it is low).
-    pub fn areas(&self, body: Rect) -> layout::DetailAreas {
+    pub(crate) fn areas(&self, body: Rect) -> layout::DetailAreas {
         layout::areas(
             body,
             self.search.is_some(),
@@ -418,11 +419,11 @@ impl Detail {
     }
 
     /// How many lines `pane` shows in `body`.
-    pub fn pane_height(&self, pane: DetailPart, body: Rect) -> usize {
+    pub(crate) fn pane_height(&self, pane: DetailPart, body: Rect) -> usize {
         usize::from(crate::app::layout::inset(self.areas(body).pane(pane)).height)
     }
 
-    pub fn pane_len(&self, pane: DetailPart) -> usize {
+    pub(crate) fn pane_len(&self, pane: DetailPart) -> usize {
         match pane {
             DetailPart::Fields => self.fields.len(),
             DetailPart::Tree => self.tree.lines().len(),
@@ -430,18 +431,18 @@ impl Detail {
         }
     }
 
-    pub fn cursor(&self, pane: DetailPart) -> ListCursor {
+    pub(crate) fn cursor(&self, pane: DetailPart) -> ListCursor {
         self.cursors[pane.index()]
     }
 
-    pub fn cursor_mut(&mut self, pane: DetailPart) -> &mut ListCursor {
+    pub(crate) fn cursor_mut(&mut self, pane: DetailPart) -> &mut ListCursor {
         &mut self.cursors[pane.index()]
     }
 
     /// What `o` opens: the link or string under the cursor of the focused pane, else the
     /// resource's `external_url`. Any string is offered, so that `open_url` refuses what is not
     /// http(s) instead of silently opening something else.
-    pub fn url_under_cursor(&self) -> Option<String> {
+    pub(crate) fn url_under_cursor(&self) -> Option<String> {
         let selected = self.cursor(self.focus).selected;
         let here = match self.focus {
             DetailPart::Fields => self.fields.get(selected).and_then(|f| f.url.clone()),
@@ -464,7 +465,7 @@ impl Detail {
     /// What `y` copies: the value under the cursor as it came (not its on-screen preview), and
     /// what to call it. In the raw pane, the value the line belongs to: a closing `}` gives the
     /// object it closes, never the `}` alone.
-    pub fn value_under_cursor(&self) -> Option<(String, &'static str)> {
+    pub(crate) fn value_under_cursor(&self) -> Option<(String, &'static str)> {
         let selected = self.cursor(self.focus).selected;
         let as_text = |value: &Value| match value {
             Value::String(s) => s.clone(),
@@ -486,7 +487,7 @@ impl Detail {
 
     /// What `v` shows in full: where the value under the cursor is (a field's label, a JSON
     /// pointer), and the value itself (a string as it is, anything else as pretty JSON).
-    pub fn value_to_show(&self) -> Option<(String, String)> {
+    pub(crate) fn value_to_show(&self) -> Option<(String, String)> {
         let selected = self.cursor(self.focus).selected;
         let pretty = |value: &Value| match value {
             Value::String(s) => s.clone(),
@@ -525,7 +526,7 @@ impl Detail {
     }
 
     /// Recomputes the hits of the search for the focused pane.
-    pub fn run_search(&mut self) {
+    pub(crate) fn run_search(&mut self) {
         let Some(search) = &self.search else { return };
         let needle = search.input.text().to_lowercase();
         let hits = if needle.is_empty() {
@@ -554,7 +555,7 @@ impl Detail {
     }
 
     /// Moves to hit `current + step` (wrapping) and puts the cursor on it.
-    pub fn goto_hit(&mut self, step: isize, height: usize) {
+    pub(crate) fn goto_hit(&mut self, step: isize, height: usize) {
         let Some(search) = &mut self.search else {
             return;
         };
@@ -742,7 +743,7 @@ fn preview(value: &Value) -> String {
 }
 
 /// "3 minutes ago", "in 2 days": how far `t` is from `now`, coarsely.
-pub fn relative_time(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+pub(crate) fn relative_time(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let secs = (now - t).num_seconds();
     let (amount, future) = (secs.unsigned_abs(), secs < 0);
     let (n, unit) = match amount {

@@ -20,7 +20,7 @@ pub enum RawSource {
 }
 
 impl RawSource {
-    pub fn toggled(self) -> Self {
+    pub(crate) fn toggled(self) -> Self {
         match self {
             RawSource::Properties => RawSource::Resource,
             RawSource::Resource => RawSource::Properties,
@@ -28,7 +28,7 @@ impl RawSource {
     }
 
     /// What the pane's title calls it.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             RawSource::Properties => "properties",
             RawSource::Resource => "whole resource",
@@ -39,7 +39,7 @@ impl RawSource {
 /// A value's text laid out as pretty JSON lines (sanitised), with the pointer and the text of
 /// each line's value.
 #[derive(Clone, Debug, Default)]
-pub struct RawJson {
+pub(crate) struct RawJson {
     /// The text the value is part of (the whole item's, shared by both layouts).
     source: Arc<str>,
     lines: Vec<String>,
@@ -53,7 +53,7 @@ pub struct RawJson {
 impl RawJson {
     /// Lays out the value at `within` in `source`; nothing at all for an empty range (no
     /// properties).
-    pub fn new(source: Arc<str>, within: Range<usize>) -> Self {
+    pub(crate) fn new(source: Arc<str>, within: Range<usize>) -> Self {
         let Some(text) = source.get(within.clone()) else {
             return RawJson::default();
         };
@@ -74,47 +74,47 @@ impl RawJson {
     }
 
     /// Lays out the whole of `source`.
-    pub fn whole(source: Arc<str>) -> Self {
+    pub(crate) fn whole(source: Arc<str>) -> Self {
         let all = 0..source.len();
         RawJson::new(source, all)
     }
 
-    pub fn lines(&self) -> &[String] {
+    pub(crate) fn lines(&self) -> &[String] {
         &self.lines
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lines.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.lines.is_empty()
     }
 
     /// The pointer of the value line `line` belongs to.
-    pub fn pointer(&self, line: usize) -> Option<&str> {
+    pub(crate) fn pointer(&self, line: usize) -> Option<&str> {
         self.pointers.get(line).map(|p| &**p)
     }
 
     /// The text, as it came, of the value line `line` belongs to: the scalar on it, the object
     /// or array it opens, or the one a closing `}` / `]` ends.
-    pub fn text_at(&self, line: usize) -> Option<&str> {
+    pub(crate) fn text_at(&self, line: usize) -> Option<&str> {
         self.source.get(self.spans.get(line)?.clone())
     }
 
     /// Where the value at `pointer` is in the text, if it is shown.
-    pub fn span_of(&self, pointer: &str) -> Option<Range<usize>> {
+    pub(crate) fn span_of(&self, pointer: &str) -> Option<Range<usize>> {
         self.spans.get(self.line_of(pointer)?).cloned()
     }
 
     /// The first line of the value at `pointer`, if it is shown.
-    pub fn line_of(&self, pointer: &str) -> Option<usize> {
+    pub(crate) fn line_of(&self, pointer: &str) -> Option<usize> {
         self.pointers.iter().position(|p| &**p == pointer)
     }
 }
 
 /// A value's text as `y` copies it: a string's contents, anything else compact as it came.
-pub fn copied(text: &str) -> String {
+pub(crate) fn copied(text: &str) -> String {
     match serde_json::from_str::<String>(text) {
         Ok(string) => string,
         Err(_) => json_text::compact(text),
@@ -122,7 +122,7 @@ pub fn copied(text: &str) -> String {
 }
 
 /// A value's text as `v` shows it: a string's contents, anything else pretty as it came.
-pub fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     match serde_json::from_str::<String>(text) {
         Ok(string) => string,
         Err(_) => json_text::pretty(text),
@@ -130,7 +130,7 @@ pub fn shown(text: &str) -> String {
 }
 
 /// The pointer of `pointer` (inside `properties`) within the whole resource, and back.
-pub fn map_pointer(pointer: &str, to: RawSource) -> Option<String> {
+pub(crate) fn map_pointer(pointer: &str, to: RawSource) -> Option<String> {
     match to {
         RawSource::Resource => Some(format!("/properties{pointer}")),
         RawSource::Properties => {

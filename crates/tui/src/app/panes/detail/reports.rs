@@ -10,7 +10,7 @@ use crate::sanitize;
 use crate::store::HistoryEntry;
 
 /// How many of the newest reports about one resource the detail lists.
-pub const LIMIT: usize = 50;
+pub(crate) const LIMIT: usize = 50;
 
 /// The reports about one resource, as the history gave them.
 #[derive(Clone, Debug, Default)]
@@ -23,7 +23,7 @@ pub struct ReportsAbout {
 
 impl ReportsAbout {
     /// Asks the runtime for the reports about `resource_id` (sent to the service in use).
-    pub fn ask(&mut self, resource_id: &str, ids: &mut RequestIds) -> Command {
+    pub(crate) fn ask(&mut self, resource_id: &str, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
         self.asking = Some(id);
         Command::LoadReportsAbout {
@@ -36,7 +36,7 @@ impl ReportsAbout {
     /// The lines the fields pane gets for what the history answered: a heading with the count
     /// and a line a report (when, its status and message, the service's answer); a history that
     /// cannot be read is said in the heading.
-    pub fn lines(&mut self, read: Result<Vec<HistoryEntry>, String>) -> Vec<FieldLine> {
+    pub(crate) fn lines(&mut self, read: Result<Vec<HistoryEntry>, String>) -> Vec<FieldLine> {
         self.asking = None;
         let sent = match read {
             Ok(sent) => sent,

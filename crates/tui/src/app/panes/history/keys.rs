@@ -63,7 +63,7 @@ static LIST_OWN: [Binding; 6] = [
     ),
 ];
 
-pub static HISTORY_KEYS: KeyTable = KeyTable {
+pub(crate) static HISTORY_KEYS: KeyTable = KeyTable {
     id: "history",
     name: "history",
     own: &LIST_OWN,
@@ -83,7 +83,7 @@ static ENTRY_OWN: [Binding; 3] = [
     ),
 ];
 
-pub static ENTRY_KEYS: KeyTable = KeyTable {
+pub(crate) static ENTRY_KEYS: KeyTable = KeyTable {
     id: "history_entry",
     name: "sent request",
     own: &ENTRY_OWN,

@@ -5,6 +5,6 @@ use ratatui::layout::Rect;
 use crate::app::layout::inset;
 
 /// Lines of a send in full that fit in the body at once.
-pub fn detail_height(body: Rect) -> usize {
+pub(crate) fn detail_height(body: Rect) -> usize {
     usize::from(inset(body).height)
 }

@@ -6,9 +6,9 @@
 //! ([`Command::LoadHistory`], [`Command::ListDrafts`]); what a send becomes as a record is in
 //! `record.rs`.
 
-pub mod keys;
-pub mod layout;
-pub mod record;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod record;
 mod update;
 
 use ratatui::layout::Rect;
@@ -19,7 +19,7 @@ use crate::sanitize;
 use crate::store::{HistoryEntry, SendKind};
 
 /// How many sends the view loads: the newest ones.
-pub const LOAD_LIMIT: usize = 1000;
+pub(crate) const LOAD_LIMIT: usize = 1000;
 
 /// One row of the table, its texts sanitised once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ fn draft_summary(draft: &UnsentDraft) -> String {
 
 /// What a row of the table is.
 #[derive(Clone, Copy, Debug)]
-pub enum Listed<'a> {
+pub(crate) enum Listed<'a> {
     /// A draft not sent yet (drafts come first).
     Draft(&'a UnsentDraft),
     Sent(&'a HistoryEntry),
@@ -145,7 +145,7 @@ pub struct HistoryView {
 
 impl HistoryView {
     /// A history view, loading the sends.
-    pub fn open(ids: &mut RequestIds) -> (Self, Vec<Command>) {
+    pub(crate) fn open(ids: &mut RequestIds) -> (Self, Vec<Command>) {
         let mut view = HistoryView::empty();
         let load = view.load(ids);
         (view, load)
@@ -167,7 +167,7 @@ impl HistoryView {
 
     /// A view of `entry` alone, shown in full (from a resource's detail): nothing is loaded,
     /// and `Esc` goes back to where it was opened.
-    pub fn showing(entry: HistoryEntry) -> Self {
+    pub(crate) fn showing(entry: HistoryEntry) -> Self {
         let mut view = HistoryView {
             alone: true,
             ..HistoryView::empty()
@@ -178,7 +178,7 @@ impl HistoryView {
     }
 
     /// Asks the runtime to (re)load the sends and the drafts.
-    pub fn load(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+    pub(crate) fn load(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         // Loaded, it is the whole history, whatever it was opened on.
         self.alone = false;
         let id = ids.issue();
@@ -195,7 +195,7 @@ impl HistoryView {
     }
 
     /// Takes what the store gave; the cursor stays on the same row when it is still listed.
-    pub fn set_entries(&mut self, loaded: Result<Vec<HistoryEntry>, String>, height: usize) {
+    pub(crate) fn set_entries(&mut self, loaded: Result<Vec<HistoryEntry>, String>, height: usize) {
         let selected = self.selected_key();
         match loaded {
             Ok(entries) => {
@@ -213,7 +213,7 @@ impl HistoryView {
     }
 
     /// Takes the drafts the store listed; a failure is said once, the sends stay.
-    pub fn set_drafts(&mut self, listed: Result<Vec<UnsentDraft>, String>, height: usize) {
+    pub(crate) fn set_drafts(&mut self, listed: Result<Vec<UnsentDraft>, String>, height: usize) {
         let selected = self.selected_key();
         match listed {
             Ok(drafts) => self.drafts = drafts,
@@ -245,7 +245,7 @@ impl HistoryView {
     }
 
     /// What the row at `index` (into `rows`) is.
-    pub fn listed(&self, index: usize) -> Option<Listed<'_>> {
+    pub(crate) fn listed(&self, index: usize) -> Option<Listed<'_>> {
         match index.checked_sub(self.drafts.len()) {
             None => self.drafts.get(index).map(Listed::Draft),
             Some(send) => self.entries.as_ref()?.get(send).map(Listed::Sent),
@@ -253,7 +253,7 @@ impl HistoryView {
     }
 
     /// The row under the cursor.
-    pub fn selected_row(&self) -> Option<Listed<'_>> {
+    pub(crate) fn selected_row(&self) -> Option<Listed<'_>> {
         self.listed(self.list.selected()?)
     }
 
@@ -275,7 +275,7 @@ impl HistoryView {
     }
 
     /// The send under the cursor (none on a draft).
-    pub fn selected(&self) -> Option<&HistoryEntry> {
+    pub(crate) fn selected(&self) -> Option<&HistoryEntry> {
         match self.selected_row()? {
             Listed::Sent(entry) => Some(entry),
             Listed::Draft(_) => None,
@@ -283,7 +283,7 @@ impl HistoryView {
     }
 
     /// The send the keys act on: the one shown in full, else the one under the cursor.
-    pub fn current(&self) -> Option<&HistoryEntry> {
+    pub(crate) fn current(&self) -> Option<&HistoryEntry> {
         match &self.shown {
             Some(detail) => match self.listed(detail.index)? {
                 Listed::Sent(entry) => Some(entry),
@@ -294,7 +294,7 @@ impl HistoryView {
     }
 
     /// Recomputes the rows that pass the `/` filter (kind, time, request, HTTP status, answer).
-    pub fn refilter(&mut self, height: usize) {
+    pub(crate) fn refilter(&mut self, height: usize) {
         self.list.refilter(
             &self.rows,
             |r| [&r.kind, &r.time, &r.to, &r.sent, &r.http, &r.answer].map(String::as_str),
@@ -303,7 +303,7 @@ impl HistoryView {
     }
 
     /// Shows the send under the cursor in full.
-    pub fn show_selected(&mut self) -> bool {
+    pub(crate) fn show_selected(&mut self) -> bool {
         let Some(index) = self.list.selected() else {
             return false;
         };
@@ -318,11 +318,11 @@ impl HistoryView {
         true
     }
 
-    pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
+    pub(crate) fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
         self.list.areas(body)
     }
 
-    pub fn table_height(&self, body: Rect) -> usize {
+    pub(crate) fn table_height(&self, body: Rect) -> usize {
         self.list.height(body)
     }
 }
@@ -337,7 +337,7 @@ enum RowKey {
 
 /// The request and the answer of a send in full: what was posted where (the token as
 /// `Bearer ••••`: it is never recorded), the body, then the answer's status, time, error and body.
-pub fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
+pub(crate) fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
     let sent = &entry.sent;
     let summary = sent.summary();
     let url = format!(
@@ -397,7 +397,7 @@ pub fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
 }
 
 /// The heading above what a report changed, in the answer pane and here.
-pub fn changes_heading(count: usize) -> String {
+pub(crate) fn changes_heading(count: usize) -> String {
     format!(
         "What it changed · {}",
         crate::changes::counted(count, crate::changes::After::Sent)

@@ -10,7 +10,12 @@ use crate::store::{SendKind, Sent};
 
 /// Records a send of `body` to `base_url` that got `exchange` back. The time is stamped by the
 /// runtime when it records (`update` reads no clock).
-pub fn record(id: RequestId, target: &Target<'_>, body: &Body, exchange: &Exchange) -> Command {
+pub(crate) fn record(
+    id: RequestId,
+    target: &Target<'_>,
+    body: &Body,
+    exchange: &Exchange,
+) -> Command {
     let page = ApiError::Decode {
         problem: "the service answered with a page".to_owned(),
         excerpt: String::new(),
@@ -40,7 +45,12 @@ pub fn record(id: RequestId, target: &Target<'_>, body: &Body, exchange: &Exchan
 }
 
 /// Records a send cancelled before its answer: the service may have received it.
-pub fn record_cancelled(id: RequestId, base_url: &str, kind: SendKind, body: &Body) -> Command {
+pub(crate) fn record_cancelled(
+    id: RequestId,
+    base_url: &str,
+    kind: SendKind,
+    body: &Body,
+) -> Command {
     let sent = Box::new(Sent {
         sent_at: DateTime::UNIX_EPOCH,
         base_url: base_url.to_owned(),

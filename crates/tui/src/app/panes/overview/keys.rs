@@ -43,7 +43,7 @@ static OWN: [Binding; 4] = [
     ),
 ];
 
-pub static OVERVIEW_KEYS: KeyTable = KeyTable {
+pub(crate) static OVERVIEW_KEYS: KeyTable = KeyTable {
     id: "overview",
     name: "overview",
     own: &OWN,

@@ -3,7 +3,7 @@
 //! list's [`LoadedSummary`], which it hears of as pages load (`News::RowsLoaded`), and which
 //! bar has the cursor. `Enter` on a type lists that type; on a status, the rows of that status.
 
-pub mod keys;
+pub(crate) mod keys;
 mod update;
 
 use std::cell::RefCell;
@@ -43,7 +43,7 @@ struct DrawnHistogram {
 
 /// The rows per bucket of whole hours, from the first hour to the last (UNIX seconds).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Histogram {
+pub(crate) struct Histogram {
     pub buckets: Vec<u64>,
     pub first: i64,
     pub last: i64,
@@ -53,13 +53,13 @@ pub struct Histogram {
 
 impl Histogram {
     /// The most rows in one bucket: the scale of the bars.
-    pub fn most(&self) -> u64 {
+    pub(crate) fn most(&self) -> u64 {
         self.buckets.iter().copied().max().unwrap_or(0)
     }
 }
 
 impl Overview {
-    pub fn new(summary: Arc<LoadedSummary>) -> Self {
+    pub(crate) fn new(summary: Arc<LoadedSummary>) -> Self {
         Overview {
             summary,
             ..Overview::default()
@@ -75,7 +75,7 @@ impl Overview {
     }
 
     /// The bars of a chart: each name with its count, most rows first (then by name).
-    pub fn bars(&self, part: OverviewPart) -> Vec<(&str, usize)> {
+    pub(crate) fn bars(&self, part: OverviewPart) -> Vec<(&str, usize)> {
         let counts = self.counts(part);
         let mut bars: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         bars.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
@@ -83,7 +83,7 @@ impl Overview {
     }
 
     /// The index of the bar under the cursor in `part`, within its bars.
-    pub fn selected(&self, part: OverviewPart) -> usize {
+    pub(crate) fn selected(&self, part: OverviewPart) -> usize {
         let index = match part {
             OverviewPart::Types => self.type_bar,
             OverviewPart::Statuses => self.status_bar,
@@ -92,7 +92,7 @@ impl Overview {
     }
 
     /// The name of the bar under the cursor in the focused chart.
-    pub fn selected_name(&self) -> Option<String> {
+    pub(crate) fn selected_name(&self) -> Option<String> {
         let bars = self.bars(self.focus);
         bars.get(self.selected(self.focus))
             .map(|(name, _)| (*name).to_owned())
@@ -101,7 +101,7 @@ impl Overview {
     /// The rows' `updated_at` in at most `columns` buckets of the same whole number of hours,
     /// from the oldest hour to the newest; `None` when no row has a date. Made again only when
     /// the counts or the width changed since the last call.
-    pub fn histogram(&self, columns: usize) -> Option<Histogram> {
+    pub(crate) fn histogram(&self, columns: usize) -> Option<Histogram> {
         let mut drawn = self.histogram_drawn.borrow_mut();
         if let Some(drawn) = drawn.as_ref()
             && drawn.columns == columns

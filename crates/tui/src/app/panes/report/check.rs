@@ -13,7 +13,7 @@ use crate::app::widgets::locate::position_of;
 use crate::validate::{self, Finding};
 
 /// Where the resource sits in a report.
-pub const RESOURCE_POINTER: &str = "/response/resource";
+pub(crate) const RESOURCE_POINTER: &str = "/response/resource";
 
 /// One finding and where it points: a line of the resource editor, or one of the fields above it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub enum Place {
 
 impl ReportFinding {
     /// The editor line this finding marks, if it points into the resource.
-    pub fn line(&self) -> Option<usize> {
+    pub(crate) fn line(&self) -> Option<usize> {
         match self.place {
             Place::Resource { line, .. } => Some(line),
             Place::Field(_) => None,
@@ -90,7 +90,7 @@ pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
 
 /// What starts a `task_id` the composer made up: the service would file the report under a task
 /// that does not exist, so the review warns of it.
-pub const PROVISIONAL_PREFIX: &str = "PROVISIONAL-";
+pub(crate) const PROVISIONAL_PREFIX: &str = "PROVISIONAL-";
 
 /// The warning `appdeck report FILE` gives for a key written twice in one object of the
 /// resource: the parsed value keeps the last one only, so only the text can tell.
@@ -107,7 +107,7 @@ fn duplicate_keys(resource_text: &str) -> Vec<Finding> {
 }
 
 /// The report to send: the header with the resource put in `response.resource`.
-pub fn assemble(header: &Map<String, Value>, resource: Value) -> Value {
+pub(crate) fn assemble(header: &Map<String, Value>, resource: Value) -> Value {
     let mut body = header.clone();
     let response = body
         .entry("response")
@@ -122,7 +122,7 @@ pub fn assemble(header: &Map<String, Value>, resource: Value) -> Value {
 }
 
 /// The `property_json_schema` of the resource's type, when the type is among `types`.
-pub fn type_schema<'a>(types: &'a Value, resource: &Value) -> Option<&'a Value> {
+pub(crate) fn type_schema<'a>(types: &'a Value, resource: &Value) -> Option<&'a Value> {
     let name = resource.get("type")?.as_str()?;
     types
         .get("resources")?

@@ -11,10 +11,11 @@ use serde_json::{Map, Value};
 use super::{Report, ReportComposer};
 use crate::app::DraftSubject;
 
-pub use crate::app::widgets::draft::{LONGEST_UNSAVED, QUIET, age_words};
-
 /// The report composer's draft: the shared timing, with the composer as it opened for `D`.
-pub type DraftState = crate::app::widgets::draft::DraftState<ReportComposer>;
+#[cfg(test)]
+pub(crate) use crate::app::widgets::draft::{LONGEST_UNSAVED, QUIET, age_words};
+
+pub(crate) type DraftState = crate::app::widgets::draft::DraftState<ReportComposer>;
 
 /// Every field of the composer as typed: what a draft holds (as JSON text in the store).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,7 +40,7 @@ pub struct ReportDraft {
 
 impl ReportComposer {
     /// The subject a report draft is keyed by: the resource's id, or `new`.
-    pub fn draft_subject(resource_id: Option<&str>) -> DraftSubject {
+    pub(crate) fn draft_subject(resource_id: Option<&str>) -> DraftSubject {
         DraftSubject {
             kind: "report".to_owned(),
             subject: resource_id.unwrap_or("new").to_owned(),

@@ -15,7 +15,7 @@ impl Report {
     /// The whole report as pretty JSON, as the external editor gets it. Text that is not JSON
     /// is edited as it is: the unparsed report itself, or the report laid out around a resource
     /// whose text is not JSON.
-    pub fn report_text(&self) -> String {
+    pub(crate) fn report_text(&self) -> String {
         if let Some(unparsed) = &self.unparsed {
             return unparsed.text.clone();
         }
@@ -44,7 +44,7 @@ impl Report {
     }
 
     /// Reads what the external editor left.
-    pub fn take_edited(&mut self, text: String) -> Edited {
+    pub(crate) fn take_edited(&mut self, text: String) -> Edited {
         if text == self.report_text() {
             return Edited::Unchanged;
         }

@@ -47,7 +47,7 @@ static WRITING: [Binding; 12] = {
     ]
 };
 
-pub static COMPOSER_KEYS: KeyTable = KeyTable {
+pub(crate) static COMPOSER_KEYS: KeyTable = KeyTable {
     id: "composer",
     name: "report composer",
     own: &WRITING,
@@ -82,7 +82,7 @@ static UNPARSED: [Binding; 3] = [
 ];
 
 /// While the report the external editor left is not JSON.
-pub static UNPARSED_KEYS: KeyTable = KeyTable {
+pub(crate) static UNPARSED_KEYS: KeyTable = KeyTable {
     id: "composer_unparsed",
     name: "edited report (not JSON)",
     own: &UNPARSED,

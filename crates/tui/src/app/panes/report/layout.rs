@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use super::{Phase, ReportComposer};
 use crate::app::panes::composer::layout::under_editor;
 
-pub struct ComposerAreas {
+pub(crate) struct ComposerAreas {
     /// `task_id`, `status`, `message`, `response_type`, in a bordered block.
     pub fields: Rect,
     pub editor: Rect,
@@ -18,7 +18,7 @@ pub struct ComposerAreas {
 const MAX_FINDING_ROWS: u16 = 6;
 
 impl ReportComposer {
-    pub fn areas(&self, body: Rect) -> ComposerAreas {
+    pub(crate) fn areas(&self, body: Rect) -> ComposerAreas {
         // On a low screen the answer is what matters: it takes the whole body.
         let answered = matches!(self.phase, Phase::Answered(_));
         if answered && body.height < 16 {

@@ -4,12 +4,12 @@
 //! handling of actions in `update.rs`, the checks in `check.rs` (pointers are mapped to editor
 //! lines by `locate.rs`), where its parts go in `layout.rs`.
 
-pub mod check;
-pub mod draft;
-pub mod external;
-pub mod keys;
-pub mod layout;
-pub mod many;
+pub(crate) mod check;
+pub(crate) mod draft;
+pub(crate) mod external;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod many;
 mod update;
 
 use std::collections::BTreeMap;
@@ -25,7 +25,7 @@ use crate::app::widgets::json_editor;
 
 /// Reports whose text is larger than this are checked on a background task, so typing never
 /// waits for a check.
-pub const CHECK_IN_BACKGROUND_BYTES: usize = 32 * 1024;
+pub(crate) const CHECK_IN_BACKGROUND_BYTES: usize = 32 * 1024;
 
 /// Where reports go and what they are checked against; the same for every composer.
 #[derive(Clone, Debug, Default)]
@@ -59,7 +59,7 @@ impl Field {
         Field::Findings,
     ];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Field::TaskId => "task_id",
             Field::Status => "status",
@@ -75,10 +75,10 @@ impl Field {
     }
 }
 
-pub use crate::app::widgets::send_flow::{Phase, SendResult};
+pub(crate) use crate::app::widgets::send_flow::{Phase, SendResult};
 
 /// The report composer: the composer of reports.
-pub type ReportComposer = Composer<Report>;
+pub(crate) type ReportComposer = Composer<Report>;
 
 /// What a report brings to the composer: its fields and the resource's editor.
 #[derive(Clone, Debug)]
@@ -135,7 +135,7 @@ impl ReportComposer {
     /// A report about `resource`, the JSON text it came as: laid out token by token, so every
     /// number, string and escape (`1E2`, `\u202e`) stays as it was received, and unknown fields
     /// and key order too.
-    pub fn for_resource(context: Arc<ReportContext>, resource: &str, seed: u64) -> Self {
+    pub(crate) fn for_resource(context: Arc<ReportContext>, resource: &str, seed: u64) -> Self {
         /// Only the `id`: the rest of the resource is skipped, not built.
         #[derive(serde::Deserialize)]
         struct Id {
@@ -153,7 +153,7 @@ impl ReportComposer {
     }
 
     /// A blank report; the resource's `type` is `type_name` if given.
-    pub fn blank(context: Arc<ReportContext>, type_name: Option<&str>, seed: u64) -> Self {
+    pub(crate) fn blank(context: Arc<ReportContext>, type_name: Option<&str>, seed: u64) -> Self {
         let mut resource = Map::new();
         resource.insert("type".into(), Value::from(type_name.unwrap_or("")));
         resource.insert("external_id".into(), Value::from(""));
@@ -164,7 +164,7 @@ impl ReportComposer {
     }
 
     /// A report read from a file: its fields go to the composer's, anything else is kept.
-    pub fn from_report(context: Arc<ReportContext>, report: &Value) -> Self {
+    pub(crate) fn from_report(context: Arc<ReportContext>, report: &Value) -> Self {
         let resource = report
             .get("response")
             .and_then(|r| r.get("resource"))
@@ -213,12 +213,12 @@ impl ReportComposer {
     /// has put every field in place: here for a small report, on a background task under `id`
     /// for a large one. Checking earlier would show the findings of fields that were replaced
     /// since, and let a report the checks reject through with one `Enter`.
-    pub fn check_on_open(&mut self, id: RequestId) -> Vec<crate::app::Command> {
+    pub(crate) fn check_on_open(&mut self, id: RequestId) -> Vec<crate::app::Command> {
         self.check(|| id)
     }
 
     /// How many findings point at `field` (those in the resource point at lines instead).
-    pub fn findings_on(&self, field: Field) -> usize {
+    pub(crate) fn findings_on(&self, field: Field) -> usize {
         self.findings
             .iter()
             .filter(|l| l.place == check::Place::Field(field))
@@ -230,7 +230,7 @@ impl Report {
     /// Puts a whole report's fields in place (from a file, or back from the external editor);
     /// top-level fields the composer has no place for are kept and sent as they were, and so
     /// are fields that are absent or not strings (see [`ReportComposer::kept`]).
-    pub fn set_report(&mut self, report: &Value) {
+    pub(crate) fn set_report(&mut self, report: &Value) {
         let mut extra = report.as_object().cloned().unwrap_or_default();
         let keys = |map: &Map<String, Value>| map.keys().cloned().collect::<Vec<_>>();
         let response_keys = match extra.get("response") {
@@ -281,12 +281,12 @@ impl Report {
     }
 
     /// The resource as typed.
-    pub fn resource_text(&self) -> String {
+    pub(crate) fn resource_text(&self) -> String {
         json_editor::text_of(&self.resource)
     }
 
     /// The report without its resource: each field as typed, or as it was read (kept).
-    pub fn header(&self) -> Map<String, Value> {
+    pub(crate) fn header(&self) -> Map<String, Value> {
         let put = |map: &mut Map<String, Value>, field: Field, typed: &str| {
             let key = field.label();
             let value = match self.kept.get(key) {
@@ -319,12 +319,12 @@ impl Report {
     }
 
     /// Whether `field` still holds what was read rather than typed, and how to show it.
-    pub fn kept(&self, field: Field) -> Option<&Kept> {
+    pub(crate) fn kept(&self, field: Field) -> Option<&Kept> {
         self.kept.get(field.label())
     }
 
     /// The whole report, if the resource is JSON; else the syntax error, as a finding says it.
-    pub fn body(&self) -> Result<Value, String> {
+    pub(crate) fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
         match crate::validate::parse_json(&text) {
             Ok(resource) => Ok(self.around(resource)),
@@ -334,7 +334,7 @@ impl Report {
 
     /// The report as it is reviewed and sent: [`ReportComposer::body`], written with the
     /// resource's text as typed (compact), so its numbers and strings go out as written.
-    pub fn sent_body(&self) -> Result<crate::app::Body, String> {
+    pub(crate) fn sent_body(&self) -> Result<crate::app::Body, String> {
         self.body_about(&self.resource_text())
     }
 
@@ -368,7 +368,7 @@ impl Report {
     }
 
     /// Replaces the resource's text as one undoable edit.
-    pub fn replace_resource(&mut self, text: &str) {
+    pub(crate) fn replace_resource(&mut self, text: &str) {
         json_editor::replace_text(&mut self.resource, text);
     }
 }

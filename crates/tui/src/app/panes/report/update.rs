@@ -52,6 +52,10 @@ impl Kind for Report {
         answer: &ANSWER_KEYS,
     };
 
+    fn screen(c: Box<crate::app::panes::composer::Composer<Self>>) -> crate::app::pane::Screen {
+        crate::app::pane::Screen::Report(c)
+    }
+
     fn editor(&self) -> &TextArea<'static> {
         &self.resource
     }

@@ -91,7 +91,7 @@ static OWN: [Binding; 10] = [
     ),
 ];
 
-pub static TYPE_DETAIL_KEYS: KeyTable = KeyTable {
+pub(crate) static TYPE_DETAIL_KEYS: KeyTable = KeyTable {
     id: "type_detail",
     name: "type detail",
     own: &OWN,

@@ -16,7 +16,7 @@ const MIN_CONTENT_ROWS: u16 = 3;
 const NODE_LINES: u16 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TypeDetailAreas {
+pub(crate) struct TypeDetailAreas {
     /// The line naming the pages.
     pub tabs: Rect,
     /// Bordered panes in the order of `TypePart::ALL`; a pane not shown is empty.
@@ -26,12 +26,12 @@ pub struct TypeDetailAreas {
 }
 
 impl TypeDetailAreas {
-    pub fn pane(&self, pane: TypePart) -> Rect {
+    pub(crate) fn pane(&self, pane: TypePart) -> Rect {
         self.panes[pane.index()]
     }
 
     /// The scrolling lines of a pane (inside its border, less the field details).
-    pub fn rows(&self, pane: TypePart) -> Rect {
+    pub(crate) fn rows(&self, pane: TypePart) -> Rect {
         let inner = inset(self.pane(pane));
         match (pane, self.node) {
             (TypePart::Schemas, Some(node)) => Rect {
@@ -43,7 +43,7 @@ impl TypeDetailAreas {
     }
 }
 
-pub fn areas(body: Rect, focus: TypePart) -> TypeDetailAreas {
+pub(crate) fn areas(body: Rect, focus: TypePart) -> TypeDetailAreas {
     let [tabs, main] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
     let pair: [Rect; 2] = if main.width >= SIDE_BY_SIDE_MIN_WIDTH {
         Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(main)
@@ -74,11 +74,11 @@ pub fn areas(body: Rect, focus: TypePart) -> TypeDetailAreas {
 
 /// The column left of each line of a part with a selected line, where `▶` marks it (so the
 /// selection shows without colour, and in a copy of the screen).
-pub const MARKER_WIDTH: usize = 1;
+pub(crate) const MARKER_WIDTH: usize = 1;
 
 /// The widths the about and instructions texts wrap to, for a body `width` wide (the about
 /// text right of the marker column).
-pub fn text_widths(width: u16) -> (usize, usize) {
+pub(crate) fn text_widths(width: u16) -> (usize, usize) {
     let a = areas(Rect::new(0, 0, width, 40), TypePart::About);
     (
         usize::from(inset(a.pane(TypePart::About)).width).saturating_sub(MARKER_WIDTH),

@@ -5,9 +5,9 @@
 //! background for a large type, see [`OpenType`]); a frame only slices what is visible.
 
 mod about;
-pub mod keys;
-pub mod layout;
-pub mod schema;
+pub(crate) mod keys;
+pub(crate) mod layout;
+pub(crate) mod schema;
 mod update;
 
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use crate::app::KnownTypes;
 use crate::app::widgets::ListCursor;
 use crate::catalog::{KnownType, TypeDefinition};
 use crate::sanitize;
-pub use about::{AboutKind, AboutLine};
+pub(crate) use about::{AboutKind, AboutLine};
 use schema::SchemaTree;
 
 /// A definition whose JSON is larger than this is laid out on a background task.
@@ -41,17 +41,17 @@ impl TypePart {
         TypePart::Raw,
     ];
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
     }
 
-    pub fn cycle(self, forward: bool) -> Self {
+    pub(crate) fn cycle(self, forward: bool) -> Self {
         let i = self.index();
         Self::ALL[if forward { (i + 1) % 4 } else { (i + 3) % 4 }]
     }
 
     /// The page it is on: 0 for about and instructions, 1 for schemas and raw JSON.
-    pub fn page(self) -> usize {
+    pub(crate) fn page(self) -> usize {
         self.index() / 2
     }
 }
@@ -69,7 +69,7 @@ pub struct OpenType {
 }
 
 impl OpenType {
-    pub fn definition(&self) -> Option<&TypeDefinition> {
+    pub(crate) fn definition(&self) -> Option<&TypeDefinition> {
         self.known_type()?.definitions.get(self.version)
     }
 
@@ -168,7 +168,7 @@ impl TypeDetail {
         detail
     }
 
-    pub fn definition(&self) -> Option<&TypeDefinition> {
+    pub(crate) fn definition(&self) -> Option<&TypeDefinition> {
         self.known_type()?.definitions.get(self.version)
     }
 
@@ -177,7 +177,7 @@ impl TypeDetail {
     }
 
     /// The texts again at a new width (after a resize); the schemas and raw JSON do not wrap.
-    pub fn rewrap(&mut self, width: u16) {
+    pub(crate) fn rewrap(&mut self, width: u16) {
         if width == self.width {
             return;
         }
@@ -193,16 +193,16 @@ impl TypeDetail {
         }
     }
 
-    pub fn areas(&self, body: Rect) -> layout::TypeDetailAreas {
+    pub(crate) fn areas(&self, body: Rect) -> layout::TypeDetailAreas {
         layout::areas(body, self.focus)
     }
 
     /// Lines of `pane` in view in `body`.
-    pub fn pane_height(&self, pane: TypePart, body: Rect) -> usize {
+    pub(crate) fn pane_height(&self, pane: TypePart, body: Rect) -> usize {
         usize::from(self.areas(body).rows(pane).height)
     }
 
-    pub fn pane_len(&self, pane: TypePart) -> usize {
+    pub(crate) fn pane_len(&self, pane: TypePart) -> usize {
         match pane {
             TypePart::About => self.about.len(),
             TypePart::Instructions => self.instructions.len(),
@@ -211,16 +211,16 @@ impl TypeDetail {
         }
     }
 
-    pub fn cursor(&self, pane: TypePart) -> ListCursor {
+    pub(crate) fn cursor(&self, pane: TypePart) -> ListCursor {
         self.cursors[pane.index()]
     }
 
-    pub fn cursor_mut(&mut self, pane: TypePart) -> &mut ListCursor {
+    pub(crate) fn cursor_mut(&mut self, pane: TypePart) -> &mut ListCursor {
         &mut self.cursors[pane.index()]
     }
 
     /// What `o` opens: the link under the cursor of the about pane.
-    pub fn url_under_cursor(&self) -> Option<String> {
+    pub(crate) fn url_under_cursor(&self) -> Option<String> {
         match self.focus {
             TypePart::About => self
                 .about
@@ -232,7 +232,7 @@ impl TypeDetail {
     }
 
     /// What `y` copies, and what to call it.
-    pub fn value_under_cursor(&self) -> Option<(String, &'static str)> {
+    pub(crate) fn value_under_cursor(&self) -> Option<(String, &'static str)> {
         let selected = self.cursor(self.focus).selected;
         match self.focus {
             TypePart::About => {

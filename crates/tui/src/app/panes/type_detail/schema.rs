@@ -13,7 +13,7 @@ const EXPAND_ALL_UP_TO: usize = 400;
 
 /// One node of the flattened trees, its texts ready to show (sanitised by `explain`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemaNode {
+pub(crate) struct SchemaNode {
     pub depth: usize,
     /// One past the last node of its subtree.
     end: usize,
@@ -33,7 +33,7 @@ pub struct SchemaNode {
 }
 
 impl SchemaNode {
-    pub fn has_children(&self, index: usize) -> bool {
+    pub(crate) fn has_children(&self, index: usize) -> bool {
         self.end > index + 1
     }
 }
@@ -50,7 +50,7 @@ pub struct SchemaTree {
 
 impl SchemaTree {
     /// The trees of `schemas` (label and schema, as `TypeDefinition::schemas` gives them).
-    pub fn new(schemas: &[(String, Value)]) -> Self {
+    pub(crate) fn new(schemas: &[(String, Value)]) -> Self {
         let mut tree = SchemaTree::default();
         for (label, schema) in schemas {
             let explained = explain::explain(label, schema);
@@ -71,28 +71,24 @@ impl SchemaTree {
         tree
     }
 
-    pub fn visible(&self) -> &[usize] {
+    pub(crate) fn visible(&self) -> &[usize] {
         &self.visible
     }
 
-    pub fn node(&self, index: usize) -> Option<&SchemaNode> {
+    pub(crate) fn node(&self, index: usize) -> Option<&SchemaNode> {
         self.nodes.get(index)
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
-    pub fn is_expanded(&self, index: usize) -> bool {
+    pub(crate) fn is_expanded(&self, index: usize) -> bool {
         self.expanded.get(index).copied().unwrap_or(false)
     }
 
     /// Expands or collapses the node on visible line `line`; says whether anything changed.
-    pub fn set_expanded(&mut self, line: usize, expand: bool) -> bool {
+    pub(crate) fn set_expanded(&mut self, line: usize, expand: bool) -> bool {
         let Some(&index) = self.visible.get(line) else {
             return false;
         };
@@ -105,7 +101,7 @@ impl SchemaTree {
     }
 
     /// The visible line of the parent of the node on `line`.
-    pub fn parent_line(&self, line: usize) -> Option<usize> {
+    pub(crate) fn parent_line(&self, line: usize) -> Option<usize> {
         let depth = self.nodes[*self.visible.get(line)?].depth;
         self.visible[..line]
             .iter()

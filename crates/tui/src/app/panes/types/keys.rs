@@ -58,7 +58,7 @@ static OWN: [Binding; 6] = [
     ),
 ];
 
-pub static TYPES_KEYS: KeyTable = KeyTable {
+pub(crate) static TYPES_KEYS: KeyTable = KeyTable {
     id: "types",
     name: "types",
     own: &OWN,

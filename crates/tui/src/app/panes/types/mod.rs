@@ -3,7 +3,7 @@
 //! defines. One row per type, its newest definition first; `Enter` opens it (`type_detail`).
 //! The known types are loaded by the runtime off the UI thread ([`Command::LoadTypes`]).
 
-pub mod keys;
+pub(crate) mod keys;
 mod update;
 
 use std::collections::BTreeMap;
@@ -117,7 +117,7 @@ pub struct TypesView {
 impl TypesView {
     /// A types view over `known` (or loading them when the runtime has not yet), with the loaded
     /// rows of each type name seen in the resource list.
-    pub fn open(
+    pub(crate) fn open(
         known: Option<Arc<KnownTypes>>,
         counts: BTreeMap<String, usize>,
         ids: &mut RequestIds,
@@ -141,14 +141,14 @@ impl TypesView {
     }
 
     /// Asks the runtime to (re)load the known types.
-    pub fn load(&mut self, ids: &mut RequestIds) -> Command {
+    pub(crate) fn load(&mut self, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
         self.loading = Some(id);
         Command::LoadTypes { id }
     }
 
     /// Takes a new catalog; the cursor stays on the same type when it is still listed.
-    pub fn set_known(&mut self, known: Arc<KnownTypes>, height: usize) {
+    pub(crate) fn set_known(&mut self, known: Arc<KnownTypes>, height: usize) {
         let selected = self.selected().map(|r| r.name.clone());
         let catalog = &known.catalog;
         let mut rows: Vec<TypeRow> = catalog
@@ -180,7 +180,7 @@ impl TypesView {
 
     /// New counts of loaded rows per type (the list loaded more): the rows follow, the cursor
     /// stays on its type.
-    pub fn set_counts(&mut self, counts: BTreeMap<String, usize>, body: Rect) {
+    pub(crate) fn set_counts(&mut self, counts: BTreeMap<String, usize>, body: Rect) {
         if counts == self.counts {
             return;
         }
@@ -191,12 +191,12 @@ impl TypesView {
         }
     }
 
-    pub fn selected(&self) -> Option<&TypeRow> {
+    pub(crate) fn selected(&self) -> Option<&TypeRow> {
         self.rows.get(self.list.selected()?)
     }
 
     /// Recomputes the rows that pass the `/` filter (name, display name, app, stage, source).
-    pub fn refilter(&mut self, height: usize) {
+    pub(crate) fn refilter(&mut self, height: usize) {
         self.list.refilter(
             &self.rows,
             |r| {
@@ -213,11 +213,11 @@ impl TypesView {
         );
     }
 
-    pub fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
+    pub(crate) fn areas(&self, body: Rect) -> crate::app::layout::TableAreas {
         self.list.areas(body)
     }
 
-    pub fn table_height(&self, body: Rect) -> usize {
+    pub(crate) fn table_height(&self, body: Rect) -> usize {
         self.list.height(body)
     }
 }

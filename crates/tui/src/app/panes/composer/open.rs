@@ -1,0 +1,48 @@
+//! How the app puts any composer on the stack: the draft looked up as it opens, or a draft from
+//! the history put in place; the kinds' own ways of opening (`global.rs` for the report,
+//! `connect/open.rs`) end here.
+
+use super::{Composer, Kind};
+use crate::app::{App, Command, Notice, UnsentDraft};
+use crate::sanitize;
+
+impl App {
+    /// Pushes `composer` with the work it asked for (`commands`: its first check), and the
+    /// look-up of its stored draft when `draft`.
+    pub(in crate::app) fn push_composer<K: Kind>(
+        &mut self,
+        mut composer: Composer<K>,
+        draft: bool,
+        mut commands: Vec<Command>,
+    ) -> Vec<Command> {
+        if draft {
+            commands.push(composer.load_draft(self.ids.issue()));
+        }
+        let screen = self.stack.push(K::screen(Box::new(composer)));
+        self.stack.claim(screen, &commands);
+        commands
+    }
+
+    /// A draft from the history view put in `composer`, to go on with: its first save takes that
+    /// draft over, unless another window's did. `None` (and the notice says why) when the draft
+    /// cannot be read.
+    pub(in crate::app) fn resume_draft<K: Kind>(
+        &mut self,
+        mut composer: Composer<K>,
+        draft: &UnsentDraft,
+    ) -> Option<Composer<K>> {
+        composer.draft.from = Some(draft.revision);
+        if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
+            self.notice = Some(Notice::Error(format!(
+                "the draft cannot be read: {}",
+                sanitize::line(&error)
+            )));
+            return None;
+        }
+        self.notice = Some(Notice::Info(format!(
+            "draft from {} ago: edit it, then s to review and send",
+            crate::app::widgets::draft::age_words(draft.age)
+        )));
+        Some(composer)
+    }
+}
