@@ -95,7 +95,7 @@ static MARKED_REVIEWING: [Binding; 3] =
     crate::app::widgets::send_flow::reviewing("send the report to each marked resource");
 
 /// The review of a report over marked rows (`R` with rows marked): `Enter` sends one to each.
-pub static MARKED_REVIEW_KEYS: KeyTable = KeyTable {
+pub(crate) static MARKED_REVIEW_KEYS: KeyTable = KeyTable {
     id: "composer_marked_review",
     name: "review of a report to the marked resources",
     own: &MARKED_REVIEWING,
@@ -112,7 +112,7 @@ static MARKED_SENDING: [Binding; 1] = [bind(
 )];
 
 /// While a report over marked rows goes to each resource.
-pub static MARKED_SENDING_KEYS: KeyTable = KeyTable {
+pub(crate) static MARKED_SENDING_KEYS: KeyTable = KeyTable {
     id: "composer_marked_sending",
     name: "reports to the marked resources in flight",
     own: &MARKED_SENDING,
@@ -129,7 +129,7 @@ static MARKED_RESULTS: [Binding; 1] = [bind(
 )];
 
 /// The results of a report over marked rows, a row a resource.
-pub static MARKED_RESULTS_KEYS: KeyTable = KeyTable {
+pub(crate) static MARKED_RESULTS_KEYS: KeyTable = KeyTable {
     id: "composer_marked_results",
     name: "results of the reports to the marked resources",
     own: &MARKED_RESULTS,

@@ -24,7 +24,7 @@ use crate::store::SendKind;
 use crate::text::{count, counted};
 
 /// How many reports are in flight at once: as `report --each` sends by default.
-pub const AT_ONCE: usize = 4;
+pub(crate) const AT_ONCE: usize = 4;
 
 /// The resources a report over marks goes to, and its sending once it started.
 #[derive(Clone, Debug)]
@@ -157,7 +157,7 @@ impl ReportComposer {
 }
 
 /// The draft of a report over marks: one, whichever rows are marked.
-pub fn marked_subject() -> DraftSubject {
+pub(crate) fn marked_subject() -> DraftSubject {
     DraftSubject {
         kind: "report".to_owned(),
         subject: "marked".to_owned(),

@@ -323,7 +323,9 @@ impl Report {
         self.kept.get(field.label())
     }
 
-    /// The whole report, if the resource is JSON; else the syntax error, as a finding says it.
+    /// The whole report, if the resource is JSON; else the syntax error, as a finding says it
+    /// (the tests compare it; what is sent is [`Report::sent_body`]'s text).
+    #[cfg(test)]
     pub(crate) fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
         match crate::validate::parse_json(&text) {
