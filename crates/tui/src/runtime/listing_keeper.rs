@@ -52,6 +52,16 @@ impl Keeping {
     }
 }
 
+impl Keeping {
+    /// [`Keeping::Never`] when the store's file does not exist: nothing can have been kept.
+    fn filter_existing(self) -> Keeping {
+        match &self {
+            Keeping::On(place) if !place.store.exists() => Keeping::Never,
+            _ => self,
+        }
+    }
+}
+
 impl ListingKeeper {
     /// Keeps as `keeping` says from now on (at the start, and after `:profile`).
     pub(crate) fn follow(&self, keeping: Keeping) {
@@ -231,7 +241,9 @@ impl EarlyRead {
     /// keeping is off or impossible: the answer is "none" at once).
     pub(crate) fn start(keeping: &Keeping) -> EarlyRead {
         let (answer, answered) = tokio::sync::oneshot::channel();
-        let Keeping::On(place) = keeping.clone() else {
+        // No store file yet: nothing was kept, and creating the store (some 10 ms) must not
+        // hold the first frame up (it is made when something is first kept).
+        let Keeping::On(place) = keeping.clone().filter_existing() else {
             let _ = answer.send(KeptListing::None);
             return EarlyRead(answered);
         };
@@ -299,4 +311,27 @@ fn page_of(rows: &[String]) -> Option<ReadPage> {
     }
     body.extend_from_slice(b"]}");
     RawPage::read(body).ok().map(ReadPage::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without a store file the start's read answers "none" at once and creates no file: the
+    /// first frame of a first run is not held up by making the store.
+    #[tokio::test]
+    async fn the_start_read_answers_none_at_once_without_a_store_and_makes_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("appdeck.db");
+        let keeping = Keeping::On(KeepPlace {
+            store: store.clone(),
+            base_url: "http://127.0.0.1:9/api/v1".into(),
+            profile: None,
+        });
+        let answer = EarlyRead::start(&keeping)
+            .within(std::time::Duration::ZERO)
+            .await;
+        assert!(matches!(answer, Ok(KeptListing::None)), "answered at once");
+        assert!(!store.exists(), "the store was made");
+    }
 }
