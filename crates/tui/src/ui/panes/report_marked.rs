@@ -127,22 +127,37 @@ pub(super) fn render_run(
     let id_width = ids.iter().map(|id| id.width()).max().unwrap_or(0);
     let height = usize::from(area.height.saturating_sub(2));
     let scroll = run.scroll.min(total.saturating_sub(height));
+    // Where the width is short the mark says it, and the words have the room.
+    let with_verdict = inner_width >= WITH_VERDICT;
+    let indent = 2 + id_width + 2 + if with_verdict { 10 } else { 0 };
+    let words_width = inner_width.saturating_sub(indent).max(1);
+    // A failure's reason is what the user came for: its words wrap under their column (at most
+    // 3 rows) rather than being cut at the edge; an accepted report keeps to one row.
     let lines: Vec<Line> = (run.sends.iter().zip(&ids))
         .skip(scroll)
-        .take(height)
-        .map(|(send, id)| {
+        .flat_map(|(send, id)| {
             let (mark, verdict, words, style) = shown(theme, send);
-            let mut spans = vec![
+            let accepted = matches!(send, Send::Answered { ok: true, .. });
+            let rows = match accepted {
+                // One row, cut at the edge as every cell is.
+                true => std::iter::once(0..words.len()).collect(),
+                false => crate::text::wrap_ranges(&words, words_width, 3),
+            };
+            let mut first = vec![
                 Span::styled(format!("{mark} "), style),
                 Span::raw(format!("{id:<id_width$}  ")),
             ];
-            // Where the width is short the mark says it, and the words have the room.
-            if inner_width >= WITH_VERDICT {
-                spans.push(Span::styled(format!("{verdict:<10}"), style));
+            if with_verdict {
+                first.push(Span::styled(format!("{verdict:<10}"), style));
             }
-            spans.push(Span::raw(words));
-            Line::from(fit_spans(spans, inner_width))
+            let mut rows = rows.into_iter().map(|r| words[r].trim_start().to_owned());
+            first.push(Span::raw(rows.next().unwrap_or_default()));
+            let first = Line::from(fit_spans(first, inner_width));
+            let rest = rows
+                .map(move |row| Line::from(format!("{:indent$}{}", "", fit(&row, words_width))));
+            std::iter::once(first).chain(rest).collect::<Vec<_>>()
         })
+        .take(height)
         .collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
