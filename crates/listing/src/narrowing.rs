@@ -169,7 +169,11 @@ impl Part<'_> {
 impl TestRows {
     /// Tests the rows of `part`.
     fn run_part(&self, part: Part) -> Tested {
-        if let (Test::Where(program), Some(worker)) = (&self.test, crate::jq::worker::command()) {
+        // A comparison along a path cannot loop or grow: it runs here, where sending each row
+        // to a worker and reading its answer back cost more than the comparison itself.
+        if let (Test::Where(program), Some(worker)) = (&self.test, crate::jq::worker::command())
+            && !program.is_a_comparison()
+        {
             return self.run_part_in_worker(worker, program, part);
         }
         let mut tested = Tested::default();
@@ -204,7 +208,8 @@ impl TestRows {
                             }
                         }
                     }
-                    // In place only where no worker can be started (see `run_part_in_worker`).
+                    // In place for a comparison, or where no worker can be started (see
+                    // `run_part_in_worker`).
                     Test::Where(program) => match program.is_true(json.as_bytes()) {
                         Ok(true) => tested.passed.push(index),
                         Ok(false) => {}

@@ -16,6 +16,7 @@ pub use jaq_json::Val;
 use crate::json_peek::{self, Node};
 use crate::sanitize;
 
+mod comparison;
 mod negative_zero;
 mod nesting;
 mod recursion;
@@ -33,6 +34,9 @@ pub struct Program {
     /// The keys of an expression that is only a path (`.id`): run along the path, not over the
     /// whole text read (see [`value_at_path`]).
     path: Option<Vec<String>>,
+    /// An expression that compares a plain path with a literal (`.properties.stars > 500`):
+    /// the value is read along the path and compared (see [`comparison`]).
+    comparison: Option<comparison::Comparison>,
     /// The expression as written, for a worker to compile again (src/jq/worker).
     source: String,
 }
@@ -151,6 +155,7 @@ impl Program {
         Ok(Program {
             filter,
             path: plain_path(expr),
+            comparison: comparison::Comparison::parse(expr),
             source: expr.to_owned(),
         })
     }
@@ -160,6 +165,12 @@ impl Program {
         &self.source
     }
 
+    /// Whether the program only reads one value along a path and compares it with a literal:
+    /// it cannot loop or grow, so it needs no worker process to be stopped or bounded in.
+    pub fn is_a_comparison(&self) -> bool {
+        self.comparison.is_some()
+    }
+
     /// Runs the program over one JSON text, handing each result (or its error, sanitised) to
     /// `each` until it says stop.
     pub fn run(
@@ -167,7 +178,11 @@ impl Program {
         json: &[u8],
         mut each: impl FnMut(Result<Val, String>) -> ControlFlow<()>,
     ) -> Result<(), InputError> {
-        let facts = json_peek::facts(json);
+        // One scan finds how the text may be read and its first level.
+        let (facts, top) = match std::str::from_utf8(json) {
+            Ok(text) => json_peek::peek(text),
+            Err(_) => (json_peek::facts(json), None),
+        };
         if facts.depth > MAX_DEPTH {
             return Err(InputError(format!("nested deeper than {MAX_DEPTH} levels")));
         }
@@ -175,11 +190,20 @@ impl Program {
         // is read then, as before.
         if !facts.minus_zero
             && !facts.surrogate_escape
-            && let Some(keys) = &self.path
-            && let Some(value) = value_at_path(json, keys)
+            && let Some(top) = top
         {
-            let _ = each(Ok(value));
-            return Ok(());
+            if let Some(keys) = &self.path
+                && let Some(value) = value_at_path(&top, keys)
+            {
+                let _ = each(Ok(value));
+                return Ok(());
+            }
+            if let Some(comparison) = &self.comparison
+                && let Some(value) = value_at_path(&top, &comparison.keys)
+            {
+                let _ = each(Ok(Val::from(comparison.holds(&value))));
+                return Ok(());
+            }
         }
         let input = match facts.minus_zero {
             true => negative_zero::read(json),
@@ -252,24 +276,30 @@ fn truthy(value: &Val) -> bool {
     !matches!(value, Val::Null | Val::Bool(false))
 }
 
-/// What `.a.b…` (`keys`) gives for `json`, read only along the path: jq's answer when every
-/// step is an object (a missing member, or null, gives null). `None` when a step is something
-/// else (jaq says the error) or the text is not JSON serde_json reads: the caller reads it whole.
-/// `--jq .id` over 100,000 listed resources: 5.6 s read whole, 1.35 s along the path
-/// (ndjson: 0.6-0.8 s; benches/list_formats.sh).
-fn value_at_path(json: &[u8], keys: &[String]) -> Option<Val> {
-    let mut text = std::str::from_utf8(json).ok()?;
-    for key in keys {
-        match json_peek::node(text)? {
-            node @ Node::Object(_) => match node.member(key) {
-                Some(member) => text = member,
+/// What `.a.b…` (`keys`) gives for a text whose first level is `top`, read only along the
+/// path: jq's answer when every step is an object (a missing member, or null, gives null).
+/// `None` when a step is something else (jaq says the error) or does not read as JSON here: the
+/// caller reads the text whole. `--jq .id` over 100,000 listed resources: 5.6 s read whole,
+/// 1.35 s along the path (ndjson: 0.6-0.8 s; benches/list_formats.sh).
+fn value_at_path(top: &Node<'_>, keys: &[String]) -> Option<Val> {
+    let mut below;
+    let mut node = top;
+    let mut text = None;
+    for (at, key) in keys.iter().enumerate() {
+        match node {
+            Node::Object(_) => match node.member(key) {
+                Some(member) => text = Some(member),
                 None => return Some(Val::Null),
             },
             Node::Scalar("null") => return Some(Val::Null),
             _ => return None,
         }
+        if at + 1 < keys.len() {
+            below = json_peek::peek(text?).1?;
+            node = &below;
+        }
     }
-    jaq_json::read::parse_single(text.as_bytes()).ok()
+    jaq_json::read::parse_single(text?.as_bytes()).ok()
 }
 
 /// The keys of an expression that is only a path of plain names (`.id`, `.properties.stars`).
@@ -391,6 +421,120 @@ mod tests {
             answers(&along, inputs[0]),
             Ok(vec![Ok(r#"{"k":[1,2.50]}"#.to_owned())])
         );
+    }
+
+    /// Compared along the path or read whole, `PATH OP LITERAL` gives the same answers: every
+    /// operator, literals of each kind (an integer, a big one, a decimal, a negative one,
+    /// strings, booleans, null) against values of every kind and numbers written many ways.
+    #[test]
+    fn a_comparison_gives_what_reading_the_whole_text_gives() {
+        let values = [
+            "500",
+            "501",
+            "499",
+            "500.0",
+            "5E2",
+            "1E400",
+            "-0",
+            "-3",
+            "-3.5",
+            "1.50",
+            "1.5",
+            "123456789012345678901234567890",
+            "null",
+            "true",
+            "false",
+            r#""500""#,
+            r#""error""#,
+            r#""é""#,
+            r#""\u00e9""#,
+            "[1]",
+            "[]",
+            r#"{"a":1}"#,
+            "{}",
+        ];
+        let mut inputs: Vec<String> = values
+            .iter()
+            .map(|v| format!(r#"{{"status":{v},"properties":{{"stars":{v}}}}}"#))
+            .collect();
+        inputs.extend(
+            [
+                r#"{"properties":5}"#,
+                r#"{"properties":"x"}"#,
+                r#"{"properties":null}"#,
+                r#"{"status":"a","status":"error"}"#,
+                "{",
+                "[1]",
+                "null",
+            ]
+            .map(str::to_owned),
+        );
+        let literals = [
+            "500",
+            "500.0",
+            "1.5",
+            "-3",
+            "-0",
+            "0",
+            "123456789012345678901234567890",
+            "99999999999999999999999",
+            r#""error""#,
+            r#""500""#,
+            r#""é""#,
+            r#""""#,
+            "true",
+            "false",
+            "null",
+        ];
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            for literal in literals {
+                for path in [".status", ".properties.stars"] {
+                    let expr = format!("{path} {op} {literal}");
+                    let along = Program::compile(&expr).unwrap();
+                    assert!(along.is_a_comparison(), "{expr}");
+                    let whole = Program {
+                        comparison: None,
+                        ..Program::compile(&expr).unwrap()
+                    };
+                    for input in &inputs {
+                        assert_eq!(
+                            answers(&along, input),
+                            answers(&whole, input),
+                            "{expr} on {input}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_a_plain_path_against_a_plain_literal_is_a_comparison() {
+        for yes in [
+            ".a == 1",
+            " .a.b_c>=-2 ",
+            r#".status != "x y""#,
+            ".a<1.25",
+            ".a > null",
+        ] {
+            assert!(Program::compile(yes).unwrap().is_a_comparison(), "{yes}");
+        }
+        for not in [
+            ".a == 1 and .b",
+            ".a > 1 | not",
+            ".a - 1 > 5",
+            "1 < .a",
+            ".a? > 1",
+            ".a[0] == 1",
+            r#".a == "x\ty""#,
+            r#".a == "\(.b)""#,
+            ".a == 1e3",
+            ".a == .b",
+            ".a == [1]",
+            ".a",
+        ] {
+            assert!(!Program::compile(not).unwrap().is_a_comparison(), "{not}");
+        }
     }
 
     #[test]
