@@ -107,6 +107,11 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     fn editor(&self) -> &TextArea<'static>;
     fn editor_mut(&mut self) -> &mut TextArea<'static>;
     fn base_url(&self) -> &str;
+    /// Waits for something before it has a text to check (a choice, an inference): checked,
+    /// and its draft looked up, once it starts.
+    fn waits(&self) -> bool {
+        false
+    }
     /// A report's resource as it was listed when the composer opened on it (`R`).
     fn resource_before(&self) -> Option<&str> {
         None

@@ -7,16 +7,22 @@ use crate::app::{App, Command, Notice, UnsentDraft};
 use crate::sanitize;
 
 impl App {
-    /// Pushes `composer` with the work it asked for (`commands`: its first check), and the
-    /// look-up of its stored draft when `draft`.
+    /// Pushes `composer` with the work it asked for (`commands`) and, unless it waits
+    /// ([`Kind::waits`]), its first check and (when `draft`) the look-up of its stored draft.
+    /// Checked once whatever opened it (a key, a file, a draft, a resend) has put everything in
+    /// place: earlier would show findings of fields replaced since, and let a text the checks
+    /// reject through with one `Enter`.
     pub(in crate::app) fn push_composer<K: Kind>(
         &mut self,
         mut composer: Composer<K>,
         draft: bool,
         mut commands: Vec<Command>,
     ) -> Vec<Command> {
-        if draft {
-            commands.push(composer.load_draft(self.ids.issue()));
+        if !composer.waits() {
+            commands.extend(composer.check(|| self.ids.issue()));
+            if draft {
+                commands.push(composer.load_draft(self.ids.issue()));
+            }
         }
         let screen = self.stack.push(K::screen(Box::new(composer)));
         self.stack.claim(screen, &commands);

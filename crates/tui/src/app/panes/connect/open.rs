@@ -56,7 +56,7 @@ impl App {
             [only] => {
                 let start = Start::Known(only.clone());
                 let composer = ConnectComposer::from_start(&base_url, known.clone(), &start);
-                self.push_connect(composer, true, Vec::new())
+                self.push_composer(composer, true, Vec::new())
             }
             several => {
                 let mut starts: Vec<Start> = several.iter().cloned().map(Start::Known).collect();
@@ -66,7 +66,7 @@ impl App {
                 });
                 let picker =
                     ConnectComposer::picking(&base_url, known.clone(), starts, Some(inferring));
-                self.push_connect(picker, false, vec![infer])
+                self.push_composer(picker, false, vec![infer])
             }
         }
     }
@@ -77,7 +77,7 @@ impl App {
         let (inferring, infer) = self.infer_new_app();
         let composer =
             ConnectComposer::inferring(&self.report.base_url, self.known_apps(), inferring);
-        self.push_connect(composer, false, vec![infer])
+        self.push_composer(composer, false, vec![infer])
     }
 
     /// `E` on a sent connect: the payload as it was sent, to edit and send again.
@@ -87,7 +87,7 @@ impl App {
         self.notice = Some(Notice::Info(
             "the connect as it was sent: edit it, then s to review and send".into(),
         ));
-        self.push_connect(composer, false, Vec::new())
+        self.push_composer(composer, false, Vec::new())
     }
 
     /// A connect draft from the history view, to go on with, still saved under its app.
@@ -95,7 +95,7 @@ impl App {
         let mut composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), "");
         composer.draft.subject = draft.subject.clone();
         match self.resume_draft(composer, draft) {
-            Some(composer) => self.push_connect(composer, false, Vec::new()),
+            Some(composer) => self.push_composer(composer, false, Vec::new()),
             None => Vec::new(),
         }
     }
@@ -113,7 +113,7 @@ impl App {
                 let composer =
                     ConnectComposer::new(&self.report.base_url, self.known_apps(), &text);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));
-                self.push_connect(composer, false, Vec::new())
+                self.push_composer(composer, false, Vec::new())
             }
             Err(error) => {
                 let message = format!("cannot open {shown}: {}", sanitize::line(&error));
@@ -121,21 +121,5 @@ impl App {
                 Vec::new()
             }
         }
-    }
-
-    /// Pushes the composer with the work it asked for (`commands`); unless it waits (for a
-    /// choice, or an inference), it checks its payload at once and, when `draft`, looks for a
-    /// draft.
-    fn push_connect(
-        &mut self,
-        mut composer: ConnectComposer,
-        draft: bool,
-        mut commands: Vec<Command>,
-    ) -> Vec<Command> {
-        let waits = composer.picker.is_some() || composer.inferring.is_some();
-        if !waits {
-            commands.extend(composer.check(|| self.ids.issue()));
-        }
-        self.push_composer(composer, draft && !waits, commands)
     }
 }

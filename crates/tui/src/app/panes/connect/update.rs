@@ -81,6 +81,10 @@ impl Kind for Connect {
         &self.base_url
     }
 
+    fn waits(&self) -> bool {
+        self.picker.is_some() || self.inferring.is_some()
+    }
+
     /// The text's length (the editor's size counts a newline after its last line too).
     fn check_size(&self) -> usize {
         json_editor::size_of(&self.payload) - 1
@@ -258,7 +262,7 @@ impl Kind for Connect {
             return Vec::new();
         };
         c.known = Arc::new(baseline::newest_versions(&known.catalog));
-        if c.picker.is_some() || c.inferring.is_some() {
+        if c.waits() {
             return Vec::new();
         }
         c.check(|| cx.ids.issue())

@@ -18,7 +18,6 @@ use std::sync::Arc;
 use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
-use crate::app::RequestId;
 use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::LineInput;
 use crate::app::widgets::json_editor;
@@ -207,14 +206,6 @@ impl ReportComposer {
             marked: None,
         };
         Composer::with(report, subject)
-    }
-
-    /// The first check, once whatever opened the composer (a key, a file, a draft, a resend)
-    /// has put every field in place: here for a small report, on a background task under `id`
-    /// for a large one. Checking earlier would show the findings of fields that were replaced
-    /// since, and let a report the checks reject through with one `Enter`.
-    pub(crate) fn check_on_open(&mut self, id: RequestId) -> Vec<crate::app::Command> {
-        self.check(|| id)
     }
 
     /// How many findings point at `field` (those in the resource point at lines instead).
