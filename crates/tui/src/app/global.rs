@@ -320,15 +320,11 @@ impl App {
             .filter(|text| {
                 serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.is_object())
             });
-        let mut composer = match &resource {
+        let composer = match &resource {
             Some(resource) => ReportComposer::for_resource(self.report.clone(), resource, seed),
             None => ReportComposer::blank(self.report.clone(), None, seed),
         };
-        composer.draft = super::panes::report::draft::DraftState::new(draft.subject.clone());
-        match self.resume_draft(composer, draft) {
-            Some(composer) => self.push_composer(composer, false, Vec::new()),
-            None => Vec::new(),
-        }
+        self.resume_draft(composer, draft)
     }
 
     /// The history view: back to it when it is open below (reloaded), else opened on top. The

@@ -270,11 +270,6 @@ impl<K: Kind> Composer<K> {
         self.check(|| cx.ids.issue())
     }
 
-    /// Asks for the stored draft of this subject, to restore it when it comes.
-    pub(crate) fn load_draft(&mut self, id: RequestId) -> Command {
-        self.draft.load(id)
-    }
-
     /// The save of what is unsaved, now; nothing when everything is saved.
     pub(crate) fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
         let body = self.draft_text();

@@ -141,7 +141,7 @@ impl ReportComposer {
         let first = resources.first().map_or("{}", |r| &r.listed).to_owned();
         let mut composer = ReportComposer::for_resource(context, &first, seed);
         let subject = ReportComposer::draft_subject(Some("marked"));
-        composer.draft = crate::app::widgets::draft::DraftState::new(subject);
+        composer.draft.subject = subject;
         composer.kind.marked = Some(Box::new(Marked {
             resources,
             run: None,
@@ -411,30 +411,24 @@ fn finish(c: &mut ReportComposer, mut commands: Vec<Command>, cx: &mut Ctx) -> O
         .filter(|(send, _)| send.accepted())
         .map(|(_, resource)| resource.id.clone())
         .collect();
-    let refused = run.sends.iter().filter(|s| s.refused()).count();
-    let cancelled = (run.sends.iter())
-        .filter(|s| **s == Send::Cancelled)
-        .count();
-    let not_sent = (run.sends.iter())
-        .filter(|s| matches!(s, Send::NotSent(_)))
-        .count();
+    let many = |is: fn(&Send) -> bool| run.sends.iter().filter(|s| is(s)).count();
+    let refused = many(Send::refused);
+    let cancelled = many(|s| *s == Send::Cancelled);
+    let not_sent = many(|s| matches!(s, Send::NotSent(_)));
     let sent = accepted.len() + refused + cancelled;
-    let mut said = match sent == total {
-        true => format!("{} sent: ", counted(total, "report")),
-        false => format!("{} of {} sent: ", count(sent), counted(total, "report")),
+    let of = match sent == total {
+        true => String::new(),
+        false => format!("{} of ", count(sent)),
     };
-    said += &format!("{} ok", count(accepted.len()));
-    if refused > 0 {
-        said += &format!(", {} refused or not answered", count(refused));
-    }
-    if cancelled > 0 {
-        said += &format!(
-            ", {} cancelled in flight (may have arrived)",
-            count(cancelled)
-        );
-    }
-    if not_sent > 0 {
-        said += &format!(", {} not sent", count(not_sent));
+    let reports = counted(total, "report");
+    let mut said = format!("{of}{reports} sent: {} ok", count(accepted.len()));
+    let others = [
+        (refused, "refused or not answered"),
+        (cancelled, "cancelled in flight (may have arrived)"),
+        (not_sent, "not sent"),
+    ];
+    for (n, what) in others.into_iter().filter(|(n, _)| *n > 0) {
+        said += &format!(", {} {what}", count(n));
     }
     if run.stopped {
         said = format!("stopped: {said}");

@@ -315,7 +315,7 @@ impl Report {
     }
 
     /// The whole report, if the resource is JSON; else the syntax error, as a finding says it
-    /// (the tests compare it; what is sent is [`Report::sent_body`]'s text).
+    /// (the tests compare it; what is sent is the text of `Kind::body`, the report's as typed).
     #[cfg(test)]
     pub(crate) fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
@@ -323,12 +323,6 @@ impl Report {
             Ok(resource) => Ok(self.around(resource)),
             Err(error) => Err(error.to_string()),
         }
-    }
-
-    /// The report as it is reviewed and sent: [`ReportComposer::body`], written with the
-    /// resource's text as typed (compact), so its numbers and strings go out as written.
-    pub(crate) fn sent_body(&self) -> Result<crate::app::Body, String> {
-        self.body_about(&self.resource_text())
     }
 
     /// The report with `resource` (JSON text) as its resource: the header's fields as typed,
