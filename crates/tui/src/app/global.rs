@@ -76,7 +76,7 @@ impl App {
                 let seed = self.ids.issue().0;
                 let composer = ReportComposer::for_marked(self.report.clone(), marked, seed);
                 // The report over marks composed and left unsent before is restored when found.
-                self.push_report(composer, true)
+                self.push_composer(composer, true, Vec::new())
             }
             Open::Report(report) => self.open_report_from(&report),
             Open::Connect(payload) => self.open_connect_from(&payload),
@@ -125,7 +125,7 @@ impl App {
                 let seed = self.ids.issue().0;
                 let type_name = self.browser.type_filter();
                 let composer = ReportComposer::blank(self.report.clone(), type_name, seed);
-                self.push_report(composer, true)
+                self.push_composer(composer, true, Vec::new())
             }
             LineCommand::Report(Some(path)) => vec![Command::ReadFile {
                 id: self.ids.issue(),
@@ -254,15 +254,7 @@ impl App {
         let seed = self.ids.issue().0;
         let composer = ReportComposer::for_resource(self.report.clone(), resource, seed);
         // A draft about the same resource, kept from an earlier session, is restored when found.
-        self.push_report(composer, true)
-    }
-
-    /// Pushes a report composer once whatever opened it has put its fields in place, checked
-    /// then (so its first frame shows the findings of what it holds, and the review asks twice
-    /// when there are some), with the look-up of its stored draft when `draft`.
-    fn push_report(&mut self, mut composer: ReportComposer, draft: bool) -> Vec<Command> {
-        let commands = composer.check_on_open(self.ids.issue());
-        self.push_composer(composer, draft, commands)
+        self.push_composer(composer, true, Vec::new())
     }
 
     /// A report file was read for `:report PATH`: open it, or say why not.
@@ -287,7 +279,7 @@ impl App {
             Ok(report) => {
                 let composer = ReportComposer::from_report(self.report.clone(), &report);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));
-                return self.push_report(composer, false);
+                return self.push_composer(composer, false, Vec::new());
             }
             Err(error) => {
                 let message = format!("cannot open {shown}: {}", sanitize::line(&error));
@@ -303,7 +295,7 @@ impl App {
         self.notice = Some(Notice::Info(
             "the report as it was sent: edit it, then s to review and send".into(),
         ));
-        self.push_report(composer, false)
+        self.push_composer(composer, false, Vec::new())
     }
 
     /// A draft from the history view, to go on with: its composer, its fields as saved, still
@@ -328,15 +320,11 @@ impl App {
             .filter(|text| {
                 serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.is_object())
             });
-        let mut composer = match &resource {
+        let composer = match &resource {
             Some(resource) => ReportComposer::for_resource(self.report.clone(), resource, seed),
             None => ReportComposer::blank(self.report.clone(), None, seed),
         };
-        composer.draft = super::panes::report::draft::DraftState::new(draft.subject.clone());
-        match self.resume_draft(composer, draft) {
-            Some(composer) => self.push_report(composer, false),
-            None => Vec::new(),
-        }
+        self.resume_draft(composer, draft)
     }
 
     /// The history view: back to it when it is open below (reloaded), else opened on top. The

@@ -124,15 +124,10 @@ pub(crate) fn update_review(
     let Phase::Review { body, armed } = phase else {
         return Outcome::done();
     };
+    let Err(action) = scroll_by(scroll, action, usize::MAX / 2) else {
+        return Outcome::done();
+    };
     match action {
-        Action::Move(Move::Down) | Action::Scroll(Toward::Next) => *scroll += 1,
-        Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
-            *scroll = scroll.saturating_sub(1)
-        }
-        Action::Move(Move::PageDown) => *scroll += 10,
-        Action::Move(Move::PageUp) => *scroll = scroll.saturating_sub(10),
-        Action::Move(Move::Top) => *scroll = 0,
-        Action::Move(Move::Bottom) => *scroll = usize::MAX / 2,
         Action::Open => {
             if cx.refuse_write(target.kind.as_str()) {
                 return Outcome::done();
@@ -162,6 +157,23 @@ pub(crate) fn update_review(
         other => return Outcome::NotMine(other),
     }
     Outcome::done()
+}
+
+/// `j`/`k`, the page keys and the ends on lines scrolled by `scroll` (`Bottom` goes to
+/// `bottom`); any other action back.
+pub(crate) fn scroll_by(scroll: &mut usize, action: Action, bottom: usize) -> Result<(), Action> {
+    match action {
+        Action::Move(Move::Down) | Action::Scroll(Toward::Next) => *scroll += 1,
+        Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
+            *scroll = scroll.saturating_sub(1)
+        }
+        Action::Move(Move::PageDown) => *scroll += 10,
+        Action::Move(Move::PageUp) => *scroll = scroll.saturating_sub(10),
+        Action::Move(Move::Top) => *scroll = 0,
+        Action::Move(Move::Bottom) => *scroll = bottom,
+        other => return Err(other),
+    }
+    Ok(())
 }
 
 /// A key while the send is in flight: `Esc` cancels it (and records that it may have arrived).
@@ -259,19 +271,9 @@ pub(crate) fn answer(
             commands: Vec::new(),
         });
     }
-    // Every answer is recorded, a refusal or a network failure too.
-    let commands = vec![record(cx.ids.issue(), &target, &body, exchange)];
-    let result = SendResult::from_exchange(exchange);
+    let (recorded, result) = recorded(cx, &target, &body, exchange, &format!("sending a {noun}"));
+    let commands = vec![recorded];
     let ok = result.ok;
-    // `!` shows the failure with its request and the start of the answer.
-    let failure = match &exchange.result {
-        Err(error) => Some(error),
-        Ok(Reply::Answer(answer)) => answer.http_error.as_ref(),
-        Ok(_) => None,
-    };
-    if let Some(error) = failure {
-        cx.record_api_error(&format!("sending a {noun}"), error);
-    }
     let empty = result.empty;
     *phase = Phase::Answered(Box::new(result));
     if ok && empty {
@@ -288,6 +290,29 @@ pub(crate) fn answer(
         cx.error(format!("the {noun} was refused: fix it and send again"));
     }
     Some(Answered { ok, body, commands })
+}
+
+/// The answer to a send of `body`: its record in the history (a refusal or a network failure
+/// too), and what it says. A failure goes to `!` too, with its request and the start of the
+/// answer, as what was being done (`doing`) failing.
+pub(crate) fn recorded(
+    cx: &mut Ctx,
+    target: &Target<'_>,
+    body: &Body,
+    exchange: &Exchange,
+    doing: &str,
+) -> (Command, SendResult) {
+    let record = record(cx.ids.issue(), target, body, exchange);
+    let result = SendResult::from_exchange(exchange);
+    let failure = match &exchange.result {
+        Err(error) => Some(error),
+        Ok(Reply::Answer(answer)) => answer.http_error.as_ref(),
+        Ok(_) => None,
+    };
+    if let Some(error) = failure {
+        cx.record_api_error(doing, error);
+    }
+    (record, result)
 }
 
 /// The review's keys, the same in both composers but for what sending does (`send_help`).

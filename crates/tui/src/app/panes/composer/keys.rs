@@ -4,7 +4,7 @@
 
 use crossterm::event::KeyCode;
 
-use crate::app::keymap::{Binding, Key, bind};
+use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
 use crate::app::{Action, Toward};
 
 use Key::{Char, Code, Ctrl};
@@ -113,14 +113,27 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
             || Action::Match(Toward::Previous),
             "",
         ),
-        back: bind(
-            "back",
-            &[Code(KeyCode::Esc)],
-            "Esc",
-            help.back,
-            || Action::Back,
-            "back",
-        ),
+        back: back(help.back, "back"),
+    }
+}
+
+/// `Esc`: back, or out of what is under way, as `help` says.
+pub(crate) const fn back(help: &'static str, footer: &'static str) -> Binding {
+    let keys = &[Code(KeyCode::Esc)];
+    bind("back", keys, "Esc", help, || Action::Back, footer)
+}
+
+/// A kind's table of `own` keys, with the keys every pane has.
+pub(crate) const fn table(
+    id: &'static str,
+    name: &'static str,
+    own: &'static [Binding],
+) -> KeyTable {
+    KeyTable {
+        id,
+        name,
+        own,
+        shared: &PANE_SHARED,
     }
 }
 
@@ -132,12 +145,11 @@ macro_rules! phase_tables {
             $crate::app::widgets::send_flow::reviewing($send_help);
 
         pub(crate) static REVIEW_KEYS: $crate::app::keymap::KeyTable =
-            $crate::app::keymap::KeyTable {
-                id: concat!($prefix, "_review"),
-                name: concat!($noun, " review"),
-                own: &REVIEWING,
-                shared: &$crate::app::keymap::PANE_SHARED,
-            };
+            $crate::app::panes::composer::keys::table(
+                concat!($prefix, "_review"),
+                concat!($noun, " review"),
+                &REVIEWING,
+            );
 
         pub(crate) static SENDING_KEYS: $crate::app::keymap::KeyTable =
             $crate::app::keymap::KeyTable {

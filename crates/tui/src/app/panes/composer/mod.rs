@@ -107,6 +107,11 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     fn editor(&self) -> &TextArea<'static>;
     fn editor_mut(&mut self) -> &mut TextArea<'static>;
     fn base_url(&self) -> &str;
+    /// Waits for something before it has a text to check (a choice, an inference): checked,
+    /// and its draft looked up, once it starts.
+    fn waits(&self) -> bool {
+        false
+    }
     /// A report's resource as it was listed when the composer opened on it (`R`).
     fn resource_before(&self) -> Option<&str> {
         None
@@ -263,11 +268,6 @@ impl<K: Kind> Composer<K> {
     pub(crate) fn changed(&mut self, cx: &mut Ctx) -> Vec<Command> {
         self.draft.touch(cx.now);
         self.check(|| cx.ids.issue())
-    }
-
-    /// Asks for the stored draft of this subject, to restore it when it comes.
-    pub(crate) fn load_draft(&mut self, id: RequestId) -> Command {
-        self.draft.load(id)
     }
 
     /// The save of what is unsaved, now; nothing when everything is saved.

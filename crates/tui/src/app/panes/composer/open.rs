@@ -7,42 +7,49 @@ use crate::app::{App, Command, Notice, UnsentDraft};
 use crate::sanitize;
 
 impl App {
-    /// Pushes `composer` with the work it asked for (`commands`: its first check), and the
-    /// look-up of its stored draft when `draft`.
+    /// Pushes `composer` with the work it asked for (`commands`) and, unless it waits
+    /// ([`Kind::waits`]), its first check and (when `draft`) the look-up of its stored draft.
+    /// Checked once whatever opened it (a key, a file, a draft, a resend) has put everything in
+    /// place: earlier would show findings of fields replaced since, and let a text the checks
+    /// reject through with one `Enter`.
     pub(in crate::app) fn push_composer<K: Kind>(
         &mut self,
         mut composer: Composer<K>,
         draft: bool,
         mut commands: Vec<Command>,
     ) -> Vec<Command> {
-        if draft {
-            commands.push(composer.load_draft(self.ids.issue()));
+        if !composer.waits() {
+            commands.extend(composer.check(|| self.ids.issue()));
+            if draft {
+                commands.push(composer.draft.load(self.ids.issue()));
+            }
         }
         let screen = self.stack.push(K::screen(Box::new(composer)));
         self.stack.claim(screen, &commands);
         commands
     }
 
-    /// A draft from the history view put in `composer`, to go on with: its first save takes that
-    /// draft over, unless another window's did. `None` (and the notice says why) when the draft
-    /// cannot be read.
+    /// A draft from the history view put in `composer` and pushed, to go on with, still saved
+    /// under its subject: its first save takes that draft over, unless another window's did.
+    /// Nothing is pushed (and the notice says why) when the draft cannot be read.
     pub(in crate::app) fn resume_draft<K: Kind>(
         &mut self,
         mut composer: Composer<K>,
         draft: &UnsentDraft,
-    ) -> Option<Composer<K>> {
+    ) -> Vec<Command> {
+        composer.draft.subject = draft.subject.clone();
         composer.draft.from = Some(draft.revision);
         if let Err(error) = composer.restore_draft(&draft.body, draft.age) {
             self.notice = Some(Notice::Error(format!(
                 "the draft cannot be read: {}",
                 sanitize::line(&error)
             )));
-            return None;
+            return Vec::new();
         }
         self.notice = Some(Notice::Info(format!(
             "draft from {} ago: edit it, then s to review and send",
             crate::app::widgets::draft::age_words(draft.age)
         )));
-        Some(composer)
+        self.push_composer(composer, false, Vec::new())
     }
 }

@@ -86,11 +86,7 @@ impl<K: Kind> Pane for Composer<K> {
             Phase::Editing if self.editing => self.update_editing(action, cx).into(),
             Phase::Editing => self.update_writing(action, cx),
             Phase::Review { .. } => {
-                let hold = K::hold(self);
-                let hold = (!hold.is_empty()).then(|| {
-                    let hold = hold.join(" and ");
-                    format!("{hold}: Enter again sends anyway, Esc goes back")
-                });
+                let hold = self.hold_words();
                 let text = matches!(action, Action::Open).then(|| self.draft_text());
                 let outcome = send_flow::update_review(
                     &mut self.phase,
@@ -170,6 +166,13 @@ impl<K: Kind> Pane for Composer<K> {
 }
 
 impl<K: Kind> Composer<K> {
+    /// What the review's first `Enter` says when something holds the send ([`Kind::hold`]).
+    pub(crate) fn hold_words(&self) -> Option<String> {
+        let hold = K::hold(self);
+        let hold = (!hold.is_empty()).then(|| hold.join(" and "))?;
+        Some(format!("{hold}: Enter again sends anyway, Esc goes back"))
+    }
+
     /// Normal mode: the keys every kind has, then the kind's own.
     fn update_writing(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         match action {

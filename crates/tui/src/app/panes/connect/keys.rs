@@ -8,8 +8,8 @@ use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
-use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, PANE_SHARED, bind};
-use crate::app::panes::composer::keys::{WritingHelp, phase_tables, writing};
+use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, bind};
+use crate::app::panes::composer::keys::{WritingHelp, back, phase_tables, table, writing};
 
 use Key::Code;
 
@@ -22,22 +22,11 @@ static PICKING: [Binding; 2] = [
         || Action::Open,
         "start",
     ),
-    bind(
-        "back",
-        &[Code(KeyCode::Esc)],
-        "Esc",
-        "back",
-        || Action::Back,
-        "back",
-    ),
+    back("back", "back"),
 ];
 
-pub(crate) static PICKER_KEYS: KeyTable = KeyTable {
-    id: "connect_picker",
-    name: "connect: where to start",
-    own: &PICKING,
-    shared: &PANE_SHARED,
-};
+pub(crate) static PICKER_KEYS: KeyTable =
+    table("connect_picker", "connect: where to start", &PICKING);
 
 const HELP: WritingHelp = WritingHelp {
     open: "edit the payload; on a type, finding or change: go to it",
@@ -75,21 +64,9 @@ static WRITING: [Binding; 12] = {
     ]
 };
 
-pub(crate) static CONNECT_KEYS: KeyTable = KeyTable {
-    id: "connect",
-    name: "connect composer",
-    own: &WRITING,
-    shared: &PANE_SHARED,
-};
+pub(crate) static CONNECT_KEYS: KeyTable = table("connect", "connect composer", &WRITING);
 
-static WAITING: [Binding; 1] = [bind(
-    "back",
-    &[Code(KeyCode::Esc)],
-    "Esc",
-    "back (the types being inferred are dropped)",
-    || Action::Back,
-    "back",
-)];
+static WAITING: [Binding; 1] = [back("back (the types being inferred are dropped)", "back")];
 
 /// While a new app's types are inferred there is nothing to edit or move through yet: only
 /// `Esc` and the global keys, so that the footer and `?` do not offer keys that do nothing.

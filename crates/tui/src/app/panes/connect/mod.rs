@@ -165,27 +165,16 @@ impl ConnectComposer {
         ConnectComposer::new(base_url, known, &text)
     }
 
-    /// A composer for a new app, waiting for its types to be inferred (`inferring`).
-    pub(crate) fn inferring(
+    /// A composer that waits: it first asks where to start from (`starts`, when given), and for
+    /// a new app's types to be inferred (`inferring`: the picker's last start, or the payload).
+    pub(crate) fn waiting(
         base_url: &str,
         known: Arc<Vec<Baseline>>,
-        inferring: Inferring,
-    ) -> Self {
-        let mut composer = ConnectComposer::new(base_url, known, "");
-        composer.inferring = Some(inferring);
-        composer
-    }
-
-    /// A composer that first asks where to start from; `inferring`, when its last start (a new
-    /// app) is still being inferred.
-    pub(crate) fn picking(
-        base_url: &str,
-        known: Arc<Vec<Baseline>>,
-        starts: Vec<Start>,
+        starts: Option<Vec<Start>>,
         inferring: Option<Inferring>,
     ) -> Self {
         let mut composer = ConnectComposer::new(base_url, known, "");
-        composer.picker = Some(Picker { starts, cursor: 0 });
+        composer.picker = starts.map(|starts| Picker { starts, cursor: 0 });
         composer.inferring = inferring;
         composer
     }

@@ -56,7 +56,7 @@ impl App {
             [only] => {
                 let start = Start::Known(only.clone());
                 let composer = ConnectComposer::from_start(&base_url, known.clone(), &start);
-                self.push_connect(composer, true, Vec::new())
+                self.push_composer(composer, true, Vec::new())
             }
             several => {
                 let mut starts: Vec<Start> = several.iter().cloned().map(Start::Known).collect();
@@ -64,9 +64,13 @@ impl App {
                 starts.push(Start::Inferring {
                     rows: inferring.rows,
                 });
-                let picker =
-                    ConnectComposer::picking(&base_url, known.clone(), starts, Some(inferring));
-                self.push_connect(picker, false, vec![infer])
+                let picker = ConnectComposer::waiting(
+                    &base_url,
+                    known.clone(),
+                    Some(starts),
+                    Some(inferring),
+                );
+                self.push_composer(picker, false, vec![infer])
             }
         }
     }
@@ -75,29 +79,30 @@ impl App {
     /// once and says so; the payload fills in when the inference is done.
     pub(in crate::app) fn open_connect_new(&mut self) -> Vec<Command> {
         let (inferring, infer) = self.infer_new_app();
+        let known = self.known_apps();
         let composer =
-            ConnectComposer::inferring(&self.report.base_url, self.known_apps(), inferring);
-        self.push_connect(composer, false, vec![infer])
+            ConnectComposer::waiting(&self.report.base_url, known, None, Some(inferring));
+        self.push_composer(composer, false, vec![infer])
     }
 
     /// `E` on a sent connect: the payload as it was sent, to edit and send again.
     pub(in crate::app) fn open_connect_from(&mut self, payload: &Value) -> Vec<Command> {
         let text = serde_json::to_string_pretty(payload).unwrap_or_default();
-        let composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), &text);
-        self.notice = Some(Notice::Info(
-            "the connect as it was sent: edit it, then s to review and send".into(),
-        ));
-        self.push_connect(composer, false, Vec::new())
+        let said = "the connect as it was sent: edit it, then s to review and send";
+        self.open_connect_text(&text, said.into())
+    }
+
+    /// A composer on `text` as it is, opened saying `said`.
+    fn open_connect_text(&mut self, text: &str, said: String) -> Vec<Command> {
+        let composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), text);
+        self.notice = Some(Notice::Info(said));
+        self.push_composer(composer, false, Vec::new())
     }
 
     /// A connect draft from the history view, to go on with, still saved under its app.
     pub(in crate::app) fn open_connect_draft(&mut self, draft: &UnsentDraft) -> Vec<Command> {
-        let mut composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), "");
-        composer.draft.subject = draft.subject.clone();
-        match self.resume_draft(composer, draft) {
-            Some(composer) => self.push_connect(composer, false, Vec::new()),
-            None => Vec::new(),
-        }
+        let composer = ConnectComposer::new(&self.report.base_url, self.known_apps(), "");
+        self.resume_draft(composer, draft)
     }
 
     /// A connect file was read for `:connect PATH`: its text goes in the editor as it is (not
@@ -109,33 +114,12 @@ impl App {
     ) -> Vec<Command> {
         let shown = sanitize::line(path).into_owned();
         match text {
-            Ok(text) => {
-                let composer =
-                    ConnectComposer::new(&self.report.base_url, self.known_apps(), &text);
-                self.notice = Some(Notice::Info(format!("opened {shown}")));
-                self.push_connect(composer, false, Vec::new())
-            }
+            Ok(text) => self.open_connect_text(&text, format!("opened {shown}")),
             Err(error) => {
                 let message = format!("cannot open {shown}: {}", sanitize::line(&error));
                 self.notice = Some(Notice::Error(message));
                 Vec::new()
             }
         }
-    }
-
-    /// Pushes the composer with the work it asked for (`commands`); unless it waits (for a
-    /// choice, or an inference), it checks its payload at once and, when `draft`, looks for a
-    /// draft.
-    fn push_connect(
-        &mut self,
-        mut composer: ConnectComposer,
-        draft: bool,
-        mut commands: Vec<Command>,
-    ) -> Vec<Command> {
-        let waits = composer.picker.is_some() || composer.inferring.is_some();
-        if !waits {
-            commands.extend(composer.check(|| self.ids.issue()));
-        }
-        self.push_composer(composer, draft && !waits, commands)
     }
 }

@@ -81,6 +81,10 @@ impl Kind for Connect {
         &self.base_url
     }
 
+    fn waits(&self) -> bool {
+        self.picker.is_some() || self.inferring.is_some()
+    }
+
     /// The text's length (the editor's size counts a newline after its last line too).
     fn check_size(&self) -> usize {
         json_editor::size_of(&self.payload) - 1
@@ -149,10 +153,14 @@ impl Kind for Connect {
         if c.picker.is_some() {
             return Ok(c.update_picker(action, cx));
         }
-        if c.waiting_for_inference() {
-            return Ok(c.update_waiting(action));
-        }
-        Err(action)
+        // Waiting for a new app's inferred types: `Esc` goes back (the result is dropped when it
+        // comes); the other keys are not bound meanwhile (`WAITING_KEYS`).
+        Ok(match action {
+            _ if !c.waiting_for_inference() => return Err(action),
+            Action::Back => Outcome::Pop,
+            Action::Click { .. } => Outcome::done(),
+            other => Outcome::NotMine(other),
+        })
     }
 
     /// Normal mode: moving in and between the parts.
@@ -258,7 +266,7 @@ impl Kind for Connect {
             return Vec::new();
         };
         c.known = Arc::new(baseline::newest_versions(&known.catalog));
-        if c.picker.is_some() || c.inferring.is_some() {
+        if c.waits() {
             return Vec::new();
         }
         c.check(|| cx.ids.issue())
@@ -321,7 +329,7 @@ impl ConnectComposer {
             cx.info(format!("starting from {}", sanitize::line(&start.label())));
         }
         let mut commands = self.check(|| cx.ids.issue());
-        commands.push(self.load_draft(cx.ids.issue()));
+        commands.push(self.draft.load(cx.ids.issue()));
         commands
     }
 
@@ -337,16 +345,6 @@ impl ConnectComposer {
             }
         }
         Vec::new()
-    }
-
-    /// The composer waits for the new app's inferred types: `Esc` goes back (the result is
-    /// dropped when it comes); its other keys are not bound meanwhile (`WAITING_KEYS`).
-    fn update_waiting(&mut self, action: Action) -> Outcome {
-        match action {
-            Action::Back => Outcome::Pop,
-            Action::Click { .. } => Outcome::done(),
-            other => Outcome::NotMine(other),
-        }
     }
 
     /// `j`/`k` and the page keys in the part that has the cursor.

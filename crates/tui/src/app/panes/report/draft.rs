@@ -15,8 +15,6 @@ use crate::app::DraftSubject;
 #[cfg(test)]
 pub(crate) use crate::app::widgets::draft::{LONGEST_UNSAVED, QUIET, age_words};
 
-pub(crate) type DraftState = crate::app::widgets::draft::DraftState<ReportComposer>;
-
 /// Every field of the composer as typed: what a draft holds (as JSON text in the store).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReportDraft {

@@ -6,8 +6,8 @@
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
-use crate::app::keymap::{Binding, Key, KeyTable, PANE_SHARED, bind};
-use crate::app::panes::composer::keys::{WritingHelp, phase_tables, writing};
+use crate::app::keymap::{Binding, Key, KeyTable, bind};
+use crate::app::panes::composer::keys::{WritingHelp, back, phase_tables, table, writing};
 
 use Key::{Char, Code};
 
@@ -47,12 +47,7 @@ static WRITING: [Binding; 12] = {
     ]
 };
 
-pub(crate) static COMPOSER_KEYS: KeyTable = KeyTable {
-    id: "composer",
-    name: "report composer",
-    own: &WRITING,
-    shared: &PANE_SHARED,
-};
+pub(crate) static COMPOSER_KEYS: KeyTable = table("composer", "report composer", &WRITING);
 
 static UNPARSED: [Binding; 3] = [
     bind(
@@ -71,23 +66,15 @@ static UNPARSED: [Binding; 3] = [
         || Action::DropEdited,
         "drop",
     ),
-    bind(
-        "back",
-        &[Code(KeyCode::Esc)],
-        "Esc",
+    back(
         "back to where the report was opened (the text is kept in the draft)",
-        || Action::Back,
         "back",
     ),
 ];
 
 /// While the report the external editor left is not JSON.
-pub(crate) static UNPARSED_KEYS: KeyTable = KeyTable {
-    id: "composer_unparsed",
-    name: "edited report (not JSON)",
-    own: &UNPARSED,
-    shared: &PANE_SHARED,
-};
+pub(crate) static UNPARSED_KEYS: KeyTable =
+    table("composer_unparsed", "edited report (not JSON)", &UNPARSED);
 
 phase_tables!("composer", "report", "send the report");
 
@@ -95,29 +82,23 @@ static MARKED_REVIEWING: [Binding; 3] =
     crate::app::widgets::send_flow::reviewing("send the report to each marked resource");
 
 /// The review of a report over marked rows (`R` with rows marked): `Enter` sends one to each.
-pub(crate) static MARKED_REVIEW_KEYS: KeyTable = KeyTable {
-    id: "composer_marked_review",
-    name: "review of a report to the marked resources",
-    own: &MARKED_REVIEWING,
-    shared: &PANE_SHARED,
-};
+pub(crate) static MARKED_REVIEW_KEYS: KeyTable = table(
+    "composer_marked_review",
+    "review of a report to the marked resources",
+    &MARKED_REVIEWING,
+);
 
-static MARKED_SENDING: [Binding; 1] = [bind(
-    "back",
-    &[Code(KeyCode::Esc)],
-    "Esc",
+static MARKED_SENDING: [Binding; 1] = [back(
     "stop sending the rest (again: cancel the sends under way)",
-    || Action::Back,
     "stop",
 )];
 
 /// While a report over marked rows goes to each resource.
-pub(crate) static MARKED_SENDING_KEYS: KeyTable = KeyTable {
-    id: "composer_marked_sending",
-    name: "reports to the marked resources in flight",
-    own: &MARKED_SENDING,
-    shared: &PANE_SHARED,
-};
+pub(crate) static MARKED_SENDING_KEYS: KeyTable = table(
+    "composer_marked_sending",
+    "reports to the marked resources in flight",
+    &MARKED_SENDING,
+);
 
 static MARKED_RESULTS: [Binding; 1] = [bind(
     "back",
@@ -129,12 +110,11 @@ static MARKED_RESULTS: [Binding; 1] = [bind(
 )];
 
 /// The results of a report over marked rows, a row a resource.
-pub(crate) static MARKED_RESULTS_KEYS: KeyTable = KeyTable {
-    id: "composer_marked_results",
-    name: "results of the reports to the marked resources",
-    own: &MARKED_RESULTS,
-    shared: &PANE_SHARED,
-};
+pub(crate) static MARKED_RESULTS_KEYS: KeyTable = table(
+    "composer_marked_results",
+    "results of the reports to the marked resources",
+    &MARKED_RESULTS,
+);
 
 #[cfg(test)]
 mod tests {

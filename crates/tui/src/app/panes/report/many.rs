@@ -9,16 +9,14 @@
 use std::sync::Arc;
 
 use super::keys::{MARKED_RESULTS_KEYS, MARKED_REVIEW_KEYS, MARKED_SENDING_KEYS};
-use super::{Field, Phase, Report, ReportComposer, ReportContext};
+use super::{Field, Phase, ReportComposer, ReportContext};
 use crate::answer_words::answer_words;
 use crate::api::{ApiError, Exchange, Reply};
-use crate::app::action::Move;
 use crate::app::keymap::KeyTable;
 use crate::app::pane::{Ctx, News, Outcome};
-use crate::app::panes::composer::Kind;
-use crate::app::panes::history::record::{record, record_cancelled};
-use crate::app::widgets::send_flow::{SendResult, Target};
-use crate::app::{Action, ApiCall, Body, Command, Delivery, DraftSubject, RequestIds, Toward};
+use crate::app::panes::history::record::record_cancelled;
+use crate::app::widgets::send_flow::{self, SendResult, Target};
+use crate::app::{Action, ApiCall, Body, Command, Delivery, RequestIds};
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::{count, counted};
@@ -142,7 +140,8 @@ impl ReportComposer {
     ) -> Self {
         let first = resources.first().map_or("{}", |r| &r.listed).to_owned();
         let mut composer = ReportComposer::for_resource(context, &first, seed);
-        composer.draft = crate::app::widgets::draft::DraftState::new(marked_subject());
+        let subject = ReportComposer::draft_subject(Some("marked"));
+        composer.draft.subject = subject;
         composer.kind.marked = Some(Box::new(Marked {
             resources,
             run: None,
@@ -153,14 +152,6 @@ impl ReportComposer {
     /// How many resources this report goes to, when it goes to the marked ones.
     pub fn marked_count(&self) -> Option<usize> {
         self.marked.as_ref().map(|m| m.resources.len())
-    }
-}
-
-/// The draft of a report over marks: one, whichever rows are marked.
-pub(crate) fn marked_subject() -> DraftSubject {
-    DraftSubject {
-        kind: "report".to_owned(),
-        subject: "marked".to_owned(),
     }
 }
 
@@ -239,16 +230,13 @@ fn start(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
     if cx.refuse_write("report") {
         return Outcome::done();
     }
-    let hold = Report::hold(c);
+    let hold = c.hold_words();
     let Phase::Review { armed, .. } = &mut c.phase else {
         return Outcome::done();
     };
-    if !hold.is_empty() && !*armed {
+    if let (Some(hold), false) = (hold, *armed) {
         *armed = true;
-        cx.info(format!(
-            "{}: Enter again sends anyway, Esc goes back",
-            hold.join(" and ")
-        ));
+        cx.info(hold);
         return Outcome::done();
     }
     let Some(marked) = c.kind.marked.as_deref() else {
@@ -288,15 +276,10 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
     let Some(run) = c.kind.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
         return Outcome::NotMine(action);
     };
+    let Err(action) = send_flow::scroll_by(&mut run.scroll, action, run.sends.len()) else {
+        return Outcome::done();
+    };
     match action {
-        Action::Move(Move::Down) | Action::Scroll(Toward::Next) => run.scroll += 1,
-        Action::Move(Move::Up) | Action::Scroll(Toward::Previous) => {
-            run.scroll = run.scroll.saturating_sub(1)
-        }
-        Action::Move(Move::PageDown) => run.scroll += 10,
-        Action::Move(Move::PageUp) => run.scroll = run.scroll.saturating_sub(10),
-        Action::Move(Move::Top) => run.scroll = 0,
-        Action::Move(Move::Bottom) => run.scroll = run.sends.len(),
         Action::Back | Action::Open if run.is_over() => return Outcome::Pop,
         Action::Back if !run.stopped => {
             run.stopped = true;
@@ -379,17 +362,9 @@ pub(super) fn on_reply(
         base_url: &report.context.base_url,
         resource_before: Some(&resource.listed),
     };
-    let mut commands = vec![record(cx.ids.issue(), &target, &body, &exchange)];
-    let result = SendResult::from_exchange(&exchange);
-    let failure = match &exchange.result {
-        Err(error) => Some(error),
-        Ok(Reply::Answer(answer)) => answer.http_error.as_ref(),
-        Ok(_) => None,
-    };
-    if let Some(error) = failure {
-        let doing = format!("sending a report about {}", sanitize::line(&resource.id));
-        cx.record_api_error(&doing, error);
-    }
+    let doing = format!("sending a report about {}", sanitize::line(&resource.id));
+    let (recorded, result) = send_flow::recorded(cx, &target, &body, &exchange, &doing);
+    let mut commands = vec![recorded];
     run.sends[at] = Send::Answered {
         ok: result.ok,
         words: words(&exchange, &result),
@@ -436,30 +411,24 @@ fn finish(c: &mut ReportComposer, mut commands: Vec<Command>, cx: &mut Ctx) -> O
         .filter(|(send, _)| send.accepted())
         .map(|(_, resource)| resource.id.clone())
         .collect();
-    let refused = run.sends.iter().filter(|s| s.refused()).count();
-    let cancelled = (run.sends.iter())
-        .filter(|s| **s == Send::Cancelled)
-        .count();
-    let not_sent = (run.sends.iter())
-        .filter(|s| matches!(s, Send::NotSent(_)))
-        .count();
+    let many = |is: fn(&Send) -> bool| run.sends.iter().filter(|s| is(s)).count();
+    let refused = many(Send::refused);
+    let cancelled = many(|s| *s == Send::Cancelled);
+    let not_sent = many(|s| matches!(s, Send::NotSent(_)));
     let sent = accepted.len() + refused + cancelled;
-    let mut said = match sent == total {
-        true => format!("{} sent: ", counted(total, "report")),
-        false => format!("{} of {} sent: ", count(sent), counted(total, "report")),
+    let of = match sent == total {
+        true => String::new(),
+        false => format!("{} of ", count(sent)),
     };
-    said += &format!("{} ok", count(accepted.len()));
-    if refused > 0 {
-        said += &format!(", {} refused or not answered", count(refused));
-    }
-    if cancelled > 0 {
-        said += &format!(
-            ", {} cancelled in flight (may have arrived)",
-            count(cancelled)
-        );
-    }
-    if not_sent > 0 {
-        said += &format!(", {} not sent", count(not_sent));
+    let reports = counted(total, "report");
+    let mut said = format!("{of}{reports} sent: {} ok", count(accepted.len()));
+    let others = [
+        (refused, "refused or not answered"),
+        (cancelled, "cancelled in flight (may have arrived)"),
+        (not_sent, "not sent"),
+    ];
+    for (n, what) in others.into_iter().filter(|(n, _)| *n > 0) {
+        said += &format!(", {} {what}", count(n));
     }
     if run.stopped {
         said = format!("stopped: {said}");

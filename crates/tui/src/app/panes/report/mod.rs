@@ -18,7 +18,6 @@ use std::sync::Arc;
 use ratatui_textarea::TextArea;
 use serde_json::{Map, Value};
 
-use crate::app::RequestId;
 use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::LineInput;
 use crate::app::widgets::json_editor;
@@ -209,14 +208,6 @@ impl ReportComposer {
         Composer::with(report, subject)
     }
 
-    /// The first check, once whatever opened the composer (a key, a file, a draft, a resend)
-    /// has put every field in place: here for a small report, on a background task under `id`
-    /// for a large one. Checking earlier would show the findings of fields that were replaced
-    /// since, and let a report the checks reject through with one `Enter`.
-    pub(crate) fn check_on_open(&mut self, id: RequestId) -> Vec<crate::app::Command> {
-        self.check(|| id)
-    }
-
     /// How many findings point at `field` (those in the resource point at lines instead).
     pub(crate) fn findings_on(&self, field: Field) -> usize {
         self.findings
@@ -324,7 +315,7 @@ impl Report {
     }
 
     /// The whole report, if the resource is JSON; else the syntax error, as a finding says it
-    /// (the tests compare it; what is sent is [`Report::sent_body`]'s text).
+    /// (the tests compare it; what is sent is the text of `Kind::body`, the report's as typed).
     #[cfg(test)]
     pub(crate) fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
@@ -332,12 +323,6 @@ impl Report {
             Ok(resource) => Ok(self.around(resource)),
             Err(error) => Err(error.to_string()),
         }
-    }
-
-    /// The report as it is reviewed and sent: [`ReportComposer::body`], written with the
-    /// resource's text as typed (compact), so its numbers and strings go out as written.
-    pub(crate) fn sent_body(&self) -> Result<crate::app::Body, String> {
-        self.body_about(&self.resource_text())
     }
 
     /// The report with `resource` (JSON text) as its resource: the header's fields as typed,

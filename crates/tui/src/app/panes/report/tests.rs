@@ -1726,3 +1726,21 @@ fn a_connect_payload_opened_as_a_report_points_at_connect() {
     };
     assert!(message.contains("use `:connect v2.json`"), "{message}");
 }
+
+/// A send that fails on the way is what `!` shows, said as the sending of a report.
+#[test]
+fn a_send_that_fails_on_the_way_is_what_bang_shows() {
+    let mut app = composing();
+    key(&mut app, 'j');
+    key(&mut app, 'j');
+    key(&mut app, 'i');
+    type_text(&mut app, "hello");
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, 's');
+    let (id, _) = sent(&press(&mut app, KeyCode::Enter));
+    assert!(app.last_error.is_none());
+    let failure = Exchange::local(Err(ApiError::Timeout(Duration::from_secs(3))));
+    app.update(Action::reply(id, Box::new(failure)));
+    let error = app.last_error.as_ref().expect("! tells what failed");
+    assert_eq!(error.doing, "sending a report");
+}

@@ -92,8 +92,10 @@ impl Kind for Report {
         self.report_text()
     }
 
+    /// The report written with the resource's text as typed (compact), so its numbers and
+    /// strings go out as written.
     fn body(&self) -> Result<crate::app::Body, String> {
-        Report::sent_body(self)
+        self.body_about(&self.resource_text())
     }
 
     fn draft(&self) -> ReportDraft {
