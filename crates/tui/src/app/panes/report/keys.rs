@@ -100,14 +100,24 @@ pub(crate) static MARKED_SENDING_KEYS: KeyTable = table(
     &MARKED_SENDING,
 );
 
-static MARKED_RESULTS: [Binding; 1] = [bind(
-    "back",
-    &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
-    "Esc/Enter",
-    "back to the list (the failures stay marked)",
-    || Action::Back,
-    "back",
-)];
+static MARKED_RESULTS: [Binding; 2] = [
+    bind(
+        "back",
+        &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
+        "Esc/Enter",
+        "back to the list (the failures stay marked)",
+        || Action::Back,
+        "back",
+    ),
+    bind(
+        "copy_failed",
+        &[Char('y')],
+        "y",
+        "copy the ids of the resources whose report was not accepted, one a line",
+        || Action::Copy,
+        "copy failed",
+    ),
+];
 
 /// The results of a report over marked rows, a row a resource.
 pub(crate) static MARKED_RESULTS_KEYS: KeyTable = table(

@@ -281,6 +281,12 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
     };
     match action {
         Action::Back | Action::Open if run.is_over() => return Outcome::Pop,
+        Action::Copy if run.is_over() => {
+            let marked = c.kind.marked.as_deref();
+            let failed = marked.map(not_accepted).unwrap_or_default();
+            let text = (!failed.is_empty()).then(|| failed.join("\n"));
+            return cx.copy(text, "failed resource id").into();
+        }
         Action::Back if !run.stopped => {
             run.stopped = true;
             for send in &mut run.sends {
@@ -374,6 +380,18 @@ pub(super) fn on_reply(
         return Some(finish(c, commands, cx));
     }
     Some(commands.into())
+}
+
+/// The ids of the resources whose report the service did not accept (refused, not answered,
+/// cancelled or never sent), in the list's order: what `y` copies, to try them again.
+fn not_accepted(marked: &Marked) -> Vec<&str> {
+    let Some(run) = &marked.run else {
+        return Vec::new();
+    };
+    (run.sends.iter().zip(&marked.resources))
+        .filter(|(send, _)| !send.accepted())
+        .map(|(_, resource)| &*resource.id)
+        .collect()
 }
 
 /// An answer as `report --each` words it (the refusal as the CLI's, its HTTP status else its

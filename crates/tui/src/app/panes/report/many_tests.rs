@@ -266,6 +266,9 @@ fn the_answers_become_a_result_a_row_the_failures_stay_marked_and_the_list_reloa
     let shown = screen(&app);
     assert!(shown.contains("✗ r1"), "{shown}");
     assert!(shown.contains("1 ok · 2 failed, still marked"), "{shown}");
+    // `y` copies the ids of the two failures, to try them again.
+    let copied = key(&mut app, 'y');
+    assert_eq!(copied, vec![Command::Copy("r1\nr2".into())]);
     // Enter (or Esc) goes back to the list, where `R` goes on with the two still marked.
     press(&mut app, KeyCode::Enter);
     assert!(app.stack.top().is_none());
@@ -282,6 +285,12 @@ fn when_every_report_is_accepted_the_marks_and_the_draft_go() {
     assert!(after.iter().any(|c| matches!(c, Command::DraftSent(_))));
     assert!(app.browser.picked.is_empty());
     assert!(status(&app) == "2 reports sent: 2 ok");
+    assert_eq!(key(&mut app, 'y'), vec![], "no failure to copy");
+    assert!(
+        status(&app).contains("no failed resource id to copy"),
+        "{}",
+        status(&app)
+    );
 }
 
 #[test]
