@@ -8,6 +8,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::item_facts::ItemFacts;
 use super::types::{ListResponse, MalformedItem, PageItem};
 use crate::json_peek::{self, Node};
 
@@ -201,18 +202,19 @@ impl RawPage {
     }
 }
 
-/// A page as the TUI's list takes it: each item read as a record, where the answer is read (off
-/// the UI thread), beside its text as it came, which the list keeps and `:export` writes.
+/// A page as the TUI's list takes it: what the list shows of each item ([`ItemFacts`]), read
+/// where the answer is read (off the UI thread), beside its text as it came, which the list
+/// keeps and `:export` writes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadPage {
     pub raw: RawPage,
-    items: Vec<PageItem>,
+    items: Vec<ItemFacts>,
 }
 
 impl From<RawPage> for ReadPage {
     fn from(raw: RawPage) -> ReadPage {
         ReadPage {
-            items: raw.items(),
+            items: raw.raw_items().map(ItemFacts::read_bytes).collect(),
             raw,
         }
     }
@@ -232,8 +234,9 @@ impl ReadPage {
         &self.raw.envelope
     }
 
-    /// Each item as a record beside its JSON text as it came.
-    pub fn items_and_texts(&self) -> impl Iterator<Item = (&PageItem, Cow<'_, str>)> {
+    /// What the list shows of each item, beside its JSON text as it came (which the facts'
+    /// texts are read from).
+    pub fn items_and_texts(&self) -> impl Iterator<Item = (&ItemFacts, Cow<'_, str>)> {
         // The page reader hands out UTF-8 text only; lossy if that ever changes.
         (self.items.iter()).zip(self.raw.raw_items().map(String::from_utf8_lossy))
     }
