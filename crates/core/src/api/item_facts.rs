@@ -2,9 +2,11 @@
 //! found in the item's text on the executor's task. A resource of sound fields (every field the
 //! spec names of its type, as most are) is read only for its shown fields after one scan
 //! ([`json_peek::peek`]): its `properties` are most of its bytes, and reading each item whole as
-//! a tree, then dropping the trees on the UI thread, was most of what a page cost. Any other
-//! item is read whole, as before, which says what is wrong with it: the texts and the marks are
-//! the same either way (`tests::facts_agree_with_reading_the_item_whole`).
+//! a tree, then dropping the trees on the UI thread, was most of what a page cost: `L` over
+//! 100,000 rows (`benches/tui_load_all.sh`, a busy machine) took 5.3-5.6 s; with these facts and
+//! the next page read ahead (`runtime/executor.rs`), 0.8-1.1 s. Any other item is read whole, as
+//! before, which says what is wrong with it: the texts and the marks are the same either way
+//! (`tests::facts_agree_with_reading_the_item_whole`).
 
 use super::field::Field;
 use super::page::read_item_text;
@@ -48,17 +50,6 @@ impl ItemFacts {
     /// The facts of an item from its text as the page brought it (valid JSON).
     pub fn read(json: &str) -> ItemFacts {
         sound(json).unwrap_or_else(|| ItemFacts::of_item(&read_item_text(json)))
-    }
-
-    /// The facts of an item from its bytes: text that is not UTF-8 is no resource.
-    pub fn read_bytes(json: &[u8]) -> ItemFacts {
-        match std::str::from_utf8(json) {
-            Ok(text) => ItemFacts::read(text),
-            Err(_) => ItemFacts {
-                kind: ItemKind::NotResource,
-                ..ItemFacts::default()
-            },
-        }
     }
 
     /// The facts of an item read whole.

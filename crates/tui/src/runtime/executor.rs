@@ -241,6 +241,8 @@ impl Executor {
     /// this again to read on ahead), and that request waits for the answer already on its way.
     /// A page the list does not ask for is dropped with the commands of the update that took the
     /// page before ([`Self::forget_ahead`]), or on `Esc` ([`Self::cancel`] of the page before).
+    /// With the list's pages read for their columns only (`api::ItemFacts`), `L` over 100,000
+    /// rows went from 5.3-5.6 s to 0.8-1.1 s (`benches/tui_load_all.sh`, a busy machine).
     pub(crate) fn call_reading_ahead(&mut self, id: RequestId, call: ApiCall) {
         let claimed = self.claim_ahead(&call);
         let (client, results, ahead) = (
