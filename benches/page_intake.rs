@@ -1,5 +1,5 @@
 //! What a page of 500 resources costs the TUI's list, and where: the answer is read on the
-//! executor's task (the envelope, each item's span in the body, each item as a record), and the
+//! executor's task (the envelope, each item's span in the body, what the list shows of each), and the
 //! UI thread keeps each row (its columns, and its text as it came in the bodies). The UI thread's
 //! share is what holding `G` through a long listing pays between frames.
 //! Run with `cargo bench --bench page_intake`.
@@ -50,7 +50,7 @@ fn main() {
             100,
             || {
                 for (item, text) in read.items_and_texts() {
-                    rows.push_text(item, &text, &bodies);
+                    rows.push_facts(item, &text, &bodies);
                 }
                 std::hint::black_box(&rows);
             },

@@ -5,7 +5,6 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::api::paging::keeps_type;
 use crate::api::{ApiError, CursorTrail, ReadPage};
 use crate::bodies::Bodies;
 use crate::columns::ColumnWidths;
@@ -133,14 +132,16 @@ impl Listing {
         let start = self.rows.len();
         let bodies = &self.bodies;
         for (item, json) in page.items_and_texts() {
-            if let Some(t) = item.resource().and_then(|r| r.resource_type.get()) {
+            let resource_type = item.resource_type(&json);
+            if let Some(t) = resource_type {
                 if !types_seen.contains(t) {
-                    types_seen.insert(t.clone());
+                    types_seen.insert(t.to_owned());
                 }
                 summary.saw_type(t);
             }
-            if keeps_type(item, type_filter) {
-                self.rows.push_text(item, &json, bodies);
+            // As `api::paging::keeps_type`: a row with no type of its own stays.
+            if type_filter.is_none_or(|wanted| resource_type.is_none_or(|t| t == wanted)) {
+                self.rows.push_facts(item, &json, bodies);
             }
         }
         let envelope = page.envelope();

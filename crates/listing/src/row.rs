@@ -12,7 +12,7 @@ use super::bodies::{Bodies, BodyError, BodyId};
 pub use super::row_texts::Cell;
 use super::row_texts::{COUNT, Text};
 use super::texts::{Texts, TextsAt};
-use crate::api::{Field, PageItem};
+use crate::api::{ItemFacts, ItemKind, PageItem};
 
 /// 16 bytes rather than 24: at 100,000 rows, 0.8 MB less resident (`benches/memory.sh`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,31 +46,21 @@ impl Row {
     /// The row of `item`, read from `json`, the text it came as, which `bodies` keeps as it is
     /// (`:export` writes it as `list` does); its columns' texts in `texts`.
     pub fn from_text(item: &PageItem, json: &str, bodies: &Bodies, texts: &mut Texts) -> Row {
-        fn text(f: &Field<String>) -> Option<&str> {
-            f.get().map(String::as_str)
-        }
+        Row::from_facts(&ItemFacts::of_item(item), json, bodies, texts)
+    }
+
+    /// The row of an item of a page, from what the page's reader found of it (`facts`) in
+    /// `json`, the text it came as (see [`Row::from_text`]).
+    pub fn from_facts(facts: &ItemFacts, json: &str, bodies: &Bodies, texts: &mut Texts) -> Row {
         let json_len = u32::try_from(json.len()).map_or(MAX_JSON_LEN, |n| n.min(MAX_JSON_LEN));
         let body = bodies.push(json);
-        let (texts, marks) = match item.resource() {
-            Some(r) => (
-                texts.push(&[
-                    text(&r.resource_type),
-                    r.title(),
-                    text(&r.status),
-                    text(&r.external_id),
-                    text(&r.id),
-                    text(&r.updated_at),
-                ]),
-                if r.field_issues().is_empty() {
-                    0
-                } else {
-                    MARKED
-                },
-            ),
-            None => (texts.push(&[None; 6]), MALFORMED | MARKED),
+        let marks = match facts.kind {
+            ItemKind::Sound => 0,
+            ItemKind::OddFields => MARKED,
+            ItemKind::NotResource => MALFORMED | MARKED,
         };
         Row {
-            texts,
+            texts: texts.push(&facts.texts(json)),
             json_len_and_marks: json_len | marks,
             body,
         }

@@ -7,7 +7,7 @@ use super::bodies::{Bodies, BodyId};
 use super::row::{Row, RowView};
 use super::row_list::{RowList, SharedRows};
 use super::texts::{SharedTexts, Texts};
-use crate::api::PageItem;
+use crate::api::{ItemFacts, PageItem};
 
 #[derive(Clone, Debug, Default)]
 pub struct Rows {
@@ -61,7 +61,12 @@ impl Rows {
 
     /// Adds the row of `item`, which came as the text `json` (kept as it is in `bodies`).
     pub fn push_text(&mut self, item: &PageItem, json: &str, bodies: &Bodies) {
-        let row = Row::from_text(item, json, bodies, &mut self.texts);
+        self.push_facts(&ItemFacts::of_item(item), json, bodies);
+    }
+
+    /// Adds the row of a page's item, from what the page's reader found of it in `json`.
+    pub fn push_facts(&mut self, facts: &ItemFacts, json: &str, bodies: &Bodies) {
+        let row = Row::from_facts(facts, json, bodies, &mut self.texts);
         self.added.take(row.body, json);
         self.list.push(row);
     }

@@ -435,6 +435,10 @@ pub enum Command {
     /// Write the list's rows' JSON gathered in memory to its spill file, off the UI thread
     /// (`update` only appends in memory: [`appdeck_listing::Bodies::write_due`]).
     WriteBodies(appdeck_listing::Bodies),
+    /// The page request `Command::Api` with this id (just before) reads ahead: when its answer
+    /// names a next page, the runtime asks for that page at once, for the list to take up with
+    /// its own request (`L`: the list's work on a page and the service's on the next overlap).
+    ReadAhead(RequestId),
 }
 
 /// The list engine's jobs run and stop as any pane's.
@@ -553,6 +557,14 @@ impl ApiCall {
             // A struct of strings and numbers always serialises.
             body: Body::of_value(serde_json::to_value(request).unwrap_or(Value::Null)),
         }
+    }
+
+    /// The request of the page after this page request's, whose cursor its answer named.
+    pub(crate) fn next_page(&self, cursor: &str) -> Option<Self> {
+        let mut request = (self.operation == Operation::ResourcesList)
+            .then(|| serde_json::from_value::<ListRequest>(self.body.value().clone()).ok())??;
+        request.next = Some(cursor.to_owned());
+        Some(ApiCall::list_page(&request))
     }
 
     /// A task report (`apps.operations.report`), sent as written.

@@ -306,9 +306,13 @@ where
     }
 
     fn apply(&mut self, action: Action) {
-        if let Action::Reply { id, delivery } = &action {
-            self.executor.replied(*id, delivery);
-        }
+        let replied = match &action {
+            Action::Reply { id, delivery } => {
+                self.executor.replied(*id, delivery);
+                Some(*id)
+            }
+            _ => None,
+        };
         self.app.now = std::time::Instant::now();
         if let (Action::Tick, Some(due)) = (&action, self.app.wake_at()) {
             // The timer said the deadline has come: it has, whatever the clocks' rounding (or a
@@ -317,14 +321,18 @@ where
         }
         let a_page = is_page(&action);
         let commands = self.app.update(action);
-        if a_page {
-            // `update` took the page's rows and dropped the page: what its text and its decoded
-            // items took goes back to the system, not to sit free under the rows that stay
-            // (`update` itself makes no allocator call).
-            crate::freed_memory::give_back();
-        }
         self.dirty = true;
         self.execute(commands);
+        if let Some(id) = replied {
+            self.executor.forget_ahead(id);
+        }
+        if a_page && !self.executor.page_in_flight() {
+            // `update` took the page's rows and dropped the page: what its text took goes back
+            // to the system, not to sit free under the rows that stay (`update` itself makes no
+            // allocator call). Not while the next page is on its way, which reuses it: under
+            // `L`, once at the end.
+            crate::freed_memory::give_back();
+        }
     }
 
     /// Runs commands (the app's first ones, when they had to wait for [`Self::know_types`]).
@@ -345,7 +353,14 @@ where
                 continue;
             }
             match command {
+                Command::Api { id, call }
+                    if commands.next_if(|c| *c == Command::ReadAhead(id)).is_some() =>
+                {
+                    self.executor.call_reading_ahead(id, call);
+                }
                 Command::Api { id, call } => self.executor.call(id, call),
+                // Taken with its request, just above.
+                Command::ReadAhead(_) => {}
                 Command::Cancel(id) => self.executor.cancel(id),
                 Command::OpenUrl(url) => self.effects.open_url(url, self.sender.clone()),
                 Command::Run { id, job } => self.executor.run(id, job),

@@ -327,17 +327,35 @@ impl Browser {
         result: Result<ReadPage, ApiError>,
         ids: &mut RequestIds,
         height: usize,
-    ) -> (bool, Option<Command>) {
+    ) -> (bool, Vec<Command>) {
         if self.in_flight() != Some(id) {
-            return (false, None);
+            return (false, Vec::new());
         }
         match result {
-            Ok(page) => (true, self.take_page(page, ids, height)),
+            Ok(page) => {
+                let follow_up = self.take_page(page, ids, height);
+                (true, self.reading_ahead(follow_up.into_iter().collect()))
+            }
             Err(error) => {
                 self.page_failed(error);
-                (true, None)
+                (true, Vec::new())
             }
         }
+    }
+
+    /// Under `L`, the page request among `commands` reads ahead (`Command::ReadAhead`): the
+    /// runtime asks for the page after it as soon as its answer names it, so that the service
+    /// works on the next page while this list takes this one.
+    fn reading_ahead(&self, mut commands: Vec<Command>) -> Vec<Command> {
+        let asked = self.in_flight().filter(|_| self.loading_all);
+        if let Some(id) = asked
+            && commands
+                .iter()
+                .any(|c| matches!(c, Command::Api { id: asked, .. } if *asked == id))
+        {
+            commands.push(Command::ReadAhead(id));
+        }
+        commands
     }
 
     /// A page could not be had: the first one fails the listing; a later one keeps the rows
@@ -471,7 +489,7 @@ impl Browser {
             Loadable::NotLoaded | Loadable::Failed(_) => self.refresh(ids),
         };
         self.loading_all = true;
-        Ok(commands)
+        Ok(self.reading_ahead(commands))
     }
 
     /// Cancels what is in flight and starts over from the first page (`/` and `:where` stay,
@@ -562,7 +580,10 @@ mod tests {
         let (mut b, mut ids, id) = started();
         let (taken, follow) = b.on_page(id, Ok(page(0, 50, Some("c1"))), &mut ids, 10);
         assert!(taken);
-        assert!(follow.is_none(), "50 rows fill a 10-row screen with margin");
+        assert!(
+            follow.is_empty(),
+            "50 rows fill a 10-row screen with margin"
+        );
         assert_eq!(b.visible.len(), 50);
         b.cursor.select(5, 50, 10);
         assert!(b.prefetch(&mut ids, 10).is_none());
@@ -575,6 +596,43 @@ mod tests {
         b.on_page(id2, Ok(page(50, 50, None)), &mut ids, 10);
         assert_eq!(b.rows().len(), 100);
         assert!(matches!(b.listing.loaded().unwrap().more, More::End));
+    }
+
+    /// Under `L`, each page request reads ahead (the runtime asks for the page after it as soon
+    /// as its answer names it, while the list takes this one); `Esc` stops the load, and a page
+    /// that still comes is dropped. Scrolling reads nothing ahead (`a_repeated_cursor...`).
+    #[test]
+    fn under_load_all_each_page_request_reads_ahead_and_esc_stops_it() {
+        let (mut b, mut ids, id) = started();
+        let (_, follow) = b.on_page(id, Ok(page(0, 50, Some("c1"))), &mut ids, 10);
+        assert!(follow.is_empty());
+        let commands = b.load_all(&mut ids).unwrap();
+        let [Command::Api { id: id2, .. }, Command::ReadAhead(ahead)] = commands[..] else {
+            panic!("{commands:?}")
+        };
+        assert_eq!(ahead, id2);
+        let (_, follow) = b.on_page(id2, Ok(page(50, 50, Some("c2"))), &mut ids, 10);
+        let [
+            Command::Api { id: id3, ref call },
+            Command::ReadAhead(ahead),
+        ] = follow[..]
+        else {
+            panic!("{follow:?}")
+        };
+        assert_eq!(ahead, id3);
+        assert_eq!(call.as_list_request().unwrap().next.as_deref(), Some("c2"));
+        // `Esc`: the request in flight is the one the runtime aborts, with what it read ahead.
+        assert_eq!(b.cancel(), Some(id3));
+        let (taken, follow) = b.on_page(id3, Ok(page(100, 50, Some("c3"))), &mut ids, 10);
+        assert!(!taken && follow.is_empty(), "a page after Esc is dropped");
+        assert_eq!(b.rows().len(), 100);
+        // `L` again goes on from the page it stopped at, reading ahead again.
+        let commands = b.load_all(&mut ids).unwrap();
+        assert!(matches!(
+            commands[..],
+            [Command::Api { .. }, Command::ReadAhead(_)]
+        ));
+        assert_eq!(only_request(&commands[..1]).next.as_deref(), Some("c2"));
     }
 
     #[test]
@@ -590,11 +648,11 @@ mod tests {
     fn a_repeated_cursor_stops_paging_and_r_starts_over() {
         let (mut b, mut ids, id) = started();
         let (_, follow) = b.on_page(id, Ok(page(0, 2, Some("same"))), &mut ids, 20);
-        let Some(Command::Api { id: id2, .. }) = follow else {
+        let [Command::Api { id: id2, .. }] = follow[..] else {
             panic!()
         };
         let (_, follow) = b.on_page(id2, Ok(page(2, 2, Some("same"))), &mut ids, 20);
-        assert!(follow.is_none());
+        assert!(follow.is_empty());
         assert!(matches!(b.error(), Some(ApiError::RepeatedCursor(_))));
         assert_eq!(b.rows().len(), 4, "the rows of the faulty page are kept");
         // Nothing to resume from: r reloads from the first page rather than re-adding a page.
@@ -612,7 +670,7 @@ mod tests {
         let (mut b, mut ids, id) = started();
         let (_, mut follow) = b.on_page(id, Ok(page(0, 2, Some("c0"))), &mut ids, 20);
         let mut empty = 0;
-        while let Some(Command::Api { id, .. }) = follow {
+        while let [Command::Api { id, .. }] = follow[..] {
             empty += 1;
             assert!(empty <= 2 * MAX_EMPTY_PAGES, "followed for ever");
             let next = format!("c{empty}");
@@ -640,7 +698,7 @@ mod tests {
     fn cancel_then_retry_resumes_at_the_same_cursor() {
         let (mut b, mut ids, id) = started();
         let (_, follow) = b.on_page(id, Ok(page(0, 2, Some("c1"))), &mut ids, 20);
-        let Some(Command::Api { id: id2, .. }) = follow else {
+        let [Command::Api { id: id2, .. }] = follow[..] else {
             panic!()
         };
         assert_eq!(b.cancel(), Some(id2));

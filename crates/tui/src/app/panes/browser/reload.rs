@@ -114,8 +114,8 @@ impl Browser {
         // `on_page` fills a screen of this height with some margin: as many rows as were loaded.
         let wanted = reload.rows.saturating_sub(PREFETCH_ROWS).max(1);
         let (_, follow_up) = reload.fresh.on_page(id, result, ids, wanted);
-        if let Some(next) = follow_up {
-            return Ok(vec![next]);
+        if !follow_up.is_empty() {
+            return Ok(follow_up);
         }
         let Some(mut reload) = self.reloading.take() else {
             return Ok(Vec::new());
