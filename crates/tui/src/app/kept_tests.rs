@@ -27,6 +27,21 @@ fn kept(rows: &[Value], age: Duration) -> Delivery {
     })
 }
 
+/// The first kept rows the start reads (the rest follow) and the rest, as the runtime sends them.
+fn kept_in_two(rows: &[Value], first: usize, age: Duration) -> (Delivery, Delivery) {
+    let page = |rows: &[Value]| {
+        let body = serde_json::to_vec(&json!({ "resources": rows })).unwrap();
+        Box::new(RawPage::read(body).unwrap().into())
+    };
+    (
+        Delivery::KeptListing(KeptListing::First {
+            age,
+            page: page(&rows[..first]),
+        }),
+        Delivery::KeptListing(KeptListing::Rest(page(&rows[first..]))),
+    )
+}
+
 fn live(id: RequestId, rows: Vec<Value>, next: Option<&str>) -> Action {
     let page = ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap();
     Action::reply(id, Box::new(Exchange::local(Ok(Reply::page(page)))))
@@ -106,6 +121,53 @@ fn kept_rows_show_at_once_marked_and_the_live_page_replaces_them_where_the_curso
         shown.contains("30 loaded") && !shown.contains("kept"),
         "{shown}"
     );
+}
+
+/// The start shows the first kept rows, as many as its first frame can show, and takes the
+/// rest after it: one kept listing, marked, the cursor where it was.
+#[test]
+fn the_rest_of_the_kept_rows_follows_the_first_ones_under_the_same_ask() {
+    let (mut app, live_id, kept_id) = opened(false);
+    let (first, rest) = kept_in_two(&rows(0, 30, "old"), 12, Duration::from_secs(3 * 3600));
+    app.update(Action::reply(kept_id, first));
+    assert_eq!(app.browser.rows().len(), 12);
+    let shown = title(&app);
+    assert!(
+        shown.contains("12 kept 3 h ago · asking the service…"),
+        "{shown}"
+    );
+    key(&mut app, 'j');
+    key(&mut app, 'j');
+    let follow_up = app.update(Action::reply(kept_id, rest));
+    assert!(
+        page_request(&follow_up).is_none(),
+        "kept rows have no next page"
+    );
+    assert_eq!(app.browser.rows().len(), 30);
+    assert_eq!(app.browser.selected().unwrap().id().as_deref(), Some("r2"));
+    let shown = title(&app);
+    assert!(
+        shown.contains("30 kept 3 h ago · asking the service…"),
+        "{shown}"
+    );
+
+    app.update(live(live_id.unwrap(), rows(0, 5, "new"), None));
+    assert!(app.browser.kept.is_none());
+    assert_eq!(app.browser.selected().unwrap().id().as_deref(), Some("r2"));
+    assert_eq!(app.browser.rows().len(), 5);
+}
+
+/// The live page came between the first kept rows and the rest: the rest never shows.
+#[test]
+fn the_rest_of_the_kept_rows_after_the_live_page_is_dropped() {
+    let (mut app, live_id, kept_id) = opened(false);
+    let (first, rest) = kept_in_two(&rows(0, 30, "old"), 12, Duration::from_secs(60));
+    app.update(Action::reply(kept_id, first));
+    app.update(live(live_id.unwrap(), rows(0, 5, "new"), None));
+    app.update(Action::reply(kept_id, rest));
+    assert!(app.browser.kept.is_none());
+    assert_eq!(app.browser.rows().len(), 5);
+    assert!(title(&app).contains("5 loaded"), "{}", title(&app));
 }
 
 #[test]

@@ -214,6 +214,22 @@ fn work(queue: &mpsc::Receiver<Job>, results: &UnboundedSender<Action>) {
 
 /// The listing kept for `type_filter` at `place`, as the list takes it.
 fn read(store: &Store, place: &KeepPlace, type_filter: Option<&str>) -> KeptListing {
+    match kept_rows(store, place, type_filter) {
+        Ok((age, rows)) => page_of(&rows).map_or(KeptListing::None, |page| KeptListing::Rows {
+            age,
+            page: Box::new(page),
+        }),
+        Err(nothing) => nothing,
+    }
+}
+
+/// The rows kept for `type_filter` at `place` and how long ago they were kept; else what the
+/// list is told instead (set aside, or none).
+fn kept_rows(
+    store: &Store,
+    place: &KeepPlace,
+    type_filter: Option<&str>,
+) -> Result<(std::time::Duration, Vec<String>), KeptListing> {
     let found = store
         .kept_listing(&key(place, type_filter))
         .inspect_err(|e| tracing::warn!("the kept listing was not read: {e}"))
@@ -222,65 +238,106 @@ fn read(store: &Store, place: &KeepPlace, type_filter: Option<&str>) -> KeptList
     match found {
         Some(Kept::Rows { kept_at, rows }) => {
             let age = (chrono::Utc::now() - kept_at).to_std().unwrap_or_default();
-            page_of(&rows).map_or(KeptListing::None, |page| KeptListing::Rows {
-                age,
-                page: Box::new(page),
-            })
+            Ok((age, rows))
         }
-        Some(Kept::SetAside(why)) => KeptListing::SetAside(why),
-        None => KeptListing::None,
+        Some(Kept::SetAside(why)) => Err(KeptListing::SetAside(why)),
+        None => Err(KeptListing::None),
     }
 }
 
 /// The start's read of the kept listing (no type filter yet), begun before the terminal is set
 /// up and the client built, on a thread of its own, so that the first frame can show its rows.
-pub(crate) struct EarlyRead(tokio::sync::oneshot::Receiver<KeptListing>);
+/// Only the rows the first screen can show are made a page for it; the rest follow.
+pub(crate) struct EarlyRead {
+    /// `None` once answered.
+    first: Option<tokio::sync::oneshot::Receiver<KeptListing>>,
+    rest: tokio::sync::oneshot::Receiver<Box<ReadPage>>,
+}
 
 impl EarlyRead {
     /// Starts reading what `keeping` has kept for the unfiltered list (nothing to read when
-    /// keeping is off or impossible: the answer is "none" at once).
-    pub(crate) fn start(keeping: &Keeping) -> EarlyRead {
+    /// keeping is off or impossible: the answer is "none" at once). At most `first_rows` come
+    /// first ([`KeptListing::First`]), the others after them ([`KeptListing::Rest`]); `None`:
+    /// all at once.
+    pub(crate) fn start(keeping: &Keeping, first_rows: Option<usize>) -> EarlyRead {
         let (answer, answered) = tokio::sync::oneshot::channel();
+        let (rest, rest_read) = tokio::sync::oneshot::channel();
+        let early = EarlyRead {
+            first: Some(answered),
+            rest: rest_read,
+        };
         // No store file yet: nothing was kept, and creating the store (some 10 ms) must not
         // hold the first frame up (it is made when something is first kept).
         let Keeping::On(place) = keeping.clone().filter_existing() else {
             let _ = answer.send(KeptListing::None);
-            return EarlyRead(answered);
+            return early;
         };
         let spawned = std::thread::Builder::new()
             .name("kept-at-start".into())
             .spawn(move || {
-                let reply = match Store::open(&place.store) {
-                    Ok(store) => read(&store, &place, None),
+                let found = match Store::open(&place.store) {
+                    Ok(store) => kept_rows(&store, &place, None),
                     Err(e) => {
                         tracing::warn!("no store for kept listings: {e}");
-                        KeptListing::None
+                        Err(KeptListing::None)
                     }
                 };
-                let _ = answer.send(reply);
+                let (age, mut rows) = match found {
+                    Ok(found) => found,
+                    Err(nothing) => {
+                        let _ = answer.send(nothing);
+                        return;
+                    }
+                };
+                let after = first_rows.filter(|&n| n > 0 && n < rows.len());
+                let later = after.map(|n| rows.split_off(n));
+                let page = page_of(&rows).map(Box::new);
+                let first = match (page, later.is_some()) {
+                    (Some(page), true) => KeptListing::First { age, page },
+                    (Some(page), false) => KeptListing::Rows { age, page },
+                    (None, _) => KeptListing::None,
+                };
+                let shown = matches!(first, KeptListing::First { .. });
+                let _ = answer.send(first);
+                // Made while the first frame is drawn.
+                if let Some(page) = later.filter(|_| shown).and_then(|rows| page_of(&rows)) {
+                    let _ = rest.send(Box::new(page));
+                }
             });
         if let Err(e) = spawned {
             tracing::warn!("no thread to read the kept listing on: {e}");
         }
-        EarlyRead(answered)
+        early
     }
 
-    /// The answer, if it comes within `within`; else `Err(self)`, to wait for it later.
-    pub(crate) async fn within(
-        mut self,
+    /// The first answer, if it comes within `within` (`None`: not yet, [`EarlyRead::send`]
+    /// sends it when it comes).
+    pub(crate) async fn first_within(
+        &mut self,
         within: std::time::Duration,
-    ) -> Result<KeptListing, EarlyRead> {
-        match tokio::time::timeout(within, &mut self.0).await {
-            Ok(Ok(reply)) => Ok(reply),
-            // The thread could not start, or ended without an answer: nothing kept to show.
-            Ok(Err(_)) => Ok(KeptListing::None),
-            Err(_) => Err(self),
-        }
+    ) -> Option<KeptListing> {
+        let first = self.first.as_mut()?;
+        let answer = match tokio::time::timeout(within, first).await {
+            Ok(answer) => answer,
+            Err(_) => return None,
+        };
+        self.first = None;
+        // The thread could not start, or ended without an answer: nothing kept to show.
+        Some(answer.unwrap_or(KeptListing::None))
     }
 
-    /// The answer whenever it comes ("none" if the reading thread ended without one).
-    pub(crate) async fn answer(self) -> KeptListing {
-        self.0.await.unwrap_or(KeptListing::None)
+    /// Sends what is still to come, as replies to `id`: the first answer unless taken already,
+    /// then the rest of the rows, if any.
+    pub(crate) fn send(self, id: RequestId, to: UnboundedSender<Action>) {
+        let reply = move |kept| Action::reply(id, Delivery::KeptListing(kept));
+        tokio::spawn(async move {
+            if let Some(first) = self.first {
+                let _ = to.send(reply(first.await.unwrap_or(KeptListing::None)));
+            }
+            if let Ok(rest) = self.rest.await {
+                let _ = to.send(reply(KeptListing::Rest(rest)));
+            }
+        });
     }
 }
 
@@ -328,10 +385,71 @@ mod tests {
             base_url: "http://127.0.0.1:9/api/v1".into(),
             profile: None,
         });
-        let answer = EarlyRead::start(&keeping)
-            .within(std::time::Duration::ZERO)
+        let answer = EarlyRead::start(&keeping, Some(10))
+            .first_within(std::time::Duration::ZERO)
             .await;
-        assert!(matches!(answer, Ok(KeptListing::None)), "answered at once");
+        assert!(
+            matches!(answer, Some(KeptListing::None)),
+            "answered at once"
+        );
         assert!(!store.exists(), "the store was made");
+    }
+
+    /// The start's read gives the rows a screen shows first, then the rest, in order, as
+    /// replies to the same ask.
+    #[tokio::test]
+    async fn the_start_read_gives_a_screenful_first_then_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = KeepPlace {
+            store: dir.path().join("appdeck.db"),
+            base_url: "http://127.0.0.1:9/api/v1".into(),
+            profile: None,
+        };
+        let rows: Vec<String> = (0..25)
+            .map(|i| format!(r#"{{"id":"r{i}","type":"repo","name":"n {i}"}}"#))
+            .collect();
+        let texts: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let mut store = Store::open(&place.store).unwrap();
+        store
+            .keep_listing(&key(&place, None), &texts, true, chrono::Utc::now())
+            .unwrap();
+        let ids = |page: &ReadPage| -> Vec<String> {
+            page.items_and_texts()
+                .filter_map(|(item, _)| item.resource()?.id.get().cloned())
+                .collect()
+        };
+        let keeping = Keeping::On(place);
+        let mut early = EarlyRead::start(&keeping, Some(10));
+        let first = early.first_within(std::time::Duration::from_secs(10)).await;
+        let Some(KeptListing::First { page, .. }) = first else {
+            panic!("the first rows first: {first:?}")
+        };
+        assert_eq!(ids(&page), rows_ids(0..10));
+        let (sender, mut replies) = tokio::sync::mpsc::unbounded_channel();
+        let id = RequestId(7);
+        early.send(id, sender);
+        let rest = tokio::time::timeout(std::time::Duration::from_secs(10), replies.recv())
+            .await
+            .expect("the rest comes");
+        let Some(Action::Reply {
+            id: to,
+            delivery: Delivery::KeptListing(KeptListing::Rest(page)),
+        }) = rest
+        else {
+            panic!("the rest: {rest:?}")
+        };
+        assert_eq!((to, ids(&page)), (id, rows_ids(10..25)));
+
+        // All of them at once when they fit the screen.
+        let mut early = EarlyRead::start(&keeping, Some(25));
+        let all = early.first_within(std::time::Duration::from_secs(10)).await;
+        assert!(
+            matches!(&all, Some(KeptListing::Rows { page, .. }) if page.len() == 25),
+            "{all:?}"
+        );
+    }
+
+    fn rows_ids(range: std::ops::Range<usize>) -> Vec<String> {
+        range.map(|i| format!("r{i}")).collect()
     }
 }

@@ -70,8 +70,12 @@ pub struct LaunchOptions {
 /// Runs the TUI until the user quits, or a signal stops it: then its number comes back, for an
 /// exit status of 128 + that number, as a shell expects. Must be called inside a tokio runtime.
 pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
-    // First: the kept rows are read while the client and the terminal are set up.
-    let early_kept = listing_keeper::EarlyRead::start(&options.keep);
+    // First: the kept rows are read while the client and the terminal are set up; the first
+    // frame needs no more of them than the terminal has lines.
+    let screen_lines = crossterm::terminal::size()
+        .ok()
+        .map(|(_, h)| usize::from(h));
+    let early_kept = listing_keeper::EarlyRead::start(&options.keep, screen_lines);
     let client = Client::new(&options.settings)?;
     // Listen for signals before the terminal goes raw, so none can arrive unheard in between;
     // they quit like `q`, so the terminal is restored on the way out.
@@ -124,23 +128,26 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     // The clock starts before the first frame, whose time it logs.
     event_loop.time_startup(options.started);
     event_loop.execute(first);
-    if let Some((id, early)) = early_kept {
-        let reply = move |kept| Action::reply(id, Delivery::KeptListing(kept));
-        match early.within(KEPT_ROWS_WAIT).await {
-            Ok(kept) => event_loop.apply_now(reply(kept)),
-            Err(later) => {
-                tracing::info!(
+    let early_kept = match early_kept {
+        Some((id, mut early)) => {
+            match early.first_within(KEPT_ROWS_WAIT).await {
+                Some(kept) => {
+                    event_loop.apply_now(Action::reply(id, Delivery::KeptListing(kept)));
+                }
+                None => tracing::info!(
                     "the kept rows were not read within {KEPT_ROWS_WAIT:?}: the first frame goes \
                      without them"
-                );
-                let sender = event_loop.sender();
-                tokio::spawn(async move {
-                    let _ = sender.send(reply(later.answer().await));
-                });
+                ),
             }
+            Some((id, early))
         }
-    }
+        None => None,
+    };
     event_loop.draw()?;
+    // What the first frame did not wait for: the rest of the kept rows, or all of them.
+    if let Some((id, early)) = early_kept {
+        early.send(id, event_loop.sender());
+    }
     event_loop.execute(load_types);
     let sender = event_loop.sender();
     // Kept before the quit is sent, so it is there once the loop has stopped.

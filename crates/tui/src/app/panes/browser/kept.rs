@@ -86,18 +86,23 @@ impl Browser {
         ids: &mut RequestIds,
         height: usize,
     ) -> Option<String> {
-        self.kept_asked = None;
-        let offline = std::mem::take(&mut self.offline);
         let (age, page) = match kept {
-            KeptListing::Rows { age, page } => (age, page),
-            KeptListing::SetAside(why) => {
-                return Some(format!("the kept listing was set aside, not shown: {why}"));
+            KeptListing::Rest(rest) => {
+                self.kept_asked = None;
+                self.take_kept_rest(*rest, ids, height);
+                return None;
             }
-            KeptListing::None if offline => {
-                return Some("offline: nothing kept for this listing; r asks the service".into());
+            // The rest answers the same ask.
+            KeptListing::First { age, page } => (age, page),
+            kept => {
+                self.kept_asked = None;
+                match kept {
+                    KeptListing::Rows { age, page } => (age, page),
+                    other => return self.nothing_kept(other),
+                }
             }
-            KeptListing::None => return None,
         };
+        let offline = std::mem::take(&mut self.offline);
         let live = match &self.listing {
             Loadable::Loading(id) => Live::Asking(*id),
             Loadable::Failed(error) => Live::Failed(error.clone()),
@@ -113,6 +118,29 @@ impl Browser {
             live,
         });
         None
+    }
+
+    /// The rows after the first kept ones, taken as the next page of the kept listing while
+    /// it is shown (a live page that came first replaced it: they are dropped).
+    fn take_kept_rest(&mut self, rest: ReadPage, ids: &mut RequestIds, height: usize) {
+        if self.kept.is_some() && self.listing.loaded().is_some() {
+            // The kept listing has no next page: taking the rest asks for nothing.
+            let _ = self.take_page(rest, ids, height);
+        }
+    }
+
+    /// No kept rows to show (`SetAside`, `None`): what to tell the user, if anything.
+    fn nothing_kept(&mut self, kept: KeptListing) -> Option<String> {
+        let offline = std::mem::take(&mut self.offline);
+        match kept {
+            KeptListing::SetAside(why) => {
+                Some(format!("the kept listing was set aside, not shown: {why}"))
+            }
+            KeptListing::None if offline => {
+                Some("offline: nothing kept for this listing; r asks the service".into())
+            }
+            _ => None,
+        }
     }
 
     /// Whether `id` is the live first page that replaces the kept rows.
