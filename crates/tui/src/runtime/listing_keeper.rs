@@ -415,7 +415,8 @@ mod tests {
             .unwrap();
         let ids = |page: &ReadPage| -> Vec<String> {
             page.items_and_texts()
-                .filter_map(|(item, _)| item.resource()?.id.get().cloned())
+                // `id` is the fifth of the texts an item shows.
+                .filter_map(|(item, text)| item.texts(&text)[4].map(str::to_owned))
                 .collect()
         };
         let keeping = Keeping::On(place);
