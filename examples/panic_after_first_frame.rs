@@ -1,5 +1,5 @@
 //! A TUI that panics, for the end-to-end test of the terminal's restore after a panic
-//! (tests/e2e_tmux.rs). It enters the terminal exactly as appdeck does, through
+//! (tests/e2e/e2e_tmux.rs). It enters the terminal exactly as appdeck does, through
 //! `appdeck_tui::TerminalGuard` (raw mode, alternate screen, mouse, bracketed paste,
 //! and the panic hook), draws one frame, waits for one key and panics: the test checks that the
 //! shell gets its terminal back, with the panic message readable on the main screen.

@@ -240,3 +240,49 @@ fn a_library_crate_exposes_no_module_only_what_it_re_exports() {
         );
     }
 }
+
+/// The files of the module whose root is `root_file` (a test binary's `main.rs`, or a `mod.rs`)
+/// that its root does not name with `mod`, looking into the folders of the modules it names.
+fn unnamed_modules(root_file: &Path, unnamed: &mut Vec<PathBuf>) {
+    let text = std::fs::read_to_string(root_file).unwrap();
+    let named = |name: &str| {
+        text.lines()
+            .any(|line| line.trim() == format!("mod {name};"))
+    };
+    let dir = root_file.parent().unwrap();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() && path.join("mod.rs").is_file() {
+            if named(&name) {
+                unnamed_modules(&path.join("mod.rs"), unnamed);
+            } else {
+                unnamed.push(path);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") && path != root_file && !named(&name)
+        {
+            unnamed.push(path);
+        }
+    }
+}
+
+/// The integration tests are a few binaries of many modules (`tests/<binary>/main.rs`), so that
+/// the release build links a few test binaries, not one per file. A file in such a folder runs
+/// only if its `main.rs` names it: forgotten there, it would never compile nor run, silently.
+#[test]
+fn every_file_of_a_test_binary_is_one_of_its_modules() {
+    let mut binaries = 0;
+    let mut unnamed = Vec::new();
+    for entry in std::fs::read_dir(root().join("tests")).unwrap() {
+        let main = entry.unwrap().path().join("main.rs");
+        if main.is_file() {
+            binaries += 1;
+            unnamed_modules(&main, &mut unnamed);
+        }
+    }
+    assert!(binaries >= 4, "tests/<binary>/main.rs: {binaries} found");
+    assert!(
+        unnamed.is_empty(),
+        "test files no `mod` names, which never run: {unnamed:?}"
+    );
+}

@@ -1,6 +1,6 @@
 //! `appdeck completions SHELL` and `appdeck man`: generated from the clap definition, so they
 //! always match the commands and flags of this very binary (tested by running the binary, in
-//! tests/cli_messages.rs).
+//! tests/cli/cli_messages.rs).
 
 use std::io::Write;
 

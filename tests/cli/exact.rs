@@ -1,0 +1,214 @@
+//! What the service sent is what appdeck shows and sends: numbers keep their text and keys their
+//! order, through a report sent, the sandbox's store, `list`, the curl export and the history
+//! (the real binary over loopback against the sandbox).
+
+use crate::common;
+
+use common::{TestSandbox, run, run_with_stdin, write_file};
+use serde_json::Value;
+
+/// Numbers an `f64` would rewrite (`1.2345678901234568e+22`, `100.0`, `-0.0`, `0.0`...), and one
+/// past its range: one a line, shared with `src/app/exact_tests.rs`.
+fn numbers() -> Vec<&'static str> {
+    include_str!("../common/exact_numbers.txt")
+        .lines()
+        .collect()
+}
+
+/// A report whose resource holds [`numbers`] (as `n0`..`n8`), its keys out of the spec's order.
+fn report() -> String {
+    let properties: Vec<String> = numbers()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!(r#""n{i}": {n}"#))
+        .collect();
+    format!(
+        r#"{{"task_id": "t-exact", "status": "ok", "message": "exact",
+            "response": {{"response_type": "resource", "resource": {{
+                "properties": {{{}}}, "name": "exact-one", "zeta": [1.50, 2E+3],
+                "type": "exactness", "external_id": "x-1"
+            }}}}}}"#,
+        properties.join(", ")
+    )
+}
+
+/// Where each of `keys` first appears in `text`, which must hold them all.
+fn positions(text: &str, keys: &[&str]) -> Vec<usize> {
+    keys.iter()
+        .map(|k| {
+            text.find(&format!("\"{k}\":"))
+                .unwrap_or_else(|| panic!("{k} missing from {text}"))
+        })
+        .collect()
+}
+
+fn assert_exact(text: &str) {
+    for (i, n) in numbers().iter().enumerate() {
+        assert!(
+            text.contains(&format!(r#""n{i}":{n}"#)) || text.contains(&format!(r#""n{i}": {n}"#)),
+            "n{i} is not {n} in {text}"
+        );
+    }
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(compact.contains("[1.50,2E+3]"), "{text}");
+}
+
+#[test]
+fn numbers_and_key_order_survive_a_report_the_sandbox_and_list() {
+    let sandbox = TestSandbox::demo();
+    let data = sandbox.path("data");
+    let file = write_file(&sandbox.path("report.json"), &report(), 0o644);
+
+    // The file passes the offline checks as it is.
+    let out = run(sandbox.appdeck().arg("validate").arg(&file));
+    assert_eq!(out.code, 0, "{out:?}");
+
+    // The curl export carries the numbers as written.
+    let out = run(sandbox.appdeck().arg("report").arg(&file).arg("--curl"));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_exact(&out.stdout);
+
+    let out = run(sandbox
+        .appdeck()
+        .env("APPDECK_DATA_DIR", &data)
+        .arg("report")
+        .arg(&file));
+    assert_eq!(out.code, 0, "{out:?}");
+
+    for output in ["ndjson", "json"] {
+        let out = run(sandbox
+            .appdeck()
+            .args(["list", "--type", "exactness", "-o", output]));
+        assert_eq!(out.code, 0, "{out:?}");
+        let line = out
+            .stdout
+            .lines()
+            .find(|l| l.contains("exact-one"))
+            .unwrap_or_else(|| panic!("the reported resource is listed: {}", out.stdout));
+        assert_exact(line);
+        // The keys the report sent come back in the order it sent them.
+        let sent = ["properties", "name", "zeta", "type", "external_id"];
+        let at = positions(line, &sent);
+        assert!(at.is_sorted(), "keys reordered: {line}");
+        let keys: Vec<String> = (0..numbers().len()).map(|i| format!("n{i}")).collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        assert!(positions(line, &keys).is_sorted(), "{line}");
+    }
+
+    // The history holds the body exactly as sent.
+    let out = run(sandbox
+        .appdeck()
+        .env("APPDECK_DATA_DIR", &data)
+        .args(["history", "show", "1", "-o", "json"]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_exact(&out.stdout);
+}
+
+/// A connect whose `exactness` type bounds `n` below at 0: the sandbox's schema check compares
+/// numbers past `f64`'s range too.
+#[test]
+fn schema_checks_compare_numbers_past_f64() {
+    let sandbox = TestSandbox::demo();
+    let connect = r#"{"app_id": "exact", "version": "1.0.0", "resources": [{
+        "type": "exactness", "display_name": "Exactness", "list_supported": true,
+        "property_json_schema": {"type": "object",
+            "properties": {"n": {"type": "number", "minimum": 0, "maximum": 1e401}}}
+    }]}"#;
+    let connect = write_file(&sandbox.path("connect.json"), connect, 0o644);
+    let out = run(sandbox.appdeck().arg("connect").arg(&connect));
+    assert_eq!(out.code, 0, "{out:?}");
+    let report = |n: &str| {
+        format!(
+            r#"{{"task_id": "t", "status": "ok", "response": {{"response_type": "resource",
+                "resource": {{"type": "exactness", "external_id": "e", "name": "e",
+                "properties": {{"n": {n}}}}}}}}}"#
+        )
+    };
+    let validate = |n: &str| {
+        let file = write_file(&sandbox.path("report.json"), &report(n), 0o644);
+        run(sandbox
+            .appdeck()
+            .arg("validate")
+            .arg(&file)
+            .arg("--types")
+            .arg(&connect))
+    };
+    let out = validate("1e400");
+    assert_eq!(out.code, 0, "1e400 is within [0, 1e401]: {out:?}");
+    for outside in ["-1e400", "1e402"] {
+        let out = validate(outside);
+        assert_eq!(
+            out.code, 2,
+            "{outside} is refused by the offline check: {out:?}"
+        );
+        assert!(out.stdout.contains("/n"), "{out:?}");
+    }
+    let out = run_with_stdin(
+        sandbox.appdeck().args(["report", "-"]),
+        Some(&report("1e400")),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    // Sent anyway, the sandbox refuses it by the same schema.
+    let out = run_with_stdin(
+        sandbox.appdeck().args(["report", "-"]),
+        Some(&report("-1e400")),
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    let listed = run(sandbox
+        .appdeck()
+        .args(["list", "--type", "exactness", "-o", "ndjson"]));
+    let items: Vec<Value> = listed
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(items.len(), 1, "{}", listed.stdout);
+    assert!(listed.stdout.contains(r#""n":1e400"#), "{}", listed.stdout);
+}
+
+/// A page whose middle item is nested 1,000 levels deep: the other items list, the deep one is
+/// marked and written back as it came.
+#[test]
+fn an_item_too_deep_to_read_marks_only_itself() {
+    let deep = format!("{}1{}", "[".repeat(1000), "]".repeat(1000));
+    let body = format!(
+        r#"{{"resources": [{{"id": "a", "type": "t"}}, {{"id": "deep", "properties": {{"x": {deep}}}}}, {{"id": "c", "type": "t"}}]}}"#
+    );
+    let answer = |body: &str| {
+        format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+             connection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let listed = |output: &str| {
+        run(common::appdeck(dir.path())
+            .env("APPDECK_TOKEN", "t")
+            .args(["list", "-o", output, "--base-url"])
+            .arg(common::answer_once_raw(answer(&body))))
+    };
+    let out = listed("ndjson");
+    assert_eq!(out.code, 0, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    // Every item's bytes as they came, the server's spacing included (issue 21 item 7).
+    assert_eq!(lines[0], r#"{"id": "a", "type": "t"}"#);
+    assert_eq!(
+        lines[1],
+        format!(r#"{{"id": "deep", "properties": {{"x": {deep}}}}}"#)
+    );
+    assert_eq!(lines[2], r#"{"id": "c", "type": "t"}"#);
+
+    let out = listed("table");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("nested deeper than 128 levels, more than appdeck reads"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("3 resources"), "{}", out.stderr);
+    // The row shows the item's text as it came, not quoted as a JSON string.
+    assert!(out.stdout.contains(r#"{"id": "deep""#), "{}", out.stdout);
+}
