@@ -168,7 +168,13 @@ impl<K: Kind> Pane for Composer<K> {
 impl<K: Kind> Composer<K> {
     /// What the review's first `Enter` says when something holds the send ([`Kind::hold`]).
     pub(crate) fn hold_words(&self) -> Option<String> {
-        let hold = K::hold(self);
+        self.hold_words_with(Vec::new())
+    }
+
+    /// [`Self::hold_words`], with `more` that holds the send besides what the kind says.
+    pub(crate) fn hold_words_with(&self, more: Vec<String>) -> Option<String> {
+        let mut hold = K::hold(self);
+        hold.extend(more);
         let hold = (!hold.is_empty()).then(|| hold.join(" and "))?;
         Some(format!("{hold}: Enter again sends anyway, Esc goes back"))
     }

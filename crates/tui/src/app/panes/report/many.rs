@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use super::check::{self, CheckJob};
 use super::keys::{MARKED_RESULTS_KEYS, MARKED_REVIEW_KEYS, MARKED_SENDING_KEYS};
 use super::{Field, Phase, ReportComposer, ReportContext};
 use crate::answer_words::answer_words;
@@ -230,7 +231,8 @@ fn start(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
     if cx.refuse_write("report") {
         return Outcome::done();
     }
-    let hold = c.hold_words();
+    let others = c.kind.marked.as_deref().map(|m| others_found(c, m));
+    let hold = c.hold_words_with(others.into_iter().flatten().collect());
     let Phase::Review { armed, .. } = &mut c.phase else {
         return Outcome::done();
     };
@@ -269,6 +271,39 @@ fn start(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
         return finish(c, commands, cx);
     }
     commands.into()
+}
+
+/// What the checks find in the reports to the marked resources after the first (whose report
+/// the composer checks as it is typed), each checked as `R` on its row alone would check it:
+/// `3 findings in the reports to r1 and r4`, or nothing. Checked here, at the review's `Enter`,
+/// as the composer checks a small report.
+fn others_found(c: &ReportComposer, marked: &Marked) -> Option<String> {
+    use crate::app::panes::composer::Kind;
+    let job = c.kind.check_job();
+    let mut findings = 0;
+    let mut ids = Vec::new();
+    for resource in marked.resources.iter().skip(1) {
+        let job = CheckJob {
+            resource_text: Arc::from(as_composed(&resource.listed)),
+            ..job.clone()
+        };
+        let found = check::run(&job).len();
+        if found > 0 {
+            findings += found;
+            ids.push(sanitize::line(&resource.id).into_owned());
+        }
+    }
+    let names = match ids.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [first @ .., last] if first.len() < 3 => format!("{} and {last}", first.join(", ")),
+        _ => format!("{} and {} more", ids[..3].join(", "), count(ids.len() - 3)),
+    };
+    let reports = if ids.len() == 1 { "report" } else { "reports" };
+    Some(format!(
+        "{} in the {reports} to {names}",
+        counted(findings, "finding")
+    ))
 }
 
 /// A key while the reports go out, or on their results.

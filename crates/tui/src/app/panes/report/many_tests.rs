@@ -40,6 +40,11 @@ fn rows(n: usize) -> Vec<Value> {
 
 /// A 100x30 app over `n` rows, the first `marked` of them marked with `Space`.
 fn app_marking(n: usize, marked: usize) -> App {
+    app_over(&texts(n), marked)
+}
+
+/// A 100x30 app over the resources `texts`, the first `marked` of them marked with `Space`.
+fn app_over(texts: &[String], marked: usize) -> App {
     let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 30), None);
     app.report = Arc::new(ReportContext {
         base_url: BASE.to_owned(),
@@ -50,7 +55,7 @@ fn app_marking(n: usize, marked: usize) -> App {
         .iter()
         .find_map(Command::request_id)
         .expect("first page");
-    let body = format!(r#"{{"resources":[{}],"next":null}}"#, texts(n).join(","));
+    let body = format!(r#"{{"resources":[{}],"next":null}}"#, texts.join(","));
     let page = RawPage::read(body.into_bytes()).expect("a page");
     let reply = Reply::Page(Box::new(page.into()));
     app.update(Action::reply(id, Box::new(Exchange::local(Ok(reply)))));
@@ -215,6 +220,33 @@ fn enter_sends_one_report_a_marked_resource_each_with_its_resource_as_listed() {
         })
         .collect();
     assert!(texts[0].contains(r#""big":1E2"#), "{texts:?}");
+}
+
+/// Each report over marks is checked before it goes, as `R` on its row would check it: a
+/// report to another marked resource with findings holds the sending for a second `Enter`, and
+/// the status bar says which.
+#[test]
+fn the_reports_to_the_other_marked_resources_are_checked_before_they_go() {
+    let mut texts = texts(4);
+    // r1 as a service could send it: its `display_name` null, which the checks warn of.
+    texts[1] = texts[1].replace(
+        r#""name":"team 1""#,
+        r#""name":"team 1","display_name":null"#,
+    );
+    let mut app = app_over(&texts, 3);
+    let commands = sent_over_marks(&mut app);
+    assert!(sends(&commands).is_empty(), "held: {commands:?}");
+    let said = status(&app);
+    assert!(
+        said == "1 finding in the report to r1: Enter again sends anyway, Esc goes back",
+        "{said}"
+    );
+    let commands = press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        sends(&commands).len(),
+        1,
+        "sent all the same, the first alone first"
+    );
 }
 
 #[test]
