@@ -5,8 +5,8 @@ mod cli;
 
 // The crates' modules under the names the CLI's files use (`crate::api`...).
 use appdeck_core::{
-    answer_words, api, bounded_read, catalog, changes, config, diff, explain, infer, jq, json_peek,
-    json_text, log_file, order, out, sanitize, signals, text, validate,
+    answer_words, api, bounded_read, catalog, changes, config, diff, explain, infer, jq, json_text,
+    log_file, order, out, sanitize, signals, text, validate,
 };
 use appdeck_sandbox as sandbox;
 use appdeck_store as store;

@@ -7,10 +7,8 @@ use std::io::IsTerminal;
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::api::PageItem;
 use crate::api::page::read_item_bytes;
-use crate::api::types::Resource;
-use crate::json_peek::{self, Node};
+use crate::api::{ItemFacts, PageItem};
 use crate::sanitize;
 use crate::text::{fit, short_time};
 
@@ -112,7 +110,7 @@ impl Row<'_> {
     /// as a record. A sound item (every field of the spec's type, as most are) is read only for
     /// the fields a row shows: its `properties` are most of its bytes. `list --all -o table` over
     /// 100,000 resources: 6.8 s reading each whole; reading the fields after one scan
-    /// ([`json_peek::peek`]), the cells borrowed, 0.63 s to ndjson's 0.39 s, 1.62x
+    /// (`json_peek::peek`), the cells borrowed, 0.63 s to ndjson's 0.39 s, 1.62x
     /// (`BIN=target/release/appdeck ROUNDS=3 benches/list_formats.sh`, a quiet machine). What
     /// each step buys is said as its share of perf samples where it is done. Any other item is
     /// read whole, which says what is wrong with it.
@@ -130,121 +128,26 @@ impl Row<'_> {
 }
 
 /// The row of a sound resource (see [`Row::from_text`]); `None` for any other item, or when
-/// unsure. One scan of the item finds its members ([`json_peek::peek`]), one pass over them
-/// checks every known field's type and keeps the shown ones, and a shown string without
-/// escapes is borrowed from the text.
+/// unsure. Read as the TUI's list reads it ([`ItemFacts::of_sound`]: one scan finds the
+/// members, one pass checks every known field's type and keeps the shown ones), a shown string
+/// without escapes borrowed from the text.
 fn sound_row<'a>(item: &'a [u8]) -> Option<Row<'a>> {
     let text = std::str::from_utf8(item).ok()?;
-    let (facts, Some(Node::Object(members))) = json_peek::peek(text) else {
-        return None;
-    };
-    if !facts.surely_readable() {
-        return None;
-    }
-    // The shown fields' texts, the last of a key that comes twice (as a parsed object keeps).
-    const SHOWN: [&str; 7] = [
-        "type",
-        "display_name",
-        "name",
-        "status",
-        "id",
-        "external_id",
-        "updated_at",
-    ];
-    let mut shown: [Option<&str>; 7] = [None; 7];
-    // Read from the last member back: the last of a key is the one a parsed object keeps, and
-    // an earlier one of the same key is passed over.
-    let mut seen = [false; MAX_KNOWN_FIELDS];
-    for (key, value) in members.iter().rev() {
-        let key: &str = key;
-        let value: &str = value;
-        if let Some(slot) = SHOWN.iter().position(|k| *k == key)
-            && shown[slot].is_none()
-        {
-            shown[slot] = Some(value);
-        }
-        let Some(known) = Resource::KNOWN_FIELDS.iter().position(|k| *k == key) else {
-            continue;
-        };
-        if std::mem::replace(&mut seen[known], true) {
-            continue;
-        }
-        let sound = match key {
-            _ if value == "null" => true,
-            "properties" => value.starts_with('{'),
-            "links" => links_sound(value),
-            _ => value.starts_with('"'),
-        };
-        if !sound {
-            return None;
-        }
-    }
+    let [kind, title, status, external_id, id, updated_at] =
+        ItemFacts::of_sound(text)?.into_texts(text);
     let cell = |value: Option<Cow<'a, str>>| value.map_or(Cow::Borrowed(""), safe_cow);
-    let [
-        kind,
-        display_name,
-        name,
-        status,
-        id,
-        external_id,
-        updated_at,
-    ] = shown.map(shown_field);
-    let title = display_name?.or(name?);
     Some(Row {
         cells: [
             Cow::Borrowed(""),
-            cell(kind?),
+            cell(kind),
             cell(title),
-            cell(status?),
-            cell(id?),
-            cell(external_id?),
+            cell(status),
+            cell(id),
+            cell(external_id),
             // As the terminal UI shows it.
-            updated_at?.map_or(Cow::Borrowed(""), |t| Cow::Owned(safe(&short_time(&t)))),
+            updated_at.map_or(Cow::Borrowed(""), |t| Cow::Owned(safe(&short_time(&t)))),
         ],
         problems: Vec::new(),
-    })
-}
-
-/// Room for [`Resource::KNOWN_FIELDS`] in [`sound_row`]'s record of the keys it has seen.
-const MAX_KNOWN_FIELDS: usize = 32;
-const _: () = assert!(Resource::KNOWN_FIELDS.len() <= MAX_KNOWN_FIELDS);
-
-/// A shown field the spec types as a string: its text (null or absent: `None`, as is a value
-/// of another type, which the row checks); `None` when it cannot be read.
-fn shown_field(value: Option<&str>) -> Option<Option<Cow<'_, str>>> {
-    match value {
-        Some(value) if value.starts_with('"') => match json_peek::string_text(value) {
-            Some(plain) => Some(Some(Cow::Borrowed(plain))),
-            None => serde_json::from_str::<String>(value)
-                .ok()
-                .map(|s| Some(Cow::Owned(s))),
-        },
-        _ => Some(None),
-    }
-}
-
-/// Whether a resource's `links` hold no field of an unexpected type: an object whose `links`
-/// are absent, null, or objects whose `title`, `url` and `type` are strings, null or absent.
-fn links_sound(links: &str) -> bool {
-    let Some(links @ Node::Object(_)) = json_peek::peek(links).1 else {
-        return false;
-    };
-    let Some(list) = links.member("links").filter(|l| *l != "null") else {
-        return true;
-    };
-    let Some(Node::Array(list)) = json_peek::peek(list).1 else {
-        return false;
-    };
-    list.iter().all(|link| {
-        let Some(link @ Node::Object(_)) = json_peek::peek(link).1 else {
-            return false;
-        };
-        ["title", "url", "type"]
-            .iter()
-            .all(|key| match link.member(key) {
-                None | Some("null") => true,
-                Some(value) => value.starts_with('"'),
-            })
     })
 }
 
@@ -362,6 +265,7 @@ pub fn join_cells_into<S: AsRef<str>>(widths: &[usize], cells: &[S], out: &mut S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::types::Resource;
     use serde_json::json;
 
     fn item(value: serde_json::Value) -> PageItem {

@@ -8,6 +8,8 @@
 //! before, which says what is wrong with it: the texts and the marks are the same either way
 //! (`tests::facts_agree_with_reading_the_item_whole`).
 
+use std::borrow::Cow;
+
 use super::field::Field;
 use super::page::read_item_text;
 use super::types::{PageItem, Resource};
@@ -52,6 +54,13 @@ impl ItemFacts {
         sound(json).unwrap_or_else(|| ItemFacts::of_item(&read_item_text(json)))
     }
 
+    /// The facts of a resource of sound fields from its text, read only for its shown fields;
+    /// `None` for any other item, or when unsure (the caller reads it whole, which says what is
+    /// wrong): the list's rows and `list -o table|csv|tsv` go by it.
+    pub fn of_sound(json: &str) -> Option<ItemFacts> {
+        sound(json)
+    }
+
     /// The facts of an item read whole.
     pub fn of_item(item: &PageItem) -> ItemFacts {
         fn text(field: &Field<String>) -> Shown {
@@ -90,6 +99,15 @@ impl ItemFacts {
             Shown::Absent => None,
             Shown::At(start, end) => json.get(*start as usize..*end as usize),
             Shown::Decoded(text) => Some(&**text),
+        })
+    }
+
+    /// [`Self::texts`], each borrowed from `json` unless it had to be decoded.
+    pub fn into_texts(self, json: &str) -> [Option<Cow<'_, str>>; SHOWN_TEXTS] {
+        self.texts.map(|shown| match shown {
+            Shown::Absent => None,
+            Shown::At(start, end) => json.get(start as usize..end as usize).map(Cow::Borrowed),
+            Shown::Decoded(text) => Some(Cow::Owned(text.into())),
         })
     }
 
