@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::api::paging::keeps_type;
 use crate::api::{ApiError, CursorTrail, ReadPage};
 use crate::bodies::Bodies;
 use crate::columns::ColumnWidths;
@@ -139,8 +140,7 @@ impl Listing {
                 }
                 summary.saw_type(t);
             }
-            // As `api::paging::keeps_type`: a row with no type of its own stays.
-            if type_filter.is_none_or(|wanted| resource_type.is_none_or(|t| t == wanted)) {
+            if keeps_type(resource_type, type_filter) {
                 self.rows.push_facts(item, &json, bodies);
             }
         }

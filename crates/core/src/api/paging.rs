@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use super::client::Client;
 use super::error::ApiError;
 use super::page::RawPage;
-use super::types::{ListRequest, ListResponse, PageItem};
+use super::types::{ListRequest, ListResponse};
 
 /// How much of a cursor an error message shows.
 const CURSOR_CHARS: usize = 100;
@@ -56,15 +56,17 @@ impl CursorTrail {
 /// malformed items stay: they are shown and marked rather than silently lost.
 #[cfg(test)]
 pub(crate) fn retain_type(page: &mut ListResponse, wanted: Option<&str>) {
-    page.resources.retain(|item| keeps_type(item, wanted));
+    page.resources.retain(|item| {
+        let resource_type = item.resource().and_then(|r| r.resource_type.get());
+        keeps_type(resource_type.map(String::as_str), wanted)
+    });
 }
 
-/// Whether [`retain_type`] keeps `item` under the filter `wanted`.
-pub fn keeps_type(item: &PageItem, wanted: Option<&str>) -> bool {
-    match (item, wanted) {
-        (PageItem::Resource(r), Some(wanted)) => r.resource_type.get().is_none_or(|t| t == wanted),
-        _ => true,
-    }
+/// Whether an item whose `type` is `resource_type` (`None`: it has none that is a string) stays
+/// under the type filter `wanted`: an item with no type of its own stays. [`retain_type`] and
+/// the TUI's list go by it.
+pub fn keeps_type(resource_type: Option<&str>, wanted: Option<&str>) -> bool {
+    wanted.is_none_or(|wanted| resource_type.is_none_or(|t| t == wanted))
 }
 
 /// Pulls the pages of one listing in order.
