@@ -12,7 +12,7 @@ use crate::api::page::RawPage;
 use crate::api::{Exchange, Reply};
 
 /// Numbers an `f64` would rewrite, and one past its range: one a line, shared with
-/// `tests/exact.rs`.
+/// `tests/cli/exact.rs`.
 fn numbers() -> Vec<&'static str> {
     include_str!("../../../../tests/common/exact_numbers.txt")
         .lines()
