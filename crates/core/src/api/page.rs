@@ -191,8 +191,8 @@ impl RawPage {
         self.items = order.iter().map(|&i| self.items[i].clone()).collect();
     }
 
-    /// Drops the items whose valid `type` differs from `wanted` (see
-    /// [`super::paging::retain_type`]): items with no readable type stay.
+    /// Drops the items that [`super::paging::keeps_type`] drops under `wanted`: an item whose
+    /// `type` is not a string it can read has none.
     pub(crate) fn retain_type(&mut self, wanted: &str) {
         #[derive(serde::Deserialize)]
         struct TypeOnly {
@@ -200,14 +200,15 @@ impl RawPage {
             resource_type: Option<Value>,
         }
         let body = self.body.as_bytes();
-        self.items.retain(
-            |span| match serde_json::from_slice::<TypeOnly>(&body[span.clone()]) {
+        self.items.retain(|span| {
+            let resource_type = match serde_json::from_slice::<TypeOnly>(&body[span.clone()]) {
                 Ok(TypeOnly {
                     resource_type: Some(Value::String(t)),
-                }) => t == wanted,
-                _ => true,
-            },
-        );
+                }) => Some(t),
+                _ => None,
+            };
+            super::paging::keeps_type(resource_type.as_deref(), Some(wanted))
+        });
     }
 }
 
