@@ -281,14 +281,13 @@ impl Store {
         self.erase("", &[])
     }
 
-    /// Deletes the listings `filter` selects and their rows, with `secure_delete` so the text does
-    /// not stay in free pages: keeping is turned off for data that must not stay on disk.
+    /// Deletes the listings `filter` selects and their rows, then rebuilds the file and empties
+    /// the write-ahead log, so that no free page keeps a row's text: neither these rows' nor
+    /// those of listings replaced earlier (deleted, not overwritten). Keeping is turned off, or
+    /// cleared, for data that must not stay on disk.
     fn erase(&mut self, filter: &str, args: &[&dyn rusqlite::ToSql]) -> Result<usize, StoreError> {
         let path = self.path.clone();
         let at = |e| StoreError::from_sqlite(&path, e);
-        self.conn
-            .pragma_update(None, "secure_delete", true)
-            .map_err(at)?;
         let tx = self.conn.transaction().map_err(at)?;
         tx.execute(
             &format!(
@@ -301,14 +300,17 @@ impl Store {
             .execute(&format!("DELETE FROM kept_listings {filter}"), args)
             .map_err(at)?;
         tx.commit().map_err(at)?;
+        if let Err(e) = self.conn.execute_batch("VACUUM") {
+            tracing::warn!(
+                "store {}: not rebuilt after erasing kept rows: {e}",
+                path.display()
+            );
+        }
         // The log holds the deleted pages as they were until it is checkpointed: empty it now.
         // Another process reading may keep it from being truncated; its next checkpoint will.
         let _ = self
             .conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
-        self.conn
-            .pragma_update(None, "secure_delete", false)
-            .map_err(at)?;
         Ok(gone)
     }
 }
@@ -484,6 +486,13 @@ mod tests {
         let dev = ListingKey::new("http://svc.test/api/v1", Some("dev"), Some("user"));
         store.keep_listing(&prod, &[secret], true, at(0)).unwrap();
         store.keep_listing(&dev, &[secret], true, at(0)).unwrap();
+        // A listing replaced by a newer one: its old rows must not stay in free pages.
+        let replaced = r#"{"id":"b","properties":{"note":"SECRET-ROW-TEXT"}}"#;
+        let user = ListingKey::new("http://svc.test/api/v1", Some("dev"), Some("repo"));
+        store.keep_listing(&user, &[replaced], true, at(0)).unwrap();
+        store
+            .keep_listing(&user, &[r#"{"id":"c"}"#], true, at(1))
+            .unwrap();
         assert_eq!(
             store
                 .forget_kept_listings("http://svc.test/api/v1/", Some("prod"))
@@ -492,7 +501,7 @@ mod tests {
         );
         assert_eq!(store.kept_listing(&prod).unwrap(), None);
         assert!(store.kept_listing(&dev).unwrap().is_some());
-        assert_eq!(store.clear_kept_listings().unwrap(), 1);
+        assert_eq!(store.clear_kept_listings().unwrap(), 2);
         assert!(store.kept_listings().unwrap().is_empty());
         drop(store);
         for file in ["appdeck.db", "appdeck.db-wal"] {
