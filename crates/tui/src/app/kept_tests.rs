@@ -298,3 +298,44 @@ fn a_kept_row_never_leaves_the_list_as_live() {
         "{said}"
     );
 }
+
+/// A look of `:watch` over kept rows the service did not answer for, once it answers: the
+/// look's rows are live (the title and a copy say so), and they are what is kept next.
+#[test]
+fn a_watch_look_over_kept_rows_makes_them_live_and_is_kept() {
+    let (mut app, live_id, kept_id) = opened(false);
+    app.update(refused(live_id.unwrap()));
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 5, "old"), Duration::from_secs(90)),
+    ));
+    assert!(title(&app).contains("service not answering"));
+
+    key(&mut app, ':');
+    type_text(&mut app, "watch 2");
+    let look = press(&mut app, crossterm::event::KeyCode::Enter);
+    let id = page_request(&look).expect("the look asks the service");
+    let answered = app.update(live(id, rows(0, 6, "new"), None));
+    let keep = answered.iter().find_map(|c| match c {
+        Command::KeepListing {
+            rows, from_start, ..
+        } => Some((rows.len(), *from_start)),
+        _ => None,
+    });
+    assert_eq!(
+        keep,
+        Some((6, true)),
+        "the look's rows are kept for the next start"
+    );
+    settle(&mut app, answered);
+    assert!(app.browser.kept.is_none());
+    assert_eq!(app.browser.rows().len(), 6);
+    let shown = title(&app);
+    assert!(
+        !shown.contains("kept") && !shown.contains("not answering"),
+        "{shown}"
+    );
+    key(&mut app, 'y');
+    let said = status(&app);
+    assert!(!said.contains("not live"), "{said}");
+}

@@ -9,6 +9,7 @@
 
 use std::time::Instant;
 
+use super::kept::{KeptRows, Live};
 use super::watch::LookDiff;
 use super::{Browser, More, PREFETCH_ROWS};
 use crate::api::{ApiError, ReadPage};
@@ -113,8 +114,14 @@ impl Browser {
         };
         // `on_page` fills a screen of this height with some margin: as many rows as were loaded.
         let wanted = reload.rows.saturating_sub(PREFETCH_ROWS).max(1);
-        let (_, follow_up) = reload.fresh.on_page(id, result, ids, wanted);
+        // A look's pages are the listing shown next: kept for the next start as a load's are.
+        let keep = match &result {
+            Ok(page) if !self.pushed => reload.fresh.texts_to_keep(id, page),
+            _ => None,
+        };
+        let (_, mut follow_up) = reload.fresh.on_page(id, result, ids, wanted);
         if !follow_up.is_empty() {
+            follow_up.extend(keep);
             return Ok(follow_up);
         }
         let Some(mut reload) = self.reloading.take() else {
@@ -128,9 +135,11 @@ impl Browser {
             let compare = self.compare_look(&reload.fresh, id);
             reload.compare = Some(id);
             self.reloading = Some(reload);
-            return Ok(vec![compare]);
+            return Ok([compare].into_iter().chain(keep).collect());
         }
-        Ok(self.test_fresh(reload, ids, height))
+        let mut commands: Vec<Command> = keep.into_iter().collect();
+        commands.extend(self.test_fresh(reload, ids, height));
+        Ok(commands)
     }
 
     /// The comparison of a look came back (see [`Browser::compares`]): the look's rows take the
@@ -261,6 +270,16 @@ impl Browser {
             Some(More::Loading { .. })
         );
         let mut commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
+        // Kept rows make way for live ones (a look of `:watch` over them): the live first page
+        // still asked for is not needed any more.
+        if let Some(KeptRows {
+            live: Live::Asking(asked),
+            ..
+        }) = self.kept.take()
+        {
+            commands.push(Command::Cancel(asked));
+        }
+        self.rows_kept = fresh.rows_kept;
         self.listing = fresh.listing;
         // The reloaded rows read their added columns as they came.
         self.filling = None;
