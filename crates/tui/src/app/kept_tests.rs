@@ -339,3 +339,29 @@ fn a_watch_look_over_kept_rows_makes_them_live_and_is_kept() {
     let said = status(&app);
     assert!(!said.contains("not live"), "{said}");
 }
+
+/// The title says why the live page did not come: a service that answered and refused the
+/// token is not one that is not answering.
+#[test]
+fn the_title_says_whether_the_service_refused_or_did_not_answer() {
+    let (mut app, live_id, kept_id) = opened(false);
+    let refused_token = ApiError::Http {
+        status: 401,
+        reason: "Unauthorized".into(),
+        message: "invalid token".into(),
+        request: Default::default(),
+    };
+    app.update(Action::reply(
+        live_id.unwrap(),
+        Box::new(Exchange::local(Err(refused_token))),
+    ));
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 2, "old"), Duration::from_secs(90)),
+    ));
+    let shown = title(&app);
+    assert!(
+        shown.contains("kept 1 min ago · the service refused the token: r retries"),
+        "{shown}"
+    );
+}

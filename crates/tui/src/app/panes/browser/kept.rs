@@ -36,7 +36,13 @@ impl Live {
     pub(crate) fn said(&self) -> &'static str {
         match self {
             Live::Asking(_) => "asking the service…",
-            Live::Failed(_) => "service not answering: r retries",
+            Live::Failed(ApiError::Network(_) | ApiError::Timeout(_)) => {
+                "service not answering: r retries"
+            }
+            Live::Failed(ApiError::Http {
+                status: 401 | 403, ..
+            }) => "the service refused the token: r retries",
+            Live::Failed(_) => "the live page failed: r retries",
             Live::Stopped => "stopped: r asks the service",
             Live::Offline => "offline: r asks the service",
         }
