@@ -785,9 +785,9 @@ pub struct ListArgs {
     /// fails on is left out, said on stderr, and the exit status is 5
     #[arg(long = "where", value_name = "EXPR")]
     pub where_: Option<String>,
-    /// Sort by this column (a path: name, id, properties.stars; :desc to reverse) in the TUI's
-    /// order: numbers by value, res_2 before res_10, missing values last. Every page is read
-    /// before the first line is written
+    /// Sort by this column (a path: id, properties.stars; name is the TUI's NAME column, the
+    /// display_name else the name; :desc to reverse) in the TUI's order: numbers by value, res_2
+    /// before res_10, missing values last. Every page is read before the first line is written
     #[arg(long, value_name = "COLUMN")]
     pub sort: Option<String>,
     /// Start from this cursor: the one a failed listing printed, to resume it

@@ -549,6 +549,23 @@ fn the_resume_hint_follows_its_error_and_is_offered_only_when_it_can_help() {
         .find("appdeck: resume with: --from c2 --no-headers")
         .unwrap_or_else(|| panic!("the hint: {}", out.stderr));
     assert!(error < hint, "{}", out.stderr);
+    assert!(!out.stderr.contains("sorted"), "{}", out.stderr);
+
+    // Under --sort, the rows written were sorted apart from the rest: the hint says so.
+    let (url, _) = scripted(vec![
+        page(&["b", "a"], Some("c2")),
+        status("503 Service Unavailable", ""),
+    ]);
+    let out = list_against(&url, &["--retries", "0", "--sort", "id"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(ids(&out), ["a", "b"], "what was listed is written, sorted");
+    assert!(
+        out.stderr.contains(
+            "resume with: --from c2 (each run is sorted on its own: sort the rows of both together)"
+        ),
+        "{}",
+        out.stderr
+    );
 
     let (url, _) = scripted(vec![
         page(&["a", "b"], Some("c2")),

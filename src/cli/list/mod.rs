@@ -114,9 +114,15 @@ pub async fn run(
             }
             _ => "",
         };
+        // Under --sort the rows written are sorted among themselves only: a resumed run's follow
+        // in an order of their own, which a file of both would not show.
+        let sorted_apart = match args.sort {
+            Some(_) => " (each run is sorted on its own: sort the rows of both together)",
+            None => "",
+        };
         writeln!(
             err,
-            "appdeck: resume with: --from {}{headers}",
+            "appdeck: resume with: --from {}{headers}{sorted_apart}",
             crate::sanitize::line(&mask.text(&cursor))
         )?;
         return Err(Failure::Reported(1));

@@ -113,10 +113,19 @@ impl Query {
 
 impl SortBy {
     fn parse(spec: &str) -> Result<SortBy, Failure> {
+        // A colon is always the direction's: a mistyped one (`id:dsc`) must not sort quietly in
+        // the service's order as a column titled `id` at the path `dsc`.
         let (path, descending) = match spec.rsplit_once(':') {
-            Some((path, "desc")) => (path, true),
-            Some((path, "asc")) => (path, false),
-            _ => (spec, false),
+            Some((path, direction)) if direction.eq_ignore_ascii_case("desc") => (path, true),
+            Some((path, direction)) if direction.eq_ignore_ascii_case("asc") => (path, false),
+            Some((_, direction)) => {
+                return Err(Failure::Usage(format!(
+                    "--sort {}: :asc or :desc after the column, not {:?}",
+                    sanitize::line(spec),
+                    sanitize::line(direction)
+                )));
+            }
+            None => (spec, false),
         };
         let mut paths =
             columns::parse(path).map_err(|e| Failure::Usage(e.replace("--columns", "--sort")))?;
@@ -189,6 +198,23 @@ mod tests {
         ]);
         query.pass(held);
         assert_eq!(ids(&query.sorted().unwrap()), ["2", "4", "1", "3"]);
+    }
+
+    #[test]
+    fn a_direction_is_asc_or_desc_in_any_case_and_nothing_else() {
+        for (spec, descending) in [("id", false), ("id:asc", false), ("id:DESC", true)] {
+            let sort = SortBy::parse(spec).unwrap();
+            assert_eq!(
+                (sort.column.text.as_str(), sort.descending),
+                ("id", descending)
+            );
+        }
+        for typo in ["id:dsc", "name:up", "STARS:properties.stars"] {
+            let Err(Failure::Usage(said)) = SortBy::parse(typo) else {
+                panic!("{typo} is refused");
+            };
+            assert!(said.contains(":asc or :desc after the column"), "{said}");
+        }
     }
 
     #[test]
