@@ -70,6 +70,12 @@ fn info(app: &App) -> String {
     }
 }
 
+/// The status bar as drawn (the screen's top line).
+fn status_line(app: &App) -> String {
+    let theme = crate::ui::theme::Theme::COLOR;
+    super::harness::line(&super::harness::draw(app, &theme, chrono::Utc::now()), 0)
+}
+
 /// The list's title as drawn (the top line of the table's border).
 fn title(app: &App) -> String {
     let theme = crate::ui::theme::Theme::COLOR;
@@ -205,7 +211,13 @@ fn l_loads_every_page_and_esc_stops() {
         "a full screen asks for nothing more"
     );
     let mut pending = key(&mut app, 'L');
-    assert!(info(&app).contains("Esc stops"), "{}", info(&app));
+    // The status bar says it once, with the page on its way.
+    let said = status_line(&app);
+    assert_eq!(said.matches("Esc stops").count(), 1, "{said}");
+    assert!(
+        said.contains("loading every page: page 2… · Esc stops"),
+        "{said}"
+    );
     for n in 1..=4 {
         let next = format!("c{}", n + 1);
         pending = deliver(&mut app, &pending, page(100 * n, 100, Some(&next)));
@@ -227,6 +239,8 @@ fn l_loads_every_page_and_esc_stops() {
     assert_eq!(app.browser.rows().len(), 700);
     assert!(title(&app).contains("all loaded"), "{}", title(&app));
     assert!(!app.browser.loading_all);
+    let said = status_line(&app);
+    assert!(!said.contains("loading"), "nothing loads any more: {said}");
     key(&mut app, 'L');
     assert_eq!(info(&app), "all loaded already");
 }

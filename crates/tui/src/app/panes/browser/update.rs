@@ -187,11 +187,10 @@ impl Pane for Browser {
                 }
             }
             Action::Refresh => return self.refresh(cx.ids).into(),
+            // The status bar says the load's progress while it runs (`activity`): a notice
+            // beside it would say it twice, and stay once the load ended.
             Action::LoadAll => match self.load_all(cx.ids) {
-                Ok(commands) => {
-                    cx.info("loading every page; Esc stops");
-                    return commands.into();
-                }
+                Ok(commands) => return commands.into(),
                 Err(why) => cx.info(why),
             },
             Action::TypePicker => {
