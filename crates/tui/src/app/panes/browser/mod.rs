@@ -206,10 +206,7 @@ impl Browser {
             columns_asked: self.columns_asked.clone(),
             pushed: true,
             // Kept rows stay marked as such; this list asks for live ones only on `r`.
-            kept: (self.kept.as_ref()).map(|kept| kept::KeptRows {
-                since: kept.since,
-                live: kept::Live::Stopped,
-            }),
+            kept: self.kept.as_ref().map(kept::KeptRows::stopped),
             ..Browser::default()
         })
     }
@@ -277,12 +274,8 @@ impl Browser {
 
     /// The request in flight, whichever page it is for.
     pub fn in_flight(&self) -> Option<RequestId> {
-        if let Some(kept::KeptRows {
-            live: kept::Live::Asking(id),
-            ..
-        }) = &self.kept
-        {
-            return Some(*id);
+        if let Some(id) = self.kept.as_ref().and_then(kept::KeptRows::asking) {
+            return Some(id);
         }
         match &self.listing {
             Loadable::Loading(id) => Some(*id),
@@ -520,11 +513,7 @@ impl Browser {
 
     /// The paging error to show, if the last load failed.
     pub fn error(&self) -> Option<&ApiError> {
-        if let Some(kept::KeptRows {
-            live: kept::Live::Failed(error),
-            ..
-        }) = &self.kept
-        {
+        if let Some(error) = self.kept.as_ref().and_then(kept::KeptRows::error) {
             return Some(error);
         }
         match &self.listing {
