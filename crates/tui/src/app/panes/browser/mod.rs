@@ -490,8 +490,7 @@ impl Browser {
     pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         // The marks were about the rows on screen, which go.
         if let Some(watch) = &mut self.watch {
-            watch.marks.clear();
-            watch.was.clear();
+            watch.forget_marks();
         }
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
