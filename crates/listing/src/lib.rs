@@ -20,6 +20,7 @@ mod loader;
 mod look;
 mod narrowing;
 mod ordering;
+mod picks;
 mod query;
 mod row;
 mod row_list;
@@ -60,6 +61,7 @@ pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRo
 pub use ordering::{
     IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
 };
+pub use picks::Picks;
 pub use query::{LoadedRows, Query, Restored, Where};
 pub use row::{Cell, Row, RowView};
 pub use rows::NONE as NO_ROWS;

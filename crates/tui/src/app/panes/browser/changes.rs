@@ -49,17 +49,13 @@ impl Browser {
             .ok_or("no row is marked: :watch SECS marks them")?;
         let rows = self.rows();
         let marked = |i: usize| watch.is_news(rows.at(i));
-        let len = self.visible.len();
-        let here = self.cursor.selected;
-        let found = (1..=len)
-            .map(|step| match toward {
-                Toward::Next => (here + step) % len,
-                Toward::Previous => (here + len - step % len) % len,
-            })
-            .find(|&at| self.visible.get(at).is_some_and(marked))
-            .ok_or("no row shown is marked new or changed")?;
+        let backward = toward == Toward::Previous;
+        let found = (self
+            .visible
+            .find_round(self.cursor.selected, backward, marked))
+        .ok_or("no row shown is marked new or changed")?;
         self.reselect = None;
-        self.cursor.select(found, len, height);
+        self.cursor.select(found, self.visible.len(), height);
         Ok(())
     }
 }

@@ -121,9 +121,7 @@ impl Browser {
     /// place, to put the cursor back once the page is in, and what to cancel.
     pub(crate) fn drop_kept(&mut self, id: RequestId) -> (usize, Vec<Command>) {
         let at = self.cursor.selected;
-        self.reselect = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        self.reselect = self.selected_id();
         let mut commands = self.query.forget_tested_rows();
         commands.extend(self.sort_restarted());
         self.kept = None;

@@ -72,9 +72,9 @@ pub struct Browser {
     /// `L` / `:load all`: each page is asked for as the one before arrives, to the last; `Esc`
     /// stops (the pages loaded stay), as does a page that fails.
     pub loading_all: bool,
-    /// Rows marked with `Space`, by resource id (see `picks.rs`): `:export`, `y` and `R` act
-    /// on them when there are any.
-    pub picked: BTreeSet<Box<str>>,
+    /// Rows marked with `Space` (see `picks.rs`): `:export`, `y` and `R` act on them when
+    /// there are any.
+    pub picked: appdeck_listing::Picks,
     /// `:columns`: the columns chosen for this type (see `added.rs`).
     pub columns: appdeck_listing::ColumnChoice,
     /// The job reading the added columns' values of the rows loaded.
@@ -249,6 +249,11 @@ impl Browser {
         self.rows().get(index)
     }
 
+    /// The resource id of the row under the cursor, to find it again once the rows change.
+    fn selected_id(&self) -> Option<Box<str>> {
+        self.selected()?.id().map(Box::<str>::from)
+    }
+
     /// The bodies the rows point into (empty before the first page).
     pub fn bodies(&self) -> Bodies {
         self.listing
@@ -379,15 +384,10 @@ impl Browser {
         let start = listing.take_page(page, type_filter.as_deref(), &mut self.types_seen);
         let end = listing.rows.len();
         let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
-        let rows = self.rows();
-        let found = self.reselect.as_deref().and_then(|id| {
-            new_visible
-                .iter()
-                .position(|&i| rows.at(i).id().as_deref() == Some(id))
-                .map(|p| p + self.visible.len())
-        });
         let first_visible = self.visible.len();
         self.visible.extend(new_visible);
+        let found = (self.reselect.as_deref())
+            .and_then(|id| self.visible.find_id(self.rows(), id, first_visible));
         match found {
             Some(index) => {
                 self.reselect = None;
@@ -454,9 +454,7 @@ impl Browser {
         {
             return self.fetch_more(ids).into_iter().collect();
         }
-        let here = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        let here = self.selected_id();
         let commands = self.restart(ids);
         self.reselect = here;
         commands

@@ -248,9 +248,7 @@ impl Browser {
         height: usize,
     ) -> Vec<Command> {
         let sorted = std::mem::take(&mut fresh.sorting);
-        let here = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        let here = self.selected_id();
         let (index, from_top) = (
             self.cursor.selected,
             self.cursor.selected - self.cursor.offset.min(self.cursor.selected),
@@ -273,14 +271,8 @@ impl Browser {
         if retesting {
             self.reselect = here.clone();
         }
-        let visible: Vec<usize> = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
-        let rows = self.rows();
-        let found = here.as_deref().and_then(|id| {
-            visible
-                .iter()
-                .position(|&i| rows.at(i).id().as_deref() == Some(id))
-        });
-        self.visible = visible.into();
+        self.visible = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
+        let found = (here.as_deref()).and_then(|id| self.visible.find_id(self.rows(), id, 0));
         let len = self.visible.len();
         self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));
         self.cursor.offset = self.cursor.selected.saturating_sub(from_top);

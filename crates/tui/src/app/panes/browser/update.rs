@@ -330,7 +330,7 @@ impl Pane for Browser {
         match news {
             News::ResourceReported => self.reload_in_place(cx.ids),
             News::MarksReported(ids) => {
-                self.unpick(ids);
+                self.picked.remove_all(ids);
                 self.reload_in_place(cx.ids)
             }
             _ => Vec::new(),

@@ -132,9 +132,7 @@ impl Browser {
         if gone.is_empty() {
             return Vec::new();
         }
-        let here = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        let here = self.selected_id();
         if let Some(listing) = self.listing.loaded_mut() {
             listing.drop_ids(gone);
         }
