@@ -123,7 +123,7 @@ impl Browser {
         let at = self.cursor.selected;
         self.reselect = self.selected_id();
         let mut commands = self.query.forget_tested_rows();
-        commands.extend(self.sort_restarted());
+        commands.extend(self.sorting.restarted());
         self.kept = None;
         self.filling = None;
         self.visible.clear();

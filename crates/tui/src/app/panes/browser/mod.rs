@@ -193,13 +193,9 @@ impl Browser {
     /// list has in flight stays its own; the other asks for that page itself when it needs it.
     /// `None` before the first page.
     fn over_loaded_rows(&self) -> Option<Browser> {
-        let mut listing = self.listing.loaded()?.clone();
-        if let More::Loading { cursor, .. } = &listing.more {
-            listing.more = More::Available(cursor.clone());
-        }
         Some(Browser {
             type_filter: self.type_filter.clone(),
-            listing: Loadable::Loaded(listing),
+            listing: Loadable::Loaded(self.listing.loaded()?.shared()),
             types_seen: self.types_seen.clone(),
             page_size: self.page_size,
             columns: self.columns.clone(),
@@ -302,7 +298,7 @@ impl Browser {
         self.visible.clear();
         self.cursor = ListCursor::default();
         self.reselect = None;
-        self.sort_restarted();
+        self.sorting.restarted::<Command>();
         self.request(id, None)
     }
 
@@ -493,7 +489,7 @@ impl Browser {
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
         commands.extend(self.query.forget_tested_rows());
-        commands.extend(self.sort_restarted());
+        commands.extend(self.sorting.restarted());
         commands.push(self.start(ids));
         commands
     }

@@ -91,17 +91,6 @@ impl Browser {
         commands
     }
 
-    /// How far the sort job `id` got, if it is the one in flight.
-    pub fn sort_progress(&mut self, id: RequestId, done: u64, total: u64) -> bool {
-        self.sorting.on_progress(id, done, total)
-    }
-
-    /// The listing starts over (another type, a reload): nothing loaded is in the order, and a
-    /// job sorting the old rows is dropped (its command: the cancel).
-    pub fn sort_restarted(&mut self) -> Option<Command> {
-        self.sorting.restarted()
-    }
-
     /// A sort job answered: its order (of the rows loaded when it began) takes in the rows
     /// loaded since, and the visible rows are put in it, the cursor on the row it was on.
     /// `None`: it was cancelled.

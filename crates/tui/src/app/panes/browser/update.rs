@@ -19,10 +19,10 @@ use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::text::counted;
+use appdeck_listing::SortSpec;
 use appdeck_listing::Tested;
 use appdeck_listing::{Bodies, BodyError};
 use appdeck_listing::{Row, RowView};
-use appdeck_listing::{SORTABLE, SortSpec};
 use std::time::Instant;
 
 /// Rows whose JSON is larger than this open on a background task: laying out megabytes of
@@ -247,17 +247,7 @@ impl Pane for Browser {
             }
             Action::SortNext => return self.sort_by(SortSpec::next(self.sorting.spec), cx),
             Action::SortReverse => {
-                let spec = match self.sorting.spec {
-                    Some(spec) => SortSpec {
-                        descending: !spec.descending,
-                        ..spec
-                    },
-                    None => SortSpec {
-                        column: SORTABLE[0],
-                        descending: true,
-                    },
-                };
-                return self.sort_by(Some(spec), cx);
+                return self.sort_by(Some(SortSpec::reversed(self.sorting.spec)), cx);
             }
             Action::ShowChanges => match self.text_before_change() {
                 Ok(was) => return self.open_detail(Some(was), cx),
@@ -484,7 +474,7 @@ impl Browser {
                     }
                     _ => {
                         self.query.on_progress(id, done, total);
-                        self.sort_progress(id, done, total);
+                        self.sorting.on_progress(id, done, total);
                     }
                 }
                 Outcome::done()

@@ -137,7 +137,7 @@ impl Browser {
             listing.drop_ids(gone);
         }
         self.visible.clear();
-        let mut commands: Vec<Command> = self.sort_restarted().into_iter().collect();
+        let mut commands: Vec<Command> = self.sorting.restarted().into_iter().collect();
         commands.extend(self.resort(ids, height));
         let rows = self.listing.loaded().map(|l| (&l.bodies, &l.rows));
         commands.extend(self.query.retest_all(rows, ids));
