@@ -4,9 +4,13 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use crate::bodies::BodyId;
+use crate::loader::Listing;
+use crate::look::Mark;
 use crate::row::RowView;
 use crate::rows::Rows;
 use crate::shown::Shown;
+use crate::watch::Watch;
 
 /// The ids of the rows marked.
 #[derive(Clone, Debug, Default)]
@@ -67,6 +71,24 @@ impl Picks {
     }
 }
 
+impl Listing {
+    /// The rows `:export` writes, by body: the marked ones when there are any (as
+    /// [`Picks::rows`] orders them), else those `shown`; rows a `watch` still shows as gone are
+    /// left out, as the service no longer has them.
+    pub fn to_export(&self, shown: &Shown, picks: &Picks, watch: Option<&Watch>) -> Vec<BodyId> {
+        let picked = picks.rows(shown, &self.rows);
+        let indices: Box<dyn Iterator<Item = usize>> = match picked.is_empty() {
+            true => Box::new(shown.iter()),
+            false => Box::new(picked.into_iter()),
+        };
+        let gone = |row: RowView<'_>| watch.and_then(|w| w.mark(row)) == Some(Mark::Gone);
+        (indices.map(|i| self.rows.at(i)))
+            .filter(|&row| !gone(row))
+            .map(|row| row.body)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +119,34 @@ mod tests {
         assert_eq!(picks.rows(&shown, &rows), [3]);
         picks.clear();
         assert!(picks.is_empty() && picks.rows(&shown, &rows).is_empty());
+    }
+
+    /// `:export` writes the marked rows when there are any, else those shown, never a row a
+    /// watch shows as gone.
+    #[test]
+    fn export_takes_the_marked_rows_else_those_shown_and_never_gone_ones() {
+        use crate::look::LookDiff;
+        use std::time::{Duration, Instant};
+        let mut listing = Listing::default();
+        let values = (0..4).map(|i| json!({"id": format!("r{i}")}));
+        (listing.rows, listing.bodies) = Rows::with_bodies(values);
+        let body = |i: usize| listing.rows.at(i).body;
+        let shown = Shown::from(vec![2, 0, 3]);
+        let mut picks = Picks::default();
+        assert_eq!(listing.to_export(&shown, &picks, None), [2, 0, 3].map(body));
+        let now = Instant::now();
+        let mut watch = Watch::new(Duration::from_secs(5), now);
+        let diff = LookDiff {
+            absent: vec![(0, 0, "{}".into())],
+            ..LookDiff::default()
+        };
+        watch.take_look(diff, &listing.rows, now);
+        assert_eq!(
+            listing.to_export(&shown, &picks, Some(&watch)),
+            [2, 3].map(body)
+        );
+        picks.toggle(Some("r1".into())).unwrap();
+        picks.toggle(Some("r3".into())).unwrap();
+        assert_eq!(listing.to_export(&shown, &picks, None), [3, 1].map(body));
     }
 }
