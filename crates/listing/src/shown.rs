@@ -298,7 +298,7 @@ mod tests {
         let mut shown = Shown::from(vec![3, 1, 0]);
         assert_eq!(shown.find_id(&rows, "r0", 0), Some(2));
         assert_eq!(shown.find_id(&rows, "r3", 1), None, "before the place");
-        let even = |i: usize| i % 2 == 0;
+        let even = |i: usize| i.is_multiple_of(2);
         assert_eq!(shown.find_round(2, false, even), Some(2), "round to itself");
         assert_eq!(shown.find_round(2, true, |i| i != 0), Some(1), "back, not on");
         assert_eq!(shown.find_round(1, false, even), Some(2));
