@@ -300,7 +300,11 @@ mod tests {
         assert_eq!(shown.find_id(&rows, "r3", 1), None, "before the place");
         let even = |i: usize| i.is_multiple_of(2);
         assert_eq!(shown.find_round(2, false, even), Some(2), "round to itself");
-        assert_eq!(shown.find_round(2, true, |i| i != 0), Some(1), "back, not on");
+        assert_eq!(
+            shown.find_round(2, true, |i| i != 0),
+            Some(1),
+            "back, not on"
+        );
         assert_eq!(shown.find_round(1, false, even), Some(2));
         assert_eq!(Shown::default().find_round(0, true, even), None);
         assert_eq!(shown.in_order(0..5, 5), Shown::from(vec![0, 1, 3]));
