@@ -109,7 +109,7 @@ impl App {
             LineCommand::History => self.show(View::History),
             LineCommand::Overview => self.show(View::Overview),
             LineCommand::Type(t) => self.set_type_filter(t),
-            LineCommand::Where(expr) => self.to_the_list_in_front(Action::Where(expr)),
+            LineCommand::Where(expr) => self.hand_to_the_list_in_front(Action::Where(expr)),
             LineCommand::Refresh => {
                 let mut commands = self.show_resources();
                 let restart = self.browser.restart(&mut self.ids);
@@ -146,7 +146,7 @@ impl App {
                 self.hand_to_top_pane(Action::Export { path, overwrite })
             }
             LineCommand::Watch(every) => self.watch(every),
-            LineCommand::LoadAll => self.to_the_list_in_front(Action::LoadAll),
+            LineCommand::LoadAll => self.hand_to_the_list_in_front(Action::LoadAll),
         }
     }
 
@@ -470,7 +470,7 @@ impl App {
     /// `:where` (a wrong expression leaves the list as it was and says why) and `:load all`:
     /// on the list in front (a list opened over another screen, else the resource list, back
     /// to it).
-    fn to_the_list_in_front(&mut self, action: Action) -> Vec<Command> {
+    fn hand_to_the_list_in_front(&mut self, action: Action) -> Vec<Command> {
         let mut commands = Vec::new();
         if !matches!(self.stack.top(), Some(Screen::Browser(_))) {
             commands.extend(self.show_resources());
