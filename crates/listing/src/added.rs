@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::bodies::{BodyError, BodyId};
 use super::columns::Column;
-use super::ordering::{column_name, column_named};
+use super::ordering::{SortSpec, column_name, column_named};
 use crate::job::{Job, Progress};
 use crate::out::columns::{self as paths, ColumnPath};
 
@@ -105,6 +105,18 @@ impl ColumnChoice {
             Some(k) => u8::try_from(k).ok().map(Column::Added),
             None => column_named(name),
         }
+    }
+
+    /// What becomes of a sort by `spec` when `next` takes this choice's place: a sort by an
+    /// added column follows its path to its new place, or ends with it (`None`).
+    pub fn sort_under(&self, spec: SortSpec, next: &ColumnChoice) -> Option<SortSpec> {
+        let Column::Added(k) = spec.column else {
+            return Some(spec);
+        };
+        let path = self.added.get(usize::from(k))?;
+        let k = next.added.iter().position(|q| q == path)?;
+        let column = Column::Added(u8::try_from(k).ok()?);
+        Some(SortSpec { column, ..spec })
     }
 
     /// The header of `column` in the table: an added column's header is its path (or the header
@@ -328,6 +340,24 @@ mod tests {
         let fewer = choice.apply("-properties.language +external_id").unwrap();
         assert_eq!(fewer.spec(), "+LANG:properties.lang");
         assert_eq!(fewer.apply("reset").unwrap(), ColumnChoice::default());
+    }
+
+    /// A sort by an added column follows its path to its new place, or ends with it; a sort
+    /// by one of the table's own columns stays.
+    #[test]
+    fn a_sort_by_an_added_column_follows_its_path() {
+        let two = ColumnChoice::from_spec("+a.x +b.y");
+        let spec = |column| SortSpec {
+            column,
+            descending: true,
+        };
+        let by_b = spec(Column::Added(1));
+        let moved = ColumnChoice::from_spec("+b.y");
+        assert_eq!(two.sort_under(by_b, &moved), Some(spec(Column::Added(0))));
+        let gone = ColumnChoice::from_spec("+a.x");
+        assert_eq!(two.sort_under(by_b, &gone), None);
+        let by_name = spec(Column::Name);
+        assert_eq!(two.sort_under(by_name, &gone), Some(by_name));
     }
 
     #[test]

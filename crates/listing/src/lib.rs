@@ -15,10 +15,12 @@ mod compact;
 mod export;
 mod field_search;
 mod job_rows;
+mod kept;
 mod loader;
 mod look;
 mod narrowing;
 mod ordering;
+mod picks;
 mod query;
 mod row;
 mod row_list;
@@ -52,12 +54,14 @@ pub use columns::{Column, ColumnWidths};
 pub use export::{ExportItems, ExportJob, Exported, Format, remove_unfinished};
 pub use field_search::Needle;
 pub use job_rows::JobRows;
+pub use kept::{KeptRows, Live, age_words};
 pub use loader::{Listing, More};
 pub use look::{CompareLook, LookDiff, Mark, Side, compare};
 pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRows, Tested};
 pub use ordering::{
     IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
 };
+pub use picks::Picks;
 pub use query::{LoadedRows, Query, Restored, Where};
 pub use row::{Cell, Row, RowView};
 pub use rows::NONE as NO_ROWS;

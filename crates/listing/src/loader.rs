@@ -5,11 +5,13 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::added::{FillColumns, Filled};
 use crate::api::paging::keeps_type;
 use crate::api::{ApiError, CursorTrail, ReadPage};
 use crate::bodies::Bodies;
 use crate::columns::ColumnWidths;
 use crate::job::{RequestId, RequestIds};
+use crate::out::columns::ColumnPath;
 use crate::rows::Rows;
 use crate::summary::LoadedSummary;
 
@@ -122,6 +124,37 @@ impl Listing {
     /// Takes a page that arrived for this listing: its rows of `type_filter` (every type when
     /// `None`) are added, each type seen goes into `types_seen`, and the paging moves on.
     /// Returns the index of the first row it added.
+    /// This listing for another list over the same rows (shared, not copied): a page in
+    /// flight stays this one's, the other asks for that page itself when it needs it.
+    pub fn shared(&self) -> Listing {
+        let mut listing = self.clone();
+        if let More::Loading { cursor, .. } = &listing.more {
+            listing.more = More::Available(cursor.clone());
+        }
+        listing
+    }
+
+    /// The columns `:columns` added become `paths`: the job reading their values for the rows
+    /// loaded, if they changed and there are rows (rows arriving read theirs as they come).
+    pub fn set_added_paths(&mut self, paths: &[ColumnPath]) -> Option<FillColumns> {
+        if !self.rows.added_mut().set_paths(paths) {
+            return None;
+        }
+        self.widths.forget_added();
+        let bodies = self.rows.iter().map(|r| r.body).collect();
+        self.rows.added().filler(&self.bodies, bodies)
+    }
+
+    /// The added columns' values that job read: taken, unless the columns changed since.
+    pub fn fill_added(&mut self, filled: Filled) -> bool {
+        if !self.rows.added_mut().fill(filled) {
+            return false;
+        }
+        self.widths.forget_added();
+        self.widths.extend_added(self.rows.iter());
+        true
+    }
+
     pub fn take_page(
         &mut self,
         page: ReadPage,
@@ -173,6 +206,44 @@ mod tests {
     use super::*;
 
     /// One page asked at a time; `Esc` or a failure keeps its cursor for `r` to ask again.
+    /// Columns added to a listing loaded are read by a job; what it read shows unless the
+    /// columns changed meanwhile, and the same columns again ask for nothing.
+    #[test]
+    fn added_columns_are_read_by_a_job_and_taken_while_still_wanted() {
+        use crate::added::ColumnChoice;
+        use crate::job::Progress;
+        use serde_json::json;
+        let mut listing = Listing::default();
+        let values = [json!({"id": "a", "p": {"x": 1}}), json!({"id": "b"})];
+        (listing.rows, listing.bodies) = Rows::with_bodies(values);
+        let (x, y) = (
+            ColumnChoice::from_spec("+p.x"),
+            ColumnChoice::from_spec("+p.y"),
+        );
+        let job = listing.set_added_paths(&x.added).expect("a job");
+        assert!(listing.set_added_paths(&x.added).is_none(), "the same");
+        let filled = job.read(&Progress::detached()).unwrap();
+        assert!(listing.fill_added(filled));
+        let first = listing.rows.at(0).body;
+        assert_eq!(listing.rows.added().get(first, 0), Some("1"));
+        let stale = job.read(&Progress::detached()).unwrap();
+        assert!(listing.set_added_paths(&y.added).is_some());
+        assert!(!listing.fill_added(stale), "read for columns gone");
+    }
+
+    /// A list over the same rows does not share the page in flight: it asks for it itself.
+    #[test]
+    fn a_shared_listing_asks_for_the_page_in_flight_itself() {
+        let mut ids = RequestIds::default();
+        let mut listing = Listing {
+            more: More::Available("c1".into()),
+            ..Listing::default()
+        };
+        listing.more.ask(&mut ids);
+        assert!(matches!(listing.shared().more, More::Available(c) if c == "c1"));
+        assert!(listing.more.in_flight().is_some());
+    }
+
     #[test]
     fn a_paused_or_failed_page_is_asked_again_at_its_cursor() {
         let mut ids = RequestIds::default();

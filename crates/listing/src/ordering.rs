@@ -82,6 +82,20 @@ impl SortSpec {
         })
     }
 
+    /// The spec after `S`: the same column the other way; unsorted, the first one descending.
+    pub fn reversed(current: Option<SortSpec>) -> SortSpec {
+        match current {
+            Some(spec) => SortSpec {
+                descending: !spec.descending,
+                ..spec
+            },
+            None => SortSpec {
+                column: SORTABLE[0],
+                descending: true,
+            },
+        }
+    }
+
     /// The arrow the header puts after the column's title.
     pub fn arrow(self) -> &'static str {
         if self.descending { "▼" } else { "▲" }
@@ -514,5 +528,17 @@ mod tests {
         }
         assert_eq!(seen, SORTABLE);
         assert_eq!(SortSpec::next(spec), None);
+    }
+
+    #[test]
+    fn s_upper_turns_the_sort_round_and_starts_with_the_first_column_descending() {
+        let first = SortSpec::reversed(None);
+        assert_eq!((first.column, first.descending), (SORTABLE[0], true));
+        let name = SortSpec {
+            column: Column::Name,
+            descending: true,
+        };
+        assert!(!SortSpec::reversed(Some(name)).descending);
+        assert_eq!(SortSpec::reversed(Some(name)).column, Column::Name);
     }
 }

@@ -6,6 +6,9 @@
 
 use std::ops::Range;
 
+use crate::ordering::{SortSpec, merge_sorted};
+use crate::rows::Rows;
+
 #[derive(Clone, Debug, Default)]
 pub struct Shown {
     /// The rows shown are the listing's first `first` ones, in order (`listed` is empty then).
@@ -84,6 +87,49 @@ impl Shown {
     }
 
     /// The bytes held, for `benches/row_memory.rs`.
+    /// Where the row of resource `id` is among those shown from `from` on.
+    pub fn find_id(&self, rows: &Rows, id: &str, from: usize) -> Option<usize> {
+        let at =
+            (self.range(from..self.len())).position(|i| rows.at(i).id().as_deref() == Some(id));
+        at.map(|at| at + from)
+    }
+
+    /// The first place after `from` (before it, `backward`), round the end, whose row `wanted`.
+    pub fn find_round(
+        &self,
+        from: usize,
+        backward: bool,
+        wanted: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let len = self.len();
+        let at = |step| match backward {
+            false => (from + step) % len,
+            true => (from + len - step % len) % len,
+        };
+        (1..=len)
+            .map(at)
+            .find(|&at| self.get(at).is_some_and(&wanted))
+    }
+
+    /// These rows (of `count` loaded) in the order of `order` (every loaded row's index, once
+    /// each).
+    pub fn in_order(&self, order: impl Iterator<Item = usize>, count: usize) -> Shown {
+        let mut passes = vec![false; count];
+        for i in self.iter() {
+            passes[i] = true;
+        }
+        order.filter(|&i| passes[i]).collect()
+    }
+
+    /// The rows from `first` on (a page's, appended) merged where they belong among those
+    /// before, which are in `spec`'s order.
+    pub fn merge_from(&mut self, first: usize, rows: &Rows, spec: SortSpec) {
+        let new = self.split_off(first);
+        let mut merged: Vec<usize> = self.iter().collect();
+        merge_sorted(&mut merged, new, rows, spec);
+        *self = merged.into();
+    }
+
     pub fn capacity_bytes(&self) -> usize {
         self.listed.capacity() * size_of::<u32>()
     }
@@ -235,5 +281,39 @@ mod tests {
         sized.extend([20, 30]);
         assert_eq!(sized.capacity_bytes(), 100 * 4, "made at its size");
         assert_eq!(sized.iter().collect::<Vec<_>>().len(), 12);
+    }
+
+    /// The list's moves over the rows shown: a resource found by id past a place, the next
+    /// row wanted round the end either way, a new order kept to the rows shown, and a page's
+    /// rows merged into a sorted list.
+    #[test]
+    fn rows_shown_are_found_reordered_and_merged() {
+        use crate::columns::Column;
+        use serde_json::json;
+        let names = ["d", "b", "e", "a", "c"];
+        let rows = Rows::of_values(
+            (names.iter().enumerate())
+                .map(|(i, name)| json!({"id": format!("r{i}"), "name": name})),
+        );
+        let mut shown = Shown::from(vec![3, 1, 0]);
+        assert_eq!(shown.find_id(&rows, "r0", 0), Some(2));
+        assert_eq!(shown.find_id(&rows, "r3", 1), None, "before the place");
+        let even = |i: usize| i.is_multiple_of(2);
+        assert_eq!(shown.find_round(2, false, even), Some(2), "round to itself");
+        assert_eq!(
+            shown.find_round(2, true, |i| i != 0),
+            Some(1),
+            "back, not on"
+        );
+        assert_eq!(shown.find_round(1, false, even), Some(2));
+        assert_eq!(Shown::default().find_round(0, true, even), None);
+        assert_eq!(shown.in_order(0..5, 5), Shown::from(vec![0, 1, 3]));
+        let spec = SortSpec {
+            column: Column::Name,
+            descending: false,
+        };
+        shown.extend([4, 2]);
+        shown.merge_from(3, &rows, spec);
+        assert_eq!(shown.iter().collect::<Vec<_>>(), [3, 1, 4, 0, 2]);
     }
 }

@@ -5,7 +5,8 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use crate::look::{LookDiff, Mark};
+use crate::loader::{Listing, More};
+use crate::look::{LookDiff, Mark, Side};
 use crate::row::RowView;
 use crate::rows::Rows;
 
@@ -137,6 +138,81 @@ impl Watch {
     }
 }
 
+impl Watch {
+    /// `:watch off`: the ids of the rows still shown as gone, which leave with the watch.
+    pub fn into_gone(self) -> HashSet<Box<str>> {
+        (self.marks.into_iter())
+            .filter(|(_, (mark, _))| *mark == Mark::Gone)
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    /// The gone rows shown left with the rows they were shown among (a look's rows came in
+    /// unmarked): their marks go too, as a gone mark stands for a row shown.
+    pub fn forget_gone(&mut self) {
+        self.marks.retain(|_, (mark, _)| *mark != Mark::Gone);
+    }
+
+    /// The rows marked were replaced (the listing starts over): every mark goes.
+    pub fn forget_marks(&mut self) {
+        self.marks.clear();
+        self.was.clear();
+    }
+
+    /// `d`: the text of `row` at the look before, while a look marks it changed.
+    pub fn text_before(&self, row: RowView<'_>) -> Option<&str> {
+        if self.mark(row)? != Mark::Changed {
+            return None;
+        }
+        self.was.get(&*row.id()?).map(|was| &**was)
+    }
+
+    /// Whether a look marked `row` new or changed (`n` and `N` go from one to the next).
+    pub fn is_news(&self, row: RowView<'_>) -> bool {
+        matches!(self.mark(row), Some(Mark::New | Mark::Changed))
+    }
+}
+
+impl Listing {
+    /// Whether the rows loaded are the whole listing.
+    pub fn whole(&self) -> bool {
+        matches!(self.more, More::End)
+    }
+
+    /// This listing as a look's comparison sees it; `watch` says which rows are shown as gone.
+    pub fn side(&self, watch: Option<&Watch>) -> Side {
+        let rows = self.rows.iter();
+        Side {
+            bodies: self.bodies.clone(),
+            ids: rows.clone().map(|r| r.id().map(Box::<str>::from)).collect(),
+            body: rows.clone().map(|r| r.body).collect(),
+            gone: rows
+                .map(|r| watch.and_then(|w| w.mark(r)) == Some(Mark::Gone))
+                .collect(),
+            whole: self.whole(),
+        }
+    }
+
+    /// A look's rows (this listing) compared with the rows shown (`before`): the watch's marks
+    /// (see [`Watch::take_look`]), and the gone rows put in among this listing's rows, their
+    /// JSON and texts moved over.
+    pub fn take_look(&mut self, watch: &mut Watch, diff: LookDiff, before: &Rows, now: Instant) {
+        let mut shown = Vec::new();
+        for (index, at, json) in watch.take_look(diff, before, now) {
+            let row = before.at(index);
+            self.widths.extend([row]);
+            let body = self.bodies.push(&json);
+            shown.push((at, self.rows.adopt(row, body)));
+        }
+        self.rows.insert(shown);
+    }
+
+    /// Takes the rows of these ids out (the gone rows shown, once the watch stops).
+    pub fn drop_ids(&mut self, ids: &HashSet<Box<str>>) {
+        (self.rows).retain(|r| r.id().is_none_or(|id| !ids.contains(&*id)));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,5 +254,55 @@ mod tests {
 
         watch.failed("down".into(), start);
         assert_eq!(watch.next_at, start + Duration::from_secs(10));
+    }
+
+    fn ids(listing: &Listing) -> Vec<String> {
+        (listing.rows.iter())
+            .map(|r| r.id().unwrap().to_string())
+            .collect()
+    }
+
+    /// A look's rows take in the gone rows at their places, with their JSON and texts; the
+    /// look's side then shows them as gone, `d` reads the changed row's text before, and
+    /// `:watch off` takes the gone rows out.
+    #[test]
+    fn a_look_puts_its_gone_rows_in_and_watch_off_takes_them_out() {
+        let now = Instant::now();
+        let mut watch = Watch::new(Duration::from_secs(5), now);
+        let gone = r#"{"id":"b","name":"bee"}"#;
+        let shown = [json!({"id": "a"}), serde_json::from_str(gone).unwrap()];
+        let before = Rows::of_values(shown.into_iter().chain([json!({"id": "c"})]));
+        let (rows, bodies) = Rows::with_bodies([
+            json!({"id": "a", "n": 1}),
+            json!({"id": "c"}),
+            json!({"id": "d"}),
+        ]);
+        let mut look = Listing::default();
+        (look.rows, look.bodies) = (rows, bodies);
+        let diff = LookDiff {
+            new: vec!["d".into()],
+            changed: vec![("a".into(), r#"{"id":"a"}"#.into())],
+            absent: vec![(1, 1, gone.to_owned())],
+        };
+        look.take_look(&mut watch, diff, &before, now);
+        assert_eq!(ids(&look), ["a", "b", "c", "d"]);
+        let row = look.rows.at(1);
+        assert_eq!(row.title().as_deref(), Some("bee"));
+        assert_eq!(look.bodies.read(row.body).unwrap(), gone);
+        let side = look.side(Some(&watch));
+        assert_eq!(side.gone, [false, true, false, false]);
+        assert!(side.whole && side.ids[3].as_deref() == Some("d"));
+        assert_eq!(watch.text_before(look.rows.at(0)), Some(r#"{"id":"a"}"#));
+        assert_eq!(watch.text_before(look.rows.at(3)), None, "new, not changed");
+        let news: Vec<bool> = look.rows.iter().map(|r| watch.is_news(r)).collect();
+        assert_eq!(news, [true, false, false, true]);
+
+        let mut failed = watch.clone();
+        failed.forget_gone();
+        assert_eq!(failed.counts().map(|(_, n)| n), [1, 1, 0]);
+        failed.forget_marks();
+        assert!(failed.marks.is_empty() && failed.was.is_empty());
+        look.drop_ids(&watch.into_gone());
+        assert_eq!(ids(&look), ["a", "c", "d"]);
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::Work;
+use crate::app::pane::{Ctx, Outcome};
 use crate::sanitize;
 use crate::text::count;
 pub(crate) use appdeck_listing::{ExportItems as Items, ExportJob, Exported, Format};
@@ -46,6 +47,28 @@ impl Exporting {
             one,
         };
         Ok((exporting, Command::Run { id, job }))
+    }
+
+    /// [`Exporting::start`] for a pane whose export in flight is `slot`: the job's command, or
+    /// the error said. The status bar says how far it is (its activity); a notice would keep
+    /// the count at the start beside it.
+    pub fn start_in(
+        slot: &mut Option<Exporting>,
+        path: String,
+        overwrite: bool,
+        items: Items,
+        cx: &mut Ctx,
+    ) -> Outcome {
+        match Exporting::start(path, overwrite, items, cx.ids) {
+            Ok((exporting, command)) => {
+                *slot = Some(exporting);
+                vec![command].into()
+            }
+            Err(problem) => {
+                cx.error(problem);
+                Outcome::done()
+            }
+        }
     }
 
     /// What the status bar says meanwhile.

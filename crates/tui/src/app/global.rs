@@ -109,7 +109,7 @@ impl App {
             LineCommand::History => self.show(View::History),
             LineCommand::Overview => self.show(View::Overview),
             LineCommand::Type(t) => self.set_type_filter(t),
-            LineCommand::Where(expr) => self.apply_where(expr),
+            LineCommand::Where(expr) => self.hand_to_the_list_in_front(Action::Where(expr)),
             LineCommand::Refresh => {
                 let mut commands = self.show_resources();
                 let restart = self.browser.restart(&mut self.ids);
@@ -146,15 +146,7 @@ impl App {
                 self.hand_to_top_pane(Action::Export { path, overwrite })
             }
             LineCommand::Watch(every) => self.watch(every),
-            LineCommand::LoadAll => {
-                // On the list in front, else the resource list (shown).
-                let mut commands = Vec::new();
-                if !matches!(self.stack.top(), Some(Screen::Browser(_))) {
-                    commands.extend(self.show_resources());
-                }
-                commands.extend(self.hand_to_top_pane(Action::LoadAll));
-                commands
-            }
+            LineCommand::LoadAll => self.hand_to_the_list_in_front(Action::LoadAll),
         }
     }
 
@@ -475,14 +467,15 @@ impl App {
         self.broadcast(&News::RowsLoaded(self.browser.summary()))
     }
 
-    /// `:where`: on the list in front (a list opened over another screen, else the resource
-    /// list, back to it). A wrong expression leaves the list as it was and says why.
-    fn apply_where(&mut self, expr: Option<String>) -> Vec<Command> {
+    /// `:where` (a wrong expression leaves the list as it was and says why) and `:load all`:
+    /// on the list in front (a list opened over another screen, else the resource list, back
+    /// to it).
+    fn hand_to_the_list_in_front(&mut self, action: Action) -> Vec<Command> {
         let mut commands = Vec::new();
         if !matches!(self.stack.top(), Some(Screen::Browser(_))) {
             commands.extend(self.show_resources());
         }
-        commands.extend(self.hand_to_top_pane(Action::Where(expr)));
+        commands.extend(self.hand_to_top_pane(action));
         commands
     }
 

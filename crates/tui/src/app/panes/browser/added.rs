@@ -2,7 +2,7 @@
 //! columns' values), kept per type through the store, and a sort following its column. What a
 //! choice is and where the values are kept: `appdeck_listing`'s `ColumnChoice` and `AddedCells`.
 
-use appdeck_listing::{BodyId, Column, ColumnChoice, Filled, SortSpec, type_key};
+use appdeck_listing::{Column, ColumnChoice, Filled, SortSpec, type_key};
 
 use super::Browser;
 use crate::app::action::{Command, RequestId, RequestIds};
@@ -50,34 +50,22 @@ impl Browser {
         height: usize,
     ) -> Vec<Command> {
         let mut commands = Vec::new();
-        // A sort by an added column follows its path to its new place, or ends with it.
         if let Some(spec) = self.sorting.spec
-            && let Column::Added(k) = spec.column
+            && let now = self.columns.sort_under(spec, &choice)
+            && now != Some(spec)
         {
-            let path = self.columns.added.get(usize::from(k)).cloned();
-            let now = path.and_then(|p| choice.added.iter().position(|q| *q == p));
-            let now = now.and_then(|k| u8::try_from(k).ok()).map(Column::Added);
-            if now != Some(spec.column) {
-                let spec = now.map(|column| SortSpec { column, ..spec });
-                commands.extend(self.set_sort(spec, ids, height));
-            }
+            commands.extend(self.set_sort(now, ids, height));
         }
         self.columns = choice;
         commands.extend(self.filling.take().map(Command::Cancel));
-        let paths = self.columns.added.clone();
-        if let Some(listing) = self.listing.loaded_mut()
-            && listing.rows.added_mut().set_paths(&paths)
-        {
-            listing.widths.forget_added();
-            let bodies: Vec<BodyId> = listing.rows.iter().map(|r| r.body).collect();
-            if let Some(job) = listing.rows.added().filler(&listing.bodies, bodies) {
-                let id = ids.issue();
-                self.filling = Some(id);
-                commands.push(Command::Run {
-                    id,
-                    job: Work::new(job),
-                });
-            }
+        let paths = &self.columns.added;
+        if let Some(job) = (self.listing.loaded_mut()).and_then(|l| l.set_added_paths(paths)) {
+            let id = ids.issue();
+            self.filling = Some(id);
+            commands.push(Command::Run {
+                id,
+                job: Work::new(job),
+            });
         }
         // A look or reload under way brings rows without the new columns: it starts again.
         if self.reloading.is_some() {
@@ -100,14 +88,9 @@ impl Browser {
     ) -> Result<Vec<Command>, String> {
         self.filling = None;
         let filled = filled?;
-        let Some(listing) = self.listing.loaded_mut() else {
-            return Ok(Vec::new());
-        };
-        if !listing.rows.added_mut().fill(filled) {
+        if !(self.listing.loaded_mut()).is_some_and(|l| l.fill_added(filled)) {
             return Ok(Vec::new());
         }
-        listing.widths.forget_added();
-        listing.widths.extend_added(listing.rows.iter());
         let by_added = (self.sorting.spec).is_some_and(|s| matches!(s.column, Column::Added(_)));
         Ok(match by_added {
             true => self.resort(ids, height).into_iter().collect(),

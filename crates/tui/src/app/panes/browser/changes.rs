@@ -3,7 +3,6 @@
 //! [`crate::changes::between`] finds them (numbers kept as written).
 
 use super::Browser;
-use super::watch::Mark;
 use crate::app::Toward;
 use crate::app::panes::detail::Detail;
 use crate::changes::Change;
@@ -34,11 +33,7 @@ impl Browser {
     pub(crate) fn text_before_change(&self) -> Result<Box<str>, &'static str> {
         let row = self.selected().ok_or("no row here")?;
         let watch = self.watch.as_ref().ok_or(NOT_MARKED)?;
-        if watch.mark(row) != Some(Mark::Changed) {
-            return Err(NOT_MARKED);
-        }
-        let id = row.id().ok_or(NOT_MARKED)?;
-        watch.was.get(&*id).cloned().ok_or(NOT_MARKED)
+        watch.text_before(row).map(Box::from).ok_or(NOT_MARKED)
     }
 
     /// `n` / `N`: the cursor to the next (previous) row shown that a look marked new or
@@ -53,18 +48,14 @@ impl Browser {
             .as_ref()
             .ok_or("no row is marked: :watch SECS marks them")?;
         let rows = self.rows();
-        let marked = |i: usize| matches!(watch.mark(rows.at(i)), Some(Mark::New | Mark::Changed));
-        let len = self.visible.len();
-        let here = self.cursor.selected;
-        let found = (1..=len)
-            .map(|step| match toward {
-                Toward::Next => (here + step) % len,
-                Toward::Previous => (here + len - step % len) % len,
-            })
-            .find(|&at| self.visible.get(at).is_some_and(marked))
-            .ok_or("no row shown is marked new or changed")?;
+        let marked = |i: usize| watch.is_news(rows.at(i));
+        let backward = toward == Toward::Previous;
+        let found = (self
+            .visible
+            .find_round(self.cursor.selected, backward, marked))
+        .ok_or("no row shown is marked new or changed")?;
         self.reselect = None;
-        self.cursor.select(found, len, height);
+        self.cursor.select(found, self.visible.len(), height);
         Ok(())
     }
 }

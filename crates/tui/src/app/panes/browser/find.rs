@@ -90,12 +90,8 @@ impl Browser {
     pub fn refresh_visible(&mut self, height: usize) {
         let selected_row = self.visible.get(self.cursor.selected);
         self.visible = self.query.passing(self.rows());
-        let rows = self.rows();
-        let wanted = self.reselect.as_deref().and_then(|id| {
-            self.visible
-                .iter()
-                .position(|i| rows.at(i).id().as_deref() == Some(id))
-        });
+        let wanted =
+            (self.reselect.as_deref()).and_then(|id| self.visible.find_id(self.rows(), id, 0));
         let index = match wanted {
             Some(at) => {
                 self.reselect = None;

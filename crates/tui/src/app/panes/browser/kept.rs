@@ -9,45 +9,7 @@ use super::Browser;
 use crate::api::{ApiError, ReadPage};
 use crate::app::action::{Command, KeptListing, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
-
-/// The rows shown are kept ones: since when, and the live listing that will replace them.
-#[derive(Clone, Debug)]
-pub struct KeptRows {
-    /// When they were kept (the store said how long ago; `update` reads no clock).
-    pub since: Instant,
-    pub live: Live,
-}
-
-/// Where the live listing stands while kept rows are shown.
-#[derive(Clone, Debug)]
-pub enum Live {
-    /// Its first page is on its way.
-    Asking(RequestId),
-    /// The service did not answer it; `r` asks again.
-    Failed(ApiError),
-    /// `Esc` stopped it; `r` asks again.
-    Stopped,
-    /// `--offline`: not asked; `r` asks.
-    Offline,
-}
-
-impl Live {
-    /// What the title says of it, after the kept rows' count.
-    pub(crate) fn said(&self) -> &'static str {
-        match self {
-            Live::Asking(_) => "asking the service…",
-            Live::Failed(ApiError::Network(_) | ApiError::Timeout(_)) => {
-                "service not answering: r retries"
-            }
-            Live::Failed(ApiError::Http {
-                status: 401 | 403, ..
-            }) => "the service refused the token: r retries",
-            Live::Failed(_) => "the live page failed: r retries",
-            Live::Stopped => "stopped: r asks the service",
-            Live::Offline => "offline: r asks the service",
-        }
-    }
-}
+pub(crate) use appdeck_listing::{KeptRows, Live, age_words};
 
 impl Browser {
     /// Asks the store for the listing kept for this type filter, to show until the live page
@@ -71,7 +33,7 @@ impl Browser {
 
     /// How long ago the rows shown were kept, when they are kept ones.
     pub(crate) fn kept_age(&self, now: Instant) -> Option<Duration> {
-        (self.kept.as_ref()).map(|kept| now.saturating_duration_since(kept.since))
+        self.kept.as_ref().map(|kept| kept.age(now))
     }
 
     /// ` (kept 3 h ago, not live)` after what a row gave when the rows are kept ones, else
@@ -151,7 +113,7 @@ impl Browser {
 
     /// Whether `id` is the live first page that replaces the kept rows.
     pub(crate) fn replaces_kept(&self, id: RequestId) -> bool {
-        matches!(&self.kept, Some(KeptRows { live: Live::Asking(asked), .. }) if *asked == id)
+        self.kept.as_ref().and_then(KeptRows::asking) == Some(id)
     }
 
     /// The live first page arrived: the kept rows go, the listing starts over with it, and the
@@ -159,11 +121,9 @@ impl Browser {
     /// place, to put the cursor back once the page is in, and what to cancel.
     pub(crate) fn drop_kept(&mut self, id: RequestId) -> (usize, Vec<Command>) {
         let at = self.cursor.selected;
-        self.reselect = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        self.reselect = self.selected_id();
         let mut commands = self.query.forget_tested_rows();
-        commands.extend(self.sort_restarted());
+        commands.extend(self.sorting.restarted());
         self.kept = None;
         self.filling = None;
         self.visible.clear();
@@ -180,23 +140,13 @@ impl Browser {
 
     /// `r` over kept rows: asks for the live first page again (or at all, offline).
     pub(super) fn ask_live_again(&mut self, ids: &mut RequestIds) -> Option<Vec<Command>> {
-        let kept = self.kept.as_mut()?;
-        if matches!(kept.live, Live::Asking(_)) {
-            return Some(Vec::new());
-        }
-        let id = ids.issue();
-        kept.live = Live::Asking(id);
-        Some(vec![self.request(id, None)])
+        let id = self.kept.as_mut()?.ask_again(ids);
+        Some(id.map(|id| self.request(id, None)).into_iter().collect())
     }
 
     /// `Esc` over kept rows: stops asking for the live page. Returns the request to abort.
     pub(super) fn stop_live(&mut self) -> Option<RequestId> {
-        let kept = self.kept.as_mut()?;
-        let Live::Asking(id) = kept.live else {
-            return None;
-        };
-        kept.live = Live::Stopped;
-        Some(id)
+        self.kept.as_mut()?.stop()
     }
 
     /// A live page of the bottom list, as texts to keep for the next start (`None`: nothing to
@@ -225,14 +175,3 @@ impl Browser {
 
 /// Rows past this are not sent to be kept: the store keeps no more.
 const MAX_KEPT: usize = crate::store::KEPT_MAX_ROWS;
-
-/// How long ago, coarsely, for the list's title: `40 s`, `12 min`, `3 h`, `2 d`.
-pub(crate) fn age_words(age: Duration) -> String {
-    let secs = age.as_secs();
-    match secs {
-        0..60 => format!("{secs} s"),
-        60..3600 => format!("{} min", secs / 60),
-        3600..86_400 => format!("{} h", secs / 3600),
-        _ => format!("{} d", secs / 86_400),
-    }
-}

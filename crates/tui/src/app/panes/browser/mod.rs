@@ -72,9 +72,9 @@ pub struct Browser {
     /// `L` / `:load all`: each page is asked for as the one before arrives, to the last; `Esc`
     /// stops (the pages loaded stay), as does a page that fails.
     pub loading_all: bool,
-    /// Rows marked with `Space`, by resource id (see `picks.rs`): `:export`, `y` and `R` act
-    /// on them when there are any.
-    pub picked: BTreeSet<Box<str>>,
+    /// Rows marked with `Space` (see `picks.rs`): `:export`, `y` and `R` act on them when
+    /// there are any.
+    pub picked: appdeck_listing::Picks,
     /// `:columns`: the columns chosen for this type (see `added.rs`).
     pub columns: appdeck_listing::ColumnChoice,
     /// The job reading the added columns' values of the rows loaded.
@@ -193,23 +193,16 @@ impl Browser {
     /// list has in flight stays its own; the other asks for that page itself when it needs it.
     /// `None` before the first page.
     fn over_loaded_rows(&self) -> Option<Browser> {
-        let mut listing = self.listing.loaded()?.clone();
-        if let More::Loading { cursor, .. } = &listing.more {
-            listing.more = More::Available(cursor.clone());
-        }
         Some(Browser {
             type_filter: self.type_filter.clone(),
-            listing: Loadable::Loaded(listing),
+            listing: Loadable::Loaded(self.listing.loaded()?.shared()),
             types_seen: self.types_seen.clone(),
             page_size: self.page_size,
             columns: self.columns.clone(),
             columns_asked: self.columns_asked.clone(),
             pushed: true,
             // Kept rows stay marked as such; this list asks for live ones only on `r`.
-            kept: (self.kept.as_ref()).map(|kept| kept::KeptRows {
-                since: kept.since,
-                live: kept::Live::Stopped,
-            }),
+            kept: self.kept.as_ref().map(kept::KeptRows::stopped),
             ..Browser::default()
         })
     }
@@ -252,6 +245,11 @@ impl Browser {
         self.rows().get(index)
     }
 
+    /// The resource id of the row under the cursor, to find it again once the rows change.
+    fn selected_id(&self) -> Option<Box<str>> {
+        self.selected()?.id().map(Box::<str>::from)
+    }
+
     /// The bodies the rows point into (empty before the first page).
     pub fn bodies(&self) -> Bodies {
         self.listing
@@ -277,12 +275,8 @@ impl Browser {
 
     /// The request in flight, whichever page it is for.
     pub fn in_flight(&self) -> Option<RequestId> {
-        if let Some(kept::KeptRows {
-            live: kept::Live::Asking(id),
-            ..
-        }) = &self.kept
-        {
-            return Some(*id);
+        if let Some(id) = self.kept.as_ref().and_then(kept::KeptRows::asking) {
+            return Some(id);
         }
         match &self.listing {
             Loadable::Loading(id) => Some(*id),
@@ -304,7 +298,7 @@ impl Browser {
         self.visible.clear();
         self.cursor = ListCursor::default();
         self.reselect = None;
-        self.sort_restarted();
+        self.sorting.restarted::<Command>();
         self.request(id, None)
     }
 
@@ -386,15 +380,10 @@ impl Browser {
         let start = listing.take_page(page, type_filter.as_deref(), &mut self.types_seen);
         let end = listing.rows.len();
         let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
-        let rows = self.rows();
-        let found = self.reselect.as_deref().and_then(|id| {
-            new_visible
-                .iter()
-                .position(|&i| rows.at(i).id().as_deref() == Some(id))
-                .map(|p| p + self.visible.len())
-        });
         let first_visible = self.visible.len();
         self.visible.extend(new_visible);
+        let found = (self.reselect.as_deref())
+            .and_then(|id| self.visible.find_id(self.rows(), id, first_visible));
         match found {
             Some(index) => {
                 self.reselect = None;
@@ -461,9 +450,7 @@ impl Browser {
         {
             return self.fetch_more(ids).into_iter().collect();
         }
-        let here = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        let here = self.selected_id();
         let commands = self.restart(ids);
         self.reselect = here;
         commands
@@ -497,13 +484,12 @@ impl Browser {
     pub fn restart(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         // The marks were about the rows on screen, which go.
         if let Some(watch) = &mut self.watch {
-            watch.marks.clear();
-            watch.was.clear();
+            watch.forget_marks();
         }
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
         commands.extend(self.query.forget_tested_rows());
-        commands.extend(self.sort_restarted());
+        commands.extend(self.sorting.restarted());
         commands.push(self.start(ids));
         commands
     }
@@ -520,11 +506,7 @@ impl Browser {
 
     /// The paging error to show, if the last load failed.
     pub fn error(&self) -> Option<&ApiError> {
-        if let Some(kept::KeptRows {
-            live: kept::Live::Failed(error),
-            ..
-        }) = &self.kept
-        {
+        if let Some(error) = self.kept.as_ref().and_then(kept::KeptRows::error) {
             return Some(error);
         }
         match &self.listing {

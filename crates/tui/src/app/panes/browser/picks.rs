@@ -1,8 +1,6 @@
-//! Rows marked with `Space` (as k9s marks them), for `:export`, `y` and `R` to act on several
-//! rows at once (`R`: one report sent to each, `panes/report/many.rs`). Kept by resource id, so that a mark stays on its resource when the rows are
-//! fetched again (`r`, a `:watch` look, a reload after a report).
-
-use std::collections::HashSet;
+//! Rows marked with `Space`, for `:export`, `y` and `R` to act on several rows at once (`R`:
+//! one report sent to each, `panes/report/many.rs`). The marks themselves, by resource id, are
+//! the engine's [`appdeck_listing::Picks`].
 
 use super::Browser;
 use crate::app::pane::{Ctx, Open, Outcome};
@@ -14,11 +12,8 @@ impl Browser {
     /// that `Space` held marks a run). Returns how many are marked, or why the row cannot be.
     pub(crate) fn toggle_pick(&mut self, height: usize) -> Result<usize, &'static str> {
         let row = self.selected().ok_or("no row here to mark")?;
-        let id = row.id().ok_or("this row has no id to mark it by")?;
-        let id = Box::<str>::from(&*id);
-        if !self.picked.remove(&id) {
-            self.picked.insert(id);
-        }
+        let id = row.id().map(Box::<str>::from);
+        self.picked.toggle(id)?;
         let next = self.cursor.selected + 1;
         if next < self.visible.len() {
             self.cursor.select(next, self.visible.len(), height);
@@ -27,25 +22,13 @@ impl Browser {
     }
 
     pub(crate) fn is_picked(&self, row: RowView<'_>) -> bool {
-        !self.picked.is_empty() && row.id().is_some_and(|id| self.picked.contains(&*id))
+        self.picked.contains(row)
     }
 
     /// The marked rows loaded (by index): those shown, in their order, then those the filters
     /// hide, in the listing's order (a mark is not undone by a filter).
     pub(crate) fn picked_rows(&self) -> Vec<usize> {
-        if self.picked.is_empty() {
-            return Vec::new();
-        }
-        let rows = self.rows();
-        let shown: Vec<usize> = (self.visible.iter())
-            .filter(|&i| self.is_picked(rows.at(i)))
-            .collect();
-        // A set, not `shown.contains`: that was a walk of the marks for each marked row.
-        let is_shown: HashSet<usize> = shown.iter().copied().collect();
-        let hidden = (0..rows.len())
-            .filter(|i| !is_shown.contains(i) && self.is_picked(rows.at(*i)))
-            .collect::<Vec<usize>>();
-        shown.into_iter().chain(hidden).collect()
+        self.picked.rows(&self.visible, self.rows())
     }
 
     /// `R` with rows marked: one report to send to each, the marked resources as listed (in
@@ -82,12 +65,5 @@ impl Browser {
             ));
         }
         Outcome::Open(Open::ReportOnMarked(marked))
-    }
-
-    /// The service accepted the reports about `ids`: they are no longer marked.
-    pub(super) fn unpick(&mut self, ids: &[Box<str>]) {
-        for id in ids {
-            self.picked.remove(id);
-        }
     }
 }

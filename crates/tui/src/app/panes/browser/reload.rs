@@ -9,7 +9,6 @@
 
 use std::time::Instant;
 
-use super::kept::{KeptRows, Live};
 use super::watch::LookDiff;
 use super::{Browser, More, PREFETCH_ROWS};
 use crate::api::{ApiError, ReadPage};
@@ -257,9 +256,7 @@ impl Browser {
         height: usize,
     ) -> Vec<Command> {
         let sorted = std::mem::take(&mut fresh.sorting);
-        let here = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        let here = self.selected_id();
         let (index, from_top) = (
             self.cursor.selected,
             self.cursor.selected - self.cursor.offset.min(self.cursor.selected),
@@ -272,11 +269,7 @@ impl Browser {
         let mut commands: Vec<Command> = self.cancel().map(Command::Cancel).into_iter().collect();
         // Kept rows make way for live ones (a look of `:watch` over them): the live first page
         // still asked for is not needed any more.
-        if let Some(KeptRows {
-            live: Live::Asking(asked),
-            ..
-        }) = self.kept.take()
-        {
+        if let Some(asked) = self.kept.take().and_then(|kept| kept.asking()) {
             commands.push(Command::Cancel(asked));
         }
         self.rows_kept = fresh.rows_kept;
@@ -292,14 +285,8 @@ impl Browser {
         if retesting {
             self.reselect = here.clone();
         }
-        let visible: Vec<usize> = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
-        let rows = self.rows();
-        let found = here.as_deref().and_then(|id| {
-            visible
-                .iter()
-                .position(|&i| rows.at(i).id().as_deref() == Some(id))
-        });
-        self.visible = visible.into();
+        self.visible = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
+        let found = (here.as_deref()).and_then(|id| self.visible.find_id(self.rows(), id, 0));
         let len = self.visible.len();
         self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));
         self.cursor.offset = self.cursor.selected.saturating_sub(from_top);

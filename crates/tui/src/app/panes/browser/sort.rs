@@ -9,7 +9,7 @@ use crate::app::action::{Command, RequestId, RequestIds};
 pub(crate) use appdeck_listing::Sorting;
 #[cfg(test)]
 pub(crate) use appdeck_listing::{IN_PLACE_ROWS, SortJob};
-use appdeck_listing::{Resorted, Shown, SortSpec};
+use appdeck_listing::{Resorted, SortSpec};
 
 impl Browser {
     /// Sorts by `spec` (`None`: back to the server's order). Returns the job's command when the
@@ -51,7 +51,8 @@ impl Browser {
             Resorted::ServerOrder => {
                 // The server's order is the rows' own: one pass, no comparisons.
                 let here = self.selected_index();
-                self.visible = self.visible_in(0..self.rows().len());
+                let count = self.rows().len();
+                self.visible = self.visible.in_order(0..count, count);
                 self.keep_cursor_on(here, height);
                 None
             }
@@ -90,17 +91,6 @@ impl Browser {
         commands
     }
 
-    /// How far the sort job `id` got, if it is the one in flight.
-    pub fn sort_progress(&mut self, id: RequestId, done: u64, total: u64) -> bool {
-        self.sorting.on_progress(id, done, total)
-    }
-
-    /// The listing starts over (another type, a reload): nothing loaded is in the order, and a
-    /// job sorting the old rows is dropped (its command: the cancel).
-    pub fn sort_restarted(&mut self) -> Option<Command> {
-        self.sorting.restarted()
-    }
-
     /// A sort job answered: its order (of the rows loaded when it began) takes in the rows
     /// loaded since, and the visible rows are put in it, the cursor on the row it was on.
     /// `None`: it was cancelled.
@@ -124,22 +114,13 @@ impl Browser {
             return;
         };
         let here = self.selected_index();
-        self.visible = self.visible_in(order.iter().copied());
+        self.visible = (self.visible).in_order(order.iter().copied(), self.rows().len());
         self.keep_cursor_on(here, height);
         // The order is new: with the selected row on the first screen, that screen is shown
         // whole rather than the rows above the selection hidden.
         if self.cursor.selected < height {
             self.cursor.offset = 0;
         }
-    }
-
-    /// The visible rows in the order of `order` (every loaded row's index, once each).
-    fn visible_in(&self, order: impl Iterator<Item = usize>) -> Shown {
-        let mut passes = vec![false; self.rows().len()];
-        for i in self.visible.iter() {
-            passes[i] = true;
-        }
-        order.filter(|&i| passes[i]).collect()
     }
 
     /// A page arrived: its rows (from `first_row` on) go into the order, and those of them that
@@ -150,10 +131,8 @@ impl Browser {
             return;
         };
         let here = self.selected_index();
-        let new = self.visible.split_off(first_visible);
-        let mut visible: Vec<usize> = self.visible.iter().collect();
-        appdeck_listing::merge_sorted(&mut visible, new, self.rows(), spec);
-        self.visible = visible.into();
+        let rows = (self.listing.loaded()).map_or(&appdeck_listing::NO_ROWS, |l| &l.rows);
+        self.visible.merge_from(first_visible, rows, spec);
         self.keep_cursor_on(here, height);
     }
 

@@ -4,7 +4,7 @@ use crate::app::action::Move;
 use std::sync::Arc;
 
 use super::keys::BROWSER_KEYS;
-use super::watch::{LookDiff, Mark};
+use super::watch::LookDiff;
 use super::{Browser, More};
 use crate::api::{self, ApiError};
 use crate::app::export::{Exported, Exporting, Items};
@@ -19,10 +19,10 @@ use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::text::counted;
+use appdeck_listing::Row;
+use appdeck_listing::SortSpec;
 use appdeck_listing::Tested;
 use appdeck_listing::{Bodies, BodyError};
-use appdeck_listing::{Row, RowView};
-use appdeck_listing::{SORTABLE, SortSpec};
 use std::time::Instant;
 
 /// Rows whose JSON is larger than this open on a background task: laying out megabytes of
@@ -246,17 +246,7 @@ impl Pane for Browser {
             }
             Action::SortNext => return self.sort_by(SortSpec::next(self.sorting.spec), cx),
             Action::SortReverse => {
-                let spec = match self.sorting.spec {
-                    Some(spec) => SortSpec {
-                        descending: !spec.descending,
-                        ..spec
-                    },
-                    None => SortSpec {
-                        column: SORTABLE[0],
-                        descending: true,
-                    },
-                };
-                return self.sort_by(Some(spec), cx);
+                return self.sort_by(Some(SortSpec::reversed(self.sorting.spec)), cx);
             }
             Action::ShowChanges => match self.text_before_change() {
                 Ok(was) => return self.open_detail(Some(was), cx),
@@ -329,7 +319,7 @@ impl Pane for Browser {
         match news {
             News::ResourceReported => self.reload_in_place(cx.ids),
             News::MarksReported(ids) => {
-                self.unpick(ids);
+                self.picked.remove_all(ids);
                 self.reload_in_place(cx.ids)
             }
             _ => Vec::new(),
@@ -483,7 +473,7 @@ impl Browser {
                     }
                     _ => {
                         self.query.on_progress(id, done, total);
-                        self.sort_progress(id, done, total);
+                        self.sorting.on_progress(id, done, total);
                     }
                 }
                 Outcome::done()
@@ -598,36 +588,14 @@ impl Browser {
             ));
             return Outcome::done();
         }
-        let rows = self.rows();
-        let gone = |row: RowView<'_>| {
-            let mark = self.watch.as_ref().and_then(|w| w.mark(row));
-            mark == Some(Mark::Gone)
-        };
-        // The marked rows, when there are any; else the rows shown.
-        let picked = self.picked_rows();
-        let indices: Box<dyn Iterator<Item = usize>> = match picked.is_empty() {
-            true => Box::new(self.visible.iter()),
-            false => Box::new(picked.into_iter()),
-        };
+        let watch = self.watch.as_ref();
         let items = Items::Rows {
             bodies: self.bodies(),
-            ids: (indices.map(|i| rows.at(i)))
-                .filter(|&row| !gone(row))
-                .map(|row| row.body)
-                .collect(),
+            ids: (self.listing.loaded())
+                .map(|l| l.to_export(&self.visible, &self.picked, watch))
+                .unwrap_or_default(),
         };
-        match Exporting::start(path, overwrite, items, cx.ids) {
-            // The status bar says how far it is (its activity); a notice would keep the
-            // count at the start beside it.
-            Ok((exporting, command)) => {
-                self.exporting = Some(exporting);
-                vec![command].into()
-            }
-            Err(problem) => {
-                cx.error(problem);
-                Outcome::done()
-            }
-        }
+        Exporting::start_in(&mut self.exporting, path, overwrite, items, cx)
     }
 
     /// Enter, or `d` with the row's text before its change: the detail of the selected row,

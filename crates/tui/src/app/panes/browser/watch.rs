@@ -12,25 +12,9 @@ use crate::app::action::{Command, RequestId, RequestIds};
 use crate::app::job::Work;
 use crate::app::loadable::Loadable;
 
-pub(crate) use appdeck_listing::{CompareLook, LookDiff, MAX_EVERY, Mark, Side, Watch};
+pub(crate) use appdeck_listing::{CompareLook, LookDiff, MAX_EVERY, Mark, Watch};
 #[cfg(test)]
-pub(crate) use appdeck_listing::{MARK_LOOKS, compare};
-
-/// The listing of `browser` as a look's comparison sees it.
-fn side_of(browser: &Browser) -> Side {
-    let rows = browser.rows();
-    let watch = browser.watch.as_ref();
-    Side {
-        bodies: browser.bodies(),
-        ids: rows.iter().map(|r| r.id().map(Box::<str>::from)).collect(),
-        body: rows.iter().map(|r| r.body).collect(),
-        gone: rows
-            .iter()
-            .map(|r| watch.and_then(|w| w.mark(r)) == Some(Mark::Gone))
-            .collect(),
-        whole: browser.whole(),
-    }
-}
+pub(crate) use appdeck_listing::{MARK_LOOKS, Side, compare};
 
 impl Browser {
     /// `:watch SECS` (a look at once) or `:watch off` (its marks and gone rows go).
@@ -43,14 +27,8 @@ impl Browser {
     ) -> Vec<Command> {
         match (every, self.watch.as_mut()) {
             (None, _) => {
-                let dropped = self.watch.take();
-                let gone: HashSet<Box<str>> = dropped
-                    .into_iter()
-                    .flat_map(|w| w.marks)
-                    .filter(|(_, (mark, _))| *mark == Mark::Gone)
-                    .map(|(id, _)| id)
-                    .collect();
-                self.drop_rows(&gone, ids, height)
+                let gone = self.watch.take().map(Watch::into_gone);
+                self.drop_rows(&gone.unwrap_or_default(), ids, height)
             }
             (Some(every), Some(watch)) => {
                 watch.every = every;
@@ -96,16 +74,20 @@ impl Browser {
     /// (a gone mark stands for a row shown: see [`Browser::gone_shown`]).
     pub(super) fn compare_failed(&mut self, why: &str, now: Instant) {
         if let Some(watch) = self.watch.as_mut() {
-            watch.marks.retain(|_, (mark, _)| *mark != Mark::Gone);
+            watch.forget_gone();
         }
         self.look_failed(format!("the rows could not be compared: {why}"), now);
     }
 
     /// The look has caught up with the rows on screen: the comparison, as a job.
     pub(super) fn compare_look(&self, fresh: &Browser, id: RequestId) -> Command {
+        let side = |list: &Browser| {
+            let listing = list.listing.loaded();
+            (listing.map(|l| l.side(list.watch.as_ref()))).unwrap_or_default()
+        };
         let job = CompareLook {
-            before: side_of(self),
-            after: side_of(fresh),
+            before: side(self),
+            after: side(fresh),
         };
         Command::Run {
             id,
@@ -120,22 +102,12 @@ impl Browser {
         let (Some(watch), Some(listing)) = (self.watch.as_mut(), fresh.listing.loaded_mut()) else {
             return;
         };
-        let mut shown = Vec::new();
-        for (index, at, json) in watch.take_look(diff, before, now) {
-            let row = before.at(index);
-            // Its JSON and its texts move to the listing it is shown in.
-            listing.widths.extend([row]);
-            let body = listing.bodies.push(&json);
-            shown.push((at, listing.rows.adopt(row, body)));
-        }
-        listing.rows.insert(shown);
+        listing.take_look(watch, diff, before, now);
     }
 
     /// Whether the rows loaded are the whole listing.
     pub(super) fn whole(&self) -> bool {
-        self.listing
-            .loaded()
-            .is_some_and(|l| matches!(l.more, super::More::End))
+        self.listing.loaded().is_some_and(super::Listing::whole)
     }
 
     /// How many rows are shown although gone (they are not loaded resources any more). Each
@@ -160,16 +132,12 @@ impl Browser {
         if gone.is_empty() {
             return Vec::new();
         }
-        let here = self
-            .selected()
-            .and_then(|row| row.id().map(Box::<str>::from));
+        let here = self.selected_id();
         if let Some(listing) = self.listing.loaded_mut() {
-            listing
-                .rows
-                .retain(|r| r.id().is_none_or(|id| !gone.contains(&*id)));
+            listing.drop_ids(gone);
         }
         self.visible.clear();
-        let mut commands: Vec<Command> = self.sort_restarted().into_iter().collect();
+        let mut commands: Vec<Command> = self.sorting.restarted().into_iter().collect();
         commands.extend(self.resort(ids, height));
         let rows = self.listing.loaded().map(|l| (&l.bodies, &l.rows));
         commands.extend(self.query.retest_all(rows, ids));

@@ -211,16 +211,7 @@ impl Detail {
             Some(json) => json.to_string(),
             None => serde_json::to_string(self.item.as_ref()).unwrap_or_default(),
         };
-        match Exporting::start(path, overwrite, Items::One(json), cx.ids) {
-            Ok((exporting, command)) => {
-                self.exporting = Some(exporting);
-                vec![command].into()
-            }
-            Err(problem) => {
-                cx.error(problem);
-                Outcome::done()
-            }
-        }
+        Exporting::start_in(&mut self.exporting, path, overwrite, Items::One(json), cx)
     }
 
     /// `v`: the value under the cursor in full, in a popup over the view.

@@ -1,0 +1,152 @@
+//! Rows marked with `Space` (as k9s marks them), for `:export`, `y` and `R` to act on several
+//! rows at once. Kept by resource id, so that a mark stays on its resource when the rows are
+//! fetched again (`r`, a `:watch` look, a reload after a report), and is not undone by a filter.
+
+use std::collections::{BTreeSet, HashSet};
+
+use crate::bodies::BodyId;
+use crate::loader::Listing;
+use crate::look::Mark;
+use crate::row::RowView;
+use crate::rows::Rows;
+use crate::shown::Shown;
+use crate::watch::Watch;
+
+/// The ids of the rows marked.
+#[derive(Clone, Debug, Default)]
+pub struct Picks(BTreeSet<Box<str>>);
+
+impl Picks {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The ids marked, in their order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|id| &**id)
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Marks the row of resource `id`, or unmarks it; or says why it cannot be.
+    pub fn toggle(&mut self, id: Option<Box<str>>) -> Result<(), &'static str> {
+        let id = id.ok_or("this row has no id to mark it by")?;
+        if !self.0.remove(&id) {
+            self.0.insert(id);
+        }
+        Ok(())
+    }
+
+    pub fn contains(&self, row: RowView<'_>) -> bool {
+        !self.0.is_empty() && row.id().is_some_and(|id| self.0.contains(&*id))
+    }
+
+    /// The marked rows loaded (by index): those `shown`, in their order, then those the
+    /// filters hide, in the listing's order.
+    pub fn rows(&self, shown: &Shown, rows: &Rows) -> Vec<usize> {
+        if self.0.is_empty() {
+            return Vec::new();
+        }
+        let marked: Vec<usize> = (shown.iter())
+            .filter(|&i| self.contains(rows.at(i)))
+            .collect();
+        // A set, not `marked.contains`: that was a walk of the marks for each marked row.
+        let is_shown: HashSet<usize> = marked.iter().copied().collect();
+        let hidden =
+            (0..rows.len()).filter(|i| !is_shown.contains(i) && self.contains(rows.at(*i)));
+        marked.into_iter().chain(hidden).collect()
+    }
+
+    /// The service accepted the reports about `ids`: they are no longer marked.
+    pub fn remove_all(&mut self, ids: &[Box<str>]) {
+        for id in ids {
+            self.0.remove(id);
+        }
+    }
+}
+
+impl Listing {
+    /// The rows `:export` writes, by body: the marked ones when there are any (as
+    /// [`Picks::rows`] orders them), else those `shown`; rows a `watch` still shows as gone are
+    /// left out, as the service no longer has them.
+    pub fn to_export(&self, shown: &Shown, picks: &Picks, watch: Option<&Watch>) -> Vec<BodyId> {
+        let picked = picks.rows(shown, &self.rows);
+        let indices: Box<dyn Iterator<Item = usize>> = match picked.is_empty() {
+            true => Box::new(shown.iter()),
+            false => Box::new(picked.into_iter()),
+        };
+        let gone = |row: RowView<'_>| watch.and_then(|w| w.mark(row)) == Some(Mark::Gone);
+        (indices.map(|i| self.rows.at(i)))
+            .filter(|&row| !gone(row))
+            .map(|row| row.body)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Marks go by id: the marked rows come shown first, in the order shown, then the hidden
+    /// ones; a row without an id cannot be marked, and a report accepted unmarks its row.
+    #[test]
+    fn marked_rows_come_shown_first_then_hidden_by_id() {
+        let rows = Rows::of_values([
+            json!({"id": "a"}),
+            json!({"id": "b"}),
+            json!({"name": "no id"}),
+            json!({"id": "c"}),
+        ]);
+        let mut picks = Picks::default();
+        let id = |i: usize| rows.at(i).id().map(Box::<str>::from);
+        for i in [0, 1, 3] {
+            picks.toggle(id(i)).unwrap();
+        }
+        assert!(picks.toggle(id(2)).is_err());
+        assert_eq!(picks.len(), 3);
+        let shown = Shown::from(vec![3, 2, 1]);
+        assert_eq!(picks.rows(&shown, &rows), [3, 1, 0]);
+        picks.toggle(id(1)).unwrap();
+        assert!(!picks.contains(rows.at(1)) && picks.contains(rows.at(3)));
+        picks.remove_all(&["a".into()]);
+        assert_eq!(picks.rows(&shown, &rows), [3]);
+        picks.clear();
+        assert!(picks.is_empty() && picks.rows(&shown, &rows).is_empty());
+    }
+
+    /// `:export` writes the marked rows when there are any, else those shown, never a row a
+    /// watch shows as gone.
+    #[test]
+    fn export_takes_the_marked_rows_else_those_shown_and_never_gone_ones() {
+        use crate::look::LookDiff;
+        use std::time::{Duration, Instant};
+        let mut listing = Listing::default();
+        let values = (0..4).map(|i| json!({"id": format!("r{i}")}));
+        (listing.rows, listing.bodies) = Rows::with_bodies(values);
+        let body = |i: usize| listing.rows.at(i).body;
+        let shown = Shown::from(vec![2, 0, 3]);
+        let mut picks = Picks::default();
+        assert_eq!(listing.to_export(&shown, &picks, None), [2, 0, 3].map(body));
+        let now = Instant::now();
+        let mut watch = Watch::new(Duration::from_secs(5), now);
+        let diff = LookDiff {
+            absent: vec![(0, 0, "{}".into())],
+            ..LookDiff::default()
+        };
+        watch.take_look(diff, &listing.rows, now);
+        assert_eq!(
+            listing.to_export(&shown, &picks, Some(&watch)),
+            [2, 3].map(body)
+        );
+        picks.toggle(Some("r1".into())).unwrap();
+        picks.toggle(Some("r3".into())).unwrap();
+        assert_eq!(listing.to_export(&shown, &picks, None), [3, 1].map(body));
+    }
+}
