@@ -27,6 +27,7 @@ use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::json_editor;
 use crate::diff::Changes;
 use crate::text::counted;
+use crate::validate::Severity;
 use baseline::Baseline;
 use new_app::Inferring;
 use outline::OutlineType;
@@ -177,6 +178,14 @@ impl ConnectComposer {
         composer.picker = starts.map(|starts| Picker { starts, cursor: 0 });
         composer.inferring = inferring;
         composer
+    }
+}
+
+impl ConnectComposer {
+    /// Findings that are errors (warnings are advice): they hold the send.
+    pub(crate) fn error_count(&self) -> usize {
+        let errors = |l: &&check::PayloadFinding| l.finding.severity == Severity::Error;
+        self.findings.iter().filter(errors).count()
     }
 }
 

@@ -158,7 +158,7 @@ impl ReportComposer {
 
 /// The resource's text as `R` puts it in the editor (laid out token by token, what could drive
 /// the terminal as `\u` escapes: the same data): what each send carries, as `R` on its row.
-fn as_composed(listed: &str) -> String {
+pub(super) fn as_composed(listed: &str) -> String {
     sanitize::json_for_terminal(&crate::json_text::pretty(listed)).into_owned()
 }
 
