@@ -56,18 +56,14 @@ impl Start {
                 "{} {} · newest known version ({})",
                 b.app_id, b.version, b.source
             ),
-            Start::Inferring { rows } => {
-                format!(
-                    "new app · inferring types from {} loaded…",
-                    counted(*rows, "row")
-                )
-            }
-            Start::Inferred { samples, .. } => {
-                format!(
-                    "new app · types inferred from {} loaded",
-                    counted(*samples, "row")
-                )
-            }
+            Start::Inferring { rows } => format!(
+                "new app · inferring types from {} loaded…",
+                counted(*rows, "row")
+            ),
+            Start::Inferred { samples, .. } => format!(
+                "new app · types inferred from {} loaded",
+                counted(*samples, "row")
+            ),
         }
     }
 }
