@@ -24,7 +24,7 @@ use crate::app::pane::{Ctx, News, Outcome, Screen};
 use crate::app::widgets::draft::{DraftState, Restored};
 use crate::app::widgets::json_editor;
 use crate::app::widgets::send_flow::Phase;
-use crate::app::{Action, Command, Delivery, DraftSubject, RequestId};
+use crate::app::{Action, Command, Delivery, DraftSubject, RequestId, RequestIds};
 use crate::store::SendKind;
 
 /// A composer of the kind `K`: what every kind has (the findings, the phase of the send, the
@@ -236,6 +236,14 @@ impl<K: Kind> Composer<K> {
             id,
             job: Work::new(job),
         }]
+    }
+
+    /// The first check, and (when `draft`) the look-up of the stored draft: once the composer
+    /// has its text, as it opens or leaves its picker.
+    pub(crate) fn begin(&mut self, ids: &mut RequestIds, draft: bool) -> Vec<Command> {
+        let mut commands = self.check(|| ids.issue());
+        commands.extend(draft.then(|| self.draft.load(ids.issue())));
+        commands
     }
 
     fn set_findings(&mut self, checked: K::Checked) {

@@ -321,9 +321,7 @@ impl ConnectComposer {
         } else {
             cx.info(format!("starting from {}", sanitize::line(&start.label())));
         }
-        let mut commands = self.check(|| cx.ids.issue());
-        commands.push(self.draft.load(cx.ids.issue()));
-        commands
+        self.begin(cx.ids, true)
     }
 
     /// The new app's types were inferred: the picker's entry offers them, or (the composer

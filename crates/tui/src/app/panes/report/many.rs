@@ -228,17 +228,12 @@ pub(super) fn intercept(
 /// `Enter` in the review: one send a marked resource, the first waiting for the draft's mark.
 /// Held for a second `Enter` as a single report is (findings, a check still running).
 fn start(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
-    if cx.refuse_write("report") {
-        return Outcome::done();
-    }
     let others = c.kind.marked.as_deref().map(|m| others_found(c, m));
     let hold = c.hold_words_with(others.into_iter().flatten().collect());
     let Phase::Review { armed, .. } = &mut c.phase else {
         return Outcome::done();
     };
-    if let (Some(hold), false) = (hold, *armed) {
-        *armed = true;
-        cx.info(hold);
+    if !send_flow::confirmed(armed, hold, "report", cx) {
         return Outcome::done();
     }
     let Some(marked) = c.kind.marked.as_deref() else {
