@@ -213,6 +213,15 @@ impl<K: Kind> Composer<K> {
         }
     }
 
+    /// The subject a draft of this kind is kept under: the kind's word and `id` (a report's
+    /// resource, a connect's `app_id`), or `new` without one; the runtime adds the base URL.
+    pub(crate) fn draft_subject(id: Option<&str>) -> DraftSubject {
+        DraftSubject {
+            kind: K::SEND.as_str().to_owned(),
+            subject: id.unwrap_or("new").to_owned(),
+        }
+    }
+
     /// Checks the text, here when it is small, else on a background task under the id `issue`
     /// gives (at most one runs; a change meanwhile makes its result stale).
     pub(crate) fn check(&mut self, issue: impl FnOnce() -> RequestId) -> Vec<Command> {

@@ -22,7 +22,6 @@ use std::sync::Arc;
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
-use crate::app::DraftSubject;
 use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::json_editor;
 use crate::diff::Changes;
@@ -146,7 +145,7 @@ impl ConnectComposer {
             outline_cursor: 0,
             diff: DiffState::default(),
         };
-        let subject = draft_subject(connect.app_id().as_deref());
+        let subject = ConnectComposer::draft_subject(connect.app_id().as_deref());
         Composer::with(connect, subject)
     }
 
@@ -208,14 +207,6 @@ impl Connect {
             .changes
             .as_ref()
             .map_or(0, |c| c.breaking().count())
-    }
-}
-
-/// A connect draft is kept per base URL (added by the runtime) and `app_id` (`new` without one).
-pub(crate) fn draft_subject(app_id: Option<&str>) -> DraftSubject {
-    DraftSubject {
-        kind: "connect".to_owned(),
-        subject: app_id.unwrap_or("new").to_owned(),
     }
 }
 
