@@ -128,27 +128,17 @@ pub(crate) fn update_review(
         return Outcome::done();
     };
     match action {
-        Action::Open => {
-            if cx.refuse_write(target.kind.as_str()) {
-                return Outcome::done();
-            }
-            match hold {
-                Some(text) if !*armed => {
-                    *armed = true;
-                    cx.info(text);
-                }
-                _ => {
-                    let id = cx.ids.issue();
-                    let body = body.clone();
-                    let call = ApiCall {
-                        operation: target.kind.operation(),
-                        body: body.clone(),
-                    };
-                    *phase = Phase::Sending { id, body };
-                    return vec![Command::Api { id, call }].into();
-                }
-            }
+        Action::Open if confirmed(armed, hold, target.kind.as_str(), cx) => {
+            let id = cx.ids.issue();
+            let body = body.clone();
+            let call = ApiCall {
+                operation: target.kind.operation(),
+                body: body.clone(),
+            };
+            *phase = Phase::Sending { id, body };
+            return vec![Command::Api { id, call }].into();
         }
+        Action::Open => {}
         Action::CopyCurl => {
             let line = curl::command(target.base_url, target.kind.operation(), body.text());
             return cx.copy(Some(line), "curl command").into();
@@ -157,6 +147,22 @@ pub(crate) fn update_review(
         other => return Outcome::NotMine(other),
     }
     Outcome::done()
+}
+
+/// Whether the review's `Enter` sends `what` now: never under a read-only profile, and when
+/// something holds the send (`hold`, said at the first `Enter`), only once `armed` by it.
+pub(crate) fn confirmed(armed: &mut bool, hold: Option<String>, what: &str, cx: &mut Ctx) -> bool {
+    if cx.refuse_write(what) {
+        return false;
+    }
+    match hold {
+        Some(text) if !*armed => {
+            *armed = true;
+            cx.info(text);
+            false
+        }
+        _ => true,
+    }
 }
 
 /// `j`/`k`, the page keys and the ends on lines scrolled by `scroll` (`Bottom` goes to

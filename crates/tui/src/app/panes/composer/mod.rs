@@ -24,9 +24,8 @@ use crate::app::pane::{Ctx, News, Outcome, Screen};
 use crate::app::widgets::draft::{DraftState, Restored};
 use crate::app::widgets::json_editor;
 use crate::app::widgets::send_flow::Phase;
-use crate::app::{Action, Command, Delivery, DraftSubject, RequestId};
+use crate::app::{Action, Command, Delivery, DraftSubject, RequestId, RequestIds};
 use crate::store::SendKind;
-use crate::validate::{Finding, Severity};
 
 /// A composer of the kind `K`: what every kind has (the findings, the phase of the send, the
 /// draft, `$EDITOR`), the kind's own state reached through `Deref`.
@@ -61,11 +60,6 @@ pub enum Edited {
     NotJson(String),
 }
 
-/// A finding of a kind's checks, with where it points.
-pub trait Located {
-    fn finding(&self) -> &Finding;
-}
-
 /// The key tables of a kind's phases.
 pub struct PhaseKeys {
     pub writing: &'static KeyTable,
@@ -77,7 +71,7 @@ pub struct PhaseKeys {
 /// What a kind of payload brings to the composer. The functions that take the whole composer
 /// are the kind's keys and answers; the others read or change the kind's own state.
 pub trait Kind: Clone + fmt::Debug + Sized + 'static {
-    type Finding: Located + Clone + fmt::Debug;
+    type Finding: Clone + fmt::Debug;
     /// The checks of the text as typed, owned, to run here or on a background task.
     type Check: Job<Output = Self::Checked>;
     type Checked: Send + 'static;
@@ -144,22 +138,13 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
 
     /// The kind's keys while writing (moving between its parts, its own commands).
     fn update_writing(c: &mut Composer<Self>, action: Action, cx: &mut Ctx) -> Outcome;
-    /// Keys the kind takes before anything else (a picker, a text that is not JSON), or the
-    /// action back.
+    /// Keys the kind takes before anything else (a picker, a text that is not JSON, one of its
+    /// own fields being edited), or the action back.
     fn intercept(
         _c: &mut Composer<Self>,
         action: Action,
         _cx: &mut Ctx,
     ) -> Result<Outcome, Action> {
-        Err(action)
-    }
-    /// A key while one of the kind's fields (not the editor) has the keyboard, or the action
-    /// back when the editor has it.
-    fn update_field(
-        _c: &mut Composer<Self>,
-        action: Action,
-        _cx: &mut Ctx,
-    ) -> Result<Vec<Command>, Action> {
         Err(action)
     }
     /// The input mode while editing.
@@ -228,10 +213,13 @@ impl<K: Kind> Composer<K> {
         }
     }
 
-    /// Findings that are errors (warnings are advice).
-    pub(crate) fn error_count(&self) -> usize {
-        let errors = |l: &&K::Finding| l.finding().severity == Severity::Error;
-        self.findings.iter().filter(errors).count()
+    /// The subject a draft of this kind is kept under: the kind's word and `id` (a report's
+    /// resource, a connect's `app_id`), or `new` without one; the runtime adds the base URL.
+    pub(crate) fn draft_subject(id: Option<&str>) -> DraftSubject {
+        DraftSubject {
+            kind: K::SEND.as_str().to_owned(),
+            subject: id.unwrap_or("new").to_owned(),
+        }
     }
 
     /// Checks the text, here when it is small, else on a background task under the id `issue`
@@ -257,6 +245,14 @@ impl<K: Kind> Composer<K> {
             id,
             job: Work::new(job),
         }]
+    }
+
+    /// The first check, and (when `draft`) the look-up of the stored draft: once the composer
+    /// has its text, as it opens or leaves its picker.
+    pub(crate) fn begin(&mut self, ids: &mut RequestIds, draft: bool) -> Vec<Command> {
+        let mut commands = self.check(|| ids.issue());
+        commands.extend(draft.then(|| self.draft.load(ids.issue())));
+        commands
     }
 
     fn set_findings(&mut self, checked: K::Checked) {

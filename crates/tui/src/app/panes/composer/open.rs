@@ -19,10 +19,7 @@ impl App {
         mut commands: Vec<Command>,
     ) -> Vec<Command> {
         if !composer.waits() {
-            commands.extend(composer.check(|| self.ids.issue()));
-            if draft {
-                commands.push(composer.draft.load(self.ids.issue()));
-            }
+            commands.extend(composer.begin(&mut self.ids, draft));
         }
         let screen = self.stack.push(K::screen(Box::new(composer)));
         self.stack.claim(screen, &commands);

@@ -221,12 +221,8 @@ impl<K: Kind> Composer<K> {
         }
     }
 
-    /// The editor (or a field of the kind's) has the keyboard.
+    /// The editor has the keyboard.
     fn update_editing(&mut self, action: Action, cx: &mut Ctx) -> Vec<Command> {
-        let action = match K::update_field(self, action, cx) {
-            Ok(commands) => return commands,
-            Err(action) => action,
-        };
         let editor = self.kind.editor_mut();
         let changed = match action {
             Action::Edit(input) => editor.input(input),

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::{Value, json};
 
 use crate::catalog::{AppVersion, Catalog, Source, TypeDefinition};
 
@@ -20,93 +20,61 @@ pub struct Baseline {
     pub payload: Arc<Value>,
 }
 
-/// One app version's definitions, as the catalog holds them.
-struct Group<'a> {
-    app_id: Option<String>,
-    version: Option<String>,
-    source: &'a Source,
-    recorded_at: Option<chrono::DateTime<chrono::Utc>>,
-    definitions: Vec<&'a TypeDefinition>,
-}
-
-/// The catalog's definitions grouped back into the app versions they came from, in the order
-/// first seen.
-fn groups(catalog: &Catalog) -> Vec<Group<'_>> {
-    let mut groups: Vec<Group> = Vec::new();
-    for known in catalog.types() {
-        for d in &known.definitions {
-            let same = |g: &Group| {
-                g.app_id == d.app_id
-                    && g.version == d.version
-                    && *g.source == d.source
-                    && g.recorded_at == d.recorded_at
-            };
-            match groups.iter_mut().find(|g| same(g)) {
-                Some(group) => group.definitions.push(d),
-                None => groups.push(Group {
-                    app_id: d.app_id.clone(),
-                    version: d.version.clone(),
-                    source: &d.source,
-                    recorded_at: d.recorded_at,
-                    definitions: vec![d],
-                }),
-            }
-        }
-    }
-    groups
-}
-
-/// For each app the catalog knows, its newest version, sorted by `app_id`.
+/// For each app the catalog knows, its newest version (recorded last; of those recorded at the
+/// same time, the first the catalog holds), sorted by `app_id`: all the definitions of that
+/// version, put back together as one payload.
 pub(crate) fn newest_versions(catalog: &Catalog) -> Vec<Baseline> {
-    let mut newest: BTreeMap<String, Group> = BTreeMap::new();
-    for group in groups(catalog) {
-        let Some(app_id) = group.app_id.clone() else {
+    let definitions = || catalog.types().iter().flat_map(|t| &t.definitions);
+    let mut newest: BTreeMap<&str, &TypeDefinition> = BTreeMap::new();
+    for d in definitions() {
+        let Some(app_id) = d.app_id.as_deref() else {
             continue;
         };
-        match newest.get(&app_id) {
-            Some(kept) if kept.recorded_at >= group.recorded_at => {}
+        match newest.get(app_id) {
+            Some(kept) if kept.recorded_at >= d.recorded_at => {}
             _ => {
-                newest.insert(app_id, group);
+                newest.insert(app_id, d);
             }
         }
     }
+    let same_version = |a: &TypeDefinition, b: &TypeDefinition| {
+        (&a.app_id, &a.version, &a.source, a.recorded_at)
+            == (&b.app_id, &b.version, &b.source, b.recorded_at)
+    };
     newest
         .into_iter()
-        .map(|(app_id, group)| {
-            let resources: Vec<Value> = group
-                .definitions
-                .iter()
+        .map(|(app_id, first)| {
+            let resources: Vec<Value> = definitions()
+                .filter(|d| same_version(d, first))
                 .map(|d| serde_json::to_value(&d.definition).unwrap_or(Value::Null))
                 .collect();
-            let mut payload = Map::new();
-            payload.insert("app_id".into(), Value::from(app_id.as_str()));
-            let version = group.version.clone().unwrap_or_default();
-            payload.insert("version".into(), Value::from(version.as_str()));
-            payload.insert("resources".into(), Value::Array(resources));
+            let version = first.version.clone().unwrap_or_default();
+            let payload = json!({"app_id": app_id, "version": version, "resources": resources});
             Baseline {
-                app_id,
+                app_id: app_id.to_owned(),
                 version,
-                source: group.source.to_string(),
-                payload: Arc::new(Value::Object(payload)),
+                source: first.source.to_string(),
+                payload: Arc::new(payload),
             }
         })
         .collect()
 }
 
 /// The catalog with `payload` added as sent at `at`: its types' newest definitions from now on.
+/// Each definition the catalog holds goes back in as it is, with its app version.
 pub(crate) fn with_sent(
     catalog: &Catalog,
     payload: &Value,
     at: chrono::DateTime<chrono::Utc>,
 ) -> Catalog {
-    let mut versions: Vec<AppVersion> = groups(catalog)
-        .into_iter()
-        .map(|g| AppVersion {
-            app_id: g.app_id,
-            version: g.version,
-            source: g.source.clone(),
-            recorded_at: g.recorded_at,
-            types: g.definitions.iter().map(|d| d.definition.clone()).collect(),
+    let known = catalog.types().iter().flat_map(|t| &t.definitions);
+    let mut versions: Vec<AppVersion> = known
+        .map(|d| AppVersion {
+            app_id: d.app_id.clone(),
+            version: d.version.clone(),
+            source: d.source.clone(),
+            recorded_at: d.recorded_at,
+            types: vec![d.definition.clone()],
         })
         .collect();
     let map = payload.as_object().cloned().unwrap_or_default();

@@ -22,11 +22,11 @@ use std::sync::Arc;
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
-use crate::app::DraftSubject;
 use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::json_editor;
 use crate::diff::Changes;
 use crate::text::counted;
+use crate::validate::Severity;
 use baseline::Baseline;
 use new_app::Inferring;
 use outline::OutlineType;
@@ -55,18 +55,14 @@ impl Start {
                 "{} {} · newest known version ({})",
                 b.app_id, b.version, b.source
             ),
-            Start::Inferring { rows } => {
-                format!(
-                    "new app · inferring types from {} loaded…",
-                    counted(*rows, "row")
-                )
-            }
-            Start::Inferred { samples, .. } => {
-                format!(
-                    "new app · types inferred from {} loaded",
-                    counted(*samples, "row")
-                )
-            }
+            Start::Inferring { rows } => format!(
+                "new app · inferring types from {} loaded…",
+                counted(*rows, "row")
+            ),
+            Start::Inferred { samples, .. } => format!(
+                "new app · types inferred from {} loaded",
+                counted(*samples, "row")
+            ),
         }
     }
 }
@@ -149,7 +145,7 @@ impl ConnectComposer {
             outline_cursor: 0,
             diff: DiffState::default(),
         };
-        let subject = draft_subject(connect.app_id().as_deref());
+        let subject = ConnectComposer::draft_subject(connect.app_id().as_deref());
         Composer::with(connect, subject)
     }
 
@@ -180,6 +176,14 @@ impl ConnectComposer {
     }
 }
 
+impl ConnectComposer {
+    /// Findings that are errors (warnings are advice): they hold the send.
+    pub(crate) fn error_count(&self) -> usize {
+        let errors = |l: &&check::PayloadFinding| l.finding.severity == Severity::Error;
+        self.findings.iter().filter(errors).count()
+    }
+}
+
 impl Connect {
     /// Whether the whole composer waits for a new app's inferred types (not only the picker).
     pub(crate) fn waiting_for_inference(&self) -> bool {
@@ -203,14 +207,6 @@ impl Connect {
             .changes
             .as_ref()
             .map_or(0, |c| c.breaking().count())
-    }
-}
-
-/// A connect draft is kept per base URL (added by the runtime) and `app_id` (`new` without one).
-pub(crate) fn draft_subject(app_id: Option<&str>) -> DraftSubject {
-    DraftSubject {
-        kind: "connect".to_owned(),
-        subject: app_id.unwrap_or("new").to_owned(),
     }
 }
 

@@ -18,25 +18,18 @@ use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::KeyTable;
 use crate::app::pane::{Ctx, News, Outcome};
-use crate::app::panes::composer::{Edited, Kind, Located, PhaseKeys};
+use crate::app::panes::composer::{Edited, Kind, PhaseKeys};
 use crate::app::widgets::json_editor;
 use crate::app::widgets::locate::position_of;
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::counted;
-use crate::validate::Finding;
 
 /// What a connect draft holds: the payload as typed, JSON or not.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConnectDraft {
     pub payload: String,
-}
-
-impl Located for PayloadFinding {
-    fn finding(&self) -> &Finding {
-        &self.finding
-    }
 }
 
 impl Kind for Connect {
@@ -328,9 +321,7 @@ impl ConnectComposer {
         } else {
             cx.info(format!("starting from {}", sanitize::line(&start.label())));
         }
-        let mut commands = self.check(|| cx.ids.issue());
-        commands.push(self.draft.load(cx.ids.issue()));
-        commands
+        self.begin(cx.ids, true)
     }
 
     /// The new app's types were inferred: the picker's entry offers them, or (the composer

@@ -542,7 +542,7 @@ fn a_connect_draft_goes_on_in_the_connect_composer_under_its_app() {
     app.update(Action::reply(
         drafts_id(&commands),
         Delivery::Drafts(Ok(vec![crate::app::UnsentDraft {
-            subject: crate::app::panes::connect::draft_subject(Some("acme")),
+            subject: crate::app::panes::connect::ConnectComposer::draft_subject(Some("acme")),
             revision: crate::store::DraftRevision {
                 row: 2,
                 revision: 1,
@@ -560,7 +560,7 @@ fn a_connect_draft_goes_on_in_the_connect_composer_under_its_app() {
     assert_eq!(composer.text(), payload);
     assert_eq!(
         composer.draft.subject,
-        crate::app::panes::connect::draft_subject(Some("acme"))
+        crate::app::panes::connect::ConnectComposer::draft_subject(Some("acme"))
     );
     assert!(matches!(&app.notice, Some(Notice::Info(i)) if i.contains("draft from 2 h ago")));
 }

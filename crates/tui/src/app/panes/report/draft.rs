@@ -8,8 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Report, ReportComposer};
-use crate::app::DraftSubject;
+use super::Report;
 
 /// The report composer's draft: the shared timing, with the composer as it opened for `D`.
 #[cfg(test)]
@@ -34,16 +33,6 @@ pub struct ReportDraft {
     /// Fields still as a file had them (absent, or not strings): see `Report::kept`.
     #[serde(default)]
     pub kept: BTreeMap<String, super::Kept>,
-}
-
-impl ReportComposer {
-    /// The subject a report draft is keyed by: the resource's id, or `new`.
-    pub(crate) fn draft_subject(resource_id: Option<&str>) -> DraftSubject {
-        DraftSubject {
-            kind: "report".to_owned(),
-            subject: resource_id.unwrap_or("new").to_owned(),
-        }
-    }
 }
 
 impl Report {

@@ -158,7 +158,7 @@ impl ReportComposer {
 
 /// The resource's text as `R` puts it in the editor (laid out token by token, what could drive
 /// the terminal as `\u` escapes: the same data): what each send carries, as `R` on its row.
-fn as_composed(listed: &str) -> String {
+pub(super) fn as_composed(listed: &str) -> String {
     sanitize::json_for_terminal(&crate::json_text::pretty(listed)).into_owned()
 }
 
@@ -228,17 +228,12 @@ pub(super) fn intercept(
 /// `Enter` in the review: one send a marked resource, the first waiting for the draft's mark.
 /// Held for a second `Enter` as a single report is (findings, a check still running).
 fn start(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
-    if cx.refuse_write("report") {
-        return Outcome::done();
-    }
     let others = c.kind.marked.as_deref().map(|m| others_found(c, m));
     let hold = c.hold_words_with(others.into_iter().flatten().collect());
     let Phase::Review { armed, .. } = &mut c.phase else {
         return Outcome::done();
     };
-    if let (Some(hold), false) = (hold, *armed) {
-        *armed = true;
-        cx.info(hold);
+    if !send_flow::confirmed(armed, hold, "report", cx) {
         return Outcome::done();
     }
     let Some(marked) = c.kind.marked.as_deref() else {
@@ -318,7 +313,7 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
         Action::Back | Action::Open if run.is_over() => return Outcome::Pop,
         Action::Copy if run.is_over() => {
             let marked = c.kind.marked.as_deref();
-            let failed = marked.map(not_accepted).unwrap_or_default();
+            let failed = marked.map(|m| ids(m, false)).unwrap_or_default();
             let text = (!failed.is_empty()).then(|| failed.join("\n"));
             return cx.copy(text, "failed resource id").into();
         }
@@ -417,14 +412,15 @@ pub(super) fn on_reply(
     Some(commands.into())
 }
 
-/// The ids of the resources whose report the service did not accept (refused, not answered,
-/// cancelled or never sent), in the list's order: what `y` copies, to try them again.
-fn not_accepted(marked: &Marked) -> Vec<&str> {
+/// The ids of the resources whose report the service accepted, or (not `accepted`) did not
+/// (refused, not answered, cancelled or never sent: what `y` copies, to try them again), in the
+/// list's order.
+fn ids(marked: &Marked, accepted: bool) -> Vec<&str> {
     let Some(run) = &marked.run else {
         return Vec::new();
     };
     (run.sends.iter().zip(&marked.resources))
-        .filter(|(send, _)| !send.accepted())
+        .filter(|(send, _)| send.accepted() == accepted)
         .map(|(_, resource)| &*resource.id)
         .collect()
 }
@@ -460,10 +456,7 @@ fn finish(c: &mut ReportComposer, mut commands: Vec<Command>, cx: &mut Ctx) -> O
         return commands.into();
     };
     let total = run.sends.len();
-    let accepted: Vec<Box<str>> = (run.sends.iter().zip(&marked.resources))
-        .filter(|(send, _)| send.accepted())
-        .map(|(_, resource)| resource.id.clone())
-        .collect();
+    let accepted: Vec<Box<str>> = ids(marked, true).into_iter().map(Box::from).collect();
     let many = |is: fn(&Send) -> bool| run.sends.iter().filter(|s| is(s)).count();
     let refused = many(Send::refused);
     let cancelled = many(|s| *s == Send::Cancelled);

@@ -143,9 +143,7 @@ impl ReportComposer {
         let resource_id = serde_json::from_str::<Id>(resource)
             .ok()
             .and_then(|r| r.id?.as_str().map(str::to_owned));
-        let text = crate::json_text::pretty(resource);
-        // The same data with what could drive the terminal written as `\u` escapes.
-        let text = crate::sanitize::json_for_terminal(&text);
+        let text = many::as_composed(resource);
         let mut composer = ReportComposer::new(context, resource_id, &text, seed);
         composer.kind.listed = Some(Arc::from(resource));
         composer

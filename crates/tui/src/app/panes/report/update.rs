@@ -13,20 +13,13 @@ use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::pane::{Ctx, Outcome};
-use crate::app::panes::composer::{Edited, Kind, Located, PhaseKeys};
+use crate::app::panes::composer::{Edited, Kind, PhaseKeys};
 use crate::app::widgets::LineEvent;
 use crate::app::widgets::json_editor;
 use crate::app::{Action, Command, Delivery, RequestId};
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::counted;
-use crate::validate::Finding;
-
-impl Located for ReportFinding {
-    fn finding(&self) -> &Finding {
-        &self.finding
-    }
-}
 
 impl Kind for Report {
     type Finding = ReportFinding;
@@ -132,12 +125,16 @@ impl Kind for Report {
         unparsed.then_some(&UNPARSED_KEYS)
     }
 
-    /// The edited report, kept as text because it is not JSON: edit it again, or drop it.
+    /// A report over marks, a one-line field being edited, and the edited report kept as text
+    /// because it is not JSON (edit it again, or drop it).
     fn intercept(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Result<Outcome, Action> {
         let action = match many::intercept(c, action, cx) {
             Ok(outcome) => return Ok(outcome),
             Err(action) => action,
         };
+        if c.editing && matches!(c.phase, Phase::Editing) {
+            return update_field(c, action, cx).map(Outcome::from);
+        }
         if c.editing || c.unparsed.is_none() || !matches!(c.phase, Phase::Editing) {
             return Err(action);
         }
@@ -191,58 +188,6 @@ impl Kind for Report {
         Outcome::done()
     }
 
-    /// A one-line field has the keyboard (the resource's editor is the composer's).
-    fn update_field(
-        c: &mut ReportComposer,
-        action: Action,
-        cx: &mut Ctx,
-    ) -> Result<Vec<Command>, Action> {
-        if c.field == Field::Resource {
-            return Err(action);
-        }
-        let action = match action {
-            Action::Edit(input) if c.field == Field::TaskId && c.task_id_provisional => {
-                c.task_id_provisional = false;
-                // The generated id is selected: typing replaces it, a movement keeps it.
-                if replaces_selection(&input) {
-                    c.task_id.set("");
-                    if matches!(input.key, Key::Backspace | Key::Delete) {
-                        return Ok(field_changed(c, cx));
-                    }
-                }
-                Action::Edit(input)
-            }
-            Action::InsertText(text) if c.field == Field::TaskId && c.task_id_provisional => {
-                c.task_id_provisional = false;
-                c.task_id.set("");
-                Action::InsertText(text)
-            }
-            other => other,
-        };
-        let input = match c.field {
-            Field::TaskId => &mut c.kind.task_id,
-            Field::Message => &mut c.kind.message,
-            Field::ResponseType => &mut c.kind.response_type,
-            _ => {
-                c.editing = false;
-                return Ok(Vec::new());
-            }
-        };
-        Ok(match input.handle(action) {
-            LineEvent::Changed => field_changed(c, cx),
-            LineEvent::Submitted | LineEvent::Cancelled => {
-                c.editing = false;
-                Vec::new()
-            }
-            LineEvent::Other(action @ (Action::Move(Move::Up) | Action::Move(Move::Down))) => {
-                c.editing = false;
-                c.field = c.field.step(matches!(action, Action::Move(Move::Down)));
-                Vec::new()
-            }
-            LineEvent::Unchanged | LineEvent::Other(_) => Vec::new(),
-        })
-    }
-
     fn activity(c: &ReportComposer) -> Option<String> {
         many::activity(c)
     }
@@ -289,6 +234,59 @@ impl Kind for Report {
         }
         Outcome::RefreshList(commands)
     }
+}
+
+/// A one-line field has the keyboard, or the action back when the resource's editor (the
+/// composer's) has it.
+fn update_field(
+    c: &mut ReportComposer,
+    action: Action,
+    cx: &mut Ctx,
+) -> Result<Vec<Command>, Action> {
+    if c.field == Field::Resource {
+        return Err(action);
+    }
+    let action = match action {
+        Action::Edit(input) if c.field == Field::TaskId && c.task_id_provisional => {
+            c.task_id_provisional = false;
+            // The generated id is selected: typing replaces it, a movement keeps it.
+            if replaces_selection(&input) {
+                c.task_id.set("");
+                if matches!(input.key, Key::Backspace | Key::Delete) {
+                    return Ok(field_changed(c, cx));
+                }
+            }
+            Action::Edit(input)
+        }
+        Action::InsertText(text) if c.field == Field::TaskId && c.task_id_provisional => {
+            c.task_id_provisional = false;
+            c.task_id.set("");
+            Action::InsertText(text)
+        }
+        other => other,
+    };
+    let input = match c.field {
+        Field::TaskId => &mut c.kind.task_id,
+        Field::Message => &mut c.kind.message,
+        Field::ResponseType => &mut c.kind.response_type,
+        _ => {
+            c.editing = false;
+            return Ok(Vec::new());
+        }
+    };
+    Ok(match input.handle(action) {
+        LineEvent::Changed => field_changed(c, cx),
+        LineEvent::Submitted | LineEvent::Cancelled => {
+            c.editing = false;
+            Vec::new()
+        }
+        LineEvent::Other(action @ (Action::Move(Move::Up) | Action::Move(Move::Down))) => {
+            c.editing = false;
+            c.field = c.field.step(matches!(action, Action::Move(Move::Down)));
+            Vec::new()
+        }
+        LineEvent::Unchanged | LineEvent::Other(_) => Vec::new(),
+    })
 }
 
 fn toggle_status(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
