@@ -289,6 +289,45 @@ fn a_failed_look_backs_off_and_shows_then_a_good_one_resets() {
     );
 }
 
+/// Marked rows a look found gone are no resources any more: `R` and `:export` leave them out
+/// and say so when nothing else is marked, rather than open an empty composer or write nothing.
+#[test]
+fn marked_rows_found_gone_are_left_out_of_r_and_export() {
+    let t0 = Instant::now();
+    let mut app = watched_with_d_gone(t0);
+    key(&mut app, 'G');
+    assert_eq!(selected(&app).as_deref(), Some("d"));
+    key(&mut app, ' ');
+    key(&mut app, 'R');
+    assert!(app.stack.top().is_none(), "no composer opens");
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(e)) if e.contains("marked resources are gone")),
+        "{:?}",
+        app.notice
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.ndjson");
+    let export = command(&mut app, &format!("export {}", path.display()));
+    settle(&mut app, export);
+    assert!(!path.exists(), "no empty file");
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(e)) if e.contains("nothing to export")),
+        "{:?}",
+        app.notice
+    );
+
+    // With a live row marked too, `R` reports on it alone and says the gone one is left out.
+    key(&mut app, 'g');
+    key(&mut app, ' ');
+    key(&mut app, 'R');
+    assert!(app.stack.top().is_some(), "the composer opens");
+    assert!(
+        matches!(&app.notice, Some(Notice::Info(e)) if e.contains("the 1 marked resources (1 marked gone, left out):")),
+        "{:?}",
+        app.notice
+    );
+}
+
 /// A list watched every second whose first look found `d` gone (at `t0` + 1 s).
 fn watched_with_d_gone(t0: Instant) -> App {
     let mut app = loaded(t0);

@@ -5,7 +5,7 @@
 use super::Browser;
 use crate::app::pane::{Ctx, Open, Outcome};
 use crate::app::panes::report::many::MarkedResource;
-use appdeck_listing::RowView;
+use appdeck_listing::{Mark, RowView};
 
 impl Browser {
     /// `Space`: marks the row under the cursor, or unmarks it, and moves to the next row (so
@@ -36,8 +36,15 @@ impl Browser {
     pub(super) fn report_on_picked(&self, cx: &mut Ctx) -> Outcome {
         let rows = self.rows();
         let mut marked = Vec::new();
+        // A row a `:watch` look found gone is no resource of the service any more.
+        let gone = |row| self.watch.as_ref().and_then(|w| w.mark(row)) == Some(Mark::Gone);
+        let mut left_out = 0;
         for i in self.picked_rows() {
             let row = rows.at(i);
+            if gone(row) {
+                left_out += 1;
+                continue;
+            }
             let Some(id) = row.id() else { continue };
             match self.bodies().read(row.body) {
                 Ok(listed) => marked.push(MarkedResource {
@@ -53,7 +60,18 @@ impl Browser {
                 }
             }
         }
+        if marked.is_empty() {
+            cx.error(format!(
+                "the {} marked resources are gone from the service (marked x): no report to send",
+                self.picked.len()
+            ));
+            return Outcome::done();
+        }
         let n = crate::text::count(marked.len());
+        let gone = match left_out {
+            0 => String::new(),
+            gone => format!(" ({gone} marked gone, left out)"),
+        };
         if self.kept.is_some() {
             cx.error(format!(
                 "warning: these {n} resources are from a listing{}: each report carries its resource as it was then",
@@ -61,7 +79,7 @@ impl Browser {
             ));
         } else {
             cx.info(format!(
-                "one report for the {n} marked resources: s reviews it, Enter sends it to each"
+                "one report for the {n} marked resources{gone}: s reviews it, Enter sends it to each"
             ));
         }
         Outcome::Open(Open::ReportOnMarked(marked))

@@ -595,6 +595,10 @@ impl Browser {
                 .map(|l| l.to_export(&self.visible, &self.picked, watch))
                 .unwrap_or_default(),
         };
+        if !self.picked.is_empty() && matches!(&items, Items::Rows { ids, .. } if ids.is_empty()) {
+            cx.error("the marked rows are gone from the service (marked x): nothing to export");
+            return Outcome::done();
+        }
         Exporting::start_in(&mut self.exporting, path, overwrite, items, cx)
     }
 
