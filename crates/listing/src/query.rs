@@ -103,8 +103,9 @@ impl Query {
 
     /// The `/` text is now `text`: a new search over every field (none when it is empty). While
     /// its job runs, the rows shown before stay ([`Narrowing::start`]). Returns whether the rows
-    /// shown are to be worked out now (no job to wait for). A text that is no pattern keeps the
-    /// search before ([`Query::search_problem`] says why).
+    /// shown are to be worked out now (no job to wait for). A text that is no pattern hides no
+    /// row ([`Query::search_problem`] says why): the search before it was the text typed on the
+    /// way to it (`/res_(1` before `/res_(1/`), which would hide rows for a pattern never meant.
     pub fn search_for<C: From<JobCommand>>(
         &mut self,
         text: &str,
@@ -112,14 +113,11 @@ impl Query {
         ids: &mut RequestIds,
         commands: &mut Vec<C>,
     ) -> bool {
-        let needle = match Needle::parse(text) {
-            Ok(needle) => needle,
-            Err(problem) => {
-                self.search_problem = Some(problem);
-                return false;
-            }
+        let (needle, problem) = match Needle::parse(text) {
+            Ok(needle) => (needle, None),
+            Err(problem) => (None, Some(problem)),
         };
-        self.search_problem = None;
+        self.search_problem = problem;
         let current = (self.search.as_ref()).map(|s| (s, (self.searched.clone(), s.clone())));
         self.before.search = Before::keep(current, self.before.search.take());
         self.before.rows = rows.map_or(0, |(_, rows)| rows.len());

@@ -171,6 +171,26 @@ fn a_broken_pattern_says_why_and_keeps_the_rows() {
     assert_eq!(app.browser.visible.len(), 30);
 }
 
+/// Typed a key at a time, the text on the way to a broken pattern was a plain text no row
+/// holds: the pattern hides no row, and `Enter` keeps saying why.
+#[test]
+fn a_broken_pattern_typed_key_by_key_hides_no_row_after_enter() {
+    let mut app = loaded(30);
+    key(&mut app, '/');
+    for c in "/res_(1/".chars() {
+        let commands = key(&mut app, c);
+        settle(&mut app, commands);
+    }
+    assert_eq!(app.browser.visible.len(), 30);
+    press(&mut app, KeyCode::Enter);
+    assert!(
+        info(&app).contains("is not a regular expression"),
+        "{}",
+        info(&app)
+    );
+    assert_eq!(app.browser.visible.len(), 30);
+}
+
 #[test]
 fn ids_and_numbers_sort_in_natural_order() {
     let mut app = loaded(12);

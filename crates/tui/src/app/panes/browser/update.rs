@@ -534,7 +534,13 @@ impl Browser {
                 return commands.into();
             }
             LineEvent::Unchanged => {}
-            LineEvent::Submitted => self.filtering = false,
+            LineEvent::Submitted => {
+                self.filtering = false;
+                // Still said once the line is closed: no row is hidden, and this is why.
+                if let Some(problem) = &self.query.search_problem {
+                    cx.error(problem.clone());
+                }
+            }
             LineEvent::Cancelled => {
                 self.filtering = false;
                 if let Some((said, commands)) = self.restore_before(cx.ids, height) {
