@@ -7,7 +7,9 @@ use tokio::time::{Duration, Instant};
 
 /// The least time between two frames drawn for pages alone. Under `L` over 100,000 rows (pages
 /// of 500) a frame a page is about 200 frames; drawing none at all while `L` loaded took it from
-/// 620 to 550 ms (`benches/tui_load_all.sh`, two pairs side by side).
+/// 620 to 550 ms (`benches/tui_load_all.sh`, two pairs side by side). Paced, the UI thread's
+/// CPU during that `L` went from 215 to 200 ms (`/proc/PID/task/PID/stat`, median of 4 side by
+/// side, load 9).
 pub(crate) const PAGE_FRAME_GAP: Duration = Duration::from_millis(50);
 
 #[derive(Debug, Default)]
