@@ -613,8 +613,15 @@ mod tests {
             Client::new(&settings).unwrap(),
             Box::new(crate::RecordedEffects::default()),
         );
-        tokio::time::pause();
         event_loop.draw().unwrap();
+        // The known types, loaded from the start: then nothing comes but what the test sends.
+        let settled = tokio::time::timeout(Duration::from_secs(10), async {
+            while event_loop.app.known_types.is_none() {
+                assert!(event_loop.step().await.unwrap());
+            }
+        });
+        assert!(settled.await.is_ok(), "the known types never came");
+        tokio::time::pause();
         take_page(&mut event_loop, 1).await;
         let _ = event_loop.sender.send(Action::LoadAll);
         assert!(event_loop.step().await.unwrap());
