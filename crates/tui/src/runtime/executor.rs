@@ -44,6 +44,11 @@ pub(crate) struct Executor {
 /// How many pages of a listing are asked for ahead of the list's own request under `L`. One
 /// page ahead left the service idle while the list's page was read for its columns (the next
 /// request went out only once the page before was read whole); two keep it busy meanwhile.
+/// A cursor is known only once the page before came, so the requests still go one after the
+/// other: what this buys is the client's work overlapping the service's. `L` over 100,000 rows
+/// from a sandbox that answers 5 ms late (`--fault slow:5`): 1979 ms before, 1852 ms after
+/// (medians of 3 side by side, load 5-6); from one answering at once, no difference showed
+/// (774 and 780 ms, medians of 5): the two cores were busy, not waiting.
 const PAGES_AHEAD: usize = 2;
 
 /// The pages of a listing asked for ahead of the list (`L`): each is asked for as soon as the
