@@ -178,6 +178,25 @@ async fn idle_means_no_frames() {
     assert_eq!(h.event_loop.frames, frames, "no frame drawn while idle");
 }
 
+/// Under `L` the frames of pages are paced (`runtime/frame_pace.rs`), yet the page that ends it
+/// is drawn at once: the screen says all is loaded in the same step the list does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_load_all_the_last_page_is_drawn_at_once() {
+    let options = SandboxOptions {
+        seed_demo: false,
+        generate: 400,
+        ..SandboxOptions::default()
+    };
+    let mut h = harness(options, Some(10), Duration::from_secs(5)).await;
+    h.until("the first page", |app| loaded(app) > 0).await;
+    h.press(KeyCode::Char('L'));
+    h.until("L to start", |app| app.browser.loading_all).await;
+    h.until("every page", |app| !app.browser.loading_all).await;
+    assert_eq!(loaded(&h.event_loop.app), 400);
+    let screen = h.screen();
+    assert!(screen.contains("400 loaded · all loaded"), "{screen}");
+}
+
 /// `:watch 2` (issue 22 item 5): the loop's one timer wakes it at the interval, no sooner and
 /// no later (with the clock paused, time jumps to the next timer: without a watch the loop
 /// above sleeps a whole day), and each wake-up looks at the list again.

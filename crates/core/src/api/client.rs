@@ -270,6 +270,19 @@ impl Client {
         operation: Operation,
         body: &(impl Serialize + ?Sized),
     ) -> Exchange {
+        self.exchange_telling(operation, body, |_| {}).await
+    }
+
+    /// [`Client::exchange`], telling `on_envelope` a page's envelope (its `next`) as soon as it
+    /// is read, before each item is read for what the list shows ([`super::ItemFacts`]): a
+    /// caller reading ahead asks for the next page then, and the service works on it while this
+    /// page's items are read.
+    pub async fn exchange_telling(
+        &self,
+        operation: Operation,
+        body: &(impl Serialize + ?Sized),
+        on_envelope: impl FnOnce(&ListResponse),
+    ) -> Exchange {
         let started = Instant::now();
         let (status, result) = match operation {
             // Read as `list` reads it, each item kept as the bytes that came (which the list
@@ -277,7 +290,10 @@ impl Client {
             Operation::ResourcesList => match self.post_raw(operation, body).await {
                 Ok((status, bytes)) => (
                     Some(status.as_u16()),
-                    decode_raw_page(bytes).map(|page| Reply::Page(Box::new(page.into()))),
+                    decode_raw_page(bytes).map(|page| {
+                        on_envelope(&page.envelope);
+                        Reply::Page(Box::new(page.into()))
+                    }),
                 ),
                 Err(error) => (error.http_status(), Err(error)),
             },

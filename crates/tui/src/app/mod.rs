@@ -309,6 +309,11 @@ impl App {
             .collect()
     }
 
+    /// Whether the list is loading every page (`L`): the loop paces the frames of its pages.
+    pub fn loading_all(&self) -> bool {
+        self.browser.loading_all()
+    }
+
     /// The earliest deadline a screen asked for ([`Pane::wake_at`]); `None` when nothing is
     /// pending, and then the event loop sleeps until an event.
     pub fn wake_at(&self) -> Option<std::time::Instant> {

@@ -42,6 +42,10 @@ pub struct EventLoop<B: Backend, E> {
     listing_keeper: Option<super::listing_keeper::ListingKeeper>,
     /// Whether state changed since the last frame.
     dirty: bool,
+    /// Whether the actions applied since the last frame were pages and nothing else.
+    pages_only: bool,
+    /// Holds back frames for pages alone (see [`super::frame_pace`]).
+    pace: super::frame_pace::FramePace,
     /// What to say once the terminal is handed back: where the texts the store did not take
     /// were kept as appdeck quit.
     pub kept: Vec<String>,
@@ -95,6 +99,8 @@ where
             drafts,
             listing_keeper,
             dirty: true,
+            pages_only: false,
+            pace: Default::default(),
             kept: Vec::new(),
             frames: 0,
             startup: None,
@@ -166,8 +172,10 @@ where
             self.take_terminal_back()?;
             self.apply(Action::reply(id, Delivery::Edited(result)));
         } else {
-            // The only timer: the earliest deadline a pane asked for (a draft to save).
+            // The only timers: the earliest deadline a pane asked for (a draft to save), and the
+            // frame held back while pages stream in.
             let deadline = self.app.wake_at().map(tokio::time::Instant::from_std);
+            let frame_due = self.pace.due().filter(|_| self.dirty);
             let first = tokio::select! {
                 event = next_event(&mut self.events) => match event {
                     Some(event) => Some(self.map_event(event?)),
@@ -175,6 +183,8 @@ where
                 },
                 Some(action) = self.actions.recv() => Some(Some(action)),
                 () = sleep_until(deadline) => Some(Some(Action::Tick)),
+                // Nothing to apply: the frame held back is drawn below.
+                () = sleep_until(frame_due) => None,
                 resolved = profile_resolved(&mut self.switching) => {
                     let (id, name) = self
                         .switching
@@ -207,7 +217,11 @@ where
         if self.app.should_quit {
             return Ok(false);
         }
-        if self.editor.is_none() {
+        if self.editor.is_none()
+            && self
+                .pace
+                .draw_now(tokio::time::Instant::now(), self.paced())
+        {
             self.draw()?;
         }
         Ok(true)
@@ -292,11 +306,18 @@ where
                 .map_err(|e| io::Error::other(e.to_string()))?;
             self.dirty = false;
             self.frames += 1;
+            self.pace.drawn(tokio::time::Instant::now(), self.paced());
             if let Some(clock) = &mut self.startup {
                 clock.after_draw(&self.app);
             }
         }
         Ok(())
+    }
+
+    /// Whether the next frame may be held back: it would show pages alone, taken under `L`
+    /// (the last page ends `L`, and its frame is drawn at once).
+    fn paced(&self) -> bool {
+        self.pages_only && self.app.loading_all()
     }
 
     /// Applies `action` now, before the loop runs (the kept rows read at start, for the first
@@ -321,6 +342,7 @@ where
         }
         let a_page = is_page(&action);
         let commands = self.app.update(action);
+        self.pages_only = (self.pages_only || !self.dirty) && a_page;
         self.dirty = true;
         self.execute(commands);
         if let Some(id) = replied {
@@ -525,4 +547,111 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
 fn is_page(action: &Action) -> bool {
     matches!(action, Action::Reply { delivery: Delivery::Api(reply), .. }
         if matches!(reply.result, Ok(crate::api::Reply::Page(_))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::frame_pace::PAGE_FRAME_GAP;
+    use super::*;
+    use crate::api::{ClientSettings, Exchange, ListResponse, Reply, Token};
+    use crate::app::Session;
+    use ratatui::backend::TestBackend;
+    use ratatui::layout::Rect;
+    use serde_json::json;
+    use std::time::Duration;
+
+    type Loop = EventLoop<TestBackend, futures_util::stream::Pending<io::Result<Event>>>;
+
+    /// The list's page `number` of 10 rows, naming the next.
+    fn page(number: usize) -> Box<Exchange> {
+        let rows: Vec<_> = (0..10)
+            .map(|i| json!({"id": format!("r{number}-{i}"), "type": "repo", "name": "row"}))
+            .collect();
+        let next = format!("c{}", number + 1);
+        let page = ListResponse::from_value(json!({"resources": rows, "next": next})).unwrap();
+        Box::new(Exchange::local(Ok(Reply::page(page))))
+    }
+
+    /// Answers the list's page request in flight with page `number`, and runs one step.
+    async fn take_page(event_loop: &mut Loop, number: usize) {
+        let id = event_loop
+            .app
+            .browser
+            .in_flight()
+            .expect("a page asked for");
+        let _ = event_loop.sender.send(Action::reply(id, page(number)));
+        assert!(event_loop.step().await.unwrap());
+    }
+
+    fn screen(event_loop: &Loop) -> String {
+        event_loop.terminal.backend().to_string()
+    }
+
+    /// `L`: a frame for pages alone within [`PAGE_FRAME_GAP`] of the last is held back, and drawn by its deadline with nothing else coming (tokio's clock
+    /// paused: it moves only while the loop waits). A key meanwhile is drawn at once.
+    #[tokio::test]
+    async fn under_load_all_a_frame_held_back_is_drawn_by_its_deadline() {
+        // A server that takes requests and never answers: the test answers in their place.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let settings = ClientSettings::new(
+            format!("http://{}", silent.local_addr().unwrap()),
+            Token::new("t"),
+        );
+        let size = Rect::new(0, 0, 100, 30);
+        let session = Session {
+            origin: "test".into(),
+            host: "test".into(),
+            warnings: Vec::new(),
+        };
+        let (app, initial) = App::new(session, size, Some(10));
+        let terminal = Terminal::new(TestBackend::new(size.width, size.height)).unwrap();
+        let mut event_loop: Loop = EventLoop::new(
+            terminal,
+            app,
+            initial,
+            futures_util::stream::pending(),
+            Client::new(&settings).unwrap(),
+            Box::new(crate::RecordedEffects::default()),
+        );
+        event_loop.draw().unwrap();
+        // The known types, loaded from the start: then nothing comes but what the test sends.
+        let settled = tokio::time::timeout(Duration::from_secs(10), async {
+            while event_loop.app.known_types.is_none() {
+                assert!(event_loop.step().await.unwrap());
+            }
+        });
+        assert!(settled.await.is_ok(), "the known types never came");
+        tokio::time::pause();
+        take_page(&mut event_loop, 1).await;
+        let _ = event_loop.sender.send(Action::LoadAll);
+        assert!(event_loop.step().await.unwrap());
+        while event_loop.app.browser.rows().len() < 40 {
+            let number = event_loop.app.browser.rows().len() / 10 + 1;
+            take_page(&mut event_loop, number).await;
+        }
+        // Pages 2 to 4 came within one instant: the first was drawn, the others held back.
+        assert!(!screen(&event_loop).contains("40 loaded"));
+        let (frames, paused) = (event_loop.frames, tokio::time::Instant::now());
+        let waited = tokio::time::timeout(Duration::from_secs(3600), event_loop.step()).await;
+        assert!(waited.is_ok(), "the frame held back was never drawn");
+        assert!(
+            // The timer's own rounding (a millisecond) aside.
+            paused.elapsed() < PAGE_FRAME_GAP * 2,
+            "drawn after {:?}",
+            paused.elapsed()
+        );
+        assert_eq!(event_loop.frames, frames + 1);
+        assert!(
+            screen(&event_loop).contains("40 loaded"),
+            "{}",
+            screen(&event_loop)
+        );
+        // A page held back again, then a key: drawn at once, the page with it.
+        take_page(&mut event_loop, 5).await;
+        assert!(!screen(&event_loop).contains("50 loaded"));
+        let _ = event_loop.sender.send(Action::Move(crate::app::Move::Down));
+        assert!(event_loop.step().await.unwrap());
+        assert!(screen(&event_loop).contains("50 loaded"));
+        tokio::time::resume();
+    }
 }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use futures_util::FutureExt;
 use tokio::sync::mpsc::UnboundedSender;
@@ -34,18 +34,69 @@ pub(crate) struct Executor {
     store_path: Option<Arc<PathBuf>>,
     /// The `:columns` saves, written in the order asked for.
     columns: super::columns_keeper::ColumnsKeeper,
-    /// Pages asked for ahead of the list, by the request whose answer named them (see
+    /// The listings read ahead of the list (`L`), each by the list's request it follows (see
     /// [`Executor::call_reading_ahead`]).
-    ahead: Arc<Mutex<HashMap<RequestId, Ahead>>>,
+    chains: HashMap<RequestId, Arc<Mutex<Chain>>>,
     /// The page requests in flight (the list's, read ahead or not), for [`Self::page_in_flight`].
     pages: HashSet<RequestId>,
 }
 
-/// The next page of a listing, asked for as soon as the page before it named it.
-struct Ahead {
-    /// The request, as the list will make it once it has taken the page before.
-    call: ApiCall,
-    answer: Answering,
+/// How many pages of a listing are asked for ahead of the list's own request under `L`. One
+/// page ahead left the service idle while the list's page was read for its columns (the next
+/// request went out only once the page before was read whole); two keep it busy meanwhile.
+/// A cursor is known only once the page before came, so the requests still go one after the
+/// other: what this buys is the client's work overlapping the service's. `L` over 100,000 rows
+/// from a sandbox that answers 5 ms late (`--fault slow:5`): 1979 ms before, 1852 ms after
+/// (medians of 3 side by side, load 5-6); from one answering at once, no difference showed
+/// (774 and 780 ms, medians of 5): the two cores were busy, not waiting.
+const PAGES_AHEAD: usize = 2;
+
+/// The pages of a listing asked for ahead of the list (`L`): each is asked for as soon as the
+/// page before it names it, while at most [`PAGES_AHEAD`] wait for the list to ask for them.
+/// Dropping the chain stops every request in it.
+#[derive(Default)]
+struct Chain {
+    /// In the listing's order, each with the request the list will make for it.
+    pages: Vec<(ApiCall, Answering)>,
+    /// The page named while [`PAGES_AHEAD`] were ahead already: asked for once the list takes
+    /// one.
+    waiting: Option<ApiCall>,
+}
+
+/// What a task reading ahead needs to ask for the next page: the chain (gone once the list
+/// stopped) and how to ask.
+#[derive(Clone)]
+struct ReadingAhead {
+    chain: Weak<Mutex<Chain>>,
+    client: Client,
+    alive: Arc<AtomicUsize>,
+}
+
+impl ReadingAhead {
+    /// Asks for `next` ahead, or keeps it waiting while the chain is full; nothing once the
+    /// chain is gone.
+    fn ask(&self, next: ApiCall) {
+        let Some(chain) = self.chain.upgrade() else {
+            return;
+        };
+        let mut chain = lock(&chain);
+        let known = chain.pages.iter().any(|(call, _)| *call == next);
+        if known || chain.waiting.as_ref() == Some(&next) {
+            return;
+        }
+        if chain.pages.len() >= PAGES_AHEAD {
+            chain.waiting = Some(next);
+            return;
+        }
+        let reading = self.clone();
+        let alive = TaskAlive::new(&self.alive);
+        let call = next.clone();
+        let answer = Answering(tokio::spawn(async move {
+            let _alive = alive;
+            exchange_reading_ahead(&call, &reading).await
+        }));
+        chain.pages.push((next, answer));
+    }
 }
 
 /// An API task's answer to come; the task stops when this is dropped unawaited (`Esc`, a
@@ -69,7 +120,7 @@ impl Executor {
             type_sources: Arc::default(),
             store_path: None,
             columns: Default::default(),
-            ahead: Arc::default(),
+            chains: HashMap::new(),
             pages: HashSet::new(),
         }
     }
@@ -77,7 +128,7 @@ impl Executor {
     /// Talks to another service from now on (`:profile`); requests in flight were cancelled.
     pub(crate) fn set_client(&mut self, client: Client) {
         self.client = client;
-        lock(&self.ahead).clear();
+        self.chains.clear();
     }
 
     /// Sets the store the history of sends is kept in.
@@ -196,8 +247,9 @@ impl Executor {
         gate: Option<tokio::sync::oneshot::Receiver<Result<(), String>>>,
     ) {
         if gate.is_none()
-            && let Some(answer) = self.claim_ahead(&call)
+            && let Some((owner, _, answer)) = self.claim_ahead(&call)
         {
+            self.chains.remove(&owner);
             // Asked for ahead: this request waits for that answer, and reads on no further.
             let results = self.results.clone();
             let alive = TaskAlive::new(&self.alive);
@@ -235,65 +287,80 @@ impl Executor {
         self.in_flight.insert(id, task.abort_handle());
     }
 
-    /// A page request (`call`, `id`) whose answer, when it names a next page, asks for that page
-    /// at once, before the list has taken this one (`L`): the list's work on a page and the
-    /// service's on the next overlap. The list then asks for it as usual (`Command::Api`, or
-    /// this again to read on ahead), and that request waits for the answer already on its way.
-    /// A page the list does not ask for is dropped with the commands of the update that took the
-    /// page before ([`Self::forget_ahead`]), or on `Esc` ([`Self::cancel`] of the page before).
-    /// With the list's pages read for their columns only (`api::ItemFacts`), `L` over 100,000
-    /// rows went from 5.3-5.6 s to 0.8-1.1 s (`benches/tui_load_all.sh`, a busy machine).
+    /// A page request (`call`, `id`) that reads ahead (`L`): as soon as an answer's envelope
+    /// names a next page, before its items are read for the list, that page is asked for, up to
+    /// [`PAGES_AHEAD`] pages beyond the list's own request (a [`Chain`]), so that the service
+    /// works on the next pages while this one is read and the list takes it. The list then asks
+    /// for each page as usual (this again), and that request waits for the answer already on its
+    /// way. The chain goes with `Esc` ([`Self::cancel`] of the list's request), or once the
+    /// update that took a page did not ask for the next ([`Self::forget_ahead`]).
+    /// With the list's pages read for their columns only (`api::ItemFacts`), one page ahead
+    /// took `L` over 100,000 rows from 5.3-5.6 s to 0.8-1.1 s (`benches/tui_load_all.sh`, a
+    /// busy machine).
     pub(crate) fn call_reading_ahead(&mut self, id: RequestId, call: ApiCall) {
-        let claimed = self.claim_ahead(&call);
-        let (client, results, ahead) = (
-            self.client.clone(),
-            self.results.clone(),
-            self.ahead.clone(),
-        );
+        let (chain, claimed) = match self.claim_ahead(&call) {
+            Some((owner, chain, answer)) => {
+                self.chains.remove(&owner);
+                (chain, Some(answer))
+            }
+            None => (Arc::default(), None),
+        };
+        let reading = ReadingAhead {
+            chain: Arc::downgrade(&chain),
+            client: self.client.clone(),
+            alive: self.alive.clone(),
+        };
+        self.chains.insert(id, chain);
+        let results = self.results.clone();
         let alive = TaskAlive::new(&self.alive);
-        let alive_count = self.alive.clone();
         let task = tokio::spawn(async move {
             let _alive = alive;
             let reply = match claimed {
                 Some(mut answer) => (&mut answer.0)
                     .await
                     .unwrap_or_else(|_| Exchange::local(Err(internal_error()))),
-                None => exchange(&client, &call).await,
+                None => exchange_reading_ahead(&call, &reading).await,
             };
-            if let Some(next) = next_page(&call, &reply) {
-                let alive = TaskAlive::new(&alive_count);
-                let asking = next.clone();
-                let answer = Answering(tokio::spawn(async move {
-                    let _alive = alive;
-                    exchange(&client, &asking).await
-                }));
-                // Before the reply goes: the list's request for the next page finds it.
-                lock(&ahead).insert(id, Ahead { call: next, answer });
-            }
             let _ = results.send(Action::reply(id, Box::new(reply)));
         });
         self.pages.insert(id);
         self.in_flight.insert(id, task.abort_handle());
     }
 
-    /// The answer to `call` asked for ahead, if it was.
-    fn claim_ahead(&self, call: &ApiCall) -> Option<Answering> {
-        let mut ahead = lock(&self.ahead);
-        let after = *ahead.iter().find(|(_, a)| a.call == *call)?.0;
-        ahead.remove(&after).map(|a| a.answer)
+    /// The answer to `call` asked for ahead, if it was, with the chain it was in and the request
+    /// that chain followed. Taking it makes room in the chain for the page waiting.
+    fn claim_ahead(&self, call: &ApiCall) -> Option<(RequestId, Arc<Mutex<Chain>>, Answering)> {
+        self.chains.iter().find_map(|(owner, chain)| {
+            let waiting = {
+                let mut state = lock(chain);
+                let at = state.pages.iter().position(|(asked, _)| asked == call)?;
+                let (_, answer) = state.pages.remove(at);
+                (state.waiting.take(), answer)
+            };
+            let (waiting, answer) = waiting;
+            if let Some(next) = waiting {
+                let reading = ReadingAhead {
+                    chain: Arc::downgrade(chain),
+                    client: self.client.clone(),
+                    alive: self.alive.clone(),
+                };
+                reading.ask(next);
+            }
+            Some((*owner, chain.clone(), answer))
+        })
     }
 
-    /// The update that took the answer to `after` has had its commands run: a next page read
-    /// ahead that it did not ask for is not wanted (the list stopped, or the server's paging
-    /// broke).
+    /// The update that took the answer to `after` has had its commands run: the pages read
+    /// ahead after it, if it did not ask for the next, are not wanted (the list stopped, or the
+    /// server's paging broke).
     pub(crate) fn forget_ahead(&mut self, after: RequestId) {
-        lock(&self.ahead).remove(&after);
+        self.chains.remove(&after);
     }
 
     /// Whether a page of a listing is on its way (asked for, or read ahead): the memory freed
     /// after a page is then left to it (see `EventLoop::apply`).
     pub(crate) fn page_in_flight(&self) -> bool {
-        !self.pages.is_empty() || !lock(&self.ahead).is_empty()
+        !self.pages.is_empty() || self.chains.values().any(|c| !lock(c).pages.is_empty())
     }
 
     /// A reply to `id` arrived: forget its task, unless the reply is a job's progress (the job
@@ -311,7 +378,7 @@ impl Executor {
             task.abort();
         }
         self.pages.remove(&id);
-        lock(&self.ahead).remove(&id);
+        self.chains.remove(&id);
         if let Some(stop) = self.jobs.remove(&id) {
             stop.store(true, Ordering::Relaxed);
         }
@@ -376,6 +443,12 @@ impl Executor {
         });
     }
 
+    /// Whether a chain is full, with a page named that waits for the list to take one.
+    #[cfg(test)]
+    fn waiting_ahead(&self) -> bool {
+        (self.chains.values()).any(|c| lock(c).waiting.is_some())
+    }
+
     pub(crate) fn in_flight(&self) -> usize {
         self.in_flight.len()
     }
@@ -422,20 +495,27 @@ async fn exchange(client: &Client, call: &ApiCall) -> Exchange {
         .unwrap_or_else(|_| Exchange::local(Err(internal_error())))
 }
 
-/// The request of the page after the one `reply` answered to `call`, when it names one.
-fn next_page(call: &ApiCall, reply: &Exchange) -> Option<ApiCall> {
-    let Ok(crate::api::Reply::Page(page)) = &reply.result else {
-        return None;
+/// [`exchange`] of a page, asking for the next page ahead as soon as the envelope names it.
+async fn exchange_reading_ahead(call: &ApiCall, reading: &ReadingAhead) -> Exchange {
+    let on_envelope = |envelope: &crate::api::ListResponse| {
+        if let Some(next) = envelope.next_cursor().and_then(|c| call.next_page(c)) {
+            reading.ask(next);
+        }
     };
-    call.next_page(page.envelope().next_cursor()?)
+    AssertUnwindSafe(
+        reading
+            .client
+            .exchange_telling(call.operation, &call.body, on_envelope),
+    )
+    .catch_unwind()
+    .await
+    .unwrap_or_else(|_| Exchange::local(Err(internal_error())))
 }
 
-/// The pages read ahead, whoever holds them: a poisoned lock (a panic while it was held) still
-/// holds a consistent map, each change being one call.
-fn lock(
-    ahead: &Mutex<HashMap<RequestId, Ahead>>,
-) -> std::sync::MutexGuard<'_, HashMap<RequestId, Ahead>> {
-    ahead
+/// A chain of pages read ahead, whoever holds it: a poisoned lock (a panic while it was held)
+/// still holds a consistent chain, each change being one call.
+fn lock(chain: &Mutex<Chain>) -> std::sync::MutexGuard<'_, Chain> {
+    chain
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -488,6 +568,12 @@ mod tests {
     /// A server of three pages (`c2`, `c3` the cursors) on loopback, which notes each request's
     /// body; its base URL.
     async fn three_pages(asked: Arc<Mutex<Vec<String>>>) -> String {
+        pages(3, asked).await
+    }
+
+    /// A server of `count` pages (`c2`... the cursors, each page one item named by its number:
+    /// `p1`...) on loopback, which notes each request's body; its base URL.
+    async fn pages(count: usize, asked: Arc<Mutex<Vec<String>>>) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
@@ -519,12 +605,15 @@ mod tests {
                         let body: Vec<u8> =
                             bytes.drain(..head + 4 + length).skip(head + 4).collect();
                         let body = String::from_utf8(body).unwrap();
-                        let page = match () {
-                            () if body.contains("c3") => r#"{"resources":[{"id":"c"}]}"#,
-                            () if body.contains("c2") => {
-                                r#"{"resources":[{"id":"b"}],"next":"c3"}"#
-                            }
-                            () => r#"{"resources":[{"id":"a"}],"next":"c2"}"#,
+                        let request: serde_json::Value = serde_json::from_str(&body).unwrap();
+                        let number = request["next"]
+                            .as_str()
+                            .map_or(1, |c| c[1..].parse::<usize>().unwrap());
+                        let page = if number < count {
+                            let next = number + 1;
+                            format!(r#"{{"resources":[{{"id":"p{number}"}}],"next":"c{next}"}}"#)
+                        } else {
+                            format!(r#"{{"resources":[{{"id":"p{number}"}}]}}"#)
                         };
                         asked.lock().unwrap().push(body);
                         let answer = format!(
@@ -586,11 +675,11 @@ mod tests {
         executor.call_reading_ahead(RequestId(1), first.clone());
         assert_eq!(
             page_reply(&mut replies, &mut executor).await,
-            (RequestId(1), "a".into())
+            (RequestId(1), "p1".into())
         );
         // Nobody asked for the second page yet: it is on its way all the same.
         until("the second page to be asked for", || {
-            asked.lock().unwrap().len() == 2
+            asked.lock().unwrap().len() >= 2
         })
         .await;
         assert!(asked.lock().unwrap()[1].contains(r#""next":"c2""#));
@@ -600,7 +689,7 @@ mod tests {
         executor.forget_ahead(RequestId(1));
         assert_eq!(
             page_reply(&mut replies, &mut executor).await,
-            (RequestId(2), "b".into())
+            (RequestId(2), "p2".into())
         );
         until("the third page to be read ahead", || {
             asked.lock().unwrap().len() == 3
@@ -619,6 +708,66 @@ mod tests {
         executor.cancel(RequestId(2));
         assert!(!executor.page_in_flight());
         until("every request task to end", || executor.alive() == 0).await;
+        assert!(replies.try_recv().is_err(), "nothing more is answered");
+    }
+
+    /// `L` over a long listing: the pages are asked for at most [`PAGES_AHEAD`] beyond the
+    /// list's request, the chain goes on as the list takes them, and `Esc` stops every request
+    /// on its way.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_chain_stays_two_pages_ahead_and_esc_stops_every_request() {
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let base = pages(10, asked.clone()).await;
+        let settings = ClientSettings::new(&base, Token::new("t"));
+        let (sender, mut replies) = tokio::sync::mpsc::unbounded_channel();
+        let mut executor = Executor::new(Client::new(&settings).unwrap(), sender);
+        let first = ApiCall::list_page(&crate::api::ListRequest::default());
+        executor.call_reading_ahead(RequestId(1), first.clone());
+        assert_eq!(
+            page_reply(&mut replies, &mut executor).await,
+            (RequestId(1), "p1".into())
+        );
+        // The list has not asked for more: two pages are asked for, the third named waits.
+        until("the chain to be full", || executor.waiting_ahead()).await;
+        assert_eq!(asked.lock().unwrap().len(), 3, "the list's page and two");
+        assert!(executor.page_in_flight());
+        // The list takes the second page: the one that waited is asked for.
+        let second = first.next_page("c2").unwrap();
+        executor.call_reading_ahead(RequestId(2), second);
+        executor.forget_ahead(RequestId(1));
+        assert_eq!(
+            page_reply(&mut replies, &mut executor).await,
+            (RequestId(2), "p2".into())
+        );
+        until("the chain to be full again", || executor.waiting_ahead()).await;
+        let bodies = asked.lock().unwrap().clone();
+        assert_eq!(bodies.len(), 4, "two pages beyond the second: {bodies:?}");
+        assert!(bodies[3].contains(r#""next":"c4""#));
+        // `Esc`: the list cancels its request; both pages on their way stop, none more is asked.
+        executor.cancel(RequestId(2));
+        assert!(!executor.page_in_flight());
+        until("every request task to end", || executor.alive() == 0).await;
+        assert_eq!(asked.lock().unwrap().len(), 4);
+        assert!(replies.try_recv().is_err(), "nothing more is answered");
+    }
+
+    /// A page the list does not ask for after all (it stopped, or the paging broke): the pages
+    /// read ahead go once the update that took the page before has run.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn pages_read_ahead_go_when_the_list_does_not_ask_for_them() {
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let base = pages(10, asked.clone()).await;
+        let settings = ClientSettings::new(&base, Token::new("t"));
+        let (sender, mut replies) = tokio::sync::mpsc::unbounded_channel();
+        let mut executor = Executor::new(Client::new(&settings).unwrap(), sender);
+        let first = ApiCall::list_page(&crate::api::ListRequest::default());
+        executor.call_reading_ahead(RequestId(1), first);
+        page_reply(&mut replies, &mut executor).await;
+        assert!(executor.page_in_flight(), "the next page is on its way");
+        executor.forget_ahead(RequestId(1));
+        assert!(!executor.page_in_flight());
+        until("every request task to end", || executor.alive() == 0).await;
+        assert!(asked.lock().unwrap().len() <= 1 + PAGES_AHEAD);
         assert!(replies.try_recv().is_err(), "nothing more is answered");
     }
 

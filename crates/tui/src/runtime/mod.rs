@@ -7,6 +7,7 @@ pub(crate) mod effects;
 pub(crate) mod event_loop;
 pub(crate) mod executor;
 pub(crate) mod external_editor;
+pub(crate) mod frame_pace;
 pub(crate) mod kept;
 pub(crate) mod known_types;
 pub(crate) mod listing_keeper;

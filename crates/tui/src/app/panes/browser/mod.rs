@@ -456,6 +456,11 @@ impl Browser {
         commands
     }
 
+    /// Whether it is loading every page (`L`).
+    pub(crate) fn loading_all(&self) -> bool {
+        self.loading_all
+    }
+
     /// `L`: every page to the last, one after the other (a paused or failed page first, a
     /// failed first page from the start); the title counts them as they come. Says why not
     /// when there is nothing left to load.
