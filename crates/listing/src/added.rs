@@ -95,6 +95,15 @@ impl ColumnChoice {
         }
     }
 
+    /// The columns `:export` writes to a `.csv`: those `list -o csv` writes, less the table's
+    /// own columns removed, then the paths added (as `list -o csv --columns` names them).
+    pub fn export_columns(&self) -> Vec<ColumnPath> {
+        let mut columns = paths::default_columns();
+        columns.retain(|c| !self.removed.iter().any(|&r| column_name(r) == c.path()));
+        columns.extend(self.added.iter().cloned());
+        columns
+    }
+
     /// The column `name` names: one of the table's, or an added path (by its header or path).
     pub fn column_named(&self, name: &str) -> Option<Column> {
         let added = self

@@ -3,7 +3,7 @@
 //! writer `appdeck list -o` uses: the same bytes as `list`, however the service lays its JSON
 //! out (in the detail, `.json` is the resource itself, not an array of one); `.csv` the columns
 //! and cells `appdeck list -o csv` writes (the list's, with the id, the name and the display
-//! name apart). The file is written under a temporary name beside it
+//! name apart), less those `:columns` removed and with those it added. The file is written under a temporary name beside it
 //! and renamed at the end: a cancelled or failed export leaves nothing, and an existing file is
 //! replaced only under `:export!`.
 
@@ -48,8 +48,13 @@ impl Format {
 /// The items to write, in the order shown, as JSON text (as the service sent it).
 #[derive(Debug)]
 pub enum ExportItems {
-    /// The rows of a list: their bodies, read off the UI thread.
-    Rows { bodies: Bodies, ids: Vec<BodyId> },
+    /// The rows of a list: their bodies, read off the UI thread, and the columns a `.csv` has
+    /// ([`crate::ColumnChoice::export_columns`]).
+    Rows {
+        bodies: Bodies,
+        ids: Vec<BodyId>,
+        columns: Vec<columns::ColumnPath>,
+    },
     /// One resource (the detail view).
     One(String),
 }
@@ -71,7 +76,7 @@ impl ExportItems {
     /// Calls `each` with every item's JSON in order, until it says stop.
     fn each(&self, mut each: impl FnMut(usize, &str) -> ControlFlow<()>) -> std::io::Result<()> {
         match self {
-            ExportItems::Rows { bodies, ids } => bodies
+            ExportItems::Rows { bodies, ids, .. } => bodies
                 .scan(ids, each)
                 .map_err(|e| std::io::Error::other(e.to_string())),
             ExportItems::One(json) => {
@@ -162,8 +167,12 @@ impl ExportJob {
                 whole
             }
             Format::Csv => {
-                // The columns `list -o csv` writes, each cell as it does: the same file.
-                let columns = columns::default_columns();
+                // The columns `list -o csv` writes (as `--columns` would have them, after
+                // `:columns`), each cell as it does: the same file.
+                let columns = match &self.items {
+                    ExportItems::Rows { columns, .. } => columns.clone(),
+                    ExportItems::One(_) => columns::default_columns(),
+                };
                 let records = Records::new(Delimiter::Comma, false);
                 let header: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
                 records.write(&header, &mut out)?;
@@ -318,7 +327,11 @@ mod tests {
             format: Format::of(&path).unwrap(),
             path,
             overwrite,
-            items: ExportItems::Rows { bodies, ids },
+            items: ExportItems::Rows {
+                bodies,
+                ids,
+                columns: columns::default_columns(),
+            },
         }
     }
 

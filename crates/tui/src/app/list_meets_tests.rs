@@ -422,6 +422,30 @@ fn columns_add_a_path_and_remove_a_column_and_are_kept_for_the_type() {
     assert_eq!(app.browser.columns.spec(), "-status +properties.owner");
 }
 
+/// `:export` to a `.csv` writes the columns `list -o csv` writes as `:columns` changed them:
+/// one removed is not there, one added is, under its header.
+#[test]
+fn export_to_csv_follows_the_columns_chosen() {
+    let mut app = loaded(3);
+    let commands = command(&mut app, "columns +STARS:properties.stars -status");
+    settle(&mut app, commands);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.csv");
+    let export = command(&mut app, &format!("export {}", path.display()));
+    settle(&mut app, export);
+    let written = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "type,id,name,display_name,external_id,updated_at,STARS",
+            "repo,r0,res_0,,,,0",
+            "repo,r1,res_1,,,,1",
+            "repo,r2,res_2,,,,2"
+        ]
+    );
+}
+
 /// The first page asks the store for the columns kept for its type; the answer shows them.
 #[test]
 fn the_columns_kept_for_the_type_come_back_with_its_first_page() {

@@ -600,6 +600,7 @@ impl Browser {
             ids: (self.listing.loaded())
                 .map(|l| l.to_export(&self.visible, &self.picked, watch))
                 .unwrap_or_default(),
+            columns: self.columns.export_columns(),
         };
         if !self.picked.is_empty() && matches!(&items, Items::Rows { ids, .. } if ids.is_empty()) {
             cx.error("the marked rows are gone from the service (marked x): nothing to export");
