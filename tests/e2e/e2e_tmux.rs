@@ -655,7 +655,7 @@ fn r_over_marked_rows_sends_one_report_to_each_and_unmarks_the_accepted() {
     if review.contains(" finding: ") || review.contains(" findings: ") {
         tmux.send(&["Enter"]);
     }
-    let results = tmux.wait_for("a result a row", |s| s.contains("reports: 3 of 3 answered"));
+    let results = tmux.wait_for("a result a row", |s| s.contains("reports: 3 of 3 done"));
     let ok_rows = results
         .lines()
         .filter(|l| l.contains("✓") && l.contains("HTTP 200, status ok"))

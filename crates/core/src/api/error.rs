@@ -194,10 +194,11 @@ impl ApiError {
             ApiError::Network(message) if message.starts_with("cannot connect") => {
                 Some("check the base URL and that the service is running")
             }
-            // Connected, then reset or closed: the address is right.
+            // Connected, then reset, closed or answered with what is not HTTP: the address is
+            // right. Said alike in the TUI and the CLI (whose `--retries` its own error names).
             ApiError::Network(_) => Some(
-                "the connection was made, then reset or closed by the service or a proxy on the \
-                 way; retry (list retries it on its own: see --retries)",
+                "the connection was made, then reset, closed or answered with what is not HTTP, \
+                 by the service or a proxy on the way; retry",
             ),
             ApiError::WriteFailed { .. } => {
                 Some("send a smaller body, or ask the service's operators for its size limit")

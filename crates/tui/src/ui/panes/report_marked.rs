@@ -112,7 +112,7 @@ pub(super) fn render_run(
         ),
     };
     let title = format!(
-        " reports: {} of {} answered · {state} ",
+        " reports: {} of {} done · {state} ",
         count(answered),
         count(total)
     );

@@ -182,9 +182,9 @@ pub(super) fn activity(c: &ReportComposer) -> Option<String> {
     let (answered, _) = run.answered();
     let total = count(run.sends.len());
     Some(if run.stopped {
-        format!("stopping: {answered} of {total} answered; Esc cancels the sends under way")
+        format!("stopping: {answered} of {total} done; Esc cancels the sends under way")
     } else {
-        format!("sending the reports: {answered} of {total} answered; Esc stops")
+        format!("sending the reports: {answered} of {total} done; Esc stops")
     })
 }
 
@@ -314,8 +314,12 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
         Action::Copy if run.is_over() => {
             let marked = c.kind.marked.as_deref();
             let failed = marked.map(|m| ids(m, false)).unwrap_or_default();
+            let what = match failed.len() {
+                0 | 1 => "failed resource id",
+                _ => "failed resource ids",
+            };
             let text = (!failed.is_empty()).then(|| failed.join("\n"));
-            return cx.copy(text, "failed resource id").into();
+            return cx.copy(text, what).into();
         }
         Action::Back if !run.stopped => {
             run.stopped = true;

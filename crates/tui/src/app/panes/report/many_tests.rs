@@ -301,6 +301,11 @@ fn the_answers_become_a_result_a_row_the_failures_stay_marked_and_the_list_reloa
     // `y` copies the ids of the two failures, to try them again.
     let copied = key(&mut app, 'y');
     assert_eq!(copied, vec![Command::Copy("r1\nr2".into())]);
+    assert!(
+        status(&app).starts_with("failed resource ids sent"),
+        "{}",
+        status(&app)
+    );
     // Enter (or Esc) goes back to the list, where `R` goes on with the two still marked.
     press(&mut app, KeyCode::Enter);
     assert!(app.stack.top().is_none());
@@ -332,11 +337,7 @@ fn esc_stops_sending_the_rest_and_again_cancels_the_sends_under_way() {
     let after = app.update(Action::reply(sends(&commands)[0].0, ok()));
     let under_way = sends(&after);
     assert_eq!(under_way.len(), AT_ONCE);
-    assert!(
-        app.activity()
-            .unwrap_or_default()
-            .contains("1 of 7 answered")
-    );
+    assert!(app.activity().unwrap_or_default().contains("1 of 7 done"));
     // Esc: nothing more goes out; the sends under way finish.
     let stopped = press(&mut app, KeyCode::Esc);
     assert!(sends(&stopped).is_empty());
