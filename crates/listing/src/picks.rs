@@ -81,12 +81,28 @@ impl Listing {
             true => Box::new(shown.iter()),
             false => Box::new(picked.into_iter()),
         };
-        let gone = |row: RowView<'_>| watch.and_then(|w| w.mark(row)) == Some(Mark::Gone);
         (indices.map(|i| self.rows.at(i)))
-            .filter(|&row| !gone(row))
+            .filter(|&row| !is_gone(row, watch))
             .map(|row| row.body)
             .collect()
     }
+
+    /// The marked rows `R` reports on (by index, as [`Picks::rows`] orders them) less those a
+    /// `watch` shows as gone (no resources of the service any more), and how many those were.
+    pub fn to_report(
+        &self,
+        shown: &Shown,
+        picks: &Picks,
+        watch: Option<&Watch>,
+    ) -> (Vec<usize>, usize) {
+        let (gone, live): (Vec<usize>, Vec<usize>) = (picks.rows(shown, &self.rows).into_iter())
+            .partition(|&i| is_gone(self.rows.at(i), watch));
+        (live, gone.len())
+    }
+}
+
+fn is_gone(row: RowView<'_>, watch: Option<&Watch>) -> bool {
+    watch.and_then(|w| w.mark(row)) == Some(Mark::Gone)
 }
 
 #[cfg(test)]

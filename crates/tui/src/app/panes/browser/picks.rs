@@ -5,7 +5,7 @@
 use super::Browser;
 use crate::app::pane::{Ctx, Open, Outcome};
 use crate::app::panes::report::many::MarkedResource;
-use appdeck_listing::{Mark, RowView};
+use appdeck_listing::RowView;
 
 impl Browser {
     /// `Space`: marks the row under the cursor, or unmarks it, and moves to the next row (so
@@ -25,26 +25,15 @@ impl Browser {
         self.picked.contains(row)
     }
 
-    /// The marked rows loaded (by index): those shown, in their order, then those the filters
-    /// hide, in the listing's order (a mark is not undone by a filter).
-    pub(crate) fn picked_rows(&self) -> Vec<usize> {
-        self.picked.rows(&self.visible, self.rows())
-    }
-
     /// `R` with rows marked: one report to send to each, the marked resources as listed (in
-    /// the order of [`Self::picked_rows`]). Kept rows say so, as `R` on one does.
+    /// the order of [`appdeck_listing::Picks::rows`]). Kept rows say so, as `R` on one does.
     pub(super) fn report_on_picked(&self, cx: &mut Ctx) -> Outcome {
-        let rows = self.rows();
-        let mut marked = Vec::new();
-        // A row a `:watch` look found gone is no resource of the service any more.
-        let gone = |row| self.watch.as_ref().and_then(|w| w.mark(row)) == Some(Mark::Gone);
-        let mut left_out = 0;
-        for i in self.picked_rows() {
+        let (rows, mut marked) = (self.rows(), Vec::new());
+        let (picked, left_out) = (self.listing.loaded())
+            .map(|l| l.to_report(&self.visible, &self.picked, self.watch.as_ref()))
+            .unwrap_or_default();
+        for i in picked {
             let row = rows.at(i);
-            if gone(row) {
-                left_out += 1;
-                continue;
-            }
             let Some(id) = row.id() else { continue };
             match self.bodies().read(row.body) {
                 Ok(listed) => marked.push(MarkedResource {

@@ -205,7 +205,7 @@ impl Pane for Browser {
             }
             Action::Copy if !self.picked.is_empty() => {
                 let rows = self.rows();
-                let ids: Vec<String> = (self.picked_rows().into_iter())
+                let ids: Vec<String> = (self.picked.rows(&self.visible, rows).into_iter())
                     .filter_map(|i| rows.at(i).id().map(|id| id.to_string()))
                     .collect();
                 let what = format!("{} marked ids", crate::text::count(ids.len()));
