@@ -286,3 +286,42 @@ fn every_file_of_a_test_binary_is_one_of_its_modules() {
         "test files no `mod` names, which never run: {unnamed:?}"
     );
 }
+
+/// Lines of code a file holds before its tests: every line up to the `#[cfg(test)]` that opens a
+/// `mod … {` block (a `#[cfg(test)]` on a one-line `mod x;` is skipped with its line).
+fn lines_before_tests(text: &str) -> usize {
+    let mut lines = text.lines();
+    let mut count = 0;
+    while let Some(line) = lines.next() {
+        if line.starts_with("#[cfg(test)]") {
+            match lines.next() {
+                Some(next) if next.trim_end().ends_with(';') => continue,
+                _ => break,
+            }
+        }
+        count += 1;
+    }
+    count
+}
+
+/// Issue 33: the list pane is a view over the engine (`crates/listing`), at most 2,500 lines of
+/// code; what grows past that is engine work to move there.
+#[test]
+fn the_list_pane_stays_a_view_of_at_most_2500_lines() {
+    assert_eq!(
+        lines_before_tests("a\n#[cfg(test)]\nmod t;\nb\n#[cfg(test)]\nmod tests {\nc\n}"),
+        2,
+        "the count"
+    );
+    let mut files = Vec::new();
+    sources(&root().join("crates/tui/src/app/panes/browser"), &mut files);
+    let lines: usize = (files.iter())
+        .filter(|f| !f.file_name().unwrap().to_string_lossy().contains("tests"))
+        .map(|f| lines_before_tests(&std::fs::read_to_string(f).unwrap()))
+        .sum();
+    assert!(lines > 1000, "read {} files", files.len());
+    assert!(
+        lines <= 2500,
+        "the list pane has {lines} lines of code: move engine work to crates/listing"
+    );
+}
