@@ -273,10 +273,9 @@ impl Client {
         self.exchange_telling(operation, body, |_| {}).await
     }
 
-    /// [`Client::exchange`], telling `on_envelope` a page's envelope (its `next`) as soon as it
-    /// is read, before each item is read for what the list shows ([`super::ItemFacts`]): a
-    /// caller reading ahead asks for the next page then, and the service works on it while this
-    /// page's items are read.
+    /// [`Client::exchange`], telling `on_envelope` a page's envelope (its `next`) as soon as the
+    /// page is read: a caller reading ahead asks for the next page then, and the service works
+    /// on it while the list takes this one.
     pub async fn exchange_telling(
         &self,
         operation: Operation,
@@ -290,9 +289,9 @@ impl Client {
             Operation::ResourcesList => match self.post_raw(operation, body).await {
                 Ok((status, bytes)) => (
                     Some(status.as_u16()),
-                    decode_raw_page(bytes).map(|page| {
-                        on_envelope(&page.envelope);
-                        Reply::Page(Box::new(page.into()))
+                    decode_read_page(bytes).map(|page| {
+                        on_envelope(page.envelope());
+                        Reply::Page(Box::new(page))
                     }),
                 ),
                 Err(error) => (error.http_status(), Err(error)),
@@ -788,6 +787,18 @@ fn decode_raw_page(bytes: Vec<u8>) -> Result<RawPage, ApiError> {
         Err(bytes) => return decode_page(&bytes).map(RawPage::from_response),
     };
     match rejection_in(&page.envelope.extra) {
+        Some(refusal) => Err(refusal),
+        None => Ok(page),
+    }
+}
+
+/// [`decode_raw_page`], each item read for what the list shows ([`ReadPage::read`]).
+fn decode_read_page(bytes: Vec<u8>) -> Result<ReadPage, ApiError> {
+    let page = match ReadPage::read(bytes) {
+        Ok(page) => page,
+        Err(bytes) => return decode_page(&bytes).map(|page| RawPage::from_response(page).into()),
+    };
+    match rejection_in(&page.envelope().extra) {
         Some(refusal) => Err(refusal),
         None => Ok(page),
     }
