@@ -422,6 +422,25 @@ fn columns_add_a_path_and_remove_a_column_and_are_kept_for_the_type() {
     assert_eq!(app.browser.columns.spec(), "-status +properties.owner");
 }
 
+/// `/` names the field a row was found by beside its name, unless a column shows that field.
+#[test]
+fn a_search_names_no_field_a_column_shows() {
+    let mut app = loaded(3);
+    key(&mut app, '/');
+    let commands = app.update(Action::InsertText("alice".into()));
+    settle(&mut app, commands);
+    press(&mut app, KeyCode::Enter);
+    let row = drawn_row(&app, 0);
+    assert!(row.contains("properties.owner: alice"), "{row}");
+    let commands = command(&mut app, "columns +properties.owner");
+    settle(&mut app, commands);
+    let row = drawn_row(&app, 0);
+    assert!(
+        row.contains("alice") && !row.contains("properties.owner:"),
+        "{row}"
+    );
+}
+
 /// `:export` to a `.csv` writes the columns `list -o csv` writes as `:columns` changed them:
 /// one removed is not there, one added is, under its header.
 #[test]

@@ -256,8 +256,13 @@ fn render_table(
                         text = format!("{PICKED} {text}");
                         style = style.add_modifier(Modifier::BOLD);
                     }
+                    // A note naming a field a column shows says nothing the row does not.
+                    let shown = |note: &str| {
+                        let path = note.split_once(": ").map_or(note, |(path, _)| path);
+                        browser.columns.added.iter().any(|c| c.path() == path)
+                    };
                     match browser.note(row) {
-                        Some(note) if column == Column::Name => {
+                        Some(note) if column == Column::Name && !shown(note) => {
                             with_note(text, style, note, w, theme)
                         }
                         _ => Line::from(Span::styled(fit(&text, w), style)),
