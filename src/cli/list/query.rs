@@ -118,6 +118,13 @@ impl SortBy {
         let (path, descending) = match spec.rsplit_once(':') {
             Some((path, direction)) if direction.eq_ignore_ascii_case("desc") => (path, true),
             Some((path, direction)) if direction.eq_ignore_ascii_case("asc") => (path, false),
+            // `STARS:properties.stars`: a title, as `--columns` takes, which a sort has no use for.
+            Some((_, path)) if path.contains('.') => {
+                return Err(Failure::Usage(format!(
+                    "--sort {}: a column path alone (no TITLE: as --columns takes), then :asc or :desc",
+                    sanitize::line(spec)
+                )));
+            }
             Some((_, direction)) => {
                 return Err(Failure::Usage(format!(
                     "--sort {}: :asc or :desc after the column, not {:?}",
@@ -209,12 +216,16 @@ mod tests {
                 ("id", descending)
             );
         }
-        for typo in ["id:dsc", "name:up", "STARS:properties.stars"] {
+        for typo in ["id:dsc", "name:up"] {
             let Err(Failure::Usage(said)) = SortBy::parse(typo) else {
                 panic!("{typo} is refused");
             };
             assert!(said.contains(":asc or :desc after the column"), "{said}");
         }
+        let Err(Failure::Usage(said)) = SortBy::parse("STARS:properties.stars") else {
+            panic!("a title is refused");
+        };
+        assert!(said.contains("a column path alone (no TITLE:"), "{said}");
     }
 
     #[test]

@@ -301,7 +301,7 @@ fn marked_rows_found_gone_are_left_out_of_r_and_export() {
     key(&mut app, 'R');
     assert!(app.stack.top().is_none(), "no composer opens");
     assert!(
-        matches!(&app.notice, Some(Notice::Error(e)) if e.contains("marked resources are gone")),
+        matches!(&app.notice, Some(Notice::Error(e)) if e.contains("1 marked resource gone from the service")),
         "{:?}",
         app.notice
     );
@@ -322,7 +322,7 @@ fn marked_rows_found_gone_are_left_out_of_r_and_export() {
     key(&mut app, 'R');
     assert!(app.stack.top().is_some(), "the composer opens");
     assert!(
-        matches!(&app.notice, Some(Notice::Info(e)) if e.contains("the 1 marked resources (1 marked gone, left out):")),
+        matches!(&app.notice, Some(Notice::Info(e)) if e.contains("one report for 1 marked resource (1 gone from the service, left out):")),
         "{:?}",
         app.notice
     );

@@ -51,15 +51,15 @@ impl Browser {
         }
         if marked.is_empty() {
             cx.error(format!(
-                "the {} marked resources are gone from the service (marked x): no report to send",
-                self.picked.len()
+                "{} gone from the service (marked x): no report to send",
+                crate::text::counted(self.picked.len(), "marked resource")
             ));
             return Outcome::done();
         }
         let n = crate::text::count(marked.len());
         let gone = match left_out {
             0 => String::new(),
-            gone => format!(" ({gone} marked gone, left out)"),
+            gone => format!(" ({gone} gone from the service, left out)"),
         };
         if self.kept.is_some() {
             cx.error(format!(
@@ -68,7 +68,8 @@ impl Browser {
             ));
         } else {
             cx.info(format!(
-                "one report for the {n} marked resources{gone}: s reviews it, Enter sends it to each"
+                "one report for {}{gone}: s reviews it, Enter sends it to each",
+                crate::text::counted(marked.len(), "marked resource")
             ));
         }
         Outcome::Open(Open::ReportOnMarked(marked))
