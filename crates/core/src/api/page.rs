@@ -594,6 +594,15 @@ pub(crate) mod tests {
                 assert_eq!(ReadPage::read(body.clone().into_bytes()), two, "{body}");
             }
         }
+        // The one scan itself gives the facts of plain resources, not only its fallback (which
+        // would pass the comparisons above on its own).
+        let plain = r#"{"resources":[{"id":"a","type":"t","name":"n","status":"ok"},{"id":"b"}]}"#;
+        let (_, scanned) = envelope_and_items::<ScannedItem>(plain).expect("read in one scan");
+        for item in scanned {
+            let span = item.span_in(plain).expect("its span");
+            let facts = item.shown.and_then(|shown| shown.facts(&plain[span]));
+            assert!(facts.is_some(), "the scan's own facts");
+        }
     }
 
     #[test]
