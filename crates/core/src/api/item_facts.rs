@@ -53,14 +53,25 @@ pub enum ItemKind {
 impl ItemFacts {
     /// The facts of an item from its text as the page brought it (valid JSON).
     pub fn read(json: &str) -> ItemFacts {
-        sound(json).unwrap_or_else(|| ItemFacts::of_item(&read_item_text(json)))
+        ItemFacts::of_sound(json).unwrap_or_else(|| ItemFacts::of_item(&read_item_text(json)))
     }
 
     /// The facts of a resource of sound fields from its text, read only for its shown fields;
     /// `None` for any other item, or when unsure (the caller reads it whole, which says what is
-    /// wrong): the list's rows and `list -o table|csv|tsv` go by it.
+    /// wrong): the list's rows and `list -o table|csv|tsv` go by it. One scan finds the members,
+    /// one pass over them checks every known field's type and keeps the shown ones.
     pub fn of_sound(json: &str) -> Option<ItemFacts> {
-        sound(json)
+        let (facts, Some(Node::Object(members))) = json_peek::peek(json) else {
+            return None;
+        };
+        if !facts.surely_readable() {
+            return None;
+        }
+        let mut fields = SoundFields::default();
+        for (key, value) in &members {
+            fields.push(key, value);
+        }
+        fields.checked()?.facts(json)
     }
 
     /// The facts of an item read whole.
@@ -119,25 +130,8 @@ impl ItemFacts {
     }
 }
 
-/// The facts of a resource of sound fields; `None` for any other item, or when unsure (the
-/// item is then read whole). One scan finds the members, one pass over them checks every known
-/// field's type and keeps the shown ones.
-fn sound(json: &str) -> Option<ItemFacts> {
-    let (facts, Some(Node::Object(members))) = json_peek::peek(json) else {
-        return None;
-    };
-    if !facts.surely_readable() {
-        return None;
-    }
-    let mut fields = SoundFields::default();
-    for (key, value) in &members {
-        fields.push(key, value);
-    }
-    fields.checked()?.facts(json)
-}
-
-/// The keys [`sound`] keeps the values of: the shown ones, the title being `display_name`, else
-/// `name`.
+/// The keys [`ItemFacts::of_sound`] keeps the values of: the shown ones, the title being
+/// `display_name`, else `name`.
 const SHOWN: [&str; 7] = [
     "type",
     "display_name",
@@ -148,8 +142,8 @@ const SHOWN: [&str; 7] = [
     "updated_at",
 ];
 
-/// An object's members as [`sound`] needs them, pushed in order: the last of a key that comes
-/// twice is the one a parsed object keeps.
+/// An object's members as [`ItemFacts::of_sound`] needs them, pushed in order: the last of a key
+/// that comes twice is the one a parsed object keeps.
 pub(crate) struct SoundFields<'a> {
     shown: [Option<&'a str>; SHOWN.len()],
     known: [Option<&'a str>; MAX_KNOWN_FIELDS],
@@ -231,7 +225,7 @@ impl ShownValues<'_> {
     }
 }
 
-/// Room for [`Resource::KNOWN_FIELDS`] in [`sound`]'s record of the keys it has seen.
+/// Room for [`Resource::KNOWN_FIELDS`] in [`ItemFacts::of_sound`]'s record of the keys it has seen.
 const MAX_KNOWN_FIELDS: usize = 32;
 const _: () = assert!(Resource::KNOWN_FIELDS.len() <= MAX_KNOWN_FIELDS);
 
@@ -360,7 +354,7 @@ mod tests {
             let facts = ItemFacts::read(json);
             let texts = facts.texts(json).map(|t| t.map(str::to_owned)).to_vec();
             assert_eq!((texts, facts.kind), whole(json), "{json}");
-            sound += usize::from(super::sound(json).is_some());
+            sound += usize::from(ItemFacts::of_sound(json).is_some());
         }
         assert!(
             sound >= 10,
