@@ -103,6 +103,15 @@ impl ReadingAhead {
 /// page the list did not ask for after all).
 struct Answering(tokio::task::JoinHandle<Exchange>);
 
+impl Answering {
+    /// The answer, once it comes; a task that failed (a bug) still answers.
+    async fn outcome(mut self) -> Exchange {
+        (&mut self.0)
+            .await
+            .unwrap_or_else(|_| Exchange::local(Err(internal_error())))
+    }
+}
+
 impl Drop for Answering {
     fn drop(&mut self) {
         self.0.abort();
@@ -251,33 +260,34 @@ impl Executor {
         {
             self.chains.remove(&owner);
             // Asked for ahead: this request waits for that answer, and reads on no further.
-            let results = self.results.clone();
-            let alive = TaskAlive::new(&self.alive);
-            let task = tokio::spawn(async move {
-                let (_alive, mut answer) = (alive, answer);
-                let reply = (&mut answer.0)
-                    .await
-                    .unwrap_or_else(|_| Exchange::local(Err(internal_error())));
-                let _ = results.send(Action::reply(id, Box::new(reply)));
-            });
-            self.pages.insert(id);
-            self.in_flight.insert(id, task.abort_handle());
+            self.answer(id, true, answer.outcome());
             return;
         }
         let is_page = call.operation == crate::api::Operation::ResourcesList;
         let client = self.client.clone();
+        self.answer(id, is_page, async move {
+            if let Some(gate) = gate
+                && let Ok(Err(why)) = gate.await
+            {
+                return Exchange::local(Err(ApiError::NotSent(why)));
+            }
+            exchange(&client, &call).await
+        });
+    }
+
+    /// Runs `reply` as request `id`'s task (cancelled by [`Self::cancel`]) and sends its answer
+    /// to the loop; a page's (`is_page`) counts for [`Self::page_in_flight`].
+    fn answer(
+        &mut self,
+        id: RequestId,
+        is_page: bool,
+        reply: impl Future<Output = Exchange> + Send + 'static,
+    ) {
         let results = self.results.clone();
         let alive = TaskAlive::new(&self.alive);
         let task = tokio::spawn(async move {
             let _alive = alive;
-            if let Some(gate) = gate
-                && let Ok(Err(why)) = gate.await
-            {
-                let held = Exchange::local(Err(ApiError::NotSent(why)));
-                let _ = results.send(Action::reply(id, Box::new(held)));
-                return;
-            }
-            let reply = exchange(&client, &call).await;
+            let reply = reply.await;
             // The loop may be gone (the user quit): nothing to tell then.
             let _ = results.send(Action::reply(id, Box::new(reply)));
         });
@@ -311,20 +321,12 @@ impl Executor {
             alive: self.alive.clone(),
         };
         self.chains.insert(id, chain);
-        let results = self.results.clone();
-        let alive = TaskAlive::new(&self.alive);
-        let task = tokio::spawn(async move {
-            let _alive = alive;
-            let reply = match claimed {
-                Some(mut answer) => (&mut answer.0)
-                    .await
-                    .unwrap_or_else(|_| Exchange::local(Err(internal_error()))),
+        self.answer(id, true, async move {
+            match claimed {
+                Some(answer) => answer.outcome().await,
                 None => exchange_reading_ahead(&call, &reading).await,
-            };
-            let _ = results.send(Action::reply(id, Box::new(reply)));
+            }
         });
-        self.pages.insert(id);
-        self.in_flight.insert(id, task.abort_handle());
     }
 
     /// The answer to `call` asked for ahead, if it was, with the chain it was in and the request
@@ -486,13 +488,9 @@ impl Drop for Executor {
     }
 }
 
-/// One call and its answer. A bug while reading an answer must still answer, or the pane would
-/// say "loading" for ever; the panic itself is in the log.
+/// One call and its answer.
 async fn exchange(client: &Client, call: &ApiCall) -> Exchange {
-    AssertUnwindSafe(client.exchange(call.operation, &call.body))
-        .catch_unwind()
-        .await
-        .unwrap_or_else(|_| Exchange::local(Err(internal_error())))
+    unwind_guarded(client.exchange(call.operation, &call.body)).await
 }
 
 /// [`exchange`] of a page, asking for the next page ahead as soon as the envelope names it.
@@ -502,14 +500,21 @@ async fn exchange_reading_ahead(call: &ApiCall, reading: &ReadingAhead) -> Excha
             reading.ask(next);
         }
     };
-    AssertUnwindSafe(
+    unwind_guarded(
         reading
             .client
             .exchange_telling(call.operation, &call.body, on_envelope),
     )
-    .catch_unwind()
     .await
-    .unwrap_or_else(|_| Exchange::local(Err(internal_error())))
+}
+
+/// A bug while reading an answer must still answer, or the pane would say "loading" for ever;
+/// the panic itself is in the log.
+async fn unwind_guarded(exchange: impl Future<Output = Exchange>) -> Exchange {
+    AssertUnwindSafe(exchange)
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|_| Exchange::local(Err(internal_error())))
 }
 
 /// A chain of pages read ahead, whoever holds it: a poisoned lock (a panic while it was held)
