@@ -102,7 +102,11 @@ impl RawPage {
     /// object whose `resources` is an array or null, or when part of the envelope cannot be
     /// read: the caller words that error from the whole body.
     pub fn read(body: Vec<u8>) -> Result<RawPage, Vec<u8>> {
-        let body = String::from_utf8(body).map_err(std::string::FromUtf8Error::into_bytes)?;
+        RawPage::of_text(String::from_utf8(body).map_err(std::string::FromUtf8Error::into_bytes)?)
+    }
+
+    /// [`Self::read`] of a body already known to be UTF-8.
+    fn of_text(body: String) -> Result<RawPage, Vec<u8>> {
         match envelope_and_spans(&body) {
             Some((map, items)) => Ok(RawPage {
                 body,
@@ -240,13 +244,13 @@ impl ReadPage {
     pub fn read(body: Vec<u8>) -> Result<ReadPage, Vec<u8>> {
         let body = String::from_utf8(body).map_err(std::string::FromUtf8Error::into_bytes)?;
         let Some((map, scanned)) = envelope_and_items::<ScannedItem>(&body) else {
-            return RawPage::read(body.into_bytes()).map(ReadPage::from);
+            return RawPage::of_text(body).map(ReadPage::from);
         };
         let mut spans = Vec::with_capacity(scanned.len());
         let mut items = Vec::with_capacity(scanned.len());
         for item in scanned {
             let Some(span) = item.span_in(&body) else {
-                return RawPage::read(body.into_bytes()).map(ReadPage::from);
+                return RawPage::of_text(body).map(ReadPage::from);
             };
             let json = &body[span.clone()];
             let facts = (item.shown)
