@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
-use super::baseline::Baseline;
 use crate::app::panes::composer;
 use crate::app::widgets::locate::position_of;
+use crate::catalog::Baseline;
 use crate::validate::{self, Finding, PayloadKind, Severity};
 
 /// One finding and the 0-based line and column of the editor it points at.

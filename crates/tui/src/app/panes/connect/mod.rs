@@ -5,10 +5,9 @@
 //! the service accepts becomes a known version (the types view shows it) and goes in the history.
 //!
 //! It is the composer (`panes/composer`) of the kind [`Connect`]; its own parts are the starting
-//! points (`baseline.rs`, the picker, `new_app.rs`), the checks (`check.rs`), the outline
+//! points (the newest known versions, `catalog::Baseline`; the picker; `new_app.rs`), the checks (`check.rs`), the outline
 //! (`outline.rs`), its keys (`keys.rs`), its handling of actions (`update.rs`) and its layout.
 
-pub(crate) mod baseline;
 pub(crate) mod check;
 pub(crate) mod keys;
 pub(crate) mod layout;
@@ -24,10 +23,10 @@ use serde_json::Value;
 
 use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::json_editor;
+use crate::catalog::Baseline;
 use crate::diff::Changes;
 use crate::text::counted;
 use crate::validate::Severity;
-use baseline::Baseline;
 use new_app::Inferring;
 use outline::OutlineType;
 
