@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::app::panes::composer;
 use crate::app::widgets::locate::position_of;
 use crate::catalog::Baseline;
+use crate::diff::NotAfter;
 use crate::validate::{self, Finding, PayloadKind, Severity};
 
 /// One finding and the 0-based line and column of the editor it points at.
@@ -69,26 +70,19 @@ pub(crate) fn baseline_of<'a>(payload: &Value, known: &'a [Baseline]) -> Option<
     known.iter().find(|b| b.app_id == app_id)
 }
 
-/// A warning when the payload's `version` does not come after the newest known one: by semver
-/// order when both parse as semver, else when the strings are the same.
+/// A warning when the payload's `version` does not come after the newest known one, by the rule
+/// `appdeck connect` warns by (`diff::version_not_after`).
 fn version_warning(payload: &Value, known: &[Baseline]) -> Option<Finding> {
     let baseline = baseline_of(payload, known)?;
     let version = payload.get("version")?.as_str()?;
-    let (new, old) = (
-        semver::Version::parse(version),
-        semver::Version::parse(&baseline.version),
-    );
-    let message = match (new, old) {
-        (Ok(new), Ok(old)) if new <= old => format!(
-            "version {new} is not greater than {old}, the newest known version of {} ({})",
-            baseline.app_id, baseline.source
-        ),
-        (Ok(_), Ok(_)) => return None,
-        _ if version == baseline.version => format!(
-            "replaces the same version string {version:?} of {} ({})",
-            baseline.app_id, baseline.source
-        ),
-        _ => return None,
+    let app = format!("{} ({})", baseline.app_id, baseline.source);
+    let message = match crate::diff::version_not_after(version, &baseline.version)? {
+        NotAfter::Semver { new, old } => {
+            format!("version {new} is not greater than {old}, the newest known version of {app}")
+        }
+        NotAfter::SameString(version) => {
+            format!("replaces the same version string {version:?} of {app}")
+        }
     };
     Some(Finding {
         severity: Severity::Warning,
