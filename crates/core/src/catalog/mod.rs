@@ -8,6 +8,7 @@
 
 mod model;
 mod newest;
+mod outline;
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,7 @@ use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
 
 pub use model::{AppVersion, Capabilities, KnownType, Source, TypeDefinition};
 pub use newest::Baseline;
+pub use outline::{OutlineType, outline};
 
 /// What a type seen in loaded resources but defined nowhere is marked with, and how to fix it.
 pub const NO_DEFINITION: &str = "no definition known";

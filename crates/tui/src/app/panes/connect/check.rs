@@ -6,9 +6,9 @@
 use serde_json::Value;
 
 use crate::app::panes::composer;
-use crate::app::widgets::locate::position_of;
 use crate::catalog::Baseline;
 use crate::diff::NotAfter;
+use crate::json_locate::position_of;
 use crate::validate::{self, Finding, PayloadKind, Severity};
 
 /// One finding and the 0-based line and column of the editor it points at.
@@ -99,7 +99,7 @@ pub struct Analysis {
     /// Whether the text is JSON (when it is not, the outline is left as it was).
     pub is_json: bool,
     pub findings: Vec<PayloadFinding>,
-    pub outline: Vec<super::outline::OutlineType>,
+    pub outline: Vec<crate::catalog::OutlineType>,
     /// What the payload is compared with, when a version of its app is known.
     pub against: Option<Baseline>,
     /// The changes against it (`None` when the text is not JSON or nothing is known).
@@ -137,7 +137,7 @@ pub(crate) fn analyse(job: &AnalysisJob) -> Analysis {
     Analysis {
         is_json: true,
         findings,
-        outline: super::outline::outline(&payload, &job.text),
+        outline: crate::catalog::outline(&payload, &job.text),
         against,
         changes,
     }

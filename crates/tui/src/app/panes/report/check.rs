@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::Field;
 use crate::app::panes::composer;
-use crate::app::widgets::locate::position_of;
+use crate::json_locate::position_of;
 use crate::validate::{self, Finding};
 
 /// Where the resource sits in a report.

@@ -2,7 +2,7 @@
 //! `apps.operations.report` about a resource. Its fields are `task_id`, `status`, `message`,
 //! `response_type` and the resource as JSON in the editor. Its keys are in `keys.rs`, its own
 //! handling of actions in `update.rs`, the checks in `check.rs` (pointers are mapped to editor
-//! lines by `locate.rs`), where its parts go in `layout.rs`.
+//! lines by `core::json_locate`), where its parts go in `layout.rs`.
 
 pub(crate) mod check;
 pub(crate) mod draft;

@@ -1,11 +1,12 @@
-//! The outline beside the payload: its types, each with its capabilities (`LRCUDH` marks, as in
-//! the types view) and its actions, and the editor line where it starts, for `Enter` to jump to.
+//! A connect payload's outline, as the TUI's connect composer shows it beside the payload: its
+//! types, each with its capabilities (`LRCUDH` marks, as in the types view) and its actions, and
+//! the line and column of the text where it starts, for `Enter` to jump to.
 
 use serde_json::Value;
 
+use super::Capabilities;
 use crate::api::ResourceType;
-use crate::app::widgets::locate::position_of;
-use crate::catalog::Capabilities;
+use crate::json_locate::position_of;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutlineType {
@@ -19,7 +20,7 @@ pub struct OutlineType {
 }
 
 /// The outline of `payload`, whose text is `text`.
-pub(crate) fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
+pub fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
     let Some(resources) = payload.get("resources").and_then(Value::as_array) else {
         return Vec::new();
     };
