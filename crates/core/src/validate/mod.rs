@@ -88,7 +88,7 @@ impl Finding {
         Finding::new(Severity::Error, pointer, message.as_ref())
     }
 
-    pub(crate) fn warning(pointer: &str, message: impl AsRef<str>) -> Self {
+    pub fn warning(pointer: &str, message: impl AsRef<str>) -> Self {
         Finding::new(Severity::Warning, pointer, message.as_ref())
     }
 }

@@ -9,7 +9,7 @@ use crate::app::panes::composer;
 use crate::catalog::Baseline;
 use crate::diff::NotAfter;
 use crate::json_locate::position_of;
-use crate::validate::{self, Finding, PayloadKind, Severity};
+use crate::validate::{self, Finding, PayloadKind};
 
 /// One finding and the 0-based line and column of the editor it points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,21 +39,17 @@ pub(crate) fn run(text: &str, known: &[Baseline]) -> Checked {
             };
         }
     };
-    let mut validation = match validate::validate_as(&payload, PayloadKind::Connect) {
-        Ok(validation) => validation,
-        Err(e) => validate::Validation {
-            kind: PayloadKind::Connect,
-            findings: vec![Finding::error("", e.to_string())],
-        },
+    let mut findings = match validate::validate_as(&payload, PayloadKind::Connect) {
+        Ok(validation) => validation.findings,
+        Err(e) => vec![Finding::error("", e.to_string())],
     };
     // As `appdeck connect FILE` says it: the parsed payload kept the last one only.
-    validation.note_duplicate_keys(text);
-    let mut findings = validation.findings;
+    findings.extend(validate::duplicate_key_findings(text));
     findings.extend(version_warning(&payload, known));
+    // Every finding is built sanitised (`Finding::error`, `Finding::warning`).
     let findings = findings
         .into_iter()
-        .map(|mut finding| {
-            finding.message = crate::sanitize::line(&finding.message).into_owned();
+        .map(|finding| {
             let at = position_of(text, &finding.pointer);
             PayloadFinding { finding, at }
         })
@@ -84,11 +80,7 @@ fn version_warning(payload: &Value, known: &[Baseline]) -> Option<Finding> {
             format!("replaces the same version string {version:?} of {app}")
         }
     };
-    Some(Finding {
-        severity: Severity::Warning,
-        pointer: "/version".to_owned(),
-        message,
-    })
+    Some(Finding::warning("/version", message))
 }
 
 /// Everything the composer shows about the payload as typed: the findings, the outline, and the
@@ -150,6 +142,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::validate::Severity;
 
     fn demo() -> Value {
         serde_json::from_str(crate::catalog::DEMO_CONNECT).unwrap()
@@ -196,6 +189,19 @@ mod tests {
                 .message
                 .contains("same version string")
         );
+    }
+
+    #[test]
+    fn the_version_warning_names_the_app_as_a_safe_line() {
+        let mut payload = demo();
+        payload["app_id"] = json!("evil\u{1b}[2J");
+        let mut known = known("1.4.0");
+        known[0].app_id = "evil\u{1b}[2J".into();
+        let checked = run(&text(&payload), &known);
+        let [found] = checked.findings.as_slice() else {
+            panic!("{:?}", checked.findings)
+        };
+        assert!(found.finding.message.contains("evil␛[2J"), "{found:?}");
     }
 
     #[test]
