@@ -1,7 +1,8 @@
 //! The composer's checks: the rules of `appdeck validate` (syntax with line and column, required
 //! fields, `status` values, date-times) and, when the resource's type is known
-//! (`validate::type_schema`), its properties against the type's `property_json_schema`. Pure, so it runs on the UI thread for a small report
-//! and on a background task for a large one; each finding knows where it belongs on screen.
+//! (`validate::type_schema`), its properties against the type's `property_json_schema`. Pure, so
+//! it runs on the UI thread for a small report and on a background task for a large one; each
+//! finding knows where it belongs on screen.
 
 use std::sync::Arc;
 
