@@ -354,7 +354,7 @@ fn compare_with_sent(
     {
         super::warn(&[format!(
             "{} (the newest version of {} sent to this service, {})",
-            sanitize::line(&why),
+            sanitize::line(&why.to_string()),
             sanitize::line(&previous.app_id),
             previous.recorded_at.format("%Y-%m-%d %H:%M UTC")
         )]);

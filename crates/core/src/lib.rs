@@ -27,6 +27,7 @@ pub mod freed_memory;
 pub mod infer;
 pub mod job;
 pub mod jq;
+pub mod json_locate;
 pub mod json_peek;
 pub mod json_text;
 pub mod log_file;

@@ -7,6 +7,8 @@
 //! thread. The [`Catalog`] it builds is plain data: the CLI prints it, the TUI shows it.
 
 mod model;
+mod newest;
+mod outline;
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +20,8 @@ use crate::bounded_read;
 use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
 
 pub use model::{AppVersion, Capabilities, KnownType, Source, TypeDefinition};
+pub use newest::Baseline;
+pub use outline::{OutlineType, outline};
 
 /// What a type seen in loaded resources but defined nowhere is marked with, and how to fix it.
 pub const NO_DEFINITION: &str = "no definition known";

@@ -95,15 +95,7 @@ pub struct TypeDefinition {
 
 impl TypeDefinition {
     pub fn capabilities(&self) -> Capabilities {
-        let d = &self.definition;
-        Capabilities {
-            list: d.list_supported.clone(),
-            read: d.read_supported.clone(),
-            create: d.create_supported.clone(),
-            update: d.update_supported.clone(),
-            delete: d.delete_supported.clone(),
-            healthcheck: d.healthcheck_supported.clone(),
-        }
+        Capabilities::of(&self.definition)
     }
 
     /// Actions declared (items that are not objects included).
@@ -167,6 +159,18 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
+    /// What the definition `d` says it supports.
+    pub fn of(d: &ResourceType) -> Capabilities {
+        Capabilities {
+            list: d.list_supported.clone(),
+            read: d.read_supported.clone(),
+            create: d.create_supported.clone(),
+            update: d.update_supported.clone(),
+            delete: d.delete_supported.clone(),
+            healthcheck: d.healthcheck_supported.clone(),
+        }
+    }
+
     /// Each capability with its name and its mark.
     pub fn each(&self) -> [(&'static str, &Field<bool>); 6] {
         [

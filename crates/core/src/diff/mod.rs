@@ -30,7 +30,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use version::not_after as version_not_after;
+pub use version::{NotAfter, not_after as version_not_after};
 
 /// How a change affects the users of the old version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -26,6 +26,7 @@ pub use common::is_rfc3339;
 pub use connect::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
 pub use duplicates::duplicate_keys;
 pub use nulls::{connect_nulls, report_nulls};
+pub use report::type_schema;
 pub use syntax::parse_json;
 
 /// What a payload is, told from its fields.
@@ -87,7 +88,7 @@ impl Finding {
         Finding::new(Severity::Error, pointer, message.as_ref())
     }
 
-    pub(crate) fn warning(pointer: &str, message: impl AsRef<str>) -> Self {
+    pub fn warning(pointer: &str, message: impl AsRef<str>) -> Self {
         Finding::new(Severity::Warning, pointer, message.as_ref())
     }
 }
@@ -124,17 +125,25 @@ impl Validation {
     /// send (`report`, each line of `report --each`, `connect`, and their `--curl`) call this, so
     /// that they word it the same way.
     pub fn note_duplicate_keys(&mut self, text: &str) {
-        for (object, key) in duplicates::duplicate_keys(text) {
-            self.findings.push(Finding::warning(
+        self.findings.extend(duplicate_key_findings(text));
+    }
+}
+
+/// The warnings [`Validation::note_duplicate_keys`] adds, for a text checked apart from the
+/// payload it is part of (the TUI's report composer checks the resource's text so).
+pub fn duplicate_key_findings(text: &str) -> impl Iterator<Item = Finding> {
+    duplicates::duplicate_keys(text)
+        .into_iter()
+        .map(|(object, key)| {
+            Finding::warning(
                 &object,
                 format!(
-                    "the key {} appears more than once in this object: only the last one is \
-                     read, the others are lost",
+                    "the key {} appears more than once in this object: only the last one is read, \
+                 the others are lost",
                     common::quote(&key)
                 ),
-            ));
-        }
-    }
+            )
+        })
 }
 
 /// Why a payload could not be checked at all.

@@ -91,6 +91,15 @@ impl<'a> TypeIndex<'a> {
     }
 }
 
+/// The `property_json_schema` of `resource`'s type when `types` (a version-connect payload)
+/// defines it as an object, found as `--types` finds a type (the first definition of its name):
+/// what the TUI's report composer checks and fills the resource's properties by.
+pub fn type_schema<'a>(types: &'a Value, resource: &Value) -> Option<&'a Value> {
+    let name = resource.get("type")?.as_str()?;
+    let index = TypeIndex::from_connect(types).ok()?;
+    index.find(name)?.schema.filter(|schema| schema.is_object())
+}
+
 /// Checks a report; `types` are those of `--types`, if given.
 pub(super) fn check(
     map: &Map<String, Value>,
@@ -312,6 +321,25 @@ mod tests {
                 "links": {"links": [{"title": "Home", "url": "https://example.com", "type": "documentation"}]}
             }}
         })
+    }
+
+    #[test]
+    fn a_resource_type_schema_is_its_first_definitions_when_that_is_an_object() {
+        let types = json!({"app_id": "a", "version": "1", "resources": [
+            {"type": "repo", "property_json_schema": {"required": ["stars"]}},
+            {"type": "repo", "property_json_schema": {"required": ["other"]}},
+            {"type": "flag", "property_json_schema": true},
+            {"type": "bare"}
+        ]});
+        let schema = |resource: Value| type_schema(&types, &resource).cloned();
+        assert_eq!(
+            schema(json!({"type": "repo"})),
+            Some(json!({"required": ["stars"]}))
+        );
+        assert_eq!(schema(json!({"type": "flag"})), None, "not an object");
+        assert_eq!(schema(json!({"type": "bare"})), None);
+        assert_eq!(schema(json!({"type": "nobody"})), None);
+        assert_eq!(schema(json!({"name": "no type"})), None);
     }
 
     #[test]

@@ -6,7 +6,6 @@ use super::overlay::command_line::LineCommand;
 use super::overlay::{ErrorPopup, ErrorReport, Help, Overlay};
 use super::pane::{News, Open, Screen};
 use super::panes::browser::Browser;
-use super::panes::connect::baseline;
 use super::panes::history::HistoryView;
 use super::panes::overview::Overview;
 use super::panes::report::ReportComposer;
@@ -506,7 +505,7 @@ impl App {
             Some(known) => (&known.catalog, known.problems.clone()),
             None => (&empty, Vec::new()),
         };
-        let catalog = baseline::with_sent(catalog, payload, at);
+        let catalog = catalog.with_sent(payload, at);
         if let Err(problem) = result {
             let message = format!(
                 "the connect was sent, but not recorded in the store: {}",

@@ -8,7 +8,6 @@ pub(crate) mod filtered_list;
 pub(crate) mod json_editor;
 pub(crate) mod json_tree;
 pub(crate) mod line_input;
-pub(crate) mod locate;
 pub(crate) mod send_flow;
 
 pub(crate) use cursor::{ListCursor, is_movement};

@@ -5,10 +5,11 @@
 
 use serde_json::Value;
 
-use super::baseline::Baseline;
 use crate::app::panes::composer;
-use crate::app::widgets::locate::position_of;
-use crate::validate::{self, Finding, PayloadKind, Severity};
+use crate::catalog::Baseline;
+use crate::diff::NotAfter;
+use crate::json_locate::position_of;
+use crate::validate::{self, Finding, PayloadKind};
 
 /// One finding and the 0-based line and column of the editor it points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,21 +39,17 @@ pub(crate) fn run(text: &str, known: &[Baseline]) -> Checked {
             };
         }
     };
-    let mut validation = match validate::validate_as(&payload, PayloadKind::Connect) {
-        Ok(validation) => validation,
-        Err(e) => validate::Validation {
-            kind: PayloadKind::Connect,
-            findings: vec![Finding::error("", e.to_string())],
-        },
+    let mut findings = match validate::validate_as(&payload, PayloadKind::Connect) {
+        Ok(validation) => validation.findings,
+        Err(e) => vec![Finding::error("", e.to_string())],
     };
     // As `appdeck connect FILE` says it: the parsed payload kept the last one only.
-    validation.note_duplicate_keys(text);
-    let mut findings = validation.findings;
+    findings.extend(validate::duplicate_key_findings(text));
     findings.extend(version_warning(&payload, known));
+    // Every finding is built sanitised (`Finding::error`, `Finding::warning`).
     let findings = findings
         .into_iter()
-        .map(|mut finding| {
-            finding.message = crate::sanitize::line(&finding.message).into_owned();
+        .map(|finding| {
             let at = position_of(text, &finding.pointer);
             PayloadFinding { finding, at }
         })
@@ -69,32 +66,21 @@ pub(crate) fn baseline_of<'a>(payload: &Value, known: &'a [Baseline]) -> Option<
     known.iter().find(|b| b.app_id == app_id)
 }
 
-/// A warning when the payload's `version` does not come after the newest known one: by semver
-/// order when both parse as semver, else when the strings are the same.
+/// A warning when the payload's `version` does not come after the newest known one, by the rule
+/// `appdeck connect` warns by (`diff::version_not_after`).
 fn version_warning(payload: &Value, known: &[Baseline]) -> Option<Finding> {
     let baseline = baseline_of(payload, known)?;
     let version = payload.get("version")?.as_str()?;
-    let (new, old) = (
-        semver::Version::parse(version),
-        semver::Version::parse(&baseline.version),
-    );
-    let message = match (new, old) {
-        (Ok(new), Ok(old)) if new <= old => format!(
-            "version {new} is not greater than {old}, the newest known version of {} ({})",
-            baseline.app_id, baseline.source
-        ),
-        (Ok(_), Ok(_)) => return None,
-        _ if version == baseline.version => format!(
-            "replaces the same version string {version:?} of {} ({})",
-            baseline.app_id, baseline.source
-        ),
-        _ => return None,
+    let app = format!("{} ({})", baseline.app_id, baseline.source);
+    let message = match crate::diff::version_not_after(version, &baseline.version)? {
+        NotAfter::Semver { new, old } => {
+            format!("version {new} is not greater than {old}, the newest known version of {app}")
+        }
+        NotAfter::SameString(version) => {
+            format!("replaces the same version string {version:?} of {app}")
+        }
     };
-    Some(Finding {
-        severity: Severity::Warning,
-        pointer: "/version".to_owned(),
-        message,
-    })
+    Some(Finding::warning("/version", message))
 }
 
 /// Everything the composer shows about the payload as typed: the findings, the outline, and the
@@ -105,7 +91,7 @@ pub struct Analysis {
     /// Whether the text is JSON (when it is not, the outline is left as it was).
     pub is_json: bool,
     pub findings: Vec<PayloadFinding>,
-    pub outline: Vec<super::outline::OutlineType>,
+    pub outline: Vec<crate::catalog::OutlineType>,
     /// What the payload is compared with, when a version of its app is known.
     pub against: Option<Baseline>,
     /// The changes against it (`None` when the text is not JSON or nothing is known).
@@ -143,7 +129,7 @@ pub(crate) fn analyse(job: &AnalysisJob) -> Analysis {
     Analysis {
         is_json: true,
         findings,
-        outline: super::outline::outline(&payload, &job.text),
+        outline: crate::catalog::outline(&payload, &job.text),
         against,
         changes,
     }
@@ -156,6 +142,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::validate::Severity;
 
     fn demo() -> Value {
         serde_json::from_str(crate::catalog::DEMO_CONNECT).unwrap()
@@ -202,6 +189,19 @@ mod tests {
                 .message
                 .contains("same version string")
         );
+    }
+
+    #[test]
+    fn the_version_warning_names_the_app_as_a_safe_line() {
+        let mut payload = demo();
+        payload["app_id"] = json!("evil\u{1b}[2J");
+        let mut known = known("1.4.0");
+        known[0].app_id = "evil\u{1b}[2J".into();
+        let checked = run(&text(&payload), &known);
+        let [found] = checked.findings.as_slice() else {
+            panic!("{:?}", checked.findings)
+        };
+        assert!(found.finding.message.contains("evil␛[2J"), "{found:?}");
     }
 
     #[test]

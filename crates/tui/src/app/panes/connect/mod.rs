@@ -5,16 +5,15 @@
 //! the service accepts becomes a known version (the types view shows it) and goes in the history.
 //!
 //! It is the composer (`panes/composer`) of the kind [`Connect`]; its own parts are the starting
-//! points (`baseline.rs`, the picker, `new_app.rs`), the checks (`check.rs`), the outline
-//! (`outline.rs`), its keys (`keys.rs`), its handling of actions (`update.rs`) and its layout.
+//! points (the newest known versions, `catalog::Baseline`; the picker; `new_app.rs`), the checks
+//! (`check.rs`, with the payload's outline, `catalog::outline`), its keys (`keys.rs`), its
+//! handling of actions (`update.rs`) and its layout.
 
-pub(crate) mod baseline;
 pub(crate) mod check;
 pub(crate) mod keys;
 pub(crate) mod layout;
 pub(crate) mod new_app;
 mod open;
-pub(crate) mod outline;
 mod update;
 
 use std::sync::Arc;
@@ -24,12 +23,11 @@ use serde_json::Value;
 
 use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::json_editor;
+use crate::catalog::{Baseline, OutlineType};
 use crate::diff::Changes;
 use crate::text::counted;
 use crate::validate::Severity;
-use baseline::Baseline;
 use new_app::Inferring;
-use outline::OutlineType;
 
 /// Payloads larger than this are checked (every schema compiled) and compared on a background
 /// task, so typing never waits: the demo's 30 KB payload takes several milliseconds.

@@ -6,19 +6,22 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::baseline::{self, Baseline};
 use super::new_app::{InferJob, Inferring};
 use super::{ConnectComposer, Start};
 use crate::app::job::Work;
 use crate::app::pane::Screen;
 use crate::app::{App, Command, Notice, UnsentDraft};
+use crate::catalog::Baseline;
 use crate::sanitize;
 
 impl App {
     /// The newest known version of every app (none until the known types have loaded).
     pub(in crate::app) fn known_apps(&self) -> Arc<Vec<Baseline>> {
-        let known = self.known_types.as_ref().map(|k| &k.catalog);
-        Arc::new(known.map(baseline::newest_versions).unwrap_or_default())
+        let known = self
+            .known_types
+            .as_ref()
+            .map(|k| k.catalog.newest_versions());
+        Arc::new(known.unwrap_or_default())
     }
 
     /// A new app whose types are inferred from the rows loaded in the list: on a background

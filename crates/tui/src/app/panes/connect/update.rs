@@ -8,7 +8,6 @@ use std::sync::Arc;
 use ratatui_textarea::{CursorMove, TextArea};
 use serde::{Deserialize, Serialize};
 
-use super::baseline;
 use super::check::{Analysis, AnalysisJob, PayloadFinding};
 use super::keys::{
     ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS, WAITING_KEYS,
@@ -20,8 +19,8 @@ use crate::app::keymap::KeyTable;
 use crate::app::pane::{Ctx, News, Outcome};
 use crate::app::panes::composer::{Edited, Kind, PhaseKeys};
 use crate::app::widgets::json_editor;
-use crate::app::widgets::locate::position_of;
 use crate::app::{Action, Command, Delivery, RequestId};
+use crate::json_locate::position_of;
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::counted;
@@ -258,7 +257,7 @@ impl Kind for Connect {
         let News::KnownTypes(known) = news else {
             return Vec::new();
         };
-        c.known = Arc::new(baseline::newest_versions(&known.catalog));
+        c.known = Arc::new(known.catalog.newest_versions());
         if c.waits() {
             return Vec::new();
         }

@@ -1,7 +1,8 @@
 //! The composer's checks: the rules of `appdeck validate` (syntax with line and column, required
-//! fields, `status` values, date-times) and, when the resource's type is known, its properties
-//! against the type's `property_json_schema`. Pure, so it runs on the UI thread for a small report
-//! and on a background task for a large one; each finding knows where it belongs on screen.
+//! fields, `status` values, date-times) and, when the resource's type is known
+//! (`validate::type_schema`), its properties against the type's `property_json_schema`. Pure, so
+//! it runs on the UI thread for a small report and on a background task for a large one; each
+//! finding knows where it belongs on screen.
 
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::Field;
 use crate::app::panes::composer;
-use crate::app::widgets::locate::position_of;
+use crate::json_locate::position_of;
 use crate::validate::{self, Finding};
 
 /// Where the resource sits in a report.
@@ -72,7 +73,7 @@ pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
     let types = job
         .types
         .as_deref()
-        .filter(|types| type_schema(types, &resource).is_some());
+        .filter(|types| validate::type_schema(types, &resource).is_some());
     let body = assemble(&job.header, resource);
     let mut findings = match validate::validate_value(&body, types) {
         Ok(validation) => validation.findings,
@@ -94,16 +95,11 @@ pub(crate) const PROVISIONAL_PREFIX: &str = "PROVISIONAL-";
 
 /// The warning `appdeck report FILE` gives for a key written twice in one object of the
 /// resource: the parsed value keeps the last one only, so only the text can tell.
-fn duplicate_keys(resource_text: &str) -> Vec<Finding> {
-    let mut noted = validate::Validation {
-        kind: validate::PayloadKind::Report,
-        findings: Vec::new(),
-    };
-    noted.note_duplicate_keys(resource_text);
-    for finding in &mut noted.findings {
-        finding.pointer = format!("{RESOURCE_POINTER}{}", finding.pointer);
-    }
-    noted.findings
+fn duplicate_keys(resource_text: &str) -> impl Iterator<Item = Finding> {
+    validate::duplicate_key_findings(resource_text).map(|finding| Finding {
+        pointer: format!("{RESOURCE_POINTER}{}", finding.pointer),
+        ..finding
+    })
 }
 
 /// The report to send: the header with the resource put in `response.resource`.
@@ -119,18 +115,6 @@ pub(crate) fn assemble(header: &Map<String, Value>, resource: Value) -> Value {
         response.insert("resource".to_owned(), resource);
     }
     Value::Object(body)
-}
-
-/// The `property_json_schema` of the resource's type, when the type is among `types`.
-pub(crate) fn type_schema<'a>(types: &'a Value, resource: &Value) -> Option<&'a Value> {
-    let name = resource.get("type")?.as_str()?;
-    types
-        .get("resources")?
-        .as_array()?
-        .iter()
-        .find(|t| t.get("type").and_then(Value::as_str) == Some(name))?
-        .get("property_json_schema")
-        .filter(|s| s.is_object())
 }
 
 fn whole(finding: Finding) -> ReportFinding {

@@ -5,11 +5,25 @@
 
 use serde_json::Value;
 
+use super::check::assemble;
 use super::{Report, Unparsed};
 use crate::app::panes::composer::Edited;
 
 /// Stands for the resource while a report whose resource is not JSON is laid out.
 pub(super) const RESOURCE_MARK: &str = "\u{0}appdeck-resource\u{0}";
+
+/// `laid_out`, a report laid out with [`RESOURCE_MARK`] as its resource, with the text
+/// `resource` in the (first) mark's place, its lines indented as the line the mark is on.
+pub(super) fn put_resource(laid_out: &str, resource: &str) -> Option<String> {
+    let mark = Value::from(RESOURCE_MARK).to_string();
+    let at = laid_out.find(&mark)?;
+    let indent = laid_out[..at]
+        .rsplit('\n')
+        .next()
+        .map_or(0, |line| line.len() - line.trim_start().len());
+    let resource = resource.replace('\n', &format!("\n{}", " ".repeat(indent)));
+    Some(laid_out.replacen(&mark, &resource, 1))
+}
 
 impl Report {
     /// The whole report as pretty JSON, as the external editor gets it. Text that is not JSON
@@ -19,28 +33,13 @@ impl Report {
         if let Some(unparsed) = &self.unparsed {
             return unparsed.text.clone();
         }
-        let mut report = self.header();
-        if let Some(Value::Object(response)) = report.get_mut("response") {
-            response.insert("resource".into(), Value::from(RESOURCE_MARK));
-        }
-        let laid_out =
-            serde_json::to_string_pretty(&Value::Object(report)).unwrap_or_else(|_| "{}".into());
+        let report = assemble(&self.header(), Value::from(RESOURCE_MARK));
+        let laid_out = serde_json::to_string_pretty(&report).unwrap_or_else(|_| "{}".into());
         let resource = match crate::validate::parse_json(&self.resource_text()) {
             Ok(resource) => serde_json::to_string_pretty(&resource).unwrap_or_default(),
             Err(_) => self.resource_text(),
         };
-        let Some(at) = laid_out.find(&serde_json::to_string(RESOURCE_MARK).unwrap_or_default())
-        else {
-            return laid_out;
-        };
-        // The resource's lines, indented as the line the mark is on.
-        let indent = laid_out[..at]
-            .rsplit('\n')
-            .next()
-            .map_or(0, |line| line.len() - line.trim_start().len());
-        let resource = resource.replace('\n', &format!("\n{}", " ".repeat(indent)));
-        let mark = serde_json::to_string(RESOURCE_MARK).unwrap_or_default();
-        laid_out.replacen(&mark, &resource, 1)
+        put_resource(&laid_out, &resource).unwrap_or(laid_out)
     }
 
     /// Reads what the external editor left.
@@ -60,5 +59,20 @@ impl Report {
         let unparsed = Unparsed { text, error };
         self.unparsed = Some(unparsed.clone());
         Edited::NotJson(unparsed.error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_resource_goes_in_the_marks_place_its_lines_indented_as_the_marks() {
+        let mark = Value::from(RESOURCE_MARK).to_string();
+        let laid_out = format!("{{\n  \"response\": {{\n    \"resource\": {mark}\n  }}\n}}");
+        let put = put_resource(&laid_out, "{\n  \"a\": 1\n}");
+        let expected = "{\n  \"response\": {\n    \"resource\": {\n      \"a\": 1\n    }\n  }\n}";
+        assert_eq!(put.as_deref(), Some(expected));
+        assert_eq!(put_resource("{}", "1"), None, "no mark, no place");
     }
 }

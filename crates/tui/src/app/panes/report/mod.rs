@@ -2,7 +2,7 @@
 //! `apps.operations.report` about a resource. Its fields are `task_id`, `status`, `message`,
 //! `response_type` and the resource as JSON in the editor. Its keys are in `keys.rs`, its own
 //! handling of actions in `update.rs`, the checks in `check.rs` (pointers are mapped to editor
-//! lines by `locate.rs`), where its parts go in `layout.rs`.
+//! lines by `core::json_locate`), where its parts go in `layout.rs`.
 
 pub(crate) mod check;
 pub(crate) mod draft;
@@ -330,13 +330,13 @@ impl Report {
         let value = self.around(parsed);
         let mark = Value::from(external::RESOURCE_MARK);
         let around = serde_json::to_string(&self.around(mark.clone())).unwrap_or_default();
-        let mark = mark.to_string();
-        if around.matches(&mark).count() != 1 {
-            return Ok(crate::app::Body::of_value(value));
+        let compact = crate::json_text::compact(resource);
+        match external::put_resource(&around, &compact) {
+            Some(text) if around.matches(&mark.to_string()).count() == 1 => {
+                Ok(crate::app::Body::new(&text, value))
+            }
+            _ => Ok(crate::app::Body::of_value(value)),
         }
-        let resource = crate::json_text::compact(resource);
-        let text = around.replacen(&mark, &resource, 1);
-        Ok(crate::app::Body::new(&text, value))
     }
 
     /// The header's fields around `resource`, in the order of the report that was read.

@@ -5,7 +5,7 @@
 use ratatui_textarea::{CursorMove, Input, Key, TextArea};
 use serde_json::Value;
 
-use super::check::{self, CheckJob, Place, ReportFinding};
+use super::check::{CheckJob, Place, ReportFinding};
 use super::draft::ReportDraft;
 use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
 use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, Report, ReportComposer, many};
@@ -313,7 +313,7 @@ fn fill(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
         cx.error("the resource is not JSON: fix its syntax first");
         return Vec::new();
     };
-    let Some(schema) = check::type_schema(&types, &resource).cloned() else {
+    let Some(schema) = crate::validate::type_schema(&types, &resource).cloned() else {
         cx.error("the resource's type is not a known type: no schema to fill from");
         return Vec::new();
     };

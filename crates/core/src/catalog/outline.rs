@@ -1,32 +1,26 @@
-//! The outline beside the payload: its types, each with its capabilities (`LRCUDH` marks, as in
-//! the types view) and its actions, and the editor line where it starts, for `Enter` to jump to.
+//! A connect payload's outline, as the TUI's connect composer shows it beside the payload: its
+//! types, each with its capabilities (`LRCUDH` marks, as in the types view) and its actions, and
+//! the line and column of the text where it starts, for `Enter` to jump to.
 
 use serde_json::Value;
 
-use crate::app::widgets::locate::position_of;
+use super::Capabilities;
+use crate::api::ResourceType;
+use crate::json_locate::position_of;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutlineType {
     /// The type's name as written (sanitise before showing); `(no type)` when it has none.
     pub name: String,
-    /// `LRCUDH`: the initial when supported, `-` when not or not said, `?` when not a boolean.
+    /// `LRCUDH`, as the types view marks them (`Capabilities::marks`).
     pub capabilities: String,
     pub actions: Vec<String>,
     /// 0-based editor line and column where the type's definition starts.
     pub at: (usize, usize),
 }
 
-const CAPABILITIES: [(char, &str); 6] = [
-    ('L', "list_supported"),
-    ('R', "read_supported"),
-    ('C', "create_supported"),
-    ('U', "update_supported"),
-    ('D', "delete_supported"),
-    ('H', "healthcheck_supported"),
-];
-
 /// The outline of `payload`, whose text is `text`.
-pub(crate) fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
+pub fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
     let Some(resources) = payload.get("resources").and_then(Value::as_array) else {
         return Vec::new();
     };
@@ -39,14 +33,9 @@ pub(crate) fn outline(payload: &Value, text: &str) -> Vec<OutlineType> {
                 .and_then(Value::as_str)
                 .unwrap_or("(no type)")
                 .to_owned();
-            let capabilities = CAPABILITIES
-                .iter()
-                .map(|(mark, key)| match definition.get(key) {
-                    Some(Value::Bool(true)) => *mark,
-                    None | Some(Value::Bool(false)) | Some(Value::Null) => '-',
-                    Some(_) => '?',
-                })
-                .collect();
+            // Read as the types view reads a definition: the same marks for the same fields.
+            let read = definition.as_object().cloned().map(ResourceType::from_map);
+            let capabilities = Capabilities::of(&read.unwrap_or_default()).marks();
             let actions = definition
                 .get("actions")
                 .and_then(Value::as_array)

@@ -1,11 +1,11 @@
-//! Where a JSON pointer's value starts in JSON text, so a finding can mark its line in the editor
-//! and `Enter` can jump there. A small scanner over the text as written (serde_json keeps no
+//! Where a JSON pointer's value starts in JSON text, so that a finding can mark its line in a
+//! composer's editor and `Enter` can jump there. A small scanner over the text as written (serde_json keeps no
 //! positions): it walks only the path of the pointer and skips everything else.
 
 /// The 0-based line and character column where the value at `pointer` starts in `text`. A pointer
 /// that goes further than the text (a missing property) gives the deepest value that exists on its
 /// path; text that is not JSON gives where the scan stopped.
-pub(crate) fn position_of(text: &str, pointer: &str) -> (usize, usize) {
+pub fn position_of(text: &str, pointer: &str) -> (usize, usize) {
     let tokens: Vec<String> = pointer
         .split('/')
         .skip(1)
