@@ -104,82 +104,142 @@ fn one_malloc_arena() {
     }
 }
 
+/// What the terminal UI takes from its configuration, all from one reading of the config file.
+struct TuiStart {
+    /// The look and the keys (from the config file even under `--demo`).
+    ui: crate::tui::UiSettings,
+    /// The configured service; `None` under `--demo`, whose sandbox is started later.
+    service: Option<Service>,
+    /// The local store's file; `None` without a data directory.
+    store_path: Option<std::path::PathBuf>,
+}
+
+/// The configured service, as the config file read once says.
+struct Service {
+    configured: crate::cli::Configured,
+    /// The profiles `:profile` switches among.
+    profile_names: Vec<String>,
+    /// The selected profile's `types` files.
+    type_files: Vec<std::path::PathBuf>,
+    keep: Keeping,
+}
+
+impl TuiStart {
+    /// Reads the configuration; a mistake in it is said (and its exit code returned) before the
+    /// terminal is taken over.
+    fn prepare(cli: &Cli, global: &GlobalArgs) -> Result<TuiStart, ExitCode> {
+        let inputs =
+            crate::config::read(&global.flags()).map_err(|e| cli::Failure::from(e).report())?;
+        let ui = crate::tui::ui_settings(inputs.text.as_ref())
+            .map_err(|e| cli::Failure::from(e).report())?;
+        let store_path = crate::config::store_path(&inputs.env).map(|path| path.value);
+        let service = match cli.demo {
+            true => None,
+            false => {
+                let service = Service::of(global, &inputs, store_path.clone())
+                    .map_err(|failure| failure.report())?;
+                Some(service)
+            }
+        };
+        // After the configuration's checks: their errors are the more useful.
+        if let Some(refused) = needs_terminal() {
+            return Err(refused);
+        }
+        if let Some(service) = &service {
+            // On stderr too: it stays readable once the TUI has left the screen.
+            crate::cli::warn(&service.configured.warnings);
+        }
+        Ok(TuiStart {
+            ui,
+            service,
+            store_path,
+        })
+    }
+}
+
+impl Service {
+    /// What `inputs` (the environment and config file as read) say of the service, its
+    /// profiles and what is kept of its listings.
+    fn of(
+        global: &GlobalArgs,
+        inputs: &crate::config::Inputs,
+        store_path: Option<std::path::PathBuf>,
+    ) -> Result<Service, cli::Failure> {
+        let loaded = inputs.resolve(&global.flags())?;
+        let configured = crate::cli::configured_by(&loaded)?;
+        let keep = Keeping::of(&loaded, store_path, &configured.settings.base_url);
+        Ok(Service {
+            configured,
+            profile_names: loaded.profile_names,
+            type_files: loaded.types,
+            keep,
+        })
+    }
+}
+
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
 async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHealth) -> ExitCode {
-    // The look of the UI comes from the config file even under --demo; a mistake there is
-    // said before the terminal is taken over.
-    let ui = match crate::tui::load_ui(&global.flags()) {
-        Ok(ui) => ui,
-        Err(e) => return crate::cli::Failure::from(e).report(),
+    let TuiStart {
+        ui,
+        service,
+        store_path,
+    } = match TuiStart::prepare(cli, global) {
+        Ok(start) => start,
+        Err(code) => return code,
     };
     let mut sandbox = None;
-    let (settings, origin, warnings, read_only) = if cli.demo {
-        if let Some(refused) = needs_terminal() {
-            return refused;
-        }
-        match Sandbox::start_early(SandboxOptions::default()).await {
+    let (settings, origin, warnings, read_only, service) = match service {
+        Some(Service {
+            configured,
+            profile_names,
+            type_files,
+            keep,
+        }) => (
+            configured.settings,
+            configured.origin,
+            configured.warnings,
+            configured.read_only,
+            Some((profile_names, type_files, keep)),
+        ),
+        None => match Sandbox::start_early(SandboxOptions::default()).await {
             Ok(demo) => {
                 let settings = ClientSettings::new(demo.base_url(), Token::new(demo.token()));
                 sandbox = Some(demo);
                 let read_only = global.read_only.then_some(ReadOnly::Flag(None));
-                (
-                    settings,
-                    "demo (built-in sandbox)".to_owned(),
-                    Vec::new(),
-                    read_only,
-                )
+                let origin = "demo (built-in sandbox)".to_owned();
+                (settings, origin, Vec::new(), read_only, None)
             }
             Err(e) => {
                 eprintln!("appdeck: cannot start the demo sandbox: {e:#}");
                 return ExitCode::from(1);
             }
-        }
-    } else {
-        match crate::cli::client_settings(global) {
-            Ok(configured) => {
-                // After the configuration's checks: their errors are the more useful.
-                if let Some(refused) = needs_terminal() {
-                    return refused;
-                }
-                // On stderr too: it stays readable once the TUI has left the screen.
-                crate::cli::warn(&configured.warnings);
-                (
-                    configured.settings,
-                    configured.origin,
-                    configured.warnings,
-                    configured.read_only,
-                )
-            }
-            Err(failure) => return failure.report(),
-        }
+        },
     };
     let session = Session {
         origin,
         host: host_of(&settings.base_url),
         warnings,
     };
-    // `:profile NAME` switches among the config file's profiles (not under --demo).
-    let profiles = (!cli.demo).then(|| {
-        let names = crate::config::load(&global.flags())
-            .map(|s| s.profile_names)
-            .unwrap_or_default();
-        let switcher = ProfileSwitcher {
-            flags: global.flags(),
-            type_files: global.types.clone(),
-        };
-        (names, switcher)
-    });
-    let types = type_sources(cli, global, &settings.base_url);
-    let drafts = draft_place(cli, &settings.base_url);
-    let store_path = crate::config::Env::from_process()
-        .ok()
-        .and_then(|env| crate::config::store_path(&env))
-        .map(|path| path.value);
-    // Under --demo its sandbox's address changes every run: nothing to show next time.
-    let keep = match crate::config::load(&global.flags()) {
-        Ok(loaded) if !cli.demo => Keeping::of(&loaded, store_path.clone(), &settings.base_url),
-        _ => Keeping::Never,
+    let (profiles, type_files, keep) = match service {
+        Some((names, type_files, keep)) => {
+            // `:profile NAME` switches among the config file's profiles (not under --demo).
+            let switcher = ProfileSwitcher {
+                flags: global.flags(),
+                type_files: global.types.clone(),
+            };
+            (Some((names, switcher)), type_files, keep)
+        }
+        // Under --demo its sandbox's address changes every run: nothing to show next time.
+        None => (None, Vec::new(), Keeping::Never),
     };
+    let types = type_sources(
+        cli,
+        global,
+        type_files,
+        store_path.clone(),
+        &settings.base_url,
+    );
+    let drafts = draft_place(cli, store_path.clone(), &settings.base_url);
     let options = LaunchOptions {
         settings,
         session,
@@ -241,32 +301,33 @@ fn needs_terminal() -> Option<ExitCode> {
 /// Where the TUI finds the known types: `--types` files; the profile's `types` and the connects
 /// recorded in the store for this base URL, except under `--demo`, which has the demo's payload.
 /// Nothing is read here: the store is opened off the UI thread, after the first frame is drawn.
-fn type_sources(cli: &Cli, global: &GlobalArgs, base_url: &str) -> TypeSources {
-    let mut sources = TypeSources {
-        files: global.types.clone(),
-        store: None,
+fn type_sources(
+    cli: &Cli,
+    global: &GlobalArgs,
+    profile_types: Vec<std::path::PathBuf>,
+    store_path: Option<std::path::PathBuf>,
+    base_url: &str,
+) -> TypeSources {
+    let mut files = global.types.clone();
+    files.extend(profile_types);
+    TypeSources {
+        files,
+        store: store_path
+            .filter(|_| !cli.demo)
+            .map(|path| (path, base_url.to_owned())),
         demo: cli.demo,
-    };
-    if !cli.demo {
-        if let Ok(settings) = crate::config::load(&global.flags()) {
-            sources.files.extend(settings.types);
-        }
-        sources.store = crate::config::Env::from_process()
-            .ok()
-            .and_then(|env| crate::config::store_path(&env))
-            .map(|path| (path.value, base_url.to_owned()));
     }
-    sources
 }
 
 /// Where the composer keeps its drafts: the store, under the base URL; under `--demo`, under
 /// `demo`, since the demo's port changes with every run and its resources do not.
-fn draft_place(cli: &Cli, base_url: &str) -> Option<crate::tui::DraftPlace> {
-    let store = crate::config::Env::from_process()
-        .ok()
-        .and_then(|env| crate::config::store_path(&env))?;
+fn draft_place(
+    cli: &Cli,
+    store_path: Option<std::path::PathBuf>,
+    base_url: &str,
+) -> Option<crate::tui::DraftPlace> {
     Some(crate::tui::DraftPlace {
-        store: store.value,
+        store: store_path?,
         base_url: if cli.demo { "demo" } else { base_url }.to_owned(),
     })
 }
@@ -306,4 +367,62 @@ fn init_logging(health: &LogHealth) {
         .with_ansi(false)
         .log_internal_errors(false)
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Everything the terminal UI takes from its configuration comes from the one reading: the
+    /// service, the profiles `:profile` offers, the profile's types and where listings are kept
+    /// are those of the text read, even when the file on disk says otherwise by then.
+    #[test]
+    fn the_service_comes_from_the_config_as_read_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "default_profile = \"other\"\n[profiles.other]\n\
+             base_url = \"http://127.0.0.1:7/api\"\ntoken = \"o\"\n",
+        )
+        .unwrap();
+        let read = "default_profile = \"prod\"\n\
+            [profiles.prod]\nbase_url = \"http://127.0.0.1:9/api/v1\"\ntoken = \"t\"\n\
+            keep_listings = false\ntypes = [\"prod.json\"]\n\
+            [profiles.staging]\nbase_url = \"http://127.0.0.1:8/api/v1\"\ntoken = \"s\"\n";
+        let inputs = crate::config::Inputs {
+            env: crate::config::Env::default(),
+            path: Some(crate::config::Sourced {
+                value: path.clone(),
+                source: crate::config::Source::Flag("--config"),
+            }),
+            text: Some(crate::config::ConfigText {
+                path: path.clone(),
+                text: read.to_owned(),
+                shared: false,
+            }),
+        };
+        let global = GlobalArgs {
+            config: Some(path),
+            ..GlobalArgs::default()
+        };
+        let store = dir.path().join("appdeck.db");
+        let service = Service::of(&global, &inputs, Some(store)).unwrap();
+        assert_eq!(
+            (
+                service.configured.settings.base_url.as_str(),
+                service.configured.origin.as_str()
+            ),
+            ("http://127.0.0.1:9/api/v1", "prod")
+        );
+        assert_eq!(service.profile_names, ["prod", "staging"]);
+        assert_eq!(service.type_files, [dir.path().join("prod.json")]);
+        assert!(
+            matches!(&service.keep, Keeping::Off(place)
+                if place.profile.as_deref() == Some("prod")
+                    && place.base_url == "http://127.0.0.1:9/api/v1"),
+            "{:?}",
+            service.keep
+        );
+    }
 }

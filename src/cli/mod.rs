@@ -241,7 +241,11 @@ pub struct Configured {
 /// logic. The base URL is checked here, so that a URL without a scheme is a configuration error
 /// (exit 2) before the terminal UI takes the screen or a payload is read.
 pub fn client_settings(global: &GlobalArgs) -> Result<Configured, Failure> {
-    let loaded = config::load(&global.flags())?;
+    configured_by(&config::load(&global.flags())?)
+}
+
+/// [`client_settings`] from settings already resolved (the terminal UI reads its config once).
+pub fn configured_by(loaded: &config::Settings) -> Result<Configured, Failure> {
     let (settings, warnings) = loaded.client_settings()?;
     crate::api::client::check_base_url(&settings.base_url)?;
     let origin = match loaded.base_url.as_ref().map(|u| &u.source) {

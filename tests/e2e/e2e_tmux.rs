@@ -1503,6 +1503,36 @@ fn watch_on_a_narrowed_list_looks_as_deep_as_was_loaded() {
     tmux.wait_for_prompt("the shell again");
 }
 
+/// The columns chosen for the list come back with its kept rows at the next start: what taking
+/// the kept rows asks of the store (the list's columns) runs once the first frame is out.
+#[test]
+fn the_columns_chosen_come_back_with_the_kept_rows() {
+    let tmux = Tmux::start(120, 30);
+    let bin = binary();
+    sandbox_in_the_shell(&tmux, "");
+    tmux.type_line(&bin.display().to_string());
+    tmux.wait_for("the live rows", |s| {
+        s.contains("loaded") && s.contains("res_3 ")
+    });
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "columns +properties.language"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the added column", |s| {
+        s.contains("PROPERTIES.LANGUAGE") && s.contains("Swift")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell prompt");
+
+    tmux.type_line(&format!("{} --offline", bin.display()));
+    tmux.wait_for("the kept rows with the column", |s| {
+        s.contains("offline: r asks the service")
+            && s.contains("PROPERTIES.LANGUAGE")
+            && s.contains("Swift")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell prompt");
+}
+
 /// The listing shown last is there at the next start, marked as kept, with the error when the
 /// service is down (issue 37 item 1); `--offline` opens on it without asking the service.
 #[test]

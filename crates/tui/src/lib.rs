@@ -27,7 +27,7 @@ pub use app::panes::report::check::{CheckJob, run as check_report};
 pub use app::panes::type_detail::{OpenType, TypeDetail};
 pub use app::settings::keys::KeyEntry;
 pub use app::settings::theme::{BaseTheme, Role, ThemeChoice, describe_colour};
-pub use app::settings::{load_ui, ui_settings};
+pub use app::settings::{UiSettings, load_ui, ui_settings};
 pub use app::{
     Action, ApiReply, App, Command, Delivery, DraftSubject, KnownTypes, Move, Notice, RequestId,
     Session, StoredDraft, Toward, UnsentDraft, View,

@@ -374,6 +374,23 @@ pub fn read_config(path: &Path) -> Result<Option<ConfigText>, ConfigError> {
 
 /// Reads the process's environment and config file, then resolves.
 pub fn load(flags: &Flags) -> Result<Settings, ConfigError> {
+    read(flags)?.resolve(flags)
+}
+
+/// The environment and the config file as read, not yet resolved: for a caller that takes
+/// several things from one reading (the terminal UI: its look, the service, the profiles,
+/// keeping), so that they all come from the same text, read once.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    pub env: Env,
+    /// The config file chosen (`None` when the platform has no config directory).
+    pub path: Option<Sourced<PathBuf>>,
+    /// Its text (`None` when it does not exist).
+    pub text: Option<ConfigText>,
+}
+
+/// Reads the process's environment and config file. A file named by `--config` must exist.
+pub fn read(flags: &Flags) -> Result<Inputs, ConfigError> {
     let env = Env::from_process()?;
     let path = config_path(flags, &env);
     let text = match &path {
@@ -385,9 +402,16 @@ pub fn load(flags: &Flags) -> Result<Settings, ConfigError> {
     {
         return Err(ConfigError::ConfigNotFound(chosen.value.clone()));
     }
-    let mut settings = resolve(flags, &env, text.as_ref())?;
-    settings.config_path = path;
-    Ok(settings)
+    Ok(Inputs { env, path, text })
+}
+
+impl Inputs {
+    /// The settings `flags` select from what was read ([`resolve`], with the file's path).
+    pub fn resolve(&self, flags: &Flags) -> Result<Settings, ConfigError> {
+        let mut settings = resolve(flags, &self.env, self.text.as_ref())?;
+        settings.config_path = self.path.clone();
+        Ok(settings)
+    }
 }
 
 /// The settings of profile `name` for a switch at run time (`:profile NAME`): the profile's

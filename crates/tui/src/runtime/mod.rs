@@ -129,11 +129,13 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     // The clock starts before the first frame, whose time it logs.
     event_loop.time_startup(options.started);
     event_loop.execute(first);
+    let mut applied = None;
     let early_kept = match early_kept {
         Some((id, mut early)) => {
             match early.first_within(KEPT_ROWS_WAIT).await {
                 Some(kept) => {
-                    event_loop.apply_now(Action::reply(id, Delivery::KeptListing(kept)));
+                    let reply = Action::reply(id, Delivery::KeptListing(kept));
+                    applied = Some(event_loop.apply_now(reply));
                 }
                 None => tracing::info!(
                     "the kept rows were not read within {KEPT_ROWS_WAIT:?}: the first frame goes \
@@ -145,6 +147,9 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
         None => None,
     };
     event_loop.draw()?;
+    if let Some(applied) = applied {
+        event_loop.finish(applied);
+    }
     // What the first frame did not wait for: the rest of the kept rows, or all of them.
     if let Some((id, early)) = early_kept {
         early.send(id, event_loop.sender());

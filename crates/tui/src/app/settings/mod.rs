@@ -10,9 +10,7 @@ use toml::de::DeTable;
 
 use super::keymap::Keymap;
 use crate::config::located::LineProblem;
-use crate::config::{
-    ConfigError, ConfigText, Env, Flags, ParseProblem, Source, config_path, read_config,
-};
+use crate::config::{ConfigError, ConfigText, Flags, ParseProblem};
 use theme::ThemeChoice;
 
 /// What the config file says about how the terminal UI looks and which keys do what.
@@ -29,15 +27,7 @@ pub struct UiSettings {
 /// The UI settings of the config file `flags` and the environment choose (none when there is
 /// no file).
 pub fn load_ui(flags: &Flags) -> Result<UiSettings, ConfigError> {
-    let env = Env::from_process()?;
-    let Some(path) = config_path(flags, &env) else {
-        return Ok(UiSettings::default());
-    };
-    let text = read_config(&path.value)?;
-    if text.is_none() && path.source == Source::Flag("--config") {
-        return Err(ConfigError::ConfigNotFound(path.value));
-    }
-    ui_settings(text.as_ref())
+    ui_settings(crate::config::read(flags)?.text.as_ref())
 }
 
 /// The UI settings in `config`, as a pure function of its text.
