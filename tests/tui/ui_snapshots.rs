@@ -718,6 +718,25 @@ fn composer_review_warns_of_a_provisional_task_id() {
     assert!(!screen.contains(warning), "{screen}");
 }
 
+/// `End` in the review goes to its last lines and `k` then scrolls up at once: the review's
+/// scroll stops where its drawing does (it ran on to half of `usize::MAX`, and `k` looked dead).
+#[test]
+fn the_review_scrolls_back_up_at_once_after_end() {
+    let mut app = composer_app((80, 24));
+    press(&mut app, KeyCode::Char('s'));
+    let top = draw(&app);
+    press(&mut app, KeyCode::End);
+    let end = draw(&app);
+    assert_ne!(top, end, "End scrolls a review longer than the screen");
+    press(&mut app, KeyCode::Char('j'));
+    assert_eq!(draw(&app), end, "nothing past the end");
+    press(&mut app, KeyCode::Char('k'));
+    let up = draw(&app);
+    assert_ne!(up, end, "k after End scrolls up:\n{up}");
+    press(&mut app, KeyCode::Char('j'));
+    assert_eq!(draw(&app), end);
+}
+
 /// Issue 35 item 14: under a read-only profile the review says that `Enter` sends nothing.
 #[test]
 fn composer_review_read_only() {

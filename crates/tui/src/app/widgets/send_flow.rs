@@ -111,11 +111,12 @@ pub(crate) struct Target<'a> {
     pub resource_before: Option<&'a str>,
 }
 
-/// A key in the review. `hold` is what the first `Enter` says when the send needs a second one
-/// (findings, breaking changes); `None` sends at once.
+/// A key in the review, scrolled by `scroll` up to `bottom` (when known: see
+/// `Composer::review_bottom`). `hold` is what the first `Enter` says when the send needs a second
+/// one (findings, breaking changes); `None` sends at once.
 pub(crate) fn update_review(
     phase: &mut Phase,
-    scroll: &mut usize,
+    (scroll, bottom): (&mut usize, Option<usize>),
     action: Action,
     cx: &mut Ctx,
     target: Target<'_>,
@@ -124,7 +125,11 @@ pub(crate) fn update_review(
     let Phase::Review { body, armed } = phase else {
         return Outcome::done();
     };
-    let Err(action) = scroll_by(scroll, action, usize::MAX / 2) else {
+    let scrolled = scroll_by(scroll, action, bottom.unwrap_or(usize::MAX / 2));
+    if let Some(bottom) = bottom {
+        *scroll = (*scroll).min(bottom);
+    }
+    let Err(action) = scrolled else {
         return Outcome::done();
     };
     match action {

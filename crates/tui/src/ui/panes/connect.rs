@@ -333,10 +333,10 @@ fn render_review(
         "apps.version.connect",
     ));
     let height = usize::from(inner.height);
-    lines.extend(send::body_lines(body.text(), 0, usize::MAX));
-    let scroll = composer
-        .review_scroll
-        .min(lines.len().saturating_sub(height / 2));
+    lines.extend(send::body_lines(body.text(), 0, usize::MAX).0);
+    let bottom = send::review_bottom(lines.len(), height);
+    composer.review_bottom.set(Some(bottom));
+    let scroll = composer.review_scroll.min(bottom);
     let lines: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
     let paragraph = Paragraph::new(lines)
         .block(block)

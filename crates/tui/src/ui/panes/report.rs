@@ -281,11 +281,13 @@ fn render_review(
         &composer.context.base_url,
         "apps.operations.report",
     ));
-    lines.extend(send::body_lines(
+    let (body_lines, bottom) = send::body_lines(
         body.text(),
         composer.review_scroll,
         usize::from(inner.height),
-    ));
+    );
+    lines.extend(body_lines);
+    composer.review_bottom.set(Some(bottom));
     // A line cut at the border ends in `…`: a cut URL or value never passes for a whole one.
     let lines: Vec<Line> = lines
         .into_iter()

@@ -37,16 +37,24 @@ pub(crate) fn request_head(theme: &Theme, base_url: &str, path: &str) -> Vec<Lin
 }
 
 /// The body's text as pretty JSON (its numbers and strings as they are sent), from line `scroll`
-/// (kept so that half the area stays filled), at most `height` lines.
-pub(crate) fn body_lines(body: &str, scroll: usize, height: usize) -> Vec<Line<'static>> {
+/// (kept so that half the area stays filled), at most `height` lines; and the largest scroll
+/// that shows a change (see [`review_bottom`]).
+pub(crate) fn body_lines(body: &str, scroll: usize, height: usize) -> (Vec<Line<'static>>, usize) {
     let pretty = crate::json_text::pretty(body);
-    let max_scroll = pretty.lines().count().saturating_sub(height / 2);
-    pretty
+    let bottom = review_bottom(pretty.lines().count(), height);
+    let lines = pretty
         .lines()
-        .skip(scroll.min(max_scroll))
+        .skip(scroll.min(bottom))
         .take(height)
         .map(|l| Line::from(sanitize::line(l).into_owned()))
-        .collect()
+        .collect();
+    (lines, bottom)
+}
+
+/// The largest scroll of a review of `lines` lines in `height` rows: its last line halfway down,
+/// so half the area stays filled.
+pub(crate) fn review_bottom(lines: usize, height: usize) -> usize {
+    lines.saturating_sub(height / 2)
 }
 
 /// The answer: the verdict, the service's `status`, `message`, `platform_app_url` and `error`,

@@ -11,6 +11,7 @@ pub(crate) mod layout;
 mod open;
 mod update;
 
+use std::cell::Cell;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
@@ -44,6 +45,10 @@ pub struct Composer<K: Kind> {
     pub phase: Phase,
     /// Lines the review is scrolled by.
     pub review_scroll: usize,
+    /// The largest scroll that moves the review, as its last drawing found it (the review's
+    /// length depends on the screen's size): `End` goes there and no key scrolls past it, so `k`
+    /// after `End` moves at once. Unknown before the first drawing.
+    pub review_bottom: Cell<Option<usize>>,
     /// The draft in the store: when to save, what was restored (the composer as it was, for `D`).
     pub draft: DraftState<Composer<K>>,
     /// The external editor running on the text.
@@ -208,6 +213,7 @@ impl<K: Kind> Composer<K> {
             recheck: false,
             phase: Phase::Editing,
             review_scroll: 0,
+            review_bottom: Cell::new(None),
             draft: DraftState::new(subject),
             editing_externally: None,
         }

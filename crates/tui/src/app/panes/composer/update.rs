@@ -90,7 +90,7 @@ impl<K: Kind> Pane for Composer<K> {
                 let text = matches!(action, Action::Open).then(|| self.draft_text());
                 let outcome = send_flow::update_review(
                     &mut self.phase,
-                    &mut self.review_scroll,
+                    (&mut self.review_scroll, self.review_bottom.get()),
                     action,
                     cx,
                     target,
@@ -212,6 +212,7 @@ impl<K: Kind> Composer<K> {
         match self.kind.body() {
             Ok(body) => {
                 self.review_scroll = 0;
+                self.review_bottom.set(None);
                 self.phase = Phase::Review { body, armed: false };
             }
             Err(error) => cx.error(format!(
