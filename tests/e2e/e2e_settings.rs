@@ -204,6 +204,20 @@ fn profile_switches_between_two_sandboxes_and_the_rows_change() {
     tmux.wait_for("back on the first sandbox", |s| {
         s.contains("alpha-row") && !s.contains("beta-row") && !s.contains(" read-only ")
     });
+
+    // A profile added to the config file while appdeck runs is found by `:profile`.
+    let gamma = sandbox_with("gamma-row");
+    write_file(
+        &tmux.home.path().join("config.toml"),
+        &format!("{config}{}", profile("gamma", &gamma, "")),
+        0o600,
+    );
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "profile gamma"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the rows of the profile added since the start", |s| {
+        s.contains("gamma-row") && !s.contains("alpha-row")
+    });
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell after quitting");
 }

@@ -406,6 +406,18 @@ pub fn read(flags: &Flags) -> Result<Inputs, ConfigError> {
 }
 
 impl Inputs {
+    /// The profiles the file as read defines (none when there is no file).
+    pub fn profile_names(&self) -> Result<Vec<String>, ConfigError> {
+        let Some(config) = &self.text else {
+            return Ok(Vec::new());
+        };
+        let file = ConfigFile::parse(&config.text).map_err(|problem| ConfigError::Parse {
+            path: config.path.clone(),
+            problem,
+        })?;
+        Ok(file.profile_names())
+    }
+
     /// The settings `flags` select from what was read ([`resolve`], with the file's path).
     pub fn resolve(&self, flags: &Flags) -> Result<Settings, ConfigError> {
         let mut settings = resolve(flags, &self.env, self.text.as_ref())?;

@@ -291,6 +291,9 @@ pub enum Delivery {
     /// The runtime now talks to another profile's service, or could not switch (why, in a
     /// sentence: the service in use stays) ([`Command::SwitchProfile`]).
     ProfileSwitched(Result<Box<ProfileSwitch>, String>),
+    /// The config file's profile names as read now, or why it could not be read
+    /// ([`Command::ReadProfiles`]).
+    ProfileNames(Result<Vec<String>, String>),
 }
 
 /// What the store kept of a listing.
@@ -386,6 +389,9 @@ pub enum Command {
     /// `:profile NAME`: the runtime resolves the profile and points the client at its service;
     /// [`Delivery::ProfileSwitched`].
     SwitchProfile { id: RequestId, name: String },
+    /// Read the config file's profile names again (`:profile` with a name the start did not
+    /// know: the file may have changed since), on a blocking task; [`Delivery::ProfileNames`].
+    ReadProfiles { id: RequestId },
     /// Hand the terminal to `$VISUAL` / `$EDITOR` on `text` (a temp file), take it back when the
     /// editor exits; [`Delivery::Edited`].
     EditExternally { id: RequestId, text: String },

@@ -10,7 +10,7 @@ use super::panes::history::HistoryView;
 use super::panes::overview::Overview;
 use super::panes::report::ReportComposer;
 use super::panes::types::TypesView;
-use super::{Action, App, Command, KnownTypes, Notice, OpenAs};
+use super::{Action, App, Command, KnownTypes, Notice, OpenAs, RequestId};
 use crate::app::View;
 use crate::sanitize;
 use std::sync::Arc;
@@ -158,8 +158,46 @@ impl App {
 
     /// `:profile NAME`: cancels every request in flight (the screens above the list close, the
     /// list stops loading) and asks the runtime to switch; the list reloads once it has
-    /// ([`App::profile_switched`]). `:profile` alone lists the profiles.
+    /// ([`App::profile_switched`]). `:profile` alone lists the profiles. A name the start did
+    /// not know is looked for in the config file first: it may have been added since.
     fn switch_profile(&mut self, name: Option<String>) -> Vec<Command> {
+        match name {
+            Some(name) if !self.profiles.contains(&name) => {
+                let id = self.ids.issue();
+                self.profile_asked = Some((id, name));
+                vec![Command::ReadProfiles { id }]
+            }
+            name => self.switch_to_known_profile(name),
+        }
+    }
+
+    /// The config file was read again for `:profile NAME`: its profiles are the ones known from
+    /// now on, and the switch goes on if it defines NAME.
+    pub(super) fn profile_names_read(
+        &mut self,
+        id: RequestId,
+        names: Result<Vec<String>, String>,
+    ) -> Vec<Command> {
+        let Some((_, name)) = self.profile_asked.take_if(|(asked, _)| *asked == id) else {
+            return Vec::new();
+        };
+        match names {
+            Ok(names) => {
+                self.profiles = names;
+                self.switch_to_known_profile(Some(name))
+            }
+            Err(why) => {
+                self.notice = Some(Notice::Error(format!(
+                    "unknown profile {:?}: the config file could not be read again: {}",
+                    sanitize::line(&name),
+                    sanitize::line(&why)
+                )));
+                Vec::new()
+            }
+        }
+    }
+
+    fn switch_to_known_profile(&mut self, name: Option<String>) -> Vec<Command> {
         let known = if self.profiles.is_empty() {
             "the config file defines no profiles".to_owned()
         } else {

@@ -90,6 +90,9 @@ pub struct App {
     pub read_only: Option<crate::config::ReadOnly>,
     /// The profiles of the config file, for `:profile` and its completion.
     pub profiles: Vec<String>,
+    /// `:profile NAME` with a name not in `profiles`, waiting for the config file to be read
+    /// again ([`Command::ReadProfiles`]).
+    profile_asked: Option<(RequestId, String)>,
     /// The keys in effect (the defaults with the config file's `[keys]`): the dispatch, the
     /// help and the footer all read it.
     pub keymap: keymap::Keymap,
@@ -119,6 +122,7 @@ impl App {
             report: Default::default(),
             read_only: None,
             profiles: Vec::new(),
+            profile_asked: None,
             keymap: keymap::Keymap::default(),
             now: std::time::Instant::now(),
             ids: RequestIds::default(),
@@ -416,6 +420,7 @@ impl App {
             Delivery::SendRecorded(result) => self.send_recorded(result),
             Delivery::ProfileSwitched(Ok(switch)) => self.profile_switched(*switch),
             Delivery::ProfileSwitched(Err(why)) => self.profile_switch_failed(&why),
+            Delivery::ProfileNames(names) => self.profile_names_read(id, names),
             delivery => self.deliver(id, delivery),
         }
     }

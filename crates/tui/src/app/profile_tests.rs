@@ -126,10 +126,21 @@ fn profile_closes_open_screens_and_cancels_their_requests_too() {
     }
 }
 
+/// The config file is read again for a name the start did not know; still unknown, the profiles
+/// it defines are named.
+fn profile_looked_up(app: &mut App, line: &str, names: &[&str]) -> Vec<Command> {
+    let commands = run_line(app, line);
+    let [Command::ReadProfiles { id }] = commands.as_slice() else {
+        panic!("the config file read again: {commands:?}");
+    };
+    let names = names.iter().map(|n| n.to_string()).collect();
+    app.update(Action::reply(*id, Delivery::ProfileNames(Ok(names))))
+}
+
 #[test]
 fn an_unknown_profile_names_the_known_ones_and_profile_alone_lists_them() {
     let (mut app, _) = starting();
-    let commands = run_line(&mut app, "profile staging");
+    let commands = profile_looked_up(&mut app, "profile staging", &["dev", "prod"]);
     assert!(commands.is_empty(), "{commands:?}");
     let Some(Notice::Error(message)) = &app.notice else {
         panic!("{:?}", app.notice);
@@ -144,6 +155,22 @@ fn an_unknown_profile_names_the_known_ones_and_profile_alone_lists_them() {
     assert_eq!(
         app.notice,
         Some(Notice::Info("the profiles: dev, prod (now: dev)".into()))
+    );
+}
+
+/// A profile added to the config file while appdeck runs can be switched to (`:profile` said
+/// "unknown profile", the file being read only at the start).
+#[test]
+fn a_profile_added_to_the_config_file_since_the_start_is_switched_to() {
+    let (mut app, _) = starting();
+    let commands = profile_looked_up(&mut app, "profile staging", &["dev", "prod", "staging"]);
+    assert_eq!(switch_asked(&commands), Some("staging"));
+    assert_eq!(app.profiles, ["dev", "prod", "staging"]);
+    // A name known already goes at once.
+    let (mut app, _) = starting();
+    assert_eq!(
+        switch_asked(&run_line(&mut app, "profile prod")),
+        Some("prod")
     );
 }
 

@@ -427,6 +427,7 @@ where
                     payload,
                 } => self.executor.record_app_version(id, base_url, payload),
                 Command::SwitchProfile { id, name } => self.switch_profile(id, &name),
+                Command::ReadProfiles { id } => self.read_profiles(id),
                 Command::EditExternally { id, text } => self.edit_externally(id, text),
                 Command::LoadDraft { id, subject } => self.drafts.load(id, subject),
                 Command::SaveDraft { id, slot, body } => self.drafts.save(id, slot, body),
@@ -488,6 +489,20 @@ where
         let owned = name.to_owned();
         let resolving = tokio::task::spawn_blocking(move || switcher.resolve(&owned));
         self.switching = Some((id, name.to_owned(), resolving));
+    }
+
+    /// The config file's profile names as they are now, read on a blocking thread (none under
+    /// `--demo`, which has no profile to switch to).
+    fn read_profiles(&self, id: RequestId) {
+        let sender = self.sender.clone();
+        let Some(switcher) = self.profiles.clone() else {
+            let _ = sender.send(Action::reply(id, Delivery::ProfileNames(Ok(Vec::new()))));
+            return;
+        };
+        tokio::task::spawn_blocking(move || {
+            let names = switcher.profile_names().map_err(|e| e.to_string());
+            let _ = sender.send(Action::reply(id, Delivery::ProfileNames(names)));
+        });
     }
 
     /// The client and the known types' sources follow the resolved profile, then the app hears

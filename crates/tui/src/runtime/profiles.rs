@@ -28,6 +28,11 @@ pub(crate) struct Switched {
 }
 
 impl ProfileSwitcher {
+    /// The profiles the config file defines now.
+    pub(crate) fn profile_names(&self) -> Result<Vec<String>, config::ConfigError> {
+        config::read(&self.flags)?.profile_names()
+    }
+
     /// Resolves `name`; the error says why the switch cannot happen (no base URL, an unreadable
     /// token file...), and the service in use stays as it was.
     pub(crate) fn resolve(&self, name: &str) -> Result<Switched, String> {
