@@ -1,0 +1,67 @@
+//! Issue 45: what `list -o csv|tsv` writes to a pipe is as safe to print as the table is, as
+//! `| cat` ends in a terminal; the real binary against small servers on loopback.
+
+use crate::common;
+
+use common::Output;
+use common::faulty::{Reply, faulty};
+
+fn against(url: &str, args: &[&str]) -> Output {
+    common::run_against(tempfile::tempdir().unwrap().path(), url, args)
+}
+
+/// A server that answers every request with `body` (status 200), up to `times` requests.
+fn serving(times: usize, body: String) -> String {
+    faulty(times, move |_| Reply::Answer("200 OK", body.clone())).0
+}
+
+/// Whether `text` holds a character that would drive a terminal (but tab and line breaks).
+fn drives_a_terminal(text: &str) -> bool {
+    text.chars().any(|c| {
+        matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+            | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            | '\u{061c}' | '\u{feff}')
+    })
+}
+
+/// Item 2: an OSC 52 clipboard write, a C1 CSI and a bidi override in a name reached a pipe
+/// raw. tsv escapes them (`\\` keeps it reversible); csv, which has no escape, writes U+FFFD
+/// and says on stderr how many cells it changed.
+#[test]
+fn csv_and_tsv_write_no_escape_sequence_to_a_pipe() {
+    let page = "{\"resources\":[{\"id\":\"r1\",\"type\":\"t\",\
+                \"name\":\"a\\u001b]52;c;aGk=\\u0007b\",\
+                \"display_name\":\"x\\u009b31m\u{202e}y\",\"status\":\"two\\nlines\"}],\
+                \"next\":null}";
+    let url = serving(3, page.to_owned());
+    let csv = against(&url, &["list", "-o", "csv"]);
+    assert_eq!(csv.code, 0, "{csv:?}");
+    assert!(!drives_a_terminal(&csv.stdout), "{csv:?}");
+    assert_eq!(
+        csv.lines()[1..],
+        [
+            "t,r1,a\u{fffd}]52;c;aGk=\u{fffd}b,x\u{fffd}31m\u{fffd}y,\"two",
+            "lines\",,"
+        ],
+        "{csv:?}"
+    );
+    assert!(
+        csv.stderr
+            .contains("2 cells held control characters or bidirectional marks")
+            && csv.stderr.contains("-o ndjson keeps the exact text"),
+        "{}",
+        csv.stderr
+    );
+    let tsv = against(&url, &["list", "-o", "tsv", "--no-headers"]);
+    assert_eq!(tsv.code, 0, "{tsv:?}");
+    assert_eq!(
+        tsv.stdout,
+        "t\tr1\ta\\u001b]52;c;aGk=\\u0007b\tx\\u009b31m\\u202ey\ttwo\\nlines\t\t\n"
+    );
+    assert_eq!(
+        tsv.stderr, "",
+        "tsv changes nothing: its escapes are reversible"
+    );
+    let ndjson = against(&url, &["list", "-o", "ndjson"]);
+    assert!(ndjson.stdout.contains("\\u001b]52") && ndjson.stdout.contains("\\u202e"));
+}
