@@ -1,5 +1,5 @@
-//! Issue 45: what `list -o csv|tsv` writes to a pipe is as safe to print as the table is, as
-//! `| cat` ends in a terminal; the real binary against small servers on loopback.
+//! Issue 45: what `list -o csv|tsv` and `appdeck api` write to a pipe is as safe to print as
+//! the table is (`| cat` ends in a terminal); the real binary against small servers on loopback.
 
 use crate::common;
 
@@ -64,4 +64,37 @@ fn csv_and_tsv_write_no_escape_sequence_to_a_pipe() {
     );
     let ndjson = against(&url, &["list", "-o", "ndjson"]);
     assert!(ndjson.stdout.contains("\\u001b]52") && ndjson.stdout.contains("\\u202e"));
+}
+
+/// Item 3: a 200 answer that is not JSON went to a pipe as it came, escape sequences and all,
+/// with exit status 0. It is a bad answer, as `list` says one: exit 1, an excerpt made safe.
+#[test]
+fn api_refuses_an_answer_that_is_not_json() {
+    let url = serving(1, "<p>\u{1b}]52;c;aGk=\u{7}\u{1b}[2Jbusy</p>".to_owned());
+    let out = against(&url, &["api", "resources.list"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .starts_with("appdeck: unreadable answer: not JSON")
+            && out.stderr.contains("<p>␛]52;c;aGk=␇␛[2Jbusy</p>"),
+        "{}",
+        out.stderr
+    );
+    assert!(!drives_a_terminal(&out.stderr), "{}", out.stderr);
+}
+
+/// Item 3: a JSON answer is written as the service wrote it (its escapes kept), but for what
+/// JSON may hold raw in a string that a terminal acts on: DEL, C1 and bidi marks, written as
+/// `\u` escapes as `-o json` writes them.
+#[test]
+fn api_writes_a_json_answer_as_it_came_made_safe() {
+    let answer = "{\"e\": \"\\u001b[2J\", \"c1\": \"x\u{9b}31m\u{7f}y\", \"bidi\": \"\u{202e}\", \"n\": 1E2}";
+    let url = serving(1, answer.to_owned());
+    let out = against(&url, &["api", "resources.list"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        "{\"e\": \"\\u001b[2J\", \"c1\": \"x\\u009b31m\\u007fy\", \"bidi\": \"\\u202e\", \"n\": 1E2}"
+    );
 }
