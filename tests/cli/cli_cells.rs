@@ -1,5 +1,6 @@
 //! Issue 45: what `list -o csv|tsv` and `appdeck api` write to a pipe is as safe to print as
-//! the table is (`| cat` ends in a terminal); the real binary against small servers on loopback.
+//! the table is (`| cat` ends in a terminal), and a page's `next` that is no cursor is a bad
+//! answer however many pages were asked for; the real binary against small servers on loopback.
 
 use crate::common;
 
@@ -97,4 +98,32 @@ fn api_writes_a_json_answer_as_it_came_made_safe() {
         out.stdout,
         "{\"e\": \"\\u001b[2J\", \"c1\": \"x\\u009b31m\\u007fy\", \"bidi\": \"\\u202e\", \"n\": 1E2}"
     );
+}
+
+/// Item 5: without `--all`, a page whose `next` is a number was the end of the listing: "no
+/// more pages", exit 0. It is a bad answer, said as the TUI says it.
+#[test]
+fn a_next_that_is_no_cursor_fails_the_listing() {
+    let page = r#"{"resources":[{"id":"r1","type":"t"}],"next":50}"#;
+    let url = serving(4, page.to_owned());
+    for args in [
+        &["list"][..],
+        &["list", "-o", "csv"],
+        &["list", "--max-items", "1"],
+        &["list", "--all", "-o", "ndjson"],
+    ] {
+        let out = against(&url, args);
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(
+            out.stdout.contains("r1"),
+            "the page's rows are written: {out:?}"
+        );
+        assert!(
+            out.stderr
+                .contains("`next` should be a string cursor, found a number"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("no more pages"), "{}", out.stderr);
+    }
 }
