@@ -95,6 +95,44 @@ fn numbers_and_key_order_survive_a_report_the_sandbox_and_list() {
         assert!(positions(line, &keys).is_sorted(), "{line}");
     }
 
+    // Issue 45 item 1: a column's cell is the number as the service wrote it, in the table,
+    // csv and tsv alike (read through a parsed value, `1e2` came out `1e+2`, `1E-400`
+    // `1e-400`), and an object the item's own text, compact.
+    let columns: Vec<String> = (0..numbers().len())
+        .map(|i| format!("properties.n{i}"))
+        .chain(["zeta".to_owned()])
+        .collect();
+    for output in ["table", "csv", "tsv"] {
+        // Wide enough for the table to cut no cell.
+        let out = run(sandbox.appdeck().env("COLUMNS", "1000").args([
+            "list",
+            "--type",
+            "exactness",
+            "-o",
+            output,
+            "--no-headers",
+            "--columns",
+            &columns.join(","),
+        ]));
+        assert_eq!(out.code, 0, "{out:?}");
+        let cells: Vec<&str> = match output {
+            "csv" => out.stdout.trim_end().split(',').collect(),
+            "tsv" => out.stdout.trim_end().split('\t').collect(),
+            _ => out.stdout.split_whitespace().collect(),
+        };
+        let mut wanted = numbers();
+        wanted.push("[1.50,2E+3]");
+        if output == "csv" {
+            // csv quotes the array for its comma.
+            wanted = wanted[..wanted.len() - 1].to_vec();
+            assert!(
+                out.stdout.trim_end().ends_with(",\"[1.50,2E+3]\""),
+                "{out:?}"
+            );
+        }
+        assert_eq!(cells[..wanted.len()], wanted, "-o {output}: {}", out.stdout);
+    }
+
     // The history holds the body exactly as sent.
     let out = run(sandbox
         .appdeck()
@@ -211,4 +249,20 @@ fn an_item_too_deep_to_read_marks_only_itself() {
     assert!(out.stderr.contains("3 resources"), "{}", out.stderr);
     // The row shows the item's text as it came, not quoted as a JSON string.
     assert!(out.stdout.contains(r#"{"id": "deep""#), "{}", out.stdout);
+
+    // Issue 45 item 4: csv wrote the deep item as `,,,,,,`, its id lost, and said nothing.
+    let out = listed("csv");
+    assert_eq!(out.code, 0, "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(
+        lines[1..],
+        ["t,a,,,,,", ",deep,,,,,", "t,c,,,,,"],
+        "{out:?}"
+    );
+    assert!(
+        out.stderr
+            .contains("1 of 3 rows malformed (marked ! in the table)"),
+        "{}",
+        out.stderr
+    );
 }

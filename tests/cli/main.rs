@@ -11,6 +11,7 @@ mod common;
 
 mod cli;
 mod cli_bulk;
+mod cli_cells;
 mod cli_connect_guard;
 mod cli_diff;
 mod cli_history;

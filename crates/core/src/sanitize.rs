@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Whether `c` must not reach a terminal as it is. Newline and tab are handled by the callers.
-fn is_dangerous(c: char) -> bool {
+pub(crate) fn is_dangerous(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
         | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
@@ -37,6 +37,19 @@ fn has_dangerous(text: &str, newline_allowed: bool) -> bool {
     bytes
         .iter()
         .any(|&b| b < b' ' && !(newline_allowed && b == b'\n'))
+        || json_needs_escape(bytes)
+}
+
+/// Whether `text` holds a character [`is_dangerous`] finds other than tab, newline and return
+/// (which csv quotes and tsv escapes): told from its bytes, as [`has_dangerous`] tells it.
+pub(crate) fn has_dangerous_beside_whitespace(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.iter().all(|b| (b' '..=b'~').contains(b)) {
+        return false;
+    }
+    bytes
+        .iter()
+        .any(|&b| b < b' ' && !matches!(b, b'\t' | b'\n' | b'\r'))
         || json_needs_escape(bytes)
 }
 
@@ -192,6 +205,12 @@ mod tests {
                 );
                 let multiline = c != '\n' && is_dangerous(c);
                 assert_eq!(has_dangerous(&text, true), multiline, "{:x}", c as u32);
+                assert_eq!(
+                    has_dangerous_beside_whitespace(&text),
+                    is_dangerous_outside_whitespace(c),
+                    "{:x}",
+                    c as u32
+                );
             }
         }
     }

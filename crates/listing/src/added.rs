@@ -12,8 +12,6 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::bodies::{BodyError, BodyId};
 use super::columns::Column;
 use super::ordering::{SortSpec, column_name, column_named};
@@ -263,10 +261,14 @@ impl AddedCells {
     }
 }
 
-/// The values of `paths` in `json`; `None` when all are empty (or it is not JSON).
+/// The values of `paths` in `json`, each as the service wrote it (a number's text kept, read
+/// as `list --columns` reads it); `None` when all are empty.
 fn values(paths: &[ColumnPath], json: &str) -> Option<Box<[Box<str>]>> {
-    let value: Value = serde_json::from_str(json).ok()?;
-    let cells: Box<[Box<str>]> = paths.iter().map(|p| p.cell(&value).into()).collect();
+    let cells: Box<[Box<str>]> = paths::cells_of_item(paths, json.as_bytes())
+        .cells
+        .into_iter()
+        .map(Box::from)
+        .collect();
     cells.iter().any(|c| !c.is_empty()).then_some(cells)
 }
 
@@ -367,6 +369,18 @@ mod tests {
         assert_eq!(two.sort_under(by_b, &gone), None);
         let by_name = spec(Column::Name);
         assert_eq!(two.sort_under(by_name, &gone), Some(by_name));
+    }
+
+    /// An added column shows a number as the service wrote it, and an object as its own text:
+    /// read through a parsed value, `1.0e2` showed as `1.0e+2` and `1E400` as `1e+400`.
+    #[test]
+    fn added_cells_are_the_items_own_text() {
+        let columns = paths::parse("properties.e,properties.big,properties.o,id").unwrap();
+        let json = r#"{"properties":{"e":1.0e2,"big":1E400,"o":{"n":-0.5E-3}},"id":"r1"}"#;
+        let cells = values(&columns, json).unwrap();
+        let cells: Vec<&str> = cells.iter().map(|c| &**c).collect();
+        assert_eq!(cells, ["1.0e2", "1E400", r#"{"n":-0.5E-3}"#, "r1"]);
+        assert_eq!(values(&columns, r#"{"x":1}"#), None);
     }
 
     #[test]

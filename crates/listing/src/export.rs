@@ -12,7 +12,6 @@ use crate::job::{Job, Progress};
 use crate::out::columns;
 use crate::out::delimited::{Delimiter, Records};
 use crate::out::items::RawItems;
-use crate::row::Row;
 use crate::sanitize;
 use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
@@ -101,8 +100,13 @@ pub struct ExportJob {
 /// How an export ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Exported {
-    /// `rows` written to `path` (absolute).
-    Written { rows: usize, path: PathBuf },
+    /// `rows` written to `path` (absolute); `replaced`: csv cells whose control characters or
+    /// bidi marks were written as U+FFFD (as `list -o csv` writes them).
+    Written {
+        rows: usize,
+        path: PathBuf,
+        replaced: u64,
+    },
     /// `path` is there and `:export!` was not used.
     Exists(PathBuf),
     /// Esc: nothing was written.
@@ -124,7 +128,11 @@ impl Job for ExportJob {
             return Exported::Exists(path);
         }
         match self.write(&path, progress) {
-            Ok(Some(rows)) => Exported::Written { rows, path },
+            Ok(Some((rows, replaced))) => Exported::Written {
+                rows,
+                path,
+                replaced,
+            },
             Ok(None) => Exported::Cancelled,
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
                 Exported::Exists(path)
@@ -137,7 +145,7 @@ impl Job for ExportJob {
 impl ExportJob {
     /// Writes to a temporary file beside `path`, renamed to it once whole; `None` when
     /// cancelled (the temporary file is removed when dropped).
-    fn write(&self, path: &Path, progress: &Progress) -> std::io::Result<Option<usize>> {
+    fn write(&self, path: &Path, progress: &Progress) -> std::io::Result<Option<(usize, u64)>> {
         let dir = match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -153,6 +161,7 @@ impl ExportJob {
         let temp = builder.tempfile_in(dir)?;
         let _unfinished = UNFINISHED.register(temp.path())?;
         let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
+        let mut replaced = 0;
         let whole = match self.format {
             Format::Ndjson | Format::Json => {
                 let mut items = match (self.format, &self.items) {
@@ -173,14 +182,15 @@ impl ExportJob {
                     ExportItems::Rows { columns, .. } => columns.clone(),
                     ExportItems::One(_) => columns::default_columns(),
                 };
-                let records = Records::new(Delimiter::Comma, false);
+                let mut records = Records::new(Delimiter::Comma, false);
                 let header: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
                 records.write(&header, &mut out)?;
-                self.write_each(progress, |json| {
-                    let value = Row::item_of(json).to_json();
-                    let cells: Vec<String> = columns.iter().map(|c| c.cell(&value)).collect();
+                let whole = self.write_each(progress, |json| {
+                    let cells = columns::cells_of_item(&columns, json.as_bytes()).cells;
                     records.write(&cells, &mut out)
-                })?
+                })?;
+                replaced = records.replaced();
+                whole
             }
         };
         if !whole {
@@ -199,7 +209,7 @@ impl ExportJob {
         }
         let total = self.items.count();
         progress.set(total as u64, total as u64);
-        Ok(Some(total))
+        Ok(Some((total, replaced)))
     }
 
     /// Writes each item with `write_one`, saying how far it got; `Ok(false)` when cancelled.
@@ -353,7 +363,8 @@ mod tests {
                 done,
                 Exported::Written {
                     rows: 3,
-                    path: path.clone()
+                    path: path.clone(),
+                    replaced: 0,
                 }
             );
             std::fs::read_to_string(&path).unwrap()
@@ -371,6 +382,46 @@ mod tests {
         assert_eq!(leftovers, 3, "no temporary file is left");
     }
 
+    /// `.csv` writes a cell as `list -o csv` does: a number as the service wrote it (not
+    /// `1.0e+2`), a control character or bidi mark as U+FFFD (counted, for the status bar to
+    /// say), and of a malformed item what a scan finds: its id.
+    #[test]
+    fn csv_cells_are_the_items_own_text_made_safe() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("odd.csv");
+        let deep = format!(
+            r#"{{"id":"deep","x":{}1{}}}"#,
+            "[".repeat(130),
+            "]".repeat(130)
+        );
+        let items = [
+            r#"{"id":"e","name":"a\u001b]52;c;aGk=\u0007b","n":1.0e2}"#,
+            "{\"id\":\"c1\",\"name\":\"x\u{9b}31m\u{202e}y\",\"n\":1E400}",
+            r#"{"id":"s","name":"\ud800","n":-0}"#,
+            &deep,
+        ];
+        let mut export = job(&path, false, &items);
+        if let ExportItems::Rows { columns, .. } = &mut export.items {
+            *columns = columns::parse("id,name,n").unwrap();
+        }
+        assert_eq!(
+            export.run(&Progress::detached()),
+            Exported::Written {
+                rows: 4,
+                path: path.clone(),
+                replaced: 2,
+            }
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "id,name,n\n\
+             e,a\u{fffd}]52;c;aGk=\u{fffd}b,1.0e2\n\
+             c1,x\u{fffd}31m\u{fffd}y,1E400\n\
+             s,,-0\n\
+             deep,,\n"
+        );
+    }
+
     #[test]
     fn an_existing_file_is_kept_unless_overwrite() {
         let dir = tempfile::tempdir().unwrap();
@@ -384,7 +435,8 @@ mod tests {
             replaced,
             Exported::Written {
                 rows: 1,
-                path: path.clone()
+                path: path.clone(),
+                replaced: 0,
             }
         );
         assert_eq!(

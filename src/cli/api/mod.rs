@@ -58,6 +58,7 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
             }
             return Err(Failure::Reported(1));
         }
+        not_json(&answer.body).map_or(Ok(()), |error| Err(Failure::Api(error)))?;
         let mut out = std::io::stdout().lock();
         match &jq {
             Some(jq) => jq
@@ -82,18 +83,30 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
     }
 }
 
-/// The answer's bytes as they came. JSON keeps its bytes: only DEL, C1 controls and bidi marks
-/// inside strings become `\u` escapes (the same data, safe to print). Anything else goes to a
-/// pipe as it came and to a terminal neutralised. A terminal (and each page of `--paginate`)
-/// gets a final newline if it has none.
-fn write_as_it_came(body: &[u8], terminal: bool, out: &mut impl Write) -> std::io::Result<()> {
-    let is_json = serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok();
-    let text = String::from_utf8_lossy(body);
-    match () {
-        () if is_json => out.write_all(sanitize::json_for_terminal(&text).as_bytes())?,
-        () if !terminal => out.write_all(body)?,
-        () => out.write_all(sanitize::multiline(&text).as_bytes())?,
+/// Why a 2xx answer's body is not JSON, if it is not (an empty body, as a 204 has, is nothing
+/// to print): such an answer is as bad as an error status, and what a proxy's page holds (an
+/// escape sequence, say) must not reach a terminal through `| cat` with exit status 0.
+fn not_json(body: &[u8]) -> Option<ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return None;
     }
+    match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+        Ok(_) => None,
+        // Valid JSON nested deeper than the parser reads: written as it came all the same.
+        Err(e) if crate::api::page::beyond_parser(&e).is_some() => None,
+        Err(e) => Some(ApiError::Decode {
+            problem: format!("not JSON ({e})"),
+            excerpt: sanitize::excerpt(body, 80),
+        }),
+    }
+}
+
+/// A JSON answer's bytes as they came: only DEL, C1 controls and bidi marks inside strings
+/// become `\u` escapes (the same data, safe to print; JSON has C0 controls escaped already). A
+/// terminal (and each page of `--paginate`) gets a final newline if it has none.
+fn write_as_it_came(body: &[u8], terminal: bool, out: &mut impl Write) -> std::io::Result<()> {
+    let text = String::from_utf8_lossy(body);
+    out.write_all(sanitize::json_for_terminal(&text).as_bytes())?;
     if terminal && !body.ends_with(b"\n") {
         out.write_all(b"\n")?;
     }
@@ -147,16 +160,29 @@ mod tests {
 
     #[test]
     fn the_answer_is_written_as_it_came_and_safe_on_a_terminal() {
-        let json = "{\"b\": 1.50, \"a\": 1E400, \"s\": \"x\u{9b}y\"}".as_bytes();
+        let json = "{\"b\": 1.50, \"a\": 1E400, \"s\": \"x\u{9b}y\", \"e\": \"\\u001b[2J\"}";
+        assert!(not_json(json.as_bytes()).is_none());
         let mut out = Vec::new();
-        write_as_it_came(json, false, &mut out).unwrap();
-        assert_eq!(out, b"{\"b\": 1.50, \"a\": 1E400, \"s\": \"x\\u009by\"}");
-        let html = b"<p>\x1b[2Jbusy</p>\n";
-        let mut piped = Vec::new();
-        write_as_it_came(html, false, &mut piped).unwrap();
-        assert_eq!(piped, html);
-        let mut shown = Vec::new();
-        write_as_it_came(html, true, &mut shown).unwrap();
-        assert_eq!(String::from_utf8(shown).unwrap(), "<p>␛[2Jbusy</p>\n");
+        write_as_it_came(json.as_bytes(), false, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"b\": 1.50, \"a\": 1E400, \"s\": \"x\\u009by\", \"e\": \"\\u001b[2J\"}"
+        );
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(
+            not_json(deep.as_bytes()).is_none(),
+            "JSON too deep to parse is JSON"
+        );
+        assert!(not_json(b" \n").is_none(), "nothing to print");
+    }
+
+    /// A 200 answer that is not JSON (a proxy's page) is a bad answer, said with an excerpt
+    /// safe to print: it was written to a pipe as it came, escape sequences and all, exit 0.
+    #[test]
+    fn an_answer_that_is_not_json_is_an_error() {
+        let html = b"<p>\x1b]52;c;aGk=\x07\x1b[2Jbusy</p>\n";
+        let error = not_json(html).expect("not JSON").to_string();
+        assert!(error.starts_with("unreadable answer: not JSON"), "{error}");
+        assert!(error.contains("<p>␛]52;c;aGk=␇␛[2Jbusy</p>"), "{error}");
     }
 }

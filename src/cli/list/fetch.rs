@@ -20,7 +20,10 @@ pub enum Fetched {
 
 /// Starts fetching `pager`'s pages, at most `max_pages` of them and none after the page that
 /// brings `max_items` (`--max-items 800` at 100 a page asked for a 9th); the channel closes at
-/// the end. Dropping the receiver stops the task at its next page.
+/// the end. A fault the last page's cursor holds is handed over even then (it needs no
+/// request), for `list` to say a `next` that is neither a string nor null as the TUI does:
+/// without `--all` it said "no more pages" and exit 0 over `"next": 50`. Dropping the receiver
+/// stops the task at its next page.
 pub fn ahead(
     client: Client,
     mut pager: Pager,
@@ -31,7 +34,9 @@ pub fn ahead(
     tokio::spawn(async move {
         let mut fetched = 0u32;
         let mut items = 0u64;
-        while max_pages.is_none_or(|max| fetched < max) && max_items.is_none_or(|max| items < max) {
+        while pager.fault_pending()
+            || max_pages.is_none_or(|max| fetched < max) && max_items.is_none_or(|max| items < max)
+        {
             let fault_pending = pager.fault_pending();
             let cursor = pager.cursor().map(str::to_owned);
             let Some(result) = pager.next_raw_page(&client).await else {

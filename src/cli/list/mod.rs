@@ -71,6 +71,9 @@ pub async fn run(
                 fetched += 1;
                 query.filter(&mut page);
                 let mut has_next = page.envelope.next_cursor().is_some();
+                // A `next` that is no cursor is a bad answer, which the fetching hands over
+                // next, whatever the caps: the listing does not end here as if complete.
+                let next_fault = page.envelope.next_fault().is_some();
                 if let Some(left) = &mut left {
                     let keep = usize::try_from(*left).unwrap_or(usize::MAX);
                     has_next |= page.len() > keep;
@@ -87,7 +90,7 @@ pub async fn run(
                     more = true;
                     break Ok(());
                 }
-                if left == Some(0) {
+                if left == Some(0) && !next_fault {
                     break Ok(());
                 }
             }

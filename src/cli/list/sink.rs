@@ -18,6 +18,11 @@ use crate::out::items::RawItems;
 use crate::sanitize;
 use unicode_width::UnicodeWidthStr;
 
+/// `n noun` or `n nouns`.
+fn counted(n: u64, noun: &str) -> String {
+    crate::text::counted(usize::try_from(n).unwrap_or(usize::MAX), noun)
+}
+
 /// Notes about marked rows kept for the footer; beyond this only a count is kept.
 const MAX_NOTES: usize = 20;
 
@@ -33,6 +38,9 @@ pub enum Sink {
         records: Records,
         columns: Vec<ColumnPath>,
         header_due: bool,
+        rows: u64,
+        /// Rows of items the table marks malformed: only what a scan of their text finds.
+        malformed: u64,
     },
 }
 
@@ -173,6 +181,8 @@ impl Sink {
                     records: Records::new(delimiter, terminal),
                     columns,
                     header_due: !args.no_headers,
+                    rows: 0,
+                    malformed: 0,
                 }
             }
             ListOutput::Table => Sink::Table(TableState {
@@ -213,13 +223,18 @@ impl Sink {
                 records,
                 columns,
                 header_due,
+                rows,
+                malformed,
             } => {
                 if std::mem::take(header_due) {
                     let headers: Vec<&str> = columns.iter().map(|c| c.text.as_str()).collect();
                     records.write(&headers, out)?;
                 }
                 for item in page.raw_items() {
-                    records.write(&columns::cells_of_item(columns, item), out)?;
+                    let cells = columns::cells_of_item(columns, item);
+                    *rows += 1;
+                    *malformed += u64::from(cells.malformed);
+                    records.write(&cells.cells, out)?;
                 }
             }
         }
@@ -245,7 +260,32 @@ impl Sink {
         err: &mut impl Write,
     ) -> std::io::Result<()> {
         match self {
-            Sink::Delimited { .. } => {}
+            Sink::Delimited {
+                records,
+                rows,
+                malformed,
+                ..
+            } => {
+                out.flush()?;
+                if *malformed > 0 {
+                    // As the table's footer counts its `!` rows.
+                    writeln!(
+                        err,
+                        "appdeck: {malformed} of {} malformed (marked ! in the table): written \
+                         with what a scan of their text finds, such as the id, the rest left \
+                         empty; -o ndjson has them as they came",
+                        counted(*rows, "row")
+                    )?;
+                }
+                if records.replaced() > 0 {
+                    writeln!(
+                        err,
+                        "appdeck: {} held control characters or bidirectional marks, written as \
+                         U+FFFD (csv has no escape for them); -o ndjson keeps the exact text",
+                        counted(records.replaced(), "cell")
+                    )?;
+                }
+            }
             Sink::Jq(jq) => {
                 // A listing cut short is not the whole listing: nothing is said about it.
                 let slurped = jq.slurped.take();
@@ -304,6 +344,7 @@ impl TableState {
                 .raw_items()
                 .map(|item| {
                     columns::cells_of_item(columns, item)
+                        .cells
                         .iter()
                         .map(|cell| Cow::Owned(sanitize::line(cell).into_owned()))
                         .collect()

@@ -17,7 +17,7 @@ pub(crate) const MAX_DEPTH: usize = 128;
 
 /// Names what makes valid JSON text unreadable to the parser, or `None` when `error` is a plain
 /// syntax error. Said instead of "syntax error", which would be false.
-pub(crate) fn beyond_parser(error: &serde_json::Error) -> Option<String> {
+pub fn beyond_parser(error: &serde_json::Error) -> Option<String> {
     let message = error.to_string();
     if message.starts_with("recursion limit exceeded") {
         Some(format!(

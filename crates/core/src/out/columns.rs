@@ -6,8 +6,10 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::api::PageItem;
 use crate::api::page::read_item_bytes;
 use crate::json_peek::{self, Node};
+use crate::json_text;
 
 /// The columns csv and tsv write without `--columns` (`list -o csv`, and the TUI's `:export
 /// FILE.csv`): the table's, as paths, the name and the display name each in its own column as
@@ -74,8 +76,10 @@ impl ColumnPath {
         })
     }
 
-    /// The cell for `value`: a string as its text, a number as written, an object or array as
-    /// compact JSON, and nothing for null or a missing path. Not yet made safe to print.
+    /// The cell for `value`: a string as its text, a number and an object or array as
+    /// serde_json writes them (an exponent as `e+`: a cell shown or written is read from the
+    /// item's text, [`cells_of_item`]), and nothing for null or a missing path. For a sort's
+    /// key. Not yet made safe to print.
     pub fn cell(&self, value: &Value) -> String {
         cell_of(self.lookup(value))
     }
@@ -119,47 +123,66 @@ fn cell_of(value: Option<&Value>) -> String {
     }
 }
 
-/// [`cell_of`] for a value's JSON text: a string without escapes (most cells), `true`, `false`
-/// and `null` borrowed as they are, anything else read by serde_json (a number keeps its text;
-/// never through f64). `None` when serde_json does not read it.
+/// The cell of a value's JSON text, taken from the text: a string's text (borrowed unless it
+/// holds an escape), `true` and `false` and a number as written, an object or an array as its
+/// own text made compact, nothing for null. serde_json writes a number's exponent anew (`1.0e2`
+/// comes back `1.0e+2`, `1E400` `1e+400`): a cell shows what the service sent. `None` for a
+/// string serde_json cannot read (a lone surrogate escape).
 fn cell_of_text(text: &str) -> Option<Cow<'_, str>> {
-    if let Some(plain) = json_peek::string_text(text) {
-        return Some(Cow::Borrowed(plain));
-    }
-    match text {
-        "true" | "false" => Some(Cow::Borrowed(text)),
-        "null" => Some(Cow::Borrowed("")),
-        _ => Some(Cow::Owned(cell_of(Some(&serde_json::from_str(text).ok()?)))),
+    let text = text.trim();
+    match text.as_bytes().first() {
+        None => Some(Cow::Borrowed("")),
+        Some(b'"') => match json_peek::string_text(text) {
+            Some(plain) => Some(Cow::Borrowed(plain)),
+            None => serde_json::from_str::<String>(text).ok().map(Cow::Owned),
+        },
+        Some(b'{' | b'[') => Some(Cow::Owned(json_text::compact(text))),
+        _ if text == "null" => Some(Cow::Borrowed("")),
+        _ => Some(Cow::Borrowed(text)),
     }
 }
 
-/// Each column's cell for one listed item's JSON text, as [`ColumnPath::cell`] gives them for
-/// the item read as a record (`PageItem::to_json`), but reading only the values on the paths,
-/// after one scan of the item ([`json_peek::peek`]), a cell borrowed from the text when it is
-/// a string without escapes: an item's `properties` are most of its bytes. `list --all -o csv`
-/// over 100,000 resources: 7.6 s reading each whole; reading the paths after one scan, with
-/// borrowed cells and [`super::delimited::Records`] writing straight out, 0.50 s to ndjson's
-/// 0.39 s, 1.28x (tsv: 1.33x; `BIN=target/release/appdeck ROUNDS=3 benches/list_formats.sh`, a
-/// quiet machine). A text that may not read whole (too deep, a surrogate escape) is read
-/// whole, which says so.
-pub fn cells_of_item<'a>(columns: &[ColumnPath], item: &'a [u8]) -> Vec<Cow<'a, str>> {
-    if let Ok(text) = std::str::from_utf8(item)
-        && let (facts, Some(top)) = json_peek::peek(text)
-        && facts.surely_readable()
-    {
-        let cells: Option<Vec<Cow<'a, str>>> = columns
-            .iter()
-            .map(|column| match column.text_in(&top)? {
-                None => Some(Cow::Borrowed("")),
-                Some(text) => cell_of_text(text),
-            })
-            .collect();
-        if let Some(cells) = cells {
-            return cells;
-        }
-    }
-    let value = read_item_bytes(item).to_json();
-    columns.iter().map(|c| Cow::Owned(c.cell(&value))).collect()
+/// The cells of one listed item, and whether it is malformed (not an object a parser reads
+/// whole: the table marks it `!`), when only what a scan finds is in its cells.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ItemCells<'a> {
+    pub cells: Vec<Cow<'a, str>>,
+    pub malformed: bool,
+}
+
+/// Each column's cell for one listed item's JSON text, as [`ColumnPath::cell`] reads it but from
+/// the item's own text (see [`cell_of_text`]): only the values on the paths are read, after one
+/// scan of the item ([`json_peek::peek`]), a cell borrowed from the text when it is a string
+/// without escapes: an item's `properties` are most of its bytes. `list --all -o csv` over
+/// 100,000 resources: 7.6 s reading each whole; reading the paths after one scan, with borrowed
+/// cells and [`super::delimited::Records`] writing straight out, 0.50 s to ndjson's 0.39 s,
+/// 1.28x (tsv: 1.33x; `BIN=target/release/appdeck ROUNDS=3 benches/list_formats.sh`, a quiet
+/// machine). A malformed item (nesting past the parser's depth, a lone surrogate, not an object)
+/// gets what the scan finds along the paths (its id, say), a value it cannot read an empty cell.
+pub fn cells_of_item<'a>(columns: &[ColumnPath], item: &'a [u8]) -> ItemCells<'a> {
+    let empty = || ItemCells {
+        cells: vec![Cow::Borrowed(""); columns.len()],
+        malformed: true,
+    };
+    let Ok(text) = std::str::from_utf8(item) else {
+        return empty();
+    };
+    let (facts, Some(top)) = json_peek::peek(text) else {
+        return empty();
+    };
+    let malformed = match top {
+        Node::Object(_) if facts.surely_readable() => false,
+        Node::Object(_) => matches!(read_item_bytes(item), PageItem::Malformed(_)),
+        _ => true,
+    };
+    let cells = columns
+        .iter()
+        .map(|column| {
+            let text = column.text_in(&top).flatten();
+            text.and_then(cell_of_text).unwrap_or(Cow::Borrowed(""))
+        })
+        .collect();
+    ItemCells { cells, malformed }
 }
 
 #[cfg(test)]
@@ -192,24 +215,55 @@ mod tests {
     }
 
     /// Reading only the paths gives the cells reading each item whole gives, for items of
-    /// every odd kind (see `api::page`'s tests).
+    /// every odd kind (see `api::page`'s tests), but that a number keeps its text and a
+    /// malformed item its id: reading whole, serde_json wrote `1E400` as `1e+400`, and an item
+    /// too deep or with a lone surrogate lost every cell.
     #[test]
-    fn cells_of_an_item_are_those_of_the_item_read_whole() {
+    fn cells_of_an_item_are_its_own_text() {
         let columns = parse(
             "id,name,status,properties.stars,properties.o.k.1,properties.o,links.links.0.url,\
              0,1.id,properties,properties.a,x,y,ID:id",
         )
         .unwrap();
-        for text in crate::api::page::tests::odd_items() {
-            let whole = read_item_bytes(text.as_bytes()).to_json();
-            let cells: Vec<String> = columns.iter().map(|c| c.cell(&whole)).collect();
-            assert_eq!(cells_of_item(&columns, text.as_bytes()), cells, "{text}");
+        let items = crate::api::page::tests::odd_items();
+        for text in &items {
+            let read = cells_of_item(&columns, text.as_bytes());
+            let whole = read_item_bytes(text.as_bytes());
+            assert_eq!(
+                read.malformed,
+                matches!(whole, PageItem::Malformed(_)),
+                "{text}"
+            );
+            let cells: Vec<String> = columns.iter().map(|c| c.cell(&whole.to_json())).collect();
+            if !text.contains("1E400") && !text.contains("\\ud800") && !text.contains("d130") {
+                assert_eq!(read.cells, cells, "{text}");
+            }
         }
-        let first = &crate::api::page::tests::odd_items()[0];
+        let cells_of = |id: &str| {
+            let item = items.iter().find(|t| t.contains(id)).unwrap();
+            cells_of_item(&columns, item.as_bytes()).cells
+        };
+        let first = cells_of("\"r1\"");
+        assert_eq!(first[3..6], ["1E400", "2.50", r#"{"k":[1,2.50]}"#]);
+        assert_eq!(first[9], r#"{"stars":1E400,"o":{"k":[1,2.50]},"s":"x"}"#);
+        let surrogate = cells_of("\"r10\"");
         assert_eq!(
-            cells_of_item(&columns[3..5], first.as_bytes()),
-            ["1e+400", "2.50"]
+            surrogate[..2],
+            ["r10", ""],
+            "the name cannot be read; the id can"
         );
+        let deep = cells_of("\"d130\"");
+        assert_eq!(deep[0], "d130");
+        assert!(
+            deep[9].starts_with(r#"{"x":[[[["#),
+            "its own text: {}",
+            deep[9]
+        );
+        let written = cells_of_item(
+            &columns[3..6],
+            br#"{"properties":{"stars":-1.0e2,"o":{ "k" : [ 0E-7 , "\u00e9" ] }}}"#,
+        );
+        assert_eq!(written.cells, ["-1.0e2", "é", r#"{"k":[0E-7,"\u00e9"]}"#]);
     }
 
     /// Issue 35 item 9: kubectl's `NAME:path` gives the header and the path.

@@ -1,9 +1,16 @@
 //! `-o csv` and `-o tsv` (and the TUI's `:export FILE.csv`): one record a line. CSV quotes a
 //! field holding a comma, a quote, a carriage return or a newline, doubling its quotes (RFC
-//! 4180); TSV escapes backslash, tab,
-//! newline and carriage return as `\\`, `\t`, `\n`, `\r` (as jq's `@tsv`), so that every record
-//! is one line. On a terminal the fields are neutralised as well (see [`crate::sanitize`]).
+//! 4180); TSV escapes backslash, tab, newline and carriage return as `\\`, `\t`, `\n`, `\r` (as
+//! jq's `@tsv`), so that every record is one line.
+//!
+//! Server text never drives the terminal a pipe ends in (`list -o csv | cat`): tsv writes every
+//! other control character (C0, DEL, C1) and bidi mark as a `\u001b` escape, which its `\\`
+//! keeps reversible; csv has no escape, so it writes U+FFFD in their place and counts the fields
+//! it changed ([`Records::replaced`]) for the caller to say so (`-o ndjson` keeps the text). On
+//! a terminal the line is neutralised as well (see [`crate::sanitize`]): a csv field's return.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io::Write;
 
 use crate::sanitize;
@@ -15,10 +22,12 @@ pub enum Delimiter {
 }
 
 /// Writes records with one delimiter.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Records {
     delimiter: Delimiter,
     terminal: bool,
+    /// csv fields written with U+FFFD for a control character or a bidi mark.
+    replaced: u64,
 }
 
 impl Records {
@@ -26,14 +35,25 @@ impl Records {
         Records {
             delimiter,
             terminal,
+            replaced: 0,
         }
+    }
+
+    /// How many csv fields so far had a control character or a bidi mark replaced by U+FFFD
+    /// (tsv escapes them instead: none).
+    pub fn replaced(&self) -> u64 {
+        self.replaced
     }
 
     /// Writes one record. Off a terminal the fields go straight to `out`, a plain field (most
     /// are) in one piece; on one the line is built first, to be neutralised whole. Building
     /// each line and quoting by `str::contains` took 3% of `list --all -o csv`'s samples over
     /// 100,000 resources (perf); see [`super::columns::cells_of_item`] for the whole gain.
-    pub fn write<S: AsRef<str>>(&self, fields: &[S], out: &mut impl Write) -> std::io::Result<()> {
+    pub fn write<S: AsRef<str>>(
+        &mut self,
+        fields: &[S],
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
         if !self.terminal {
             for (i, field) in fields.iter().enumerate() {
                 if i > 0 {
@@ -69,21 +89,43 @@ impl Records {
         }
     }
 
-    /// Whether `field` is written other than as it is: quoted (csv) or escaped (tsv).
+    /// Whether `field` is written other than as it is: quoted, escaped or with U+FFFD.
     fn needs_escape(&self, field: &str) -> bool {
         let special: &[u8] = match self.delimiter {
             Delimiter::Comma => b",\"\n\r",
             Delimiter::Tab => b"\\\t\n\r",
         };
         field.bytes().any(|b| special.contains(&b))
+            || sanitize::has_dangerous_beside_whitespace(field)
     }
 
-    fn field(&self, field: &str, line: &mut String) {
+    fn field(&mut self, field: &str, line: &mut String) {
         match self.delimiter {
-            Delimiter::Comma => csv_field(field, line),
+            Delimiter::Comma => {
+                let field = match sanitize::has_dangerous_beside_whitespace(field) {
+                    true => {
+                        self.replaced += 1;
+                        Cow::Owned(without_controls(field))
+                    }
+                    false => Cow::Borrowed(field),
+                };
+                csv_field(&field, line)
+            }
             Delimiter::Tab => tsv_field(field, line),
         }
     }
+}
+
+/// `field` with U+FFFD for each control character (but tab, newline and return) and bidi mark.
+fn without_controls(field: &str) -> String {
+    field
+        .chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            c if sanitize::is_dangerous(c) => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 fn csv_field(field: &str, line: &mut String) {
@@ -103,6 +145,10 @@ fn tsv_field(field: &str, line: &mut String) {
             '\t' => line.push_str("\\t"),
             '\n' => line.push_str("\\n"),
             '\r' => line.push_str("\\r"),
+            // Every such character is in the Basic Multilingual Plane: one escape.
+            c if sanitize::is_dangerous(c) => {
+                let _ = write!(line, "\\u{:04x}", c as u32);
+            }
             c => line.push(c),
         }
     }
@@ -172,6 +218,41 @@ mod tests {
         Records::new(Delimiter::Comma, true)
             .write(&["\u{1b}[2Jx", "a\nb"], &mut out)
             .unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "␛[2Jx,\"a\nb\"\n");
+        assert_eq!(String::from_utf8(out).unwrap(), "\u{fffd}[2Jx,\"a\nb\"\n");
+    }
+
+    /// What a terminal must not get as it is (an OSC 52 clipboard write, CSI, C1, DEL, bidi
+    /// overrides) reaches no pipe either: csv writes U+FFFD, keeping tab and line breaks in
+    /// its quotes, and counts the fields it changed; tsv escapes, and `\\` keeps it reversible.
+    #[test]
+    fn a_pipe_gets_no_escape_sequences_either() {
+        let fields = [
+            "\u{1b}]52;c;aGk=\u{7}x",
+            "\u{9b}31m\u{7f}\u{202e}\u{feff}",
+            "tab\there\r\n",
+            "\\u001b",
+            "plain é",
+        ];
+        let mut out = Vec::new();
+        let mut csv = Records::new(Delimiter::Comma, false);
+        csv.write(&fields, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\u{fffd}]52;c;aGk=\u{fffd}x,\u{fffd}31m\u{fffd}\u{fffd}\u{fffd},\"tab\there\r\n\",\\u001b,plain é\n"
+        );
+        assert_eq!(csv.replaced(), 2);
+        assert_eq!(
+            record(Delimiter::Tab, &fields),
+            "\\u001b]52;c;aGk=\\u0007x\t\\u009b31m\\u007f\\u202e\\ufeff\ttab\\there\\r\\n\t\\\\u001b\tplain é\n"
+        );
+        for written in [
+            record(Delimiter::Comma, &fields),
+            record(Delimiter::Tab, &fields),
+        ] {
+            let unsafe_char = written
+                .chars()
+                .find(|&c| sanitize::is_dangerous(c) && !matches!(c, '\t' | '\n' | '\r'));
+            assert_eq!(unsafe_char, None, "{written:?}");
+        }
     }
 }

@@ -87,12 +87,25 @@ impl Exporting {
     pub fn outcome(&self, exported: Exported) -> Result<String, String> {
         let shown = |path: &Path| sanitize::line(&path.display().to_string()).into_owned();
         match exported {
-            Exported::Written { rows, path } => {
+            Exported::Written {
+                rows,
+                path,
+                replaced,
+            } => {
                 let what = match self.one {
                     true => "the resource".to_owned(),
                     false => crate::text::counted(rows, "row"),
                 };
-                Ok(format!("wrote {what} to {}", shown(&path)))
+                // As `list -o csv` says it on stderr.
+                let replaced = match replaced {
+                    0 => String::new(),
+                    n => format!(
+                        "; {} with control characters or bidi marks written as \u{fffd} \
+                         (.ndjson keeps the exact text)",
+                        crate::text::counted(n as usize, "cell")
+                    ),
+                };
+                Ok(format!("wrote {what} to {}{replaced}", shown(&path)))
             }
             Exported::Exists(path) => Err(format!(
                 "{} exists: :export! {} replaces it",

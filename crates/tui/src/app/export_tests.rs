@@ -138,6 +138,7 @@ fn esc_cancels_an_export_and_its_late_answer_is_dropped() {
     let late = job::JobOutput::new(Exported::Written {
         rows: 3,
         path: path.clone(),
+        replaced: 0,
     });
     app.update(Action::reply(id, Delivery::Job(late)));
     assert_eq!(app.notice, said, "nothing more is said");
@@ -207,4 +208,43 @@ fn panes_with_nothing_to_export_say_so() {
     key(&mut app, '3');
     assert!(command(&mut app, "export x.csv").is_empty());
     assert!(matches!(notice(&app), Notice::Error(e) if e.contains("nothing to export here")));
+}
+
+/// Issue 45 items 1 and 2: `:columns` shows a number as the service wrote it (read through a
+/// parsed value, `1.0e2` showed as `1.0e+2`), and `:export` to a `.csv` writes what `list -o
+/// csv` writes: the number as written, a control character as U+FFFD, said in the notice.
+#[test]
+fn added_columns_and_a_csv_export_keep_numbers_and_make_text_safe() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 20), None);
+    let id = commands.iter().find_map(Command::request_id).unwrap();
+    let page = r#"{"resources": [
+        {"id": "r0", "type": "repo", "name": "a\u001b]52;c;aGk=\u0007b", "properties": {"e": 1.0e2}}
+    ]}"#;
+    let page = RawPage::read(page.as_bytes().to_vec()).unwrap();
+    app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::Page(Box::new(page.into()))))),
+    ));
+    let commands = command(&mut app, "columns +properties.e");
+    settle(&mut app, commands);
+    let theme = crate::ui::theme::Theme::COLOR;
+    let drawn = super::harness::line(&super::harness::draw(&app, &theme, chrono::Utc::now()), 3);
+    assert!(drawn.contains(" 1.0e2 "), "{drawn}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.csv");
+    let export = command(&mut app, &format!("export {}", path.display()));
+    settle(&mut app, export);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "type,id,name,display_name,status,external_id,updated_at,properties.e\n\
+         repo,r0,a\u{fffd}]52;c;aGk=\u{fffd}b,,,,,1.0e2\n"
+    );
+    assert_eq!(
+        notice(&app),
+        Notice::Info(format!(
+            "wrote 1 row to {}; 1 cell with control characters or bidi marks written as \
+             \u{fffd} (.ndjson keeps the exact text)",
+            path.display()
+        ))
+    );
 }
