@@ -10,6 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::tmux::{Tmux, WAIT, binary};
+use common::{TOKEN, TestSandbox};
 
 /// The selected row and the row count from the table's bottom border (" 12/300 ").
 fn position(screen: &str) -> Option<(usize, usize)> {
@@ -845,6 +846,41 @@ fn cli_history(home: &Path, data: &Path, args: &[&str]) -> Output {
         .env("COLUMNS", "120")
         .output()
         .expect("appdeck history runs")
+}
+
+/// `q` while a report is in flight: the history keeps it as cancelled (the service may have
+/// received it), as `Esc` would have recorded it; it kept nothing.
+#[test]
+fn quitting_during_a_send_leaves_it_in_the_history_as_cancelled() {
+    let sandbox = TestSandbox::with_fault(appdeck_sandbox::Fault::Slow(Duration::from_secs(3)));
+    let tmux = Tmux::start(120, 40);
+    let home = tmux.home.path().to_owned();
+    let data = home.join("data");
+    tmux.type_line(&format!(
+        "APPDECK_DATA_DIR={} APPDECK_BASE_URL={} APPDECK_TOKEN={TOKEN} {}",
+        data.display(),
+        sandbox.base_url,
+        binary().display()
+    ));
+    tmux.wait_for("the first rows", |s| s.contains("loaded"));
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    tmux.send(&["Enter"]);
+    if review.contains(" finding: ") || review.contains(" findings: ") {
+        tmux.send(&["Enter"]);
+    }
+    tmux.wait_for("the send under way", |s| s.contains("sending the report"));
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell after quitting");
+    let out = cli_history(&home, &data, &["--output", "json"]);
+    let items: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(items.len(), 1, "{out:?}");
+    assert_eq!(items[0]["kind"], "report");
+    assert!(items[0]["http_status"].is_null(), "{:#?}", items[0]);
+    let error = items[0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("cancelled"), "{:#?}", items[0]);
 }
 
 /// `R` on a resource in the TUI, send it; `appdeck history` (the CLI, same APPDECK_DATA_DIR)

@@ -194,19 +194,29 @@ pub(crate) fn update_sending(
     cx: &mut Ctx,
     target: Target<'_>,
 ) -> Outcome {
-    let Phase::Sending { id, body } = phase else {
+    if !matches!(phase, Phase::Sending { .. }) {
         return Outcome::done();
-    };
+    }
     match action {
         Action::Back => {
-            let cancel = Command::Cancel(*id);
-            let record = record_cancelled(cx.ids.issue(), target.base_url, target.kind, body);
-            *phase = Phase::Editing;
+            let commands = abandon_sending(phase, cx, target);
             cx.info("send cancelled (the service may have received it already)");
-            vec![cancel, record].into()
+            commands.into()
         }
         other => Outcome::NotMine(other),
     }
+}
+
+/// The send in flight, if any, cancelled and recorded as such (the service may have received
+/// it): `Esc` while sending, or the composer closing under it (`q`, `:profile`).
+pub(crate) fn abandon_sending(phase: &mut Phase, cx: &mut Ctx, target: Target<'_>) -> Vec<Command> {
+    let Phase::Sending { id, body } = phase else {
+        return Vec::new();
+    };
+    let cancel = Command::Cancel(*id);
+    let record = record_cancelled(cx.ids.issue(), target.base_url, target.kind, body);
+    *phase = Phase::Editing;
+    vec![cancel, record]
 }
 
 /// The answer's keys that do nothing: `o` and `y` when it has no `platform_app_url`.

@@ -143,6 +143,11 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
 
     /// The kind's keys while writing (moving between its parts, its own commands).
     fn update_writing(c: &mut Composer<Self>, action: Action, cx: &mut Ctx) -> Outcome;
+    /// The kind's own sends in flight (a report over marked rows), cancelled and recorded as
+    /// such when the composer closes under them.
+    fn abandon_in_flight(_c: &mut Composer<Self>, _cx: &mut Ctx) -> Vec<Command> {
+        Vec::new()
+    }
     /// Keys the kind takes before anything else (a picker, a text that is not JSON, one of its
     /// own fields being edited), or the action back.
     fn intercept(

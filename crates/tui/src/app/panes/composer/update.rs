@@ -72,8 +72,17 @@ impl<K: Kind> Pane for Composer<K> {
         }
     }
 
+    /// The draft saved, and a send in flight recorded as cancelled: the history keeps every
+    /// send, one `q` or `:profile` cut short too.
     fn closing(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        self.save_draft(cx.ids.issue())
+        let mut commands = K::abandon_in_flight(self, cx);
+        commands.extend(send_flow::abandon_sending(
+            &mut self.phase,
+            cx,
+            target(&self.kind),
+        ));
+        commands.extend(self.save_draft(cx.ids.issue()));
+        commands
     }
 
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {

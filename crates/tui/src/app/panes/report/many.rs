@@ -346,9 +346,24 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
 /// `Esc` again: the sends under way are cancelled, and recorded as such (the service may have
 /// received them).
 fn cancel_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
+    if c.kind
+        .marked
+        .as_deref()
+        .and_then(|m| m.run.as_ref())
+        .is_none()
+    {
+        return Outcome::done();
+    }
+    let commands = abandon_in_flight(c, cx);
+    finish(c, commands, cx)
+}
+
+/// The sends under way cancelled and recorded as such, and none started after them: `Esc`, or
+/// the composer closing under them (`q`, `:profile`).
+pub(crate) fn abandon_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
     let report = &mut c.kind;
     let Some(run) = report.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
-        return Outcome::done();
+        return Vec::new();
     };
     let mut commands = Vec::new();
     for send in &mut run.sends {
@@ -361,7 +376,7 @@ fn cancel_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
         }
     }
     run.gate = None;
-    finish(c, commands, cx)
+    commands
 }
 
 /// The answer to one of the sends: recorded, its result in its row, the next send out.

@@ -365,6 +365,26 @@ fn esc_stops_sending_the_rest_and_again_cancels_the_sends_under_way() {
     assert!(app.update(Action::reply(under_way[1].0, ok())).is_empty());
 }
 
+/// Quitting while reports are under way records each as cancelled, as `Esc` does: the history
+/// keeps every send (the tester's `q` during a send left none).
+#[test]
+fn quitting_records_the_sends_under_way_as_cancelled() {
+    let mut app = app_marking(8, 7);
+    let commands = sent_over_marks(&mut app);
+    let after = app.update(Action::reply(sends(&commands)[0].0, ok()));
+    assert_eq!(sends(&after).len(), AT_ONCE);
+    let quitting = app.update(Action::ForceQuit);
+    let cancels = (quitting.iter())
+        .filter(|c| matches!(c, Command::Cancel(_)))
+        .count();
+    assert_eq!(
+        (cancels, recorded(&quitting)),
+        (AT_ONCE, AT_ONCE),
+        "{quitting:?}"
+    );
+    assert!(app.should_quit);
+}
+
 #[test]
 fn a_store_that_cannot_mark_the_draft_holds_every_report_back() {
     let mut app = app_marking(3, 3);

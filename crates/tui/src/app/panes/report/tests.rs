@@ -594,6 +594,28 @@ fn with_findings_the_review_asks_twice_and_esc_cancels_a_send_in_flight() {
     );
 }
 
+/// A send in flight when appdeck quits is recorded as cancelled, as `Esc` records it: `q` (or
+/// `^c`) during a send left no history entry.
+#[test]
+fn quitting_during_a_send_records_it_as_cancelled() {
+    let mut app = composing();
+    key(&mut app, 's');
+    let (id, _) = sent(&press(&mut app, KeyCode::Enter));
+    let quitting = app.update(Action::ForceQuit);
+    assert!(quitting.contains(&Command::Cancel(id)), "{quitting:?}");
+    let recorded: Vec<_> = (quitting.iter())
+        .filter_map(|c| match c {
+            Command::RecordSend { sent, .. } => Some(sent),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        matches!(recorded.as_slice(), [sent] if sent.http_status.is_none() && sent.error.is_some()),
+        "{quitting:?}"
+    );
+    assert!(app.should_quit);
+}
+
 #[test]
 fn a_large_resource_is_checked_off_the_ui_thread_and_stale_results_are_dropped() {
     let mut app = composing();

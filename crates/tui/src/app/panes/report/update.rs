@@ -127,6 +127,10 @@ impl Kind for Report {
 
     /// A report over marks, a one-line field being edited, and the edited report kept as text
     /// because it is not JSON (edit it again, or drop it).
+    fn abandon_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
+        super::many::abandon_in_flight(c, cx)
+    }
+
     fn intercept(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Result<Outcome, Action> {
         let action = match many::intercept(c, action, cx) {
             Ok(outcome) => return Ok(outcome),
