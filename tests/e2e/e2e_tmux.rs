@@ -848,6 +848,32 @@ fn cli_history(home: &Path, data: &Path, args: &[&str]) -> Output {
         .expect("appdeck history runs")
 }
 
+/// `:connect ~/…` and `:report ~/…` read from the home directory, as `:export ~/…` writes
+/// there: no shell expands `~` on appdeck's command line (they said "No such file").
+#[test]
+fn a_file_named_from_home_opens_in_its_composer() {
+    let tmux = Tmux::start(120, 40);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["connect.json", "report.json"] {
+        let text = std::fs::read_to_string(root.join("assets/examples").join(name)).unwrap();
+        common::write_file(&tmux.home.path().join(name), &text, 0o600);
+    }
+    launch_demo(&tmux, "");
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "connect ~/connect.json"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the connect composer on the file", |s| {
+        s.contains("connect.json") && !s.contains("No such file")
+    });
+    tmux.send(&["Escape"]);
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "report ~/report.json"]);
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the report composer on the file", |s| {
+        s.contains("Task report") && !s.contains("No such file")
+    });
+}
+
 /// `q` while a report is in flight: the history keeps it as cancelled (the service may have
 /// received it), as `Esc` would have recorded it; it kept nothing.
 #[test]

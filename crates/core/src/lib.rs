@@ -38,4 +38,5 @@ pub mod sanitize;
 pub mod schema;
 pub mod signals;
 pub mod text;
+pub mod user_path;
 pub mod validate;

@@ -13,6 +13,7 @@ use crate::out::columns;
 use crate::out::delimited::{Delimiter, Records};
 use crate::out::items::RawItems;
 use crate::sanitize;
+use appdeck_core::user_path::expand_home;
 use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -310,19 +311,6 @@ impl Drop for Unfinished<'_> {
     }
 }
 
-/// `~` and `~/…` at the start of `path` are the home directory.
-fn expand_home(path: &str) -> Result<PathBuf, String> {
-    let rest = match path.strip_prefix('~') {
-        None => return Ok(PathBuf::from(path)),
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => rest.trim_start_matches('/'),
-        // `~user/…` is left as a name.
-        Some(_) => return Ok(PathBuf::from(path)),
-    };
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .ok_or_else(|| "~ cannot be expanded: HOME is not set".to_owned())?;
-    Ok(PathBuf::from(home).join(rest))
-}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,7 +481,7 @@ mod tests {
     }
 
     #[test]
-    fn the_format_is_the_extension_and_tilde_is_home() {
+    fn the_format_is_the_extension() {
         assert_eq!(Format::of("a/b.JSONL"), Ok(Format::Ndjson));
         assert!(
             Format::of("rows.txt")
@@ -501,12 +489,5 @@ mod tests {
                 .contains(".csv, .json or .ndjson")
         );
         assert!(Format::of("rows").is_err());
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        if let Some(home) = home.filter(|h| !h.as_os_str().is_empty()) {
-            assert_eq!(expand_home("~/x.csv").unwrap(), home.join("x.csv"));
-            assert_eq!(expand_home("~").unwrap(), home);
-        }
-        assert_eq!(expand_home("~bob/x").unwrap(), PathBuf::from("~bob/x"));
-        assert_eq!(expand_home("a/~/x").unwrap(), PathBuf::from("a/~/x"));
     }
 }

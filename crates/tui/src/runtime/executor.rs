@@ -409,8 +409,10 @@ impl Executor {
     pub(crate) fn read_file(&self, id: RequestId, path: String, opens: OpenAs) {
         let results = self.results.clone();
         tokio::task::spawn_blocking(move || {
-            let text = bounded_read::file(Path::new(&path), MAX_PAYLOAD_BYTES)
-                .map_err(|e| e.to_string())
+            let text = crate::user_path::expand_home(&path)
+                .and_then(|at| {
+                    bounded_read::file(&at, MAX_PAYLOAD_BYTES).map_err(|e| e.to_string())
+                })
                 .and_then(|(bytes, _)| String::from_utf8(bytes).map_err(|e| e.to_string()));
             let _ = results.send(Action::reply(id, Delivery::FileRead { path, opens, text }));
         });

@@ -35,7 +35,7 @@ pub(crate) fn edit_with(editor: &Editor, text: &str) -> Result<String, String> {
         move |e| format!("{doing}: {e}")
     }
     let mut builder = tempfile::Builder::new();
-    builder.prefix("appdeck-report-").suffix(".json");
+    builder.prefix("appdeck-edit-").suffix(".json");
     #[cfg(unix)]
     builder
         .permissions(<std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o600));
