@@ -27,7 +27,7 @@ pub struct TokenMask {
 }
 
 impl TokenMask {
-    pub(crate) fn new(token: &Token) -> Self {
+    pub fn new(token: &Token) -> Self {
         let token = token.expose();
         let mut needles = Vec::new();
         if token.chars().count() >= MIN_MASKED_TOKEN {
@@ -54,7 +54,7 @@ impl TokenMask {
     }
 
     /// `bytes` with the token masked wherever it appears (a body need not be UTF-8 around it).
-    pub(crate) fn bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
+    pub fn bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
         let mut bytes = bytes;
         for needle in &self.needles {
             let finder = memmem::Finder::new(needle.as_bytes());
