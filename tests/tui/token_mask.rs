@@ -127,18 +127,20 @@ fn report_and_the_history_never_hold_the_token() {
     assert_file_masked(&dir.path().join("data"));
 }
 
-/// No file of the store (the database, its journal) holds the token's bytes.
+/// No file of the store (the database, its journal) holds the token's bytes, or its spellings.
 fn assert_file_masked(data: &Path) {
     let mut seen = 0;
     for entry in std::fs::read_dir(data).unwrap() {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
         seen += bytes.len();
-        assert!(
-            memchr::memmem::find(&bytes, TOKEN.as_bytes()).is_none(),
-            "{} holds the token",
-            path.display()
-        );
+        for spelling in [TOKEN, ESCAPED, ENCODED] {
+            assert!(
+                memchr::memmem::find(&bytes, spelling.as_bytes()).is_none(),
+                "{} holds the token as {spelling}",
+                path.display()
+            );
+        }
     }
     assert!(seen > 0, "the store was written");
 }
@@ -175,4 +177,90 @@ fn the_status_bar_and_the_error_popup_mask_the_token() {
     let popup = appdeck_tui::harness::draw(&app, &Theme::MONOCHROME, now).to_string();
     assert_masked("the ! popup", &popup);
     assert!(popup.contains(&format!("bad token {MASK}")), "{popup}");
+}
+
+/// The token as a JSON writer escaping characters spells it, and as a URL percent-encoding it.
+const ESCAPED: &str = r"\u0074est\u002Dto\u006ben";
+const ENCODED: &str = "test%2dtoken";
+
+/// A server answering once with `status` and `body`, nothing else holding the token.
+fn answering(status: &str, body: &str) -> String {
+    answer_once_raw(format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         connection: close\r\n\r\n{body}",
+        body.len()
+    ))
+}
+
+#[test]
+fn a_token_the_server_spells_with_escapes_is_masked_before_it_is_decoded() {
+    // A 401 whose JSON message escapes the token: the error the client gives (what the status
+    // bar, `!` and stderr show) reads it decoded, so it must hold the mask instead.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let refusal = format!(
+        r#"{{"status": "error", "error": "bad token {ESCAPED}", "message": "see https://h/{ENCODED}"}}"#
+    );
+    let client = Client::new(&ClientSettings::new(
+        answering("401 Unauthorized", &refusal),
+        Token::new(TOKEN),
+    ))
+    .unwrap();
+    let exchange =
+        runtime.block_on(client.exchange(Operation::ResourcesList, &serde_json::json!({})));
+    let error = exchange.result.expect_err("a 401 is an error").to_string();
+    assert_masked("the client's error", &error);
+    assert!(error.contains(&format!("bad token {MASK}")), "{error}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_against(
+        dir.path(),
+        &answering("401 Unauthorized", &refusal),
+        &["list"],
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_masked("list's stderr", &out.stderr);
+    assert!(
+        out.stderr.contains(&format!("bad token {MASK}")),
+        "{}",
+        out.stderr
+    );
+
+    // `--jq` decodes the answer's strings: made from the masked body, it prints the mask.
+    let seen = format!(r#"{{"seen": "Bearer {ESCAPED}", "url": "https://h/{ENCODED}"}}"#);
+    let out = run_against(
+        dir.path(),
+        &answering("200 OK", &seen),
+        &["api", "resources.list", "--jq", ".seen, .url"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_masked("api --jq", &out.stdout);
+    assert_eq!(out.stdout, format!("Bearer {MASK}\nhttps://h/{MASK}\n"));
+
+    // The history keeps the masked answer: neither `history show` nor the store holds it.
+    let accepted = format!(
+        r#"{{"status": "ok", "message": "accepted for {ESCAPED}", "metadata": {{"url": "https://h/{ENCODED}"}}}}"#
+    );
+    let out = run_against(
+        dir.path(),
+        &answering("200 OK", &accepted),
+        &["report", REPORT],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_masked("report's stdout", &out.stdout);
+    let out = run_against(
+        dir.path(),
+        "http://127.0.0.1:9/api/v1",
+        &["history", "show", "1"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_masked("history show", &out.stdout);
+    assert!(
+        !out.stdout.contains(ESCAPED) && !out.stdout.contains(ENCODED),
+        "{}",
+        out.stdout
+    );
+    assert_file_masked(&dir.path().join("data"));
 }

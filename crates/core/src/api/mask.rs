@@ -1,15 +1,19 @@
 //! The profile's token, masked in what the service sends back. A server may repeat the token (a
-//! `401 bad token <token>`, a message, a URL, a header): [`super::Client`] masks every answer and
-//! every error where it enters, before anything shows, prints, stores or logs it, and the `-v`
-//! trace masks what goes out with the same [`TokenMask`].
+//! `401 bad token <token>`, a message, a URL, a header), in any JSON or URL spelling:
+//! [`super::Client`] masks every answer and every error where it enters, before anything decodes,
+//! shows, prints, stores or logs it, and the `-v` trace masks what goes out with the same
+//! [`TokenMask`].
+
+mod spelling;
 
 use std::borrow::Cow;
+use std::ops::Range;
 
-use memchr::memmem;
 use reqwest::header::{HeaderMap, HeaderValue};
 
 use super::client::Token;
 use super::error::ApiError;
+use spelling::Spellings;
 
 /// What stands for the token (and the trace's other secrets).
 pub const MASK: &str = "••••";
@@ -18,66 +22,59 @@ pub const MASK: &str = "••••";
 /// the `Authorization` header by name whatever the token.
 pub(crate) const MIN_MASKED_TOKEN: usize = 8;
 
-/// The token's texts to hide: as it is, and as a JSON string writes it when that differs (a token
-/// holding `"`, `\`, or a control character).
-#[derive(Clone, Debug)]
+/// The token to hide, in any spelling a server may give it (see [`spelling`]).
+#[derive(Clone)]
 pub struct TokenMask {
-    /// Empty when the token is too short to search for.
-    needles: Vec<String>,
+    /// None when the token is too short to search for.
+    spellings: Option<Spellings>,
+}
+
+/// Never the token itself.
+impl std::fmt::Debug for TokenMask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenMask(****)")
+    }
 }
 
 impl TokenMask {
-    pub(crate) fn new(token: &Token) -> Self {
+    pub fn new(token: &Token) -> Self {
         let token = token.expose();
-        let mut needles = Vec::new();
-        if token.chars().count() >= MIN_MASKED_TOKEN {
-            needles.push(token.to_owned());
-            // `"…"`, never shorter than its two quotes.
-            let quoted = serde_json::Value::from(token).to_string();
-            let escaped = &quoted[1..quoted.len() - 1];
-            if escaped != token {
-                needles.push(escaped.to_owned());
-            }
-        }
-        TokenMask { needles }
+        let spellings = (token.chars().count() >= MIN_MASKED_TOKEN).then(|| Spellings::new(token));
+        TokenMask { spellings }
     }
 
     /// `text` with the token masked wherever it appears.
     pub fn text<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut text = Cow::Borrowed(text);
-        for needle in &self.needles {
-            if text.contains(needle.as_str()) {
-                text = Cow::Owned(text.replace(needle.as_str(), MASK));
-            }
+        let found = self.find(text.as_bytes());
+        if found.is_empty() {
+            return Cow::Borrowed(text);
         }
-        text
+        // Each stretch masked starts and ends on a character's boundary: its ends are ASCII or
+        // the token's own whole characters.
+        match String::from_utf8(masked(text.as_bytes(), &found)) {
+            Ok(masked) => Cow::Owned(masked),
+            Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        }
     }
 
     /// `bytes` with the token masked wherever it appears (a body need not be UTF-8 around it).
-    pub(crate) fn bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
-        let mut bytes = bytes;
-        for needle in &self.needles {
-            let finder = memmem::Finder::new(needle.as_bytes());
-            let mut found = finder.find_iter(&bytes).peekable();
-            if found.peek().is_none() {
-                continue;
-            }
-            let mut masked = Vec::with_capacity(bytes.len());
-            let mut from = 0;
-            for at in found {
-                masked.extend_from_slice(&bytes[from..at]);
-                masked.extend_from_slice(MASK.as_bytes());
-                from = at + needle.len();
-            }
-            masked.extend_from_slice(&bytes[from..]);
-            bytes = masked;
+    pub fn bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
+        let found = self.find(&bytes);
+        if found.is_empty() {
+            return bytes;
         }
-        bytes
+        masked(&bytes, &found)
+    }
+
+    fn find(&self, text: &[u8]) -> Vec<Range<usize>> {
+        self.spellings
+            .as_ref()
+            .map_or_else(Vec::new, |spellings| spellings.find(text))
     }
 
     /// `headers` with the token masked in every value.
     pub(crate) fn headers(&self, mut headers: HeaderMap) -> HeaderMap {
-        if self.needles.is_empty() {
+        if self.spellings.is_none() {
             return headers;
         }
         for value in headers.values_mut() {
@@ -94,7 +91,7 @@ impl TokenMask {
 
     /// `error` with the token masked in every text it carries.
     pub(crate) fn error(&self, error: ApiError) -> ApiError {
-        if self.needles.is_empty() {
+        if self.spellings.is_none() {
             return error;
         }
         let text = |s: String| match self.text(&s) {
@@ -144,6 +141,19 @@ impl TokenMask {
             | ApiError::CutOff(_)) => other,
         }
     }
+}
+
+/// `text` with each of the stretches `found` (in order, none overlapping) replaced by the mask.
+fn masked(text: &[u8], found: &[Range<usize>]) -> Vec<u8> {
+    let mut masked = Vec::with_capacity(text.len());
+    let mut from = 0;
+    for range in found {
+        masked.extend_from_slice(&text[from..range.start]);
+        masked.extend_from_slice(MASK.as_bytes());
+        from = range.end;
+    }
+    masked.extend_from_slice(&text[from..]);
+    masked
 }
 
 #[cfg(test)]
@@ -223,5 +233,129 @@ mod tests {
             let shown = format!("{:?}", mask().error(error));
             assert!(!shown.contains("S3cret"), "{shown}");
         }
+    }
+
+    /// A token with a `/`, a character that needs two UTF-8 bytes and one beyond the BMP.
+    const SPELLED: &str = "S3cret/Tok-é😀x";
+
+    fn spelled() -> TokenMask {
+        TokenMask::new(&Token::new(SPELLED))
+    }
+
+    /// `spelling` inside a JSON body, masked: the body is still JSON and its string shows the
+    /// mask, not the token.
+    fn masked_in_json(mask: &TokenMask, spelling: &str) -> String {
+        let body = format!(r#"{{"error": "bad token {spelling}, again"}}"#);
+        serde_json::from_str::<serde_json::Value>(&body).expect("the spelling is JSON");
+        let masked = mask.bytes(body.into_bytes());
+        let value: serde_json::Value =
+            serde_json::from_slice(&masked).expect("still JSON once masked");
+        value["error"].as_str().expect("a string").to_owned()
+    }
+
+    #[test]
+    fn the_token_is_masked_in_every_json_and_url_spelling() {
+        for spelling in [
+            r"S3cret\/Tok-é😀x",
+            r"\u00533cret/Tok-é😀x",
+            r"S3cret\u002FTok-\u00E9😀x",
+            r"S3cret\u002fTok-\u00e9😀x",
+            r"S3cret/Tok-é\uD83D\uDE00x",
+            r"S3cret/Tok-é\ud83d\ude00x",
+            "S3cret%2FTok-é😀x",
+            "S3cret%2fTok-é😀x",
+            "S3cret/Tok-%C3%A9%F0%9F%98%80x",
+            "%53%33cret/Tok%2d%c3%a9%f0%9f%98%80%78",
+            r"\u0053%33cret\/Tok%2d\u00E9😀x",
+            r"\u0053%33cret\/Tok%2d\u00E9%f0%9f%98%80\u0078",
+        ] {
+            assert_eq!(
+                masked_in_json(&spelled(), spelling),
+                "bad token ••••, again",
+                "{spelling}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_near_miss_or_a_short_token_is_not_masked() {
+        for near in [
+            r"S3cret\/Tok-é\uD83D\uDE00",
+            r"S3cret\/Tok-é\uD83D\uDE00y",
+            "S3cret%2FTok-é😀y",
+            r"S3cret\/Tok-é\uD83Dx",
+        ] {
+            let body = format!(r#"{{"e": "{near}"}}"#);
+            assert_eq!(spelled().bytes(body.clone().into_bytes()), body.as_bytes());
+        }
+        // Searched for in any spelling, it would be masked in ordinary words.
+        let short = TokenMask::new(&Token::new("to/ken"));
+        assert_eq!(
+            short.text(r"to\/ken to%2Fken to/ken"),
+            r"to\/ken to%2Fken to/ken"
+        );
+    }
+
+    #[test]
+    fn masking_a_spelling_keeps_the_json_valid_and_decodes_to_no_token() {
+        // A `\` the JSON escapes, then the token: the escape stays whole.
+        assert_eq!(
+            masked_in_json(&spelled(), r"\\\u00533cret/Tok-é😀x"),
+            r"bad token \••••, again"
+        );
+        // `\\u0053…` decodes to `\u0053…`, a spelling of the token: masked with its `\\`.
+        assert_eq!(
+            masked_in_json(&spelled(), r"\\u00533cret/Tok-é😀x"),
+            "bad token ••••, again"
+        );
+        // A token ending in `\`, or holding `%`: the escaped `\\` and `%25` are masked whole.
+        let backslash = TokenMask::new(&Token::new(r"abcdefg\"));
+        assert_eq!(
+            masked_in_json(&backslash, r"abcdefg\\"),
+            "bad token ••••, again"
+        );
+        assert_eq!(
+            masked_in_json(&backslash, r"abcdefg\u005C"),
+            "bad token ••••, again"
+        );
+        // Its raw bytes before a `\"`: the quote's escape is masked whole, not cut.
+        assert_eq!(
+            masked_in_json(&backslash, r#"abcdefg\"x"#),
+            "bad token ••••x, again"
+        );
+        let percent = TokenMask::new(&Token::new("abc%2Fdefgh"));
+        assert_eq!(
+            masked_in_json(&percent, "abc%252Fdefgh"),
+            "bad token ••••, again"
+        );
+        assert_eq!(
+            masked_in_json(&percent, "abc%2Fdefgh"),
+            "bad token ••••, again"
+        );
+        assert_eq!(
+            masked_in_json(&percent, r"abc%2\u0046defgh"),
+            "bad token ••••, again"
+        );
+        // The raw token and a spelling next to each other make one mask.
+        assert_eq!(
+            masked_in_json(&spelled(), r"S3cret/Tok-é😀xS3cret\/Tok-é😀x"),
+            "bad token ••••, again"
+        );
+    }
+
+    #[test]
+    fn decoded_texts_and_errors_are_masked_in_every_spelling() {
+        assert_eq!(
+            spelled().text(r"see https://h/S3cret%2FTok-%C3%A9%F0%9F%98%80x?t=\u0053"),
+            r"see https://h/••••?t=\u0053"
+        );
+        let error = spelled().error(ApiError::Rejected(
+            r"bad token \u00533cret\/Tok-é😀x".to_owned(),
+        ));
+        assert_eq!(error.to_string().matches("••••").count(), 1, "{error}");
+        assert!(
+            !format!("{:?}", spelled()).contains("S3cret"),
+            "Debug never shows it"
+        );
     }
 }
