@@ -18,15 +18,18 @@ use spelling::Spellings;
 /// What stands for the token (and the trace's other secrets).
 pub const MASK: &str = "••••";
 
-/// A token shorter than this is not searched for: it would mask ordinary words. The trace masks
-/// the `Authorization` header by name whatever the token.
-pub(crate) const MIN_MASKED_TOKEN: usize = 8;
+/// A token shorter than this (`dev`) is masked only where it stands alone (`Bearer dev`, not
+/// `device`): anywhere, it would mask parts of ordinary words. The trace masks the
+/// `Authorization` header by name whatever the token.
+pub(crate) const SHORT_TOKEN: usize = 8;
 
 /// The token to hide, in any spelling a server may give it (see [`spelling`]).
 #[derive(Clone)]
 pub struct TokenMask {
-    /// None when the token is too short to search for.
+    /// None when there is no token.
     spellings: Option<Spellings>,
+    /// A short token: only where no letter, digit, `_` or `-` touches it (see [`SHORT_TOKEN`]).
+    alone_only: bool,
 }
 
 /// Never the token itself.
@@ -39,8 +42,12 @@ impl std::fmt::Debug for TokenMask {
 impl TokenMask {
     pub fn new(token: &Token) -> Self {
         let token = token.expose();
-        let spellings = (token.chars().count() >= MIN_MASKED_TOKEN).then(|| Spellings::new(token));
-        TokenMask { spellings }
+        let spellings = (!token.is_empty()).then(|| Spellings::new(token));
+        let alone_only = token.chars().count() < SHORT_TOKEN;
+        TokenMask {
+            spellings,
+            alone_only,
+        }
     }
 
     /// `text` with the token masked wherever it appears.
@@ -67,9 +74,23 @@ impl TokenMask {
     }
 
     fn find(&self, text: &[u8]) -> Vec<Range<usize>> {
-        self.spellings
-            .as_ref()
-            .map_or_else(Vec::new, |spellings| spellings.find(text))
+        let Some(spellings) = &self.spellings else {
+            return Vec::new();
+        };
+        let mut found = spellings.find(text);
+        if self.alone_only {
+            // Part of a word: a letter, digit (or any byte of a non-ASCII one), `_` or `-` next to it.
+            let in_word = |at: Option<&u8>| {
+                at.is_some_and(|&b| {
+                    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80
+                })
+            };
+            found.retain(|r| {
+                !in_word(r.start.checked_sub(1).and_then(|i| text.get(i)))
+                    && !in_word(text.get(r.end))
+            });
+        }
+        found
     }
 
     /// `headers` with the token masked in every value.
@@ -183,7 +204,7 @@ mod tests {
         assert_eq!(mask().bytes(body), want);
         assert!(matches!(mask().text("nothing here"), Cow::Borrowed(_)));
         let short = TokenMask::new(&Token::new("tok"));
-        assert_eq!(short.text("a tok b"), "a tok b", "too short to search for");
+        assert_eq!(short.text("a tok b"), "a •••• b");
     }
 
     #[test]
@@ -278,7 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn a_near_miss_or_a_short_token_is_not_masked() {
+    fn a_near_miss_or_a_short_token_inside_a_word_is_not_masked() {
         for near in [
             r"S3cret\/Tok-é\uD83D\uDE00",
             r"S3cret\/Tok-é\uD83D\uDE00y",
@@ -288,12 +309,15 @@ mod tests {
             let body = format!(r#"{{"e": "{near}"}}"#);
             assert_eq!(spelled().bytes(body.clone().into_bytes()), body.as_bytes());
         }
-        // Searched for in any spelling, it would be masked in ordinary words.
-        let short = TokenMask::new(&Token::new("to/ken"));
+        // A short token is masked where it stands alone, in any spelling (the README's own
+        // `--token dev` was shown in clear in a service's `Bearer dev`), never inside a word.
+        let short = TokenMask::new(&Token::new("dev"));
         assert_eq!(
-            short.text(r"to\/ken to%2Fken to/ken"),
-            r"to\/ken to%2Fken to/ken"
+            short.text(r#"{"e": "Bearer dev", "u": "/a?t=d%65v&x=1", "s": "\u0064ev."}"#),
+            r#"{"e": "Bearer ••••", "u": "/a?t=••••&x=1", "s": "••••."}"#
         );
+        let words = "device devs dev-ops dev_ops undev 2dev dév";
+        assert_eq!(short.text(words), words);
     }
 
     #[test]
