@@ -281,6 +281,7 @@ impl Counts {
             true if !browser.queries_answered() => Matching::Pending,
             true => Matching::Known(browser.visible.len()),
         };
+        let ago = |since| format!("{} ago", age_words(at.saturating_duration_since(since)));
         // A filter or a sort is only over the rows loaded: the title says the rest is a key away.
         let partial = filtered || browser.sorting.spec.is_some();
         match &browser.listing {
@@ -288,10 +289,10 @@ impl Counts {
             Loadable::Loaded(listing) if let Some(kept) = &browser.kept => Counts::Loaded {
                 matching,
                 loaded: listing.rows.len(),
-                noun: format!(
-                    "kept {} ago",
-                    age_words(at.saturating_duration_since(kept.since))
-                ),
+                noun: match kept.too_large {
+                    0 => format!("kept {}", ago(kept.since)),
+                    n => format!("kept {}, {} too large to keep", ago(kept.since), count(n)),
+                },
                 more: kept.live.said(),
             },
             Loadable::Loaded(listing) => Counts::Loaded {
