@@ -5,7 +5,7 @@ use crate::loader::Listing;
 
 /// Where a listing fetched again stands against the one shown. The fetch goes as deep as the
 /// list shown is as each of its pages arrives (pages loaded meanwhile, by `L` or a move,
-/// included; to the end once that list is whole). Should the list shown take a page after the
+/// included; to the end once that list is whole or loading every page). Should the list shown take a page after the
 /// fetch has all its rows (while they are compared, tested or sorted), or be loading every page
 /// (`L`) when they would land, the fetch is out of date: its rows are dropped and a new fetch
 /// starts from the rows the list holds then. So a fetch never leaves the list shorter than the

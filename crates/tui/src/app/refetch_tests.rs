@@ -5,10 +5,11 @@
 
 use std::time::{Duration, Instant};
 
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::harness::{answer, jobs, key, page_request, settle, type_text};
+use super::harness::{answer, jobs, key, page_request, press, settle, type_settled, type_text};
 use super::*;
 use crate::api::{ApiError, Exchange, ListResponse, Reply};
 
@@ -145,7 +146,10 @@ fn a_look_waits_while_l_loads_and_never_stops_it() {
     let all = key(&mut app, 'L');
     assert_eq!(requests(&all).len(), 1, "the next page asked for");
     let watch = command(&mut app, "watch 1");
-    serve(&mut app, watch);
+    assert!(
+        requests(&watch).is_empty(),
+        "the look waits for L: {watch:?}"
+    );
     assert!(app.browser.loading_all(), "L goes on");
     serve_checking(&mut app, all, |app| assert!(rows(app) > PAGE));
     assert_eq!(rows(&app), TOTAL);
@@ -204,10 +208,46 @@ fn a_page_loaded_while_a_look_is_compared_starts_the_look_again() {
     assert_eq!(rows(&app), 2 * PAGE);
     let again = answer(&mut app, &compare[0]);
     assert_eq!(rows(&app), 2 * PAGE, "the look's 100 rows did not come in");
+    let watch = app.browser.watch.as_ref().expect("watching");
+    assert_eq!(
+        watch.looked,
+        Some(t0),
+        "nor did its marks: it did not count as a look"
+    );
     assert!(page_request(&again).is_some(), "a new look: {again:?}");
     serve_checking(&mut app, again, |app| assert_eq!(rows(app), 2 * PAGE));
     assert_eq!(selected(&app).as_deref(), Some("r99"));
     assert_eq!(marks(&app), 0, "the same rows: nothing marked");
+}
+
+/// Without `:watch` too: `r` under a `/` filter, a page loaded while the refreshed rows are
+/// tested by it: they are dropped for a new refresh from the rows the list holds then.
+#[test]
+fn a_page_loaded_while_a_refresh_is_tested_starts_it_again() {
+    let mut app = loaded(Instant::now());
+    key(&mut app, '/');
+    type_settled(&mut app, "row");
+    press(&mut app, KeyCode::Enter);
+    let refresh = requests(&key(&mut app, 'r'));
+    let (id, _) = &refresh[0];
+    let tests = app.update(Action::reply(
+        *id,
+        Box::new(Exchange::local(Ok(Reply::page(page_at(None))))),
+    ));
+    let tests = jobs(&tests);
+    assert!(!tests.is_empty(), "the refreshed rows are tested");
+    let next = key(&mut app, 'G');
+    serve(&mut app, next);
+    assert_eq!(rows(&app), 2 * PAGE);
+    let again: Vec<Command> = tests.iter().flat_map(|job| answer(&mut app, job)).collect();
+    assert_eq!(
+        rows(&app),
+        2 * PAGE,
+        "the refreshed 100 rows did not come in"
+    );
+    assert!(page_request(&again).is_some(), "a new refresh: {again:?}");
+    serve_checking(&mut app, again, |app| assert_eq!(rows(app), 2 * PAGE));
+    assert_eq!(selected(&app).as_deref(), Some("r99"));
 }
 
 /// A look that failed warns in the status bar; the next one that succeeds takes the warning away

@@ -106,9 +106,9 @@ impl Browser {
         listing.take_look(watch, diff, before, now);
     }
 
-    /// Whether the rows loaded are the whole listing.
+    /// Whether the rows loaded are, or under `L` will be, the whole listing: a reload goes on.
     pub(super) fn whole(&self) -> bool {
-        self.listing.loaded().is_some_and(super::Listing::whole)
+        self.loading_all || self.listing.loaded().is_some_and(super::Listing::whole)
     }
 
     /// How many rows are shown although gone (they are not loaded resources any more). Each
