@@ -385,8 +385,15 @@ struct SandboxProcess {
 
 impl SandboxProcess {
     fn start(home: &Path, token: &str) -> SandboxProcess {
+        SandboxProcess::start_with(home, token, &[])
+    }
+
+    /// As [`SandboxProcess::start`], with more of `appdeck sandbox`'s arguments (`--generate`,
+    /// `--fault`...).
+    fn start_with(home: &Path, token: &str, more: &[&str]) -> SandboxProcess {
         let mut child = Command::new(binary())
             .args(["sandbox", "--listen", "127.0.0.1:0", "--token", token])
+            .args(more)
             .env_clear()
             .env("HOME", home)
             .env("APPDECK_LOG", "trace")
@@ -1651,4 +1658,67 @@ fn the_last_listing_shows_at_the_next_start_marked_kept_with_the_service_down() 
             "the first frame ({frame} ms) did not show the kept rows ({rows:?} ms)"
         );
     }
+}
+
+/// Starts the TUI in `tmux` on `sandbox` with pages of 100 and waits for its first page.
+fn launch_paged(tmux: &Tmux, sandbox: &SandboxProcess, token: &str) {
+    tmux.type_line(&format!(
+        "APPDECK_TOKEN={token} APPDECK_BASE_URL={} {} --page-size 100",
+        sandbox.base_url,
+        binary().display()
+    ));
+    tmux.wait_for("the first page", |s| loaded_count(s) == Some(100));
+}
+
+/// The tester's report on the release binary: `L`, then `:watch 1` while it loads (every answer
+/// late): the look, asked when fewer rows were loaded, came back and took their place (700
+/// loaded went back to 400) and `L` stopped. Now the count only grows, `L` reaches the end, and
+/// the watch looks once it is done.
+#[test]
+fn l_then_watch_never_loses_rows_and_l_reaches_the_end() {
+    const TOKEN: &str = "l-watch-token";
+    let tmux = Tmux::start(150, 30);
+    let home = tmux.home.path().to_owned();
+    let slow = ["--empty", "--generate", "2000", "--fault", "slow:300"];
+    let sandbox = SandboxProcess::start_with(&home, TOKEN, &slow);
+    launch_paged(&tmux, &sandbox, TOKEN);
+    tmux.send(&["L"]);
+    tmux.wait_for("L under way", |s| loaded_count(s).is_some_and(|n| n >= 300));
+    tmux.send(&[":"]);
+    tmux.send(&["-l", "watch 1"]);
+    tmux.send(&["Enter"]);
+    let most = std::cell::Cell::new(0);
+    let screen = tmux.wait_for("every row loaded, then a look", |s| {
+        let loaded = loaded_count(s).unwrap_or(0);
+        assert!(
+            loaded >= most.get(),
+            "the rows loaded went from {} to {loaded}:\n{s}",
+            most.get()
+        );
+        most.set(loaded);
+        s.contains("2,000 loaded · all loaded") && looked_at(s).is_some()
+    });
+    assert!(!screen.contains("more available"), "{screen}");
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell again");
+}
+
+/// `r` with the service gone: the rows stay (the list emptied), and the status bar and the
+/// title say they were not refreshed.
+#[test]
+fn r_with_the_service_gone_keeps_the_rows_and_says_so() {
+    const TOKEN: &str = "r-gone-token";
+    let tmux = Tmux::start(150, 30);
+    let home = tmux.home.path().to_owned();
+    let sandbox = SandboxProcess::start_with(&home, TOKEN, &["--empty", "--generate", "300"]);
+    launch_paged(&tmux, &sandbox, TOKEN);
+    drop(sandbox);
+    tmux.send(&["r"]);
+    let screen = tmux.wait_for("the refresh to fail", |s| {
+        s.contains("the list was not refreshed") && s.contains("not refreshed: r retries")
+    });
+    assert_eq!(loaded_count(&screen), Some(100), "{screen}");
+    assert!(position(&screen).is_some(), "the rows are shown: {screen}");
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell again");
 }

@@ -54,6 +54,8 @@ pub enum ExportItems {
         bodies: Bodies,
         ids: Vec<BodyId>,
         columns: Vec<columns::ColumnPath>,
+        /// They are the list's marked rows, less this many a `:watch` look found gone.
+        marked: Option<usize>,
     },
     /// One resource (the detail view).
     One(String),
@@ -63,6 +65,14 @@ impl ExportItems {
     /// Whether this is one resource (the detail's), said as such rather than counted in rows.
     pub fn is_one(&self) -> bool {
         matches!(self, ExportItems::One(_))
+    }
+
+    /// When the rows are the list's marked ones, how many marked rows were left out as gone.
+    pub fn marked(&self) -> Option<usize> {
+        match self {
+            ExportItems::Rows { marked, .. } => *marked,
+            ExportItems::One(_) => None,
+        }
     }
 
     /// How many items there are to write.
@@ -329,6 +339,7 @@ mod tests {
                 bodies,
                 ids,
                 columns: columns::default_columns(),
+                marked: None,
             },
         }
     }

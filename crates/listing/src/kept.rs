@@ -13,6 +13,8 @@ pub struct KeptRows {
     /// When they were kept (the store said how long ago; the pane's `update` reads no clock).
     pub since: Instant,
     pub live: Live,
+    /// Rows of the listing the store left out as too large to keep: the title says so.
+    pub too_large: usize,
 }
 
 /// Where the live listing stands while kept rows are shown.
@@ -47,11 +49,20 @@ impl Live {
 }
 
 impl KeptRows {
+    /// Rows kept `age` before `now`, with the live listing at `live`.
+    pub fn new(now: Instant, age: Duration, live: Live, too_large: usize) -> KeptRows {
+        KeptRows {
+            since: now.checked_sub(age).unwrap_or(now),
+            live,
+            too_large,
+        }
+    }
+
     /// The same kept rows for another list over them, which asks for no live page of its own.
     pub fn stopped(&self) -> KeptRows {
         KeptRows {
-            since: self.since,
             live: Live::Stopped,
+            ..self.clone()
         }
     }
 
@@ -116,10 +127,12 @@ mod tests {
     fn the_live_page_is_asked_once_at_a_time_and_stopped_only_on_its_way() {
         let mut ids = RequestIds::default();
         let now = Instant::now();
-        let mut kept = KeptRows {
-            since: now,
-            live: Live::Failed(ApiError::EmptyPages(1)),
-        };
+        let mut kept = KeptRows::new(
+            now,
+            Duration::ZERO,
+            Live::Failed(ApiError::EmptyPages(1)),
+            0,
+        );
         assert!(kept.error().is_some() && kept.stop().is_none());
         let id = kept.ask_again(&mut ids).expect("asked again");
         assert_eq!(kept.asking(), Some(id));

@@ -22,6 +22,7 @@ mod narrowing;
 mod ordering;
 mod picks;
 mod query;
+mod refetch;
 mod row;
 mod row_list;
 mod row_texts;
@@ -63,6 +64,7 @@ pub use ordering::{
 };
 pub use picks::Picks;
 pub use query::{LoadedRows, Query, Restored, Where};
+pub use refetch::Refetch;
 pub use row::{Cell, Row, RowView};
 pub use rows::NONE as NO_ROWS;
 pub use rows::Rows;

@@ -134,6 +134,18 @@ impl Listing {
         listing
     }
 
+    /// What the status bar says while a page is on its way (`loading_all`: under `L`).
+    pub fn activity(&self, loading_all: bool) -> Option<String> {
+        let page = self.pages + 1;
+        match (&self.more, loading_all) {
+            (More::Loading { .. }, true) => {
+                Some(format!("loading every page: page {page}… · Esc stops"))
+            }
+            (More::Loading { .. }, false) => Some(format!("loading page {page}…")),
+            _ => None,
+        }
+    }
+
     /// The columns `:columns` added become `paths`: the job reading their values for the rows
     /// loaded, if they changed and there are rows (rows arriving read theirs as they come).
     pub fn set_added_paths(&mut self, paths: &[ColumnPath]) -> Option<FillColumns> {

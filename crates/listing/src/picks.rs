@@ -1,6 +1,9 @@
 //! Rows marked with `Space` (as k9s marks them), for `:export`, `y` and `R` to act on several
 //! rows at once. Kept by resource id, so that a mark stays on its resource when the rows are
 //! fetched again (`r`, a `:watch` look, a reload after a report), and is not undone by a filter.
+//! Marks belong to the rows of one listing: a mark is on a row the list holds (a new listing
+//! forgets them all, rows fetched again keep those still there: [`Picks::keep_held`]), so that
+//! the title, `y`, `:export` and `R` count and take the same rows.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -69,27 +72,47 @@ impl Picks {
             self.0.remove(id);
         }
     }
+
+    /// The rows were replaced (fetched again, or gone rows taken out): only the marks on rows
+    /// the list still holds stay, so none counts or is taken for a row no longer there.
+    pub fn keep_held(&mut self, listing: Option<&Listing>) {
+        let Some(listing) = listing.filter(|_| !self.0.is_empty()) else {
+            self.0.clear();
+            return;
+        };
+        let held: BTreeSet<Box<str>> = (listing.rows.iter())
+            .filter_map(|r| r.id().filter(|id| self.0.contains(&**id)))
+            .map(|id| Box::from(&*id))
+            .collect();
+        self.0 = held;
+    }
+
+    /// How many marked rows a `watch` shows as gone (what `y`, `:export` and `R` leave out).
+    pub fn gone(&self, watch: Option<&Watch>) -> usize {
+        let is_gone =
+            |id: &str| watch.and_then(|w| w.marks.get(id)).map(|m| m.0) == Some(Mark::Gone);
+        watch.map_or(0, |_| self.iter().filter(|id| is_gone(id)).count())
+    }
 }
 
 impl Listing {
     /// The rows `:export` writes, by body: the marked ones when there are any (as
-    /// [`Picks::rows`] orders them), else those `shown`; rows a `watch` still shows as gone are
-    /// left out, as the service no longer has them.
+    /// [`Listing::marked`] takes them: none when every one is gone), else those `shown` less
+    /// the rows a `watch` still shows as gone, as the service no longer has them.
     pub fn to_export(&self, shown: &Shown, picks: &Picks, watch: Option<&Watch>) -> Vec<BodyId> {
-        let picked = picks.rows(shown, &self.rows);
-        let indices: Box<dyn Iterator<Item = usize>> = match picked.is_empty() {
-            true => Box::new(shown.iter()),
-            false => Box::new(picked.into_iter()),
+        let indices: Vec<usize> = match picks.is_empty() {
+            true => (shown.iter())
+                .filter(|&i| !is_gone(self.rows.at(i), watch))
+                .collect(),
+            false => self.marked(shown, picks, watch).0,
         };
-        (indices.map(|i| self.rows.at(i)))
-            .filter(|&row| !is_gone(row, watch))
-            .map(|row| row.body)
-            .collect()
+        indices.into_iter().map(|i| self.rows.at(i).body).collect()
     }
 
-    /// The marked rows `R` reports on (by index, as [`Picks::rows`] orders them) less those a
-    /// `watch` shows as gone (no resources of the service any more), and how many those were.
-    pub fn to_report(
+    /// The marked rows `y`, `:export` and `R` take (by index, as [`Picks::rows`] orders them:
+    /// the list's order) less those a `watch` shows as gone (no resources of the service any
+    /// more), and how many those were.
+    pub fn marked(
         &self,
         shown: &Shown,
         picks: &Picks,
@@ -98,6 +121,45 @@ impl Listing {
         let (gone, live): (Vec<usize>, Vec<usize>) = (picks.rows(shown, &self.rows).into_iter())
             .partition(|&i| is_gone(self.rows.at(i), watch));
         (live, gone.len())
+    }
+
+    /// The marked rows `R` reports on, as [`Listing::marked`] takes them: each resource's id and
+    /// JSON text, and how many gone rows were left out; or why a row's JSON could not be read.
+    #[allow(clippy::type_complexity)]
+    pub fn marked_texts(
+        &self,
+        shown: &Shown,
+        picks: &Picks,
+        watch: Option<&Watch>,
+    ) -> Result<(Vec<(Box<str>, String)>, usize), String> {
+        let (rows, gone) = self.marked(shown, picks, watch);
+        let mut texts = Vec::with_capacity(rows.len());
+        for row in rows.into_iter().map(|i| self.rows.at(i)) {
+            let Some(id) = row.id() else { continue };
+            match self.bodies.read(row.body) {
+                Ok(text) => texts.push((Box::from(&*id), text)),
+                Err(error) => {
+                    let id = crate::sanitize::line(&id).into_owned();
+                    return Err(format!("cannot read the resource {id}: {error}"));
+                }
+            }
+        }
+        Ok((texts, gone))
+    }
+
+    /// The ids of the marked rows `y` copies, as [`Listing::marked`] takes them, and how many
+    /// gone rows it left out.
+    pub fn marked_ids(
+        &self,
+        shown: &Shown,
+        picks: &Picks,
+        watch: Option<&Watch>,
+    ) -> (Vec<String>, usize) {
+        let (rows, gone) = self.marked(shown, picks, watch);
+        let ids = rows
+            .into_iter()
+            .filter_map(|i| self.rows.at(i).id().map(|id| id.to_string()));
+        (ids.collect(), gone)
     }
 }
 
@@ -164,5 +226,49 @@ mod tests {
         picks.toggle(Some("r1".into())).unwrap();
         picks.toggle(Some("r3".into())).unwrap();
         assert_eq!(listing.to_export(&shown, &picks, None), [3, 1].map(body));
+        // Every marked row gone: nothing, never the rows shown instead.
+        picks.clear();
+        picks.toggle(Some("r0".into())).unwrap();
+        assert_eq!(listing.to_export(&shown, &picks, Some(&watch)), []);
+        assert_eq!(picks.gone(Some(&watch)), 1);
+    }
+
+    /// Marks are on rows held: rows fetched again without a marked resource take its mark away,
+    /// no listing takes them all; `y` and `R` take the marked rows in the same order, less
+    /// those gone, and say how many were.
+    #[test]
+    fn marks_stay_on_rows_held_and_y_and_r_take_them_alike() {
+        use crate::look::LookDiff;
+        use std::time::{Duration, Instant};
+        let mut listing = Listing::default();
+        let values = ["a", "b", "c"].map(|id| json!({"id": id}));
+        (listing.rows, listing.bodies) = Rows::with_bodies(values);
+        let mut picks = Picks::default();
+        for id in ["c", "a", "x"] {
+            picks.toggle(Some(id.into())).unwrap();
+        }
+        picks.keep_held(Some(&listing));
+        assert_eq!(
+            picks.iter().collect::<Vec<_>>(),
+            ["a", "c"],
+            "x is not held"
+        );
+        let shown = Shown::from(vec![2, 1, 0]);
+        let now = Instant::now();
+        let mut watch = Watch::new(Duration::from_secs(5), now);
+        let diff = LookDiff {
+            absent: vec![(0, 0, "{}".into())],
+            ..LookDiff::default()
+        };
+        watch.take_look(diff, &listing.rows, now);
+        assert_eq!(picks.gone(Some(&watch)), 1, "a is gone");
+        assert_eq!(picks.gone(None), 0);
+        let (ids, gone) = listing.marked_ids(&shown, &picks, None);
+        assert_eq!((ids, gone), (vec!["c".to_owned(), "a".to_owned()], 0));
+        let (texts, gone) = listing.marked_texts(&shown, &picks, Some(&watch)).unwrap();
+        assert_eq!(texts, [("c".into(), r#"{"id":"c"}"#.to_owned())]);
+        assert_eq!(gone, 1);
+        picks.keep_held(None);
+        assert!(picks.is_empty(), "no listing, no marks");
     }
 }

@@ -45,6 +45,18 @@ impl Sorting {
         self.job.take().map(|id| JobCommand::Cancel(id).into())
     }
 
+    /// What the status bar says while a job sorts the rows (`sorting 120,000 rows by name…
+    /// 40% · Esc cancels`); `words` says the sort.
+    pub fn activity(&self, words: impl FnOnce(SortSpec) -> String) -> Option<String> {
+        let (spec, (done, total)) = (self.spec?, self.progress?);
+        let percent = done * 100 / total.max(1);
+        let rows = crate::text::counted(self.rows, "row");
+        Some(format!(
+            "sorting {rows} by {}… {percent}% · Esc cancels",
+            words(spec)
+        ))
+    }
+
     /// Whether a job is sorting the rows now.
     pub fn pending(&self) -> bool {
         self.job.is_some()

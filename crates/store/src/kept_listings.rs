@@ -3,7 +3,8 @@
 //! fetched. Each row is kept as the text the service sent (never re-serialised), in order.
 //!
 //! Bounded: [`MAX_ROWS`] rows and [`MAX_BYTES`] of row text per listing, [`MAX_LISTINGS`]
-//! listings (the oldest kept is dropped first), so at most about 40 MiB in all. A listing that
+//! listings (the oldest kept is dropped first), so at most about 40 MiB in all. A row larger
+//! than [`MAX_BYTES`] alone is left out and counted, the rows after it kept. A listing that
 //! does not read back as appdeck wrote it (a newer format, a row that is not a JSON object) is
 //! set aside: never shown again, kept in the file until `appdeck cache clear`, with the reason.
 
@@ -48,6 +49,8 @@ pub enum Kept {
     Rows {
         kept_at: DateTime<Utc>,
         rows: Vec<String>,
+        /// Rows left out as too large to keep (see [`Store::keep_listing`]).
+        too_large: usize,
     },
     /// A listing that did not read back as appdeck writes one; the reason says what was wrong.
     /// It was set aside by this read and is never offered again.
@@ -72,7 +75,9 @@ pub struct KeptSummary {
 impl Store {
     /// Keeps `rows` (item texts as received) for `key`: `from_start` replaces what was kept (the
     /// listing's first page), otherwise they follow the rows kept so far. Rows past the bounds
-    /// are left out. Returns how many rows the listing now holds.
+    /// are left out; a row larger than [`MAX_BYTES`] could never be kept, so it alone is left
+    /// out (and counted), the rows after it kept: a resource of 5 MB no longer took the place
+    /// of every row after it. Returns how many rows the listing now holds.
     pub fn keep_listing(
         &mut self,
         key: &ListingKey,
@@ -101,8 +106,8 @@ impl Store {
                 tx.execute("DELETE FROM kept_rows WHERE listing = ?1", [id])
                     .map_err(at)?;
                 tx.execute(
-                    "UPDATE kept_listings SET kept_at = ?2, format = ?3, set_aside = NULL
-                     WHERE id = ?1",
+                    "UPDATE kept_listings SET kept_at = ?2, format = ?3, set_aside = NULL,
+                     too_large = 0 WHERE id = ?1",
                     params![id, timestamp(&now), FORMAT],
                 )
                 .map_err(at)?;
@@ -132,19 +137,34 @@ impl Store {
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .map_err(at)?;
+        let mut too_large = 0;
         {
             let mut insert = tx
                 .prepare("INSERT INTO kept_rows (listing, position, text) VALUES (?1, ?2, ?3)")
                 .map_err(at)?;
             for row in rows {
                 let size = i64::try_from(row.len()).unwrap_or(i64::MAX);
-                if count as usize >= MAX_ROWS || (bytes + size) as usize > MAX_BYTES {
+                if count as usize >= MAX_ROWS {
+                    break;
+                }
+                if row.len() > MAX_BYTES {
+                    too_large += 1;
+                    continue;
+                }
+                if (bytes + size) as usize > MAX_BYTES {
                     break;
                 }
                 insert.execute(params![id, count, row]).map_err(at)?;
                 count += 1;
                 bytes += size;
             }
+        }
+        if too_large > 0 {
+            tx.execute(
+                "UPDATE kept_listings SET too_large = too_large + ?2 WHERE id = ?1",
+                params![id, too_large],
+            )
+            .map_err(at)?;
         }
         // The oldest listings beyond the bound go, with their rows.
         tx.execute_batch(&format!(
@@ -163,17 +183,25 @@ impl Store {
     /// The listing kept for `key`, if any. One that does not read back as appdeck wrote it is
     /// set aside here (and said so), never returned as rows.
     pub fn kept_listing(&self, key: &ListingKey) -> Result<Option<Kept>, StoreError> {
-        let found: Option<(i64, String, i64, Option<String>)> = self
+        let found: Option<(i64, String, i64, Option<String>, i64)> = self
             .conn
             .query_row(
-                "SELECT id, kept_at, format, set_aside FROM kept_listings
+                "SELECT id, kept_at, format, set_aside, too_large FROM kept_listings
                  WHERE base_url = ?1 AND profile = ?2 AND type_filter = ?3",
                 params![key.base_url, key.profile, key.type_filter],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+                |row| {
+                    Ok((
+                        row.get(0)?,
+                        row.get(1)?,
+                        row.get(2)?,
+                        row.get(3)?,
+                        row.get(4)?,
+                    ))
+                },
             )
             .optional()
             .map_err(|e| self.error(e))?;
-        let Some((id, kept_at, format, set_aside)) = found else {
+        let Some((id, kept_at, format, set_aside, too_large)) = found else {
             return Ok(None);
         };
         if set_aside.is_some() {
@@ -185,6 +213,7 @@ impl Store {
                     return Ok(Some(Kept::Rows {
                         kept_at: kept_at.with_timezone(&Utc),
                         rows,
+                        too_large: usize::try_from(too_large).unwrap_or(0),
                     }));
                 }
                 Err(problem) => problem,
@@ -346,7 +375,7 @@ mod tests {
                 .unwrap(),
             3
         );
-        let Some(Kept::Rows { kept_at, rows }) = store.kept_listing(&key).unwrap() else {
+        let Some(Kept::Rows { kept_at, rows, .. }) = store.kept_listing(&key).unwrap() else {
             panic!("no rows kept");
         };
         assert_eq!(
@@ -373,7 +402,7 @@ mod tests {
         store
             .keep_listing(&key, &[r#"{"id":"res_9"}"#], true, at(5))
             .unwrap();
-        let Some(Kept::Rows { kept_at, rows }) = store.kept_listing(&key).unwrap() else {
+        let Some(Kept::Rows { kept_at, rows, .. }) = store.kept_listing(&key).unwrap() else {
             panic!("no rows kept");
         };
         assert_eq!(
@@ -402,6 +431,30 @@ mod tests {
             store.keep_listing(&key, &bigs, true, at(0)).unwrap(),
             2,
             "by bytes too"
+        );
+        // A row that could never be kept is left out alone, counted; the rows after it stay.
+        let huge = format!(r#"{{"id":"huge","s":"{}"}}"#, "x".repeat(MAX_BYTES));
+        let rows = [r#"{"id":"a"}"#, &huge, r#"{"id":"b"}"#];
+        assert_eq!(store.keep_listing(&key, &rows, true, at(1)).unwrap(), 2);
+        store
+            .keep_listing(&key, &[&huge, r#"{"id":"c"}"#], false, at(1))
+            .unwrap();
+        let Some(Kept::Rows {
+            rows, too_large, ..
+        }) = store.kept_listing(&key).unwrap()
+        else {
+            panic!("no rows kept");
+        };
+        assert_eq!((rows.len(), too_large), (3, 2));
+        store
+            .keep_listing(&key, &[r#"{"id":"d"}"#], true, at(2))
+            .unwrap();
+        assert!(
+            matches!(
+                store.kept_listing(&key).unwrap(),
+                Some(Kept::Rows { too_large: 0, .. })
+            ),
+            "a new first page counts afresh"
         );
 
         for i in 0..MAX_LISTINGS as u32 + 2 {

@@ -109,6 +109,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
         text     TEXT NOT NULL,
         PRIMARY KEY (listing, position)
     ) WITHOUT ROWID;",
+    // 10: how many rows of a kept listing were left out as too large to keep, so that the list
+    // says so rather than pass the rows kept for all there were.
+    "ALTER TABLE kept_listings ADD COLUMN too_large INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

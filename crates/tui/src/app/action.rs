@@ -303,6 +303,8 @@ pub enum KeptListing {
     Rows {
         age: std::time::Duration,
         page: Box<crate::api::ReadPage>,
+        /// Rows the store left out as too large to keep.
+        too_large: usize,
     },
     /// Its first rows, as many as the first screen can show, kept `age` ago: the rest follow
     /// in a [`KeptListing::Rest`] answering the same ask. The start reads them so: with 100
@@ -311,6 +313,7 @@ pub enum KeptListing {
     First {
         age: std::time::Duration,
         page: Box<crate::api::ReadPage>,
+        too_large: usize,
     },
     /// The rows after a [`KeptListing::First`], in order.
     Rest(Box<crate::api::ReadPage>),

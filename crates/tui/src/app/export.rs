@@ -19,6 +19,9 @@ pub struct Exporting {
     pub total: usize,
     /// The detail's resource, not rows of a list: said as "the resource", not "1 row".
     pub one: bool,
+    /// The list's marked rows: said as "3 marked rows", with how many marked rows were left
+    /// out as gone from the service.
+    pub marked: Option<usize>,
 }
 
 impl Exporting {
@@ -32,7 +35,7 @@ impl Exporting {
     ) -> Result<(Exporting, Command), String> {
         let format = Format::of(&path)?;
         let id = ids.issue();
-        let (total, one) = (items.count(), items.is_one());
+        let (total, one, marked) = (items.count(), items.is_one(), items.marked());
         let job = Work::new(ExportJob {
             path: path.clone(),
             format,
@@ -45,6 +48,7 @@ impl Exporting {
             done: 0,
             total,
             one,
+            marked,
         };
         Ok((exporting, Command::Run { id, job }))
     }
@@ -92,10 +96,12 @@ impl Exporting {
                 path,
                 replaced,
             } => {
-                let what = match self.one {
-                    true => "the resource".to_owned(),
-                    false => crate::text::counted(rows, "row"),
+                let what = match (self.one, self.marked) {
+                    (true, _) => "the resource".to_owned(),
+                    (false, Some(_)) => crate::text::counted(rows, "marked row"),
+                    (false, None) => crate::text::counted(rows, "row"),
                 };
+                let gone = left_out(self.marked.unwrap_or(0));
                 // As `list -o csv` says it on stderr.
                 let replaced = match replaced {
                     0 => String::new(),
@@ -105,7 +111,7 @@ impl Exporting {
                         crate::text::counted(n as usize, "cell")
                     ),
                 };
-                Ok(format!("wrote {what} to {}{replaced}", shown(&path)))
+                Ok(format!("wrote {what} to {}{gone}{replaced}", shown(&path)))
             }
             Exported::Exists(path) => Err(format!(
                 "{} exists: :export! {} replaces it",
@@ -123,4 +129,19 @@ impl Exporting {
             )),
         }
     }
+}
+
+/// What `y`, `:export` and `R` add when they left marked rows out as gone from the service
+/// (` (1 gone from the service, left out)`), else nothing.
+pub(crate) fn left_out(gone: usize) -> String {
+    match gone {
+        0 => String::new(),
+        gone => format!(" ({gone} gone from the service, left out)"),
+    }
+}
+
+/// What `y`, `:export` and `R` say when every marked row is one a look found gone.
+pub(crate) fn all_gone(gone: usize, so: &str) -> String {
+    let marked = crate::text::counted(gone, "marked resource");
+    format!("{marked} gone from the service (marked x): {so}")
 }

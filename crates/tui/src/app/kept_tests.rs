@@ -24,6 +24,7 @@ fn kept(rows: &[Value], age: Duration) -> Delivery {
     Delivery::KeptListing(KeptListing::Rows {
         age,
         page: Box::new(page),
+        too_large: 0,
     })
 }
 
@@ -37,6 +38,7 @@ fn kept_in_two(rows: &[Value], first: usize, age: Duration) -> (Delivery, Delive
         Delivery::KeptListing(KeptListing::First {
             age,
             page: page(&rows[..first]),
+            too_large: 0,
         }),
         Delivery::KeptListing(KeptListing::Rest(page(&rows[first..]))),
     )
@@ -362,6 +364,26 @@ fn the_title_says_whether_the_service_refused_or_did_not_answer() {
     let shown = title(&app);
     assert!(
         shown.contains("kept 1 min ago · the service refused the token: r retries"),
+        "{shown}"
+    );
+}
+
+/// The store left a row out as too large to keep (the rows after it kept): the title says so
+/// beside the rows kept, rather than pass them for the whole listing.
+#[test]
+fn rows_left_out_as_too_large_are_said_in_the_title() {
+    let (mut app, _, kept_id) = opened(false);
+    let body = serde_json::to_vec(&json!({ "resources": rows(0, 16, "old") })).unwrap();
+    let page = RawPage::read(body).unwrap().into();
+    let kept = KeptListing::Rows {
+        age: Duration::from_secs(3 * 3600),
+        page: Box::new(page),
+        too_large: 1,
+    };
+    app.update(Action::reply(kept_id, Delivery::KeptListing(kept)));
+    let shown = title(&app);
+    assert!(
+        shown.contains("16 kept 3 h ago, 1 too large to keep · asking the service…"),
         "{shown}"
     );
 }

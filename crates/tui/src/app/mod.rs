@@ -563,6 +563,10 @@ mod settings_tests;
 #[cfg(test)]
 mod kept_tests;
 #[cfg(test)]
+mod marks_tests;
+#[cfg(test)]
+mod refetch_tests;
+#[cfg(test)]
 mod reload_tests;
 
 #[cfg(test)]

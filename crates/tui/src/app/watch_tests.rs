@@ -274,7 +274,8 @@ fn a_failed_look_backs_off_and_shows_then_a_good_one_resets() {
             "{:?}",
             watch.failure
         );
-        assert!(matches!(&app.notice, Some(Notice::Error(e)) if e.contains("not refreshed")));
+        let problem = app.problem().unwrap_or_default();
+        assert!(problem.contains("not refreshed"), "{problem}");
         assert_eq!(app.browser.rows().len(), 4, "the rows on screen stay");
     }
     let at = app.wake_at().expect("a deadline");

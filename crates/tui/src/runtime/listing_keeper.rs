@@ -215,30 +215,37 @@ fn work(queue: &mpsc::Receiver<Job>, results: &UnboundedSender<Action>) {
 /// The listing kept for `type_filter` at `place`, as the list takes it.
 fn read(store: &Store, place: &KeepPlace, type_filter: Option<&str>) -> KeptListing {
     match kept_rows(store, place, type_filter) {
-        Ok((age, rows)) => page_of(&rows).map_or(KeptListing::None, |page| KeptListing::Rows {
-            age,
-            page: Box::new(page),
-        }),
+        Ok((age, rows, too_large)) => {
+            page_of(&rows).map_or(KeptListing::None, |page| KeptListing::Rows {
+                age,
+                page: Box::new(page),
+                too_large,
+            })
+        }
         Err(nothing) => nothing,
     }
 }
 
-/// The rows kept for `type_filter` at `place` and how long ago they were kept; else what the
-/// list is told instead (set aside, or none).
+/// The rows kept for `type_filter` at `place`, how long ago they were kept and how many were
+/// left out as too large; else what the list is told instead (set aside, or none).
 fn kept_rows(
     store: &Store,
     place: &KeepPlace,
     type_filter: Option<&str>,
-) -> Result<(std::time::Duration, Vec<String>), KeptListing> {
+) -> Result<(std::time::Duration, Vec<String>, usize), KeptListing> {
     let found = store
         .kept_listing(&key(place, type_filter))
         .inspect_err(|e| tracing::warn!("the kept listing was not read: {e}"))
         .ok()
         .flatten();
     match found {
-        Some(Kept::Rows { kept_at, rows }) => {
+        Some(Kept::Rows {
+            kept_at,
+            rows,
+            too_large,
+        }) => {
             let age = (chrono::Utc::now() - kept_at).to_std().unwrap_or_default();
-            Ok((age, rows))
+            Ok((age, rows, too_large))
         }
         Some(Kept::SetAside(why)) => Err(KeptListing::SetAside(why)),
         None => Err(KeptListing::None),
@@ -282,7 +289,7 @@ impl EarlyRead {
                         Err(KeptListing::None)
                     }
                 };
-                let (age, mut rows) = match found {
+                let (age, mut rows, too_large) = match found {
                     Ok(found) => found,
                     Err(nothing) => {
                         let _ = answer.send(nothing);
@@ -293,8 +300,16 @@ impl EarlyRead {
                 let later = after.map(|n| rows.split_off(n));
                 let page = page_of(&rows).map(Box::new);
                 let first = match (page, later.is_some()) {
-                    (Some(page), true) => KeptListing::First { age, page },
-                    (Some(page), false) => KeptListing::Rows { age, page },
+                    (Some(page), true) => KeptListing::First {
+                        age,
+                        page,
+                        too_large,
+                    },
+                    (Some(page), false) => KeptListing::Rows {
+                        age,
+                        page,
+                        too_large,
+                    },
                     (None, _) => KeptListing::None,
                 };
                 let shown = matches!(first, KeptListing::First { .. });

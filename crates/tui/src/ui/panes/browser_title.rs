@@ -142,8 +142,11 @@ struct Parts<'a> {
     sort: Option<(SortSpec, String)>,
     counts: Counts,
     watch: Option<&'a Watch>,
-    /// How many rows are marked with `Space`.
-    picked: usize,
+    /// How many rows are marked with `Space`, and how many of them a look found gone (`y`,
+    /// `:export` and `R` leave those out).
+    picked: (usize, usize),
+    /// With no watch (whose failure says it), that the last reload failed.
+    not_refreshed: bool,
     /// When the watch last looked (UTC, as the list's times).
     looked: Option<String>,
 }
@@ -186,7 +189,11 @@ impl<'a> Parts<'a> {
             }),
             counts: Counts::of(browser, at),
             watch: browser.watch.as_ref(),
-            picked: browser.picked.len(),
+            picked: (
+                browser.picked.len(),
+                browser.picked.gone(browser.watch.as_ref()),
+            ),
+            not_refreshed: browser.not_refreshed.is_some() && browser.watch.is_none(),
             looked,
         }
     }
@@ -234,8 +241,13 @@ impl<'a> Parts<'a> {
             (None, _) | (_, SortSaid::Not) => {}
         }
         said.extend(self.counts.said(form.short_counts, form.more));
-        if self.picked > 0 {
-            said.push(format!("{} marked", count(self.picked)));
+        match self.picked {
+            (0, _) => {}
+            (marked, 0) => said.push(format!("{} marked", count(marked))),
+            (marked, gone) => said.push(format!("{} marked ({} gone)", count(marked), count(gone))),
+        }
+        if self.not_refreshed {
+            said.push("not refreshed: r retries".to_owned());
         }
         let mut title = format!(" {} ", said.join(" · "));
         if let Some(watch) = self.watch {
@@ -269,6 +281,7 @@ impl Counts {
             true if !browser.queries_answered() => Matching::Pending,
             true => Matching::Known(browser.visible.len()),
         };
+        let ago = |since| format!("{} ago", age_words(at.saturating_duration_since(since)));
         // A filter or a sort is only over the rows loaded: the title says the rest is a key away.
         let partial = filtered || browser.sorting.spec.is_some();
         match &browser.listing {
@@ -276,10 +289,10 @@ impl Counts {
             Loadable::Loaded(listing) if let Some(kept) = &browser.kept => Counts::Loaded {
                 matching,
                 loaded: listing.rows.len(),
-                noun: format!(
-                    "kept {} ago",
-                    age_words(at.saturating_duration_since(kept.since))
-                ),
+                noun: match kept.too_large {
+                    0 => format!("kept {}", ago(kept.since)),
+                    n => format!("kept {}, {} too large to keep", ago(kept.since), count(n)),
+                },
                 more: kept.live.said(),
             },
             Loadable::Loaded(listing) => Counts::Loaded {

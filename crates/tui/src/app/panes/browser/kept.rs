@@ -54,18 +54,26 @@ impl Browser {
         ids: &mut RequestIds,
         height: usize,
     ) -> Option<String> {
-        let (age, page) = match kept {
+        let (age, page, too_large) = match kept {
             KeptListing::Rest(rest) => {
                 self.kept_asked = None;
                 self.take_kept_rest(*rest, ids, height);
                 return None;
             }
             // The rest answers the same ask.
-            KeptListing::First { age, page } => (age, page),
+            KeptListing::First {
+                age,
+                page,
+                too_large,
+            } => (age, page, too_large),
             kept => {
                 self.kept_asked = None;
                 match kept {
-                    KeptListing::Rows { age, page } => (age, page),
+                    KeptListing::Rows {
+                        age,
+                        page,
+                        too_large,
+                    } => (age, page, too_large),
                     other => return self.nothing_kept(other),
                 }
             }
@@ -81,10 +89,7 @@ impl Browser {
         // Kept rows have no next page: nothing is asked for after them.
         self.listing = Loadable::NotLoaded;
         self.take_page(*page, ids, height);
-        self.kept = Some(KeptRows {
-            since: now.checked_sub(age).unwrap_or(now),
-            live,
-        });
+        self.kept = Some(KeptRows::new(now, age, live, too_large));
         None
     }
 

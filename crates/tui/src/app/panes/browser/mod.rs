@@ -89,6 +89,9 @@ pub struct Browser {
     offline: bool,
     /// How many rows of this listing were sent to be kept for the next start.
     rows_kept: usize,
+    /// Why the rows could not be fetched again (`r`, a look, after a report), said in the
+    /// status bar and the title until a reload succeeds: the rows shown may be out of date.
+    pub not_refreshed: Option<String>,
 }
 
 impl Browser {
@@ -293,6 +296,7 @@ impl Browser {
         self.kept = None;
         self.offline = false;
         self.rows_kept = 0;
+        self.not_refreshed = None;
         // Its answer would be about the rows that go (their bodies' places are reused).
         self.filling = None;
         self.visible.clear();
@@ -440,7 +444,8 @@ impl Browser {
         }
     }
 
-    /// `r`: retries the page that failed or was paused, else reloads from the first page.
+    /// `r`: retries the page that failed or was paused, else fetches the listing again behind
+    /// the rows shown (a failure keeps them, said), or from its first page when none are.
     pub fn refresh(&mut self, ids: &mut RequestIds) -> Vec<Command> {
         if let Some(commands) = self.ask_live_again(ids) {
             return commands;
@@ -449,6 +454,10 @@ impl Browser {
             && listing.more.resume()
         {
             return self.fetch_more(ids).into_iter().collect();
+        }
+        // The rows stay until those fetched again replace them; a broken paging starts over.
+        if (self.listing.loaded()).is_some_and(|l| !matches!(l.more, More::Fault(_))) {
+            return self.reload_in_place(ids);
         }
         let here = self.selected_id();
         let commands = self.restart(ids);
@@ -491,6 +500,7 @@ impl Browser {
         if let Some(watch) = &mut self.watch {
             watch.forget_marks();
         }
+        self.picked.clear();
         let mut commands = self.cancel_reload();
         commands.extend(self.cancel().map(Command::Cancel));
         commands.extend(self.query.forget_tested_rows());

@@ -28,39 +28,27 @@ impl Browser {
     /// `R` with rows marked: one report to send to each, the marked resources as listed (in
     /// the order of [`appdeck_listing::Picks::rows`]). Kept rows say so, as `R` on one does.
     pub(super) fn report_on_picked(&self, cx: &mut Ctx) -> Outcome {
-        let (rows, mut marked) = (self.rows(), Vec::new());
-        let (picked, left_out) = (self.listing.loaded())
-            .map(|l| l.to_report(&self.visible, &self.picked, self.watch.as_ref()))
-            .unwrap_or_default();
-        for i in picked {
-            let row = rows.at(i);
-            let Some(id) = row.id() else { continue };
-            match self.bodies().read(row.body) {
-                Ok(listed) => marked.push(MarkedResource {
-                    id: Box::from(&*id),
-                    listed: listed.into(),
-                }),
-                Err(error) => {
-                    let id = crate::sanitize::line(&id).into_owned();
-                    cx.error(format!(
-                        "cannot read the resource {id}: {error}; nothing opened"
-                    ));
-                    return Outcome::done();
-                }
+        let texts = (self.listing.loaded())
+            .map(|l| l.marked_texts(&self.visible, &self.picked, self.watch.as_ref()));
+        let (marked, left_out) = match texts.unwrap_or(Ok((Vec::new(), 0))) {
+            Ok(texts) => texts,
+            Err(why) => {
+                cx.error(format!("{why}; nothing opened"));
+                return Outcome::done();
             }
-        }
+        };
+        let marked: Vec<MarkedResource> = (marked.into_iter())
+            .map(|(id, listed)| MarkedResource {
+                id,
+                listed: listed.into(),
+            })
+            .collect();
         if marked.is_empty() {
-            cx.error(format!(
-                "{} gone from the service (marked x): no report to send",
-                crate::text::counted(self.picked.len(), "marked resource")
-            ));
+            cx.error(crate::app::export::all_gone(left_out, "no report to send"));
             return Outcome::done();
         }
         let n = crate::text::count(marked.len());
-        let gone = match left_out {
-            0 => String::new(),
-            gone => format!(" ({gone} gone from the service, left out)"),
-        };
+        let gone = crate::app::export::left_out(left_out);
         if self.kept.is_some() {
             cx.error(format!(
                 "warning: these {n} resources are from a listing{}: each report carries its resource as it was then",

@@ -13,15 +13,15 @@ use super::watch::LookDiff;
 use super::{Browser, More, PREFETCH_ROWS};
 use crate::api::{ApiError, ReadPage};
 use crate::app::action::{Command, RequestId, RequestIds};
-use appdeck_listing::{Narrowing, Tested};
+use appdeck_listing::{Narrowing, Refetch, Tested};
 
-/// A listing being fetched again behind the one on screen.
+/// A listing being fetched again behind the one on screen, as deep as the list is as its pages
+/// arrive, dropped for a new one when out of date as it lands ([`Refetch`]).
 #[derive(Clone, Debug)]
 pub struct Reload {
     /// The same listing (type filter, page size) from its first page, not shown.
     fresh: Box<Browser>,
-    /// How many rows were loaded when it began: it fetches at least as many.
-    rows: usize,
+    refetch: Refetch,
     /// Under `:watch`, the job comparing the look with the rows on screen, once it has caught
     /// up with them (see `watch.rs`).
     compare: Option<RequestId>,
@@ -54,7 +54,7 @@ impl Browser {
         fresh.loading_all = self.whole();
         self.reloading = Some(Box::new(Reload {
             fresh,
-            rows: self.rows().len() - self.gone_shown(),
+            refetch: Refetch::default(),
             compare: None,
         }));
         commands
@@ -108,11 +108,13 @@ impl Browser {
         ids: &mut RequestIds,
         height: usize,
     ) -> Result<Vec<Command>, ApiError> {
+        let (held, whole) = (self.rows().len() - self.gone_shown(), self.whole());
         let Some(reload) = self.reloading.as_mut() else {
             return Ok(Vec::new());
         };
-        // `on_page` fills a screen of this height with some margin: as many rows as were loaded.
-        let wanted = reload.rows.saturating_sub(PREFETCH_ROWS).max(1);
+        // `on_page` fills a screen of this height with some margin: as many rows as are loaded.
+        let wanted = held.saturating_sub(PREFETCH_ROWS).max(1);
+        reload.fresh.loading_all |= whole;
         // A look's pages are the listing shown next: kept for the next start as a load's are.
         let keep = match &result {
             Ok(page) if !self.pushed => reload.fresh.texts_to_keep(id, page),
@@ -129,6 +131,7 @@ impl Browser {
         if let Some(error) = reload.fresh.error() {
             return Err(error.clone());
         }
+        reload.refetch.fetched(self.listing.loaded());
         if self.watch.is_some() {
             let id = ids.issue();
             let compare = self.compare_look(&reload.fresh, id);
@@ -155,6 +158,9 @@ impl Browser {
         let Some(mut reload) = self.reloading.take() else {
             return Vec::new();
         };
+        if (reload.refetch).outdated(self.listing.loaded(), self.loading_all) {
+            return self.reload_in_place(ids);
+        }
         reload.compare = None;
         match diff {
             Ok(diff) => self.apply_look(&mut reload.fresh, diff, now),
@@ -225,7 +231,7 @@ impl Browser {
                 self.reloading = Some(reload);
                 vec![job]
             }
-            None => self.catch_up(*reload.fresh, ids, height),
+            None => self.catch_up(*reload, ids, height),
         }
     }
 
@@ -242,19 +248,19 @@ impl Browser {
             return Vec::new();
         };
         reload.fresh.sorted(id, order, height);
-        self.catch_up(*reload.fresh, ids, height)
+        self.catch_up(*reload, ids, height)
     }
 
     /// Puts the reloaded rows in place of those on screen: the same `/`, `:where` and status
     /// filters (the queries' answers over the new rows come with them; a query changed since is
     /// tested again), the cursor on the same resource (by id; else at the same index) and at the
-    /// same height on the screen.
-    fn catch_up(
-        &mut self,
-        mut fresh: Browser,
-        ids: &mut RequestIds,
-        height: usize,
-    ) -> Vec<Command> {
+    /// same height on the screen; marks on rows no longer there go. A reload out of date starts
+    /// again instead (under `:watch` its look's marks stay, by id: the next look finds them).
+    fn catch_up(&mut self, reload: Reload, ids: &mut RequestIds, height: usize) -> Vec<Command> {
+        if (reload.refetch).outdated(self.listing.loaded(), self.loading_all) {
+            return self.reload_in_place(ids);
+        }
+        let mut fresh = *reload.fresh;
         let sorted = std::mem::take(&mut fresh.sorting);
         let here = self.selected_id();
         let (index, from_top) = (
@@ -274,6 +280,8 @@ impl Browser {
         }
         self.rows_kept = fresh.rows_kept;
         self.listing = fresh.listing;
+        self.picked.keep_held(self.listing.loaded());
+        self.not_refreshed = None;
         // The reloaded rows read their added columns as they came.
         self.filling = None;
         self.types_seen.extend(fresh.types_seen);

@@ -3,9 +3,9 @@
 use crate::app::action::Move;
 use std::sync::Arc;
 
+use super::Browser;
 use super::keys::BROWSER_KEYS;
 use super::watch::LookDiff;
-use super::{Browser, More};
 use crate::api::{self, ApiError};
 use crate::app::export::{Exported, Exporting, Items};
 use crate::app::job::{Job, Progress, Work};
@@ -81,35 +81,15 @@ impl Pane for Browser {
         if self.opening.is_some() {
             return Some("opening…".to_owned());
         }
-        if let Some(testing) = self.query.testing() {
-            return Some(testing);
-        }
-        if let Some(exporting) = &self.exporting {
-            return Some(exporting.activity());
-        }
-        if let (Some(spec), Some((done, total))) = (self.sorting.spec, self.sorting.progress) {
-            let percent = done * 100 / total.max(1);
-            return Some(format!(
-                "sorting {} by {}… {percent}% · Esc cancels",
-                counted(self.sorting.rows, "row"),
-                self.sort_words(spec)
-            ));
-        }
-        match &self.listing {
-            Loadable::Loading(_) => Some("loading the first page…".to_owned()),
-            Loadable::Loaded(listing) => match listing.more {
-                More::Loading { .. } if self.loading_all => Some(format!(
-                    "loading every page: page {}… · Esc stops",
-                    listing.pages + 1
-                )),
-                More::Loading { .. } => Some(format!("loading page {}…", listing.pages + 1)),
-                _ => self
-                    .reloading
-                    .is_some()
-                    .then(|| "refreshing the list…".to_owned()),
-            },
-            _ => None,
-        }
+        let refreshing = || (self.reloading.as_ref()).map(|_| "refreshing the list…".to_owned());
+        (self.query.testing())
+            .or_else(|| self.exporting.as_ref().map(Exporting::activity))
+            .or_else(|| self.sorting.activity(|spec| self.sort_words(spec)))
+            .or_else(|| match &self.listing {
+                Loadable::Loading(_) => Some("loading the first page…".to_owned()),
+                Loadable::Loaded(listing) => listing.activity(self.loading_all).or_else(refreshing),
+                _ => None,
+            })
     }
 
     /// With no row shown, the keys that act on a row do nothing: not offered (issue 35: the
@@ -123,8 +103,8 @@ impl Pane for Browser {
     }
 
     fn problem(&self) -> Option<String> {
-        self.error()
-            .map(|e| sanitize::line(&e.to_string()).into_owned())
+        let error = (self.error()).map(|e| sanitize::line(&e.to_string()).into_owned());
+        error.or_else(|| self.not_refreshed.clone())
     }
 
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
@@ -204,11 +184,14 @@ impl Pane for Browser {
                 return cx.open_url(url, "this resource has no external_url").into();
             }
             Action::Copy if !self.picked.is_empty() => {
-                let rows = self.rows();
-                let ids: Vec<String> = (self.picked.rows(&self.visible, rows).into_iter())
-                    .filter_map(|i| rows.at(i).id().map(|id| id.to_string()))
-                    .collect();
-                let what = format!("{} marked ids", crate::text::count(ids.len()));
+                let (ids, gone) = (self.listing.loaded())
+                    .map(|l| l.marked_ids(&self.visible, &self.picked, self.watch.as_ref()))
+                    .unwrap_or_default();
+                if ids.is_empty() {
+                    cx.error(crate::app::export::all_gone(gone, "nothing copied"));
+                    return Outcome::done();
+                }
+                let what = counted(ids.len(), "marked id") + &crate::app::export::left_out(gone);
                 let what = what + &self.kept_note(cx.now);
                 return cx.copy(Some(ids.join("\n")), &what).into();
             }
@@ -360,7 +343,10 @@ impl Browser {
                         Err(error) => {
                             let shown = sanitize::line(&error.to_string()).into_owned();
                             self.look_failed(shown.clone(), cx.now);
-                            cx.error(format!("the list was not refreshed: {shown}; r reloads"));
+                            // The pane's problem while it stands, not a notice that would stay.
+                            self.not_refreshed =
+                                Some(format!("the list was not refreshed: {shown}; r reloads"));
+                            *cx.notice = None;
                             cx.record_api_error("refreshing the list", &error);
                             Outcome::done()
                         }
@@ -389,6 +375,10 @@ impl Browser {
                 let (taken, follow_up) = self.on_page(id, page, cx.ids, height);
                 if taken && let Some(error) = self.error() {
                     cx.record_api_error("loading resources", error);
+                }
+                if cursor_was.is_some() {
+                    // Marks are on rows held: those on kept rows the live page lacks go.
+                    self.picked.keep_held(self.listing.loaded());
                 }
                 // The cursor's row was not in the live page: the cursor keeps its place.
                 if let Some(at) = cursor_was.filter(|_| self.reselect.is_some())
@@ -601,9 +591,10 @@ impl Browser {
                 .map(|l| l.to_export(&self.visible, &self.picked, watch))
                 .unwrap_or_default(),
             columns: self.columns.export_columns(),
+            marked: (!self.picked.is_empty()).then(|| self.picked.gone(watch)),
         };
-        if !self.picked.is_empty() && matches!(&items, Items::Rows { ids, .. } if ids.is_empty()) {
-            cx.error("the marked rows are gone from the service (marked x): nothing to export");
+        if let Some(gone) = items.marked().filter(|_| items.count() == 0) {
+            cx.error(crate::app::export::all_gone(gone, "nothing to export"));
             return Outcome::done();
         }
         Exporting::start_in(&mut self.exporting, path, overwrite, items, cx)

@@ -44,7 +44,8 @@ impl Browser {
     }
 
     /// The watch's deadline has come: a look, unless the listing is still loading its first
-    /// page or a look or reload is under way (then the next look waits an interval).
+    /// page, `L` is loading every page, or a look or reload is under way (then the next look
+    /// waits an interval).
     pub fn look(&mut self, ids: &mut RequestIds, now: Instant) -> Vec<Command> {
         let Some(watch) = self.watch.as_mut() else {
             return Vec::new();
@@ -56,7 +57,7 @@ impl Browser {
             // title says the list is watched, so the service is asked.
             Loadable::Failed(_) | Loadable::NotLoaded => return self.restart(ids),
             Loadable::Loading(_) => return Vec::new(),
-            Loadable::Loaded(_) if self.reloading.is_some() => return Vec::new(),
+            _ if self.reloading.is_some() || self.loading_all => return Vec::new(),
             Loadable::Loaded(_) => {}
         }
         self.reload_in_place(ids)
@@ -105,9 +106,9 @@ impl Browser {
         listing.take_look(watch, diff, before, now);
     }
 
-    /// Whether the rows loaded are the whole listing.
+    /// Whether the rows loaded are, or under `L` will be, the whole listing: a reload goes on.
     pub(super) fn whole(&self) -> bool {
-        self.listing.loaded().is_some_and(super::Listing::whole)
+        self.loading_all || self.listing.loaded().is_some_and(super::Listing::whole)
     }
 
     /// How many rows are shown although gone (they are not loaded resources any more). Each
@@ -136,6 +137,7 @@ impl Browser {
         if let Some(listing) = self.listing.loaded_mut() {
             listing.drop_ids(gone);
         }
+        self.picked.keep_held(self.listing.loaded());
         self.visible.clear();
         let mut commands: Vec<Command> = self.sorting.restarted().into_iter().collect();
         commands.extend(self.resort(ids, height));

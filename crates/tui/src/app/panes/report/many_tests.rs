@@ -421,6 +421,7 @@ fn r_over_marked_kept_rows_warns_that_they_are_not_live() {
     let kept = crate::app::KeptListing::Rows {
         age: Duration::from_secs(2 * 3600),
         page: Box::new(page.into()),
+        too_large: 0,
     };
     app.update(Action::reply(id, crate::app::Delivery::KeptListing(kept)));
     key(&mut app, ' ');
