@@ -752,6 +752,8 @@ fn composer_review_read_only() {
         "{screen}"
     );
     assert!(!screen.contains("Enter sends,"), "{screen}");
+    // Its findings line offers no send either (it said "Enter twice sends it anyway").
+    assert!(!screen.contains("Enter twice"), "{screen}");
     snapshot_at("composer_review_read_only", &[(120, 40)], review);
 }
 

@@ -39,7 +39,8 @@ pub(crate) fn render(
     }
     if let Phase::Review { body, armed } = &composer.phase {
         let keys = send::review_keys(read_only);
-        render_review(frame, composer, (body, *armed, &keys), theme, area);
+        let review = (body, *armed, keys.as_str(), read_only.is_some());
+        render_review(frame, composer, review, theme, area);
         return;
     }
     let areas = composer.areas(area);
@@ -274,7 +275,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
 fn render_review(
     frame: &mut Frame,
     composer: &ConnectComposer,
-    (body, armed, keys): (&crate::app::Body, bool, &str),
+    (body, armed, keys, read_only): (&crate::app::Body, bool, &str, bool),
     theme: &Theme,
     area: Rect,
 ) {
@@ -284,14 +285,16 @@ fn render_review(
     let mut lines = Vec::new();
     let (breaking, errors) = (composer.breaking_count(), composer.error_count());
     if breaking > 0 || errors > 0 {
-        let text = if armed {
-            "press Enter again to send anyway".to_owned()
-        } else {
-            format!(
-                "{}, {} the checks reject: Enter twice sends anyway",
-                counted(breaking, "breaking change"),
-                counted(errors, "finding")
-            )
+        let found = format!(
+            "{}, {} the checks reject",
+            counted(breaking, "breaking change"),
+            counted(errors, "finding")
+        );
+        // Under a read-only profile no Enter sends: the title says so, and nothing here offers it.
+        let text = match (armed, read_only) {
+            (_, true) => found,
+            (true, false) => "press Enter again to send anyway".to_owned(),
+            (false, false) => format!("{found}: Enter twice sends anyway"),
         };
         lines.push(Line::from(Span::styled(text, theme.warning())));
     }

@@ -47,7 +47,8 @@ pub(crate) fn render(
     }
     if let Phase::Review { body, armed } = &composer.phase {
         let keys = send::review_keys(read_only);
-        render_review(theme, frame, composer, (body, *armed, &keys), area);
+        let review = (body, *armed, keys.as_str(), read_only.is_some());
+        render_review(theme, frame, composer, review, area);
         return;
     }
     let areas = composer.areas(area);
@@ -228,7 +229,7 @@ fn render_review(
     theme: &Theme,
     frame: &mut Frame,
     composer: &ReportComposer,
-    (body, armed, keys): (&crate::app::Body, bool, &str),
+    (body, armed, keys, read_only): (&crate::app::Body, bool, &str, bool),
     area: Rect,
 ) {
     let inner = layout::inset(area);
@@ -246,16 +247,14 @@ fn render_review(
     }
     let errors = composer.findings.len();
     if errors > 0 {
-        let text = if armed {
-            format!(
-                "{}: press Enter again to send anyway",
-                counted(errors, "finding")
-            )
-        } else {
-            format!(
-                "{}: the checks reject this report; Enter twice sends it anyway",
-                counted(errors, "finding")
-            )
+        let findings = counted(errors, "finding");
+        // Under a read-only profile no Enter sends: the title says so, and nothing here offers it.
+        let text = match (armed, read_only) {
+            (_, true) => format!("{findings}: the checks reject this report"),
+            (true, false) => format!("{findings}: press Enter again to send anyway"),
+            (false, false) => {
+                format!("{findings}: the checks reject this report; Enter twice sends it anyway")
+            }
         };
         lines.push(Line::from(Span::styled(text, theme.warning())));
         // Which ones, by name, in at most half the review: the request stays in sight below.
