@@ -212,3 +212,59 @@ fn an_item_too_deep_to_read_marks_only_itself() {
     // The row shows the item's text as it came, not quoted as a JSON string.
     assert!(out.stdout.contains(r#"{"id": "deep""#), "{}", out.stdout);
 }
+
+/// `-f`/`-F` add a field by splicing it into the body's text: every other byte of the body goes
+/// as written, `-F`'s number as typed (a parsed value would send `1e+400` and `1.0e+2`), and a
+/// `--paginate` page after the first keeps them too.
+#[test]
+fn api_fields_keep_the_bodys_text_and_a_typed_number_as_typed() {
+    let answer = r#"{"resources": [], "next": "c2"}"#;
+    let (url, requests) = common::faulty::faulty(4, move |request| {
+        let last = request.body.contains("\"c2\"");
+        common::faulty::Reply::Answer(
+            "200 OK",
+            if last {
+                "{}".to_owned()
+            } else {
+                answer.to_owned()
+            },
+        )
+    });
+    let body = r#"{"z": 1.0e2, "a": 1E400, "s": "\u202e", "limit": 2}"#;
+    let out = common::run_against(
+        tempfile::tempdir().unwrap().path(),
+        &url,
+        &[
+            "api",
+            "things.get",
+            body,
+            "-F",
+            "x=1E400",
+            "-F",
+            "limit=3",
+            "-f",
+            "k=v\u{202e}",
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = common::run_against(
+        tempfile::tempdir().unwrap().path(),
+        &url,
+        &[
+            "api",
+            "resources.list",
+            r#"{"a": 1E400}"#,
+            "-F",
+            "n=-0.10e-1",
+            "--paginate",
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let requests = requests.lock().unwrap();
+    assert_eq!(
+        requests[0].body,
+        r#"{"z": 1.0e2, "a": 1E400, "s": "\u202e", "limit": 3,"k":"v\u202e","x":1E400}"#
+    );
+    assert_eq!(requests[1].body, r#"{"a": 1E400,"n":-0.10e-1}"#);
+    assert_eq!(requests[2].body, r#"{"a": 1E400,"n":-0.10e-1,"next":"c2"}"#);
+}
