@@ -25,7 +25,7 @@ fn report() -> String {
     format!(
         r#"{{"task_id": "t-exact", "status": "ok", "message": "exact",
             "response": {{"response_type": "resource", "resource": {{
-                "properties": {{{}}}, "name": "exact-one", "zeta": [1.50, 2E+3],
+                "properties": {{{}}}, "name": "exact-one", "zeta": [1.50, 2E+3], "s": "\u202E\/",
                 "type": "exactness", "external_id": "x-1"
             }}}}}}"#,
         properties.join(", ")
@@ -51,6 +51,11 @@ fn assert_exact(text: &str) {
     }
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     assert!(compact.contains("[1.50,2E+3]"), "{text}");
+    // A string's escapes as written, not unescaped and escaped again.
+    assert!(
+        text.contains(r#""s": "\u202E\/""#) || text.contains(r#""s":"\u202E\/""#),
+        "{text}"
+    );
 }
 
 #[test]
@@ -95,13 +100,16 @@ fn numbers_and_key_order_survive_a_report_the_sandbox_and_list() {
         assert!(positions(line, &keys).is_sorted(), "{line}");
     }
 
-    // The history holds the body exactly as sent.
-    let out = run(sandbox
-        .appdeck()
-        .env("APPDECK_DATA_DIR", &data)
-        .args(["history", "show", "1", "-o", "json"]));
-    assert_eq!(out.code, 0, "{out:?}");
-    assert_exact(&out.stdout);
+    // The history holds the body exactly as sent, and prints it so.
+    for args in [
+        &["history", "show", "1", "-o", "json"][..],
+        &["history", "-o", "json"],
+        &["history", "-o", "ndjson"],
+    ] {
+        let out = run(sandbox.appdeck().env("APPDECK_DATA_DIR", &data).args(args));
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_exact(&out.stdout);
+    }
 }
 
 /// A connect whose `exactness` type bounds `n` below at 0: the sandbox's schema check compares
