@@ -160,18 +160,14 @@ impl ReportComposer {
         ReportComposer::new(context, None, &text, seed)
     }
 
-    /// A report read from a file: its fields go to the composer's, anything else is kept.
-    pub(crate) fn from_report(context: Arc<ReportContext>, report: &Value) -> Self {
-        let resource = report
-            .get("response")
-            .and_then(|r| r.get("resource"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let text = serde_json::to_string(&resource).unwrap_or_default();
-        let mut composer = ReportComposer::for_resource(context, &text, 0);
+    /// A report read from a file or sent before (`report`, parsed from `text`): its fields go
+    /// to the composer's, anything else is kept.
+    pub(crate) fn from_report(context: Arc<ReportContext>, report: &Value, text: &str) -> Self {
+        let resource = resource_text(report, text);
+        let mut composer = ReportComposer::for_resource(context, &resource, 0);
         // From a file: how the resource was listed is not known.
         composer.kind.listed = None;
-        composer.set_report(report);
+        composer.set_report(report, text);
         composer
     }
 
@@ -218,8 +214,9 @@ impl ReportComposer {
 impl Report {
     /// Puts a whole report's fields in place (from a file, or back from the external editor);
     /// top-level fields the composer has no place for are kept and sent as they were, and so
-    /// are fields that are absent or not strings (see [`ReportComposer::kept`]).
-    pub(crate) fn set_report(&mut self, report: &Value) {
+    /// are fields that are absent or not strings (see [`ReportComposer::kept`]). `text` is the
+    /// report's JSON text, which the resource is laid out from.
+    pub(crate) fn set_report(&mut self, report: &Value, text: &str) {
         let mut extra = report.as_object().cloned().unwrap_or_default();
         let keys = |map: &Map<String, Value>| map.keys().cloned().collect::<Vec<_>>();
         let response_keys = match extra.get("response") {
@@ -251,11 +248,11 @@ impl Report {
             _ => Map::new(),
         };
         let response_type = take_string(&mut response, Field::ResponseType);
-        let resource = response.shift_remove("resource").unwrap_or(Value::Null);
+        response.shift_remove("resource");
         if !response.is_empty() {
             extra.insert("response".into(), Value::Object(response));
         }
-        let text = serde_json::to_string_pretty(&resource).unwrap_or_else(|_| "null".to_owned());
+        let text = crate::json_text::pretty(&resource_text(report, text));
         let text = crate::sanitize::json_for_terminal(&text);
         if text != self.resource_text() {
             self.replace_resource(&text);
@@ -355,6 +352,27 @@ impl Report {
     /// Replaces the resource's text as one undoable edit.
     pub(crate) fn replace_resource(&mut self, text: &str) {
         json_editor::replace_text(&mut self.resource, text);
+    }
+}
+
+/// The text of `report`'s resource (`report` is `text` parsed): as written, so its numbers and
+/// escapes stay as they are, which the parsed value does not keep. Written anew from the value
+/// only when the text does not hold it where the value has it (a key written twice).
+fn resource_text(report: &Value, text: &str) -> String {
+    let resource = report
+        .get("response")
+        .and_then(|r| r.get("resource"))
+        .unwrap_or(&Value::Null);
+    let written = crate::json_text::lines(text)
+        .into_iter()
+        .rev()
+        .find(|l| l.pointer == check::RESOURCE_POINTER)
+        .map(|l| &text[l.span]);
+    match written {
+        Some(written) if crate::validate::parse_json(written).ok().as_ref() == Some(resource) => {
+            written.to_owned()
+        }
+        _ => serde_json::to_string(resource).unwrap_or_else(|_| "null".to_owned()),
     }
 }
 

@@ -1616,7 +1616,9 @@ fn editing_a_field_read_as_a_number_makes_it_the_text_typed() {
 #[test]
 fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
     let mut resend = app();
-    resend.open(Open::Report(Box::new(report_with(json!({"status": "OK"})))));
+    resend.open(Open::Report(
+        report_with(json!({"status": "OK"})).to_string().into(),
+    ));
     assert_eq!(pointers(&resend), ["/status"]);
     assert_eq!(
         review_and_enter(&mut resend),
