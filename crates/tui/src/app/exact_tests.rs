@@ -156,6 +156,32 @@ fn e_gives_the_editor_each_number_and_escape_as_it_came_and_takes_them_back() {
     assert_note_as_it_came(body.text());
 }
 
+#[test]
+fn f_fills_around_each_number_and_escape_as_they_came() {
+    let mut app = app();
+    app.report = std::sync::Arc::new(super::panes::report::ReportContext {
+        base_url: "http://127.0.0.1:9/api/v1".to_owned(),
+        types: Some(std::sync::Arc::new(serde_json::json!({
+            "app_id": "t", "version": "1.0.0", "resources": [{"type": "exactness",
+                "property_json_schema": {"type": "object", "required": ["wanted"],
+                    "properties": {"wanted": {"type": "string", "enum": ["yes"]}}}}]
+        }))),
+        run_tag: "test".to_owned(),
+    });
+    key(&mut app, 'R');
+    key(&mut app, 'f');
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the composer is open");
+    };
+    let text = composer.resource_text();
+    assert!(text.contains(r#""wanted": "yes""#), "filled: {text}");
+    assert_exact(&text);
+    assert_note_as_it_came(&text);
+    let body = review_and_send_body(&mut app);
+    assert_exact(body.text());
+    assert_note_as_it_came(body.text());
+}
+
 /// The history's `E` on a sent report and on a sent connect: each composer starts from the text
 /// as it was sent.
 #[test]
