@@ -276,3 +276,34 @@ fn api_fields_keep_the_bodys_text_and_a_typed_number_as_typed() {
     assert_eq!(requests[1].body, r#"{"a": 1E400,"n":-0.10e-1}"#);
     assert_eq!(requests[2].body, r#"{"a": 1E400,"n":-0.10e-1,"next":"c2"}"#);
 }
+
+/// The service's answer to a report is printed (`-o json`, `-o ndjson`) and recorded in the
+/// history as it came: a parsed value would print `1e+400` for `1E400` and `\u202e` for
+/// `\u202E`.
+#[test]
+fn a_reports_answer_is_printed_and_recorded_as_it_came() {
+    let answer = r#"{"status": "ok", "n": 1E400, "m": 1.0e2, "s": "\u202E\/"}"#;
+    let (url, _) = common::faulty::faulty(4, move |_| {
+        common::faulty::Reply::Answer("200 OK", answer.to_owned())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_file(&dir.path().join("report.json"), &report(), 0o644);
+    let file = file.to_str().unwrap();
+    let compact = r#"{"status":"ok","n":1E400,"m":1.0e2,"s":"\u202E\/"}"#;
+    let out = common::run_against(dir.path(), &url, &["report", file, "-o", "ndjson"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout.trim_end(), compact);
+    let out = common::run_against(dir.path(), &url, &["report", file, "-o", "json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        "{\n  \"status\": \"ok\",\n  \"n\": 1E400,\n  \"m\": 1.0e2,\n  \"s\": \"\\u202E\\/\"\n}\n"
+    );
+    let out = common::run_against(dir.path(), &url, &["history", "-o", "ndjson"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains(&format!(r#""answer":{compact}"#)),
+        "{}",
+        out.stdout
+    );
+}
