@@ -163,7 +163,7 @@ impl ReportComposer {
     /// A report read from a file or sent before (`report`, parsed from `text`): its fields go
     /// to the composer's, anything else is kept.
     pub(crate) fn from_report(context: Arc<ReportContext>, report: &Value, text: &str) -> Self {
-        let resource = resource_text(report, text);
+        let resource = resource_as_written(report, text);
         let mut composer = ReportComposer::for_resource(context, &resource, 0);
         // From a file: how the resource was listed is not known.
         composer.kind.listed = None;
@@ -252,7 +252,7 @@ impl Report {
         if !response.is_empty() {
             extra.insert("response".into(), Value::Object(response));
         }
-        let text = crate::json_text::pretty(&resource_text(report, text));
+        let text = crate::json_text::pretty(&resource_as_written(report, text));
         let text = crate::sanitize::json_for_terminal(&text);
         if text != self.resource_text() {
             self.replace_resource(&text);
@@ -358,7 +358,7 @@ impl Report {
 /// The text of `report`'s resource (`report` is `text` parsed): as written, so its numbers and
 /// escapes stay as they are, which the parsed value does not keep. Written anew from the value
 /// only when the text does not hold it where the value has it (a key written twice).
-fn resource_text(report: &Value, text: &str) -> String {
+fn resource_as_written(report: &Value, text: &str) -> String {
     let resource = report
         .get("response")
         .and_then(|r| r.get("resource"))
