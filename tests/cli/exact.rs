@@ -307,3 +307,33 @@ fn a_reports_answer_is_printed_and_recorded_as_it_came() {
         out.stdout
     );
 }
+
+/// `report --each`: each result carries the service's answer as it came.
+#[test]
+fn each_result_carries_the_answer_as_it_came() {
+    let answer = r#"{"status": "ok", "n": 1E400, "s": "\u202E\/"}"#;
+    let (url, _) = common::faulty::faulty(4, move |_| {
+        common::faulty::Reply::Answer("200 OK", answer.to_owned())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let line = report().replace('\n', " ");
+    let file = write_file(
+        &dir.path().join("reports.ndjson"),
+        &format!("{line}\n"),
+        0o644,
+    );
+    let file = file.to_str().unwrap();
+    let compact = r#""answer":{"status":"ok","n":1E400,"s":"\u202E\/"}"#;
+    for output in ["ndjson", "json"] {
+        let out = common::run_against(dir.path(), &url, &["report", "--each", file, "-o", output]);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(out.stdout.contains(compact), "{output}: {}", out.stdout);
+    }
+    let out = common::run_against(
+        dir.path(),
+        &url,
+        &["report", "--each", file, "--jq", ".answer.n"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "1E400\n");
+}
