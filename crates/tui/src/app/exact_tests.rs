@@ -194,7 +194,7 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
         .collect();
     let properties = properties.join(", ");
     let report = format!(
-        r#"{{"task_id": "t", "status": "ok", "message": "", "response": {{"response_type": "resource", "resource": {{"properties": {{{properties}}}, "id": "r1", "type": "exactness", "note": "a\u202eb"}}}}}}"#
+        r#"{{"task_id": "t", "status": "ok", "message": "", "x": 1E400, "response": {{"response_type": "resource", "y": [1.0e2, "\/"], "resource": {{"properties": {{{properties}}}, "id": "r1", "type": "exactness", "note": "a\u202eb"}}}}}}"#
     );
     let connect = format!(
         r#"{{"app_id": "a", "version": "1.0.0", "resources": [{{"type": "exactness", "note": "a\u202eb", "property_json_schema": {{"properties": {{{properties}}}}}}}]}}"#
@@ -249,4 +249,19 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
     let (_, text) = edit_command(&key(&mut app, 'e'));
     assert_exact(&text);
     assert_note_as_it_came(&text);
+    // The fields the composer has no place for, as sent too.
+    assert!(text.contains(r#""x": 1E400,"#), "{text}");
+    assert!(
+        text.contains("\"y\": [\n      1.0e2,\n      \"\\/\"\n    ],"),
+        "{text}"
+    );
+    let body = review_and_send_body(&mut app);
+    assert_exact(body.text());
+    assert_note_as_it_came(body.text());
+    assert!(body.text().contains(r#""x":1E400"#), "{}", body.text());
+    assert!(
+        body.text().contains(r#""y":[1.0e2,"\/"]"#),
+        "{}",
+        body.text()
+    );
 }

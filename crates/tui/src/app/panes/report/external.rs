@@ -35,14 +35,23 @@ impl Report {
         if let Some(unparsed) = &self.unparsed {
             return unparsed.text.clone();
         }
-        let report = assemble(&self.header(), Value::from(RESOURCE_MARK));
-        let laid_out = serde_json::to_string_pretty(&report).unwrap_or_else(|_| "{}".into());
         let text = self.resource_text();
-        let resource = match crate::validate::parse_json(&text) {
-            Ok(_) => crate::json_text::pretty(&text),
-            Err(_) => text,
+        let spliced = crate::validate::parse_json(&text)
+            .ok()
+            .and_then(|_| self.text_around(&text));
+        let whole = match spliced {
+            Some(whole) => crate::json_text::pretty(&whole),
+            None => {
+                let report = assemble(&self.header(), Value::from(RESOURCE_MARK));
+                let laid_out =
+                    serde_json::to_string_pretty(&report).unwrap_or_else(|_| "{}".into());
+                let resource = match crate::validate::parse_json(&text) {
+                    Ok(_) => crate::json_text::pretty(&text),
+                    Err(_) => text,
+                };
+                put_resource(&laid_out, &resource).unwrap_or(laid_out)
+            }
         };
-        let whole = put_resource(&laid_out, &resource).unwrap_or(laid_out);
         crate::sanitize::json_for_terminal(&whole).into_owned()
     }
 

@@ -98,6 +98,10 @@ pub struct Report {
     /// sent as they were, and flagged by the checks, until the field is edited. Opening a file
     /// changes nothing in it.
     pub kept: BTreeMap<String, Kept>,
+    /// The JSON text of each field of a report that was read (by JSON pointer: `/x`,
+    /// `/response/y`; the resource aside): a field of `extra` or `kept` that still holds that
+    /// value is written as that text, so its numbers and escapes stay as they were.
+    pub written: BTreeMap<String, String>,
     /// The order of the keys of the report that was read, and of its `response`: the report is
     /// sent with its keys in that order (new ones after). Empty for a report composed here.
     pub key_order: (Vec<String>, Vec<String>),
@@ -193,6 +197,7 @@ impl ReportComposer {
             resource: json_editor::new_editor(text),
             extra: Map::new(),
             kept: BTreeMap::new(),
+            written: BTreeMap::new(),
             key_order: Default::default(),
             field: Field::TaskId,
             unparsed: None,
@@ -217,6 +222,7 @@ impl Report {
     /// are fields that are absent or not strings (see [`ReportComposer::kept`]). `text` is the
     /// report's JSON text, which the resource is laid out from.
     pub(crate) fn set_report(&mut self, report: &Value, text: &str) {
+        let written = written_fields(text);
         let mut extra = report.as_object().cloned().unwrap_or_default();
         let keys = |map: &Map<String, Value>| map.keys().cloned().collect::<Vec<_>>();
         let response_keys = match extra.get("response") {
@@ -264,6 +270,7 @@ impl Report {
         self.response_type.set(&response_type);
         self.extra = extra;
         self.kept = kept;
+        self.written = written;
     }
 
     /// The resource as typed.
@@ -325,15 +332,39 @@ impl Report {
     fn body_about(&self, resource: &str) -> Result<crate::app::Body, String> {
         let parsed = crate::validate::parse_json(resource).map_err(|e| e.to_string())?;
         let value = self.around(parsed);
-        let mark = Value::from(external::RESOURCE_MARK);
-        let around = serde_json::to_string(&self.around(mark.clone())).unwrap_or_default();
-        let compact = crate::json_text::compact(resource);
-        match external::put_resource(&around, &compact) {
-            Some(text) if around.matches(&mark.to_string()).count() == 1 => {
-                Ok(crate::app::Body::new(&text, value))
-            }
-            _ => Ok(crate::app::Body::of_value(value)),
+        match self.text_around(resource) {
+            Some(text) => Ok(crate::app::Body::new(&text, value)),
+            None => Ok(crate::app::Body::of_value(value)),
         }
+    }
+
+    /// The report around `resource` (JSON text) as compact text: the header's fields written
+    /// by serde_json, but each still holding what was read written as it was read
+    /// ([`Report::written`]), and the resource as written. `None` when a mark cannot be put in
+    /// its place (a text holding a mark's own text).
+    pub(crate) fn text_around(&self, resource: &str) -> Option<String> {
+        let mark = Value::from(external::RESOURCE_MARK);
+        let mut body = self.around(mark.clone());
+        let mut splices = vec![(mark.to_string(), crate::json_text::compact(resource))];
+        for (i, (pointer, text)) in self.written.iter().enumerate() {
+            let Some(slot) = body.pointer_mut(pointer) else {
+                continue;
+            };
+            if crate::validate::parse_json(text).ok().as_ref() != Some(slot) {
+                continue;
+            }
+            let mark = Value::from(format!("\u{0}appdeck-field-{i}\u{0}"));
+            splices.push((mark.to_string(), crate::json_text::compact(text)));
+            *slot = mark;
+        }
+        let mut out = serde_json::to_string(&body).ok()?;
+        for (mark, text) in splices {
+            if out.matches(&mark).count() != 1 {
+                return None;
+            }
+            out = out.replacen(&mark, &text, 1);
+        }
+        Some(out)
     }
 
     /// The header's fields around `resource`, in the order of the report that was read.
@@ -374,6 +405,25 @@ fn resource_as_written(report: &Value, text: &str) -> String {
         }
         _ => serde_json::to_string(resource).unwrap_or_else(|_| "null".to_owned()),
     }
+}
+
+/// The text of each member of a report's top level and of its `response` (the resource aside),
+/// by JSON pointer; of a key written twice, the last, as the parsed value holds it.
+fn written_fields(text: &str) -> BTreeMap<String, String> {
+    let pointer = |key: &str| key.replace('~', "~0").replace('/', "~1");
+    let mut written = BTreeMap::new();
+    for (key, value) in crate::json_text::members(text) {
+        if key != "response" {
+            written.insert(format!("/{}", pointer(&key)), value.to_owned());
+            continue;
+        }
+        for (inner, value) in crate::json_text::members(value) {
+            if inner != "resource" {
+                written.insert(format!("/response/{}", pointer(&inner)), value.to_owned());
+            }
+        }
+    }
+    written
 }
 
 /// Puts the keys of `map` that `order` names first, in that order, and the rest after them as
