@@ -4,12 +4,13 @@
 
 use std::io::Write;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::Failure;
 use super::args::{EntryOutput, HistoryArgs, HistoryCommand, HistoryKind, HistoryOutput};
 use super::table::{fit_widths, join_cells};
 use crate::config;
+use crate::json_text;
 use crate::sanitize;
 use crate::store::{HistoryEntry, HistoryQuery, SendKind, Store};
 
@@ -28,11 +29,11 @@ pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(),
                 ))
             })?;
             if let Some(jq) = &jq {
-                return super::shape::write_jq(jq, &entry_json(&entry), out);
+                return write_jq(jq, &entry_text(&entry), out);
             }
             match show.output {
                 EntryOutput::Text => write_entry(&entry, out)?,
-                EntryOutput::Json => write_exact(&entry, out)?,
+                EntryOutput::Json => write_json(&entry_text(&entry), true, out)?,
             }
         }
         None => {
@@ -46,8 +47,7 @@ pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(),
             };
             let entries = store.history(&query)?;
             if let Some(jq) = &jq {
-                let items: Vec<Value> = entries.iter().map(entry_json).collect();
-                return super::shape::write_jq(jq, &Value::Array(items), out);
+                return write_jq(jq, &entries_text(&entries), out);
             }
             list(&entries, kind, args.output, width, out)?;
         }
@@ -76,13 +76,10 @@ fn list(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     match output {
-        HistoryOutput::Json => {
-            let items: Vec<Value> = entries.iter().map(entry_json).collect();
-            write_json(&Value::Array(items), true, out)?;
-        }
+        HistoryOutput::Json => write_json(&entries_text(entries), true, out)?,
         HistoryOutput::Ndjson => {
             for entry in entries {
-                write_json(&entry_json(entry), false, out)?;
+                write_json(&entry_text(entry), false, out)?;
             }
         }
         HistoryOutput::Table => {
@@ -127,59 +124,84 @@ fn table_row(entry: &HistoryEntry) -> Vec<String> {
     ]
 }
 
-/// A send for scripts: the bodies as JSON when they are (a body that is not is kept as a string).
-fn entry_json(entry: &HistoryEntry) -> Value {
+/// A send for scripts, as compact JSON text: appdeck's own fields written by serde_json, the body
+/// and the answer spliced in as they were sent and came (a parsed value would write `1E400` back
+/// as `1e+400` and `\u202E` as the raw mark); one that is not JSON is kept as a string.
+fn entry_text(entry: &HistoryEntry) -> String {
     let sent = &entry.sent;
-    let as_json = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| json!(text));
-    json!({
-        "id": entry.id,
-        "sent_at": sent.sent_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        "base_url": sent.base_url,
-        "kind": sent.kind.as_str(),
-        "http_status": sent.http_status,
-        "duration_ms": sent.duration.map(|d| d.as_millis() as u64),
-        "error": sent.error,
-        "body": as_json(&sent.body),
-        "answer": sent.answer.as_deref().map(as_json),
-        // Each value as its JSON text, as written (`null` for a side it is missing from).
-        "changes": sent.changes().map(|changes| {
-            changes.iter().map(|c| json!({
-                "change": c.kind(),
-                "pointer": c.pointer,
-                "before": c.before,
-                "after": c.after,
-            })).collect::<Vec<_>>()
-        }),
-    })
+    let as_json = |text: &str| match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Ok(_) => json_text::compact(text),
+        Err(_) => json_text::string(text),
+    };
+    // Each value as its JSON text, as written (`null` for a side it is missing from).
+    let changes = sent.changes().map(|changes| {
+        changes
+            .iter()
+            .map(|c| {
+                json!({
+                    "change": c.kind(),
+                    "pointer": c.pointer,
+                    "before": c.before,
+                    "after": c.after,
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    let members = [
+        ("id", json!(entry.id).to_string()),
+        (
+            "sent_at",
+            json!(
+                sent.sent_at
+                    .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+            )
+            .to_string(),
+        ),
+        ("base_url", json!(sent.base_url).to_string()),
+        ("kind", json!(sent.kind.as_str()).to_string()),
+        ("http_status", json!(sent.http_status).to_string()),
+        (
+            "duration_ms",
+            json!(sent.duration.map(|d| d.as_millis() as u64)).to_string(),
+        ),
+        ("error", json!(sent.error).to_string()),
+        ("body", as_json(&sent.body)),
+        (
+            "answer",
+            sent.answer
+                .as_deref()
+                .map_or_else(|| "null".to_owned(), as_json),
+        ),
+        ("changes", json!(changes).to_string()),
+    ];
+    let members: Vec<String> = members
+        .iter()
+        .map(|(key, value)| format!("\"{key}\":{value}"))
+        .collect();
+    format!("{{{}}}", members.join(","))
 }
 
-/// [`entry_json`] written with the body as it was sent (its numbers as written, which the parsed
-/// value does not keep: `1E2` would be `1e+2`), escaped as [`write_json`] escapes.
-fn write_exact(entry: &HistoryEntry, out: &mut impl Write) -> std::io::Result<()> {
-    let mut value = entry_json(entry);
-    let Some(body) = crate::json_text::body(&entry.sent.body) else {
-        return write_json(&value, true, out);
-    };
-    const MARK: &str = "\u{0}appdeck-body\u{0}";
-    value["body"] = Value::from(MARK);
-    let text = serde_json::to_string_pretty(&value).map_err(std::io::Error::from)?;
-    let mark = Value::from(MARK).to_string();
-    let text = if text.matches(&mark).count() == 1 {
-        text.replacen(&mark, body.get(), 1)
-    } else {
-        serde_json::to_string_pretty(&entry_json(entry)).map_err(std::io::Error::from)?
-    };
-    writeln!(out, "{}", sanitize::json_for_terminal(&text))
+/// The sends as one compact JSON array (see [`entry_text`]).
+fn entries_text(entries: &[HistoryEntry]) -> String {
+    let items: Vec<String> = entries.iter().map(entry_text).collect();
+    format!("[{}]", items.join(","))
 }
 
-/// JSON escaped by [`sanitize::json_for_terminal`]: the same data, nothing a terminal acts on.
-fn write_json(value: &Value, pretty: bool, out: &mut impl Write) -> std::io::Result<()> {
+fn write_jq(jq: &super::shape::jq::Jq, text: &str, out: &mut impl Write) -> Result<(), Failure> {
+    jq.run(text.as_bytes(), out)
+        .map_err(super::shape::jq_failure)?;
+    Ok(out.flush()?)
+}
+
+/// Compact JSON text written as it is or laid out as serde_json lays out a value (every token
+/// as written), escaped by [`sanitize::json_for_terminal`]: the same data, nothing a terminal
+/// acts on.
+fn write_json(text: &str, pretty: bool, out: &mut impl Write) -> std::io::Result<()> {
     let text = if pretty {
-        serde_json::to_string_pretty(value)
+        json_text::pretty(text)
     } else {
-        serde_json::to_string(value)
-    }
-    .map_err(std::io::Error::from)?;
+        text.to_owned()
+    };
     writeln!(out, "{}", sanitize::json_for_terminal(&text))
 }
 
@@ -251,7 +273,7 @@ fn entry_lines(entry: &HistoryEntry) -> Vec<String> {
 fn pretty(text: &str) -> Vec<String> {
     // Laid out from the text, so numbers show as they were sent.
     let shown = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        Ok(_) => sanitize::json_for_terminal(&crate::json_text::pretty(text)).into_owned(),
+        Ok(_) => sanitize::json_for_terminal(&json_text::pretty(text)).into_owned(),
         Err(_) => sanitize::multiline(text).into_owned(),
     };
     shown.lines().map(str::to_owned).collect()

@@ -10,6 +10,7 @@ use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
 use crate::api::{Answer, Field, Operation, ReportResponse};
 use crate::config;
+use crate::json_text;
 use crate::sanitize;
 use crate::store::{SendKind, Sent, Store};
 use crate::validate::{self as checks, PayloadKind, Validation};
@@ -137,30 +138,26 @@ pub async fn run(
         // Whatever the HTTP status, as with json.
         _ if jq.is_some() => {
             if let Some(jq) = &jq {
-                super::shape::write_jq(jq, &answer.raw, &mut out)?;
+                // A connect answered with no body is `null` to jq.
+                let text = if empty { "null" } else { answer.text.as_str() };
+                jq.run(text.as_bytes(), &mut out)
+                    .map_err(super::shape::jq_failure)?;
             }
         }
-        // With --diff: the answer and what the report changed, in one object.
+        // With --diff: the answer (its text as it came) and what the report changed, in one
+        // object.
         AnswerOutput::Json | AnswerOutput::Ndjson if guard.diff => {
-            let both = serde_json::json!({
-                "answer": answer.raw,
-                "diff": diff.as_ref().map(super::report_diff::Diff::to_json),
-            });
-            let json = match args.output {
-                AnswerOutput::Json => serde_json::to_string_pretty(&both),
-                _ => serde_json::to_string(&both),
-            }
-            .map_err(std::io::Error::from)?;
-            writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
+            let diff = diff.as_ref().map(super::report_diff::Diff::to_json);
+            let diff = serde_json::to_string(&diff).map_err(std::io::Error::from)?;
+            let both = format!(
+                r#"{{"answer":{},"diff":{diff}}}"#,
+                json_text::compact(&answer.text)
+            );
+            write_json(&both, args.output, &mut out)?;
         }
-        // Whatever the HTTP status: a script reads the service's body as it came.
-        AnswerOutput::Json => {
-            let json = serde_json::to_string_pretty(&answer.raw).map_err(std::io::Error::from)?;
-            writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
-        }
-        AnswerOutput::Ndjson => {
-            let json = serde_json::to_string(&answer.raw).map_err(std::io::Error::from)?;
-            writeln!(out, "{}", sanitize::json_for_terminal(&json))?;
+        // Whatever the HTTP status: a script reads the service's body as it came (laid out).
+        AnswerOutput::Json | AnswerOutput::Ndjson => {
+            write_json(&answer.text, args.output, &mut out)?;
         }
         // An error status is worded on stderr from the same body; its lines would repeat it.
         AnswerOutput::Text if answer.http_error.is_some() => {}
@@ -181,6 +178,16 @@ pub async fn run(
         Some(refusal) => Err(Failure::Api(refusal)),
         None => Ok(()),
     }
+}
+
+/// JSON text laid out for `-o json` (as serde_json lays out a value) or compact for `-o ndjson`,
+/// every number and string as written, escaped by [`sanitize::json_for_terminal`].
+fn write_json(text: &str, output: AnswerOutput, out: &mut impl Write) -> std::io::Result<()> {
+    let text = match output {
+        AnswerOutput::Json => json_text::pretty(text),
+        _ => json_text::compact(text),
+    };
+    writeln!(out, "{}", sanitize::json_for_terminal(&text))
 }
 
 /// The spec requires a report answer's `status`: without it, whether the report was taken is not

@@ -356,7 +356,8 @@ fn api_paginates_and_takes_fields_headers_and_an_input_file() {
         out.stderr
     );
     assert!(
-        out.stderr.contains(r#"{"limit":1,"type":"nosuch"}"#),
+        // The file's text as written, the field spliced in.
+        out.stderr.contains(r#"{"limit": 1,"type":"nosuch"}"#),
         "{}",
         out.stderr
     );

@@ -25,7 +25,7 @@ fn report() -> String {
     format!(
         r#"{{"task_id": "t-exact", "status": "ok", "message": "exact",
             "response": {{"response_type": "resource", "resource": {{
-                "properties": {{{}}}, "name": "exact-one", "zeta": [1.50, 2E+3],
+                "properties": {{{}}}, "name": "exact-one", "zeta": [1.50, 2E+3], "s": "\u202E\/",
                 "type": "exactness", "external_id": "x-1"
             }}}}}}"#,
         properties.join(", ")
@@ -51,6 +51,11 @@ fn assert_exact(text: &str) {
     }
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     assert!(compact.contains("[1.50,2E+3]"), "{text}");
+    // A string's escapes as written, not unescaped and escaped again.
+    assert!(
+        text.contains(r#""s": "\u202E\/""#) || text.contains(r#""s":"\u202E\/""#),
+        "{text}"
+    );
 }
 
 #[test]
@@ -133,13 +138,16 @@ fn numbers_and_key_order_survive_a_report_the_sandbox_and_list() {
         assert_eq!(cells[..wanted.len()], wanted, "-o {output}: {}", out.stdout);
     }
 
-    // The history holds the body exactly as sent.
-    let out = run(sandbox
-        .appdeck()
-        .env("APPDECK_DATA_DIR", &data)
-        .args(["history", "show", "1", "-o", "json"]));
-    assert_eq!(out.code, 0, "{out:?}");
-    assert_exact(&out.stdout);
+    // The history holds the body exactly as sent, and prints it so.
+    for args in [
+        &["history", "show", "1", "-o", "json"][..],
+        &["history", "-o", "json"],
+        &["history", "-o", "ndjson"],
+    ] {
+        let out = run(sandbox.appdeck().env("APPDECK_DATA_DIR", &data).args(args));
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_exact(&out.stdout);
+    }
 }
 
 /// A connect whose `exactness` type bounds `n` below at 0: the sandbox's schema check compares
@@ -265,4 +273,121 @@ fn an_item_too_deep_to_read_marks_only_itself() {
         "{}",
         out.stderr
     );
+}
+
+/// `-f`/`-F` add a field by splicing it into the body's text: every other byte of the body goes
+/// as written, `-F`'s number as typed (a parsed value would send `1e+400` and `1.0e+2`), and a
+/// `--paginate` page after the first keeps them too.
+#[test]
+fn api_fields_keep_the_bodys_text_and_a_typed_number_as_typed() {
+    let answer = r#"{"resources": [], "next": "c2"}"#;
+    let (url, requests) = common::faulty::faulty(4, move |request| {
+        let last = request.body.contains("\"c2\"");
+        common::faulty::Reply::Answer(
+            "200 OK",
+            if last {
+                "{}".to_owned()
+            } else {
+                answer.to_owned()
+            },
+        )
+    });
+    let body = r#"{"z": 1.0e2, "a": 1E400, "s": "\u202e", "limit": 2}"#;
+    let out = common::run_against(
+        tempfile::tempdir().unwrap().path(),
+        &url,
+        &[
+            "api",
+            "things.get",
+            body,
+            "-F",
+            "x=1E400",
+            "-F",
+            "limit=3",
+            "-f",
+            "k=v\u{202e}",
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = common::run_against(
+        tempfile::tempdir().unwrap().path(),
+        &url,
+        &[
+            "api",
+            "resources.list",
+            r#"{"a": 1E400}"#,
+            "-F",
+            "n=-0.10e-1",
+            "--paginate",
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let requests = requests.lock().unwrap();
+    assert_eq!(
+        requests[0].body,
+        r#"{"z": 1.0e2, "a": 1E400, "s": "\u202e", "limit": 3,"k":"v\u202e","x":1E400}"#
+    );
+    assert_eq!(requests[1].body, r#"{"a": 1E400,"n":-0.10e-1}"#);
+    assert_eq!(requests[2].body, r#"{"a": 1E400,"n":-0.10e-1,"next":"c2"}"#);
+}
+
+/// The service's answer to a report is printed (`-o json`, `-o ndjson`) and recorded in the
+/// history as it came: a parsed value would print `1e+400` for `1E400` and `\u202e` for
+/// `\u202E`.
+#[test]
+fn a_reports_answer_is_printed_and_recorded_as_it_came() {
+    let answer = r#"{"status": "ok", "n": 1E400, "m": 1.0e2, "s": "\u202E\/"}"#;
+    let (url, _) = common::faulty::faulty(4, move |_| {
+        common::faulty::Reply::Answer("200 OK", answer.to_owned())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_file(&dir.path().join("report.json"), &report(), 0o644);
+    let file = file.to_str().unwrap();
+    let compact = r#"{"status":"ok","n":1E400,"m":1.0e2,"s":"\u202E\/"}"#;
+    let out = common::run_against(dir.path(), &url, &["report", file, "-o", "ndjson"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout.trim_end(), compact);
+    let out = common::run_against(dir.path(), &url, &["report", file, "-o", "json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        "{\n  \"status\": \"ok\",\n  \"n\": 1E400,\n  \"m\": 1.0e2,\n  \"s\": \"\\u202E\\/\"\n}\n"
+    );
+    let out = common::run_against(dir.path(), &url, &["history", "-o", "ndjson"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains(&format!(r#""answer":{compact}"#)),
+        "{}",
+        out.stdout
+    );
+}
+
+/// `report --each`: each result carries the service's answer as it came.
+#[test]
+fn each_result_carries_the_answer_as_it_came() {
+    let answer = r#"{"status": "ok", "n": 1E400, "s": "\u202E\/"}"#;
+    let (url, _) = common::faulty::faulty(4, move |_| {
+        common::faulty::Reply::Answer("200 OK", answer.to_owned())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let line = report().replace('\n', " ");
+    let file = write_file(
+        &dir.path().join("reports.ndjson"),
+        &format!("{line}\n"),
+        0o644,
+    );
+    let file = file.to_str().unwrap();
+    let compact = r#""answer":{"status":"ok","n":1E400,"s":"\u202E\/"}"#;
+    for output in ["ndjson", "json"] {
+        let out = common::run_against(dir.path(), &url, &["report", "--each", file, "-o", output]);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(out.stdout.contains(compact), "{output}: {}", out.stdout);
+    }
+    let out = common::run_against(
+        dir.path(),
+        &url,
+        &["report", "--each", file, "--jq", ".answer.n"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "1E400\n");
 }

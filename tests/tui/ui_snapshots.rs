@@ -598,6 +598,7 @@ fn sent_report(app: &mut App) -> RequestId {
 fn report_answer(status: u16, body: Value) -> Box<ApiReply> {
     let answer = appdeck_core::api::Answer {
         response: appdeck_core::api::ReportResponse::from_map(body.as_object().cloned().unwrap()),
+        text: body.to_string(),
         raw: body,
         http_error: None,
     };

@@ -211,6 +211,61 @@ pub fn members(json: &str) -> Vec<(String, &str)> {
         .collect()
 }
 
+/// The object `json` with its member `key` set to `value` (JSON text, spliced as it is): the
+/// member's value replaced where it stands (each time the key appears), or the member added last.
+/// Every other byte of `json` stays, which a parsed `Value` written back would not keep (`1E2`
+/// comes back `1e+2`). `None` when `json` is not an object.
+pub fn set_member(json: &str, key: &str, value: &str) -> Option<String> {
+    let all = lines(json);
+    let whole = all
+        .first()
+        .filter(|l| json[l.span.clone()].starts_with('{'))?;
+    if whole.span.is_empty() {
+        // An object not closed: not JSON.
+        return None;
+    }
+    let found: Vec<Range<usize>> = all
+        .iter()
+        .filter(|l| l.text.trim_start().starts_with('"'))
+        .filter(|l| {
+            l.pointer
+                .strip_prefix('/')
+                .is_some_and(|k| !k.contains('/') && unescape_token(k) == key)
+        })
+        .map(|l| l.span.clone())
+        .collect();
+    let mut out = json.to_owned();
+    if found.is_empty() {
+        let last = all
+            .iter()
+            .filter(|l| l.text.trim_start().starts_with('"'))
+            .filter(|l| {
+                l.pointer
+                    .strip_prefix('/')
+                    .is_some_and(|k| !k.contains('/'))
+            })
+            .map(|l| l.span.end)
+            .max();
+        let (at, comma) = match last {
+            Some(end) => (end, ","),
+            None => (whole.span.end - 1, ""),
+        };
+        out.insert_str(at, &format!("{comma}{}:{value}", string(key)));
+    } else {
+        for span in found.into_iter().rev() {
+            out.replace_range(span, value);
+        }
+    }
+    Some(out)
+}
+
+/// `text` as a JSON string that appdeck writes: escaped as serde_json escapes, and DEL, C1
+/// controls and bidi marks as `\u` escapes too (the same string, nothing a terminal acts on).
+pub fn string(text: &str) -> String {
+    let quoted = serde_json::Value::from(text).to_string();
+    crate::sanitize::json_for_terminal(&quoted).into_owned()
+}
+
 fn indent(depth: usize) -> String {
     "  ".repeat(depth)
 }
@@ -348,6 +403,45 @@ mod tests {
         assert_eq!(keys, ["a", "b", "c", "f"]);
         assert_eq!(got[1].1, "[-0, 1e400, 0.10, {}]");
         assert!(members("[1, 2]").is_empty());
+    }
+
+    #[test]
+    fn set_member_splices_the_value_and_keeps_every_other_byte() {
+        assert_eq!(
+            set_member(NUMBERS, "a", "3E1").as_deref(),
+            Some(
+                r#"{"a": 3E1, "b": [-0, 1e400, 0.10, {}], "c": {"d": "\u202e\/", "e": []}, "f": 2E+3}"#
+            )
+        );
+        assert_eq!(
+            set_member(NUMBERS, "d", "1E400").as_deref(),
+            Some(
+                r#"{"a": 1E2, "b": [-0, 1e400, 0.10, {}], "c": {"d": "\u202e\/", "e": []}, "f": 2E+3,"d":1E400}"#
+            ),
+            "a nested key is another member"
+        );
+        assert_eq!(set_member("{ }", "k", "1").as_deref(), Some(r#"{ "k":1}"#));
+        assert_eq!(set_member("{}\n", "k", "1").as_deref(), Some("{\"k\":1}\n"));
+        assert_eq!(
+            set_member(r#"{"a/b":1,"x":{"y":2},"a/b":3}"#, "a/b", "0").as_deref(),
+            Some(r#"{"a/b":0,"x":{"y":2},"a/b":0}"#),
+            "each time the key appears"
+        );
+        assert_eq!(
+            set_member(r#"{"x":{"y":2}}"#, "k\u{202e}", "1").as_deref(),
+            Some(r#"{"x":{"y":2},"k\u202e":1}"#)
+        );
+        for not_an_object in ["[1]", "1", "\"{}\"", "{", ""] {
+            assert_eq!(set_member(not_an_object, "k", "1"), None, "{not_an_object}");
+        }
+    }
+
+    #[test]
+    fn a_string_appdeck_writes_escapes_what_a_terminal_acts_on() {
+        assert_eq!(
+            string("a\"\u{202e}\u{9b}\u{7f}\n"),
+            r#""a\"\u202e\u009b\u007f\n""#
+        );
     }
 
     #[test]

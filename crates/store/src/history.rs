@@ -109,8 +109,9 @@ impl Sent {
                 Some(String::new()),
                 answer.rejection().map(|e| e.to_string()),
             ),
+            // As it came: its numbers and escapes as the service wrote them.
             Ok(answer) => (
-                Some(answer.raw.to_string()),
+                Some(answer.text.clone()),
                 answer.rejection().map(|e| e.to_string()),
             ),
             Err(error) => (

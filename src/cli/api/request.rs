@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::cli::Failure;
 use crate::cli::args::ApiArgs;
 use crate::cli::validate::describe;
+use crate::json_text;
 
 /// The body to send: its text, and its name for messages.
 pub struct Body {
@@ -18,8 +19,9 @@ pub struct Body {
 
 impl Body {
     /// The body `args` give: `{}` when none is, the text of `@FILE`, `--input` or stdin (`-`), or
-    /// the argument itself; then the fields added, which make it an object written anew (numbers
-    /// and key order kept). Not JSON, or fields on a body that is no object: a usage error.
+    /// the argument itself; then the fields set, each spliced into the text (a key there has its
+    /// value replaced where it stands, a new one goes last), so every other byte is sent as
+    /// written. Not JSON, or fields on a body that is no object: a usage error.
     pub fn from_args(args: &ApiArgs) -> Result<Body, Failure> {
         let file = match (&args.input, args.body.as_deref()) {
             (Some(path), _) => Some(path.as_path()),
@@ -50,23 +52,24 @@ impl Body {
             // Sent as written.
             return Ok(body);
         }
-        let Value::Object(mut object) = value else {
+        if !value.is_object() {
             return Err(Failure::Usage(format!(
                 "-f and -F add fields to an object, and {} is not one",
                 body.name
             )));
-        };
+        }
+        let mut text = body.text;
         for field in &args.raw_fields {
             let (key, value) = split_field("-f", field)?;
-            object.insert(key.to_owned(), Value::String(value.to_owned()));
+            text = json_text::set_member(&text, key, &json_text::string(value)).unwrap_or(text);
         }
         for field in &args.fields {
             let (key, value) = split_field("-F", field)?;
-            object.insert(key.to_owned(), typed(value)?);
+            text = json_text::set_member(&text, key, &typed(value)?).unwrap_or(text);
         }
         Ok(Body {
             name: body.name,
-            text: Value::Object(object).to_string(),
+            text,
         })
     }
 }
@@ -81,25 +84,23 @@ fn split_field<'a>(flag: &str, field: &'a str) -> Result<(&'a str, &'a str), Fai
     }
 }
 
-/// A `-F` value as gh reads it: `true`, `false`, `null` and a JSON number as JSON (the number's
-/// text kept), `@FILE` as the file's text, anything else as a string.
-fn typed(value: &str) -> Result<Value, Failure> {
-    match value {
-        "true" => return Ok(Value::Bool(true)),
-        "false" => return Ok(Value::Bool(false)),
-        "null" => return Ok(Value::Null),
-        _ => {}
+/// A `-F` value as gh reads it, as JSON text: `true`, `false`, `null` and a JSON number as they
+/// are (the number's text as typed), `@FILE` as the file's text in a string, anything else a
+/// string.
+fn typed(value: &str) -> Result<String, Failure> {
+    if matches!(value, "true" | "false" | "null") {
+        return Ok(value.to_owned());
     }
     if let Some(path) = value.strip_prefix('@') {
-        return Ok(Value::String(
-            crate::cli::input::read(Path::new(path))?.text,
+        return Ok(json_text::string(
+            &crate::cli::input::read(Path::new(path))?.text,
         ));
     }
     let number = value.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
-    if number && let Ok(n @ Value::Number(_)) = serde_json::from_str::<Value>(value) {
-        return Ok(n);
+    if number && let Ok(Value::Number(_)) = serde_json::from_str::<Value>(value) {
+        return Ok(value.to_owned());
     }
-    Ok(Value::String(value.to_owned()))
+    Ok(json_text::string(value))
 }
 
 /// The headers of `-H 'NAME: VALUE'`. `Authorization` is refused: the token is the only one (a
@@ -126,11 +127,7 @@ pub fn headers(given: &[String]) -> Result<HeaderMap, Failure> {
 
 /// The body again, asking for the page after `cursor` (`--paginate`).
 pub fn with_next(body: &str, cursor: &str) -> Option<String> {
-    let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(body) else {
-        return None;
-    };
-    object.insert("next".to_owned(), Value::String(cursor.to_owned()));
-    Some(Value::Object(object).to_string())
+    json_text::set_member(body, "next", &json_text::string(cursor))
 }
 
 /// The answer's `next` cursor, when it is a string that is not empty.
@@ -151,18 +148,18 @@ mod tests {
 
     #[test]
     fn typed_fields_read_as_gh_reads_them() {
-        assert_eq!(typed("true").unwrap(), Value::Bool(true));
-        assert_eq!(typed("null").unwrap(), Value::Null);
-        assert_eq!(typed("1.50").unwrap().to_string(), "1.50");
+        assert_eq!(typed("true").unwrap(), "true");
+        assert_eq!(typed("null").unwrap(), "null");
+        assert_eq!(typed("1.50").unwrap(), "1.50");
+        assert_eq!(typed("1E400").unwrap(), "1E400");
         assert_eq!(
-            typed("123456789012345678901234567890").unwrap().to_string(),
+            typed("123456789012345678901234567890").unwrap(),
             "123456789012345678901234567890"
         );
-        assert_eq!(typed("12abc").unwrap(), Value::String("12abc".into()));
-        assert_eq!(
-            typed("repository").unwrap(),
-            Value::String("repository".into())
-        );
+        assert_eq!(typed("12abc").unwrap(), r#""12abc""#);
+        assert_eq!(typed("01").unwrap(), r#""01""#);
+        assert_eq!(typed("repository").unwrap(), r#""repository""#);
+        assert_eq!(typed("a\u{202e}").unwrap(), r#""a\u202e""#);
     }
 
     #[test]

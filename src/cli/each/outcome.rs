@@ -34,8 +34,11 @@ pub struct Outcome {
     /// The payload's `task_id` as written, when it has one.
     pub task_id: Option<Value>,
     pub http_status: Option<u16>,
-    /// The answer's body as it came, when it was a JSON object.
+    /// The answer's body, parsed, when it was a JSON object.
     pub answer: Option<Value>,
+    /// The same answer's text as it came: what the results print (the parsed value writes
+    /// `1E400` back as `1e+400` and `\u202E` as the character).
+    pub answer_text: Option<String>,
     /// Why the line was not accepted; for a line sent with `--force`, none of its findings.
     pub error: Option<String>,
     /// What to say on stderr about the line (warnings, a forced send).
@@ -53,6 +56,7 @@ impl Outcome {
             task_id,
             http_status: None,
             answer: None,
+            answer_text: None,
             error: Some(error),
             notes,
             sent: None,
@@ -87,6 +91,21 @@ impl Outcome {
         );
         map.insert("answer".into(), self.answer.clone().unwrap_or(Value::Null));
         Value::Object(map)
+    }
+
+    /// [`Outcome::to_json`] as compact text, the answer (its last member) spliced in as it came.
+    pub fn to_json_text(&self) -> String {
+        let Value::Object(mut map) = self.to_json() else {
+            return String::new();
+        };
+        let Some(answer) = &self.answer_text else {
+            return Value::Object(map).to_string();
+        };
+        map.shift_remove("answer");
+        let head = Value::Object(map).to_string();
+        // `head` holds `line` at least: a member comes before the answer.
+        let head = head.strip_suffix('}').unwrap_or(&head);
+        format!(r#"{head},"answer":{}}}"#, crate::json_text::compact(answer))
     }
 
     /// The result as one line of text, safe to print: `line 3: task-1: HTTP 200, status ok`,
@@ -172,12 +191,13 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
         Ok(answer) => match answer.rejection() {
             None => {
                 notes.extend(missing_status(&answer).map(str::to_owned));
-                (Verdict::Accepted, Some(answer.raw), None)
+                (Verdict::Accepted, Some(answer), None)
             }
-            Some(refusal) => (Verdict::Failed, Some(answer.raw), Some(refusal.to_string())),
+            Some(refusal) => (Verdict::Failed, Some(answer), Some(refusal.to_string())),
         },
         Err(error) => (Verdict::Failed, None, Some(error.to_string())),
     };
+    let (answer, answer_text) = answer.map(|a| (a.raw, a.text)).unzip();
     Outcome {
         line: line.number,
         end: line.end,
@@ -185,6 +205,7 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
         task_id,
         http_status,
         answer,
+        answer_text,
         error,
         notes,
         sent: Some(sent),
@@ -253,6 +274,7 @@ mod tests {
             verdict,
             task_id: Some(json!("t\u{1b}[2J")),
             http_status,
+            answer_text: answer.as_ref().map(Value::to_string),
             answer,
             error: None,
             notes: Vec::new(),
@@ -267,6 +289,16 @@ mod tests {
         assert_eq!(
             ok.to_json().to_string(),
             r#"{"line":7,"task_id":"t\u001b[2J","http_status":200,"status":"ok","error":null,"answer":{"status":"ok"}}"#
+        );
+        assert_eq!(ok.to_json_text(), ok.to_json().to_string());
+        let mut exact = outcome(Verdict::Accepted, Some(200), Some(json!({"status": "ok"})));
+        exact.answer_text = Some(r#"{"status": "ok", "n": 1E400}"#.into());
+        assert!(
+            exact
+                .to_json_text()
+                .ends_with(r#""error":null,"answer":{"status":"ok","n":1E400}}"#),
+            "{}",
+            exact.to_json_text()
         );
         let mut skipped = outcome(Verdict::Skipped, None, None);
         skipped.error = Some("invalid\nhere".into());

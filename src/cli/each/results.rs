@@ -31,7 +31,7 @@ impl<W: Write> Results<W> {
     pub fn write(&mut self, outcome: &Outcome) -> Result<(), Failure> {
         match (&self.jq, self.format) {
             (Some(jq), _) => jq
-                .run_value(&outcome.to_json(), &mut self.out)
+                .run(outcome.to_json_text().as_bytes(), &mut self.out)
                 .map_err(jq_failure)?,
             (None, AnswerOutput::Text) => writeln!(self.out, "{}", outcome.to_text())?,
             (None, AnswerOutput::Ndjson) => {
@@ -59,5 +59,5 @@ impl<W: Write> Results<W> {
 
 /// A result as compact JSON, safe to print (the answer's numbers and keys as they came).
 fn json_line(outcome: &Outcome) -> String {
-    sanitize::json_for_terminal(&outcome.to_json().to_string()).into_owned()
+    sanitize::json_for_terminal(&outcome.to_json_text()).into_owned()
 }

@@ -656,9 +656,12 @@ const MESSAGE_CHARS: usize = 300;
 /// The service's answer to a report or a connect, kept both as sent and as read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
-    /// The body exactly as the service sent it, for `--output json`; `Value::Null` for a connect
-    /// answered 2xx with no body at all (the spec shows no connect answer, so none is a success).
+    /// The body as the service sent it, parsed; `Value::Null` for a connect answered 2xx with no
+    /// body at all (the spec shows no connect answer, so none is a success).
     pub raw: Value,
+    /// The body's text as it came (empty for no body), for `--output json` and the history: the
+    /// parsed value writes `1E400` back as `1e+400` and `\u202E` as the character.
+    pub text: String,
     /// The same body read leniently: `status`, `message`, `metadata`, `error`.
     pub response: ReportResponse,
     /// The error of an answer that came with a non-2xx status.
@@ -731,6 +734,7 @@ fn read_answer(
     if operation == Operation::VersionConnect && !failed && bytes.trim_ascii().is_empty() {
         return Ok(Answer {
             raw: Value::Null,
+            text: String::new(),
             response: ReportResponse::default(),
             http_error: None,
         });
@@ -743,6 +747,8 @@ fn read_answer(
     match &raw {
         Value::Object(map) => Ok(Answer {
             response: ReportResponse::from_map(map.clone()),
+            // JSON that parsed is UTF-8.
+            text: String::from_utf8_lossy(bytes).into_owned(),
             http_error: failed.then(|| http_error(status, url, bytes)),
             raw,
         }),
@@ -1020,6 +1026,7 @@ mod tests {
         let answer = |raw: Value| Answer {
             response: ReportResponse::from_map(raw.as_object().unwrap().clone()),
             http_error: None,
+            text: raw.to_string(),
             raw,
         };
         let refused = |raw: Value| answer(raw).into_result().unwrap_err().to_string();

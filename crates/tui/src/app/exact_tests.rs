@@ -113,3 +113,155 @@ fn r_copies_each_number_as_it_came_and_the_report_sends_it_so() {
         body.text()
     );
 }
+
+/// The text the composer handed to the external editor, and the id its answer must carry.
+fn edit_command(commands: &[Command]) -> (super::RequestId, String) {
+    commands
+        .iter()
+        .find_map(|c| match c {
+            Command::EditExternally { id, text } => Some((*id, text.clone())),
+            _ => None,
+        })
+        .expect("the external editor asked for")
+}
+
+/// The resource's string as it came, an escape: never the character (a bidi override the
+/// screen would hide, sent raw) nor another spelling of it.
+fn assert_note_as_it_came(text: &str) {
+    assert!(
+        text.contains(r#""note": "a\u202eb""#) || text.contains(r#""note":"a\u202eb""#),
+        "{text}"
+    );
+    assert!(!text.contains('\u{202e}'), "a raw bidi override: {text}");
+}
+
+#[test]
+fn e_gives_the_editor_each_number_and_escape_as_it_came_and_takes_them_back() {
+    let mut app = app();
+    key(&mut app, 'R');
+    let (id, text) = edit_command(&key(&mut app, 'e'));
+    assert_exact(&text);
+    assert_note_as_it_came(&text);
+    let edited = text.replace(r#""message": """#, r#""message": "from vi""#);
+    assert_ne!(edited, text);
+    app.update(Action::reply(id, super::Delivery::Edited(Ok(edited))));
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the composer is open");
+    };
+    assert_eq!(composer.message.text(), "from vi");
+    assert_exact(&composer.resource_text());
+    assert_note_as_it_came(&composer.resource_text());
+    let body = review_and_send_body(&mut app);
+    assert_exact(body.text());
+    assert_note_as_it_came(body.text());
+}
+
+#[test]
+fn f_fills_around_each_number_and_escape_as_they_came() {
+    let mut app = app();
+    app.report = std::sync::Arc::new(super::panes::report::ReportContext {
+        base_url: "http://127.0.0.1:9/api/v1".to_owned(),
+        types: Some(std::sync::Arc::new(serde_json::json!({
+            "app_id": "t", "version": "1.0.0", "resources": [{"type": "exactness",
+                "property_json_schema": {"type": "object", "required": ["wanted"],
+                    "properties": {"wanted": {"type": "string", "enum": ["yes"]}}}}]
+        }))),
+        run_tag: "test".to_owned(),
+    });
+    key(&mut app, 'R');
+    key(&mut app, 'f');
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the composer is open");
+    };
+    let text = composer.resource_text();
+    assert!(text.contains(r#""wanted": "yes""#), "filled: {text}");
+    assert_exact(&text);
+    assert_note_as_it_came(&text);
+    let body = review_and_send_body(&mut app);
+    assert_exact(body.text());
+    assert_note_as_it_came(body.text());
+}
+
+/// The history's `E` on a sent report and on a sent connect: each composer starts from the text
+/// as it was sent.
+#[test]
+fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
+    use crate::store::{HistoryEntry, SendKind, Sent};
+    let properties: Vec<String> = numbers()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!(r#""n{i}": {n}"#))
+        .collect();
+    let properties = properties.join(", ");
+    let report = format!(
+        r#"{{"task_id": "t", "status": "ok", "message": "", "x": 1E400, "response": {{"response_type": "resource", "y": [1.0e2, "\/"], "resource": {{"properties": {{{properties}}}, "id": "r1", "type": "exactness", "note": "a\u202eb"}}}}}}"#
+    );
+    let connect = format!(
+        r#"{{"app_id": "a", "version": "1.0.0", "resources": [{{"type": "exactness", "note": "a\u202eb", "property_json_schema": {{"properties": {{{properties}}}}}}}]}}"#
+    );
+    let sent = |kind, body: &str| Sent {
+        sent_at: chrono::Utc::now(),
+        base_url: "http://sent.example/api/v1".into(),
+        kind,
+        body: body.to_owned(),
+        answer: None,
+        http_status: Some(200),
+        duration: None,
+        error: None,
+        resource_before: None,
+    };
+    let entries = vec![
+        HistoryEntry {
+            id: 2,
+            sent: sent(SendKind::Connect, &connect),
+        },
+        HistoryEntry {
+            id: 1,
+            sent: sent(SendKind::Report, &report),
+        },
+    ];
+    let mut app = app();
+    let load = key(&mut app, '3')
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadHistory { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the history is loaded");
+    app.update(Action::reply(
+        load,
+        super::Delivery::History(Box::new(Ok(entries))),
+    ));
+    key(&mut app, 'E');
+    let Some(Screen::Connect(composer)) = app.stack.top() else {
+        panic!("the connect composer is open");
+    };
+    assert_exact(&composer.text());
+    assert_note_as_it_came(&composer.text());
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, 'j');
+    key(&mut app, 'E');
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the report composer is open");
+    };
+    assert_exact(&composer.resource_text());
+    assert_note_as_it_came(&composer.resource_text());
+    let (_, text) = edit_command(&key(&mut app, 'e'));
+    assert_exact(&text);
+    assert_note_as_it_came(&text);
+    // The fields the composer has no place for, as sent too.
+    assert!(text.contains(r#""x": 1E400,"#), "{text}");
+    assert!(
+        text.contains("\"y\": [\n      1.0e2,\n      \"\\/\"\n    ],"),
+        "{text}"
+    );
+    let body = review_and_send_body(&mut app);
+    assert_exact(body.text());
+    assert_note_as_it_came(body.text());
+    assert!(body.text().contains(r#""x":1E400"#), "{}", body.text());
+    assert!(
+        body.text().contains(r#""y":[1.0e2,"\/"]"#),
+        "{}",
+        body.text()
+    );
+}

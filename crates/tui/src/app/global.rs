@@ -293,11 +293,13 @@ impl App {
         text: Result<String, String>,
     ) -> Vec<Command> {
         let shown = sanitize::line(path).into_owned();
-        let report =
-            text.and_then(|text| crate::validate::parse_json(&text).map_err(|e| e.to_string()));
+        let report = text.and_then(|text| {
+            let report = crate::validate::parse_json(&text).map_err(|e| e.to_string())?;
+            Ok((report, text))
+        });
         match report {
             // Opened as a report it would be all findings about fields it never had.
-            Ok(payload)
+            Ok((payload, _))
                 if crate::validate::detect_kind(&payload)
                     == Ok(crate::validate::PayloadKind::Connect) =>
             {
@@ -305,8 +307,8 @@ impl App {
                     "{shown} is a version-connect payload, not a report: use `:connect {shown}`"
                 )));
             }
-            Ok(report) => {
-                let composer = ReportComposer::from_report(self.report.clone(), &report);
+            Ok((report, text)) => {
+                let composer = ReportComposer::from_report(self.report.clone(), &report, &text);
                 self.notice = Some(Notice::Info(format!("opened {shown}")));
                 return self.push_composer(composer, false, Vec::new());
             }
@@ -319,8 +321,12 @@ impl App {
     }
 
     /// The composer on a report (a sent one, from the history's `E`), to edit and send again.
-    fn open_report_from(&mut self, report: &serde_json::Value) -> Vec<Command> {
-        let composer = ReportComposer::from_report(self.report.clone(), report);
+    fn open_report_from(&mut self, text: &str) -> Vec<Command> {
+        let Ok(report) = crate::validate::parse_json(text) else {
+            self.notice = Some(Notice::Error("the recorded report is not JSON".into()));
+            return Vec::new();
+        };
+        let composer = ReportComposer::from_report(self.report.clone(), &report, text);
         self.notice = Some(Notice::Info(
             "the report as it was sent: edit it, then s to review and send".into(),
         ));

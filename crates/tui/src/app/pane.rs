@@ -22,8 +22,6 @@ use std::time::Instant;
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::KnownTypes;
 use super::action::{Action, Command, Delivery, Notice, RequestId, RequestIds, UnsentDraft};
 use super::keymap::{InputMode, KeyTable};
@@ -139,10 +137,10 @@ pub enum Open {
     ReportOn(Box<str>),
     /// One report to send to each marked resource (`R` over marks), as listed.
     ReportOnMarked(Vec<crate::app::panes::report::many::MarkedResource>),
-    /// The report composer on a report as it was sent (`E` in the history).
-    Report(Box<Value>),
-    /// The connect composer on a payload as it was sent (`E` on a sent connect).
-    Connect(Box<Value>),
+    /// The report composer on a report as it was sent (`E` in the history): its JSON text.
+    Report(Box<str>),
+    /// The connect composer on a payload as it was sent (`E` on a sent connect): its JSON text.
+    Connect(Box<str>),
     /// An unsent draft, in its composer, to go on with (from the history).
     Draft(Box<UnsentDraft>),
     /// One send in full, as the history view shows it (a report listed in a resource's detail).

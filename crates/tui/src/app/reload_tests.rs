@@ -46,6 +46,7 @@ fn ok_answer() -> Box<Exchange> {
         status: Some(200),
         elapsed: Duration::from_millis(5),
         result: Ok(Reply::Answer(Box::new(Answer {
+            text: body.to_string(),
             raw: body,
             response,
             http_error: None,

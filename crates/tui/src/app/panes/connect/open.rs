@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::new_app::{InferJob, Inferring};
 use super::{ConnectComposer, Start};
 use crate::app::job::Work;
@@ -88,9 +86,11 @@ impl App {
         self.push_composer(composer, false, vec![infer])
     }
 
-    /// `E` on a sent connect: the payload as it was sent, to edit and send again.
-    pub(in crate::app) fn open_connect_from(&mut self, payload: &Value) -> Vec<Command> {
-        let text = serde_json::to_string_pretty(payload).unwrap_or_default();
+    /// `E` on a sent connect: the payload as it was sent (its JSON text, laid out token by
+    /// token: numbers and escapes as sent), to edit and send again.
+    pub(in crate::app) fn open_connect_from(&mut self, payload: &str) -> Vec<Command> {
+        let text =
+            crate::sanitize::json_for_terminal(&crate::json_text::pretty(payload)).into_owned();
         let said = "the connect as it was sent: edit it, then s to review and send";
         self.open_connect_text(&text, said.into())
     }

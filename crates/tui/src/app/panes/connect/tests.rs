@@ -126,6 +126,7 @@ fn answer(body: Value, status: u16) -> Box<Exchange> {
         status: Some(status),
         elapsed: Duration::from_millis(12),
         result: Ok(Reply::Answer(Box::new(Answer {
+            text: body.to_string(),
             raw: body,
             response,
             http_error: None,

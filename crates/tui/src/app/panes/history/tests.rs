@@ -337,6 +337,7 @@ fn a_store_that_cannot_be_read_is_said_and_r_tries_again() {
 fn answer(status: u16, body: Value) -> Box<Exchange> {
     let answer = Answer {
         response: ReportResponse::from_map(body.as_object().cloned().unwrap()),
+        text: body.to_string(),
         raw: body,
         http_error: None,
     };

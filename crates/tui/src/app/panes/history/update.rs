@@ -147,9 +147,11 @@ impl HistoryView {
             return Outcome::done();
         };
         let kind = entry.sent.kind;
+        // The text as sent: a parsed value would give its numbers and escapes another spelling.
+        let body = entry.sent.body.as_str().into();
         match crate::validate::parse_json(&entry.sent.body) {
-            Ok(body) if kind == SendKind::Connect => Outcome::Open(Open::Connect(Box::new(body))),
-            Ok(body) => Outcome::Open(Open::Report(Box::new(body))),
+            Ok(_) if kind == SendKind::Connect => Outcome::Open(Open::Connect(body)),
+            Ok(_) => Outcome::Open(Open::Report(body)),
             Err(error) => {
                 cx.error(format!("the recorded {kind} is not JSON ({error})"));
                 Outcome::done()

@@ -26,20 +26,33 @@ pub(super) fn put_resource(laid_out: &str, resource: &str) -> Option<String> {
 }
 
 impl Report {
-    /// The whole report as pretty JSON, as the external editor gets it. Text that is not JSON
-    /// is edited as it is: the unparsed report itself, or the report laid out around a resource
+    /// The whole report as pretty JSON, as the external editor gets it: the resource laid out
+    /// from its text, so its numbers and escapes are as written (a parsed value would give
+    /// `1e+400` for `1E400` and a raw bidi override for `\u202e`). Text that is not JSON is
+    /// edited as it is: the unparsed report itself, or the report laid out around a resource
     /// whose text is not JSON.
     pub(crate) fn report_text(&self) -> String {
         if let Some(unparsed) = &self.unparsed {
             return unparsed.text.clone();
         }
-        let report = assemble(&self.header(), Value::from(RESOURCE_MARK));
-        let laid_out = serde_json::to_string_pretty(&report).unwrap_or_else(|_| "{}".into());
-        let resource = match crate::validate::parse_json(&self.resource_text()) {
-            Ok(resource) => serde_json::to_string_pretty(&resource).unwrap_or_default(),
-            Err(_) => self.resource_text(),
+        let text = self.resource_text();
+        let spliced = crate::validate::parse_json(&text)
+            .ok()
+            .and_then(|_| self.text_around(&text));
+        let whole = match spliced {
+            Some(whole) => crate::json_text::pretty(&whole),
+            None => {
+                let report = assemble(&self.header(), Value::from(RESOURCE_MARK));
+                let laid_out =
+                    serde_json::to_string_pretty(&report).unwrap_or_else(|_| "{}".into());
+                let resource = match crate::validate::parse_json(&text) {
+                    Ok(_) => crate::json_text::pretty(&text),
+                    Err(_) => text,
+                };
+                put_resource(&laid_out, &resource).unwrap_or(laid_out)
+            }
         };
-        put_resource(&laid_out, &resource).unwrap_or(laid_out)
+        crate::sanitize::json_for_terminal(&whole).into_owned()
     }
 
     /// Reads what the external editor left.
@@ -49,7 +62,7 @@ impl Report {
         }
         let error = match crate::validate::parse_json(&text) {
             Ok(report) if report.is_object() => {
-                self.set_report(&report);
+                self.set_report(&report, &text);
                 self.unparsed = None;
                 return Edited::Applied;
             }

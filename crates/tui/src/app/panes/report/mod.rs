@@ -98,6 +98,10 @@ pub struct Report {
     /// sent as they were, and flagged by the checks, until the field is edited. Opening a file
     /// changes nothing in it.
     pub kept: BTreeMap<String, Kept>,
+    /// The JSON text of each field of a report that was read (by JSON pointer: `/x`,
+    /// `/response/y`; the resource aside): a field of `extra` or `kept` that still holds that
+    /// value is written as that text, so its numbers and escapes stay as they were.
+    pub written: BTreeMap<String, String>,
     /// The order of the keys of the report that was read, and of its `response`: the report is
     /// sent with its keys in that order (new ones after). Empty for a report composed here.
     pub key_order: (Vec<String>, Vec<String>),
@@ -160,18 +164,14 @@ impl ReportComposer {
         ReportComposer::new(context, None, &text, seed)
     }
 
-    /// A report read from a file: its fields go to the composer's, anything else is kept.
-    pub(crate) fn from_report(context: Arc<ReportContext>, report: &Value) -> Self {
-        let resource = report
-            .get("response")
-            .and_then(|r| r.get("resource"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let text = serde_json::to_string(&resource).unwrap_or_default();
-        let mut composer = ReportComposer::for_resource(context, &text, 0);
+    /// A report read from a file or sent before (`report`, parsed from `text`): its fields go
+    /// to the composer's, anything else is kept.
+    pub(crate) fn from_report(context: Arc<ReportContext>, report: &Value, text: &str) -> Self {
+        let resource = resource_as_written(report, text);
+        let mut composer = ReportComposer::for_resource(context, &resource, 0);
         // From a file: how the resource was listed is not known.
         composer.kind.listed = None;
-        composer.set_report(report);
+        composer.set_report(report, text);
         composer
     }
 
@@ -197,6 +197,7 @@ impl ReportComposer {
             resource: json_editor::new_editor(text),
             extra: Map::new(),
             kept: BTreeMap::new(),
+            written: BTreeMap::new(),
             key_order: Default::default(),
             field: Field::TaskId,
             unparsed: None,
@@ -218,8 +219,10 @@ impl ReportComposer {
 impl Report {
     /// Puts a whole report's fields in place (from a file, or back from the external editor);
     /// top-level fields the composer has no place for are kept and sent as they were, and so
-    /// are fields that are absent or not strings (see [`ReportComposer::kept`]).
-    pub(crate) fn set_report(&mut self, report: &Value) {
+    /// are fields that are absent or not strings (see [`ReportComposer::kept`]). `text` is the
+    /// report's JSON text, which the resource is laid out from.
+    pub(crate) fn set_report(&mut self, report: &Value, text: &str) {
+        let written = written_fields(text);
         let mut extra = report.as_object().cloned().unwrap_or_default();
         let keys = |map: &Map<String, Value>| map.keys().cloned().collect::<Vec<_>>();
         let response_keys = match extra.get("response") {
@@ -251,11 +254,11 @@ impl Report {
             _ => Map::new(),
         };
         let response_type = take_string(&mut response, Field::ResponseType);
-        let resource = response.shift_remove("resource").unwrap_or(Value::Null);
+        response.shift_remove("resource");
         if !response.is_empty() {
             extra.insert("response".into(), Value::Object(response));
         }
-        let text = serde_json::to_string_pretty(&resource).unwrap_or_else(|_| "null".to_owned());
+        let text = crate::json_text::pretty(&resource_as_written(report, text));
         let text = crate::sanitize::json_for_terminal(&text);
         if text != self.resource_text() {
             self.replace_resource(&text);
@@ -267,6 +270,7 @@ impl Report {
         self.response_type.set(&response_type);
         self.extra = extra;
         self.kept = kept;
+        self.written = written;
     }
 
     /// The resource as typed.
@@ -328,15 +332,39 @@ impl Report {
     fn body_about(&self, resource: &str) -> Result<crate::app::Body, String> {
         let parsed = crate::validate::parse_json(resource).map_err(|e| e.to_string())?;
         let value = self.around(parsed);
-        let mark = Value::from(external::RESOURCE_MARK);
-        let around = serde_json::to_string(&self.around(mark.clone())).unwrap_or_default();
-        let compact = crate::json_text::compact(resource);
-        match external::put_resource(&around, &compact) {
-            Some(text) if around.matches(&mark.to_string()).count() == 1 => {
-                Ok(crate::app::Body::new(&text, value))
-            }
-            _ => Ok(crate::app::Body::of_value(value)),
+        match self.text_around(resource) {
+            Some(text) => Ok(crate::app::Body::new(&text, value)),
+            None => Ok(crate::app::Body::of_value(value)),
         }
+    }
+
+    /// The report around `resource` (JSON text) as compact text: the header's fields written
+    /// by serde_json, but each still holding what was read written as it was read
+    /// ([`Report::written`]), and the resource as written. `None` when a mark cannot be put in
+    /// its place (a text holding a mark's own text).
+    pub(crate) fn text_around(&self, resource: &str) -> Option<String> {
+        let mark = Value::from(external::RESOURCE_MARK);
+        let mut body = self.around(mark.clone());
+        let mut splices = vec![(mark.to_string(), crate::json_text::compact(resource))];
+        for (i, (pointer, text)) in self.written.iter().enumerate() {
+            let Some(slot) = body.pointer_mut(pointer) else {
+                continue;
+            };
+            if crate::validate::parse_json(text).ok().as_ref() != Some(slot) {
+                continue;
+            }
+            let mark = Value::from(format!("\u{0}appdeck-field-{i}\u{0}"));
+            splices.push((mark.to_string(), crate::json_text::compact(text)));
+            *slot = mark;
+        }
+        let mut out = serde_json::to_string(&body).ok()?;
+        for (mark, text) in splices {
+            if out.matches(&mark).count() != 1 {
+                return None;
+            }
+            out = out.replacen(&mark, &text, 1);
+        }
+        Some(out)
     }
 
     /// The header's fields around `resource`, in the order of the report that was read.
@@ -356,6 +384,46 @@ impl Report {
     pub(crate) fn replace_resource(&mut self, text: &str) {
         json_editor::replace_text(&mut self.resource, text);
     }
+}
+
+/// The text of `report`'s resource (`report` is `text` parsed): as written, so its numbers and
+/// escapes stay as they are, which the parsed value does not keep. Written anew from the value
+/// only when the text does not hold it where the value has it (a key written twice).
+fn resource_as_written(report: &Value, text: &str) -> String {
+    let resource = report
+        .get("response")
+        .and_then(|r| r.get("resource"))
+        .unwrap_or(&Value::Null);
+    let written = crate::json_text::lines(text)
+        .into_iter()
+        .rev()
+        .find(|l| l.pointer == check::RESOURCE_POINTER)
+        .map(|l| &text[l.span]);
+    match written {
+        Some(written) if crate::validate::parse_json(written).ok().as_ref() == Some(resource) => {
+            written.to_owned()
+        }
+        _ => serde_json::to_string(resource).unwrap_or_else(|_| "null".to_owned()),
+    }
+}
+
+/// The text of each member of a report's top level and of its `response` (the resource aside),
+/// by JSON pointer; of a key written twice, the last, as the parsed value holds it.
+fn written_fields(text: &str) -> BTreeMap<String, String> {
+    let pointer = |key: &str| key.replace('~', "~0").replace('/', "~1");
+    let mut written = BTreeMap::new();
+    for (key, value) in crate::json_text::members(text) {
+        if key != "response" {
+            written.insert(format!("/{}", pointer(&key)), value.to_owned());
+            continue;
+        }
+        for (inner, value) in crate::json_text::members(value) {
+            if inner != "resource" {
+                written.insert(format!("/response/{}", pointer(&inner)), value.to_owned());
+            }
+        }
+    }
+    written
 }
 
 /// Puts the keys of `map` that `order` names first, in that order, and the rest after them as

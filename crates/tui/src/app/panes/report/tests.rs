@@ -88,6 +88,7 @@ pub(super) fn answer(body: Value, status: u16) -> Box<Exchange> {
         status: Some(status),
         elapsed: Duration::from_millis(12),
         result: Ok(Reply::Answer(Box::new(Answer {
+            text: body.to_string(),
             raw: body,
             response,
             http_error: None,
@@ -1638,7 +1639,9 @@ fn editing_a_field_read_as_a_number_makes_it_the_text_typed() {
 #[test]
 fn a_resend_and_a_draft_from_the_history_are_checked_on_their_first_frame() {
     let mut resend = app();
-    resend.open(Open::Report(Box::new(report_with(json!({"status": "OK"})))));
+    resend.open(Open::Report(
+        report_with(json!({"status": "OK"})).to_string().into(),
+    ));
     assert_eq!(pointers(&resend), ["/status"]);
     assert_eq!(
         review_and_enter(&mut resend),
