@@ -18,9 +18,9 @@ use spelling::Spellings;
 /// What stands for the token (and the trace's other secrets).
 pub const MASK: &str = "••••";
 
-/// A token shorter than this (`dev`) is masked only where it stands alone (`Bearer dev`, not
-/// `device`): anywhere, it would mask parts of ordinary words. The trace masks the
-/// `Authorization` header by name whatever the token.
+/// A token shorter than this (`dev`) is masked only as an `Authorization` header's echo writes
+/// it (`Bearer dev`): anywhere else it would change the service's own words (`"env": "dev"`, a
+/// type `t`). The trace masks the `Authorization` header by name whatever the token.
 pub(crate) const SHORT_TOKEN: usize = 8;
 
 /// The token to hide, in any spelling a server may give it (see [`spelling`]).
@@ -28,8 +28,8 @@ pub(crate) const SHORT_TOKEN: usize = 8;
 pub struct TokenMask {
     /// None when there is no token.
     spellings: Option<Spellings>,
-    /// A short token: only where no letter, digit, `_` or `-` touches it (see [`SHORT_TOKEN`]).
-    alone_only: bool,
+    /// A short token: only after `Bearer ` (see [`SHORT_TOKEN`]).
+    after_bearer_only: bool,
 }
 
 /// Never the token itself.
@@ -43,10 +43,10 @@ impl TokenMask {
     pub fn new(token: &Token) -> Self {
         let token = token.expose();
         let spellings = (!token.is_empty()).then(|| Spellings::new(token));
-        let alone_only = token.chars().count() < SHORT_TOKEN;
+        let after_bearer_only = token.chars().count() < SHORT_TOKEN;
         TokenMask {
             spellings,
-            alone_only,
+            after_bearer_only,
         }
     }
 
@@ -78,17 +78,8 @@ impl TokenMask {
             return Vec::new();
         };
         let mut found = spellings.find(text);
-        if self.alone_only {
-            // Part of a word: a letter, digit (or any byte of a non-ASCII one), `_` or `-` next to it.
-            let in_word = |at: Option<&u8>| {
-                at.is_some_and(|&b| {
-                    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80
-                })
-            };
-            found.retain(|r| {
-                !in_word(r.start.checked_sub(1).and_then(|i| text.get(i)))
-                    && !in_word(text.get(r.end))
-            });
+        if self.after_bearer_only {
+            found.retain(|r| after_bearer(&text[..r.start]) && !in_word(text.get(r.end)));
         }
         found
     }
@@ -164,6 +155,19 @@ impl TokenMask {
     }
 }
 
+/// Whether `before` ends with `Bearer` and a space or a tab (any case), as a header's echo does.
+fn after_bearer(before: &[u8]) -> bool {
+    let word = before.trim_ascii_end();
+    word.len() < before.len()
+        && word.len() >= 6
+        && word[word.len() - 6..].eq_ignore_ascii_case(b"bearer")
+}
+
+/// Whether `at` is part of a word: a letter, a digit (or any byte of a non-ASCII one), `_`, `-`.
+fn in_word(at: Option<&u8>) -> bool {
+    at.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80)
+}
+
 /// `text` with each of the stretches `found` (in order, none overlapping) replaced by the mask.
 fn masked(text: &[u8], found: &[Range<usize>]) -> Vec<u8> {
     let mut masked = Vec::with_capacity(text.len());
@@ -204,7 +208,11 @@ mod tests {
         assert_eq!(mask().bytes(body), want);
         assert!(matches!(mask().text("nothing here"), Cow::Borrowed(_)));
         let short = TokenMask::new(&Token::new("tok"));
-        assert_eq!(short.text("a tok b"), "a •••• b");
+        assert_eq!(
+            short.text("a tok b"),
+            "a tok b",
+            "a short token only after Bearer"
+        );
     }
 
     #[test]
@@ -309,14 +317,15 @@ mod tests {
             let body = format!(r#"{{"e": "{near}"}}"#);
             assert_eq!(spelled().bytes(body.clone().into_bytes()), body.as_bytes());
         }
-        // A short token is masked where it stands alone, in any spelling (the README's own
-        // `--token dev` was shown in clear in a service's `Bearer dev`), never inside a word.
+        // A short token is masked after `Bearer `, as a header's echo writes it, in any spelling
+        // (the README's own `--token dev` was shown in clear in a service's `Bearer dev`);
+        // nowhere else, where it would change the service's own words.
         let short = TokenMask::new(&Token::new("dev"));
         assert_eq!(
-            short.text(r#"{"e": "Bearer dev", "u": "/a?t=d%65v&x=1", "s": "\u0064ev."}"#),
-            r#"{"e": "Bearer ••••", "u": "/a?t=••••&x=1", "s": "••••."}"#
+            short.text(r#"{"e": "authorization: Bearer dev", "f": "BEARER  d\u0065v."}"#),
+            r#"{"e": "authorization: Bearer ••••", "f": "BEARER  ••••."}"#
         );
-        let words = "device devs dev-ops dev_ops undev 2dev dév";
+        let words = r#"{"env": "dev", "x": "Bearer device", "y": "Bearerdev", "z": "dev-ops"}"#;
         assert_eq!(short.text(words), words);
     }
 
