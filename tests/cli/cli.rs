@@ -228,6 +228,24 @@ fn a_page_that_is_json_but_not_a_page_is_quoted_in_the_error() {
     );
 }
 
+/// An answer with no `resources` is no page (a wrong base URL answers so), not an empty last
+/// page: `list` and `infer` say so and fail, as the terminal UI does, in the same words.
+#[test]
+fn an_answer_without_resources_is_a_bad_answer_not_an_empty_listing() {
+    let base_url = common::answer_once("200 OK", r#"{"status":"ok"}"#);
+    let out = list_against(&base_url);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("no `resources`"), "{}", out.stderr);
+    let base_url = common::answer_once("200 OK", r#"{"status":"ok"}"#);
+    let dir = tempfile::tempdir().unwrap();
+    let infer = run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .args(["infer"]));
+    assert_eq!(infer.code, 1, "{infer:?}");
+    assert!(infer.stderr.contains("no `resources`"), "{}", infer.stderr);
+}
+
 #[test]
 fn an_error_status_with_an_empty_body_shows_the_status_line_alone() {
     let base_url = common::answer_once("502 Bad Gateway", "");
