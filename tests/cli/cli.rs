@@ -409,6 +409,33 @@ fn endless_empty_pages_stop_the_listing_with_exit_1() {
     assert_eq!(parse_ndjson(&out.stdout).len(), 10, "the first page stays");
 }
 
+/// `api resources.list --paginate` follows `next` by the rule `list` stops by: after the first
+/// page and 20 empty ones it says why and exits 1, where it used to follow them for ever.
+#[test]
+fn api_paginate_stops_after_endless_empty_pages_as_list_does() {
+    let sandbox = TestSandbox::with_fault(Fault::EmptyPages);
+    let out = common::run_within(
+        sandbox
+            .appdeck()
+            .args(["api", "resources.list", "-F", "limit=10", "--paginate"]),
+        Duration::from_secs(30),
+    )
+    .expect("the paging ends");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("appdeck: server fault: 20 empty pages in a row"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stdout.lines().count(),
+        21,
+        "every page printed: {}",
+        out.stdout
+    );
+}
+
 #[test]
 fn a_server_slower_than_the_timeout_is_abandoned() {
     let sandbox = TestSandbox::with_fault(Fault::Slow(Duration::from_secs(20)));
