@@ -516,10 +516,11 @@ pub fn resolve(
     };
     let name = profile_choice.as_ref().map(|c| c.value.clone());
     let from_profile = || Source::Profile(name.clone().unwrap_or_default());
-    if let (Some(p), Some(name)) = (profile, &name) {
-        if p.token.is_some() && p.token_file.is_some() {
-            return Err(ConfigError::TokenTwice(name.clone()));
-        }
+    if let (Some(p), Some(name)) = (profile, &name)
+        && p.token.is_some()
+        && p.token_file.is_some()
+    {
+        return Err(ConfigError::TokenTwice(name.clone()));
     }
 
     let base_url = flags
