@@ -1013,3 +1013,37 @@ fn report_curl_prints_a_command_without_the_token_that_the_sandbox_accepts() {
     assert_eq!(answer["status"], "ok", "{answer}");
     assert_eq!(sandbox.store().len(), before + 1);
 }
+
+/// With stdout closed (`appdeck list >&-`), the output cannot go anywhere: `list`, `report` and
+/// `validate` say so on stderr and exit 1, where they used to exit 0 having lost it (Rust's
+/// stdout takes EBADF for done). Only a closed pipe is a quiet end (tested with `| head`).
+#[test]
+fn a_closed_stdout_is_an_error_not_a_quiet_success() {
+    use std::os::unix::process::CommandExt;
+    let sandbox = TestSandbox::demo();
+    let report = sandbox.path("report.json");
+    std::fs::write(&report, include_str!("../../assets/examples/report.json")).unwrap();
+    let report = report.to_str().unwrap();
+    for args in [
+        vec!["list"],
+        vec!["report", report],
+        vec!["validate", report],
+    ] {
+        let mut cmd = sandbox.appdeck();
+        cmd.args(&args);
+        // SAFETY: close(2) only, in the child between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::close(1);
+                Ok(())
+            });
+        }
+        let out = run(&mut cmd);
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains("cannot write the output") && out.stderr.contains("os error 9"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}

@@ -59,7 +59,7 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
             return Err(Failure::Reported(1));
         }
         not_json(&answer.body).map_or(Ok(()), |error| Err(Failure::Api(error)))?;
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::cli::stdout::out();
         match &jq {
             Some(jq) => jq
                 .run(&answer.body, &mut out)
