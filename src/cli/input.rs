@@ -25,7 +25,7 @@ pub fn read(path: &Path) -> Result<Input, Failure> {
 fn read_capped(path: &Path, cap: u64) -> Result<Input, Failure> {
     let (name, read) = if path == Path::new("-") {
         let name = "stdin".to_owned();
-        let read = bounded_read::up_to(std::io::stdin().lock(), cap);
+        let read = bounded_read::stdin(cap, bounded_read::PIPE_PATIENCE);
         (name, read)
     } else {
         let read = bounded_read::file_or_pipe(path, cap, bounded_read::PIPE_PATIENCE);

@@ -21,6 +21,7 @@ mod report_diff;
 mod sandbox;
 mod send;
 pub mod shape;
+pub mod stdout;
 pub mod table;
 mod types;
 mod validate;
@@ -129,7 +130,7 @@ pub async fn run(command: Command, before: &GlobalArgs, demo: bool) -> ExitCode 
     let global = &global;
     let result = match command {
         // The demo's types are known without a sandbox: `appdeck --demo types`.
-        Command::Types(args) => types::run(&args, global, demo, &mut std::io::stdout().lock()),
+        Command::Types(args) => types::run(&args, global, demo, &mut crate::cli::stdout::out()),
         _ if demo => Err(Failure::Usage(
             "--demo opens the terminal UI and takes no subcommand but `types`".to_owned(),
         )),
@@ -149,7 +150,7 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
             let retries = args.retries.unwrap_or(configured.retries);
             let width = table::output_width();
             // One lock for the whole listing, written in large blocks.
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, crate::cli::stdout::out());
             // `--jq` past its memory bound ends the command: what is buffered goes out first.
             let kept = shape::memory::Kept::new(&mut out);
             // Not locked: the fetching task says its retries on stderr meanwhile.
@@ -186,34 +187,34 @@ async fn dispatch(command: Command, global: &GlobalArgs) -> Result<(), Failure> 
         }
         Command::Api(args) => api::run(global, &args).await,
         Command::Validate(args) => {
-            validate::run(&args, &global.types, &mut std::io::stdout().lock())
+            validate::run(&args, &global.types, &mut crate::cli::stdout::out())
         }
-        Command::Types(args) => types::run(&args, global, false, &mut std::io::stdout().lock()),
+        Command::Types(args) => types::run(&args, global, false, &mut crate::cli::stdout::out()),
         Command::Completions(args) => {
-            generate::completions(args.shell, &mut std::io::stdout().lock())
+            generate::completions(args.shell, &mut crate::cli::stdout::out())
         }
-        Command::Man => generate::man_page(&mut std::io::stdout().lock()),
+        Command::Man => generate::man_page(&mut crate::cli::stdout::out()),
         Command::CompleteNames(args) => {
-            generate::names(args.kind, global, &mut std::io::stdout().lock())
+            generate::names(args.kind, global, &mut crate::cli::stdout::out())
         }
         Command::Sandbox(args) => sandbox::run(args, global.token_file.as_deref()).await,
-        Command::Config(which) => config_cmd::run(which, global, &mut std::io::stdout().lock()),
-        Command::Diff(args) => diff::run(&args, &mut std::io::stdout().lock()),
-        Command::Keys(args) => keys::run(&args, global, &mut std::io::stdout().lock()),
+        Command::Config(which) => config_cmd::run(which, global, &mut crate::cli::stdout::out()),
+        Command::Diff(args) => diff::run(&args, &mut crate::cli::stdout::out()),
+        Command::Keys(args) => keys::run(&args, global, &mut crate::cli::stdout::out()),
         Command::History(args) => {
-            history::run(&args, table::output_width(), &mut std::io::stdout().lock())
+            history::run(&args, table::output_width(), &mut crate::cli::stdout::out())
         }
         Command::Cache(args) => cache::run(
             args.command.as_ref(),
             table::output_width(),
-            &mut std::io::stdout().lock(),
+            &mut crate::cli::stdout::out(),
         ),
         Command::Infer(args) => {
             let client = connect(global)?;
             infer::run(
                 &client,
                 &args,
-                &mut std::io::stdout().lock(),
+                &mut crate::cli::stdout::out(),
                 &mut std::io::stderr().lock(),
             )
             .await

@@ -40,7 +40,7 @@ pub async fn run(args: SandboxArgs, token_file: Option<&Path>) -> Result<(), Fai
     // The one place appdeck prints a token: the sandbox's own throwaway one, which the user needs.
     // Shell syntax, so that `eval` or a paste into another shell configures appdeck.
     {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::cli::stdout::out();
         writeln!(
             out,
             "export APPDECK_BASE_URL={}",

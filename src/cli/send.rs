@@ -131,7 +131,7 @@ pub async fn run(
         let answer = (!empty).then_some(&answer.raw);
         record_connect(store.as_ref(), &settings.base_url, &value, answer);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::cli::stdout::out();
     match args.output {
         // An empty answer is printed as what it was: nothing.
         AnswerOutput::Json | AnswerOutput::Ndjson if empty => {}
@@ -236,7 +236,7 @@ fn print_curl(
         Ok(())
     };
     let line = crate::api::curl::command(&base_url, operation, body);
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::cli::stdout::out();
     writeln!(out, "{}", sanitize::json_for_terminal(&line))?;
     out.flush()?;
     let env_token = config::Env::from_process()?.token;

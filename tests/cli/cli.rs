@@ -228,6 +228,24 @@ fn a_page_that_is_json_but_not_a_page_is_quoted_in_the_error() {
     );
 }
 
+/// An answer with no `resources` is no page (a wrong base URL answers so), not an empty last
+/// page: `list` and `infer` say so and fail, as the terminal UI does, in the same words.
+#[test]
+fn an_answer_without_resources_is_a_bad_answer_not_an_empty_listing() {
+    let base_url = common::answer_once("200 OK", r#"{"status":"ok"}"#);
+    let out = list_against(&base_url);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("no `resources`"), "{}", out.stderr);
+    let base_url = common::answer_once("200 OK", r#"{"status":"ok"}"#);
+    let dir = tempfile::tempdir().unwrap();
+    let infer = run(appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .args(["infer"]));
+    assert_eq!(infer.code, 1, "{infer:?}");
+    assert!(infer.stderr.contains("no `resources`"), "{}", infer.stderr);
+}
+
 #[test]
 fn an_error_status_with_an_empty_body_shows_the_status_line_alone() {
     let base_url = common::answer_once("502 Bad Gateway", "");
@@ -389,6 +407,33 @@ fn endless_empty_pages_stop_the_listing_with_exit_1() {
         out.stderr
     );
     assert_eq!(parse_ndjson(&out.stdout).len(), 10, "the first page stays");
+}
+
+/// `api resources.list --paginate` follows `next` by the rule `list` stops by: after the first
+/// page and 20 empty ones it says why and exits 1, where it used to follow them for ever.
+#[test]
+fn api_paginate_stops_after_endless_empty_pages_as_list_does() {
+    let sandbox = TestSandbox::with_fault(Fault::EmptyPages);
+    let out = common::run_within(
+        sandbox
+            .appdeck()
+            .args(["api", "resources.list", "-F", "limit=10", "--paginate"]),
+        Duration::from_secs(30),
+    )
+    .expect("the paging ends");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("appdeck: server fault: 20 empty pages in a row"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stdout.lines().count(),
+        21,
+        "every page printed: {}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -967,4 +1012,38 @@ fn report_curl_prints_a_command_without_the_token_that_the_sandbox_accepts() {
     let answer: Value = serde_json::from_str(&ran.stdout).expect("a JSON answer");
     assert_eq!(answer["status"], "ok", "{answer}");
     assert_eq!(sandbox.store().len(), before + 1);
+}
+
+/// With stdout closed (`appdeck list >&-`), the output cannot go anywhere: `list`, `report` and
+/// `validate` say so on stderr and exit 1, where they used to exit 0 having lost it (Rust's
+/// stdout takes EBADF for done). Only a closed pipe is a quiet end (tested with `| head`).
+#[test]
+fn a_closed_stdout_is_an_error_not_a_quiet_success() {
+    use std::os::unix::process::CommandExt;
+    let sandbox = TestSandbox::demo();
+    let report = sandbox.path("report.json");
+    std::fs::write(&report, include_str!("../../assets/examples/report.json")).unwrap();
+    let report = report.to_str().unwrap();
+    for args in [
+        vec!["list"],
+        vec!["report", report],
+        vec!["validate", report],
+    ] {
+        let mut cmd = sandbox.appdeck();
+        cmd.args(&args);
+        // SAFETY: close(2) only, in the child between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::close(1);
+                Ok(())
+            });
+        }
+        let out = run(&mut cmd);
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains("cannot write the output") && out.stderr.contains("os error 9"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
 }

@@ -69,6 +69,38 @@ pub fn file_or_pipe(path: &Path, cap: u64, patience: Duration) -> io::Result<Vec
     ))
 }
 
+/// Reads standard input (`-`) by the rules of [`file_or_pipe`]: a pipe (`sleep 1000 | appdeck
+/// validate -`) for at most `patience`, never more than `cap` bytes. A terminal is read until
+/// its end (`^D`): a person typing is no pipe that stalled.
+pub fn stdin(cap: u64, patience: Duration) -> io::Result<Vec<u8>> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        // A descriptor of its own: dropping it leaves stdin open.
+        let file = File::from(io::stdin().as_fd().try_clone_to_owned()?);
+        opened(file, cap, patience)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = patience;
+        up_to(io::stdin().lock(), cap)
+    }
+}
+
+/// Reads an input already open (standard input): a pipe or a socket for at most `patience`
+/// (`TimedOut`), anything else (a file, a terminal, a device) up to `cap` bytes.
+pub fn opened(file: File, cap: u64, patience: Duration) -> io::Result<Vec<u8>> {
+    let meta = file.metadata()?;
+    #[cfg(unix)]
+    let socket = std::os::unix::fs::FileTypeExt::is_socket(&meta.file_type());
+    #[cfg(not(unix))]
+    let socket = false;
+    if is_fifo(&meta) || socket {
+        return up_to(Pipe::new(file, Some(patience)), cap);
+    }
+    up_to(file, cap)
+}
+
 /// Whether `meta` is a pipe's (a FIFO, or an unnamed pipe reached through `/dev/fd/N`).
 pub fn is_fifo(meta: &Metadata) -> bool {
     #[cfg(unix)]
@@ -271,6 +303,36 @@ mod tests {
 
         let error = file_or_pipe(Path::new("/dev/zero"), 10, PIPE_PATIENCE).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{error}");
+    }
+
+    /// Standard input as a pipe whose writer never ends it (`sleep 1000 | appdeck validate -`)
+    /// is given up after its patience, as a FIFO named by its path is; one that ends is read.
+    #[cfg(unix)]
+    #[test]
+    fn an_open_pipe_is_read_whole_and_a_silent_one_within_its_patience() {
+        use std::io::Write;
+        let (reader, mut writer) = io::pipe().unwrap();
+        writer.write_all(b"{}").unwrap();
+        drop(writer);
+        let read = opened(
+            File::from(std::os::fd::OwnedFd::from(reader)),
+            100,
+            PIPE_PATIENCE,
+        );
+        assert_eq!(read.unwrap(), b"{}");
+
+        let (reader, writer) = io::pipe().unwrap();
+        let (done, said) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let reader = File::from(std::os::fd::OwnedFd::from(reader));
+            let _ = done.send(opened(reader, 100, Duration::from_millis(300)));
+        });
+        let error = said
+            .recv_timeout(Duration::from_secs(10))
+            .expect("given up within its patience")
+            .unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut, "{error}");
+        drop(writer);
     }
 
     #[cfg(unix)]

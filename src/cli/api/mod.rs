@@ -4,7 +4,6 @@
 
 mod request;
 
-use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 
 use super::Failure;
@@ -39,7 +38,8 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
     let client = super::client(&configured.settings, global)?;
     let terminal = std::io::stdout().is_terminal();
     let mut text = body.text;
-    let mut cursors = HashSet::new();
+    // The rules `list` pages by: no cursor twice, no endless run of empty pages.
+    let mut trail = crate::api::CursorTrail::default();
     loop {
         let answer = client
             .post_bytes_with(&args.operation, text.clone().into_bytes(), headers.clone())
@@ -59,7 +59,7 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
             return Err(Failure::Reported(1));
         }
         not_json(&answer.body).map_or(Ok(()), |error| Err(Failure::Api(error)))?;
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::cli::stdout::out();
         match &jq {
             Some(jq) => jq
                 .run(&answer.body, &mut out)
@@ -74,11 +74,9 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
         let Some(cursor) = request::next_cursor(&answer.body) else {
             return Ok(());
         };
-        if !cursors.insert(cursor.clone()) {
-            return Err(Failure::Api(ApiError::RepeatedCursor(
-                sanitize::line(&cursor).into_owned(),
-            )));
-        }
+        trail
+            .accept(&cursor, request::items_received(&answer.body))
+            .map_err(Failure::Api)?;
         text = request::with_next(&text, &cursor).unwrap_or_default();
     }
 }

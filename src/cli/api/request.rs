@@ -142,6 +142,19 @@ pub fn next_cursor(answer: &[u8]) -> Option<String> {
     }
 }
 
+/// How many items a page of `--paginate` brought, for the empty-pages rule: `resources`'
+/// elements, or, for an operation appdeck does not know, those of its top-level arrays (a
+/// page with none brought nothing).
+pub fn items_received(answer: &[u8]) -> usize {
+    let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(answer) else {
+        return 0;
+    };
+    if let Some(Value::Array(items)) = map.get("resources") {
+        return items.len();
+    }
+    map.values().filter_map(Value::as_array).map(Vec::len).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,7 +79,7 @@ pub async fn run(global: &GlobalArgs, args: &ReportArgs, path: &Path) -> Result<
         .map(|line| outcome::check_and_send(client.clone(), line, force))
         .buffered(jobs);
 
-    let mut out = Results::new(args.send.output, jq, std::io::stdout().lock());
+    let mut out = Results::new(args.send.output, jq, crate::cli::stdout::out());
     let mut counts = Counts::default();
     let started = Instant::now();
     let signals = crate::signals::StopSignals::listen().received();

@@ -10,7 +10,9 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::io::{BufWriter, StdoutLock};
+use std::io::BufWriter;
+
+use crate::cli::stdout::Out;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// The most memory appdeck may hold while an expression runs: that of a `:where` worker.
@@ -23,7 +25,7 @@ const EXIT: i32 = crate::cli::list::JQ_FAILED as i32;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 
 /// The output whose buffer is written out before the command ends on the bound.
-static PENDING: AtomicPtr<BufWriter<StdoutLock<'static>>> = AtomicPtr::new(std::ptr::null_mut());
+static PENDING: AtomicPtr<BufWriter<Out>> = AtomicPtr::new(std::ptr::null_mut());
 
 thread_local! {
     /// Whether this thread is running an expression now.
@@ -138,7 +140,7 @@ pub fn bounded<T>(f: impl FnOnce() -> T) -> T {
 pub struct Kept(());
 
 impl Kept {
-    pub fn new(out: &mut BufWriter<StdoutLock<'static>>) -> Kept {
+    pub fn new(out: &mut BufWriter<Out>) -> Kept {
         PENDING.store(std::ptr::from_mut(out), Ordering::Release);
         Kept(())
     }

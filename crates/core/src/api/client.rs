@@ -765,9 +765,13 @@ fn read_answer(
 
 /// A page of `resources.list` from a 2xx body.
 fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
+    let mut has_resources = true;
     let page = match serde_json::from_slice::<Value>(bytes) {
         // The common case: the page parses whole, each byte scanned once.
-        Ok(value) => ListResponse::from_value(value),
+        Ok(value) => {
+            has_resources = value.get("resources").is_some() || !value.is_object();
+            ListResponse::from_value(value)
+        }
         // Valid JSON the parser cannot hold somewhere (nesting, a lone surrogate): read item by
         // item, so that only the odd item is marked.
         Err(e) if super::page::beyond_parser(&e).is_some() => {
@@ -781,6 +785,10 @@ fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
     })?;
     match rejection_in(&page.extra) {
         Some(refusal) => Err(refusal),
+        None if !has_resources => Err(ApiError::Decode {
+            problem: super::page::NO_RESOURCES.to_owned(),
+            excerpt: sanitize::excerpt(bytes, EXCERPT_CHARS),
+        }),
         None => Ok(page),
     }
 }

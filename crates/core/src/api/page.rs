@@ -12,6 +12,11 @@ use super::item_facts::{ItemFacts, ShownValues, SoundFields};
 use super::types::{ListResponse, MalformedItem, PageItem};
 use crate::json_peek::{self, Node};
 
+/// Why an answer without `resources` is no page. Taken for an empty last page, a wrong base URL
+/// (whose service answers `{"status": "ok"}`) would look like a service with no resources.
+pub(crate) const NO_RESOURCES: &str = "the answer has no `resources`, which every page of \
+     resources.list has (`[]` when empty): is the base URL that of the service?";
+
 /// How deep serde_json nests before it gives up (its recursion limit).
 pub(crate) const MAX_DEPTH: usize = 128;
 
@@ -62,7 +67,9 @@ pub(crate) fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
         }
     }
     let items = match resources.map(serde_json::from_str::<Vec<&RawValue>>) {
-        None => Vec::new(),
+        // A refusal (`status` of `error`) is said by the caller, which finds it in the envelope.
+        None if map.get("status").and_then(Value::as_str) == Some("error") => Vec::new(),
+        None => return Some(Err(NO_RESOURCES.to_owned())),
         Some(Ok(items)) => items.into_iter().map(read_item).collect(),
         Some(Err(_)) => {
             // Not an array: null reads as no items; anything else is named by its type.
@@ -294,6 +301,8 @@ impl ReadPage {
 struct RawEnvelope<'a, I> {
     entries: Vec<(String, &'a RawValue)>,
     items: Vec<I>,
+    /// Whether the body has `resources` at all (a body without is no page).
+    has_resources: bool,
 }
 
 impl<'de: 'a, 'a, I: Deserialize<'de>> Deserialize<'de> for RawEnvelope<'a, I> {
@@ -308,11 +317,13 @@ impl<'de: 'a, 'a, I: Deserialize<'de>> Deserialize<'de> for RawEnvelope<'a, I> {
                 let mut envelope = RawEnvelope {
                     entries: Vec::new(),
                     items: Vec::new(),
+                    has_resources: false,
                 };
                 while let Some(key) = map.next_key::<String>()? {
                     if key == "resources" {
                         let items: Option<Vec<I>> = map.next_value()?;
                         envelope.items = items.unwrap_or_default();
+                        envelope.has_resources = true;
                     } else {
                         envelope.entries.push((key, map.next_value()?));
                     }
@@ -336,6 +347,10 @@ fn envelope_and_items<'a, I: Deserialize<'a>>(
     body: &'a str,
 ) -> Option<(Map<String, Value>, Vec<I>)> {
     let envelope = serde_json::from_str::<RawEnvelope<I>>(body).ok()?;
+    // Without `resources`, the whole reading says why (after a refusal in it, if any).
+    if !envelope.has_resources {
+        return None;
+    }
     let mut map = Map::new();
     for (key, raw) in envelope.entries {
         map.insert(key, serde_json::from_str::<Value>(raw.get()).ok()?);
@@ -621,5 +636,15 @@ pub(crate) mod tests {
         ));
         assert!(read_page(b"[1]").is_none());
         assert!(read_page(b"{").is_none());
+    }
+
+    #[test]
+    fn a_body_without_resources_is_no_page_unless_it_is_a_refusal() {
+        let body = br#"{"status": "ok"}"#;
+        assert!(matches!(read_page(body), Some(Err(e)) if e == NO_RESOURCES));
+        assert!(RawPage::read(body.to_vec()).is_err());
+        assert!(ReadPage::read(body.to_vec()).is_err());
+        // The caller finds the refusal in the envelope and says it instead.
+        assert!(matches!(read_page(br#"{"status": "error"}"#), Some(Ok(_))));
     }
 }

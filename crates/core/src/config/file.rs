@@ -44,9 +44,92 @@ pub struct Profile {
     /// Whether the TUI keeps the last listing it showed in the store, to show it at the next
     /// start before the service answers (true when not given).
     pub keep_listings: Option<bool>,
-    /// Keys this version does not know: reported as warnings, since they are most likely typos.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// The keys of a `[profiles.NAME]` table, as [`Profile`] reads them.
+const PROFILE_KEYS: &[&str] = &[
+    "base_url",
+    "token",
+    "token_file",
+    "connect_timeout_secs",
+    "request_timeout_secs",
+    "max_response_mib",
+    "max_request_mib",
+    "types",
+    "read_only",
+    "retries",
+    "keep_listings",
+];
+
+/// The keys at the top of the file: this module's and the terminal UI's (`theme`, `keys`,
+/// `opener`, read by the tui crate's settings).
+const TOP_KEYS: &[&str] = &["default_profile", "profiles", "theme", "keys", "opener"];
+
+/// Keys of the file this version does not read, each with its 1-based line and what to do:
+/// most are typos, and a key written at the wrong level (`read_only` at the top) would
+/// otherwise be dropped without a word. Reported as warnings, so that a file shared with a
+/// newer appdeck still works.
+pub(crate) fn unknown_keys(text: &str) -> Vec<(usize, String)> {
+    use toml::de::{DeTable, DeValue};
+    let Ok(file) = DeTable::parse(text) else {
+        return Vec::new();
+    };
+    let line = |span: std::ops::Range<usize>| super::located::line_of(text, span.start);
+    let shown = |key: &str| crate::sanitize::line(key).into_owned();
+    let mut found = Vec::new();
+    for (key, value) in file.get_ref().iter() {
+        let name = key.get_ref().as_ref();
+        if TOP_KEYS.contains(&name) {
+            if name == "profiles"
+                && let DeValue::Table(profiles) = value.get_ref()
+            {
+                for (profile, table) in profiles.iter() {
+                    let DeValue::Table(table) = table.get_ref() else {
+                        continue;
+                    };
+                    for (key, _) in table.iter() {
+                        let name = key.get_ref().as_ref();
+                        if PROFILE_KEYS.contains(&name) {
+                            continue;
+                        }
+                        let profile = shown(profile.get_ref());
+                        let why = if TOP_KEYS.contains(&name) {
+                            format!(
+                                "`{name}` in profile {profile:?} ignored: it belongs at the top of the file, before any [table]"
+                            )
+                        } else {
+                            format!(
+                                "profile {profile:?}: unknown key `{}` ignored (known: {})",
+                                shown(name),
+                                PROFILE_KEYS.join(", ")
+                            )
+                        };
+                        found.push((line(key.span()), why));
+                    }
+                }
+            }
+            continue;
+        }
+        let why = if PROFILE_KEYS.contains(&name) {
+            format!(
+                "`{name}` at the top of the file ignored: it is a profile key and belongs in a [profiles.NAME] table{}",
+                if name == "read_only" {
+                    " (or pass --read-only)"
+                } else {
+                    ""
+                }
+            )
+        } else {
+            format!(
+                "unknown key `{}` ignored (the top of the file knows: {})",
+                shown(name),
+                TOP_KEYS.join(", ")
+            )
+        };
+        found.push((line(key.span()), why));
+    }
+    found.sort();
+    found
 }
 
 fn token<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Token>, D::Error> {
@@ -103,9 +186,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_profiles_and_keeps_unknown_keys_apart() {
-        let file = ConfigFile::parse(
-            r#"
+    fn reads_profiles_and_finds_unknown_keys_apart() {
+        const TEXT: &str = r#"
 default_profile = "dev"
 [theme]
 name = "dark"
@@ -114,13 +196,12 @@ base_url = "http://localhost:8080/api/v1"
 token = " secret "
 request_timeout_secs = 5
 basse_url = "typo"
-"#,
-        )
-        .unwrap();
+"#;
+        let file = ConfigFile::parse(TEXT).unwrap();
         let dev = &file.profiles["dev"];
         assert_eq!(dev.token.as_ref().unwrap().expose(), "secret");
         assert_eq!(dev.request_timeout_secs, Some(5.0));
-        assert!(dev.unknown.contains_key("basse_url"));
+        assert_eq!(unknown_keys(TEXT)[0].0, 9);
         assert!(file.holds_token());
         assert!(!format!("{file:?}").contains("secret"));
     }

@@ -479,6 +479,12 @@ pub fn resolve(
         ));
     }
 
+    if let Some(c) = config {
+        for (line, why) in file::unknown_keys(&c.text) {
+            warnings.push(format!("{}:{line}: {why}", c.path.display()));
+        }
+    }
+
     let profile_choice = flags
         .profile
         .clone()
@@ -510,15 +516,11 @@ pub fn resolve(
     };
     let name = profile_choice.as_ref().map(|c| c.value.clone());
     let from_profile = || Source::Profile(name.clone().unwrap_or_default());
-    if let (Some(p), Some(name)) = (profile, &name) {
-        for key in p.unknown.keys() {
-            warnings.push(format!(
-                "profile {name:?}: unknown key `{key}` ignored (known: base_url, token, token_file, connect_timeout_secs, request_timeout_secs, max_response_mib, max_request_mib, types, read_only, retries, keep_listings)"
-            ));
-        }
-        if p.token.is_some() && p.token_file.is_some() {
-            return Err(ConfigError::TokenTwice(name.clone()));
-        }
+    if let (Some(p), Some(name)) = (profile, &name)
+        && p.token.is_some()
+        && p.token_file.is_some()
+    {
+        return Err(ConfigError::TokenTwice(name.clone()));
     }
 
     let base_url = flags

@@ -414,3 +414,30 @@ fn keeping_listings_is_on_unless_the_profile_turns_it_off() {
         Sourced::new(true, Source::Default)
     );
 }
+
+/// An unknown key is reported with the file and its line wherever it is: at the top, in the
+/// profile in use or in another one. A profile's key written at the top (`read_only`, which
+/// the README documents as a profile key) says where it belongs instead of being dropped.
+#[test]
+fn unknown_keys_at_every_level_are_located() {
+    let text = "read_only = true\ndefualt_profile = \"a\"\ntheme = \"dark\"\n\n[profiles.a]\nbase_url = \"http://x/api/v1\"\nreadonly = true\n\n[profiles.b]\ntokn = \"x\"\ndefault_profile = \"a\"\n";
+    let flags = Flags {
+        profile: Some("a".into()),
+        ..Flags::default()
+    };
+    let s = resolve(&flags, &Env::default(), Some(&config(text))).unwrap();
+    let at = |line: usize, key: &str| {
+        let prefix = format!("/home/u/.config/appdeck/config.toml:{line}: ");
+        s.warnings
+            .iter()
+            .find(|w| w.starts_with(&prefix) && w.contains(&format!("`{key}`")))
+            .unwrap_or_else(|| panic!("no warning for {key} at line {line}: {:?}", s.warnings))
+    };
+    assert!(at(1, "read_only").contains("[profiles.NAME]"));
+    assert!(at(2, "defualt_profile").contains("unknown key"));
+    assert!(at(7, "readonly").contains("unknown key"));
+    assert!(at(10, "tokn").contains("unknown key"));
+    assert!(at(11, "default_profile").contains("top of the file"));
+    assert_eq!(s.warnings.len(), 5, "{:?}", s.warnings);
+    assert!(!s.read_only.value);
+}

@@ -97,16 +97,24 @@ pub(super) fn compare(old: &Value, new: &Value, out: &mut Vec<Change>) {
                 subject,
                 reason: "type added".to_owned(),
             }),
-            Some((_, old_definition)) => {
-                compare_type(old_definition, definition, &path, &subject, out)
-            }
+            Some((old_i, old_definition)) => compare_type(
+                old_definition,
+                definition,
+                &format!("/resources/{old_i}"),
+                &path,
+                &subject,
+                out,
+            ),
         }
     }
 }
 
+/// `old_path` is the type's place in the old payload, for what was removed; `path` its place in
+/// the new one, for everything else.
 fn compare_type(
     old: &Map<String, Value>,
     new: &Map<String, Value>,
+    old_path: &str,
     path: &str,
     subject: &str,
     out: &mut Vec<Change>,
@@ -177,6 +185,7 @@ fn compare_type(
     compare_actions(
         old.get("actions"),
         new.get("actions"),
+        &format!("{old_path}/actions"),
         &at("actions"),
         subject,
         out,
@@ -186,6 +195,7 @@ fn compare_type(
 fn compare_actions(
     old: Option<&Value>,
     new: Option<&Value>,
+    old_path: &str,
     path: &str,
     type_subject: &str,
     out: &mut Vec<Change>,
@@ -202,7 +212,7 @@ fn compare_actions(
         if !new_names.contains_key(name) {
             out.push(Change {
                 impact: Impact::Breaking,
-                path: format!("{path}/{j}"),
+                path: format!("{old_path}/{j}"),
                 subject: format!("{type_subject}, action {}", quoted(Some(name))),
                 reason: "action removed (path in the old payload): callers of it fail".to_owned(),
             });

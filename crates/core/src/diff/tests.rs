@@ -436,6 +436,26 @@ fn a_removed_action_breaks_and_an_added_one_does_not() {
     assert_safe(&compare(&without, &with), "/resources/0/actions/0");
 }
 
+/// A removed action's path is in the old payload: its type's old index with its old index,
+/// even when the types were reordered (the new index pointed at another type's action).
+#[test]
+fn a_removed_action_of_a_moved_type_points_into_the_old_payload() {
+    let old = with_types(json!([
+        {"type": "repository", "actions": [{"name": "archive"}]},
+        {"type": "deployment", "actions": [{"name": "rollback"}]}
+    ]));
+    let new = with_types(json!([
+        {"type": "deployment", "actions": [{"name": "rollback"}]},
+        {"type": "repository", "actions": []}
+    ]));
+    let c = compare(&old, &new);
+    assert_eq!(only(&c).path, "/resources/0/actions/0", "{c:#?}");
+    assert_eq!(
+        old.pointer(&only(&c).path).unwrap()["name"],
+        json!("archive")
+    );
+}
+
 #[test]
 fn a_capability_turned_off_breaks_and_one_turned_on_does_not() {
     let on = with_types(json!([{"type": "a", "create_supported": true}]));

@@ -23,6 +23,10 @@ impl fmt::Display for NotAfter {
             NotAfter::Semver { new, old } if new == old => {
                 write!(f, "version {new} is the same as {old}")
             }
+            NotAfter::Semver { new, old } if precedence(new) == precedence(old) => write!(
+                f,
+                "version {new} ranks the same as {old} (semver ignores build metadata)"
+            ),
             NotAfter::Semver { new, old } => write!(f, "version {new} goes back from {old}"),
             NotAfter::SameString(new) => write!(f, "replaces the same version string {new:?}"),
         }
@@ -32,10 +36,21 @@ impl fmt::Display for NotAfter {
 /// Why `new` does not come after `old`, or `None` when it does (or cannot be told).
 pub fn not_after(new: &str, old: &str) -> Option<NotAfter> {
     match (semver::Version::parse(new), semver::Version::parse(old)) {
-        (Ok(new), Ok(old)) if new <= old => Some(NotAfter::Semver { new, old }),
+        (Ok(new), Ok(old)) if precedence(&new) <= precedence(&old) => {
+            Some(NotAfter::Semver { new, old })
+        }
         (Ok(_), Ok(_)) => None,
         _ if new == old => Some(NotAfter::SameString(new.to_owned())),
         _ => None,
+    }
+}
+
+/// `version` as semver orders it: without its build metadata (`Version`'s own `Ord` compares
+/// that too, which would put `1.2.0+build` after `1.2.0`).
+fn precedence(version: &semver::Version) -> semver::Version {
+    semver::Version {
+        build: semver::BuildMetadata::EMPTY,
+        ..version.clone()
     }
 }
 
@@ -67,5 +82,18 @@ mod tests {
             said("v2", "v2").as_deref(),
             Some("replaces the same version string \"v2\"")
         );
+    }
+
+    /// Semver ranks versions apart from their build metadata: `1.2.0+build` does not come after
+    /// `1.2.0` (nor `1.2.0+b` after `1.2.0+c`), though they are different strings.
+    #[test]
+    fn build_metadata_does_not_make_a_version_greater() {
+        assert_eq!(
+            said("1.2.0+build", "1.2.0").as_deref(),
+            Some("version 1.2.0+build ranks the same as 1.2.0 (semver ignores build metadata)")
+        );
+        assert!(not_after("1.2.0+b", "1.2.0+c").is_some());
+        assert!(not_after("1.1.0+z", "1.2.0").is_some());
+        assert_eq!(not_after("1.2.1+a", "1.2.0+z"), None);
     }
 }

@@ -220,15 +220,31 @@ pub fn validate_value(value: &Value, types: Option<&Value>) -> Result<Validation
 }
 
 /// Checks a payload sent with a command that names its kind (`appdeck report`, `appdeck
-/// connect`). A payload with the marks of neither kind, or of both, is checked as `expected`, so
-/// that the findings list the fields it lacks; one with the marks of the other kind only is told
-/// as that kind, for the caller to refuse.
+/// connect`, the composers). A payload with the marks of neither kind, or of both, is checked as
+/// `expected`, so that the findings list the fields it lacks; one with the marks of the other
+/// kind only is told as that kind with one error saying so (its own rules may all pass, and the
+/// service would still refuse it), for every caller to refuse the same way.
 pub fn validate_as(value: &Value, expected: PayloadKind) -> Result<Validation, ValidateError> {
     let kind = match detect_kind(value) {
         Ok(kind) => kind,
         Err(ValidateError::UnknownKind(_)) if value.is_object() => expected,
         Err(other) => return Err(other),
     };
+    if kind != expected {
+        let operation = match expected {
+            PayloadKind::Report => "apps.operations.report",
+            PayloadKind::Connect => "apps.version.connect",
+        };
+        return Ok(Validation {
+            kind,
+            findings: vec![Finding::error(
+                "",
+                format!(
+                    "this is a {kind}, not a {expected}: {operation} refuses it; send it as a {kind}"
+                ),
+            )],
+        });
+    }
     Ok(check(value, kind, None, false))
 }
 
@@ -385,6 +401,7 @@ mod tests {
         // Marks of the other kind only: told as that kind, for the caller to refuse.
         let other = validate_as(&json!({"app_id": "a"}), PayloadKind::Report).unwrap();
         assert_eq!(other.kind, PayloadKind::Connect);
+        assert!(other.has_errors(), "{other:?}");
         assert!(validate_as(&json!([]), PayloadKind::Report).is_err());
     }
 

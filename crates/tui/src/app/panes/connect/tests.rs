@@ -1003,3 +1003,34 @@ fn a_connect_answered_2xx_with_an_empty_body_is_accepted_with_a_warning_and_reco
         "recorded as a known version: {after:?}"
     );
 }
+
+/// A task report in the connect composer is refused by its checks, as `appdeck connect` refuses
+/// it (exit 2): its own rules pass, but `apps.version.connect` would refuse it. One Enter in the
+/// review sends nothing.
+#[test]
+fn a_task_report_in_the_connect_composer_is_an_error_and_one_enter_sends_nothing() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let report = include_str!("../../../../../../assets/examples/report.json");
+    edit_externally(&mut app, report.to_owned());
+    let composer = connect(&app);
+    let errors: Vec<_> = composer
+        .findings
+        .iter()
+        .filter(|f| f.finding.severity == crate::validate::Severity::Error)
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|f| f.finding.message.contains("task report")),
+        "{:?}",
+        composer.findings
+    );
+
+    key(&mut app, 's');
+    let first = press(&mut app, KeyCode::Enter);
+    assert!(
+        !first.iter().any(|c| matches!(c, Command::Api { .. })),
+        "one Enter does not send a payload the checks reject: {first:?}"
+    );
+}
