@@ -480,7 +480,7 @@ pub struct ApiArgs {
     /// is the file's text, and anything else a string (repeatable)
     #[arg(short = 'F', long = "field", value_name = "KEY=VALUE")]
     pub fields: Vec<String>,
-    /// Add a request header: 'NAME: VALUE' (repeatable; the token is the only Authorization)
+    /// Add a request header: 'NAME: VALUE' (repeatable; not Authorization, Host or Content-Length)
     #[arg(short = 'H', long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
     /// Follow the answers' `next` cursor: post again with "next": CURSOR in the body until an

@@ -114,10 +114,14 @@ pub fn headers(given: &[String]) -> Result<HeaderMap, Failure> {
             .ok_or_else(|| bad("expected 'NAME: VALUE', such as 'X-Request-Id: 42'"))?;
         let name =
             HeaderName::from_bytes(name.trim().as_bytes()).map_err(|_| bad("not a header name"))?;
-        if matches!(name.as_str(), "authorization" | "host" | "content-length") {
-            return Err(bad(
-                "appdeck sets this header itself (the token is the only Authorization)",
-            ));
+        let why = match name.as_str() {
+            "authorization" => "appdeck sets this header itself: the token is the only one",
+            "host" => "appdeck sets this header itself, from the base URL",
+            "content-length" => "appdeck sets this header itself, from the body",
+            _ => "",
+        };
+        if !why.is_empty() {
+            return Err(bad(why));
         }
         let value = HeaderValue::from_str(value.trim()).map_err(|_| bad("not a header value"))?;
         headers.append(name, value);
@@ -191,6 +195,17 @@ mod tests {
             "X: a\nb",
         ] {
             assert!(headers(&[bad.to_owned()]).is_err(), "{bad}");
+        }
+        // Each refusal says why that header is appdeck's (Host was told of the token).
+        for (given, why) in [
+            ("Host: x", "from the base URL"),
+            ("Content-Length: 5", "from the body"),
+            ("authorization: x", "the token is the only one"),
+        ] {
+            let Err(Failure::Usage(said)) = headers(&[given.to_owned()]) else {
+                panic!("{given} refused");
+            };
+            assert!(said.ends_with(why), "{said}");
         }
     }
 
