@@ -22,6 +22,9 @@ pub struct Exporting {
     /// The list's marked rows: said as "3 marked rows", with how many marked rows were left
     /// out as gone from the service.
     pub marked: Option<usize>,
+    /// Exports asked for while this one ran, refused: named again when it ends, or the refusal
+    /// would be lost behind its "wrote" (two `:export!` in one burst of keys).
+    pub refused: Vec<String>,
 }
 
 impl Exporting {
@@ -49,6 +52,7 @@ impl Exporting {
             total,
             one,
             marked,
+            refused: Vec::new(),
         };
         Ok((exporting, Command::Run { id, job }))
     }
@@ -75,6 +79,16 @@ impl Exporting {
         }
     }
 
+    /// `:export PATH` while this export runs: refused, and named again when this one ends.
+    pub(crate) fn refuse(&mut self, path: String, cx: &mut Ctx) {
+        cx.error(format!(
+            "already exporting to {}: Esc cancels it; {} not written",
+            sanitize::line(&self.path),
+            sanitize::line(&path)
+        ));
+        self.refused.push(path);
+    }
+
     /// What the status bar says meanwhile.
     pub fn activity(&self) -> String {
         let what = match self.one {
@@ -87,8 +101,23 @@ impl Exporting {
         )
     }
 
-    /// The notice for how it ended: `Ok` news, `Err` an error.
+    /// The notice for how it ended: `Ok` news, `Err` an error; with the exports refused
+    /// meanwhile named.
     pub fn outcome(&self, exported: Exported) -> Result<String, String> {
+        let refused = match self.refused.as_slice() {
+            [] => String::new(),
+            paths => {
+                let paths: Vec<_> = paths.iter().map(|p| sanitize::line(p)).collect();
+                format!("; not written (asked while it ran): {}", paths.join(", "))
+            }
+        };
+        match self.ended(exported) {
+            Ok(said) => Ok(said + &refused),
+            Err(said) => Err(said + &refused),
+        }
+    }
+
+    fn ended(&self, exported: Exported) -> Result<String, String> {
         let shown = |path: &Path| sanitize::line(&path.display().to_string()).into_owned();
         match exported {
             Exported::Written {

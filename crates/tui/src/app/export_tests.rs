@@ -248,3 +248,26 @@ fn added_columns_and_a_csv_export_keep_numbers_and_make_text_safe() {
         ))
     );
 }
+
+/// Two `:export!` in one burst of keys: the second is refused while the first runs, and the
+/// first's "wrote" names it again (it replaced the refusal, and the second file was lost
+/// without a word).
+#[test]
+fn an_export_asked_while_one_runs_is_named_when_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
+    let mut app = loaded();
+    let commands = command(&mut app, &format!("export! {}", first.display()));
+    assert!(command(&mut app, &format!("export! {}", second.display())).is_empty());
+    assert!(matches!(notice(&app), Notice::Error(said) if said.contains("b.csv not written")));
+    settle(&mut app, commands);
+    assert!(first.exists() && !second.exists());
+    assert_eq!(
+        notice(&app),
+        Notice::Info(format!(
+            "wrote 3 rows to {}; not written (asked while it ran): {}",
+            first.display(),
+            second.display()
+        ))
+    );
+}

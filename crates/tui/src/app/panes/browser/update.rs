@@ -577,11 +577,8 @@ impl Browser {
     /// `:export PATH`: the rows shown, in their order, written by a job; one at a time. Rows a
     /// `:watch` still shows as gone are left out: the service no longer has them.
     fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
-        if let Some(exporting) = &self.exporting {
-            cx.error(format!(
-                "already exporting to {}: Esc cancels it",
-                sanitize::line(&exporting.path)
-            ));
+        if let Some(exporting) = &mut self.exporting {
+            exporting.refuse(path, cx);
             return Outcome::done();
         }
         let watch = self.watch.as_ref();

@@ -202,8 +202,8 @@ impl Pane for Detail {
 impl Detail {
     /// `:export PATH`: this resource, written by a job.
     fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
-        if self.exporting.is_some() {
-            cx.error("already exporting: Esc cancels it");
+        if let Some(exporting) = &mut self.exporting {
+            exporting.refuse(path, cx);
             return Outcome::done();
         }
         // The text the list keeps of the row, as the service sent it (as `list` writes it).
