@@ -285,6 +285,7 @@ fn the_reports_sent_about_the_resource_are_listed_and_enter_shows_one() {
         error: None,
         resource_before: None,
     };
+    let at = sent.sent_at;
     app.update(Action::reply(
         asked,
         Delivery::History(Box::new(Ok(vec![HistoryEntry { id: 7, sent }]))),
@@ -299,6 +300,10 @@ fn the_reports_sent_about_the_resource_are_listed_and_enter_shows_one() {
             .starts_with("error · disk full → HTTP 200 ok · task t-7"),
         "{report:?}"
     );
+    // When, to the second and whole in the label's room (it was cut to `2026-12-03 02:…`, and
+    // two reports in one minute looked alike).
+    assert_eq!(report.label, at.format("%m-%d %H:%M:%S").to_string());
+    assert!(report.label.chars().count() < super::LABEL_WIDTH);
 
     app.update(Action::Move(Move::Bottom));
     app.update(Action::Open);

@@ -69,7 +69,8 @@ impl ReportsAbout {
         for (index, entry) in self.sent.iter().enumerate() {
             let mut line = FieldLine::new(
                 FieldKind::Report,
-                entry.sent.sent_at.format("%Y-%m-%d %H:%M").to_string(),
+                // To the second, and within the label's room (Enter shows the whole date).
+                entry.sent.sent_at.format("%m-%d %H:%M:%S").to_string(),
                 sanitize::line(&report_words(entry)),
             );
             line.report = Some(index);
