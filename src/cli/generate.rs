@@ -275,7 +275,7 @@ pub fn man_page(out: &mut impl Write) -> Result<(), Failure> {
     man.render_description_section(&mut page)?;
     man.render_options_section(&mut page)?;
     page.extend_from_slice(b".SH COMMANDS\n");
-    for command in root.get_subcommands().filter(|c| !c.is_hide_set()) {
+    for command in documented(&root) {
         command_section(command, &mut page)?;
     }
     page.extend_from_slice(b".SH \"EXIT STATUS, ENVIRONMENT AND FILES\"\n");
@@ -310,10 +310,18 @@ fn command_section(command: &clap::Command, page: &mut Vec<u8>) -> Result<(), Fa
         page.extend_from_slice(b".PP\n");
         page.extend_from_slice(extra.as_bytes());
     }
-    for sub in command.get_subcommands().filter(|c| !c.is_hide_set()) {
+    for sub in documented(command) {
         command_section(sub, page)?;
     }
     Ok(())
+}
+
+/// The subcommands the page documents: not the hidden ones, nor clap's `help` (at every level
+/// it repeats the page's own sections: 35 of them, down to `appdeck types help help`).
+fn documented(command: &clap::Command) -> impl Iterator<Item = &clap::Command> {
+    command
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set() && c.get_name() != "help")
 }
 
 fn render(
@@ -394,6 +402,10 @@ mod tests {
             page.contains("~/.config/appdeck/config.toml"),
             "generic paths"
         );
+        let helps: Vec<&str> = (page.lines())
+            .filter(|l| l.starts_with(".SS") && l.contains(" help"))
+            .collect();
+        assert!(helps.is_empty(), "clap's help commands: {helps:?}");
         assert_eq!(page.matches(".SH ").count(), page.matches(".SH ").count());
         let sections: Vec<&str> = page.lines().filter(|l| l.starts_with(".SH ")).collect();
         assert_eq!(
