@@ -107,7 +107,8 @@ fn cell(theme: &Theme, row: &HistoryRow, column: &str, selected: bool) -> (Strin
 }
 
 fn render_detail(frame: &mut Frame, detail: &EntryDetail, theme: &Theme, body: Rect) {
-    let height = usize::from(layout::inset(body).height);
+    let inner = layout::inset(body);
+    let (height, width) = (usize::from(inner.height), usize::from(inner.width));
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
@@ -139,7 +140,8 @@ fn render_detail(frame: &mut Frame, detail: &EntryDetail, theme: &Theme, body: R
                 LineStyle::Text => Style::new(),
                 LineStyle::Problem => theme.error(),
             };
-            Line::styled(text.clone(), style)
+            // A line cut at the border ends in `…`: a cut value never passes for a whole one.
+            Line::styled(fit(text, width), style)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines).block(block), body);
