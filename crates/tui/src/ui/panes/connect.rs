@@ -216,6 +216,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
     let diff = &composer.diff;
     let title = match (&diff.against, &diff.changes, composer.checking) {
         (_, _, Some(_)) => " diff: comparing… ".to_owned(),
+        (None, _, None) if diff.not_json => " diff: the payload is not JSON ".to_owned(),
         (None, _, None) => " diff: no known version of this app ".to_owned(),
         (Some(b), Some(c), None) => format!(
             " diff: {} breaking of {} · vs {} {} ",
@@ -256,7 +257,7 @@ fn render_diff(frame: &mut Frame, composer: &ConnectComposer, theme: &Theme, are
             "no change against that version",
             theme.dim(),
         ))],
-        None if diff.against.is_none() => vec![Line::from(Span::styled(
+        None if diff.against.is_none() && !diff.not_json => vec![Line::from(Span::styled(
             "nothing to compare: a first version breaks nobody",
             theme.dim(),
         ))],

@@ -96,6 +96,9 @@ pub struct DiffState {
     pub changes: Option<Changes>,
     /// The selected change, in review order.
     pub cursor: usize,
+    /// The payload as last checked is not JSON: nothing was compared, whether or not its app is
+    /// known (the pane said "no known version of this app" of a known one).
+    pub not_json: bool,
 }
 
 /// The connect composer: the composer of version-connect payloads.

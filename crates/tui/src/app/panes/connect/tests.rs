@@ -244,6 +244,33 @@ fn typing_edits_the_payload_u_undoes_and_every_change_is_checked() {
     assert!(matches!(&app.notice, Some(Notice::Error(m)) if m.contains("not JSON")));
 }
 
+/// A payload that is not JSON is compared with nothing, and the diff pane says so: it said "no
+/// known version of this app" of an app it knows (a tester's finding).
+#[test]
+fn the_diff_pane_says_a_payload_that_is_not_json_is_not_compared() {
+    use crate::app::harness::{draw, line};
+    use crate::ui::theme::Theme;
+    let mut app = app_knowing(Vec::new());
+    app.update(Action::Resize {
+        width: 120,
+        height: 40,
+    });
+    key(&mut app, 'C');
+    let screen = |app: &App| {
+        let drawn = draw(app, &Theme::COLOR, chrono::Utc::now());
+        (0..40)
+            .map(|row| line(&drawn, row))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(screen(&app).contains(" diff: "), "{}", screen(&app));
+    press(&mut app, KeyCode::Enter);
+    key(&mut app, 'x');
+    let broken = screen(&app);
+    assert!(broken.contains("diff: the payload is not JSON"), "{broken}");
+    assert!(!broken.contains("no known version"), "{broken}");
+}
+
 #[test]
 fn leaving_the_payload_editor_ends_the_step_u_takes_back() {
     let mut app = app_knowing(Vec::new());

@@ -110,6 +110,7 @@ impl Kind for Connect {
             .min(self.outline.len().saturating_sub(1));
         self.diff.against = against;
         self.diff.changes = changes;
+        self.diff.not_json = !is_json;
         let count = self.diff.changes.as_ref().map_or(0, |c| c.changes.len());
         self.diff.cursor = self.diff.cursor.min(count.saturating_sub(1));
         findings
