@@ -855,6 +855,19 @@ fn cli_history(home: &Path, data: &Path, args: &[&str]) -> Output {
         .expect("appdeck history runs")
 }
 
+/// `R` on the selected row, `s`, and the review's `Enter` (twice when the checks find something):
+/// the report is on its way.
+fn report_the_selected_row(tmux: &Tmux) {
+    tmux.send(&["R"]);
+    tmux.wait_for("the composer", |s| s.contains("Task report about"));
+    tmux.send(&["s"]);
+    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
+    tmux.send(&["Enter"]);
+    if review.contains(" finding: ") || review.contains(" findings: ") {
+        tmux.send(&["Enter"]);
+    }
+}
+
 /// `:connect ~/…` and `:report ~/…` read from the home directory, as `:export ~/…` writes
 /// there: no shell expands `~` on appdeck's command line (they said "No such file").
 #[test]
@@ -896,14 +909,7 @@ fn quitting_during_a_send_leaves_it_in_the_history_as_cancelled() {
         binary().display()
     ));
     tmux.wait_for("the first rows", |s| s.contains("loaded"));
-    tmux.send(&["R"]);
-    tmux.wait_for("the composer", |s| s.contains("Task report about"));
-    tmux.send(&["s"]);
-    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
-    tmux.send(&["Enter"]);
-    if review.contains(" finding: ") || review.contains(" findings: ") {
-        tmux.send(&["Enter"]);
-    }
+    report_the_selected_row(&tmux);
     tmux.wait_for("the send under way", |s| s.contains("sending the report"));
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell after quitting");
@@ -925,14 +931,7 @@ fn a_report_sent_from_the_tui_is_in_the_history_of_the_cli_and_of_the_tui() {
     let data = home.join("data");
     tmux.type_line(&format!("export APPDECK_DATA_DIR={}", data.display()));
     launch_demo(&tmux, "");
-    tmux.send(&["R"]);
-    tmux.wait_for("the composer", |s| s.contains("Task report about"));
-    tmux.send(&["s"]);
-    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
-    tmux.send(&["Enter"]);
-    if review.contains(" finding: ") || review.contains(" findings: ") {
-        tmux.send(&["Enter"]);
-    }
+    report_the_selected_row(&tmux);
     tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
 
     // The record is written off the UI thread: poll the CLI until it lists it.
@@ -1258,14 +1257,7 @@ fn an_ok_report_keeps_the_loaded_rows_and_the_cursor() {
     });
     tmux.send(&["k", "k", "k"]);
     tmux.wait_for("row 297", |s| position(s) == Some((297, 300)));
-    tmux.send(&["R"]);
-    tmux.wait_for("the composer", |s| s.contains("Task report about"));
-    tmux.send(&["s"]);
-    let review = tmux.wait_for("the review", |s| s.contains("Review: the exact request"));
-    tmux.send(&["Enter"]);
-    if review.contains(" finding: ") || review.contains(" findings: ") {
-        tmux.send(&["Enter"]);
-    }
+    report_the_selected_row(&tmux);
     tmux.wait_for("the answer", |s| s.contains("answer · HTTP 200"));
     tmux.send(&["Escape"]);
     tmux.wait_for("back to the report", |s| !s.contains("answer · HTTP 200"));
