@@ -199,12 +199,24 @@ mod tests {
         assert!(picks.is_empty() && picks.rows(&shown, &rows).is_empty());
     }
 
+    /// A watch whose last look found the first of `rows` gone from the service.
+    fn first_row_gone(rows: &Rows) -> Watch {
+        use crate::look::LookDiff;
+        use std::time::{Duration, Instant};
+        let now = Instant::now();
+        let mut watch = Watch::new(Duration::from_secs(5), now);
+        let diff = LookDiff {
+            absent: vec![(0, 0, "{}".into())],
+            ..LookDiff::default()
+        };
+        watch.take_look(diff, rows, now);
+        watch
+    }
+
     /// `:export` writes the marked rows when there are any, else those shown, never a row a
     /// watch shows as gone.
     #[test]
     fn export_takes_the_marked_rows_else_those_shown_and_never_gone_ones() {
-        use crate::look::LookDiff;
-        use std::time::{Duration, Instant};
         let mut listing = Listing::default();
         let values = (0..4).map(|i| json!({"id": format!("r{i}")}));
         (listing.rows, listing.bodies) = Rows::with_bodies(values);
@@ -212,13 +224,7 @@ mod tests {
         let shown = Shown::from(vec![2, 0, 3]);
         let mut picks = Picks::default();
         assert_eq!(listing.to_export(&shown, &picks, None), [2, 0, 3].map(body));
-        let now = Instant::now();
-        let mut watch = Watch::new(Duration::from_secs(5), now);
-        let diff = LookDiff {
-            absent: vec![(0, 0, "{}".into())],
-            ..LookDiff::default()
-        };
-        watch.take_look(diff, &listing.rows, now);
+        let watch = first_row_gone(&listing.rows);
         assert_eq!(
             listing.to_export(&shown, &picks, Some(&watch)),
             [2, 3].map(body)
@@ -238,8 +244,6 @@ mod tests {
     /// those gone, and say how many were.
     #[test]
     fn marks_stay_on_rows_held_and_y_and_r_take_them_alike() {
-        use crate::look::LookDiff;
-        use std::time::{Duration, Instant};
         let mut listing = Listing::default();
         let values = ["a", "b", "c"].map(|id| json!({"id": id}));
         (listing.rows, listing.bodies) = Rows::with_bodies(values);
@@ -254,13 +258,7 @@ mod tests {
             "x is not held"
         );
         let shown = Shown::from(vec![2, 1, 0]);
-        let now = Instant::now();
-        let mut watch = Watch::new(Duration::from_secs(5), now);
-        let diff = LookDiff {
-            absent: vec![(0, 0, "{}".into())],
-            ..LookDiff::default()
-        };
-        watch.take_look(diff, &listing.rows, now);
+        let watch = first_row_gone(&listing.rows);
         assert_eq!(picks.gone(Some(&watch)), 1, "a is gone");
         assert_eq!(picks.gone(None), 0);
         let (ids, gone) = listing.marked_ids(&shown, &picks, None);
