@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 
 use super::harness::{key, press};
 use super::pane::Screen;
-use super::tests::review_and_send_body;
+use super::tests::{edit_command, review_and_send_body};
 use super::{Action, App, Command, Session};
 use crate::api::page::RawPage;
 use crate::api::{Exchange, Reply};
@@ -112,17 +112,6 @@ fn r_copies_each_number_as_it_came_and_the_report_sends_it_so() {
         "{}",
         body.text()
     );
-}
-
-/// The text the composer handed to the external editor, and the id its answer must carry.
-fn edit_command(commands: &[Command]) -> (super::RequestId, String) {
-    commands
-        .iter()
-        .find_map(|c| match c {
-            Command::EditExternally { id, text } => Some((*id, text.clone())),
-            _ => None,
-        })
-        .expect("the external editor asked for")
 }
 
 /// The resource's string as it came, an escape: never the character (a bidi override the

@@ -926,3 +926,14 @@ fn a_page_hands_its_json_to_the_runtime_to_write_once_enough_gathered() {
     super::harness::write_bodies(&big);
     assert!(!app.browser.bodies().is_due());
 }
+
+/// The text a composer sent to the external editor, and the id its answer must carry.
+pub(crate) fn edit_command(commands: &[Command]) -> (RequestId, String) {
+    commands
+        .iter()
+        .find_map(|c| match c {
+            Command::EditExternally { id, text } => Some((*id, text.clone())),
+            _ => None,
+        })
+        .expect("the external editor asked for")
+}

@@ -5,6 +5,7 @@ use crate::app::Delivery;
 use crate::app::harness::{ctrl, key, press, type_text};
 use crate::app::job::Work;
 use crate::app::pane::Open;
+use crate::app::tests::edit_command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -643,17 +644,6 @@ fn a_large_resource_is_checked_off_the_ui_thread_and_stale_results_are_dropped()
 }
 
 // ------------------------------------------------------------------- e: the external editor
-
-/// The text the composer sent to the external editor, and the id its answer must carry.
-fn edit_command(commands: &[Command]) -> (RequestId, String) {
-    commands
-        .iter()
-        .find_map(|c| match c {
-            Command::EditExternally { id, text } => Some((*id, text.clone())),
-            _ => None,
-        })
-        .expect("the external editor asked for")
-}
 
 #[test]
 fn e_sends_the_whole_report_as_pretty_json_and_its_edit_comes_back_into_the_fields() {
