@@ -386,25 +386,30 @@ fn a_repeating_cursor_stops_the_listing_and_keeps_what_was_printed() {
     );
 }
 
-/// A server that sends empty pages for ever, each with a new cursor, used to be followed for
-/// ever without a word: `list --all` stops after the first page and 20 empty ones, keeps what it
-/// printed, says why and exits 1 (the pager's own test counts the requests).
-#[test]
-fn endless_empty_pages_stop_the_listing_with_exit_1() {
-    let sandbox = TestSandbox::with_fault(Fault::EmptyPages);
-    let out = common::run_within(
-        sandbox
-            .appdeck()
-            .args(["list", "--all", "-o", "ndjson", "--limit", "10"]),
-        Duration::from_secs(30),
-    )
-    .expect("the listing ends");
+/// `args` against a sandbox sending empty pages for ever: it ends within 30 s, exit 1, saying
+/// it stopped after 20 empty pages in a row.
+fn stopped_by_empty_pages(sandbox: &TestSandbox, args: &[&str]) -> common::Output {
+    let out = common::run_within(sandbox.appdeck().args(args), Duration::from_secs(30))
+        .expect("the paging ends");
     assert_eq!(out.code, 1, "{out:?}");
     assert!(
         out.stderr
             .starts_with("appdeck: server fault: 20 empty pages in a row"),
         "{}",
         out.stderr
+    );
+    out
+}
+
+/// A server that sends empty pages for ever, each with a new cursor, used to be followed for
+/// ever without a word: `list --all` stops after the first page and 20 empty ones, keeps what it
+/// printed, says why and exits 1 (the pager's own test counts the requests).
+#[test]
+fn endless_empty_pages_stop_the_listing_with_exit_1() {
+    let sandbox = TestSandbox::with_fault(Fault::EmptyPages);
+    let out = stopped_by_empty_pages(
+        &sandbox,
+        &["list", "--all", "-o", "ndjson", "--limit", "10"],
     );
     assert_eq!(parse_ndjson(&out.stdout).len(), 10, "the first page stays");
 }
@@ -414,19 +419,9 @@ fn endless_empty_pages_stop_the_listing_with_exit_1() {
 #[test]
 fn api_paginate_stops_after_endless_empty_pages_as_list_does() {
     let sandbox = TestSandbox::with_fault(Fault::EmptyPages);
-    let out = common::run_within(
-        sandbox
-            .appdeck()
-            .args(["api", "resources.list", "-F", "limit=10", "--paginate"]),
-        Duration::from_secs(30),
-    )
-    .expect("the paging ends");
-    assert_eq!(out.code, 1, "{out:?}");
-    assert!(
-        out.stderr
-            .starts_with("appdeck: server fault: 20 empty pages in a row"),
-        "{}",
-        out.stderr
+    let out = stopped_by_empty_pages(
+        &sandbox,
+        &["api", "resources.list", "-F", "limit=10", "--paginate"],
     );
     assert_eq!(
         out.stdout.lines().count(),
