@@ -200,16 +200,20 @@ impl Executor {
 
     /// Reads the columns kept for a type on a blocking task; a store that cannot be read keeps
     /// none (the table's own columns show, and the log says why).
+    /// Without a store the answer (none) is sent at once, so it comes in the same step as the
+    /// page that asked, not at a time of its own.
     pub(crate) fn load_columns(&self, id: RequestId, type_key: String) {
-        let (results, path) = (self.results.clone(), self.store_path.clone());
+        let results = self.results.clone();
+        let Some(path) = self.store_path.clone() else {
+            let _ = results.send(Action::reply(id, Delivery::Columns(None)));
+            return;
+        };
         tokio::task::spawn_blocking(move || {
-            let spec = path.and_then(|path| {
-                Store::open(&path)
-                    .and_then(|store| store.list_columns(&type_key))
-                    .inspect_err(|e| tracing::warn!("the list's columns were not read: {e}"))
-                    .ok()
-                    .flatten()
-            });
+            let spec = Store::open(&path)
+                .and_then(|store| store.list_columns(&type_key))
+                .inspect_err(|e| tracing::warn!("the list's columns were not read: {e}"))
+                .ok()
+                .flatten();
             let _ = results.send(Action::reply(id, Delivery::Columns(spec)));
         });
     }
