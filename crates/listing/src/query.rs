@@ -60,12 +60,50 @@ pub struct Restored {
     pub tested: usize,
 }
 
+/// The rows a list opened from the overview's status chart shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatusShown {
+    /// Rows of this status.
+    Is(String),
+    /// Rows without a status (none, or one that is not a string), which the chart counts too
+    /// ([`crate::LoadedSummary::no_status`]): its bars add up to the rows loaded.
+    Missing,
+}
+
+impl StatusShown {
+    /// Whether a row of `status` is shown.
+    pub fn passes(&self, status: Option<&str>) -> bool {
+        match self {
+            StatusShown::Is(shown) => status == Some(shown.as_str()),
+            StatusShown::Missing => status.is_none(),
+        }
+    }
+
+    /// How the chart, the list's title and its notice name it ([`status_label`]).
+    pub fn label(&self) -> &str {
+        status_label(match self {
+            StatusShown::Is(status) => Some(status),
+            StatusShown::Missing => None,
+        })
+    }
+}
+
+/// How a status is named on screen: an empty one as `""`, where it was a blank, and the rows
+/// without one as `(none)`.
+pub fn status_label(status: Option<&str>) -> &str {
+    match status {
+        Some("") => "\"\"",
+        Some(status) => status,
+        None => "(none)",
+    }
+}
+
 /// The query over a listing's rows, beyond the type the service was asked for.
 #[derive(Clone, Debug, Default)]
 pub struct Query {
     /// Only rows of this status pass (a list opened from the overview's status chart): the
     /// service lists by type only, so this is a filter over the loaded rows, like `/`.
-    pub status: Option<String>,
+    pub status: Option<StatusShown>,
     /// Only rows of this type pass: a list opened from the overview's type chart over a listing
     /// of every type, filtering the rows loaded rather than asking the service again.
     pub type_shown: Option<String>,
@@ -330,9 +368,9 @@ impl Query {
         let Some(row) = rows.get(index) else {
             return false;
         };
-        let status = self.status.as_deref();
+        let status = self.status.as_ref();
         let type_ = self.type_shown.as_deref();
-        status.is_none_or(|status| row.status() == Some(status))
+        status.is_none_or(|status| status.passes(row.status()))
             && type_.is_none_or(|type_| row.resource_type() == Some(type_))
             && self.narrowings().all(|n| n.passes(index))
     }
@@ -341,11 +379,11 @@ impl Query {
     /// a time: this runs on the UI thread for every answer, over as many as a million rows).
     pub fn passing(&self, rows: &Rows) -> Shown {
         let sets: Vec<&RowSet> = self.narrowings().filter_map(Narrowing::passing).collect();
-        let status = self.status.as_deref();
+        let status = self.status.as_ref();
         let type_ = self.type_shown.as_deref();
         RowSet::in_all(&sets, rows.len(), |i| {
             let row = rows.at(i);
-            status.is_none_or(|status| row.status() == Some(status))
+            status.is_none_or(|status| status.passes(row.status()))
                 && type_.is_none_or(|type_| row.resource_type() == Some(type_))
         })
     }
@@ -486,7 +524,7 @@ mod tests {
     fn the_status_and_type_picked_narrow_the_rows_without_a_job() {
         let (rows, _) = rows();
         let query = Query {
-            status: Some("pending".into()),
+            status: Some(StatusShown::Is("pending".into())),
             type_shown: Some("user".into()),
             ..Query::default()
         };

@@ -19,8 +19,10 @@ pub struct LoadedSummary {
     /// Rows of each type; every type seen in a page (even filtered out) is here, at 0 if none
     /// of its rows are loaded.
     pub per_type: BTreeMap<String, usize>,
-    /// Rows of each status (rows without one are not counted here).
+    /// Rows of each status (rows without one are counted in [`Self::no_status`]).
     pub per_status: BTreeMap<String, usize>,
+    /// Rows without a status, or with one that is not a string.
+    pub no_status: usize,
     /// Rows by the hour their `updated_at` falls in (UNIX seconds at the hour's start).
     pub updated_by_hour: BTreeMap<i64, usize>,
     /// Rows whose `updated_at` is missing or not an RFC 3339 date-time.
@@ -53,8 +55,9 @@ impl LoadedSummary {
             if let Some(t) = row.resource_type() {
                 *entry(&mut self.per_type, t) += 1;
             }
-            if let Some(s) = row.status() {
-                *entry(&mut self.per_status, s) += 1;
+            match row.status() {
+                Some(s) => *entry(&mut self.per_status, s) += 1,
+                None => self.no_status += 1,
             }
             match row.updated_at().and_then(|time| hour_of(&time)) {
                 Some(hour) => *self.updated_by_hour.entry(hour).or_insert(0) += 1,
@@ -97,9 +100,10 @@ mod tests {
             json!({"id": "c", "type": "deployment", "status": "active",
                 "updated_at": "2026-11-20 15:00:00"}),
             json!({"id": "d", "type": "deployment"}),
+            json!({"id": "e", "type": "deployment", "status": 3}),
         ]);
         summary.add(rows.iter());
-        assert_eq!(summary.rows, 4);
+        assert_eq!(summary.rows, 5);
         fn counts(m: &BTreeMap<String, usize>) -> Vec<(&str, usize)> {
             m.iter().map(|(k, v)| (k.as_str(), *v)).collect()
         }
@@ -107,12 +111,14 @@ mod tests {
             counts(&summary.per_type),
             [
                 ("dashboard", 0),
-                ("deployment", 2),
+                ("deployment", 3),
                 ("incident", 0),
                 ("repository", 2)
             ]
         );
         assert_eq!(counts(&summary.per_status), [("active", 2), ("failed", 1)]);
+        // The rest are counted too: the chart's bars add up to the rows.
+        assert_eq!(summary.no_status, 2, "none, and a number");
         let hour = DateTime::parse_from_rfc3339("2026-11-20T14:00:00Z")
             .unwrap()
             .timestamp();
@@ -120,6 +126,6 @@ mod tests {
             summary.updated_by_hour.into_iter().collect::<Vec<_>>(),
             [(hour, 2)]
         );
-        assert_eq!(summary.undated, 2, "a space for the T and no date at all");
+        assert_eq!(summary.undated, 3, "a space for the T and no date at all");
     }
 }

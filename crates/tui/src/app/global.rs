@@ -13,6 +13,7 @@ use super::panes::types::TypesView;
 use super::{Action, App, Command, KnownTypes, Notice, OpenAs, RequestId};
 use crate::app::View;
 use crate::sanitize;
+use appdeck_listing::StatusShown;
 use std::sync::Arc;
 
 impl App {
@@ -480,8 +481,11 @@ impl App {
     /// The rows of one status, of the main list's type, in a list opened over the current screen
     /// (`Enter` on a status of the overview); `Esc` comes back to it. The rows are the main
     /// list's, filtered: the list counts what the chart counted.
-    pub(super) fn push_status_list(&mut self, status: String) -> Vec<Command> {
-        let notice = format!("showing status {} (Esc goes back)", sanitize::line(&status));
+    pub(super) fn push_status_list(&mut self, status: StatusShown) -> Vec<Command> {
+        let notice = format!(
+            "showing status {} (Esc goes back)",
+            sanitize::line(status.label())
+        );
         let body = self.body();
         let (list, commands) = self.browser.list_of_status(status, body, &mut self.ids);
         self.push_list(list, commands, notice)

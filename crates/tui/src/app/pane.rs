@@ -148,7 +148,7 @@ pub enum Open {
     /// The resources of one type, in a list over this screen (`b` on a type).
     TypeList(String),
     /// The resources of one status (of the main list's type), in a list over this screen.
-    StatusList(String),
+    StatusList(appdeck_listing::StatusShown),
     /// The loaded rows of one type (`Enter` on the overview's type chart): the main list's rows
     /// filtered, not asked of the service again, so the list counts what the chart counted.
     LoadedTypeList(String),

@@ -167,7 +167,7 @@ fn empty_message(
             Some(status) if browser.filter.text().is_empty() => vec![
                 Line::raw(format!(
                     "No loaded resource has status {}.",
-                    sanitize::line(status)
+                    sanitize::line(status.label())
                 )),
                 Line::styled("r reloads · Esc goes back", theme.dim()),
             ],

@@ -177,7 +177,7 @@ impl<'a> Parts<'a> {
             type_: (browser.query.type_shown.as_deref())
                 .or(browser.type_filter.as_deref())
                 .map(|t| sanitize::line(t).into_owned()),
-            status: (browser.query.status.as_deref()).map(|s| sanitize::line(s).into_owned()),
+            status: (browser.query.status.as_ref()).map(|s| sanitize::line(s.label()).into_owned()),
             where_: (browser.query.where_.as_ref()).map(|w| {
                 fit(&sanitize::line(&w.expr), WHERE_IN_TITLE)
                     .trim_end()

@@ -33,8 +33,9 @@ pub(crate) fn render(
 ) {
     // The charts are as tall as their longest needs (and the histogram takes the rest), but
     // leave the histogram its height first.
-    let summary = &overview.summary;
-    let bars = summary.per_type.len().max(summary.per_status.len()).max(1);
+    let bars = (overview.bar_count(OverviewPart::Types))
+        .max(overview.bar_count(OverviewPart::Statuses))
+        .max(1);
     let charts_height = u16::try_from(bars + 2).unwrap_or(u16::MAX);
     let room = body.height.saturating_sub(1 + HISTOGRAM_HEIGHT);
     // Too short for both: the charts, without the histogram.
@@ -125,14 +126,14 @@ fn render_chart(
         .enumerate()
         .skip(first)
         .take(height)
-        .map(|(i, (name, n))| {
+        .map(|(i, bar)| {
             let marker = if i == selected { SELECTED_MARKER } else { " " };
             // Padded by display width: a wide character takes two cells, not one.
-            let name = fit(&sanitize::line(name), columns.name);
+            let name = fit(&sanitize::line(bar.label()), columns.name);
             let pad = " ".repeat(columns.name.saturating_sub(name.width()));
             let label = format!(
                 "{marker} {name}{pad} {:>width$} ",
-                count(*n),
+                count(bar.rows),
                 width = columns.count
             );
             let label = if i == selected {
@@ -140,8 +141,8 @@ fn render_chart(
             } else {
                 Span::raw(label)
             };
-            let bar = "█".repeat(bar_cells(*n, columns.most, columns.bar));
-            Line::from(vec![label, Span::styled(bar, theme.info())])
+            let cells = "█".repeat(bar_cells(bar.rows, columns.most, columns.bar));
+            Line::from(vec![label, Span::styled(cells, theme.info())])
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);

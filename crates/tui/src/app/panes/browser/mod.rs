@@ -31,6 +31,7 @@ use crate::app::widgets::{LineInput, ListCursor};
 use appdeck_listing::LoadedSummary;
 use appdeck_listing::RowView;
 use appdeck_listing::Rows;
+use appdeck_listing::StatusShown;
 use appdeck_listing::{Bodies, BodyError};
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
@@ -133,7 +134,7 @@ impl Browser {
     pub fn list_over(
         &self,
         type_filter: Option<String>,
-        status: Option<String>,
+        status: Option<StatusShown>,
         ids: &mut RequestIds,
     ) -> (Browser, Vec<Command>) {
         let mut list = Browser {
@@ -150,7 +151,7 @@ impl Browser {
     /// chart counted them), or the service's before the first page.
     pub fn list_of_status(
         &self,
-        status: String,
+        status: StatusShown,
         body: Rect,
         ids: &mut RequestIds,
     ) -> (Browser, Vec<Command>) {

@@ -7,10 +7,11 @@ pub(crate) mod keys;
 mod update;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use appdeck_listing::LoadedSummary;
+use appdeck_listing::{LoadedSummary, StatusShown};
+
+use crate::app::pane::Open;
 
 /// The chart that has the cursor; the histogram has none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +31,20 @@ pub struct Overview {
     /// The last histogram drawn: a million rows can span 166,000 hours, too many to bucket
     /// again on every frame, and the counts change only when a page loads.
     histogram_drawn: RefCell<Option<DrawnHistogram>>,
+}
+
+/// A bar of a chart: a type or status (`None`: the rows without a status), and its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bar<'a> {
+    pub name: Option<&'a str>,
+    pub rows: usize,
+}
+
+impl Bar<'_> {
+    /// Its name on screen, as the list it opens names it.
+    pub(crate) fn label(&self) -> &str {
+        appdeck_listing::status_label(self.name)
+    }
 }
 
 /// A histogram as [`Overview::histogram`] made it, with what it was made from.
@@ -66,20 +81,37 @@ impl Overview {
         }
     }
 
-    /// The counts a chart shows, by name.
-    fn counts(&self, part: OverviewPart) -> &BTreeMap<String, usize> {
-        match part {
-            OverviewPart::Types => &self.summary.per_type,
-            OverviewPart::Statuses => &self.summary.per_status,
+    /// The bars of a chart, most rows first (then by name): the status chart's last is the
+    /// rows without a status, so that its bars add up to the rows loaded as the type chart's do.
+    pub(crate) fn bars(&self, part: OverviewPart) -> Vec<Bar<'_>> {
+        let (counts, missing) = match part {
+            OverviewPart::Types => (&self.summary.per_type, 0),
+            OverviewPart::Statuses => (&self.summary.per_status, self.summary.no_status),
+        };
+        let mut bars: Vec<Bar> = (counts.iter())
+            .map(|(name, &rows)| Bar {
+                name: Some(name),
+                rows,
+            })
+            .collect();
+        bars.sort_by(|a, b| b.rows.cmp(&a.rows).then(a.name.cmp(&b.name)));
+        if missing > 0 {
+            bars.push(Bar {
+                name: None,
+                rows: missing,
+            });
         }
+        bars
     }
 
-    /// The bars of a chart: each name with its count, most rows first (then by name).
-    pub(crate) fn bars(&self, part: OverviewPart) -> Vec<(&str, usize)> {
-        let counts = self.counts(part);
-        let mut bars: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        bars.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        bars
+    /// How many bars `part` has.
+    pub(crate) fn bar_count(&self, part: OverviewPart) -> usize {
+        match part {
+            OverviewPart::Types => self.summary.per_type.len(),
+            OverviewPart::Statuses => {
+                self.summary.per_status.len() + usize::from(self.summary.no_status > 0)
+            }
+        }
     }
 
     /// The index of the bar under the cursor in `part`, within its bars.
@@ -88,14 +120,22 @@ impl Overview {
             OverviewPart::Types => self.type_bar,
             OverviewPart::Statuses => self.status_bar,
         };
-        index.min(self.counts(part).len().saturating_sub(1))
+        index.min(self.bar_count(part).saturating_sub(1))
     }
 
-    /// The name of the bar under the cursor in the focused chart.
-    pub(crate) fn selected_name(&self) -> Option<String> {
+    /// What `Enter` opens on the bar under the cursor in the focused chart.
+    pub(crate) fn selected_open(&self) -> Option<Open> {
         let bars = self.bars(self.focus);
-        bars.get(self.selected(self.focus))
-            .map(|(name, _)| (*name).to_owned())
+        let bar = bars.get(self.selected(self.focus))?;
+        Some(match (self.focus, bar.name) {
+            (OverviewPart::Types, name) => {
+                Open::LoadedTypeList(name.unwrap_or_default().to_owned())
+            }
+            (OverviewPart::Statuses, Some(name)) => {
+                Open::StatusList(StatusShown::Is(name.to_owned()))
+            }
+            (OverviewPart::Statuses, None) => Open::StatusList(StatusShown::Missing),
+        })
     }
 
     /// The rows' `updated_at` in at most `columns` buckets of the same whole number of hours,

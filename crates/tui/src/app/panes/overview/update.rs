@@ -5,7 +5,7 @@ use super::{Overview, OverviewPart};
 use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::keymap::KeyTable;
-use crate::app::pane::{Ctx, News, Open, Outcome, Pane};
+use crate::app::pane::{Ctx, News, Outcome, Pane};
 use crate::app::{Action, Command};
 
 /// Bars a page key moves by.
@@ -26,14 +26,11 @@ impl Pane for Overview {
                 }
             }
             Action::Open => {
-                let Some(name) = self.selected_name() else {
+                let Some(open) = self.selected_open() else {
                     cx.error("no bar under the cursor: no rows are loaded");
                     return Outcome::done();
                 };
-                return Outcome::Open(match self.focus {
-                    OverviewPart::Types => Open::LoadedTypeList(name),
-                    OverviewPart::Statuses => Open::StatusList(name),
-                });
+                return Outcome::Open(open);
             }
             Action::Refresh => {
                 cx.info("reloading the list from its first page");
@@ -60,7 +57,7 @@ impl Pane for Overview {
 
 impl Overview {
     pub(super) fn step(&mut self, step: Move) {
-        let last = self.counts(self.focus).len().saturating_sub(1);
+        let last = self.bar_count(self.focus).saturating_sub(1);
         let at = self.selected(self.focus);
         let to = match step {
             Move::Up => at.saturating_sub(1),

@@ -5,6 +5,7 @@
 
 use unicode_width::UnicodeWidthStr;
 
+use crate::app::panes::overview::Bar;
 use crate::sanitize;
 use crate::text::count;
 
@@ -20,15 +21,15 @@ pub(super) struct BarColumns {
 }
 
 impl BarColumns {
-    pub(super) fn of(bars: &[(&str, usize)], width: usize) -> Self {
+    pub(super) fn of(bars: &[Bar], width: usize) -> Self {
         let count_width = |n: usize| count(n).chars().count();
-        let counts = bars.iter().map(|(_, n)| count_width(*n)).max().unwrap_or(1);
-        let most = bars.iter().map(|(_, n)| *n).max().unwrap_or(0);
+        let counts = bars.iter().map(|b| count_width(b.rows)).max().unwrap_or(1);
+        let most = bars.iter().map(|b| b.rows).max().unwrap_or(0);
         // The marker and three spaces: after the marker, the name and the count.
         let fixed = 2 + 1 + counts + 1;
         let natural = bars
             .iter()
-            .map(|(name, _)| sanitize::line(name).width())
+            .map(|b| sanitize::line(b.label()).width())
             .max()
             .unwrap_or(0);
         // Names take at most 40% of the width with their marker, and leave the bars a cell.
@@ -60,7 +61,7 @@ pub(super) fn bar_cells(n: usize, most: usize, room: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{BarColumns, bar_cells};
+    use super::{Bar, BarColumns, bar_cells};
 
     /// The statuses of 200,000 generated rows, and the demo's smallest two.
     const COUNTS: [usize; 6] = [90_969, 28_765, 12_709, 11_372, 7, 6];
@@ -107,7 +108,11 @@ mod tests {
 
     #[test]
     fn names_give_way_to_the_counts_and_a_bar() {
-        let bars = [("service_account", 26_086), ("incident", 7)];
+        let bar = |name, rows| Bar {
+            name: Some(name),
+            rows,
+        };
+        let bars = [bar("service_account", 26_086), bar("incident", 7)];
         // Wide: names whole, the bar the rest.
         let wide = BarColumns::of(&bars, 60);
         assert_eq!((wide.name, wide.count), (15, 6));
