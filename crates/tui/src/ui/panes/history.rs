@@ -109,6 +109,7 @@ fn cell(theme: &Theme, row: &HistoryRow, column: &str, selected: bool) -> (Strin
 fn render_detail(frame: &mut Frame, detail: &EntryDetail, theme: &Theme, body: Rect) {
     let inner = layout::inset(body);
     let (height, width) = (usize::from(inner.height), usize::from(inner.width));
+    let rows = detail.rows(width);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
@@ -120,16 +121,15 @@ fn render_detail(frame: &mut Frame, detail: &EntryDetail, theme: &Theme, body: R
             Line::styled(
                 format!(
                     " {}-{}/{} ",
-                    (detail.scroll + 1).min(detail.lines.len()),
-                    (detail.scroll + height).min(detail.lines.len()),
-                    detail.lines.len()
+                    (detail.scroll + 1).min(rows.len()),
+                    (detail.scroll + height).min(rows.len()),
+                    rows.len()
                 ),
                 theme.dim(),
             )
             .right_aligned(),
         );
-    let lines: Vec<Line> = detail
-        .lines
+    let lines: Vec<Line> = rows
         .iter()
         .skip(detail.scroll)
         .take(height)
@@ -140,7 +140,7 @@ fn render_detail(frame: &mut Frame, detail: &EntryDetail, theme: &Theme, body: R
                 LineStyle::Text => Style::new(),
                 LineStyle::Problem => theme.error(),
             };
-            // A line cut at the border ends in `…`: a cut value never passes for a whole one.
+            // Each row fits: `fit` only bounds a run of zero-width marks.
             Line::styled(fit(text, width), style)
         })
         .collect();

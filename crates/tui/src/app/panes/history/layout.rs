@@ -8,3 +8,8 @@ use crate::app::layout::inset;
 pub(crate) fn detail_height(body: Rect) -> usize {
     usize::from(inset(body).height)
 }
+
+/// Columns a line of a send in full has before it wraps.
+pub(crate) fn detail_width(body: Rect) -> usize {
+    usize::from(inset(body).width)
+}

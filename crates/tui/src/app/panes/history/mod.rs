@@ -112,13 +112,28 @@ pub enum LineStyle {
     Problem,
 }
 
-/// One send in full (`Enter`): its lines, sanitised, and how far they are scrolled.
+/// One send in full (`Enter`): its lines, sanitised, and how far they are scrolled (in rows
+/// as [`EntryDetail::rows`] wraps them).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EntryDetail {
     /// Index into [`HistoryView::entries`].
     pub index: usize,
     pub lines: Vec<(LineStyle, String)>,
     pub scroll: usize,
+}
+
+impl EntryDetail {
+    /// Its lines wrapped at `width` columns, each row with its line's style: a 3,000-character
+    /// `task_id` or message reads whole, where a line cut at the border hid the rest.
+    pub(crate) fn rows(&self, width: usize) -> Vec<(LineStyle, &str)> {
+        (self.lines.iter())
+            .flat_map(|(style, text)| {
+                appdeck_core::text::wrap_ranges(text, width, usize::MAX)
+                    .into_iter()
+                    .map(move |range| (*style, &text[range]))
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug)]

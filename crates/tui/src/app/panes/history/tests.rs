@@ -245,6 +245,37 @@ fn enter_shows_the_request_and_the_answer_in_full_and_it_scrolls() {
     assert!(app.stack.top().is_none(), "Esc again: back to the list");
 }
 
+/// A tester's finding: a 3,000-character `task_id` was cut at the border, so it could not be
+/// read; its line now wraps, and the scroll goes down to its last row.
+#[test]
+fn a_line_longer_than_the_screen_wraps_and_scrolls_to_its_end() {
+    let mut app = app();
+    let id = load_id(&key(&mut app, '3'));
+    let long = "x".repeat(3_000);
+    let mut entries = entries();
+    entries[2].sent.body = report_body(&long).to_string();
+    app.update(Action::reply(id, Delivery::History(Box::new(Ok(entries)))));
+    app.update(Action::Resize {
+        width: 100,
+        height: 20,
+    });
+    key(&mut app, 'G');
+    press(&mut app, KeyCode::Enter);
+    let detail = view(&app).shown.clone().expect("shown in full");
+    // 100 columns less the border: 98 a row.
+    let rows = detail.rows(98);
+    let task = (rows.iter())
+        .position(|(_, row)| row.contains("\"task_id\""))
+        .expect("the task_id's line");
+    // Its first row breaks after `"task_id": `; the value takes 31 rows more.
+    let whole: String = rows[task..task + 32].iter().map(|(_, row)| *row).collect();
+    assert!(whole.contains(&format!("\"{long}\"")), "{rows:#?}");
+    assert!(rows.len() >= detail.lines.len() + 30);
+    key(&mut app, 'G');
+    let scroll = view(&app).shown.as_ref().unwrap().scroll;
+    assert_eq!(scroll, rows.len() - 16, "down to the last row");
+}
+
 #[test]
 fn slash_filters_as_you_type_and_esc_clears() {
     let mut app = opened();

@@ -112,7 +112,8 @@ impl HistoryView {
         let Some(detail) = &mut self.shown else {
             return Outcome::done();
         };
-        let last = detail.lines.len().saturating_sub(page);
+        let rows = detail.rows(layout::detail_width(cx.body)).len();
+        let last = rows.saturating_sub(page);
         let scroll = detail.scroll;
         detail.scroll = match action {
             Action::Move(Move::Down) | Action::Scroll(Toward::Next) => (scroll + 1).min(last),
