@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).as_deref() == Some(crate::jq::worker::ARG.as_ref()) {
         return crate::jq::on_large_stack(crate::jq::worker::serve).unwrap_or(ExitCode::from(1));
     }
-    one_malloc_arena();
+    two_malloc_arenas();
     let mut cli = crate::cli::args::parse();
     let global = cli.global();
     // The TUI and the sandbox run for a while and have no other place to report to; a one-shot
@@ -112,12 +112,17 @@ enum Run {
 /// glibc's malloc gives each thread that allocates its own arena (up to 8 per core), each keeping
 /// the memory freed into it: with the runtime's threads, 0.4 to 1 MB more at start (benches/
 /// memory.sh), and pages decoded on one thread and dropped on another spread over several.
-/// appdeck allocates from few threads at once, so they lose little by sharing one.
-fn one_malloc_arena() {
+/// appdeck allocates from few threads at once, so they lose little by sharing two. Two, not one:
+/// at start the kept rows' read and the UI thread allocate at once, and on one arena they waited
+/// on its lock; the first rows came 0.35 to 0.45 ms later (`--offline` 4.59-4.69 against 4.25
+/// ms, service down 4.85 against 4.40, live 5.10 against 4.65; medians of 31 to 41 runs side by
+/// side). The second arena holds 0.1-0.2 MB more at start and 0.3-0.4 MB more with 100,000 rows
+/// (memory.sh 100000: 2.9-3.0 against 2.8 MB, 10.1 against 9.7-9.8 MB; every arena: 3.3, 10.4).
+fn two_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: called before any other thread exists; mallopt only sets a tunable.
     unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
+        libc::mallopt(libc::M_ARENA_MAX, 2);
     }
 }
 
