@@ -11,6 +11,12 @@
 #     100 ms with the service down)
 #
 # Usage: benches/tui_startup.sh [RUNS]      Needs: tmux.
+# On a shared machine the other builders' load swamps these milliseconds (at a load of 2 the bare
+# program's median went from 1.42 to 3.10 ms between two runs of the script): build first, then
+# run it as root under `chrt -f 50 benches/tui_startup.sh`, so that the programs measured (and
+# tmux) preempt the load: over an hour of loads from 2 to 7, the medians then moved by 0.3 ms at
+# most (the same binary's --offline first rows 4.84-5.12 ms), and matched the figures taken
+# without it at a load of 1.7.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-15}

@@ -35,8 +35,8 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).as_deref() == Some(crate::jq::worker::ARG.as_ref()) {
         return crate::jq::on_large_stack(crate::jq::worker::serve).unwrap_or(ExitCode::from(1));
     }
-    one_malloc_arena();
-    let cli = crate::cli::args::parse();
+    two_malloc_arenas();
+    let mut cli = crate::cli::args::parse();
     let global = cli.global();
     // The TUI and the sandbox run for a while and have no other place to report to; a one-shot
     // command says what it has to say on stdout and stderr.
@@ -44,9 +44,20 @@ fn main() -> ExitCode {
     if matches!(cli.command, None | Some(Command::Sandbox(_))) {
         init_logging(&log);
     }
+    // The TUI's configuration is read, and so the read of its kept rows begun, before the
+    // runtime is built (after logging, which the read's warnings go to): `appdeck --offline`'s
+    // first rows came 0.10 ms sooner (5.06 to 4.96 ms from launch, medians of 41 runs side by
+    // side, both orders, run at real-time priority on a load of 4.7; benches/tui_startup.sh).
+    let run = match cli.command.take() {
+        None => match TuiStart::prepare(&cli, &global) {
+            Ok(start) => Run::Tui(start),
+            Err(code) => return code,
+        },
+        Some(command) => Run::Command(command),
+    };
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.worker_threads(2).enable_all();
-    if cli.command.is_none() {
+    if matches!(run, Run::Tui(_)) {
         // A blocking thread (a job, the store) otherwise waits 10 s for more work, then wakes
         // an idle TUI to retire: it retires as soon as its work is done instead. A job starts a
         // thread (some 30 µs), next to milliseconds of work and a frame.
@@ -59,13 +70,13 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let code = match cli.command {
-        None => {
+    let code = match run {
+        Run::Tui(start) => {
             crate::jq::worker::enable();
-            runtime.block_on(open_tui(&cli, &global, started, log))
+            runtime.block_on(open_tui(start, &cli, &global, started, log))
         }
         // The terminal UI's own flags: a command given one would ignore it.
-        Some(command) if cli.page_size.is_some() || cli.offline => {
+        Run::Command(command) if cli.page_size.is_some() || cli.offline => {
             let (flag, instead) = match (&command, cli.offline) {
                 (_, true) => ("--offline", ""),
                 (Command::List(_), false) => ("--page-size", ": it takes --limit"),
@@ -79,7 +90,7 @@ fn main() -> ExitCode {
         }
         // On a large stack: `--jq` runs jaq here, which goes a call deeper for each term of a
         // long chain (see crate::jq::STACK_BYTES).
-        Some(command) => crate::jq::on_large_stack(|| {
+        Run::Command(command) => crate::jq::on_large_stack(|| {
             runtime.block_on(crate::cli::run(command, &global, cli.demo))
         })
         .unwrap_or_else(|e| {
@@ -92,15 +103,26 @@ fn main() -> ExitCode {
     code
 }
 
+/// What this run of the binary is: the terminal UI (its configuration read) or a command.
+enum Run {
+    Tui(TuiStart),
+    Command(Command),
+}
+
 /// glibc's malloc gives each thread that allocates its own arena (up to 8 per core), each keeping
 /// the memory freed into it: with the runtime's threads, 0.4 to 1 MB more at start (benches/
 /// memory.sh), and pages decoded on one thread and dropped on another spread over several.
-/// appdeck allocates from few threads at once, so they lose little by sharing one.
-fn one_malloc_arena() {
+/// appdeck allocates from few threads at once, so they lose little by sharing two. Two, not one:
+/// at start the kept rows' read and the UI thread allocate at once, and on one arena they waited
+/// on its lock; the first rows came 0.35 to 0.45 ms later (`--offline` 4.59-4.69 against 4.25
+/// ms, service down 4.85 against 4.40, live 5.10 against 4.65; medians of 31 to 41 runs side by
+/// side). The second arena holds 0.1-0.2 MB more at start and 0.3-0.4 MB more with 100,000 rows
+/// (memory.sh 100000: 2.9-3.0 against 2.8 MB, 10.1 against 9.7-9.8 MB; every arena: 3.3, 10.4).
+fn two_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: called before any other thread exists; mallopt only sets a tunable.
     unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
+        libc::mallopt(libc::M_ARENA_MAX, 2);
     }
 }
 
@@ -112,6 +134,8 @@ struct TuiStart {
     service: Option<Service>,
     /// The local store's file; `None` without a data directory.
     store_path: Option<std::path::PathBuf>,
+    /// The kept rows the list opens on, being read since the configuration was.
+    kept_at_start: crate::tui::EarlyRead,
 }
 
 /// The configured service, as the config file read once says.
@@ -149,10 +173,14 @@ impl TuiStart {
             // On stderr too: it stays readable once the TUI has left the screen.
             crate::cli::warn(&service.configured.warnings);
         }
+        // Under --demo nothing is kept: its sandbox's address changes every run.
+        let kept_at_start =
+            crate::tui::EarlyRead::at_start(service.as_ref().map_or(&Keeping::Never, |s| &s.keep));
         Ok(TuiStart {
             ui,
             service,
             store_path,
+            kept_at_start,
         })
     }
 }
@@ -178,15 +206,19 @@ impl Service {
 }
 
 /// `appdeck` (configured service) or `appdeck --demo` (an in-process sandbox with demo data).
-async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHealth) -> ExitCode {
+async fn open_tui(
+    start: TuiStart,
+    cli: &Cli,
+    global: &GlobalArgs,
+    started: Instant,
+    log: LogHealth,
+) -> ExitCode {
     let TuiStart {
         ui,
         service,
         store_path,
-    } = match TuiStart::prepare(cli, global) {
-        Ok(start) => start,
-        Err(code) => return code,
-    };
+        kept_at_start,
+    } = start;
     let mut sandbox = None;
     let (settings, origin, warnings, read_only, service) = match service {
         Some(Service {
@@ -263,6 +295,7 @@ async fn open_tui(cli: &Cli, global: &GlobalArgs, started: Instant, log: LogHeal
         // Sends are recorded under --demo too: the history says where each one went.
         store_path,
         keep,
+        kept_at_start,
         offline: cli.offline,
         log,
     };

@@ -36,7 +36,7 @@ pub use runtime::drafts::DraftPlace;
 pub use runtime::effects::RecordedEffects;
 pub use runtime::event_loop::EventLoop;
 pub use runtime::known_types::{TypeSources, load as load_known_types};
-pub use runtime::listing_keeper::Keeping;
+pub use runtime::listing_keeper::{EarlyRead, Keeping};
 pub use runtime::opener::{choose as choose_openers, describe as describe_openers};
 pub use runtime::profiles::{ProfileSwitcher, host_of};
 pub use runtime::terminal::TerminalGuard;

@@ -252,16 +252,26 @@ fn kept_rows(
     }
 }
 
-/// The start's read of the kept listing (no type filter yet), begun before the terminal is set
-/// up and the client built, on a thread of its own, so that the first frame can show its rows.
-/// Only the rows the first screen can show are made a page for it; the rest follow.
-pub(crate) struct EarlyRead {
+/// The start's read of the kept listing (no type filter yet), begun as soon as the configuration
+/// is read (before the async runtime, the client and the terminal are set up), on a thread of
+/// its own, so that the first frame can show its rows. Only the rows the first screen can show
+/// are made a page for it; the rest follow.
+pub struct EarlyRead {
     /// `None` once answered.
     first: Option<tokio::sync::oneshot::Receiver<KeptListing>>,
     rest: tokio::sync::oneshot::Receiver<Box<ReadPage>>,
 }
 
 impl EarlyRead {
+    /// Starts reading what `keeping` has kept, the first answer holding no more rows than the
+    /// terminal has lines.
+    pub fn at_start(keeping: &Keeping) -> EarlyRead {
+        let screen_lines = crossterm::terminal::size()
+            .ok()
+            .map(|(_, h)| usize::from(h));
+        EarlyRead::start(keeping, screen_lines)
+    }
+
     /// Starts reading what `keeping` has kept for the unfiltered list (nothing to read when
     /// keeping is off or impossible: the answer is "none" at once). At most `first_rows` come
     /// first ([`KeptListing::First`]), the others after them ([`KeptListing::Rest`]); `None`:

@@ -60,6 +60,9 @@ pub struct LaunchOptions {
     pub store_path: Option<std::path::PathBuf>,
     /// What the last listing is kept for (the service and profile), or why not.
     pub keep: listing_keeper::Keeping,
+    /// The read of the kept listing the list opens on, begun by the caller as early as it can
+    /// ([`listing_keeper::EarlyRead::at_start`], with `keep`).
+    pub kept_at_start: listing_keeper::EarlyRead,
     /// `--offline`: open on the kept listing without asking the service.
     pub offline: bool,
     /// What `o` opens links with, in order: the config's `opener`, `$BROWSER`, the platform's.
@@ -71,12 +74,8 @@ pub struct LaunchOptions {
 /// Runs the TUI until the user quits, or a signal stops it: then its number comes back, for an
 /// exit status of 128 + that number, as a shell expects. Must be called inside a tokio runtime.
 pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
-    // First: the kept rows are read while the client and the terminal are set up; the first
-    // frame needs no more of them than the terminal has lines.
-    let screen_lines = crossterm::terminal::size()
-        .ok()
-        .map(|(_, h)| usize::from(h));
-    let early_kept = listing_keeper::EarlyRead::start(&options.keep, screen_lines);
+    // The kept rows are being read while the client and the terminal are set up.
+    let early_kept = options.kept_at_start;
     let client = Client::new(&options.settings)?;
     // Listen for signals before the terminal goes raw, so none can arrive unheard in between;
     // they quit like `q`, so the terminal is restored on the way out.
