@@ -128,8 +128,8 @@ pub async fn run(
         super::warn(&[warning.to_owned()]);
     }
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
-        let answer = (!empty).then_some(&answer.raw);
-        record_connect(store.as_ref(), &settings.base_url, &value, answer);
+        let answer = (!empty).then_some(answer.text.as_str());
+        record_connect(store.as_ref(), &settings.base_url, body.get(), answer);
     }
     let mut out = crate::cli::stdout::out();
     match args.output {
@@ -393,14 +393,10 @@ fn compare_with_sent(
     Ok(())
 }
 
-/// Records a successful connect in the local store, so that `appdeck types` (and the TUI) know
-/// its types from now on. The send has happened: a store that cannot be used is a warning only.
-fn record_connect(
-    store: Option<&Store>,
-    base_url: &str,
-    payload: &serde_json::Value,
-    answer: Option<&serde_json::Value>,
-) {
+/// Records a successful connect in the local store as the text sent (`payload`) and the answer
+/// as it came, so that `appdeck types` (and the TUI) know its types from now on. The send has
+/// happened: a store that cannot be used is a warning only.
+fn record_connect(store: Option<&Store>, base_url: &str, payload: &str, answer: Option<&str>) {
     let Some(store) = store else {
         return;
     };

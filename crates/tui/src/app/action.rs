@@ -284,7 +284,7 @@ pub enum Delivery {
     /// (`result` says why); it becomes a known app version either way
     /// ([`Command::RecordAppVersion`]).
     VersionRecorded {
-        payload: Box<Value>,
+        payload: Box<Body>,
         at: chrono::DateTime<chrono::Utc>,
         result: Result<(), String>,
     },
@@ -387,7 +387,8 @@ pub enum Command {
     RecordAppVersion {
         id: RequestId,
         base_url: String,
-        payload: Box<Value>,
+        /// The text sent is what the store keeps.
+        payload: Box<Body>,
     },
     /// `:profile NAME`: the runtime resolves the profile and points the client at its service;
     /// [`Delivery::ProfileSwitched`].

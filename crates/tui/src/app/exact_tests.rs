@@ -254,3 +254,56 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
         body.text()
     );
 }
+
+/// `C` starts from the newest known version as the store recorded it sent: each number and
+/// escape as written, the types in the order sent (not by name), and `c`'s curl carries the same.
+#[test]
+fn c_starts_from_the_newest_known_version_as_it_was_sent() {
+    use crate::catalog::{KnownAppVersion, Sources};
+    let properties: Vec<String> = numbers()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!(r#""n{i}":{n}"#))
+        .collect();
+    let sent = format!(
+        r#"{{"app_id":"a","version":"1.0.0","resources":[{{"type":"zeta","note":"a\u202eb","examples":{{{}}}}},{{"type":"alpha"}}]}}"#,
+        properties.join(",")
+    );
+    let recorded = KnownAppVersion {
+        base_url: "http://127.0.0.1:9/api/v1".into(),
+        app_id: "a".into(),
+        version: "1.0.0".into(),
+        payload: sent,
+        answer: None,
+        recorded_at: chrono::Utc::now(),
+    };
+    let loaded = crate::catalog::load(&Sources {
+        recorded: vec![recorded],
+        ..Default::default()
+    });
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    let mut app = app();
+    app.update(Action::reply(
+        super::RequestId(u64::MAX),
+        super::Delivery::Types(std::sync::Arc::new(super::KnownTypes {
+            catalog: loaded.catalog,
+            problems: Vec::new(),
+        })),
+    ));
+    key(&mut app, 'C');
+    let Some(Screen::Connect(composer)) = app.stack.top() else {
+        panic!("the connect composer is open");
+    };
+    let text = composer.text();
+    assert_exact(&text);
+    assert_note_as_it_came(&text);
+    let (zeta, alpha) = (text.find("\"zeta\""), text.find("\"alpha\""));
+    assert!(zeta < alpha && alpha.is_some(), "types as sent: {text}");
+    key(&mut app, 's');
+    let copied = key(&mut app, 'c');
+    let Some(Command::Copy(curl)) = copied.first() else {
+        panic!("c copies the curl: {copied:?}");
+    };
+    assert_exact(curl);
+    assert!(curl.contains(r#""note":"a\u202eb""#), "{curl}");
+}

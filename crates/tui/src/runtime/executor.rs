@@ -424,14 +424,14 @@ impl Executor {
         &self,
         id: RequestId,
         base_url: String,
-        payload: Box<serde_json::Value>,
+        payload: Box<crate::app::Body>,
     ) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         let at = chrono::Utc::now();
         tokio::task::spawn_blocking(move || {
             let result = match &path {
                 Some(path) => Store::open(path)
-                    .and_then(|store| store.record_connect(&base_url, &payload, None, at))
+                    .and_then(|store| store.record_connect(&base_url, payload.text(), None, at))
                     .map_err(|e| e.to_string()),
                 None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
             };

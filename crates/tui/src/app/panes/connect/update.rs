@@ -228,7 +228,7 @@ impl Kind for Connect {
         commands.push(Command::RecordAppVersion {
             id: cx.ids.issue(),
             base_url: c.base_url.clone(),
-            payload: Box::new(body.value().clone()),
+            payload: Box::new(body),
         });
         commands.into()
     }
