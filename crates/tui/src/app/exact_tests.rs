@@ -28,7 +28,7 @@ fn app() -> App {
         .map(|(i, n)| format!(r#""n{i}": {n}"#))
         .collect();
     let text = format!(
-        r#"{{"resources": [{{"properties": {{{}}}, "name": "exact", "id": "r1", "type": "exactness", "note": "a\u202eb"}}]}}"#,
+        r#"{{"resources": [{{"properties": {{{}}}, "name": "exact", "id": "r1", "type": "exactness", "note": "a\u202eb", "size": 1E2}}]}}"#,
         properties.join(", ")
     );
     // Read as the client reads a page: each item's text kept as it came.
@@ -306,4 +306,50 @@ fn c_starts_from_the_newest_known_version_as_it_was_sent() {
     };
     assert_exact(curl);
     assert!(curl.contains(r#""note":"a\u202eb""#), "{curl}");
+}
+
+/// `v` (and `y`) on a number in the detail's tree and fields: the number's own text, where the
+/// parsed value wrote `1E2` as `1e+2`.
+#[test]
+fn v_and_y_on_a_number_in_the_detail_give_its_own_text() {
+    use super::action::Move;
+    use super::overlay::Overlay;
+    use super::panes::detail::DetailPart;
+    let mut app = app();
+    press(&mut app, KeyCode::Enter);
+    let detail = |app: &App| match app.stack.top() {
+        Some(Screen::Detail(d)) => d.clone(),
+        _ => panic!("the detail is open"),
+    };
+    let shown = |app: &mut App| {
+        key(app, 'v');
+        let Some(Overlay::Value(popup)) = app.overlay.take() else {
+            panic!("v shows a value");
+        };
+        let copied = app.update(Action::Copy);
+        let Some(Command::Copy(copied)) = copied.first().cloned() else {
+            panic!("y copies: {copied:?}");
+        };
+        (popup.text, copied)
+    };
+    while detail(&app).focus != DetailPart::Tree {
+        app.update(Action::Pane(super::Toward::Next));
+    }
+    for (i, n) in numbers().iter().enumerate() {
+        app.update(Action::Move(Move::Top));
+        while detail(&app).tree.lines()[detail(&app).cursor(DetailPart::Tree).selected].pointer
+            != format!("/n{i}")
+        {
+            app.update(Action::Move(Move::Down));
+        }
+        assert_eq!(shown(&mut app), (n.to_string(), n.to_string()), "n{i}");
+    }
+    while detail(&app).focus != DetailPart::Fields {
+        app.update(Action::Pane(super::Toward::Next));
+    }
+    app.update(Action::Move(Move::Top));
+    while detail(&app).fields[detail(&app).cursor(DetailPart::Fields).selected].label != "size" {
+        app.update(Action::Move(Move::Down));
+    }
+    assert_eq!(shown(&mut app), ("1E2".to_owned(), "1E2".to_owned()));
 }
