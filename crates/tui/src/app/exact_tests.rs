@@ -353,3 +353,76 @@ fn v_and_y_on_a_number_in_the_detail_give_its_own_text() {
     }
     assert_eq!(shown(&mut app), ("1E2".to_owned(), "1E2".to_owned()));
 }
+
+/// A report saved as a draft and restored keeps its other fields' text: `R` on the same resource
+/// takes back a draft of the report `E` reopened from the history (`1E400`, `1.0e2`, `"\/"`),
+/// and its request sends them as they were, in their order.
+#[test]
+fn a_restored_draft_sends_the_fields_it_kept_as_they_were_written() {
+    use crate::store::{HistoryEntry, SendKind, Sent};
+    let report = r#"{"x": 1E400, "task_id": "t", "status": "ok", "message": "", "response": {"response_type": "resource", "y": [1.0e2, "\/"], "resource": {"id": "r1", "type": "exactness"}}}"#;
+    let entry = HistoryEntry {
+        id: 1,
+        sent: Sent {
+            sent_at: chrono::Utc::now(),
+            base_url: "http://sent.example/api/v1".into(),
+            kind: SendKind::Report,
+            body: report.to_owned(),
+            answer: None,
+            http_status: Some(200),
+            duration: None,
+            error: None,
+            resource_before: None,
+        },
+    };
+    let mut app = app();
+    let load = key(&mut app, '3')
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadHistory { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the history is loaded");
+    app.update(Action::reply(
+        load,
+        super::Delivery::History(Box::new(Ok(vec![entry]))),
+    ));
+    key(&mut app, 'E');
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the report composer is open");
+    };
+    let body = composer.draft_text();
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, '1');
+    let asked = key(&mut app, 'R');
+    let Some(id) = asked.iter().find_map(|c| match c {
+        Command::LoadDraft { id, .. } => Some(*id),
+        _ => None,
+    }) else {
+        panic!("R looks its draft up: {asked:?}");
+    };
+    let stored = super::StoredDraft {
+        body,
+        age: std::time::Duration::from_secs(60),
+        revision: crate::store::DraftRevision {
+            row: 1,
+            revision: 1,
+        },
+        sent: None,
+    };
+    app.update(Action::reply(
+        id,
+        super::Delivery::DraftLoaded(Ok(Some(stored))),
+    ));
+    let body = review_and_send_body(&mut app);
+    assert!(
+        body.text().starts_with(r#"{"x":1E400,"task_id":"t""#),
+        "{}",
+        body.text()
+    );
+    assert!(
+        body.text().contains(r#""y":[1.0e2,"\/"]"#),
+        "{}",
+        body.text()
+    );
+}

@@ -470,6 +470,8 @@ fn unsent_draft() -> crate::app::UnsentDraft {
         extra: Default::default(),
         unparsed: None,
         kept: Default::default(),
+        written: Default::default(),
+        key_order: Default::default(),
     };
     crate::app::UnsentDraft {
         subject: ReportComposer::draft_subject(Some("res_1")),
