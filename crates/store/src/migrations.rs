@@ -112,6 +112,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 10: how many rows of a kept listing were left out as too large to keep, so that the list
     // says so rather than pass the rows kept for all there were.
     "ALTER TABLE kept_listings ADD COLUMN too_large INTEGER NOT NULL DEFAULT 0;",
+    // 11: a report's resource as listed again once the service took it (`report --diff`), so
+    // that the history says what --diff printed (NULL: compared with the resource it sent).
+    "ALTER TABLE history ADD COLUMN resource_after TEXT;",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

@@ -18,6 +18,7 @@ fn report(task: &str, second: u32) -> Sent {
         duration: Some(Duration::from_millis(87)),
         error: None,
         resource_before: None,
+        resource_after: None,
     }
 }
 
@@ -232,5 +233,25 @@ fn a_report_keeps_its_resource_as_listed_and_says_what_it_changed() {
         report("t", 2).changes(),
         None,
         "no resource before: not known"
+    );
+    assert_eq!(read.after(), crate::changes::After::Sent);
+    // `report --diff` found it listed again: the changes are against that, as it printed them.
+    let listed_again = r#"{"id": "r1", "n": 1E2, "status": "archived", "updated_at": "now"}"#;
+    store.set_resource_after(id, listed_again).unwrap();
+    let read = store.history_entry(id).unwrap().unwrap().sent;
+    assert_eq!(read.resource_after.as_deref(), Some(listed_again));
+    assert_eq!(read.after(), crate::changes::After::ListedAgain);
+    let changes: Vec<String> = read
+        .changes()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            r#"changed /status: "active" → "archived""#,
+            r#"added /updated_at: "now""#
+        ]
     );
 }

@@ -198,6 +198,7 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
         duration: None,
         error: None,
         resource_before: None,
+        resource_after: None,
     };
     let entries = vec![
         HistoryEntry {
@@ -373,6 +374,7 @@ fn a_restored_draft_sends_the_fields_it_kept_as_they_were_written() {
             duration: None,
             error: None,
             resource_before: None,
+            resource_after: None,
         },
     };
     let mut app = app();

@@ -284,6 +284,7 @@ fn the_reports_sent_about_the_resource_are_listed_and_enter_shows_one() {
         duration: None,
         error: None,
         resource_before: None,
+        resource_after: None,
     };
     let at = sent.sent_at;
     app.update(Action::reply(

@@ -39,6 +39,7 @@ fn entries() -> Vec<HistoryEntry> {
         duration: Some(Duration::from_millis(40)),
         error: None,
         resource_before: None,
+        resource_after: None,
     };
     let refused = Sent {
         error: Some("HTTP 422 Unprocessable Entity: bad \u{1b}[31m".into()),
