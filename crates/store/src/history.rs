@@ -157,6 +157,15 @@ impl Sent {
     }
 }
 
+/// What finds the reports about one resource: its `id`, and its `type` and `external_id` for a
+/// report that created it (sent before it had an `id`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceKey {
+    pub id: String,
+    pub resource_type: Option<String>,
+    pub external_id: Option<String>,
+}
+
 /// A recorded send with its id (what `appdeck history show ID` takes).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryEntry {
@@ -225,25 +234,35 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
     }
 
-    /// The reports sent to `base_url` about the resource `resource_id`, newest first, at most
-    /// `limit` (the detail view's "Reports sent").
+    /// The reports sent to `base_url` about the resource `about`, newest first, at most `limit`
+    /// (the detail view's "Reports sent"): those carrying its `id`, and those that created it
+    /// (their resource had no `id` yet; its `type` and `external_id` match).
     pub fn reports_about(
         &self,
         base_url: &str,
-        resource_id: &str,
+        about: &ResourceKey,
         limit: usize,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut statement = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM history
-                 WHERE base_url = ?1 AND resource_id = ?2
-                 ORDER BY sent_at DESC, id DESC LIMIT ?3"
+                "SELECT {COLUMNS} FROM history WHERE base_url = ?1 AND resource_id = ?2
+                 UNION ALL
+                 SELECT {COLUMNS} FROM history
+                 WHERE base_url = ?1 AND created_type = ?3 AND created_external_id = ?4
+                 ORDER BY sent_at DESC, id DESC LIMIT ?5"
             ))
             .map_err(|e| self.error(e))?;
+        let params = params![
+            base_url_key(base_url),
+            about.id,
+            about.resource_type,
+            about.external_id,
+            limit
+        ];
         let rows = statement
-            .query_map(params![base_url_key(base_url), resource_id, limit], entry)
+            .query_map(params, entry)
             .map_err(|e| self.error(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
     }

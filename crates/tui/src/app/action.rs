@@ -421,11 +421,12 @@ pub enum Command {
     /// Read the newest `limit` sends of the history on a blocking task with its own store
     /// connection; [`Delivery::History`].
     LoadHistory { id: RequestId, limit: usize },
-    /// Read the newest `limit` reports sent to the service in use about the resource
-    /// `resource_id`, like [`Command::LoadHistory`]; [`Delivery::History`].
+    /// Read the newest `limit` reports sent to the service in use about the resource `about`
+    /// (the report that created it included), like [`Command::LoadHistory`];
+    /// [`Delivery::History`].
     LoadReportsAbout {
         id: RequestId,
-        resource_id: String,
+        about: crate::store::ResourceKey,
         limit: usize,
     },
     /// List the drafts kept for this service, after every save and removal asked for before

@@ -278,10 +278,16 @@ impl Detail {
         let PageItem::Resource(resource) = self.item.as_ref() else {
             return Vec::new();
         };
-        match resource.id.get() {
-            Some(id) => vec![self.reports.ask(id, ids)],
-            None => Vec::new(),
-        }
+        let Some(id) = resource.id.get() else {
+            return Vec::new();
+        };
+        // The report that created it carried no `id` yet: its type and external id find it.
+        let about = crate::store::ResourceKey {
+            id: id.clone(),
+            resource_type: resource.resource_type.get().cloned(),
+            external_id: resource.external_id.get().cloned(),
+        };
+        vec![self.reports.ask(about, ids)]
     }
 
     /// The history's answer: the reports go at the end of the fields pane.
