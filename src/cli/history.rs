@@ -258,7 +258,7 @@ fn entry_lines(entry: &HistoryEntry) -> Vec<String> {
     }
     if let Some(changes) = sent.changes() {
         lines.push(String::new());
-        let count = crate::changes::counted(changes.len(), crate::changes::After::Sent);
+        let count = crate::changes::counted(changes.len(), sent.after());
         lines.push(format!("what it changed: {count}"));
         lines.extend(
             changes

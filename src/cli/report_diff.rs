@@ -25,9 +25,17 @@ pub struct Before {
 pub struct Diff {
     after: After,
     changes: Vec<Change>,
+    /// The resource's text as listed again, when it was: what the history compares with too.
+    listed: Option<String>,
 }
 
 impl Diff {
+    /// The resource as listed again once the report was taken; `None` when the resource as the
+    /// report sent it stands in.
+    pub fn listed_again(&self) -> Option<&str> {
+        self.listed.as_deref()
+    }
+
     /// The text output's lines, after the answer's.
     pub fn lines(&self) -> Vec<String> {
         let count = changes::counted(self.changes.len(), self.after);
@@ -96,6 +104,7 @@ pub async fn after(client: &Client, before: &Before, body: &str) -> Diff {
         Ok(Some(now)) => Diff {
             after: After::ListedAgain,
             changes: changes::between(&before.text, &now),
+            listed: Some(now),
         },
         found => {
             if let Err(error) = found {
@@ -107,6 +116,7 @@ pub async fn after(client: &Client, before: &Before, body: &str) -> Diff {
             Diff {
                 after: After::Sent,
                 changes: changes::made_by_report(&before.text, body).unwrap_or_default(),
+                listed: None,
             }
         }
     }

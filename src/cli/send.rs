@@ -92,6 +92,7 @@ pub async fn run(
     };
     let (sent_at, started) = (chrono::Utc::now(), Instant::now());
     let (http_status, outcome) = client.send_with_status(operation, &body).await;
+    let mut recorded = None;
     if let Some(kind) = SendKind::of(operation) {
         let sent = Sent::from_outcome(
             &settings.base_url,
@@ -106,13 +107,24 @@ pub async fn run(
             resource_before: before.as_ref().map(|b| b.text.clone()),
             ..sent
         };
-        record_in_history(store.as_ref(), &sent);
+        recorded = record_in_history(store.as_ref(), &sent);
     }
     let answer = outcome?;
     let diff = match (&before, answer.rejection()) {
         (Some(before), None) => Some(super::report_diff::after(&client, before, body.get()).await),
         _ => None,
     };
+    // The history then says what --diff prints: against the resource listed again.
+    let listed_again = diff
+        .as_ref()
+        .and_then(super::report_diff::Diff::listed_again);
+    if let (Some(store), Some(id), Some(listed)) = (store.as_ref(), recorded, listed_again)
+        && let Err(e) = store.set_resource_after(id, listed)
+    {
+        super::warn(&[format!(
+            "the history keeps the report, but not the resource listed again: {e}"
+        )]);
+    }
     // The spec shows no connect answer: a 2xx with no body is taken as accepted, and said.
     let empty = answer.raw.is_null();
     if empty {
@@ -128,8 +140,8 @@ pub async fn run(
         super::warn(&[warning.to_owned()]);
     }
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
-        let answer = (!empty).then_some(&answer.raw);
-        record_connect(store.as_ref(), &settings.base_url, &value, answer);
+        let answer = (!empty).then_some(answer.text.as_str());
+        record_connect(store.as_ref(), &settings.base_url, body.get(), answer);
     }
     let mut out = crate::cli::stdout::out();
     match args.output {
@@ -393,14 +405,10 @@ fn compare_with_sent(
     Ok(())
 }
 
-/// Records a successful connect in the local store, so that `appdeck types` (and the TUI) know
-/// its types from now on. The send has happened: a store that cannot be used is a warning only.
-fn record_connect(
-    store: Option<&Store>,
-    base_url: &str,
-    payload: &serde_json::Value,
-    answer: Option<&serde_json::Value>,
-) {
+/// Records a successful connect in the local store as the text sent (`payload`) and the answer
+/// as it came, so that `appdeck types` (and the TUI) know its types from now on. The send has
+/// happened: a store that cannot be used is a warning only.
+fn record_connect(store: Option<&Store>, base_url: &str, payload: &str, answer: Option<&str>) {
     let Some(store) = store else {
         return;
     };
@@ -422,15 +430,16 @@ fn app_version(payload: &serde_json::Value) -> String {
 
 /// Records a send in the history, whatever its outcome (`appdeck history` lists it). The send has
 /// happened: a store that cannot be used is a warning only.
-fn record_in_history(store: Option<&Store>, sent: &Sent) {
-    let Some(store) = store else {
-        return;
-    };
-    if let Err(e) = store.record_send(sent) {
-        super::warn(&[format!(
-            "the {} was sent, but not recorded in the history: {e}",
-            sent.kind
-        )]);
+fn record_in_history(store: Option<&Store>, sent: &Sent) -> Option<i64> {
+    match store?.record_send(sent) {
+        Ok(id) => Some(id),
+        Err(e) => {
+            super::warn(&[format!(
+                "the {} was sent, but not recorded in the history: {e}",
+                sent.kind
+            )]);
+            None
+        }
     }
 }
 

@@ -374,6 +374,7 @@ fn report_diff_prints_what_the_report_changed_and_the_history_keeps_it() {
             && out.stdout.contains(&name_line),
         "{out:?}"
     );
+    let printed = out.stdout;
 
     // Sent again, the name is already the new one: nothing changed.
     let out = send("json");
@@ -394,6 +395,19 @@ fn report_diff_prints_what_the_report_changed_and_the_history_keeps_it() {
         .expect("the first send");
     let shown = history(&sandbox, &data, &["show", &first["id"].to_string()]);
     assert!(shown.stdout.contains(&name_line), "{shown:?}");
+    // What --diff printed at the send is what the history says of it (the tester's item 15: it
+    // said `after: as the report sent it`, other changes against the body).
+    let changed = |text: &str| -> Vec<String> {
+        let lines = text
+            .lines()
+            .skip_while(|l| !l.starts_with("what it changed"));
+        lines
+            .take_while(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(!changed(&printed).is_empty(), "{printed}");
+    assert_eq!(changed(&shown.stdout), changed(&printed));
     assert!(
         first["changes"]
             .as_array()

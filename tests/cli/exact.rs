@@ -391,3 +391,50 @@ fn each_result_carries_the_answer_as_it_came() {
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(out.stdout, "1E400\n");
 }
+
+/// `report --each`: each result's `task_id` is the line's as written, and its `status` the
+/// answer's (escapes kept: a parsed value prints `\u202E` as the character and `\/` as `/`); a
+/// task id that is not a string (a line refused) as written too (`1E2`, not `1e+2`).
+#[test]
+fn each_result_carries_the_task_id_and_the_status_as_written() {
+    let answer = r#"{"status": "\u006fk", "n": 1}"#;
+    let (url, _) = common::faulty::faulty(4, move |_| {
+        common::faulty::Reply::Answer("200 OK", answer.to_owned())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let line = report()
+        .replace('\n', " ")
+        .replace(r#""task_id": "t-exact""#, r#""task_id": "t\u202E\/""#);
+    let refused = line.replace(r#""task_id": "t\u202E\/""#, r#""task_id": 1E2"#);
+    let file = write_file(
+        &dir.path().join("reports.ndjson"),
+        &format!("{line}\n{refused}\n"),
+        0o644,
+    );
+    let file = file.to_str().unwrap();
+    let out = common::run_against(
+        dir.path(),
+        &url,
+        &["report", "--each", file, "-o", "ndjson"],
+    );
+    let results: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(results.len(), 2, "{out:?}");
+    assert!(
+        results[0].starts_with(
+            r#"{"line":1,"task_id":"t\u202E\/","http_status":200,"status":"\u006fk","#
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        results[1].starts_with(r#"{"line":2,"task_id":1E2,"#),
+        "{}",
+        out.stdout
+    );
+    let out = common::run_against(dir.path(), &url, &["report", "--each", file]);
+    assert!(
+        out.stdout.contains("line 2: 1E2: not sent"),
+        "{}",
+        out.stdout
+    );
+}

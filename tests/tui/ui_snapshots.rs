@@ -848,6 +848,7 @@ fn history_entries() -> Vec<appdeck_store::HistoryEntry> {
         duration: Some(std::time::Duration::from_millis(87)),
         error: None,
         resource_before: None,
+        resource_after: None,
     };
     let refused = Sent {
         answer: Some(

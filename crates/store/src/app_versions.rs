@@ -44,29 +44,32 @@ pub(super) fn timestamp(at: &DateTime<Utc>) -> String {
 }
 
 impl Store {
-    /// Records a connect payload the service accepted at `at`, with its answer if it sent one:
-    /// its `app_id` and `version` are read from the payload (empty when it lacks them). The CLI's
-    /// `connect` and the TUI's connect composer both record through here.
+    /// Records a connect payload the service accepted at `at`, as the text sent (`payload`, so
+    /// that a connect starting from it sends each number and escape as written), with the
+    /// answer's text if it sent one: its `app_id` and `version` are read from the payload (empty
+    /// when it lacks them). The CLI's `connect` and the TUI's connect composer both record
+    /// through here.
     pub fn record_connect(
         &self,
         base_url: &str,
-        payload: &serde_json::Value,
-        answer: Option<&serde_json::Value>,
+        payload: &str,
+        answer: Option<&str>,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        let parsed = serde_json::from_str::<serde_json::Value>(payload).unwrap_or_default();
         let text = |key: &str| {
-            payload
+            parsed
                 .get(key)
                 .and_then(serde_json::Value::as_str)
                 .unwrap_or_default()
+                .to_owned()
         };
-        let answer = answer.map(serde_json::Value::to_string);
         self.record_app_version(&NewAppVersion {
             base_url,
-            app_id: text("app_id"),
-            version: text("version"),
-            payload: &payload.to_string(),
-            answer: answer.as_deref(),
+            app_id: &text("app_id"),
+            version: &text("version"),
+            payload,
+            answer,
             recorded_at: at,
         })
     }
@@ -140,12 +143,15 @@ mod record_connect_tests {
         let at = Utc.with_ymd_and_hms(2026, 11, 22, 9, 30, 0).unwrap();
         let payload = json!({"app_id": "acme", "version": "1.5.0", "resources": []});
         store
-            .record_connect(base_url, &payload, Some(&json!({"status": "ok"})), at)
+            .record_connect(
+                base_url,
+                &payload.to_string(),
+                Some(r#"{"status":"ok"}"#),
+                at,
+            )
             .unwrap();
         // Without an answer (the TUI's), and without the fields (recorded, not refused).
-        store
-            .record_connect(base_url, &json!({}), None, at)
-            .unwrap();
+        store.record_connect(base_url, "{}", None, at).unwrap();
         let versions = store.app_versions(base_url).unwrap();
         let find = |app_id: &str| versions.iter().find(|v| v.app_id == app_id).unwrap();
         let acme = find("acme");
@@ -158,5 +164,23 @@ mod record_connect_tests {
         assert_eq!(acme.recorded_at, at);
         let bare = find("");
         assert_eq!((bare.version.as_str(), bare.answer.as_deref()), ("", None));
+    }
+
+    /// A connect starts from the recorded text (`C`): the bytes sent come back, not the parsed
+    /// payload written again (`1e+2`, the character for `\u202e`).
+    #[test]
+    fn a_connect_is_recorded_and_given_back_as_the_text_sent() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join(crate::FILE_NAME)).unwrap();
+        let base_url = "http://127.0.0.1:9/api/v1";
+        let sent = r#"{"app_id":"acme","version":"1.5.0","resources":[{"type":"z","maximum":1E2,"w":1e400,"note":"\u202e\u00e9"},{"type":"a"}]}"#;
+        let answer = r#"{"status":"ok","n":-0}"#;
+        store
+            .record_connect(base_url, sent, Some(answer), Utc::now())
+            .unwrap();
+        let versions = store.app_versions(base_url).unwrap();
+        assert_eq!(versions[0].payload, sent);
+        assert_eq!(versions[0].answer.as_deref(), Some(answer));
+        assert_eq!(versions[0].app_id, "acme");
     }
 }

@@ -83,6 +83,10 @@ pub struct Sent {
     /// A report's resource as it was listed when the report was written (its JSON text): what
     /// [`Sent::changes`] compares the sent resource with. `None`: not known.
     pub resource_before: Option<String>,
+    /// The same resource listed again once the service took the report (`report --diff`): what
+    /// [`Sent::changes`] compares the one before with. `None`: the resource the report sent
+    /// stands in.
+    pub resource_after: Option<String>,
 }
 
 impl Sent {
@@ -129,14 +133,37 @@ impl Sent {
             duration,
             error,
             resource_before: None,
+            resource_after: None,
         }
     }
 
-    /// What a report changed: its resource against the one listed before it was written, value
-    /// by value; `None` when the resource before is not known.
+    /// What a report changed: the resource listed before it was written against the same listed
+    /// again ([`Sent::resource_after`]) or else against the resource it sent, value by value;
+    /// `None` when the resource before is not known. [`Sent::after`] says which.
     pub fn changes(&self) -> Option<Vec<crate::changes::Change>> {
-        crate::changes::made_by_report(self.resource_before.as_deref()?, &self.body)
+        let before = self.resource_before.as_deref()?;
+        match &self.resource_after {
+            Some(after) => Some(crate::changes::between(before, after)),
+            None => crate::changes::made_by_report(before, &self.body),
+        }
     }
+
+    /// What [`Sent::changes`] compares with.
+    pub fn after(&self) -> crate::changes::After {
+        match self.resource_after {
+            Some(_) => crate::changes::After::ListedAgain,
+            None => crate::changes::After::Sent,
+        }
+    }
+}
+
+/// What finds the reports about one resource: its `id`, and its `type` and `external_id` for a
+/// report that created it (sent before it had an `id`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceKey {
+    pub id: String,
+    pub resource_type: Option<String>,
+    pub external_id: Option<String>,
 }
 
 /// A recorded send with its id (what `appdeck history show ID` takes).
@@ -155,13 +182,25 @@ pub struct HistoryQuery {
     pub limit: usize,
 }
 
-const COLUMNS: &str =
-    "id, sent_at, base_url, kind, body, answer, http_status, duration_ms, error, resource_before";
+const COLUMNS: &str = "id, sent_at, base_url, kind, body, answer, http_status, duration_ms, error, resource_before, \
+     resource_after";
 
 impl Store {
     /// Records a send; returns its id.
     pub fn record_send(&self, sent: &Sent) -> Result<i64, StoreError> {
         insert_send(&self.conn, sent).map_err(|e| self.error(e))
+    }
+
+    /// The report recorded as `id` was compared with its resource listed again (`report --diff`,
+    /// once the service took it): `resource` is that listing's text.
+    pub fn set_resource_after(&self, id: i64, resource: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "UPDATE history SET resource_after = ?2 WHERE id = ?1",
+                params![id, resource],
+            )
+            .map(drop)
+            .map_err(|e| self.error(e))
     }
 
     /// Records many sends in one transaction: all of them, or none (then the error says why).
@@ -195,25 +234,35 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
     }
 
-    /// The reports sent to `base_url` about the resource `resource_id`, newest first, at most
-    /// `limit` (the detail view's "Reports sent").
+    /// The reports sent to `base_url` about the resource `about`, newest first, at most `limit`
+    /// (the detail view's "Reports sent"): those carrying its `id`, and those that created it
+    /// (their resource had no `id` yet; its `type` and `external_id` match).
     pub fn reports_about(
         &self,
         base_url: &str,
-        resource_id: &str,
+        about: &ResourceKey,
         limit: usize,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut statement = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM history
-                 WHERE base_url = ?1 AND resource_id = ?2
-                 ORDER BY sent_at DESC, id DESC LIMIT ?3"
+                "SELECT {COLUMNS} FROM history WHERE base_url = ?1 AND resource_id = ?2
+                 UNION ALL
+                 SELECT {COLUMNS} FROM history
+                 WHERE base_url = ?1 AND created_type = ?3 AND created_external_id = ?4
+                 ORDER BY sent_at DESC, id DESC LIMIT ?5"
             ))
             .map_err(|e| self.error(e))?;
+        let params = params![
+            base_url_key(base_url),
+            about.id,
+            about.resource_type,
+            about.external_id,
+            limit
+        ];
         let rows = statement
-            .query_map(params![base_url_key(base_url), resource_id, limit], entry)
+            .query_map(params, entry)
             .map_err(|e| self.error(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
     }
@@ -239,8 +288,8 @@ fn insert_send(conn: &rusqlite::Connection, sent: &Sent) -> rusqlite::Result<i64
     conn.prepare_cached(
         "INSERT INTO history
             (sent_at, base_url, kind, body, answer, http_status, duration_ms, error,
-             resource_before)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+             resource_before, resource_after)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         timestamp(&sent.sent_at),
@@ -252,6 +301,7 @@ fn insert_send(conn: &rusqlite::Connection, sent: &Sent) -> rusqlite::Result<i64
         duration_ms,
         sent.error,
         sent.resource_before,
+        sent.resource_after,
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -280,6 +330,7 @@ fn entry(row: &Row<'_>) -> rusqlite::Result<HistoryEntry> {
                 .map(Duration::from_millis),
             error: row.get(8)?,
             resource_before: row.get(9)?,
+            resource_after: row.get(10)?,
         },
     })
 }

@@ -32,7 +32,7 @@ pub use app_versions::KnownAppVersion;
 use app_versions::base_url_key;
 pub use drafts::{Draft, DraftKey, DraftRevision};
 pub use error::StoreError;
-pub use history::{HistoryEntry, HistoryQuery, SendKind, Sent, Summary};
+pub use history::{HistoryEntry, HistoryQuery, ResourceKey, SendKind, Sent, Summary};
 pub use kept_listings::{
     Kept, KeptSummary, ListingKey, MAX_BYTES as KEPT_MAX_BYTES, MAX_LISTINGS as KEPT_MAX_LISTINGS,
     MAX_ROWS as KEPT_MAX_ROWS,

@@ -112,6 +112,23 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 10: how many rows of a kept listing were left out as too large to keep, so that the list
     // says so rather than pass the rows kept for all there were.
     "ALTER TABLE kept_listings ADD COLUMN too_large INTEGER NOT NULL DEFAULT 0;",
+    // 11: a report's resource as listed again once the service took it (`report --diff`), so
+    // that the history says what --diff printed (NULL: compared with the resource it sent).
+    "ALTER TABLE history ADD COLUMN resource_after TEXT;",
+    // 12: the type and external id of a report's resource that had no `id` yet (a report that
+    // created it), so the detail lists that report among the reports about it too.
+    "ALTER TABLE history ADD COLUMN created_type TEXT GENERATED ALWAYS AS (
+        CASE WHEN kind = 'report' AND json_valid(body)
+                  AND json_extract(body, '$.response.resource.id') IS NULL
+            THEN json_extract(body, '$.response.resource.type') END
+    ) VIRTUAL;
+    ALTER TABLE history ADD COLUMN created_external_id TEXT GENERATED ALWAYS AS (
+        CASE WHEN kind = 'report' AND json_valid(body)
+                  AND json_extract(body, '$.response.resource.id') IS NULL
+            THEN json_extract(body, '$.response.resource.external_id') END
+    ) VIRTUAL;
+    CREATE INDEX history_by_created ON history (base_url, created_type, created_external_id)
+        WHERE created_external_id IS NOT NULL;",
 ];
 
 /// The first schema alone, for tests of an upgrade from it.

@@ -131,6 +131,7 @@ impl Pending {
                     "duration_ns": sent.duration.map(|d| d.as_nanos() as u64),
                     "error": sent.error,
                     "resource_before": sent.resource_before,
+                    "resource_after": sent.resource_after,
                 }
             }),
             Pending::SentDraft {
@@ -175,6 +176,7 @@ impl Pending {
                     .map(Duration::from_nanos),
                 error: text(send, "error"),
                 resource_before: text(send, "resource_before"),
+                resource_after: text(send, "resource_after"),
             }));
         }
         let draft = value.get("sent_draft")?;
@@ -251,6 +253,7 @@ mod tests {
             duration: Some(Duration::from_millis(7)),
             error: None,
             resource_before: None,
+            resource_after: None,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::lines::Line;
 use crate::api::{Client, Operation};
@@ -31,8 +31,9 @@ pub struct Outcome {
     /// Bytes read up to the end of the line.
     pub end: u64,
     pub verdict: Verdict,
-    /// The payload's `task_id` as written, when it has one.
-    pub task_id: Option<Value>,
+    /// The payload's `task_id` as written (its JSON text, compact), when it has one: the parsed
+    /// value writes `1E2` back as `1e+2` and `\u202E` as the character.
+    pub task_id: Option<String>,
     pub http_status: Option<u16>,
     /// The answer's body, parsed, when it was a JSON object.
     pub answer: Option<Value>,
@@ -48,7 +49,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn skipped(line: &Line, task_id: Option<Value>, error: String, notes: Vec<String>) -> Self {
+    fn skipped(line: &Line, task_id: Option<String>, error: String, notes: Vec<String>) -> Self {
         Outcome {
             line: line.number,
             end: line.end,
@@ -68,44 +69,29 @@ impl Outcome {
         self.answer.as_ref()?.get("status")
     }
 
-    /// The result as a JSON object: `line`, `task_id`, `http_status`, `status`, `error`,
-    /// `answer` (the last four `null` when there is none), in that order.
-    pub fn to_json(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("line".into(), self.line.into());
-        map.insert(
-            "task_id".into(),
-            self.task_id.clone().unwrap_or(Value::Null),
-        );
-        map.insert(
-            "http_status".into(),
-            self.http_status.map_or(Value::Null, Value::from),
-        );
-        map.insert(
-            "status".into(),
-            self.status().cloned().unwrap_or(Value::Null),
-        );
-        map.insert(
-            "error".into(),
-            self.error.clone().map_or(Value::Null, Value::from),
-        );
-        map.insert("answer".into(), self.answer.clone().unwrap_or(Value::Null));
-        Value::Object(map)
-    }
-
-    /// [`Outcome::to_json`] as compact text, the answer (its last member) spliced in as it came.
+    /// The result as compact JSON text: `line`, `task_id`, `http_status`, `status`, `error`,
+    /// `answer` (the last four `null` when there is none), in that order. The task id, the
+    /// status and the answer are their text as it came.
     pub fn to_json_text(&self) -> String {
-        let Value::Object(mut map) = self.to_json() else {
-            return String::new();
+        let or_null = |text: Option<String>| text.unwrap_or_else(|| "null".to_owned());
+        let answer_text = self.answer_text.as_deref().filter(|t| !t.trim().is_empty());
+        let status = match answer_text {
+            Some(answer) => member(answer, "status"),
+            None => self.status().map(Value::to_string),
         };
-        let Some(answer) = &self.answer_text else {
-            return Value::Object(map).to_string();
+        let answer = match answer_text {
+            Some(answer) => Some(crate::json_text::compact(answer)),
+            None => self.answer.as_ref().map(Value::to_string),
         };
-        map.shift_remove("answer");
-        let head = Value::Object(map).to_string();
-        // `head` holds `line` at least: a member comes before the answer.
-        let head = head.strip_suffix('}').unwrap_or(&head);
-        format!(r#"{head},"answer":{}}}"#, crate::json_text::compact(answer))
+        format!(
+            r#"{{"line":{},"task_id":{},"http_status":{},"status":{},"error":{},"answer":{}}}"#,
+            self.line,
+            or_null(self.task_id.clone()),
+            or_null(self.http_status.map(|s| s.to_string())),
+            or_null(status),
+            Value::from(self.error.clone()),
+            or_null(answer),
+        )
     }
 
     /// The result as one line of text, safe to print: `line 3: task-1: HTTP 200, status ok`,
@@ -113,15 +99,24 @@ impl Outcome {
     /// Service Unavailable: busy`), and then the status is not said twice.
     pub fn to_text(&self) -> String {
         let mut text = format!("line {}:", self.line);
-        match &self.task_id {
+        let task_id = self.task_id.as_deref().map(|text| {
+            // Not a string: as written (`1E2`).
+            serde_json::from_str::<String>(text).map_err(|_| text)
+        });
+        match &task_id {
             None => {}
             // `line 7: : not sent` read as a line with nothing to say.
-            Some(Value::String(task_id)) if task_id.trim().is_empty() => {
+            Some(Ok(task_id)) if task_id.trim().is_empty() => {
                 text.push_str(&format!(" task_id {task_id:?}:"));
             }
-            Some(task_id) => {
+            Some(Ok(task_id)) => {
                 text.push(' ');
-                text.push_str(&shown(task_id));
+                text.push_str(&sanitize::line(task_id));
+                text.push(':');
+            }
+            Some(Err(written)) => {
+                text.push(' ');
+                text.push_str(&sanitize::line(written));
                 text.push(':');
             }
         }
@@ -145,6 +140,14 @@ impl Outcome {
     }
 }
 
+/// The text of `key`'s member of the JSON object `text`, compact (the last, of a key written
+/// twice, as the parsed value holds it).
+fn member(text: &str, key: &str) -> Option<String> {
+    let members = crate::json_text::members(text);
+    let (_, value) = members.into_iter().rev().find(|(k, _)| k == key)?;
+    Some(crate::json_text::compact(value))
+}
+
 /// A JSON value for one line of text: a string as its text, anything else as JSON.
 fn shown(value: &Value) -> String {
     match value {
@@ -163,7 +166,7 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
         Ok(value) => value,
         Err(e) => return Outcome::skipped(&line, None, not_json(&e), Vec::new()),
     };
-    let task_id = value.get("task_id").cloned();
+    let task_id = member(text, "task_id");
     let (problem, mut notes) = check(&value, text);
     if let Some(problem) = problem {
         if !force {
@@ -272,7 +275,7 @@ mod tests {
             line: 7,
             end: 0,
             verdict,
-            task_id: Some(json!("t\u{1b}[2J")),
+            task_id: Some(r#""t\u001b[2J""#.to_owned()),
             http_status,
             answer_text: answer.as_ref().map(Value::to_string),
             answer,
@@ -287,10 +290,18 @@ mod tests {
         let ok = outcome(Verdict::Accepted, Some(200), Some(json!({"status": "ok"})));
         assert_eq!(ok.to_text(), "line 7: t␛[2J: HTTP 200, status ok");
         assert_eq!(
-            ok.to_json().to_string(),
+            ok.to_json_text(),
             r#"{"line":7,"task_id":"t\u001b[2J","http_status":200,"status":"ok","error":null,"answer":{"status":"ok"}}"#
         );
-        assert_eq!(ok.to_json_text(), ok.to_json().to_string());
+        // Not sent: every member but the line and the task id is null.
+        let mut refused = outcome(Verdict::Skipped, None, None);
+        refused.task_id = Some("1E2".into());
+        refused.error = Some("invalid".into());
+        assert_eq!(
+            refused.to_json_text(),
+            r#"{"line":7,"task_id":1E2,"http_status":null,"status":null,"error":"invalid","answer":null}"#
+        );
+        assert_eq!(refused.to_text(), "line 7: 1E2: not sent: invalid");
         let mut exact = outcome(Verdict::Accepted, Some(200), Some(json!({"status": "ok"})));
         exact.answer_text = Some(r#"{"status": "ok", "n": 1E400}"#.into());
         assert!(
@@ -304,7 +315,7 @@ mod tests {
         skipped.error = Some("invalid\nhere".into());
         assert_eq!(skipped.to_text(), "line 7: t␛[2J: not sent: invalid␊here");
         // Issue 35 item 9: an empty task_id is named, not a blank between two colons.
-        skipped.task_id = Some(json!(""));
+        skipped.task_id = Some(r#""""#.into());
         assert_eq!(
             skipped.to_text(),
             "line 7: task_id \"\": not sent: invalid␊here"

@@ -88,6 +88,7 @@ mod tests {
                 duration: None,
                 error: None,
                 resource_before: None,
+                resource_after: None,
             });
         }
         let tally = recorder.finish().unwrap();

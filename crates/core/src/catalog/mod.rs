@@ -11,6 +11,7 @@ mod newest;
 mod outline;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
@@ -33,7 +34,9 @@ pub struct KnownAppVersion {
     pub base_url: String,
     pub app_id: String,
     pub version: String,
-    /// The connect payload as sent (JSON text).
+    /// The connect payload as sent (JSON text, compact as posted). Older rows hold it as
+    /// serde_json wrote the parsed payload back (`1E2` as `1e+2`, an escape as the character):
+    /// they give back that text, as no row kept the bytes sent.
     pub payload: String,
     pub answer: Option<String>,
     pub recorded_at: DateTime<Utc>,
@@ -145,7 +148,7 @@ pub fn load_file(path: &Path) -> Result<(AppVersion, Vec<Finding>), SourceProble
         unreachable!("validate_value accepts objects only")
     };
     let version = AppVersion::from_payload(map, Source::File(path.to_owned()), modified);
-    Ok((version, validation.findings))
+    Ok((version.with_text(&text), validation.findings))
 }
 
 /// A connect recorded in the store.
@@ -157,11 +160,12 @@ pub(crate) fn from_recorded(recorded: &KnownAppVersion) -> Result<AppVersion, So
     };
     let map: Map<String, Value> =
         serde_json::from_str(&recorded.payload).map_err(|e| problem(e.to_string()))?;
-    Ok(AppVersion::from_payload(
+    let version = AppVersion::from_payload(
         map,
         Source::Sent(recorded.recorded_at),
         Some(recorded.recorded_at),
-    ))
+    );
+    Ok(version.with_text(&recorded.payload))
 }
 
 /// A connect payload registering the demo app's resource types (acme-devtools 1.4.0): known
@@ -171,7 +175,7 @@ pub const DEMO_CONNECT: &str = include_str!("../../../../assets/demo/connect.jso
 /// The demo's payload ([`DEMO_CONNECT`]), built in.
 pub fn demo() -> AppVersion {
     let map = serde_json::from_str(DEMO_CONNECT).unwrap_or_default();
-    AppVersion::from_payload(map, Source::Demo, None)
+    AppVersion::from_payload(map, Source::Demo, None).with_text(DEMO_CONNECT)
 }
 
 /// Every known type, by name, each with its definitions newest first.
@@ -291,6 +295,15 @@ impl AppVersion {
             source,
             recorded_at,
             types,
+            text: None,
+        }
+    }
+
+    /// The same version, `text` being its payload as sent or read.
+    pub fn with_text(self, text: &str) -> AppVersion {
+        AppVersion {
+            text: Some(Arc::from(text)),
+            ..self
         }
     }
 }

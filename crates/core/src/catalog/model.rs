@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
@@ -50,6 +52,10 @@ pub struct AppVersion {
     /// When it was sent, or the file last modified; `None` for the demo.
     pub recorded_at: Option<DateTime<Utc>>,
     pub types: Vec<ResourceType>,
+    /// The payload's JSON text as sent or read, when appdeck has it: a connect starting from
+    /// this version starts from it (its numbers, escapes and type order as written), where the
+    /// parsed types would write `1E2` as `1e+2` and sort the types by name.
+    pub text: Option<Arc<str>>,
 }
 
 impl AppVersion {
@@ -62,6 +68,7 @@ impl AppVersion {
             source,
             recorded_at,
             types,
+            text,
         } = self;
         types
             .into_iter()
@@ -74,6 +81,7 @@ impl AppVersion {
                     source: source.clone(),
                     recorded_at,
                     definition,
+                    payload_text: text.clone(),
                 })
             })
             .collect()
@@ -91,6 +99,9 @@ pub struct TypeDefinition {
     pub recorded_at: Option<DateTime<Utc>>,
     /// The definition as registered, every field kept (`serde_json::to_value` gives its JSON).
     pub definition: ResourceType,
+    /// The whole payload of its app version as text ([`AppVersion::text`]), shared by the
+    /// version's definitions.
+    pub payload_text: Option<Arc<str>>,
 }
 
 impl TypeDefinition {

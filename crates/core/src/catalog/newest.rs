@@ -19,12 +19,16 @@ pub struct Baseline {
     /// Where it came from (`demo`, `sent …`, a file), for titles.
     pub source: String,
     pub payload: Arc<Value>,
+    /// `payload`'s JSON text: as sent or read (each number, escape and type order as written)
+    /// when the catalog has it, else `payload` written compact. A connect starts from it.
+    pub text: Arc<str>,
 }
 
 impl Catalog {
     /// For each app the catalog knows, its newest version (recorded last; of those recorded at
-    /// the same time, the first the catalog holds), sorted by `app_id`: all the definitions of
-    /// that version, put back together as one payload.
+    /// the same time, the first the catalog holds), sorted by `app_id`: its payload as sent or
+    /// read when the catalog has its text, else all the definitions of that version put back
+    /// together as one payload (types by name).
     pub fn newest_versions(&self) -> Vec<Baseline> {
         let definitions = || self.types().iter().flat_map(|t| &t.definitions);
         let mut newest: BTreeMap<&str, &TypeDefinition> = BTreeMap::new();
@@ -46,25 +50,36 @@ impl Catalog {
         newest
             .into_iter()
             .map(|(app_id, first)| {
-                let resources: Vec<Value> = definitions()
-                    .filter(|d| same_version(d, first))
-                    .map(|d| serde_json::to_value(&d.definition).unwrap_or(Value::Null))
-                    .collect();
                 let version = first.version.clone().unwrap_or_default();
-                let payload = json!({"app_id": app_id, "version": version, "resources": resources});
+                let as_written = first.payload_text.as_ref().and_then(|text| {
+                    let payload = serde_json::from_str::<Value>(text).ok()?;
+                    payload.is_object().then(|| (payload, text.clone()))
+                });
+                let (payload, text) = as_written.unwrap_or_else(|| {
+                    let resources: Vec<Value> = definitions()
+                        .filter(|d| same_version(d, first))
+                        .map(|d| serde_json::to_value(&d.definition).unwrap_or(Value::Null))
+                        .collect();
+                    let payload =
+                        json!({"app_id": app_id, "version": version, "resources": resources});
+                    let text = Arc::from(payload.to_string());
+                    (payload, text)
+                });
                 Baseline {
                     app_id: app_id.to_owned(),
                     version,
                     source: first.source.to_string(),
                     payload: Arc::new(payload),
+                    text,
                 }
             })
             .collect()
     }
 
-    /// The catalog with `payload` added as sent at `at`: its types' newest definitions from now
-    /// on. Each definition the catalog holds goes back in as it is, with its app version.
-    pub fn with_sent(&self, payload: &Value, at: DateTime<Utc>) -> Catalog {
+    /// The catalog with `payload` (whose text as sent is `text`) added as sent at `at`: its
+    /// types' newest definitions from now on. Each definition the catalog holds goes back in as
+    /// it is, with its app version.
+    pub fn with_sent(&self, payload: &Value, text: &str, at: DateTime<Utc>) -> Catalog {
         let known = self.types().iter().flat_map(|t| &t.definitions);
         let mut versions: Vec<AppVersion> = known
             .map(|d| AppVersion {
@@ -73,10 +88,12 @@ impl Catalog {
                 source: d.source.clone(),
                 recorded_at: d.recorded_at,
                 types: vec![d.definition.clone()],
+                text: d.payload_text.clone(),
             })
             .collect();
         let map = payload.as_object().cloned().unwrap_or_default();
-        versions.push(AppVersion::from_payload(map, Source::Sent(at), Some(at)));
+        let sent = AppVersion::from_payload(map, Source::Sent(at), Some(at)).with_text(text);
+        versions.push(sent);
         Catalog::from_versions(versions)
     }
 }
@@ -109,7 +126,7 @@ mod tests {
         let mut next = demo.clone();
         next["version"] = Value::from("1.5.0");
         next["resources"].as_array_mut().unwrap().remove(0);
-        let catalog = demo_catalog().with_sent(&next, chrono::Utc::now());
+        let catalog = demo_catalog().with_sent(&next, &next.to_string(), chrono::Utc::now());
         let newest = catalog.newest_versions();
         assert_eq!(newest.len(), 1);
         assert_eq!(newest[0].version, "1.5.0");

@@ -124,6 +124,7 @@ mod tests {
             duration: None,
             error: None,
             resource_before: None,
+            resource_after: None,
         }
     }
 

@@ -18,6 +18,7 @@ fn report(task: &str, second: u32) -> Sent {
         duration: Some(Duration::from_millis(87)),
         error: None,
         resource_before: None,
+        resource_after: None,
     }
 }
 
@@ -161,6 +162,53 @@ fn a_batch_is_recorded_whole_in_order() {
     assert_eq!(back, batch);
 }
 
+fn key(id: &str) -> crate::ResourceKey {
+    crate::ResourceKey {
+        id: id.to_owned(),
+        ..Default::default()
+    }
+}
+
+/// The tester's item 14: the report that created a resource carried no `id` (the service gave
+/// it one); its `type` and `external_id` find it among the reports about the resource.
+#[test]
+fn the_report_that_created_a_resource_is_among_those_about_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
+    let carrying = |task: &str, resource: &str, second: u32| Sent {
+        body: format!(
+            r#"{{"task_id": "{task}", "status": "ok", "response": {{"response_type": "resource", "resource": {resource}}}}}"#
+        ),
+        ..report(task, second)
+    };
+    let created = carrying("created", r#"{"type": "repo", "external_id": "x-1"}"#, 1);
+    store.record_send(&created).unwrap();
+    let other = carrying("other", r#"{"type": "repo", "external_id": "x-2"}"#, 2);
+    store.record_send(&other).unwrap();
+    let other_type = carrying("team", r#"{"type": "team", "external_id": "x-1"}"#, 3);
+    store.record_send(&other_type).unwrap();
+    let updated = carrying(
+        "updated",
+        r#"{"id": "res_1", "type": "repo", "external_id": "x-1"}"#,
+        4,
+    );
+    store.record_send(&updated).unwrap();
+    let about = crate::ResourceKey {
+        id: "res_1".into(),
+        resource_type: Some("repo".into()),
+        external_id: Some("x-1".into()),
+    };
+    let found = store
+        .reports_about("http://127.0.0.1:9/api/v1", &about, 10)
+        .unwrap();
+    let found: Vec<&Sent> = found.iter().map(|e| &e.sent).collect();
+    assert_eq!(found, [&updated, &created], "newest first, each once");
+    let just_the_id = store
+        .reports_about("http://127.0.0.1:9/api/v1", &key("res_1"), 10)
+        .unwrap();
+    assert_eq!(just_the_id.len(), 1);
+}
+
 #[test]
 fn reports_about_a_resource_are_those_carrying_it_to_that_service_newest_first() {
     let dir = tempfile::tempdir().unwrap();
@@ -188,14 +236,14 @@ fn reports_about_a_resource_are_those_carrying_it_to_that_service_newest_first()
         .unwrap();
     store.record_send(&connect("1.0.0", 6)).unwrap();
     let found = store
-        .reports_about("http://127.0.0.1:9/api/v1/", "r1", 10)
+        .reports_about("http://127.0.0.1:9/api/v1/", &key("r1"), 10)
         .unwrap();
     assert_eq!(found.len(), 2, "{found:?}");
     assert_eq!(found[0].sent, about("second", "r1", 3));
     assert_eq!(found[1].sent, about("first", "r1", 1));
     assert_eq!(
         store
-            .reports_about("http://127.0.0.1:9/api/v1", "r1", 1)
+            .reports_about("http://127.0.0.1:9/api/v1", &key("r1"), 1)
             .unwrap()
             .len(),
         1,
@@ -203,7 +251,7 @@ fn reports_about_a_resource_are_those_carrying_it_to_that_service_newest_first()
     );
     assert!(
         store
-            .reports_about("http://127.0.0.1:9/api/v1", "nope", 10)
+            .reports_about("http://127.0.0.1:9/api/v1", &key("nope"), 10)
             .unwrap()
             .is_empty()
     );
@@ -232,5 +280,25 @@ fn a_report_keeps_its_resource_as_listed_and_says_what_it_changed() {
         report("t", 2).changes(),
         None,
         "no resource before: not known"
+    );
+    assert_eq!(read.after(), crate::changes::After::Sent);
+    // `report --diff` found it listed again: the changes are against that, as it printed them.
+    let listed_again = r#"{"id": "r1", "n": 1E2, "status": "archived", "updated_at": "now"}"#;
+    store.set_resource_after(id, listed_again).unwrap();
+    let read = store.history_entry(id).unwrap().unwrap().sent;
+    assert_eq!(read.resource_after.as_deref(), Some(listed_again));
+    assert_eq!(read.after(), crate::changes::After::ListedAgain);
+    let changes: Vec<String> = read
+        .changes()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            r#"changed /status: "active" → "archived""#,
+            r#"added /updated_at: "now""#
+        ]
     );
 }

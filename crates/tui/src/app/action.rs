@@ -284,7 +284,7 @@ pub enum Delivery {
     /// (`result` says why); it becomes a known app version either way
     /// ([`Command::RecordAppVersion`]).
     VersionRecorded {
-        payload: Box<Value>,
+        payload: Box<Body>,
         at: chrono::DateTime<chrono::Utc>,
         result: Result<(), String>,
     },
@@ -387,7 +387,8 @@ pub enum Command {
     RecordAppVersion {
         id: RequestId,
         base_url: String,
-        payload: Box<Value>,
+        /// The text sent is what the store keeps.
+        payload: Box<Body>,
     },
     /// `:profile NAME`: the runtime resolves the profile and points the client at its service;
     /// [`Delivery::ProfileSwitched`].
@@ -420,11 +421,12 @@ pub enum Command {
     /// Read the newest `limit` sends of the history on a blocking task with its own store
     /// connection; [`Delivery::History`].
     LoadHistory { id: RequestId, limit: usize },
-    /// Read the newest `limit` reports sent to the service in use about the resource
-    /// `resource_id`, like [`Command::LoadHistory`]; [`Delivery::History`].
+    /// Read the newest `limit` reports sent to the service in use about the resource `about`
+    /// (the report that created it included), like [`Command::LoadHistory`];
+    /// [`Delivery::History`].
     LoadReportsAbout {
         id: RequestId,
-        resource_id: String,
+        about: crate::store::ResourceKey,
         limit: usize,
     },
     /// List the drafts kept for this service, after every save and removal asked for before

@@ -28,7 +28,7 @@ fn app() -> App {
         .map(|(i, n)| format!(r#""n{i}": {n}"#))
         .collect();
     let text = format!(
-        r#"{{"resources": [{{"properties": {{{}}}, "name": "exact", "id": "r1", "type": "exactness", "note": "a\u202eb"}}]}}"#,
+        r#"{{"resources": [{{"properties": {{{}}}, "name": "exact", "id": "r1", "type": "exactness", "note": "a\u202eb", "size": 1E2}}]}}"#,
         properties.join(", ")
     );
     // Read as the client reads a page: each item's text kept as it came.
@@ -198,6 +198,7 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
         duration: None,
         error: None,
         resource_before: None,
+        resource_after: None,
     };
     let entries = vec![
         HistoryEntry {
@@ -248,6 +249,179 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
     assert_exact(body.text());
     assert_note_as_it_came(body.text());
     assert!(body.text().contains(r#""x":1E400"#), "{}", body.text());
+    assert!(
+        body.text().contains(r#""y":[1.0e2,"\/"]"#),
+        "{}",
+        body.text()
+    );
+}
+
+/// `C` starts from the newest known version as the store recorded it sent: each number and
+/// escape as written, the types in the order sent (not by name), and `c`'s curl carries the same.
+#[test]
+fn c_starts_from_the_newest_known_version_as_it_was_sent() {
+    use crate::catalog::{KnownAppVersion, Sources};
+    let properties: Vec<String> = numbers()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!(r#""n{i}":{n}"#))
+        .collect();
+    let sent = format!(
+        r#"{{"app_id":"a","version":"1.0.0","resources":[{{"type":"zeta","note":"a\u202eb","examples":{{{}}}}},{{"type":"alpha"}}]}}"#,
+        properties.join(",")
+    );
+    let recorded = KnownAppVersion {
+        base_url: "http://127.0.0.1:9/api/v1".into(),
+        app_id: "a".into(),
+        version: "1.0.0".into(),
+        payload: sent,
+        answer: None,
+        recorded_at: chrono::Utc::now(),
+    };
+    let loaded = crate::catalog::load(&Sources {
+        recorded: vec![recorded],
+        ..Default::default()
+    });
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    let mut app = app();
+    app.update(Action::reply(
+        super::RequestId(u64::MAX),
+        super::Delivery::Types(std::sync::Arc::new(super::KnownTypes {
+            catalog: loaded.catalog,
+            problems: Vec::new(),
+        })),
+    ));
+    key(&mut app, 'C');
+    let Some(Screen::Connect(composer)) = app.stack.top() else {
+        panic!("the connect composer is open");
+    };
+    let text = composer.text();
+    assert_exact(&text);
+    assert_note_as_it_came(&text);
+    let (zeta, alpha) = (text.find("\"zeta\""), text.find("\"alpha\""));
+    assert!(zeta < alpha && alpha.is_some(), "types as sent: {text}");
+    key(&mut app, 's');
+    let copied = key(&mut app, 'c');
+    let Some(Command::Copy(curl)) = copied.first() else {
+        panic!("c copies the curl: {copied:?}");
+    };
+    assert_exact(curl);
+    assert!(curl.contains(r#""note":"a\u202eb""#), "{curl}");
+}
+
+/// `v` (and `y`) on a number in the detail's tree and fields: the number's own text, where the
+/// parsed value wrote `1E2` as `1e+2`.
+#[test]
+fn v_and_y_on_a_number_in_the_detail_give_its_own_text() {
+    use super::action::Move;
+    use super::overlay::Overlay;
+    use super::panes::detail::DetailPart;
+    let mut app = app();
+    press(&mut app, KeyCode::Enter);
+    let detail = |app: &App| match app.stack.top() {
+        Some(Screen::Detail(d)) => d.clone(),
+        _ => panic!("the detail is open"),
+    };
+    let shown = |app: &mut App| {
+        key(app, 'v');
+        let Some(Overlay::Value(popup)) = app.overlay.take() else {
+            panic!("v shows a value");
+        };
+        let copied = app.update(Action::Copy);
+        let Some(Command::Copy(copied)) = copied.first().cloned() else {
+            panic!("y copies: {copied:?}");
+        };
+        (popup.text, copied)
+    };
+    while detail(&app).focus != DetailPart::Tree {
+        app.update(Action::Pane(super::Toward::Next));
+    }
+    for (i, n) in numbers().iter().enumerate() {
+        app.update(Action::Move(Move::Top));
+        while detail(&app).tree.lines()[detail(&app).cursor(DetailPart::Tree).selected].pointer
+            != format!("/n{i}")
+        {
+            app.update(Action::Move(Move::Down));
+        }
+        assert_eq!(shown(&mut app), (n.to_string(), n.to_string()), "n{i}");
+    }
+    while detail(&app).focus != DetailPart::Fields {
+        app.update(Action::Pane(super::Toward::Next));
+    }
+    app.update(Action::Move(Move::Top));
+    while detail(&app).fields[detail(&app).cursor(DetailPart::Fields).selected].label != "size" {
+        app.update(Action::Move(Move::Down));
+    }
+    assert_eq!(shown(&mut app), ("1E2".to_owned(), "1E2".to_owned()));
+}
+
+/// A report saved as a draft and restored keeps its other fields' text: `R` on the same resource
+/// takes back a draft of the report `E` reopened from the history (`1E400`, `1.0e2`, `"\/"`),
+/// and its request sends them as they were, in their order.
+#[test]
+fn a_restored_draft_sends_the_fields_it_kept_as_they_were_written() {
+    use crate::store::{HistoryEntry, SendKind, Sent};
+    let report = r#"{"x": 1E400, "task_id": "t", "status": "ok", "message": "", "response": {"response_type": "resource", "y": [1.0e2, "\/"], "resource": {"id": "r1", "type": "exactness"}}}"#;
+    let entry = HistoryEntry {
+        id: 1,
+        sent: Sent {
+            sent_at: chrono::Utc::now(),
+            base_url: "http://sent.example/api/v1".into(),
+            kind: SendKind::Report,
+            body: report.to_owned(),
+            answer: None,
+            http_status: Some(200),
+            duration: None,
+            error: None,
+            resource_before: None,
+            resource_after: None,
+        },
+    };
+    let mut app = app();
+    let load = key(&mut app, '3')
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadHistory { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the history is loaded");
+    app.update(Action::reply(
+        load,
+        super::Delivery::History(Box::new(Ok(vec![entry]))),
+    ));
+    key(&mut app, 'E');
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the report composer is open");
+    };
+    let body = composer.draft_text();
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, '1');
+    let asked = key(&mut app, 'R');
+    let Some(id) = asked.iter().find_map(|c| match c {
+        Command::LoadDraft { id, .. } => Some(*id),
+        _ => None,
+    }) else {
+        panic!("R looks its draft up: {asked:?}");
+    };
+    let stored = super::StoredDraft {
+        body,
+        age: std::time::Duration::from_secs(60),
+        revision: crate::store::DraftRevision {
+            row: 1,
+            revision: 1,
+        },
+        sent: None,
+    };
+    app.update(Action::reply(
+        id,
+        super::Delivery::DraftLoaded(Ok(Some(stored))),
+    ));
+    let body = review_and_send_body(&mut app);
+    assert!(
+        body.text().starts_with(r#"{"x":1E400,"task_id":"t""#),
+        "{}",
+        body.text()
+    );
     assert!(
         body.text().contains(r#""y":[1.0e2,"\/"]"#),
         "{}",

@@ -544,7 +544,7 @@ impl App {
     /// follow at once), whether or not the store could record it (`result` says).
     pub(super) fn version_recorded(
         &mut self,
-        payload: &serde_json::Value,
+        payload: &crate::app::Body,
         at: chrono::DateTime<chrono::Utc>,
         result: Result<(), String>,
     ) -> Vec<Command> {
@@ -553,7 +553,7 @@ impl App {
             Some(known) => (&known.catalog, known.problems.clone()),
             None => (&empty, Vec::new()),
         };
-        let catalog = catalog.with_sent(payload, at);
+        let catalog = catalog.with_sent(payload.value(), payload.text(), at);
         if let Err(problem) = result {
             let message = format!(
                 "the connect was sent, but not recorded in the store: {}",

@@ -477,6 +477,7 @@ mod tests {
             duration: Some(Duration::from_millis(5)),
             error: None,
             resource_before: None,
+            resource_after: None,
         };
         let mut worker = Worker::new(path.clone());
         full_disk(&path, true);

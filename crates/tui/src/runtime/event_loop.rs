@@ -435,11 +435,9 @@ where
                 Command::DraftSending { slot, body } => self.drafts.sending(slot, body, None),
                 Command::DraftSent(slot) => self.drafts.remove(slot, true),
                 Command::LoadHistory { id, limit } => self.executor.load_history(id, limit),
-                Command::LoadReportsAbout {
-                    id,
-                    resource_id,
-                    limit,
-                } => self.executor.load_reports_about(id, resource_id, limit),
+                Command::LoadReportsAbout { id, about, limit } => {
+                    self.executor.load_reports_about(id, about, limit)
+                }
                 Command::ListDrafts { id } => self.drafts.list(id),
                 Command::RecordSend { id, sent } => self.executor.record_send(id, sent),
                 Command::KeepUnsaved(work) => {

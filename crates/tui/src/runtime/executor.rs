@@ -184,13 +184,18 @@ impl Executor {
 
     /// Reads the reports sent to this client's service about one resource, like
     /// [`Executor::load_history`].
-    pub(crate) fn load_reports_about(&self, id: RequestId, resource_id: String, limit: usize) {
+    pub(crate) fn load_reports_about(
+        &self,
+        id: RequestId,
+        about: crate::store::ResourceKey,
+        limit: usize,
+    ) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         let base_url = self.client.base_url().to_owned();
         tokio::task::spawn_blocking(move || {
             let entries = match &path {
                 Some(path) => Store::open(path)
-                    .and_then(|store| store.reports_about(&base_url, &resource_id, limit))
+                    .and_then(|store| store.reports_about(&base_url, &about, limit))
                     .map_err(|e| e.to_string()),
                 None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
             };
@@ -428,14 +433,14 @@ impl Executor {
         &self,
         id: RequestId,
         base_url: String,
-        payload: Box<serde_json::Value>,
+        payload: Box<crate::app::Body>,
     ) {
         let (results, path) = (self.results.clone(), self.store_path.clone());
         let at = chrono::Utc::now();
         tokio::task::spawn_blocking(move || {
             let result = match &path {
                 Some(path) => Store::open(path)
-                    .and_then(|store| store.record_connect(&base_url, &payload, None, at))
+                    .and_then(|store| store.record_connect(&base_url, payload.text(), None, at))
                     .map_err(|e| e.to_string()),
                 None => Err("no data directory for the local store (set APPDECK_DATA_DIR)".into()),
             };

@@ -79,6 +79,20 @@ impl<F> DraftState<F> {
         }
     }
 
+    /// The composer is about `subject` now (a connect's `app_id` edited): what it saves goes
+    /// there, as a draft of its own, and the one it saved or went on from under the subject
+    /// before is removed (the history would list it as a draft of the other app).
+    pub(crate) fn rekey(&mut self, subject: DraftSubject) -> Option<Command> {
+        if subject == self.subject || self.unsaved.is_none() {
+            return None;
+        }
+        let before = (self.owner.is_some() || self.from.is_some()).then(|| self.slot());
+        self.subject = subject;
+        self.owner = None;
+        self.from = None;
+        before.map(Command::RemoveDraft)
+    }
+
     /// Which draft in the store is this composer's.
     pub(crate) fn slot(&self) -> DraftSlot {
         DraftSlot {

@@ -140,6 +140,11 @@ pub trait Kind: Clone + fmt::Debug + Sized + 'static {
     fn draft(&self) -> Self::Draft;
     /// Puts a stored draft's fields in place.
     fn restore(&mut self, draft: Self::Draft);
+    /// The id the draft is kept under now, when the text says (a connect's `app_id`); `None`
+    /// keeps the subject it opened with.
+    fn draft_id(&self) -> Option<String> {
+        None
+    }
 
     /// The kind's keys while writing (moving between its parts, its own commands).
     fn update_writing(c: &mut Composer<Self>, action: Action, cx: &mut Ctx) -> Outcome;
@@ -280,7 +285,16 @@ impl<K: Kind> Composer<K> {
     /// The save of what is unsaved, now; nothing when everything is saved.
     pub(crate) fn save_draft(&mut self, id: RequestId) -> Vec<Command> {
         let body = self.draft_text();
-        self.draft.save(id, || body)
+        let subject = self
+            .kind
+            .draft_id()
+            .map(|id| Self::draft_subject(Some(&id)));
+        let mut commands: Vec<Command> = subject
+            .and_then(|s| self.draft.rekey(s))
+            .into_iter()
+            .collect();
+        commands.extend(self.draft.save(id, || body));
+        commands
     }
 
     /// The draft as the store keeps it.

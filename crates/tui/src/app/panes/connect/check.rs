@@ -154,6 +154,7 @@ mod tests {
             version: version.into(),
             source: "demo".into(),
             payload: Arc::new(demo()),
+            text: Arc::from(crate::catalog::DEMO_CONNECT),
         }]
     }
 

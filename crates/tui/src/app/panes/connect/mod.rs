@@ -153,12 +153,14 @@ impl ConnectComposer {
     /// A composer starting from `start`: its payload, or (a new app still being inferred) an
     /// empty one waiting for it.
     pub(crate) fn from_start(base_url: &str, known: Arc<Vec<Baseline>>, start: &Start) -> Self {
-        let payload = match start {
-            Start::Known(baseline) => baseline.payload.as_ref(),
-            Start::Inferred { payload, .. } => payload,
+        let text = match start {
+            // As sent or read: each number and escape as written, the types in their order.
+            Start::Known(baseline) => crate::json_text::pretty(&baseline.text),
+            Start::Inferred { payload, .. } => {
+                serde_json::to_string_pretty(payload).unwrap_or_else(|_| "{}".to_owned())
+            }
             Start::Inferring { .. } => return ConnectComposer::new(base_url, known, ""),
         };
-        let text = serde_json::to_string_pretty(payload).unwrap_or_else(|_| "{}".to_owned());
         ConnectComposer::new(base_url, known, &text)
     }
 

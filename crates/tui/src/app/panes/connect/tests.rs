@@ -1061,3 +1061,61 @@ fn a_task_report_in_the_connect_composer_is_an_error_and_one_enter_sends_nothing
         "one Enter does not send a payload the checks reject: {first:?}"
     );
 }
+
+/// A connect's draft is kept under the `app_id` its text names, not the app it started from
+/// (tester's item 24): once `app_id` is edited, the draft saved under the old one goes and the
+/// next is saved under the new one; a text that is not JSON keeps the subject it had.
+#[test]
+fn a_connect_draft_is_kept_under_the_app_id_written() {
+    let t0 = std::time::Instant::now();
+    let mut app = app_knowing(Vec::new());
+    app.now = t0;
+    key(&mut app, 'C');
+    type_at(&mut app, t0, " ");
+    let due = app.wake_at().expect("a save is due");
+    let commands = tick(&mut app, due);
+    let Some(first) = commands.iter().find_map(|c| match c {
+        Command::SaveDraft { slot, .. } => Some(slot.clone()),
+        _ => None,
+    }) else {
+        panic!("saved: {commands:?}");
+    };
+    assert_eq!(first.subject.subject, "acme-devtools");
+    let renamed = connect(&app)
+        .text()
+        .replacen("\"acme-devtools\"", "\"num-app\"", 1);
+    edit_externally(&mut app, renamed.clone());
+    let due = app.wake_at().expect("a save is due");
+    let commands = tick(&mut app, due);
+    let removed: Vec<_> = commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::RemoveDraft(slot) => Some(slot),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, [&first], "the draft under the old app_id goes");
+    let subjects: Vec<String> = commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::SaveDraft { slot, .. } => Some(slot.subject.subject.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(subjects, ["num-app"]);
+    edit_externally(&mut app, format!("{renamed} oops"));
+    let due = app.wake_at().expect("a save is due");
+    let commands = tick(&mut app, due);
+    assert!(
+        commands
+            .iter()
+            .any(|c| matches!(c, Command::SaveDraft { slot, .. }
+            if slot.subject.subject == "num-app")),
+        "a text that is not JSON keeps the subject"
+    );
+    assert!(
+        !commands
+            .iter()
+            .any(|c| matches!(c, Command::RemoveDraft(_)))
+    );
+}

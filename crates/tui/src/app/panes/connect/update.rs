@@ -130,6 +130,11 @@ impl Kind for Connect {
         json_editor::replace_text(&mut self.payload, &text);
     }
 
+    /// The `app_id` written, once the text parses: a draft belongs to the app it is about.
+    fn draft_id(&self) -> Option<String> {
+        self.app_id()
+    }
+
     fn own_keys(c: &ConnectComposer) -> Option<&'static KeyTable> {
         if c.picker.is_some() {
             return Some(&PICKER_KEYS);
@@ -228,7 +233,7 @@ impl Kind for Connect {
         commands.push(Command::RecordAppVersion {
             id: cx.ids.issue(),
             base_url: c.base_url.clone(),
-            payload: Box::new(body.value().clone()),
+            payload: Box::new(body),
         });
         commands.into()
     }

@@ -179,6 +179,7 @@ impl Detail {
     }
 
     fn laid_out(item: Arc<PageItem>, text: Arc<str>, sent: Option<Arc<str>>) -> Self {
+        let raw_resource = RawJson::whole(text.clone());
         let (title, fields, properties) = match item.as_ref() {
             PageItem::Resource(r) => (
                 sanitize::line(
@@ -187,7 +188,7 @@ impl Detail {
                         .unwrap_or("(untitled)"),
                 )
                 .into_owned(),
-                field_lines(r, &item.problems()),
+                field_lines(r, &item.problems(), &raw_resource),
                 r.properties.get().map(|p| Value::Object(p.clone())),
             ),
             PageItem::Malformed(m) => (
@@ -200,7 +201,6 @@ impl Detail {
                 Some(m.raw.clone()),
             ),
         };
-        let raw_resource = RawJson::whole(text.clone());
         // A malformed item's properties are the item itself: no second layout.
         let raw_properties = match item.as_ref() {
             PageItem::Resource(_) if properties.is_some() => {
@@ -278,10 +278,16 @@ impl Detail {
         let PageItem::Resource(resource) = self.item.as_ref() else {
             return Vec::new();
         };
-        match resource.id.get() {
-            Some(id) => vec![self.reports.ask(id, ids)],
-            None => Vec::new(),
-        }
+        let Some(id) = resource.id.get() else {
+            return Vec::new();
+        };
+        // The report that created it carried no `id` yet: its type and external id find it.
+        let about = crate::store::ResourceKey {
+            id: id.clone(),
+            resource_type: resource.resource_type.get().cloned(),
+            external_id: resource.external_id.get().cloned(),
+        };
+        vec![self.reports.ask(about, ids)]
     }
 
     /// The history's answer: the reports go at the end of the fields pane.
@@ -478,6 +484,9 @@ impl Detail {
             }),
             DetailPart::Tree => {
                 let line = self.tree.lines().get(selected)?;
+                if let Some(text) = self.raw_properties.text_of(&line.pointer) {
+                    return Some((raw::copied(text), "value"));
+                }
                 let value = self.tree.root().pointer(&line.pointer)?;
                 Some((as_text(value), "value"))
             }
@@ -510,8 +519,13 @@ impl Detail {
             }
             DetailPart::Tree => {
                 let line = self.tree.lines().get(selected)?;
+                let place = place("properties", &line.pointer);
+                // As it came (`1E2`), where the parsed value writes `1e+2`.
+                if let Some(text) = self.raw_properties.text_of(&line.pointer) {
+                    return Some((place, raw::shown(text)));
+                }
                 let value = self.tree.root().pointer(&line.pointer)?;
-                Some((place("properties", &line.pointer), pretty(value)))
+                Some((place, pretty(value)))
             }
             DetailPart::Raw => {
                 let pointer = self.raw().pointer(selected)?;
@@ -610,7 +624,15 @@ fn line_hits(lines: impl Iterator<Item = String>, needle: &str) -> Vec<Hit> {
 }
 
 /// The fields pane of a resource: the spec's fields in its order, then unknown fields, then links.
-fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
+fn field_lines(r: &Resource, problems: &[String], raw: &RawJson) -> Vec<FieldLine> {
+    // What `y` and `v` give of a member: its text as it came (`1E2`, not the parsed `1e+2`).
+    let as_sent = |mut line: FieldLine, key: &str, value: &Value| {
+        let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+        if let (false, Some(text)) = (value.is_string(), raw.text_of(&pointer)) {
+            line.copy = raw::copied(text);
+        }
+        line
+    };
     let mut lines: Vec<FieldLine> = problems
         .iter()
         .map(|p| FieldLine::new(FieldKind::Problem, "problem", sanitize::line(p)))
@@ -634,7 +656,11 @@ fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
         let Some(value) = field.to_json() else {
             continue;
         };
-        let mut line = FieldLine::of_value(FieldKind::Field, label, &value);
+        let mut line = as_sent(
+            FieldLine::of_value(FieldKind::Field, label, &value),
+            label,
+            &value,
+        );
         if let Value::String(s) = &value {
             if label.ends_with("_at") {
                 line.timestamp = DateTime::parse_from_rfc3339(s)
@@ -648,7 +674,8 @@ fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
         lines.push(line);
     }
     if let Some(value) = r.properties.to_json() {
-        let mut line = FieldLine::of_value(FieldKind::Field, "properties", &value);
+        let line = FieldLine::of_value(FieldKind::Field, "properties", &value);
+        let mut line = as_sent(line, "properties", &value);
         if let Value::Object(map) = &value {
             line.value = format!(
                 "{} (tree and raw JSON on the right)",
@@ -664,11 +691,8 @@ fn field_lines(r: &Resource, problems: &[String]) -> Vec<FieldLine> {
             "not in the spec, kept as sent",
         ));
         for (key, value) in &r.extra {
-            lines.push(FieldLine::of_value(
-                FieldKind::Extra,
-                sanitize::line(key),
-                value,
-            ));
+            let line = FieldLine::of_value(FieldKind::Extra, sanitize::line(key), value);
+            lines.push(as_sent(line, key, value));
         }
     }
     if let Some(links) = r.links.to_json() {

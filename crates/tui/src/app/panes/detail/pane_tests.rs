@@ -266,13 +266,16 @@ fn the_reports_sent_about_the_resource_are_listed_and_enter_shows_one() {
     ));
     let opened = app.update(Action::Open);
     let asked = opened.iter().find_map(|c| match c {
-        Command::LoadReportsAbout {
-            id, resource_id, ..
-        } => Some((*id, resource_id.clone())),
+        Command::LoadReportsAbout { id, about, .. } => Some((*id, about.clone())),
         _ => None,
     });
-    let (asked, resource_id) = asked.expect("the detail asks for the reports about it");
-    assert_eq!(resource_id, "r1");
+    let (asked, about) = asked.expect("the detail asks for the reports about it");
+    // The report that created it is found by its type and external id (tester's item 14).
+    let created_as = (about.resource_type.as_deref(), about.external_id.as_deref());
+    assert_eq!(
+        (about.id.as_str(), created_as),
+        ("r1", (Some("repository"), None))
+    );
 
     let sent = Sent {
         sent_at: chrono::Utc::now() - chrono::Duration::hours(3),
@@ -284,6 +287,7 @@ fn the_reports_sent_about_the_resource_are_listed_and_enter_shows_one() {
         duration: None,
         error: None,
         resource_before: None,
+        resource_after: None,
     };
     let at = sent.sent_at;
     app.update(Action::reply(

@@ -102,6 +102,11 @@ impl RawJson {
         self.source.get(self.spans.get(line)?.clone())
     }
 
+    /// The text, as it came, of the value at `pointer`, if it is shown.
+    pub(crate) fn text_of(&self, pointer: &str) -> Option<&str> {
+        self.source.get(self.span_of(pointer)?)
+    }
+
     /// Where the value at `pointer` is in the text, if it is shown.
     pub(crate) fn span_of(&self, pointer: &str) -> Option<Range<usize>> {
         self.spans.get(self.line_of(pointer)?).cloned()

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{FieldKind, FieldLine};
 use crate::app::action::{Command, RequestId, RequestIds};
 use crate::sanitize;
-use crate::store::HistoryEntry;
+use crate::store::{HistoryEntry, ResourceKey};
 
 /// How many of the newest reports about one resource the detail lists.
 pub(crate) const LIMIT: usize = 50;
@@ -22,13 +22,13 @@ pub struct ReportsAbout {
 }
 
 impl ReportsAbout {
-    /// Asks the runtime for the reports about `resource_id` (sent to the service in use).
-    pub(crate) fn ask(&mut self, resource_id: &str, ids: &mut RequestIds) -> Command {
+    /// Asks the runtime for the reports about `about` (sent to the service in use).
+    pub(crate) fn ask(&mut self, about: ResourceKey, ids: &mut RequestIds) -> Command {
         let id = ids.issue();
         self.asking = Some(id);
         Command::LoadReportsAbout {
             id,
-            resource_id: resource_id.to_owned(),
+            about,
             limit: LIMIT,
         }
     }

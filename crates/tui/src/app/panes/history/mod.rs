@@ -401,7 +401,11 @@ pub(crate) fn detail_lines(entry: &HistoryEntry) -> Vec<(LineStyle, String)> {
     }
     if let Some(changes) = sent.changes() {
         lines.push((LineStyle::Text, String::new()));
-        lines.push((LineStyle::Heading, changes_heading(changes.len())));
+        let heading = format!(
+            "What it changed · {}",
+            crate::changes::counted(changes.len(), sent.after())
+        );
+        lines.push((LineStyle::Heading, heading));
         lines.extend(
             changes
                 .iter()

@@ -61,6 +61,7 @@ pub(crate) fn record_cancelled(
         duration: None,
         error: Some("cancelled before the answer (the service may have received it)".to_owned()),
         resource_before: None,
+        resource_after: None,
     });
     Command::RecordSend { id, sent }
 }

@@ -39,6 +39,7 @@ fn entries() -> Vec<HistoryEntry> {
         duration: Some(Duration::from_millis(40)),
         error: None,
         resource_before: None,
+        resource_after: None,
     };
     let refused = Sent {
         error: Some("HTTP 422 Unprocessable Entity: bad \u{1b}[31m".into()),
@@ -501,6 +502,8 @@ fn unsent_draft() -> crate::app::UnsentDraft {
         extra: Default::default(),
         unparsed: None,
         kept: Default::default(),
+        written: Default::default(),
+        key_order: Default::default(),
     };
     crate::app::UnsentDraft {
         subject: ReportComposer::draft_subject(Some("res_1")),

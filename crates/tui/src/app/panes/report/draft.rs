@@ -33,6 +33,13 @@ pub struct ReportDraft {
     /// Fields still as a file had them (absent, or not strings): see `Report::kept`.
     #[serde(default)]
     pub kept: BTreeMap<String, super::Kept>,
+    /// The text of each field that was read (`Report::written`): `extra` above is stored parsed,
+    /// which writes `1E400` back as `1e+400`. A draft saved without it sends its values so.
+    #[serde(default)]
+    pub written: BTreeMap<String, String>,
+    /// The keys' order of the report that was read (`Report::key_order`).
+    #[serde(default)]
+    pub key_order: (Vec<String>, Vec<String>),
 }
 
 impl Report {
@@ -47,6 +54,8 @@ impl Report {
             extra: self.extra.clone(),
             unparsed: self.unparsed.clone(),
             kept: self.kept.clone(),
+            written: self.written.clone(),
+            key_order: self.key_order.clone(),
         }
     }
 }

@@ -1238,6 +1238,8 @@ fn restore_draft_with(app: &mut App, draft: RequestId, resource: String) -> Vec<
         extra: Default::default(),
         unparsed: None,
         kept: Default::default(),
+        written: Default::default(),
+        key_order: Default::default(),
     };
     app.update(Action::reply(
         draft,

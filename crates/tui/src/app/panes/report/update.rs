@@ -103,6 +103,8 @@ impl Kind for Report {
         self.response_type.set(&draft.response_type);
         self.extra = draft.extra;
         self.kept = draft.kept;
+        self.written = draft.written;
+        self.key_order = draft.key_order;
         // Over marks, each send carries its own resource as listed: the draft's is not put back.
         if self.marked.is_none() {
             self.replace_resource(&sanitize::json_for_terminal(&draft.resource));
