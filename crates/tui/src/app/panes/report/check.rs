@@ -9,7 +9,6 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::Field;
-use crate::app::panes::composer;
 use crate::json_locate::position_of;
 use crate::validate::{self, Finding};
 
@@ -62,7 +61,7 @@ impl crate::app::job::Job for CheckJob {
 }
 
 pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
-    let resource = match composer::check::parse(&job.resource_text, RESOURCE_POINTER) {
+    let resource = match validate::parse_or_finding(&job.resource_text, RESOURCE_POINTER) {
         Ok(resource) => resource,
         Err((finding, Some((line, column)))) => {
             let place = Place::Resource { line, column };
