@@ -44,9 +44,9 @@ impl Report {
             message: self.message.text().to_owned(),
             response_type: self.response_type.text().to_owned(),
             resource: self.resource_text(),
-            extra: self.extra.clone(),
+            extra: self.as_read.extra.clone(),
             unparsed: self.unparsed.clone(),
-            kept: self.kept.clone(),
+            kept: self.as_read.kept.clone(),
         }
     }
 }

@@ -100,8 +100,8 @@ impl Kind for Report {
         self.status = draft.status;
         self.message.set(&draft.message);
         self.response_type.set(&draft.response_type);
-        self.extra = draft.extra;
-        self.kept = draft.kept;
+        self.as_read.extra = draft.extra;
+        self.as_read.kept = draft.kept;
         // Over marks, each send carries its own resource as listed: the draft's is not put back.
         if self.marked.is_none() {
             self.replace_resource(&sanitize::json_for_terminal(&draft.resource));
@@ -302,7 +302,7 @@ fn toggle_status(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
 /// value read from a file (see [`Report::kept`]).
 fn field_changed(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
     let label = c.field.label();
-    c.kept.remove(label);
+    c.as_read.kept.remove(label);
     c.changed(cx)
 }
 
