@@ -1,7 +1,7 @@
 //! Sending one operation to many bodies, as `appdeck report --each -j 4` does: the first alone
 //! (it waits for its draft's mark in the store), then up to [`AT_ONCE`] in flight, each answer
-//! recorded in the history and worded as `report --each` prints it; stopped (nothing more goes
-//! out), and what is under way cancelled and recorded as such. A report over marked rows
+//! recorded in the history and worded as `report --each` prints it; `Esc` stops it (nothing
+//! more goes out), and again cancels what is under way, recorded as such. A report over marked rows
 //! (`panes/report/many.rs`) sends through it, as a composer sends one body through `send_flow`.
 
 use super::send_flow::{self, SendResult, Target};
@@ -9,7 +9,7 @@ use crate::answer_words::answer_words;
 use crate::api::{ApiError, Exchange, Reply};
 use crate::app::pane::Ctx;
 use crate::app::panes::history::record::record_cancelled;
-use crate::app::{ApiCall, Body, Command, RequestId, RequestIds};
+use crate::app::{Action, ApiCall, Body, Command, RequestId, RequestIds};
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::{count, counted};
@@ -29,6 +29,19 @@ pub struct Run {
     /// The first send, which waits for the draft's mark in the store: the others go once it
     /// is answered (a store that cannot take the mark holds all of them back).
     gate: Option<RequestId>,
+}
+
+/// What a key did to a run ([`Run::update`]).
+pub(crate) enum RunKey {
+    /// Handled: these go out.
+    Done(Vec<Command>),
+    /// `Esc` or `Enter` on the results: they are left.
+    Leave,
+    /// `y` on the results.
+    Copy,
+    /// Every send has its end now: these go out, and its composer says how it went.
+    Over(Vec<Command>),
+    NotMine(Action),
 }
 
 /// One body's send.
@@ -133,7 +146,7 @@ impl Run {
     }
 
     /// Nothing more goes out: returns how many are still under way.
-    pub(crate) fn stop(&mut self) -> usize {
+    fn stop(&mut self) -> usize {
         self.stopped = true;
         for send in &mut self.sends {
             if matches!(send, Send::Waiting(_)) {
@@ -188,6 +201,32 @@ impl Run {
         let mut commands = vec![recorded];
         commands.extend(self.fill(cx.ids));
         Some(Ok(commands))
+    }
+
+    /// A key while the sends go out, or on their results: the scroll keys; `Esc` stops, and
+    /// again cancels what is under way (recorded as sent to `base_url`); once over, `Esc` and
+    /// `Enter` leave and `y` copies.
+    pub(crate) fn update(&mut self, action: Action, cx: &mut Ctx, base_url: &str) -> RunKey {
+        let Err(action) = send_flow::scroll_by(&mut self.scroll, action, self.sends.len()) else {
+            return RunKey::Done(Vec::new());
+        };
+        match action {
+            Action::Back | Action::Open if self.is_over() => RunKey::Leave,
+            Action::Copy if self.is_over() => RunKey::Copy,
+            Action::Back if !self.stopped => {
+                let under_way = self.stop();
+                if self.is_over() {
+                    return RunKey::Over(Vec::new());
+                }
+                cx.info(format!(
+                    "stopped: {} under way finishing; Esc again cancels them",
+                    counted(under_way, self.kind.as_str())
+                ));
+                RunKey::Done(Vec::new())
+            }
+            Action::Back => RunKey::Over(self.abandon(cx, base_url)),
+            other => RunKey::NotMine(other),
+        }
     }
 
     /// What the status bar says while the sends go out (`sends` names them).

@@ -16,6 +16,7 @@ use crate::app::pane::{Ctx, News, Outcome};
 use crate::app::widgets::send_flow::{self, Target};
 #[cfg(test)]
 use crate::app::widgets::send_many::AT_ONCE;
+use crate::app::widgets::send_many::RunKey;
 pub(crate) use crate::app::widgets::send_many::{Run, Send};
 use crate::app::{Action, Command, Delivery};
 use crate::sanitize;
@@ -195,15 +196,14 @@ fn others_found(c: &ReportComposer, marked: &Marked) -> Option<String> {
 
 /// A key while the reports go out, or on their results.
 fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
-    let Some(run) = c.kind.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
+    let report = &mut c.kind;
+    let Some(run) = report.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
         return Outcome::NotMine(action);
     };
-    let Err(action) = send_flow::scroll_by(&mut run.scroll, action, run.sends.len()) else {
-        return Outcome::done();
-    };
-    match action {
-        Action::Back | Action::Open if run.is_over() => return Outcome::Pop,
-        Action::Copy if run.is_over() => {
+    match run.update(action, cx, &report.context.base_url) {
+        RunKey::Done(commands) => commands.into(),
+        RunKey::Leave => Outcome::Pop,
+        RunKey::Copy => {
             let marked = c.kind.marked.as_deref();
             let failed = marked.map(|m| ids(m, false)).unwrap_or_default();
             let what = match failed.len() {
@@ -211,37 +211,11 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
                 _ => "failed resource ids",
             };
             let text = (!failed.is_empty()).then(|| failed.join("\n"));
-            return cx.copy(text, what).into();
+            cx.copy(text, what).into()
         }
-        Action::Back if !run.stopped => {
-            let under_way = run.stop();
-            if run.is_over() {
-                return finish(c, Vec::new(), cx);
-            }
-            cx.info(format!(
-                "stopped: {} under way finishing; Esc again cancels them",
-                counted(under_way, "report")
-            ));
-        }
-        Action::Back => return cancel_in_flight(c, cx),
-        other => return Outcome::NotMine(other),
+        RunKey::Over(commands) => finish(c, commands, cx),
+        RunKey::NotMine(action) => Outcome::NotMine(action),
     }
-    Outcome::done()
-}
-
-/// `Esc` again: the sends under way are cancelled, and recorded as such (the service may have
-/// received them).
-fn cancel_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
-    if c.kind
-        .marked
-        .as_deref()
-        .and_then(|m| m.run.as_ref())
-        .is_none()
-    {
-        return Outcome::done();
-    }
-    let commands = abandon_in_flight(c, cx);
-    finish(c, commands, cx)
 }
 
 /// The sends under way cancelled and recorded as such, and none started after them: `Esc`, or
