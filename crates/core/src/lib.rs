@@ -8,6 +8,7 @@
 //! - [`catalog`]: the resource types appdeck knows; [`explain`]: a schema as a tree;
 //! - [`jq`]: `:where` and `--jq`; [`sanitize`]: server text made safe for a terminal;
 //! - [`json_text`]: JSON text laid out token by token, numbers and strings as they came;
+//!   [`report_text`]: a task report read into its typed fields and written back as it came;
 //!   [`json_peek`]: JSON text read only as deep as a caller needs;
 //! - [`text`]: fitting text to terminal cells; [`out`]: writing resources to files and pipes;
 //! - [`order`]: the order listings sort in (numbers by value, digit runs by value);
@@ -34,6 +35,7 @@ pub mod log_file;
 pub mod order;
 pub mod out;
 pub mod placeholder;
+pub mod report_text;
 pub mod sanitize;
 pub mod schema;
 pub mod signals;

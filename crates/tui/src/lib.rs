@@ -47,7 +47,7 @@ pub use ui::theme::{Palette, Theme};
 // The core's modules and the store under the names this crate's files use (`crate::api`...).
 use appdeck_core::{
     answer_words, api, bounded_read, catalog, changes, config, diff, explain, freed_memory, infer,
-    job, json_locate, json_text, log_file, placeholder, sanitize, signals, text, user_path,
-    validate,
+    job, json_locate, json_text, log_file, placeholder, report_text, sanitize, signals, text,
+    user_path, validate,
 };
 use appdeck_store as store;

@@ -6,6 +6,7 @@
 //! Loading ([`load`]) reads files and parses payloads; it is blocking and belongs off the UI
 //! thread. The [`Catalog`] it builds is plain data: the CLI prints it, the TUI shows it.
 
+mod analysis;
 mod model;
 mod newest;
 mod outline;
@@ -20,6 +21,7 @@ use crate::api::ResourceType;
 use crate::bounded_read;
 use crate::validate::{self, Finding, PayloadKind, Severity, ValidateError};
 
+pub use analysis::{Analysis, PayloadFinding, analyse};
 pub use model::{AppVersion, Capabilities, KnownType, Source, TypeDefinition};
 pub use newest::Baseline;
 pub use outline::{OutlineType, outline};

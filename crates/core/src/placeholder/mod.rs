@@ -10,6 +10,7 @@
 
 mod number;
 mod pattern;
+mod resource;
 mod shape;
 
 use std::cell::{Cell, RefCell};
@@ -20,6 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::schema::{self, CompiledSchema, SchemaDocument};
 use pattern::Made;
+pub use resource::{FilledText, fill_resource};
 use shape::{Part, Shape};
 
 /// What `fill_required` added.

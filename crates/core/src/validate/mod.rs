@@ -27,7 +27,7 @@ pub use connect::{PLACEHOLDER_APP_ID, PLACEHOLDER_VERSION};
 pub use duplicates::duplicate_keys;
 pub use nulls::{connect_nulls, report_nulls};
 pub use report::type_schema;
-pub use syntax::parse_json;
+pub use syntax::{Stopped, parse_json, parse_or_finding};
 
 /// What a payload is, told from its fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -7,6 +7,26 @@ use serde_json::Value;
 use super::ValidateError;
 use crate::sanitize;
 
+/// The finding that stops a text's checks, with the 0-based line and column it is at when it
+/// is one of syntax.
+pub type Stopped = (super::Finding, Option<(usize, usize)>);
+
+/// The text as JSON, or the error finding of why it is not, as a composer's checks begin: under
+/// `pointer` for a syntax error, under the whole text for another, with, for a syntax error,
+/// the 0-based line and column it is at.
+pub fn parse_or_finding(text: &str, pointer: &str) -> Result<Value, Stopped> {
+    parse_json(text).map_err(|error| {
+        let at = match &error {
+            ValidateError::Syntax { line, column, .. } => {
+                Some((line.saturating_sub(1), column.saturating_sub(1)))
+            }
+            _ => None,
+        };
+        let pointer = if at.is_some() { pointer } else { "" };
+        (super::Finding::error(pointer, error.to_string()), at)
+    })
+}
+
 /// Parses JSON text; a syntax error carries its 1-based line and character column.
 pub fn parse_json(text: &str) -> Result<Value, ValidateError> {
     if text.starts_with('\u{feff}') {

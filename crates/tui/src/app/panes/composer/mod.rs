@@ -5,7 +5,6 @@
 //! differs is the kind's ([`Kind`]: `panes/report`, `panes/connect`): its template, checks,
 //! operation, review header and draft subject. Its handling of actions is in `update.rs`.
 
-pub(crate) mod check;
 pub(crate) mod keys;
 pub(crate) mod layout;
 mod open;

@@ -9,12 +9,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::Field;
-use crate::app::panes::composer;
 use crate::json_locate::position_of;
-use crate::validate::{self, Finding};
+use crate::validate::Finding;
 
-/// Where the resource sits in a report.
-pub(crate) const RESOURCE_POINTER: &str = "/response/resource";
+use crate::report_text::RESOURCE_POINTER;
 
 /// One finding and where it points: a line of the resource editor, or one of the fields above it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,60 +60,25 @@ impl crate::app::job::Job for CheckJob {
 }
 
 pub fn run(job: &CheckJob) -> Vec<ReportFinding> {
-    let resource = match composer::check::parse(&job.resource_text, RESOURCE_POINTER) {
-        Ok(resource) => resource,
+    let text = &job.resource_text;
+    match crate::report_text::check(&job.header, text, job.types.as_deref()) {
+        Ok(findings) => (findings.into_iter())
+            .map(|finding| {
+                let place = place_of(&finding.pointer, text);
+                ReportFinding { finding, place }
+            })
+            .collect(),
         Err((finding, Some((line, column)))) => {
             let place = Place::Resource { line, column };
-            return vec![ReportFinding { finding, place }];
+            vec![ReportFinding { finding, place }]
         }
-        Err((finding, None)) => return vec![whole(finding)],
-    };
-    let types = job
-        .types
-        .as_deref()
-        .filter(|types| validate::type_schema(types, &resource).is_some());
-    let body = assemble(&job.header, resource);
-    let mut findings = match validate::validate_value(&body, types) {
-        Ok(validation) => validation.findings,
-        Err(error) => return vec![whole(Finding::error("", error.to_string()))],
-    };
-    findings.extend(duplicate_keys(&job.resource_text));
-    findings
-        .into_iter()
-        .map(|finding| {
-            let place = place_of(&finding.pointer, &job.resource_text);
-            ReportFinding { finding, place }
-        })
-        .collect()
+        Err((finding, None)) => vec![whole(finding)],
+    }
 }
 
 /// What starts a `task_id` the composer made up: the service would file the report under a task
 /// that does not exist, so the review warns of it.
 pub(crate) const PROVISIONAL_PREFIX: &str = "PROVISIONAL-";
-
-/// The warning `appdeck report FILE` gives for a key written twice in one object of the
-/// resource: the parsed value keeps the last one only, so only the text can tell.
-fn duplicate_keys(resource_text: &str) -> impl Iterator<Item = Finding> {
-    validate::duplicate_key_findings(resource_text).map(|finding| Finding {
-        pointer: format!("{RESOURCE_POINTER}{}", finding.pointer),
-        ..finding
-    })
-}
-
-/// The report to send: the header with the resource put in `response.resource`.
-pub(crate) fn assemble(header: &Map<String, Value>, resource: Value) -> Value {
-    let mut body = header.clone();
-    let response = body
-        .entry("response")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !response.is_object() {
-        *response = Value::Object(Map::new());
-    }
-    if let Value::Object(response) = response {
-        response.insert("resource".to_owned(), resource);
-    }
-    Value::Object(body)
-}
 
 fn whole(finding: Finding) -> ReportFinding {
     let place = Place::Field(Field::TaskId);

@@ -51,11 +51,11 @@ impl Report {
             message: self.message.text().to_owned(),
             response_type: self.response_type.text().to_owned(),
             resource: self.resource_text(),
-            extra: self.extra.clone(),
+            extra: self.as_read.extra.clone(),
             unparsed: self.unparsed.clone(),
-            kept: self.kept.clone(),
-            written: self.written.clone(),
-            key_order: self.key_order.clone(),
+            kept: self.as_read.kept.clone(),
+            written: self.as_read.written.clone(),
+            key_order: self.as_read.key_order.clone(),
         }
     }
 }

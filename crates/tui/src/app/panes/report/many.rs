@@ -1,8 +1,8 @@
 //! `R` over rows marked with `Space`: one report composed (the composer opens on the first
 //! marked resource) and sent once per marked resource, each send carrying its own resource as
 //! the list showed it, as `R` on that row alone would. The sends go a few at a time
-//! ([`AT_ONCE`], as `appdeck report --each -j 4`), each recorded in the history; the results,
-//! a row a resource in the words `report --each` prints, take the place of the answer. The
+//! (`widgets::send_many`, as `appdeck report --each -j 4`), each recorded in the history; the
+//! results, a row a resource in the words `report --each` prints, take the place of the answer. The
 //! resources the service accepted are unmarked in the list, the others stay marked for another
 //! try. `Esc` stops sending the rest (the sends under way finish; `Esc` again cancels them).
 
@@ -11,25 +11,24 @@ use std::sync::Arc;
 use super::check::{self, CheckJob};
 use super::keys::{MARKED_RESULTS_KEYS, MARKED_REVIEW_KEYS, MARKED_SENDING_KEYS};
 use super::{Field, Phase, ReportComposer, ReportContext};
-use crate::answer_words::answer_words;
-use crate::api::{ApiError, Exchange, Reply};
 use crate::app::keymap::KeyTable;
 use crate::app::pane::{Ctx, News, Outcome};
-use crate::app::panes::history::record::record_cancelled;
-use crate::app::widgets::send_flow::{self, SendResult, Target};
-use crate::app::{Action, ApiCall, Body, Command, Delivery, RequestIds};
+use crate::app::widgets::send_flow::{self, Target};
+#[cfg(test)]
+use crate::app::widgets::send_many::AT_ONCE;
+use crate::app::widgets::send_many::RunKey;
+pub(crate) use crate::app::widgets::send_many::{Run, Send};
+use crate::app::{Action, Command, Delivery};
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::{count, counted};
-
-/// How many reports are in flight at once: as `report --each` sends by default.
-pub(crate) const AT_ONCE: usize = 4;
 
 /// The resources a report over marks goes to, and its sending once it started.
 #[derive(Clone, Debug)]
 pub struct Marked {
     /// In the list's order (the rows shown first, then those a filter hides).
     pub resources: Vec<MarkedResource>,
+    /// One send a resource, in the same order.
     pub run: Option<Run>,
 }
 
@@ -39,96 +38,6 @@ pub struct MarkedResource {
     pub id: Box<str>,
     /// Its JSON text as the service sent it: the resource its report carries.
     pub listed: Arc<str>,
-}
-
-/// The sends, one a marked resource, in the same order.
-#[derive(Clone, Debug)]
-pub struct Run {
-    pub sends: Vec<Send>,
-    /// `Esc` stopped it: nothing more goes out.
-    pub stopped: bool,
-    /// Lines the results are scrolled by.
-    pub scroll: usize,
-    /// The first send, which waits for the draft's mark in the store: the others go once it
-    /// is answered (a store that cannot take the mark holds all of them back).
-    gate: Option<crate::app::RequestId>,
-}
-
-/// One resource's send.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Send {
-    Waiting(Body),
-    InFlight {
-        id: crate::app::RequestId,
-        body: Body,
-    },
-    /// The service's answer (or why none came), as `report --each` words it.
-    Answered {
-        ok: bool,
-        words: String,
-    },
-    /// `Esc` cancelled it in flight: the service may have received it.
-    Cancelled,
-    /// Never sent, and why.
-    NotSent(String),
-}
-
-impl Send {
-    fn in_flight(&self) -> bool {
-        matches!(self, Send::InFlight { .. })
-    }
-
-    fn accepted(&self) -> bool {
-        matches!(self, Send::Answered { ok: true, .. })
-    }
-
-    fn refused(&self) -> bool {
-        matches!(self, Send::Answered { ok: false, .. })
-    }
-}
-
-impl Run {
-    /// Whether every send has its end (an answer, or none to come).
-    pub fn is_over(&self) -> bool {
-        !(self.sends.iter()).any(|s| matches!(s, Send::Waiting(_) | Send::InFlight { .. }))
-    }
-
-    /// How many sends are answered, and how many of them the service accepted.
-    pub fn answered(&self) -> (usize, usize) {
-        let answered = self.sends.iter().filter(|s| s.accepted() || s.refused());
-        let ok = self.sends.iter().filter(|s| s.accepted()).count();
-        (answered.count(), ok)
-    }
-
-    /// The next waiting send, now in flight.
-    fn send_next(&mut self, ids: &mut RequestIds) -> Option<(crate::app::RequestId, Command)> {
-        let send = (self.sends.iter_mut()).find(|s| matches!(s, Send::Waiting(_)))?;
-        let Send::Waiting(body) = std::mem::replace(send, Send::Cancelled) else {
-            return None;
-        };
-        let id = ids.issue();
-        let call = ApiCall {
-            operation: SendKind::Report.operation(),
-            body: body.clone(),
-        };
-        *send = Send::InFlight { id, body };
-        Some((id, Command::Api { id, call }))
-    }
-
-    /// Sends more, up to [`AT_ONCE`] in flight, once the first is answered.
-    fn fill(&mut self, ids: &mut RequestIds) -> Vec<Command> {
-        let mut commands = Vec::new();
-        if self.gate.is_some() || self.stopped {
-            return commands;
-        }
-        while self.sends.iter().filter(|s| s.in_flight()).count() < AT_ONCE {
-            match self.send_next(ids) {
-                Some((_, command)) => commands.push(command),
-                None => break,
-            }
-        }
-        commands
-    }
 }
 
 impl ReportComposer {
@@ -175,17 +84,7 @@ pub(super) fn own_keys(c: &ReportComposer) -> Option<&'static KeyTable> {
 
 /// What the status bar says while the reports go out.
 pub(super) fn activity(c: &ReportComposer) -> Option<String> {
-    let run = c.marked.as_deref()?.run.as_ref()?;
-    if run.is_over() {
-        return None;
-    }
-    let (answered, _) = run.answered();
-    let total = count(run.sends.len());
-    Some(if run.stopped {
-        format!("stopping: {answered} of {total} done; Esc cancels the sends under way")
-    } else {
-        format!("sending the reports: {answered} of {total} done; Esc stops")
-    })
+    c.marked.as_deref()?.run.as_ref()?.activity("reports")
 }
 
 /// The keys a report over marks handles itself: `Enter` in the review sends to each, the keys
@@ -245,18 +144,12 @@ fn start(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
             Err(why) => Send::NotSent(format!("its resource is not JSON: {why}")),
         })
         .collect();
-    let mut run = Run {
-        sends,
-        stopped: false,
-        scroll: 0,
-        gate: None,
-    };
+    let mut run = Run::new(SendKind::Report, sends);
     let mut commands = Vec::new();
-    if let Some((id, send)) = run.send_next(cx.ids) {
+    if let Some((id, send)) = run.first(cx.ids) {
         // Right before its send, as the composer marks a single report's draft.
         commands.push(c.draft.sending(id, c.draft_text()));
         commands.push(send);
-        run.gate = Some(id);
     }
     let over = run.is_over();
     if let Some(marked) = c.kind.marked.as_deref_mut() {
@@ -303,15 +196,14 @@ fn others_found(c: &ReportComposer, marked: &Marked) -> Option<String> {
 
 /// A key while the reports go out, or on their results.
 fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
-    let Some(run) = c.kind.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
+    let report = &mut c.kind;
+    let Some(run) = report.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
         return Outcome::NotMine(action);
     };
-    let Err(action) = send_flow::scroll_by(&mut run.scroll, action, run.sends.len()) else {
-        return Outcome::done();
-    };
-    match action {
-        Action::Back | Action::Open if run.is_over() => return Outcome::Pop,
-        Action::Copy if run.is_over() => {
+    match run.update(action, cx, &report.context.base_url) {
+        RunKey::Done(commands) => commands.into(),
+        RunKey::Leave => Outcome::Pop,
+        RunKey::Copy => {
             let marked = c.kind.marked.as_deref();
             let failed = marked.map(|m| ids(m, false)).unwrap_or_default();
             let what = match failed.len() {
@@ -319,43 +211,11 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
                 _ => "failed resource ids",
             };
             let text = (!failed.is_empty()).then(|| failed.join("\n"));
-            return cx.copy(text, what).into();
+            cx.copy(text, what).into()
         }
-        Action::Back if !run.stopped => {
-            run.stopped = true;
-            for send in &mut run.sends {
-                if matches!(send, Send::Waiting(_)) {
-                    *send = Send::NotSent("stopped before it was sent".to_owned());
-                }
-            }
-            if run.is_over() {
-                return finish(c, Vec::new(), cx);
-            }
-            let under_way = run.sends.iter().filter(|s| s.in_flight()).count();
-            cx.info(format!(
-                "stopped: {} under way finishing; Esc again cancels them",
-                counted(under_way, "report")
-            ));
-        }
-        Action::Back => return cancel_in_flight(c, cx),
-        other => return Outcome::NotMine(other),
+        RunKey::Over(commands) => finish(c, commands, cx),
+        RunKey::NotMine(action) => Outcome::NotMine(action),
     }
-    Outcome::done()
-}
-
-/// `Esc` again: the sends under way are cancelled, and recorded as such (the service may have
-/// received them).
-fn cancel_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Outcome {
-    if c.kind
-        .marked
-        .as_deref()
-        .and_then(|m| m.run.as_ref())
-        .is_none()
-    {
-        return Outcome::done();
-    }
-    let commands = abandon_in_flight(c, cx);
-    finish(c, commands, cx)
 }
 
 /// The sends under way cancelled and recorded as such, and none started after them: `Esc`, or
@@ -365,18 +225,7 @@ pub(crate) fn abandon_in_flight(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Com
     let Some(run) = report.marked.as_deref_mut().and_then(|m| m.run.as_mut()) else {
         return Vec::new();
     };
-    let mut commands = Vec::new();
-    for send in &mut run.sends {
-        if let Send::InFlight { id, body } = send {
-            commands.push(Command::Cancel(*id));
-            let base_url = &report.context.base_url;
-            let recorded = record_cancelled(cx.ids.issue(), base_url, SendKind::Report, body);
-            commands.push(recorded);
-            *send = Send::Cancelled;
-        }
-    }
-    run.gate = None;
-    commands
+    run.abandon(cx, &report.context.base_url)
 }
 
 /// The answer to one of the sends: recorded, its result in its row, the next send out.
@@ -392,39 +241,30 @@ pub(super) fn on_reply(
     let report = &mut c.kind;
     let marked = report.marked.as_deref_mut()?;
     let run = marked.run.as_mut()?;
-    let at = (run.sends.iter())
-        .position(|s| matches!(s, Send::InFlight { id: sent, .. } if *sent == id))?;
-    let Send::InFlight { body, .. } = std::mem::replace(&mut run.sends[at], Send::Cancelled) else {
-        return None;
+    let resources = &marked.resources;
+    let about = |at: usize| {
+        let target = Target {
+            kind: SendKind::Report,
+            base_url: &report.context.base_url,
+            resource_before: Some(&resources[at].listed),
+        };
+        let id = sanitize::line(&resources[at].id);
+        (target, format!("sending a report about {id}"))
     };
-    if run.gate.take() == Some(id)
-        && let Err(ApiError::NotSent(why)) = &exchange.result
-    {
-        // Nothing went out: back to the review, where `Enter` sends them all the same.
-        marked.run = None;
-        if let Phase::Review { armed, .. } = &mut c.phase {
-            *armed = true;
+    let commands = match run.answer(id, &exchange, cx, about)? {
+        Ok(commands) => commands,
+        Err(why) => {
+            // Nothing went out: back to the review, where `Enter` sends them all the same.
+            marked.run = None;
+            if let Phase::Review { armed, .. } = &mut c.phase {
+                *armed = true;
+            }
+            cx.error(format!(
+                "the reports were not sent: {why}; Enter sends them all the same"
+            ));
+            return Some(Outcome::done());
         }
-        cx.error(format!(
-            "the reports were not sent: {}; Enter sends them all the same",
-            sanitize::line(why)
-        ));
-        return Some(Outcome::done());
-    }
-    let resource = &marked.resources[at];
-    let target = Target {
-        kind: SendKind::Report,
-        base_url: &report.context.base_url,
-        resource_before: Some(&resource.listed),
     };
-    let doing = format!("sending a report about {}", sanitize::line(&resource.id));
-    let (recorded, result) = send_flow::recorded(cx, &target, &body, &exchange, &doing);
-    let mut commands = vec![recorded];
-    run.sends[at] = Send::Answered {
-        ok: result.ok,
-        words: words(&exchange, &result),
-    };
-    commands.extend(run.fill(cx.ids));
     if run.is_over() {
         return Some(finish(c, commands, cx));
     }
@@ -438,30 +278,9 @@ fn ids(marked: &Marked, accepted: bool) -> Vec<&str> {
     let Some(run) = &marked.run else {
         return Vec::new();
     };
-    (run.sends.iter().zip(&marked.resources))
-        .filter(|(send, _)| send.accepted() == accepted)
-        .map(|(_, resource)| &*resource.id)
+    (run.positions(accepted))
+        .map(|at| &*marked.resources[at].id)
         .collect()
-}
-
-/// An answer as `report --each` words it (the refusal as the CLI's, its HTTP status else its
-/// `error`; or what went wrong on the way), then an accepted report's message.
-fn words(exchange: &Exchange, result: &SendResult) -> String {
-    let error = match &exchange.result {
-        Ok(Reply::Answer(answer)) => answer.rejection().map(|e| e.to_string()),
-        Ok(Reply::Page(_)) => result.error.clone(),
-        Err(error) => Some(error.to_string()),
-    };
-    let said = answer_words(
-        result.http_status,
-        result.status.as_deref(),
-        error.as_deref(),
-    );
-    let message = result.message.as_deref().filter(|m| !m.trim().is_empty());
-    match message.filter(|_| result.ok) {
-        Some(message) => format!("{said} · {}", sanitize::line(message)),
-        None => said,
-    }
 }
 
 /// Every send has its end: say how it went, settle the draft (gone when every report was
@@ -476,28 +295,7 @@ fn finish(c: &mut ReportComposer, mut commands: Vec<Command>, cx: &mut Ctx) -> O
     };
     let total = run.sends.len();
     let accepted: Vec<Box<str>> = ids(marked, true).into_iter().map(Box::from).collect();
-    let many = |is: fn(&Send) -> bool| run.sends.iter().filter(|s| is(s)).count();
-    let refused = many(Send::refused);
-    let cancelled = many(|s| *s == Send::Cancelled);
-    let not_sent = many(|s| matches!(s, Send::NotSent(_)));
-    let sent = accepted.len() + refused + cancelled;
-    let of = match sent == total {
-        true => String::new(),
-        false => format!("{} of ", count(sent)),
-    };
-    let reports = counted(total, "report");
-    let mut said = format!("{of}{reports} sent: {} ok", count(accepted.len()));
-    let others = [
-        (refused, "refused or not answered"),
-        (cancelled, "cancelled in flight (may have arrived)"),
-        (not_sent, "not sent"),
-    ];
-    for (n, what) in others.into_iter().filter(|(n, _)| *n > 0) {
-        said += &format!(", {} {what}", count(n));
-    }
-    if run.stopped {
-        said = format!("stopped: {said}");
-    }
+    let said = run.summary();
     if accepted.len() == total {
         commands.push(c.draft.sent());
         cx.info(said);

@@ -12,7 +12,6 @@ pub(crate) mod layout;
 pub(crate) mod many;
 mod update;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ratatui_textarea::TextArea;
@@ -21,6 +20,8 @@ use serde_json::{Map, Value};
 use crate::app::panes::composer::{self, Composer};
 use crate::app::widgets::LineInput;
 use crate::app::widgets::json_editor;
+use crate::report_text::AsRead;
+pub(crate) use crate::report_text::Kept;
 
 /// Reports whose text is larger than this are checked on a background task, so typing never
 /// waits for a check.
@@ -92,19 +93,10 @@ pub struct Report {
     pub message: LineInput,
     pub response_type: LineInput,
     pub resource: TextArea<'static>,
-    /// Top-level fields besides those above (from a file), sent as they were.
-    pub extra: Map<String, Value>,
-    /// Fields above as they were read when that was not a string (absent, `404`), by label:
-    /// sent as they were, and flagged by the checks, until the field is edited. Opening a file
-    /// changes nothing in it.
-    pub kept: BTreeMap<String, Kept>,
-    /// The JSON text of each field of a report that was read (by JSON pointer: `/x`,
-    /// `/response/y`; the resource aside): a field of `extra` or `kept` that still holds that
-    /// value is written as that text, so its numbers and escapes stay as they were.
-    pub written: BTreeMap<String, String>,
-    /// The order of the keys of the report that was read, and of its `response`: the report is
-    /// sent with its keys in that order (new ones after). Empty for a report composed here.
-    pub key_order: (Vec<String>, Vec<String>),
+    /// What a report that was read (a file, `$EDITOR`) holds besides the fields: unknown
+    /// fields, fields absent or not strings (sent as they were, and flagged by the checks,
+    /// until the field is edited), their text and key order.
+    pub as_read: AsRead,
     pub field: Field,
     /// The report as the external editor left it, when that was not JSON: kept as typed, with
     /// its syntax error, until it is edited again or dropped (`x`).
@@ -114,16 +106,6 @@ pub struct Report {
     pub listed: Option<Arc<str>>,
     /// `R` over marked rows: the resources this report goes to, one send each (`many.rs`).
     pub marked: Option<Box<many::Marked>>,
-}
-
-/// A field of a report as it was read, when it was not a string.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kept {
-    /// Not in the report at all.
-    Absent,
-    /// A value of another JSON type (`"message": 404`), shown as its JSON text.
-    Value(Value),
 }
 
 /// Text that was meant to be the whole report but is not JSON.
@@ -167,7 +149,7 @@ impl ReportComposer {
     /// A report read from a file or sent before (`report`, parsed from `text`): its fields go
     /// to the composer's, anything else is kept.
     pub(crate) fn from_report(context: Arc<ReportContext>, report: &Value, text: &str) -> Self {
-        let resource = resource_as_written(report, text);
+        let resource = crate::report_text::resource_as_written(report, text);
         let mut composer = ReportComposer::for_resource(context, &resource, 0);
         // From a file: how the resource was listed is not known.
         composer.kind.listed = None;
@@ -195,10 +177,7 @@ impl ReportComposer {
             message: LineInput::new(),
             response_type,
             resource: json_editor::new_editor(text),
-            extra: Map::new(),
-            kept: BTreeMap::new(),
-            written: BTreeMap::new(),
-            key_order: Default::default(),
+            as_read: AsRead::default(),
             field: Field::TaskId,
             unparsed: None,
             listed: None,
@@ -218,59 +197,22 @@ impl ReportComposer {
 
 impl Report {
     /// Puts a whole report's fields in place (from a file, or back from the external editor);
-    /// top-level fields the composer has no place for are kept and sent as they were, and so
-    /// are fields that are absent or not strings (see [`ReportComposer::kept`]). `text` is the
+    /// what the fields cannot hold is kept and sent as it was ([`AsRead`]). `text` is the
     /// report's JSON text, which the resource is laid out from.
     pub(crate) fn set_report(&mut self, report: &Value, text: &str) {
-        let written = written_fields(text);
-        let mut extra = report.as_object().cloned().unwrap_or_default();
-        let keys = |map: &Map<String, Value>| map.keys().cloned().collect::<Vec<_>>();
-        let response_keys = match extra.get("response") {
-            Some(Value::Object(response)) => keys(response),
-            _ => Vec::new(),
-        };
-        self.key_order = (keys(&extra), response_keys);
-        let mut kept = BTreeMap::new();
-        let mut take_string = |map: &mut Map<String, Value>, field: Field| {
-            let key = field.label();
-            match map.shift_remove(key) {
-                Some(Value::String(s)) => s,
-                Some(other) => {
-                    let shown = other.to_string();
-                    kept.insert(key.to_owned(), Kept::Value(other));
-                    shown
-                }
-                None => {
-                    kept.insert(key.to_owned(), Kept::Absent);
-                    String::new()
-                }
-            }
-        };
-        let task_id = take_string(&mut extra, Field::TaskId);
-        let status = take_string(&mut extra, Field::Status);
-        let message = take_string(&mut extra, Field::Message);
-        let mut response = match extra.shift_remove("response") {
-            Some(Value::Object(map)) => map,
-            _ => Map::new(),
-        };
-        let response_type = take_string(&mut response, Field::ResponseType);
-        response.shift_remove("resource");
-        if !response.is_empty() {
-            extra.insert("response".into(), Value::Object(response));
-        }
-        let text = crate::json_text::pretty(&resource_as_written(report, text));
+        let read = AsRead::read(report, text);
+        let text = crate::json_text::pretty(&read.resource);
         let text = crate::sanitize::json_for_terminal(&text);
         if text != self.resource_text() {
             self.replace_resource(&text);
         }
+        let [task_id, status, message, response_type] = read.fields;
         self.task_id.set(&task_id);
         self.task_id_provisional = false;
         self.status = status;
         self.message.set(&message);
         self.response_type.set(&response_type);
-        self.extra = extra;
-        self.kept = kept;
-        self.written = written;
+        self.as_read = read.as_read;
     }
 
     /// The resource as typed.
@@ -278,42 +220,20 @@ impl Report {
         json_editor::text_of(&self.resource)
     }
 
+    /// The fields as typed, in the order of `report_text::FIELDS`.
+    pub(super) fn typed(&self) -> [&str; 4] {
+        let (task_id, message) = (self.task_id.text(), self.message.text());
+        [task_id, &self.status, message, self.response_type.text()]
+    }
+
     /// The report without its resource: each field as typed, or as it was read (kept).
     pub(crate) fn header(&self) -> Map<String, Value> {
-        let put = |map: &mut Map<String, Value>, field: Field, typed: &str| {
-            let key = field.label();
-            let value = match self.kept.get(key) {
-                None => Value::from(typed),
-                Some(Kept::Absent) => return,
-                Some(Kept::Value(value)) => value.clone(),
-            };
-            map.insert(key.into(), value);
-        };
-        let mut header = Map::new();
-        put(&mut header, Field::TaskId, self.task_id.text());
-        put(&mut header, Field::Status, &self.status);
-        put(&mut header, Field::Message, self.message.text());
-        let mut response = match self.extra.get("response") {
-            Some(Value::Object(map)) => map.clone(),
-            _ => Map::new(),
-        };
-        put(
-            &mut response,
-            Field::ResponseType,
-            self.response_type.text(),
-        );
-        header.insert("response".into(), Value::Object(response));
-        for (key, value) in &self.extra {
-            if key != "response" {
-                header.insert(key.clone(), value.clone());
-            }
-        }
-        header
+        self.as_read.header(self.typed())
     }
 
     /// Whether `field` still holds what was read rather than typed, and how to show it.
     pub(crate) fn kept(&self, field: Field) -> Option<&Kept> {
-        self.kept.get(field.label())
+        self.as_read.kept.get(field.label())
     }
 
     /// The whole report, if the resource is JSON; else the syntax error, as a finding says it
@@ -322,7 +242,7 @@ impl Report {
     pub(crate) fn body(&self) -> Result<Value, String> {
         let text = self.resource_text();
         match crate::validate::parse_json(&text) {
-            Ok(resource) => Ok(self.around(resource)),
+            Ok(resource) => Ok(self.as_read.around(self.typed(), resource)),
             Err(error) => Err(error.to_string()),
         }
     }
@@ -331,114 +251,17 @@ impl Report {
     /// the resource's text as written (compact). `R` over marked rows sends one a resource.
     fn body_about(&self, resource: &str) -> Result<crate::app::Body, String> {
         let parsed = crate::validate::parse_json(resource).map_err(|e| e.to_string())?;
-        let value = self.around(parsed);
-        match self.text_around(resource) {
+        let value = self.as_read.around(self.typed(), parsed);
+        match self.as_read.text_around(self.typed(), resource) {
             Some(text) => Ok(crate::app::Body::new(&text, value)),
             None => Ok(crate::app::Body::of_value(value)),
         }
-    }
-
-    /// The report around `resource` (JSON text) as compact text: the header's fields written
-    /// by serde_json, but each still holding what was read written as it was read
-    /// ([`Report::written`]), and the resource as written. `None` when a mark cannot be put in
-    /// its place (a text holding a mark's own text).
-    pub(crate) fn text_around(&self, resource: &str) -> Option<String> {
-        let mark = Value::from(external::RESOURCE_MARK);
-        let mut body = self.around(mark.clone());
-        let mut splices = vec![(mark.to_string(), crate::json_text::compact(resource))];
-        for (i, (pointer, text)) in self.written.iter().enumerate() {
-            let Some(slot) = body.pointer_mut(pointer) else {
-                continue;
-            };
-            if crate::validate::parse_json(text).ok().as_ref() != Some(slot) {
-                continue;
-            }
-            let mark = Value::from(format!("\u{0}appdeck-field-{i}\u{0}"));
-            splices.push((mark.to_string(), crate::json_text::compact(text)));
-            *slot = mark;
-        }
-        let mut out = serde_json::to_string(&body).ok()?;
-        for (mark, text) in splices {
-            if out.matches(&mark).count() != 1 {
-                return None;
-            }
-            out = out.replacen(&mark, &text, 1);
-        }
-        Some(out)
-    }
-
-    /// The header's fields around `resource`, in the order of the report that was read.
-    fn around(&self, resource: Value) -> Value {
-        let mut body = check::assemble(&self.header(), resource);
-        let (order, response_order) = &self.key_order;
-        if let Value::Object(map) = &mut body {
-            in_order(map, order);
-            if let Some(Value::Object(response)) = map.get_mut("response") {
-                in_order(response, response_order);
-            }
-        }
-        body
     }
 
     /// Replaces the resource's text as one undoable edit.
     pub(crate) fn replace_resource(&mut self, text: &str) {
         json_editor::replace_text(&mut self.resource, text);
     }
-}
-
-/// The text of `report`'s resource (`report` is `text` parsed): as written, so its numbers and
-/// escapes stay as they are, which the parsed value does not keep. Written anew from the value
-/// only when the text does not hold it where the value has it (a key written twice).
-fn resource_as_written(report: &Value, text: &str) -> String {
-    let resource = report
-        .get("response")
-        .and_then(|r| r.get("resource"))
-        .unwrap_or(&Value::Null);
-    let written = crate::json_text::lines(text)
-        .into_iter()
-        .rev()
-        .find(|l| l.pointer == check::RESOURCE_POINTER)
-        .map(|l| &text[l.span]);
-    match written {
-        Some(written) if crate::validate::parse_json(written).ok().as_ref() == Some(resource) => {
-            written.to_owned()
-        }
-        _ => serde_json::to_string(resource).unwrap_or_else(|_| "null".to_owned()),
-    }
-}
-
-/// The text of each member of a report's top level and of its `response` (the resource aside),
-/// by JSON pointer; of a key written twice, the last, as the parsed value holds it.
-fn written_fields(text: &str) -> BTreeMap<String, String> {
-    let pointer = |key: &str| key.replace('~', "~0").replace('/', "~1");
-    let mut written = BTreeMap::new();
-    for (key, value) in crate::json_text::members(text) {
-        if key != "response" {
-            written.insert(format!("/{}", pointer(&key)), value.to_owned());
-            continue;
-        }
-        for (inner, value) in crate::json_text::members(value) {
-            if inner != "resource" {
-                written.insert(format!("/response/{}", pointer(&inner)), value.to_owned());
-            }
-        }
-    }
-    written
-}
-
-/// Puts the keys of `map` that `order` names first, in that order, and the rest after them as
-/// they are.
-fn in_order(map: &mut Map<String, Value>, order: &[String]) {
-    if order.is_empty() {
-        return;
-    }
-    let mut rest = std::mem::take(map);
-    for key in order {
-        if let Some((key, value)) = rest.shift_remove_entry(key) {
-            map.insert(key, value);
-        }
-    }
-    map.extend(rest);
 }
 
 /// A `task_id` that says it must be replaced, unique enough not to collide by accident.

@@ -3,7 +3,6 @@
 //! JSON, what holds the send, and what an accepted report does (the list reloads).
 
 use ratatui_textarea::{CursorMove, Input, Key, TextArea};
-use serde_json::Value;
 
 use super::check::{CheckJob, Place, ReportFinding};
 use super::draft::ReportDraft;
@@ -101,10 +100,10 @@ impl Kind for Report {
         self.status = draft.status;
         self.message.set(&draft.message);
         self.response_type.set(&draft.response_type);
-        self.extra = draft.extra;
-        self.kept = draft.kept;
-        self.written = draft.written;
-        self.key_order = draft.key_order;
+        self.as_read.extra = draft.extra;
+        self.as_read.kept = draft.kept;
+        self.as_read.written = draft.written;
+        self.as_read.key_order = draft.key_order;
         // Over marks, each send carries its own resource as listed: the draft's is not put back.
         if self.marked.is_none() {
             self.replace_resource(&sanitize::json_for_terminal(&draft.resource));
@@ -305,7 +304,7 @@ fn toggle_status(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
 /// value read from a file (see [`Report::kept`]).
 fn field_changed(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
     let label = c.field.label();
-    c.kept.remove(label);
+    c.as_read.kept.remove(label);
     c.changed(cx)
 }
 
@@ -315,46 +314,25 @@ fn fill(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
         cx.error("no types are known here, so there is no schema to fill from");
         return Vec::new();
     };
-    let typed = c.resource_text();
-    let Ok(mut resource) = crate::validate::parse_json(&typed) else {
-        cx.error("the resource is not JSON: fix its syntax first");
-        return Vec::new();
+    let filled = match crate::placeholder::fill_resource(&c.resource_text(), &types) {
+        Ok(Some(filled)) => filled,
+        Ok(None) => {
+            cx.info("every required property is there");
+            return Vec::new();
+        }
+        Err(why) => {
+            cx.error(why);
+            return Vec::new();
+        }
     };
-    let Some(schema) = crate::validate::type_schema(&types, &resource).cloned() else {
-        cx.error("the resource's type is not a known type: no schema to fill from");
-        return Vec::new();
-    };
-    let Some(object) = resource.as_object_mut() else {
-        cx.error("the resource is not a JSON object");
-        return Vec::new();
-    };
-    let properties = object
-        .entry("properties")
-        .or_insert_with(|| Value::Object(Default::default()));
-    let had = properties.clone();
-    if properties.is_null() {
-        *properties = Value::Object(Default::default());
-    }
-    let Some(properties) = properties.as_object_mut() else {
-        cx.error("`properties` is not an object: nothing filled");
-        return Vec::new();
-    };
-    let filled = crate::placeholder::fill_required(properties, &schema);
-    if filled.added.is_empty() {
-        cx.info("every required property is there");
-        return Vec::new();
-    }
-    let text = with_filled(&typed, &had, properties, &filled.added)
-        .unwrap_or_else(|| serde_json::to_string(&resource).unwrap_or_default());
-    let text = crate::json_text::pretty(&text);
-    c.replace_resource(&sanitize::json_for_terminal(&text));
+    c.replace_resource(&sanitize::json_for_terminal(&filled.text));
     c.field = Field::Resource;
-    let added = filled.added.join(", ");
-    if filled.unsatisfied.is_empty() {
+    let added = filled.filled.added.join(", ");
+    if filled.filled.unsatisfied.is_empty() {
         cx.info(format!("filled {added}; u undoes"));
     } else {
         // The checks mark these lines; saying their names tells what is left to write.
-        let left = filled.unsatisfied.join(", ");
+        let left = filled.filled.unsatisfied.join(", ");
         cx.error(format!(
             "filled {added}; no value fits the schema of {left}: write it (n goes to the findings); u undoes"
         ));
@@ -362,66 +340,7 @@ fn fill(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
     c.changed(cx)
 }
 
-/// The resource's text `typed` with the properties `added` (made by the fill, as `filled` holds
-/// them) spliced into its `properties` (which held `had`): every other byte as typed, where a
-/// parsed value written back would give `1e+400` for `1E400` and a raw bidi override for
-/// `\u202e`. `None` when the text does not hold `had` where the value has it (a key written
-/// twice).
-fn with_filled(
-    typed: &str,
-    had: &Value,
-    filled: &serde_json::Map<String, Value>,
-    added: &[String],
-) -> Option<String> {
-    let mut properties = match had {
-        Value::Object(_) => {
-            let span = crate::json_text::span_of(typed, "/properties")?;
-            let written = &typed[span];
-            (crate::validate::parse_json(written).ok().as_ref() == Some(had))
-                .then(|| written.to_owned())?
-        }
-        _ => "{}".to_owned(),
-    };
-    for name in added {
-        let value = serde_json::to_string(filled.get(name)?).ok()?;
-        properties = crate::json_text::set_member(&properties, name, &value)?;
-    }
-    crate::json_text::set_member(typed, "properties", &properties)
-}
-
 /// Whether a key typed on the selected provisional id replaces it (text, or deleting it).
 fn replaces_selection(input: &Input) -> bool {
     !input.ctrl && !input.alt && matches!(input.key, Key::Char(_) | Key::Backspace | Key::Delete)
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    #[test]
-    fn a_fill_is_spliced_into_properties_absent_null_or_there() {
-        let made = json!({"a": 2, "wanted": "yes"});
-        let made = made.as_object().unwrap();
-        let added = ["wanted".to_owned()];
-        // As the resource's text parses: its own spelling of the number.
-        let had = crate::validate::parse_json(r#"{"a": 1.0e2}"#).unwrap();
-        let there = r#"{"n": 1E400, "properties": {"a": 1.0e2}, "s": "\u202e"}"#;
-        assert_eq!(
-            with_filled(there, &had, made, &added).as_deref(),
-            Some(r#"{"n": 1E400, "properties": {"a": 1.0e2,"wanted":"yes"}, "s": "\u202e"}"#)
-        );
-        assert_eq!(
-            with_filled(r#"{"n": 1E400}"#, &Value::Null, made, &added).as_deref(),
-            Some(r#"{"n": 1E400,"properties":{"wanted":"yes"}}"#)
-        );
-        assert_eq!(
-            with_filled(r#"{"properties": null}"#, &Value::Null, made, &added).as_deref(),
-            Some(r#"{"properties": {"wanted":"yes"}}"#)
-        );
-        // The parsed value holds the last of a key written twice: not where the text is read.
-        let twice = r#"{"properties": {"x": 1}, "properties": {"a": 1.0e2}}"#;
-        assert_eq!(with_filled(twice, &had, made, &added), None);
-    }
 }
