@@ -1,6 +1,6 @@
 //! What works on every pane: the global keys a pane passes on, the `:` commands, and moving
 //! between views. A key or command that opens another view (`2` / `:types`, `3` / `:history`,
-//! `:report`, `:connect`) is handled here, by pushing its screen.
+//! `:report`, `:connect`) is handled here, by pushing its screen (a composer's, in `compose.rs`).
 
 use super::overlay::command_line::LineCommand;
 use super::overlay::{ErrorPopup, ErrorReport, Help, Overlay};
@@ -277,90 +277,6 @@ impl App {
             sanitize::line(&self.session.host)
         )));
         commands
-    }
-
-    /// `R` on a pane that shows a resource (the detail view, the list's row): a report about it.
-    fn open_report_on(&mut self, resource: &str) -> Vec<Command> {
-        let seed = self.ids.issue().0;
-        let composer = ReportComposer::for_resource(self.report.clone(), resource, seed);
-        // A draft about the same resource, kept from an earlier session, is restored when found.
-        self.push_composer(composer, true, Vec::new())
-    }
-
-    /// A report file was read for `:report PATH`: open it, or say why not.
-    pub(super) fn open_report_file(
-        &mut self,
-        path: &str,
-        text: Result<String, String>,
-    ) -> Vec<Command> {
-        let shown = sanitize::line(path).into_owned();
-        let report = text.and_then(|text| {
-            let report = crate::validate::parse_json(&text).map_err(|e| e.to_string())?;
-            Ok((report, text))
-        });
-        match report {
-            // Opened as a report it would be all findings about fields it never had.
-            Ok((payload, _))
-                if crate::validate::detect_kind(&payload)
-                    == Ok(crate::validate::PayloadKind::Connect) =>
-            {
-                self.notice = Some(Notice::Error(format!(
-                    "{shown} is a version-connect payload, not a report: use `:connect {shown}`"
-                )));
-            }
-            Ok((report, text)) => {
-                let composer = ReportComposer::from_report(self.report.clone(), &report, &text);
-                self.notice = Some(Notice::Info(format!("opened {shown}")));
-                return self.push_composer(composer, false, Vec::new());
-            }
-            Err(error) => {
-                let message = format!("cannot open {shown}: {}", sanitize::line(&error));
-                self.notice = Some(Notice::Error(message));
-            }
-        }
-        Vec::new()
-    }
-
-    /// The composer on a report (a sent one, from the history's `E`), to edit and send again.
-    fn open_report_from(&mut self, text: &str) -> Vec<Command> {
-        let Ok(report) = crate::validate::parse_json(text) else {
-            self.notice = Some(Notice::Error("the recorded report is not JSON".into()));
-            return Vec::new();
-        };
-        let composer = ReportComposer::from_report(self.report.clone(), &report, text);
-        self.notice = Some(Notice::Info(
-            "the report as it was sent: edit it, then s to review and send".into(),
-        ));
-        self.push_composer(composer, false, Vec::new())
-    }
-
-    /// A draft from the history view, to go on with: its composer, its fields as saved, still
-    /// saved under the same subject (so sending it removes it).
-    fn open_draft(&mut self, draft: &super::UnsentDraft) -> Vec<Command> {
-        match draft.subject.kind.as_str() {
-            "report" => {}
-            "connect" => return self.open_connect_draft(draft),
-            other => {
-                self.notice = Some(Notice::Error(format!(
-                    "a {} draft is not opened here",
-                    sanitize::line(other)
-                )));
-                return Vec::new();
-            }
-        }
-        let seed = self.ids.issue().0;
-        let saved: Option<serde_json::Value> = serde_json::from_str(&draft.body).ok();
-        let resource = saved
-            .as_ref()
-            .and_then(|body| body.get("resource")?.as_str())
-            .filter(|text| {
-                serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.is_object())
-            });
-        let composer = match &resource {
-            Some(resource) => ReportComposer::for_resource(self.report.clone(), resource, seed),
-            None => ReportComposer::blank(self.report.clone(), None, seed),
-        };
-        self.resume_draft(composer, draft)
     }
 
     /// The history view: back to it when it is open below (reloaded), else opened on top. The

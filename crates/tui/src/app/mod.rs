@@ -24,6 +24,7 @@ pub(crate) mod settings;
 pub(crate) mod stack;
 pub(crate) mod widgets;
 
+mod compose;
 mod global;
 
 use ratatui::layout::Rect;

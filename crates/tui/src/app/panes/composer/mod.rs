@@ -7,7 +7,6 @@
 
 pub(crate) mod keys;
 pub(crate) mod layout;
-mod open;
 mod update;
 
 use std::cell::Cell;

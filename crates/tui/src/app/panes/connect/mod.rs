@@ -13,7 +13,6 @@ pub(crate) mod check;
 pub(crate) mod keys;
 pub(crate) mod layout;
 pub(crate) mod new_app;
-mod open;
 mod update;
 
 use std::sync::Arc;
