@@ -7,12 +7,14 @@
 use super::send_flow::{self, SendResult, Target};
 use crate::answer_words::answer_words;
 use crate::api::{ApiError, Exchange, Reply};
+use crate::app::keymap::{Binding, Key::Char, Key::Code, bind};
 use crate::app::pane::Ctx;
 use crate::app::panes::history::record::record_cancelled;
 use crate::app::{Action, ApiCall, Body, Command, RequestId, RequestIds};
 use crate::sanitize;
 use crate::store::SendKind;
 use crate::text::{count, counted};
+use crossterm::event::KeyCode;
 
 /// How many sends are in flight at once: as `report --each` sends by default.
 pub(crate) const AT_ONCE: usize = 4;
@@ -42,6 +44,32 @@ pub(crate) enum RunKey {
     /// Every send has its end now: these go out, and its composer says how it went.
     Over(Vec<Command>),
     NotMine(Action),
+}
+
+/// The keys while the sends go out, which [`Run::update`] handles.
+pub(crate) static SENDING: [Binding; 1] = [bind(
+    "back",
+    &[Code(KeyCode::Esc)],
+    "Esc",
+    "stop sending the rest (again: cancel the sends under way)",
+    || Action::Back,
+    "stop",
+)];
+
+/// The keys on the results once every send has its end ([`Run::update`]), worded by the kind.
+pub(crate) const fn results(back: &'static str, copy_failed: &'static str) -> [Binding; 2] {
+    let leave = &[Code(KeyCode::Esc), Code(KeyCode::Enter)];
+    [
+        bind("back", leave, "Esc/Enter", back, || Action::Back, "back"),
+        bind(
+            "copy_failed",
+            &[Char('y')],
+            "y",
+            copy_failed,
+            || Action::Copy,
+            "copy failed",
+        ),
+    ]
 }
 
 /// One body's send.

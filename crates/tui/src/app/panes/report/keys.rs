@@ -3,13 +3,12 @@
 //! not JSON. Movement and global keys come from `keymap.rs`; while a field is being edited the
 //! keymap's line or editor input table applies instead.
 
-use crossterm::event::KeyCode;
-
 use crate::app::Action;
 use crate::app::keymap::{Binding, Key, KeyTable, bind};
 use crate::app::panes::composer::keys::{WritingHelp, back, phase_tables, table, writing};
+use crate::app::widgets::send_many;
 
-use Key::{Char, Code};
+use Key::Char;
 
 const HELP: WritingHelp = WritingHelp {
     open: "edit the field (on a finding: go to it)",
@@ -88,36 +87,17 @@ pub(crate) static MARKED_REVIEW_KEYS: KeyTable = table(
     &MARKED_REVIEWING,
 );
 
-static MARKED_SENDING: [Binding; 1] = [back(
-    "stop sending the rest (again: cancel the sends under way)",
-    "stop",
-)];
-
 /// While a report over marked rows goes to each resource.
 pub(crate) static MARKED_SENDING_KEYS: KeyTable = table(
     "composer_marked_sending",
     "reports to the marked resources in flight",
-    &MARKED_SENDING,
+    &send_many::SENDING,
 );
 
-static MARKED_RESULTS: [Binding; 2] = [
-    bind(
-        "back",
-        &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
-        "Esc/Enter",
-        "back to the list (the failures stay marked)",
-        || Action::Back,
-        "back",
-    ),
-    bind(
-        "copy_failed",
-        &[Char('y')],
-        "y",
-        "copy the ids of the resources whose report was not accepted, one a line",
-        || Action::Copy,
-        "copy failed",
-    ),
-];
+static MARKED_RESULTS: [Binding; 2] = send_many::results(
+    "back to the list (the failures stay marked)",
+    "copy the ids of the resources whose report was not accepted, one a line",
+);
 
 /// The results of a report over marked rows, a row a resource.
 pub(crate) static MARKED_RESULTS_KEYS: KeyTable = table(
