@@ -138,9 +138,18 @@ pub(crate) const fn table(
 }
 
 /// The key tables of the review (`REVIEW_KEYS`), the send in flight (`SENDING_KEYS`) and the
-/// answer (`ANSWER_KEYS`), ids and names made of the kind's table prefix and noun.
+/// answer (`ANSWER_KEYS`), ids and names made of the kind's table prefix and noun, and with the
+/// kind's `$writing` table, its `Kind::KEYS` (`PHASES`).
 macro_rules! phase_tables {
-    ($prefix:literal, $noun:literal, $send_help:literal) => {
+    ($prefix:literal, $noun:literal, $send_help:literal, $writing:ident) => {
+        pub(crate) const PHASES: $crate::app::panes::composer::PhaseKeys =
+            $crate::app::panes::composer::PhaseKeys {
+                writing: &$writing,
+                review: &REVIEW_KEYS,
+                sending: &SENDING_KEYS,
+                answer: &ANSWER_KEYS,
+            };
+
         static REVIEWING: [$crate::app::keymap::Binding; 3] =
             $crate::app::widgets::send_flow::reviewing($send_help);
 

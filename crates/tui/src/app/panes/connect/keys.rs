@@ -80,7 +80,8 @@ pub(crate) static WAITING_KEYS: KeyTable = KeyTable {
 phase_tables!(
     "connect",
     "connect",
-    "send the connect (twice when something breaks)"
+    "send the connect (twice when something breaks)",
+    CONNECT_KEYS
 );
 
 #[cfg(test)]

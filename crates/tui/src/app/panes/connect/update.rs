@@ -9,9 +9,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 use serde::{Deserialize, Serialize};
 
 use super::check::{Analysis, AnalysisJob, PayloadFinding};
-use super::keys::{
-    ANSWER_KEYS, CONNECT_KEYS, PICKER_KEYS, REVIEW_KEYS, SENDING_KEYS, WAITING_KEYS,
-};
+use super::keys::{PHASES, PICKER_KEYS, WAITING_KEYS};
 use super::{ANALYSE_IN_BACKGROUND_BYTES, Connect, ConnectComposer, ConnectPart, Start};
 use crate::app::Toward;
 use crate::app::action::Move;
@@ -50,12 +48,7 @@ impl Kind for Connect {
         "draft discarded: the payload starts again from where it was opened";
     const REVIEW_WAITS: Option<&'static str> =
         Some("still checking and comparing the payload; s again in a moment");
-    const KEYS: PhaseKeys = PhaseKeys {
-        writing: &CONNECT_KEYS,
-        review: &REVIEW_KEYS,
-        sending: &SENDING_KEYS,
-        answer: &ANSWER_KEYS,
-    };
+    const KEYS: PhaseKeys = PHASES;
 
     fn screen(c: Box<crate::app::panes::composer::Composer<Self>>) -> crate::app::pane::Screen {
         crate::app::pane::Screen::Connect(c)

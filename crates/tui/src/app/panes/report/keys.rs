@@ -75,7 +75,7 @@ static UNPARSED: [Binding; 3] = [
 pub(crate) static UNPARSED_KEYS: KeyTable =
     table("composer_unparsed", "edited report (not JSON)", &UNPARSED);
 
-phase_tables!("composer", "report", "send the report");
+phase_tables!("composer", "report", "send the report", COMPOSER_KEYS);
 
 static MARKED_REVIEWING: [Binding; 3] =
     crate::app::widgets::send_flow::reviewing("send the report to each marked resource");

@@ -6,7 +6,7 @@ use ratatui_textarea::{CursorMove, Input, Key, TextArea};
 
 use super::check::{CheckJob, Place, ReportFinding};
 use super::draft::ReportDraft;
-use super::keys::{ANSWER_KEYS, COMPOSER_KEYS, REVIEW_KEYS, SENDING_KEYS, UNPARSED_KEYS};
+use super::keys::{PHASES, UNPARSED_KEYS};
 use super::{CHECK_IN_BACKGROUND_BYTES, Field, Phase, Report, ReportComposer, many};
 use crate::app::Toward;
 use crate::app::action::Move;
@@ -37,12 +37,7 @@ impl Kind for Report {
     const CHECKING: &'static str = "checking…";
     const DISCARDED: &'static str = "draft discarded: the report starts again from the resource";
     const REVIEW_WAITS: Option<&'static str> = None;
-    const KEYS: PhaseKeys = PhaseKeys {
-        writing: &COMPOSER_KEYS,
-        review: &REVIEW_KEYS,
-        sending: &SENDING_KEYS,
-        answer: &ANSWER_KEYS,
-    };
+    const KEYS: PhaseKeys = PHASES;
 
     fn screen(c: Box<crate::app::panes::composer::Composer<Self>>) -> crate::app::pane::Screen {
         crate::app::pane::Screen::Report(c)
