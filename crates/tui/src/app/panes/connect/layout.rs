@@ -3,7 +3,7 @@
 //! side column goes and the outline or the diff takes the body while it has the cursor. The
 //! picker and the review take the whole body.
 
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 
 use super::{ConnectComposer, ConnectPart};
 use crate::app::panes::composer::layout::under_editor;
@@ -36,8 +36,9 @@ impl ConnectComposer {
         };
         let (left, side) = if body.width >= SIDE_FROM_WIDTH {
             let side_width = (body.width * 2 / 5).clamp(28, 56);
-            let left = Rect::new(body.x, body.y, body.width - side_width, body.height);
-            let side = Rect::new(left.right(), body.y, side_width, body.height);
+            let [left, side] =
+                Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)])
+                    .areas(body);
             (left, Some(side))
         } else {
             (body, None)
@@ -45,13 +46,8 @@ impl ConnectComposer {
         match side {
             Some(side) => {
                 let outline_height = (side.height * 2 / 5).max(3.min(side.height));
-                areas.outline = Rect::new(side.x, side.y, side.width, outline_height);
-                areas.diff = Rect::new(
-                    side.x,
-                    side.y + outline_height,
-                    side.width,
-                    side.height - outline_height,
-                );
+                let split = [Constraint::Length(outline_height), Constraint::Min(0)];
+                [areas.outline, areas.diff] = Layout::vertical(split).areas(side);
             }
             None if self.focus == ConnectPart::Outline => {
                 areas.outline = left;

@@ -1,7 +1,7 @@
 //! Where the composer's parts go: the fields on top, the resource editor, and the findings (or
 //! the answer) at the bottom. The review takes the whole body.
 
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 
 use super::{Phase, ReportComposer};
 use crate::app::panes::composer::layout::under_editor;
@@ -29,14 +29,8 @@ impl ReportComposer {
                 bottom: body,
             };
         }
-        let fields_height = 6.min(body.height);
-        let fields = Rect::new(body.x, body.y, body.width, fields_height);
-        let rest = Rect::new(
-            body.x,
-            fields.bottom(),
-            body.width,
-            body.height - fields_height,
-        );
+        let [fields, rest] =
+            Layout::vertical([Constraint::Length(6), Constraint::Min(0)]).areas(body);
         let (editor, bottom) = under_editor(rest, self.bottom_rows(MAX_FINDING_ROWS, body.height));
         ComposerAreas {
             fields,
