@@ -72,6 +72,46 @@ fn a_bad_jq_expression_is_a_usage_error_before_any_request() {
     assert!(out.stdout.is_empty());
 }
 
+/// A jq program's `env` has neither `APPDECK_TOKEN` nor a variable holding its value:
+/// `list --jq 'env.APPDECK_TOKEN'` printed the token (a tester's finding), and `--where` could
+/// tell it character by character. `api --jq` runs the same programs.
+#[test]
+fn jq_programs_never_see_the_token() {
+    let sandbox = sandbox_with(&awkward());
+    let token = common::TOKEN;
+    let looks_for_it = format!("env | tostring | contains(\"{token}\")");
+    let runs: [&[&str]; 4] = [
+        &["list", "--jq", "env.APPDECK_TOKEN, env.COPY_OF_IT"],
+        &["list", "--jq", "env | tostring"],
+        &["list", "--where", &looks_for_it],
+        &["api", "resources.list", "--jq", "env | tostring"],
+    ];
+    for args in runs {
+        let out = run(sandbox.appdeck().env("COPY_OF_IT", token).args(args));
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert!(
+            !out.stdout.contains(token) && !out.stderr.contains(token),
+            "{args:?}: {out:?}"
+        );
+        if args[1] == "--where" {
+            assert!(
+                !out.stdout.contains("r1"),
+                "no row holds it: {}",
+                out.stdout
+            );
+        }
+    }
+    // `env` itself still works.
+    let out = run(sandbox
+        .appdeck()
+        .env("COPY_OF_IT", token)
+        .args(["list", "--jq", "env.HOME"]));
+    assert!(
+        out.stdout.starts_with(sandbox.dir.path().to_str().unwrap()),
+        "{out:?}"
+    );
+}
+
 /// jaq ends the process on `halt` unless told otherwise: the lines before it were lost and the
 /// exit status was 0. And a long chain of terms (a pasted list of ids) overflowed the stack.
 #[test]
