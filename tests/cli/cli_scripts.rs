@@ -905,3 +905,36 @@ fn sort_orders_every_page_as_the_tui_does_and_where_keeps_what_it_is_true_of() {
     let out = list(&["--sort", "a,b"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
 }
+
+/// A flag refuses what the profile's key refuses, before any request: `--sort id:desc:desc`
+/// printed the service's order, `--retries 100000` was taken (the profile's `retries` stops at
+/// 100). Both were accepted (a tester's finding).
+#[test]
+fn sort_and_retries_refuse_what_the_config_refuses() {
+    let sandbox = numbered(&[1, 2]);
+    let list = |extra: &[&str]| {
+        let mut args = vec!["list", "--jq", ".id"];
+        args.extend_from_slice(extra);
+        run(sandbox.appdeck().args(&args))
+    };
+    let refused = [
+        (["--sort", "id:desc:desc"], "then one :asc or :desc"),
+        (["--sort", "id:asc:desc"], "then one :asc or :desc"),
+        (["--retries", "100000"], "100000 is not in 0..=100"),
+        (["--retries", "101"], "101 is not in 0..=100"),
+    ]
+    .map(|(args, said)| (args, said, list(&args)));
+    let taken: Vec<_> = (refused.iter())
+        .filter(|(_, said, out)| {
+            out.code != 2 || !out.stderr.contains(said) || !out.stdout.is_empty()
+        })
+        .collect();
+    assert!(taken.is_empty(), "not refused as usage errors: {taken:?}");
+    let out = list(&["--retries", "100", "--sort", "name:desc"]);
+    assert_eq!(
+        (out.code, out.lines()),
+        (0, vec!["r2", "r1"]),
+        "{}",
+        out.stderr
+    );
+}
