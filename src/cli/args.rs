@@ -797,8 +797,9 @@ pub struct ListArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_items: Option<u64>,
     /// Retry a page this many times on 429, 502, 503, 504, a failed connection or a time-out
-    /// (0: never) [default: 3]
-    #[arg(long, value_name = "N")]
+    /// (0: never, at most 100 as the profile's `retries`) [default: 3]
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=crate::config::MAX_RETRIES))]
     pub retries: Option<u32>,
     /// At most this many requests a second
     #[arg(long, value_name = "N", value_parser = parse_rate)]

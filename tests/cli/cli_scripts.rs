@@ -72,6 +72,46 @@ fn a_bad_jq_expression_is_a_usage_error_before_any_request() {
     assert!(out.stdout.is_empty());
 }
 
+/// A jq program's `env` has neither `APPDECK_TOKEN` nor a variable holding its value:
+/// `list --jq 'env.APPDECK_TOKEN'` printed the token (a tester's finding), and `--where` could
+/// tell it character by character. `api --jq` runs the same programs.
+#[test]
+fn jq_programs_never_see_the_token() {
+    let sandbox = sandbox_with(&awkward());
+    let token = common::TOKEN;
+    let looks_for_it = format!("env | tostring | contains(\"{token}\")");
+    let runs: [&[&str]; 4] = [
+        &["list", "--jq", "env.APPDECK_TOKEN, env.COPY_OF_IT"],
+        &["list", "--jq", "env | tostring"],
+        &["list", "--where", &looks_for_it],
+        &["api", "resources.list", "--jq", "env | tostring"],
+    ];
+    for args in runs {
+        let out = run(sandbox.appdeck().env("COPY_OF_IT", token).args(args));
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert!(
+            !out.stdout.contains(token) && !out.stderr.contains(token),
+            "{args:?}: {out:?}"
+        );
+        if args[1] == "--where" {
+            assert!(
+                !out.stdout.contains("r1"),
+                "no row holds it: {}",
+                out.stdout
+            );
+        }
+    }
+    // `env` itself still works.
+    let out = run(sandbox
+        .appdeck()
+        .env("COPY_OF_IT", token)
+        .args(["list", "--jq", "env.HOME"]));
+    assert!(
+        out.stdout.starts_with(sandbox.dir.path().to_str().unwrap()),
+        "{out:?}"
+    );
+}
+
 /// jaq ends the process on `halt` unless told otherwise: the lines before it were lost and the
 /// exit status was 0. And a long chain of terms (a pasted list of ids) overflowed the stack.
 #[test]
@@ -864,4 +904,37 @@ fn sort_orders_every_page_as_the_tui_does_and_where_keeps_what_it_is_true_of() {
     );
     let out = list(&["--sort", "a,b"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
+}
+
+/// A flag refuses what the profile's key refuses, before any request: `--sort id:desc:desc`
+/// printed the service's order, `--retries 100000` was taken (the profile's `retries` stops at
+/// 100). Both were accepted (a tester's finding).
+#[test]
+fn sort_and_retries_refuse_what_the_config_refuses() {
+    let sandbox = numbered(&[1, 2]);
+    let list = |extra: &[&str]| {
+        let mut args = vec!["list", "--jq", ".id"];
+        args.extend_from_slice(extra);
+        run(sandbox.appdeck().args(&args))
+    };
+    let refused = [
+        (["--sort", "id:desc:desc"], "then one :asc or :desc"),
+        (["--sort", "id:asc:desc"], "then one :asc or :desc"),
+        (["--retries", "100000"], "100000 is not in 0..=100"),
+        (["--retries", "101"], "101 is not in 0..=100"),
+    ]
+    .map(|(args, said)| (args, said, list(&args)));
+    let taken: Vec<_> = (refused.iter())
+        .filter(|(_, said, out)| {
+            out.code != 2 || !out.stderr.contains(said) || !out.stdout.is_empty()
+        })
+        .collect();
+    assert!(taken.is_empty(), "not refused as usage errors: {taken:?}");
+    let out = list(&["--retries", "100", "--sort", "name:desc"]);
+    assert_eq!(
+        (out.code, out.lines()),
+        (0, vec!["r2", "r1"]),
+        "{}",
+        out.stderr
+    );
 }

@@ -134,6 +134,35 @@ pub(crate) fn json_needs_escape(json: &[u8]) -> bool {
         || memchr::memchr2_iter(0xd8, 0xef, json).any(at)
 }
 
+/// Whether `text` holds a character that could drive a terminal or a shell it is pasted into
+/// (ESC and the other C0 controls, CR among them, DEL, C1, bidi marks), newline and tab aside:
+/// such text goes to the clipboard only escaped (see [`for_clipboard`]).
+pub fn holds_control(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes
+        .iter()
+        .any(|&b| b < b' ' && !matches!(b, b'\n' | b'\t'))
+        || json_needs_escape(bytes)
+}
+
+/// How `text` goes to the clipboard, and whether it was escaped. Plain text (newlines and tabs
+/// included) goes as it is. Text that [`holds_control`] goes with nothing raw: JSON (an object
+/// `y` copies) as the same JSON with such characters as `\uXXXX` escapes, anything else as its
+/// JSON string literal. A pasted ESC could otherwise end a shell's bracketed paste and run what
+/// follows (`ESC [201~` then a newline).
+pub fn for_clipboard(text: &str) -> (Cow<'_, str>, bool) {
+    if !holds_control(text) {
+        return (Cow::Borrowed(text), false);
+    }
+    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        let escaped = json_for_terminal(text);
+        if !holds_control(&escaped) {
+            return (Cow::Owned(escaped.into_owned()), true);
+        }
+    }
+    (Cow::Owned(quoted_exactly(text, usize::MAX)), true)
+}
+
 /// A short, safe excerpt of a raw body for error messages: at most `max_chars` characters.
 pub fn excerpt(body: &[u8], max_chars: usize) -> String {
     let text = String::from_utf8_lossy(body);
@@ -296,5 +325,56 @@ mod tests {
     #[test]
     fn excerpt_is_short_and_safe() {
         assert_eq!(excerpt(b"  <html>\x1b[31m</html> ", 10), "<html>␛[31…");
+    }
+
+    #[test]
+    fn plain_text_goes_to_the_clipboard_as_it_is() {
+        for plain in [
+            "w-1",
+            "two\nlines\tand a tab",
+            "café · 日本",
+            "it's \"quoted\" \\",
+        ] {
+            assert_eq!(
+                for_clipboard(plain),
+                (Cow::Borrowed(plain), false),
+                "{plain:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn text_with_controls_goes_to_the_clipboard_as_its_json_string() {
+        let cases = [
+            // The tester's paste: ESC ends bracketed paste, the newline runs the command.
+            (
+                "innocent\u{1b}[201~\necho PWNED\n",
+                r#""innocent\u001b[201~\necho PWNED\n""#,
+            ),
+            ("title\u{1b}]0;T\u{7}", r#""title\u001b]0;T\u0007""#),
+            ("a\rb", r#""a\rb""#),
+            ("csi\u{9b}2J", r#""csi\u009b2J""#),
+            ("del\u{7f}", r#""del\u007f""#),
+            ("abc\u{202e}fed", r#""abc\u202efed""#),
+            ("iso\u{2066}x", r#""iso\u2066x""#),
+        ];
+        for (text, literal) in cases {
+            let (copied, escaped) = for_clipboard(text);
+            assert_eq!((&*copied, escaped), (literal, true), "{text:?}");
+            assert!(!holds_control(&copied), "{copied:?}");
+            assert_eq!(serde_json::from_str::<String>(&copied).unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn json_with_controls_goes_to_the_clipboard_as_the_same_json_escaped() {
+        let value = serde_json::json!({"name": "x\u{1b}[201~\u{9b}\u{202e}", "n": 1});
+        let text = value.to_string();
+        let (copied, escaped) = for_clipboard(&text);
+        assert!(escaped && !holds_control(&copied), "{copied:?}");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&copied).unwrap(),
+            value
+        );
     }
 }

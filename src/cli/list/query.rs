@@ -134,6 +134,14 @@ impl SortBy {
             }
             None => (spec, false),
         };
+        // `id:desc:desc` read `id:desc` as a TITLE:PATH column and sorted quietly by the path
+        // `desc`, which no resource has: the service's order (a tester's finding).
+        if path.contains(':') {
+            return Err(Failure::Usage(format!(
+                "--sort {}: a column path, then one :asc or :desc",
+                sanitize::line(spec)
+            )));
+        }
         let mut paths =
             columns::parse(path).map_err(|e| Failure::Usage(e.replace("--columns", "--sort")))?;
         if paths.len() != 1 {
@@ -226,6 +234,12 @@ mod tests {
             panic!("a title is refused");
         };
         assert!(said.contains("a column path alone (no TITLE:"), "{said}");
+        for twice in ["id:desc:desc", "id:asc:desc", "name:x:asc"] {
+            let Err(Failure::Usage(said)) = SortBy::parse(twice) else {
+                panic!("{twice} is refused");
+            };
+            assert!(said.contains("then one :asc or :desc"), "{said}");
+        }
     }
 
     #[test]

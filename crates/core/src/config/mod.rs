@@ -38,7 +38,7 @@ const MAX_RESPONSE_MIB: i64 = 16 * 1024;
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// Most retries accepted in a profile: past this, backoff alone would wait for days.
-pub(crate) const MAX_RETRIES: i64 = 100;
+pub const MAX_RETRIES: i64 = 100;
 
 /// Longest timeout accepted: beyond a day it is a typo, and it keeps `Duration` arithmetic safe.
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;

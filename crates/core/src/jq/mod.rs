@@ -17,6 +17,7 @@ use crate::json_peek::{self, Node};
 use crate::sanitize;
 
 mod comparison;
+mod environment;
 mod negative_zero;
 mod nesting;
 mod recursion;
@@ -100,7 +101,8 @@ impl Program {
             .chain(jaq_std::defs())
             .chain(jaq_json::defs());
         let funs = jaq_core::funs()
-            .chain(jaq_std::funs())
+            .chain(jaq_std::funs().filter(|(name, ..)| *name != "env"))
+            .chain([environment::env()])
             .chain(jaq_json::funs());
         let loader = Loader::new(defs);
         let arena = Arena::default();

@@ -169,3 +169,36 @@ fn y_and_export_take_the_marked_rows_in_the_lists_order() {
     assert_eq!(ids, ["d4", "c3", "a1"]);
     assert!(news.starts_with("wrote 3 marked rows to "), "{news}");
 }
+
+/// An id holding control characters goes to the clipboard as its JSON string, alone or among
+/// the marked ids (the others as they are), and the status bar says so: raw, its ESC [201~ would
+/// end a shell's bracketed paste and its newline run `echo PWNED` (a tester's finding).
+#[test]
+fn an_id_with_control_characters_is_copied_as_json_and_said() {
+    let hostile = "innocent\u{1b}[201~\necho PWNED\n";
+    let literal = r#""innocent\u001b[201~\necho PWNED\n""#;
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 24), None);
+    serve(&mut app, &commands, &["plain", hostile]);
+    key(&mut app, 'g');
+    assert_eq!(key(&mut app, 'y'), [Command::Copy("plain".into())]);
+    assert!(!said(&app).contains("JSON"), "{}", said(&app));
+    key(&mut app, 'j');
+    assert_eq!(key(&mut app, 'y'), [Command::Copy(literal.into())]);
+    assert!(
+        said(&app).starts_with(
+            "resource id sent to the terminal's clipboard (OSC 52) as JSON, as it holds control characters: \"innocent\\u001b"
+        ),
+        "{}",
+        said(&app)
+    );
+    mark(&mut app, &[0, 1]);
+    assert_eq!(
+        key(&mut app, 'y'),
+        [Command::Copy(format!("plain\n{literal}"))]
+    );
+    assert!(
+        said(&app).starts_with("2 marked ids sent to the terminal's clipboard (OSC 52), 1 as JSON, as it holds control characters: plain␊\"innocent"),
+        "{}",
+        said(&app)
+    );
+}

@@ -224,24 +224,65 @@ impl Ctx<'_> {
     pub(crate) fn copy(&mut self, text: Option<String>, what: &str) -> Vec<Command> {
         copy(self.notice, text, what)
     }
+
+    /// Copies several values, one a line (see [`copy_each`]).
+    pub(crate) fn copy_each(&mut self, values: &[impl AsRef<str>], what: &str) -> Vec<Command> {
+        copy_each(self.notice, values, what)
+    }
 }
 
 /// Copies with OSC 52 and says what was sent. OSC 52 cannot confirm that the terminal took it,
-/// so the notice says "sent", never "copied". For panes through [`Ctx::copy`], and for popups.
+/// so the notice says "sent", never "copied". A value holding control characters goes escaped
+/// (see [`sanitize::for_clipboard`]), and the notice says so. For panes through [`Ctx::copy`],
+/// and for popups.
 pub(crate) fn copy(notice: &mut Option<Notice>, text: Option<String>, what: &str) -> Vec<Command> {
-    match text {
-        Some(text) => {
-            let shown: String = sanitize::line(&text).chars().take(60).collect();
-            *notice = Some(Notice::Info(format!(
-                "{what} sent to the terminal's clipboard (OSC 52): {shown}"
-            )));
-            vec![Command::Copy(text)]
-        }
-        None => {
-            *notice = Some(Notice::Error(format!("no {what} to copy here")));
-            Vec::new()
-        }
+    let Some(text) = text else {
+        *notice = Some(Notice::Error(format!("no {what} to copy here")));
+        return Vec::new();
+    };
+    let (copied, escaped) = sanitize::for_clipboard(&text);
+    let how = if escaped {
+        " as JSON, as it holds control characters"
+    } else {
+        ""
+    };
+    sent(notice, copied.into_owned(), what, how)
+}
+
+/// Copies `values` one a line, each holding control characters as its JSON string (see
+/// [`copy`]): the others stay as they are. None copies nothing and says there is no `what`.
+pub(crate) fn copy_each(
+    notice: &mut Option<Notice>,
+    values: &[impl AsRef<str>],
+    what: &str,
+) -> Vec<Command> {
+    if values.is_empty() {
+        return copy(notice, None, what);
     }
+    let mut escaped = 0;
+    let lines: Vec<_> = (values.iter())
+        .map(|value| {
+            let (line, was_escaped) = sanitize::for_clipboard(value.as_ref());
+            escaped += usize::from(was_escaped);
+            line
+        })
+        .collect();
+    let how = match escaped {
+        0 => String::new(),
+        n => format!(
+            ", {} as JSON, as it holds control characters",
+            crate::text::count(n)
+        ),
+    };
+    sent(notice, lines.join("\n"), what, &how)
+}
+
+fn sent(notice: &mut Option<Notice>, text: String, what: &str, how: &str) -> Vec<Command> {
+    let shown: String = sanitize::line(&text).chars().take(60).collect();
+    *notice = Some(Notice::Info(format!(
+        "{what} sent to the terminal's clipboard (OSC 52){how}: {shown}"
+    )));
+    vec![Command::Copy(text)]
 }
 
 /// A text the store did not take as a draft: `q` asks before quitting, and the quit keeps it

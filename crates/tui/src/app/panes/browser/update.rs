@@ -193,7 +193,7 @@ impl Pane for Browser {
                 }
                 let what = counted(ids.len(), "marked id") + &crate::app::export::left_out(gone);
                 let what = what + &self.kept_note(cx.now);
-                return cx.copy(Some(ids.join("\n")), &what).into();
+                return cx.copy_each(&ids, &what).into();
             }
             Action::Copy => {
                 let id = self

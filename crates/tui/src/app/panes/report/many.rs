@@ -210,8 +210,7 @@ fn update_run(c: &mut ReportComposer, action: Action, cx: &mut Ctx) -> Outcome {
                 0 | 1 => "failed resource id",
                 _ => "failed resource ids",
             };
-            let text = (!failed.is_empty()).then(|| failed.join("\n"));
-            cx.copy(text, what).into()
+            cx.copy_each(&failed, what).into()
         }
         RunKey::Over(commands) => finish(c, commands, cx),
         RunKey::NotMine(action) => Outcome::NotMine(action),
