@@ -241,7 +241,7 @@ fn offline_opens_on_the_kept_rows_without_asking_the_service_until_r() {
 #[test]
 fn a_set_aside_listing_is_said_and_not_shown() {
     let (mut app, _, kept_id) = opened(false);
-    let why = "its row 2 is not a JSON object".to_owned();
+    let why = "its row 2 is not one JSON value".to_owned();
     app.update(Action::reply(
         kept_id,
         Delivery::KeptListing(KeptListing::SetAside(why)),
@@ -249,7 +249,7 @@ fn a_set_aside_listing_is_said_and_not_shown() {
     assert!(app.browser.rows().is_empty());
     let said = status(&app);
     assert!(
-        said.contains("set aside, not shown: its row 2 is not a JSON object"),
+        said.contains("set aside, not shown: its row 2 is not one JSON value"),
         "{said}"
     );
 }
