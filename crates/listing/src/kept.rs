@@ -106,6 +106,44 @@ impl KeptRows {
     }
 }
 
+/// Why a row taken from the list is not live. The detail opened on it keeps it, so that its
+/// title, `y`, `:export` and `R` say what the list says of the row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotLive {
+    /// From a listing kept by an earlier run; `since`: the instant its age counts from.
+    Kept { since: Instant },
+}
+
+impl NotLive {
+    /// Why a row is not live: shown `kept`.
+    pub fn of(kept: Option<&KeptRows>) -> Option<NotLive> {
+        kept.map(|k| NotLive::Kept { since: k.since })
+    }
+
+    /// `kept 5 min ago, not live`: the words the list uses, for a title.
+    pub fn words(self, now: Instant) -> String {
+        match self {
+            NotLive::Kept { since } => format!(
+                "kept {} ago, not live",
+                age_words(now.saturating_duration_since(since))
+            ),
+        }
+    }
+
+    /// ` (kept 5 min ago, not live)` after what a row gave, or nothing for a live row.
+    pub fn note_of(not_live: Option<NotLive>, now: Instant) -> String {
+        not_live.map_or_else(String::new, |n| format!(" ({})", n.words(now)))
+    }
+
+    /// What `R` on such a row warns: the report starts from the row as it was.
+    pub fn report_warning(self, now: Instant) -> String {
+        let whence = match self {
+            NotLive::Kept { .. } => format!("from a listing ({})", self.words(now)),
+        };
+        format!("warning: this resource is {whence}: the report starts from it as it was then")
+    }
+}
+
 /// How long ago, coarsely, for the list's title: `40 s`, `12 min`, `3 h`, `2 d`.
 pub fn age_words(age: Duration) -> String {
     let secs = age.as_secs();
