@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::api::ApiError;
 use crate::job::{RequestId, RequestIds};
+use crate::look::Mark;
 
 /// The rows shown are kept ones: since when, and the live listing that will replace them.
 #[derive(Clone, Debug)]
@@ -106,18 +107,22 @@ impl KeptRows {
     }
 }
 
-/// Why a row taken from the list is not live. The detail opened on it keeps it, so that its
+/// Why a row taken from the list is not live (a row both kept and gone is said kept: a watch
+/// look makes the rows live). The detail opened on it keeps it, so that its
 /// title, `y`, `:export` and `R` say what the list says of the row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotLive {
     /// From a listing kept by an earlier run; `since`: the instant its age counts from.
     Kept { since: Instant },
+    /// A `:watch` look found it gone from the service (`x`, struck through).
+    Gone,
 }
 
 impl NotLive {
-    /// Why a row is not live: shown `kept`.
-    pub fn of(kept: Option<&KeptRows>) -> Option<NotLive> {
-        kept.map(|k| NotLive::Kept { since: k.since })
+    /// Why a row is not live: shown `kept`, or marked `mark` by a watch look.
+    pub fn of(kept: Option<&KeptRows>, mark: Option<Mark>) -> Option<NotLive> {
+        let gone = (mark == Some(Mark::Gone)).then_some(NotLive::Gone);
+        kept.map(|k| NotLive::Kept { since: k.since }).or(gone)
     }
 
     /// `kept 5 min ago, not live`: the words the list uses, for a title.
@@ -127,6 +132,7 @@ impl NotLive {
                 "kept {} ago, not live",
                 age_words(now.saturating_duration_since(since))
             ),
+            NotLive::Gone => "gone from the service, not live".to_owned(),
         }
     }
 
@@ -139,6 +145,7 @@ impl NotLive {
     pub fn report_warning(self, now: Instant) -> String {
         let whence = match self {
             NotLive::Kept { .. } => format!("from a listing ({})", self.words(now)),
+            NotLive::Gone => format!("{} (x)", self.words(now)),
         };
         format!("warning: this resource is {whence}: the report starts from it as it was then")
     }

@@ -39,12 +39,13 @@ impl Browser {
     /// ` (kept 3 h ago, not live)` after what a row gave when the rows are kept ones, else
     /// nothing: whatever takes a kept row away from the list says so.
     pub(crate) fn kept_note(&self, now: Instant) -> String {
-        NotLive::note_of(NotLive::of(self.kept.as_ref()), now)
+        NotLive::note_of(NotLive::of(self.kept.as_ref(), None), now)
     }
 
-    /// Why the row under the cursor is not live (kept), if it is not.
+    /// Why the row under the cursor is not live (kept, or found gone by `:watch`), if it is not.
     pub(crate) fn selected_not_live(&self) -> Option<NotLive> {
-        NotLive::of(self.kept.as_ref())
+        let mark = (self.selected()).and_then(|r| self.watch.as_ref()?.mark(r));
+        NotLive::of(self.kept.as_ref(), mark)
     }
 
     /// The kept listing arrived: shown if no live page came first (a live page that failed is

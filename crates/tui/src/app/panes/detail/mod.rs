@@ -155,7 +155,7 @@ pub struct Detail {
     pub sent: Option<Arc<str>>,
     /// The reports sent about this resource, from the history.
     pub reports: reports::ReportsAbout,
-    /// Why the resource is not live (a kept row), when opened from the list on such a row: the
+    /// Why the resource is not live (a kept row, or one `:watch` found gone), when opened from the list on such a row: the
     /// title, `y`, `:export` and `R` say so, as the list does.
     pub(crate) not_live: Option<NotLive>,
 }
