@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::api::ApiError;
 use crate::job::{RequestId, RequestIds};
+use crate::look::Mark;
 
 /// The rows shown are kept ones: since when, and the live listing that will replace them.
 #[derive(Clone, Debug)]
@@ -103,6 +104,50 @@ impl KeptRows {
     /// How long ago the rows were kept.
     pub fn age(&self, now: Instant) -> Duration {
         now.saturating_duration_since(self.since)
+    }
+}
+
+/// Why a row taken from the list is not live (a row both kept and gone is said kept: a watch
+/// look makes the rows live). The detail opened on it keeps it, so that its
+/// title, `y`, `:export` and `R` say what the list says of the row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotLive {
+    /// From a listing kept by an earlier run; `since`: the instant its age counts from.
+    Kept { since: Instant },
+    /// A `:watch` look found it gone from the service (`x`, struck through).
+    Gone,
+}
+
+impl NotLive {
+    /// Why a row is not live: shown `kept`, or marked `mark` by a watch look.
+    pub fn of(kept: Option<&KeptRows>, mark: Option<Mark>) -> Option<NotLive> {
+        let gone = (mark == Some(Mark::Gone)).then_some(NotLive::Gone);
+        kept.map(|k| NotLive::Kept { since: k.since }).or(gone)
+    }
+
+    /// `kept 5 min ago, not live`: the words the list uses, for a title.
+    pub fn words(self, now: Instant) -> String {
+        match self {
+            NotLive::Kept { since } => format!(
+                "kept {} ago, not live",
+                age_words(now.saturating_duration_since(since))
+            ),
+            NotLive::Gone => "gone from the service, not live".to_owned(),
+        }
+    }
+
+    /// ` (kept 5 min ago, not live)` after what a row gave, or nothing for a live row.
+    pub fn note_of(not_live: Option<NotLive>, now: Instant) -> String {
+        not_live.map_or_else(String::new, |n| format!(" ({})", n.words(now)))
+    }
+
+    /// What `R` on such a row warns: the report starts from the row as it was.
+    pub fn report_warning(self, now: Instant) -> String {
+        let whence = match self {
+            NotLive::Kept { .. } => format!("from a listing ({})", self.words(now)),
+            NotLive::Gone => format!("{} (x)", self.words(now)),
+        };
+        format!("warning: this resource is {whence}: the report starts from it as it was then")
     }
 }
 

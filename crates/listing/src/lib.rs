@@ -55,7 +55,7 @@ pub use columns::{Column, ColumnWidths};
 pub use export::{ExportItems, ExportJob, Exported, Format, remove_unfinished};
 pub use field_search::Needle;
 pub use job_rows::JobRows;
-pub use kept::{KeptRows, Live, age_words};
+pub use kept::{KeptRows, Live, NotLive, age_words};
 pub use loader::{Listing, More};
 pub use look::{CompareLook, LookDiff, Mark, Side, compare};
 pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRows, Tested};

@@ -4,9 +4,11 @@
 //!
 //! Bounded: [`MAX_ROWS`] rows and [`MAX_BYTES`] of row text per listing, [`MAX_LISTINGS`]
 //! listings (the oldest kept is dropped first), so at most about 40 MiB in all. A row larger
-//! than [`MAX_BYTES`] alone is left out and counted, the rows after it kept. A listing that
-//! does not read back as appdeck wrote it (a newer format, a row that is not a JSON object) is
-//! set aside: never shown again, kept in the file until `appdeck cache clear`, with the reason.
+//! than [`MAX_BYTES`] alone is left out and counted, the rows after it kept. An item that is
+//! not an object (`"just a string"`) is kept as any other: the list shows it marked, as the live
+//! page did. A listing that does not read back as appdeck wrote it (a newer format, a row that
+//! is not one JSON value) is set aside: never shown again, kept in the file until `appdeck cache
+//! clear`, with the reason; `appdeck cache` says so before the TUI reads it.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
@@ -207,19 +209,15 @@ impl Store {
         if set_aside.is_some() {
             return Ok(None);
         }
-        let problem = match (format, DateTime::parse_from_rfc3339(&kept_at)) {
-            (FORMAT, Ok(kept_at)) => match self.kept_rows(id)? {
-                Ok(rows) => {
-                    return Ok(Some(Kept::Rows {
-                        kept_at: kept_at.with_timezone(&Utc),
-                        rows,
-                        too_large: usize::try_from(too_large).unwrap_or(0),
-                    }));
-                }
-                Err(problem) => problem,
-            },
-            (FORMAT, Err(e)) => format!("its time {kept_at:?} is not a time ({e})"),
-            (other, _) => format!("it is in format {other}, which this appdeck does not read"),
+        let problem = match self.read_back(id, &kept_at, format)? {
+            Ok((kept_at, rows)) => {
+                return Ok(Some(Kept::Rows {
+                    kept_at,
+                    rows,
+                    too_large: usize::try_from(too_large).unwrap_or(0),
+                }));
+            }
+            Err(problem) => problem,
         };
         self.conn
             .execute(
@@ -230,8 +228,23 @@ impl Store {
         Ok(Some(Kept::SetAside(problem)))
     }
 
-    /// The rows of listing `id` in order, or what is wrong with them: each must be a JSON object,
-    /// as every item of a page is.
+    /// Listing `id`'s time and rows as appdeck wrote them, or why it does not read back: the one
+    /// check behind both [`Store::kept_listing`] and `appdeck cache`, so they never disagree.
+    fn read_back(&self, id: i64, kept_at: &str, format: i64) -> Result<ReadBack, StoreError> {
+        Ok(match (format, DateTime::parse_from_rfc3339(kept_at)) {
+            (FORMAT, Ok(at)) => self
+                .kept_rows(id)?
+                .map(|rows| (at.with_timezone(&Utc), rows)),
+            (FORMAT, Err(e)) => Err(format!("its time {kept_at:?} is not a time ({e})")),
+            (other, _) => Err(format!(
+                "it is in format {other}, which this appdeck does not read"
+            )),
+        })
+    }
+
+    /// The rows of listing `id` in order, or what is wrong with them: each must be one JSON
+    /// value, as every item of a page is (an object, or an odd item the list marks), so that
+    /// the rows joined make one page again.
     fn kept_rows(&self, id: i64) -> Result<Result<Vec<String>, String>, StoreError> {
         let mut select = self
             .conn
@@ -245,9 +258,9 @@ impl Store {
                 rusqlite::types::ValueRef::Text(bytes) => std::str::from_utf8(bytes).ok(),
                 _ => None,
             };
-            let Some(text) = text.filter(|t| is_json_object(t)) else {
+            let Some(text) = text.filter(|t| is_one_json_value(t)) else {
                 return Ok(Err(format!(
-                    "its row {} is not a JSON object",
+                    "its row {} is not one JSON value",
                     position + 1
                 )));
             };
@@ -256,13 +269,15 @@ impl Store {
         Ok(Ok(rows))
     }
 
-    /// Every kept listing, newest first, for `appdeck cache`.
+    /// Every kept listing, newest first, for `appdeck cache`: one that would be set aside when
+    /// read says so already, with the reason the TUI will give.
     pub fn kept_listings(&self) -> Result<Vec<KeptSummary>, StoreError> {
         let mut select = self
             .conn
             .prepare(
                 "SELECT l.base_url, l.profile, l.type_filter, l.kept_at, l.set_aside,
-                        count(r.position), coalesce(sum(length(CAST(r.text AS BLOB))), 0)
+                        count(r.position), coalesce(sum(length(CAST(r.text AS BLOB))), 0),
+                        l.id, l.format
                  FROM kept_listings l LEFT JOIN kept_rows r ON r.listing = l.id
                  GROUP BY l.id ORDER BY l.kept_at DESC, l.id DESC",
             )
@@ -274,7 +289,7 @@ impl Store {
                         .map(|s| Some(s).filter(|s| !s.is_empty()))
                 };
                 let kept_at: String = row.get(3)?;
-                Ok(KeptSummary {
+                let summary = KeptSummary {
                     base_url: row.get(0)?,
                     profile: text(1)?,
                     type_filter: text(2)?,
@@ -284,10 +299,24 @@ impl Store {
                     set_aside: row.get(4)?,
                     rows: row.get::<_, i64>(5)? as usize,
                     bytes: row.get::<_, i64>(6)? as usize,
-                })
+                };
+                Ok((
+                    summary,
+                    row.get::<_, i64>(7)?,
+                    kept_at,
+                    row.get::<_, i64>(8)?,
+                ))
             })
             .map_err(|e| self.error(e))?;
-        found.collect::<Result<_, _>>().map_err(|e| self.error(e))
+        let found: Vec<_> = found.collect::<Result<_, _>>().map_err(|e| self.error(e))?;
+        let mut kept = Vec::with_capacity(found.len());
+        for (mut summary, id, kept_at, format) in found {
+            if summary.set_aside.is_none() {
+                summary.set_aside = self.read_back(id, &kept_at, format)?.err();
+            }
+            kept.push(summary);
+        }
+        Ok(kept)
     }
 
     /// Forgets the listings kept for a base URL and profile (every type filter): keeping was
@@ -341,10 +370,13 @@ impl Store {
     }
 }
 
-/// Whether `text` is one JSON object (what every item of a page is).
-fn is_json_object(text: &str) -> bool {
-    text.trim_start().starts_with('{')
-        && serde_json::from_str::<&serde_json::value::RawValue>(text).is_ok()
+/// A kept listing's time and rows, or why it does not read back.
+type ReadBack = Result<(DateTime<Utc>, Vec<String>), String>;
+
+/// Whether `text` is one JSON value, as a page's item is: an object, or an odd item (a string,
+/// a number, `null`) that the list shows marked, as the live page did.
+fn is_one_json_value(text: &str) -> bool {
+    serde_json::from_str::<&serde_json::value::RawValue>(text).is_ok()
 }
 
 #[cfg(test)]
@@ -490,13 +522,13 @@ mod tests {
             .unwrap();
         assert_eq!(
             store.kept_listing(&key).unwrap(),
-            Some(Kept::SetAside("its row 2 is not a JSON object".into()))
+            Some(Kept::SetAside("its row 2 is not one JSON value".into()))
         );
         assert_eq!(store.kept_listing(&key).unwrap(), None);
         let listed = store.kept_listings().unwrap();
         assert_eq!(
             listed[0].set_aside.as_deref(),
-            Some("its row 2 is not a JSON object")
+            Some("its row 2 is not one JSON value")
         );
         // Rows that would follow it are not added to it; a new first page starts afresh.
         assert_eq!(
@@ -524,6 +556,55 @@ mod tests {
                 "it is in format 7, which this appdeck does not read".into()
             ))
         );
+    }
+
+    /// An item of a page that is not an object (the list shows it marked) is kept as the
+    /// service sent it, in its place: the listing reads back whole, and `appdeck cache` calls
+    /// it healthy, as the TUI finds it. Before, it set the whole listing aside at the next read.
+    #[test]
+    fn an_item_that_is_not_an_object_is_kept_in_its_place_not_set_aside() {
+        let (_dir, mut store) = open();
+        let key = ListingKey::new("http://svc.test/api/v1", None, None);
+        let rows = [
+            r#"{"id":"a"}"#,
+            r#""just a string""#,
+            "null",
+            "1E400",
+            r#"[1, {"id":"x"}]"#,
+            r#"{"id":"b"}"#,
+        ];
+        assert_eq!(store.keep_listing(&key, &rows, true, at(0)).unwrap(), 6);
+        assert_eq!(store.kept_listings().unwrap()[0].set_aside, None);
+        let Some(Kept::Rows { rows: kept, .. }) = store.kept_listing(&key).unwrap() else {
+            panic!("the listing was not read back");
+        };
+        assert_eq!(kept, rows);
+        assert_eq!(store.kept_listings().unwrap()[0].set_aside, None);
+    }
+
+    /// `appdeck cache` says a listing that will not read back is set aside before the TUI has
+    /// read it, with the TUI's reason, rather than call it healthy until then.
+    #[test]
+    fn cache_says_a_listing_will_be_set_aside_before_it_is_read() {
+        let (_dir, mut store) = open();
+        let key = ListingKey::new("http://svc.test/api/v1", None, None);
+        store
+            .keep_listing(&key, &[r#"{"id":"a"}"#, r#"{"id":"b"}"#], true, at(0))
+            .unwrap();
+        store
+            .conn
+            .execute(
+                r#"UPDATE kept_rows SET text = '1],"next":"x' WHERE position = 1"#,
+                [],
+            )
+            .unwrap();
+        let why = Some("its row 2 is not one JSON value".to_owned());
+        assert_eq!(store.kept_listings().unwrap()[0].set_aside, why);
+        assert_eq!(
+            store.kept_listing(&key).unwrap(),
+            Some(Kept::SetAside(why.clone().unwrap()))
+        );
+        assert_eq!(store.kept_listings().unwrap()[0].set_aside, why);
     }
 
     #[test]

@@ -241,7 +241,7 @@ fn offline_opens_on_the_kept_rows_without_asking_the_service_until_r() {
 #[test]
 fn a_set_aside_listing_is_said_and_not_shown() {
     let (mut app, _, kept_id) = opened(false);
-    let why = "its row 2 is not a JSON object".to_owned();
+    let why = "its row 2 is not one JSON value".to_owned();
     app.update(Action::reply(
         kept_id,
         Delivery::KeptListing(KeptListing::SetAside(why)),
@@ -249,7 +249,7 @@ fn a_set_aside_listing_is_said_and_not_shown() {
     assert!(app.browser.rows().is_empty());
     let said = status(&app);
     assert!(
-        said.contains("set aside, not shown: its row 2 is not a JSON object"),
+        said.contains("set aside, not shown: its row 2 is not one JSON value"),
         "{said}"
     );
 }
@@ -385,5 +385,59 @@ fn rows_left_out_as_too_large_are_said_in_the_title() {
     assert!(
         shown.contains("16 kept 3 h ago, 1 too large to keep · asking the service…"),
         "{shown}"
+    );
+}
+
+/// Every line of the screen as drawn, one after another.
+fn screen(app: &App) -> String {
+    let screen = draw(app, &crate::ui::theme::Theme::default(), chrono::Utc::now());
+    (0..20)
+        .map(|y| line(&screen, y))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The detail opened on a kept row is no live resource either: its title says so in words,
+/// and `y`, `:export` and `R` in it say what they say from the list (issue 37: nothing kept
+/// passes as live). Before, the detail copied, wrote and reported the row as live.
+#[test]
+fn the_detail_of_a_kept_row_says_it_is_kept_as_the_list_does() {
+    let (mut app, _, kept_id) = opened(true);
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 3, "old"), Duration::from_secs(300)),
+    ));
+    key(&mut app, 'j');
+    press(&mut app, crossterm::event::KeyCode::Enter);
+    assert!(
+        matches!(app.stack.top(), Some(crate::app::pane::Screen::Detail(_))),
+        "the detail opens"
+    );
+    let shown = screen(&app);
+    assert!(shown.contains("kept 5 min ago, not live · old"), "{shown}");
+
+    key(&mut app, 'y');
+    let said = status(&app);
+    assert!(said.contains("(kept 5 min ago, not live) sent"), "{said}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.json");
+    key(&mut app, ':');
+    type_text(&mut app, &format!("export {}", path.display()));
+    let exporting = press(&mut app, crossterm::event::KeyCode::Enter);
+    settle(&mut app, exporting);
+    assert!(path.exists());
+    let said = status(&app);
+    assert!(said.ends_with("(kept 5 min ago, not live)"), "{said}");
+
+    key(&mut app, 'R');
+    assert!(
+        matches!(app.stack.top(), Some(crate::app::pane::Screen::Report(_))),
+        "the composer opens"
+    );
+    let said = status(&app);
+    assert!(
+        said.starts_with("warning: this resource is from a listing (kept 5 min ago, not live)"),
+        "{said}"
     );
 }

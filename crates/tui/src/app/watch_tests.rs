@@ -569,3 +569,67 @@ fn a_look_at_a_large_sorted_list_comes_in_sorted_without_a_sort_job_of_the_list(
         "nothing said of the look's sort: {said}"
     );
 }
+
+/// The row under the cursor that a look found gone (`x`) is no live resource: `y` and the
+/// detail's title and `:export` say so, and `R` warns, as for a kept row; marked gone rows are
+/// left out (`1 gone from the service, left out`). Before, all of them acted as on a live row.
+#[test]
+fn the_gone_row_under_the_cursor_says_it_is_gone() {
+    let t0 = Instant::now();
+    let mut app = watched_with_d_gone(t0);
+    key(&mut app, 'G');
+    assert_eq!(selected(&app).as_deref(), Some("d"));
+    let status = |app: &App| match &app.notice {
+        Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
+        None => String::new(),
+    };
+    key(&mut app, 'y');
+    let said = status(&app);
+    assert!(
+        said.starts_with("resource id (gone from the service, not live) sent"),
+        "{said}"
+    );
+
+    key(&mut app, 'R');
+    assert!(
+        matches!(app.stack.top(), Some(crate::app::pane::Screen::Report(_))),
+        "the composer opens"
+    );
+    let said = status(&app);
+    assert!(
+        said.starts_with("warning: this resource is gone from the service, not live (x)"),
+        "{said}"
+    );
+    press(&mut app, KeyCode::Esc);
+    assert!(app.stack.top().is_none(), "back on the list");
+
+    press(&mut app, KeyCode::Enter);
+    let screen = super::harness::draw(
+        &app,
+        &crate::ui::theme::Theme::default(),
+        chrono::Utc::now(),
+    );
+    let shown: Vec<String> = (0..20).map(|y| super::harness::line(&screen, y)).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.contains("gone from the service, not live")),
+        "{shown:#?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gone.json");
+    let export = command(&mut app, &format!("export {}", path.display()));
+    settle(&mut app, export);
+    assert!(path.exists());
+    let said = status(&app);
+    assert!(
+        said.ends_with("(gone from the service, not live)"),
+        "{said}"
+    );
+
+    // A live row under the cursor says nothing of the kind.
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, 'g');
+    key(&mut app, 'y');
+    assert!(!status(&app).contains("not live"), "{}", status(&app));
+}

@@ -475,6 +475,40 @@ mod tests {
         );
     }
 
+    /// A listing whose page held an item that is not an object reads back whole, the item in
+    /// its place and marked as the live page marked it: never the whole listing set aside.
+    #[test]
+    fn a_kept_item_that_is_not_an_object_reads_back_as_the_live_page_showed_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = KeepPlace {
+            store: dir.path().join("appdeck.db"),
+            base_url: "http://127.0.0.1:9/api/v1".into(),
+            profile: None,
+        };
+        let body = br#"{"resources":[{"id":"r0","type":"repo"},"just a string",{"id":"r2"}]}"#;
+        let live = ReadPage::from(RawPage::read(body.to_vec()).unwrap());
+        let texts: Vec<String> = live.items_and_texts().map(|(_, t)| t.into()).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut store = Store::open(&place.store).unwrap();
+        store
+            .keep_listing(&key(&place, None), &texts, true, chrono::Utc::now())
+            .unwrap();
+        let KeptListing::Rows { page, .. } = read(&store, &place, None) else {
+            panic!("the kept listing was not shown");
+        };
+        let kinds = |page: &ReadPage| -> Vec<_> {
+            page.items_and_texts()
+                .map(|(item, text)| (item.kind, text.into_owned()))
+                .collect()
+        };
+        assert_eq!(kinds(&page), kinds(&live));
+        assert_eq!(
+            kinds(&page)[1].0,
+            crate::api::ItemKind::NotResource,
+            "marked"
+        );
+    }
+
     fn rows_ids(range: std::ops::Range<usize>) -> Vec<String> {
         range.map(|i| format!("r{i}")).collect()
     }

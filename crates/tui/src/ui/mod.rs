@@ -29,7 +29,7 @@ pub fn render(frame: &mut Frame, app: &App, theme: &Theme, now: DateTime<Utc>) {
     match app.stack.top() {
         None => panes::browser::render(frame, &app.browser, theme, screen.body, (now, app.now)),
         Some(Screen::Detail(detail)) => {
-            panes::detail::render(frame, detail, theme, screen.body, now)
+            panes::detail::render(frame, detail, theme, screen.body, (now, app.now))
         }
         Some(Screen::Types(types)) => panes::types::render(frame, types, theme, screen.body),
         Some(Screen::TypeDetail(detail)) => {

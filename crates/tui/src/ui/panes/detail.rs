@@ -1,6 +1,8 @@
 //! The detail view: fields and links on the left, the properties tree and its raw JSON on the
 //! right. Each pane renders only the lines in view.
 
+use std::time::Instant;
+
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -22,7 +24,7 @@ pub(crate) fn render(
     detail: &Detail,
     theme: &Theme,
     body: Rect,
-    now: DateTime<Utc>,
+    (now, kept_now): (DateTime<Utc>, Instant),
 ) {
     let areas = detail.areas(body);
     let needle = detail
@@ -74,7 +76,7 @@ pub(crate) fn render(
         };
         // Cut to the border, marked `…`, rather than clipped mid-word.
         let title = fit(
-            &pane_title(detail, pane),
+            &pane_title(detail, pane, kept_now),
             usize::from(area.width.saturating_sub(2)),
         );
         let block = theme
@@ -179,9 +181,18 @@ fn floor_char_boundary(text: &str, at: usize) -> usize {
         .unwrap_or(0)
 }
 
-fn pane_title(detail: &Detail, pane: DetailPart) -> String {
+/// `kept_now`: the instant a kept row's age counts to.
+fn pane_title(detail: &Detail, pane: DetailPart, kept_now: Instant) -> String {
     match pane {
-        DetailPart::Fields => format!(" {} ", fit(&detail.title, 60)),
+        // What is not live says so first, in words, where a narrow border cuts it last.
+        DetailPart::Fields => match detail.not_live {
+            Some(not_live) => format!(
+                " {} · {} ",
+                not_live.words(kept_now),
+                fit(&detail.title, 60)
+            ),
+            None => format!(" {} ", fit(&detail.title, 60)),
+        },
         DetailPart::Tree => " Properties ".to_owned(),
         DetailPart::Raw => format!(
             " Raw JSON · {}{} ",

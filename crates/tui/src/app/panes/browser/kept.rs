@@ -9,7 +9,7 @@ use super::Browser;
 use crate::api::{ApiError, ReadPage};
 use crate::app::action::{Command, KeptListing, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
-pub(crate) use appdeck_listing::{KeptRows, Live, age_words};
+pub(crate) use appdeck_listing::{KeptRows, Live, NotLive, age_words};
 
 impl Browser {
     /// Asks the store for the listing kept for this type filter, to show until the live page
@@ -39,10 +39,13 @@ impl Browser {
     /// ` (kept 3 h ago, not live)` after what a row gave when the rows are kept ones, else
     /// nothing: whatever takes a kept row away from the list says so.
     pub(crate) fn kept_note(&self, now: Instant) -> String {
-        match self.kept_age(now) {
-            Some(age) => format!(" (kept {} ago, not live)", age_words(age)),
-            None => String::new(),
-        }
+        NotLive::note_of(NotLive::of(self.kept.as_ref(), None), now)
+    }
+
+    /// Why the row under the cursor is not live (kept, or found gone by `:watch`), if it is not.
+    pub(crate) fn selected_not_live(&self) -> Option<NotLive> {
+        let mark = (self.selected()).and_then(|r| self.watch.as_ref()?.mark(r));
+        NotLive::of(self.kept.as_ref(), mark)
     }
 
     /// The kept listing arrived: shown if no live page came first (a live page that failed is

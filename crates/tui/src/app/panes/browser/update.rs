@@ -3,9 +3,9 @@
 use crate::app::action::Move;
 use std::sync::Arc;
 
-use super::Browser;
 use super::keys::BROWSER_KEYS;
 use super::watch::LookDiff;
+use super::{Browser, kept::NotLive};
 use crate::api::{self, ApiError};
 use crate::app::export::{Exported, Exporting, Items};
 use crate::app::job::{Job, Progress, Work};
@@ -36,6 +36,7 @@ pub(crate) struct OpenDetail {
     pub bodies: Bodies,
     /// `d`: the row's text at the look before, whose changes head the detail.
     pub changed_since: Option<Box<str>>,
+    pub not_live: Option<NotLive>,
 }
 
 impl Job for OpenDetail {
@@ -43,7 +44,8 @@ impl Job for OpenDetail {
     type Output = Result<Detail, BodyError>;
 
     fn run(&self, _: &Progress) -> Result<Detail, BodyError> {
-        detail_of(&self.row, &self.bodies, self.changed_since.as_deref())
+        let detail = detail_of(&self.row, &self.bodies, self.changed_since.as_deref())?;
+        Ok(detail.not_live(self.not_live))
     }
 }
 
@@ -199,8 +201,8 @@ impl Pane for Browser {
                 let id = self
                     .selected()
                     .and_then(|r| r.id().map(|id| id.to_string()));
-                let what = format!("resource id{}", self.kept_note(cx.now));
-                return cx.copy(id, &what).into();
+                let note = NotLive::note_of(self.selected_not_live(), cx.now);
+                return cx.copy(id, &format!("resource id{note}")).into();
             }
             Action::Toggle => match self.toggle_pick(height) {
                 Ok(0) => cx.info("no row marked"),
@@ -215,14 +217,10 @@ impl Pane for Browser {
             Action::Report if !self.picked.is_empty() => return self.report_on_picked(cx),
             Action::Report => {
                 let resource = (self.selected()).and_then(|r| self.bodies().read(r.body).ok());
+                if let (Some(_), Some(not_live)) = (&resource, self.selected_not_live()) {
+                    cx.error(not_live.report_warning(cx.now));
+                }
                 return match resource {
-                    Some(resource) if self.kept.is_some() => {
-                        cx.error(format!(
-                            "warning: this resource is from a listing{}: the report starts from it as it was then",
-                            self.kept_note(cx.now)
-                        ));
-                        Outcome::Open(Open::ReportOn(resource.into()))
-                    }
                     Some(resource) => Outcome::Open(Open::ReportOn(resource.into())),
                     None => Outcome::NotMine(Action::Report),
                 };
@@ -605,7 +603,7 @@ impl Browser {
         };
         if row.json_len() <= OPEN_IN_BACKGROUND_BYTES {
             return match detail_of(row.row(), &self.bodies(), changed_since.as_deref()) {
-                Ok(detail) => pushed(detail, cx),
+                Ok(detail) => pushed(detail.not_live(self.selected_not_live()), cx),
                 Err(error) => {
                     cx.error(format!("cannot open the resource: {error}"));
                     Outcome::done()
@@ -622,6 +620,7 @@ impl Browser {
             row,
             bodies: self.bodies(),
             changed_since,
+            not_live: self.selected_not_live(),
         });
         vec![Command::Run { id, job }].into()
     }

@@ -20,6 +20,7 @@ use crate::app::action::{Command, RequestIds};
 use crate::app::widgets::json_tree::JsonTree;
 use crate::app::widgets::{LineInput, ListCursor};
 use crate::sanitize;
+use appdeck_listing::NotLive;
 use raw::{RawJson, RawSource};
 
 /// Longest value shown on one field line; the raw pane has the rest.
@@ -154,9 +155,23 @@ pub struct Detail {
     pub sent: Option<Arc<str>>,
     /// The reports sent about this resource, from the history.
     pub reports: reports::ReportsAbout,
+    /// Why the resource is not live (a kept row, or one `:watch` found gone), when opened from the list on such a row: the
+    /// title, `y`, `:export` and `R` say so, as the list does.
+    pub(crate) not_live: Option<NotLive>,
 }
 
 impl Detail {
+    /// The detail said not live for this reason (`None`: live).
+    pub(crate) fn not_live(mut self, not_live: Option<NotLive>) -> Detail {
+        self.not_live = not_live;
+        self
+    }
+
+    /// ` (kept 5 min ago, not live)` after what the resource gave, or nothing when it is live.
+    fn not_live_note(&self, now: std::time::Instant) -> String {
+        NotLive::note_of(self.not_live, now)
+    }
+
     /// The detail of `item` with no text of its own (the raw pane lays out its JSON).
     #[cfg(test)]
     pub(crate) fn open(item: Arc<PageItem>) -> Self {
@@ -233,6 +248,7 @@ impl Detail {
             exporting: None,
             sent,
             reports: reports::ReportsAbout::default(),
+            not_live: None,
         }
     }
 

@@ -142,7 +142,8 @@ impl Pane for Detail {
                     Some((text, what)) => (Some(text), what),
                     None => (None, "value"),
                 };
-                return cx.copy(text, what).into();
+                let what = what.to_owned() + &self.not_live_note(cx.now);
+                return cx.copy(text, &what).into();
             }
             Action::Back => {
                 if let Some(exporting) = self.exporting.take() {
@@ -159,6 +160,9 @@ impl Pane for Detail {
                     Some(json) => json.to_string(),
                     None => serde_json::to_string(self.item.as_ref()).unwrap_or_default(),
                 };
+                if let Some(not_live) = self.not_live {
+                    cx.error(not_live.report_warning(cx.now));
+                }
                 return Outcome::Open(Open::ReportOn(text.into()));
             }
             other => return Outcome::NotMine(other),
@@ -182,7 +186,7 @@ impl Pane for Detail {
             && let Some(exported) = exported.take::<Exported>()
         {
             match exporting.outcome(exported) {
-                Ok(news) => cx.info(news),
+                Ok(news) => cx.info(news + &self.not_live_note(cx.now)),
                 Err(problem) => cx.error(problem),
             }
         }
