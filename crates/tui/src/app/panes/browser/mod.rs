@@ -32,6 +32,7 @@ use appdeck_listing::LoadedSummary;
 use appdeck_listing::RowView;
 use appdeck_listing::Rows;
 use appdeck_listing::StatusShown;
+use appdeck_listing::TypeShown;
 use appdeck_listing::{Bodies, BodyError};
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
@@ -164,23 +165,33 @@ impl Browser {
         }
     }
 
-    /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s.
+    /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s: the rows of
+    /// the listing's own type are all its rows but those without a type, if it has any.
     pub fn list_of_type(
         &self,
-        name: String,
+        shown: TypeShown,
         body: Rect,
         ids: &mut RequestIds,
     ) -> (Browser, Vec<Command>) {
+        let listing_type = self.type_filter.clone().map(TypeShown::Is);
         match self.over_loaded_rows() {
             Some(list) => {
+                let narrow = listing_type.as_ref() != Some(&shown) || self.summary().no_type > 0;
                 let shown = list.showing(body, |l| {
-                    if l.type_filter.as_ref() != Some(&name) {
-                        l.query.type_shown = Some(name);
+                    if narrow {
+                        l.query.type_shown = Some(shown);
                     }
                 });
                 (shown, Vec::new())
             }
-            None => self.list_over(Some(name), None, ids),
+            None => match shown {
+                TypeShown::Is(name) => self.list_over(Some(name), None, ids),
+                TypeShown::Missing => {
+                    let (mut list, commands) = self.list_over(self.type_filter.clone(), None, ids);
+                    list.query.type_shown = Some(TypeShown::Missing);
+                    (list, commands)
+                }
+            },
         }
     }
 

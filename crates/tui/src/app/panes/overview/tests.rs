@@ -131,11 +131,7 @@ fn opened_list(app: &App) -> (Option<&str>, Vec<Option<&str>>) {
     let statuses = (list.visible.iter())
         .map(|i| list.rows().at(i).status())
         .collect();
-    let type_ = list
-        .query
-        .type_shown
-        .as_deref()
-        .or(list.type_filter.as_deref());
+    let type_ = (list.query.type_shown.as_ref().map(|t| t.label())).or(list.type_filter.as_deref());
     (type_, statuses)
 }
 
@@ -319,4 +315,43 @@ fn the_header_counts_one_row_in_the_singular() {
         .collect::<Vec<_>>();
     let header = header.join("\n");
     assert!(header.contains("Overview · 1 row loaded ·"), "{header}");
+}
+
+/// A tester's finding: rows without a readable type (an item that is not an object, a type
+/// that is not a string) were left out of the type chart (306 rows loaded, 300 counted).
+#[test]
+fn rows_without_a_type_have_a_bar_of_their_own_that_lists_them() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let first = list_request(&commands).expect("the first page is asked for");
+    let rows = json!({"resources": [
+        {"id": "a", "type": "repo", "status": "active"},
+        "not a resource",
+        {"id": "b", "type": "repo"},
+        {"id": "c", "type": 7, "status": "active"},
+    ]});
+    answer(&mut app, first, ListResponse::from_value(rows).unwrap());
+    key(&mut app, '4');
+    let bars = overview(&app).bars(OverviewPart::Types);
+    assert_eq!(
+        names(bars.clone()),
+        [("repo".to_owned(), 2), ("(none)".to_owned(), 2)]
+    );
+    let counted: usize = bars.iter().map(|b| b.rows).sum();
+    assert_eq!(
+        counted,
+        overview(&app).summary.rows,
+        "the bars add up to the rows loaded"
+    );
+    press(&mut app, KeyCode::End);
+    let commands = press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        list_request(&commands),
+        None,
+        "the service is not asked again"
+    );
+    assert_eq!(
+        opened_list(&app).1,
+        [None, Some("active")],
+        "the two rows without a type"
+    );
 }
