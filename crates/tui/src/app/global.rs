@@ -252,7 +252,7 @@ impl App {
         });
         self.known_types = None;
         let mut commands = self.stack.pop_all();
-        let restart = self.browser.list_type(None, &mut self.ids);
+        let restart = self.browser.list_new_service(&mut self.ids);
         commands.extend(self.browser_commands(restart));
         let load = self.ids.issue();
         self.types_since = load;

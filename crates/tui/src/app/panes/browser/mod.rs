@@ -121,6 +121,13 @@ impl Browser {
         &self.types_seen
     }
 
+    /// Lists every type of another service from its first page: the types seen in this one's
+    /// pages go, as its marks do (`:type` and the overview would offer types it never lists).
+    pub fn list_new_service(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        self.types_seen.clear();
+        self.list_type(None, ids)
+    }
+
     /// Lists another type (or every type) from its first page, showing the rows kept from the
     /// last run meanwhile.
     pub fn list_type(&mut self, type_filter: Option<String>, ids: &mut RequestIds) -> Vec<Command> {

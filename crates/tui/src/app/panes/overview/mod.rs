@@ -82,11 +82,14 @@ impl Overview {
         }
     }
 
-    /// The bars of a chart, most rows first (then by name), and last the rows without a type or
-    /// status (`(none)`), so that each chart's bars add up to the rows loaded.
+    /// The bars of a chart: the types or statuses of the rows loaded, most rows first (then by
+    /// name), and last the rows without one (`(none)`), so that the bars add up to the rows.
     pub(crate) fn bars(&self, part: OverviewPart) -> Vec<Bar<'_>> {
         let (counts, missing) = self.counts(part);
+        // A type seen only in a page's rows of another type, or in the listing before, has
+        // none here: its bar would open a list no page fills.
         let mut bars: Vec<Bar> = (counts.iter())
+            .filter(|(_, rows)| **rows > 0)
             .map(|(name, &rows)| Bar {
                 name: Some(name),
                 rows,
@@ -113,7 +116,7 @@ impl Overview {
     /// How many bars `part` has.
     pub(crate) fn bar_count(&self, part: OverviewPart) -> usize {
         let (counts, missing) = self.counts(part);
-        counts.len() + usize::from(missing > 0)
+        counts.values().filter(|rows| **rows > 0).count() + usize::from(missing > 0)
     }
 
     /// The index of the bar under the cursor in `part`, within its bars.
