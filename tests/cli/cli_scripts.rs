@@ -938,3 +938,51 @@ fn sort_and_retries_refuse_what_the_config_refuses() {
         out.stderr
     );
 }
+
+/// A tester's finding: a service that lists an id twice had `list --watch` print only the first
+/// copy, drop the second without a word, and never say a change to it. Every copy is watched
+/// (the n-th compared with the n-th of the next look), and stderr says why there are two.
+#[test]
+fn watch_keeps_every_copy_of_an_id_listed_twice_and_says_so() {
+    let body = |second: &str| {
+        let resources = json!([
+            {"id": "a", "type": "t", "name": "first"},
+            {"id": "b", "type": "t"},
+            {"id": "a", "type": "t", "name": second},
+        ]);
+        json!({"resources": resources}).to_string()
+    };
+    let look = |second: &str| Step::Answer("200 OK", String::new(), body(second));
+    let (base_url, _) = scripted(vec![look("second"), look("second"), look("renamed")]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut watching = Watching::start(
+        common::appdeck(dir.path())
+            .env("APPDECK_BASE_URL", &base_url)
+            .env("APPDECK_TOKEN", common::TOKEN)
+            .env("APPDECK_DATA_DIR", dir.path().join("data"))
+            .args(["list", "--watch", "0.2", "--retries", "0"]),
+    );
+    watching.until("the change to the second copy", |seen| seen.len() >= 4);
+    let events: Vec<(String, Value)> = watching.seen.iter().map(|l| event(l)).collect();
+    let (code, stderr) = watching.interrupt();
+    assert_eq!(code, 0, "{stderr}");
+    let said: Vec<(&str, &str)> = (events.iter())
+        .map(|(kind, r)| (kind.as_str(), r["name"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("added", "first"),
+            ("added", ""),
+            ("added", "second"),
+            ("changed", "renamed")
+        ],
+        "nothing flaps on the second look"
+    );
+    let warnings = stderr.matches("lists 1 resource more than once (the first: id a)");
+    assert_eq!(
+        warnings.count(),
+        1,
+        "said once, not at every look: {stderr}"
+    );
+}

@@ -63,7 +63,7 @@ pub use ordering::{
     IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
 };
 pub use picks::Picks;
-pub use query::{LoadedRows, Query, Restored, StatusShown, Where, status_label};
+pub use query::{LoadedRows, Query, Restored, StatusShown, TypeShown, Where, status_label};
 pub use refetch::Refetch;
 pub use row::{Cell, Row, RowView};
 pub use rows::NONE as NO_ROWS;

@@ -84,36 +84,42 @@ impl Job for CompareLook {
 /// How many rows' texts a comparison holds at once.
 const CHUNK: usize = 1024;
 
-/// Rows are matched by id; rows without one are never marked. A look goes as deep as the rows
-/// on screen, not always to the same row: a row beyond the last row both have in common is
+/// Rows are matched by id; rows without one are never marked. A service that lists an id more
+/// than once has its n-th row of that id matched with the n-th of the other side (so that copies
+/// that differ are not compared with each other at every look); a copy the look no longer brings
+/// is not shown gone while the id is still listed (marks go by id). A look goes as deep as the
+/// rows on screen, not always to the same row: a row beyond the last row both have in common is
 /// judged only if the side it is missing from was the whole listing (a row pushed past the
 /// look's depth is not gone; a row the screen had not loaded yet is not new).
 pub fn compare(look: &CompareLook, progress: &Progress) -> Result<LookDiff, BodyError> {
     let (before, after) = (&look.before, &look.after);
     let live = |i: usize| !before.gone[i];
-    let before_at: HashMap<&str, usize> = (0..before.ids.len())
-        .filter(|&i| live(i))
-        .filter_map(|i| Some((before.ids[i].as_deref()?, i)))
+    let before_key = Copies::of(&before.ids, live);
+    let after_key = Copies::of(&after.ids, |_| true);
+    let before_at: HashMap<(&str, u32), usize> = (0..before.ids.len())
+        .filter_map(|i| Some((before_key.at(i)?, i)))
         .collect();
-    let after_at: HashMap<&str, usize> = (after.ids.iter().enumerate())
-        .filter_map(|(i, id)| Some((id.as_deref()?, i)))
+    let after_at: HashMap<(&str, u32), usize> = (0..after.ids.len())
+        .filter_map(|i| Some((after_key.at(i)?, i)))
         .collect();
-    let last_common_after = (after.ids.iter())
-        .rposition(|id| id.as_deref().is_some_and(|id| before_at.contains_key(id)));
+    let last_common_after = (0..after.ids.len()).rev().find(|&i| {
+        after_key
+            .at(i)
+            .is_some_and(|key| before_at.contains_key(&key))
+    });
     let last_common_before = (0..before.ids.len()).rev().find(|&i| {
-        live(i)
-            && before.ids[i]
-                .as_deref()
-                .is_some_and(|id| after_at.contains_key(id))
+        before_key
+            .at(i)
+            .is_some_and(|key| after_at.contains_key(&key))
     });
     let mut diff = LookDiff::default();
     // Rows in both: (index after, index before), their texts compared a chunk at a time.
     let mut both = Vec::new();
-    for (i, id) in after.ids.iter().enumerate() {
-        let Some(id) = id.as_deref() else {
+    for i in 0..after.ids.len() {
+        let Some(key @ (id, _)) = after_key.at(i) else {
             continue;
         };
-        match before_at.get(id) {
+        match before_at.get(&key) {
             Some(&j) => both.push((i, j)),
             None if before.whole || last_common_after.is_some_and(|last| i < last) => {
                 diff.new.push(id.into())
@@ -144,7 +150,11 @@ pub fn compare(look: &CompareLook, progress: &Progress) -> Result<LookDiff, Body
         let Some(id) = id.as_deref() else {
             continue;
         };
-        if let Some(&now) = after_at.get(id) {
+        // A copy of an id still listed (not the same copy) is not shown gone: the marks of
+        // its id are the listed rows'.
+        let still = (before_key.at(i).and_then(|key| after_at.get(&key)))
+            .or_else(|| after_at.get(&(id, 0)));
+        if let Some(&now) = still {
             at = at.max(now + 1);
             continue;
         }
@@ -158,6 +168,40 @@ pub fn compare(look: &CompareLook, progress: &Progress) -> Result<LookDiff, Body
         .map(|((i, at), json)| (i, at, json))
         .collect();
     Ok(diff)
+}
+
+/// Which copy of its id each row of a side is: how many rows of the same id come before it
+/// among those counted.
+struct Copies<'a> {
+    ids: &'a [Option<Box<str>>],
+    nth: Vec<u32>,
+}
+
+impl<'a> Copies<'a> {
+    /// Not counted: [`Copies::at`] gives `None` for them.
+    const NOT: u32 = u32::MAX;
+
+    fn of(ids: &'a [Option<Box<str>>], counted: impl Fn(usize) -> bool) -> Self {
+        let mut seen: HashMap<&str, u32> = HashMap::with_capacity(ids.len());
+        let nth = (ids.iter().enumerate())
+            .map(|(i, id)| match id.as_deref().filter(|_| counted(i)) {
+                Some(id) => {
+                    let copies = seen.entry(id).or_insert(0);
+                    *copies += 1;
+                    *copies - 1
+                }
+                None => Self::NOT,
+            })
+            .collect();
+        Copies { ids, nth }
+    }
+
+    /// Row `i`'s id and which copy of it it is; `None` without an id or not counted.
+    fn at(&self, i: usize) -> Option<(&'a str, u32)> {
+        let nth = self.nth[i];
+        let id = self.ids[i].as_deref()?;
+        (nth != Self::NOT).then_some((id, nth))
+    }
 }
 
 /// Whether two texts of a row are the same JSON: the same bytes, or the same values laid out
@@ -186,4 +230,57 @@ fn texts(side: &Side, rows: impl Iterator<Item = usize>) -> Result<Vec<String>, 
         ControlFlow::Continue(())
     })?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rows::Rows;
+    use serde_json::json;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    /// A whole listing of rows `(id, name)`, as a look's comparison sees it.
+    fn side(rows: &[(&str, &str)]) -> Side {
+        let values = rows
+            .iter()
+            .map(|(id, name)| json!({"id": id, "name": name}));
+        let (rows, bodies) = Rows::with_bodies(values);
+        Side {
+            bodies,
+            ids: rows.iter().map(|r| r.id().map(Box::<str>::from)).collect(),
+            body: rows.iter().map(|r| r.body).collect(),
+            gone: vec![false; rows.len()],
+            whole: true,
+        }
+    }
+
+    fn diff(before: &[(&str, &str)], after: &[(&str, &str)]) -> LookDiff {
+        let look = CompareLook {
+            before: side(before),
+            after: side(after),
+        };
+        let progress = Progress::new(|_, _| {}, Arc::new(AtomicBool::new(false)));
+        compare(&look, &progress).unwrap()
+    }
+
+    /// A tester's finding: a service that lists ids twice had every such row marked changed at
+    /// every look, each copy compared with the other. The n-th copy is compared with the n-th.
+    #[test]
+    fn copies_of_an_id_are_compared_copy_by_copy() {
+        let rows = [("d0", "n0"), ("d1", "n1"), ("d0", "n4"), ("d1", "n5")];
+        assert_eq!(diff(&rows, &rows), LookDiff::default(), "nothing flaps");
+        let renamed = [("d0", "n0"), ("d1", "n1"), ("d0", "n4"), ("d1", "n9")];
+        let found = diff(&rows, &renamed);
+        assert_eq!(found.changed.len(), 1, "{found:?}");
+        assert_eq!(&*found.changed[0].0, "d1");
+        assert_eq!(&*found.changed[0].1, r#"{"id":"d1","name":"n5"}"#);
+        assert_eq!((found.new.len(), found.absent.len()), (0, 0));
+        // A copy dropped while the id is still listed is not shown gone (marks go by id).
+        let fewer = [("d0", "n0"), ("d1", "n1"), ("d1", "n5")];
+        let found = diff(&rows, &fewer);
+        assert!(found.absent.is_empty(), "{found:?}");
+        let found = diff(&rows, &[("d1", "n1"), ("d1", "n5")]);
+        assert_eq!(found.absent.iter().map(|a| a.0).collect::<Vec<_>>(), [0, 2]);
+    }
 }

@@ -51,18 +51,24 @@ impl Picks {
     }
 
     /// The marked rows loaded (by index): those `shown`, in their order, then those the
-    /// filters hide, in the listing's order.
+    /// filters hide, in the listing's order. A mark is on a resource: of rows that share an id
+    /// (a service that lists one twice), the first is taken, so that the title's count of marks
+    /// is what `y`, `:export` and `R` take.
     pub fn rows(&self, shown: &Shown, rows: &Rows) -> Vec<usize> {
         if self.0.is_empty() {
             return Vec::new();
         }
-        let marked: Vec<usize> = (shown.iter())
-            .filter(|&i| self.contains(rows.at(i)))
-            .collect();
+        let mut taken: HashSet<Box<str>> = HashSet::with_capacity(self.0.len());
+        let mut take = |i: usize| {
+            let id = rows.at(i).id().filter(|id| self.0.contains(&**id));
+            id.is_some_and(|id| taken.insert(Box::from(&*id)))
+        };
+        let marked: Vec<usize> = shown.iter().filter(|&i| take(i)).collect();
         // A set, not `marked.contains`: that was a walk of the marks for each marked row.
         let is_shown: HashSet<usize> = marked.iter().copied().collect();
-        let hidden =
-            (0..rows.len()).filter(|i| !is_shown.contains(i) && self.contains(rows.at(*i)));
+        let hidden: Vec<usize> = (0..rows.len())
+            .filter(|i| !is_shown.contains(i) && take(*i))
+            .collect();
         marked.into_iter().chain(hidden).collect()
     }
 
@@ -197,6 +203,23 @@ mod tests {
         assert_eq!(picks.rows(&shown, &rows), [3]);
         picks.clear();
         assert!(picks.is_empty() && picks.rows(&shown, &rows).is_empty());
+    }
+
+    /// A tester's finding: one `Space` on an id the service listed twice said `1 marked`, and
+    /// `:export` wrote `2 marked rows`. A mark is on a resource, taken once.
+    #[test]
+    fn rows_that_share_a_marked_id_are_taken_once() {
+        let mut listing = Listing::default();
+        let values = ["d0", "d1", "d0"].map(|id| json!({"id": id}));
+        (listing.rows, listing.bodies) = Rows::with_bodies(values);
+        let mut picks = Picks::default();
+        picks.toggle(Some("d0".into())).unwrap();
+        let shown = Shown::from(vec![2, 1, 0]);
+        assert_eq!(picks.rows(&shown, &listing.rows), [2], "the first shown");
+        let (ids, _) = listing.marked_ids(&shown, &picks, None);
+        assert_eq!(ids.len(), picks.len(), "y copies what the title counts");
+        let hidden = Shown::from(vec![1]);
+        assert_eq!(picks.rows(&hidden, &listing.rows), [0], "the first hidden");
     }
 
     /// A watch whose last look found the first of `rows` gone from the service.

@@ -60,15 +60,20 @@ pub struct Restored {
     pub tested: usize,
 }
 
-/// The rows a list opened from the overview's status chart shows.
+/// The rows a list opened from one of the overview's charts shows: of a status, or of a type
+/// ([`TypeShown`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatusShown {
-    /// Rows of this status.
+    /// Rows of this status (type).
     Is(String),
-    /// Rows without a status (none, or one that is not a string), which the chart counts too
-    /// ([`crate::LoadedSummary::no_status`]): its bars add up to the rows loaded.
+    /// Rows without a status (type): none, or one that is not a string, which the chart counts
+    /// too ([`crate::LoadedSummary::no_status`], `no_type`): its bars add up to the rows loaded.
     Missing,
 }
+
+/// The rows of a type a list opened from the overview's type chart shows: the same choice as a
+/// status's, and named the same way.
+pub type TypeShown = StatusShown;
 
 impl StatusShown {
     /// Whether a row of `status` is shown.
@@ -104,9 +109,9 @@ pub struct Query {
     /// Only rows of this status pass (a list opened from the overview's status chart): the
     /// service lists by type only, so this is a filter over the loaded rows, like `/`.
     pub status: Option<StatusShown>,
-    /// Only rows of this type pass: a list opened from the overview's type chart over a listing
-    /// of every type, filtering the rows loaded rather than asking the service again.
-    pub type_shown: Option<String>,
+    /// Only rows of this type pass: a list opened from the overview's type chart, filtering the
+    /// rows loaded rather than asking the service again.
+    pub type_shown: Option<TypeShown>,
     /// The `/` search over every field of the loaded rows, while there is a text.
     pub search: Option<Narrowing>,
     /// The `/` text the search applied was started with (the input may be ahead of it).
@@ -369,9 +374,9 @@ impl Query {
             return false;
         };
         let status = self.status.as_ref();
-        let type_ = self.type_shown.as_deref();
+        let type_ = self.type_shown.as_ref();
         status.is_none_or(|status| status.passes(row.status()))
-            && type_.is_none_or(|type_| row.resource_type() == Some(type_))
+            && type_.is_none_or(|type_| type_.passes(row.resource_type()))
             && self.narrowings().all(|n| n.passes(index))
     }
 
@@ -380,11 +385,11 @@ impl Query {
     pub fn passing(&self, rows: &Rows) -> Shown {
         let sets: Vec<&RowSet> = self.narrowings().filter_map(Narrowing::passing).collect();
         let status = self.status.as_ref();
-        let type_ = self.type_shown.as_deref();
+        let type_ = self.type_shown.as_ref();
         RowSet::in_all(&sets, rows.len(), |i| {
             let row = rows.at(i);
             status.is_none_or(|status| status.passes(row.status()))
-                && type_.is_none_or(|type_| row.resource_type() == Some(type_))
+                && type_.is_none_or(|type_| type_.passes(row.resource_type()))
         })
     }
 
@@ -525,7 +530,7 @@ mod tests {
         let (rows, _) = rows();
         let query = Query {
             status: Some(StatusShown::Is("pending".into())),
-            type_shown: Some("user".into()),
+            type_shown: Some(TypeShown::Is("user".into())),
             ..Query::default()
         };
         assert!(query.shows_some() && !query.narrowed());

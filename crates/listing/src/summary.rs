@@ -19,6 +19,9 @@ pub struct LoadedSummary {
     /// Rows of each type; every type seen in a page (even filtered out) is here, at 0 if none
     /// of its rows are loaded.
     pub per_type: BTreeMap<String, usize>,
+    /// Rows without a readable type (an item that is not an object, a type that is not a
+    /// string): counted, so that the type chart's bars add up to the rows loaded.
+    pub no_type: usize,
     /// Rows of each status (rows without one are counted in [`Self::no_status`]).
     pub per_status: BTreeMap<String, usize>,
     /// Rows without a status, or with one that is not a string.
@@ -52,8 +55,9 @@ impl LoadedSummary {
     pub fn add<'a>(&mut self, rows: impl IntoIterator<Item = RowView<'a>>) {
         for row in rows {
             self.rows += 1;
-            if let Some(t) = row.resource_type() {
-                *entry(&mut self.per_type, t) += 1;
+            match row.resource_type() {
+                Some(t) => *entry(&mut self.per_type, t) += 1,
+                None => self.no_type += 1,
             }
             match row.status() {
                 Some(s) => *entry(&mut self.per_status, s) += 1,
@@ -101,9 +105,10 @@ mod tests {
                 "updated_at": "2026-11-20 15:00:00"}),
             json!({"id": "d", "type": "deployment"}),
             json!({"id": "e", "type": "deployment", "status": 3}),
+            json!({"id": "f", "type": ["deployment"], "status": "active"}),
         ]);
         summary.add(rows.iter());
-        assert_eq!(summary.rows, 5);
+        assert_eq!(summary.rows, 6);
         fn counts(m: &BTreeMap<String, usize>) -> Vec<(&str, usize)> {
             m.iter().map(|(k, v)| (k.as_str(), *v)).collect()
         }
@@ -116,9 +121,10 @@ mod tests {
                 ("repository", 2)
             ]
         );
-        assert_eq!(counts(&summary.per_status), [("active", 2), ("failed", 1)]);
-        // The rest are counted too: the chart's bars add up to the rows.
+        assert_eq!(counts(&summary.per_status), [("active", 3), ("failed", 1)]);
+        // The rest are counted too: each chart's bars add up to the rows.
         assert_eq!(summary.no_status, 2, "none, and a number");
+        assert_eq!(summary.no_type, 1, "a type that is not a string");
         let hour = DateTime::parse_from_rfc3339("2026-11-20T14:00:00Z")
             .unwrap()
             .timestamp();
@@ -126,6 +132,6 @@ mod tests {
             summary.updated_by_hour.into_iter().collect::<Vec<_>>(),
             [(hour, 2)]
         );
-        assert_eq!(summary.undated, 3, "a space for the T and no date at all");
+        assert_eq!(summary.undated, 4, "a space for the T and no date at all");
     }
 }

@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use super::changes::{Change, Snapshot};
+use super::changes::{Change, Identity, Snapshot};
 use crate::api::retry::{RetryPolicy, backoff};
 use crate::api::{ApiError, Client, Pager};
 use crate::cli::Failure;
@@ -44,6 +44,7 @@ pub async fn run(
         retry,
         jq,
         snapshot: Snapshot::default(),
+        repeated_said: 0,
     };
     let outcome = tokio::select! {
         failure = watch.forever(client, every, out, err) => Err(failure),
@@ -93,6 +94,9 @@ struct Watch<'a> {
     retry: RetryPolicy,
     jq: Option<Jq>,
     snapshot: Snapshot,
+    /// How many resources listed more than once stderr last said (said again when it changes,
+    /// not at every look).
+    repeated_said: usize,
 }
 
 impl Watch<'_> {
@@ -106,7 +110,7 @@ impl Watch<'_> {
     ) -> Failure {
         let mut failed_in_a_row = 0;
         loop {
-            let wait = match self.look(client, out).await {
+            let wait = match self.look(client, out, err).await {
                 Err(failure) => return failure,
                 Ok(Ok(())) => {
                     failed_in_a_row = 0;
@@ -139,6 +143,7 @@ impl Watch<'_> {
         &mut self,
         client: &Client,
         out: &mut impl Write,
+        err: &mut impl Write,
     ) -> Result<Result<(), ApiError>, Failure> {
         let mut pager = Pager::new(self.args.resource_type.clone(), self.args.limit)
             .retrying(self.retry.clone());
@@ -155,11 +160,37 @@ impl Watch<'_> {
             }
             out.flush()?;
         }
+        self.say_repeated(err)?;
         for gone in self.snapshot.end_look() {
             self.event(Change::Removed, &gone, out)?;
         }
         out.flush()?;
         Ok(Ok(()))
+    }
+
+    /// Says on stderr that the service listed some resources more than once (each copy is
+    /// watched: the n-th compared with the n-th of the next look), when their number changed.
+    fn say_repeated(&mut self, err: &mut impl Write) -> Result<(), Failure> {
+        let (count, first) = self.snapshot.repeated();
+        if count == self.repeated_said {
+            return Ok(());
+        }
+        self.repeated_said = count;
+        if let Some(first) = first {
+            let first = match first {
+                Identity::Named { id, .. } => {
+                    format!(" (the first: id {})", crate::sanitize::line(id))
+                }
+                Identity::Anonymous(_) => String::new(),
+            };
+            writeln!(
+                err,
+                "appdeck: watch: the service lists {} more than once{first}: every copy is \
+                 watched, each compared with the same copy (first, second…) of the next look",
+                crate::text::counted(count, "resource")
+            )?;
+        }
+        Ok(())
     }
 
     /// One event line, or the `--jq` expression's results for the event.

@@ -25,6 +25,9 @@ pub struct Exporting {
     /// Exports asked for while this one ran, refused: named again when it ends, or the refusal
     /// would be lost behind its "wrote" (two `:export!` in one burst of keys).
     pub refused: Vec<String>,
+    /// Asked while `L` loaded the list: the rows are those loaded by then, neither the rows
+    /// shown once it ends nor the whole list, and "wrote" says so.
+    pub while_loading_all: bool,
 }
 
 impl Exporting {
@@ -53,6 +56,7 @@ impl Exporting {
             one,
             marked,
             refused: Vec::new(),
+            while_loading_all: false,
         };
         Ok((exporting, Command::Run { id, job }))
     }
@@ -131,6 +135,10 @@ impl Exporting {
                     (false, None) => crate::text::counted(rows, "row"),
                 };
                 let gone = left_out(self.marked.unwrap_or(0));
+                let partial = match self.while_loading_all {
+                    true => " (the rows loaded when asked: L was still loading)",
+                    false => "",
+                };
                 // As `list -o csv` says it on stderr.
                 let replaced = match replaced {
                     0 => String::new(),
@@ -140,7 +148,10 @@ impl Exporting {
                         crate::text::counted(n as usize, "cell")
                     ),
                 };
-                Ok(format!("wrote {what} to {}{gone}{replaced}", shown(&path)))
+                Ok(format!(
+                    "wrote {what} to {}{partial}{gone}{replaced}",
+                    shown(&path)
+                ))
             }
             Exported::Exists(path) => Err(format!(
                 "{} exists: :export! {} replaces it",

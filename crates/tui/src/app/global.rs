@@ -13,7 +13,7 @@ use super::panes::types::TypesView;
 use super::{Action, App, Command, KnownTypes, Notice, OpenAs, RequestId};
 use crate::app::View;
 use crate::sanitize;
-use appdeck_listing::StatusShown;
+use appdeck_listing::{StatusShown, TypeShown};
 use std::sync::Arc;
 
 impl App {
@@ -252,7 +252,7 @@ impl App {
         });
         self.known_types = None;
         let mut commands = self.stack.pop_all();
-        let restart = self.browser.list_type(None, &mut self.ids);
+        let restart = self.browser.list_new_service(&mut self.ids);
         commands.extend(self.browser_commands(restart));
         let load = self.ids.issue();
         self.types_since = load;
@@ -409,8 +409,11 @@ impl App {
 
     /// The rows of one type in a list opened over the current screen (`Enter` on a type of the
     /// overview), out of the main list's loaded rows as [`App::push_status_list`]'s are.
-    pub(super) fn push_loaded_type_list(&mut self, name: String) -> Vec<Command> {
-        let notice = format!("showing type {} (Esc goes back)", sanitize::line(&name));
+    pub(super) fn push_loaded_type_list(&mut self, name: TypeShown) -> Vec<Command> {
+        let notice = format!(
+            "showing type {} (Esc goes back)",
+            sanitize::line(name.label())
+        );
         let body = self.body();
         let (list, commands) = self.browser.list_of_type(name, body, &mut self.ids);
         self.push_list(list, commands, notice)

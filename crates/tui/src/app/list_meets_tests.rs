@@ -634,3 +634,32 @@ fn n_and_shift_n_jump_between_marked_rows() {
     key(&mut app, 'N');
     assert_eq!(at(&app), "r10");
 }
+
+/// A tester's finding: `:export` during `L` wrote the rows loaded so far and said only `wrote
+/// 91,350 rows`, neither the rows shown once it ended nor the whole list.
+#[test]
+fn an_export_asked_while_l_loads_says_it_wrote_the_rows_loaded_by_then() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.ndjson");
+    let (mut app, _) = loaded_with(100, Some("c1"));
+    let pending = key(&mut app, 'L');
+    let pending = deliver(&mut app, &pending, page(100, 100, Some("c2")));
+    assert!(page_request(&pending).is_some(), "L goes on");
+    let commands = command(&mut app, &format!("export {}", path.display()));
+    settle(&mut app, commands);
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(written.lines().count(), 200);
+    assert_eq!(
+        info(&app),
+        format!(
+            "wrote 200 rows to {} (the rows loaded when asked: L was still loading)",
+            path.display()
+        )
+    );
+    // Once every page is in, an export is the whole list and says nothing more.
+    deliver(&mut app, &pending, page(200, 10, None));
+    assert!(!app.browser.loading_all);
+    let commands = command(&mut app, &format!("export! {}", path.display()));
+    settle(&mut app, commands);
+    assert_eq!(info(&app), format!("wrote 210 rows to {}", path.display()));
+}

@@ -151,7 +151,7 @@ pub enum Open {
     StatusList(appdeck_listing::StatusShown),
     /// The loaded rows of one type (`Enter` on the overview's type chart): the main list's rows
     /// filtered, not asked of the service again, so the list counts what the chart counted.
-    LoadedTypeList(String),
+    LoadedTypeList(appdeck_listing::TypeShown),
 }
 
 /// What a pane may use and change besides its own state while it handles an action.

@@ -174,7 +174,7 @@ impl<'a> Parts<'a> {
             (now - ago).format("%H:%M:%S").to_string()
         });
         Parts {
-            type_: (browser.query.type_shown.as_deref())
+            type_: (browser.query.type_shown.as_ref().map(|t| t.label()))
                 .or(browser.type_filter.as_deref())
                 .map(|t| sanitize::line(t).into_owned()),
             status: (browser.query.status.as_ref()).map(|s| sanitize::line(s.label()).into_owned()),

@@ -32,6 +32,7 @@ use appdeck_listing::LoadedSummary;
 use appdeck_listing::RowView;
 use appdeck_listing::Rows;
 use appdeck_listing::StatusShown;
+use appdeck_listing::TypeShown;
 use appdeck_listing::{Bodies, BodyError};
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
@@ -120,6 +121,13 @@ impl Browser {
         &self.types_seen
     }
 
+    /// Lists every type of another service from its first page: the types seen in this one's
+    /// pages go, as its marks do (`:type` and the overview would offer types it never lists).
+    pub fn list_new_service(&mut self, ids: &mut RequestIds) -> Vec<Command> {
+        self.types_seen.clear();
+        self.list_type(None, ids)
+    }
+
     /// Lists another type (or every type) from its first page, showing the rows kept from the
     /// last run meanwhile.
     pub fn list_type(&mut self, type_filter: Option<String>, ids: &mut RequestIds) -> Vec<Command> {
@@ -164,23 +172,33 @@ impl Browser {
         }
     }
 
-    /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s.
+    /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s: the rows of
+    /// the listing's own type are all its rows but those without a type, if it has any.
     pub fn list_of_type(
         &self,
-        name: String,
+        shown: TypeShown,
         body: Rect,
         ids: &mut RequestIds,
     ) -> (Browser, Vec<Command>) {
+        let listing_type = self.type_filter.clone().map(TypeShown::Is);
         match self.over_loaded_rows() {
             Some(list) => {
+                let narrow = listing_type.as_ref() != Some(&shown) || self.summary().no_type > 0;
                 let shown = list.showing(body, |l| {
-                    if l.type_filter.as_ref() != Some(&name) {
-                        l.query.type_shown = Some(name);
+                    if narrow {
+                        l.query.type_shown = Some(shown);
                     }
                 });
                 (shown, Vec::new())
             }
-            None => self.list_over(Some(name), None, ids),
+            None => match shown {
+                TypeShown::Is(name) => self.list_over(Some(name), None, ids),
+                TypeShown::Missing => {
+                    let (mut list, commands) = self.list_over(self.type_filter.clone(), None, ids);
+                    list.query.type_shown = Some(TypeShown::Missing);
+                    (list, commands)
+                }
+            },
         }
     }
 

@@ -573,7 +573,8 @@ impl Browser {
     }
 
     /// `:export PATH`: the rows shown, in their order, written by a job; one at a time. Rows a
-    /// `:watch` still shows as gone are left out: the service no longer has them.
+    /// `:watch` still shows as gone are left out: the service no longer has them. Under `L`,
+    /// the rows loaded so far, as "wrote" then says.
     fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
         if let Some(exporting) = &mut self.exporting {
             exporting.refuse(path, cx);
@@ -592,7 +593,12 @@ impl Browser {
             cx.error(crate::app::export::all_gone(gone, "nothing to export"));
             return Outcome::done();
         }
-        Exporting::start_in(&mut self.exporting, path, overwrite, items, cx)
+        let while_loading_all = self.loading_all() && items.marked().is_none();
+        let outcome = Exporting::start_in(&mut self.exporting, path, overwrite, items, cx);
+        if let Some(exporting) = &mut self.exporting {
+            exporting.while_loading_all = while_loading_all;
+        }
+        outcome
     }
 
     /// Enter, or `d` with the row's text before its change: the detail of the selected row,

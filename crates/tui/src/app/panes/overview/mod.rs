@@ -7,6 +7,7 @@ pub(crate) mod keys;
 mod update;
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use appdeck_listing::{LoadedSummary, StatusShown};
@@ -33,7 +34,7 @@ pub struct Overview {
     histogram_drawn: RefCell<Option<DrawnHistogram>>,
 }
 
-/// A bar of a chart: a type or status (`None`: the rows without a status), and its rows.
+/// A bar of a chart: a type or status (`None`: the rows without one), and its rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Bar<'a> {
     pub name: Option<&'a str>,
@@ -81,14 +82,14 @@ impl Overview {
         }
     }
 
-    /// The bars of a chart, most rows first (then by name): the status chart's last is the
-    /// rows without a status, so that its bars add up to the rows loaded as the type chart's do.
+    /// The bars of a chart: the types or statuses of the rows loaded, most rows first (then by
+    /// name), and last the rows without one (`(none)`), so that the bars add up to the rows.
     pub(crate) fn bars(&self, part: OverviewPart) -> Vec<Bar<'_>> {
-        let (counts, missing) = match part {
-            OverviewPart::Types => (&self.summary.per_type, 0),
-            OverviewPart::Statuses => (&self.summary.per_status, self.summary.no_status),
-        };
+        let (counts, missing) = self.counts(part);
+        // A type seen only in a page's rows of another type, or in the listing before, has
+        // none here: its bar would open a list no page fills.
         let mut bars: Vec<Bar> = (counts.iter())
+            .filter(|(_, rows)| **rows > 0)
             .map(|(name, &rows)| Bar {
                 name: Some(name),
                 rows,
@@ -104,14 +105,18 @@ impl Overview {
         bars
     }
 
+    /// The counts a chart shows by name, and its rows without a name.
+    fn counts(&self, part: OverviewPart) -> (&BTreeMap<String, usize>, usize) {
+        match part {
+            OverviewPart::Types => (&self.summary.per_type, self.summary.no_type),
+            OverviewPart::Statuses => (&self.summary.per_status, self.summary.no_status),
+        }
+    }
+
     /// How many bars `part` has.
     pub(crate) fn bar_count(&self, part: OverviewPart) -> usize {
-        match part {
-            OverviewPart::Types => self.summary.per_type.len(),
-            OverviewPart::Statuses => {
-                self.summary.per_status.len() + usize::from(self.summary.no_status > 0)
-            }
-        }
+        let (counts, missing) = self.counts(part);
+        counts.values().filter(|rows| **rows > 0).count() + usize::from(missing > 0)
     }
 
     /// The index of the bar under the cursor in `part`, within its bars.
@@ -127,14 +132,13 @@ impl Overview {
     pub(crate) fn selected_open(&self) -> Option<Open> {
         let bars = self.bars(self.focus);
         let bar = bars.get(self.selected(self.focus))?;
-        Some(match (self.focus, bar.name) {
-            (OverviewPart::Types, name) => {
-                Open::LoadedTypeList(name.unwrap_or_default().to_owned())
-            }
-            (OverviewPart::Statuses, Some(name)) => {
-                Open::StatusList(StatusShown::Is(name.to_owned()))
-            }
-            (OverviewPart::Statuses, None) => Open::StatusList(StatusShown::Missing),
+        let shown = match bar.name {
+            Some(name) => StatusShown::Is(name.to_owned()),
+            None => StatusShown::Missing,
+        };
+        Some(match self.focus {
+            OverviewPart::Types => Open::LoadedTypeList(shown),
+            OverviewPart::Statuses => Open::StatusList(shown),
         })
     }
 

@@ -131,11 +131,7 @@ fn opened_list(app: &App) -> (Option<&str>, Vec<Option<&str>>) {
     let statuses = (list.visible.iter())
         .map(|i| list.rows().at(i).status())
         .collect();
-    let type_ = list
-        .query
-        .type_shown
-        .as_deref()
-        .or(list.type_filter.as_deref());
+    let type_ = (list.query.type_shown.as_ref().map(|t| t.label())).or(list.type_filter.as_deref());
     (type_, statuses)
 }
 
@@ -319,4 +315,108 @@ fn the_header_counts_one_row_in_the_singular() {
         .collect::<Vec<_>>();
     let header = header.join("\n");
     assert!(header.contains("Overview · 1 row loaded ·"), "{header}");
+}
+
+/// A tester's finding: rows without a readable type (an item that is not an object, a type
+/// that is not a string) were left out of the type chart (306 rows loaded, 300 counted).
+#[test]
+fn rows_without_a_type_have_a_bar_of_their_own_that_lists_them() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let first = list_request(&commands).expect("the first page is asked for");
+    let rows = json!({"resources": [
+        {"id": "a", "type": "repo", "status": "active"},
+        "not a resource",
+        {"id": "b", "type": "repo"},
+        {"id": "c", "type": 7, "status": "active"},
+    ]});
+    answer(&mut app, first, ListResponse::from_value(rows).unwrap());
+    key(&mut app, '4');
+    let bars = overview(&app).bars(OverviewPart::Types);
+    assert_eq!(
+        names(bars.clone()),
+        [("repo".to_owned(), 2), ("(none)".to_owned(), 2)]
+    );
+    let counted: usize = bars.iter().map(|b| b.rows).sum();
+    assert_eq!(
+        counted,
+        overview(&app).summary.rows,
+        "the bars add up to the rows loaded"
+    );
+    press(&mut app, KeyCode::End);
+    let commands = press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        list_request(&commands),
+        None,
+        "the service is not asked again"
+    );
+    assert_eq!(
+        opened_list(&app).1,
+        [None, Some("active")],
+        "the two rows without a type"
+    );
+}
+
+/// Types each row of `types` (ids `t0`, `t1`...), as one page with no more.
+fn page_of_types(types: &[&str]) -> ListResponse {
+    let rows: Vec<Value> = (types.iter().enumerate())
+        .map(|(i, t)| json!({"id": format!("t{i}"), "type": t, "status": "active"}))
+        .collect();
+    ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap()
+}
+
+/// A tester's finding: after `:type alpha`, the type chart still listed `beta 0` from the
+/// listing before, and `Enter` on it opened a list no page could fill.
+#[test]
+fn the_type_chart_has_only_the_types_of_the_rows_loaded() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    let first = list_request(&commands).expect("the first page is asked for");
+    answer(&mut app, first, page_of_types(&["alpha", "beta"]));
+    key(&mut app, ':');
+    type_text(&mut app, "type alpha");
+    let commands = press(&mut app, KeyCode::Enter);
+    let alpha = list_request(&commands).expect("the type's first page");
+    answer(&mut app, alpha, page_of_types(&["alpha"]));
+    key(&mut app, '4');
+    assert_eq!(
+        names(overview(&app).bars(OverviewPart::Types)),
+        [("alpha".to_owned(), 1)]
+    );
+}
+
+/// A tester's finding: after `:profile`, the overview and the types view listed the other
+/// service's types at 0.
+#[test]
+fn a_new_service_forgets_the_types_seen_in_the_other() {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 80, 24), None);
+    app.profiles = vec!["other".into()];
+    let first = list_request(&commands).expect("the first page is asked for");
+    answer(&mut app, first, page_of_types(&["alpha", "beta"]));
+    key(&mut app, ':');
+    type_text(&mut app, "profile other");
+    press(&mut app, KeyCode::Enter);
+    let switched = crate::app::ProfileSwitch {
+        session: Session::default(),
+        base_url: "http://other.example".into(),
+        read_only: None,
+    };
+    let commands = app.update(Action::reply(
+        RequestId(1),
+        crate::app::Delivery::ProfileSwitched(Ok(Box::new(switched))),
+    ));
+    let reload = list_request(&commands).expect("the list reloads");
+    assert!(
+        app.browser.summary().per_type.is_empty(),
+        "before the new service's first page: {:?}",
+        app.browser.summary().per_type
+    );
+    answer(&mut app, reload, page_of_types(&["gamma"]));
+    let counts = app.browser.summary().per_type.clone();
+    assert_eq!(
+        counts.into_iter().collect::<Vec<_>>(),
+        [("gamma".to_owned(), 1)]
+    );
+    assert!(
+        app.browser.types_seen().iter().eq(["gamma"]),
+        "nor does :type offer them"
+    );
 }
