@@ -390,7 +390,7 @@ impl App {
     /// that `Esc` comes back to it; the main list below keeps its rows and filter.
     pub(super) fn push_type_list(&mut self, name: String) -> Vec<Command> {
         let notice = format!("showing type {} (Esc goes back)", sanitize::line(&name));
-        let (list, commands) = self.browser.list_over(Some(name), None, &mut self.ids);
+        let (list, commands) = self.browser.list_over(Some(name), |_| {}, &mut self.ids);
         self.push_list(list, commands, notice)
     }
 

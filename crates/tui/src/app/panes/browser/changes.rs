@@ -1,31 +1,9 @@
-//! What a `:watch` look found changed in a row (`d` on a row marked `~`): value by value, each
-//! with its JSON pointer (RFC 6901), the text before and the text now, as
-//! [`crate::changes::between`] finds them (numbers kept as written).
+//! `:watch`'s marks on the list: `d` on a row marked `~` (what changed, shown by the detail's
+//! [`Detail::with_changes_since`](crate::app::panes::detail::Detail::with_changes_since)) and
+//! `n`/`N` between the rows marked new or changed.
 
 use super::Browser;
 use crate::app::Toward;
-use crate::app::panes::detail::Detail;
-use crate::changes::Change;
-
-/// The most changes listed; past it, the detail says how many more there are.
-pub(crate) const MAX_CHANGES: usize = 500;
-
-/// `detail` (of the row as it is `now`) with what changed since `was` at the top of its fields.
-/// When either text is not JSON, the whole text is the one change.
-pub(crate) fn with_changes_since(detail: Detail, was: &str, now: &str) -> Detail {
-    let is_json = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
-    let mut changes = match is_json(was) && is_json(now) {
-        true => crate::changes::between(was, now),
-        false => vec![Change {
-            pointer: String::new(),
-            before: Some(was.to_owned()),
-            after: Some(now.to_owned()),
-        }],
-    };
-    let count = changes.len();
-    changes.truncate(MAX_CHANGES);
-    detail.with_changes(&changes, count)
-}
 
 impl Browser {
     /// `d`: the text at the look before of the row under the cursor, marked changed; or why
@@ -62,50 +40,3 @@ impl Browser {
 
 /// Why `d` shows nothing.
 const NOT_MARKED: &str = "d shows what changed in a row :watch marked ~ (changed)";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Arc;
-
-    fn listed(was: &str, now: &str) -> Vec<(String, String)> {
-        let detail = Detail::open_sent(Arc::new(appdeck_listing::Row::item_of(now)), now);
-        let detail = with_changes_since(detail, was, now);
-        let lines = detail
-            .fields
-            .iter()
-            .map(|f| (f.label.clone(), f.value.clone()));
-        lines.collect()
-    }
-
-    #[test]
-    fn a_long_list_of_changes_is_cut_and_counted() {
-        let items = |plus: usize| {
-            let values: Vec<String> = (0..MAX_CHANGES + 7)
-                .map(|i| (i + plus).to_string())
-                .collect();
-            format!(
-                r#"{{"id":"r1","properties":{{"n":[{}]}}}}"#,
-                values.join(",")
-            )
-        };
-        let lines = listed(&items(0), &items(1));
-        assert_eq!(
-            lines[0].1,
-            format!("{} fields; the first {MAX_CHANGES} here", MAX_CHANGES + 7)
-        );
-        assert_eq!(lines[1], ("/properties/n/0".to_owned(), "0 → 1".to_owned()));
-    }
-
-    #[test]
-    fn a_text_that_is_not_json_is_one_change_of_the_whole() {
-        let lines = listed("not json", r#"{"id":"r1"}"#);
-        assert_eq!(
-            lines[1],
-            (
-                "(the whole item)".to_owned(),
-                r#"not json → {"id":"r1"}"#.to_owned()
-            )
-        );
-    }
-}

@@ -28,12 +28,9 @@ use crate::app::action::{ApiCall, Command, RequestId, RequestIds};
 use crate::app::loadable::Loadable;
 use crate::app::overlay::TypePicker;
 use crate::app::widgets::{LineInput, ListCursor};
-use appdeck_listing::LoadedSummary;
-use appdeck_listing::RowView;
-use appdeck_listing::Rows;
-use appdeck_listing::StatusShown;
-use appdeck_listing::TypeShown;
-use appdeck_listing::{Bodies, BodyError};
+use appdeck_listing::{
+    Bodies, BodyError, LoadedSummary, Query, RowView, Rows, StatusShown, TypeShown,
+};
 
 /// Fetch the next page when the cursor is this many rows (or two screens) from the end, so that
 /// holding `j` never reaches the last row before the next page is there.
@@ -47,7 +44,7 @@ pub struct Browser {
     pub filter: LineInput,
     pub filtering: bool,
     /// Which rows pass: the status and type picked, `/` and `:where` (see `find.rs`).
-    pub query: appdeck_listing::Query,
+    pub query: Query,
     /// Indices into the rows that pass the status filter, `/` and `:where`, in order.
     pub visible: appdeck_listing::Shown,
     pub cursor: ListCursor,
@@ -138,11 +135,11 @@ impl Browser {
     }
 
     /// A list to open over another screen (`Esc` goes back to it), asked from the service from
-    /// its first page: of `type_filter`, its rows of `status` only if given.
+    /// its first page: of `type_filter`, its rows narrowed by `narrow` (a status, rows of no type).
     pub fn list_over(
         &self,
         type_filter: Option<String>,
-        status: Option<StatusShown>,
+        narrow: impl FnOnce(&mut Query),
         ids: &mut RequestIds,
     ) -> (Browser, Vec<Command>) {
         let mut list = Browser {
@@ -150,7 +147,7 @@ impl Browser {
             type_filter,
             ..Browser::new(self.page_size)
         };
-        list.query.status = status;
+        narrow(&mut list.query);
         let commands = vec![list.start(ids)];
         (list, commands)
     }
@@ -163,12 +160,10 @@ impl Browser {
         body: Rect,
         ids: &mut RequestIds,
     ) -> (Browser, Vec<Command>) {
+        let narrow = |q: &mut Query| q.status = Some(status);
         match self.over_loaded_rows() {
-            Some(list) => (
-                list.showing(body, |l| l.query.status = Some(status)),
-                Vec::new(),
-            ),
-            None => self.list_over(self.type_filter.clone(), Some(status), ids),
+            Some(list) => (list.showing(body, narrow), Vec::new()),
+            None => self.list_over(self.type_filter.clone(), narrow, ids),
         }
     }
 
@@ -180,31 +175,29 @@ impl Browser {
         body: Rect,
         ids: &mut RequestIds,
     ) -> (Browser, Vec<Command>) {
-        let listing_type = self.type_filter.clone().map(TypeShown::Is);
-        match self.over_loaded_rows() {
-            Some(list) => {
-                let narrow = listing_type.as_ref() != Some(&shown) || self.summary().no_type > 0;
-                let shown = list.showing(body, |l| {
+        let own = self.type_filter.clone().map(TypeShown::Is) == Some(shown.clone());
+        let narrow = !own || self.summary().no_type > 0;
+        match (self.over_loaded_rows(), shown) {
+            (Some(list), shown) => (
+                list.showing(body, |q| {
                     if narrow {
-                        l.query.type_shown = Some(shown);
+                        q.type_shown = Some(shown);
                     }
-                });
-                (shown, Vec::new())
-            }
-            None => match shown {
-                TypeShown::Is(name) => self.list_over(Some(name), None, ids),
-                TypeShown::Missing => {
-                    let (mut list, commands) = self.list_over(self.type_filter.clone(), None, ids);
-                    list.query.type_shown = Some(TypeShown::Missing);
-                    (list, commands)
-                }
-            },
+                }),
+                Vec::new(),
+            ),
+            (None, TypeShown::Is(name)) => self.list_over(Some(name), |_| {}, ids),
+            (None, missing) => self.list_over(
+                self.type_filter.clone(),
+                |q| q.type_shown = Some(missing),
+                ids,
+            ),
         }
     }
 
     /// This list narrowed by `narrow`, its rows shown at once in `body`.
-    fn showing(mut self, body: Rect, narrow: impl FnOnce(&mut Browser)) -> Browser {
-        narrow(&mut self);
+    fn showing(mut self, body: Rect, narrow: impl FnOnce(&mut Query)) -> Browser {
+        narrow(&mut self.query);
         let height = self.table_height(body);
         self.refresh_visible(height);
         self

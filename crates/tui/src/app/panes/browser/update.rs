@@ -55,7 +55,7 @@ fn detail_of(row: &Row, bodies: &Bodies, changed_since: Option<&str>) -> Result<
     let json = bodies.read(row.body)?;
     let detail = Detail::open_sent(Arc::new(Row::item_of(&json)), &json);
     Ok(match changed_since {
-        Some(was) => super::changes::with_changes_since(detail, was, &json),
+        Some(was) => detail.with_changes_since(was, &json),
         None => detail,
     })
 }

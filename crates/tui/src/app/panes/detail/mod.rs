@@ -3,6 +3,7 @@
 //! the view opens, so a frame only slices what is visible. Its keys are in `keys.rs`, its
 //! handling of actions in `update.rs`, where its panes go in `layout.rs`.
 
+mod changed;
 pub(crate) mod keys;
 pub(crate) mod layout;
 pub(crate) mod raw;
