@@ -10,7 +10,7 @@ use ratatui::backend::TestBackend;
 
 use super::action::{Action, Delivery, RequestId};
 use super::keymap::action_for;
-use super::{App, Command};
+use super::{App, Command, Notice};
 use crate::ui::theme::Theme;
 
 /// A key with modifiers, as the event loop maps it: `None` when nothing is bound to it where the
@@ -133,4 +133,22 @@ pub fn jobs(commands: &[Command]) -> Vec<(RequestId, super::job::Work)> {
 /// Runs one job and hands its answer back (not the jobs that asks for: see [`settle`]).
 pub fn answer(app: &mut App, (id, job): &(RequestId, super::job::Work)) -> Vec<Command> {
     app.update(Action::reply(*id, Delivery::Job(job.run())))
+}
+
+/// What the status bar says, whether news or an error.
+pub fn status(app: &App) -> String {
+    match &app.notice {
+        Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
+        None => String::new(),
+    }
+}
+
+/// `R`: the report composer opens; what the status bar says as it does (a warning, if any).
+pub fn report_opened(app: &mut App) -> String {
+    key(app, 'R');
+    assert!(
+        matches!(app.stack.top(), Some(super::pane::Screen::Report(_))),
+        "the composer opens"
+    );
+    status(app)
 }

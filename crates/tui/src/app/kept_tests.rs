@@ -7,7 +7,9 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::harness::{draw, key, line, page_request, press, settle, type_text};
+use super::harness::{
+    draw, key, line, page_request, press, report_opened, settle, status, type_text,
+};
 use super::*;
 use crate::api::{ApiError, Exchange, ListResponse, RawPage, Reply};
 
@@ -65,14 +67,6 @@ fn opened(offline: bool) -> (App, Option<RequestId>, RequestId) {
     assert_eq!(type_filter, None);
     let live = page_request(&commands).filter(|id| Some(*id) != unasked);
     (app, live, id)
-}
-
-/// What the status bar says, whether news or an error.
-fn status(app: &App) -> String {
-    match &app.notice {
-        Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
-        None => String::new(),
-    }
 }
 
 fn title(app: &App) -> String {
@@ -289,12 +283,7 @@ fn a_kept_row_never_leaves_the_list_as_live() {
     );
     key(&mut app, '1');
 
-    key(&mut app, 'R');
-    assert!(
-        matches!(app.stack.top(), Some(crate::app::pane::Screen::Report(_))),
-        "the composer opens"
-    );
-    let said = status(&app);
+    let said = report_opened(&mut app);
     assert!(
         said.contains("from a listing (kept 2 h ago, not live)"),
         "{said}"
@@ -430,12 +419,7 @@ fn the_detail_of_a_kept_row_says_it_is_kept_as_the_list_does() {
     let said = status(&app);
     assert!(said.ends_with("(kept 5 min ago, not live)"), "{said}");
 
-    key(&mut app, 'R');
-    assert!(
-        matches!(app.stack.top(), Some(crate::app::pane::Screen::Report(_))),
-        "the composer opens"
-    );
-    let said = status(&app);
+    let said = report_opened(&mut app);
     assert!(
         said.starts_with("warning: this resource is from a listing (kept 5 min ago, not live)"),
         "{said}"

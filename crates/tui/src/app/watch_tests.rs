@@ -8,7 +8,9 @@ use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use super::harness::{key, page_request, press, settle, type_settled, type_text};
+use super::harness::{
+    key, page_request, press, report_opened, settle, status, type_settled, type_text,
+};
 use super::panes::browser::watch::{MARK_LOOKS, Mark};
 use super::*;
 use crate::api::{ApiError, Exchange, ListResponse, RawPage, Reply};
@@ -579,10 +581,6 @@ fn the_gone_row_under_the_cursor_says_it_is_gone() {
     let mut app = watched_with_d_gone(t0);
     key(&mut app, 'G');
     assert_eq!(selected(&app).as_deref(), Some("d"));
-    let status = |app: &App| match &app.notice {
-        Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
-        None => String::new(),
-    };
     key(&mut app, 'y');
     let said = status(&app);
     assert!(
@@ -590,12 +588,7 @@ fn the_gone_row_under_the_cursor_says_it_is_gone() {
         "{said}"
     );
 
-    key(&mut app, 'R');
-    assert!(
-        matches!(app.stack.top(), Some(crate::app::pane::Screen::Report(_))),
-        "the composer opens"
-    );
-    let said = status(&app);
+    let said = report_opened(&mut app);
     assert!(
         said.starts_with("warning: this resource is gone from the service, not live (x)"),
         "{said}"

@@ -12,11 +12,11 @@ use serde_json::{Value, json};
 
 use super::{AT_ONCE, Send};
 use crate::api::{ApiError, Exchange, RawPage, Reply};
-use crate::app::harness::{draw, key, press};
+use crate::app::harness::{draw, key, press, status};
 use crate::app::pane::Screen;
 use crate::app::panes::report::tests::answer;
 use crate::app::panes::report::{Field, Phase, ReportComposer, ReportContext};
-use crate::app::{Action, App, Command, Notice, RequestId, Session};
+use crate::app::{Action, App, Command, RequestId, Session};
 
 const BASE: &str = "http://127.0.0.1:9/api/v1";
 
@@ -69,13 +69,6 @@ fn composer(app: &App) -> &ReportComposer {
     match app.stack.top() {
         Some(Screen::Report(composer)) => composer,
         _ => panic!("no composer open"),
-    }
-}
-
-fn status(app: &App) -> String {
-    match &app.notice {
-        Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
-        None => String::new(),
     }
 }
 
