@@ -48,6 +48,23 @@ fn app() -> App {
 }
 
 /// Whether `text` holds each number as written, `n0` to `n8` in order.
+/// The app with the history view (`3`) open on `entries`, as the store gave them.
+fn history_of(entries: Vec<crate::store::HistoryEntry>) -> App {
+    let mut app = app();
+    let load = key(&mut app, '3')
+        .iter()
+        .find_map(|c| match c {
+            Command::LoadHistory { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("the history is loaded");
+    app.update(Action::reply(
+        load,
+        super::Delivery::History(Box::new(Ok(entries))),
+    ));
+    app
+}
+
 fn assert_exact(text: &str) {
     let mut from = 0;
     for (i, n) in numbers().iter().enumerate() {
@@ -210,18 +227,7 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
             sent: sent(SendKind::Report, &report),
         },
     ];
-    let mut app = app();
-    let load = key(&mut app, '3')
-        .iter()
-        .find_map(|c| match c {
-            Command::LoadHistory { id, .. } => Some(*id),
-            _ => None,
-        })
-        .expect("the history is loaded");
-    app.update(Action::reply(
-        load,
-        super::Delivery::History(Box::new(Ok(entries))),
-    ));
+    let mut app = history_of(entries);
     key(&mut app, 'E');
     let Some(Screen::Connect(composer)) = app.stack.top() else {
         panic!("the connect composer is open");
@@ -377,18 +383,7 @@ fn a_restored_draft_sends_the_fields_it_kept_as_they_were_written() {
             resource_after: None,
         },
     };
-    let mut app = app();
-    let load = key(&mut app, '3')
-        .iter()
-        .find_map(|c| match c {
-            Command::LoadHistory { id, .. } => Some(*id),
-            _ => None,
-        })
-        .expect("the history is loaded");
-    app.update(Action::reply(
-        load,
-        super::Delivery::History(Box::new(Ok(vec![entry]))),
-    ));
+    let mut app = history_of(vec![entry]);
     key(&mut app, 'E');
     let Some(Screen::Report(composer)) = app.stack.top() else {
         panic!("the report composer is open");
