@@ -162,6 +162,16 @@ fn a_batch_is_recorded_whole_in_order() {
     assert_eq!(back, batch);
 }
 
+/// A report sent at `second` whose resource is the JSON text `resource`.
+fn carrying(task: &str, resource: &str, second: u32) -> Sent {
+    Sent {
+        body: format!(
+            r#"{{"task_id": "{task}", "status": "ok", "response": {{"response_type": "resource", "resource": {resource}}}}}"#
+        ),
+        ..report(task, second)
+    }
+}
+
 fn key(id: &str) -> crate::ResourceKey {
     crate::ResourceKey {
         id: id.to_owned(),
@@ -175,12 +185,6 @@ fn key(id: &str) -> crate::ResourceKey {
 fn the_report_that_created_a_resource_is_among_those_about_it() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
-    let carrying = |task: &str, resource: &str, second: u32| Sent {
-        body: format!(
-            r#"{{"task_id": "{task}", "status": "ok", "response": {{"response_type": "resource", "resource": {resource}}}}}"#
-        ),
-        ..report(task, second)
-    };
     let created = carrying("created", r#"{"type": "repo", "external_id": "x-1"}"#, 1);
     store.record_send(&created).unwrap();
     let other = carrying("other", r#"{"type": "repo", "external_id": "x-2"}"#, 2);
@@ -213,12 +217,8 @@ fn the_report_that_created_a_resource_is_among_those_about_it() {
 fn reports_about_a_resource_are_those_carrying_it_to_that_service_newest_first() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join(FILE_NAME)).unwrap();
-    let about = |task: &str, id: &str, second: u32| Sent {
-        body: format!(
-            r#"{{"task_id": "{task}", "status": "ok", "response": {{"response_type": "resource", "resource": {{"id": "{id}"}}}}}}"#
-        ),
-        ..report(task, second)
-    };
+    let about =
+        |task: &str, id: &str, second: u32| carrying(task, &format!(r#"{{"id": "{id}"}}"#), second);
     store.record_send(&about("first", "r1", 1)).unwrap();
     store.record_send(&about("other", "r2", 2)).unwrap();
     store.record_send(&about("second", "r1", 3)).unwrap();
