@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use crate::app::layout;
+use crate::app::panes::history::layout::{detail_height, detail_width};
 use crate::app::panes::history::{EntryDetail, HistoryRow, HistoryView, LineStyle};
 use crate::text::{count, fit};
 use crate::ui::theme::Theme;
@@ -107,9 +107,9 @@ fn cell(theme: &Theme, row: &HistoryRow, column: &str, selected: bool) -> (Strin
 }
 
 fn render_detail(frame: &mut Frame, detail: &EntryDetail, theme: &Theme, body: Rect) {
-    let inner = layout::inset(body);
-    let (height, width) = (usize::from(inner.height), usize::from(inner.width));
-    let rows = detail.rows(width);
+    // As the keys scroll it: the same rows in the same room.
+    let (height, width) = (detail_height(body), detail_width(body));
+    let rows: Vec<_> = detail.rows(width).collect();
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))

@@ -108,12 +108,10 @@ fn render_chart(
     ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    // Every row loaded has a bar, `(none)` included: no bars, no rows.
     if bars.is_empty() {
-        let text = match part {
-            OverviewPart::Types => "No rows loaded.",
-            OverviewPart::Statuses => "No loaded row has a status.",
-        };
-        frame.render_widget(Paragraph::new(Span::styled(text, theme.dim())), inner);
+        let text = Span::styled("No rows loaded.", theme.dim());
+        frame.render_widget(Paragraph::new(text), inner);
         return;
     }
     // The bars in view: from the top, scrolled so that the selected one shows.

@@ -124,15 +124,14 @@ pub struct EntryDetail {
 
 impl EntryDetail {
     /// Its lines wrapped at `width` columns, each row with its line's style: a 3,000-character
-    /// `task_id` or message reads whole, where a line cut at the border hid the rest.
-    pub(crate) fn rows(&self, width: usize) -> Vec<(LineStyle, &str)> {
-        (self.lines.iter())
-            .flat_map(|(style, text)| {
-                appdeck_core::text::wrap_ranges(text, width, usize::MAX)
-                    .into_iter()
-                    .map(move |range| (*style, &text[range]))
-            })
-            .collect()
+    /// `task_id` or message reads whole, where a line cut at the border hid the rest. Lazy: a
+    /// frame wraps only the lines down to what it shows.
+    pub(crate) fn rows(&self, width: usize) -> impl Iterator<Item = (LineStyle, &str)> {
+        (self.lines.iter()).flat_map(move |(style, text)| {
+            appdeck_core::text::wrap_ranges(text, width, usize::MAX)
+                .into_iter()
+                .map(move |range| (*style, &text[range]))
+        })
     }
 }
 

@@ -264,7 +264,7 @@ fn a_line_longer_than_the_screen_wraps_and_scrolls_to_its_end() {
     press(&mut app, KeyCode::Enter);
     let detail = view(&app).shown.clone().expect("shown in full");
     // 100 columns less the border: 98 a row.
-    let rows = detail.rows(98);
+    let rows: Vec<_> = detail.rows(98).collect();
     let task = (rows.iter())
         .position(|(_, row)| row.contains("\"task_id\""))
         .expect("the task_id's line");

@@ -112,7 +112,7 @@ impl HistoryView {
         let Some(detail) = &mut self.shown else {
             return Outcome::done();
         };
-        let rows = detail.rows(layout::detail_width(cx.body)).len();
+        let rows = detail.rows(layout::detail_width(cx.body)).count();
         let last = rows.saturating_sub(page);
         let scroll = detail.scroll;
         detail.scroll = match action {
