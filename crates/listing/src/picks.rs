@@ -64,11 +64,8 @@ impl Picks {
             id.is_some_and(|id| taken.insert(Box::from(&*id)))
         };
         let marked: Vec<usize> = shown.iter().filter(|&i| take(i)).collect();
-        // A set, not `marked.contains`: that was a walk of the marks for each marked row.
-        let is_shown: HashSet<usize> = marked.iter().copied().collect();
-        let hidden: Vec<usize> = (0..rows.len())
-            .filter(|i| !is_shown.contains(i) && take(*i))
-            .collect();
+        // A row shown was taken above: its id is in `taken`, so `take` passes over it here.
+        let hidden: Vec<usize> = (0..rows.len()).filter(|&i| take(i)).collect();
         marked.into_iter().chain(hidden).collect()
     }
 
