@@ -319,6 +319,11 @@ fn scalar_end(b: &[u8], start: usize) -> usize {
     i
 }
 
+/// The pointer (RFC 6901) of member `key` inside the value at `parent` (`""`: the top).
+pub fn child_pointer(parent: &str, key: &str) -> String {
+    format!("{parent}/{}", escape_token(key))
+}
+
 /// A key as one token of a JSON pointer.
 fn escape_token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")

@@ -276,16 +276,16 @@ pub fn resource_as_written(report: &Value, text: &str) -> String {
 /// The text of each member of a report's top level and of its `response` (the resource aside),
 /// by JSON pointer; of a key written twice, the last, as the parsed value holds it.
 fn written_fields(text: &str) -> BTreeMap<String, String> {
-    let pointer = |key: &str| key.replace('~', "~0").replace('/', "~1");
+    use crate::json_text::child_pointer;
     let mut written = BTreeMap::new();
     for (key, value) in crate::json_text::members(text) {
         if key != "response" {
-            written.insert(format!("/{}", pointer(&key)), value.to_owned());
+            written.insert(child_pointer("", &key), value.to_owned());
             continue;
         }
         for (inner, value) in crate::json_text::members(value) {
             if inner != "resource" {
-                written.insert(format!("/response/{}", pointer(&inner)), value.to_owned());
+                written.insert(child_pointer("/response", &inner), value.to_owned());
             }
         }
     }

@@ -11,7 +11,7 @@ use crate::sanitize;
 
 /// The pointer of `key` inside the value at `pointer`, escaped as RFC 6901 requires.
 pub(super) fn child(pointer: &str, key: &str) -> String {
-    format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"))
+    crate::json_text::child_pointer(pointer, key)
 }
 
 /// The pointer of item `index` inside the array at `pointer`.

@@ -7,6 +7,7 @@ use unicode_width::UnicodeWidthStr;
 
 use serde_json::Value;
 
+use crate::json_text::child_pointer;
 use crate::sanitize;
 
 /// Longest preview of a scalar on a tree line; the raw view shows the rest.
@@ -193,10 +194,6 @@ fn push_children(
         }
         _ => {}
     }
-}
-
-fn child_pointer(parent: &str, key: &str) -> String {
-    format!("{parent}/{}", key.replace('~', "~0").replace('/', "~1"))
 }
 
 /// How a node reads on its line: scalars as JSON, containers by their size.

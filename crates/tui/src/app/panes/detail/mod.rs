@@ -644,7 +644,7 @@ fn line_hits(lines: impl Iterator<Item = String>, needle: &str) -> Vec<Hit> {
 fn field_lines(r: &Resource, problems: &[String], raw: &RawJson) -> Vec<FieldLine> {
     // What `y` and `v` give of a member: its text as it came (`1E2`, not the parsed `1e+2`).
     let as_sent = |mut line: FieldLine, key: &str, value: &Value| {
-        let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+        let pointer = crate::json_text::child_pointer("", key);
         if let (false, Some(text)) = (value.is_string(), raw.text_of(&pointer)) {
             line.copy = raw::copied(text);
         }
