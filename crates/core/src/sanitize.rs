@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Whether `c` must not reach a terminal as it is. Newline and tab are handled by the callers.
-pub(crate) fn is_dangerous(c: char) -> bool {
+pub fn is_dangerous(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
         | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
@@ -25,32 +25,28 @@ fn stand_in(c: char) -> char {
 }
 
 /// Whether `text` holds a character [`is_dangerous`] finds (a newline aside when
-/// `newline_allowed`), told from its bytes: printable ASCII at once (most cells), else a C0
-/// control byte or what [`json_needs_escape`] finds, the same set. `list --all -o table` over
-/// 100,000 resources neutralises 600,000 cells: read char by char they took 2% of its samples
-/// (perf), and most names hold a `·`, which sent them down the char path.
+/// `newline_allowed`).
 fn has_dangerous(text: &str, newline_allowed: bool) -> bool {
-    let bytes = text.as_bytes();
-    if bytes.iter().all(|b| (b' '..=b'~').contains(b)) {
-        return false;
-    }
-    bytes
-        .iter()
-        .any(|&b| b < b' ' && !(newline_allowed && b == b'\n'))
-        || json_needs_escape(bytes)
+    has_dangerous_but(text, if newline_allowed { b"\n" } else { b"" })
 }
 
 /// Whether `text` holds a character [`is_dangerous`] finds other than tab, newline and return
-/// (which csv quotes and tsv escapes): told from its bytes, as [`has_dangerous`] tells it.
+/// (which csv quotes and tsv escapes).
 pub(crate) fn has_dangerous_beside_whitespace(text: &str) -> bool {
+    has_dangerous_but(text, b"\t\n\r")
+}
+
+/// Whether `text` holds a character [`is_dangerous`] finds other than the control bytes
+/// `allowed`, told from its bytes: printable ASCII at once (most cells), else a C0 control byte
+/// or what [`json_needs_escape`] finds, the same set. `list --all -o table` over 100,000
+/// resources neutralises 600,000 cells: read char by char they took 2% of its samples (perf),
+/// and most names hold a `·`, which sent them down the char path.
+fn has_dangerous_but(text: &str, allowed: &[u8]) -> bool {
     let bytes = text.as_bytes();
     if bytes.iter().all(|b| (b' '..=b'~').contains(b)) {
         return false;
     }
-    bytes
-        .iter()
-        .any(|&b| b < b' ' && !matches!(b, b'\t' | b'\n' | b'\r'))
-        || json_needs_escape(bytes)
+    bytes.iter().any(|&b| b < b' ' && !allowed.contains(&b)) || json_needs_escape(bytes)
 }
 
 /// Neutralises text for a single line: newlines and tabs become visible stand-ins too.
@@ -138,11 +134,7 @@ pub(crate) fn json_needs_escape(json: &[u8]) -> bool {
 /// (ESC and the other C0 controls, CR among them, DEL, C1, bidi marks), newline and tab aside:
 /// such text goes to the clipboard only escaped (see [`for_clipboard`]).
 pub fn holds_control(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes
-        .iter()
-        .any(|&b| b < b' ' && !matches!(b, b'\n' | b'\t'))
-        || json_needs_escape(bytes)
+    has_dangerous_but(text, b"\n\t")
 }
 
 /// How `text` goes to the clipboard, and whether it was escaped. Plain text (newlines and tabs

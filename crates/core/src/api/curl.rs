@@ -33,7 +33,7 @@ pub fn quote(text: &str) -> String {
             '\\' => out.push_str(r"\\"),
             '\'' => out.push_str(r"\'"),
             '\n' | '\t' => out.push(c),
-            c if sanitize::holds_control(c.encode_utf8(&mut [0; 4])) => {
+            c if sanitize::is_dangerous(c) => {
                 for byte in c.encode_utf8(&mut [0; 4]).bytes() {
                     let _ = write!(out, "\\x{byte:02x}");
                 }
