@@ -38,7 +38,7 @@ impl EffectiveTable {
                     name: b.name,
                     keys: b.keys.to_vec(),
                     default_keys: b.keys,
-                    label: Cow::Borrowed(b.label),
+                    label: b.label(),
                     help: b.help,
                     action: b.action,
                     footer: b.footer,

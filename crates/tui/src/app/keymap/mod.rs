@@ -4,9 +4,9 @@
 //! dispatch, the `?` help and the footer all read it, so the keys a user is shown are always the
 //! keys that work, remapped or not.
 //!
-//! Adding a key to a pane: one `bind("action_name", &[keys], "label", "help", || Action::X,
-//! "footer")` line in its table. Adding a table: give it an `id` (its name under `[keys.ID]`)
-//! and list it in `registry.rs`.
+//! Adding a key to a pane: one `bind("action_name", &[keys], "help", || Action::X, "footer")`
+//! line in its table (the help spells its keys). Adding a table: give it an `id` (its name under
+//! `[keys.ID]`) and list it in `registry.rs`.
 
 mod effective;
 pub(crate) mod registry;
@@ -112,8 +112,9 @@ pub struct Binding {
     /// `[keys]` entry remaps it everywhere).
     pub name: &'static str,
     pub keys: &'static [Key],
-    /// How the help spells the default keys (a remap spells its own keys).
-    pub label: &'static str,
+    /// How the help spells the default keys when it leaves some out (`PgDn/^f` for PgDn, ^f and
+    /// ^d); `None` spells each of them (`j/↓`), as a remap's keys are spelled.
+    pub shown_as: Option<&'static str>,
     pub help: &'static str,
     /// Makes the action (a constructor, so the static tables hold no `Action` values).
     pub action: fn() -> Action,
@@ -122,21 +123,39 @@ pub struct Binding {
     pub footer: &'static str,
 }
 
+/// A binding whose help spells its keys (`syntax::label`): the label cannot drift from them.
 pub(crate) const fn bind(
     name: &'static str,
     keys: &'static [Key],
-    label: &'static str,
     help: &'static str,
     action: fn() -> Action,
     footer: &'static str,
 ) -> Binding {
+    let shown_as = None;
     Binding {
         name,
         keys,
-        label,
+        shown_as,
         help,
         action,
         footer,
+    }
+}
+
+impl Binding {
+    /// The help spells the default keys `label`, leaving some out (the short `Enter` of a key
+    /// `l` and `→` also open).
+    pub(crate) const fn shown_as(mut self, label: &'static str) -> Binding {
+        self.shown_as = Some(label);
+        self
+    }
+
+    /// How the help spells the default keys.
+    pub(crate) fn label(&self) -> std::borrow::Cow<'static, str> {
+        match self.shown_as {
+            Some(label) => label.into(),
+            None => syntax::label(self.keys).into(),
+        }
     }
 }
 
@@ -146,7 +165,6 @@ pub(crate) static MOVE_LINES: [Binding; 2] = [
     bind(
         "down",
         &[Char('j'), Code(KeyCode::Down)],
-        "j/↓",
         "move down",
         || Action::Move(Move::Down),
         "",
@@ -154,7 +172,6 @@ pub(crate) static MOVE_LINES: [Binding; 2] = [
     bind(
         "up",
         &[Char('k'), Code(KeyCode::Up)],
-        "k/↑",
         "move up",
         || Action::Move(Move::Up),
         "",
@@ -165,26 +182,25 @@ pub(crate) static MOVE_PAGES: [Binding; 2] = [
     bind(
         "page_down",
         &[Code(KeyCode::PageDown), Ctrl('f'), Ctrl('d')],
-        "PgDn/^f",
         "page down",
         || Action::Move(Move::PageDown),
         "",
-    ),
+    )
+    .shown_as("PgDn/^f"),
     bind(
         "page_up",
         &[Code(KeyCode::PageUp), Ctrl('b'), Ctrl('u')],
-        "PgUp/^b",
         "page up",
         || Action::Move(Move::PageUp),
         "",
-    ),
+    )
+    .shown_as("PgUp/^b"),
 ];
 
 pub(crate) static MOVE_ENDS: [Binding; 2] = [
     bind(
         "top",
         &[Char('g'), Code(KeyCode::Home)],
-        "g/Home",
         "go to the top",
         || Action::Move(Move::Top),
         "",
@@ -192,7 +208,6 @@ pub(crate) static MOVE_ENDS: [Binding; 2] = [
     bind(
         "bottom",
         &[Char('G'), Code(KeyCode::End)],
-        "G/End",
         "go to the bottom",
         || Action::Move(Move::Bottom),
         "",
@@ -206,16 +221,14 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "help",
         &[Char('?')],
-        "?",
         "show the keys of this pane",
         || Action::Help,
         "help",
     ),
-    bind("quit", &[Char('q')], "q", "quit", || Action::Quit, "quit"),
+    bind("quit", &[Char('q')], "quit", || Action::Quit, "quit"),
     bind(
         "command_line",
         &[Char(':')],
-        ":",
         "command line (Tab completes)",
         || Action::CommandLine,
         "",
@@ -223,7 +236,6 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "show_error",
         &[Char('!')],
-        "!",
         "the last warning or error, whole",
         || Action::ShowError,
         "",
@@ -231,7 +243,6 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "show_resources",
         &[Char('1')],
-        "1",
         "the resource list",
         || Action::Show(View::Resources),
         "list",
@@ -239,7 +250,6 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "show_types",
         &[Char('2')],
-        "2",
         "the known resource types",
         || Action::Show(View::Types),
         "types",
@@ -247,7 +257,6 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "show_history",
         &[Char('3')],
-        "3",
         "the history of reports and connects sent",
         || Action::Show(View::History),
         "history",
@@ -255,7 +264,6 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "show_overview",
         &[Char('4')],
-        "4",
         "the loaded rows in charts, by type and status",
         || Action::Show(View::Overview),
         "overview",
@@ -263,7 +271,6 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     bind(
         "compose_connect",
         &[Char('C')],
-        "C",
         "compose a connect: an app version and its types",
         || Action::Connect,
         "",
@@ -274,7 +281,6 @@ pub(crate) static GLOBAL: [Binding; 9] = [
 pub(crate) static FORCE_QUIT: [Binding; 1] = [bind(
     "force_quit",
     &[Ctrl('c')],
-    "^c",
     "quit",
     || Action::ForceQuit,
     "",
@@ -290,7 +296,6 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         "confirm",
         &[Code(KeyCode::Enter)],
-        "Enter",
         "confirm",
         || Action::Submit,
         "confirm",
@@ -298,7 +303,6 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         "cancel",
         &[Code(KeyCode::Esc)],
-        "Esc",
         "cancel",
         || Action::Back,
         "cancel",
@@ -306,7 +310,6 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         "complete",
         &[Code(KeyCode::Tab)],
-        "Tab",
         "complete",
         || Action::Complete,
         "",
@@ -314,7 +317,6 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         "input_down",
         &[Code(KeyCode::Down)],
-        "↓",
         "move down",
         || Action::Move(Move::Down),
         "",
@@ -322,7 +324,6 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         "input_up",
         &[Code(KeyCode::Up)],
-        "↑",
         "move up",
         || Action::Move(Move::Up),
         "",
@@ -330,7 +331,6 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         "input_page_down",
         &[Code(KeyCode::PageDown)],
-        "PgDn",
         "page down",
         || Action::Move(Move::PageDown),
         "",
@@ -338,7 +338,6 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     bind(
         "input_page_up",
         &[Code(KeyCode::PageUp)],
-        "PgUp",
         "page up",
         || Action::Move(Move::PageUp),
         "",
@@ -359,7 +358,6 @@ static FIELD_INPUT_KEYS: [Binding; 3] = [
     bind(
         "field_done",
         &[Code(KeyCode::Enter), Code(KeyCode::Esc)],
-        "Enter/Esc",
         "done: leave the field, keeping what was typed",
         || Action::Submit,
         "done",
@@ -367,7 +365,6 @@ static FIELD_INPUT_KEYS: [Binding; 3] = [
     bind(
         "field_down",
         &[Code(KeyCode::Down)],
-        "↓",
         "done, and to the next field",
         || Action::Move(Move::Down),
         "",
@@ -375,7 +372,6 @@ static FIELD_INPUT_KEYS: [Binding; 3] = [
     bind(
         "field_up",
         &[Code(KeyCode::Up)],
-        "↑",
         "done, and to the previous field",
         || Action::Move(Move::Up),
         "",
@@ -393,7 +389,6 @@ pub(crate) static FIELD_INPUT: KeyTable = KeyTable {
 static EDITOR_KEYS: [Binding; 1] = [bind(
     "leave_editor",
     &[Code(KeyCode::Esc)],
-    "Esc",
     "leave the editor",
     || Action::Back,
     "leave",
@@ -479,6 +474,31 @@ mod tests {
 
     fn focus(mode: InputMode) -> Focus {
         Keymap::default().focus(&PLAIN, mode)
+    }
+
+    /// The help spells a binding's keys from the keys themselves, so a label cannot name a key
+    /// that does not work; one that leaves keys out names the first of them, in their order.
+    #[test]
+    fn the_help_spells_the_keys_and_a_short_label_names_only_the_first_of_them() {
+        assert_eq!(MOVE_LINES[0].label(), "j/↓");
+        assert_eq!(MOVE_PAGES[0].label(), "PgDn/^f");
+        for table in super::registry::TABLES {
+            for binding in table.bindings() {
+                let every = syntax::label(binding.keys);
+                let Some(short) = binding.shown_as else {
+                    continue;
+                };
+                let (name, id) = (binding.name, table.id);
+                assert!(
+                    short != every,
+                    "{id} {name}: `{short}` spells every key anyway"
+                );
+                assert!(
+                    every.starts_with(&format!("{short}/")),
+                    "{id} {name}: `{short}` is not the first of `{every}`"
+                );
+            }
+        }
     }
 
     #[test]

@@ -55,7 +55,6 @@ static PICKER: [Binding; 6] = [
     bind(
         "confirm",
         &[Key::Code(KeyCode::Enter)],
-        "Enter",
         "list the type under the cursor",
         || Action::Submit,
         "choose",
@@ -63,7 +62,6 @@ static PICKER: [Binding; 6] = [
     bind(
         "cancel",
         &[Key::Code(KeyCode::Esc)],
-        "Esc",
         "close, keeping the list as it is",
         || Action::Back,
         "close",
@@ -71,7 +69,6 @@ static PICKER: [Binding; 6] = [
     bind(
         "input_down",
         &[Key::Code(KeyCode::Down)],
-        "↓",
         "next type",
         || Action::Move(Move::Down),
         "",
@@ -79,7 +76,6 @@ static PICKER: [Binding; 6] = [
     bind(
         "input_up",
         &[Key::Code(KeyCode::Up)],
-        "↑",
         "previous type",
         || Action::Move(Move::Up),
         "",
@@ -87,7 +83,6 @@ static PICKER: [Binding; 6] = [
     bind(
         "input_page_down",
         &[Key::Code(KeyCode::PageDown)],
-        "PgDn",
         "page down",
         || Action::Move(Move::PageDown),
         "",
@@ -95,7 +90,6 @@ static PICKER: [Binding; 6] = [
     bind(
         "input_page_up",
         &[Key::Code(KeyCode::PageUp)],
-        "PgUp",
         "page up",
         || Action::Move(Move::PageUp),
         "",
@@ -118,15 +112,14 @@ static POPUP: [Binding; 3] = [
             Key::Code(KeyCode::Enter),
             Key::Char('q'),
         ],
-        "Esc",
         "close",
         || Action::Back,
         "close",
-    ),
+    )
+    .shown_as("Esc"),
     bind(
         "down",
         &[Key::Char('j'), Key::Code(KeyCode::Down)],
-        "j/↓",
         "scroll down",
         || Action::Move(Move::Down),
         "",
@@ -134,7 +127,6 @@ static POPUP: [Binding; 3] = [
     bind(
         "up",
         &[Key::Char('k'), Key::Code(KeyCode::Up)],
-        "k/↑",
         "scroll up",
         || Action::Move(Move::Up),
         "",
@@ -154,7 +146,6 @@ static QUIT_ASK: [Binding; 2] = [
     bind(
         "quit",
         &[Key::Char('q')],
-        "q",
         "quit all the same, keeping the text in a file",
         || Action::Quit,
         "quit, keep the text in a file",
@@ -162,7 +153,6 @@ static QUIT_ASK: [Binding; 2] = [
     bind(
         "back",
         &[Key::Code(KeyCode::Esc)],
-        "Esc",
         "stay",
         || Action::Back,
         "stay",

@@ -27,7 +27,6 @@ static OWN: [Binding; 2] = [
     bind(
         "copy",
         &[Key::Char('y')],
-        "y",
         "copy the whole value",
         || Action::Copy,
         "copy",
@@ -40,11 +39,11 @@ static OWN: [Binding; 2] = [
             Key::Char('v'),
             Key::Code(KeyCode::Enter),
         ],
-        "Esc",
         "close",
         || Action::Back,
         "close",
-    ),
+    )
+    .shown_as("Esc"),
 ];
 
 /// The popup scrolls like a pane; `q` closes it rather than quitting.

@@ -342,7 +342,6 @@ pub(crate) const fn reviewing(send_help: &'static str) -> [Binding; 3] {
         bind(
             "send",
             &[Code(KeyCode::Enter)],
-            "Enter",
             send_help,
             || Action::Open,
             "send",
@@ -350,7 +349,6 @@ pub(crate) const fn reviewing(send_help: &'static str) -> [Binding; 3] {
         bind(
             "copy_curl",
             &[Char('c')],
-            "c",
             "copy as curl (token from $APPDECK_TOKEN)",
             || Action::CopyCurl,
             "curl",
@@ -358,7 +356,6 @@ pub(crate) const fn reviewing(send_help: &'static str) -> [Binding; 3] {
         bind(
             "back",
             &[Code(KeyCode::Esc)],
-            "Esc",
             "back to editing",
             || Action::Back,
             "edit",
@@ -370,7 +367,6 @@ pub(crate) const fn reviewing(send_help: &'static str) -> [Binding; 3] {
 pub(crate) static SENDING: [Binding; 1] = [bind(
     "back",
     &[Code(KeyCode::Esc)],
-    "Esc",
     "cancel the send",
     || Action::Back,
     "cancel",
@@ -381,7 +377,6 @@ pub(crate) static ANSWERED: [Binding; 3] = [
     bind(
         "open_link",
         &[Char('o')],
-        "o",
         "open platform_app_url",
         || Action::OpenLink,
         "open",
@@ -389,7 +384,6 @@ pub(crate) static ANSWERED: [Binding; 3] = [
     bind(
         "copy",
         &[Char('y')],
-        "y",
         "copy platform_app_url",
         || Action::Copy,
         "copy",
@@ -397,7 +391,6 @@ pub(crate) static ANSWERED: [Binding; 3] = [
     bind(
         "back",
         &[Code(KeyCode::Esc), Code(KeyCode::Enter)],
-        "Esc/Enter",
         "back to editing",
         || Action::Back,
         "back",

@@ -50,7 +50,6 @@ pub(crate) enum RunKey {
 pub(crate) static SENDING: [Binding; 1] = [bind(
     "back",
     &[Code(KeyCode::Esc)],
-    "Esc",
     "stop sending the rest (again: cancel the sends under way)",
     || Action::Back,
     "stop",
@@ -60,11 +59,10 @@ pub(crate) static SENDING: [Binding; 1] = [bind(
 pub(crate) const fn results(back: &'static str, copy_failed: &'static str) -> [Binding; 2] {
     let leave = &[Code(KeyCode::Esc), Code(KeyCode::Enter)];
     [
-        bind("back", leave, "Esc/Enter", back, || Action::Back, "back"),
+        bind("back", leave, back, || Action::Back, "back"),
         bind(
             "copy_failed",
             &[Char('y')],
-            "y",
             copy_failed,
             || Action::Copy,
             "copy failed",

@@ -11,15 +11,14 @@ static OWN: [Binding; 15] = [
     bind(
         "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
-        "Enter",
         "open the resource",
         || Action::Open,
         "open",
-    ),
+    )
+    .shown_as("Enter"),
     bind(
         "search",
         &[Char('/')],
-        "/",
         "search every field of the loaded rows",
         || Action::Search,
         "filter",
@@ -27,7 +26,6 @@ static OWN: [Binding; 15] = [
     bind(
         "type_picker",
         &[Char('t')],
-        "t",
         "pick a type filter",
         || Action::TypePicker,
         "type",
@@ -35,7 +33,6 @@ static OWN: [Binding; 15] = [
     bind(
         "refresh",
         &[Char('r')],
-        "r",
         "retry a failed load, else reload",
         || Action::Refresh,
         "reload",
@@ -43,7 +40,6 @@ static OWN: [Binding; 15] = [
     bind(
         "back",
         &[Code(KeyCode::Esc)],
-        "Esc",
         "cancel a load or an opening / clear the filter",
         || Action::Back,
         "",
@@ -51,7 +47,6 @@ static OWN: [Binding; 15] = [
     bind(
         "open_link",
         &[Char('o')],
-        "o",
         "open external_url in the browser",
         || Action::OpenLink,
         "",
@@ -59,7 +54,6 @@ static OWN: [Binding; 15] = [
     bind(
         "copy",
         &[Char('y')],
-        "y",
         "copy the resource id (the marked rows' ids)",
         || Action::Copy,
         "",
@@ -67,7 +61,6 @@ static OWN: [Binding; 15] = [
     bind(
         "mark",
         &[Char(' ')],
-        "Space",
         "mark the row (export, y and R act on the marked rows)",
         || Action::Toggle,
         "",
@@ -75,7 +68,6 @@ static OWN: [Binding; 15] = [
     bind(
         "load_all",
         &[Char('L')],
-        "L",
         "load every page (Esc stops)",
         || Action::LoadAll,
         "",
@@ -83,7 +75,6 @@ static OWN: [Binding; 15] = [
     bind(
         "sort",
         &[Char('s')],
-        "s",
         "sort by the next column, then unsorted",
         || Action::SortNext,
         "sort",
@@ -91,7 +82,6 @@ static OWN: [Binding; 15] = [
     bind(
         "sort_reverse",
         &[Char('S')],
-        "S",
         "reverse the sort",
         || Action::SortReverse,
         "",
@@ -99,7 +89,6 @@ static OWN: [Binding; 15] = [
     bind(
         "show_changes",
         &[Char('d')],
-        "d",
         "what changed in a row :watch marked ~ (field by field)",
         || Action::ShowChanges,
         "",
@@ -107,7 +96,6 @@ static OWN: [Binding; 15] = [
     bind(
         "next_marked",
         &[Char('n')],
-        "n",
         "next row :watch marked new or changed",
         || Action::Match(Toward::Next),
         "",
@@ -115,7 +103,6 @@ static OWN: [Binding; 15] = [
     bind(
         "prev_marked",
         &[Char('N')],
-        "N",
         "previous row :watch marked new or changed",
         || Action::Match(Toward::Previous),
         "",
@@ -123,7 +110,6 @@ static OWN: [Binding; 15] = [
     bind(
         "report",
         &[Char('R')],
-        "R",
         "task report about this resource (marked rows: sent to each)",
         || Action::Report,
         "report",

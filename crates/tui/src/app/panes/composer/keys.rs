@@ -43,23 +43,14 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
         open: bind(
             "open",
             &[Code(KeyCode::Enter)],
-            "Enter",
             help.open,
             || Action::Open,
             help.open_footer,
         ),
-        edit: bind(
-            "edit",
-            &[Char('i')],
-            "i",
-            help.edit,
-            || Action::StartEdit,
-            "",
-        ),
+        edit: bind("edit", &[Char('i')], help.edit, || Action::StartEdit, ""),
         undo: bind(
             "undo",
             &[Char('u')],
-            "u",
             help.undo,
             || Action::Undo(Toward::Previous),
             "",
@@ -67,7 +58,6 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
         redo: bind(
             "redo",
             &[Ctrl('r')],
-            "^r",
             help.redo,
             || Action::Undo(Toward::Next),
             "",
@@ -75,7 +65,6 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
         review: bind(
             "review",
             &[Char('s'), Ctrl('s')],
-            "s/^s",
             help.review,
             || Action::Review,
             "send",
@@ -84,7 +73,6 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
         ext: bind(
             "edit_externally",
             &[Char('e')],
-            "e",
             help.edit_externally,
             || Action::EditExternally,
             "",
@@ -92,7 +80,6 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
         discard: bind(
             "discard_draft",
             &[Char('D')],
-            "D",
             help.discard_draft,
             || Action::DiscardDraft,
             "",
@@ -100,7 +87,6 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
         next: bind(
             "next_match",
             &[Char('n')],
-            "n",
             "go to the next finding",
             || Action::Match(Toward::Next),
             "",
@@ -108,7 +94,6 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
         prev: bind(
             "prev_match",
             &[Char('N')],
-            "N",
             "go to the previous finding",
             || Action::Match(Toward::Previous),
             "",
@@ -120,7 +105,7 @@ pub(crate) const fn writing(help: WritingHelp) -> Writing {
 /// `Esc`: back, or out of what is under way, as `help` says.
 pub(crate) const fn back(help: &'static str, footer: &'static str) -> Binding {
     let keys = &[Code(KeyCode::Esc)];
-    bind("back", keys, "Esc", help, || Action::Back, footer)
+    bind("back", keys, help, || Action::Back, footer)
 }
 
 /// A kind's table of `own` keys, with the keys every pane has.

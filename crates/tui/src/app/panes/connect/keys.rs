@@ -17,7 +17,6 @@ static PICKING: [Binding; 2] = [
     bind(
         "open",
         &[Code(KeyCode::Enter)],
-        "Enter",
         "start from this version",
         || Action::Open,
         "start",
@@ -45,7 +44,6 @@ static WRITING: [Binding; 12] = {
     let part = bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
-        "Tab",
         "next part: payload, outline, findings, diff",
         || Action::Pane(Toward::Next),
         "part",
@@ -53,7 +51,6 @@ static WRITING: [Binding; 12] = {
     let prev_part = bind(
         "prev_pane",
         &[Code(KeyCode::BackTab)],
-        "S-Tab",
         "previous part",
         || Action::Pane(Toward::Previous),
         "",

@@ -12,7 +12,6 @@ static OWN: [Binding; 15] = [
     bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
-        "Tab",
         "next pane",
         || Action::Pane(Toward::Next),
         "pane",
@@ -20,7 +19,6 @@ static OWN: [Binding; 15] = [
     bind(
         "prev_pane",
         &[Code(KeyCode::BackTab)],
-        "S-Tab",
         "previous pane",
         || Action::Pane(Toward::Previous),
         "",
@@ -28,7 +26,6 @@ static OWN: [Binding; 15] = [
     bind(
         "toggle_node",
         &[Code(KeyCode::Enter)],
-        "Enter",
         "expand / collapse a node; on a value, show it in full; on a report sent, show it",
         || Action::Open,
         "",
@@ -36,7 +33,6 @@ static OWN: [Binding; 15] = [
     bind(
         "show_value",
         &[Char('v')],
-        "v",
         "the value under the cursor in full (wrapped, scrolls)",
         || Action::ShowValue,
         "value",
@@ -44,7 +40,6 @@ static OWN: [Binding; 15] = [
     bind(
         "toggle_wrap",
         &[Char('w')],
-        "w",
         "wrap the raw JSON's long lines (again: cut them with …)",
         || Action::ToggleWrap,
         "",
@@ -52,7 +47,6 @@ static OWN: [Binding; 15] = [
     bind(
         "toggle_raw_source",
         &[Char('a')],
-        "a",
         "raw JSON of the whole resource / of its properties",
         || Action::ToggleRawSource,
         "",
@@ -60,7 +54,6 @@ static OWN: [Binding; 15] = [
     bind(
         "expand",
         &[Char('l'), Code(KeyCode::Right)],
-        "l/→",
         "expand a node",
         || Action::Right,
         "",
@@ -68,7 +61,6 @@ static OWN: [Binding; 15] = [
     bind(
         "collapse",
         &[Char('h'), Code(KeyCode::Left)],
-        "h/←",
         "collapse a node / go to its parent",
         || Action::Left,
         "",
@@ -76,7 +68,6 @@ static OWN: [Binding; 15] = [
     bind(
         "search",
         &[Char('/')],
-        "/",
         "search this pane",
         || Action::Search,
         "search",
@@ -84,7 +75,6 @@ static OWN: [Binding; 15] = [
     bind(
         "next_match",
         &[Char('n')],
-        "n",
         "next match",
         || Action::Match(Toward::Next),
         "",
@@ -92,7 +82,6 @@ static OWN: [Binding; 15] = [
     bind(
         "prev_match",
         &[Char('N')],
-        "N",
         "previous match",
         || Action::Match(Toward::Previous),
         "",
@@ -100,7 +89,6 @@ static OWN: [Binding; 15] = [
     bind(
         "open_link",
         &[Char('o')],
-        "o",
         "open the link under the cursor",
         || Action::OpenLink,
         "",
@@ -108,7 +96,6 @@ static OWN: [Binding; 15] = [
     bind(
         "copy",
         &[Char('y')],
-        "y",
         "copy the link or value under the cursor (in the raw JSON, the value the line is in)",
         || Action::Copy,
         "copy",
@@ -116,7 +103,6 @@ static OWN: [Binding; 15] = [
     bind(
         "back",
         &[Code(KeyCode::Esc)],
-        "Esc",
         "back to the list",
         || Action::Back,
         "back",
@@ -124,7 +110,6 @@ static OWN: [Binding; 15] = [
     bind(
         "report",
         &[Char('R')],
-        "R",
         "write a task report about this resource",
         || Action::Report,
         "report",

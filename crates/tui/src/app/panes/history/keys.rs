@@ -11,7 +11,6 @@ use Key::{Char, Code};
 const EDIT: Binding = bind(
     "edit_and_resend",
     &[Char('E')],
-    "E",
     "edit the report or connect in its composer and resend it (a draft: go on with it)",
     || Action::EditAndResend,
     "edit & resend",
@@ -20,7 +19,6 @@ const EDIT: Binding = bind(
 const CURL: Binding = bind(
     "copy_curl",
     &[Char('c')],
-    "c",
     "copy as a curl command (the token read from $APPDECK_TOKEN)",
     || Action::CopyCurl,
     "curl",
@@ -30,15 +28,14 @@ static LIST_OWN: [Binding; 6] = [
     bind(
         "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
-        "Enter",
         "show the request and the answer in full; on a draft, go on with it",
         || Action::Open,
         "open",
-    ),
+    )
+    .shown_as("Enter"),
     bind(
         "search",
         &[Char('/')],
-        "/",
         "filter the sends as you type",
         || Action::Search,
         "filter",
@@ -48,7 +45,6 @@ static LIST_OWN: [Binding; 6] = [
     bind(
         "refresh",
         &[Char('r')],
-        "r",
         "reload the history",
         || Action::Refresh,
         "",
@@ -56,7 +52,6 @@ static LIST_OWN: [Binding; 6] = [
     bind(
         "back",
         &[Code(KeyCode::Esc)],
-        "Esc",
         "clear the filter / back",
         || Action::Back,
         "back",
@@ -76,11 +71,11 @@ static ENTRY_OWN: [Binding; 3] = [
     bind(
         "back",
         &[Code(KeyCode::Esc), Char('h'), Code(KeyCode::Left)],
-        "Esc",
         "back to the history",
         || Action::Back,
         "back",
-    ),
+    )
+    .shown_as("Esc"),
 ];
 
 pub(crate) static ENTRY_KEYS: KeyTable = KeyTable {

@@ -12,15 +12,14 @@ static OWN: [Binding; 4] = [
     bind(
         "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
-        "Enter",
         "list the resources of the type or status under the cursor",
         || Action::Open,
         "list",
-    ),
+    )
+    .shown_as("Enter"),
     bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
-        "Tab",
         "the other chart (types, statuses)",
         || Action::Pane(Toward::Next),
         "chart",
@@ -28,7 +27,6 @@ static OWN: [Binding; 4] = [
     bind(
         "refresh",
         &[Char('r')],
-        "r",
         "reload the list from its first page",
         || Action::Refresh,
         "",
@@ -36,11 +34,11 @@ static OWN: [Binding; 4] = [
     bind(
         "back",
         &[Code(KeyCode::Esc), Char('h'), Code(KeyCode::Left)],
-        "Esc",
         "back",
         || Action::Back,
         "back",
-    ),
+    )
+    .shown_as("Esc"),
 ];
 
 pub(crate) static OVERVIEW_KEYS: KeyTable = KeyTable {

@@ -27,7 +27,6 @@ static WRITING: [Binding; 12] = {
     let toggle = bind(
         "toggle_status",
         &[Char(' ')],
-        "Space",
         "toggle status ok / error",
         || Action::Toggle,
         "status",
@@ -35,7 +34,6 @@ static WRITING: [Binding; 12] = {
     let fill = bind(
         "fill",
         &[Char('f')],
-        "f",
         "fill the properties the type requires",
         || Action::Fill,
         "fill",
@@ -52,7 +50,6 @@ static UNPARSED: [Binding; 3] = [
     bind(
         "edit_externally",
         &[Char('e')],
-        "e",
         "edit the text again in $VISUAL / $EDITOR",
         || Action::EditExternally,
         "editor",
@@ -60,7 +57,6 @@ static UNPARSED: [Binding; 3] = [
     bind(
         "drop_edited",
         &[Char('X')],
-        "X",
         "drop the edited text, back to the report as it was",
         || Action::DropEdited,
         "drop",

@@ -12,7 +12,6 @@ static OWN: [Binding; 10] = [
     bind(
         "next_pane",
         &[Code(KeyCode::Tab)],
-        "Tab",
         "next pane: about, instructions, schemas, raw JSON",
         || Action::Pane(Toward::Next),
         "pane",
@@ -20,7 +19,6 @@ static OWN: [Binding; 10] = [
     bind(
         "prev_pane",
         &[Code(KeyCode::BackTab)],
-        "S-Tab",
         "previous pane",
         || Action::Pane(Toward::Previous),
         "",
@@ -28,7 +26,6 @@ static OWN: [Binding; 10] = [
     bind(
         "toggle_node",
         &[Code(KeyCode::Enter)],
-        "Enter",
         "expand / collapse a schema field",
         || Action::Open,
         "",
@@ -36,7 +33,6 @@ static OWN: [Binding; 10] = [
     bind(
         "expand",
         &[Char('l'), Code(KeyCode::Right)],
-        "l/→",
         "expand a schema field",
         || Action::Right,
         "",
@@ -44,7 +40,6 @@ static OWN: [Binding; 10] = [
     bind(
         "collapse",
         &[Char('h'), Code(KeyCode::Left)],
-        "h/←",
         "collapse a schema field / go to its parent",
         || Action::Left,
         "",
@@ -52,7 +47,6 @@ static OWN: [Binding; 10] = [
     bind(
         "open_link",
         &[Char('o')],
-        "o",
         "open the link under the cursor",
         || Action::OpenLink,
         "open link",
@@ -60,7 +54,6 @@ static OWN: [Binding; 10] = [
     bind(
         "copy",
         &[Char('y')],
-        "y",
         "copy the link or value under the cursor",
         || Action::Copy,
         "",
@@ -68,7 +61,6 @@ static OWN: [Binding; 10] = [
     bind(
         "next_version",
         &[Char('v')],
-        "v",
         "show the type's next known version",
         || Action::NextVersion,
         "",
@@ -76,7 +68,6 @@ static OWN: [Binding; 10] = [
     bind(
         "browse_type",
         &[Char('b')],
-        "b",
         "the resources of this type",
         || Action::BrowseType,
         "resources",
@@ -84,7 +75,6 @@ static OWN: [Binding; 10] = [
     bind(
         "back",
         &[Code(KeyCode::Esc)],
-        "Esc",
         "back",
         || Action::Back,
         "back",

@@ -11,15 +11,14 @@ static OWN: [Binding; 6] = [
     bind(
         "open",
         &[Code(KeyCode::Enter), Char('l'), Code(KeyCode::Right)],
-        "Enter",
         "open the type: description, instructions, schemas",
         || Action::Open,
         "open",
-    ),
+    )
+    .shown_as("Enter"),
     bind(
         "search",
         &[Char('/')],
-        "/",
         "filter the types as you type",
         || Action::Search,
         "filter",
@@ -27,7 +26,6 @@ static OWN: [Binding; 6] = [
     bind(
         "browse_type",
         &[Char('b')],
-        "b",
         "the resources of this type",
         || Action::BrowseType,
         "resources",
@@ -35,7 +33,6 @@ static OWN: [Binding; 6] = [
     bind(
         "refresh",
         &[Char('r')],
-        "r",
         "reload the known types",
         || Action::Refresh,
         "",
@@ -43,7 +40,6 @@ static OWN: [Binding; 6] = [
     bind(
         "copy",
         &[Char('y')],
-        "y",
         "copy the type's name",
         || Action::Copy,
         "",
@@ -51,7 +47,6 @@ static OWN: [Binding; 6] = [
     bind(
         "back",
         &[Code(KeyCode::Esc)],
-        "Esc",
         "clear the filter / back",
         || Action::Back,
         "back",
