@@ -12,6 +12,9 @@ pub enum EditKind {
     DeleteStr(String),
     InsertChunk(Vec<String>),
     DeleteChunk(Vec<String>),
+    /// appdeck patch: edits made as one step (a cut and an insert that replace a text), applied
+    /// in order; each keeps its own positions.
+    Group(Vec<Edit>),
 }
 
 impl EditKind {
@@ -72,6 +75,11 @@ impl EditKind {
                 first_line.truncate(after.offset);
                 first_line.push_str(&last_line);
             }
+            EditKind::Group(edits) => {
+                for edit in edits {
+                    edit.kind.apply(lines, &edit.before, &edit.after);
+                }
+            }
         }
     }
 
@@ -86,6 +94,12 @@ impl EditKind {
             DeleteStr(s) => InsertStr(s),
             InsertChunk(c) => DeleteChunk(c),
             DeleteChunk(c) => InsertChunk(c),
+            // Undone last first, each from where it ended back to where it began.
+            Group(edits) => Group(
+                (edits.iter().rev())
+                    .map(|e| Edit::new(e.kind.invert(), e.after.clone(), e.before.clone()))
+                    .collect(),
+            ),
         }
     }
 }
@@ -131,6 +145,9 @@ pub struct History {
     /// appdeck patch: the last edit is a run of typed (or backspaced) characters that the next
     /// one may join, so that undo takes back a word, not a character.
     run_open: bool,
+    /// appdeck patch: where the edits of a step being made begin (`begin_group`), kept pointing
+    /// at them when the oldest edits are dropped.
+    group: Option<usize>,
 }
 
 /// appdeck patch: whether `c` belongs to a word (a run of typing breaks before a word starts).
@@ -185,6 +202,7 @@ impl History {
             max_items,
             edits: VecDeque::new(),
             run_open: false,
+            group: None,
         }
     }
 
@@ -208,6 +226,9 @@ impl History {
         if self.edits.len() == self.max_items {
             self.edits.pop_front();
             self.index = self.index.saturating_sub(1);
+            if let Some(start) = &mut self.group {
+                *start = start.saturating_sub(1); // appdeck patch: see `group`.
+            }
         }
 
         if self.index < self.edits.len() {
@@ -223,6 +244,29 @@ impl History {
     /// right after `abc` (Left then Right).
     pub fn end_run(&mut self) {
         self.run_open = false;
+    }
+
+    /// appdeck patch: the edits pushed from now to `end_group` are one step, which one undo
+    /// takes back: a replacement never shows the text cut and not yet inserted.
+    pub fn begin_group(&mut self) {
+        self.run_open = false;
+        self.group = Some(self.index);
+    }
+
+    /// appdeck patch: see `begin_group`.
+    pub fn end_group(&mut self) {
+        self.run_open = false;
+        let Some(start) = self.group.take() else {
+            return;
+        };
+        let start = start.min(self.index);
+        if self.index - start < 2 {
+            return;
+        }
+        let edits: Vec<Edit> = self.edits.drain(start..self.index).collect();
+        let (before, after) = (edits[0].before.clone(), edits[edits.len() - 1].after.clone());
+        self.edits.insert(start, Edit::new(EditKind::Group(edits), before, after));
+        self.index = start + 1;
     }
 
     pub fn redo(&mut self, lines: &mut Vec<String>) -> Option<DataCursor> {

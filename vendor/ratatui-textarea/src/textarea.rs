@@ -1602,6 +1602,15 @@ impl<'a> TextArea<'a> {
         self.history.end_run();
     }
 
+    /// appdeck patch: the changes `edit` makes are one undo step. appdeck replaces a text with a
+    /// cut and an insert, which undo would otherwise take back one at a time, through a text
+    /// nobody wrote (the cut done, the insert not).
+    pub fn edit_as_one_step(&mut self, edit: impl FnOnce(&mut Self)) {
+        self.history.begin_group();
+        edit(self);
+        self.history.end_group();
+    }
+
     /// Undo the last modification. This method returns if the undo modified text contents or not in the textarea.
     /// ```
     /// use ratatui_textarea::{TextArea, CursorMove};

@@ -34,33 +34,36 @@ pub(crate) fn size_of(area: &TextArea<'_>) -> usize {
     area.lines().iter().map(|l| l.len() + 1).sum()
 }
 
-/// Replaces the whole text, undoably, cursor back at the top. Only the part that differs is
-/// cut and inserted: `f` adding properties is one insert, which one `u` takes back, and an undo
-/// never shows the editor empty between the cut and the insert.
+/// Replaces the whole text as one undoable step, cursor back at the top. Only the part that
+/// differs is cut and inserted, and the two are one step (`edit_as_one_step`, a patch of the
+/// text area): one `u` takes back what `f` added or `$EDITOR` changed, and an undo never shows a
+/// text nobody wrote (the cut done, the insert not).
 pub(crate) fn replace_text(area: &mut TextArea<'_>, text: &str) {
     let old = text_of(area);
     let (start, old_end, new_end) = differing_part(&old, text);
-    match (
-        position_of_char(&old, start),
-        position_of_char(&old, old_end),
-    ) {
-        (Some(from), Some(to)) => {
-            area.move_cursor(CursorMove::Jump(from.0, from.1));
-            if old_end > start {
-                area.start_selection();
-                area.move_cursor(CursorMove::Jump(to.0, to.1));
-                area.cut();
+    area.edit_as_one_step(|area| {
+        match (
+            position_of_char(&old, start),
+            position_of_char(&old, old_end),
+        ) {
+            (Some(from), Some(to)) => {
+                area.move_cursor(CursorMove::Jump(from.0, from.1));
+                if old_end > start {
+                    area.start_selection();
+                    area.move_cursor(CursorMove::Jump(to.0, to.1));
+                    area.cut();
+                }
+                let inserted: String = text.chars().skip(start).take(new_end - start).collect();
+                area.insert_str(inserted);
             }
-            let inserted: String = text.chars().skip(start).take(new_end - start).collect();
-            area.insert_str(inserted);
+            // Past what a cursor jump can reach (65,536 lines or columns): all of it.
+            _ => {
+                area.select_all();
+                area.cut();
+                area.insert_str(text);
+            }
         }
-        // Past what a cursor jump can reach (65,536 lines or columns): all of it.
-        _ => {
-            area.select_all();
-            area.cut();
-            area.insert_str(text);
-        }
-    }
+    });
     area.move_cursor(CursorMove::Jump(0, 0));
 }
 
@@ -161,15 +164,31 @@ mod tests {
         assert_eq!(text_of(&area), "");
     }
 
+    /// A replacement is a cut and an insert, made one step: one undo gives the old text back,
+    /// never the text cut and not yet inserted, and one redo the new text again.
     #[test]
-    fn replacing_the_text_can_be_undone() {
-        let mut area = new_editor("{\n  \"a\": 1\n}");
-        replace_text(&mut area, "[]");
-        assert_eq!(text_of(&area), "[]");
-        assert!(area.undo());
-        assert!(area.undo());
+    fn a_replacement_is_one_undo_step_and_one_redo_step() {
+        let old = "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}";
+        let mut area = new_editor(old);
+        area.insert_str("x");
+        let before = text_of(&area);
+        for new in [
+            "[]",
+            "{\n  \"a\": 10,\n  \"c\": {\n  }\n}",
+            "{\n  \"a\": 1\n}",
+            "",
+        ] {
+            replace_text(&mut area, new);
+            assert_eq!(text_of(&area), new);
+            assert!(area.undo());
+            assert_eq!(text_of(&area), before, "one undo takes {new:?} back");
+            assert!(area.redo());
+            assert_eq!(text_of(&area), new, "one redo makes it again");
+            assert!(area.undo());
+        }
+        assert!(area.undo(), "the typing before is a step of its own");
+        assert_eq!(text_of(&area), old);
         assert!(!area.undo());
-        assert_eq!(text_of(&area), "{\n  \"a\": 1\n}");
         assert_eq!(size_of(&area), text_of(&area).len() + 1);
     }
 

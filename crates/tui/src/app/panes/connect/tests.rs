@@ -288,6 +288,22 @@ fn leaving_the_payload_editor_ends_the_step_u_takes_back() {
     assert!(undone.starts_with("x{"), "{undone}");
 }
 
+/// What `$EDITOR` changed goes in as one step: one `u` gives the payload as it was, never a
+/// text nobody wrote (the changed part cut, the new one not yet in), and `^r` the edit again.
+#[test]
+fn one_u_takes_back_what_the_external_editor_changed() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    let opened = connect(&app).text();
+    let edited = serde_json::to_string_pretty(&bumped_without_repository()).unwrap();
+    edit_externally(&mut app, edited.clone());
+    assert_eq!(connect(&app).text(), edited);
+    key(&mut app, 'u');
+    assert_eq!(connect(&app).text(), opened);
+    crate::app::harness::ctrl(&mut app, 'r');
+    assert_eq!(connect(&app).text(), edited);
+}
+
 #[test]
 fn a_removed_type_is_breaking_the_review_needs_two_enters_and_the_send_is_recorded() {
     let mut app = app_knowing(Vec::new());

@@ -291,8 +291,8 @@ fn f_fills_the_required_properties_and_u_takes_them_back() {
         "{:?}",
         composer(&app).findings
     );
-    // The fill changed the blank line left by the removal too: a cut, then an insert.
-    key(&mut app, 'u');
+    // The fill changed the blank line left by the removal too (a cut, then an insert): one
+    // step all the same.
     key(&mut app, 'u');
     assert_eq!(composer(&app).resource_text(), text);
 }
