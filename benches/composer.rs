@@ -82,6 +82,7 @@ fn main() {
     app.report = Arc::new(ReportContext {
         base_url: "http://127.0.0.1:1/api/v1".into(),
         types: Some(types),
+        types_text: None,
         run_tag: "bench".into(),
     });
     let id = commands

@@ -577,6 +577,7 @@ fn composing_on(mut app: App) -> App {
         types: Some(std::sync::Arc::new(
             serde_json::from_str(appdeck_core::catalog::DEMO_CONNECT).unwrap(),
         )),
+        types_text: None,
         run_tag: "20261121-120000".into(),
     });
     press(&mut app, KeyCode::Char('R'));

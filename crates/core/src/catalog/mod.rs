@@ -11,6 +11,7 @@ mod model;
 mod newest;
 mod outline;
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -248,15 +249,32 @@ impl Catalog {
     }
 
     /// The newest definition of every type as one connect payload (only its `resources`), the
-    /// shape the report checks read their type schemas from.
-    pub fn newest_as_payload(&self) -> Value {
-        let resources: Vec<Value> = self
-            .types
-            .iter()
-            .filter_map(KnownType::newest)
-            .filter_map(|d| serde_json::to_value(&d.definition).ok())
-            .collect();
-        serde_json::json!({ "resources": resources })
+    /// shape the report checks read their type schemas from, as text: each definition as its
+    /// app version wrote it (numbers and escapes as sent, which a parsed value writes back
+    /// changed: `1E2` as `1e+2`), so that `f` fills a schema's own `const` as it is written.
+    pub fn newest_as_payload(&self) -> String {
+        // A payload's text is laid out once for all the types it defines.
+        let mut laid_out: Vec<(&Arc<str>, ResourceSpans)> = Vec::new();
+        let mut resources = Vec::new();
+        for definition in self.types.iter().filter_map(KnownType::newest) {
+            let written = definition.payload_text.as_ref().and_then(|text| {
+                let at = match laid_out.iter().position(|(t, _)| Arc::ptr_eq(t, text)) {
+                    Some(at) => at,
+                    None => {
+                        laid_out.push((text, resources_by_name(text)));
+                        laid_out.len() - 1
+                    }
+                };
+                let (_, spans) = &laid_out[at];
+                let (_, span) = spans.iter().find(|(n, _)| *n == definition.name)?;
+                Some(text[span.clone()].to_owned())
+            });
+            match written.or_else(|| serde_json::to_string(&definition.definition).ok()) {
+                Some(text) => resources.push(text),
+                None => continue,
+            }
+        }
+        format!("{{\"resources\":[{}]}}", resources.join(","))
     }
 
     /// Type names seen in loaded resources that no known payload defines, sorted, once each.
@@ -271,6 +289,36 @@ impl Catalog {
         missing.dedup();
         missing
     }
+}
+
+/// Where each resource type of a connect payload's text is, by its name.
+type ResourceSpans = Vec<(String, Range<usize>)>;
+
+/// Where each resource type of a connect payload's `text` is, by its name (the first of a name).
+fn resources_by_name(text: &str) -> ResourceSpans {
+    let lines = crate::json_text::lines(text);
+    let spans: std::collections::HashMap<&str, &Range<usize>> = (lines.iter())
+        .map(|l| (l.pointer.as_str(), &l.span))
+        .collect();
+    let mut named = Vec::new();
+    for line in &lines {
+        let Some(item) = (line.pointer.strip_suffix("/type")).filter(|item| {
+            item.strip_prefix("/resources/")
+                .is_some_and(|i| i.parse::<usize>().is_ok())
+        }) else {
+            continue;
+        };
+        let (Ok(name), Some(span)) = (
+            serde_json::from_str::<String>(&text[line.span.clone()]),
+            spans.get(item),
+        ) else {
+            continue;
+        };
+        if !named.iter().any(|(n, _)| *n == name) {
+            named.push((name, (*span).clone()));
+        }
+    }
+    named
 }
 
 impl AppVersion {

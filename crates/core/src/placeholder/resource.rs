@@ -1,5 +1,7 @@
 //! `f` on a resource's text: the properties its type requires added to its `properties`, and
-//! every other byte left as typed.
+//! every other byte left as typed; a number the schema gives is written as the schema writes it.
+
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -15,32 +17,42 @@ pub struct FilledText {
 
 /// The resource `typed` (JSON text) with the properties its type's schema requires (the type
 /// found among `types`, a connect payload listing them) that it lacks; `None` when it lacks
-/// none, `Err` saying why nothing could be filled.
-pub fn fill_resource(typed: &str, types: &Value) -> Result<Option<FilledText>, &'static str> {
+/// none, `Err` saying why nothing could be filled. With `types_text`, the text `types` was read
+/// from, a number taken from the schema (`"const": 1E2`) is written as the schema writes it.
+pub fn fill_resource(
+    typed: &str,
+    types: &Value,
+    types_text: Option<&str>,
+) -> Result<Option<FilledText>, &'static str> {
     let Ok(mut resource) = crate::validate::parse_json(typed) else {
         return Err("the resource is not JSON: fix its syntax first");
     };
-    let Some(schema) = crate::validate::type_schema(types, &resource).cloned() else {
+    let Some(schema) = crate::validate::type_schema(types, &resource) else {
         return Err("the resource's type is not a known type: no schema to fill from");
     };
     let Some(object) = resource.as_object_mut() else {
         return Err("the resource is not a JSON object");
     };
+    // Before an absent `properties` is put in: its text is not there to splice into.
+    let had = object.get("properties").cloned().unwrap_or(Value::Null);
     let properties = object
         .entry("properties")
         .or_insert_with(|| Value::Object(Default::default()));
-    let had = properties.clone();
     if properties.is_null() {
         *properties = Value::Object(Default::default());
     }
     let Some(properties) = properties.as_object_mut() else {
         return Err("`properties` is not an object: nothing filled");
     };
-    let filled = fill_required(properties, &schema);
+    let filled = fill_required(properties, schema);
     if filled.added.is_empty() {
         return Ok(None);
     }
-    let text = with_filled(typed, &had, properties, &filled.added)
+    let numbers = types_text
+        .and_then(|text| schema_text(types, schema, text))
+        .map(numbers_as_written)
+        .unwrap_or_default();
+    let text = with_filled(typed, &had, properties, &filled.added, &numbers)
         .unwrap_or_else(|| serde_json::to_string(&resource).unwrap_or_default());
     let text = crate::json_text::pretty(&text);
     Ok(Some(FilledText { text, filled }))
@@ -56,6 +68,7 @@ fn with_filled(
     had: &Value,
     filled: &Map<String, Value>,
     added: &[String],
+    numbers: &HashMap<String, &str>,
 ) -> Option<String> {
     let mut properties = match had {
         Value::Object(_) => {
@@ -67,10 +80,63 @@ fn with_filled(
         _ => "{}".to_owned(),
     };
     for name in added {
-        let value = serde_json::to_string(filled.get(name)?).ok()?;
+        let value = written(filled.get(name)?, numbers)?;
         properties = crate::json_text::set_member(&properties, name, &value)?;
     }
     crate::json_text::set_member(typed, "properties", &properties)
+}
+
+/// The text of `schema` (a type's, in `types`) in `types_text`, the text `types` was read from.
+fn schema_text<'a>(types: &Value, schema: &Value, types_text: &'a str) -> Option<&'a str> {
+    let resources = types.get("resources")?.as_array()?;
+    let at = (resources.iter()).position(|r| {
+        r.get("property_json_schema")
+            .is_some_and(|s| std::ptr::eq(s, schema))
+    })?;
+    let pointer = format!("/resources/{at}/property_json_schema");
+    Some(&types_text[crate::json_text::span_of(types_text, &pointer)?])
+}
+
+/// Each number in `schema` (JSON text) as written, by the text a parsed value gives it
+/// (`1e+2` → `1E2`); the first spelling of a value where two differ.
+fn numbers_as_written(schema: &str) -> HashMap<String, &str> {
+    let mut numbers = HashMap::new();
+    for line in crate::json_text::lines(schema) {
+        let token = &schema[line.span];
+        if !token.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+            continue;
+        }
+        if let Ok(value) = serde_json::from_str::<Value>(token) {
+            numbers.entry(value.to_string()).or_insert(token);
+        }
+    }
+    numbers
+}
+
+/// `value` as JSON text, each number spelled as `numbers` has it (else as parsed).
+fn written(value: &Value, numbers: &HashMap<String, &str>) -> Option<String> {
+    let all = |items: Vec<Option<String>>| items.into_iter().collect::<Option<Vec<_>>>();
+    Some(match value {
+        Value::Number(n) => {
+            let text = n.to_string();
+            numbers.get(&text).map_or(text, |w| (*w).to_owned())
+        }
+        Value::Array(items) => {
+            let items = all(items.iter().map(|v| written(v, numbers)).collect())?;
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(map) => {
+            let members = (map.iter()).map(|(k, v)| {
+                Some(format!(
+                    "{}:{}",
+                    crate::json_text::string(k),
+                    written(v, numbers)?
+                ))
+            });
+            format!("{{{}}}", all(members.collect())?.join(","))
+        }
+        other => serde_json::to_string(other).ok()?,
+    })
 }
 
 #[cfg(test)]
@@ -88,19 +154,70 @@ mod tests {
         let had = crate::validate::parse_json(r#"{"a": 1.0e2}"#).unwrap();
         let there = r#"{"n": 1E400, "properties": {"a": 1.0e2}, "s": "\u202e"}"#;
         assert_eq!(
-            with_filled(there, &had, made, &added).as_deref(),
+            with_filled(there, &had, made, &added, &HashMap::new()).as_deref(),
             Some(r#"{"n": 1E400, "properties": {"a": 1.0e2,"wanted":"yes"}, "s": "\u202e"}"#)
         );
         assert_eq!(
-            with_filled(r#"{"n": 1E400}"#, &Value::Null, made, &added).as_deref(),
+            with_filled(
+                r#"{"n": 1E400}"#,
+                &Value::Null,
+                made,
+                &added,
+                &HashMap::new()
+            )
+            .as_deref(),
             Some(r#"{"n": 1E400,"properties":{"wanted":"yes"}}"#)
         );
         assert_eq!(
-            with_filled(r#"{"properties": null}"#, &Value::Null, made, &added).as_deref(),
+            with_filled(
+                r#"{"properties": null}"#,
+                &Value::Null,
+                made,
+                &added,
+                &HashMap::new()
+            )
+            .as_deref(),
             Some(r#"{"properties": {"wanted":"yes"}}"#)
         );
         // The parsed value holds the last of a key written twice: not where the text is read.
         let twice = r#"{"properties": {"x": 1}, "properties": {"a": 1.0e2}}"#;
-        assert_eq!(with_filled(twice, &had, made, &added), None);
+        assert_eq!(
+            with_filled(twice, &had, made, &added, &HashMap::new()),
+            None
+        );
+    }
+
+    /// A number the schema gives (`const`, `default`, `examples`) is filled as the schema
+    /// writes it, as sent with the type: a parsed value writes `1E2` back as `1e+2`.
+    #[test]
+    fn a_number_the_schema_gives_is_filled_as_written() {
+        let types_text = r#"{"resources":[{"type":"num","property_json_schema":{
+            "type":"object","required":["a","d","g","m"],"properties":{
+            "a":{"const":1E2},"d":{"default":0.10},"g":{"examples":[-0]},
+            "m":{"const":{"x":[1E400,"s"]}}}}}]}"#;
+        let types = crate::validate::parse_json(types_text).unwrap();
+        let typed = r#"{"type": "num", "n": 1E-400}"#;
+        let filled = fill_resource(typed, &types, Some(types_text))
+            .unwrap()
+            .unwrap();
+        let want = r#"{
+  "type": "num",
+  "n": 1E-400,
+  "properties": {
+    "a": 1E2,
+    "d": 0.10,
+    "g": -0,
+    "m": {
+      "x": [
+        1E400,
+        "s"
+      ]
+    }
+  }
+}"#;
+        assert_eq!(filled.text, want);
+        // Without the text, the parser's.
+        let parsed = fill_resource(typed, &types, None).unwrap().unwrap();
+        assert!(parsed.text.contains("\"a\": 1e+2"), "{}", parsed.text);
     }
 }

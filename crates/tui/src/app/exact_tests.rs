@@ -172,6 +172,7 @@ fn f_fills_around_each_number_and_escape_as_they_came() {
                 "property_json_schema": {"type": "object", "required": ["wanted"],
                     "properties": {"wanted": {"type": "string", "enum": ["yes"]}}}}]
         }))),
+        types_text: None,
         run_tag: "test".to_owned(),
     });
     key(&mut app, 'R');
@@ -186,6 +187,51 @@ fn f_fills_around_each_number_and_escape_as_they_came() {
     let body = review_and_send_body(&mut app);
     assert_exact(body.text());
     assert_note_as_it_came(body.text());
+}
+
+/// `f` fills a number the type's schema gives as the connect that registered the type wrote it
+/// (`1E2`, where the parsed schema writes `1e+2`), and the report sends it so.
+#[test]
+fn f_fills_a_number_the_schema_gives_as_the_connect_wrote_it() {
+    use crate::catalog::{KnownAppVersion, Sources};
+    let sent = r#"{"app_id":"a","version":"1.0.0","resources":[{"type":"exactness",
+        "property_json_schema":{"type":"object","required":["wanted","big"],
+        "properties":{"wanted":{"const":1E2},"big":{"examples":[1E400]}}}}]}"#;
+    let recorded = KnownAppVersion {
+        base_url: "http://127.0.0.1:9/api/v1".into(),
+        app_id: "a".into(),
+        version: "1.0.0".into(),
+        payload: sent.to_owned(),
+        answer: None,
+        recorded_at: chrono::Utc::now(),
+    };
+    let loaded = crate::catalog::load(&Sources {
+        recorded: vec![recorded],
+        ..Default::default()
+    });
+    let mut app = app();
+    app.update(Action::reply(
+        super::RequestId(u64::MAX),
+        super::Delivery::Types(std::sync::Arc::new(super::KnownTypes {
+            catalog: loaded.catalog,
+            problems: Vec::new(),
+        })),
+    ));
+    key(&mut app, 'R');
+    key(&mut app, 'f');
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the composer is open");
+    };
+    let text = composer.resource_text();
+    assert!(text.contains(r#""wanted": 1E2,"#), "filled: {text}");
+    assert!(text.contains(r#""big": 1E400"#), "filled: {text}");
+    assert_exact(&text);
+    let body = review_and_send_body(&mut app);
+    assert!(
+        body.text().contains(r#""wanted":1E2,"big":1E400"#),
+        "{}",
+        body.text()
+    );
 }
 
 /// The history's `E` on a sent report and on a sent connect: each composer starts from the text

@@ -371,8 +371,14 @@ impl App {
         if types.catalog.is_empty() {
             return;
         }
+        let text = types.catalog.newest_as_payload();
+        // The catalog writes it from JSON it read: it parses.
+        let Ok(payload) = serde_json::from_str(&text) else {
+            return;
+        };
         self.report = std::sync::Arc::new(panes::report::ReportContext {
-            types: Some(std::sync::Arc::new(types.catalog.newest_as_payload())),
+            types: Some(std::sync::Arc::new(payload)),
+            types_text: Some(std::sync::Arc::from(text)),
             ..(*self.report).clone()
         });
     }

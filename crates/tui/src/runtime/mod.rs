@@ -106,6 +106,8 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     app.report = std::sync::Arc::new(ReportContext {
         base_url: options.settings.base_url.clone(),
         types: options.known_types.map(std::sync::Arc::new),
+        // The catalog's, as written, once it loads.
+        types_text: None,
         run_tag: chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string(),
     });
     let events = crossterm::event::EventStream::new();

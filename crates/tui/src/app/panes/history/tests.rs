@@ -76,6 +76,7 @@ fn app() -> App {
     app.report = Arc::new(ReportContext {
         base_url: BASE.to_owned(),
         types: None,
+        types_text: None,
         run_tag: "test".to_owned(),
     });
     let id = commands.iter().find_map(Command::request_id).unwrap();

@@ -49,6 +49,7 @@ fn app_over(texts: &[String], marked: usize) -> App {
     app.report = Arc::new(ReportContext {
         base_url: BASE.to_owned(),
         types: None,
+        types_text: None,
         run_tag: "test".to_owned(),
     });
     let id = commands

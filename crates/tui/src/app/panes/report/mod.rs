@@ -34,6 +34,8 @@ pub struct ReportContext {
     pub base_url: String,
     /// Known resource types, as a version-connect payload (its `resources`).
     pub types: Option<Arc<Value>>,
+    /// The text `types` was read from, when known: `f` writes a schema's numbers as written.
+    pub types_text: Option<Arc<str>>,
     /// Makes this run's provisional task ids differ from another run's (its start time).
     pub run_tag: String,
 }

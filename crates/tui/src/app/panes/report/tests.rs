@@ -47,6 +47,7 @@ fn app() -> App {
         types: Some(Arc::new(
             serde_json::from_str(crate::catalog::DEMO_CONNECT).expect("demo types"),
         )),
+        types_text: None,
         run_tag: "test".to_owned(),
     });
     let id = commands
@@ -306,6 +307,7 @@ fn composing_under(schema: Value) -> App {
     app.report = Arc::new(ReportContext {
         base_url: BASE.to_owned(),
         types: Some(Arc::new(types)),
+        types_text: None,
         run_tag: "test".to_owned(),
     });
     key(&mut app, 'R');

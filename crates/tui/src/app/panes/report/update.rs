@@ -309,7 +309,8 @@ fn fill(c: &mut ReportComposer, cx: &mut Ctx) -> Vec<Command> {
         cx.error("no types are known here, so there is no schema to fill from");
         return Vec::new();
     };
-    let filled = match crate::placeholder::fill_resource(&c.resource_text(), &types) {
+    let types_text = c.context.types_text.as_deref();
+    let filled = match crate::placeholder::fill_resource(&c.resource_text(), &types, types_text) {
         Ok(Some(filled)) => filled,
         Ok(None) => {
             cx.info("every required property is there");
