@@ -461,21 +461,21 @@ fn record_in_history(store: Option<&Store>, sent: &Sent) -> Option<i64> {
     }
 }
 
-/// A report sent to `connect` (or the reverse) would only be refused by the service.
+/// A report sent to `connect` (or the reverse) would only be refused by the service: said as
+/// [`checks::wrong_kind`] says it.
 pub(super) fn check_kind(
     kind: &PayloadKind,
     operation: Operation,
     name: &str,
 ) -> Result<(), Failure> {
-    let command = match (kind, operation) {
-        (PayloadKind::Report, Operation::OperationsReport)
-        | (PayloadKind::Connect, Operation::VersionConnect) => return Ok(()),
-        (PayloadKind::Report, _) => "report",
-        (PayloadKind::Connect, _) => "connect",
-    };
-    Err(Failure::Invalid(format!(
-        "{name} is a {command} payload: send it with `appdeck {command}`"
-    )))
+    let expected = kind_of(operation);
+    match *kind == expected {
+        true => Ok(()),
+        false => Err(Failure::Invalid(format!(
+            "{name}: {}",
+            checks::wrong_kind(*kind, expected)
+        ))),
+    }
 }
 
 /// `status`, `message`, `platform_app_url` and `error` as `key: value` lines, those present only.
@@ -532,6 +532,16 @@ mod tests {
             serde_json::to_string(&both).unwrap(),
             r#"{"answer":{"status":"ok","z":-0,"n":1E400,"s":"\u202E\"\\"},"diff":null}"#
         );
+    }
+
+    /// The refusal's words are the core's, which the TUI's connect composer shows too.
+    #[test]
+    fn a_payload_of_the_other_kind_is_refused_in_the_cores_words() {
+        let err = check_kind(&PayloadKind::Report, Operation::VersionConnect, "r.json")
+            .unwrap_err()
+            .to_string();
+        let said = checks::wrong_kind(PayloadKind::Report, PayloadKind::Connect);
+        assert_eq!(err, format!("r.json: {said}"));
     }
 
     #[test]
