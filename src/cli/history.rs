@@ -4,11 +4,14 @@
 
 use std::io::Write;
 
-use serde_json::json;
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::Failure;
 use super::args::{EntryOutput, HistoryArgs, HistoryCommand, HistoryKind, HistoryOutput};
+use super::report_diff::ChangeJson;
 use super::table::{fit_widths, join_cells};
+use crate::changes::Change;
 use crate::config;
 use crate::json_text;
 use crate::sanitize;
@@ -29,11 +32,11 @@ pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(),
                 ))
             })?;
             if let Some(jq) = &jq {
-                return write_jq(jq, &entry_text(&entry), out);
+                return write_jq(jq, &entry_text(&entry)?, out);
             }
             match show.output {
                 EntryOutput::Text => write_entry(&entry, out)?,
-                EntryOutput::Json => write_json(&entry_text(&entry), true, out)?,
+                EntryOutput::Json => write_json(&entry_text(&entry)?, true, out)?,
             }
         }
         None => {
@@ -47,7 +50,7 @@ pub fn run(args: &HistoryArgs, width: usize, out: &mut impl Write) -> Result<(),
             };
             let entries = store.history(&query)?;
             if let Some(jq) = &jq {
-                return write_jq(jq, &entries_text(&entries), out);
+                return write_jq(jq, &entries_text(&entries)?, out);
             }
             list(&entries, kind, args.output, width, out)?;
         }
@@ -76,10 +79,10 @@ fn list(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     match output {
-        HistoryOutput::Json => write_json(&entries_text(entries), true, out)?,
+        HistoryOutput::Json => write_json(&entries_text(entries)?, true, out)?,
         HistoryOutput::Ndjson => {
             for entry in entries {
-                write_json(&entry_text(entry), false, out)?;
+                write_json(&entry_text(entry)?, false, out)?;
             }
         }
         HistoryOutput::Table => {
@@ -124,67 +127,75 @@ fn table_row(entry: &HistoryEntry) -> Vec<String> {
     ]
 }
 
-/// A send for scripts, as compact JSON text: appdeck's own fields written by serde_json, the body
-/// and the answer spliced in as they were sent and came (a parsed value would write `1E400` back
-/// as `1e+400` and `\u202E` as the raw mark); one that is not JSON is kept as a string.
-fn entry_text(entry: &HistoryEntry) -> String {
-    let sent = &entry.sent;
-    let as_json = |text: &str| match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        Ok(_) => json_text::compact(text),
-        Err(_) => json_text::string(text),
-    };
-    // Each value as its JSON text, as written (`null` for a side it is missing from).
-    let changes = sent.changes().map(|changes| {
-        changes
-            .iter()
-            .map(|c| {
-                json!({
-                    "change": c.kind(),
-                    "pointer": c.pointer,
-                    "before": c.before,
-                    "after": c.after,
-                })
-            })
-            .collect::<Vec<_>>()
-    });
-    let members = [
-        ("id", json!(entry.id).to_string()),
-        (
-            "sent_at",
-            json!(
-                sent.sent_at
-                    .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-            )
-            .to_string(),
-        ),
-        ("base_url", json!(sent.base_url).to_string()),
-        ("kind", json!(sent.kind.as_str()).to_string()),
-        ("http_status", json!(sent.http_status).to_string()),
-        (
-            "duration_ms",
-            json!(sent.duration.map(|d| d.as_millis() as u64)).to_string(),
-        ),
-        ("error", json!(sent.error).to_string()),
-        ("body", as_json(&sent.body)),
-        (
-            "answer",
-            sent.answer
-                .as_deref()
-                .map_or_else(|| "null".to_owned(), as_json),
-        ),
-        ("changes", json!(changes).to_string()),
-    ];
-    let members: Vec<String> = members
-        .iter()
-        .map(|(key, value)| format!("\"{key}\":{value}"))
-        .collect();
-    format!("{{{}}}", members.join(","))
+/// A send for scripts (`history -o json`, `history show -o json`, `--jq`): appdeck's own
+/// fields written by serde_json, the body and the answer spliced in as they were sent and came
+/// (a parsed value would write `1E400` back as `1e+400` and `\u202E` as the raw mark).
+#[derive(Serialize)]
+struct EntryJson<'a> {
+    id: i64,
+    sent_at: String,
+    base_url: &'a str,
+    kind: &'a str,
+    http_status: Option<u16>,
+    duration_ms: Option<u64>,
+    error: Option<&'a str>,
+    body: Recorded<'a>,
+    answer: Option<Recorded<'a>>,
+    changes: Option<Vec<ChangeJson<'a>>>,
 }
 
-/// The sends as one compact JSON array (see [`entry_text`]).
-fn entries_text(entries: &[HistoryEntry]) -> String {
-    let items: Vec<String> = entries.iter().map(entry_text).collect();
-    format!("[{}]", items.join(","))
+/// A text the history recorded: its JSON text as it is (compact), or, when it is not JSON, a
+/// string holding it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Recorded<'a> {
+    Json(Box<RawValue>),
+    NotJson(&'a str),
+}
+
+impl<'a> Recorded<'a> {
+    fn of(text: &'a str) -> Self {
+        // Checked as it is: compact, `1 2` would read as `12`.
+        match serde_json::from_str::<&RawValue>(text) {
+            Ok(_) => json_text::body(text).map_or(Recorded::NotJson(text), Recorded::Json),
+            Err(_) => Recorded::NotJson(text),
+        }
+    }
+}
+
+/// A send as compact JSON text (see [`EntryJson`]).
+fn entry_text(entry: &HistoryEntry) -> std::io::Result<String> {
+    let changes = entry.sent.changes();
+    Ok(serde_json::to_string(&entry_json(
+        entry,
+        changes.as_deref(),
+    ))?)
+}
+
+/// The sends as one compact JSON array (see [`EntryJson`]).
+fn entries_text(entries: &[HistoryEntry]) -> std::io::Result<String> {
+    let changes: Vec<_> = entries.iter().map(|e| e.sent.changes()).collect();
+    let items: Vec<EntryJson> = (entries.iter().zip(&changes))
+        .map(|(entry, changes)| entry_json(entry, changes.as_deref()))
+        .collect();
+    Ok(serde_json::to_string(&items)?)
+}
+
+/// `entry` for scripts, with what its report changed (`changes`, from [`crate::store::Sent::changes`]).
+fn entry_json<'a>(entry: &'a HistoryEntry, changes: Option<&'a [Change]>) -> EntryJson<'a> {
+    let sent = &entry.sent;
+    EntryJson {
+        id: entry.id,
+        sent_at: (sent.sent_at).to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        base_url: &sent.base_url,
+        kind: sent.kind.as_str(),
+        http_status: sent.http_status,
+        duration_ms: sent.duration.map(|d| d.as_millis() as u64),
+        error: sent.error.as_deref(),
+        body: Recorded::of(&sent.body),
+        answer: sent.answer.as_deref().map(Recorded::of),
+        changes: changes.map(|changes| changes.iter().map(ChangeJson::from).collect()),
+    }
 }
 
 fn write_jq(jq: &super::shape::jq::Jq, text: &str, out: &mut impl Write) -> Result<(), Failure> {
@@ -277,4 +288,58 @@ fn pretty(text: &str) -> Vec<String> {
         Err(_) => sanitize::multiline(text).into_owned(),
     };
     shown.lines().map(str::to_owned).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Sent;
+
+    fn sent(body: &str, answer: Option<&str>, error: Option<&str>) -> Sent {
+        Sent {
+            sent_at: chrono::DateTime::from_timestamp_millis(1_700_000_000_123).unwrap(),
+            base_url: "http://x/api/v1".to_owned(),
+            kind: SendKind::Report,
+            body: body.to_owned(),
+            answer: answer.map(str::to_owned),
+            http_status: Some(400),
+            duration: Some(std::time::Duration::from_millis(7)),
+            error: error.map(str::to_owned),
+            resource_before: None,
+            resource_after: None,
+        }
+    }
+
+    /// Every byte of a send for scripts: the body and the answer as they were sent and came
+    /// (`1E2`, `-0`, `1e400`, key order, unknown fields, spaces taken out), a text that is not
+    /// JSON as a string, and the service's error escaped (a quote, a backslash, a control
+    /// character).
+    #[test]
+    fn a_send_for_scripts_keeps_the_services_text_and_escapes_the_rest() {
+        let refused = HistoryEntry {
+            id: 3,
+            sent: sent(
+                r#"{"task_id": "t\"\\", "n": 1E2, "z": -0}"#,
+                Some(r#"{"status": "error", "error": "no \"a\"", "n": 1e400, "zz": {}}"#),
+                Some("no resource \"a\\b\u{1}\""),
+            ),
+        };
+        let mut odd = sent("not json \" \\ \u{7}", None, None);
+        odd.resource_before = Some(r#"{"id":"r","name":"a"}"#.to_owned());
+        odd.resource_after = Some(r#"{"id":"r","name":"b"}"#.to_owned());
+        let odd = HistoryEntry { id: 4, sent: odd };
+        let head = r#"{"id":3,"sent_at":"2023-11-14T22:13:20.123Z","base_url":"http://x/api/v1","kind":"report","http_status":400,"duration_ms":7,"#;
+        let first = format!(
+            "{head}{}",
+            r#""error":"no resource \"a\\b\u0001\"","body":{"task_id":"t\"\\","n":1E2,"z":-0},"answer":{"status":"error","error":"no \"a\"","n":1e400,"zz":{}},"changes":null}"#
+        );
+        assert_eq!(entry_text(&refused).unwrap(), first);
+        let second = head.replace(r#""id":3"#, r#""id":4"#)
+            + r#""error":null,"body":"not json \" \\ \u0007","answer":null,"changes":[{"change":"changed","pointer":"/name","before":"\"a\"","after":"\"b\""}]}"#;
+        assert_eq!(entry_text(&odd).unwrap(), second);
+        assert_eq!(
+            entries_text(&[refused, odd]).unwrap(),
+            format!("[{first},{second}]")
+        );
+    }
 }

@@ -3,7 +3,8 @@
 //! the report; when it is not listed again, the resource as the report sent it stands in, and the
 //! output says which. Not finding it first only costs the diff: the report is sent all the same.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::api::{ApiError, Client, ListRequest};
 use crate::changes::{self, After, Change};
@@ -50,15 +51,41 @@ impl Diff {
 
     /// `{"before", "after", "changes": [{"change", "pointer", "before", "after"}]}`, each value
     /// as its JSON text.
-    pub fn to_json(&self) -> Value {
-        let changes: Vec<Value> = self
-            .changes
-            .iter()
-            .map(|c| {
-                json!({"change": c.kind(), "pointer": c.pointer, "before": c.before, "after": c.after})
-            })
-            .collect();
-        json!({"before": "as listed", "after": self.after.words(), "changes": changes})
+    pub fn to_json(&self) -> DiffJson<'_> {
+        DiffJson {
+            before: "as listed",
+            after: self.after.words(),
+            changes: self.changes.iter().map(ChangeJson::from).collect(),
+        }
+    }
+}
+
+/// What `report --diff -o json` says the report changed (see [`Diff::to_json`]).
+#[derive(Serialize)]
+pub struct DiffJson<'a> {
+    before: &'static str,
+    after: &'static str,
+    changes: Vec<ChangeJson<'a>>,
+}
+
+/// One change for scripts (`report --diff -o json`, `history -o json`): each value as its JSON
+/// text, in a string (`null` for the side it is missing from).
+#[derive(Serialize)]
+pub struct ChangeJson<'a> {
+    change: &'static str,
+    pointer: &'a str,
+    before: Option<&'a str>,
+    after: Option<&'a str>,
+}
+
+impl<'a> From<&'a Change> for ChangeJson<'a> {
+    fn from(change: &'a Change) -> Self {
+        ChangeJson {
+            change: change.kind(),
+            pointer: &change.pointer,
+            before: change.before.as_deref(),
+            after: change.after.as_deref(),
+        }
     }
 }
 

@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::time::Instant;
 
+use serde_json::value::RawValue;
+
 use super::args::{AnswerOutput, GlobalArgs, SendArgs};
 use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
@@ -159,12 +161,11 @@ pub async fn run(
         // With --diff: the answer (its text as it came) and what the report changed, in one
         // object.
         AnswerOutput::Json | AnswerOutput::Ndjson if guard.diff => {
-            let diff = diff.as_ref().map(super::report_diff::Diff::to_json);
-            let diff = serde_json::to_string(&diff).map_err(std::io::Error::from)?;
-            let both = format!(
-                r#"{{"answer":{},"diff":{diff}}}"#,
-                json_text::compact(&answer.text)
-            );
+            let both = AnswerAndDiff {
+                answer: as_it_came(&answer).map_err(std::io::Error::from)?,
+                diff: diff.as_ref().map(super::report_diff::Diff::to_json),
+            };
+            let both = serde_json::to_string(&both).map_err(std::io::Error::from)?;
             write_json(&both, args.output, &mut out)?;
         }
         // Whatever the HTTP status: a script reads the service's body as it came (laid out).
@@ -189,6 +190,23 @@ pub async fn run(
     match answer.rejection() {
         Some(refusal) => Err(Failure::Api(refusal)),
         None => Ok(()),
+    }
+}
+
+/// `report --diff -o json`: the service's answer spliced in as it came, and what the report
+/// changed.
+#[derive(serde::Serialize)]
+struct AnswerAndDiff<'a> {
+    answer: Box<RawValue>,
+    diff: Option<super::report_diff::DiffJson<'a>>,
+}
+
+/// The answer's text as it came (compact), which serialising writes unchanged: the parsed value
+/// would write `1E400` back as `1e+400`. Its parsed value only for an answer with no text.
+fn as_it_came(answer: &Answer) -> serde_json::Result<Box<RawValue>> {
+    match json_text::body(&answer.text) {
+        Some(text) => Ok(text),
+        None => serde_json::value::to_raw_value(&answer.raw),
     }
 }
 
@@ -443,21 +461,21 @@ fn record_in_history(store: Option<&Store>, sent: &Sent) -> Option<i64> {
     }
 }
 
-/// A report sent to `connect` (or the reverse) would only be refused by the service.
+/// A report sent to `connect` (or the reverse) would only be refused by the service: said as
+/// [`checks::wrong_kind`] says it.
 pub(super) fn check_kind(
     kind: &PayloadKind,
     operation: Operation,
     name: &str,
 ) -> Result<(), Failure> {
-    let command = match (kind, operation) {
-        (PayloadKind::Report, Operation::OperationsReport)
-        | (PayloadKind::Connect, Operation::VersionConnect) => return Ok(()),
-        (PayloadKind::Report, _) => "report",
-        (PayloadKind::Connect, _) => "connect",
-    };
-    Err(Failure::Invalid(format!(
-        "{name} is a {command} payload: send it with `appdeck {command}`"
-    )))
+    let expected = kind_of(operation);
+    match *kind == expected {
+        true => Ok(()),
+        false => Err(Failure::Invalid(format!(
+            "{name}: {}",
+            checks::wrong_kind(*kind, expected)
+        ))),
+    }
 }
 
 /// `status`, `message`, `platform_app_url` and `error` as `key: value` lines, those present only.
@@ -493,6 +511,37 @@ mod tests {
 
     fn response(value: Value) -> ReportResponse {
         ReportResponse::from_map(value.as_object().cloned().unwrap_or_default())
+    }
+
+    /// `report --diff -o json`: the answer spliced in as it came (`1E400`, `-0`, its key order
+    /// and unknown fields), which the parsed value would write back otherwise.
+    #[test]
+    fn the_answer_beside_the_diff_is_its_text_as_it_came() {
+        let text = r#"{"status": "ok", "z": -0, "n": 1E400, "s": "\u202E\"\\"}"#;
+        let answer = Answer {
+            raw: serde_json::from_str(text).unwrap(),
+            text: text.to_owned(),
+            response: response(json!({"status": "ok"})),
+            http_error: None,
+        };
+        let both = AnswerAndDiff {
+            answer: as_it_came(&answer).unwrap(),
+            diff: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&both).unwrap(),
+            r#"{"answer":{"status":"ok","z":-0,"n":1E400,"s":"\u202E\"\\"},"diff":null}"#
+        );
+    }
+
+    /// The refusal's words are the core's, which the TUI's connect composer shows too.
+    #[test]
+    fn a_payload_of_the_other_kind_is_refused_in_the_cores_words() {
+        let err = check_kind(&PayloadKind::Report, Operation::VersionConnect, "r.json")
+            .unwrap_err()
+            .to_string();
+        let said = checks::wrong_kind(PayloadKind::Report, PayloadKind::Connect);
+        assert_eq!(err, format!("r.json: {said}"));
     }
 
     #[test]

@@ -777,6 +777,19 @@ fn watch_adds_everything_then_reports_a_report_sent_meanwhile() {
     assert_eq!(code, 0, "ctrl-c ends a watch as asked: {stderr}");
 }
 
+/// `list --watch 0.1` against `url`, without retries (a look that fails is said at once).
+fn watch_every_tenth(dir: &std::path::Path, url: &str) -> Watching {
+    Watching::start(common::appdeck(dir).env("APPDECK_TOKEN", "t").args([
+        "list",
+        "--watch",
+        "0.1",
+        "--retries",
+        "0",
+        "--base-url",
+        url,
+    ]))
+}
+
 #[test]
 fn watch_says_what_was_removed_and_goes_on_after_a_failed_look() {
     let (url, bodies) = scripted(vec![
@@ -785,16 +798,7 @@ fn watch_says_what_was_removed_and_goes_on_after_a_failed_look() {
         page(&["a"], None),
     ]);
     let dir = tempfile::tempdir().unwrap();
-    let mut watching =
-        Watching::start(common::appdeck(dir.path()).env("APPDECK_TOKEN", "t").args([
-            "list",
-            "--watch",
-            "0.1",
-            "--retries",
-            "0",
-            "--base-url",
-            &url,
-        ]));
+    let mut watching = watch_every_tenth(dir.path(), &url);
     watching.until("removal", |seen| seen.len() >= 3);
     assert_eq!(
         watching.seen,
@@ -815,6 +819,34 @@ fn watch_says_what_was_removed_and_goes_on_after_a_failed_look() {
     assert!(
         stderr.contains("appdeck: watch: the look failed: HTTP 500 Internal Server Error: busy; looking again in"),
         "{stderr}"
+    );
+}
+
+/// An event carries its resource as the service sent it (`1E400`, `-0`, spaces, escapes, key
+/// order), only its line breaks dropped and a bidi mark escaped, as `list -o ndjson` writes it.
+#[test]
+fn watch_events_carry_each_resource_as_it_came() {
+    let a = r#"{"id": "q\"\\\u0001", "n": 1E400, "z": -0}"#;
+    let b = "{\"id\":\"b\",\n\"s\":\"\u{202e}x\"}";
+    let body = |items: &[&str]| format!(r#"{{"resources": [{}]}}"#, items.join(", "));
+    let (url, _) = scripted(vec![
+        Step::Answer("200 OK", String::new(), body(&[a, b])),
+        Step::Answer("200 OK", String::new(), body(&[a])),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut watching = watch_every_tenth(dir.path(), &url);
+    watching.until("the removal", |seen| seen.len() >= 3);
+    let seen = watching.seen.clone();
+    let (code, stderr) = watching.interrupt();
+    assert_eq!(code, 0, "{stderr}");
+    let b_shown = r#"{"id":"b","s":"\u202ex"}"#;
+    assert_eq!(
+        seen,
+        [
+            format!(r#"{{"event":"added","resource":{a}}}"#),
+            format!(r#"{{"event":"added","resource":{b_shown}}}"#),
+            format!(r#"{{"event":"removed","resource":{b_shown}}}"#),
+        ]
     );
 }
 

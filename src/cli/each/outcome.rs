@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
+use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::lines::Line;
 use crate::api::{Client, Operation};
@@ -73,25 +75,25 @@ impl Outcome {
     /// `answer` (the last four `null` when there is none), in that order. The task id, the
     /// status and the answer are their text as it came.
     pub fn to_json_text(&self) -> String {
-        let or_null = |text: Option<String>| text.unwrap_or_else(|| "null".to_owned());
         let answer_text = self.answer_text.as_deref().filter(|t| !t.trim().is_empty());
         let status = match answer_text {
-            Some(answer) => member(answer, "status"),
-            None => self.status().map(Value::to_string),
+            Some(answer) => member(answer, "status").and_then(|s| RawValue::from_string(s).ok()),
+            None => (self.status()).and_then(|s| serde_json::value::to_raw_value(s).ok()),
         };
         let answer = match answer_text {
-            Some(answer) => Some(crate::json_text::compact(answer)),
-            None => self.answer.as_ref().map(Value::to_string),
+            Some(answer) => crate::json_text::body(answer),
+            None => (self.answer.as_ref()).and_then(|a| serde_json::value::to_raw_value(a).ok()),
         };
-        format!(
-            r#"{{"line":{},"task_id":{},"http_status":{},"status":{},"error":{},"answer":{}}}"#,
-            self.line,
-            or_null(self.task_id.clone()),
-            or_null(self.http_status.map(|s| s.to_string())),
-            or_null(status),
-            Value::from(self.error.clone()),
-            or_null(answer),
-        )
+        let result = ResultJson {
+            line: self.line,
+            task_id: (self.task_id.clone()).and_then(|t| RawValue::from_string(t).ok()),
+            http_status: self.http_status,
+            status,
+            error: self.error.as_deref(),
+            answer,
+        };
+        // Numbers, strings and texts already JSON: nothing here fails to serialise.
+        serde_json::to_string(&result).unwrap_or_default()
     }
 
     /// The result as one line of text, safe to print: `line 3: task-1: HTTP 200, status ok`,
@@ -138,6 +140,18 @@ impl Outcome {
         text.push_str(&said);
         text
     }
+}
+
+/// One result for scripts (see [`Outcome::to_json_text`]): appdeck's fields written by
+/// serde_json, the line's and the answer's texts spliced in as they came.
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    line: u64,
+    task_id: Option<Box<RawValue>>,
+    http_status: Option<u16>,
+    status: Option<Box<RawValue>>,
+    error: Option<&'a str>,
+    answer: Option<Box<RawValue>>,
 }
 
 /// The text of `key`'s member of the JSON object `text`, compact (the last, of a key written
@@ -337,6 +351,23 @@ mod tests {
             unreadable.to_text(),
             "line 7: t␛[2J: HTTP 200: unreadable answer: not JSON"
         );
+    }
+
+    /// What appdeck writes of the service's words (the error) is escaped by serde_json, a quote,
+    /// a backslash and a control character included; the answer is spliced in as it came.
+    #[test]
+    fn a_results_error_is_escaped_and_its_answer_kept_as_it_came() {
+        let mut refused = outcome(Verdict::Failed, Some(400), Some(json!({"status": "error"})));
+        refused.answer_text =
+            Some(r#"{"status": "error", "z": -0, "n": 1e400, "more": [1.50]}"#.into());
+        refused.error = Some("no resource \"a\\b\u{1}\"".into());
+        let text = refused.to_json_text();
+        assert_eq!(
+            text,
+            r#"{"line":7,"task_id":"t\u001b[2J","http_status":400,"status":"error","error":"no resource \"a\\b\u0001\"","answer":{"status":"error","z":-0,"n":1e400,"more":[1.50]}}"#
+        );
+        let read: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(read["error"], "no resource \"a\\b\u{1}\"");
     }
 
     #[test]

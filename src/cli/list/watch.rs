@@ -8,6 +8,9 @@
 use std::io::Write;
 use std::time::Duration;
 
+use serde::Serialize;
+use serde_json::value::RawValue;
+
 use super::changes::{Change, Identity, Snapshot};
 use crate::api::retry::{RetryPolicy, backoff};
 use crate::api::{ApiError, Client, Pager};
@@ -17,6 +20,13 @@ use crate::cli::shape::jq::Jq;
 use crate::cli::shape::jq_failure;
 use crate::out::items::write_raw;
 use crate::signals::StopSignals;
+
+/// One event for scripts: the resource spliced in as the service sent it.
+#[derive(Serialize)]
+struct Event<'a> {
+    event: &'static str,
+    resource: &'a RawValue,
+}
 
 /// The longest wait after failed looks: a service down for an hour is looked at once a minute.
 const MAX_FAILED_WAIT: Duration = Duration::from_secs(60);
@@ -195,20 +205,18 @@ impl Watch<'_> {
 
     /// One event line, or the `--jq` expression's results for the event.
     fn event(&self, change: Change, item: &[u8], out: &mut impl Write) -> Result<(), Failure> {
-        let head = format!(r#"{{"event":"{}","resource":"#, change.name());
+        let event = Event {
+            event: change.name(),
+            // The page reader found the item as such a value: this reads it again as it came.
+            resource: serde_json::from_slice(item).map_err(std::io::Error::from)?,
+        };
+        let event = serde_json::to_vec(&event).map_err(std::io::Error::from)?;
         match &self.jq {
             None => {
-                out.write_all(head.as_bytes())?;
-                write_raw(item, out)?;
-                out.write_all(b"}\n")?;
+                write_raw(&event, out)?;
+                out.write_all(b"\n")?;
             }
-            Some(jq) => {
-                let mut event = Vec::with_capacity(head.len() + item.len() + 1);
-                event.extend_from_slice(head.as_bytes());
-                event.extend_from_slice(item);
-                event.push(b'}');
-                jq.run(&event, out).map_err(jq_failure)?;
-            }
+            Some(jq) => jq.run(&event, out).map_err(jq_failure)?,
         }
         Ok(())
     }

@@ -765,12 +765,13 @@ fn read_answer(
 
 /// A page of `resources.list` from a 2xx body.
 fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
-    let mut has_resources = true;
     let page = match serde_json::from_slice::<Value>(bytes) {
         // The common case: the page parses whole, each byte scanned once.
         Ok(value) => {
-            has_resources = value.get("resources").is_some() || !value.is_object();
-            ListResponse::from_value(value)
+            let page = (value.as_object()).map_or(Ok(()), |map| {
+                super::page::page_needs_resources(map.contains_key("resources"), map)
+            });
+            page.and_then(|()| ListResponse::from_value(value))
         }
         // Valid JSON the parser cannot hold somewhere (nesting, a lone surrogate): read item by
         // item, so that only the odd item is marked.
@@ -785,10 +786,6 @@ fn decode_page(bytes: &[u8]) -> Result<ListResponse, ApiError> {
     })?;
     match rejection_in(&page.extra) {
         Some(refusal) => Err(refusal),
-        None if !has_resources => Err(ApiError::Decode {
-            problem: super::page::NO_RESOURCES.to_owned(),
-            excerpt: sanitize::excerpt(bytes, EXCERPT_CHARS),
-        }),
         None => Ok(page),
     }
 }
@@ -1027,6 +1024,43 @@ mod tests {
         }
         let ftp = check_base_url("ftp://h/api/v1").unwrap_err().to_string();
         assert!(ftp.contains("only http and https"), "{ftp}");
+    }
+
+    /// Every reader of a page (the whole value, item by item, the raw one, the list's) keeps one
+    /// rule: an answer without `resources` is no page, unless it is a refusal, said as such.
+    #[test]
+    fn every_page_reader_refuses_an_answer_without_resources_unless_it_is_a_refusal() {
+        // Past the parser's depth as a whole, not as a member: read item by item.
+        let deep = format!("{}{}", "[".repeat(127), "]".repeat(127));
+        assert!(serde_json::from_str::<Value>(&deep).is_ok());
+        assert!(serde_json::from_str::<Value>(&format!(r#"{{"x": {deep}}}"#)).is_err());
+        let readers = |body: &str| {
+            [
+                decode_page(body.as_bytes()).map(drop),
+                decode_raw_page(body.as_bytes().to_vec()).map(drop),
+                decode_read_page(body.as_bytes().to_vec()).map(drop),
+            ]
+        };
+        for envelope in [r#""status": "ok""#, r#""status": "error", "error": "no""#] {
+            for body in [
+                format!("{{{envelope}}}"),
+                format!(r#"{{{envelope}, "x": {deep}}}"#),
+            ] {
+                for read in readers(&body) {
+                    let refused = envelope.contains("error");
+                    assert!(
+                        match read {
+                            Err(ApiError::Rejected(message)) => refused && message == "no",
+                            Err(ApiError::Decode { problem, .. }) => {
+                                !refused && problem == super::super::page::NO_RESOURCES
+                            }
+                            _ => false,
+                        },
+                        "{body}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -17,6 +17,20 @@ use crate::json_peek::{self, Node};
 pub(crate) const NO_RESOURCES: &str = "the answer has no `resources`, which every page of \
      resources.list has (`[]` when empty): is the base URL that of the service?";
 
+/// Whether a body that is a JSON object can be read as a page: only with `resources`
+/// ([`NO_RESOURCES`] says why not), unless it is a refusal (`status` of `error`), which the
+/// caller finds in `envelope` and says instead. The one rule of every reader of a page.
+pub(crate) fn page_needs_resources(
+    has_resources: bool,
+    envelope: &Map<String, Value>,
+) -> Result<(), String> {
+    let refusal = envelope.get("status").and_then(Value::as_str) == Some("error");
+    match has_resources || refusal {
+        true => Ok(()),
+        false => Err(NO_RESOURCES.to_owned()),
+    }
+}
+
 /// How deep serde_json nests before it gives up (its recursion limit).
 pub(crate) const MAX_DEPTH: usize = 128;
 
@@ -66,10 +80,11 @@ pub(crate) fn read_page(bytes: &[u8]) -> Option<Result<ListResponse, String>> {
             }
         }
     }
+    if let Err(no_page) = page_needs_resources(resources.is_some(), &map) {
+        return Some(Err(no_page));
+    }
     let items = match resources.map(serde_json::from_str::<Vec<&RawValue>>) {
-        // A refusal (`status` of `error`) is said by the caller, which finds it in the envelope.
-        None if map.get("status").and_then(Value::as_str) == Some("error") => Vec::new(),
-        None => return Some(Err(NO_RESOURCES.to_owned())),
+        None => Vec::new(),
         Some(Ok(items)) => items.into_iter().map(read_item).collect(),
         Some(Err(_)) => {
             // Not an array: null reads as no items; anything else is named by its type.
@@ -107,7 +122,8 @@ pub struct RawPage {
 impl RawPage {
     /// Reads the envelope and finds the items. `Err` hands the body back when it is not a JSON
     /// object whose `resources` is an array or null, or when part of the envelope cannot be
-    /// read: the caller words that error from the whole body.
+    /// read: the caller words that error from the whole body. A refusal without `resources` is
+    /// a page of no items, whose envelope the caller finds the refusal in.
     pub fn read(body: Vec<u8>) -> Result<RawPage, Vec<u8>> {
         RawPage::of_text(String::from_utf8(body).map_err(std::string::FromUtf8Error::into_bytes)?)
     }
@@ -347,14 +363,12 @@ fn envelope_and_items<'a, I: Deserialize<'a>>(
     body: &'a str,
 ) -> Option<(Map<String, Value>, Vec<I>)> {
     let envelope = serde_json::from_str::<RawEnvelope<I>>(body).ok()?;
-    // Without `resources`, the whole reading says why (after a refusal in it, if any).
-    if !envelope.has_resources {
-        return None;
-    }
     let mut map = Map::new();
     for (key, raw) in envelope.entries {
         map.insert(key, serde_json::from_str::<Value>(raw.get()).ok()?);
     }
+    // Not a page: the whole reading says why.
+    page_needs_resources(envelope.has_resources, &map).ok()?;
     Some((map, envelope.items))
 }
 
@@ -646,5 +660,7 @@ pub(crate) mod tests {
         assert!(ReadPage::read(body.to_vec()).is_err());
         // The caller finds the refusal in the envelope and says it instead.
         assert!(matches!(read_page(br#"{"status": "error"}"#), Some(Ok(_))));
+        let refusal = RawPage::read(br#"{"status": "error"}"#.to_vec()).expect("a page");
+        assert!(refusal.is_empty() && refusal.envelope.extra.contains_key("status"));
     }
 }

@@ -39,6 +39,36 @@ pub enum PayloadKind {
     Connect,
 }
 
+impl PayloadKind {
+    /// The operation that takes this kind.
+    pub fn operation(self) -> &'static str {
+        match self {
+            PayloadKind::Report => "apps.operations.report",
+            PayloadKind::Connect => "apps.version.connect",
+        }
+    }
+
+    /// The command that sends this kind: `appdeck report` in the CLI, `:report` in the TUI.
+    pub fn command(self) -> &'static str {
+        match self {
+            PayloadKind::Report => "report",
+            PayloadKind::Connect => "connect",
+        }
+    }
+}
+
+/// Why a payload of kind `found` is refused where one of kind `expected` is sent, in the words
+/// of every place that refuses it (`appdeck report` and `connect`, `report --each`, the TUI's
+/// connect composer): what it is, who would refuse it, and how to send it instead.
+pub fn wrong_kind(found: PayloadKind, expected: PayloadKind) -> String {
+    let command = found.command();
+    format!(
+        "this is a {found}, not a {expected}: {} refuses it; send it with `appdeck {command}` \
+         (`:{command}` in the TUI)",
+        expected.operation()
+    )
+}
+
 impl fmt::Display for PayloadKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -231,18 +261,9 @@ pub fn validate_as(value: &Value, expected: PayloadKind) -> Result<Validation, V
         Err(other) => return Err(other),
     };
     if kind != expected {
-        let operation = match expected {
-            PayloadKind::Report => "apps.operations.report",
-            PayloadKind::Connect => "apps.version.connect",
-        };
         return Ok(Validation {
             kind,
-            findings: vec![Finding::error(
-                "",
-                format!(
-                    "this is a {kind}, not a {expected}: {operation} refuses it; send it as a {kind}"
-                ),
-            )],
+            findings: vec![Finding::error("", wrong_kind(kind, expected))],
         });
     }
     Ok(check(value, kind, None, false))
@@ -403,6 +424,25 @@ mod tests {
         assert_eq!(other.kind, PayloadKind::Connect);
         assert!(other.has_errors(), "{other:?}");
         assert!(validate_as(&json!([]), PayloadKind::Report).is_err());
+    }
+
+    /// One wording for a payload of the other kind, which the CLI and the TUI take from here.
+    #[test]
+    fn a_payload_of_the_other_kind_is_told_how_to_be_sent() {
+        let other = validate_as(&json!({"app_id": "a"}), PayloadKind::Report).unwrap();
+        let messages: Vec<&str> = other.findings.iter().map(|f| f.message.as_str()).collect();
+        let said = wrong_kind(PayloadKind::Connect, PayloadKind::Report);
+        assert_eq!(messages, [said.as_str()]);
+        assert_eq!(
+            said,
+            "this is a version-connect payload, not a task report: apps.operations.report \
+             refuses it; send it with `appdeck connect` (`:connect` in the TUI)"
+        );
+        assert_eq!(
+            wrong_kind(PayloadKind::Report, PayloadKind::Connect),
+            "this is a task report, not a version-connect payload: apps.version.connect \
+             refuses it; send it with `appdeck report` (`:report` in the TUI)"
+        );
     }
 
     #[test]
