@@ -77,6 +77,9 @@ pub struct App {
     /// What the last key did, in a few words (copied, refused, cancelled...); the next key
     /// clears it.
     pub notice: Option<Notice>,
+    /// Which pane's work said the notice, while it is the one said: that work's end takes it
+    /// back, never a notice another action said since (see [`pane::Topic`]).
+    notice_about: Option<pane::NoticeAbout>,
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
     /// The `:` commands run so far, for Up/Down on the command line.
@@ -116,6 +119,7 @@ impl App {
             stack: Stack::default(),
             overlay: None,
             notice: None,
+            notice_about: None,
             last_error: None,
             command_history: Default::default(),
             should_quit: false,
@@ -481,6 +485,8 @@ impl App {
             body: layout::screen(self.size).body,
             ids: &mut self.ids,
             notice: &mut self.notice,
+            screen,
+            notice_about: &mut self.notice_about,
             last_error: &mut self.last_error,
             overlay: &mut self.overlay,
             read_only: self.read_only.as_ref(),
@@ -565,6 +571,8 @@ mod settings_tests;
 mod kept_tests;
 #[cfg(test)]
 mod marks_tests;
+#[cfg(test)]
+mod notice_tests;
 #[cfg(test)]
 mod refetch_tests;
 #[cfg(test)]

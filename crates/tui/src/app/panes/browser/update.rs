@@ -13,10 +13,10 @@ use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::loadable::Loadable;
 use crate::app::overlay::Overlay;
-use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen};
+use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen, Topic};
 use crate::app::panes::detail::Detail;
 use crate::app::widgets::{LineEvent, is_movement};
-use crate::app::{Action, Command, Delivery, RequestId};
+use crate::app::{Action, Command, Delivery, Notice, RequestId};
 use crate::sanitize;
 use crate::text::counted;
 use appdeck_listing::Row;
@@ -262,7 +262,7 @@ impl Pane for Browser {
                 }
             }
             Action::Watch(every) => {
-                cx.info(match every {
+                let said = Notice::Info(match every {
                     Some(every) => {
                         format!(
                             "watching the list every {}s; :watch off stops",
@@ -271,6 +271,7 @@ impl Pane for Browser {
                     }
                     None => "not watching the list any more".to_owned(),
                 });
+                cx.say_about(Topic::Refreshing, said);
                 return self.set_watch(every, cx.ids, cx.now, height).into();
             }
             Action::Columns(words) => match self.columns_command(&words, cx.ids, height) {
@@ -341,10 +342,11 @@ impl Browser {
                         Err(error) => {
                             let shown = sanitize::line(&error.to_string()).into_owned();
                             self.look_failed(shown.clone(), cx.now);
-                            // The pane's problem while it stands, not a notice that would stay.
+                            // The pane's problem while it stands, not a notice that would stay:
+                            // what the looks said before goes, another key's notice stays.
                             self.not_refreshed =
                                 Some(format!("the list was not refreshed: {shown}; r reloads"));
-                            *cx.notice = None;
+                            cx.take_back(Topic::Refreshing);
                             cx.record_api_error("refreshing the list", &error);
                             Outcome::done()
                         }
@@ -440,7 +442,7 @@ impl Browser {
                 let height = self.table_height(cx.body);
                 let (said, commands) = self.on_reload_tested(id, tested, cx.ids, height);
                 if let Some(said) = said {
-                    cx.error(said);
+                    cx.say_about(Topic::Refreshing, Notice::Error(said));
                 }
                 commands.into()
             }
@@ -496,7 +498,7 @@ impl Browser {
             }
             Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
-                *cx.notice = None;
+                cx.take_back(Topic::Opening);
                 match detail.take::<Result<Detail, BodyError>>() {
                     Some(Ok(detail)) => pushed(detail, cx),
                     Some(Err(error)) => {
@@ -617,10 +619,11 @@ impl Browser {
             };
         }
         let (row, id) = (*row.row(), cx.ids.issue());
-        cx.info(format!(
+        let said = format!(
             "opening a large resource ({:.1} MB)…; Esc cancels",
             row.json_len() as f64 / 1e6
-        ));
+        );
+        cx.say_about(Topic::Opening, Notice::Info(said));
         self.opening = Some(id);
         let job = Work::new(OpenDetail {
             row,
