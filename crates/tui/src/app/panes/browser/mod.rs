@@ -15,8 +15,6 @@ mod update;
 pub(crate) mod watch;
 
 pub(crate) use appdeck_listing::{Listing, More};
-#[cfg(test)]
-pub(crate) use update::OpenDetail;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -1,64 +1,27 @@
 //! Keys, clicks and replies on the resource list, and its `/` filter while it is being typed.
 
 use crate::app::action::Move;
-use std::sync::Arc;
 
 use super::keys::BROWSER_KEYS;
 use super::watch::LookDiff;
 use super::{Browser, kept::NotLive};
 use crate::api::{self, ApiError};
 use crate::app::export::{Exported, Exporting, Items};
-use crate::app::job::{Job, Progress, Work};
+use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::loadable::Loadable;
 use crate::app::overlay::Overlay;
 use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen, Topic};
-use crate::app::panes::detail::Detail;
+use crate::app::panes::detail::{Detail, OPEN_IN_BACKGROUND_BYTES, OpenDetail, detail_of};
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, Notice, RequestId};
 use crate::sanitize;
 use crate::text::counted;
-use appdeck_listing::Row;
+use appdeck_listing::BodyError;
 use appdeck_listing::SortSpec;
 use appdeck_listing::Tested;
-use appdeck_listing::{Bodies, BodyError};
 use std::time::Instant;
-
-/// Rows whose JSON is larger than this open on a background task: laying out megabytes of
-/// properties takes tens of milliseconds (about 100 ms for 5 MB), too long for a keypress.
-const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
-
-/// Lays a large row's detail view out off the UI thread; answers with the [`Detail`].
-#[derive(Debug)]
-pub(crate) struct OpenDetail {
-    pub row: Row,
-    pub bodies: Bodies,
-    /// `d`: the row's text at the look before, whose changes head the detail.
-    pub changed_since: Option<Box<str>>,
-    pub not_live: Option<NotLive>,
-}
-
-impl Job for OpenDetail {
-    /// An error when the row's body cannot be read.
-    type Output = Result<Detail, BodyError>;
-
-    fn run(&self, _: &Progress) -> Result<Detail, BodyError> {
-        let detail = detail_of(&self.row, &self.bodies, self.changed_since.as_deref())?;
-        Ok(detail.not_live(self.not_live))
-    }
-}
-
-/// The detail of `row`, read from its JSON text in `bodies`, which its `:export` writes; with
-/// what changed since `changed_since` (its text before) at the top, for `d`.
-fn detail_of(row: &Row, bodies: &Bodies, changed_since: Option<&str>) -> Result<Detail, BodyError> {
-    let json = bodies.read(row.body)?;
-    let detail = Detail::open_sent(Arc::new(Row::item_of(&json)), &json);
-    Ok(match changed_since {
-        Some(was) => detail.with_changes_since(was, &json),
-        None => detail,
-    })
-}
 
 /// The detail opened on top of the list, with what it asks for as it opens.
 fn pushed(mut detail: Detail, cx: &mut Ctx) -> Outcome {
