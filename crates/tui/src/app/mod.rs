@@ -40,7 +40,7 @@ pub(crate) use loadable::Loadable;
 use action::RequestIds;
 use keymap::Focus;
 use overlay::{ErrorReport, Overlay};
-use pane::{Ctx, News, Outcome, Pane};
+use pane::{Ctx, News, Outcome, Pane, Screen};
 use panes::browser::Browser;
 use stack::{ScreenId, Stack};
 
@@ -364,7 +364,18 @@ impl App {
         let mut commands = self
             .with_pane(top, |pane, cx| pane.closing(cx))
             .unwrap_or_default();
-        commands.extend(self.stack.pop());
+        let Some((closed, cancels)) = self.stack.close_top() else {
+            return commands;
+        };
+        commands.extend(cancels);
+        // A list over the resource list's rows gives it the pages it loaded (`L` there).
+        if let Screen::Browser(list) = closed {
+            let height = self.browser.table_height(self.body());
+            if let Some(taken) = self.browser.back_from(*list, &mut self.ids, height) {
+                commands.extend(self.browser_commands(taken));
+                commands.extend(self.rows_loaded());
+            }
+        }
         commands
     }
 
