@@ -134,6 +134,23 @@ impl Listing {
         listing
     }
 
+    /// The pages `over`, made by [`Listing::shared`] from this listing, took since (`L` in a
+    /// list over the same rows) are this listing's too: `over` takes its place, a page it had
+    /// in flight to be asked again (its request went with its list), and the index of its first
+    /// row this listing had not comes back. `None`, this listing left as it is, when `over`
+    /// took no page past this one's, or is not over this listing (fetched again since).
+    pub fn take_pages_of(&mut self, mut over: Listing) -> Option<usize> {
+        if over.bodies != self.bodies || over.pages <= self.pages {
+            return None;
+        }
+        if let More::Loading { cursor, .. } = &mut over.more {
+            over.more = More::Available(std::mem::take(cursor));
+        }
+        let first = self.rows.len();
+        *self = over;
+        Some(first)
+    }
+
     /// What the status bar says while a page is on its way (`loading_all`: under `L`).
     pub fn activity(&self, loading_all: bool) -> Option<String> {
         let page = self.pages + 1;
@@ -254,6 +271,45 @@ mod tests {
         listing.more.ask(&mut ids);
         assert!(matches!(listing.shared().more, More::Available(c) if c == "c1"));
         assert!(listing.more.in_flight().is_some());
+    }
+
+    /// The pages a list over the same rows took come back to the listing it was made from,
+    /// never to one fetched again since, and not when it took none past the listing's.
+    #[test]
+    fn the_pages_a_shared_listing_took_come_back_to_its_own() {
+        use serde_json::json;
+        let mut ids = RequestIds::default();
+        let mut listing = Listing::default();
+        (listing.rows, listing.bodies) = Rows::with_bodies([json!({"id": "a"})]);
+        listing.pages = 1;
+        let mut over = listing.shared();
+        assert!(
+            listing.take_pages_of(over.clone()).is_none(),
+            "no page past"
+        );
+        let b = json!({"id": "b"});
+        let item = crate::api::PageItem::from_value(b.clone());
+        over.rows.push_text(&item, &b.to_string(), &over.bodies);
+        over.pages = 2;
+        over.more = More::Available("c3".into());
+        over.more.ask(&mut ids);
+        let fetched_again = Listing {
+            pages: 1,
+            ..Listing::default()
+        };
+        let mut other = fetched_again.clone();
+        assert!(
+            other.take_pages_of(over.clone()).is_none(),
+            "another listing"
+        );
+        assert_eq!(other.pages, 1);
+        assert_eq!(listing.take_pages_of(over), Some(1));
+        assert_eq!((listing.rows.len(), listing.pages), (2, 2));
+        assert!(
+            matches!(&listing.more, More::Available(c) if c == "c3"),
+            "the page its list had in flight is asked again: {:?}",
+            listing.more
+        );
     }
 
     #[test]

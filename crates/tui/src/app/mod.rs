@@ -40,7 +40,7 @@ pub(crate) use loadable::Loadable;
 use action::RequestIds;
 use keymap::Focus;
 use overlay::{ErrorReport, Overlay};
-use pane::{Ctx, News, Outcome, Pane};
+use pane::{Ctx, News, Outcome, Pane, Screen};
 use panes::browser::Browser;
 use stack::{ScreenId, Stack};
 
@@ -77,6 +77,9 @@ pub struct App {
     /// What the last key did, in a few words (copied, refused, cancelled...); the next key
     /// clears it.
     pub notice: Option<Notice>,
+    /// Which pane's work said the notice, while it is the one said: that work's end takes it
+    /// back, never a notice another action said since (see [`pane::Topic`]).
+    notice_about: Option<pane::NoticeAbout>,
     /// The last error in full, for `!`.
     pub last_error: Option<ErrorReport>,
     /// The `:` commands run so far, for Up/Down on the command line.
@@ -116,6 +119,7 @@ impl App {
             stack: Stack::default(),
             overlay: None,
             notice: None,
+            notice_about: None,
             last_error: None,
             command_history: Default::default(),
             should_quit: false,
@@ -360,7 +364,18 @@ impl App {
         let mut commands = self
             .with_pane(top, |pane, cx| pane.closing(cx))
             .unwrap_or_default();
-        commands.extend(self.stack.pop());
+        let Some((closed, cancels)) = self.stack.close_top() else {
+            return commands;
+        };
+        commands.extend(cancels);
+        // A list over the resource list's rows gives it the pages it loaded (`L` there).
+        if let Screen::Browser(list) = closed {
+            let height = self.browser.table_height(self.body());
+            if let Some(taken) = self.browser.back_from(*list, &mut self.ids, height) {
+                commands.extend(self.browser_commands(taken));
+                commands.extend(self.rows_loaded());
+            }
+        }
         commands
     }
 
@@ -487,6 +502,8 @@ impl App {
             body: layout::screen(self.size).body,
             ids: &mut self.ids,
             notice: &mut self.notice,
+            screen,
+            notice_about: &mut self.notice_about,
             last_error: &mut self.last_error,
             overlay: &mut self.overlay,
             read_only: self.read_only.as_ref(),
@@ -571,6 +588,8 @@ mod settings_tests;
 mod kept_tests;
 #[cfg(test)]
 mod marks_tests;
+#[cfg(test)]
+mod notice_tests;
 #[cfg(test)]
 mod refetch_tests;
 #[cfg(test)]

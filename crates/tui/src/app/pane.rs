@@ -26,6 +26,7 @@ use super::KnownTypes;
 use super::action::{Action, Command, Delivery, Notice, RequestId, RequestIds, UnsentDraft};
 use super::keymap::{InputMode, KeyTable};
 use super::overlay::{ErrorReport, Overlay};
+use super::stack::ScreenId;
 // The screens, for the enum below only.
 use super::panes::{
     browser::Browser, connect::ConnectComposer, detail::Detail, history::HistoryView,
@@ -154,6 +155,25 @@ pub enum Open {
     LoadedTypeList(appdeck_listing::TypeShown),
 }
 
+/// Work of a pane's that a notice is about, so that its end takes back that notice and leaves
+/// any other ([`Ctx::say_about`], [`Ctx::take_back`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Topic {
+    /// A large item laid out in the background ("opening…; Esc cancels").
+    Opening,
+    /// The list fetched again behind its rows (`:watch`'s looks, `r`).
+    Refreshing,
+}
+
+/// A notice a pane said about its work under way: whose, about what, and what it said (a
+/// notice said since replaces it in the status bar, and is not this one's to take back).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NoticeAbout {
+    screen: ScreenId,
+    topic: Topic,
+    notice: Notice,
+}
+
 /// What a pane may use and change besides its own state while it handles an action.
 pub struct Ctx<'a> {
     /// The area the pane is drawn in (the screen less the status bar and the footer): its
@@ -163,6 +183,10 @@ pub struct Ctx<'a> {
     pub ids: &'a mut RequestIds,
     /// What the key did, in a few words, for the status bar.
     pub notice: &'a mut Option<Notice>,
+    /// The screen of the pane handling the action, whose notices about its work it takes back.
+    pub(crate) screen: ScreenId,
+    /// The notice a pane said about its work under way, if it is still the one said.
+    pub(crate) notice_about: &'a mut Option<NoticeAbout>,
     /// The last error in full, for `!`.
     pub last_error: &'a mut Option<ErrorReport>,
     /// A popup to open over the panes (a picker, a confirmation).
@@ -192,6 +216,30 @@ impl Ctx<'_> {
 
     pub(crate) fn error(&mut self, text: impl Into<String>) {
         *self.notice = Some(Notice::Error(text.into()));
+    }
+
+    /// Says `notice` about `topic`, work of this pane's that ends later (its answer, its
+    /// failure): [`Ctx::take_back`] then takes this notice away, and no other.
+    pub(crate) fn say_about(&mut self, topic: Topic, notice: Notice) {
+        *self.notice = Some(notice.clone());
+        *self.notice_about = Some(NoticeAbout {
+            screen: self.screen,
+            topic,
+            notice,
+        });
+    }
+
+    /// The work `topic` of this pane ended: what it said about it goes, so that what the pane
+    /// shows now (its problem, the screen it opened) is seen. A notice said since (another key,
+    /// another pane, another work: "3 ids copied") stays; the problem shows once it goes.
+    pub(crate) fn take_back(&mut self, topic: Topic) {
+        let said = self.notice_about.take();
+        let ours = said.filter(|s| s.screen == self.screen && s.topic == topic);
+        if let Some(ours) = ours
+            && self.notice.as_ref() == Some(&ours.notice)
+        {
+            *self.notice = None;
+        }
     }
 
     /// Keeps an API error for `!`, saying what appdeck was doing.

@@ -67,10 +67,15 @@ impl Stack {
     /// Closes the top screen; returns the cancels of the requests it still had in flight. The
     /// resource list is never popped.
     pub(crate) fn pop(&mut self) -> Vec<Command> {
-        match self.layers.pop() {
-            Some(layer) => self.forget(layer.id),
-            None => Vec::new(),
-        }
+        self.close_top()
+            .map(|(_, cancels)| cancels)
+            .unwrap_or_default()
+    }
+
+    /// Closes the top screen as [`Stack::pop`] does, and hands it over.
+    pub(crate) fn close_top(&mut self) -> Option<(Screen, Vec<Command>)> {
+        let layer = self.layers.pop()?;
+        Some((layer.screen, self.forget(layer.id)))
     }
 
     /// Back to the resource list, closing every screen above it.

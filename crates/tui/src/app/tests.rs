@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::keymap::InputMode;
 use super::pane::Screen;
-use super::panes::browser::OpenDetail;
+use super::panes::detail::OpenDetail;
 use super::panes::detail::{Detail, DetailPart, FieldKind};
 use super::*;
 use crate::api::{ApiError, Exchange, ListRequest, ListResponse, Reply};

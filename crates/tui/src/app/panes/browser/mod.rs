@@ -15,8 +15,6 @@ mod update;
 pub(crate) mod watch;
 
 pub(crate) use appdeck_listing::{Listing, More};
-#[cfg(test)]
-pub(crate) use update::OpenDetail;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -165,6 +163,33 @@ impl Browser {
             Some(list) => (list.showing(body, narrow), Vec::new()),
             None => self.list_over(self.type_filter.clone(), narrow, ids),
         }
+    }
+
+    /// A list opened over this one's rows (an overview's bar) closed: the pages it took past
+    /// this one's (`L` there) are this listing's, for the overview to count and the list to
+    /// show, and an `L` still running there goes on here. `None` when it took none, or this
+    /// listing was fetched again since.
+    pub fn back_from(
+        &mut self,
+        over: Browser,
+        ids: &mut RequestIds,
+        height: usize,
+    ) -> Option<Vec<Command>> {
+        let (Loadable::Loaded(theirs), Some(mine)) = (over.listing, self.listing.loaded_mut())
+        else {
+            return None;
+        };
+        let in_flight = mine.more.in_flight();
+        let first = mine.take_pages_of(theirs)?;
+        self.types_seen.extend(over.types_seen);
+        // This list's own page in flight is among those taken.
+        let mut commands: Vec<Command> = in_flight.map(Command::Cancel).into_iter().collect();
+        self.show_new_rows(first, height);
+        commands.extend(self.test_new_rows(first, ids));
+        if std::mem::take(&mut self.loading_all) || over.loading_all {
+            commands.extend(self.load_all(ids).unwrap_or_default());
+        }
+        Some(commands)
     }
 
     /// The list the overview's type bar opens, as [`Browser::list_of_status`]'s: the rows of
@@ -394,20 +419,7 @@ impl Browser {
         let type_filter = self.type_filter.clone();
         let listing = self.listing.loaded_mut()?;
         let start = listing.take_page(page, type_filter.as_deref(), &mut self.types_seen);
-        let end = listing.rows.len();
-        let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
-        let first_visible = self.visible.len();
-        self.visible.extend(new_visible);
-        let found = (self.reselect.as_deref())
-            .and_then(|id| self.visible.find_id(self.rows(), id, first_visible));
-        match found {
-            Some(index) => {
-                self.reselect = None;
-                self.cursor.select(index, self.visible.len(), height);
-            }
-            None => self.cursor.keep_visible(self.visible.len(), height),
-        }
-        self.sort_new_rows(start, first_visible, height);
+        self.show_new_rows(start, height);
         // Keep filling the screen, but `/` or `:where` never drags in pages by itself.
         let wants_more = self.loading_all
             || (!self.shows_some()
@@ -421,6 +433,25 @@ impl Browser {
             self.loading_all = false;
         }
         follow_up
+    }
+
+    /// The rows from `start` on are new: those that pass the query show, in the sort's order,
+    /// the cursor on the row it looks for if among them.
+    fn show_new_rows(&mut self, start: usize, height: usize) {
+        let end = self.rows().len();
+        let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
+        let first_visible = self.visible.len();
+        self.visible.extend(new_visible);
+        let found = (self.reselect.as_deref())
+            .and_then(|id| self.visible.find_id(self.rows(), id, first_visible));
+        match found {
+            Some(index) => {
+                self.reselect = None;
+                self.cursor.select(index, self.visible.len(), height);
+            }
+            None => self.cursor.keep_visible(self.visible.len(), height),
+        }
+        self.sort_new_rows(start, first_visible, height);
     }
 
     /// Asks for the next page if there is one and nothing is in flight.

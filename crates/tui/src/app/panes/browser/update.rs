@@ -1,64 +1,27 @@
 //! Keys, clicks and replies on the resource list, and its `/` filter while it is being typed.
 
 use crate::app::action::Move;
-use std::sync::Arc;
 
 use super::keys::BROWSER_KEYS;
 use super::watch::LookDiff;
 use super::{Browser, kept::NotLive};
 use crate::api::{self, ApiError};
 use crate::app::export::{Exported, Exporting, Items};
-use crate::app::job::{Job, Progress, Work};
+use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::loadable::Loadable;
 use crate::app::overlay::Overlay;
-use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen};
-use crate::app::panes::detail::Detail;
+use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen, Topic};
+use crate::app::panes::detail::{Detail, OPEN_IN_BACKGROUND_BYTES, OpenDetail, detail_of};
 use crate::app::widgets::{LineEvent, is_movement};
-use crate::app::{Action, Command, Delivery, RequestId};
+use crate::app::{Action, Command, Delivery, Notice, RequestId};
 use crate::sanitize;
 use crate::text::counted;
-use appdeck_listing::Row;
+use appdeck_listing::BodyError;
 use appdeck_listing::SortSpec;
 use appdeck_listing::Tested;
-use appdeck_listing::{Bodies, BodyError};
 use std::time::Instant;
-
-/// Rows whose JSON is larger than this open on a background task: laying out megabytes of
-/// properties takes tens of milliseconds (about 100 ms for 5 MB), too long for a keypress.
-const OPEN_IN_BACKGROUND_BYTES: usize = 256 * 1024;
-
-/// Lays a large row's detail view out off the UI thread; answers with the [`Detail`].
-#[derive(Debug)]
-pub(crate) struct OpenDetail {
-    pub row: Row,
-    pub bodies: Bodies,
-    /// `d`: the row's text at the look before, whose changes head the detail.
-    pub changed_since: Option<Box<str>>,
-    pub not_live: Option<NotLive>,
-}
-
-impl Job for OpenDetail {
-    /// An error when the row's body cannot be read.
-    type Output = Result<Detail, BodyError>;
-
-    fn run(&self, _: &Progress) -> Result<Detail, BodyError> {
-        let detail = detail_of(&self.row, &self.bodies, self.changed_since.as_deref())?;
-        Ok(detail.not_live(self.not_live))
-    }
-}
-
-/// The detail of `row`, read from its JSON text in `bodies`, which its `:export` writes; with
-/// what changed since `changed_since` (its text before) at the top, for `d`.
-fn detail_of(row: &Row, bodies: &Bodies, changed_since: Option<&str>) -> Result<Detail, BodyError> {
-    let json = bodies.read(row.body)?;
-    let detail = Detail::open_sent(Arc::new(Row::item_of(&json)), &json);
-    Ok(match changed_since {
-        Some(was) => detail.with_changes_since(was, &json),
-        None => detail,
-    })
-}
 
 /// The detail opened on top of the list, with what it asks for as it opens.
 fn pushed(mut detail: Detail, cx: &mut Ctx) -> Outcome {
@@ -262,7 +225,7 @@ impl Pane for Browser {
                 }
             }
             Action::Watch(every) => {
-                cx.info(match every {
+                let said = Notice::Info(match every {
                     Some(every) => {
                         format!(
                             "watching the list every {}s; :watch off stops",
@@ -271,6 +234,7 @@ impl Pane for Browser {
                     }
                     None => "not watching the list any more".to_owned(),
                 });
+                cx.say_about(Topic::Refreshing, said);
                 return self.set_watch(every, cx.ids, cx.now, height).into();
             }
             Action::Columns(words) => match self.columns_command(&words, cx.ids, height) {
@@ -341,10 +305,11 @@ impl Browser {
                         Err(error) => {
                             let shown = sanitize::line(&error.to_string()).into_owned();
                             self.look_failed(shown.clone(), cx.now);
-                            // The pane's problem while it stands, not a notice that would stay.
+                            // The pane's problem while it stands, not a notice that would stay:
+                            // what the looks said before goes, another key's notice stays.
                             self.not_refreshed =
                                 Some(format!("the list was not refreshed: {shown}; r reloads"));
-                            *cx.notice = None;
+                            cx.take_back(Topic::Refreshing);
                             cx.record_api_error("refreshing the list", &error);
                             Outcome::done()
                         }
@@ -440,7 +405,7 @@ impl Browser {
                 let height = self.table_height(cx.body);
                 let (said, commands) = self.on_reload_tested(id, tested, cx.ids, height);
                 if let Some(said) = said {
-                    cx.error(said);
+                    cx.say_about(Topic::Refreshing, Notice::Error(said));
                 }
                 commands.into()
             }
@@ -496,7 +461,7 @@ impl Browser {
             }
             Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
-                *cx.notice = None;
+                cx.take_back(Topic::Opening);
                 match detail.take::<Result<Detail, BodyError>>() {
                     Some(Ok(detail)) => pushed(detail, cx),
                     Some(Err(error)) => {
@@ -617,10 +582,11 @@ impl Browser {
             };
         }
         let (row, id) = (*row.row(), cx.ids.issue());
-        cx.info(format!(
+        let said = format!(
             "opening a large resource ({:.1} MB)…; Esc cancels",
             row.json_len() as f64 / 1e6
-        ));
+        );
+        cx.say_about(Topic::Opening, Notice::Info(said));
         self.opening = Some(id);
         let job = Work::new(OpenDetail {
             row,

@@ -6,6 +6,7 @@
 mod changed;
 pub(crate) mod keys;
 pub(crate) mod layout;
+mod open;
 pub(crate) mod raw;
 pub(crate) mod reports;
 mod update;
@@ -22,6 +23,7 @@ use crate::app::widgets::json_tree::JsonTree;
 use crate::app::widgets::{LineInput, ListCursor};
 use crate::sanitize;
 use appdeck_listing::NotLive;
+pub(crate) use open::{OPEN_IN_BACKGROUND_BYTES, OpenDetail, detail_of};
 use raw::{RawJson, RawSource};
 
 /// Longest value shown on one field line; the raw pane has the rest.

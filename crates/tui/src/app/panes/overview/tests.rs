@@ -420,3 +420,117 @@ fn a_new_service_forgets_the_types_seen_in_the_other() {
         "nor does :type offer them"
     );
 }
+
+/// Answers every page request of `commands` and of the answers, `page_at` giving each cursor's
+/// page (`None`: the first): the requests answered.
+fn serve_pages(
+    app: &mut App,
+    commands: Vec<Command>,
+    page_at: impl Fn(Option<&str>) -> ListResponse,
+) -> usize {
+    let mut asked: Vec<(RequestId, Option<String>)> = requests_of(&commands);
+    let mut served = 0;
+    while let Some((id, next)) = asked.pop() {
+        let more = answer(app, id, page_at(next.as_deref()));
+        served += 1;
+        asked.extend(requests_of(&more));
+    }
+    served
+}
+
+fn requests_of(commands: &[Command]) -> Vec<(RequestId, Option<String>)> {
+    (commands.iter())
+        .filter_map(|c| match c {
+            Command::Api { id, call } => Some((*id, call.as_list_request()?.next)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The pages after the first: `c2` brings 3 rows and `c3`, `c3` the last 3.
+fn later_page(next: Option<&str>) -> ListResponse {
+    match next {
+        Some("c2") => page(6, 3, Some("c3")),
+        Some("c3") => page(9, 3, None),
+        other => panic!("no page at {other:?}"),
+    }
+}
+
+/// The tester's report: `L` in the list of one status opened from the overview loaded every
+/// page, and `Esc` back to the overview lost them: it still counted the rows of before.
+#[test]
+fn l_in_a_status_list_loads_the_rows_the_overview_counts_after_esc() {
+    let (mut app, next) = loaded();
+    key(&mut app, '4');
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(opened_list(&app).1.len(), 4, "the active rows of the 6");
+    let all = key(&mut app, 'L');
+    serve_pages(&mut app, all, later_page);
+    assert_eq!(opened_list(&app).1.len(), 8, "the active rows of the 12");
+    press(&mut app, KeyCode::Esc);
+    let shown = overview(&app);
+    assert_eq!(shown.summary.rows, 12, "the rows L loaded are counted");
+    assert!(!shown.summary.more);
+    assert_eq!(app.browser.rows().len(), 12, "and listed");
+    answer(&mut app, next, page(6, 3, Some("c3")));
+    assert_eq!(
+        app.browser.rows().len(),
+        12,
+        "the list's late page is not taken twice"
+    );
+}
+
+/// `Esc` while `L` loads in a status list stops it and says so; the pages it took stay, and
+/// the overview counts them once back, the list's `r` going on from where it stopped.
+#[test]
+fn esc_stops_l_in_a_status_list_and_keeps_the_pages_it_took() {
+    let (mut app, _) = loaded();
+    key(&mut app, '4');
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    let all = key(&mut app, 'L');
+    let (id, next) = requests_of(&all).pop().expect("the next page");
+    let more = answer(&mut app, id, later_page(next.as_deref()));
+    assert!(!requests_of(&more).is_empty(), "the last page is asked for");
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(
+        crate::app::harness::status(&app),
+        "load cancelled; r resumes"
+    );
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(overview(&app).summary.rows, 9, "the page L took is counted");
+    press(&mut app, KeyCode::Esc);
+    let resumed = key(&mut app, 'r');
+    assert_eq!(
+        requests_of(&resumed)
+            .iter()
+            .map(|(_, c)| c.as_deref())
+            .collect::<Vec<_>>(),
+        [Some("c3")],
+        "the list goes on from the page L stopped at"
+    );
+}
+
+/// A status list closed another way than `Esc` (`4` back to the overview) while `L` loads:
+/// the load goes on in the resource list, and the overview's counts grow as pages arrive.
+#[test]
+fn l_left_running_in_a_status_list_goes_on_and_the_overview_counts_its_pages() {
+    let (mut app, _) = loaded();
+    key(&mut app, '4');
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    let all = key(&mut app, 'L');
+    let (id, next) = requests_of(&all).pop().expect("the next page");
+    answer(&mut app, id, later_page(next.as_deref()));
+    let back = key(&mut app, '4');
+    assert_eq!(overview(&app).summary.rows, 9);
+    assert!(app.browser.loading_all(), "L goes on in the resource list");
+    serve_pages(&mut app, back, later_page);
+    assert_eq!(
+        overview(&app).summary.rows,
+        12,
+        "its pages are counted as they come"
+    );
+    assert!(!overview(&app).summary.more);
+}

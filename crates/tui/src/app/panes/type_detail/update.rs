@@ -120,7 +120,7 @@ impl Pane for TypeDetail {
             && self.opening == Some(id)
             && let Some(detail) = detail.take::<TypeDetail>()
         {
-            *cx.notice = None;
+            // Says which version shows, in place of "opening…".
             self.show_version(detail, cx);
         }
         Outcome::done()

@@ -396,6 +396,27 @@ fn a_large_type_laid_out_after_esc_is_dropped() {
     assert!(matches!(app.stack.top(), Some(Screen::Types(_))));
 }
 
+/// A large type laid out in the background takes back its "opening…" as it shows, and leaves a
+/// notice another key said meanwhile (`y`'s copy).
+#[test]
+fn a_type_laid_out_takes_back_opening_but_not_another_keys_notice() {
+    let status = crate::app::harness::status;
+    let mut app = types_view_of_big(&["1.0.0", "2.0.0"]);
+    let opened = laid_out(press(&mut app, KeyCode::Enter));
+    assert!(status(&app).starts_with("opening a large type"));
+    press(&mut app, KeyCode::Char('y'));
+    let copied = status(&app);
+    assert!(copied.starts_with("type name sent"), "{copied}");
+    app.update(opened);
+    assert_eq!(detail(&app).version, 0, "opened");
+    assert_eq!(status(&app), copied, "the copy's notice stays");
+    press(&mut app, KeyCode::Esc);
+    let opened = laid_out(press(&mut app, KeyCode::Enter));
+    app.update(opened);
+    assert_eq!(detail(&app).version, 0, "opened");
+    assert_eq!(status(&app), "", "'opening…' went with the opening");
+}
+
 #[test]
 fn a_smaller_terminal_keeps_the_selected_type_in_view() {
     let mut app = app();

@@ -4,10 +4,10 @@ use super::keys::TYPES_KEYS;
 use super::{TypeRow, TypesView};
 use crate::app::job::Work;
 use crate::app::keymap::{InputMode, KeyTable};
-use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen};
+use crate::app::pane::{Ctx, News, Open, Outcome, Pane, Screen, Topic};
 use crate::app::panes::type_detail::{OpenType, TypeDetail};
 use crate::app::widgets::ListEvent;
-use crate::app::{Action, Command, Delivery, RequestId};
+use crate::app::{Action, Command, Delivery, Notice, RequestId};
 use crate::catalog::NO_DEFINITION_HINT;
 
 impl Pane for TypesView {
@@ -77,7 +77,7 @@ impl Pane for TypesView {
             }
             Delivery::Job(detail) if self.opening == Some(id) => {
                 self.opening = None;
-                *cx.notice = None;
+                cx.take_back(Topic::Opening);
                 if let Some(detail) = detail.take::<TypeDetail>() {
                     return Outcome::Push(Screen::TypeDetail(Box::new(detail)), Vec::new());
                 }
@@ -131,7 +131,8 @@ impl TypesView {
         }
         let id = cx.ids.issue();
         self.opening = Some(id);
-        cx.info("opening a large type…; Esc cancels");
+        let said = "opening a large type…; Esc cancels".to_owned();
+        cx.say_about(Topic::Opening, Notice::Info(said));
         vec![Command::Run {
             id,
             job: Work::new(request),
