@@ -495,6 +495,29 @@ fn the_columns_kept_for_the_type_come_back_with_its_first_page() {
     );
 }
 
+/// `:columns` typed before the store answered with the columns kept for the type wins: the
+/// late answer (none kept, or another choice) does not take the typed choice away.
+#[test]
+fn columns_typed_before_the_kept_ones_came_are_not_taken_away() {
+    let (mut app, more) = loaded_with(5, None);
+    let id = more.iter().find_map(|c| match c {
+        Command::LoadColumns { id, .. } => Some(*id),
+        _ => None,
+    });
+    let commands = command(&mut app, "columns +properties.stars");
+    settle(&mut app, commands);
+    let commands = app.update(Action::reply(
+        id.expect("the store is asked"),
+        Delivery::Columns(None),
+    ));
+    settle(&mut app, commands);
+    assert!(
+        header(&app).contains("PROPERTIES.STARS"),
+        "{}",
+        header(&app)
+    );
+}
+
 /// Any column sorts, a property too, in natural order (9 before 10); `:columns` with the sort's
 /// column gone ends the sort.
 #[test]

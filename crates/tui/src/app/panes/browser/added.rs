@@ -21,6 +21,10 @@ impl Browser {
             return Ok((self.columns_said(), Vec::new()));
         }
         let choice = self.columns.apply(words)?;
+        // Typed before the store's answer came: the answer would take it away.
+        if let Some((_, question)) = &mut self.columns_asked {
+            *question = None;
+        }
         let mut commands = self.set_columns(choice, ids, height);
         commands.push(Command::SaveColumns {
             type_key: type_key(self.type_filter.as_deref()),
@@ -106,7 +110,7 @@ impl Browser {
             return None;
         }
         let id = ids.issue();
-        self.columns_asked = Some((self.type_filter.clone(), id));
+        self.columns_asked = Some((self.type_filter.clone(), Some(id)));
         Some(Command::LoadColumns {
             id,
             type_key: type_key(self.type_filter.as_deref()),
@@ -117,7 +121,7 @@ impl Browser {
     pub(crate) fn asks_kept_columns(&self, id: RequestId) -> bool {
         self.columns_asked
             .as_ref()
-            .is_some_and(|(_, asked)| *asked == id)
+            .is_some_and(|(_, asked)| *asked == Some(id))
     }
 
     /// The store's answer: the choice kept for this type (none: the table's own).

@@ -76,8 +76,9 @@ pub struct Browser {
     pub columns: appdeck_listing::ColumnChoice,
     /// The job reading the added columns' values of the rows loaded.
     pub filling: Option<RequestId>,
-    /// The type whose kept columns the store was asked for, and the question.
-    columns_asked: Option<(Option<String>, RequestId)>,
+    /// The type whose kept columns the store was asked for, and the question while its answer
+    /// is awaited (a `:columns` typed meanwhile wins over the answer).
+    columns_asked: Option<(Option<String>, Option<RequestId>)>,
     /// The rows shown are those the store kept from the last listing (see `kept.rs`).
     pub kept: Option<kept::KeptRows>,
     /// The question to the store for the kept listing.
