@@ -1,0 +1,108 @@
+//! Where the CLI's features meet the world's edges (tester report 2026-12-03c): a reader that
+//! closes the pipe under `report --each`, and more; run as the real binary against the sandbox
+//! on loopback.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common;
+
+use common::TestSandbox;
+use serde_json::{Value, json};
+
+/// The example report with its own `task_id` and resource (so each send adds a resource to the
+/// sandbox), on one line.
+fn report_line(task_id: &str) -> String {
+    let mut report: Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/examples/report.json"
+    )))
+    .unwrap();
+    report["task_id"] = json!(task_id);
+    report["response"]["resource"]["external_id"] = json!(format!("ext-{task_id}"));
+    report.to_string()
+}
+
+/// How many sends the history in `data` holds.
+fn sends_recorded(data: &std::path::Path, home: &std::path::Path) -> usize {
+    let out = common::run(
+        common::appdeck(home)
+            .env("APPDECK_DATA_DIR", data)
+            .args(["history", "--limit", "100000", "-o", "ndjson"]),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    out.stdout.lines().count()
+}
+
+/// The `N` of the summary's `N sent (`.
+fn said_sent(stderr: &str) -> usize {
+    let before = stderr
+        .split(" sent (")
+        .next()
+        .filter(|_| stderr.contains(" sent ("))
+        .unwrap_or_else(|| panic!("no summary: {stderr}"));
+    let number = before.rsplit(' ').next().unwrap();
+    number.parse().unwrap_or_else(|e| panic!("{e}: {stderr}"))
+}
+
+/// MED 4: `yes "$L" | appdeck report --each - -j 8 | head -1` said `2 sent` while the service
+/// got 9 and the history held 9: the sends under way when the pipe closed were recorded but
+/// not counted. The summary counts every send that went out, and no line is taken after the
+/// pipe closed (a writer with lines to spare is not emptied).
+#[test]
+fn each_whose_reader_closes_the_pipe_counts_every_send_that_went_out() {
+    const LINES: usize = 2000;
+    let sandbox = TestSandbox::demo();
+    let resources_before = sandbox.store().len();
+    let data = sandbox.path("data");
+    let mut child = sandbox
+        .appdeck()
+        .env("APPDECK_DATA_DIR", &data)
+        .args(["report", "-o", "ndjson", "-j", "8", "--each", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("appdeck runs");
+    let mut stdin = child.stdin.take().unwrap();
+    // Not joined: it ends when appdeck closes its end (or has every line).
+    std::thread::spawn(move || {
+        for i in 0..LINES {
+            if writeln!(stdin, "{}", report_line(&format!("pipe-{i}"))).is_err() {
+                break;
+            }
+        }
+    });
+    // `head -1`: one line, then the pipe is closed.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    drop(stdout);
+    assert!(first.contains(r#""task_id":"pipe-0""#), "{first}");
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "report --each goes on after the pipe closed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+
+    let said = said_sent(&stderr);
+    let received = sandbox.store().len() - resources_before;
+    assert_eq!(said, received, "the summary against the service: {stderr}");
+    assert_eq!(said, sends_recorded(&data, sandbox.dir.path()), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{said} sent ({said} accepted, 0 refused")),
+        "{stderr}"
+    );
+    assert!(
+        said < LINES,
+        "lines were taken after the pipe closed: {stderr}"
+    );
+}
