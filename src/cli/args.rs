@@ -775,8 +775,9 @@ pub struct ListArgs {
     /// document); the listing is held in memory until its end
     #[arg(long, requires = "jq", conflicts_with = "watch")]
     pub slurp: bool,
-    /// The table's, csv's or tsv's columns, by path: id,name,properties.stars
-    #[arg(long, value_name = "PATHS")]
+    /// The table's, csv's or tsv's columns, by path: id,name,properties.stars; or the default
+    /// ones with some added or removed, as the TUI's :columns: +properties.stars,-external_id
+    #[arg(long, value_name = "PATHS", allow_hyphen_values = true)]
     pub columns: Option<String>,
     /// Leave out the header line of table, csv and tsv
     #[arg(long)]

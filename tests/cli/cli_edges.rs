@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::common;
 
+use appdeck_core::api::Resource;
 use common::TestSandbox;
 use serde_json::{Value, json};
 
@@ -105,4 +106,56 @@ fn each_whose_reader_closes_the_pipe_counts_every_send_that_went_out() {
         said < LINES,
         "lines were taken after the pipe closed: {stderr}"
     );
+}
+
+/// LOW 4: `list --columns +properties.a` (the TUI's `:columns` words) was read as a path:
+/// header `+PROPERTIES.A`, every cell empty, exit 0. `+PATH` adds to the default columns and
+/// `-NAME` removes one, as `:columns` does, through its parser; a column not there is refused.
+#[test]
+fn columns_take_the_tuis_words_to_add_and_remove() {
+    let sandbox = TestSandbox::start(false, 0, None);
+    let resource: Resource = serde_json::from_str(
+        r#"{"id": "r1", "type": "t", "name": "n", "external_id": "e1",
+            "updated_at": "2026-12-01T00:00:00Z", "properties": {"a": 7, "b": "x"}}"#,
+    )
+    .unwrap();
+    sandbox.store().insert(resource);
+    let csv = |columns: &str| {
+        common::run(
+            sandbox
+                .appdeck()
+                .args(["list", "-o", "csv", "--columns", columns]),
+        )
+    };
+    let out = csv("+properties.a,-external_id,+B:properties.b");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.lines(),
+        [
+            "type,id,name,display_name,status,updated_at,properties.a,B",
+            "t,r1,n,,,2026-12-01T00:00:00Z,7,x"
+        ]
+    );
+    // Words as `:columns` spells them, space-separated.
+    assert_eq!(
+        csv("+properties.a -external_id +B:properties.b").stdout,
+        out.stdout
+    );
+
+    let out = csv("-nosuch");
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr.contains(r#"no column "nosuch" to remove"#),
+        "{}",
+        out.stderr
+    );
+
+    let table = common::run(
+        sandbox
+            .appdeck()
+            .args(["list", "--columns", "+properties.a"]),
+    );
+    assert_eq!(table.code, 0, "{table:?}");
+    assert!(table.lines()[0].ends_with("PROPERTIES.A"), "{table:?}");
+    assert!(table.lines()[1].ends_with('7'), "{table:?}");
 }
