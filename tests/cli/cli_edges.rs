@@ -159,3 +159,50 @@ fn columns_take_the_tuis_words_to_add_and_remove() {
     assert!(table.lines()[0].ends_with("PROPERTIES.A"), "{table:?}");
     assert!(table.lines()[1].ends_with('7'), "{table:?}");
 }
+
+/// LOW 10: `api resources.list --paginate --jq` over a page holding a lone surrogate exited 2
+/// (the usage code) after the requests went out, and the pages after it were not printed. Now
+/// as `list --jq`: the page is named on stderr, the others printed, exit 5.
+#[test]
+fn api_jq_failing_on_a_page_says_so_and_goes_on_with_exit_5() {
+    use common::faulty::{Reply, faulty};
+    let (base_url, requests) = faulty(8, |request| {
+        let page = if request.body.contains("\"c2\"") {
+            r#"{"resources": [{"id": "b"}, {"id": "c"}]}"#
+        } else if request.body.contains("\"c1\"") {
+            r#"{"resources": [{"id": "\ud800"}], "next": "c2"}"#
+        } else {
+            r#"{"resources": [{"id": "a"}], "next": "c1"}"#
+        };
+        Reply::Answer("200 OK", page.to_owned())
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let jq = [
+        "api",
+        "resources.list",
+        "--paginate",
+        "--jq",
+        ".resources|length",
+    ];
+    let out = common::run_against(dir.path(), &base_url, &jq);
+    assert_eq!(out.code, 5, "{out:?}");
+    assert_eq!(out.lines(), ["1", "2"], "{}", out.stderr);
+    assert!(
+        out.stderr.contains("appdeck: page 2: --jq: "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(requests.lock().unwrap().len(), 3);
+
+    // One page, no --paginate: the same code.
+    let (base_url, _) = faulty(1, |_| {
+        Reply::Answer("200 OK", r#"{"resources": [{"id": "\ud800"}]}"#.to_owned())
+    });
+    let out = common::run_against(
+        dir.path(),
+        &base_url,
+        &jq[..2].iter().chain(&jq[3..]).copied().collect::<Vec<_>>(),
+    );
+    assert_eq!(out.code, 5, "{out:?}");
+    assert!(out.stderr.contains("appdeck: --jq: "), "{}", out.stderr);
+}
