@@ -206,3 +206,25 @@ fn api_jq_failing_on_a_page_says_so_and_goes_on_with_exit_5() {
     assert_eq!(out.code, 5, "{out:?}");
     assert!(out.stderr.contains("appdeck: --jq: "), "{}", out.stderr);
 }
+
+/// LOW 16: a connect answered `200 {"message":"hi"}` (no `status`) printed `message: hi` and
+/// exit 0 without a word, where `appdeck report` warns on the same answer. It warns in the same
+/// words as the TUI (core's), and, as a report's such answer, is still taken as accepted: the
+/// version is recorded, and the warning says so.
+#[test]
+fn a_connect_answered_2xx_without_a_status_is_warned_about() {
+    let base_url = common::answer_once("200 OK", r#"{"message":"hi"}"#);
+    let dir = tempfile::tempdir().unwrap();
+    let connect = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/examples/connect.json");
+    let out = common::run_against(dir.path(), &base_url, &["connect", connect]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("message: hi"), "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "warning: the service's answer has no `status`: it does not say whether the connect \
+             was taken; recorded "
+        ),
+        "{}",
+        out.stderr
+    );
+}
