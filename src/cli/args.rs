@@ -455,7 +455,8 @@ const API_HELP: &str = "Examples:
 
 The request is POST {base_url}/OPERATION with the profile's token; the body (default {}) must be
 JSON and is sent as written. A 2xx answer is printed as it came (numbers and key order
-unchanged); any other status goes to stderr with the body, and the exit status is 1. It is never
+unchanged); any other status goes to stderr with the body, and the exit status is 1; --jq failing
+on an answer is said on stderr, the pages after it printed, and the exit status is 5. It is never
 retried (it may be a write), not recorded in the history, and under --read-only or a read-only
 profile only resources.list is allowed. OPERATION is one name: `/`, `?`, `#`, `%`, `\\` and `..`
 are refused.";
@@ -775,8 +776,9 @@ pub struct ListArgs {
     /// document); the listing is held in memory until its end
     #[arg(long, requires = "jq", conflicts_with = "watch")]
     pub slurp: bool,
-    /// The table's, csv's or tsv's columns, by path: id,name,properties.stars
-    #[arg(long, value_name = "PATHS")]
+    /// The table's, csv's or tsv's columns, by path: id,name,properties.stars; or the default
+    /// ones with some added or removed, as the TUI's :columns: +properties.stars,-external_id
+    #[arg(long, value_name = "PATHS", allow_hyphen_values = true)]
     pub columns: Option<String>,
     /// Leave out the header line of table, csv and tsv
     #[arg(long)]
@@ -1233,7 +1235,8 @@ fn after_help_with(config_file: &str, store: &str, log: &str) -> String {
   1  API or network error (the service refused, failed or did not answer in time)
   2  usage, configuration or validation error
   3  appdeck diff: a change breaks the old version's users
-  5  list --jq failed on some resources (each said on stderr, the others written)
+  5  list --jq failed on some resources, or api --jq on some answer (each said on stderr, the
+     others written)
 
 Configuration (flags beat the environment, which beats the profile):
   APPDECK_BASE_URL  the service's API root, ending in /api/v1

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use super::args::{AnswerOutput, GlobalArgs, SendArgs};
 use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
-use crate::api::{Answer, Field, Operation, ReportResponse};
+use crate::api::{Field, Operation, ReportResponse};
 use crate::config;
 use crate::json_text;
 use crate::sanitize;
@@ -136,10 +136,12 @@ pub async fn run(
             app_version(&value)
         )]);
     }
-    if operation == Operation::OperationsReport
-        && let Some(warning) = missing_status(&answer)
-    {
-        super::warn(&[warning.to_owned()]);
+    if let Some(warning) = answer.missing_status(operation) {
+        let warning = match operation {
+            Operation::VersionConnect => format!("{warning}; recorded {}", app_version(&value)),
+            _ => warning.to_owned(),
+        };
+        super::warn(&[warning]);
     }
     if operation == Operation::VersionConnect && answer.rejection().is_none() {
         let answer = (!empty).then_some(answer.text.as_str());
@@ -218,17 +220,6 @@ fn write_json(text: &str, output: AnswerOutput, out: &mut impl Write) -> std::io
         _ => json_text::compact(text),
     };
     writeln!(out, "{}", sanitize::json_for_terminal(&text))
-}
-
-/// The spec requires a report answer's `status`: without it, whether the report was taken is not
-/// said (an answer of `{}` used to pass in silence). The warning for a 2xx report answer without
-/// one, for `report` and each line of `report --each`.
-pub(super) fn missing_status(answer: &Answer) -> Option<&'static str> {
-    (answer.http_error.is_none() && matches!(answer.response.status, Field::Absent | Field::Null))
-        .then_some(
-            "the service's answer has no `status` (the spec requires one): it does not say \
-             whether the report was taken",
-        )
 }
 
 /// `--curl`: the same checks and exit status as a send, but the command is printed whatever they

@@ -14,6 +14,7 @@ mod cli_bulk;
 mod cli_cells;
 mod cli_connect_guard;
 mod cli_diff;
+mod cli_edges;
 mod cli_history;
 mod cli_keys;
 mod cli_messages;

@@ -8,6 +8,7 @@ use std::io::{IsTerminal, Write};
 
 use super::Failure;
 use super::args::{ApiArgs, GlobalArgs};
+use super::shape::jq::JqError;
 use crate::api::ApiError;
 use crate::api::client::redact_url;
 use crate::api::error::status_line;
@@ -40,7 +41,9 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
     let mut text = body.text;
     // The rules `list` pages by: no cursor twice, no endless run of empty pages.
     let mut trail = crate::api::CursorTrail::default();
+    let (mut pages, mut jq_failed) = (0_u64, 0_u64);
     loop {
+        pages += 1;
         let answer = client
             .post_bytes_with(&args.operation, text.clone().into_bytes(), headers.clone())
             .await?;
@@ -61,18 +64,38 @@ pub async fn run(global: &GlobalArgs, args: &ApiArgs) -> Result<(), Failure> {
         not_json(&answer.body).map_or(Ok(()), |error| Err(Failure::Api(error)))?;
         let mut out = crate::cli::stdout::out();
         match &jq {
-            Some(jq) => jq
-                .run(&answer.body, &mut out)
-                .map_err(super::shape::jq_failure)?,
+            Some(jq) => match jq.run(&answer.body, &mut out) {
+                Ok(()) => {}
+                Err(JqError::Output(e)) => return Err(Failure::Output(e)),
+                // On the data, not the expression: said, and the pages after it still printed,
+                // as `list --jq` goes on past a resource it fails on.
+                Err(error) => {
+                    jq_failed += 1;
+                    out.flush()?;
+                    let page = match args.paginate {
+                        true => format!("page {pages}: "),
+                        false => String::new(),
+                    };
+                    writeln!(
+                        std::io::stderr().lock(),
+                        "appdeck: {page}{}",
+                        sanitize::line(&error.to_string())
+                    )?;
+                }
+            },
             // Each page on its own line(s), so that pages never run together.
             None => write_as_it_came(&answer.body, terminal || args.paginate, &mut out)?,
         }
         out.flush()?;
-        if !args.paginate {
-            return Ok(());
-        }
-        let Some(cursor) = request::next_cursor(&answer.body) else {
-            return Ok(());
+        let cursor = match args.paginate {
+            true => request::next_cursor(&answer.body),
+            false => None,
+        };
+        let Some(cursor) = cursor else {
+            return match jq_failed {
+                0 => Ok(()),
+                _ => Err(Failure::Reported(super::list::JQ_FAILED)),
+            };
         };
         trail
             .accept(&cursor, request::items_received(&answer.body))

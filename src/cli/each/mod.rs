@@ -38,6 +38,20 @@ struct Counts {
     skipped: u64,
 }
 
+impl Counts {
+    /// Hands the outcome's send to the history and counts it: every outcome, printed or not.
+    fn take(&mut self, outcome: &mut Outcome, recorder: &Recorder) {
+        if let Some(sent) = outcome.sent.take() {
+            recorder.record(sent);
+        }
+        match outcome.verdict {
+            Verdict::Accepted => self.accepted += 1,
+            Verdict::Failed => self.failed += 1,
+            Verdict::Skipped => self.skipped += 1,
+        }
+    }
+}
+
 pub async fn run(global: &GlobalArgs, args: &ReportArgs, path: &Path) -> Result<(), Failure> {
     let jq = super::shape::compile_jq(args.send.jq.as_deref())?;
     let source = lines::open(path)?;
@@ -107,21 +121,13 @@ pub async fn run(global: &GlobalArgs, args: &ReportArgs, path: &Path) -> Result<
         let Some(mut outcome) = outcome else {
             break Ok(());
         };
-        if let Some(sent) = outcome.sent.take() {
-            recorder.record(sent);
-        }
-        match outcome.verdict {
-            Verdict::Accepted => counts.accepted += 1,
-            Verdict::Failed => counts.failed += 1,
-            Verdict::Skipped => counts.skipped += 1,
-        }
+        counts.take(&mut outcome, &recorder);
         if let Err(e) = progress.print(|| say(&outcome, &mut out)) {
-            // Only the output failed (a closed pipe): the sends under way are still recorded.
+            // Only the output failed (a closed pipe): no line is taken after it, and the sends
+            // under way are recorded and counted, so the summary says every send that went out.
             stop.store(true, Ordering::Relaxed);
             while let Some(mut rest) = outcomes.next().await {
-                if let Some(sent) = rest.sent.take() {
-                    recorder.record(sent);
-                }
+                counts.take(&mut rest, &recorder);
             }
             break Err(e);
         }
@@ -143,7 +149,12 @@ pub async fn run(global: &GlobalArgs, args: &ReportArgs, path: &Path) -> Result<
         read_failure.as_deref(),
         started,
     );
-    finished?;
+    // A closed pipe is a quiet end (`| head -1`), but not one that hides a failed send.
+    let closed_pipe =
+        matches!(&finished, Err(Failure::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe);
+    if !closed_pipe {
+        finished?;
+    }
     if let Some(signal) = stopped_by {
         return Err(Failure::Reported(u8::try_from(128 + signal).unwrap_or(130)));
     }

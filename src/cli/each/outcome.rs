@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use super::lines::Line;
 use crate::api::{Client, Operation};
-use crate::cli::send::{check_kind, kind_of, missing_status};
+use crate::cli::send::{check_kind, kind_of};
 use crate::cli::validate::summary;
 use crate::sanitize;
 use crate::store::{SendKind, Sent};
@@ -207,7 +207,11 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
     let (verdict, answer, error) = match outcome {
         Ok(answer) => match answer.rejection() {
             None => {
-                notes.extend(missing_status(&answer).map(str::to_owned));
+                notes.extend(
+                    answer
+                        .missing_status(Operation::OperationsReport)
+                        .map(str::to_owned),
+                );
                 (Verdict::Accepted, Some(answer), None)
             }
             Some(refusal) => (Verdict::Failed, Some(answer), Some(refusal.to_string())),

@@ -136,7 +136,7 @@ impl Sink {
         let chosen = args
             .columns
             .as_deref()
-            .map(columns::parse)
+            .map(crate::cli::shape::chosen_columns)
             .transpose()
             .map_err(Failure::Usage)?;
         if args.jq.is_some() {

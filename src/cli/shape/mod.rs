@@ -10,6 +10,24 @@ use std::io::{IsTerminal, Write};
 
 use super::Failure;
 
+/// Reads `--columns`: paths in place of the default columns (`id,properties.stars`), or, when a
+/// word starts with `+` or `-`, the default columns with paths added and columns removed as the
+/// TUI's `:columns` takes them, by its parser (`+properties.language,-external_id`).
+pub fn chosen_columns(spec: &str) -> Result<Vec<columns::ColumnPath>, String> {
+    let words: Vec<&str> = spec
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    if !words.iter().any(|w| w.starts_with(['+', '-'])) {
+        return columns::parse(spec);
+    }
+    let choice = appdeck_listing::ColumnChoice::default()
+        .apply(&words.join(" "))
+        .map_err(|e| format!("--columns {spec:?}: {}", e.replace(":columns", "--columns")))?;
+    Ok(choice.export_columns())
+}
+
 /// Compiles `--jq` for stdout, if given (a bad expression is a usage error, exit 2).
 pub fn compile_jq(expr: Option<&str>) -> Result<Option<jq::Jq>, Failure> {
     expr.map(|e| jq::Jq::compile(e, std::io::stdout().is_terminal()))

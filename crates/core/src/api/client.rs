@@ -675,6 +675,30 @@ impl Answer {
         self.http_error.clone().or_else(|| rejection(&self.raw))
     }
 
+    /// The warning for a 2xx answer with a body but no `status`: it does not say whether the
+    /// service took what `operation` sent (a report's answer `{}` passed in silence, and a
+    /// connect's `{"message": "hi"}` still does in the CLI's and the TUI's words if they do not
+    /// ask here). Such an answer is still taken as accepted, as before; a connect answered with
+    /// no body at all is said apart (its words name the HTTP status).
+    pub fn missing_status(&self, operation: Operation) -> Option<&'static str> {
+        let silent = self.http_error.is_none()
+            && matches!(
+                self.response.status,
+                super::Field::Absent | super::Field::Null
+            );
+        match operation {
+            Operation::OperationsReport if silent => Some(
+                "the service's answer has no `status` (the spec requires one): it does not say \
+                 whether the report was taken",
+            ),
+            Operation::VersionConnect if silent && !self.raw.is_null() => Some(
+                "the service's answer has no `status`: it does not say whether the connect was \
+                 taken",
+            ),
+            _ => None,
+        }
+    }
+
     /// The answer as a result: a refusal (see [`Answer::rejection`]) is a failure.
     pub(crate) fn into_result(self) -> Result<ReportResponse, ApiError> {
         match self.rejection() {

@@ -73,6 +73,11 @@ impl TokenMask {
         masked(&bytes, &found)
     }
 
+    /// Whether `text` holds the token where [`TokenMask::text`] would mask it.
+    pub fn is_in(&self, text: &str) -> bool {
+        !self.find(text.as_bytes()).is_empty()
+    }
+
     fn find(&self, text: &[u8]) -> Vec<Range<usize>> {
         let Some(spellings) = &self.spellings else {
             return Vec::new();

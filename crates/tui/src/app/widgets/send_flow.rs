@@ -292,6 +292,11 @@ pub(crate) fn answer(
             commands: Vec::new(),
         });
     }
+    // As `appdeck report` and `connect` warn: taken as accepted, but the answer does not say so.
+    let silent = match &exchange.result {
+        Ok(Reply::Answer(answer)) => answer.missing_status(target.kind.operation()),
+        _ => None,
+    };
     let (recorded, result) = recorded(cx, &target, &body, exchange, &format!("sending a {noun}"));
     let commands = vec![recorded];
     let ok = result.ok;
@@ -305,6 +310,8 @@ pub(crate) fn answer(
         cx.error(format!(
             "warning: the service accepted the {noun} (HTTP {http}) with an empty answer"
         ));
+    } else if let (true, Some(warning)) = (ok, silent) {
+        cx.error(format!("warning: {warning}"));
     } else if ok {
         cx.info(format!("{noun} sent: the service answered ok"));
     } else {

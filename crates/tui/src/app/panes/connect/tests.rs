@@ -1047,6 +1047,37 @@ fn a_connect_answered_2xx_with_an_empty_body_is_accepted_with_a_warning_and_reco
     );
 }
 
+/// Tester 2026-12-03c LOW 16: a connect answered `200 {"message": "hi"}` (no `status`) was
+/// "sent: the service answered ok" without a word; `appdeck report` warns on the same answer.
+/// The status bar warns in the words `appdeck connect` uses (core's), and the version is
+/// recorded as known, as a report's answer without `status` is still taken as accepted.
+#[test]
+fn a_connect_answered_2xx_without_a_status_is_accepted_with_a_warning() {
+    let mut app = app_knowing(Vec::new());
+    key(&mut app, 'C');
+    key(&mut app, 's');
+    let commands = press(&mut app, KeyCode::Enter);
+    let id = commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Api { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("nothing breaks: one Enter sends");
+    let after = app.update(Action::reply(id, answer(json!({"message": "hi"}), 200)));
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(m)) if m == "warning: the service's answer has no `status`: it does not say whether the connect was taken"),
+        "{:?}",
+        app.notice
+    );
+    assert!(
+        after
+            .iter()
+            .any(|c| matches!(c, Command::RecordAppVersion { .. })),
+        "recorded as a known version: {after:?}"
+    );
+}
+
 /// A task report in the connect composer is refused by its checks, as `appdeck connect` refuses
 /// it (exit 2): its own rules pass, but `apps.version.connect` would refuse it. One Enter in the
 /// review sends nothing.
