@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use super::args::{AnswerOutput, GlobalArgs, SendArgs};
 use super::validate::{describe, finding_line, summary};
 use super::{Failure, input};
-use crate::api::{Field, Operation, ReportResponse};
+use crate::api::{Answer, Field, Operation, ReportResponse};
 use crate::config;
 use crate::json_text;
 use crate::sanitize;
