@@ -72,4 +72,4 @@ pub use shown::Shown;
 pub use sorting::{Resorted, Sorting};
 pub use summary::{HOUR, LoadedSummary};
 pub use texts::Texts;
-pub use watch::{MARK_LOOKS, MAX_BACKOFF, MAX_EVERY, Watch};
+pub use watch::{Followed, MARK_LOOKS, MAX_BACKOFF, MAX_EVERY, Watch};

@@ -91,6 +91,8 @@ pub struct Browser {
     /// Why the rows could not be fetched again (`r`, a look, after a report), said in the
     /// status bar and the title until a reload succeeds: the rows shown may be out of date.
     pub not_refreshed: Option<String>,
+    /// What the last look found changed or gone, until the panes are told (a detail follows).
+    followed: Option<Arc<appdeck_listing::Followed>>,
 }
 
 impl Browser {

@@ -289,7 +289,10 @@ impl Pane for Browser {
         match self.take_reply(id, delivery, cx) {
             Outcome::Handled(mut commands) => {
                 commands.extend(self.bodies_due());
-                Outcome::Handled(commands)
+                match self.followed.take() {
+                    Some(found) => Outcome::Tell(News::Looked(found), commands),
+                    None => Outcome::Handled(commands),
+                }
             }
             other => other,
         }
