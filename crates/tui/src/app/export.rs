@@ -28,6 +28,9 @@ pub struct Exporting {
     /// Asked while `L` loaded the list: the rows are those loaded by then, neither the rows
     /// shown once it ends nor the whole list, and "wrote" says so.
     pub while_loading_all: bool,
+    /// Asked while `/` or `:where` still tested the rows: no job yet; it starts once they have
+    /// all answered, and writes the rows they show then (`Some(overwrite)`).
+    pub waiting: Option<bool>,
 }
 
 impl Exporting {
@@ -57,8 +60,35 @@ impl Exporting {
             marked,
             refused: Vec::new(),
             while_loading_all: false,
+            waiting: None,
         };
         Ok((exporting, Command::Run { id, job }))
+    }
+
+    /// `:export PATH` while `/` or `:where` still tests the rows (`slot`: the pane's export in
+    /// flight, empty): it waits for them, so that it writes the rows they show rather than
+    /// those shown before (tester's MED 5), and says so; `Esc` cancels it.
+    pub fn wait_in(slot: &mut Option<Exporting>, path: String, overwrite: bool, cx: &mut Ctx) {
+        cx.info(format!(
+            "export to {} waits for the query to finish; Esc cancels",
+            sanitize::line(&path)
+        ));
+        *slot = Some(Exporting {
+            id: cx.ids.issue(),
+            path,
+            done: 0,
+            total: 0,
+            one: false,
+            marked: None,
+            refused: Vec::new(),
+            while_loading_all: false,
+            waiting: Some(overwrite),
+        });
+    }
+
+    /// Whether it waits for the query to finish (see [`Exporting::wait_in`]).
+    pub fn waits(&self) -> bool {
+        self.waiting.is_some()
     }
 
     /// [`Exporting::start`] for a pane whose export in flight is `slot`: the job's command, or
@@ -95,6 +125,10 @@ impl Exporting {
 
     /// What the status bar says meanwhile.
     pub fn activity(&self) -> String {
+        if self.waits() {
+            let path = sanitize::line(&self.path);
+            return format!("export to {path} waits for the query to finish… Esc cancels");
+        }
         let what = match self.one {
             true => "the resource".to_owned(),
             false => format!("{}/{}", count(self.done), count(self.total)),

@@ -430,11 +430,18 @@ impl Browser {
                     return Outcome::done();
                 };
                 let height = self.table_height(cx.body);
-                let (said, naming) = self.on_tested(id, tested, height, cx.ids);
+                let (said, mut commands) = self.on_tested(id, tested, height, cx.ids);
                 if let Some(said) = said {
                     cx.error(said);
                 }
-                naming.into()
+                if let Some(asked) =
+                    (self.exporting).take_if(|e| e.waits() && self.query.complete())
+                    && let Outcome::Handled(export) =
+                        self.export(asked.path, asked.waiting == Some(true), cx)
+                {
+                    commands.extend(export);
+                }
+                commands.into()
             }
             Delivery::Job(output) if self.tests_reload(id) => {
                 let Some(tested) = output.take::<Tested>() else {
@@ -581,6 +588,10 @@ impl Browser {
     fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
         if let Some(exporting) = &mut self.exporting {
             exporting.refuse(path, cx);
+            return Outcome::done();
+        }
+        if !self.query.complete() {
+            Exporting::wait_in(&mut self.exporting, path, overwrite, cx);
             return Outcome::done();
         }
         let watch = self.watch.as_ref();
