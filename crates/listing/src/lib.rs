@@ -62,7 +62,7 @@ pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRo
 pub use ordering::{
     IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
 };
-pub use picks::Picks;
+pub use picks::{MarkedApart, Picks};
 pub use query::{LoadedRows, Query, Restored, StatusShown, TypeShown, Where, status_label};
 pub use refetch::Refetch;
 pub use row::{Cell, Row, RowView};

@@ -20,8 +20,8 @@ pub struct Exporting {
     /// The detail's resource, not rows of a list: said as "the resource", not "1 row".
     pub one: bool,
     /// The list's marked rows: said as "3 marked rows", with how many marked rows were left
-    /// out as gone from the service.
-    pub marked: Option<usize>,
+    /// out as gone from the service, and how many the filters hide.
+    pub marked: Option<appdeck_listing::MarkedApart>,
     /// Exports asked for while this one ran, refused: named again when it ends, or the refusal
     /// would be lost behind its "wrote" (two `:export!` in one burst of keys).
     pub refused: Vec<String>,
@@ -168,7 +168,7 @@ impl Exporting {
                     (false, Some(_)) => crate::text::counted(rows, "marked row"),
                     (false, None) => crate::text::counted(rows, "row"),
                 };
-                let gone = left_out(self.marked.unwrap_or(0));
+                let gone = left_out(self.marked.unwrap_or_default());
                 let partial = match self.while_loading_all {
                     true => " (the rows loaded when asked: L was still loading)",
                     false => "",
@@ -206,16 +206,21 @@ impl Exporting {
 }
 
 /// What `y`, `:export` and `R` add when they left marked rows out as gone from the service
-/// (` (1 gone from the service, left out)`), else nothing.
-pub(crate) fn left_out(gone: usize) -> String {
-    match gone {
+/// (` (1 gone from the service, left out)`), and when the filters hide some of those they took
+/// (` (2 hidden by the filter)`), else nothing.
+pub(crate) fn left_out(apart: appdeck_listing::MarkedApart) -> String {
+    let gone = match apart.gone {
         0 => String::new(),
         gone => format!(" ({gone} gone from the service, left out)"),
+    };
+    match apart.hidden {
+        0 => gone,
+        hidden => format!("{gone} ({} hidden by the filter)", count(hidden)),
     }
 }
 
 /// What `y`, `:export` and `R` say when every marked row is one a look found gone.
-pub(crate) fn all_gone(gone: usize, so: &str) -> String {
-    let marked = crate::text::counted(gone, "marked resource");
+pub(crate) fn all_gone(apart: appdeck_listing::MarkedApart, so: &str) -> String {
+    let marked = crate::text::counted(apart.gone, "marked resource");
     format!("{marked} gone from the service (marked x): {so}")
 }

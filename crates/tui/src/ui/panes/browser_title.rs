@@ -142,9 +142,10 @@ struct Parts<'a> {
     sort: Option<(SortSpec, String)>,
     counts: Counts,
     watch: Option<&'a Watch>,
-    /// How many rows are marked with `Space`, and how many of them a look found gone (`y`,
-    /// `:export` and `R` leave those out).
-    picked: (usize, usize),
+    /// How many rows are marked with `Space`, how many of them a look found gone (`y`,
+    /// `:export` and `R` leave those out) and how many the filters hide (taken all the same).
+    /// Read over the marked rows on each frame while there are marks: a scan of the rows.
+    picked: (usize, appdeck_listing::MarkedApart),
     /// With no watch (whose failure says it), that the last reload failed.
     not_refreshed: bool,
     /// When the watch last looked (UTC, as the list's times).
@@ -191,7 +192,11 @@ impl<'a> Parts<'a> {
             watch: browser.watch.as_ref(),
             picked: (
                 browser.picked.len(),
-                browser.picked.gone(browser.watch.as_ref()),
+                (browser.listing.loaded())
+                    .and_then(|l| {
+                        l.marked_apart(&browser.visible, &browser.picked, browser.watch.as_ref())
+                    })
+                    .unwrap_or_default(),
             ),
             not_refreshed: browser.not_refreshed.is_some() && browser.watch.is_none(),
             looked,
@@ -241,10 +246,17 @@ impl<'a> Parts<'a> {
             (None, _) | (_, SortSaid::Not) => {}
         }
         said.extend(self.counts.said(form.short_counts, form.more));
-        match self.picked {
-            (0, _) => {}
-            (marked, 0) => said.push(format!("{} marked", count(marked))),
-            (marked, gone) => said.push(format!("{} marked ({} gone)", count(marked), count(gone))),
+        if self.picked.0 > 0 {
+            let (marked, apart) = self.picked;
+            let apart: Vec<String> = [(apart.gone, "gone"), (apart.hidden, "hidden")]
+                .into_iter()
+                .filter(|&(n, _)| n > 0)
+                .map(|(n, what)| format!("{} {what}", count(n)))
+                .collect();
+            said.push(match apart.is_empty() {
+                true => format!("{} marked", count(marked)),
+                false => format!("{} marked ({})", count(marked), apart.join(", ")),
+            });
         }
         if self.not_refreshed {
             said.push("not refreshed: r retries".to_owned());

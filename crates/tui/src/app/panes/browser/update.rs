@@ -601,7 +601,8 @@ impl Browser {
                 .map(|l| l.to_export(&self.visible, &self.picked, watch))
                 .unwrap_or_default(),
             columns: self.columns.export_columns(),
-            marked: (!self.picked.is_empty()).then(|| self.picked.gone(watch)),
+            marked: (self.listing.loaded())
+                .and_then(|l| l.marked_apart(&self.visible, &self.picked, watch)),
         };
         if let Some(gone) = items.marked().filter(|_| items.count() == 0) {
             cx.error(crate::app::export::all_gone(gone, "nothing to export"));
