@@ -167,6 +167,14 @@ impl Watch {
         self.was.get(&*row.id()?).map(|was| &**was)
     }
 
+    /// How many of the rows `shown` are gone ones: the title counts them apart, as the count of
+    /// rows loaded leaves them out. A scan of the rows shown, asked only while some are gone.
+    pub fn gone_among(&self, rows: &Rows, shown: &crate::Shown) -> usize {
+        (shown.iter())
+            .filter(|&i| self.mark(rows.at(i)) == Some(Mark::Gone))
+            .count()
+    }
+
     /// Whether a look marked `row` new or changed (`n` and `N` go from one to the next).
     pub fn is_news(&self, row: RowView<'_>) -> bool {
         matches!(self.mark(row), Some(Mark::New | Mark::Changed))

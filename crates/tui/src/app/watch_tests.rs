@@ -698,3 +698,26 @@ fn a_detail_open_under_watch_follows_the_looks() {
         "{said}"
     );
 }
+
+/// Tester's LOW 9: the rows a look found gone are shown (struck through) among those that
+/// match, but are not counted as loaded: the match count says how many of its rows are gone,
+/// so that `2 match · 3 loaded` does not read as two of three live rows.
+#[test]
+fn the_match_count_says_its_gone_rows() {
+    let t0 = Instant::now();
+    let mut app = watched_with_d_gone(t0);
+    key(&mut app, '/');
+    type_settled(&mut app, "ta");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(ids(&app), ["b", "d"]);
+    let title = detail_title(&app);
+    assert!(title.contains("2 match (1 gone) · 3 loaded"), "{title}");
+    // With no gone row among those that match, nothing more is said.
+    key(&mut app, '/');
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::Backspace);
+    type_settled(&mut app, "lph");
+    press(&mut app, KeyCode::Enter);
+    let title = detail_title(&app);
+    assert!(title.contains("1 match · 3 loaded"), "{title}");
+}

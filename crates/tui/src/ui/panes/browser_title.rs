@@ -275,7 +275,9 @@ impl<'a> Parts<'a> {
 enum Matching {
     /// No filter: every row.
     All,
-    Known(usize),
+    /// How many rows pass, and how many of those a `:watch` look found gone (shown, struck
+    /// through, but not counted as loaded: `60 match (2 gone) · 64 loaded`).
+    Known(usize, usize),
     /// A `/` or `:where` whose job has not answered yet: the rows shown are still those of the
     /// query before, so their count is not this one's (`… match`; the status bar says how far
     /// it is).
@@ -291,7 +293,12 @@ impl Counts {
         let matching = match filtered {
             false => Matching::All,
             true if !browser.queries_answered() => Matching::Pending,
-            true => Matching::Known(browser.visible.len()),
+            true => Matching::Known(
+                browser.visible.len(),
+                (browser.watch.as_ref())
+                    .filter(|_| browser.gone_shown() > 0)
+                    .map_or(0, |w| w.gone_among(browser.rows(), &browser.visible)),
+            ),
         };
         let ago = |since| format!("{} ago", age_words(at.saturating_duration_since(since)));
         // A filter or a sort is only over the rows loaded: the title says the rest is a key away.
@@ -337,14 +344,18 @@ impl Counts {
                 more,
             } => {
                 let loaded = count(*loaded);
+                // How many match, and of those how many are gone (` (2 gone)`).
                 let matched = match *matching {
                     Matching::All => None,
-                    Matching::Known(n) => Some(count(n)),
-                    Matching::Pending => Some("…".to_owned()),
+                    Matching::Known(n, 0) => Some((count(n), String::new())),
+                    Matching::Known(n, gone) => {
+                        Some((count(n), format!(" ({} gone)", count(gone))))
+                    }
+                    Matching::Pending => Some(("…".to_owned(), String::new())),
                 };
                 let mut said = match matched {
-                    Some(n) if short => vec![format!("{n} of {loaded} {noun}")],
-                    Some(n) => vec![format!("{n} match"), format!("{loaded} {noun}")],
+                    Some((n, gone)) if short => vec![format!("{n}{gone} of {loaded} {noun}")],
+                    Some((n, gone)) => vec![format!("{n} match{gone}"), format!("{loaded} {noun}")],
                     None => vec![format!("{loaded} {noun}")],
                 };
                 if with_more {
