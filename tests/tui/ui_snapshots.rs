@@ -1322,6 +1322,37 @@ fn browser_watched() {
     );
 }
 
+/// `:watch 5`, `Enter` on the first row, then a look that finds it changed (tester's MED 2): the
+/// detail follows it, what changed at the top of its fields, its title saying a look changed it
+/// and when. Before, it kept showing the row as it opened, and `R` sent that.
+#[test]
+fn detail_followed_by_a_look() {
+    let build = |size: (u16, u16)| {
+        let mut app = loaded_app(size);
+        app.update(Action::CommandLine);
+        type_text(&mut app, "watch 5");
+        let look = press(&mut app, KeyCode::Enter);
+        let more = app.update(Action::reply(
+            first_request(&look),
+            page_reply(Ok(page(resources(60), Some("c2")))),
+        ));
+        settle(&mut app, more);
+        press(&mut app, KeyCode::Enter);
+        app.now = app.wake_at().expect("the next look is due");
+        let look = app.update(Action::Tick);
+        let mut after = resources(60);
+        after[0]["status"] = json!("rolled_back");
+        let more = app.update(Action::reply(
+            first_request(&look),
+            page_reply(Ok(page(after, Some("c2")))),
+        ));
+        settle(&mut app, more);
+        app.now += std::time::Duration::from_secs(2);
+        app
+    };
+    snapshot("detail_followed_by_a_look", build);
+}
+
 /// `:sort updated_at desc`, a long `:where` and `:watch 5`, then a look (issue 22 item 5, the
 /// audit: at 80 columns the title ended `by updated_at ▼ descendin┐`, the count and the watch
 /// gone): the `:where` is cut, the sort left to the column's arrow and the counts said short,

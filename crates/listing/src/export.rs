@@ -54,8 +54,9 @@ pub enum ExportItems {
         bodies: Bodies,
         ids: Vec<BodyId>,
         columns: Vec<columns::ColumnPath>,
-        /// They are the list's marked rows, less this many a `:watch` look found gone.
-        marked: Option<usize>,
+        /// They are the list's marked rows, less those a `:watch` look found gone, some maybe
+        /// hidden by the filters.
+        marked: Option<crate::MarkedApart>,
     },
     /// One resource (the detail view).
     One(String),
@@ -67,8 +68,8 @@ impl ExportItems {
         matches!(self, ExportItems::One(_))
     }
 
-    /// When the rows are the list's marked ones, how many marked rows were left out as gone.
-    pub fn marked(&self) -> Option<usize> {
+    /// When the rows are the list's marked ones, those said apart: gone, hidden.
+    pub fn marked(&self) -> Option<crate::MarkedApart> {
         match self {
             ExportItems::Rows { marked, .. } => *marked,
             ExportItems::One(_) => None,

@@ -62,7 +62,7 @@ pub use narrowing::{Answered, NAME_FIELDS_AFTER, Narrowing, RowSet, Test, TestRo
 pub use ordering::{
     IN_PLACE_ROWS, SORTABLE, SortJob, SortKeys, SortSpec, merge_sorted, sort_by_keys,
 };
-pub use picks::Picks;
+pub use picks::{MarkedApart, Picks};
 pub use query::{LoadedRows, Query, Restored, StatusShown, TypeShown, Where, status_label};
 pub use refetch::Refetch;
 pub use row::{Cell, Row, RowView};
@@ -72,4 +72,4 @@ pub use shown::Shown;
 pub use sorting::{Resorted, Sorting};
 pub use summary::{HOUR, LoadedSummary};
 pub use texts::Texts;
-pub use watch::{MARK_LOOKS, MAX_BACKOFF, MAX_EVERY, Watch};
+pub use watch::{Followed, MARK_LOOKS, MAX_BACKOFF, MAX_EVERY, Watch};

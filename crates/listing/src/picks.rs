@@ -15,6 +15,15 @@ use crate::rows::Rows;
 use crate::shown::Shown;
 use crate::watch::Watch;
 
+/// Of the marked rows `y`, `:export` and `R` take, those said apart: `gone`, left out as a
+/// `:watch` look found them gone; `hidden` by the filters (`/`, `:where`...), taken all the same,
+/// so that a message that counts them says how many the screen does not show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MarkedApart {
+    pub gone: usize,
+    pub hidden: usize,
+}
+
 /// The ids of the rows marked.
 #[derive(Clone, Debug, Default)]
 pub struct Picks(BTreeSet<Box<str>>);
@@ -55,8 +64,13 @@ impl Picks {
     /// (a service that lists one twice), the first is taken, so that the title's count of marks
     /// is what `y`, `:export` and `R` take.
     pub fn rows(&self, shown: &Shown, rows: &Rows) -> Vec<usize> {
+        self.rows_and_shown(shown, rows).0
+    }
+
+    /// [`Picks::rows`], and how many of them (the first) are shown.
+    fn rows_and_shown(&self, shown: &Shown, rows: &Rows) -> (Vec<usize>, usize) {
         if self.0.is_empty() {
-            return Vec::new();
+            return (Vec::new(), 0);
         }
         let mut taken: HashSet<Box<str>> = HashSet::with_capacity(self.0.len());
         let mut take = |i: usize| {
@@ -66,7 +80,8 @@ impl Picks {
         let marked: Vec<usize> = shown.iter().filter(|&i| take(i)).collect();
         // A row shown was taken above: its id is in `taken`, so `take` passes over it here.
         let hidden: Vec<usize> = (0..rows.len()).filter(|&i| take(i)).collect();
-        marked.into_iter().chain(hidden).collect()
+        let count = marked.len();
+        (marked.into_iter().chain(hidden).collect(), count)
     }
 
     /// The service accepted the reports about `ids`: they are no longer marked.
@@ -100,30 +115,55 @@ impl Picks {
 
 impl Listing {
     /// The rows `:export` writes, by body: the marked ones when there are any (as
-    /// [`Listing::marked`] takes them: none when every one is gone), else those `shown` less
-    /// the rows a `watch` still shows as gone, as the service no longer has them.
-    pub fn to_export(&self, shown: &Shown, picks: &Picks, watch: Option<&Watch>) -> Vec<BodyId> {
-        let indices: Vec<usize> = match picks.is_empty() {
-            true => (shown.iter())
-                .filter(|&i| !is_gone(self.rows.at(i), watch))
-                .collect(),
-            false => self.marked(shown, picks, watch).0,
-        };
-        indices.into_iter().map(|i| self.rows.at(i).body).collect()
+    /// [`Listing::marked`] takes them: none when every one is gone) with those said apart,
+    /// else those `shown` less the rows a `watch` still shows as gone, as the service no longer
+    /// has them.
+    pub fn to_export(
+        &self,
+        shown: &Shown,
+        picks: &Picks,
+        watch: Option<&Watch>,
+    ) -> (Vec<BodyId>, Option<MarkedApart>) {
+        let body = |i: usize| self.rows.at(i).body;
+        if picks.is_empty() {
+            let live = (shown.iter()).filter(|&i| !is_gone(self.rows.at(i), watch));
+            return (live.map(body).collect(), None);
+        }
+        let (rows, apart) = self.marked(shown, picks, watch);
+        (rows.into_iter().map(body).collect(), Some(apart))
     }
 
     /// The marked rows `y`, `:export` and `R` take (by index, as [`Picks::rows`] orders them:
     /// the list's order) less those a `watch` shows as gone (no resources of the service any
-    /// more), and how many those were.
+    /// more), and how many those were and how many of those taken the filters hide.
     pub fn marked(
         &self,
         shown: &Shown,
         picks: &Picks,
         watch: Option<&Watch>,
-    ) -> (Vec<usize>, usize) {
-        let (gone, live): (Vec<usize>, Vec<usize>) = (picks.rows(shown, &self.rows).into_iter())
-            .partition(|&i| is_gone(self.rows.at(i), watch));
-        (live, gone.len())
+    ) -> (Vec<usize>, MarkedApart) {
+        let (rows, shown) = picks.rows_and_shown(shown, &self.rows);
+        let mut apart = MarkedApart::default();
+        let mut live = Vec::with_capacity(rows.len());
+        for (at, i) in rows.into_iter().enumerate() {
+            if is_gone(self.rows.at(i), watch) {
+                apart.gone += 1;
+            } else {
+                apart.hidden += usize::from(at >= shown);
+                live.push(i);
+            }
+        }
+        (live, apart)
+    }
+
+    /// With rows marked, those said apart ([`Listing::marked`]): for the title and `:export`.
+    pub fn marked_apart(
+        &self,
+        shown: &Shown,
+        picks: &Picks,
+        watch: Option<&Watch>,
+    ) -> Option<MarkedApart> {
+        (!picks.is_empty()).then(|| self.marked(shown, picks, watch).1)
     }
 
     /// The marked rows `R` reports on, as [`Listing::marked`] takes them: each resource's id and
@@ -134,7 +174,7 @@ impl Listing {
         shown: &Shown,
         picks: &Picks,
         watch: Option<&Watch>,
-    ) -> Result<(Vec<(Box<str>, String)>, usize), String> {
+    ) -> Result<(Vec<(Box<str>, String)>, MarkedApart), String> {
         let (rows, gone) = self.marked(shown, picks, watch);
         let mut texts = Vec::with_capacity(rows.len());
         for row in rows.into_iter().map(|i| self.rows.at(i)) {
@@ -150,14 +190,14 @@ impl Listing {
         Ok((texts, gone))
     }
 
-    /// The ids of the marked rows `y` copies, as [`Listing::marked`] takes them, and how many
-    /// gone rows it left out.
+    /// The ids of the marked rows `y` copies, as [`Listing::marked`] takes them, and those said
+    /// apart.
     pub fn marked_ids(
         &self,
         shown: &Shown,
         picks: &Picks,
         watch: Option<&Watch>,
-    ) -> (Vec<String>, usize) {
+    ) -> (Vec<String>, MarkedApart) {
         let (rows, gone) = self.marked(shown, picks, watch);
         let ids = rows
             .into_iter()
@@ -243,19 +283,22 @@ mod tests {
         let body = |i: usize| listing.rows.at(i).body;
         let shown = Shown::from(vec![2, 0, 3]);
         let mut picks = Picks::default();
-        assert_eq!(listing.to_export(&shown, &picks, None), [2, 0, 3].map(body));
+        assert_eq!(
+            listing.to_export(&shown, &picks, None).0,
+            [2, 0, 3].map(body)
+        );
         let watch = first_row_gone(&listing.rows);
         assert_eq!(
-            listing.to_export(&shown, &picks, Some(&watch)),
+            listing.to_export(&shown, &picks, Some(&watch)).0,
             [2, 3].map(body)
         );
         picks.toggle(Some("r1".into())).unwrap();
         picks.toggle(Some("r3".into())).unwrap();
-        assert_eq!(listing.to_export(&shown, &picks, None), [3, 1].map(body));
+        assert_eq!(listing.to_export(&shown, &picks, None).0, [3, 1].map(body));
         // Every marked row gone: nothing, never the rows shown instead.
         picks.clear();
         picks.toggle(Some("r0".into())).unwrap();
-        assert_eq!(listing.to_export(&shown, &picks, Some(&watch)), []);
+        assert_eq!(listing.to_export(&shown, &picks, Some(&watch)).0, []);
         assert_eq!(picks.gone(Some(&watch)), 1);
     }
 
@@ -282,10 +325,25 @@ mod tests {
         assert_eq!(picks.gone(Some(&watch)), 1, "a is gone");
         assert_eq!(picks.gone(None), 0);
         let (ids, gone) = listing.marked_ids(&shown, &picks, None);
-        assert_eq!((ids, gone), (vec!["c".to_owned(), "a".to_owned()], 0));
+        let none_apart = MarkedApart::default();
+        assert_eq!(
+            (ids, gone),
+            (vec!["c".to_owned(), "a".to_owned()], none_apart)
+        );
         let (texts, gone) = listing.marked_texts(&shown, &picks, Some(&watch)).unwrap();
         assert_eq!(texts, [("c".into(), r#"{"id":"c"}"#.to_owned())]);
-        assert_eq!(gone, 1);
+        assert_eq!(gone, MarkedApart { gone: 1, hidden: 0 });
+        // A filter that shows only c: a is taken all the same, and counted as hidden.
+        let only_c = Shown::from(vec![2]);
+        let (ids, apart) = listing.marked_ids(&only_c, &picks, None);
+        assert_eq!(ids, ["c", "a"]);
+        assert_eq!(apart, MarkedApart { gone: 0, hidden: 1 });
+        let apart = listing.marked_apart(&only_c, &picks, Some(&watch));
+        assert_eq!(
+            apart,
+            Some(MarkedApart { gone: 1, hidden: 0 }),
+            "a gone, not hidden"
+        );
         picks.keep_held(None);
         assert!(picks.is_empty(), "no listing, no marks");
     }

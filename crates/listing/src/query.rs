@@ -281,6 +281,12 @@ impl Query {
             .chain(self.where_.as_ref().map(|w| &w.narrowing))
     }
 
+    /// Whether every query applied has tested every row loaded: an export asked meanwhile
+    /// waits for it, to write the rows it shows.
+    pub fn complete(&self) -> bool {
+        self.narrowings().all(Narrowing::complete)
+    }
+
     /// Whether every query applied has answered over the rows loaded: until then the rows
     /// shown (and their count) are those of the queries before.
     pub fn answered(&self) -> bool {

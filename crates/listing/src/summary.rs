@@ -37,6 +37,19 @@ pub struct LoadedSummary {
 }
 
 impl LoadedSummary {
+    /// What a type picker counts: the rows of every type (`None` under a type filter, or with
+    /// nothing `loaded`), and each type seen with its rows, `None` for those whose rows are not
+    /// loaded (under a type filter only that type's are).
+    pub fn type_counts(&self, loaded: bool) -> (Option<usize>, Vec<(String, Option<usize>)>) {
+        let filter = self.type_filter.as_ref();
+        let types = (self.per_type.iter()).map(|(name, n)| {
+            let known = loaded && filter.is_none_or(|f| f == name);
+            (name.clone(), known.then_some(*n))
+        });
+        let all = (loaded && filter.is_none()).then_some(self.rows);
+        (all, types.collect())
+    }
+
     /// An empty summary of a listing of `type_filter`, the types seen so far at 0.
     pub fn new(type_filter: Option<String>, types_seen: &BTreeSet<String>) -> Self {
         LoadedSummary {

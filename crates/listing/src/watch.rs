@@ -115,7 +115,7 @@ impl Watch {
         for id in diff.new {
             self.marks.insert(id, (Mark::New, MARK_LOOKS));
         }
-        for (id, was) in diff.changed {
+        for (id, was, _) in diff.changed {
             self.marks.insert(id.clone(), (Mark::Changed, MARK_LOOKS));
             self.was.insert(id, was);
         }
@@ -167,9 +167,46 @@ impl Watch {
         self.was.get(&*row.id()?).map(|was| &**was)
     }
 
+    /// How many of the rows `shown` are gone ones: the title counts them apart, as the count of
+    /// rows loaded leaves them out. A scan of the rows shown, asked only while some are gone.
+    pub fn gone_among(&self, rows: &Rows, shown: &crate::Shown) -> usize {
+        (shown.iter())
+            .filter(|&i| self.mark(rows.at(i)) == Some(Mark::Gone))
+            .count()
+    }
+
     /// Whether a look marked `row` new or changed (`n` and `N` go from one to the next).
     pub fn is_news(&self, row: RowView<'_>) -> bool {
         matches!(self.mark(row), Some(Mark::New | Mark::Changed))
+    }
+}
+
+/// What a look found of the rows it changed or found gone, told to the panes: a detail open on
+/// one of them follows it (shows its text now) or says it is gone, rather than show (and `R`
+/// send) a copy the service no longer holds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Followed {
+    /// Each row changed: its id, its JSON text before and now.
+    pub changed: Vec<(Box<str>, Box<str>, Box<str>)>,
+    /// Each row a look found gone and still shown: its id and its JSON text.
+    pub gone: Vec<(Box<str>, Box<str>)>,
+}
+
+impl Followed {
+    /// What became of the row of `id` that was `was` (its JSON text): `Some(Some(now))` changed
+    /// to `now`, `Some(None)` gone, `None` nothing. A copy matches only if its text was `was`,
+    /// so that of an id listed twice, only the copy held follows.
+    pub fn of(&self, id: &str, was: &str) -> Option<Option<&str>> {
+        let changed = (self.changed.iter()).find(|(i, before, _)| **i == *id && **before == *was);
+        if let Some((_, _, now)) = changed {
+            return Some(Some(now));
+        }
+        let gone = (self.gone.iter()).any(|(i, text)| **i == *id && **text == *was);
+        gone.then_some(None)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.gone.is_empty()
     }
 }
 
@@ -196,15 +233,32 @@ impl Listing {
     /// A look's rows (this listing) compared with the rows shown (`before`): the watch's marks
     /// (see [`Watch::take_look`]), and the gone rows put in among this listing's rows, their
     /// JSON and texts moved over.
-    pub fn take_look(&mut self, watch: &mut Watch, diff: LookDiff, before: &Rows, now: Instant) {
+    /// Returns what the look found of each row changed or gone, for a detail open on one.
+    pub fn take_look(
+        &mut self,
+        watch: &mut Watch,
+        mut diff: LookDiff,
+        before: &Rows,
+        now: Instant,
+    ) -> Followed {
+        let mut found = Followed::default();
+        for (id, was, text) in &mut diff.changed {
+            found
+                .changed
+                .push((id.clone(), was.clone(), std::mem::take(text)));
+        }
         let mut shown = Vec::new();
         for (index, at, json) in watch.take_look(diff, before, now) {
             let row = before.at(index);
+            if let Some(id) = row.id() {
+                found.gone.push((id.into(), json.as_str().into()));
+            }
             self.widths.extend([row]);
             let body = self.bodies.push(&json);
             shown.push((at, self.rows.adopt(row, body)));
         }
         self.rows.insert(shown);
+        found
     }
 
     /// Takes the rows of these ids out (the gone rows shown, once the watch stops).
@@ -228,7 +282,7 @@ mod tests {
         let before = Rows::of_values([json!({"id": "a"}), json!({"id": "b"})]);
         let first = LookDiff {
             new: vec!["c".into()],
-            changed: vec![("a".into(), "{}".into())],
+            changed: vec![("a".into(), "{}".into(), r#"{"id":"a"}"#.into())],
             absent: vec![(1, 1, r#"{"id":"b"}"#.to_owned())],
         };
         assert_eq!(
@@ -281,10 +335,26 @@ mod tests {
         (look.rows, look.bodies) = (rows, bodies);
         let diff = LookDiff {
             new: vec!["d".into()],
-            changed: vec![("a".into(), r#"{"id":"a"}"#.into())],
+            changed: vec![(
+                "a".into(),
+                r#"{"id":"a"}"#.into(),
+                r#"{"id":"a","n":1}"#.into(),
+            )],
             absent: vec![(1, 1, gone.to_owned())],
         };
-        look.take_look(&mut watch, diff, &before, now);
+        let found = look.take_look(&mut watch, diff, &before, now);
+        assert_eq!(
+            found.of("a", r#"{"id":"a"}"#),
+            Some(Some(r#"{"id":"a","n":1}"#)),
+            "a detail holding a's text before follows it"
+        );
+        assert_eq!(
+            found.of("a", r#"{"id":"a","n":1}"#),
+            None,
+            "not the text before"
+        );
+        assert_eq!(found.of("b", gone), Some(None), "gone");
+        assert_eq!(found.of("c", r#"{"id":"c"}"#), None, "unchanged");
         assert_eq!(ids(&look), ["a", "b", "c", "d"]);
         let row = look.rows.at(1);
         assert_eq!(row.title().as_deref(), Some("bee"));

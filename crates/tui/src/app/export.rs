@@ -20,14 +20,17 @@ pub struct Exporting {
     /// The detail's resource, not rows of a list: said as "the resource", not "1 row".
     pub one: bool,
     /// The list's marked rows: said as "3 marked rows", with how many marked rows were left
-    /// out as gone from the service.
-    pub marked: Option<usize>,
+    /// out as gone from the service, and how many the filters hide.
+    pub marked: Option<appdeck_listing::MarkedApart>,
     /// Exports asked for while this one ran, refused: named again when it ends, or the refusal
     /// would be lost behind its "wrote" (two `:export!` in one burst of keys).
     pub refused: Vec<String>,
     /// Asked while `L` loaded the list: the rows are those loaded by then, neither the rows
     /// shown once it ends nor the whole list, and "wrote" says so.
     pub while_loading_all: bool,
+    /// Asked while `/` or `:where` still tested the rows: no job yet; it starts once they have
+    /// all answered, and writes the rows they show then (`Some(overwrite)`).
+    pub waiting: Option<bool>,
 }
 
 impl Exporting {
@@ -57,8 +60,35 @@ impl Exporting {
             marked,
             refused: Vec::new(),
             while_loading_all: false,
+            waiting: None,
         };
         Ok((exporting, Command::Run { id, job }))
+    }
+
+    /// `:export PATH` while `/` or `:where` still tests the rows (`slot`: the pane's export in
+    /// flight, empty): it waits for them, so that it writes the rows they show rather than
+    /// those shown before (tester's MED 5), and says so; `Esc` cancels it.
+    pub fn wait_in(slot: &mut Option<Exporting>, path: String, overwrite: bool, cx: &mut Ctx) {
+        cx.info(format!(
+            "export to {} waits for the query to finish; Esc cancels",
+            sanitize::line(&path)
+        ));
+        *slot = Some(Exporting {
+            id: cx.ids.issue(),
+            path,
+            done: 0,
+            total: 0,
+            one: false,
+            marked: None,
+            refused: Vec::new(),
+            while_loading_all: false,
+            waiting: Some(overwrite),
+        });
+    }
+
+    /// Whether it waits for the query to finish (see [`Exporting::wait_in`]).
+    pub fn waits(&self) -> bool {
+        self.waiting.is_some()
     }
 
     /// [`Exporting::start`] for a pane whose export in flight is `slot`: the job's command, or
@@ -95,6 +125,10 @@ impl Exporting {
 
     /// What the status bar says meanwhile.
     pub fn activity(&self) -> String {
+        if self.waits() {
+            let path = sanitize::line(&self.path);
+            return format!("export to {path} waits for the query to finish… Esc cancels");
+        }
         let what = match self.one {
             true => "the resource".to_owned(),
             false => format!("{}/{}", count(self.done), count(self.total)),
@@ -134,7 +168,7 @@ impl Exporting {
                     (false, Some(_)) => crate::text::counted(rows, "marked row"),
                     (false, None) => crate::text::counted(rows, "row"),
                 };
-                let gone = left_out(self.marked.unwrap_or(0));
+                let gone = left_out(self.marked.unwrap_or_default());
                 let partial = match self.while_loading_all {
                     true => " (the rows loaded when asked: L was still loading)",
                     false => "",
@@ -172,16 +206,21 @@ impl Exporting {
 }
 
 /// What `y`, `:export` and `R` add when they left marked rows out as gone from the service
-/// (` (1 gone from the service, left out)`), else nothing.
-pub(crate) fn left_out(gone: usize) -> String {
-    match gone {
+/// (` (1 gone from the service, left out)`), and when the filters hide some of those they took
+/// (` (2 hidden by the filter)`), else nothing.
+pub(crate) fn left_out(apart: appdeck_listing::MarkedApart) -> String {
+    let gone = match apart.gone {
         0 => String::new(),
         gone => format!(" ({gone} gone from the service, left out)"),
+    };
+    match apart.hidden {
+        0 => gone,
+        hidden => format!("{gone} ({} hidden by the filter)", count(hidden)),
     }
 }
 
 /// What `y`, `:export` and `R` say when every marked row is one a look found gone.
-pub(crate) fn all_gone(gone: usize, so: &str) -> String {
-    let marked = crate::text::counted(gone, "marked resource");
+pub(crate) fn all_gone(apart: appdeck_listing::MarkedApart, so: &str) -> String {
+    let marked = crate::text::counted(apart.gone, "marked resource");
     format!("{marked} gone from the service (marked x): {so}")
 }

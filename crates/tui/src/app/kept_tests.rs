@@ -425,3 +425,50 @@ fn the_detail_of_a_kept_row_says_it_is_kept_as_the_list_does() {
         "{said}"
     );
 }
+
+/// Tester's LOW 1: `R` on a kept row with a draft about it says both, the row not live and the
+/// draft restored (and, after `D`, the draft discarded): before, the draft's news took the
+/// warning's place, and the report looked as if it started from a live resource.
+#[test]
+fn a_draft_restored_over_a_kept_row_keeps_the_warning() {
+    let (mut app, _, kept_id) = opened(false);
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 3, "old"), Duration::from_secs(7200)),
+    ));
+    // A draft about the row, as the composer itself would save it.
+    let asked = key(&mut app, 'R');
+    let Some(pane::Screen::Report(composer)) = app.stack.top() else {
+        panic!("the composer opens")
+    };
+    let body = composer.draft_text();
+    let Some(id) = asked.iter().find_map(|c| match c {
+        Command::LoadDraft { id, .. } => Some(*id),
+        _ => None,
+    }) else {
+        panic!("R looks its draft up: {asked:?}")
+    };
+    let stored = StoredDraft {
+        body,
+        age: Duration::from_secs(60),
+        revision: crate::store::DraftRevision {
+            row: 1,
+            revision: 1,
+        },
+        sent: None,
+    };
+    app.update(Action::reply(id, Delivery::DraftLoaded(Ok(Some(stored)))));
+    let said = status(&app);
+    assert!(
+        said.contains("from a listing (kept 2 h ago, not live)"),
+        "{said}"
+    );
+    assert!(said.contains("draft from 1 min ago restored"), "{said}");
+    key(&mut app, 'D');
+    let said = status(&app);
+    assert!(
+        said.contains("from a listing (kept 2 h ago, not live)"),
+        "{said}"
+    );
+    assert!(said.contains("draft discarded"), "{said}");
+}

@@ -686,3 +686,38 @@ fn an_export_asked_while_l_loads_says_it_wrote_the_rows_loaded_by_then() {
     settle(&mut app, commands);
     assert_eq!(info(&app), format!("wrote 210 rows to {}", path.display()));
 }
+
+/// Tester's MED 5: `:export` asked while a `:where` (or `/`) still tests the rows waits for it
+/// and writes the rows it shows, saying so meanwhile; before, it wrote every row at once (the
+/// rows shown before the query answered), and said nothing of it. `Esc` cancels a waiting one.
+#[test]
+fn an_export_asked_while_a_where_runs_writes_the_rows_it_shows() {
+    let mut app = loaded(30);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mid.ndjson");
+    let where_ = command(&mut app, "where .properties.stars > 25");
+    let export = command(&mut app, &format!("export! {}", path.display()));
+    assert!(jobs(&export).is_empty(), "the export waits: {export:?}");
+    assert!(
+        info(&app).contains("waits for the query to finish"),
+        "{}",
+        info(&app)
+    );
+    settle(&mut app, where_);
+    let written = std::fs::read_to_string(&path).expect("written once the :where answered");
+    let ids: Vec<String> = (written.lines())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].to_string())
+        .collect();
+    assert_eq!(ids, ["\"r26\"", "\"r27\"", "\"r28\"", "\"r29\""]);
+    assert!(info(&app).starts_with("wrote 4 rows"), "{}", info(&app));
+
+    // `Esc` while it waits: nothing is written, and the query still runs.
+    let other = dir.path().join("other.ndjson");
+    let where_ = command(&mut app, "where .properties.stars > 27");
+    command(&mut app, &format!("export {}", other.display()));
+    press(&mut app, KeyCode::Esc);
+    assert!(info(&app).contains("export cancelled"), "{}", info(&app));
+    settle(&mut app, where_);
+    assert!(!other.exists());
+    assert_eq!(shown_ids(&app), ["r28", "r29"]);
+}

@@ -202,3 +202,28 @@ fn an_id_with_control_characters_is_copied_as_json_and_said() {
         said(&app)
     );
 }
+
+/// Tester's LOW 7: marked rows a `/` filter hides are taken by `:export` and `y` all the same;
+/// what they say, and the title's count of marks, say how many the screen does not show.
+/// Before, `wrote 3 marked rows` with one of them on screen, and not a word of the others.
+#[test]
+fn marked_rows_hidden_by_the_filter_are_said() {
+    let mut app = loaded(Instant::now());
+    mark(&mut app, &[0, 1, 2]);
+    key(&mut app, '/');
+    super::harness::type_settled(&mut app, "1a");
+    app.update(Action::Submit);
+    assert_eq!(app.browser.visible.len(), 1, "only a1 shows");
+    let shown = title(&app);
+    assert!(shown.contains("3 marked (2 hidden)"), "{shown}");
+    let (ids, news) = exported(&mut app);
+    assert_eq!(ids, ["a1", "b2", "c3"]);
+    assert!(news.starts_with("wrote 3 marked rows to "), "{news}");
+    assert!(news.ends_with("(2 hidden by the filter)"), "{news}");
+    key(&mut app, 'y');
+    let news = said(&app);
+    assert!(
+        news.starts_with("3 marked ids (2 hidden by the filter)"),
+        "{news}"
+    );
+}

@@ -128,6 +128,8 @@ pub enum News {
     /// The service accepted reports sent over marked rows about these resources (by id): the
     /// lists unmark them (the others stay marked) and fetch their rows again.
     MarksReported(Arc<[Box<str>]>),
+    /// A `:watch` look found rows changed or gone: a detail open on one follows it.
+    Looked(Arc<appdeck_listing::Followed>),
 }
 
 /// A screen a pane asks the app to open; the app decides how (on top, or back to one open

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::harness::{
     key, page_request, press, report_opened, settle, status, type_settled, type_text,
 };
+use super::pane::Screen;
 use super::panes::browser::watch::{MARK_LOOKS, Mark};
 use super::*;
 use crate::api::{ApiError, Exchange, ListResponse, RawPage, Reply};
@@ -459,7 +460,7 @@ fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
         compare(&look, &Progress::detached()),
         Ok(LookDiff {
             new: vec!["z".into()],
-            changed: vec![("b".into(), "1".into())],
+            changed: vec![("b".into(), "1".into(), "2".into())],
             absent: Vec::new(),
         }),
         "y was not loaded before, c may be on the next page"
@@ -625,4 +626,98 @@ fn the_gone_row_under_the_cursor_says_it_is_gone() {
     key(&mut app, 'g');
     key(&mut app, 'y');
     assert!(!status(&app).contains("not live"), "{}", status(&app));
+}
+
+/// The title of the detail on top, as drawn.
+fn detail_title(app: &App) -> String {
+    let screen = super::harness::draw(app, &crate::ui::theme::Theme::default(), chrono::Utc::now());
+    super::harness::line(&screen, 1)
+}
+
+/// Tester's MED 2: a detail open under `:watch` follows the looks. A look that renames the
+/// row shows the new text (what changed at the top, the title saying a look changed it), and
+/// `R` carries it (the composer's `listed` too); a look that finds it gone has the title, `y`
+/// and `R` say so. Before, the detail kept the text it opened with, and `R` sent it silently.
+#[test]
+fn a_detail_open_under_watch_follows_the_looks() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    watch_looked(&mut app, "watch 1");
+    press(&mut app, KeyCode::Enter);
+    let renamed = [
+        ("a", "alpha CHANGED"),
+        ("b", "beta"),
+        ("c", "gamma"),
+        ("d", "delta"),
+    ];
+    let look = tick_at(&mut app, t0 + Duration::from_secs(1));
+    serve(&mut app, &look, &renamed);
+    assert_eq!(mark_of(&app, "a"), Some(Mark::Changed));
+    let Some(Screen::Detail(detail)) = app.stack.top() else {
+        panic!("the detail stays open")
+    };
+    let field = |label: &str| {
+        (detail.fields.iter())
+            .find(|f| f.label == label)
+            .map(|f| f.value.clone())
+    };
+    assert_eq!(field("name").as_deref(), Some("alpha CHANGED"));
+    assert_eq!(
+        field("/name").as_deref(),
+        Some("alpha → alpha CHANGED"),
+        "what changed at the top"
+    );
+    app.now = t0 + Duration::from_secs(3);
+    let title = detail_title(&app);
+    assert!(
+        title.contains("changed by a look 2 s ago · alpha CHANG"),
+        "{title}"
+    );
+
+    let said = report_opened(&mut app);
+    assert!(!said.contains("warning"), "{said}");
+    let Some(Screen::Report(composer)) = app.stack.top() else {
+        panic!("the composer")
+    };
+    let listed = composer.kind.listed.as_deref().unwrap_or_default();
+    assert!(listed.contains("alpha CHANGED"), "{listed}");
+    press(&mut app, KeyCode::Esc);
+
+    // The next look finds it gone: the detail says so, as the list does of a gone row.
+    let look = tick_at(&mut app, t0 + Duration::from_secs(4));
+    serve(&mut app, &look, &renamed[1..]);
+    assert_eq!(mark_of(&app, "a"), Some(Mark::Gone));
+    assert!(matches!(app.stack.top(), Some(Screen::Detail(_))));
+    let title = detail_title(&app);
+    assert!(title.contains("gone from the service, not live"), "{title}");
+    key(&mut app, 'y');
+    assert!(status(&app).contains("(gone from the service, not live)"));
+    let said = report_opened(&mut app);
+    assert!(
+        said.starts_with("warning: this resource is gone from the service"),
+        "{said}"
+    );
+}
+
+/// Tester's LOW 9: the rows a look found gone are shown (struck through) among those that
+/// match, but are not counted as loaded: the match count says how many of its rows are gone,
+/// so that `2 match · 3 loaded` does not read as two of three live rows.
+#[test]
+fn the_match_count_says_its_gone_rows() {
+    let t0 = Instant::now();
+    let mut app = watched_with_d_gone(t0);
+    key(&mut app, '/');
+    type_settled(&mut app, "ta");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(ids(&app), ["b", "d"]);
+    let title = detail_title(&app);
+    assert!(title.contains("2 match (1 gone) · 3 loaded"), "{title}");
+    // With no gone row among those that match, nothing more is said.
+    key(&mut app, '/');
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::Backspace);
+    type_settled(&mut app, "lph");
+    press(&mut app, KeyCode::Enter);
+    let title = detail_title(&app);
+    assert!(title.contains("1 match · 3 loaded"), "{title}");
 }

@@ -142,9 +142,10 @@ struct Parts<'a> {
     sort: Option<(SortSpec, String)>,
     counts: Counts,
     watch: Option<&'a Watch>,
-    /// How many rows are marked with `Space`, and how many of them a look found gone (`y`,
-    /// `:export` and `R` leave those out).
-    picked: (usize, usize),
+    /// How many rows are marked with `Space`, how many of them a look found gone (`y`,
+    /// `:export` and `R` leave those out) and how many the filters hide (taken all the same).
+    /// Read over the marked rows on each frame while there are marks: a scan of the rows.
+    picked: (usize, appdeck_listing::MarkedApart),
     /// With no watch (whose failure says it), that the last reload failed.
     not_refreshed: bool,
     /// When the watch last looked (UTC, as the list's times).
@@ -191,7 +192,11 @@ impl<'a> Parts<'a> {
             watch: browser.watch.as_ref(),
             picked: (
                 browser.picked.len(),
-                browser.picked.gone(browser.watch.as_ref()),
+                (browser.listing.loaded())
+                    .and_then(|l| {
+                        l.marked_apart(&browser.visible, &browser.picked, browser.watch.as_ref())
+                    })
+                    .unwrap_or_default(),
             ),
             not_refreshed: browser.not_refreshed.is_some() && browser.watch.is_none(),
             looked,
@@ -241,10 +246,17 @@ impl<'a> Parts<'a> {
             (None, _) | (_, SortSaid::Not) => {}
         }
         said.extend(self.counts.said(form.short_counts, form.more));
-        match self.picked {
-            (0, _) => {}
-            (marked, 0) => said.push(format!("{} marked", count(marked))),
-            (marked, gone) => said.push(format!("{} marked ({} gone)", count(marked), count(gone))),
+        if self.picked.0 > 0 {
+            let (marked, apart) = self.picked;
+            let apart: Vec<String> = [(apart.gone, "gone"), (apart.hidden, "hidden")]
+                .into_iter()
+                .filter(|&(n, _)| n > 0)
+                .map(|(n, what)| format!("{} {what}", count(n)))
+                .collect();
+            said.push(match apart.is_empty() {
+                true => format!("{} marked", count(marked)),
+                false => format!("{} marked ({})", count(marked), apart.join(", ")),
+            });
         }
         if self.not_refreshed {
             said.push("not refreshed: r retries".to_owned());
@@ -263,7 +275,9 @@ impl<'a> Parts<'a> {
 enum Matching {
     /// No filter: every row.
     All,
-    Known(usize),
+    /// How many rows pass, and how many of those a `:watch` look found gone (shown, struck
+    /// through, but not counted as loaded: `60 match (2 gone) · 64 loaded`).
+    Known(usize, usize),
     /// A `/` or `:where` whose job has not answered yet: the rows shown are still those of the
     /// query before, so their count is not this one's (`… match`; the status bar says how far
     /// it is).
@@ -279,7 +293,12 @@ impl Counts {
         let matching = match filtered {
             false => Matching::All,
             true if !browser.queries_answered() => Matching::Pending,
-            true => Matching::Known(browser.visible.len()),
+            true => Matching::Known(
+                browser.visible.len(),
+                (browser.watch.as_ref())
+                    .filter(|_| browser.gone_shown() > 0)
+                    .map_or(0, |w| w.gone_among(browser.rows(), &browser.visible)),
+            ),
         };
         let ago = |since| format!("{} ago", age_words(at.saturating_duration_since(since)));
         // A filter or a sort is only over the rows loaded: the title says the rest is a key away.
@@ -325,14 +344,18 @@ impl Counts {
                 more,
             } => {
                 let loaded = count(*loaded);
+                // How many match, and of those how many are gone (` (2 gone)`).
                 let matched = match *matching {
                     Matching::All => None,
-                    Matching::Known(n) => Some(count(n)),
-                    Matching::Pending => Some("…".to_owned()),
+                    Matching::Known(n, 0) => Some((count(n), String::new())),
+                    Matching::Known(n, gone) => {
+                        Some((count(n), format!(" ({} gone)", count(gone))))
+                    }
+                    Matching::Pending => Some(("…".to_owned(), String::new())),
                 };
                 let mut said = match matched {
-                    Some(n) if short => vec![format!("{n} of {loaded} {noun}")],
-                    Some(n) => vec![format!("{n} match"), format!("{loaded} {noun}")],
+                    Some((n, gone)) if short => vec![format!("{n}{gone} of {loaded} {noun}")],
+                    Some((n, gone)) => vec![format!("{n} match{gone}"), format!("{loaded} {noun}")],
                     None => vec![format!("{loaded} {noun}")],
                 };
                 if with_more {

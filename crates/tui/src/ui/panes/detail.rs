@@ -185,13 +185,19 @@ fn floor_char_boundary(text: &str, at: usize) -> usize {
 fn pane_title(detail: &Detail, pane: DetailPart, kept_now: Instant) -> String {
     match pane {
         // What is not live says so first, in words, where a narrow border cuts it last.
-        DetailPart::Fields => match detail.not_live {
-            Some(not_live) => format!(
+        DetailPart::Fields => match (detail.not_live, detail.changed_by_look) {
+            (Some(not_live), _) => format!(
                 " {} · {} ",
                 not_live.words(kept_now),
                 fit(&detail.title, 60)
             ),
-            None => format!(" {} ", fit(&detail.title, 60)),
+            // The words of the list's `~` mark, and when: the detail followed a look.
+            (None, Some(at)) => format!(
+                " changed by a look {} ago · {} ",
+                appdeck_listing::age_words(kept_now.saturating_duration_since(at)),
+                fit(&detail.title, 60)
+            ),
+            (None, None) => format!(" {} ", fit(&detail.title, 60)),
         },
         DetailPart::Tree => " Properties ".to_owned(),
         DetailPart::Raw => format!(

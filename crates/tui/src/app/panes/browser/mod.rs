@@ -90,22 +90,16 @@ pub struct Browser {
     /// Why the rows could not be fetched again (`r`, a look, after a report), said in the
     /// status bar and the title until a reload succeeds: the rows shown may be out of date.
     pub not_refreshed: Option<String>,
+    /// What the last look found changed or gone, until the panes are told (a detail follows).
+    followed: Option<Arc<appdeck_listing::Followed>>,
 }
 
 impl Browser {
     /// The type picker: every type seen, with its count of loaded rows, the current one marked.
     /// Under a type filter only that type's rows are loaded, so the others have no count.
     pub fn type_picker(&self) -> TypePicker {
-        let summary = self.summary();
-        let counts = summary.per_type.clone();
-        let filtered = self.type_filter.is_some();
-        let loaded = self.listing.loaded().is_some();
-        let types = counts.into_iter().map(|(name, n)| {
-            let known = loaded && (!filtered || self.type_filter.as_ref() == Some(&name));
-            (name, known.then_some(n))
-        });
-        let all = (loaded && !filtered).then_some(summary.rows);
-        TypePicker::new(all, types, self.type_filter.as_ref())
+        let (all, types) = self.summary().type_counts(self.listing.loaded().is_some());
+        TypePicker::new(all, types.into_iter(), self.type_filter.as_ref())
     }
     /// The type the listing asks the service for (`None`: every type).
     pub fn type_filter(&self) -> Option<&str> {

@@ -30,7 +30,7 @@ impl Browser {
     pub(super) fn report_on_picked(&self, cx: &mut Ctx) -> Outcome {
         let texts = (self.listing.loaded())
             .map(|l| l.marked_texts(&self.visible, &self.picked, self.watch.as_ref()));
-        let (marked, left_out) = match texts.unwrap_or(Ok((Vec::new(), 0))) {
+        let (marked, left_out) = match texts.unwrap_or(Ok((Vec::new(), Default::default()))) {
             Ok(texts) => texts,
             Err(why) => {
                 cx.error(format!("{why}; nothing opened"));

@@ -279,6 +279,7 @@ impl Browser {
             commands.push(Command::Cancel(asked));
         }
         self.rows_kept = fresh.rows_kept;
+        self.followed = fresh.followed;
         self.listing = fresh.listing;
         self.picked.keep_held(self.listing.loaded());
         self.not_refreshed = None;

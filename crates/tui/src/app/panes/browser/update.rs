@@ -253,7 +253,10 @@ impl Pane for Browser {
         match self.take_reply(id, delivery, cx) {
             Outcome::Handled(mut commands) => {
                 commands.extend(self.bodies_due());
-                Outcome::Handled(commands)
+                match self.followed.take() {
+                    Some(found) => Outcome::Tell(News::Looked(found), commands),
+                    None => Outcome::Handled(commands),
+                }
             }
             other => other,
         }
@@ -392,11 +395,18 @@ impl Browser {
                     return Outcome::done();
                 };
                 let height = self.table_height(cx.body);
-                let (said, naming) = self.on_tested(id, tested, height, cx.ids);
+                let (said, mut commands) = self.on_tested(id, tested, height, cx.ids);
                 if let Some(said) = said {
                     cx.error(said);
                 }
-                naming.into()
+                if let Some(asked) =
+                    (self.exporting).take_if(|e| e.waits() && self.query.complete())
+                    && let Outcome::Handled(export) =
+                        self.export(asked.path, asked.waiting == Some(true), cx)
+                {
+                    commands.extend(export);
+                }
+                commands.into()
             }
             Delivery::Job(output) if self.tests_reload(id) => {
                 let Some(tested) = output.take::<Tested>() else {
@@ -545,14 +555,20 @@ impl Browser {
             exporting.refuse(path, cx);
             return Outcome::done();
         }
-        let watch = self.watch.as_ref();
+        if !self.query.complete() {
+            Exporting::wait_in(&mut self.exporting, path, overwrite, cx);
+            return Outcome::done();
+        }
+        let (ids, marked) = (self.listing.loaded())
+            .map(|l| l.to_export(&self.visible, &self.picked, self.watch.as_ref()))
+            .unwrap_or_default();
+        let columns = self.columns.export_columns();
+        let bodies = self.bodies();
         let items = Items::Rows {
-            bodies: self.bodies(),
-            ids: (self.listing.loaded())
-                .map(|l| l.to_export(&self.visible, &self.picked, watch))
-                .unwrap_or_default(),
-            columns: self.columns.export_columns(),
-            marked: (!self.picked.is_empty()).then(|| self.picked.gone(watch)),
+            bodies,
+            ids,
+            columns,
+            marked,
         };
         if let Some(gone) = items.marked().filter(|_| items.count() == 0) {
             cx.error(crate::app::export::all_gone(gone, "nothing to export"));

@@ -103,7 +103,8 @@ impl Browser {
         let (Some(watch), Some(listing)) = (self.watch.as_mut(), fresh.listing.loaded_mut()) else {
             return;
         };
-        listing.take_look(watch, diff, before, now);
+        let found = listing.take_look(watch, diff, before, now);
+        fresh.followed = (!found.is_empty()).then(|| std::sync::Arc::new(found));
     }
 
     /// Whether the rows loaded are, or under `L` will be, the whole listing: a reload goes on.

@@ -51,6 +51,9 @@ pub struct Composer<K: Kind> {
     pub draft: DraftState<Composer<K>>,
     /// The external editor running on the text.
     pub editing_externally: Option<RequestId>,
+    /// The warning said as it opened (`R` on a resource not live): said again with the news
+    /// of a draft restored or discarded, which would hide it.
+    pub warned: Option<String>,
 }
 
 /// What `$EDITOR` left, once in place.
@@ -224,6 +227,7 @@ impl<K: Kind> Composer<K> {
             review_bottom: Cell::new(None),
             draft: DraftState::new(subject),
             editing_externally: None,
+            warned: None,
         }
     }
 

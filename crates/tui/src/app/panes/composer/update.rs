@@ -281,10 +281,11 @@ impl<K: Kind> Composer<K> {
         };
         match self.restore_draft(&stored.body, stored.age) {
             Ok(()) => {
-                cx.info(format!(
+                let restored = format!(
                     "draft from {} ago restored; D discards it",
                     age_words(stored.age)
-                ));
+                );
+                self.say_with_warning(restored, cx);
                 self.check(|| cx.ids.issue())
             }
             Err(error) => {
@@ -297,13 +298,22 @@ impl<K: Kind> Composer<K> {
         }
     }
 
+    /// `news` about the draft, after the warning said as the composer opened, if any: one
+    /// line, so that neither hides the other.
+    fn say_with_warning(&self, news: String, cx: &mut Ctx) {
+        match &self.warned {
+            Some(warning) => cx.error(format!("{warning}; {news}")),
+            None => cx.info(news),
+        }
+    }
+
     /// `D`: the restored draft goes, here and in the store.
     fn discard(&mut self, cx: &mut Ctx) -> Vec<Command> {
         if !self.discard_draft() {
             cx.info("no restored draft to discard");
             return Vec::new();
         }
-        cx.info(K::DISCARDED);
+        self.say_with_warning(K::DISCARDED.to_owned(), cx);
         let mut commands = vec![self.draft.removal()];
         commands.extend(self.check(|| cx.ids.issue()));
         commands

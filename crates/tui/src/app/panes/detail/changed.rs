@@ -2,8 +2,13 @@
 //! with its JSON pointer (RFC 6901), the text before and the text now, as
 //! [`crate::changes::between`] finds them (numbers kept as written).
 
-use super::Detail;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{Detail, FieldKind};
+use crate::api::PageItem;
 use crate::changes::Change;
+use appdeck_listing::{Followed, NotLive};
 
 /// The most changes listed; past it, the detail says how many more there are.
 pub(crate) const MAX_CHANGES: usize = 500;
@@ -24,6 +29,52 @@ impl Detail {
         let count = changes.len();
         changes.truncate(MAX_CHANGES);
         self.with_changes(&changes, count)
+    }
+
+    /// A `:watch` look found this resource changed or gone (`found`): the detail shows it as
+    /// it is now, what changed at the top of its fields (as `d` shows it), its title saying
+    /// when; or says it is gone, as the list does. Its text is then what `y`, `:export` and `R`
+    /// take. The reader's place stays: the pane in focus, the raw pane's side, the search.
+    pub(crate) fn follow(&mut self, found: &Followed, now: Instant) {
+        let (Some(sent), PageItem::Resource(resource)) = (&self.sent, self.item.as_ref()) else {
+            return;
+        };
+        let Some(id) = resource.id.get() else {
+            return;
+        };
+        let text = match found.of(id, sent) {
+            None => return,
+            Some(None) => {
+                self.not_live = self.not_live.or(Some(NotLive::Gone));
+                return;
+            }
+            Some(Some(text)) => text,
+        };
+        let item = Arc::new(appdeck_listing::Row::item_of(text));
+        let mut fresh = Detail::open_sent(item, text).with_changes_since(sent, text);
+        // The reports sent about it are the same resource's: their lines stay at the end.
+        let reports = (self.fields.iter())
+            .position(|f| f.kind == FieldKind::Section && f.label == super::reports::HEADING);
+        if let Some(at) = reports {
+            fresh.fields.extend(self.fields.drain(at..));
+            fresh.fields_width = super::fields_width(&fresh.fields);
+        }
+        fresh.reports = std::mem::take(&mut self.reports);
+        fresh.focus = self.focus;
+        fresh.raw_source = self.raw_source;
+        fresh.raw_wrap = self.raw_wrap;
+        fresh.search = self.search.take();
+        fresh.exporting = self.exporting.take();
+        fresh.not_live = self.not_live;
+        fresh.changed_by_look = Some(now);
+        for pane in [super::DetailPart::Tree, super::DetailPart::Raw] {
+            let (was, len) = (self.cursor(pane), fresh.pane_len(pane));
+            let cursor = fresh.cursor_mut(pane);
+            cursor.selected = was.selected.min(len.saturating_sub(1));
+            cursor.offset = was.offset.min(cursor.selected);
+        }
+        fresh.run_search();
+        *self = fresh;
     }
 }
 

@@ -161,6 +161,9 @@ pub struct Detail {
     /// Why the resource is not live (a kept row, or one `:watch` found gone), when opened from the list on such a row: the
     /// title, `y`, `:export` and `R` say so, as the list does.
     pub(crate) not_live: Option<NotLive>,
+    /// When a `:watch` look last found the resource changed, the detail following it: the
+    /// title says so (see `changed.rs`).
+    pub(crate) changed_by_look: Option<std::time::Instant>,
 }
 
 impl Detail {
@@ -252,6 +255,7 @@ impl Detail {
             sent,
             reports: reports::ReportsAbout::default(),
             not_live: None,
+            changed_by_look: None,
         }
     }
 
@@ -613,7 +617,7 @@ impl Detail {
 
 /// Columns the fields pane needs for every line whole: the selection gutter, the label column
 /// (or a heading's or problem's own label) and the value.
-fn fields_width(fields: &[FieldLine]) -> usize {
+pub(super) fn fields_width(fields: &[FieldLine]) -> usize {
     use unicode_width::UnicodeWidthStr;
     fields
         .iter()

@@ -9,6 +9,9 @@ use crate::app::action::{Command, RequestId, RequestIds};
 use crate::sanitize;
 use crate::store::{HistoryEntry, ResourceKey};
 
+/// The heading of the reports' lines in the fields pane.
+pub(crate) const HEADING: &str = "Reports sent";
+
 /// How many of the newest reports about one resource the detail lists.
 pub(crate) const LIMIT: usize = 50;
 
@@ -43,7 +46,7 @@ impl ReportsAbout {
             Err(problem) => {
                 return vec![FieldLine::new(
                     FieldKind::Section,
-                    "Reports sent",
+                    HEADING,
                     format!("the history cannot be read: {}", sanitize::line(&problem)),
                 )];
             }
@@ -52,7 +55,7 @@ impl ReportsAbout {
         if self.sent.is_empty() {
             return vec![FieldLine::new(
                 FieldKind::Section,
-                "Reports sent",
+                HEADING,
                 "none from this machine",
             )];
         }
@@ -63,7 +66,7 @@ impl ReportsAbout {
         };
         let mut lines = vec![FieldLine::new(
             FieldKind::Section,
-            "Reports sent",
+            HEADING,
             format!("{}{more}", self.sent.len()),
         )];
         for (index, entry) in self.sent.iter().enumerate() {

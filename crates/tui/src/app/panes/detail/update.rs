@@ -9,7 +9,7 @@ use crate::app::keymap::{InputMode, KeyTable};
 use crate::app::layout;
 use crate::app::overlay::Overlay;
 use crate::app::overlay::value::ValuePopup;
-use crate::app::pane::{Ctx, Open, Outcome, Pane};
+use crate::app::pane::{Ctx, News, Open, Outcome, Pane};
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
 
@@ -191,6 +191,15 @@ impl Pane for Detail {
             }
         }
         Outcome::done()
+    }
+
+    /// A `:watch` look found rows changed or gone: this one follows its resource.
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        if let News::Looked(found) = news {
+            self.follow(found, cx.now);
+            self.resized(cx);
+        }
+        Vec::new()
     }
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {

@@ -94,7 +94,10 @@ impl Pane for TypesView {
                 self.set_known(known.clone(), height);
             }
             News::RowsLoaded(summary) => self.set_counts(summary.per_type.clone(), cx.body),
-            News::SendRecorded | News::ResourceReported | News::MarksReported(_) => {}
+            News::SendRecorded
+            | News::ResourceReported
+            | News::MarksReported(_)
+            | News::Looked(_) => {}
         }
         Vec::new()
     }
