@@ -314,6 +314,10 @@ pub(crate) fn answer(
         cx.error(format!("warning: {warning}"));
     } else if ok {
         cx.info(format!("{noun} sent: the service answered ok"));
+    } else if let Err(error) = &exchange.result {
+        // Not the service's refusal: none came (too large to send, the network, a timeout).
+        let error = sanitize::line(&error.to_string()).into_owned();
+        cx.error(format!("the {noun} got no answer: {error}"));
     } else {
         cx.error(format!("the {noun} was refused: fix it and send again"));
     }

@@ -1762,4 +1762,10 @@ fn a_send_that_fails_on_the_way_is_what_bang_shows() {
     app.update(Action::reply(id, Box::new(failure)));
     let error = app.last_error.as_ref().expect("! tells what failed");
     assert_eq!(error.doing, "sending a report");
+    // No answer came: the status bar says so, not that the service refused it.
+    let Some(Notice::Error(said)) = &app.notice else {
+        panic!("an error is said: {:?}", app.notice);
+    };
+    assert!(said.starts_with("the report got no answer: "), "{said}");
+    assert!(!said.contains("refused"), "{said}");
 }
