@@ -44,10 +44,13 @@ impl SortSpec {
                 names.push_str(", ");
                 names.push_str(&path.text);
             }
-            format!(
-                "no column {:?} to sort by; one of {names}, or off",
-                crate::sanitize::line(name),
-            )
+            let name = crate::sanitize::line(name);
+            let added = match name.contains('.') {
+                // A path not shown yet: it sorts once it is a column.
+                true => format!(" (:columns +{name} adds it)"),
+                false => String::new(),
+            };
+            format!("no column {name:?} to sort by{added}; one of {names}, or off")
         })?;
         let descending = match words.next().map(str::to_ascii_lowercase).as_deref() {
             None | Some("asc") => false,
@@ -496,11 +499,14 @@ mod tests {
                 descending: true
             }))
         );
+        // A path not yet a column: the refusal says how to make it one.
+        let refused = parse("properties.language").unwrap_err();
+        assert!(refused.contains("updated_at"), "{refused}");
         assert!(
-            parse("properties.language")
-                .unwrap_err()
-                .contains("updated_at")
+            refused.contains("(:columns +properties.language adds it)"),
+            "{refused}"
         );
+        assert!(!parse("colour").unwrap_err().contains(":columns"));
     }
 
     #[test]

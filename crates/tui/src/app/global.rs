@@ -39,9 +39,14 @@ impl App {
             },
             Action::Show(view) => return self.show(view),
             Action::Connect => return self.open_connect(),
-            Action::Sort(_) | Action::SortNext | Action::SortReverse | Action::Columns(_) => {
+            Action::Sort(_) | Action::SortNext | Action::SortReverse => {
                 self.notice = Some(Notice::Error(
                     "only a resource list sorts; 1 goes to it".into(),
+                ));
+            }
+            Action::Columns(_) => {
+                self.notice = Some(Notice::Error(
+                    "only a resource list has columns to choose; 1 goes to it".into(),
                 ));
             }
             Action::LoadAll => {
