@@ -103,25 +103,33 @@ fn a_failed_look_takes_back_what_watch_said() {
     );
 }
 
-/// An app whose only row is a resource of about 400 KB, opened in the background.
-fn opening_a_large_resource() -> (App, Action) {
-    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+/// A page whose only row is a resource of about 400 KB (opened in the background).
+fn large_page() -> Box<Exchange> {
     let properties: serde_json::Map<String, Value> = (0..4_000)
         .map(|i| (format!("k{i}"), json!("x".repeat(90))))
         .collect();
     let page = json!({"resources": [{"id": "big", "properties": properties}]});
     let page = ListResponse::from_value(page).unwrap();
-    let id = page_request(&commands).expect("the first page");
-    app.update(Action::reply(
-        id,
-        Box::new(Exchange::local(Ok(Reply::page(page)))),
-    ));
+    Box::new(Exchange::local(Ok(Reply::page(page))))
+}
+
+/// `Enter` on the large row of `app`: opened in the background, and its answer.
+fn open_large(app: &mut App) -> Action {
     let commands = app.update(Action::Open);
     let [Command::Run { id, job }] = commands.as_slice() else {
         panic!("opened in the background: {commands:?}")
     };
     let opened = Action::reply(*id, Delivery::Job(job.run()));
-    assert!(status(&app).starts_with("opening a large resource"));
+    assert!(status(app).starts_with("opening a large resource"));
+    opened
+}
+
+/// An app whose only row is a resource of about 400 KB, opened in the background.
+fn opening_a_large_resource() -> (App, Action) {
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    let id = page_request(&commands).expect("the first page");
+    app.update(Action::reply(id, large_page()));
+    let opened = open_large(&mut app);
     (app, opened)
 }
 
@@ -139,4 +147,27 @@ fn an_opened_resource_takes_back_opening_but_not_another_keys_notice() {
     app.update(opened);
     assert!(matches!(app.stack.top(), Some(Screen::Detail(_))));
     assert_eq!(status(&app), copied, "the copy's notice stays");
+}
+
+/// Two works interleaved: a look that fails while a large resource opens takes back only its
+/// own notice (none is up), so "opening…" still goes when the resource is open.
+#[test]
+fn a_failed_look_while_a_resource_opens_leaves_opening_to_the_opening() {
+    let t0 = Instant::now();
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 40), None);
+    app.now = t0;
+    let id = page_request(&commands).expect("the first page");
+    app.update(Action::reply(id, large_page()));
+    key(&mut app, ':');
+    type_text(&mut app, "watch 1");
+    let first = app.update(Action::Submit);
+    let id = page_request(&first).expect("the first look");
+    let more = app.update(Action::reply(id, large_page()));
+    settle(&mut app, more);
+    let opened = open_large(&mut app);
+    let look = look(&mut app, t0);
+    fail(&mut app, &look);
+    app.update(opened);
+    assert!(matches!(app.stack.top(), Some(Screen::Detail(_))));
+    assert_eq!(app.notice, None, "'opening…' went with the opening");
 }

@@ -235,8 +235,9 @@ impl Ctx<'_> {
     /// shows now (its problem, the screen it opened) is seen. A notice said since (another key,
     /// another pane, another work: "3 ids copied") stays; the problem shows once it goes.
     pub(crate) fn take_back(&mut self, topic: Topic) {
-        let said = self.notice_about.take();
-        let ours = said.filter(|s| s.screen == self.screen && s.topic == topic);
+        // Another work's record stays: its own end takes its notice back.
+        let screen = self.screen;
+        let ours = (self.notice_about).take_if(|s| s.screen == screen && s.topic == topic);
         if let Some(ours) = ours
             && self.notice.as_ref() == Some(&ours.notice)
         {
