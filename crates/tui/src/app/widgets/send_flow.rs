@@ -314,8 +314,12 @@ pub(crate) fn answer(
         cx.error(format!("warning: {warning}"));
     } else if ok {
         cx.info(format!("{noun} sent: the service answered ok"));
-    } else if let Err(error) = &exchange.result {
-        // Not the service's refusal: none came (too large to send, the network, a timeout).
+    } else if let Err(
+        error @ (ApiError::Network(_) | ApiError::Timeout(_) | ApiError::RequestTooLarge { .. }),
+    ) = &exchange.result
+    {
+        // Not the service's refusal: none came (too large to send, the network, a timeout);
+        // a proxy's error page or an answer that is not JSON is an answer, said as refused.
         let error = sanitize::line(&error.to_string()).into_owned();
         cx.error(format!("the {noun} got no answer: {error}"));
     } else {

@@ -1769,3 +1769,22 @@ fn a_send_that_fails_on_the_way_is_what_bang_shows() {
     assert!(said.starts_with("the report got no answer: "), "{said}");
     assert!(!said.contains("refused"), "{said}");
 }
+
+/// An answer that is not JSON (a proxy's page) is an answer: said as refused, as the answer
+/// pane says, not as none.
+#[test]
+fn an_answer_that_is_not_json_is_said_as_refused() {
+    let mut app = composing();
+    key(&mut app, 's');
+    let (id, _) = sent(&press(&mut app, KeyCode::Enter));
+    let page = ApiError::Decode {
+        problem: "expected value".into(),
+        excerpt: "<html>".into(),
+    };
+    app.update(Action::reply(id, Box::new(Exchange::local(Err(page)))));
+    assert!(
+        matches!(&app.notice, Some(Notice::Error(m)) if m.contains("was refused")),
+        "{:?}",
+        app.notice
+    );
+}
