@@ -8,8 +8,9 @@ use common::faulty::{Reply, faulty};
 use common::{Output, TestSandbox};
 use serde_json::{Value, json};
 
-/// The example report with its own `task_id` and resource, on one line.
-fn report_line(task_id: &str) -> String {
+/// The example report with its own `task_id` and resource (so each send adds a resource to the
+/// sandbox), on one line.
+pub(crate) fn report_line(task_id: &str) -> String {
     let mut report: Value = serde_json::from_str(include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/assets/examples/report.json"

@@ -6,24 +6,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use crate::cli_bulk::report_line;
 use crate::common;
 
 use appdeck_core::api::Resource;
 use common::TestSandbox;
-use serde_json::{Value, json};
-
-/// The example report with its own `task_id` and resource (so each send adds a resource to the
-/// sandbox), on one line.
-fn report_line(task_id: &str) -> String {
-    let mut report: Value = serde_json::from_str(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/assets/examples/report.json"
-    )))
-    .unwrap();
-    report["task_id"] = json!(task_id);
-    report["response"]["resource"]["external_id"] = json!(format!("ext-{task_id}"));
-    report.to_string()
-}
 
 /// How many sends the history in `data` holds.
 fn sends_recorded(data: &std::path::Path, home: &std::path::Path) -> usize {

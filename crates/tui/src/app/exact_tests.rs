@@ -189,27 +189,22 @@ fn f_fills_around_each_number_and_escape_as_they_came() {
     assert_note_as_it_came(body.text());
 }
 
-/// `f` fills a number the type's schema gives as the connect that registered the type wrote it
-/// (`1E2`, where the parsed schema writes `1e+2`), and the report sends it so.
-#[test]
-fn f_fills_a_number_the_schema_gives_as_the_connect_wrote_it() {
-    use crate::catalog::{KnownAppVersion, Sources};
-    let sent = r#"{"app_id":"a","version":"1.0.0","resources":[{"type":"exactness",
-        "property_json_schema":{"type":"object","required":["wanted","big"],
-        "properties":{"wanted":{"const":1E2},"big":{"examples":[1E400]}}}}]}"#;
-    let recorded = KnownAppVersion {
+/// The types of a connect of app `a` 1.0.0 sent as `sent` (its text) known, as the store's
+/// record of it gives them.
+fn knowing_sent(app: &mut App, sent: String) {
+    let recorded = crate::catalog::KnownAppVersion {
         base_url: "http://127.0.0.1:9/api/v1".into(),
         app_id: "a".into(),
         version: "1.0.0".into(),
-        payload: sent.to_owned(),
+        payload: sent,
         answer: None,
         recorded_at: chrono::Utc::now(),
     };
-    let loaded = crate::catalog::load(&Sources {
+    let loaded = crate::catalog::load(&crate::catalog::Sources {
         recorded: vec![recorded],
         ..Default::default()
     });
-    let mut app = app();
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     app.update(Action::reply(
         super::RequestId(u64::MAX),
         super::Delivery::Types(std::sync::Arc::new(super::KnownTypes {
@@ -217,6 +212,17 @@ fn f_fills_a_number_the_schema_gives_as_the_connect_wrote_it() {
             problems: Vec::new(),
         })),
     ));
+}
+
+/// `f` fills a number the type's schema gives as the connect that registered the type wrote it
+/// (`1E2`, where the parsed schema writes `1e+2`), and the report sends it so.
+#[test]
+fn f_fills_a_number_the_schema_gives_as_the_connect_wrote_it() {
+    let sent = r#"{"app_id":"a","version":"1.0.0","resources":[{"type":"exactness",
+        "property_json_schema":{"type":"object","required":["wanted","big"],
+        "properties":{"wanted":{"const":1E2},"big":{"examples":[1E400]}}}}]}"#;
+    let mut app = app();
+    knowing_sent(&mut app, sent.to_owned());
     key(&mut app, 'R');
     key(&mut app, 'f');
     let Some(Screen::Report(composer)) = app.stack.top() else {
@@ -312,7 +318,6 @@ fn e_in_the_history_reopens_a_send_with_each_number_and_escape_as_sent() {
 /// escape as written, the types in the order sent (not by name), and `c`'s curl carries the same.
 #[test]
 fn c_starts_from_the_newest_known_version_as_it_was_sent() {
-    use crate::catalog::{KnownAppVersion, Sources};
     let properties: Vec<String> = numbers()
         .iter()
         .enumerate()
@@ -322,27 +327,8 @@ fn c_starts_from_the_newest_known_version_as_it_was_sent() {
         r#"{{"app_id":"a","version":"1.0.0","resources":[{{"type":"zeta","note":"a\u202eb","examples":{{{}}}}},{{"type":"alpha"}}]}}"#,
         properties.join(",")
     );
-    let recorded = KnownAppVersion {
-        base_url: "http://127.0.0.1:9/api/v1".into(),
-        app_id: "a".into(),
-        version: "1.0.0".into(),
-        payload: sent,
-        answer: None,
-        recorded_at: chrono::Utc::now(),
-    };
-    let loaded = crate::catalog::load(&Sources {
-        recorded: vec![recorded],
-        ..Default::default()
-    });
-    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     let mut app = app();
-    app.update(Action::reply(
-        super::RequestId(u64::MAX),
-        super::Delivery::Types(std::sync::Arc::new(super::KnownTypes {
-            catalog: loaded.catalog,
-            problems: Vec::new(),
-        })),
-    ));
+    knowing_sent(&mut app, sent);
     key(&mut app, 'C');
     let Some(Screen::Connect(composer)) = app.stack.top() else {
         panic!("the connect composer is open");

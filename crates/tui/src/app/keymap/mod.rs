@@ -477,9 +477,9 @@ mod tests {
     }
 
     /// The help spells a binding's keys from the keys themselves, so a label cannot name a key
-    /// that does not work; one that leaves keys out names the first of them, in their order.
+    /// that does not work; one that leaves keys out spells its first keys, in their order.
     #[test]
-    fn the_help_spells_the_keys_and_a_short_label_names_only_the_first_of_them() {
+    fn the_help_spells_the_keys_and_a_short_label_spells_the_first_of_them() {
         assert_eq!(MOVE_LINES[0].label(), "j/↓");
         assert_eq!(MOVE_PAGES[0].label(), "PgDn/^f");
         for table in super::registry::TABLES {

@@ -481,10 +481,9 @@ fn l_in_a_status_list_loads_the_rows_the_overview_counts_after_esc() {
     );
 }
 
-/// `Esc` while `L` loads in a status list stops it and says so; the pages it took stay, and
-/// the overview counts them once back, the list's `r` going on from where it stopped.
-#[test]
-fn esc_stops_l_in_a_status_list_and_keeps_the_pages_it_took() {
+/// `L` in the list of the first status opened from the overview (`4`, `Tab`, `Enter`), its
+/// first page answered: the app, and what that answer asked for next.
+fn l_in_a_status_list_one_page_in() -> (App, Vec<Command>) {
     let (mut app, _) = loaded();
     key(&mut app, '4');
     press(&mut app, KeyCode::Tab);
@@ -492,6 +491,14 @@ fn esc_stops_l_in_a_status_list_and_keeps_the_pages_it_took() {
     let all = key(&mut app, 'L');
     let (id, next) = requests_of(&all).pop().expect("the next page");
     let more = answer(&mut app, id, later_page(next.as_deref()));
+    (app, more)
+}
+
+/// `Esc` while `L` loads in a status list stops it and says so; the pages it took stay, and
+/// the overview counts them once back, the list's `r` going on from where it stopped.
+#[test]
+fn esc_stops_l_in_a_status_list_and_keeps_the_pages_it_took() {
+    let (mut app, more) = l_in_a_status_list_one_page_in();
     assert!(!requests_of(&more).is_empty(), "the last page is asked for");
     press(&mut app, KeyCode::Esc);
     assert_eq!(
@@ -516,13 +523,7 @@ fn esc_stops_l_in_a_status_list_and_keeps_the_pages_it_took() {
 /// the load goes on in the resource list, and the overview's counts grow as pages arrive.
 #[test]
 fn l_left_running_in_a_status_list_goes_on_and_the_overview_counts_its_pages() {
-    let (mut app, _) = loaded();
-    key(&mut app, '4');
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
-    let all = key(&mut app, 'L');
-    let (id, next) = requests_of(&all).pop().expect("the next page");
-    answer(&mut app, id, later_page(next.as_deref()));
+    let (mut app, _) = l_in_a_status_list_one_page_in();
     let back = key(&mut app, '4');
     assert_eq!(overview(&app).summary.rows, 9);
     assert!(app.browser.loading_all(), "L goes on in the resource list");
