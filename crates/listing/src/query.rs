@@ -299,7 +299,9 @@ impl Query {
         self.narrowings().next().is_some()
     }
 
-    /// Whether only some of the rows are meant to show (a status or type picked, `/`, `:where`).
+    /// Whether only some of the rows are meant to show (a status or type picked, `/`, `:where`):
+    /// a page that arrives then is not a reason to ask for the next one, or filling the screen
+    /// could load thousands of rows unasked.
     pub fn shows_some(&self) -> bool {
         self.narrowed() || self.status.is_some() || self.type_shown.is_some()
     }

@@ -86,6 +86,16 @@ impl Exporting {
         });
     }
 
+    /// The export waiting in `slot` for `query` (see [`Exporting::wait_in`]), taken once the
+    /// query is complete: its path and whether to overwrite it, to start now.
+    pub fn due(
+        slot: &mut Option<Exporting>,
+        query: &appdeck_listing::Query,
+    ) -> Option<(String, bool)> {
+        let asked = slot.take_if(|e| e.waits() && query.complete())?;
+        Some((asked.path, asked.waiting == Some(true)))
+    }
+
     /// Whether it waits for the query to finish (see [`Exporting::wait_in`]).
     pub fn waits(&self) -> bool {
         self.waiting.is_some()
@@ -94,16 +104,20 @@ impl Exporting {
     /// [`Exporting::start`] for a pane whose export in flight is `slot`: the job's command, or
     /// the error said. The status bar says how far it is (its activity); a notice would keep
     /// the count at the start beside it.
+    /// `asked`: the path, whether to overwrite it, and whether `L` still loads the rows.
     pub fn start_in(
         slot: &mut Option<Exporting>,
-        path: String,
-        overwrite: bool,
+        asked: (String, bool, bool),
         items: Items,
         cx: &mut Ctx,
     ) -> Outcome {
+        let (path, overwrite, while_loading_all) = asked;
         match Exporting::start(path, overwrite, items, cx.ids) {
             Ok((exporting, command)) => {
-                *slot = Some(exporting);
+                *slot = Some(Exporting {
+                    while_loading_all,
+                    ..exporting
+                });
                 vec![command].into()
             }
             Err(problem) => {

@@ -720,4 +720,14 @@ fn an_export_asked_while_a_where_runs_writes_the_rows_it_shows() {
     settle(&mut app, where_);
     assert!(!other.exists());
     assert_eq!(shown_ids(&app), ["r28", "r29"]);
+
+    // A query ended by a key, no test answering (`:where` alone): the export goes then, over
+    // the rows shown, not on `Esc`.
+    let last = dir.path().join("last.ndjson");
+    command(&mut app, "where .properties.stars > 28");
+    command(&mut app, &format!("export {}", last.display()));
+    let cleared = command(&mut app, "where");
+    settle(&mut app, cleared);
+    let written = std::fs::read_to_string(&last).expect("written once :where alone ended it");
+    assert_eq!(written.lines().count(), 30, "every row, as shown");
 }

@@ -62,12 +62,6 @@ impl Browser {
         self.query.answered()
     }
 
-    /// Whether a query that reads the rows' JSON is applied (then pages are not fetched just to
-    /// fill the screen: the whole listing could be dragged in for a few matches).
-    pub fn narrowed(&self) -> bool {
-        self.query.narrowed()
-    }
-
     /// Rows from `first` on arrived: each query tests them in a job of its own.
     pub(super) fn test_new_rows(&mut self, first: usize, ids: &mut RequestIds) -> Vec<Command> {
         let rows = self.listing.loaded().map(|l| (&l.bodies, &l.rows));

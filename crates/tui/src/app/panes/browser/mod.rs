@@ -242,13 +242,6 @@ impl Browser {
         })
     }
 
-    /// Whether only some of the rows of the listing's pages are meant to show (a status or type
-    /// picked in the overview, `/`, `:where`): a page that arrives then is not a reason to ask
-    /// for the next one, or filling the screen could load thousands of rows unasked.
-    fn shows_some(&self) -> bool {
-        self.query.shows_some()
-    }
-
     pub fn new(page_size: Option<u32>) -> Self {
         Browser {
             page_size,
@@ -417,7 +410,7 @@ impl Browser {
         self.show_new_rows(start, height);
         // Keep filling the screen, but `/` or `:where` never drags in pages by itself.
         let wants_more = self.loading_all
-            || (!self.shows_some()
+            || (!self.query.shows_some()
                 && self.visible.len() < self.cursor.selected + height + PREFETCH_ROWS);
         let follow_up = if wants_more {
             self.fetch_more(ids)

@@ -301,7 +301,7 @@ impl Browser {
         self.cursor.offset = self.cursor.selected.saturating_sub(from_top);
         self.cursor.keep_visible(len, height);
         // As for a page (`on_page`): a query never drags pages in by itself.
-        let more = match asked_more || !self.narrowed() {
+        let more = match asked_more || !self.query.narrowed() {
             true => self.prefetch(ids, height),
             false => None,
         };

@@ -73,6 +73,55 @@ impl Pane for Browser {
     }
 
     fn update(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
+        let outcome = self.update_keys(action, cx);
+        self.export_when_due(outcome, cx)
+    }
+
+    fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
+        let outcome = self.take_reply(id, delivery, cx);
+        match self.export_when_due(outcome, cx) {
+            Outcome::Handled(mut commands) => {
+                commands.extend(self.bodies_due());
+                match self.followed.take() {
+                    Some(found) => Outcome::Tell(News::Looked(found), commands),
+                    None => Outcome::Handled(commands),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// A report changed a resource: the list is fetched again behind the rows on screen.
+    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        match news {
+            News::ResourceReported => self.reload_in_place(cx.ids),
+            News::MarksReported(ids) => {
+                self.picked.remove_all(ids);
+                self.reload_in_place(cx.ids)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Under `:watch`, when the next look is due; else never.
+    fn wake_at(&self) -> Option<Instant> {
+        self.watch.as_ref().map(|w| w.next_at)
+    }
+
+    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        self.look(cx.ids, cx.now)
+    }
+
+    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
+        let height = self.table_height(cx.body);
+        self.cursor.keep_visible(self.visible.len(), height);
+        // A taller screen may show rows that are not loaded yet.
+        self.prefetch(cx.ids, height).into_iter().collect()
+    }
+}
+
+impl Browser {
+    fn update_keys(&mut self, action: Action, cx: &mut Ctx) -> Outcome {
         if self.filtering {
             return self.update_filter(action, cx);
         }
@@ -249,49 +298,17 @@ impl Pane for Browser {
         Outcome::done()
     }
 
-    fn on_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
-        match self.take_reply(id, delivery, cx) {
-            Outcome::Handled(mut commands) => {
-                commands.extend(self.bodies_due());
-                match self.followed.take() {
-                    Some(found) => Outcome::Tell(News::Looked(found), commands),
-                    None => Outcome::Handled(commands),
-                }
-            }
-            other => other,
+    /// An export waiting for the query starts once it is complete (`:where` alone ends it too).
+    fn export_when_due(&mut self, mut outcome: Outcome, cx: &mut Ctx) -> Outcome {
+        if let Outcome::Handled(commands) = &mut outcome
+            && let Some((path, overwrite)) = Exporting::due(&mut self.exporting, &self.query)
+            && let Outcome::Handled(export) = self.export(path, overwrite, cx)
+        {
+            commands.extend(export);
         }
+        outcome
     }
 
-    /// A report changed a resource: the list is fetched again behind the rows on screen.
-    fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
-        match news {
-            News::ResourceReported => self.reload_in_place(cx.ids),
-            News::MarksReported(ids) => {
-                self.picked.remove_all(ids);
-                self.reload_in_place(cx.ids)
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// Under `:watch`, when the next look is due; else never.
-    fn wake_at(&self) -> Option<Instant> {
-        self.watch.as_ref().map(|w| w.next_at)
-    }
-
-    fn tick(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        self.look(cx.ids, cx.now)
-    }
-
-    fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
-        let height = self.table_height(cx.body);
-        self.cursor.keep_visible(self.visible.len(), height);
-        // A taller screen may show rows that are not loaded yet.
-        self.prefetch(cx.ids, height).into_iter().collect()
-    }
-}
-
-impl Browser {
     /// An answer to one of the list's requests (a page, a job), before the rows' JSON it
     /// gathered is handed to the runtime to write.
     fn take_reply(&mut self, id: RequestId, delivery: Delivery, cx: &mut Ctx) -> Outcome {
@@ -395,16 +412,9 @@ impl Browser {
                     return Outcome::done();
                 };
                 let height = self.table_height(cx.body);
-                let (said, mut commands) = self.on_tested(id, tested, height, cx.ids);
+                let (said, commands) = self.on_tested(id, tested, height, cx.ids);
                 if let Some(said) = said {
                     cx.error(said);
-                }
-                if let Some(asked) =
-                    (self.exporting).take_if(|e| e.waits() && self.query.complete())
-                    && let Outcome::Handled(export) =
-                        self.export(asked.path, asked.waiting == Some(true), cx)
-                {
-                    commands.extend(export);
                 }
                 commands.into()
             }
@@ -562,24 +572,22 @@ impl Browser {
         let (ids, marked) = (self.listing.loaded())
             .map(|l| l.to_export(&self.visible, &self.picked, self.watch.as_ref()))
             .unwrap_or_default();
-        let columns = self.columns.export_columns();
-        let bodies = self.bodies();
         let items = Items::Rows {
-            bodies,
+            bodies: self.bodies(),
             ids,
-            columns,
+            columns: self.columns.export_columns(),
             marked,
         };
         if let Some(gone) = items.marked().filter(|_| items.count() == 0) {
             cx.error(crate::app::export::all_gone(gone, "nothing to export"));
             return Outcome::done();
         }
-        let while_loading_all = self.loading_all() && items.marked().is_none();
-        let outcome = Exporting::start_in(&mut self.exporting, path, overwrite, items, cx);
-        if let Some(exporting) = &mut self.exporting {
-            exporting.while_loading_all = while_loading_all;
-        }
-        outcome
+        let asked = (
+            path,
+            overwrite,
+            self.loading_all() && items.marked().is_none(),
+        );
+        Exporting::start_in(&mut self.exporting, asked, items, cx)
     }
 
     /// Enter, or `d` with the row's text before its change: the detail of the selected row,

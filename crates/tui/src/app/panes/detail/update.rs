@@ -224,7 +224,12 @@ impl Detail {
             Some(json) => json.to_string(),
             None => serde_json::to_string(self.item.as_ref()).unwrap_or_default(),
         };
-        Exporting::start_in(&mut self.exporting, path, overwrite, Items::One(json), cx)
+        Exporting::start_in(
+            &mut self.exporting,
+            (path, overwrite, false),
+            Items::One(json),
+            cx,
+        )
     }
 
     /// `v`: the value under the cursor in full, in a popup over the view.
