@@ -292,7 +292,7 @@ impl Counts {
             || browser.query.where_.is_some();
         let matching = match filtered {
             false => Matching::All,
-            true if !browser.queries_answered() => Matching::Pending,
+            true if !browser.query.answered() => Matching::Pending,
             true => Matching::Known(
                 browser.visible.len(),
                 (browser.watch.as_ref())

@@ -56,12 +56,6 @@ impl Browser {
         Some((restored.said, commands))
     }
 
-    /// Whether every query applied has answered over the rows loaded: until then the rows
-    /// shown (and their count) are those of the queries before.
-    pub fn queries_answered(&self) -> bool {
-        self.query.answered()
-    }
-
     /// Rows from `first` on arrived: each query tests them in a job of its own.
     pub(super) fn test_new_rows(&mut self, first: usize, ids: &mut RequestIds) -> Vec<Command> {
         let rows = self.listing.loaded().map(|l| (&l.bodies, &l.rows));
