@@ -18,15 +18,19 @@ use crate::catalog::Baseline;
 use crate::sanitize;
 
 impl App {
-    /// `R` on a pane that shows a resource (the detail view, the list's row): a report about it.
-    pub(super) fn open_report_on(&mut self, resource: &str) -> Vec<Command> {
+    /// `R` on a pane that shows a resource (the detail view, the list's row): a report about it,
+    /// warning first when the resource is `not_live` (a draft's news is said with the warning).
+    pub(super) fn open_report_on(
+        &mut self,
+        resource: &str,
+        not_live: Option<String>,
+    ) -> Vec<Command> {
         let seed = self.ids.issue().0;
         let mut composer = ReportComposer::for_resource(self.report.clone(), resource, seed);
-        // The pane that opened it warned in this update (the notice goes at each key): the
-        // resource is not live. A draft's news is said with it, not in its place.
-        if let Some(Notice::Error(warning)) = &self.notice {
-            composer.warned = Some(warning.clone());
+        if let Some(warning) = &not_live {
+            self.notice = Some(Notice::Error(warning.clone()));
         }
+        composer.warned = not_live;
         // A draft about the same resource, kept from an earlier session, is restored when found.
         self.push_composer(composer, true, Vec::new())
     }

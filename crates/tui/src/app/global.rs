@@ -76,7 +76,7 @@ impl App {
     /// A screen a pane asked for.
     pub(super) fn open(&mut self, open: Open) -> Vec<Command> {
         match open {
-            Open::ReportOn(resource) => self.open_report_on(&resource),
+            Open::ReportOn { resource, not_live } => self.open_report_on(&resource, not_live),
             Open::ReportOnMarked(marked) => {
                 let seed = self.ids.issue().0;
                 let composer = ReportComposer::for_marked(self.report.clone(), marked, seed);

@@ -136,8 +136,12 @@ pub enum News {
 /// below).
 #[derive(Debug)]
 pub enum Open {
-    /// A report about this resource (`R`): its JSON text as it came.
-    ReportOn(Box<str>),
+    /// A report about this resource (`R`): its JSON text as it came, and the warning that it is
+    /// not live (kept, gone), said as the composer opens and again with a draft's news.
+    ReportOn {
+        resource: Box<str>,
+        not_live: Option<String>,
+    },
     /// One report to send to each marked resource (`R` over marks), as listed.
     ReportOnMarked(Vec<crate::app::panes::report::many::MarkedResource>),
     /// The report composer on a report as it was sent (`E` in the history): its JSON text.

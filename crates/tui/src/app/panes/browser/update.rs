@@ -229,11 +229,12 @@ impl Browser {
             Action::Report if !self.picked.is_empty() => return self.report_on_picked(cx),
             Action::Report => {
                 let resource = (self.selected()).and_then(|r| self.bodies().read(r.body).ok());
-                if let (Some(_), Some(not_live)) = (&resource, self.selected_not_live()) {
-                    cx.error(not_live.report_warning(cx.now));
-                }
+                let not_live = self.selected_not_live().map(|n| n.report_warning(cx.now));
                 return match resource {
-                    Some(resource) => Outcome::Open(Open::ReportOn(resource.into())),
+                    Some(resource) => Outcome::Open(Open::ReportOn {
+                        resource: resource.into(),
+                        not_live,
+                    }),
                     None => Outcome::NotMine(Action::Report),
                 };
             }

@@ -160,10 +160,11 @@ impl Pane for Detail {
                     Some(json) => json.to_string(),
                     None => serde_json::to_string(self.item.as_ref()).unwrap_or_default(),
                 };
-                if let Some(not_live) = self.not_live {
-                    cx.error(not_live.report_warning(cx.now));
-                }
-                return Outcome::Open(Open::ReportOn(text.into()));
+                let not_live = self.not_live.map(|n| n.report_warning(cx.now));
+                return Outcome::Open(Open::ReportOn {
+                    resource: text.into(),
+                    not_live,
+                });
             }
             other => return Outcome::NotMine(other),
         }
