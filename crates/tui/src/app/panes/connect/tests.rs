@@ -1017,6 +1017,16 @@ fn enter_on_a_change_goes_to_it_in_the_payload() {
     );
 }
 
+/// The answer's commands record the version as a known one.
+fn assert_recorded_as_known(after: &[Command]) {
+    assert!(
+        after
+            .iter()
+            .any(|c| matches!(c, Command::RecordAppVersion { .. })),
+        "recorded as a known version: {after:?}"
+    );
+}
+
 /// A connect answered 2xx with an empty body (the spec shows no connect answer) is accepted, as
 /// `appdeck connect` takes it: the answer says it was empty, the status bar warns, and the
 /// version is recorded as known.
@@ -1033,12 +1043,7 @@ fn a_connect_answered_2xx_with_an_empty_body_is_accepted_with_a_warning_and_reco
         "{:?}",
         app.notice
     );
-    assert!(
-        after
-            .iter()
-            .any(|c| matches!(c, Command::RecordAppVersion { .. })),
-        "recorded as a known version: {after:?}"
-    );
+    assert_recorded_as_known(&after);
 }
 
 /// Tester 2026-12-03c LOW 16: a connect answered `200 {"message": "hi"}` (no `status`) was
@@ -1054,12 +1059,7 @@ fn a_connect_answered_2xx_without_a_status_is_accepted_with_a_warning() {
         "{:?}",
         app.notice
     );
-    assert!(
-        after
-            .iter()
-            .any(|c| matches!(c, Command::RecordAppVersion { .. })),
-        "recorded as a known version: {after:?}"
-    );
+    assert_recorded_as_known(&after);
 }
 
 /// A task report in the connect composer is refused by its checks, as `appdeck connect` refuses
