@@ -48,11 +48,8 @@ pub fn fill_resource(
     if filled.added.is_empty() {
         return Ok(None);
     }
-    let numbers = types_text
-        .and_then(|text| schema_text(types, schema, text))
-        .map(numbers_as_written)
-        .unwrap_or_default();
-    let text = with_filled(typed, &had, properties, &filled.added, &numbers)
+    let schema = types_text.and_then(|text| schema_text(types, schema, text));
+    let text = with_filled(typed, &had, properties, &filled.added, schema)
         .unwrap_or_else(|| serde_json::to_string(&resource).unwrap_or_default());
     let text = crate::json_text::pretty(&text);
     Ok(Some(FilledText { text, filled }))
@@ -61,14 +58,15 @@ pub fn fill_resource(
 /// The resource's text `typed` with the properties `added` (made by the fill, as `filled` holds
 /// them) spliced into its `properties` (which held `had`): every other byte as typed, where a
 /// parsed value written back would give `1e+400` for `1E400` and a raw bidi override for
-/// `\u202e`. `None` when the text does not hold `had` where the value has it (a key written
-/// twice).
+/// `\u202e`. Each number a property's value takes from `schema` (its text) is spelled as that
+/// property's own schema writes it, else as the rest of `schema` does. `None` when the text does
+/// not hold `had` where the value has it (a key written twice).
 fn with_filled(
     typed: &str,
     had: &Value,
     filled: &Map<String, Value>,
     added: &[String],
-    numbers: &HashMap<String, &str>,
+    schema: Option<&str>,
 ) -> Option<String> {
     let mut properties = match had {
         Value::Object(_) => {
@@ -79,8 +77,21 @@ fn with_filled(
         }
         _ => "{}".to_owned(),
     };
+    let whole = schema.map(numbers_as_written).unwrap_or_default();
+    let own_schemas = schema
+        .and_then(|s| {
+            Some(crate::json_text::members(
+                &s[crate::json_text::span_of(s, "/properties")?],
+            ))
+        })
+        .unwrap_or_default();
     for name in added {
-        let value = written(filled.get(name)?, numbers)?;
+        // A property's own schema first: `1E2` in one and `1e2` in another parse alike.
+        let own = (own_schemas.iter())
+            .find(|(key, _)| key == name)
+            .map(|(_, text)| numbers_as_written(text))
+            .unwrap_or_default();
+        let value = written(filled.get(name)?, &[&own, &whole])?;
         properties = crate::json_text::set_member(&properties, name, &value)?;
     }
     crate::json_text::set_member(typed, "properties", &properties)
@@ -113,13 +124,15 @@ fn numbers_as_written(schema: &str) -> HashMap<String, &str> {
     numbers
 }
 
-/// `value` as JSON text, each number spelled as `numbers` has it (else as parsed).
-fn written(value: &Value, numbers: &HashMap<String, &str>) -> Option<String> {
+/// `value` as JSON text, each number spelled as the first of `numbers` that has it (else as
+/// parsed).
+fn written(value: &Value, numbers: &[&HashMap<String, &str>]) -> Option<String> {
     let all = |items: Vec<Option<String>>| items.into_iter().collect::<Option<Vec<_>>>();
     Some(match value {
         Value::Number(n) => {
             let text = n.to_string();
-            numbers.get(&text).map_or(text, |w| (*w).to_owned())
+            let spelled = numbers.iter().find_map(|numbers| numbers.get(&text));
+            spelled.map_or(text, |w| (*w).to_owned())
         }
         Value::Array(items) => {
             let items = all(items.iter().map(|v| written(v, numbers)).collect())?;
@@ -154,37 +167,20 @@ mod tests {
         let had = crate::validate::parse_json(r#"{"a": 1.0e2}"#).unwrap();
         let there = r#"{"n": 1E400, "properties": {"a": 1.0e2}, "s": "\u202e"}"#;
         assert_eq!(
-            with_filled(there, &had, made, &added, &HashMap::new()).as_deref(),
+            with_filled(there, &had, made, &added, None).as_deref(),
             Some(r#"{"n": 1E400, "properties": {"a": 1.0e2,"wanted":"yes"}, "s": "\u202e"}"#)
         );
         assert_eq!(
-            with_filled(
-                r#"{"n": 1E400}"#,
-                &Value::Null,
-                made,
-                &added,
-                &HashMap::new()
-            )
-            .as_deref(),
+            with_filled(r#"{"n": 1E400}"#, &Value::Null, made, &added, None).as_deref(),
             Some(r#"{"n": 1E400,"properties":{"wanted":"yes"}}"#)
         );
         assert_eq!(
-            with_filled(
-                r#"{"properties": null}"#,
-                &Value::Null,
-                made,
-                &added,
-                &HashMap::new()
-            )
-            .as_deref(),
+            with_filled(r#"{"properties": null}"#, &Value::Null, made, &added, None).as_deref(),
             Some(r#"{"properties": {"wanted":"yes"}}"#)
         );
         // The parsed value holds the last of a key written twice: not where the text is read.
         let twice = r#"{"properties": {"x": 1}, "properties": {"a": 1.0e2}}"#;
-        assert_eq!(
-            with_filled(twice, &had, made, &added, &HashMap::new()),
-            None
-        );
+        assert_eq!(with_filled(twice, &had, made, &added, None), None);
     }
 
     /// A number the schema gives (`const`, `default`, `examples`) is filled as the schema
@@ -219,5 +215,24 @@ mod tests {
         // Without the text, the parser's.
         let parsed = fill_resource(typed, &types, None).unwrap().unwrap();
         assert!(parsed.text.contains("\"a\": 1e+2"), "{}", parsed.text);
+    }
+
+    /// Two properties giving one value in two spellings each get their own: the parsed values
+    /// are alike (`1e+2`), so a look-up by value alone gave both the first.
+    #[test]
+    fn each_property_gets_its_own_spelling_of_one_value() {
+        let types_text = r##"{"resources":[{"type":"num","property_json_schema":{
+            "type":"object","required":["a","b","c"],"properties":{
+            "a":{"const":1E2},"b":{"const":1e2},"c":{"$ref":"#/$defs/hundred"}},
+            "$defs":{"hundred":{"const":100E0}}}}]}"##;
+        let types = crate::validate::parse_json(types_text).unwrap();
+        let filled = fill_resource(r#"{"type": "num"}"#, &types, Some(types_text))
+            .unwrap()
+            .unwrap();
+        let properties = &filled.text[filled.text.find("\"properties\"").unwrap()..];
+        assert!(properties.contains("\"a\": 1E2,"), "{properties}");
+        assert!(properties.contains("\"b\": 1e2,"), "{properties}");
+        // Behind a reference, as the rest of the schema writes it.
+        assert!(properties.contains("\"c\": 100E0"), "{properties}");
     }
 }
