@@ -1,7 +1,13 @@
 //! JSON Schema checks shared by `appdeck validate` and the sandbox: a type's
 //! `property_json_schema` must compile, and a reported resource's `properties` must satisfy it.
 
+mod expanded;
+
 use serde_json::Value;
+
+#[cfg(test)]
+pub(crate) use expanded::doubling;
+pub use expanded::{MAX_EXPANDED, too_costly};
 
 /// A compiled schema, ready to check many instances.
 pub struct CompiledSchema(jsonschema::Validator);

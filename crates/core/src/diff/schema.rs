@@ -84,6 +84,15 @@ pub(crate) fn compare(
     if old == new {
         return;
     }
+    if let Some(why) = crate::schema::too_costly(old).or_else(|| crate::schema::too_costly(new)) {
+        out.push(Change {
+            impact: Effect::Unknown.impact(direction),
+            path: path.to_owned(),
+            subject: subject.to_owned(),
+            reason: why.replace("to check", "to compare"),
+        });
+        return;
+    }
     let mut comparer = Comparer {
         old_root: old,
         new_root: new,

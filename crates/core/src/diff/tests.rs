@@ -75,6 +75,27 @@ fn identical_payloads_have_no_changes() {
     assert!(compare(&p, &p).is_empty());
 }
 
+/// Two versions of a schema whose references double at each level, differing at the last:
+/// followed, the comparison never ended. It is one change a person must look at.
+#[test]
+fn a_schema_too_costly_to_compare_is_one_unknown_change() {
+    let old = crate::schema::doubling(20);
+    let mut new = old.clone();
+    new["$defs"]["a40"]["type"] = json!("string");
+    let c = input(old, new);
+    let change = only(&c);
+    assert_eq!(change.impact, Impact::Unknown, "{change:#?}");
+    assert!(
+        change.path.ends_with("/property_json_schema"),
+        "{change:#?}"
+    );
+    assert!(
+        change.reason.contains("too costly to compare"),
+        "{change:#?}"
+    );
+    assert!(c.has_breaking(), "an unknown change holds the send");
+}
+
 // ------------------------------------------------------------------ required
 
 #[test]

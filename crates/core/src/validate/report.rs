@@ -260,7 +260,10 @@ fn check_against_types(
     // as objects, and the service refuses boolean ones): a schema the service would refuse is no
     // basis for passing a report.
     let compiled = match schema {
-        Value::Object(_) => schema::compile(schema),
+        Value::Object(_) => match schema::too_costly(schema) {
+            Some(why) => Err(why),
+            None => schema::compile(schema),
+        },
         Value::Bool(b) => Err(format!(
             "expected a JSON Schema object, found the boolean schema `{b}` (the spec types \
              schemas as objects)"
@@ -321,6 +324,23 @@ mod tests {
                 "links": {"links": [{"title": "Home", "url": "https://example.com", "type": "documentation"}]}
             }}
         })
+    }
+
+    /// A schema whose references double at each level is refused with its reason, at once:
+    /// checked, it never ended (on the UI thread, for a small report).
+    #[test]
+    fn a_schema_too_costly_to_check_is_a_finding_not_a_hang() {
+        let mut report = good();
+        report["response"]["resource"]["type"] = json!("bomb");
+        let types = json!({"app_id": "a", "version": "1", "resources": [
+            {"type": "bomb", "property_json_schema": crate::schema::doubling(20)}]});
+        let found = findings(report, Some(types));
+        assert!(
+            found
+                .iter()
+                .any(|f| f.contains("is unusable: too costly to check")),
+            "{found:?}"
+        );
     }
 
     #[test]
