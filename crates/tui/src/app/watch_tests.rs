@@ -460,7 +460,7 @@ fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
         compare(&look, &Progress::detached()),
         Ok(LookDiff {
             new: vec!["z".into()],
-            changed: vec![("b".into(), "1".into(), "2".into())],
+            changed: vec![("b".into(), "1".into(), 2)],
             absent: Vec::new(),
         }),
         "y was not loaded before, c may be on the next page"

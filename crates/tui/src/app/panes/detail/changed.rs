@@ -2,11 +2,11 @@
 //! with its JSON pointer (RFC 6901), the text before and the text now, as
 //! [`crate::changes::between`] finds them (numbers kept as written).
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Detail, FieldKind};
+use super::{Detail, FieldKind, detail_of};
 use crate::api::PageItem;
+use crate::app::pane::Ctx;
 use crate::changes::Change;
 use appdeck_listing::{Followed, NotLive};
 
@@ -35,23 +35,31 @@ impl Detail {
     /// it is now, what changed at the top of its fields (as `d` shows it), its title saying
     /// when; or says it is gone, as the list does. Its text is then what `y`, `:export` and `R`
     /// take. The reader's place stays: the pane in focus, the raw pane's side, the search.
-    pub(crate) fn follow(&mut self, found: &Followed, now: Instant) {
+    pub(crate) fn follow(&mut self, found: &Followed, cx: &mut Ctx) {
         let (Some(sent), PageItem::Resource(resource)) = (&self.sent, self.item.as_ref()) else {
             return;
         };
         let Some(id) = resource.id.get() else {
             return;
         };
-        let text = match found.of(id, sent) {
+        let row = match found.of(id, sent) {
             None => return,
             Some(None) => {
                 self.not_live = self.not_live.or(Some(NotLive::Gone));
                 return;
             }
-            Some(Some(text)) => text,
+            Some(Some(row)) => row,
         };
-        let item = Arc::new(appdeck_listing::Row::item_of(text));
-        let mut fresh = Detail::open_sent(item, text).with_changes_since(sent, text);
+        // Its text now, read from the look's bodies as the list's `Enter` reads a row's.
+        match detail_of(&row, &found.bodies, Some(sent)) {
+            Ok(fresh) => self.keep_place_in(fresh, cx.now),
+            Err(error) => cx.error(format!("cannot follow the resource's change: {error}")),
+        }
+    }
+
+    /// `fresh`, this resource as a look found it, in this detail's place: the reader's place
+    /// stays (the pane in focus, the raw pane's side, the search), and the reports' lines.
+    fn keep_place_in(&mut self, mut fresh: Detail, now: Instant) {
         // The reports sent about it are the same resource's: their lines stay at the end.
         let reports = (self.fields.iter())
             .position(|f| f.kind == FieldKind::Section && f.label == super::reports::HEADING);

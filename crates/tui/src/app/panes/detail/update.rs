@@ -197,7 +197,7 @@ impl Pane for Detail {
     /// A `:watch` look found rows changed or gone: this one follows its resource.
     fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
         if let News::Looked(found) = news {
-            self.follow(found, cx.now);
+            self.follow(found, cx);
             self.resized(cx);
         }
         Vec::new()
