@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::bodies::{Bodies, BodyError, BodyId};
 use crate::job::{Job, Progress};
@@ -64,9 +65,10 @@ pub struct CompareLook {
 pub struct LookDiff {
     /// Ids of the rows that were not there before.
     pub new: Vec<Box<str>>,
-    /// Ids of the rows whose JSON differs, each with its JSON text before (for `d`) and now
-    /// (for a detail open on the row, which follows it: [`Followed`]).
-    pub changed: Vec<(Box<str>, Box<str>, Box<str>)>,
+    /// Ids of the rows whose JSON differs, each with its JSON text before (for `d`, shared
+    /// with what a detail open on the row follows: [`Followed`]) and its index among the look's
+    /// rows, whose body holds the text now: not a copy of each text now, held at once.
+    pub changed: Vec<(Box<str>, Arc<str>, usize)>,
     /// Rows on screen the look did not bring, to show among its rows: (index among the rows
     /// before, index among the look's rows to show it at, its JSON), in order.
     pub absent: Vec<(usize, usize, String)>,
@@ -140,7 +142,7 @@ pub fn compare(look: &CompareLook, progress: &Progress) -> Result<LookDiff, Body
                 && let Some(id) = after.ids[chunk[k].0].as_deref()
             {
                 diff.changed
-                    .push((id.into(), was[k].as_str().into(), text.into()));
+                    .push((id.into(), was[k].as_str().into(), chunk[k].0));
             }
             ControlFlow::Continue(())
         })?;
@@ -277,7 +279,10 @@ mod tests {
         assert_eq!(found.changed.len(), 1, "{found:?}");
         assert_eq!(&*found.changed[0].0, "d1");
         assert_eq!(&*found.changed[0].1, r#"{"id":"d1","name":"n5"}"#);
-        assert_eq!(&*found.changed[0].2, r#"{"id":"d1","name":"n9"}"#);
+        assert_eq!(
+            found.changed[0].2, 3,
+            "the copy renamed, among the look's rows"
+        );
         assert_eq!((found.new.len(), found.absent.len()), (0, 0));
         // A copy dropped while the id is still listed is not shown gone (marks go by id).
         let fewer = [("d0", "n0"), ("d1", "n1"), ("d1", "n5")];

@@ -169,6 +169,8 @@ pub(crate) enum Topic {
     Opening,
     /// The list fetched again behind its rows (`:watch`'s looks, `r`).
     Refreshing,
+    /// A detail laying out the change a look found in its large row.
+    Following,
 }
 
 /// A notice a pane said about its work under way: whose, about what, and what it said (a

@@ -460,7 +460,7 @@ fn rows_beyond_the_depth_of_a_look_are_neither_new_nor_gone() {
         compare(&look, &Progress::detached()),
         Ok(LookDiff {
             new: vec!["z".into()],
-            changed: vec![("b".into(), "1".into(), "2".into())],
+            changed: vec![("b".into(), "1".into(), 2)],
             absent: Vec::new(),
         }),
         "y was not loaded before, c may be on the next page"
@@ -720,4 +720,133 @@ fn the_match_count_says_its_gone_rows() {
     press(&mut app, KeyCode::Enter);
     let title = detail_title(&app);
     assert!(title.contains("1 match · 3 loaded"), "{title}");
+}
+
+/// A page of these resources, the whole listing, answering the page request among `commands`;
+/// what the answer asks for comes back unrun.
+fn answer_page(app: &mut App, commands: &[Command], rows: &[Value]) -> Vec<Command> {
+    let id = page_request(commands).expect("a page request");
+    let page = json!({"resources": rows, "next": null});
+    let page = ListResponse::from_value(page).unwrap();
+    app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ))
+}
+
+/// Runs the jobs among `commands` once, as the executor would; what their answers ask for
+/// comes back unrun.
+fn run_jobs_once(app: &mut App, commands: &[Command]) -> Vec<Command> {
+    let mut asked = Vec::new();
+    for job in jobs_of(commands) {
+        asked.extend(run(app, &job));
+    }
+    asked
+}
+
+/// Review item 4: a detail following a row larger than the list lays out on the UI thread
+/// (`OPEN_IN_BACKGROUND_BYTES`) has a job lay the change out, as `Enter` on the row does: the
+/// detail says it is updating, and `R` waits; the answer takes the reader's place over (the
+/// pane, the folds, the cursor, the search). A small row follows at once, with no job.
+#[test]
+fn a_large_followed_row_is_laid_out_by_a_job_and_keeps_the_place() {
+    use super::panes::detail::{DetailPart, OPEN_IN_BACKGROUND_BYTES};
+    let large = |name: &str| {
+        json!({"id": "a", "type": "repo", "name": name, "properties": {
+            "blob": "x".repeat(OPEN_IN_BACKGROUND_BYTES), "nested": {"k": 1, "j": 2},
+            "list": [1, 2]}})
+    };
+    let rows = |name: &str| vec![large(name), json!({"id": "b", "type": "repo", "name": "b"})];
+    let t0 = Instant::now();
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 100, 30), None);
+    app.now = t0;
+    let asked = answer_page(&mut app, &commands, &rows("alpha"));
+    settle(&mut app, asked);
+    let look = command(&mut app, "watch 1");
+    let asked = answer_page(&mut app, &look, &rows("alpha"));
+    settle(&mut app, asked);
+    let opened = press(&mut app, KeyCode::Enter);
+    settle(&mut app, opened);
+    // The reader's place: the tree, "list" searched, the cursor up on `nested`, folded.
+    press(&mut app, KeyCode::Tab);
+    key(&mut app, '/');
+    type_text(&mut app, "list");
+    press(&mut app, KeyCode::Enter);
+    for _ in 0..3 {
+        key(&mut app, 'k');
+    }
+    key(&mut app, 'h');
+    let place = |app: &App| {
+        let Some(Screen::Detail(detail)) = app.stack.top() else {
+            panic!("the detail is on top")
+        };
+        let lines = detail.tree.lines();
+        let at = detail.cursor(DetailPart::Tree).selected;
+        let search = detail.search.as_ref().map(|s| s.input.text().to_owned());
+        (detail.focus, lines[at].label.clone(), lines.len(), search)
+    };
+    let left = (
+        DetailPart::Tree,
+        "nested".to_owned(),
+        5,
+        Some("list".to_owned()),
+    );
+    assert_eq!(place(&app), left, "the place set");
+
+    let look = tick_at(&mut app, t0 + Duration::from_secs(1));
+    let compare = answer_page(&mut app, &look, &rows("alpha CHANGED"));
+    let asked = run_jobs_once(&mut app, &compare);
+    let follow = jobs_of(&asked);
+    assert_eq!(
+        follow.len(),
+        1,
+        "the detail's job laying the change out: {asked:?}"
+    );
+    let name = |app: &App| {
+        let Some(Screen::Detail(detail)) = app.stack.top() else {
+            panic!("the detail is on top")
+        };
+        let name = detail.fields.iter().find(|f| f.label == "name");
+        name.map(|f| f.value.clone()).unwrap_or_default()
+    };
+    assert_eq!(
+        name(&app),
+        "alpha",
+        "the text before, until the job answers"
+    );
+    assert!(
+        status(&app).contains("laying out its 0.3 MB"),
+        "{}",
+        status(&app)
+    );
+    assert!(detail_title(&app).contains("updating to a look's change"));
+    key(&mut app, 'R');
+    assert!(
+        matches!(app.stack.top(), Some(Screen::Detail(_))),
+        "R waits"
+    );
+    assert!(status(&app).starts_with("not yet"), "{}", status(&app));
+
+    let after = run(&mut app, &follow[0]);
+    assert!(jobs_of(&after).is_empty(), "{after:?}");
+    assert_eq!(name(&app), "alpha CHANGED");
+    assert_eq!(place(&app), left, "the place kept");
+    let title = detail_title(&app);
+    assert!(title.contains("changed by a look"), "{title}");
+
+    // A small row follows in the update that tells the look, with no job.
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
+    key(&mut app, 'j');
+    let opened = press(&mut app, KeyCode::Enter);
+    assert!(jobs_of(&opened).is_empty(), "a small row opens at once");
+    let renamed = [
+        large("alpha CHANGED"),
+        json!({"id": "b", "type": "repo", "name": "bee"}),
+    ];
+    let look = tick_at(&mut app, t0 + Duration::from_secs(2));
+    let compare = answer_page(&mut app, &look, &renamed);
+    let asked = run_jobs_once(&mut app, &compare);
+    assert!(jobs_of(&asked).is_empty(), "{asked:?}");
+    assert_eq!(name(&app), "bee");
 }

@@ -145,6 +145,27 @@ impl JsonTree {
         self.lines.iter().position(|l| l.pointer == pointer)
     }
 
+    /// This tree of a value's new version, folded as the reader left `was`: a container both
+    /// have is open or closed as it was there; one only this tree has keeps its own state.
+    pub(crate) fn keep_folds_of(&mut self, was: &JsonTree) {
+        let container = |root: &Value, pointer: &str| {
+            (root.pointer(pointer)).is_some_and(|v| v.is_object() || v.is_array())
+        };
+        let mut expanded: HashSet<String> = (self.expanded.iter())
+            .filter(|p| !container(&was.root, p))
+            .cloned()
+            .collect();
+        expanded.extend(
+            (was.expanded.iter())
+                .filter(|p| container(&self.root, p))
+                .cloned(),
+        );
+        if expanded != self.expanded {
+            self.expanded = expanded;
+            self.rebuild();
+        }
+    }
+
     fn rebuild(&mut self) {
         let mut lines = Vec::new();
         push_children(&self.root, "", 0, &self.expanded, &mut lines);
@@ -290,6 +311,22 @@ mod tests {
 
     fn tree(value: Value) -> JsonTree {
         JsonTree::new(Arc::new(value))
+    }
+
+    /// A detail following a look's change keeps the reader's folds on the containers both
+    /// versions have; a container new in the change opens as a new tree's would.
+    #[test]
+    fn a_new_version_keeps_the_folds_of_the_containers_it_shares() {
+        let mut was = tree(json!({"a": {"x": 1}, "b": {"y": 2}, "gone": [1]}));
+        let a = was.lines().iter().position(|l| l.pointer == "/a").unwrap();
+        assert!(was.set_expanded(a, false));
+        let mut now = tree(json!({"a": {"x": 3}, "b": {"y": 2}, "c": {"z": 4}}));
+        now.keep_folds_of(&was);
+        let open: Vec<(&str, bool)> = (now.lines().iter())
+            .filter(|l| l.is_container())
+            .map(|l| (l.pointer.as_str(), l.expanded))
+            .collect();
+        assert_eq!(open, [("/a", false), ("/b", true), ("/c", true)]);
     }
 
     #[test]

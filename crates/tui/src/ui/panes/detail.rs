@@ -191,6 +191,13 @@ fn pane_title(detail: &Detail, pane: DetailPart, kept_now: Instant) -> String {
                 not_live.words(kept_now),
                 fit(&detail.title, 60)
             ),
+            // A look's change to a large row being laid out: what shows is the text before.
+            (None, _) if detail.following.is_some() => {
+                format!(
+                    " updating to a look's change… · {} ",
+                    fit(&detail.title, 60)
+                )
+            }
             // The words of the list's `~` mark, and when: the detail followed a look.
             (None, Some(at)) => format!(
                 " changed by a look {} ago · {} ",

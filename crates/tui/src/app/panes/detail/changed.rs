@@ -5,10 +5,23 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Detail, FieldKind};
+use super::{Detail, FieldKind, OPEN_IN_BACKGROUND_BYTES, OpenDetail, detail_of};
 use crate::api::PageItem;
+use crate::app::job::{JobOutput, Work};
+use crate::app::pane::{Ctx, Topic};
+use crate::app::{Command, Notice, RequestId};
 use crate::changes::Change;
-use appdeck_listing::{Followed, NotLive};
+use appdeck_listing::{BodyError, Followed, NotLive};
+
+/// A look's change to a large row being laid out off the UI thread, for the detail following it.
+#[derive(Clone, Debug)]
+pub(crate) struct Following {
+    request: RequestId,
+    /// When the look found the change: the title's "changed by a look … ago".
+    at: Instant,
+    /// The looks told until the job answers, followed then from the text it laid out.
+    looks_since: Vec<(Arc<Followed>, Instant)>,
+}
 
 /// The most changes listed; past it, the detail says how many more there are.
 pub(crate) const MAX_CHANGES: usize = 500;
@@ -34,24 +47,91 @@ impl Detail {
     /// A `:watch` look found this resource changed or gone (`found`): the detail shows it as
     /// it is now, what changed at the top of its fields (as `d` shows it), its title saying
     /// when; or says it is gone, as the list does. Its text is then what `y`, `:export` and `R`
-    /// take. The reader's place stays: the pane in focus, the raw pane's side, the search.
-    pub(crate) fn follow(&mut self, found: &Followed, now: Instant) {
+    /// take. The reader's place stays ([`Detail::keep_place_in`]). A row larger than
+    /// [`OPEN_IN_BACKGROUND_BYTES`] is laid out by an [`OpenDetail`] job, as the list's `Enter`
+    /// opens it, the detail saying it is updating meanwhile; the looks told until it answers
+    /// are followed then, from the text it shows.
+    pub(crate) fn follow(
+        &mut self,
+        found: &Arc<Followed>,
+        at: Instant,
+        cx: &mut Ctx,
+    ) -> Vec<Command> {
+        if let Some(following) = &mut self.following {
+            following.looks_since.push((Arc::clone(found), at));
+            return Vec::new();
+        }
         let (Some(sent), PageItem::Resource(resource)) = (&self.sent, self.item.as_ref()) else {
-            return;
+            return Vec::new();
         };
         let Some(id) = resource.id.get() else {
-            return;
+            return Vec::new();
         };
-        let text = match found.of(id, sent) {
-            None => return,
+        let row = match found.of(id, sent) {
+            None => return Vec::new(),
             Some(None) => {
                 self.not_live = self.not_live.or(Some(NotLive::Gone));
-                return;
+                return Vec::new();
             }
-            Some(Some(text)) => text,
+            Some(Some(row)) => row,
         };
-        let item = Arc::new(appdeck_listing::Row::item_of(text));
-        let mut fresh = Detail::open_sent(item, text).with_changes_since(sent, text);
+        if row.json_len() > OPEN_IN_BACKGROUND_BYTES {
+            let request = cx.ids.issue();
+            let said = format!(
+                "a look changed this resource: laying out its {:.1} MB…",
+                row.json_len() as f64 / 1e6
+            );
+            cx.say_about(Topic::Following, Notice::Info(said));
+            let job = Work::new(OpenDetail {
+                row,
+                bodies: found.bodies.clone(),
+                changed_since: Some(Box::from(&**sent)),
+                not_live: None,
+            });
+            self.following = Some(Following {
+                request,
+                at,
+                looks_since: Vec::new(),
+            });
+            return vec![Command::Run { id: request, job }];
+        }
+        match detail_of(&row, &found.bodies, Some(sent)) {
+            Ok(fresh) => self.keep_place_in(fresh, at),
+            Err(error) => cx.error(format!("cannot follow the resource's change: {error}")),
+        }
+        Vec::new()
+    }
+
+    /// Whether `request` is the job laying out the change a look found.
+    pub(super) fn is_following(&self, request: RequestId) -> bool {
+        self.following
+            .as_ref()
+            .is_some_and(|f| f.request == request)
+    }
+
+    /// The job laying out a look's change answered (`laid_out`): the detail takes its place,
+    /// then follows the looks told since.
+    pub(super) fn followed(&mut self, laid_out: JobOutput, cx: &mut Ctx) -> Vec<Command> {
+        let Some(following) = self.following.take() else {
+            return Vec::new();
+        };
+        cx.take_back(Topic::Following);
+        match laid_out.take::<Result<Detail, BodyError>>() {
+            Some(Ok(fresh)) => self.keep_place_in(fresh, following.at),
+            Some(Err(error)) => cx.error(format!("cannot follow the resource's change: {error}")),
+            None => {}
+        }
+        let mut commands = Vec::new();
+        for (found, at) in following.looks_since {
+            commands.extend(self.follow(&found, at, cx));
+        }
+        commands
+    }
+
+    /// `fresh`, this resource as a look found it, in this detail's place: the reader's place
+    /// stays (the pane in focus, the raw pane's side, the folds, the cursors, the search), and
+    /// the reports' lines.
+    fn keep_place_in(&mut self, mut fresh: Detail, now: Instant) {
         // The reports sent about it are the same resource's: their lines stay at the end.
         let reports = (self.fields.iter())
             .position(|f| f.kind == FieldKind::Section && f.label == super::reports::HEADING);
@@ -67,6 +147,7 @@ impl Detail {
         fresh.exporting = self.exporting.take();
         fresh.not_live = self.not_live;
         fresh.changed_by_look = Some(now);
+        fresh.tree.keep_folds_of(&self.tree);
         for pane in [super::DetailPart::Tree, super::DetailPart::Raw] {
             let (was, len) = (self.cursor(pane), fresh.pane_len(pane));
             let cursor = fresh.cursor_mut(pane);

@@ -164,6 +164,9 @@ pub struct Detail {
     /// When a `:watch` look last found the resource changed, the detail following it: the
     /// title says so (see `changed.rs`).
     pub(crate) changed_by_look: Option<std::time::Instant>,
+    /// A look's change being laid out off the UI thread (a large row): the detail says it is
+    /// updating, and takes the change in when it answers (see `changed.rs`).
+    pub(crate) following: Option<changed::Following>,
 }
 
 impl Detail {
@@ -256,6 +259,7 @@ impl Detail {
             reports: reports::ReportsAbout::default(),
             not_live: None,
             changed_by_look: None,
+            following: None,
         }
     }
 

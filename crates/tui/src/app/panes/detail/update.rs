@@ -154,6 +154,10 @@ impl Pane for Detail {
                     return Outcome::Pop;
                 }
             }
+            // What shows is the text before a look's change, being laid out: not sent, not written.
+            Action::Report | Action::Export { .. } if self.following.is_some() => {
+                cx.error("not yet: a look's change to this resource is being laid out (R and :export once it shows)");
+            }
             Action::Export { path, overwrite } => return self.export(path, overwrite, cx),
             Action::Report => {
                 let text = match &self.sent {
@@ -172,6 +176,9 @@ impl Pane for Detail {
     }
 
     fn activity(&self) -> Option<String> {
+        if self.following.is_some() {
+            return Some("updating…".to_owned());
+        }
         self.exporting.as_ref().map(Exporting::activity)
     }
 
@@ -181,6 +188,14 @@ impl Pane for Detail {
                 self.reports_read(*read);
             }
             return Outcome::done();
+        }
+        if self.is_following(id) {
+            let commands = match delivery {
+                Delivery::Job(laid_out) => self.followed(laid_out, cx),
+                _ => Vec::new(),
+            };
+            self.resized(cx);
+            return commands.into();
         }
         if let Delivery::Job(exported) = delivery
             && let Some(exporting) = self.exporting.take_if(|e| e.id == id)
@@ -196,11 +211,12 @@ impl Pane for Detail {
 
     /// A `:watch` look found rows changed or gone: this one follows its resource.
     fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
-        if let News::Looked(found) = news {
-            self.follow(found, cx.now);
-            self.resized(cx);
-        }
-        Vec::new()
+        let News::Looked(found) = news else {
+            return Vec::new();
+        };
+        let commands = self.follow(found, cx.now, cx);
+        self.resized(cx);
+        commands
     }
 
     fn resized(&mut self, cx: &mut Ctx) -> Vec<Command> {
