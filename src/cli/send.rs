@@ -136,10 +136,10 @@ pub async fn run(
             app_version(&value)
         )]);
     }
-    if let Some(warning) = answer.missing_status(operation) {
+    if let Some(warning) = answer.unclear_status(operation) {
         let warning = match operation {
             Operation::VersionConnect => format!("{warning}; recorded {}", app_version(&value)),
-            _ => warning.to_owned(),
+            _ => warning,
         };
         super::warn(&[warning]);
     }

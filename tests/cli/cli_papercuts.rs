@@ -253,6 +253,26 @@ fn a_report_answer_without_status_is_warned_about() {
     );
 }
 
+/// A report answered `"status": "OK"` (not the spec's `ok`) is warned about as written: it
+/// passed in silence, exit 0.
+#[test]
+fn a_report_answer_with_a_status_other_than_ok_is_warned_about() {
+    let base_url = common::answer_once("200 OK", r#"{"status": "OK"}"#);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(common::appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .args(["report", &format!("{EXAMPLES}/report.json")]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "warning: the service's answer has the `status` \"OK\", neither \"ok\" nor \"error\""
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
 /// Item 14: validate catches unknown top-level fields and control characters in `task_id`,
 /// takes several files, and has `-o json`.
 #[test]

@@ -690,6 +690,23 @@ fn composer_ok_answer() {
     });
 }
 
+/// An answer whose `status` is `["ok"]` is taken, but its verdict and the status bar say it
+/// does not say so, and its status shows as written (it read "answered ok", `status —`).
+#[test]
+fn composer_unclear_answer() {
+    let answered = |size| {
+        let mut app = composer_app(size);
+        let id = sent_report(&mut app);
+        let body = json!({"status": ["ok"], "metadata": {"platform_app_url": 42}});
+        app.update(Action::reply(id, report_answer(200, body)));
+        app
+    };
+    let screen = draw(&answered((80, 24)));
+    assert!(!screen.contains("answered ok"), "{screen}");
+    assert!(screen.contains(r#"["ok"]"#), "{screen}");
+    snapshot_at("composer_unclear_answer", &[(80, 24)], answered);
+}
+
 #[test]
 fn composer_error_answer() {
     snapshot("composer_error_answer", |size| {

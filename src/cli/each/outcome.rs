@@ -207,11 +207,7 @@ pub async fn check_and_send(client: Client, line: Line, force: bool) -> Outcome 
     let (verdict, answer, error) = match outcome {
         Ok(answer) => match answer.rejection() {
             None => {
-                notes.extend(
-                    answer
-                        .missing_status(Operation::OperationsReport)
-                        .map(str::to_owned),
-                );
+                notes.extend(answer.unclear_status(Operation::OperationsReport));
                 (Verdict::Accepted, Some(answer), None)
             }
             Some(refusal) => (Verdict::Failed, Some(answer), Some(refusal.to_string())),

@@ -675,28 +675,36 @@ impl Answer {
         self.http_error.clone().or_else(|| rejection(&self.raw))
     }
 
-    /// The warning for a 2xx answer with a body but no `status`: it does not say whether the
-    /// service took what `operation` sent (a report's answer `{}` passed in silence, and a
-    /// connect's `{"message": "hi"}` still does in the CLI's and the TUI's words if they do not
-    /// ask here). Such an answer is still taken as accepted, as before; a connect answered with
-    /// no body at all is said apart (its words name the HTTP status).
-    pub fn missing_status(&self, operation: Operation) -> Option<&'static str> {
-        let silent = self.http_error.is_none()
-            && matches!(
-                self.response.status,
-                super::Field::Absent | super::Field::Null
-            );
-        match operation {
-            Operation::OperationsReport if silent => Some(
-                "the service's answer has no `status` (the spec requires one): it does not say \
-                 whether the report was taken",
-            ),
-            Operation::VersionConnect if silent && !self.raw.is_null() => Some(
-                "the service's answer has no `status`: it does not say whether the connect was \
-                 taken",
-            ),
-            _ => None,
+    /// The warning for a 2xx answer whose `status` is neither `ok` nor `error` (absent, null,
+    /// `"OK"`, `["ok"]`): it does not say whether the service took what `operation` sent (a
+    /// report's answer `{}` passed in silence, and `"status": ["ok"]` read as accepted with no
+    /// word). Such an answer is still taken as accepted, as before; a connect answered with no
+    /// body at all is said apart (its words name the HTTP status).
+    pub fn unclear_status(&self, operation: Operation) -> Option<String> {
+        if self.http_error.is_some() {
+            return None;
         }
+        let what = match operation {
+            Operation::OperationsReport => "report",
+            Operation::VersionConnect if !self.raw.is_null() => "connect",
+            _ => return None,
+        };
+        let found = match &self.response.status {
+            super::Field::Valid(status) if status == "ok" || status == "error" => return None,
+            super::Field::Absent | super::Field::Null if what == "report" => {
+                "no `status` (the spec requires one)".to_owned()
+            }
+            super::Field::Absent | super::Field::Null => "no `status`".to_owned(),
+            super::Field::Valid(_) | super::Field::Invalid(_) => {
+                let written = crate::json_text::span_of(&self.text, "/status")
+                    .map_or("?", |span| &self.text[span]);
+                let written = crate::text::fit(&crate::sanitize::line(written), 40);
+                format!("the `status` {written}, neither \"ok\" nor \"error\"")
+            }
+        };
+        Some(format!(
+            "the service's answer has {found}: it does not say whether the {what} was taken"
+        ))
     }
 
     /// The answer as a result: a refusal (see [`Answer::rejection`]) is a failure.
@@ -1109,5 +1117,47 @@ mod tests {
             "the service answered with an error: no message given"
         );
         assert!(answer(json!({"status": "ok"})).into_result().is_ok());
+    }
+
+    /// An answer taken as accepted whose `status` is not `ok` is warned about, as written:
+    /// `"OK"` and `["ok"]` passed in silence, read as "answered ok".
+    #[test]
+    fn a_status_neither_ok_nor_error_is_unclear_as_written() {
+        let read = |text: &str| {
+            let url = "http://h/api/v1/apps.operations.report";
+            read_answer(
+                Operation::OperationsReport,
+                reqwest::StatusCode::OK,
+                text.as_bytes(),
+                url,
+            )
+            .unwrap()
+        };
+        let unclear = |text: &str| read(text).unclear_status(Operation::OperationsReport);
+        assert_eq!(unclear(r#"{"status": "ok"}"#), None);
+        assert_eq!(
+            unclear(r#"{"status": "error"}"#),
+            None,
+            "a refusal, said as one"
+        );
+        let taken = "it does not say whether the report was taken";
+        assert_eq!(
+            unclear("{}").unwrap(),
+            format!("the service's answer has no `status` (the spec requires one): {taken}")
+        );
+        assert_eq!(
+            unclear(r#"{"status": "OK"}"#).unwrap(),
+            format!(
+                r#"the service's answer has the `status` "OK", neither "ok" nor "error": {taken}"#
+            )
+        );
+        assert_eq!(
+            unclear(r#"{"status": [ "ok" ], "n": 1E2}"#).unwrap(),
+            format!(
+                r#"the service's answer has the `status` [ "ok" ], neither "ok" nor "error": {taken}"#
+            )
+        );
+        let connect = read(r#"{"status": 1E2}"#).unclear_status(Operation::VersionConnect);
+        assert!(connect.unwrap().contains("`status` 1E2, neither"));
     }
 }

@@ -54,6 +54,9 @@ pub struct SendResult {
     pub changes: Option<Vec<crate::changes::Change>>,
     /// Accepted with no body at all (a connect: the spec shows no connect answer).
     pub empty: bool,
+    /// Accepted, but its `status` is neither `ok` nor `error` (absent, `"OK"`, `["ok"]`): it does
+    /// not say the send was taken ([`appdeck_core::api::Answer::unclear_status`]).
+    pub unclear: bool,
 }
 
 impl SendResult {
@@ -68,11 +71,16 @@ impl SendResult {
             error: None,
             changes: None,
             empty: false,
+            unclear: false,
         };
         match &exchange.result {
             Ok(Reply::Answer(answer)) => {
                 let response = &answer.response;
-                result.status = response.status.get().cloned();
+                // Not a string (`["ok"]`): as written, where a `—` said nothing came.
+                result.status = response.status.get().cloned().or_else(|| {
+                    let span = crate::json_text::span_of(&answer.text, "/status")?;
+                    Some(answer.text[span].to_owned())
+                });
                 result.message = response.message.get().cloned();
                 result.platform_app_url = response
                     .metadata
@@ -294,10 +302,12 @@ pub(crate) fn answer(
     }
     // As `appdeck report` and `connect` warn: taken as accepted, but the answer does not say so.
     let silent = match &exchange.result {
-        Ok(Reply::Answer(answer)) => answer.missing_status(target.kind.operation()),
+        Ok(Reply::Answer(answer)) => answer.unclear_status(target.kind.operation()),
         _ => None,
     };
-    let (recorded, result) = recorded(cx, &target, &body, exchange, &format!("sending a {noun}"));
+    let (recorded, mut result) =
+        recorded(cx, &target, &body, exchange, &format!("sending a {noun}"));
+    result.unclear = silent.is_some();
     let commands = vec![recorded];
     let ok = result.ok;
     let empty = result.empty;

@@ -75,6 +75,12 @@ pub(crate) fn render_answer(
             "sent: the service accepted it with an empty answer (no body)".to_owned(),
             theme.info(),
         )
+    } else if result.ok && result.unclear {
+        (
+            "sent: the service's answer does not say it was taken (its status is not ok)"
+                .to_owned(),
+            theme.warning(),
+        )
     } else if result.ok {
         ("sent: the service answered ok".to_owned(), theme.info())
     } else {
