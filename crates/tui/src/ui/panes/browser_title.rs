@@ -143,8 +143,8 @@ struct Parts<'a> {
     counts: Counts,
     watch: Option<&'a Watch>,
     /// How many rows are marked with `Space`, how many of them a look found gone (`y`,
-    /// `:export` and `R` leave those out) and how many the filters hide (taken all the same).
-    /// Read over the marked rows on each frame while there are marks: a scan of the rows.
+    /// `:export` and `R` leave those out) and how many the filters hide (taken all the same):
+    /// read over the marks, kept as the rows shown change (`Picks::apart`), not over the rows.
     picked: (usize, appdeck_listing::MarkedApart),
     /// With no watch (whose failure says it), that the last reload failed.
     not_refreshed: bool,
@@ -193,9 +193,7 @@ impl<'a> Parts<'a> {
             picked: (
                 browser.picked.len(),
                 (browser.listing.loaded())
-                    .and_then(|l| {
-                        l.marked_apart(&browser.visible, &browser.picked, browser.watch.as_ref())
-                    })
+                    .map(|_| browser.picked.apart(browser.watch.as_ref()))
                     .unwrap_or_default(),
             ),
             not_refreshed: browser.not_refreshed.is_some() && browser.watch.is_none(),
