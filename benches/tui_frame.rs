@@ -115,6 +115,34 @@ fn main() {
         },
     );
     assert_eq!(moved, SAMPLES + 20, "every keypress moved the cursor");
+    // Three rows marked: the title says how many of them the filters hide or a look found gone
+    // (review item 6: it read that off every row loaded on each frame).
+    for _ in 0..3 {
+        app.update(Action::Toggle);
+    }
+    moved = 0;
+    measure(
+        "keypress j/k + frame, 100,000 rows, 3 marked",
+        20,
+        SAMPLES,
+        || {
+            let before = app.browser.cursor;
+            app.update(if down {
+                Action::Move(Move::Down)
+            } else {
+                Action::Move(Move::Up)
+            });
+            moved += usize::from(app.browser.cursor.selected != before.selected);
+            if app.browser.cursor.selected.is_multiple_of(1_000) {
+                down = !down;
+            }
+            terminal
+                .draw(|f| appdeck_tui::render(f, black_box(&app), &appdeck_tui::Theme::COLOR, now))
+                .expect("draw");
+        },
+    );
+    assert_eq!(moved, SAMPLES + 20, "every keypress moved the cursor");
+    assert_eq!(app.browser.picked.len(), 3);
 
     // A resource whose properties are about 5 MB of JSON.
     let big: serde_json::Map<String, Value> = (0..20_000)

@@ -305,6 +305,9 @@ impl RowSet {
 struct Results {
     passes: RowSet,
     notes: Notes,
+    /// Rows a `:where` failed on (left out), and the first failure.
+    failed: usize,
+    first_failure: Option<String>,
 }
 
 /// Notes beside rows, in row order, their texts end to end in one string: a search that finds
@@ -418,6 +421,10 @@ pub struct Narrowing {
     unnamed: JobRows,
     /// How far the jobs in flight are, for the status bar: (rows done, rows in all).
     progress: HashMap<RequestId, (u64, u64)>,
+    /// How many failed rows the user was last told of: each look of `:watch` tests the rows
+    /// anew, and the same failures said on every look wrote over any other message (tester's
+    /// LOW 6); said again only when their count changes ([`Narrowing::on_tested`]).
+    failures_said: Option<usize>,
 }
 
 impl Narrowing {
@@ -450,6 +457,7 @@ impl Narrowing {
             jobs: Vec::new(),
             unnamed: JobRows::default(),
             progress: HashMap::new(),
+            failures_said: None,
         };
         if let Some((bodies, rows)) = rows {
             // Typing on: only the rows the shorter text found can hold the longer one.
@@ -552,6 +560,9 @@ impl Narrowing {
     }
 
     /// A job answered: its rows are known. Returns false for a job that is not this query's.
+    /// The rows it failed on are counted with those of the jobs before; `tested` says the
+    /// failures ([`Tested::said`]) only once the rows are all tested and their count is not
+    /// the one said last, as the rows failing in all (not this job's alone).
     pub fn on_tested(&mut self, id: RequestId, tested: &mut Tested) -> Option<Answered> {
         let at = self.jobs.iter().position(|(job, _)| *job == id)?;
         let (_, pass) = self.jobs.remove(at);
@@ -573,7 +584,35 @@ impl Narrowing {
                 };
             }
         }
+        self.results.failed += tested.failed;
+        if self.results.first_failure.is_none() {
+            self.results.first_failure = tested.first_failure.take();
+        }
+        let failed = self.results.failed;
+        let news = self.complete() && self.failures_said != Some(failed);
+        (tested.failed, tested.first_failure) = match news {
+            true => (failed, self.results.first_failure.clone()),
+            false => (0, None),
+        };
+        if news {
+            self.failures_said = Some(failed);
+        }
         Some(Answered::Rows)
+    }
+
+    /// How many rows of those tested it failed on (a `:where` that cannot be applied to them:
+    /// left out), for the title to keep saying once the message has been said.
+    pub fn failed_rows(&self) -> usize {
+        match &self.meanwhile {
+            Some(_) => 0,
+            None => self.results.failed,
+        }
+    }
+
+    /// `fresh` tests the rows anew (a look, a reload): the failures said of this one are said of it.
+    pub(crate) fn failures_said_to(&self, mut fresh: Narrowing) -> Narrowing {
+        fresh.failures_said = self.failures_said;
+        fresh
     }
 
     /// Whether the first pass over the rows loaded has answered: until then the rows shown are

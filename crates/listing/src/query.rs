@@ -133,7 +133,9 @@ impl Query {
         ids: &mut RequestIds,
         commands: &mut Vec<C>,
     ) -> Query {
-        let mut start = |n: &Narrowing| Narrowing::start(n.test.clone(), None, rows, ids, commands);
+        let mut start = |n: &Narrowing| {
+            n.failures_said_to(Narrowing::start(n.test.clone(), None, rows, ids, commands))
+        };
         Query {
             search: self.search.as_ref().map(&mut start),
             where_: (self.where_.as_ref()).map(|w| Where {
@@ -563,5 +565,100 @@ mod tests {
                 .starts_with("where .a ==: not a valid jq expression")
         );
         assert!(query.where_.is_none() && commands.is_empty());
+    }
+
+    /// Runs the jobs among `commands` as [`answer`] does, and returns what each answer says.
+    fn answer_saying(
+        query: &mut Query,
+        commands: Vec<JobCommand>,
+        bodies: &Bodies,
+        ids: &mut RequestIds,
+    ) -> Vec<String> {
+        let mut said = Vec::new();
+        for command in commands {
+            if let JobCommand::Run { id, job } = command {
+                let mut tested = job.run().take::<Tested>().expect("a test's answer");
+                query.on_tested::<JobCommand>(id, &mut tested, Some(bodies), ids);
+                said.extend(tested.said());
+            }
+        }
+        said
+    }
+
+    /// Tester's LOW 6: under `:watch 2`, a `:where` failing on some rows said so on every look,
+    /// over any other message. It is said when the query is new and when the count of rows it
+    /// fails on changes; a look that finds the same failures says nothing, and the query keeps
+    /// the count (the title says it).
+    #[test]
+    fn a_where_failing_on_the_same_rows_is_said_once_across_looks() {
+        let rows_failing = |failing: usize| {
+            Rows::with_bodies((0..5).map(|i| {
+                let n = if i < failing { json!("x") } else { json!(i) };
+                json!({"id": format!("r{i}"), "n": n})
+            }))
+        };
+        let (mut query, mut ids) = (Query::default(), RequestIds::default());
+        let (rows, bodies) = rows_failing(2);
+        let mut commands: Vec<JobCommand> = vec![];
+        let expr = Some(".n + 1 > 0".to_owned());
+        let loaded = Some((&bodies, &rows));
+        query
+            .set_where(expr.clone(), loaded, &mut ids, &mut commands)
+            .unwrap();
+        let said = answer_saying(&mut query, commands, &bodies, &mut ids);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("where failed on 2 rows, left out: "),
+            "{said:?}"
+        );
+        // Each look: the rows fetched again, tested by a query of their own, which then takes
+        // the place of the one applied.
+        let mut look = |query: &mut Query, failing: usize| {
+            let (rows, bodies) = rows_failing(failing);
+            let mut commands: Vec<JobCommand> = vec![];
+            let mut fresh = query.restarted(Some((&bodies, &rows)), &mut ids, &mut commands);
+            let said = answer_saying(&mut fresh, commands, &bodies, &mut ids);
+            let (more, _) = query.take_tests::<JobCommand>(fresh, Some((&bodies, &rows)), &mut ids);
+            assert!(more.iter().all(|c| !matches!(c, JobCommand::Run { .. })));
+            said
+        };
+        let failed = |query: &Query| query.where_.as_ref().unwrap().narrowing.failed_rows();
+        for _ in 0..3 {
+            assert_eq!(
+                look(&mut query, 2),
+                Vec::<String>::new(),
+                "the same two rows"
+            );
+            assert_eq!(failed(&query), 2);
+        }
+        let said = look(&mut query, 3);
+        assert!(
+            said.len() == 1 && said[0].starts_with("where failed on 3 rows"),
+            "{said:?}"
+        );
+        assert_eq!(look(&mut query, 3), Vec::<String>::new());
+        assert_eq!(failed(&query), 3);
+        assert_eq!(
+            look(&mut query, 0),
+            Vec::<String>::new(),
+            "none fails: nothing to say"
+        );
+        assert_eq!(failed(&query), 0);
+        let said = look(&mut query, 3);
+        assert!(
+            said.len() == 1 && said[0].starts_with("where failed on 3 rows"),
+            "{said:?}"
+        );
+        // The same expression applied anew is a new query: said again.
+        let (rows, bodies) = rows_failing(3);
+        let mut commands: Vec<JobCommand> = vec![];
+        query
+            .set_where(expr, Some((&bodies, &rows)), &mut ids, &mut commands)
+            .unwrap();
+        let said = answer_saying(&mut query, commands, &bodies, &mut ids);
+        assert!(
+            said.len() == 1 && said[0].starts_with("where failed on 3 rows"),
+            "{said:?}"
+        );
     }
 }

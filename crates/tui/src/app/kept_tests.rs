@@ -472,3 +472,43 @@ fn a_draft_restored_over_a_kept_row_keeps_the_warning() {
     );
     assert!(said.contains("draft discarded"), "{said}");
 }
+
+/// Marks on kept rows a `/` shows, then the live page whose rows it has not tested yet: they
+/// show none of them, so the title says the marks hidden (review item 6: the count of marks
+/// shown is kept as the rows shown change, here as the live page's rows are shown anew), and
+/// once tested the rows that pass show.
+#[test]
+fn marks_on_kept_rows_are_counted_again_as_the_live_page_shows() {
+    let (mut app, live_id, kept_id) = opened(false);
+    app.update(Action::reply(
+        kept_id,
+        kept(&rows(0, 4, "old"), Duration::from_secs(60)),
+    ));
+    key(&mut app, '/');
+    super::harness::type_settled(&mut app, "old");
+    app.update(Action::Submit);
+    key(&mut app, 'g');
+    key(&mut app, ' ');
+    key(&mut app, ' ');
+    let apart = |app: &App| {
+        let list = &app.browser;
+        let listing = list.listing.loaded().expect("rows");
+        let worked_out = listing.marked(&list.visible, &list.picked, list.watch.as_ref());
+        assert_eq!(list.picked.apart(list.watch.as_ref()), worked_out.1);
+        worked_out.1.hidden
+    };
+    assert_eq!(apart(&app), 0);
+    let mut now = rows(0, 2, "new");
+    now.extend(rows(2, 2, "old"));
+    let tests = app.update(live(live_id.expect("asked"), now, None));
+    assert!(app.browser.visible.is_empty(), "not tested yet");
+    assert_eq!(apart(&app), 2, "r0 and r1 not shown");
+    settle(&mut app, tests);
+    assert_eq!(app.browser.visible.len(), 2, "r2 and r3");
+    assert_eq!(apart(&app), 2);
+    assert!(
+        title(&app).contains("2 marked (2 hidden)"),
+        "{}",
+        title(&app)
+    );
+}

@@ -227,3 +227,87 @@ fn marked_rows_hidden_by_the_filter_are_said() {
         "{news}"
     );
 }
+
+/// Answers the page request among `commands` with these rows, and runs the jobs it asks for.
+fn serve_rows(app: &mut App, commands: &[Command], rows: Vec<Value>) -> Vec<Command> {
+    let id = page_request(commands).expect("a page request");
+    let page = ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap();
+    let more = app.update(Action::reply(
+        id,
+        Box::new(Exchange::local(Ok(Reply::page(page)))),
+    ));
+    settle(app, more)
+}
+
+/// The title's marks as it says them; first, that the count of marks apart kept for it
+/// (`Picks::apart`) is the one `y`, `:export` and `R` work out from the rows.
+fn marks_said(app: &App) -> String {
+    let list = &app.browser;
+    let listing = list.listing.loaded().expect("rows loaded");
+    let worked_out = listing.marked(&list.visible, &list.picked, list.watch.as_ref());
+    assert_eq!(list.picked.apart(list.watch.as_ref()), worked_out.1);
+    let title = title(app);
+    let at = title.find(" marked").expect("marks said");
+    let start = title[..at].rfind('·').map_or(0, |i| i + '·'.len_utf8());
+    let end = title[at..].find(['·', '─']).map_or(title.len(), |i| at + i);
+    title[start..end].trim().to_owned()
+}
+
+/// Review item 6: the title reads the marks apart from counts kept as the marks and the rows
+/// shown change, not from a scan of every row on each frame. Right after each change that
+/// moves them it says them as the rows do: a filter, a mark and an unmark, `:where`, a look
+/// finding a marked row gone, a reload bringing a hidden one into the filter.
+#[test]
+fn the_title_says_the_marks_apart_right_after_each_change() {
+    let t0 = Instant::now();
+    let mut app = loaded(t0);
+    mark(&mut app, &[0, 1, 2]);
+    assert_eq!(marks_said(&app), "3 marked");
+    key(&mut app, '/');
+    super::harness::type_settled(&mut app, "1a");
+    app.update(Action::Submit);
+    assert_eq!(marks_said(&app), "3 marked (2 hidden)", "b2 and c3 hidden");
+    key(&mut app, 'g');
+    key(&mut app, ' ');
+    assert_eq!(marks_said(&app), "2 marked (2 hidden)", "a1 unmarked");
+    key(&mut app, ' ');
+    assert_eq!(marks_said(&app), "3 marked (2 hidden)", "a1 marked again");
+    app.update(Action::Back);
+    assert_eq!(marks_said(&app), "3 marked", "no filter");
+    let filtered = command(&mut app, r#"where .id == "c3" or .id == "d4""#);
+    settle(&mut app, filtered);
+    assert_eq!(app.browser.visible.len(), 2);
+    assert_eq!(marks_said(&app), "3 marked (2 hidden)", "a1 and b2 hidden");
+    let cleared = command(&mut app, "where");
+    settle(&mut app, cleared);
+    assert_eq!(marks_said(&app), "3 marked");
+
+    let look = command(&mut app, "watch 1");
+    serve(&mut app, &look, &IDS);
+    key(&mut app, '/');
+    super::harness::type_settled(&mut app, "1a");
+    app.update(Action::Submit);
+    assert_eq!(marks_said(&app), "3 marked (2 hidden)");
+    app.now = t0 + Duration::from_secs(1);
+    let look = app.update(Action::Tick);
+    serve(&mut app, &look, &["a1", "c3", "d4"]);
+    assert_eq!(marks_said(&app), "3 marked (1 gone, 1 hidden)", "b2 gone");
+
+    // A reload in which c3 is now named so that `/1a` finds it: it shows, no longer hidden.
+    let reload = key(&mut app, 'r');
+    let rows = ["a1", "b2", "c3", "d4"].map(|id| {
+        let name = if id == "c3" {
+            "1a too".to_owned()
+        } else {
+            id.chars().rev().collect()
+        };
+        json!({"id": id, "type": "repo", "name": name})
+    });
+    serve_rows(&mut app, &reload, rows.to_vec());
+    assert_eq!(app.browser.visible.len(), 2, "a1 and c3");
+    assert_eq!(
+        marks_said(&app),
+        "3 marked (1 hidden)",
+        "c3 shown; b2 listed again, hidden"
+    );
+}

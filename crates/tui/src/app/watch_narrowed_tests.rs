@@ -166,3 +166,73 @@ fn a_look_sorting_a_large_list_again_says_nothing_of_the_sort() {
         app.notice
     );
 }
+
+/// Rows `r0`…`r9`, the first `failing` of which a `:where` adding to `n` fails on (a string).
+fn failing_on(failing: usize) -> ListResponse {
+    let rows: Vec<Value> = (0..10)
+        .map(|i| {
+            let n = if i < failing { json!("x") } else { json!(i) };
+            json!({"id": format!("r{i}"), "type": "repo", "name": format!("row {i}"), "n": n})
+        })
+        .collect();
+    ListResponse::from_value(json!({"resources": rows, "next": null})).unwrap()
+}
+
+fn said(app: &App) -> String {
+    match &app.notice {
+        Some(Notice::Info(text) | Notice::Error(text)) => text.clone(),
+        None => String::new(),
+    }
+}
+
+/// Tester's LOW 6: `:watch 2` over a `:where` failing on some rows said `where failed on 3
+/// rows` on every look, over any other message every two seconds. It is said once; a look
+/// finding the same failures says nothing, so that an error the user causes stays, and the
+/// title keeps saying how many rows the `:where` fails on; a look finding more says so.
+#[test]
+fn a_where_failing_on_the_same_rows_is_not_said_again_on_each_look() {
+    let t0 = Instant::now();
+    let (mut app, commands) = App::new(Session::default(), Rect::new(0, 0, 120, 20), None);
+    app.now = t0;
+    let more = reply_page(&mut app, &commands, failing_on(3));
+    settle(&mut app, more);
+    let applied = command(&mut app, "where .n + 1 > 0");
+    settle(&mut app, applied);
+    assert!(
+        said(&app).starts_with("where failed on 3 rows, left out: "),
+        "{}",
+        said(&app)
+    );
+    assert_eq!(app.browser.visible.len(), 7);
+    let look = command(&mut app, "watch 2");
+    let more = reply_page(&mut app, &look, failing_on(3));
+    settle(&mut app, more);
+    assert!(!said(&app).contains("where failed"), "{}", said(&app));
+
+    let wrong = command(&mut app, "where .n ==");
+    assert!(wrong.is_empty());
+    let error = said(&app);
+    assert!(error.contains("not a valid jq expression"), "{error}");
+    for look in 1..=3 {
+        app.now = t0 + Duration::from_secs(2 * look);
+        let asked = app.update(Action::Tick);
+        let more = reply_page(&mut app, &asked, failing_on(3));
+        settle(&mut app, more);
+        assert!(app.browser.reloading.is_none(), "look {look} is in");
+        assert_eq!(said(&app), error, "look {look} said nothing over it");
+    }
+    let theme = crate::ui::theme::Theme::COLOR;
+    let title = super::harness::line(&super::harness::draw(&app, &theme, chrono::Utc::now()), 1);
+    assert!(title.contains("where .n + 1 > 0 (failed on 3)"), "{title}");
+
+    app.now = t0 + Duration::from_secs(8);
+    let asked = app.update(Action::Tick);
+    let more = reply_page(&mut app, &asked, failing_on(4));
+    settle(&mut app, more);
+    assert!(
+        said(&app).starts_with("where failed on 4 rows, left out: "),
+        "{}",
+        said(&app)
+    );
+    assert_eq!(app.browser.visible.len(), 6);
+}

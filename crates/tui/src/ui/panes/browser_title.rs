@@ -74,6 +74,9 @@ struct Form {
     label: bool,
     /// `42 of 62 loaded` for `42 match · 62 loaded`.
     short_counts: bool,
+    /// How many rows the `:where` failed on (`(failed on 3)`), before the `:where` is cut to
+    /// its first character for it.
+    where_failed: bool,
     /// Cut the free texts (`:where`, the type and status names) by what the title is over its
     /// room, none narrower than this (with its `…`); `None`: not cut.
     cut_to: Option<usize>,
@@ -102,12 +105,13 @@ impl Form {
         all_types: true,
         label: true,
         short_counts: false,
+        where_failed: true,
         cut_to: None,
         free_texts: true,
         more: true,
     };
-    const STEPS: [Form; 11] = {
-        let mut steps = [Form::WHOLE; 11];
+    const STEPS: [Form; 12] = {
+        let mut steps = [Form::WHOLE; 12];
         let mut i = 1;
         while i < steps.len() {
             let mut form = steps[i - 1];
@@ -121,9 +125,10 @@ impl Form {
                     form.label = false;
                 }
                 6 => form.short_counts = true,
-                7 => form.cut_to = Some(1),
-                8 => form.free_texts = false,
-                9 => form.more = false,
+                7 => form.where_failed = false,
+                8 => form.cut_to = Some(1),
+                9 => form.free_texts = false,
+                10 => form.more = false,
                 _ => form.watch_time = false,
             }
             steps[i] = form;
@@ -138,13 +143,16 @@ struct Parts<'a> {
     type_: Option<String>,
     status: Option<String>,
     where_: Option<String>,
+    /// How many rows the `:where` failed on (left out): said once in the status bar, kept
+    /// here (tester's LOW 6: each look of `:watch` said it again over any other message).
+    where_failed: usize,
     /// The sort, and what `:sort` calls its column (an added one by its path).
     sort: Option<(SortSpec, String)>,
     counts: Counts,
     watch: Option<&'a Watch>,
     /// How many rows are marked with `Space`, how many of them a look found gone (`y`,
-    /// `:export` and `R` leave those out) and how many the filters hide (taken all the same).
-    /// Read over the marked rows on each frame while there are marks: a scan of the rows.
+    /// `:export` and `R` leave those out) and how many the filters hide (taken all the same):
+    /// read over the marks, kept as the rows shown change (`Picks::apart`), not over the rows.
     picked: (usize, appdeck_listing::MarkedApart),
     /// With no watch (whose failure says it), that the last reload failed.
     not_refreshed: bool,
@@ -184,6 +192,7 @@ impl<'a> Parts<'a> {
                     .trim_end()
                     .to_owned()
             }),
+            where_failed: (browser.query.where_.as_ref()).map_or(0, |w| w.narrowing.failed_rows()),
             sort: (browser.sorting.spec).map(|s| {
                 let name = sanitize::line(&browser.columns.name(s.column)).into_owned();
                 (s, name)
@@ -193,9 +202,7 @@ impl<'a> Parts<'a> {
             picked: (
                 browser.picked.len(),
                 (browser.listing.loaded())
-                    .and_then(|l| {
-                        l.marked_apart(&browser.visible, &browser.picked, browser.watch.as_ref())
-                    })
+                    .map(|_| browser.picked.apart(browser.watch.as_ref()))
                     .unwrap_or_default(),
             ),
             not_refreshed: browser.not_refreshed.is_some() && browser.watch.is_none(),
@@ -234,7 +241,10 @@ impl<'a> Parts<'a> {
             said.push(format!("status {}", fit(s, status)));
         }
         if let Some(expr) = self.where_.as_ref().filter(|_| form.free_texts) {
-            said.push(format!("where {}", fit(expr, where_)));
+            said.push(match self.where_failed {
+                n if n == 0 || !form.where_failed => format!("where {}", fit(expr, where_)),
+                n => format!("where {} (failed on {})", fit(expr, where_), count(n)),
+            });
         }
         match (&self.sort, form.sort) {
             (Some((spec, name)), SortSaid::Words) => {

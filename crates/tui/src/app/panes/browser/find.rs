@@ -78,6 +78,8 @@ impl Browser {
     pub fn refresh_visible(&mut self, height: usize) {
         let selected_row = self.visible.get(self.cursor.selected);
         self.visible = self.query.passing(self.rows());
+        self.picked
+            .see_from(self.listing.loaded(), &self.visible, 0);
         let wanted =
             (self.reselect.as_deref()).and_then(|id| self.visible.find_id(self.rows(), id, 0));
         let index = match wanted {

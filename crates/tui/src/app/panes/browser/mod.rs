@@ -430,6 +430,8 @@ impl Browser {
         let new_visible: Vec<usize> = (start..end).filter(|&i| self.passes(i)).collect();
         let first_visible = self.visible.len();
         self.visible.extend(new_visible);
+        self.picked
+            .see_from(self.listing.loaded(), &self.visible, first_visible);
         let found = (self.reselect.as_deref())
             .and_then(|id| self.visible.find_id(self.rows(), id, first_visible));
         match found {

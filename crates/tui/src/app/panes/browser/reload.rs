@@ -295,6 +295,8 @@ impl Browser {
             self.reselect = here.clone();
         }
         self.visible = (0..self.rows().len()).filter(|&i| self.passes(i)).collect();
+        self.picked
+            .see_from(self.listing.loaded(), &self.visible, 0);
         let found = (here.as_deref()).and_then(|id| self.visible.find_id(self.rows(), id, 0));
         let len = self.visible.len();
         self.cursor.selected = found.unwrap_or(index).min(len.saturating_sub(1));
