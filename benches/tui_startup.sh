@@ -36,7 +36,20 @@ wait_for() {
 log_ns() { date -d "$(grep -m1 "$2" "$1" | cut -d' ' -f1)" +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'; }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN {print (b - a) / 1e6}'; }
-gone() { for _ in $(seq 250); do tmux -L "$SOCK" has-session 2>/dev/null || return 0; sleep 0.02; done; }
+# gone: waits (at most 5 s) until the program run by `pane` has quit, and says so if it has not.
+gone() {
+    for _ in $(seq 250); do tmux -L "$SOCK" has-session 2>/dev/null || return 0; sleep 0.02; done
+    echo "the program in tmux $SOCK did not quit within 5 s" >&2; return 1
+}
+# pane COMMAND: runs COMMAND in a 120x40 pane on a tmux server of its own, as lib.sh's launch
+# does. On the server of the run before, whose last session had just ended, a new session failed
+# now and then ("server exited unexpectedly": it was shutting down) and stopped the script: this
+# script's pattern with a stand-in program, started again right after `gone`, lost 3 of 400.
+pane() {
+    LAUNCHES=$(( LAUNCHES + 1 ))
+    SOCK="$SOCK_NAME-$LAUNCHES"
+    tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 "$1"
+}
 
 # run_tui NAME ARGS...: RUNS launches of appdeck; prints the medians of both milestones. Each
 # run has a home of its own, NAME's, or HOME_OF's when set (to start on what another kept).
@@ -46,8 +59,7 @@ run_tui() {
     for i in $(seq "$RUNS"); do
         local home="$WORK/${HOME_OF:-$name}-$i" log
         mkdir -p "$home"; log="$home/.local/state/appdeck/appdeck.log"
-        tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-            "export HOME=$home APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench; date +%s%N > $home/t0; exec $BIN $*"
+        pane "export HOME=$home APPDECK_BASE_URL=$BASE_URL APPDECK_TOKEN=bench; date +%s%N > $home/t0; exec $BIN $*"
         wait_for "$log" "first rows on screen"
         tmux -L "$SOCK" send-keys q
         gone
@@ -65,8 +77,7 @@ run_bare() {
     local frames=()
     for i in $(seq "$RUNS"); do
         local log="$WORK/bare-$i.log"
-        tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-            "date +%s%N > $WORK/bare-$i.t0; exec $BARE $log"
+        pane "date +%s%N > $WORK/bare-$i.t0; exec $BARE $log"
         for _ in $(seq 500); do tmux -L "$SOCK" capture-pane -p 2>/dev/null | grep -q "first frame" && break; sleep 0.02; done
         tmux -L "$SOCK" send-keys q
         wait_for "$log" "first frame at"

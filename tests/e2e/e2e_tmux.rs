@@ -1714,3 +1714,42 @@ fn r_with_the_service_gone_keeps_the_rows_and_says_so() {
     tmux.send(&["q"]);
     tmux.wait_for_prompt("the shell again");
 }
+
+/// `q` the moment the live rows show (before anything else happens) still keeps them: the next
+/// start, `--offline`, opens on those rows marked as kept. The listing is written to the store
+/// by its own thread; quitting waits for it (bounded), or the first run of the start-up bench
+/// would leave its `--offline` run nothing to show.
+#[test]
+fn rows_shown_and_quit_at_once_are_kept_for_the_offline_start() {
+    let tmux = Tmux::start(120, 30);
+    let bin = binary();
+    sandbox_in_the_shell(&tmux, "");
+    tmux.type_line(&bin.display().to_string());
+    // Not `wait_for`, which lets the screen settle first: `q` goes as soon as a row is drawn.
+    let deadline = Instant::now() + WAIT;
+    let live = loop {
+        let screen = tmux.screen();
+        if screen.contains("res_1 ") {
+            tmux.send(&["q"]);
+            break screen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for the live rows; the screen was:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert!(
+        !live.contains("kept"),
+        "a first run has nothing kept: {live}"
+    );
+    tmux.wait_for_prompt("the shell prompt");
+
+    tmux.type_line(&format!("{} --offline", bin.display()));
+    let offline = tmux.wait_for("the rows shown, kept", |s| {
+        s.contains("offline: r asks the service") && s.contains("res_1 ")
+    });
+    assert!(offline.contains("kept"), "marked as kept: {offline}");
+    tmux.send(&["q"]);
+    tmux.wait_for_prompt("the shell prompt");
+}

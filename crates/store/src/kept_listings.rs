@@ -11,7 +11,7 @@
 //! clear`, with the reason; `appdeck cache` says so before the TUI reads it.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::{Store, StoreError};
 use crate::app_versions::{base_url_key, timestamp};
@@ -89,7 +89,12 @@ impl Store {
     ) -> Result<usize, StoreError> {
         let path = self.path.clone();
         let at = |e| StoreError::from_sqlite(&path, e);
-        let tx = self.conn.transaction().map_err(at)?;
+        // Immediate: the write lock first, waited for as every write waits. Begun with the read
+        // below, its first write failed at once while another connection held the lock.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(at)?;
         let existing: Option<(i64, Option<String>)> = tx
             .query_row(
                 "SELECT id, set_aside FROM kept_listings
@@ -393,6 +398,29 @@ mod tests {
 
     fn at(minute: u32) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 12, 2, 9, minute, 0).unwrap()
+    }
+
+    /// Another connection writing (another appdeck, or one of this one's opening the store at
+    /// start) when a page comes to be kept: the page waits for the write lock, as every write
+    /// does, and is kept. It began with a read, and SQLite fails such a transaction's first
+    /// write at once, without waiting, while another holds the lock: the first page of a run
+    /// quit at once was then lost now and then.
+    #[test]
+    fn a_page_kept_while_another_connection_writes_waits_for_it_and_is_kept() {
+        let (dir, mut store) = open();
+        let lock = crate::test_support::locked(&dir.path().join("appdeck.db"));
+        let released = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            drop(lock);
+        });
+        let key = ListingKey::new("http://127.0.0.1:9/api/v1", None, None);
+        let kept = store.keep_listing(&key, &[r#"{"id":"a"}"#], true, at(1));
+        released.join().unwrap();
+        assert_eq!(kept.unwrap(), 1);
+        let Some(Kept::Rows { rows, .. }) = store.kept_listing(&key).unwrap() else {
+            panic!("nothing kept");
+        };
+        assert_eq!(rows, [r#"{"id":"a"}"#]);
     }
 
     #[test]

@@ -60,3 +60,16 @@ pub fn full_drafts(path: &Path, full: bool) {
     };
     conn.execute_batch(sql).unwrap();
 }
+
+/// Another process in the middle of a write to the store at `path`: every other connection's
+/// write waits (for the busy timeout) until this is dropped.
+pub struct Locked {
+    _holding: rusqlite::Connection,
+}
+
+/// Takes the store's write lock, as another appdeck writing does, until the result is dropped.
+pub fn locked(path: &Path) -> Locked {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    Locked { _holding: conn }
+}

@@ -120,13 +120,17 @@ impl ListingKeeper {
     }
 
     /// appdeck is quitting: the pages asked to be kept are written before it ends (a `q` right
-    /// after the first page would otherwise lose them), waiting at most `within`.
-    pub(crate) fn finish(self, within: std::time::Duration) {
+    /// after the first page would otherwise lose them), waiting at most `within`. Returns false
+    /// when they were still being written then (a store locked by another appdeck, a slow disk):
+    /// what was shown may not be there at the next start, and the user is told.
+    pub(crate) fn finish(self, within: std::time::Duration) -> bool {
         let ListingKeeper { jobs, done } = self;
         drop(jobs);
-        if done.recv_timeout(within) == Err(mpsc::RecvTimeoutError::Timeout) {
+        let timed_out = done.recv_timeout(within) == Err(mpsc::RecvTimeoutError::Timeout);
+        if timed_out {
             tracing::warn!("the listing was still being kept when appdeck quit");
         }
+        !timed_out
     }
 
     /// Keeps for `place` from now on; `None` keeps nothing (and loads nothing).
@@ -506,6 +510,64 @@ mod tests {
             kinds(&page)[1].0,
             crate::api::ItemKind::NotResource,
             "marked"
+        );
+    }
+
+    fn place_in(dir: &std::path::Path) -> KeepPlace {
+        KeepPlace {
+            store: dir.join("appdeck.db"),
+            base_url: "http://127.0.0.1:9/api/v1".into(),
+            profile: None,
+        }
+    }
+
+    fn kept_ids(place: &KeepPlace) -> Vec<String> {
+        let store = Store::open(&place.store).unwrap();
+        match kept_rows(&store, place, None) {
+            Ok((_, rows, _)) => rows,
+            Err(nothing) => panic!("nothing kept: {nothing:?}"),
+        }
+    }
+
+    /// A page asked to be kept just before quitting is in the store once `finish` returns: the
+    /// keeper's thread is waited for, not dropped with the runtime (the store not even made yet,
+    /// as on a first run, whose `q` came the moment its first rows showed).
+    #[test]
+    fn quitting_right_after_a_page_waits_until_it_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = place_in(dir.path());
+        let (sender, _replies) = tokio::sync::mpsc::unbounded_channel();
+        let keeper = ListingKeeper::new(sender);
+        keeper.follow(Keeping::On(place.clone()));
+        let rows: Vec<String> = (0..3).map(|i| format!(r#"{{"id":"r{i}"}}"#)).collect();
+        keeper.keep(None, rows.clone(), true);
+        assert!(
+            keeper.finish(std::time::Duration::from_secs(30)),
+            "kept in time"
+        );
+        assert_eq!(kept_ids(&place), rows);
+    }
+
+    /// A store another process holds locked keeps the page from being written: quitting waits
+    /// no longer than it was given, and says the page was not kept.
+    #[test]
+    fn quitting_waits_no_longer_than_given_and_says_when_the_page_was_not_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = place_in(dir.path());
+        drop(Store::open(&place.store).unwrap());
+        let lock = crate::store::test_support::locked(&place.store);
+        let (sender, _replies) = tokio::sync::mpsc::unbounded_channel();
+        let keeper = ListingKeeper::new(sender);
+        keeper.follow(Keeping::On(place.clone()));
+        keeper.keep(None, vec![r#"{"id":"r0"}"#.into()], true);
+        let started = std::time::Instant::now();
+        let kept = keeper.finish(std::time::Duration::from_millis(200));
+        let waited = started.elapsed();
+        drop(lock);
+        assert!(!kept, "said as not kept");
+        assert!(
+            waited < std::time::Duration::from_secs(2),
+            "waited {waited:?}"
         );
     }
 

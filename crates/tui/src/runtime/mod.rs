@@ -33,6 +33,10 @@ use terminal::TerminalGuard;
 /// 1 ms warm); a slow disk delays the rows, never the first frame by more than this.
 const KEPT_ROWS_WAIT: std::time::Duration = std::time::Duration::from_millis(50);
 
+/// How long quitting waits for the list's last pages to be kept (a fresh store is made and
+/// written in some 0.1 s): a store another process holds locked must not hold the shell back.
+const KEEPING_AT_QUIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// What the TUI needs to start.
 pub struct LaunchOptions {
     pub settings: ClientSettings,
@@ -201,15 +205,23 @@ pub async fn launch(options: LaunchOptions) -> anyhow::Result<Option<i32>> {
     drop(event_loop);
     drop(guard);
     // Once the terminal is back: the user has the shell while the last pages are kept.
-    if let Some(keeper) = keeper {
+    let listing_kept = match keeper {
         // A blocking wait: off the runtime's threads.
-        let within = std::time::Duration::from_secs(2);
-        let _ = tokio::task::spawn_blocking(move || keeper.finish(within)).await;
-    }
+        Some(keeper) => tokio::task::spawn_blocking(move || keeper.finish(KEEPING_AT_QUIT))
+            .await
+            .unwrap_or(false),
+        None => true,
+    };
     tracing::info!("TUI closed");
     // Once the terminal is back, where the texts the store did not take are.
     for line in kept {
         eprintln!("appdeck: {line}");
+    }
+    if !listing_kept {
+        eprintln!(
+            "appdeck: the list shown was still being kept after {KEEPING_AT_QUIT:?} (the store \
+             was busy): the next start may not show it"
+        );
     }
     if gone.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("appdeck: the terminal went away (its other end closed); quit as on a hangup");
