@@ -65,16 +65,9 @@ pub(crate) fn body_rows(
     let width = width.max(1);
     let pretty = crate::json_text::pretty(body);
     let lines: Vec<_> = pretty.lines().map(sanitize::line).collect();
-    // A line no longer in bytes than the width takes one row (no character takes more columns
-    // than its UTF-8 bytes): only the long ones are measured.
-    let rows_of = |line: &str| {
-        if line.len() <= width {
-            1
-        } else {
-            crate::text::wrap_ranges(line, width, usize::MAX).len()
-        }
-    };
-    let counts: Vec<usize> = lines.iter().map(|l| rows_of(l)).collect();
+    let counts: Vec<usize> = (lines.iter())
+        .map(|l| crate::text::wrap_ranges(l, width, usize::MAX).len())
+        .collect();
     let bottom = review_bottom(head + counts.iter().sum::<usize>(), height);
     let scroll = scroll.min(bottom);
     let room = height.saturating_sub(head.saturating_sub(scroll));
