@@ -787,6 +787,41 @@ fn e_edits_the_report_in_the_editor_and_a_broken_edit_is_kept_with_its_error() {
     assert_terminal_restored(&tmux, &stty_before);
 }
 
+/// `^z` stops appdeck as a shell job, with the terminal handed back as `$EDITOR` gets it (main
+/// screen, cursor, no mouse, the shell's modes), and `fg` brings it back drawn whole, where it
+/// was, taking keys: the tester's `fg` landed as keys in a TUI that ignored `^z`.
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_brings_appdeck_back() {
+    let tmux = Tmux::start(100, 30);
+    let stty_before = tmux.stty("stty.before");
+    launch_demo(&tmux, "");
+    tmux.send(&["j"]);
+    tmux.send(&["j"]);
+    tmux.wait_for("the cursor on row 3", |s| {
+        position(s).is_some_and(|(row, _)| row == 3)
+    });
+
+    tmux.send(&["C-z"]);
+    tmux.wait_for("the shell, appdeck stopped", |s| {
+        s.contains("Stopped") && s.lines().rev().find(|l| !l.trim().is_empty()) == Some("$")
+    });
+    assert_terminal_restored(&tmux, &stty_before);
+
+    tmux.type_line("fg");
+    let back = tmux.wait_for("appdeck again, where it was", |s| {
+        s.contains("Resources") && position(s).is_some_and(|(row, _)| row == 3)
+    });
+    assert!(!back.contains("Stopped"), "drawn whole:\n{back}");
+    assert_eq!(tmux.format("#{alternate_on}"), "1", "the TUI's screen");
+    assert_eq!(tmux.format("#{mouse_any_flag}"), "1", "mouse reporting on");
+    tmux.send(&["j"]);
+    tmux.wait_for("the cursor on row 4", |s| {
+        position(s).is_some_and(|(row, _)| row == 4)
+    });
+    tmux.send(&["q"]);
+    assert_terminal_restored(&tmux, &stty_before);
+}
+
 /// The drafts of the composer survive `kill -9`: type, see the draft saved, kill, start again,
 /// `R` on the same resource, and the text is back with its notice; `D` discards it.
 #[test]

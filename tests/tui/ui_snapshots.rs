@@ -756,6 +756,80 @@ fn the_review_scrolls_back_up_at_once_after_end() {
     assert_eq!(draw(&app), end);
 }
 
+/// A task id of 1,200-odd characters (accents, wide characters, words), as the tester's was.
+fn long_task_id() -> String {
+    (0..150)
+        .map(|i| format!("w{i:03}-é漢"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The review of a report whose `task_id` is [`long_task_id`], pasted into the field.
+fn review_of_a_long_task_id(size: (u16, u16)) -> App {
+    let mut app = composer_app(size);
+    press(&mut app, KeyCode::Char('g'));
+    press(&mut app, KeyCode::Enter);
+    app.update(Action::InsertText(long_task_id()));
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('s'));
+    app
+}
+
+/// The review wraps a long line, as the connect's does, rather than cut it with `…`: the user
+/// reads the whole of what they confirm (the tester saw `"task_id": "w000-é漢 … w011…`).
+#[test]
+fn composer_review_wraps_a_long_task_id() {
+    let screen = draw(&review_of_a_long_task_id((80, 24)));
+    assert!(!screen.contains('…'), "{screen}");
+    snapshot_at(
+        "composer_review_long_task_id",
+        &[(80, 24)],
+        review_of_a_long_task_id,
+    );
+}
+
+/// The rows of the review in view, inside its border.
+fn review_rows(screen: &str) -> Vec<String> {
+    (screen.lines())
+        .filter(|l| l.starts_with("\"│"))
+        .map(|l| l.trim_matches(['│', '"']).trim_end().to_owned())
+        .collect()
+}
+
+/// `j` scrolls a wrapped review a row at a time, so that every part of a long line comes into
+/// view, in order, and `End` stops where the drawing does (the request's last row in view).
+#[test]
+fn a_wrapped_review_scrolls_row_by_row_through_the_whole_line() {
+    let mut app = review_of_a_long_task_id((80, 24));
+    let mut seen = review_rows(&draw(&app));
+    assert!(seen.len() > 2, "{seen:?}");
+    for _ in 0..200 {
+        let before = review_rows(&draw(&app));
+        press(&mut app, KeyCode::Char('j'));
+        let after = review_rows(&draw(&app));
+        if after == before {
+            break;
+        }
+        assert_eq!(after[..after.len() - 1], before[1..], "one row up");
+        seen.push(after[after.len() - 1].clone());
+    }
+    let shown = seen.join("\n");
+    for i in 0..150 {
+        let word = format!("w{i:03}-é漢");
+        assert_eq!(shown.matches(&word).count(), 1, "{word} in\n{shown}");
+    }
+    assert!(shown.contains("\"status\": \"ok\","), "{shown}");
+    let end = {
+        press(&mut app, KeyCode::End);
+        review_rows(&draw(&app))
+    };
+    let last = end.iter().rev().find(|row| !row.is_empty());
+    assert_eq!(last.map(String::as_str), Some("}"), "{end:?}");
+    press(&mut app, KeyCode::Char('k'));
+    let up = review_rows(&draw(&app));
+    assert_eq!(up[1..], end[..end.len() - 1], "k after End: one row down");
+}
+
 /// Issue 35 item 14: under a read-only profile the review says that `Enter` sends nothing.
 #[test]
 fn composer_review_read_only() {

@@ -54,6 +54,9 @@ pub enum Action {
     Quit,
     /// `Ctrl-C` or a signal: quit even while typing.
     ForceQuit,
+    /// `Ctrl-Z`: stop appdeck as a shell job, as any full-screen program does (raw mode turns
+    /// off the terminal's own `^z`); `fg` brings it back as it was.
+    Suspend,
     /// `?`: the keys of the current pane.
     Help,
     /// `:`: the command line.
@@ -399,6 +402,9 @@ pub enum Command {
     /// Hand the terminal to `$VISUAL` / `$EDITOR` on `text` (a temp file), take it back when the
     /// editor exits; [`Delivery::Edited`].
     EditExternally { id: RequestId, text: String },
+    /// `^z`: hand the terminal back to the shell as for `$EDITOR`, stop the process (SIGTSTP)
+    /// until the shell continues it, then take the terminal back and draw it all anew.
+    Suspend,
     /// Look up the stored draft; [`Delivery::DraftLoaded`].
     LoadDraft {
         id: RequestId,

@@ -238,6 +238,8 @@ impl App {
     fn apply_action(&mut self, action: Action) -> Vec<Command> {
         match action {
             Action::ForceQuit => self.quit_now(),
+            // Nothing changes: appdeck comes back as it was, popup, input and draft included.
+            Action::Suspend => vec![Command::Suspend],
             Action::Resize { width, height } => {
                 self.size = Rect::new(0, 0, width, height);
                 if let Some(Overlay::Value(popup)) = &mut self.overlay {

@@ -33,7 +33,8 @@ pub struct EventLoop<B: Backend, E> {
     sender: UnboundedSender<Action>,
     executor: Executor,
     effects: Box<dyn Effects>,
-    /// Lends the terminal to `$EDITOR`; without one (tests), `e` says it cannot.
+    /// Lends the terminal to `$EDITOR` and to the shell (`^z`); without one (tests), `e` and `^z`
+    /// say they cannot.
     console: Option<Box<dyn Console<E>>>,
     /// The external editor running, with the terminal lent to it.
     editor: Option<(RequestId, tokio::task::JoinHandle<Result<String, String>>)>,
@@ -239,36 +240,58 @@ where
     /// Lends the terminal to the external editor on `text`; its result comes back through
     /// [`Self::step`], which waits for it before anything else.
     fn edit_externally(&mut self, id: RequestId, text: String) {
-        let refuse = |sender: &UnboundedSender<Action>, why: String| {
-            let _ = sender.send(Action::reply(id, Delivery::Edited(Err(why))));
-        };
-        let (Some(console), Some(_)) = (self.console.as_mut(), &self.events) else {
-            refuse(
-                &self.sender,
-                "no terminal to lend to an editor here".to_owned(),
-            );
-            return;
-        };
-        let Some(events) = self.events.take() else {
-            return;
-        };
-        if let Err(e) = console.release(events) {
-            refuse(
-                &self.sender,
-                format!("the terminal could not be handed over: {e}"),
-            );
-            // Whatever state it was left in, take it back.
-            if let Err(e) = self.take_terminal_back() {
-                tracing::error!("the terminal could not be taken back: {e}");
-            }
+        if let Err(why) = self.lend_terminal() {
+            let _ = (self.sender).send(Action::reply(id, Delivery::Edited(Err(why))));
             return;
         }
         let editor = tokio::task::spawn_blocking(move || super::external_editor::edit(&text));
         self.editor = Some((id, editor));
     }
 
-    /// After the editor: raw mode and the alternate screen again, new input, a whole new frame
-    /// (the editor drew over everything), and the size, which may have changed meanwhile.
+    /// `^z`: the terminal goes back to the shell as for `$EDITOR`, the process stops until the
+    /// shell continues it (`fg`), then the terminal is taken back and drawn anew. The app's
+    /// state is untouched; background work stops with the process and goes on after.
+    fn suspend(&mut self) {
+        let say = |sender: &UnboundedSender<Action>, text: String| {
+            let _ = sender.send(Action::Notice(Notice::Error(text)));
+        };
+        if let Err(why) = self.lend_terminal() {
+            say(&self.sender, format!("cannot suspend: {why}"));
+            return;
+        }
+        let stopped = self.console.as_mut().map(|console| console.stop());
+        if let Err(e) = self.take_terminal_back() {
+            tracing::error!("the terminal could not be taken back: {e}");
+        }
+        if let Some(Err(e)) = stopped {
+            say(&self.sender, format!("cannot suspend: {e}"));
+        }
+    }
+
+    /// Hands the terminal over (to `$EDITOR`, or to the shell): input is no longer read and the
+    /// terminal is in the shell's modes until [`Self::take_terminal_back`]. When it cannot be,
+    /// the terminal is taken back at once and the error says why.
+    fn lend_terminal(&mut self) -> Result<(), String> {
+        const NONE: &str = "no terminal to lend here";
+        let Some(console) = self.console.as_mut() else {
+            return Err(NONE.to_owned());
+        };
+        let Some(events) = self.events.take() else {
+            return Err(NONE.to_owned());
+        };
+        if let Err(e) = console.release(events) {
+            // Whatever state it was left in, take it back.
+            if let Err(e) = self.take_terminal_back() {
+                tracing::error!("the terminal could not be taken back: {e}");
+            }
+            return Err(format!("the terminal could not be handed over: {e}"));
+        }
+        Ok(())
+    }
+
+    /// After the editor or a suspend: raw mode and the alternate screen again, new input, a whole
+    /// new frame (the editor or the shell drew over everything), and the size, which may have
+    /// changed meanwhile.
     fn take_terminal_back(&mut self) -> io::Result<()> {
         if let Some(console) = self.console.as_mut() {
             self.events = Some(console.reclaim()?);
@@ -429,6 +452,7 @@ where
                 Command::SwitchProfile { id, name } => self.switch_profile(id, &name),
                 Command::ReadProfiles { id } => self.read_profiles(id),
                 Command::EditExternally { id, text } => self.edit_externally(id, text),
+                Command::Suspend => self.suspend(),
                 Command::LoadDraft { id, subject } => self.drafts.load(id, subject),
                 Command::SaveDraft { id, slot, body } => self.drafts.save(id, slot, body),
                 Command::RemoveDraft(slot) => self.drafts.remove(slot, false),

@@ -74,6 +74,16 @@ pub(crate) fn slice_spans(
     out
 }
 
+/// `line` as the rows it takes at `width` columns (broken after a space where one fits), each in
+/// its spans' styles and the line's own: nothing is cut.
+pub(crate) fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    crate::text::wrap_ranges(&text, width, usize::MAX)
+        .into_iter()
+        .map(|range| Line::from(slice_spans(&line.spans, range)).style(line.style))
+        .collect()
+}
+
 /// Cuts styled spans to `width` columns by display width, ending with `…` (in the style of the
 /// span it cuts) when something was cut, so that a cut line never passes for a whole one.
 pub(crate) fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {

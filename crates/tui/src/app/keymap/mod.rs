@@ -277,18 +277,21 @@ pub(crate) static GLOBAL: [Binding; 9] = [
     ),
 ];
 
-/// Quits from anywhere, popups and inputs included.
-pub(crate) static FORCE_QUIT: [Binding; 1] = [bind(
-    "force_quit",
-    &[Ctrl('c')],
-    "quit",
-    || Action::ForceQuit,
-    "",
-)];
+/// Keys that work from anywhere, popups and inputs included: control keys, which no text takes.
+pub(crate) static ANYWHERE: [Binding; 2] = [
+    bind("force_quit", &[Ctrl('c')], "quit", || Action::ForceQuit, ""),
+    bind(
+        "suspend",
+        &[Ctrl('z')],
+        "suspend to the shell (fg brings appdeck back)",
+        || Action::Suspend,
+        "",
+    ),
+];
 
 /// What a pane's table takes after its own keys.
 pub(crate) static PANE_SHARED: [&[Binding]; 5] =
-    [&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &GLOBAL, &FORCE_QUIT];
+    [&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &GLOBAL, &ANYWHERE];
 
 /// The input's keys have names of their own: a top-level remap of `down` must not take a letter
 /// away from the text being typed.
@@ -350,7 +353,7 @@ pub(crate) static LINE_INPUT: KeyTable = KeyTable {
     id: "line_input",
     name: "text input",
     own: &LINE_INPUT_KEYS,
-    shared: &[&FORCE_QUIT],
+    shared: &[&ANYWHERE],
 };
 
 /// A form's field: the line input's keys, but `Enter` and `Esc` both leave it keeping the text.
@@ -383,7 +386,7 @@ pub(crate) static FIELD_INPUT: KeyTable = KeyTable {
     id: "field_input",
     name: "field",
     own: &FIELD_INPUT_KEYS,
-    shared: &[&FORCE_QUIT],
+    shared: &[&ANYWHERE],
 };
 
 static EDITOR_KEYS: [Binding; 1] = [bind(
@@ -399,7 +402,7 @@ pub(crate) static EDITOR: KeyTable = KeyTable {
     id: "editor",
     name: "editor",
     own: &EDITOR_KEYS,
-    shared: &[&FORCE_QUIT],
+    shared: &[&ANYWHERE],
 };
 
 /// The action a key press means under `focus`. Keys that mean nothing there give `None`; in a
@@ -552,6 +555,24 @@ mod tests {
         ));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert!(matches!(action_for(focus, ctrl_c), Some(Action::ForceQuit)));
+    }
+
+    /// `^z` suspends wherever the focus is, typing included: raw mode took the terminal's own
+    /// `^z` away, and no text input takes a control key as text.
+    #[test]
+    fn ctrl_z_suspends_from_anywhere_typing_included() {
+        let ctrl_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
+        for mode in [
+            InputMode::None,
+            InputMode::Line,
+            InputMode::Field,
+            InputMode::Editor,
+        ] {
+            assert!(
+                matches!(action_for(focus(mode), ctrl_z), Some(Action::Suspend)),
+                "{mode:?}"
+            );
+        }
     }
 
     #[test]

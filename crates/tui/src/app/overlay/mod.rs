@@ -11,7 +11,7 @@ use crossterm::event::KeyCode;
 
 use super::Action;
 use super::keymap::{
-    Binding, EffectiveTable, FORCE_QUIT, Focus, InputMode, Key, KeyTable, Keymap, LINE_INPUT, bind,
+    ANYWHERE, Binding, EffectiveTable, Focus, InputMode, Key, KeyTable, Keymap, LINE_INPUT, bind,
 };
 use ratatui::layout::Rect;
 
@@ -101,7 +101,7 @@ pub(crate) static PICKER_KEYS: KeyTable = KeyTable {
     id: "type_picker",
     name: "type picker",
     own: &PICKER,
-    shared: &[&FORCE_QUIT],
+    shared: &[&ANYWHERE],
 };
 
 static POPUP: [Binding; 3] = [
@@ -137,7 +137,7 @@ pub(crate) static POPUP_KEYS: KeyTable = KeyTable {
     id: "error_popup",
     name: "popup",
     own: &POPUP,
-    shared: &[&FORCE_QUIT],
+    shared: &[&ANYWHERE],
 };
 
 /// `q` with a draft the store did not take: quit all the same (the text kept in a file), or
@@ -163,7 +163,7 @@ pub(crate) static QUIT_KEYS: KeyTable = KeyTable {
     id: "quit_popup",
     name: "quit?",
     own: &QUIT_ASK,
-    shared: &[&FORCE_QUIT],
+    shared: &[&ANYWHERE],
 };
 
 /// The question `q` asks when quitting would lose what the store did not take.

@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 
 use crate::app::Action;
 use crate::app::keymap::{
-    Binding, FORCE_QUIT, Key, KeyTable, MOVE_ENDS, MOVE_LINES, MOVE_PAGES, bind,
+    ANYWHERE, Binding, Key, KeyTable, MOVE_ENDS, MOVE_LINES, MOVE_PAGES, bind,
 };
 use crate::app::layout;
 use crate::sanitize;
@@ -51,7 +51,7 @@ pub(crate) static VALUE_KEYS: KeyTable = KeyTable {
     id: "value",
     name: "value",
     own: &OWN,
-    shared: &[&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &FORCE_QUIT],
+    shared: &[&MOVE_LINES, &MOVE_PAGES, &MOVE_ENDS, &ANYWHERE],
 };
 
 #[derive(Clone, Debug)]

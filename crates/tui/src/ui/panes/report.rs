@@ -13,7 +13,7 @@ use crate::app::panes::report::{Field, Kept, Phase, ReportComposer, SendResult, 
 use crate::config::ReadOnly;
 use crate::sanitize;
 use crate::text::{counted, fit};
-use crate::ui::text::fit_spans;
+use crate::ui::text::{fit_spans, wrap_line};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::json_editor::{self, FindingsText};
 use crate::ui::widgets::send;
@@ -280,17 +280,23 @@ fn render_review(
         &composer.context.base_url,
         "apps.operations.report",
     ));
-    let (body_lines, bottom) = send::body_lines(
-        body.text(),
-        composer.review_scroll,
-        usize::from(inner.height),
-    );
-    lines.extend(body_lines);
-    composer.review_bottom.set(Some(bottom));
-    // A line cut at the border ends in `…`: a cut URL or value never passes for a whole one.
-    let lines: Vec<Line> = lines
-        .into_iter()
-        .map(|l| Line::from(fit_spans(l.spans, width)).style(l.style))
+    // Every line wraps and the whole scrolls, as the connect's review does: the user confirms
+    // the request whole, at any size.
+    let head: Vec<Line> = (lines.into_iter())
+        .flat_map(|l| wrap_line(l, width))
         .collect();
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let (body_rows, bottom) = send::body_rows(
+        body.text(),
+        width,
+        (
+            head.len(),
+            composer.review_scroll,
+            usize::from(inner.height),
+        ),
+    );
+    composer.review_bottom.set(Some(bottom));
+    let skipped = composer.review_scroll.min(bottom);
+    let mut rows: Vec<Line> = head.into_iter().skip(skipped).collect();
+    rows.extend(body_rows);
+    frame.render_widget(Paragraph::new(rows).block(block), area);
 }

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui_textarea::TextArea;
 
 use crate::sanitize;
-use crate::ui::text::{fit_spans, slice_spans};
+use crate::ui::text::{fit_spans, wrap_line};
 use crate::ui::theme::Theme;
 use crate::validate::{Finding, Severity};
 
@@ -169,15 +169,6 @@ pub(crate) fn review_findings(
         )));
     }
     rows
-}
-
-/// `line` as the rows it takes at `width` columns, each in its spans' styles.
-fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
-    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-    crate::text::wrap_ranges(&text, width, usize::MAX)
-        .into_iter()
-        .map(|range| Line::from(slice_spans(&line.spans, range)))
-        .collect()
 }
 
 pub(crate) fn severity_style(theme: &Theme, severity: Severity) -> ratatui::style::Style {

@@ -51,6 +51,46 @@ pub(crate) fn body_lines(body: &str, scroll: usize, height: usize) -> (Vec<Line<
     (lines, bottom)
 }
 
+/// The rows of a review in view: `head` rows the caller laid out, then the body's text as
+/// pretty JSON (its numbers and strings as they are sent), each line wrapped at `width` columns,
+/// never cut: what is sent is read whole, a 1,200-character `task_id` included. The whole
+/// scrolls by `scroll` rows (kept so that half the area stays filled), `height` rows in view.
+/// Returns the body's rows in view (under the head's rows from `scroll.min(bottom)` on) and the
+/// largest scroll that shows a change (see [`review_bottom`]).
+pub(crate) fn body_rows(
+    body: &str,
+    width: usize,
+    (head, scroll, height): (usize, usize, usize),
+) -> (Vec<Line<'static>>, usize) {
+    let width = width.max(1);
+    let pretty = crate::json_text::pretty(body);
+    let lines: Vec<_> = pretty.lines().map(sanitize::line).collect();
+    let counts: Vec<usize> = (lines.iter())
+        .map(|l| crate::text::wrap_ranges(l, width, usize::MAX).len())
+        .collect();
+    let bottom = review_bottom(head + counts.iter().sum::<usize>(), height);
+    let scroll = scroll.min(bottom);
+    let room = height.saturating_sub(head.saturating_sub(scroll));
+    let mut skip = scroll.saturating_sub(head);
+    let mut rows = Vec::new();
+    for (line, count) in lines.iter().zip(counts) {
+        if rows.len() >= room {
+            break;
+        }
+        if skip >= count {
+            skip -= count;
+            continue;
+        }
+        let wanted = skip + room - rows.len();
+        let ranges = crate::text::wrap_ranges(line, width, wanted);
+        rows.extend(
+            (ranges.into_iter().skip(skip)).map(|range| Line::from(line[range].to_owned())),
+        );
+        skip = 0;
+    }
+    (rows, bottom)
+}
+
 /// The largest scroll of a review of `lines` lines in `height` rows: its last line halfway down,
 /// so half the area stays filled.
 pub(crate) fn review_bottom(lines: usize, height: usize) -> usize {

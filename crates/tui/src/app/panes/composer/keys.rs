@@ -150,10 +150,7 @@ macro_rules! phase_tables {
                 id: concat!($prefix, "_sending"),
                 name: concat!($noun, " in flight"),
                 own: &$crate::app::widgets::send_flow::SENDING,
-                shared: &[
-                    &$crate::app::keymap::GLOBAL,
-                    &$crate::app::keymap::FORCE_QUIT,
-                ],
+                shared: &[&$crate::app::keymap::GLOBAL, &$crate::app::keymap::ANYWHERE],
             };
 
         pub(crate) static ANSWER_KEYS: $crate::app::keymap::KeyTable =
@@ -161,10 +158,7 @@ macro_rules! phase_tables {
                 id: concat!($prefix, "_answer"),
                 name: concat!($noun, " answer"),
                 own: &$crate::app::widgets::send_flow::ANSWERED,
-                shared: &[
-                    &$crate::app::keymap::GLOBAL,
-                    &$crate::app::keymap::FORCE_QUIT,
-                ],
+                shared: &[&$crate::app::keymap::GLOBAL, &$crate::app::keymap::ANYWHERE],
             };
     };
 }

@@ -8,7 +8,7 @@ use crate::app::Toward;
 use crossterm::event::KeyCode;
 
 use crate::app::Action;
-use crate::app::keymap::{Binding, FORCE_QUIT, GLOBAL, Key, KeyTable, bind};
+use crate::app::keymap::{ANYWHERE, Binding, GLOBAL, Key, KeyTable, bind};
 use crate::app::panes::composer::keys::{WritingHelp, back, phase_tables, table, writing};
 
 use Key::Code;
@@ -71,7 +71,7 @@ pub(crate) static WAITING_KEYS: KeyTable = KeyTable {
     id: "connect_waiting",
     name: "connect: waiting for the inferred types",
     own: &WAITING,
-    shared: &[&GLOBAL, &FORCE_QUIT],
+    shared: &[&GLOBAL, &ANYWHERE],
 };
 
 phase_tables!(

@@ -211,6 +211,25 @@ fn the_editor_takes_enter_as_text_and_u_ctrl_r_undo_and_redo() {
     assert_eq!(composer(&app).resource_text(), format!("x{before}"));
 }
 
+/// `^z` in the middle of an edit asks the runtime to suspend, and nothing else: the composer,
+/// its editor and the text typed are there as they were when `fg` brings appdeck back.
+#[test]
+fn ctrl_z_while_editing_asks_to_suspend_and_keeps_the_edit() {
+    let mut app = composing();
+    for _ in 0..4 {
+        key(&mut app, 'j');
+    }
+    press(&mut app, KeyCode::Enter);
+    type_text(&mut app, "x");
+    let typed = composer(&app).resource_text();
+    assert_eq!(ctrl(&mut app, 'z'), vec![Command::Suspend]);
+    assert_eq!(app.focus().mode, InputMode::Editor);
+    assert_eq!(composer(&app).resource_text(), typed, "no z typed");
+    type_text(&mut app, "y");
+    assert!(composer(&app).resource_text().starts_with("xy"));
+    assert!(!app.should_quit);
+}
+
 #[test]
 fn a_schema_finding_marks_its_line_and_enter_on_it_jumps_there() {
     let mut app = composing();
