@@ -116,6 +116,9 @@ pub enum NotLive {
     Kept { since: Instant },
     /// A `:watch` look found it gone from the service (`x`, struck through).
     Gone,
+    /// The service accepted a report about it since it was shown: what is shown is the
+    /// resource as it was before (the list fetches its rows again, an open detail does not).
+    Reported,
 }
 
 impl NotLive {
@@ -133,6 +136,10 @@ impl NotLive {
                 age_words(now.saturating_duration_since(since))
             ),
             NotLive::Gone => "gone from the service, not live".to_owned(),
+            NotLive::Reported => {
+                "as before a report sent since; reopen it from the list for the service's copy"
+                    .to_owned()
+            }
         }
     }
 
@@ -146,6 +153,12 @@ impl NotLive {
         let whence = match self {
             NotLive::Kept { .. } => format!("from a listing ({})", self.words(now)),
             NotLive::Gone => format!("{} (x)", self.words(now)),
+            NotLive::Reported => {
+                return "warning: a report about this resource was accepted since it was \
+                        shown: this one starts from it as it was before (reopen it from the \
+                        list for the service's copy)"
+                    .to_owned();
+            }
         };
         format!("warning: this resource is {whence}: the report starts from it as it was then")
     }

@@ -545,7 +545,7 @@ impl App {
             Outcome::Open(open) => self.open(open),
             Outcome::RefreshList(mut commands) => {
                 self.stack.claim(screen, &commands);
-                commands.extend(self.broadcast(&News::ResourceReported));
+                commands.extend(self.broadcast(&News::ResourceReported(None)));
                 commands
             }
             Outcome::Tell(news, mut commands) => {

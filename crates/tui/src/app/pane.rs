@@ -122,9 +122,10 @@ pub enum News {
     RowsLoaded(Arc<LoadedSummary>),
     /// A send was recorded in the history.
     SendRecorded,
-    /// The service accepted a report: the resource it carried may have changed, so the lists
-    /// fetch their rows again (keeping the user's place).
-    ResourceReported,
+    /// The service accepted a report about the resource of this id (`None`: not known, or a
+    /// plain reload): it may have changed, so the lists fetch their rows again (keeping the
+    /// user's place), and a detail open on it says it shows it as it was before.
+    ResourceReported(Option<Arc<str>>),
     /// The service accepted reports sent over marked rows about these resources (by id): the
     /// lists unmark them (the others stay marked) and fetch their rows again.
     MarksReported(Arc<[Box<str>]>),

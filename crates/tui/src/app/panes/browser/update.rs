@@ -94,7 +94,7 @@ impl Pane for Browser {
     /// A report changed a resource: the list is fetched again behind the rows on screen.
     fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
         match news {
-            News::ResourceReported => self.reload_in_place(cx.ids),
+            News::ResourceReported(_) => self.reload_in_place(cx.ids),
             News::MarksReported(ids) => {
                 self.picked.remove_all(ids);
                 self.reload_in_place(cx.ids)

@@ -145,7 +145,8 @@ impl Detail {
         fresh.raw_wrap = self.raw_wrap;
         fresh.search = self.search.take();
         fresh.exporting = self.exporting.take();
-        fresh.not_live = self.not_live;
+        // A look brings the service's copy: no longer the one from before a report.
+        fresh.not_live = self.not_live.filter(|n| *n != NotLive::Reported);
         fresh.changed_by_look = Some(now);
         fresh.tree.keep_folds_of(&self.tree);
         for pane in [super::DetailPart::Tree, super::DetailPart::Raw] {

@@ -2,6 +2,7 @@
 
 use super::keys::DETAIL_KEYS;
 use super::{Detail, DetailPart, DetailSearch};
+use crate::api::PageItem;
 use crate::app::Toward;
 use crate::app::action::Move;
 use crate::app::export::{Exported, Exporting, Items};
@@ -12,6 +13,7 @@ use crate::app::overlay::value::ValuePopup;
 use crate::app::pane::{Ctx, News, Open, Outcome, Pane};
 use crate::app::widgets::{LineEvent, is_movement};
 use crate::app::{Action, Command, Delivery, RequestId};
+use appdeck_listing::NotLive;
 
 impl Pane for Detail {
     fn keys(&self) -> &'static KeyTable {
@@ -211,6 +213,15 @@ impl Pane for Detail {
 
     /// A `:watch` look found rows changed or gone: this one follows its resource.
     fn on_broadcast(&mut self, news: &News, cx: &mut Ctx) -> Vec<Command> {
+        let reported = match news {
+            News::ResourceReported(Some(id)) => self.is_about(id),
+            News::MarksReported(ids) => ids.iter().any(|id| self.is_about(id)),
+            _ => false,
+        };
+        if reported {
+            // The service's copy is in the list once it is fetched again, not here.
+            self.not_live = Some(NotLive::Reported);
+        }
         let News::Looked(found) = news else {
             return Vec::new();
         };
@@ -230,6 +241,14 @@ impl Pane for Detail {
 }
 
 impl Detail {
+    /// Whether this detail shows the resource `id`.
+    fn is_about(&self, id: &str) -> bool {
+        match self.item.as_ref() {
+            PageItem::Resource(resource) => resource.id.get().is_some_and(|own| own == id),
+            _ => false,
+        }
+    }
+
     /// `:export PATH`: this resource, written by a job.
     fn export(&mut self, path: String, overwrite: bool, cx: &mut Ctx) -> Outcome {
         if let Some(exporting) = &mut self.exporting {

@@ -2,7 +2,7 @@
 //! out. No I/O.
 
 use crate::app::Delivery;
-use crate::app::harness::{ctrl, key, press, type_text};
+use crate::app::harness::{ctrl, key, press, report_opened, type_text};
 use crate::app::job::Work;
 use crate::app::pane::Open;
 use crate::app::tests::edit_command;
@@ -133,6 +133,47 @@ fn r_in_the_detail_reports_on_that_resource_and_esc_returns_to_the_detail() {
     assert_eq!(composer(&app).resource_id.as_deref(), Some("r2"));
     press(&mut app, KeyCode::Esc);
     assert!(matches!(app.stack.top(), Some(Screen::Detail(_))));
+}
+
+/// Tester's MED 5: the detail a report was sent from still shows the resource as it was before
+/// (the list fetches its rows again, the detail does not): it says so, and `R` from it again
+/// warns that the report starts from that copy, which would undo what the first one changed.
+#[test]
+fn the_detail_a_report_was_accepted_from_says_it_shows_the_resource_as_before() {
+    let mut app = app();
+    key(&mut app, 'j');
+    press(&mut app, KeyCode::Enter);
+    key(&mut app, 'R');
+    key(&mut app, 's');
+    let commands = press(&mut app, KeyCode::Enter);
+    let commands = match sent_or_none(&commands) {
+        Some(_) => commands,
+        None => press(&mut app, KeyCode::Enter),
+    };
+    let (id, _) = sent(&commands);
+    app.update(Action::reply(id, answer(json!({"status": "ok"}), 200)));
+    // From the answer back to the report, then to the detail.
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
+    let Some(Screen::Detail(detail)) = app.stack.top() else {
+        panic!("back on the detail")
+    };
+    assert_eq!(detail.not_live, Some(appdeck_listing::NotLive::Reported));
+    let said = report_opened(&mut app);
+    assert!(
+        said.starts_with("warning: a report about this resource was accepted since it was shown"),
+        "{said}"
+    );
+    // A detail of another resource is not told.
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
+    assert!(app.stack.top().is_none(), "back on the list");
+    key(&mut app, 'k');
+    press(&mut app, KeyCode::Enter);
+    let Some(Screen::Detail(other)) = app.stack.top() else {
+        panic!("the other detail")
+    };
+    assert_eq!(other.not_live, None);
 }
 
 #[test]

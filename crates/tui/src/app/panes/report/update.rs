@@ -220,9 +220,8 @@ impl Kind for Report {
         findings.into_iter().collect()
     }
 
-    /// The report changed a resource: the list reloads.
     /// The answer says what the report changed in its resource, against the resource as
-    /// listed; the list fetches its rows again.
+    /// listed; the lists fetch their rows again, and a detail open on it says it is as before.
     fn accepted(
         c: &mut ReportComposer,
         body: crate::app::Body,
@@ -232,7 +231,8 @@ impl Kind for Report {
         if let (Some(listed), Phase::Answered(result)) = (&c.kind.listed, &mut c.phase) {
             result.changes = crate::changes::made_by_report(listed, body.text());
         }
-        Outcome::RefreshList(commands)
+        let reported = c.kind.resource_id.as_deref().map(std::sync::Arc::from);
+        Outcome::Tell(crate::app::pane::News::ResourceReported(reported), commands)
     }
 }
 

@@ -95,7 +95,7 @@ impl Pane for TypesView {
             }
             News::RowsLoaded(summary) => self.set_counts(summary.per_type.clone(), cx.body),
             News::SendRecorded
-            | News::ResourceReported
+            | News::ResourceReported(_)
             | News::MarksReported(_)
             | News::Looked(_) => {}
         }
