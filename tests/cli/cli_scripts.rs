@@ -439,6 +439,30 @@ fn a_failed_listing_gives_the_cursor_and_from_resumes_without_repeating_a_row() 
     assert_eq!(all, ["a", "b", "c", "d"]);
 }
 
+/// Tester 2026-12-03d LOW 6: a 20 MiB cursor went to stderr whole, on one line, where no
+/// command line could take it back. Past 4 KiB the hint says its size and start instead.
+#[test]
+fn a_cursor_too_long_to_pass_back_is_not_printed_whole() {
+    let cursor = format!("{}{}", "c".repeat(5000), "TAIL");
+    let (url, _) = scripted(vec![
+        page(&["a"], Some(&cursor)),
+        status("503 Service Unavailable", ""),
+    ]);
+    let out = list_against(&url, &["--retries", "0"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(ids(&out), ["a"]);
+    assert!(!out.stderr.contains("TAIL"), "{}", out.stderr);
+    assert!(!out.stderr.contains("resume with"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "the cursor to resume from is 5004 bytes, too long to print or to pass as --from"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.len() < 1000, "{} bytes", out.stderr.len());
+}
+
 /// The retry goal, small: through a proxy that resets one connection in ten and answers 503 with
 /// `Retry-After: 1` to one request in five, `list --all` gives every row exactly once, in the
 /// order and with the bytes of a listing without faults.
