@@ -508,8 +508,8 @@ impl Client {
         let url = redact_url(url);
         let message = if tls_on_plain_http && url.starts_with("https://") {
             format!(
-                "cannot connect to {url}: the server does not speak TLS (it seems to be plain \
-                 HTTP); use http:// instead of https:// in the base URL"
+                "cannot connect to {url}: {NOT_TLS} (it seems to be plain HTTP); use http:// \
+                 instead of https:// in the base URL"
             )
         } else if error.is_connect() {
             format!("cannot connect to {url}: {cause}")
@@ -573,6 +573,10 @@ fn unasked_encoding(response: &reqwest::Response) -> Option<String> {
     let encoding = sanitize::line(&String::from_utf8_lossy(encoding.as_bytes())).into_owned();
     (!encoding.trim().eq_ignore_ascii_case("identity")).then_some(encoding)
 }
+
+/// What a network error says when an `https://` URL reached a plain-HTTP port: no retry can
+/// change that answer, so none is made (three took 3 s, each saying the same).
+pub(crate) const NOT_TLS: &str = "the server does not speak TLS";
 
 /// Whether `error` is rustls finding that the server's first bytes are not a TLS record: what an
 /// `https://` URL gets from a plain-HTTP port (rustls calls it a "corrupt message"). rustls's
