@@ -463,6 +463,31 @@ fn a_cursor_too_long_to_pass_back_is_not_printed_whole() {
     assert!(out.stderr.len() < 1000, "{} bytes", out.stderr.len());
 }
 
+/// Tester 2026-12-03d LOW 7: a redirect read `HTTP 307 Temporary Redirect` alone. It names
+/// where it points and, for the same operation elsewhere, the base URL to set; it is not
+/// followed (one request, not retried).
+#[test]
+fn a_redirect_names_where_it_points_and_the_base_url_to_set() {
+    let (url, bodies) = scripted(vec![Step::Answer(
+        "307 Temporary Redirect",
+        "location: https://user:pw@127.0.0.1:9/api/v1/resources.list\r\n".to_owned(),
+        String::new(),
+    )]);
+    let out = list_against(&url, &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "HTTP 307 Temporary Redirect: redirects are not followed; it points to \
+             https://***@127.0.0.1:9/api/v1/resources.list: set the base URL to \
+             https://***@127.0.0.1:9/api/v1"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("pw"), "{}", out.stderr);
+    assert_eq!(bodies.lock().unwrap().len(), 1);
+}
+
 /// The retry goal, small: through a proxy that resets one connection in ten and answers 503 with
 /// `Retry-After: 1` to one request in five, `list --all` gives every row exactly once, in the
 /// order and with the bytes of a listing without faults.

@@ -335,6 +335,19 @@ impl Client {
         let body = serde_json::to_vec(body)
             .map_err(|e| ApiError::Invalid(format!("the request body: {e}")))?;
         let answer = self.post_bytes(operation.path(), body).await?;
+        if answer.status.is_redirection() {
+            let location = answer
+                .headers
+                .get(reqwest::header::LOCATION)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+            return Err(redirect_error(
+                answer.status,
+                &answer.url,
+                operation.path(),
+                location.as_deref(),
+                &answer.body,
+            ));
+        }
         let retry_after = answer.retry_after();
         Ok((answer.status, answer.body, answer.url, retry_after))
     }
@@ -894,6 +907,50 @@ fn http_error(status: reqwest::StatusCode, url: &str, body: &[u8]) -> ApiError {
             body_start: sanitize::excerpt(body, BODY_START_CHARS),
         }),
     }
+}
+
+/// How much of a redirect's `Location` an error names.
+const LOCATION_CHARS: usize = 200;
+
+/// A 3xx answer to `url` (`{base_url}/{path}`), which is not followed: the token would go where
+/// the base URL does not say. It names where the answer points (relative to `url`, credentials
+/// masked, cut) and, when that is the same operation elsewhere (an `http://` base URL the
+/// service sends to `https://`, say), the base URL to set; a bare `HTTP 307` said neither.
+fn redirect_error(
+    status: reqwest::StatusCode,
+    url: &str,
+    path: &str,
+    location: Option<&str>,
+    body: &[u8],
+) -> ApiError {
+    let mut error = http_error(status, url, body);
+    let target = location.map(|location| {
+        reqwest::Url::parse(url)
+            .and_then(|url| url.join(location))
+            .map_or_else(|_| location.to_owned(), String::from)
+    });
+    let said = match &target {
+        None => "redirects are not followed, and it names no Location".to_owned(),
+        Some(target) => {
+            let shown = |text: &str| sanitize::excerpt(redact_url(text).as_bytes(), LOCATION_CHARS);
+            let base = target
+                .strip_suffix(path)
+                .and_then(|base| base.strip_suffix('/'))
+                .filter(|base| !base.is_empty());
+            match base {
+                Some(base) => format!(
+                    "redirects are not followed; it points to {}: set the base URL to {}",
+                    shown(target),
+                    shown(base)
+                ),
+                None => format!("redirects are not followed; it points to {}", shown(target)),
+            }
+        }
+    };
+    if let ApiError::Http { message, .. } = &mut error {
+        *message = said;
+    }
+    error
 }
 
 /// `url` with its user name and password replaced by `***`, for display: a base URL may carry
