@@ -871,6 +871,35 @@ fn watch_says_what_was_removed_and_goes_on_after_a_failed_look() {
     );
 }
 
+/// Tester 2026-12-03d LOW 9: a wrong token made `--watch` retry for ever, saying nothing on
+/// stdout. A 401 on the first look ends it as `list` ends, with the hint.
+#[test]
+fn watch_ends_when_its_first_look_is_refused() {
+    let (url, _) = scripted(vec![status("401 Unauthorized", "")]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::run_within(
+        common::appdeck(dir.path()).env("APPDECK_TOKEN", "t").args([
+            "list",
+            "--watch",
+            "0.1",
+            "--retries",
+            "0",
+            "--base-url",
+            &url,
+        ]),
+        std::time::Duration::from_secs(20),
+    )
+    .expect("the watch ends on its own");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("appdeck: HTTP 401 Unauthorized: busy\nhint: check the token"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("looking again"), "{}", out.stderr);
+}
+
 /// An event carries its resource as the service sent it (`1E400`, `-0`, spaces, escapes, key
 /// order), only its line breaks dropped and a bidi mark escaped, as `list -o ndjson` writes it.
 #[test]
