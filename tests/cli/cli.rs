@@ -261,7 +261,13 @@ fn a_redirect_is_an_error_not_followed() {
     let base_url = common::answer_once_with("302 Found", "location: /elsewhere\r\n", "");
     let out = list_against(&base_url);
     assert_eq!(out.code, 1, "{out:?}");
-    assert_eq!(out.stderr, "appdeck: HTTP 302 Found\n");
+    let origin = base_url.trim_end_matches("/api/v1");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "appdeck: HTTP 302 Found: redirects are not followed; it points to {origin}/elsewhere\n"
+        )
+    );
 }
 
 #[test]

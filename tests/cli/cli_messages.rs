@@ -169,6 +169,9 @@ fn https_against_a_plain_http_port_says_so() {
         out.stderr
     );
     assert!(!out.stderr.contains("corrupt"), "{}", out.stderr);
+    // Tester 2026-12-03d LOW 8: it was retried three times, the same each time.
+    assert!(!out.stderr.contains("retry 1 of"), "{}", out.stderr);
+    assert_eq!(out.stderr.matches("does not speak TLS").count(), 1);
 }
 
 #[test]

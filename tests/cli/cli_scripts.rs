@@ -439,6 +439,55 @@ fn a_failed_listing_gives_the_cursor_and_from_resumes_without_repeating_a_row() 
     assert_eq!(all, ["a", "b", "c", "d"]);
 }
 
+/// Tester 2026-12-03d LOW 6: a 20 MiB cursor went to stderr whole, on one line, where no
+/// command line could take it back. Past 4 KiB the hint says its size and start instead.
+#[test]
+fn a_cursor_too_long_to_pass_back_is_not_printed_whole() {
+    let cursor = format!("{}{}", "c".repeat(5000), "TAIL");
+    let (url, _) = scripted(vec![
+        page(&["a"], Some(&cursor)),
+        status("503 Service Unavailable", ""),
+    ]);
+    let out = list_against(&url, &["--retries", "0"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(ids(&out), ["a"]);
+    assert!(!out.stderr.contains("TAIL"), "{}", out.stderr);
+    assert!(!out.stderr.contains("resume with"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "the cursor to resume from is 5004 bytes, too long to print or to pass as --from"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.len() < 1000, "{} bytes", out.stderr.len());
+}
+
+/// Tester 2026-12-03d LOW 7: a redirect read `HTTP 307 Temporary Redirect` alone. It names
+/// where it points and, for the same operation elsewhere, the base URL to set; it is not
+/// followed (one request, not retried).
+#[test]
+fn a_redirect_names_where_it_points_and_the_base_url_to_set() {
+    let (url, bodies) = scripted(vec![Step::Answer(
+        "307 Temporary Redirect",
+        "location: https://user:pw@127.0.0.1:9/api/v1/resources.list\r\n".to_owned(),
+        String::new(),
+    )]);
+    let out = list_against(&url, &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "HTTP 307 Temporary Redirect: redirects are not followed; it points to \
+             https://***@127.0.0.1:9/api/v1/resources.list: set the base URL to \
+             https://***@127.0.0.1:9/api/v1"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("pw"), "{}", out.stderr);
+    assert_eq!(bodies.lock().unwrap().len(), 1);
+}
+
 /// The retry goal, small: through a proxy that resets one connection in ten and answers 503 with
 /// `Retry-After: 1` to one request in five, `list --all` gives every row exactly once, in the
 /// order and with the bytes of a listing without faults.
@@ -820,6 +869,35 @@ fn watch_says_what_was_removed_and_goes_on_after_a_failed_look() {
         stderr.contains("appdeck: watch: the look failed: HTTP 500 Internal Server Error: busy; looking again in"),
         "{stderr}"
     );
+}
+
+/// Tester 2026-12-03d LOW 9: a wrong token made `--watch` retry for ever, saying nothing on
+/// stdout. A 401 on the first look ends it as `list` ends, with the hint.
+#[test]
+fn watch_ends_when_its_first_look_is_refused() {
+    let (url, _) = scripted(vec![status("401 Unauthorized", "")]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::run_within(
+        common::appdeck(dir.path()).env("APPDECK_TOKEN", "t").args([
+            "list",
+            "--watch",
+            "0.1",
+            "--retries",
+            "0",
+            "--base-url",
+            &url,
+        ]),
+        std::time::Duration::from_secs(20),
+    )
+    .expect("the watch ends on its own");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("appdeck: HTTP 401 Unauthorized: busy\nhint: check the token"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("looking again"), "{}", out.stderr);
 }
 
 /// An event carries its resource as the service sent it (`1E400`, `-0`, spaces, escapes, key

@@ -123,11 +123,22 @@ pub async fn run(
             Some(_) => " (each run is sorted on its own: sort the rows of both together)",
             None => "",
         };
-        writeln!(
-            err,
-            "appdeck: resume with: --from {}{headers}{sorted_apart}",
-            crate::sanitize::line(&mask.text(&cursor))
-        )?;
+        let cursor = mask.text(&cursor);
+        if cursor.len() > MAX_RESUME_CURSOR {
+            writeln!(
+                err,
+                "appdeck: the cursor to resume from is {} bytes, too long to print or to pass \
+                 as --from (a command line takes 128 KiB an argument); it starts {}",
+                cursor.len(),
+                crate::sanitize::excerpt(cursor.as_bytes(), RESUME_CURSOR_START_CHARS)
+            )?;
+        } else {
+            writeln!(
+                err,
+                "appdeck: resume with: --from {}{headers}{sorted_apart}",
+                crate::sanitize::line(&cursor)
+            )?;
+        }
         return Err(Failure::Reported(1));
     }
     let where_failed = query.failure_note();
@@ -140,6 +151,13 @@ pub async fn run(
         _ => Err(Failure::Reported(JQ_FAILED)),
     }
 }
+
+/// The longest cursor the resume hint prints: a 20 MiB one flooded the terminal on one line,
+/// and Linux takes no argument past 128 KiB, so such a `--from` could not be used anyway.
+const MAX_RESUME_CURSOR: usize = 4096;
+
+/// How much of a cursor too long to print is shown, so the user can tell what the service sent.
+const RESUME_CURSOR_START_CHARS: usize = 100;
 
 /// The exit status when `--jq` failed on some item but the listing went on (jq's own for an
 /// error while running: 2 is a usage error here).

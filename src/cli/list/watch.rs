@@ -65,6 +65,17 @@ pub async fn run(
     outcome
 }
 
+/// Whether the service refused the token or the base URL (401, 403, 404).
+fn refuses_the_configuration(error: &ApiError) -> bool {
+    matches!(
+        error,
+        ApiError::Http {
+            status: 401 | 403 | 404,
+            ..
+        }
+    )
+}
+
 /// Waits `wait`, or less when stdout's reader goes away (`| head -1` had its line): `true` then.
 /// Between looks nothing is written, so a closed pipe was noticed only when the data changed.
 async fn reader_gone_within(wait: Duration) -> bool {
@@ -119,12 +130,20 @@ impl Watch<'_> {
         err: &mut impl Write,
     ) -> Failure {
         let mut failed_in_a_row = 0;
+        let mut looked = false;
         loop {
             let wait = match self.look(client, out, err).await {
                 Err(failure) => return failure,
                 Ok(Ok(())) => {
                     failed_in_a_row = 0;
+                    looked = true;
                     every
+                }
+                // A refusal before any look succeeded is the configuration (token, base URL):
+                // it ends the watch as it ends `list`, with its hint, rather than being retried
+                // for ever without a line on stdout. Once a look has succeeded, it may pass.
+                Ok(Err(error)) if !looked && refuses_the_configuration(&error) => {
+                    return Failure::Api(error);
                 }
                 Ok(Err(error)) => {
                     failed_in_a_row += 1;

@@ -335,6 +335,19 @@ impl Client {
         let body = serde_json::to_vec(body)
             .map_err(|e| ApiError::Invalid(format!("the request body: {e}")))?;
         let answer = self.post_bytes(operation.path(), body).await?;
+        if answer.status.is_redirection() {
+            let location = answer
+                .headers
+                .get(reqwest::header::LOCATION)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+            return Err(redirect_error(
+                answer.status,
+                &answer.url,
+                operation.path(),
+                location.as_deref(),
+                &answer.body,
+            ));
+        }
         let retry_after = answer.retry_after();
         Ok((answer.status, answer.body, answer.url, retry_after))
     }
@@ -508,8 +521,8 @@ impl Client {
         let url = redact_url(url);
         let message = if tls_on_plain_http && url.starts_with("https://") {
             format!(
-                "cannot connect to {url}: the server does not speak TLS (it seems to be plain \
-                 HTTP); use http:// instead of https:// in the base URL"
+                "cannot connect to {url}: {NOT_TLS} (it seems to be plain HTTP); use http:// \
+                 instead of https:// in the base URL"
             )
         } else if error.is_connect() {
             format!("cannot connect to {url}: {cause}")
@@ -573,6 +586,10 @@ fn unasked_encoding(response: &reqwest::Response) -> Option<String> {
     let encoding = sanitize::line(&String::from_utf8_lossy(encoding.as_bytes())).into_owned();
     (!encoding.trim().eq_ignore_ascii_case("identity")).then_some(encoding)
 }
+
+/// What a network error says when an `https://` URL reached a plain-HTTP port: no retry can
+/// change that answer, so none is made (three took 3 s, each saying the same).
+pub(crate) const NOT_TLS: &str = "the server does not speak TLS";
 
 /// Whether `error` is rustls finding that the server's first bytes are not a TLS record: what an
 /// `https://` URL gets from a plain-HTTP port (rustls calls it a "corrupt message"). rustls's
@@ -898,6 +915,50 @@ fn http_error(status: reqwest::StatusCode, url: &str, body: &[u8]) -> ApiError {
             body_start: sanitize::excerpt(body, BODY_START_CHARS),
         }),
     }
+}
+
+/// How much of a redirect's `Location` an error names.
+const LOCATION_CHARS: usize = 200;
+
+/// A 3xx answer to `url` (`{base_url}/{path}`), which is not followed: the token would go where
+/// the base URL does not say. It names where the answer points (relative to `url`, credentials
+/// masked, cut) and, when that is the same operation elsewhere (an `http://` base URL the
+/// service sends to `https://`, say), the base URL to set; a bare `HTTP 307` said neither.
+fn redirect_error(
+    status: reqwest::StatusCode,
+    url: &str,
+    path: &str,
+    location: Option<&str>,
+    body: &[u8],
+) -> ApiError {
+    let mut error = http_error(status, url, body);
+    let target = location.map(|location| {
+        reqwest::Url::parse(url)
+            .and_then(|url| url.join(location))
+            .map_or_else(|_| location.to_owned(), String::from)
+    });
+    let said = match &target {
+        None => "redirects are not followed, and it names no Location".to_owned(),
+        Some(target) => {
+            let shown = |text: &str| sanitize::excerpt(redact_url(text).as_bytes(), LOCATION_CHARS);
+            let base = target
+                .strip_suffix(path)
+                .and_then(|base| base.strip_suffix('/'))
+                .filter(|base| !base.is_empty());
+            match base {
+                Some(base) => format!(
+                    "redirects are not followed; it points to {}: set the base URL to {}",
+                    shown(target),
+                    shown(base)
+                ),
+                None => format!("redirects are not followed; it points to {}", shown(target)),
+            }
+        }
+    };
+    if let ApiError::Http { message, .. } = &mut error {
+        *message = said;
+    }
+    error
 }
 
 /// `url` with its user name and password replaced by `***`, for display: a base URL may carry

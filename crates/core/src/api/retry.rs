@@ -91,11 +91,13 @@ impl RetryPolicy {
 }
 
 /// Whether another try may succeed: the server is overloaded or briefly down, or the connection
-/// failed. A refusal (4xx but 429), a bad answer or a cursor fault would fail the same way again.
+/// failed. A refusal (4xx but 429), a bad answer, a cursor fault or a plain-HTTP port under an
+/// `https://` URL would fail the same way again.
 pub(crate) fn is_transient(error: &ApiError) -> bool {
     match error {
         ApiError::Http { status, .. } => matches!(status, 429 | 502 | 503 | 504),
-        ApiError::Network(_) | ApiError::Timeout(_) | ApiError::CutOff(_) => true,
+        ApiError::Network(message) => !message.contains(super::client::NOT_TLS),
+        ApiError::Timeout(_) | ApiError::CutOff(_) => true,
         _ => false,
     }
 }
@@ -163,6 +165,11 @@ mod tests {
             assert!(!is_transient(&http(status)), "{status}");
         }
         assert!(is_transient(&ApiError::Network("reset".into())));
+        let plain_http = format!(
+            "cannot connect to https://h/api/v1: {}",
+            super::super::client::NOT_TLS
+        );
+        assert!(!is_transient(&ApiError::Network(plain_http)));
         assert!(!is_transient(&ApiError::RepeatedCursor("c".into())));
     }
 }
