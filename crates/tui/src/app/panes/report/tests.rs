@@ -98,6 +98,17 @@ pub(super) fn answer(body: Value, status: u16) -> Box<Exchange> {
     })
 }
 
+/// `s`, then `Enter` in the review, twice when findings make it ask again: the send's id and
+/// body.
+fn reviewed_and_sent(app: &mut App) -> (RequestId, Value) {
+    key(app, 's');
+    let commands = press(app, KeyCode::Enter);
+    match sent_or_none(&commands) {
+        Some(_) => sent(&commands),
+        None => sent(&press(app, KeyCode::Enter)),
+    }
+}
+
 fn sent(commands: &[Command]) -> (RequestId, Value) {
     commands
         .iter()
@@ -144,13 +155,7 @@ fn the_detail_a_report_was_accepted_from_says_it_shows_the_resource_as_before() 
     key(&mut app, 'j');
     press(&mut app, KeyCode::Enter);
     key(&mut app, 'R');
-    key(&mut app, 's');
-    let commands = press(&mut app, KeyCode::Enter);
-    let commands = match sent_or_none(&commands) {
-        Some(_) => commands,
-        None => press(&mut app, KeyCode::Enter),
-    };
-    let (id, _) = sent(&commands);
+    let (id, _) = reviewed_and_sent(&mut app);
     app.update(Action::reply(id, answer(json!({"status": "ok"}), 200)));
     // From the answer back to the report, then to the detail.
     press(&mut app, KeyCode::Esc);
@@ -492,14 +497,7 @@ fn an_accepted_report_says_what_it_changed_against_the_resource_as_listed() {
     resource["properties"]["visibility"] = json!("private");
     let text = serde_json::to_string_pretty(&resource).unwrap();
     composer_mut(&mut app).replace_resource(&text);
-    key(&mut app, 's');
-    let commands = press(&mut app, KeyCode::Enter);
-    let commands = match sent_or_none(&commands) {
-        Some(_) => commands,
-        // The edit's findings make the review ask twice.
-        None => press(&mut app, KeyCode::Enter),
-    };
-    let (id, _) = sent(&commands);
+    let (id, _) = reviewed_and_sent(&mut app);
     let after = app.update(Action::reply(id, answer(json!({"status": "ok"}), 200)));
     let Phase::Answered(result) = &composer(&app).phase else {
         panic!("no answer");
