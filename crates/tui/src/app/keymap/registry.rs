@@ -3,7 +3,7 @@
 
 use super::{EDITOR, FIELD_INPUT, KeyTable, LINE_INPUT};
 use crate::app::overlay::value::VALUE_KEYS;
-use crate::app::overlay::{PICKER_KEYS, POPUP_KEYS, QUIT_KEYS};
+use crate::app::overlay::{HELP_FILTER_KEYS, PICKER_KEYS, POPUP_KEYS, QUIT_KEYS};
 use crate::app::panes::browser::keys::BROWSER_KEYS;
 use crate::app::panes::connect::keys as connect;
 use crate::app::panes::detail::keys::DETAIL_KEYS;
@@ -16,7 +16,7 @@ use crate::app::panes::report::keys::{
 use crate::app::panes::type_detail::keys::TYPE_DETAIL_KEYS;
 use crate::app::panes::types::keys::TYPES_KEYS;
 
-pub(crate) static TABLES: [&KeyTable; 28] = [
+pub(crate) static TABLES: [&KeyTable; 29] = [
     &BROWSER_KEYS,
     &DETAIL_KEYS,
     &TYPES_KEYS,
@@ -42,6 +42,7 @@ pub(crate) static TABLES: [&KeyTable; 28] = [
     &QUIT_KEYS,
     &VALUE_KEYS,
     &PICKER_KEYS,
+    &HELP_FILTER_KEYS,
     &LINE_INPUT,
     &FIELD_INPUT,
     &EDITOR,

@@ -34,9 +34,13 @@ pub enum Overlay {
 impl Overlay {
     pub(crate) fn focus(&self, keymap: &Keymap) -> Focus {
         match self {
-            Overlay::Help(_) | Overlay::CommandLine(_) => {
-                keymap.focus(&LINE_INPUT, InputMode::Line)
-            }
+            Overlay::CommandLine(_) => keymap.focus(&LINE_INPUT, InputMode::Line),
+            // Typing filters the keys; nothing to confirm: its own table, so the footer says
+            // `Esc close`, not the generic input's `Enter confirm  Esc cancel`.
+            Overlay::Help(_) => Focus {
+                keys: keymap.table(&HELP_FILTER_KEYS),
+                mode: InputMode::Line,
+            },
             // Typing narrows the types: arrows move, Enter chooses, Esc closes. Its own table
             // (not the generic input's), so that the footer and the help name its keys.
             Overlay::TypePicker(_) => Focus {
@@ -49,6 +53,60 @@ impl Overlay {
         }
     }
 }
+
+/// The help takes typing (it filters the keys), so only keys that are not text are bound.
+static HELP_FILTER: [Binding; 6] = [
+    bind(
+        "cancel",
+        &[Key::Code(KeyCode::Esc)],
+        "close the help",
+        || Action::Back,
+        "close",
+    ),
+    bind(
+        "confirm",
+        &[Key::Code(KeyCode::Enter)],
+        "close the help",
+        || Action::Submit,
+        "",
+    ),
+    bind(
+        "input_down",
+        &[Key::Code(KeyCode::Down)],
+        "scroll down",
+        || Action::Move(Move::Down),
+        "",
+    ),
+    bind(
+        "input_up",
+        &[Key::Code(KeyCode::Up)],
+        "scroll up",
+        || Action::Move(Move::Up),
+        "",
+    ),
+    bind(
+        "input_page_down",
+        &[Key::Code(KeyCode::PageDown)],
+        "page down",
+        || Action::Move(Move::PageDown),
+        "",
+    ),
+    bind(
+        "input_page_up",
+        &[Key::Code(KeyCode::PageUp)],
+        "page up",
+        || Action::Move(Move::PageUp),
+        "",
+    ),
+];
+
+/// The help's keys while the user types to filter it.
+pub(crate) static HELP_FILTER_KEYS: KeyTable = KeyTable {
+    id: "help_filter",
+    name: "help",
+    own: &HELP_FILTER,
+    shared: &[&ANYWHERE],
+};
 
 /// The picker takes typing (it narrows the types), so only keys that are not text are bound.
 static PICKER: [Binding; 6] = [
