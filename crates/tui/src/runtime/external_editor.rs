@@ -9,6 +9,8 @@ use std::process::Command;
 
 use editor_command::{Editor, EditorBuilder};
 
+use crate::bounded_read::{self, MAX_PAYLOAD_BYTES};
+
 /// The editor `$VISUAL` / `$EDITOR` name (empty values count as unset), else `vi`.
 pub(crate) fn configured() -> Result<Editor, String> {
     let from_env = ["VISUAL", "EDITOR"]
@@ -48,7 +50,18 @@ pub(crate) fn edit_with(editor: &Editor, text: &str) -> Result<String, String> {
     // Closed before the editor runs; removed when `path` is dropped, whatever happens below.
     let path = file.into_temp_path();
     run(editor.open(&path), &path)?;
-    std::fs::read_to_string(&path).map_err(io("cannot read back what the editor saved"))
+    read_back(&path)
+}
+
+/// What the editor left at `path`, read as a payload file is: a regular file of at most
+/// [`MAX_PAYLOAD_BYTES`], in UTF-8. An editor that put a FIFO there hung the TUI until
+/// something wrote to it (`q` and signals unheard), and one that wrote 70 MB had it kept whole
+/// as a draft.
+fn read_back(path: &Path) -> Result<String, String> {
+    let cannot = |why: String| format!("cannot read back what the editor saved: {why}");
+    let (bytes, _) =
+        bounded_read::file(path, MAX_PAYLOAD_BYTES).map_err(|e| cannot(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|_| cannot("it is not UTF-8 text".to_owned()))
 }
 
 fn run(mut command: Command, path: &Path) -> Result<(), String> {
@@ -124,5 +137,29 @@ mod tests {
             .unwrap();
         let error = edit_with(&missing, "text").unwrap_err();
         assert!(error.contains("was not found"), "{error}");
+    }
+
+    /// Tester 2026-12-03d LOW 9: a FIFO left in the file's place is refused unread (reading it
+    /// waited for a writer, with the TUI frozen), and so is a file past the payload cap.
+    #[test]
+    fn what_the_editor_leaves_is_read_back_only_as_a_bounded_regular_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // A writer that gives up after a while: read as before, the FIFO gave its `x`.
+        let fifo = script(
+            dir.path(),
+            "rm -f \"$1\"; mkfifo \"$1\"; (timeout 5 sh -c 'printf x > \"$0\"' \"$1\" &)",
+        );
+        let error = edit_with(&fifo, "text").unwrap_err();
+        assert!(error.contains("not a regular file"), "{error}");
+        let large = MAX_PAYLOAD_BYTES + 1;
+        let huge = script(dir.path(), &format!("truncate -s {large} \"$1\""));
+        let error = edit_with(&huge, "text").unwrap_err();
+        assert!(
+            error.starts_with("cannot read back what the editor saved"),
+            "{error}"
+        );
+        let binary = script(dir.path(), "printf '\\377' > \"$1\"");
+        let error = edit_with(&binary, "text").unwrap_err();
+        assert!(error.contains("not UTF-8"), "{error}");
     }
 }
