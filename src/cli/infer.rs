@@ -8,6 +8,7 @@ use super::args::InferArgs;
 use crate::api::{Client, PageItem, Pager};
 use crate::infer::Inference;
 use crate::sanitize;
+use crate::text::counted;
 
 /// The largest page the sandbox gives; asking for more would only be capped.
 const MAX_PAGE: u32 = 500;
@@ -55,14 +56,17 @@ pub async fn run(
         )?;
         return Ok(());
     }
+    // The resources a type came from: those skipped below said apart, not counted in too.
+    let used = inference.samples() - inference.untyped();
+    let names = match types.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", types.join(", ")),
+    };
     writeln!(
         err,
-        "inferred {} type{} ({}) from {} resource{}",
-        types.len(),
-        if types.len() == 1 { "" } else { "s" },
-        types.join(", "),
-        inference.samples(),
-        if inference.samples() == 1 { "" } else { "s" },
+        "inferred {}{names} from {}",
+        counted(types.len(), "type"),
+        counted(used, "resource"),
     )?;
     if inference.untyped() > 0 || malformed > 0 {
         writeln!(

@@ -485,6 +485,29 @@ fn infer_with_a_type_that_matches_nothing_says_so() {
     );
 }
 
+/// Tester 2026-12-03d LOW 13: `infer` counts the resources its types came from; those without a
+/// type were counted in too ("from 7 resources" of which 6 were then skipped).
+#[test]
+fn infer_counts_only_the_resources_its_types_came_from() {
+    let page = r#"{"resources": [{"id": "1", "type": "repository"}, {"id": "2"},
+        {"id": "3", "type": 7}, "not an object"]}"#;
+    let base_url = common::answer_once("200 OK", page);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(common::appdeck(dir.path())
+        .env("APPDECK_BASE_URL", &base_url)
+        .env("APPDECK_TOKEN", "t")
+        .args(["infer"]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.starts_with(
+            "inferred 1 type (repository) from 1 resource\n\
+             skipped 2 without a type and 1 malformed\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
 /// The stderr line `validate` gives for a `task_id` written twice at the top of a report.
 const TASK_ID_TWICE: &str = "warning: the key \"task_id\" appears more than once in this object: \
                              only the last one is read, the others are lost";
