@@ -335,11 +335,24 @@ pub(crate) fn copy_each(
     sent(notice, lines.join("\n"), what, &how)
 }
 
+/// A copy past this many bytes is said to risk being dropped: terminals cap what one OSC 52
+/// sequence carries (0.1 to 1 MB; tmux kept nothing of a 20 MB value), and the sequence is a
+/// third larger than the text (base64). It is still sent: some terminals take it.
+const LARGE_COPY_BYTES: usize = 100 * 1024;
+
 fn sent(notice: &mut Option<Notice>, text: String, what: &str, how: &str) -> Vec<Command> {
-    let shown: String = sanitize::line(&text).chars().take(60).collect();
-    *notice = Some(Notice::Info(format!(
-        "{what} sent to the terminal's clipboard (OSC 52){how}: {shown}"
-    )));
+    // Its start only is made safe to show: a 20 MB value was sanitised whole for 60 characters.
+    let start: String = text.chars().take(60).collect();
+    let shown: String = sanitize::line(&start).chars().take(60).collect();
+    let said = format!("{what} sent to the terminal's clipboard (OSC 52){how}");
+    *notice = Some(match text.len() {
+        n if n > LARGE_COPY_BYTES => Notice::Error(format!(
+            "{said}, but at {:.1} MB many terminals drop a copy this large \
+             (:export writes to a file): {shown}",
+            n as f64 / 1e6
+        )),
+        _ => Notice::Info(format!("{said}: {shown}")),
+    });
     vec![Command::Copy(text)]
 }
 

@@ -88,6 +88,27 @@ pub(crate) fn review_and_send_body(app: &mut App) -> super::Body {
         .expect("the request is sent")
 }
 
+/// Tester 2026-12-03d LOW 10: `y` on a 20 MB value said it was copied, and tmux kept nothing:
+/// past what most terminals take in one OSC 52 copy, it is sent and said to risk being dropped.
+#[test]
+fn a_copy_too_large_for_most_terminals_says_so() {
+    let mut notice = None;
+    let large = "a".repeat(200_000);
+    let commands = crate::app::pane::copy_each(&mut notice, &[large.as_str()], "value");
+    assert_eq!(commands, vec![Command::Copy(large.clone())], "still sent");
+    match &notice {
+        Some(Notice::Error(said)) => assert!(
+            said.starts_with(
+                "value sent to the terminal's clipboard (OSC 52), but at 0.2 MB many terminals drop"
+            ),
+            "{said}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    crate::app::pane::copy_each(&mut notice, &["small"], "value");
+    assert!(matches!(&notice, Some(Notice::Info(_))), "{notice:?}");
+}
+
 #[test]
 fn a_notice_lasts_until_the_next_key() {
     let mut app = loaded(100);
