@@ -295,7 +295,7 @@ pub(crate) static PANE_SHARED: [&[Binding]; 5] =
 
 /// The input's keys have names of their own: a top-level remap of `down` must not take a letter
 /// away from the text being typed.
-static LINE_INPUT_KEYS: [Binding; 7] = [
+static LINE_INPUT_KEYS: [Binding; 3] = [
     bind(
         "confirm",
         &[Code(KeyCode::Enter)],
@@ -317,6 +317,11 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
         || Action::Complete,
         "",
     ),
+];
+
+/// The arrows and page keys of a one-line input, which move in what it narrows or scrolls (a
+/// list of candidates, the help), named apart from the panes' own as [`LINE_INPUT_KEYS`] are.
+pub(crate) static INPUT_MOVES: [Binding; 4] = [
     bind(
         "input_down",
         &[Code(KeyCode::Down)],
@@ -347,13 +352,12 @@ static LINE_INPUT_KEYS: [Binding; 7] = [
     ),
 ];
 
-/// A one-line input (filter, search, command line, help filter, type picker); every other key is
-/// text.
+/// A one-line input (filter, search, command line); every other key is text.
 pub(crate) static LINE_INPUT: KeyTable = KeyTable {
     id: "line_input",
     name: "text input",
     own: &LINE_INPUT_KEYS,
-    shared: &[&ANYWHERE],
+    shared: &[&INPUT_MOVES, &ANYWHERE],
 };
 
 /// A form's field: the line input's keys, but `Enter` and `Esc` both leave it keeping the text.

@@ -11,7 +11,8 @@ use crossterm::event::KeyCode;
 
 use super::Action;
 use super::keymap::{
-    ANYWHERE, Binding, EffectiveTable, Focus, InputMode, Key, KeyTable, Keymap, LINE_INPUT, bind,
+    ANYWHERE, Binding, EffectiveTable, Focus, INPUT_MOVES, InputMode, Key, KeyTable, Keymap,
+    LINE_INPUT, bind,
 };
 use ratatui::layout::Rect;
 
@@ -54,8 +55,9 @@ impl Overlay {
     }
 }
 
-/// The help takes typing (it filters the keys), so only keys that are not text are bound.
-static HELP_FILTER: [Binding; 6] = [
+/// The help takes typing (it filters the keys), so only keys that are not text are bound: it
+/// has nothing to confirm, so `Enter` and `Esc` both close it, and the arrows scroll.
+static HELP_FILTER: [Binding; 2] = [
     bind(
         "cancel",
         &[Key::Code(KeyCode::Esc)],
@@ -70,34 +72,6 @@ static HELP_FILTER: [Binding; 6] = [
         || Action::Submit,
         "",
     ),
-    bind(
-        "input_down",
-        &[Key::Code(KeyCode::Down)],
-        "scroll down",
-        || Action::Move(Move::Down),
-        "",
-    ),
-    bind(
-        "input_up",
-        &[Key::Code(KeyCode::Up)],
-        "scroll up",
-        || Action::Move(Move::Up),
-        "",
-    ),
-    bind(
-        "input_page_down",
-        &[Key::Code(KeyCode::PageDown)],
-        "page down",
-        || Action::Move(Move::PageDown),
-        "",
-    ),
-    bind(
-        "input_page_up",
-        &[Key::Code(KeyCode::PageUp)],
-        "page up",
-        || Action::Move(Move::PageUp),
-        "",
-    ),
 ];
 
 /// The help's keys while the user types to filter it.
@@ -105,7 +79,7 @@ pub(crate) static HELP_FILTER_KEYS: KeyTable = KeyTable {
     id: "help_filter",
     name: "help",
     own: &HELP_FILTER,
-    shared: &[&ANYWHERE],
+    shared: &[&INPUT_MOVES, &ANYWHERE],
 };
 
 /// The picker takes typing (it narrows the types), so only keys that are not text are bound.
