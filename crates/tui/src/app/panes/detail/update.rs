@@ -219,8 +219,9 @@ impl Pane for Detail {
             _ => false,
         };
         if reported {
-            // The service's copy is in the list once it is fetched again, not here.
-            self.not_live = Some(NotLive::Reported);
+            // The service's copy is in the list once it is fetched again, not here. A kept or
+            // gone resource keeps saying so: that is the more important warning.
+            self.not_live = self.not_live.or(Some(NotLive::Reported));
         }
         let News::Looked(found) = news else {
             return Vec::new();
