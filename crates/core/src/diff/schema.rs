@@ -84,12 +84,13 @@ pub(crate) fn compare(
     if old == new {
         return;
     }
-    if let Some(why) = crate::schema::too_costly(old).or_else(|| crate::schema::too_costly(new)) {
+    let too_costly = |schema| crate::schema::too_costly(schema, "compare");
+    if let Some(why) = too_costly(old).or_else(|| too_costly(new)) {
         out.push(Change {
             impact: Effect::Unknown.impact(direction),
             path: path.to_owned(),
             subject: subject.to_owned(),
-            reason: why.replace("to check", "to compare"),
+            reason: why,
         });
         return;
     }

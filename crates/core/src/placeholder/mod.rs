@@ -112,7 +112,7 @@ impl<'a> Maker<'a> {
             document: SchemaDocument::new(root).ok(),
             draft: root.get("$schema").cloned(),
             budget: Cell::new(MAX_SCHEMAS),
-            checkable: crate::schema::too_costly(root).is_none(),
+            checkable: crate::schema::too_costly(root, "check").is_none(),
             checks: RefCell::default(),
         }
     }
@@ -245,7 +245,7 @@ impl<'a> Maker<'a> {
             Value::Object(schema)
         };
         let object = schema.as_object()?;
-        let whole = match schema::too_costly(schema) {
+        let whole = match schema::too_costly(schema, "check") {
             None => schema::compile(&with_draft(object.clone())),
             Some(why) => Err(why),
         };

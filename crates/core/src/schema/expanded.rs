@@ -18,9 +18,9 @@ pub const MAX_EXPANDED: u64 = 1_000_000;
 /// exhaust its stack first): the schema counts as too costly.
 const MAX_CHAIN: usize = 128;
 
-/// Why checking against `schema`, or comparing it, would take too long: its references expand
+/// Why `doing` with `schema` ("check", "compare") would take too long: its references expand
 /// to more than [`MAX_EXPANDED`] objects. `None` for every other schema.
-pub fn too_costly(schema: &Value) -> Option<String> {
+pub fn too_costly(schema: &Value, doing: &str) -> Option<String> {
     let mut sizer = Sizer {
         root: schema,
         sized: HashMap::new(),
@@ -29,7 +29,7 @@ pub fn too_costly(schema: &Value) -> Option<String> {
     let size = sizer.size(schema);
     (size > MAX_EXPANDED).then(|| {
         format!(
-            "too costly to check: its $refs expand to more than {MAX_EXPANDED} schemas (a \
+            "too costly to {doing}: its $refs expand to more than {MAX_EXPANDED} schemas (a \
              definition referred to more than once at each of many levels)"
         )
     })
@@ -118,12 +118,15 @@ mod tests {
 
     #[test]
     fn a_schema_doubling_at_each_level_is_too_costly_past_the_bound() {
-        assert_eq!(too_costly(&doubling(16)), None, "786,376 schemas");
-        assert!(too_costly(&doubling(17)).is_some(), "1,572,805 schemas");
-        let why = too_costly(&doubling(40)).expect("2^40 schemas");
+        assert_eq!(too_costly(&doubling(16), "check"), None, "786,376 schemas");
+        assert!(
+            too_costly(&doubling(17), "check").is_some(),
+            "1,572,805 schemas"
+        );
+        let why = too_costly(&doubling(40), "check").expect("2^40 schemas");
         assert!(why.contains("too costly to check"), "{why}");
         // Sized in linear time: this returns at once, where a check never ends.
-        assert!(too_costly(&doubling(5_000)).is_some());
+        assert!(too_costly(&doubling(5_000), "check").is_some());
     }
 
     #[test]
@@ -131,21 +134,21 @@ mod tests {
         let tree = json!({"$defs": {"node": {"type": "object", "properties": {
             "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
             "$ref": "#/$defs/node"});
-        assert_eq!(too_costly(&tree), None);
+        assert_eq!(too_costly(&tree, "check"), None);
         let shared: serde_json::Map<String, Value> = (0..1_000)
             .map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/address"})))
             .collect();
         let schema = json!({"$defs": {"address": {"type": "object", "properties": {
             "street": {"type": "string"}}}}, "properties": shared});
         assert_eq!(
-            too_costly(&schema),
+            too_costly(&schema, "check"),
             None,
             "1,000 uses of a 2-object definition"
         );
         assert_eq!(
-            too_costly(&json!({"$ref": "https://example.com/s.json"})),
+            too_costly(&json!({"$ref": "https://example.com/s.json"}), "check"),
             None
         );
-        assert_eq!(too_costly(&json!({"$ref": "#/nowhere"})), None);
+        assert_eq!(too_costly(&json!({"$ref": "#/nowhere"}), "check"), None);
     }
 }

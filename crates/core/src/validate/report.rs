@@ -260,7 +260,7 @@ fn check_against_types(
     // as objects, and the service refuses boolean ones): a schema the service would refuse is no
     // basis for passing a report.
     let compiled = match schema {
-        Value::Object(_) => match schema::too_costly(schema) {
+        Value::Object(_) => match schema::too_costly(schema, "check") {
             Some(why) => Err(why),
             None => schema::compile(schema),
         },
