@@ -440,10 +440,10 @@ fn a_failed_listing_gives_the_cursor_and_from_resumes_without_repeating_a_row() 
 }
 
 /// Tester 2026-12-03d LOW 6: a 20 MiB cursor went to stderr whole, on one line, where no
-/// command line could take it back. Past 4 KiB the hint says its size and start instead.
+/// command line could take it back. Past 128 KiB the hint says its size and start instead.
 #[test]
 fn a_cursor_too_long_to_pass_back_is_not_printed_whole() {
-    let cursor = format!("{}{}", "c".repeat(5000), "TAIL");
+    let cursor = format!("{}{}", "c".repeat(128 * 1024), "TAIL");
     let (url, _) = scripted(vec![
         page(&["a"], Some(&cursor)),
         status("503 Service Unavailable", ""),
@@ -455,7 +455,7 @@ fn a_cursor_too_long_to_pass_back_is_not_printed_whole() {
     assert!(!out.stderr.contains("resume with"), "{}", out.stderr);
     assert!(
         out.stderr.contains(
-            "the cursor to resume from is 5004 bytes, too long to print or to pass as --from"
+            "the cursor to resume from is 131076 bytes, too long to print or to pass as --from"
         ),
         "{}",
         out.stderr

@@ -152,9 +152,9 @@ pub async fn run(
     }
 }
 
-/// The longest cursor the resume hint prints: a 20 MiB one flooded the terminal on one line,
-/// and Linux takes no argument past 128 KiB, so such a `--from` could not be used anyway.
-const MAX_RESUME_CURSOR: usize = 4096;
+/// The longest cursor the resume hint prints: the longest argument Linux takes (128 KiB with its
+/// NUL). A 20 MiB one flooded the terminal on one line, and such a `--from` could not be used.
+const MAX_RESUME_CURSOR: usize = 128 * 1024 - 1;
 
 /// How much of a cursor too long to print is shown, so the user can tell what the service sent.
 const RESUME_CURSOR_START_CHARS: usize = 100;
