@@ -577,6 +577,21 @@ mod tests {
                 "{mode:?}"
             );
         }
+        // Every table, the popups' and pickers' included, which each list the shared keys
+        // themselves: one that left them out would take ^z and ^c away there.
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        let keymap = Keymap::default();
+        for table in registry::TABLES {
+            let focus = Focus {
+                keys: keymap.table(table),
+                mode: InputMode::None,
+            };
+            let name = table.id;
+            let suspend = action_for(focus.clone(), ctrl_z);
+            assert!(matches!(suspend, Some(Action::Suspend)), "{name}");
+            let quit = action_for(focus, ctrl_c);
+            assert!(matches!(quit, Some(Action::ForceQuit)), "{name}");
+        }
     }
 
     #[test]
